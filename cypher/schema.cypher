@@ -1,0 +1,17 @@
+// The graphrag_code schema. Idempotent: every statement is IF NOT EXISTS.
+// Parameters: $vector_index, $dimensions, $fulltext_index, $fulltext_analyzer
+CREATE CONSTRAINT repository_name IF NOT EXISTS FOR (r:Repository) REQUIRE r.name IS UNIQUE;
+CREATE CONSTRAINT code_id IF NOT EXISTS FOR (n:Code) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT external_name IF NOT EXISTS FOR (e:External) REQUIRE e.qualified_name IS UNIQUE;
+CREATE CONSTRAINT embedding_index_name IF NOT EXISTS FOR (m:EmbeddingIndex) REQUIRE m.name IS UNIQUE;
+CREATE INDEX code_repo IF NOT EXISTS FOR (n:Code) ON (n.repo);
+CREATE INDEX code_qualified_name IF NOT EXISTS FOR (n:Code) ON (n.qualified_name);
+CREATE INDEX code_name IF NOT EXISTS FOR (n:Code) ON (n.name);
+CREATE INDEX code_path IF NOT EXISTS FOR (n:Code) ON (n.path);
+CREATE INDEX code_content_hash IF NOT EXISTS FOR (n:Code) ON (n.content_hash);
+CREATE VECTOR INDEX $vector_index IF NOT EXISTS
+FOR (n:Code) ON n.embedding
+OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, `vector.similarity_function`: 'cosine'}};
+CREATE FULLTEXT INDEX $fulltext_index IF NOT EXISTS
+FOR (n:Code) ON EACH [n.search_text]
+OPTIONS {indexConfig: {`fulltext.analyzer`: $fulltext_analyzer, `fulltext.eventually_consistent`: false}};

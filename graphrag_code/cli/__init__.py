@@ -1,0 +1,5 @@
+"""The `graphrag-code` command line. Each command group lives in its own module."""
+
+from .main import main
+
+__all__ = ["main"]

@@ -1,0 +1,202 @@
+"""One code path to Neo4j, whichever server it is.
+
+`resolve_endpoint` picks the server (NEO4J_URI, else the managed local server) and `Neo4jClient`
+runs every query of the library: reads in managed read transactions routed as reads, writes in
+managed write transactions, always on the configured database. Passwords are `SecretStr`s and
+never appear in a repr, a log line or an error message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeVar
+
+import neo4j
+from neo4j import Driver, GraphDatabase, RoutingControl
+from neo4j.exceptions import AuthError, ServiceUnavailable, SessionExpired
+from pydantic import SecretStr
+
+from .errors import ConfigurationError, Neo4jUnavailableError
+from .queries import load_query
+from .server.local import LocalNeo4jServer
+from .settings import Settings
+
+__all__ = ["EndpointSource", "Neo4jClient", "Neo4jEndpoint", "local_server", "resolve_endpoint"]
+
+EndpointSource = Literal["env", "container", "local"]
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Neo4jEndpoint:
+    """Address and credentials of one Neo4j database."""
+
+    uri: str
+    username: str
+    password: SecretStr | None = field(repr=False)
+    database: str
+    source: EndpointSource
+
+    def auth(self) -> tuple[str, str] | None:
+        if self.password is None:
+            return None
+        return (self.username, self.password.get_secret_value())
+
+
+def local_server(settings: Settings) -> LocalNeo4jServer:
+    """The managed local server described by `settings`."""
+    return LocalNeo4jServer(
+        settings.neo4j_home,
+        cache_dir=settings.cache_dir,
+        neo4j_version=settings.neo4j_version,
+        bolt_port=settings.bolt_port,
+        http_port=settings.http_port,
+        auth=settings.local_auth,
+        heap=settings.heap,
+        pagecache=settings.pagecache,
+        java_home=settings.java_home,
+    )
+
+
+def resolve_endpoint(settings: Settings, *, start_local: bool = True) -> Neo4jEndpoint:
+    """NEO4J_URI when set; otherwise the managed local server (started if `start_local`)."""
+    if settings.neo4j_uri:
+        return Neo4jEndpoint(
+            uri=settings.neo4j_uri,
+            username=settings.neo4j_username,
+            password=settings.neo4j_password,
+            database=settings.neo4j_database,
+            source="env",
+        )
+    server = local_server(settings)
+    status = server.start() if start_local else server.status()
+    if not status.running or status.bolt_uri is None:
+        raise Neo4jUnavailableError(
+            "the local Neo4j server is not running; start it with `graphrag-code neo4j start` "
+            "or set NEO4J_URI",
+            address=f"bolt://127.0.0.1:{settings.bolt_port}",
+        )
+    password = server.password()
+    return Neo4jEndpoint(
+        uri=status.bolt_uri,
+        username="neo4j",
+        password=SecretStr(password) if password is not None else None,
+        database=settings.neo4j_database,
+        source="local",
+    )
+
+
+def _chunks(rows: Sequence[T], size: int) -> Iterator[Sequence[T]]:
+    for start in range(0, len(rows), size):
+        yield rows[start : start + size]
+
+
+class Neo4jClient:
+    """The driver plus the database name; the only object that talks to Neo4j.
+
+    No I/O happens in the constructor; call `verify()` to check the server answers.
+    """
+
+    def __init__(self, endpoint: Neo4jEndpoint, *, driver: Driver | None = None) -> None:
+        self.endpoint = endpoint
+        self.database = endpoint.database
+        self._driver = driver or GraphDatabase.driver(
+            endpoint.uri,
+            auth=endpoint.auth(),
+            max_connection_lifetime=600,
+            connection_acquisition_timeout=60,
+        )
+        self._capabilities: dict[str, Any] | None = None
+
+    @classmethod
+    def from_settings(cls, settings: Settings, *, start_local: bool = True) -> Neo4jClient:
+        return cls(resolve_endpoint(settings, start_local=start_local))
+
+    # -- lifecycle ---------------------------------------------------------------------------
+    def close(self) -> None:
+        self._driver.close()
+
+    def __enter__(self) -> Neo4jClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def verify(self) -> None:
+        """Raise a clear error unless the server answers and accepts the credentials."""
+        try:
+            self._driver.verify_connectivity()
+        except AuthError as exc:
+            raise ConfigurationError(
+                f"Neo4j at {self.endpoint.uri} rejected the credentials of user "
+                f"{self.endpoint.username!r}; check NEO4J_USERNAME / NEO4J_PASSWORD"
+            ) from exc
+        except (ServiceUnavailable, SessionExpired, OSError) as exc:
+            raise Neo4jUnavailableError(str(exc), address=self.endpoint.uri) from exc
+
+    def server_info(self) -> dict[str, Any]:
+        """Version and edition, probed once and cached."""
+        if self._capabilities is None:
+            rows = self.read(load_query("server_components"))
+            self._capabilities = dict(rows[0]) if rows else {}
+        return self._capabilities
+
+    # -- queries -----------------------------------------------------------------------------
+    def read(self, query: str, parameters: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+        """Run a read query in a managed read transaction (routed to a reader)."""
+        return self._run(query, parameters, RoutingControl.READ)
+
+    def write(
+        self, query: str, parameters: Mapping[str, Any] | None = None
+    ) -> list[dict[str, Any]]:
+        """Run a write query in one managed write transaction (retried on transient errors)."""
+        return self._run(query, parameters, RoutingControl.WRITE)
+
+    def write_batches(
+        self,
+        query: str,
+        rows: Sequence[Mapping[str, Any]],
+        *,
+        batch_size: int = 1000,
+        extra: Mapping[str, Any] | None = None,
+    ) -> int:
+        """Run `UNWIND $rows AS row ...` once per batch, each batch one write transaction."""
+        done = 0
+        for batch in _chunks(rows, batch_size):
+            self.write(query, {**(extra or {}), "rows": list(batch)})
+            done += len(batch)
+        return done
+
+    def write_many(self, statements: Iterable[tuple[str, Mapping[str, Any]]]) -> None:
+        """Several statements in ONE write transaction: all of them land, or none."""
+
+        def work(tx: neo4j.ManagedTransaction) -> None:
+            for query, parameters in statements_list:
+                tx.run(query, dict(parameters)).consume()
+
+        statements_list = list(statements)
+        try:
+            with self._driver.session(database=self.database) as session:
+                session.execute_write(work)
+        except (ServiceUnavailable, SessionExpired) as exc:
+            raise Neo4jUnavailableError(str(exc), address=self.endpoint.uri) from exc
+
+    def _run(
+        self, query: str, parameters: Mapping[str, Any] | None, routing: RoutingControl
+    ) -> list[dict[str, Any]]:
+        try:
+            records, _, _ = self._driver.execute_query(
+                query,
+                dict(parameters or {}),
+                database_=self.database,
+                routing_=routing,
+            )
+        except AuthError as exc:
+            raise ConfigurationError(
+                f"Neo4j at {self.endpoint.uri} rejected the credentials of user "
+                f"{self.endpoint.username!r}"
+            ) from exc
+        except (ServiceUnavailable, SessionExpired) as exc:
+            raise Neo4jUnavailableError(str(exc), address=self.endpoint.uri) from exc
+        return [record.data() for record in records]

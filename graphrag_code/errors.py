@@ -1,0 +1,119 @@
+"""Every error graphrag_code raises on purpose.
+
+    GraphRAGCodeError
+    ├── ConfigurationError          a setting is invalid (names the setting)
+    ├── Neo4jUnavailableError       no server answers (names the address, never the password)
+    ├── LocalServerError            the managed local server cannot be built, started or stopped
+    │   └── PrerequisiteMissingError    Java >= 17 / Maven missing, or a port taken
+    ├── SchemaError                 an index or constraint is in an unexpected state
+    │   └── EmbeddingMismatchError      stored vectors come from another model / dimension count
+    ├── QueryFileError              a .cypher file is missing or an identifier is invalid
+    ├── IngestError                 indexing a repository failed (names the path)
+    ├── EmbeddingError              an embedder failed (names the embedder)
+    ├── SymbolNotFoundError         a symbol named in a question does not exist
+    │   └── AmbiguousSymbolError        a short name matches several symbols (lists them)
+    └── LLMError                    the chat model cannot be reached or is not configured
+
+Catch `GraphRAGCodeError` to handle all of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+__all__ = [
+    "AmbiguousSymbolError",
+    "ConfigurationError",
+    "EmbeddingError",
+    "EmbeddingMismatchError",
+    "GraphRAGCodeError",
+    "IngestError",
+    "LLMError",
+    "LocalServerError",
+    "Neo4jUnavailableError",
+    "PrerequisiteMissingError",
+    "QueryFileError",
+    "SchemaError",
+    "SymbolNotFoundError",
+]
+
+
+class GraphRAGCodeError(Exception):
+    """Root of every error raised on purpose by graphrag_code."""
+
+
+class ConfigurationError(GraphRAGCodeError):
+    """A setting has a value that cannot work."""
+
+
+class Neo4jUnavailableError(GraphRAGCodeError):
+    """No Neo4j server answered at the configured address."""
+
+    def __init__(self, message: str, *, address: str) -> None:
+        super().__init__(f"{message} (server: {address})")
+        self.address = address
+
+
+class LocalServerError(GraphRAGCodeError):
+    """The managed local Neo4j server could not be built, started or stopped."""
+
+
+class PrerequisiteMissingError(LocalServerError):
+    """Something the local server needs (Java, Maven, a free port) is not there."""
+
+
+class SchemaError(GraphRAGCodeError):
+    """An index or constraint is missing or in an unexpected state."""
+
+
+class EmbeddingMismatchError(SchemaError):
+    """The vector index holds vectors of another model or dimension count."""
+
+    def __init__(self, *, index: str, stored: str, configured: str) -> None:
+        super().__init__(
+            f"vector index {index!r} was built for {stored}, but the configured embedder is "
+            f"{configured}. Re-embed with `graphrag-code embed --reembed` (drops the old "
+            f"vectors) or configure the embedder the index was built with."
+        )
+        self.index = index
+        self.stored = stored
+        self.configured = configured
+
+
+class QueryFileError(GraphRAGCodeError):
+    """A Cypher file is missing or an identifier failed validation."""
+
+
+class IngestError(GraphRAGCodeError):
+    """Indexing a repository failed."""
+
+
+class EmbeddingError(GraphRAGCodeError):
+    """An embedder could not produce vectors."""
+
+
+class SymbolNotFoundError(GraphRAGCodeError):
+    """No symbol or module matches the given name."""
+
+    def __init__(self, name: str, *, repo: str | None = None) -> None:
+        where = f" in repository {repo!r}" if repo else ""
+        super().__init__(f"no symbol or module named {name!r}{where}")
+        self.name = name
+        self.repo = repo
+
+
+class AmbiguousSymbolError(SymbolNotFoundError):
+    """A short name matches several symbols; the candidates are listed instead of guessing."""
+
+    def __init__(self, name: str, candidates: Sequence[str]) -> None:
+        GraphRAGCodeError.__init__(
+            self,
+            f"{name!r} is ambiguous; use a qualified name. Candidates: " + ", ".join(candidates),
+        )
+        self.name = name
+        self.repo = None
+        self.candidates = list(candidates)
+
+
+class LLMError(GraphRAGCodeError):
+    """The chat model is not configured or did not answer."""

@@ -1,0 +1,80 @@
+"""Cypher lives in `cypher/*.cypher` (shipped as `graphrag_code/cypher`); this module reads it.
+
+Values always travel as `$parameters`. The few things Cypher cannot parameterise — a label, a
+relationship type, a variable-length bound — go through `quote_identifier` or `hop_bound`,
+the only places a value is pasted into query text.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from importlib import resources
+
+from .errors import QueryFileError
+
+__all__ = ["hop_bound", "load_query", "query_names", "quote_identifier", "split_statements"]
+
+_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_NAME = re.compile(r"^[a-z0-9_]+(/[a-z0-9_]+)*$")
+
+
+@cache
+def load_query(name: str) -> str:
+    """Text of `cypher/<name>.cypher`: `load_query("schema")`, `load_query("browser/callers")`."""
+    if not _NAME.match(name):
+        raise QueryFileError(f"invalid query name {name!r}")
+    resource = resources.files("graphrag_code").joinpath("cypher").joinpath(f"{name}.cypher")
+    try:
+        return resource.read_text(encoding="utf-8")
+    except FileNotFoundError as exc:
+        raise QueryFileError(f"no Cypher file cypher/{name}.cypher") from exc
+
+
+def query_names(folder: str = "") -> list[str]:
+    """Names of the shipped `.cypher` files in `folder` (for tests that execute all of them)."""
+    root = resources.files("graphrag_code").joinpath("cypher")
+    if folder:
+        root = root.joinpath(folder)
+    prefix = f"{folder}/" if folder else ""
+    return sorted(
+        prefix + entry.name.removesuffix(".cypher")
+        for entry in root.iterdir()
+        if entry.name.endswith(".cypher")
+    )
+
+
+def split_statements(text: str) -> list[str]:
+    """Split a file of `;`-terminated statements, dropping `//` comment lines.
+
+    Our files keep `;` out of string literals, so a line-based split is exact for them.
+    """
+    statements: list[str] = []
+    current: list[str] = []
+    for line in text.splitlines():
+        if line.strip().startswith("//"):
+            continue
+        current.append(line)
+        if line.rstrip().endswith(";"):
+            statement = "\n".join(current).strip().removesuffix(";").strip()
+            if statement:
+                statements.append(statement)
+            current = []
+    tail = "\n".join(current).strip()
+    if tail:
+        statements.append(tail)
+    return statements
+
+
+def quote_identifier(name: str) -> str:
+    """Backtick-quote a label, relationship type or property name after validating it."""
+    if not _IDENTIFIER.match(name):
+        raise QueryFileError(f"invalid Cypher identifier {name!r}")
+    return f"`{name}`"
+
+
+def hop_bound(value: int, *, maximum: int = 6) -> int:
+    """Validate a variable-length path bound (Cypher cannot take it as a parameter)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= maximum:
+        raise QueryFileError(f"hop bound must be an integer from 1 to {maximum}, got {value!r}")
+    return value

@@ -1,0 +1,93 @@
+"""Create the graph schema (constraints, vector and full-text indexes); wait until ONLINE."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from .connection import Neo4jClient
+from .errors import EmbeddingMismatchError, SchemaError
+from .queries import load_query, split_statements
+
+__all__ = ["SchemaConfig", "ensure_schema", "wait_for_indexes"]
+
+_CLEAR_BATCH = 5000
+
+
+@dataclass(frozen=True)
+class SchemaConfig:
+    """What the indexes must look like: names, and the embedder the vector index serves."""
+
+    vector_index: str = "code_embedding"
+    fulltext_index: str = "code_search_text"
+    dimensions: int = 384
+    model: str = "minilm"
+    fulltext_analyzer: str = "english"
+
+
+def ensure_schema(
+    client: Neo4jClient, config: SchemaConfig, *, reembed: bool = False, timeout: float = 300.0
+) -> None:
+    """Create what is missing, check the vector index matches the embedder, wait for ONLINE.
+
+    If the vector index was built for another model or dimension count, this raises
+    `EmbeddingMismatchError` naming both — unless no vectors are stored yet or `reembed` is
+    set, in which case the old index and vectors are dropped and a fresh index is created.
+    """
+    _reconcile_vector_index(client, config, reembed=reembed)
+    parameters = {
+        "vector_index": config.vector_index,
+        "dimensions": config.dimensions,
+        "fulltext_index": config.fulltext_index,
+        "fulltext_analyzer": config.fulltext_analyzer,
+    }
+    for statement in split_statements(load_query("schema")):
+        client.write(statement, parameters)
+    client.write(
+        load_query("schema_record_embedding_model"),
+        {"name": config.vector_index, "model": config.model, "dimensions": config.dimensions},
+    )
+    wait_for_indexes(client, timeout=timeout)
+
+
+def _reconcile_vector_index(client: Neo4jClient, config: SchemaConfig, *, reembed: bool) -> None:
+    info = client.read(load_query("schema_vector_info"), {"name": config.vector_index})
+    if not info:
+        return
+    stored_dimensions = int(info[0]["dimensions"])
+    recorded = client.read(load_query("schema_embedding_model"), {"name": config.vector_index})
+    stored_model = str(recorded[0]["model"]) if recorded else None
+    same_model = stored_model is None or stored_model == config.model
+    if stored_dimensions == config.dimensions and same_model:
+        return
+    embedded = int(client.read(load_query("schema_count_embeddings"))[0]["embedded"])
+    if embedded and not reembed:
+        raise EmbeddingMismatchError(
+            index=config.vector_index,
+            stored=f"model {stored_model or 'unknown'} with {stored_dimensions} dimensions",
+            configured=f"model {config.model} with {config.dimensions} dimensions",
+        )
+    clear = load_query("schema_clear_embeddings")
+    while int(client.write(clear, {"limit": _CLEAR_BATCH})[0]["cleared"]):
+        pass
+    client.write(load_query("schema_drop_vector"), {"name": config.vector_index})
+
+
+def wait_for_indexes(client: Neo4jClient, *, timeout: float = 300.0) -> None:
+    """Block until every index is ONLINE; raise `SchemaError` on FAILED or after `timeout`."""
+    deadline = time.monotonic() + timeout
+    while True:
+        states = client.read(load_query("schema_index_states"))
+        failed = [row["name"] for row in states if row["state"] == "FAILED"]
+        if failed:
+            raise SchemaError(f"index(es) failed to build: {', '.join(failed)}")
+        pending = [
+            f"{row['name']} ({row['populationPercent']:.0f}%)"
+            for row in states
+            if row["state"] != "ONLINE"
+        ]
+        if not pending:
+            return
+        if time.monotonic() > deadline:
+            raise SchemaError(f"indexes not ONLINE after {timeout:.0f} s: {', '.join(pending)}")
+        time.sleep(0.2)

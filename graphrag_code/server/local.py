@@ -1,0 +1,285 @@
+"""The managed local Neo4j Community server: start, stop and status of the Java launcher.
+
+One server per data directory. The launcher writes `launcher.pid` and `launcher.state.json`
+into the data directory, so a second `start` finds the running server instead of starting
+another, and `stop` works from any process. Bolt and Browser bind to 127.0.0.1 only.
+Auth is on by default with a generated password kept in `<home>/password` (mode 0600).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from ..errors import LocalServerError, PrerequisiteMissingError
+from .build import MAIN_CLASS, LauncherBuild, build_launcher
+from .toolchain import JavaRuntime, find_java, required_java_major
+
+__all__ = ["LocalNeo4jServer", "ServerStatus", "port_is_free"]
+
+_HOST = "127.0.0.1"
+
+
+@dataclass(frozen=True)
+class ServerStatus:
+    running: bool
+    home: Path
+    pid: int | None = None
+    bolt_uri: str | None = None
+    browser_url: str | None = None
+    neo4j_version: str | None = None
+    auth: bool = False
+
+    def describe(self) -> str:
+        if not self.running:
+            return f"not running (data: {self.home})"
+        parts = [f"running (pid {self.pid}, Neo4j {self.neo4j_version})", f"Bolt: {self.bolt_uri}"]
+        if self.browser_url:
+            parts.append(f"Browser: {self.browser_url}")
+        parts.append(f"data: {self.home}")
+        return "\n".join(parts)
+
+
+def port_is_free(port: int, host: str = _HOST) -> bool:
+    """True when nothing listens on host:port (so the launcher can bind it)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.settimeout(0.5)
+        return probe.connect_ex((host, port)) != 0
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    cmdline = Path(f"/proc/{pid}/cmdline")
+    if cmdline.exists():  # guard against a recycled pid
+        with contextlib.suppress(OSError):
+            return MAIN_CLASS.encode() in cmdline.read_bytes()
+    return True
+
+
+class LocalNeo4jServer:
+    """Build-on-first-use, start, stop and inspect the embedded Neo4j in `home`."""
+
+    def __init__(
+        self,
+        home: Path,
+        *,
+        cache_dir: Path,
+        neo4j_version: str,
+        bolt_port: int = 7687,
+        http_port: int = 7474,
+        auth: bool = True,
+        heap: str = "1g",
+        pagecache: str = "512m",
+        java_home: Path | None = None,
+    ) -> None:
+        self.home = home
+        self.cache_dir = cache_dir
+        self.neo4j_version = neo4j_version
+        self.bolt_port = bolt_port
+        self.http_port = http_port
+        self.auth = auth
+        self.heap = heap
+        self.pagecache = pagecache
+        self.java_home = java_home
+        self._child: subprocess.Popen[bytes] | None = None
+
+    # -- files --------------------------------------------------------------------------------
+    @property
+    def pid_file(self) -> Path:
+        return self.home / "launcher.pid"
+
+    @property
+    def state_file(self) -> Path:
+        return self.home / "launcher.state.json"
+
+    @property
+    def password_file(self) -> Path:
+        return self.home / "password"
+
+    @property
+    def log_file(self) -> Path:
+        return self.home / "logs" / "launcher.out"
+
+    def password(self) -> str | None:
+        """The generated password of the `neo4j` user (None when auth is off)."""
+        if not self.auth or not self.password_file.exists():
+            return None
+        return self.password_file.read_text(encoding="utf-8").strip()
+
+    # -- status -------------------------------------------------------------------------------
+    def status(self) -> ServerStatus:
+        pid = self._read_pid()
+        if pid is None or not _process_alive(pid):
+            return ServerStatus(running=False, home=self.home)
+        state = self._read_state()
+        if state is None or state.get("pid") != pid:
+            return ServerStatus(running=False, home=self.home, pid=pid)
+        http_port = int(state.get("http_port", 0))
+        return ServerStatus(
+            running=True,
+            home=self.home,
+            pid=pid,
+            bolt_uri=f"bolt://{_HOST}:{state['bolt_port']}",
+            browser_url=f"http://{_HOST}:{http_port}/browser/" if state.get("browser") else None,
+            neo4j_version=str(state.get("neo4j_version")),
+            auth=bool(state.get("auth")),
+        )
+
+    def _read_pid(self) -> int | None:
+        try:
+            return int(self.pid_file.read_text().strip())
+        except (OSError, ValueError):
+            return None
+
+    def _read_state(self) -> dict[str, Any] | None:
+        try:
+            data = json.loads(self.state_file.read_text())
+        except (OSError, ValueError):
+            return None
+        return data if isinstance(data, dict) else None
+
+    # -- start --------------------------------------------------------------------------------
+    def start(self, *, timeout: float = 180.0, attached: bool = False) -> ServerStatus:
+        """Start the server (or return the one already running) and wait until Bolt answers.
+
+        `attached=True` ties the server's life to this process (used by tests): it stops when
+        this process exits, even without a clean `stop()`.
+        """
+        current = self.status()
+        if current.running:
+            return current
+        java = find_java(required_java_major(self.neo4j_version), self.java_home)
+        self._check_ports()
+        build = build_launcher(self.neo4j_version, java, self.cache_dir)
+        self._prepare_home()
+        self._spawn(java, build, attached=attached)
+        return self._wait_ready(timeout)
+
+    def _check_ports(self) -> None:
+        for name, port in (("Bolt", self.bolt_port), ("HTTP (Browser)", self.http_port)):
+            if port and not port_is_free(port):
+                setting = "GRAPHRAG_CODE_BOLT_PORT" if name == "Bolt" else "GRAPHRAG_CODE_HTTP_PORT"
+                raise PrerequisiteMissingError(
+                    f"{name} port {port} on {_HOST} is already in use by another process; "
+                    f"stop it or choose another port with {setting}"
+                )
+
+    def _prepare_home(self) -> None:
+        self.home.mkdir(parents=True, exist_ok=True)
+        (self.home / "logs").mkdir(exist_ok=True)
+        self.state_file.unlink(missing_ok=True)
+        if self.auth and not self.password_file.exists():
+            if (self.home / "data").exists():
+                raise LocalServerError(
+                    f"{self.home} holds a database whose password file is missing; restore "
+                    f"{self.password_file} or start with an empty data directory"
+                )
+            fd = os.open(self.password_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "w") as handle:
+                handle.write(secrets.token_urlsafe(24))
+
+    def _spawn(self, java: JavaRuntime, build: LauncherBuild, *, attached: bool) -> None:
+        command = [
+            str(java.executable), f"-Xmx{self.heap}", "-XX:+UseG1GC",
+            "-cp", build.classpath, MAIN_CLASS,
+            "--home", str(self.home),
+            "--bolt-port", str(self.bolt_port),
+            "--http-port", str(self.http_port),
+            "--pagecache", self.pagecache,
+        ]  # fmt: skip
+        if java.major >= 21:
+            command.insert(1, "--enable-native-access=ALL-UNNAMED")
+        if self.auth:
+            command += ["--password-file", str(self.password_file)]
+        if attached:
+            command.append("--stop-on-stdin-eof")
+        log: IO[bytes] = self.log_file.open("ab")
+        try:
+            self._child = subprocess.Popen(
+                command,
+                stdin=subprocess.PIPE if attached else subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=not attached,
+                env=dict(os.environ, JAVA_HOME=str(java.home)),
+            )
+        finally:
+            log.close()
+        self.pid_file.write_text(str(self._child.pid))
+
+    def _wait_ready(self, timeout: float) -> ServerStatus:
+        deadline = time.monotonic() + timeout
+        assert self._child is not None
+        while time.monotonic() < deadline:
+            if self._child.poll() is not None:
+                raise LocalServerError(
+                    f"the Neo4j launcher exited with code {self._child.returncode} during "
+                    f"start-up; last lines of {self.log_file}:\n{self._log_tail()}"
+                )
+            status = self.status()
+            if status.running and not port_is_free(self.bolt_port):
+                return status
+            time.sleep(0.25)
+        self.stop()
+        raise LocalServerError(
+            f"Neo4j did not become ready within {timeout:.0f} s; last lines of "
+            f"{self.log_file}:\n{self._log_tail()}"
+        )
+
+    def _log_tail(self, lines: int = 20) -> str:
+        try:
+            text = self.log_file.read_text(errors="replace")
+        except OSError:
+            return "(no log)"
+        return "\n".join(text.splitlines()[-lines:])
+
+    # -- stop ---------------------------------------------------------------------------------
+    def stop(self, *, timeout: float = 60.0) -> bool:
+        """Stop the server cleanly (SIGTERM, then SIGKILL after `timeout`). False if not running."""
+        pid = self._read_pid()
+        if pid is None or not _process_alive(pid):
+            self._cleanup_files()
+            return False
+        os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self._child is not None and self._child.pid == pid:
+                if self._child.poll() is not None:
+                    break
+            elif not _process_alive(pid):
+                break
+            time.sleep(0.2)
+        else:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        self._release_child()
+        self._cleanup_files()
+        return True
+
+    def _release_child(self) -> None:
+        """Reap the launcher we spawned and close our end of its stdin pipe."""
+        if self._child is None:
+            return
+        if self._child.stdin is not None:
+            self._child.stdin.close()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self._child.wait(timeout=10)
+        self._child = None
+
+    def _cleanup_files(self) -> None:
+        self.pid_file.unlink(missing_ok=True)
+        self.state_file.unlink(missing_ok=True)

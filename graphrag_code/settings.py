@@ -1,0 +1,89 @@
+"""Configuration, built once from the environment (and CLI flags) and then passed around.
+
+Nothing here reads the environment at import time: call `Settings()` (or `load_settings`) when a
+program starts. Neo4j connection variables keep their conventional names (`NEO4J_URI`,
+`NEO4J_USERNAME`, `NEO4J_PASSWORD`, `NEO4J_DATABASE`); everything else is prefixed
+`GRAPHRAG_CODE_`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+import platformdirs
+from pydantic import AliasChoices, Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+__all__ = ["DEFAULT_NEO4J_VERSION", "EmbedderName", "Settings", "load_settings"]
+
+DEFAULT_NEO4J_VERSION = "5.26.30"
+"""Neo4j 5.26 LTS, the newest patch that resolved from Maven Central when this was written."""
+
+EmbedderName = Literal["minilm", "openai", "hashing"]
+
+
+def _env(name: str) -> Any:
+    return AliasChoices(name, f"GRAPHRAG_CODE_{name}")
+
+
+class Settings(BaseSettings):
+    """Every knob of graphrag_code. Frozen: build a new one to change a value."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="GRAPHRAG_CODE_", frozen=True, populate_by_name=True, extra="ignore"
+    )
+
+    # --- which Neo4j -------------------------------------------------------------------------
+    neo4j_uri: str | None = Field(default=None, validation_alias=_env("NEO4J_URI"))
+    neo4j_username: str = Field(default="neo4j", validation_alias=_env("NEO4J_USERNAME"))
+    neo4j_password: SecretStr | None = Field(
+        default=None, validation_alias=_env("NEO4J_PASSWORD"), repr=False
+    )
+    neo4j_database: str = Field(default="neo4j", validation_alias=_env("NEO4J_DATABASE"))
+
+    # --- the managed local server ------------------------------------------------------------
+    neo4j_version: str = DEFAULT_NEO4J_VERSION
+    java_home: Path | None = None
+    bolt_port: int = Field(default=7687, ge=1, le=65535)
+    http_port: int = Field(default=7474, ge=0, le=65535, description="0 disables Neo4j Browser")
+    local_auth: bool = True
+    heap: str = Field(default="1g", pattern=r"^\d+[kmgKMG]?$")
+    pagecache: str = Field(default="512m", pattern=r"^\d+[kmgKMG]?$")
+    data_dir: Path = Field(default_factory=lambda: platformdirs.user_data_path("graphrag-code"))
+    cache_dir: Path = Field(default_factory=lambda: platformdirs.user_cache_path("graphrag-code"))
+
+    # --- indexes -----------------------------------------------------------------------------
+    vector_index: str = "code_embedding"
+    fulltext_index: str = "code_search_text"
+
+    # --- embeddings and LLM ------------------------------------------------------------------
+    embedder: EmbedderName = "minilm"
+    openai_embedding_model: str = "text-embedding-3-small"
+    openai_embedding_dimensions: int | None = Field(default=None, ge=1)
+    openai_chat_model: str = "gpt-4o-mini"
+    embed_batch_size: int = Field(default=16, ge=1)
+
+    @field_validator("vector_index", "fulltext_index")
+    @classmethod
+    def _identifier(cls, value: str) -> str:
+        # Index names reach Cypher as parameters, but keep them plain so Browser users can
+        # type them too.
+        if not value.replace("_", "").isalnum():
+            raise ValueError(f"index name must be letters, digits and '_': {value!r}")
+        return value
+
+    @property
+    def neo4j_home(self) -> Path:
+        """Data directory of the managed local server, one per major version.
+
+        Patch upgrades within a line reuse the data; a store written by a newer major cannot
+        be opened by an older one, so the lines never share a directory.
+        """
+        return self.data_dir / f"neo4j-{self.neo4j_version.split('.')[0]}"
+
+
+def load_settings(**overrides: Any) -> Settings:
+    """Settings from the environment, with explicit overrides (e.g. CLI flags) on top."""
+    clean = {key: value for key, value in overrides.items() if value is not None}
+    return Settings(**clean)

@@ -1,0 +1,126 @@
+"""Shared fixtures: ONE real Neo4j server for the whole test session.
+
+Where it comes from, in order: `NEO4J_URI` (any existing server), a testcontainers Neo4j when a
+Docker engine answers, else the managed local launcher on a free port in a temporary directory
+(the case on machines without Docker, CI included).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from pydantic import SecretStr
+
+from graphrag_code.connection import Neo4jClient, Neo4jEndpoint
+from graphrag_code.server.local import LocalNeo4jServer
+from graphrag_code.settings import Settings
+
+TEST_NEO4J_VERSION = os.environ.get("GRAPHRAG_CODE_TEST_NEO4J_VERSION")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _docker_answers() -> bool:
+    """True when a Docker engine answers (the docker CLI alone is not enough)."""
+    socket_path = Path("/var/run/docker.sock")
+    if not os.environ.get("DOCKER_HOST") and not socket_path.exists():
+        return False
+    import docker  # type: ignore[import-untyped]
+
+    try:
+        client = docker.from_env(timeout=3)
+    except docker.errors.DockerException:
+        return False
+    try:
+        client.ping()
+    except docker.errors.DockerException:
+        return False
+    finally:
+        client.close()
+    return True
+
+
+@pytest.fixture(scope="session")
+def settings() -> Settings:
+    """Defaults for tests: the user's launcher build cache is shared, data is not."""
+    return Settings()
+
+
+@pytest.fixture(scope="session")
+def neo4j_endpoint(
+    tmp_path_factory: pytest.TempPathFactory, settings: Settings
+) -> Iterator[Neo4jEndpoint]:
+    if os.environ.get("NEO4J_URI"):
+        yield Neo4jEndpoint(
+            uri=os.environ["NEO4J_URI"],
+            username=os.environ.get("NEO4J_USERNAME", "neo4j"),
+            password=SecretStr(os.environ.get("NEO4J_PASSWORD", "")),
+            database=os.environ.get("NEO4J_DATABASE", "neo4j"),
+            source="env",
+        )
+        return
+    if _docker_answers():
+        from testcontainers.neo4j import Neo4jContainer
+
+        with Neo4jContainer("neo4j:5.26") as container:
+            yield Neo4jEndpoint(
+                uri=container.get_connection_url(),
+                username="neo4j",
+                password=SecretStr(container.password),
+                database="neo4j",
+                source="container",
+            )
+        return
+    server = LocalNeo4jServer(
+        Path(tmp_path_factory.mktemp("neo4j-home")),
+        cache_dir=settings.cache_dir,
+        neo4j_version=TEST_NEO4J_VERSION or settings.neo4j_version,
+        bolt_port=free_port(),
+        http_port=0,
+        heap="1g",
+        pagecache="256m",
+    )
+    status = server.start(attached=True)
+    assert status.bolt_uri is not None
+    password = server.password()
+    try:
+        yield Neo4jEndpoint(
+            uri=status.bolt_uri,
+            username="neo4j",
+            password=SecretStr(password) if password else None,
+            database="neo4j",
+            source="local",
+        )
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def session_client(neo4j_endpoint: Neo4jEndpoint) -> Iterator[Neo4jClient]:
+    client = Neo4jClient(neo4j_endpoint)
+    client.verify()
+    yield client
+    client.close()
+
+
+def wipe(client: Neo4jClient) -> None:
+    """Delete every node (in batches) so a test starts from an empty graph."""
+    while client.write("MATCH (n) WITH n LIMIT 10000 DETACH DELETE n RETURN count(*) AS deleted")[
+        0
+    ]["deleted"]:
+        pass
+
+
+@pytest.fixture
+def neo4j(session_client: Neo4jClient) -> Neo4jClient:
+    """The session's client on an empty database (indexes are kept; they are idempotent)."""
+    wipe(session_client)
+    return session_client

@@ -1,0 +1,113 @@
+"""The managed local server: start / status / stop, reuse of data, one server per home."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+import pytest
+from neo4j import GraphDatabase
+
+from graphrag_code.errors import PrerequisiteMissingError
+from graphrag_code.server.local import LocalNeo4jServer
+from graphrag_code.server.toolchain import find_java, required_java_major
+from graphrag_code.settings import Settings
+
+from .conftest import free_port
+
+
+def _server(home: Path, settings: Settings, **overrides: object) -> LocalNeo4jServer:
+    options: dict[str, object] = {
+        "cache_dir": settings.cache_dir,
+        "neo4j_version": settings.neo4j_version,
+        "bolt_port": free_port(),
+        "http_port": free_port(),
+        "pagecache": "64m",
+        "heap": "512m",
+    }
+    options.update(overrides)
+    return LocalNeo4jServer(home, **options)  # type: ignore[arg-type]
+
+
+def test_start_status_stop_and_restart_reuses_data(tmp_path: Path, settings: Settings) -> None:
+    server = _server(tmp_path / "home", settings)
+    assert not server.status().running
+    try:
+        status = server.start()
+        assert status.running
+        assert status.bolt_uri == f"bolt://127.0.0.1:{server.bolt_port}"
+        assert status.auth
+        assert (server.password_file.stat().st_mode & 0o777) == 0o600
+
+        again = server.start()  # a second start finds the first server
+        assert again.pid == status.pid
+
+        auth = ("neo4j", server.password() or "")
+        with GraphDatabase.driver(status.bolt_uri, auth=auth) as driver:
+            driver.execute_query("CREATE (:Marker {value: 42})")
+        assert server.stop()
+        assert not server.status().running
+        assert not server.stop()  # stopping twice is harmless
+
+        restarted = server.start()
+        assert restarted.pid != status.pid
+        with GraphDatabase.driver(restarted.bolt_uri or "", auth=auth) as driver:
+            records, _, _ = driver.execute_query("MATCH (m:Marker) RETURN m.value AS v")
+        assert [r["v"] for r in records] == [42]
+    finally:
+        server.stop()
+
+
+def test_browser_is_served_on_loopback(tmp_path: Path, settings: Settings) -> None:
+    import urllib.request
+
+    server = _server(tmp_path / "home", settings)
+    try:
+        status = server.start()
+        assert status.browser_url is not None
+        with urllib.request.urlopen(status.browser_url, timeout=10) as response:
+            page = response.read().decode()
+        assert "<html" in page.lower()
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{server.http_port}/", headers={"Accept": "application/json"}
+        )
+        with urllib.request.urlopen(request, timeout=10) as response:
+            discovery = response.read().decode()
+        assert f"bolt://127.0.0.1:{server.bolt_port}" in discovery
+    finally:
+        server.stop()
+
+
+def test_wrong_password_is_rejected(tmp_path: Path, settings: Settings) -> None:
+    from neo4j.exceptions import AuthError
+
+    server = _server(tmp_path / "home", settings, http_port=0)
+    try:
+        status = server.start()
+        with (
+            GraphDatabase.driver(status.bolt_uri or "", auth=("neo4j", "wrong")) as driver,
+            pytest.raises(AuthError),
+        ):
+            driver.verify_connectivity()
+    finally:
+        server.stop()
+
+
+def test_taken_port_gives_a_clear_error(tmp_path: Path, settings: Settings) -> None:
+    with socket.socket() as blocker:
+        blocker.bind(("127.0.0.1", 0))
+        blocker.listen()
+        port = blocker.getsockname()[1]
+        server = _server(tmp_path / "home", settings, bolt_port=port)
+        with pytest.raises(PrerequisiteMissingError, match=f"port {port}.*in use"):
+            server.start()
+
+
+def test_missing_java_gives_a_clear_error() -> None:
+    with pytest.raises(PrerequisiteMissingError, match="Java 99 or newer"):
+        find_java(99)
+
+
+def test_java_requirement_follows_the_neo4j_version() -> None:
+    assert required_java_major("5.26.30") == 17
+    assert required_java_major("2026.08.1") == 21

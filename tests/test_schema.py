@@ -1,0 +1,126 @@
+"""ensure_schema against the real server: idempotent, ONLINE, searchable, model mismatch caught."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphrag_code.connection import Neo4jClient
+from graphrag_code.errors import EmbeddingMismatchError
+from graphrag_code.schema import SchemaConfig, ensure_schema
+
+CONFIG = SchemaConfig(
+    vector_index="test_vectors", fulltext_index="test_text", dimensions=4, model="unit-test-model"
+)
+
+
+def _drop_test_indexes(client: Neo4jClient) -> None:
+    for name in ("test_vectors", "test_text"):
+        client.write("DROP INDEX $name IF EXISTS", {"name": name})
+    client.write("MATCH (m:EmbeddingIndex) DETACH DELETE m")
+
+
+@pytest.fixture
+def fresh(neo4j: Neo4jClient) -> Neo4jClient:
+    _drop_test_indexes(neo4j)
+    yield neo4j
+    _drop_test_indexes(neo4j)
+
+
+def _index_states(client: Neo4jClient) -> dict[str, str]:
+    rows = client.read("SHOW INDEXES YIELD name, state RETURN name, state")
+    return {row["name"]: row["state"] for row in rows}
+
+
+def test_schema_is_idempotent_and_online(fresh: Neo4jClient) -> None:
+    ensure_schema(fresh, CONFIG)
+    ensure_schema(fresh, CONFIG)
+    states = _index_states(fresh)
+    assert states["test_vectors"] == "ONLINE"
+    assert states["test_text"] == "ONLINE"
+    constraints = {row["name"] for row in fresh.read("SHOW CONSTRAINTS YIELD name RETURN name")}
+    assert {"code_id", "repository_name", "external_name"} <= constraints
+
+
+def test_vector_and_fulltext_rank_the_expected_node_first(fresh: Neo4jClient) -> None:
+    ensure_schema(fresh, CONFIG)
+    rows = [
+        {"id": "a", "embedding": [1.0, 0.0, 0.0, 0.0], "text": "parse python source files"},
+        {"id": "b", "embedding": [0.0, 1.0, 0.0, 0.0], "text": "write nodes to the graph"},
+        {"id": "c", "embedding": [0.7, 0.7, 0.0, 0.0], "text": "validate path names"},
+    ]
+    fresh.write(
+        "UNWIND $rows AS row CREATE (n:Code {id: row.id, search_text: row.text}) "
+        "WITH n, row CALL db.create.setNodeVectorProperty(n, 'embedding', row.embedding)",
+        {"rows": rows},
+    )
+    vector_hits = fresh.read(
+        "CALL db.index.vector.queryNodes($index, 3, $vector) YIELD node, score "
+        "RETURN node.id AS id, score",
+        {"index": "test_vectors", "vector": [0.1, 0.9, 0.0, 0.0]},
+    )
+    assert [hit["id"] for hit in vector_hits][:2] == ["b", "c"]
+    text_hits = fresh.read(
+        "CALL db.index.fulltext.queryNodes($index, $q) YIELD node, score "
+        "RETURN node.id AS id, score",
+        {"index": "test_text", "q": "validate paths"},
+    )
+    assert text_hits[0]["id"] == "c"
+
+
+def test_other_dimensions_fail_naming_both(fresh: Neo4jClient) -> None:
+    ensure_schema(fresh, CONFIG)
+    fresh.write(
+        "CREATE (n:Code {id: 'x'}) WITH n "
+        "CALL db.create.setNodeVectorProperty(n, 'embedding', [1.0, 0.0, 0.0, 0.0])"
+    )
+    other = SchemaConfig(
+        vector_index="test_vectors", fulltext_index="test_text", dimensions=8, model="bigger-model"
+    )
+    with pytest.raises(EmbeddingMismatchError) as caught:
+        ensure_schema(fresh, other)
+    message = str(caught.value)
+    assert "unit-test-model with 4 dimensions" in message
+    assert "bigger-model with 8 dimensions" in message
+    # The stored vector is untouched by the failed call.
+    assert fresh.read("MATCH (n:Code {id: 'x'}) RETURN n.embedding IS NOT NULL AS kept")[0]["kept"]
+
+
+def test_other_model_same_dimensions_also_fails(fresh: Neo4jClient) -> None:
+    ensure_schema(fresh, CONFIG)
+    fresh.write(
+        "CREATE (n:Code {id: 'x'}) WITH n "
+        "CALL db.create.setNodeVectorProperty(n, 'embedding', [1.0, 0.0, 0.0, 0.0])"
+    )
+    other = SchemaConfig(
+        vector_index="test_vectors", fulltext_index="test_text", dimensions=4, model="another-model"
+    )
+    with pytest.raises(EmbeddingMismatchError, match="another-model"):
+        ensure_schema(fresh, other)
+
+
+def test_reembed_replaces_index_and_drops_old_vectors(fresh: Neo4jClient) -> None:
+    ensure_schema(fresh, CONFIG)
+    fresh.write(
+        "CREATE (n:Code {id: 'x'}) WITH n "
+        "CALL db.create.setNodeVectorProperty(n, 'embedding', [1.0, 0.0, 0.0, 0.0])"
+    )
+    other = SchemaConfig(
+        vector_index="test_vectors", fulltext_index="test_text", dimensions=8, model="bigger-model"
+    )
+    ensure_schema(fresh, other, reembed=True)
+    dims = fresh.read(
+        "SHOW VECTOR INDEXES YIELD name, options WHERE name = 'test_vectors' "
+        "RETURN options.indexConfig.`vector.dimensions` AS d"
+    )[0]["d"]
+    assert dims == 8
+    assert fresh.read("MATCH (n:Code {id: 'x'}) RETURN n.embedding IS NULL AS gone")[0]["gone"]
+
+
+def test_empty_index_switches_model_without_error(fresh: Neo4jClient) -> None:
+    ensure_schema(fresh, CONFIG)
+    other = SchemaConfig(
+        vector_index="test_vectors", fulltext_index="test_text", dimensions=8, model="bigger-model"
+    )
+    ensure_schema(fresh, other)
+    model = fresh.read("MATCH (m:EmbeddingIndex {name: 'test_vectors'}) RETURN m.model AS m")
+    assert model[0]["m"] == "bigger-model"
