@@ -1,0 +1,7 @@
+// CALLS edges between two nodes of the graph.
+// Parameters: $rows = [{source, target, props}]
+UNWIND $rows AS row
+MATCH (s:Code {id: row.source})
+MATCH (t:Code {id: row.target})
+MERGE (s)-[r:CALLS]->(t)
+SET r += row.props

@@ -1,0 +1,7 @@
+// Upsert Module nodes (a node whose kind changed loses its old label).
+// Parameters: $rows = [{id, parent, props}]
+UNWIND $rows AS row
+MERGE (n:Code {id: row.id})
+SET n += row.props
+REMOVE n:Class:Function:Method
+SET n:Module

@@ -1,0 +1,68 @@
+"""The closing report of an indexing run."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ..model import ParseIssue, SkippedFile
+
+__all__ = ["IngestReport"]
+
+
+@dataclass
+class IngestReport:
+    repo: str
+    root: str
+    mode: str = "full"  # "full" or "incremental"
+    files_total: int = 0
+    files_parsed: int = 0
+    files_unchanged: int = 0
+    files_removed: int = 0
+    files_relinked: int = 0
+    modules: int = 0
+    symbols: int = 0
+    nodes_written: int = 0
+    nodes_deleted: int = 0
+    edges: Counter[str] = field(default_factory=Counter)  # "CALLS/exact", "IMPORTS/external", …
+    unresolved_calls: int = 0
+    skipped: list[SkippedFile] = field(default_factory=list)
+    skipped_dirs: list[SkippedFile] = field(default_factory=list)
+    parse_issues: dict[str, list[ParseIssue]] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)
+    embedded: int = 0
+    embedding_cache_hits: int = 0
+
+    @property
+    def total_seconds(self) -> float:
+        return sum(self.seconds.values())
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "repo": self.repo,
+            "root": self.root,
+            "mode": self.mode,
+            "files": {
+                "total": self.files_total,
+                "parsed": self.files_parsed,
+                "unchanged": self.files_unchanged,
+                "removed": self.files_removed,
+                "relinked": self.files_relinked,
+                "skipped": len(self.skipped),
+            },
+            "modules": self.modules,
+            "symbols": self.symbols,
+            "nodes_written": self.nodes_written,
+            "nodes_deleted": self.nodes_deleted,
+            "edges": dict(sorted(self.edges.items())),
+            "unresolved_calls": self.unresolved_calls,
+            "skipped": [{"path": s.path, "reason": s.reason} for s in self.skipped],
+            "skipped_dirs": [{"path": s.path, "reason": s.reason} for s in self.skipped_dirs],
+            "parse_issues": {
+                path: [{"line": i.line, "message": i.message} for i in issues]
+                for path, issues in sorted(self.parse_issues.items())
+            },
+            "seconds": {k: round(v, 3) for k, v in self.seconds.items()},
+            "embedded": self.embedded,
+            "embedding_cache_hits": self.embedding_cache_hits,
+        }

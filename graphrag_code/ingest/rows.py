@@ -1,0 +1,102 @@
+"""Graph rows for one parsed file: the node properties and scope-tree edges the writer stores."""
+
+from __future__ import annotations
+
+import hashlib
+
+from ..linking.linker import NodeIds
+from ..model import NodeRow, ParsedFile, Symbol, SymbolKind
+from ..text import search_text
+
+__all__ = ["MAX_MODULE_CODE", "NodeRow", "file_rows"]
+
+MAX_MODULE_CODE = 200_000
+"""Module nodes keep at most this many characters of source (symbols keep all of theirs)."""
+
+
+def content_hash(*parts: str | None) -> str:
+    """Identity of the text a symbol is embedded from: unchanged hash, no re-embedding."""
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update((part or "").encode("utf-8", errors="replace"))
+        digest.update(b"\x00")
+    return digest.hexdigest()[:32]
+
+
+def _module_row(repo: str, parsed: ParsedFile, ids: NodeIds) -> NodeRow:
+    name = parsed.module.rsplit(".", 1)[-1] if parsed.module else parsed.path
+    code = parsed.code[:MAX_MODULE_CODE]
+    return NodeRow(
+        id=ids.of_module(parsed),
+        kind=SymbolKind.MODULE,
+        parent=None,
+        properties={
+            "repo": repo,
+            "kind": SymbolKind.MODULE.value,
+            "qualified_name": parsed.module,
+            "name": name,
+            "path": parsed.path,
+            "language": parsed.language,
+            "sha256": parsed.sha256,
+            "loc": parsed.loc,
+            "start_line": 1,
+            "end_line": max(parsed.loc, 1),
+            "is_package": parsed.is_package,
+            "docstring": parsed.docstring,
+            "code": code,
+            "code_truncated": len(parsed.code) > MAX_MODULE_CODE,
+            "parse_issues": len(parsed.issues),
+            "search_text": search_text(
+                name=name,
+                qualified_name=parsed.module,
+                path=parsed.path,
+                signature=None,
+                docstring=parsed.docstring,
+                code=None,
+            ),
+            "content_hash": content_hash(parsed.path, parsed.module, parsed.docstring, code),
+        },
+    )
+
+
+def _symbol_row(repo: str, parsed: ParsedFile, symbol: Symbol, ids: NodeIds) -> NodeRow:
+    parent_id = ids.of_scope(parsed, symbol.parent)
+    return NodeRow(
+        id=ids.of_symbol(symbol.qualified_name, ordinal=symbol.ordinal, path=parsed.path),
+        kind=symbol.kind,
+        parent=parent_id,
+        properties={
+            "repo": repo,
+            "kind": symbol.kind.value,
+            "qualified_name": symbol.qualified_name,
+            "name": symbol.name,
+            "path": parsed.path,
+            "module": parsed.module,
+            "language": parsed.language,
+            "start_line": symbol.start_line,
+            "end_line": symbol.end_line,
+            "signature": symbol.signature,
+            "docstring": symbol.docstring,
+            "decorators": list(symbol.decorators),
+            "is_async": symbol.is_async,
+            "code": symbol.code,
+            "search_text": search_text(
+                name=symbol.name,
+                qualified_name=symbol.qualified_name,
+                path=parsed.path,
+                signature=symbol.signature,
+                docstring=symbol.docstring,
+                code=symbol.code,
+            ),
+            "content_hash": content_hash(
+                parsed.path, symbol.qualified_name, symbol.signature, symbol.docstring, symbol.code
+            ),
+        },
+    )
+
+
+def file_rows(repo: str, parsed: ParsedFile, ids: NodeIds) -> list[NodeRow]:
+    """The module node and every symbol node of one file, parents before children."""
+    rows = [_module_row(repo, parsed, ids)]
+    rows.extend(_symbol_row(repo, parsed, symbol, ids) for symbol in parsed.symbols)
+    return rows

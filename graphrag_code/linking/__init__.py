@@ -1,0 +1,1 @@
+"""Resolve names into edges: IMPORTS, CALLS, INHERITS, USES_TYPE; rank nodes."""

@@ -1,0 +1,444 @@
+"""Name and attribute resolution with Python's scoping rules (LEGB, imports, MRO).
+
+A resolved expression is a `Target`: an internal symbol or module, an external dotted name, or
+an instance of an internal class (from a constructor call, an annotation or `self`). Any step
+that relies on inferring a value's type marks the result `inferred`; the rest is `exact`.
+Where Python could bind a name to two different things, the answer is None: we never guess.
+"""
+
+from __future__ import annotations
+
+import builtins
+from dataclasses import dataclass
+
+from ..model import Binding, Dotted, ImportStatement, Symbol, SymbolKind
+from .index import Lookups, ModuleInfo
+
+__all__ = ["External", "Instance", "ModuleRef", "Resolver", "SymbolRef", "Target"]
+
+BUILTIN_NAMES = frozenset(dir(builtins))
+_MAX_DEPTH = 12
+
+
+@dataclass(frozen=True, slots=True)
+class SymbolRef:
+    qualified_name: str
+    inferred: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleRef:
+    module: str
+    inferred: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class External:
+    dotted: Dotted
+    inferred: bool = False
+
+    @property
+    def name(self) -> str:
+        return ".".join(self.dotted)
+
+
+@dataclass(frozen=True, slots=True)
+class Instance:
+    """A value whose type is the internal class `class_name`."""
+
+    class_name: str
+    inferred: bool = True
+
+
+Target = SymbolRef | ModuleRef | External | Instance
+
+
+def _mark(target: Target | None, inferred: bool) -> Target | None:
+    if target is None or not inferred or target.inferred:
+        return target
+    if isinstance(target, SymbolRef):
+        return SymbolRef(target.qualified_name, True)
+    if isinstance(target, ModuleRef):
+        return ModuleRef(target.module, True)
+    if isinstance(target, External):
+        return External(target.dotted, True)
+    return target
+
+
+def _single(candidates: list[Target | None]) -> Target | None:
+    """The one target all candidates agree on (ignoring unknowns), else None."""
+    found = {c for c in candidates if c is not None}
+    if len(found) == 1:
+        return found.pop()
+    if len(found) > 1:
+        # the same thing reached exactly and by inference: keep the exact one
+        plain = {_mark(c, False) for c in found}
+        if len(plain) == 1:
+            exact = [c for c in found if not c.inferred]
+            return exact[0] if exact else found.pop()
+    return None
+
+
+class Resolver:
+    """Resolves names for the files of one linking run (one per file, for dependency records)."""
+
+    def __init__(self, lookups: Lookups) -> None:
+        self.lookups = lookups
+        self._module_cache: dict[tuple[str, str], Target | None] = {}
+        self._mro_cache: dict[str, list[str]] = {}
+        self._resolving: set[tuple[str, Dotted]] = set()
+
+    # -- modules and imports ------------------------------------------------------------------
+    def absolute_module(self, statement: ImportStatement, importer: str, is_package: bool) -> str:
+        """The absolute dotted module an import statement names."""
+        if statement.level == 0:
+            return statement.module
+        parts = importer.split(".") if importer else []
+        if not is_package:
+            parts = parts[:-1]
+        if statement.level > 1:
+            parts = (
+                parts[: len(parts) - (statement.level - 1)]
+                if statement.level - 1 <= len(parts)
+                else []
+            )
+        if statement.module:
+            parts.extend(statement.module.split("."))
+        return ".".join(parts)
+
+    def import_target(
+        self, statement: ImportStatement, importer: str, is_package: bool
+    ) -> Target | None:
+        """What the name bound by an import refers to."""
+        module = self.absolute_module(statement, importer, is_package)
+        if statement.name is None:
+            bound = module if statement.alias else module.split(".")[0]
+            return self._module_or_external(bound)
+        submodule = f"{module}.{statement.name}" if module else statement.name
+        if self.lookups.has_module(submodule):
+            return ModuleRef(submodule)
+        if self.lookups.has_module(module):
+            return self.lookup_in_module(module, statement.name)
+        if statement.level == 0 and not self._is_internal_package(module):
+            return External((*module.split("."), statement.name))
+        return None
+
+    def _module_or_external(self, module: str) -> Target:
+        if self.lookups.has_module(module):
+            return ModuleRef(module)
+        return External(tuple(module.split(".")))
+
+    def _is_internal_package(self, module: str) -> bool:
+        head = module.split(".")[0]
+        return self.lookups.has_module(head)
+
+    def lookup_in_module(self, module: str, name: str, depth: int = 0) -> Target | None:
+        """`name` as an attribute of internal module `module` (namespace, then submodule)."""
+        key = (module, name)
+        if key in self._module_cache:
+            return self._module_cache[key]
+        self._module_cache[key] = None  # cycle guard
+        result = self._lookup_in_module(module, name, depth)
+        self._module_cache[key] = result
+        return result
+
+    def _lookup_in_module(self, module: str, name: str, depth: int) -> Target | None:
+        info = self.lookups.module(module)
+        if info is None or depth > _MAX_DEPTH:
+            return None
+        found = self._namespace_lookup(info, name, depth)
+        if found is not None:
+            return found
+        if self.lookups.has_module(f"{module}.{name}"):
+            return ModuleRef(f"{module}.{name}")
+        for star in info.star_imports:
+            source = self.absolute_module(star, module, info.parsed.is_package)
+            if self.lookups.has_module(source):
+                nested = self.lookup_in_module(source, name, depth + 1)
+                if nested is not None and not name.startswith("_"):
+                    return nested
+        return None
+
+    def _namespace_lookup(self, info: ModuleInfo, name: str, depth: int) -> Target | None:
+        module = info.parsed.module
+        candidates: list[Target | None] = [SymbolRef(q) for q in info.defs.get(name, [])]
+        for statement in info.imports.get(name, []):
+            candidates.append(self.import_target(statement, module, info.parsed.is_package))
+        if candidates:
+            return _single(candidates)
+        bindings = info.bindings.get(name)
+        if bindings:
+            return self._binding_value(bindings, module)
+        return None
+
+    # -- names --------------------------------------------------------------------------------
+    def resolve_name(self, scope: str, name: str, module: str) -> Target | None:
+        """`name` as seen from code executing in `scope` (a function, class or module)."""
+        current: str | None = scope
+        first = True
+        while current is not None and current != module:
+            symbol = self.lookups.symbol(current)
+            if symbol is None:
+                break
+            # a class body is a scope only for code directly in it, not for its methods
+            if symbol.kind != SymbolKind.CLASS or first:
+                found = self._resolve_in_local_scope(symbol, name, module)
+                if found is not _NOT_HERE:
+                    return found  # type: ignore[return-value]
+            first = False
+            current = symbol.parent
+        info = self.lookups.module(module)
+        if info is not None:
+            found_module = self._namespace_lookup(info, name, 0)
+            if found_module is not None:
+                return found_module
+            if name in info.parsed.module_names:
+                return None  # a module-level variable we cannot type
+            for star in info.star_imports:
+                source = self.absolute_module(star, module, info.parsed.is_package)
+                if self.lookups.has_module(source):
+                    nested = self.lookup_in_module(source, name)
+                    if nested is not None:
+                        return nested
+                elif star.level == 0:
+                    return None  # may come from an external star import
+        if name in BUILTIN_NAMES:
+            return External(("<builtin>", name))
+        return None
+
+    def is_bound(self, scope: str, name: str, module: str) -> bool:
+        """True when `name` is a variable of some scope `scope` sees (local or global)."""
+        current: str | None = scope
+        while current is not None and current != module:
+            names = self.lookups.index.scope_names.get(current)
+            if names is not None and name in names.names:
+                return True
+            symbol = self.lookups.symbol(current)
+            current = symbol.parent if symbol is not None else None
+        info = self.lookups.module(module)
+        return info is not None and name in info.parsed.module_names
+
+    def _resolve_in_local_scope(self, symbol: Symbol, name: str, module: str) -> object:
+        scope = symbol.qualified_name
+        members = self.lookups.members(scope, name)
+        imports = self.lookups.index.scope_imports.get(scope, {}).get(name, [])
+        info = self.lookups.index.modules.get(module)
+        is_package = info.parsed.is_package if info is not None else False
+        candidates: list[Target | None] = [SymbolRef(q) for q in members]
+        candidates += [self.import_target(s, module, is_package) for s in imports]
+        if candidates:
+            return _single(candidates)
+        if symbol.kind == SymbolKind.CLASS:
+            bindings = self.lookups.index.scope_bindings.get(scope, {}).get((name,))
+            return self._binding_value(bindings, scope) if bindings else _NOT_HERE
+        names = self.lookups.index.scope_names.get(scope)
+        if names is not None and name in names.globals:
+            return _NOT_HERE
+        if symbol.kind == SymbolKind.METHOD and symbol.parameters[:1] == (name,):
+            return self._self_value(symbol)
+        if names is not None and name in names.names:
+            bindings = self.lookups.index.scope_bindings.get(scope, {}).get((name,))
+            return self._binding_value(bindings, scope) if bindings else None
+        return _NOT_HERE
+
+    def _self_value(self, method: Symbol) -> Target | None:
+        if "staticmethod" in method.decorators:
+            return None
+        if "classmethod" in method.decorators or method.name in (
+            "__new__",
+            "__init_subclass__",
+            "__class_getitem__",
+        ):
+            return SymbolRef(method.parent)
+        return Instance(method.parent, inferred=False)
+
+    def _binding_value(self, bindings: list[Binding] | None, scope: str) -> Target | None:
+        """The type a variable holds, when all its typed bindings agree."""
+        if not bindings:
+            return None
+        key = (bindings[0].scope, bindings[0].target)
+        if key in self._resolving:  # `x = x.copy()`: a binding that depends on itself
+            return None
+        self._resolving.add(key)
+        try:
+            module = self._module_of_scope(scope)
+            values: list[Target | None] = []
+            for binding in bindings:
+                value = self.resolve_dotted(binding.scope, binding.value, module)
+                if binding.kind == "annotation":
+                    values.append(self._as_instance(value))
+                else:
+                    values.append(self._call_result(value))
+        finally:
+            self._resolving.discard(key)
+        if any(value is None for value in values):
+            return None
+        return _single(values)
+
+    def _module_of_scope(self, scope: str) -> str:
+        module = self.lookups.index.symbol_module.get(scope)
+        return module if module is not None else scope
+
+    def _as_instance(self, target: Target | None) -> Target | None:
+        """The value of a variable annotated with `target`."""
+        if isinstance(target, SymbolRef):
+            symbol = self.lookups.symbol(target.qualified_name)
+            if symbol is not None and symbol.kind == SymbolKind.CLASS:
+                return Instance(symbol.qualified_name)
+            return None
+        if isinstance(target, External) and target.dotted[-1][:1].isupper():
+            return External(target.dotted, inferred=True)
+        return None
+
+    def _call_result(self, callee: Target | None) -> Target | None:
+        """The value a call returns: an instance for a class, the annotated return type."""
+        if isinstance(callee, SymbolRef):
+            symbol = self.lookups.symbol(callee.qualified_name)
+            if symbol is None:
+                return None
+            if symbol.kind == SymbolKind.CLASS:
+                return Instance(symbol.qualified_name)
+            if symbol.returns is not None:
+                module = self.lookups.index.symbol_module[symbol.qualified_name]
+                return self._as_instance(self.resolve_dotted(symbol.parent, symbol.returns, module))
+            return None
+        if isinstance(callee, External) and callee.dotted[-1][:1].isupper():
+            return External(callee.dotted, inferred=True)
+        return None
+
+    # -- dotted expressions -------------------------------------------------------------------
+    def resolve_dotted(self, scope: str, parts: Dotted, module: str) -> Target | None:
+        if not parts or parts[0] == "<expr>":
+            return None
+        if parts[0] == "super()":
+            head = self._super(scope)
+            if head is None or len(parts) < 2:
+                return None
+            return self._member_after(head, parts[1], scope, parts[2:])
+        target = self.resolve_name(scope, parts[0], module)
+        for attribute in parts[1:]:
+            if target is None:
+                return None
+            target = self.attribute(target, attribute)
+        return target
+
+    def _member_after(self, owner: str, name: str, scope: str, rest: Dotted) -> Target | None:
+        """`super().name`: look `name` up in the MRO after `owner`'s own class."""
+        mro = self.mro(owner)[1:]
+        target: Target | None = None
+        for cls in mro:
+            found = self.lookups.members(cls, name)
+            if found:
+                target = SymbolRef(found[0])
+                break
+        for attribute in rest:
+            if target is None:
+                return None
+            target = self.attribute(target, attribute)
+        return target
+
+    def _super(self, scope: str) -> str | None:
+        symbol = self.lookups.symbol(scope)
+        while symbol is not None and symbol.kind != SymbolKind.METHOD:
+            symbol = self.lookups.symbol(symbol.parent)
+        return symbol.parent if symbol is not None else None
+
+    def attribute(self, target: Target, name: str) -> Target | None:
+        """`target.name`."""
+        if isinstance(target, ModuleRef):
+            return _mark(self.lookup_in_module(target.module, name), target.inferred)
+        if isinstance(target, External):
+            return External((*target.dotted, name), target.inferred)
+        if isinstance(target, SymbolRef):
+            symbol = self.lookups.symbol(target.qualified_name)
+            if symbol is None or symbol.kind != SymbolKind.CLASS:
+                return None
+            return _mark(
+                self.class_member(symbol.qualified_name, name, instance=False), target.inferred
+            )
+        return _mark(self.class_member(target.class_name, name, instance=True), target.inferred)
+
+    def class_member(self, class_name: str, name: str, *, instance: bool) -> Target | None:
+        for cls in self.mro(class_name):
+            members = self.lookups.members(cls, name)
+            if members:
+                return SymbolRef(members[0])
+            bindings = self.lookups.attribute_bindings(cls, name)
+            if bindings:
+                return _mark(self._binding_value(bindings, cls), True)
+        external = self._external_base(class_name)
+        if external is not None:
+            return External((*external.dotted, name), inferred=True)
+        return None
+
+    def _external_base(self, class_name: str) -> External | None:
+        """The first external base in the MRO, when the class has exactly one."""
+        externals = [
+            base
+            for cls in self.mro(class_name)
+            for base in self._bases(cls)
+            if isinstance(base, External)
+        ]
+        return externals[0] if len(externals) == 1 else None
+
+    def _bases(self, class_name: str) -> list[Target | None]:
+        symbol = self.lookups.symbol(class_name)
+        if symbol is None:
+            return []
+        module = self.lookups.index.symbol_module[class_name]
+        return [self.resolve_dotted(symbol.parent, base, module) for base in symbol.bases]
+
+    def mro(self, class_name: str) -> list[str]:
+        """Internal classes in method resolution order (C3 where it applies, else DFS)."""
+        cached = self._mro_cache.get(class_name)
+        if cached is not None:
+            return cached
+        self._mro_cache[class_name] = [class_name]  # cycle guard
+        bases = [
+            base.qualified_name
+            for base in self._bases(class_name)
+            if isinstance(base, SymbolRef)
+            and (symbol := self.lookups.symbol(base.qualified_name)) is not None
+            and symbol.kind == SymbolKind.CLASS
+        ]
+        result = _c3(class_name, [self.mro(base) for base in bases], bases)
+        self._mro_cache[class_name] = result
+        return result
+
+    def constructor(self, class_name: str) -> str | None:
+        """The `__init__` a call to the class runs (own or inherited), if internal."""
+        for cls in self.mro(class_name):
+            found = self.lookups.members(cls, "__init__")
+            if found:
+                return found[0]
+        return None
+
+
+class _NotHere:
+    """Sentinel: the name is not bound in this scope; look in the enclosing one."""
+
+
+_NOT_HERE = _NotHere()
+
+
+def _c3(head: str, base_mros: list[list[str]], bases: list[str]) -> list[str]:
+    sequences = [list(m) for m in base_mros] + [list(bases)]
+    result = [head]
+    while True:
+        sequences = [s for s in sequences if s]
+        if not sequences:
+            return result
+        for sequence in sequences:
+            candidate = sequence[0]
+            if not any(candidate in s[1:] for s in sequences):
+                break
+        else:  # inconsistent hierarchy: fall back to depth-first order without duplicates
+            seen = set(result)
+            for mro in base_mros:
+                for cls in mro:
+                    if cls not in seen:
+                        seen.add(cls)
+                        result.append(cls)
+            return result
+        result.append(candidate)
+        sequences = [s[1:] if s[0] == candidate else s for s in sequences]

@@ -1,0 +1,222 @@
+"""The small frozen records passed between stages.
+
+walk -> `SourceFile`; parse -> `ParsedFile` (symbols, imports, call sites, bindings, type uses);
+link -> `Edge`s. The parser knows nothing about Neo4j and the writer nothing about tree-sitter:
+these records are the only thing they share.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Literal
+
+__all__ = [
+    "Binding",
+    "CallSite",
+    "Dotted",
+    "Edge",
+    "EdgeKind",
+    "ImportStatement",
+    "NodeRow",
+    "ParseIssue",
+    "ParsedFile",
+    "Resolution",
+    "ScopeNames",
+    "SkippedFile",
+    "SourceFile",
+    "Symbol",
+    "SymbolKind",
+    "TypeUse",
+]
+
+Dotted = tuple[str, ...]
+"""A dotted expression split into parts: `os.path.join` -> ("os", "path", "join").
+
+Special heads: "super()" for `super().m`; "<expr>" when the head is an expression we do not
+follow (`"".join`, `items[0].save`), which only the name-uniqueness fallback can resolve.
+"""
+
+
+class SymbolKind(str, Enum):
+    MODULE = "Module"
+    CLASS = "Class"
+    FUNCTION = "Function"
+    METHOD = "Method"
+
+
+class EdgeKind(str, Enum):
+    CONTAINS = "CONTAINS"
+    DEFINES = "DEFINES"
+    IMPORTS = "IMPORTS"
+    CALLS = "CALLS"
+    INHERITS = "INHERITS"
+    USES_TYPE = "USES_TYPE"
+
+
+class Resolution(str, Enum):
+    """How sure a CALLS edge is. Only EXACT and INFERRED count as certain."""
+
+    EXACT = "exact"  # by scope and import rules
+    INFERRED = "inferred"  # by simple type inference (constructor results, annotations)
+    NAME = "name"  # fallback: the only definition with that name in the repository
+
+
+@dataclass(frozen=True, slots=True)
+class SourceFile:
+    """A file chosen by the walker, with the bytes needed to parse it."""
+
+    path: str  # relative to the repository root, with "/" separators
+    absolute: str
+    sha256: str
+    size: int
+    language: str
+
+
+@dataclass(frozen=True, slots=True)
+class SkippedFile:
+    path: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ParseIssue:
+    """A region the parser could not read (syntax error); what parses around it is kept."""
+
+    line: int
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Symbol:
+    """A class, function or method (modules are described by `ParsedFile`)."""
+
+    qualified_name: str
+    name: str
+    kind: SymbolKind
+    parent: str  # qualified name of the enclosing module, class or function
+    start_line: int
+    end_line: int
+    signature: str
+    docstring: str | None
+    decorators: tuple[str, ...]
+    code: str
+    is_async: bool = False
+    bases: tuple[Dotted, ...] = ()  # classes only, in order
+    returns: Dotted | None = None  # functions: the return annotation, when it names one type
+    parameters: tuple[str, ...] = ()  # functions: parameter names in order
+    ordinal: int = 1  # 2, 3, ... when the same qualified name is defined again in one file
+
+
+@dataclass(frozen=True, slots=True)
+class ImportStatement:
+    """One imported name (a statement importing three names gives three records)."""
+
+    scope: str  # qualified name of the scope that executes the import
+    module: str  # dotted module text as written ("" for `from . import x`)
+    level: int  # number of leading dots of a relative import
+    name: str | None  # the imported name of a from-import; None for `import a.b`
+    alias: str | None
+    line: int
+    type_checking: bool = False  # under `if TYPE_CHECKING:`
+
+    @property
+    def bound_name(self) -> str:
+        """The name this import binds in its scope (`import a.b` binds `a`)."""
+        if self.alias:
+            return self.alias
+        if self.name is not None:
+            return self.name
+        return self.module.split(".")[0]
+
+
+@dataclass(frozen=True, slots=True)
+class CallSite:
+    """A call expression: `callee` is the dotted callee; a call on a call result sets
+    `receiver_call` to the inner callee (`make_app().run()` -> callee ("run",) with
+    receiver_call ("make_app",))."""
+
+    scope: str
+    callee: Dotted
+    line: int
+    receiver_call: Dotted | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Binding:
+    """A name bound to something whose type we can infer.
+
+    `target` is ("x",) for a local or global, ("self", "attr") for an instance attribute.
+    `kind` "call": bound to the result of calling `value`; "annotation": annotated as `value`.
+    """
+
+    scope: str
+    target: Dotted
+    value: Dotted
+    kind: Literal["call", "annotation"]
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class TypeUse:
+    scope: str
+    type_name: Dotted
+    line: int
+    context: Literal["annotation", "isinstance", "return"]
+
+
+@dataclass(frozen=True, slots=True)
+class ScopeNames:
+    """Names local to a function scope (parameters and assignment targets)."""
+
+    scope: str
+    names: frozenset[str]
+    globals: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedFile:
+    path: str
+    module: str  # dotted module name from its import root
+    is_package: bool  # an __init__ file: relative imports resolve against the module itself
+    language: str
+    sha256: str
+    loc: int
+    code: str
+    docstring: str | None
+    symbols: tuple[Symbol, ...] = ()
+    imports: tuple[ImportStatement, ...] = ()
+    calls: tuple[CallSite, ...] = ()
+    bindings: tuple[Binding, ...] = ()
+    type_uses: tuple[TypeUse, ...] = ()
+    scopes: tuple[ScopeNames, ...] = ()
+    module_names: frozenset[str] = frozenset()  # names assigned at module level
+    all_names: tuple[str, ...] | None = None  # a literal __all__, when present
+    issues: tuple[ParseIssue, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class NodeRow:
+    """One node as the writer stores it."""
+
+    id: str
+    kind: SymbolKind
+    parent: str | None  # id of the DEFINES parent (None for modules)
+    properties: dict[str, Any]
+
+    def as_parameters(self) -> dict[str, Any]:
+        return {"id": self.id, "parent": self.parent, "props": self.properties}
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    """A resolved relationship between two graph keys (see `graphrag_code.ids`)."""
+
+    kind: EdgeKind
+    source: str  # id of the source node
+    target: str  # id of the target node, or the qualified name of an External
+    external: bool = False
+    resolution: Resolution | None = None
+    lines: tuple[int, ...] = ()
+    index: int | None = None  # INHERITS: position of the base
+    names: tuple[str, ...] = field(default=())  # IMPORTS: the names imported

@@ -1,0 +1,120 @@
+"""Walk and parse repositories. One module per language plus one tree-sitter query file."""
+
+from __future__ import annotations
+
+import codecs
+import re
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..model import ParsedFile, SkippedFile, SourceFile
+from .modules import ModuleName, module_names
+from .python import PythonParser
+from .walker import DEFAULT_MAX_BYTES, WalkResult, walk_repository
+
+__all__ = [
+    "DEFAULT_MAX_BYTES",
+    "LANGUAGES",
+    "ModuleName",
+    "ParseJob",
+    "WalkResult",
+    "decode_source",
+    "module_names",
+    "parse_files",
+    "walk_repository",
+]
+
+LANGUAGES: dict[str, str] = {".py": "python"}
+"""File suffix -> language. Adding a language: a parser module, a query file, one entry here."""
+
+_CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
+
+
+@dataclass(frozen=True, slots=True)
+class ParseJob:
+    source: SourceFile
+    module: ModuleName
+
+
+def decode_source(data: bytes) -> bytes | str:
+    """UTF-8 bytes for the parser, or the reason the file cannot be read as text.
+
+    Honours a UTF-8 BOM and PEP 263 coding declarations (first two lines).
+    """
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8) :]
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        for line in data.splitlines()[:2]:
+            match = _CODING.match(line)
+            if match:
+                encoding = match.group(1).decode("ascii")
+                try:
+                    return data.decode(encoding).encode("utf-8")
+                except (LookupError, UnicodeDecodeError) as inner:
+                    return f"cannot decode as declared {encoding}: {inner}"
+        return f"not UTF-8 (byte {exc.start}) and no coding declaration"
+    return data
+
+
+_PARSERS: dict[str, PythonParser] = {}
+
+
+def _parse_one(job: ParseJob) -> ParsedFile | SkippedFile:
+    import hashlib
+
+    try:
+        raw = Path(job.source.absolute).read_bytes()
+    except OSError as exc:
+        return SkippedFile(job.source.path, f"unreadable: {exc.strerror}")
+    decoded = decode_source(raw)
+    if isinstance(decoded, str):
+        return SkippedFile(job.source.path, decoded)
+    parser = _PARSERS.get(job.source.language)
+    if parser is None:
+        parser = _PARSERS[job.source.language] = PythonParser()
+    try:
+        return parser.parse(
+            path=job.source.path,
+            module=job.module.module,
+            is_package=job.module.is_package,
+            source=decoded,
+            sha256=hashlib.sha256(raw).hexdigest(),
+        )
+    except RecursionError:
+        return SkippedFile(job.source.path, "too deeply nested to parse")
+
+
+def parse_files(
+    jobs: Sequence[ParseJob],
+    *,
+    workers: int = 1,
+    on_done: Callable[[str], None] | None = None,
+) -> tuple[list[ParsedFile], list[SkippedFile]]:
+    """Parse every job (in `workers` processes when > 1 and the batch is large)."""
+    parsed: list[ParsedFile] = []
+    skipped: list[SkippedFile] = []
+    results: Iterable[ParsedFile | SkippedFile]
+    if workers > 1 and len(jobs) >= 64:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            results = list(_collect(pool.map(_parse_one, jobs, chunksize=16), on_done))
+    else:
+        results = _collect(map(_parse_one, jobs), on_done)
+    for result in results:
+        if isinstance(result, ParsedFile):
+            parsed.append(result)
+        else:
+            skipped.append(result)
+    return parsed, skipped
+
+
+def _collect(
+    results: Iterable[ParsedFile | SkippedFile], on_done: Callable[[str], None] | None
+) -> Iterable[ParsedFile | SkippedFile]:
+    for result in results:
+        if on_done is not None:
+            on_done(result.path)
+        yield result

@@ -1,0 +1,90 @@
+"""Dotted module names for Python files: relative to the right import root.
+
+Roots: the repository root and a top-level `src/` (src layout). A regular package (a folder
+with `__init__.py`) nested deeper, e.g. `python/mypkg/__init__.py`, is named from the folder
+above its top package (`mypkg.x`), unless the repository's own imports show the folders above
+it are namespace packages (`google/cloud/storage/...` imported as `google.cloud.storage`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+__all__ = ["ModuleName", "module_names"]
+
+_EXPLICIT_ROOTS = ("src",)
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleName:
+    module: str
+    is_package: bool
+    root: str  # the import root folder, "" for the repository root
+
+
+def _explicit_root(path: PurePosixPath, src_exists: bool) -> PurePosixPath:
+    if src_exists and path.parts and path.parts[0] in _EXPLICIT_ROOTS:
+        return PurePosixPath(path.parts[0])
+    return PurePosixPath("")
+
+
+def _dotted(path: PurePosixPath, root: PurePosixPath) -> tuple[str, bool]:
+    relative = path.relative_to(root) if str(root) not in ("", ".") else path
+    parts = list(relative.with_suffix("").parts)
+    is_package = bool(parts) and parts[-1] == "__init__"
+    if is_package:
+        parts.pop()
+    return ".".join(parts), is_package
+
+
+def module_names(
+    paths: Iterable[str],
+    imported_heads: frozenset[str] = frozenset(),
+    *,
+    root_name: str | None = None,
+) -> dict[str, ModuleName]:
+    """Module name of each Python path. `imported_heads`: first segments of the absolute
+    imports found in the repository (evidence for namespace packages). `root_name`: the
+    repository folder's name, used when the folder is itself a package (has `__init__.py`)."""
+    python = sorted(p for p in paths if p.endswith((".py", ".pyi")))
+    if root_name and "__init__.py" in python and root_name.isidentifier():
+        prefixed = module_names(
+            [f"{root_name}/{p}" for p in python], imported_heads, root_name=None
+        )
+        return {p: prefixed[f"{root_name}/{p}"] for p in python}
+    package_dirs = {
+        str(PurePosixPath(p).parent) for p in python if PurePosixPath(p).stem == "__init__"
+    }
+    src_exists = any(p.startswith("src/") for p in python)
+    names: dict[str, ModuleName] = {}
+    for raw in python:
+        path = PurePosixPath(raw)
+        explicit = _explicit_root(path, src_exists)
+        root = explicit
+        top = path.parent
+        if str(top) in package_dirs:
+            while str(top.parent) in package_dirs and top.parent != top:
+                top = top.parent
+            package_root = top.parent
+            if package_root != explicit and _is_below(package_root, explicit):
+                namespace_head = (
+                    package_root.relative_to(explicit).parts[0]
+                    if str(explicit) not in ("", ".")
+                    else package_root.parts[0]
+                )
+                package_head = top.name
+                prefer_namespace = (
+                    namespace_head in imported_heads and package_head not in imported_heads
+                )
+                root = explicit if prefer_namespace else package_root
+        module, is_package = _dotted(path, root)
+        names[raw] = ModuleName(module=module, is_package=is_package, root=str(root))
+    return names
+
+
+def _is_below(path: PurePosixPath, root: PurePosixPath) -> bool:
+    if str(root) in ("", "."):
+        return str(path) not in ("", ".")
+    return root in path.parents

@@ -1,0 +1,592 @@
+"""Python source -> `ParsedFile`, with tree-sitter (its grammar tolerates syntax errors).
+
+The captures come from `queries/python.scm`; this module turns them into records. Everything
+is attributed to the scope that executes it: a call in a function body belongs to the function,
+a decorator or a default value to the enclosing scope, a call in a class body to the class.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import Literal
+
+import tree_sitter as ts
+import tree_sitter_python
+
+from ..model import (
+    Binding,
+    CallSite,
+    Dotted,
+    ImportStatement,
+    ParsedFile,
+    ParseIssue,
+    ScopeNames,
+    Symbol,
+    SymbolKind,
+    TypeUse,
+)
+
+__all__ = ["PythonParser"]
+
+_DEF_TYPES = ("function_definition", "class_definition")
+_DOTTED_TEXT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+_WRAPPERS = frozenset({"Optional", "Final", "ClassVar", "Annotated", "Type", "type"})
+_MAX_SIGNATURE = 300
+
+
+@cache
+def _language() -> ts.Language:
+    return ts.Language(tree_sitter_python.language())
+
+
+@cache
+def _query() -> ts.Query:
+    text = resources.files("graphrag_code").joinpath("parsing/queries/python.scm").read_text()
+    query: ts.Query = ts.Query(_language(), text)
+    return query
+
+
+def _text(node: ts.Node) -> str:
+    return (node.text or b"").decode("utf-8", errors="replace")
+
+
+def _dotted(node: ts.Node) -> Dotted | None:
+    """`a.b.c` -> ("a", "b", "c"); None for anything that is not a plain dotted name."""
+    if node.type == "identifier":
+        return (_text(node),)
+    if node.type == "attribute":
+        obj = node.child_by_field_name("object")
+        attr = node.child_by_field_name("attribute")
+        if obj is None or attr is None:
+            return None
+        head = _dotted(obj)
+        return None if head is None else (*head, _text(attr))
+    return None
+
+
+def _string_value(node: ts.Node) -> str | None:
+    try:
+        value = ast.literal_eval(_text(node))
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return None
+    return value if isinstance(value, str) else None
+
+
+def annotation_type(node: ts.Node) -> Dotted | None:
+    """The single class an annotation names (`Foo`, `m.Foo`, `"Foo"`, `Optional[Foo]`,
+    `Foo | None`), or None when it names a container or several types."""
+    if node.type == "type":
+        if node.named_child_count != 1:
+            return None
+        return annotation_type(node.named_children[0])
+    if node.type in ("identifier", "attribute"):
+        return _dotted(node)
+    if node.type == "string":
+        value = _string_value(node)
+        if value and _DOTTED_TEXT.match(value.strip()):
+            return tuple(value.strip().split("."))
+        return None
+    if node.type == "binary_operator":  # Foo | None
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if left is not None and right is not None:
+            if right.type == "none":
+                return annotation_type(left)
+            if left.type == "none":
+                return annotation_type(right)
+        return None
+    if node.type in ("generic_type", "subscript"):
+        head_node = node.child_by_field_name("value") or node.named_children[0]
+        head = _dotted(head_node)
+        if head is None or head[-1] not in _WRAPPERS:
+            return None
+        params = [c for c in node.named_children[1:] if c.type != "comment"]
+        if node.type == "generic_type" and params and params[0].type == "type_parameter":
+            params = list(params[0].named_children)
+        return annotation_type(params[0]) if params else None
+    return None
+
+
+def annotation_names(node: ts.Node) -> list[Dotted]:
+    """Every dotted name mentioned in an annotation (`dict[str, Foo]` -> str, Foo, dict)."""
+    found: list[Dotted] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type in ("identifier", "attribute"):
+            dotted = _dotted(current)
+            if dotted is not None:
+                found.append(dotted)
+            continue
+        if current.type == "string":
+            value = _string_value(current)
+            if value and _DOTTED_TEXT.match(value.strip()):
+                found.append(tuple(value.strip().split(".")))
+            continue
+        stack.extend(current.named_children)
+    return found
+
+
+def _callee(function: ts.Node) -> tuple[Dotted, Dotted | None]:
+    """Dotted callee of a call's `function` node, and the receiver call when chained."""
+    direct = _dotted(function)
+    if direct is not None:
+        return direct, None
+    if function.type != "attribute":
+        return ("<expr>",), None
+    parts: list[str] = []
+    node = function
+    while node.type == "attribute":
+        attr = node.child_by_field_name("attribute")
+        obj = node.child_by_field_name("object")
+        if attr is None or obj is None:
+            return ("<expr>",), None
+        parts.append(_text(attr))
+        node = obj
+        direct = _dotted(node)
+        if direct is not None:
+            return (*direct, *reversed(parts)), None
+    parts.reverse()
+    if node.type == "call":
+        inner = node.child_by_field_name("function")
+        if inner is not None and inner.type == "identifier" and _text(inner) == "super":
+            return ("super()", *parts), None
+        if inner is not None:
+            receiver, _ = _callee(inner)
+            if receiver[0] != "<expr>":
+                return tuple(parts), receiver
+    return ("<expr>", *parts), None
+
+
+def _docstring(body: ts.Node | None) -> str | None:
+    if body is None or body.named_child_count == 0:
+        return None
+    first = body.named_children[0]
+    if first.type != "expression_statement" or first.named_child_count != 1:
+        return None
+    string = first.named_children[0]
+    if string.type != "string":
+        return None
+    value = _string_value(string)
+    return inspect.cleandoc(value) if value else None
+
+
+@dataclass
+class _FileState:
+    module: str
+    def_scopes: dict[int, str] = field(default_factory=dict)  # def node id -> its qualified name
+    scope_cache: dict[int, str] = field(default_factory=dict)
+    def_kinds: dict[str, str] = field(default_factory=dict)  # qualified name -> node type
+
+
+class PythonParser:
+    """Parses one Python file. Cheap to construct; not thread-safe (one per process)."""
+
+    language = "python"
+    suffixes = (".py",)
+
+    def __init__(self) -> None:
+        self._parser = ts.Parser(_language())
+
+    def parse(
+        self, *, path: str, module: str, is_package: bool, source: bytes, sha256: str
+    ) -> ParsedFile:
+        tree = self._parser.parse(source)
+        captures = ts.QueryCursor(_query()).captures(tree.root_node)
+        state = _FileState(module=module)
+        symbols = self._symbols(captures.get("definition.class", []), captures, state)
+        text = source.decode("utf-8", errors="replace")
+        return ParsedFile(
+            path=path,
+            module=module,
+            is_package=is_package,
+            language=self.language,
+            sha256=sha256,
+            loc=text.count("\n") + (0 if text.endswith("\n") or not text else 1),
+            code=text,
+            docstring=_docstring(tree.root_node),
+            symbols=symbols,
+            imports=tuple(self._imports(captures, state)),
+            calls=tuple(self._calls(captures.get("call", []), state)),
+            bindings=tuple(self._bindings(captures, state, symbols)),
+            type_uses=tuple(self._type_uses(captures, state)),
+            scopes=tuple(self._scope_names(captures, state, symbols)),
+            module_names=frozenset(self._module_names(captures, state)),
+            all_names=self._all_names(tree.root_node),
+            issues=tuple(_issues(tree.root_node)),
+        )
+
+    # -- scopes -------------------------------------------------------------------------------
+    def _scope_of(self, node: ts.Node, state: _FileState) -> str:
+        """Qualified name of the scope that executes `node`."""
+        visited: list[int] = []
+        child, parent = node, node.parent
+        scope = state.module
+        while parent is not None:
+            cached = state.scope_cache.get(child.id)
+            if cached is not None:
+                scope = cached
+                break
+            visited.append(child.id)
+            if parent.type in _DEF_TYPES and child == parent.child_by_field_name("body"):
+                scope = state.def_scopes.get(parent.id, state.module)
+                break
+            child, parent = parent, parent.parent
+        for node_id in visited:
+            state.scope_cache[node_id] = scope
+        return scope
+
+    # -- definitions --------------------------------------------------------------------------
+    def _symbols(
+        self, classes: list[ts.Node], captures: dict[str, list[ts.Node]], state: _FileState
+    ) -> tuple[Symbol, ...]:
+        nodes = sorted(
+            classes + captures.get("definition.function", []), key=lambda n: n.start_byte
+        )
+        symbols: list[Symbol] = []
+        seen: dict[str, int] = defaultdict(int)
+        for node in nodes:
+            name_node = node.child_by_field_name("name")
+            if name_node is None:
+                continue
+            parent_scope = self._scope_of(node, state)
+            qualified = f"{parent_scope}.{_text(name_node)}"
+            state.def_scopes[node.id] = qualified
+            seen[qualified] += 1
+            if seen[qualified] == 1:
+                state.def_kinds[qualified] = node.type
+            symbols.append(self._symbol(node, qualified, parent_scope, state, seen[qualified]))
+        return tuple(symbols)
+
+    def _symbol(
+        self, node: ts.Node, qualified: str, parent: str, state: _FileState, ordinal: int
+    ) -> Symbol:
+        outer = node.parent if node.parent and node.parent.type == "decorated_definition" else None
+        decorators = tuple(
+            _text(child).lstrip("@").strip()
+            for child in (outer.children if outer else [])
+            if child.type == "decorator"
+        )
+        span = outer or node
+        body = node.child_by_field_name("body")
+        name = qualified.rsplit(".", 1)[1]
+        if node.type == "class_definition":
+            superclasses = node.child_by_field_name("superclasses")
+            bases = tuple(
+                base
+                for arg in (superclasses.named_children if superclasses else [])
+                if arg.type != "keyword_argument"
+                for base in [_dotted(arg) or self._generic_base(arg)]
+                if base is not None
+            )
+            signature = f"class {name}{_text(superclasses) if superclasses else ''}"
+            kind = SymbolKind.CLASS
+            returns = None
+            parameters: tuple[str, ...] = ()
+        else:
+            params = node.child_by_field_name("parameters")
+            return_node = node.child_by_field_name("return_type")
+            is_async = bool(node.children) and node.children[0].type == "async"
+            arrow = f" -> {_text(return_node)}" if return_node is not None else ""
+            prefix = "async def" if is_async else "def"
+            signature = f"{prefix} {name}{_text(params) if params else '()'}{arrow}"
+            kind = (
+                SymbolKind.METHOD
+                if state.def_kinds.get(parent) == "class_definition"
+                else SymbolKind.FUNCTION
+            )
+            bases = ()
+            returns = annotation_type(return_node) if return_node is not None else None
+            parameters = tuple(name for name, _ in _parameters(params)) if params else ()
+        if len(signature) > _MAX_SIGNATURE:
+            signature = signature[: _MAX_SIGNATURE - 1] + "…"
+        return Symbol(
+            qualified_name=qualified,
+            name=name,
+            kind=kind,
+            parent=parent,
+            start_line=span.start_point[0] + 1,
+            end_line=span.end_point[0] + 1,
+            signature=" ".join(signature.split()),
+            docstring=_docstring(body),
+            decorators=decorators,
+            code=_text(span),
+            is_async=node.type == "function_definition"
+            and bool(node.children)
+            and node.children[0].type == "async",
+            bases=bases,
+            returns=returns,
+            parameters=parameters,
+            ordinal=ordinal,
+        )
+
+    @staticmethod
+    def _generic_base(node: ts.Node) -> Dotted | None:
+        if node.type == "subscript":  # Generic[T], Base[int]
+            value = node.child_by_field_name("value")
+            return _dotted(value) if value is not None else None
+        return None
+
+    # -- imports ------------------------------------------------------------------------------
+    def _imports(
+        self, captures: dict[str, list[ts.Node]], state: _FileState
+    ) -> list[ImportStatement]:
+        records: list[ImportStatement] = []
+        for node in captures.get("import.plain", []):
+            scope = self._scope_of(node, state)
+            checking = _under_type_checking(node)
+            for child in node.children_by_field_name("name"):
+                module, alias = _name_and_alias(child)
+                if module:
+                    records.append(
+                        ImportStatement(
+                            scope, module, 0, None, alias, node.start_point[0] + 1, checking
+                        )
+                    )
+        for node in captures.get("import.from", []):
+            scope = self._scope_of(node, state)
+            checking = _under_type_checking(node)
+            module_node = node.child_by_field_name("module_name")
+            if module_node is None:
+                continue
+            level, module = _relative(module_node)
+            line = node.start_point[0] + 1
+            if any(child.type == "wildcard_import" for child in node.children):
+                records.append(ImportStatement(scope, module, level, "*", None, line, checking))
+                continue
+            for child in node.children_by_field_name("name"):
+                name, alias = _name_and_alias(child)
+                if name:
+                    records.append(
+                        ImportStatement(scope, module, level, name, alias, line, checking)
+                    )
+        records.sort(key=lambda r: (r.line, r.module, r.name or ""))
+        return records
+
+    # -- calls, bindings, types ---------------------------------------------------------------
+    def _calls(self, nodes: list[ts.Node], state: _FileState) -> list[CallSite]:
+        sites = []
+        for node in nodes:
+            function = node.child_by_field_name("function")
+            if function is None:
+                continue
+            callee, receiver = _callee(function)
+            sites.append(
+                CallSite(self._scope_of(node, state), callee, node.start_point[0] + 1, receiver)
+            )
+        return sites
+
+    def _bindings(
+        self,
+        captures: dict[str, list[ts.Node]],
+        state: _FileState,
+        symbols: tuple[Symbol, ...],
+    ) -> list[Binding]:
+        records: list[Binding] = []
+        parameter_types: dict[str, dict[str, Dotted]] = defaultdict(dict)
+        for node in captures.get("definition.function", []):
+            params = node.child_by_field_name("parameters")
+            qualified = state.def_scopes.get(node.id)
+            if params is None or qualified is None:
+                continue
+            for name, type_node in _parameters(params):
+                value = annotation_type(type_node) if type_node is not None else None
+                if value is not None:
+                    parameter_types[qualified][name] = value
+                    records.append(
+                        Binding(qualified, (name,), value, "annotation", node.start_point[0] + 1)
+                    )
+        for target in captures.get("bind.target", []):
+            assignment = target.parent
+            if assignment is None:
+                continue
+            target_parts = _dotted(target)
+            if target_parts is None:
+                continue
+            scope = self._scope_of(assignment, state)
+            line = assignment.start_point[0] + 1
+            right = assignment.child_by_field_name("right")
+            annotation = assignment.child_by_field_name("type")
+            if annotation is not None:
+                value = annotation_type(annotation)
+                if value is not None:
+                    records.append(Binding(scope, target_parts, value, "annotation", line))
+            elif right is not None and right.type == "call":
+                function = right.child_by_field_name("function")
+                if function is not None:
+                    callee, receiver = _callee(function)
+                    if receiver is None and callee[0] != "<expr>":
+                        records.append(Binding(scope, target_parts, callee, "call", line))
+            elif right is not None and right.type == "identifier":
+                annotated = parameter_types.get(scope, {}).get(_text(right))
+                if annotated is not None:
+                    records.append(Binding(scope, target_parts, annotated, "annotation", line))
+        records.sort(key=lambda b: (b.line, b.scope, b.target))
+        return records
+
+    def _type_uses(self, captures: dict[str, list[ts.Node]], state: _FileState) -> list[TypeUse]:
+        uses: list[TypeUse] = []
+        for node in captures.get("annotation", []):
+            parent = node.parent
+            context: Literal["annotation", "return"] = "annotation"
+            if parent is not None and parent.type == "function_definition":
+                scope = state.def_scopes.get(parent.id, state.module)
+                context = "return"
+            elif (
+                parent is not None
+                and parent.parent is not None
+                and parent.type
+                in (
+                    "typed_parameter",
+                    "typed_default_parameter",
+                )
+            ):
+                function = parent.parent.parent  # parameters -> function_definition
+                scope = (
+                    state.def_scopes.get(function.id, state.module)
+                    if function is not None
+                    else state.module
+                )
+            else:
+                scope = self._scope_of(node, state)
+            line = node.start_point[0] + 1
+            uses.extend(TypeUse(scope, name, line, context) for name in annotation_names(node))
+        for node in captures.get("isinstance", []):
+            scope = self._scope_of(node, state)
+            line = node.start_point[0] + 1
+            candidates = node.named_children if node.type == "tuple" else [node]
+            for candidate in candidates:
+                dotted = _dotted(candidate)
+                if dotted is not None:
+                    uses.append(TypeUse(scope, dotted, line, "isinstance"))
+        uses.sort(key=lambda u: (u.line, u.scope, u.type_name))
+        return uses
+
+    # -- names bound per scope ----------------------------------------------------------------
+    def _scope_names(
+        self,
+        captures: dict[str, list[ts.Node]],
+        state: _FileState,
+        symbols: tuple[Symbol, ...],
+    ) -> list[ScopeNames]:
+        functions = {
+            s.qualified_name for s in symbols if s.kind in (SymbolKind.FUNCTION, SymbolKind.METHOD)
+        }
+        names: dict[str, set[str]] = defaultdict(set)
+        declared: dict[str, set[str]] = defaultdict(set)
+        for node in captures.get("local", []):
+            scope = self._scope_of(node, state)
+            if scope in functions:
+                names[scope].add(_text(node))
+        for node in captures.get("global", []):
+            scope = self._scope_of(node, state)
+            if scope in functions:
+                declared[scope].add(_text(node))
+        for symbol in symbols:
+            if symbol.kind in (SymbolKind.FUNCTION, SymbolKind.METHOD):
+                names[symbol.qualified_name].update(symbol.parameters)
+        return [
+            ScopeNames(scope, frozenset(names[scope] - declared[scope]), frozenset(declared[scope]))
+            for scope in sorted(names.keys() | declared.keys())
+        ]
+
+    def _module_names(self, captures: dict[str, list[ts.Node]], state: _FileState) -> set[str]:
+        return {
+            _text(node)
+            for node in captures.get("local", [])
+            if self._scope_of(node, state) == state.module
+        }
+
+    @staticmethod
+    def _all_names(root: ts.Node) -> tuple[str, ...] | None:
+        for statement in root.named_children:
+            if statement.type != "expression_statement" or statement.named_child_count != 1:
+                continue
+            assignment = statement.named_children[0]
+            left = assignment.child_by_field_name("left")
+            right = assignment.child_by_field_name("right")
+            if assignment.type != "assignment" or left is None or right is None:
+                continue
+            if _text(left) != "__all__" or right.type not in ("list", "tuple"):
+                continue
+            values = [_string_value(item) for item in right.named_children]
+            if all(isinstance(v, str) for v in values):
+                return tuple(v for v in values if v is not None)
+        return None
+
+
+def _issues(root: ts.Node, limit: int = 50) -> list[ParseIssue]:
+    """Syntax errors and missing tokens, found by descending only into erroneous subtrees."""
+    issues: list[ParseIssue] = []
+    stack = [root] if root.has_error else []
+    while stack and len(issues) < limit:
+        node = stack.pop()
+        if node.is_missing:
+            issues.append(ParseIssue(node.start_point[0] + 1, f"missing {node.type!r}"))
+        elif node.is_error:
+            snippet = _text(node)[:40]
+            issues.append(ParseIssue(node.start_point[0] + 1, f"syntax error near {snippet!r}"))
+        else:
+            stack.extend(reversed([c for c in node.children if c.has_error or c.is_missing]))
+    issues.sort(key=lambda issue: issue.line)
+    return issues
+
+
+def _parameters(params: ts.Node) -> list[tuple[str, ts.Node | None]]:
+    """(name, annotation node) for every parameter."""
+    found: list[tuple[str, ts.Node | None]] = []
+    for child in params.named_children:
+        annotation = child.child_by_field_name("type")
+        if child.type == "identifier":
+            found.append((_text(child), None))
+        elif child.type in ("default_parameter", "typed_default_parameter"):
+            name = child.child_by_field_name("name")
+            if name is not None:
+                found.append((_text(name), annotation))
+        elif child.type in ("typed_parameter", "list_splat_pattern", "dictionary_splat_pattern"):
+            inner = child.named_children[0] if child.named_children else None
+            while inner is not None and inner.type in (
+                "list_splat_pattern",
+                "dictionary_splat_pattern",
+            ):
+                inner = inner.named_children[0] if inner.named_children else None
+            if inner is not None and inner.type == "identifier":
+                found.append((_text(inner), annotation))
+    return found
+
+
+def _name_and_alias(node: ts.Node) -> tuple[str, str | None]:
+    if node.type == "aliased_import":
+        name = node.child_by_field_name("name")
+        alias = node.child_by_field_name("alias")
+        return (_text(name) if name else "", _text(alias) if alias else None)
+    return _text(node), None
+
+
+def _relative(module_node: ts.Node) -> tuple[int, str]:
+    if module_node.type != "relative_import":
+        return 0, _text(module_node)
+    level = 0
+    module = ""
+    for child in module_node.children:
+        if child.type == "import_prefix":
+            level = _text(child).count(".")
+        elif child.type == "dotted_name":
+            module = _text(child)
+    return level, module
+
+
+def _under_type_checking(node: ts.Node) -> bool:
+    parent = node.parent
+    while parent is not None:
+        if parent.type == "if_statement":
+            condition = parent.child_by_field_name("condition")
+            if condition is not None and "TYPE_CHECKING" in _text(condition):
+                return True
+        parent = parent.parent
+    return False

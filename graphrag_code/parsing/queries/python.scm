@@ -1,0 +1,54 @@
+; Captures the Python parser turns into records (see graphrag_code/parsing/python.py).
+; Capture names are the contract: definition.*, import.*, call, bind.*, local, global,
+; annotation, isinstance.
+
+(class_definition name: (identifier)) @definition.class
+(function_definition name: (identifier)) @definition.function
+
+(import_statement) @import.plain
+(import_from_statement) @import.from
+
+(call function: (_)) @call
+
+; x = Foo(...)   self.x = Foo(...)
+(assignment left: (identifier) @bind.target right: (call) @bind.call)
+(assignment left: (attribute object: (identifier) @_self attribute: (identifier)) @bind.target
+  right: (call) @bind.call (#eq? @_self "self"))
+; self.x = x   (typed by x's parameter annotation)
+(assignment left: (attribute object: (identifier) @_self3 attribute: (identifier)) @bind.target
+  right: (identifier) @bind.name (#eq? @_self3 "self"))
+; x: Foo = ...   self.x: Foo = ...
+(assignment left: (identifier) @bind.target type: (type) @bind.annotation)
+(assignment left: (attribute object: (identifier) @_self2 attribute: (identifier)) @bind.target
+  type: (type) @bind.annotation (#eq? @_self2 "self"))
+
+; Names bound in a scope (so a local `f` is never mistaken for the module-level `f`).
+(assignment left: (identifier) @local)
+(assignment left: (pattern_list (identifier) @local))
+(assignment left: (tuple_pattern (identifier) @local))
+(assignment left: (list_pattern (identifier) @local))
+(augmented_assignment left: (identifier) @local)
+(for_statement left: (identifier) @local)
+(for_statement left: (pattern_list (identifier) @local))
+(for_statement left: (tuple_pattern (identifier) @local))
+(with_item value: (as_pattern alias: (as_pattern_target (identifier) @local)))
+(except_clause (as_pattern alias: (as_pattern_target (identifier) @local)))
+(named_expression name: (identifier) @local)
+(for_in_clause left: (identifier) @local)
+(for_in_clause left: (pattern_list (identifier) @local))
+(for_in_clause left: (tuple_pattern (identifier) @local))
+(lambda_parameters (identifier) @local)
+(import_statement name: (dotted_name . (identifier) @local))
+(import_statement name: (aliased_import alias: (identifier) @local))
+(import_from_statement name: (dotted_name (identifier) @local))
+(import_from_statement name: (aliased_import alias: (identifier) @local))
+(function_definition name: (identifier) @local)
+(class_definition name: (identifier) @local)
+(global_statement (identifier) @global)
+(nonlocal_statement (identifier) @global)
+
+; Type uses: every annotation, and the class argument of isinstance / issubclass.
+(type) @annotation
+(call function: (identifier) @_isinstance
+  arguments: (argument_list . (_) . (_) @isinstance)
+  (#any-of? @_isinstance "isinstance" "issubclass"))

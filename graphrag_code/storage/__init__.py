@@ -1,0 +1,1 @@
+"""Neo4j adapters: writing graph rows."""

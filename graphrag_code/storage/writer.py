@@ -1,0 +1,137 @@
+"""Write graph rows to Neo4j: batched `UNWIND … MERGE`, one managed transaction per batch.
+
+Everything is idempotent (MERGE on stable ids), so a run interrupted by a Neo4j restart is
+completed by running it again, with no duplicates.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from ..connection import Neo4jClient
+from ..model import Edge, EdgeKind, NodeRow, SymbolKind
+from ..queries import load_query
+
+__all__ = ["GraphWriter"]
+
+_NODE_QUERIES = {
+    SymbolKind.MODULE: "write_nodes_module",
+    SymbolKind.CLASS: "write_nodes_class",
+    SymbolKind.FUNCTION: "write_nodes_function",
+    SymbolKind.METHOD: "write_nodes_method",
+}
+_EDGE_QUERIES = {
+    EdgeKind.CALLS: "write_edges_calls",
+    EdgeKind.IMPORTS: "write_edges_imports",
+    EdgeKind.INHERITS: "write_edges_inherits",
+    EdgeKind.USES_TYPE: "write_edges_uses_type",
+}
+Progress = Callable[[int], None]
+
+
+def _edge_props(edge: Edge) -> dict[str, Any]:
+    props: dict[str, Any] = {"lines": list(edge.lines), "count": len(edge.lines)}
+    if edge.resolution is not None:
+        props["resolution"] = edge.resolution.value
+    if edge.index is not None:
+        props["index"] = edge.index
+    if edge.names:
+        props["names"] = list(edge.names)
+    return props
+
+
+class GraphWriter:
+    """Writes one repository's rows; knows Cypher files, not parsing."""
+
+    def __init__(self, client: Neo4jClient, repo: str, *, batch_size: int = 2000) -> None:
+        self.client = client
+        self.repo = repo
+        self.batch_size = batch_size
+
+    def start_run(self, root: str, run: str) -> None:
+        self.client.write(
+            load_query("write_repository"), {"repo": self.repo, "root": root, "run": run}
+        )
+
+    def finish_run(self, run: str, *, head: str | None, files: int, symbols: int) -> None:
+        self.client.write(
+            load_query("write_repository_done"),
+            {"repo": self.repo, "run": run, "head": head, "files": files, "symbols": symbols},
+        )
+
+    def repository_state(self) -> dict[str, Any] | None:
+        rows = self.client.read(load_query("read_repository"), {"repo": self.repo})
+        return rows[0] if rows else None
+
+    def existing_node_ids(self) -> set[str]:
+        rows = self.client.read(load_query("repository_node_ids"), {"repo": self.repo})
+        return {row["id"] for row in rows}
+
+    def _batches(
+        self, query: str, rows: Sequence[dict[str, Any]], progress: Progress | None
+    ) -> None:
+        for start in range(0, len(rows), self.batch_size):
+            batch = list(rows[start : start + self.batch_size])
+            self.client.write(query, {"repo": self.repo, "rows": batch})
+            if progress is not None:
+                progress(len(batch))
+
+    def write_nodes(self, rows: Iterable[NodeRow], progress: Progress | None = None) -> None:
+        by_kind: dict[SymbolKind, list[dict[str, Any]]] = defaultdict(list)
+        ordered = list(rows)
+        for row in ordered:
+            by_kind[row.kind].append(row.as_parameters())
+        for kind in (SymbolKind.MODULE, SymbolKind.CLASS, SymbolKind.FUNCTION, SymbolKind.METHOD):
+            self._batches(load_query(_NODE_QUERIES[kind]), by_kind.get(kind, []), progress)
+        modules = [{"id": r.id} for r in ordered if r.kind == SymbolKind.MODULE]
+        self._batches(load_query("write_contains"), modules, None)
+        defines = [{"id": r.id, "parent": r.parent} for r in ordered if r.parent is not None]
+        self._batches(load_query("write_defines"), defines, None)
+
+    def delete_nodes(self, ids: Iterable[str]) -> None:
+        self._id_batches(load_query("delete_nodes"), ids)
+
+    def delete_outgoing_edges(self, ids: Iterable[str]) -> None:
+        self._id_batches(load_query("delete_outgoing_edges"), ids)
+
+    def _id_batches(self, query: str, ids: Iterable[str]) -> None:
+        ordered = sorted(set(ids))
+        for start in range(0, len(ordered), self.batch_size):
+            self.client.write(query, {"ids": ordered[start : start + self.batch_size]})
+
+    def write_edges(self, edges: Iterable[Edge], progress: Progress | None = None) -> None:
+        internal: dict[EdgeKind, list[dict[str, Any]]] = defaultdict(list)
+        external: dict[EdgeKind, list[dict[str, Any]]] = defaultdict(list)
+        for edge in edges:
+            row: dict[str, Any] = {
+                "source": edge.source,
+                "target": edge.target,
+                "props": _edge_props(edge),
+            }
+            if edge.external:
+                row["name"] = edge.target.rsplit(".", 1)[-1]
+                row["package"] = edge.target.split(".", 1)[0]
+                external[edge.kind].append(row)
+            else:
+                internal[edge.kind].append(row)
+        for kind, query in _EDGE_QUERIES.items():
+            self._batches(load_query(query), internal.get(kind, []), progress)
+            if kind != EdgeKind.USES_TYPE:
+                self._batches(load_query(f"{query}_external"), external.get(kind, []), progress)
+
+    def write_node_stats(self, stats: dict[str, dict[str, Any]]) -> None:
+        rows = [{"id": node_id, "props": props} for node_id, props in sorted(stats.items())]
+        self._batches(load_query("write_link_stats"), rows, None)
+
+    def delete_repository(self, batch: int = 10_000) -> None:
+        """Remove every node of this repository, its :Repository node and orphaned externals."""
+        query = load_query("delete_repository")
+        while self.client.write(query, {"repo": self.repo, "limit": batch})[0]["deleted"]:
+            pass
+        self.client.write(load_query("delete_repository_node"), {"repo": self.repo})
+        self.delete_orphan_externals()
+
+    def delete_orphan_externals(self) -> None:
+        self.client.write(load_query("delete_orphan_externals"))

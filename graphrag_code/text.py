@@ -1,0 +1,63 @@
+"""Identifier splitting and the `search_text` the full-text index reads.
+
+`validate_path`, `validatePath`, `ValidatePath` and `pkg.mod.validate_path` all yield the words
+"validate path", so a question in plain words finds the identifier and vice versa.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["identifier_words", "search_text", "split_identifier"]
+
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z0-9])|[A-Z]?[a-z0-9]+|[A-Z]+|\d+")
+_IDENTIFIERS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_MAX_BODY_WORDS = 300
+
+
+def split_identifier(identifier: str) -> list[str]:
+    """`parseHTTPResponse_v2` -> ["parse", "http", "response", "v2"]."""
+    words: list[str] = []
+    for chunk in re.split(r"[^A-Za-z0-9]+", identifier):
+        if not chunk:
+            continue
+        for piece in _CAMEL.findall(chunk):
+            words.append(piece.lower())
+    return words
+
+
+def identifier_words(text: str) -> list[str]:
+    """Split every identifier in `text`, keeping first occurrences in order."""
+    seen: dict[str, None] = {}
+    for identifier in _IDENTIFIERS.findall(text):
+        for word in split_identifier(identifier):
+            seen.setdefault(word, None)
+    return list(seen)
+
+
+def search_text(
+    *,
+    name: str,
+    qualified_name: str,
+    path: str,
+    signature: str | None,
+    docstring: str | None,
+    code: str | None,
+) -> str:
+    """The text indexed for full-text search: names (raw and split, the short name twice for
+    weight), path words, signature words, the docstring, then split body identifiers."""
+    parts = [
+        name,
+        " ".join(split_identifier(name)),
+        " ".join(split_identifier(name)),
+        qualified_name,
+        " ".join(split_identifier(qualified_name)),
+        " ".join(split_identifier(path.rsplit(".", 1)[0])),
+    ]
+    if signature:
+        parts.append(" ".join(identifier_words(signature)))
+    if docstring:
+        parts.append(docstring)
+    if code:
+        parts.append(" ".join(identifier_words(code)[:_MAX_BODY_WORDS]))
+    return "\n".join(part for part in parts if part)

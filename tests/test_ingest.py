@@ -1,0 +1,242 @@
+"""Indexing into the real Neo4j: the stored graph, incremental runs, interruptions, bad input."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from graphrag_code.connection import Neo4jClient
+from graphrag_code.ingest.pipeline import IndexOptions, index_repository
+from graphrag_code.schema import SchemaConfig, ensure_schema
+from graphrag_code.storage.writer import GraphWriter
+
+SHOP = Path(__file__).parent / "fixtures" / "shop"
+
+
+@pytest.fixture
+def graph(neo4j: Neo4jClient) -> Neo4jClient:
+    ensure_schema(neo4j, SchemaConfig())
+    return neo4j
+
+
+def dump(client: Neo4jClient, repo: str) -> dict[str, Any]:
+    """Every node, relationship and property of one repository, in comparable form."""
+    nodes = client.read(
+        "MATCH (n:Code {repo: $repo}) RETURN n.id AS id, labels(n) AS labels, "
+        "properties(n) AS props",
+        {"repo": repo},
+    )
+    rels = client.read(
+        "MATCH (s {repo: $repo})-[r]->(t) "
+        "RETURN s.id AS s, type(r) AS type, coalesce(t.id, t.qualified_name) AS t, "
+        "properties(r) AS props",
+        {"repo": repo},
+    )
+    contains = client.read(
+        "MATCH (:Repository {name: $repo})-[:CONTAINS]->(m) RETURN m.id AS id", {"repo": repo}
+    )
+    return {
+        "nodes": {row["id"]: (sorted(row["labels"]), row["props"]) for row in nodes},
+        "rels": sorted(
+            (row["s"], row["type"], row["t"], sorted(row["props"].items())) for row in rels
+        ),
+        "contains": sorted(row["id"] for row in contains),
+    }
+
+
+def test_index_writes_the_scope_tree_edges_and_properties(
+    graph: Neo4jClient, tmp_path: Path
+) -> None:
+    report = index_repository(SHOP, graph, repo="shop", state_dir=tmp_path)
+    assert report.mode == "full"
+    assert report.files_total == 11
+    assert report.edges["CALLS/exact"] > 0
+    assert report.edges["CALLS/name"] == 1
+    labels = graph.read(
+        "MATCH (n:Code {id: 'shop:shop.storage.sqlite.SqliteStorage.save'}) "
+        "RETURN labels(n) AS labels, n.search_text AS text, n.start_line AS start, "
+        "n.signature AS signature, n.docstring AS doc"
+    )[0]
+    assert set(labels["labels"]) == {"Code", "Symbol", "Method"}
+    assert labels["start"] == 16
+    assert labels["signature"] == "def save(self, key: str, value: dict) -> None"
+    assert labels["doc"] == "Insert or replace one record in the database."
+    assert "sqlite storage" in labels["text"]  # identifiers split into words
+    call = graph.read(
+        "MATCH (:Code {id: 'shop:shop.repositories.OrderRepository.add'})-[r:CALLS]->"
+        "(:Code {id: 'shop:shop.storage.sqlite.SqliteStorage.save'}) "
+        "RETURN r.resolution AS resolution, r.lines AS lines, r.count AS count"
+    )
+    assert call == [{"resolution": "inferred", "lines": [15], "count": 1}]
+    tree = graph.read(
+        "MATCH (:Repository {name: 'shop'})-[:CONTAINS]->(m:Module {qualified_name: 'shop.models'})"
+        "-[:DEFINES]->(c:Class)-[:DEFINES]->(f:Method) RETURN c.name AS c, f.name AS f "
+        "ORDER BY c, f"
+    )
+    assert tree == [{"c": "Order", "f": "total_cents"}, {"c": "Product", "f": "display_price"}]
+    users = graph.read(
+        "MATCH (m:Module)-[:IMPORTS]->(e:External {qualified_name: 'requests'}) "
+        "RETURN m.qualified_name AS m"
+    )
+    assert users == [{"m": "shop.cli"}]
+    stats = graph.read(
+        "MATCH (n:Code {id: 'shop:shop.cli.main'}) RETURN n.unresolved_calls AS u, "
+        "n.out_degree AS out, n.pagerank > 0 AS ranked"
+    )
+    assert stats == [{"u": 1, "out": 3, "ranked": True}]  # three internal callees
+
+
+def test_second_run_without_changes_writes_nothing(graph: Neo4jClient, tmp_path: Path) -> None:
+    index_repository(SHOP, graph, repo="shop", state_dir=tmp_path)
+    before = dump(graph, "shop")
+    report = index_repository(SHOP, graph, repo="shop", state_dir=tmp_path)
+    assert report.mode == "incremental"
+    assert (report.files_parsed, report.nodes_written, report.files_relinked) == (0, 0, 0)
+    assert dump(graph, "shop") == before
+
+
+def _edit_shop(root: Path) -> None:
+    """Body edit, interface change, new file, deleted file, renamed file."""
+    sqlite = root / "src/shop/storage/sqlite.py"
+    sqlite.write_text(sqlite.read_text().replace('print("saved", key)', 'print("stored", key)'))
+    models = root / "src/shop/models.py"
+    models.write_text(
+        models.read_text()
+        .replace("def format_cents(", "def format_money(")
+        .replace("return format_cents(", "return format_money(")
+    )
+    (root / "src/shop/reports.py").write_text(
+        "from shop.models import Order\n\n\ndef daily_total(orders: list[Order]) -> int:\n"
+        "    return sum(o.total_cents() for o in orders)\n"
+    )
+    (root / "src/shop/cli.py").unlink()
+    (root / "src/shop/util.py").rename(root / "src/shop/helpers.py")
+    api = root / "src/shop/api.py"
+    api.write_text(
+        api.read_text().replace("from shop.util import route", "from shop.helpers import route")
+    )
+
+
+def test_incremental_graph_equals_a_clean_reindex(graph: Neo4jClient, tmp_path: Path) -> None:
+    repo_dir = tmp_path / "shop"
+    shutil.copytree(SHOP, repo_dir)
+    state = tmp_path / "state"
+    index_repository(repo_dir, graph, repo="inc", state_dir=state)
+    _edit_shop(repo_dir)
+    report = index_repository(repo_dir, graph, repo="inc", state_dir=state)
+    assert report.mode == "incremental"
+    # sqlite.py, models.py, reports.py, helpers.py, api.py; not the other six files
+    assert report.files_parsed == 5
+    assert report.files_removed == 2
+    incremental = dump(graph, "inc")
+    # the known failure: inbound edges of a changed file must survive
+    assert any(
+        r[0] == "inc:shop.storage.sqlite.SqliteStorage.save"
+        and r[2] == "inc:shop.storage.sqlite.write_audit_log"
+        for r in incremental["rels"]
+    )
+    assert any(
+        r[0] == "inc:shop.repositories.OrderRepository.add"
+        and r[2] == "inc:shop.storage.sqlite.SqliteStorage.save"
+        for r in incremental["rels"]
+    )
+    GraphWriter(graph, "inc").delete_repository()
+    clean_report = index_repository(repo_dir, graph, repo="inc", state_dir=tmp_path / "clean")
+    assert clean_report.mode == "full"
+    assert dump(graph, "inc") == incremental
+
+
+class _Crash(RuntimeError):
+    pass
+
+
+class _CrashWhileWritingEdges:
+    def __init__(self) -> None:
+        self.stage_name = ""
+
+    def stage(self, name: str, total: int | None = None) -> None:
+        self.stage_name = name
+
+    def advance(self, amount: int = 1) -> None:
+        if self.stage_name == "writing edges":
+            raise _Crash("simulated crash")
+
+
+def test_interrupted_run_is_completed_by_rerunning(graph: Neo4jClient, tmp_path: Path) -> None:
+    repo_dir = tmp_path / "shop"
+    shutil.copytree(SHOP, repo_dir)
+    index_repository(repo_dir, graph, repo="crash", state_dir=tmp_path / "s")
+    _edit_shop(repo_dir)
+    with pytest.raises(_Crash):
+        index_repository(
+            repo_dir,
+            graph,
+            repo="crash",
+            state_dir=tmp_path / "s",
+            progress=_CrashWhileWritingEdges(),
+        )
+    status = graph.read("MATCH (r:Repository {name: 'crash'}) RETURN r.status AS s")
+    assert status == [{"s": "indexing"}]
+    rerun = index_repository(repo_dir, graph, repo="crash", state_dir=tmp_path / "s")
+    assert rerun.mode == "full"  # an unfinished run is never trusted
+    recovered = dump(graph, "crash")
+    GraphWriter(graph, "crash").delete_repository()
+    index_repository(repo_dir, graph, repo="crash", state_dir=tmp_path / "clean")
+    assert dump(graph, "crash") == recovered
+
+
+def test_bad_input_is_reported_and_the_rest_indexed(graph: Neo4jClient, tmp_path: Path) -> None:
+    (tmp_path / "good.py").write_text("def fine():\n    return 1\n")
+    (tmp_path / "broken.py").write_text("def ok():\n    pass\n\ndef bad(:\n    pass\n")
+    (tmp_path / "blob.py").write_bytes(b"\x00\x01\x02")
+    (tmp_path / "latin.py").write_bytes("# coding: latin-1\ns = 'caf\xe9'\n".encode("latin-1"))
+    (tmp_path / "mystery.py").write_bytes(b"s = '\xff\xfe\xfd'\n")
+    (tmp_path / "loop.py").symlink_to(tmp_path / "loop.py")
+    report = index_repository(tmp_path, graph, repo="bad", state_dir=tmp_path / ".state")
+    skipped = {s.path: s.reason for s in report.skipped}
+    assert skipped["blob.py"].startswith("binary")
+    assert skipped["mystery.py"].startswith("not UTF-8")
+    assert "looping" in skipped["loop.py"]
+    assert "broken.py" in report.parse_issues
+    names = {
+        row["q"] for row in graph.read("MATCH (n:Code {repo: 'bad'}) RETURN n.qualified_name AS q")
+    }
+    assert {"good", "good.fine", "broken", "broken.ok", "latin"} <= names
+    issues = graph.read("MATCH (m:Module {id: 'bad:broken'}) RETURN m.parse_issues AS n")
+    assert issues[0]["n"] >= 1
+
+
+def test_repositories_side_by_side_do_not_collide(graph: Neo4jClient, tmp_path: Path) -> None:
+    index_repository(SHOP, graph, repo="shop-a", state_dir=tmp_path)
+    index_repository(SHOP, graph, repo="shop-b", state_dir=tmp_path)
+    counts = graph.read(
+        "MATCH (n:Code) WHERE n.repo IN ['shop-a', 'shop-b'] RETURN n.repo AS repo, count(*) AS n "
+        "ORDER BY repo"
+    )
+    assert counts[0]["n"] == counts[1]["n"] > 30
+    crossing = graph.read(
+        "MATCH (a:Code {repo: 'shop-a'})-[r]->(b:Code {repo: 'shop-b'}) RETURN count(r) AS n"
+    )
+    assert crossing == [{"n": 0}]
+    GraphWriter(graph, "shop-a").delete_repository()
+    left = graph.read("MATCH (n:Code {repo: 'shop-b'}) RETURN count(n) AS n")
+    assert left[0]["n"] == counts[1]["n"]
+
+
+def test_invalid_repository_names_are_refused(graph: Neo4jClient, tmp_path: Path) -> None:
+    from graphrag_code.errors import IngestError
+
+    with pytest.raises(IngestError, match="repository name"):
+        index_repository(SHOP, graph, repo="bad name; DROP", state_dir=tmp_path)
+
+
+def test_full_option_rebuilds(graph: Neo4jClient, tmp_path: Path) -> None:
+    index_repository(SHOP, graph, repo="shop", state_dir=tmp_path)
+    report = index_repository(
+        SHOP, graph, repo="shop", state_dir=tmp_path, options=IndexOptions(full=True)
+    )
+    assert report.mode == "full"
+    assert report.files_parsed == 11

@@ -1,0 +1,168 @@
+"""Resolution on the shop fixture: the edges a reader of the code would draw, and no others."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from graphrag_code.ingest.offline import LinkedRepository, link_repository
+from graphrag_code.model import EdgeKind
+
+SHOP = Path(__file__).parent / "fixtures" / "shop"
+
+
+@pytest.fixture(scope="module")
+def shop() -> LinkedRepository:
+    return link_repository(SHOP, repo="shop")
+
+
+def _edges(shop: LinkedRepository, kind: EdgeKind) -> dict[tuple[str, str], str | None]:
+    found = {}
+    for edge in shop.edges():
+        if edge.kind == kind:
+            source = edge.source.removeprefix("shop:")
+            target = edge.target if edge.external else edge.target.removeprefix("shop:")
+            found[(source, target)] = edge.resolution.value if edge.resolution else None
+    return found
+
+
+def test_imports_absolute_relative_aliases_and_reexports(shop: LinkedRepository) -> None:
+    imports = _edges(shop, EdgeKind.IMPORTS)
+    expected = {
+        ("shop", "shop.models"),
+        ("shop", "shop.services.orders"),
+        ("shop.services.orders", "shop.models"),
+        ("shop.services.orders", "shop.repositories"),
+        ("shop.services.orders", "shop.storage.sqlite"),  # from ..storage import sqlite
+        ("shop.api", "shop.services.orders"),  # import shop.services.orders as orders_module
+        ("shop.api", "shop"),  # from shop import Product, as written
+        ("shop.api", "shop.models"),  # ... and where Product is defined (re-export)
+        ("shop.api", "shop.util"),
+        ("shop.storage.sqlite", "shop.storage.base"),
+        ("shop.repositories", "shop.models"),
+        ("shop.repositories", "shop.storage.sqlite"),
+        ("shop.cli", "shop.api"),
+        ("shop.cli", "requests"),  # external
+        ("shop.storage.sqlite", "sqlite3"),
+        ("shop.storage.sqlite", "json"),
+        ("shop.models", "dataclasses"),
+    }
+    assert set(imports) == expected
+
+
+def test_calls_resolve_through_scopes_imports_mro_and_inference(shop: LinkedRepository) -> None:
+    calls = _edges(shop, EdgeKind.CALLS)
+    expected = {
+        # module alias + attribute
+        ("shop.api.create_order_endpoint", "shop.services.orders.make_service"): "exact",
+        # re-exported class without __init__ (a dataclass): the class itself
+        ("shop.api.create_order_endpoint", "shop.models.Product"): "exact",
+        # return annotation of make_service -> OrderService
+        (
+            "shop.api.create_order_endpoint",
+            "shop.services.orders.OrderService.place_order",
+        ): "inferred",
+        # return annotation of place_order -> Order
+        ("shop.api.create_order_endpoint", "shop.models.Order.total_cents"): "inferred",
+        ("shop.api.health", "shop.api.health.check"): "exact",  # enclosing scope
+        ("shop.api", "shop.util.route"): "exact",  # the decorator runs in the module
+        ("shop.services.orders.OrderService.place_order", "shop.models.Order"): "exact",
+        (
+            "shop.services.orders.OrderService.place_order",
+            "shop.services.orders.OrderService.validate",
+        ): "exact",
+        # self.repository typed by the __init__ parameter annotation
+        (
+            "shop.services.orders.OrderService.place_order",
+            "shop.repositories.OrderRepository.add",
+        ): "inferred",
+        (
+            "shop.repositories.OrderRepository.add",
+            "shop.storage.sqlite.SqliteStorage.save",
+        ): "inferred",
+        ("shop.repositories.OrderRepository.add", "shop.models.Order.total_cents"): "inferred",
+        # Class() -> the __init__ it runs, inherited from the base class
+        ("shop.services.orders.make_service", "shop.storage.base.Storage.__init__"): "exact",
+        (
+            "shop.services.orders.make_service",
+            "shop.services.orders.OrderService.__init__",
+        ): "exact",
+        (
+            "shop.services.orders.make_service",
+            "shop.repositories.OrderRepository.__init__",
+        ): "exact",
+        ("shop.storage.base.Storage.__init__", "shop.storage.base.Storage.connect"): "exact",
+        # super().connect() -> the base class method
+        ("shop.storage.sqlite.SqliteStorage.connect", "shop.storage.base.Storage.connect"): "exact",
+        ("shop.storage.sqlite.SqliteStorage.save", "shop.storage.sqlite.write_audit_log"): "exact",
+        ("shop.models.Product.display_price", "shop.models.format_cents"): "exact",
+        ("shop.cli.main", "shop.api.create_order_endpoint"): "exact",
+        ("shop.cli.main", "shop.cli.load_thing"): "exact",
+        # fallback: the only definition with this name in the repository
+        ("shop.cli.main", "shop.util.unique_helper_name"): "name",
+    }
+    internal = {
+        k: v
+        for k, v in calls.items()
+        if not k[1].startswith(("<builtin>", "requests", "sqlite3", "json", "dataclasses"))
+    }
+    assert internal == expected
+    assert calls[("shop.cli.main", "requests.post")] == "exact"
+    assert calls[("shop.storage.sqlite.SqliteStorage.connect", "sqlite3.connect")] == "exact"
+    assert calls[("shop.storage.sqlite.write_audit_log", "<builtin>.print")] == "exact"
+
+
+def test_ambiguous_names_get_no_edge_and_are_counted(shop: LinkedRepository) -> None:
+    calls = _edges(shop, EdgeKind.CALLS)
+    # thing.save(): Storage.save and SqliteStorage.save both exist -> never guess
+    assert not [k for k in calls if k[0] == "shop.cli.main" and k[1].endswith(".save")]
+    unresolved = shop.links["src/shop/cli.py"].unresolved_calls
+    assert unresolved == {"shop:shop.cli.main": 1}
+
+
+def test_inheritance_and_type_uses(shop: LinkedRepository) -> None:
+    assert _edges(shop, EdgeKind.INHERITS) == {
+        ("shop.storage.sqlite.SqliteStorage", "shop.storage.base.Storage"): None
+    }
+    uses = set(_edges(shop, EdgeKind.USES_TYPE))
+    assert (
+        "shop.repositories.OrderRepository.__init__",
+        "shop.storage.sqlite.SqliteStorage",
+    ) in uses
+    assert ("shop.services.orders.OrderService.place_order", "shop.models.Order") in uses
+    assert ("shop.services.orders.OrderService.place_order", "shop.models.Product") in uses
+    assert ("shop.api.create_order_endpoint", "shop.models.Product") in uses  # constructor use
+
+
+def test_local_names_shadow_module_functions(tmp_path: Path) -> None:
+    (tmp_path / "mod.py").write_text(
+        "def helper():\n    return 1\n\n"
+        "def uses_local(helper):\n    return helper()\n\n"
+        "def uses_assigned():\n    helper = make()\n    return helper()\n\n"
+        "def uses_global():\n    return helper()\n"
+    )
+    linked = link_repository(tmp_path, repo="t")
+    calls = {(e.source, e.target) for e in linked.edges() if e.kind == EdgeKind.CALLS}
+    assert ("t:mod.uses_global", "t:mod.helper") in calls
+    assert ("t:mod.uses_local", "t:mod.helper") not in calls
+    assert ("t:mod.uses_assigned", "t:mod.helper") not in calls
+
+
+def test_star_imports_and_conditional_imports(tmp_path: Path) -> None:
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("from .impl import *\n")
+    (pkg / "impl.py").write_text("__all__ = ['run']\ndef run():\n    pass\n")
+    (pkg / "fast.py").write_text("def dumps():\n    pass\n")
+    (pkg / "slow.py").write_text("def dumps():\n    pass\n")
+    (pkg / "user.py").write_text(
+        "import pkg\nfrom pkg import run\n"
+        "try:\n    from .fast import dumps\nexcept ImportError:\n    from .slow import dumps\n"
+        "def go():\n    run()\n    pkg.run()\n    dumps()\n"
+    )
+    linked = link_repository(tmp_path, repo="t")
+    calls = {(e.source, e.target) for e in linked.edges() if e.kind == EdgeKind.CALLS}
+    assert ("t:pkg.user.go", "t:pkg.impl.run") in calls
+    # two different functions can be bound to `dumps`: no edge to either
+    assert not {c for c in calls if c[0] == "t:pkg.user.go" and "dumps" in c[1]}

@@ -1,0 +1,207 @@
+"""The Python parser and module naming, on small sources with known answers."""
+
+from __future__ import annotations
+
+import hashlib
+import textwrap
+
+from graphrag_code.model import ParsedFile, SymbolKind
+from graphrag_code.parsing import decode_source, module_names
+from graphrag_code.parsing.python import PythonParser
+
+
+def parse(source: str, module: str = "pkg.mod", *, is_package: bool = False) -> ParsedFile:
+    data = textwrap.dedent(source).encode()
+    return PythonParser().parse(
+        path="pkg/mod.py",
+        module=module,
+        is_package=is_package,
+        source=data,
+        sha256=hashlib.sha256(data).hexdigest(),
+    )
+
+
+def test_scope_tree_kinds_and_qualified_names() -> None:
+    parsed = parse(
+        '''
+        """Module doc."""
+        import os
+
+        @decorator(1)
+        class Box(Base, metaclass=Meta):
+            """A box."""
+
+            def open(self, force: bool = False) -> "Lid":
+                """Open it."""
+                def inner():
+                    return os.getcwd()
+                return inner()
+
+        async def fetch(url: str) -> bytes:
+            ...
+        '''
+    )
+    symbols = {s.qualified_name: s for s in parsed.symbols}
+    assert parsed.docstring == "Module doc."
+    assert symbols["pkg.mod.Box"].kind == SymbolKind.CLASS
+    assert symbols["pkg.mod.Box"].bases == (("Base",),)
+    assert symbols["pkg.mod.Box"].decorators == ("decorator(1)",)
+    assert symbols["pkg.mod.Box"].start_line == 5  # the decorator line
+    assert symbols["pkg.mod.Box.open"].kind == SymbolKind.METHOD
+    assert symbols["pkg.mod.Box.open"].docstring == "Open it."
+    assert symbols["pkg.mod.Box.open"].returns == ("Lid",)
+    assert symbols["pkg.mod.Box.open"].parameters == ("self", "force")
+    assert symbols["pkg.mod.Box.open.inner"].kind == SymbolKind.FUNCTION
+    assert symbols["pkg.mod.Box.open.inner"].parent == "pkg.mod.Box.open"
+    assert symbols["pkg.mod.fetch"].is_async
+    assert symbols["pkg.mod.fetch"].signature == "async def fetch(url: str) -> bytes"
+
+
+def test_calls_are_attributed_to_the_scope_that_runs_them() -> None:
+    parsed = parse(
+        """
+        @register("x")
+        def handler(value=default_value()):
+            helper(value)
+            self_less.method().chain()
+
+        class K:
+            attribute = make_attribute()
+        """
+    )
+    by_callee = {site.callee: site for site in parsed.calls}
+    assert by_callee[("register",)].scope == "pkg.mod"  # decorators run in the module
+    assert by_callee[("default_value",)].scope == "pkg.mod"  # so do default values
+    assert by_callee[("helper",)].scope == "pkg.mod.handler"
+    assert by_callee[("make_attribute",)].scope == "pkg.mod.K"
+    chained = by_callee[("chain",)]
+    assert chained.receiver_call == ("self_less", "method")
+
+
+def test_imports_relative_aliases_and_type_checking() -> None:
+    parsed = parse(
+        """
+        import a.b as c
+        import x.y
+        from . import sibling
+        from ..up import thing as other, more
+        from typing import TYPE_CHECKING
+        if TYPE_CHECKING:
+            from heavy import Model
+        def f():
+            from inner import name
+        """
+    )
+    records = {(i.module, i.level, i.name, i.alias): i for i in parsed.imports}
+    assert ("a.b", 0, None, "c") in records
+    assert records[("x.y", 0, None, None)].bound_name == "x"
+    assert ("", 1, "sibling", None) in records
+    assert ("up", 2, "thing", "other") in records
+    assert records[("up", 2, "more", None)].bound_name == "more"
+    assert records[("heavy", 0, "Model", None)].type_checking
+    assert records[("inner", 0, "name", None)].scope == "pkg.mod.f"
+
+
+def test_bindings_for_type_inference() -> None:
+    parsed = parse(
+        """
+        class S:
+            def __init__(self, repo: Repo, other) -> None:
+                self.repo = repo
+                self.cache = Cache()
+                self.other = other
+        def g(x: Optional[Widget], y: "mod.Gadget", z: int | None):
+            w = Widget()
+        """
+    )
+    bindings = {(b.scope, b.target): (b.value, b.kind) for b in parsed.bindings}
+    assert bindings[("pkg.mod.S.__init__", ("self", "repo"))] == (("Repo",), "annotation")
+    assert bindings[("pkg.mod.S.__init__", ("self", "cache"))] == (("Cache",), "call")
+    assert ("pkg.mod.S.__init__", ("self", "other")) not in bindings
+    assert bindings[("pkg.mod.g", ("x",))] == (("Widget",), "annotation")
+    assert bindings[("pkg.mod.g", ("y",))] == (("mod", "Gadget"), "annotation")
+    assert bindings[("pkg.mod.g", ("z",))] == (("int",), "annotation")
+    assert bindings[("pkg.mod.g", ("w",))] == (("Widget",), "call")
+
+
+def test_locals_shadow_and_all_names() -> None:
+    parsed = parse(
+        """
+        __all__ = ["public", "Other"]
+        def public(a, *args, **kw):
+            for item in a:
+                total = item
+            global COUNTER
+            COUNTER = 1
+            return [z for z in args]
+        """
+    )
+    assert parsed.all_names == ("public", "Other")
+    names = {s.scope: s for s in parsed.scopes}["pkg.mod.public"]
+    assert {"a", "args", "kw", "item", "total", "z"} <= names.names
+    assert "COUNTER" in names.globals
+    assert "COUNTER" not in names.names
+
+
+def test_syntax_errors_keep_what_parses() -> None:
+    parsed = parse(
+        """
+        def good():
+            return 1
+
+        def broken(:
+            pass
+
+        class StillHere:
+            def method(self):
+                return good()
+        """
+    )
+    names = {s.qualified_name for s in parsed.symbols}
+    assert {"pkg.mod.good", "pkg.mod.StillHere", "pkg.mod.StillHere.method"} <= names
+    assert parsed.issues, "the syntax error is reported"
+
+
+def test_decode_source_handles_encodings() -> None:
+    assert decode_source(b"\xef\xbb\xbfx = 1\n") == b"x = 1\n"
+    latin = "# -*- coding: latin-1 -*-\nname = 'caf\xe9'\n".encode("latin-1")
+    decoded = decode_source(latin)
+    assert isinstance(decoded, bytes)
+    assert "café" in decoded.decode()
+    reason = decode_source(b"x = '\xff\xfe'\n")
+    assert isinstance(reason, str)
+    assert "not UTF-8" in reason
+
+
+def test_module_names_src_layout_and_nested_roots() -> None:
+    names = module_names(
+        [
+            "src/shop/__init__.py",
+            "src/shop/api.py",
+            "src/shop/storage/__init__.py",
+            "src/shop/storage/sqlite.py",
+            "tests/test_api.py",
+            "setup.py",
+        ]
+    )
+    assert names["src/shop/__init__.py"].module == "shop"
+    assert names["src/shop/__init__.py"].is_package
+    assert names["src/shop/storage/sqlite.py"].module == "shop.storage.sqlite"
+    assert names["tests/test_api.py"].module == "tests.test_api"
+    assert names["setup.py"].module == "setup"
+
+
+def test_module_names_nested_package_root_vs_namespace_package() -> None:
+    nested = module_names(["python/mypkg/__init__.py", "python/mypkg/core.py"])
+    assert nested["python/mypkg/core.py"].module == "mypkg.core"
+    namespace = module_names(
+        ["google/cloud/storage/__init__.py", "google/cloud/storage/blob.py"],
+        frozenset({"google"}),
+    )
+    assert namespace["google/cloud/storage/blob.py"].module == "google.cloud.storage.blob"
+
+
+def test_module_names_when_the_root_is_itself_a_package() -> None:
+    names = module_names(["__init__.py", "core.py"], root_name="mylib")
+    assert names["core.py"].module == "mylib.core"
+    assert names["__init__.py"].module == "mylib"

@@ -1,0 +1,80 @@
+"""The repository walker: what is indexed, what is skipped, and why."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from graphrag_code.parsing import LANGUAGES, walk_repository
+
+
+def _write(path: Path, text: str | bytes = "x = 1\n") -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text)
+
+
+def test_walk_skips_ignored_virtualenv_build_and_reports_reasons(tmp_path: Path) -> None:
+    _write(tmp_path / "pkg" / "__init__.py")
+    _write(tmp_path / "pkg" / "core.py")
+    _write(tmp_path / "pkg" / "generated.py")
+    _write(tmp_path / ".gitignore", "generated.py\n/ignored_dir/\n")
+    _write(tmp_path / "ignored_dir" / "x.py")
+    _write(tmp_path / "pkg" / "sub" / ".gitignore", "local_*.py\n")
+    _write(tmp_path / "pkg" / "sub" / "local_secret.py")
+    _write(tmp_path / "pkg" / "sub" / "kept.py")
+    _write(tmp_path / "myenv" / "pyvenv.cfg", "home = /usr\n")
+    _write(tmp_path / "myenv" / "lib" / "site.py")
+    _write(tmp_path / "build" / "lib" / "copy.py")
+    _write(tmp_path / "node_modules" / "x.py")
+    _write(tmp_path / "README.md", "# not python")
+    result = walk_repository(tmp_path, languages=LANGUAGES)
+    paths = sorted(f.path for f in result.files)
+    assert paths == ["pkg/__init__.py", "pkg/core.py", "pkg/sub/kept.py"]
+    reasons = {s.path: s.reason for s in result.skipped_dirs}
+    assert reasons["myenv"] == "virtualenv"
+    assert "build" in reasons
+    assert "node_modules" in reasons
+
+
+def test_walk_never_follows_symlinks_and_survives_loops(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    _write(outside / "secret.py")
+    repo = tmp_path / "repo"
+    _write(repo / "real.py")
+    os.symlink(outside, repo / "linked_dir")
+    os.symlink(repo, repo / "loop")
+    os.symlink(outside / "secret.py", repo / "linked_file.py")
+    os.symlink(repo / "missing.py", repo / "dangling.py")
+    os.symlink(repo / "self_a.py", repo / "self_b.py")
+    os.symlink(repo / "self_b.py", repo / "self_a.py")
+    result = walk_repository(repo, languages=LANGUAGES)
+    assert [f.path for f in result.files] == ["real.py"]
+    skipped = {s.path: s.reason for s in result.skipped}
+    assert "symlink to" in skipped["linked_file.py"]
+    assert "broken or looping" in skipped["dangling.py"]
+    assert "broken or looping" in skipped["self_a.py"]
+    dirs = {s.path: s.reason for s in result.skipped_dirs}
+    assert "symlinked directory" in dirs["linked_dir"]
+    assert "symlinked directory" in dirs["loop"]
+
+
+def test_walk_skips_binary_and_oversized_files(tmp_path: Path) -> None:
+    _write(tmp_path / "ok.py")
+    _write(tmp_path / "blob.py", b"\x00\x01binary")
+    _write(tmp_path / "huge.py", "x = 1\n" * 1000)
+    result = walk_repository(tmp_path, languages=LANGUAGES, max_bytes=1000)
+    assert [f.path for f in result.files] == ["ok.py"]
+    reasons = {s.path: s.reason for s in result.skipped}
+    assert reasons["blob.py"].startswith("binary")
+    assert reasons["huge.py"].startswith("larger than 1000 bytes")
+
+
+def test_files_carry_sha256(tmp_path: Path) -> None:
+    import hashlib
+
+    _write(tmp_path / "a.py", "print('a')\n")
+    (source,) = walk_repository(tmp_path, languages=LANGUAGES).files
+    assert source.sha256 == hashlib.sha256(b"print('a')\n").hexdigest()
