@@ -43,6 +43,7 @@ def ensure_schema(
     }
     for statement in split_statements(load_query("schema")):
         client.write(statement, parameters)
+    _check_names(client, config)
     client.write(
         load_query("schema_record_embedding_model"),
         {"name": config.vector_index, "model": config.model, "dimensions": config.dimensions},
@@ -71,6 +72,28 @@ def _reconcile_vector_index(client: Neo4jClient, config: SchemaConfig, *, reembe
     while int(client.write(clear, {"limit": _CLEAR_BATCH})[0]["cleared"]):
         pass
     client.write(load_query("schema_drop_vector"), {"name": config.vector_index})
+
+
+def _check_names(client: Neo4jClient, config: SchemaConfig) -> None:
+    """`IF NOT EXISTS` is silent when another index already covers the same property."""
+    indexes = client.read(load_query("schema_search_indexes"))
+    names = {row["name"] for row in indexes}
+    for wanted, kind, prop, setting in (
+        (config.vector_index, "VECTOR", "embedding", "GRAPHRAG_CODE_VECTOR_INDEX"),
+        (config.fulltext_index, "FULLTEXT", "search_text", "GRAPHRAG_CODE_FULLTEXT_INDEX"),
+    ):
+        if wanted in names:
+            continue
+        others = [
+            row["name"]
+            for row in indexes
+            if row["type"] == kind and "Code" in row["labels"] and prop in row["properties"]
+        ]
+        raise SchemaError(
+            f"{kind.lower()} index {wanted!r} could not be created: index "
+            f"{', '.join(map(repr, others)) or '(unknown)'} already covers :Code({prop}). "
+            f"Set {setting} to its name, or drop it."
+        )
 
 
 def wait_for_indexes(client: Neo4jClient, *, timeout: float = 300.0) -> None:

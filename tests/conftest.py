@@ -124,3 +124,14 @@ def neo4j(session_client: Neo4jClient) -> Neo4jClient:
     """The session's client on an empty database (indexes are kept; they are idempotent)."""
     wipe(session_client)
     return session_client
+
+
+def drop_search_indexes(client: Neo4jClient) -> None:
+    """Drop every vector and full-text index: Neo4j allows one per label and property, so a
+    test that needs its own index names must clear the others first."""
+    rows = client.read(
+        "SHOW INDEXES YIELD name, type WHERE type IN ['VECTOR', 'FULLTEXT'] RETURN name"
+    )
+    for row in rows:
+        client.write("DROP INDEX $name IF EXISTS", {"name": row["name"]})
+    client.write("MATCH (m:EmbeddingIndex) DETACH DELETE m")

@@ -2,28 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from graphrag_code.connection import Neo4jClient
-from graphrag_code.errors import EmbeddingMismatchError
+from graphrag_code.errors import EmbeddingMismatchError, SchemaError
 from graphrag_code.schema import SchemaConfig, ensure_schema
+
+from .conftest import drop_search_indexes
 
 CONFIG = SchemaConfig(
     vector_index="test_vectors", fulltext_index="test_text", dimensions=4, model="unit-test-model"
 )
 
 
-def _drop_test_indexes(client: Neo4jClient) -> None:
-    for name in ("test_vectors", "test_text"):
-        client.write("DROP INDEX $name IF EXISTS", {"name": name})
-    client.write("MATCH (m:EmbeddingIndex) DETACH DELETE m")
-
-
 @pytest.fixture
-def fresh(neo4j: Neo4jClient) -> Neo4jClient:
-    _drop_test_indexes(neo4j)
+def fresh(neo4j: Neo4jClient) -> Iterator[Neo4jClient]:
+    drop_search_indexes(neo4j)
     yield neo4j
-    _drop_test_indexes(neo4j)
+    drop_search_indexes(neo4j)
 
 
 def _index_states(client: Neo4jClient) -> dict[str, str]:
@@ -124,3 +122,15 @@ def test_empty_index_switches_model_without_error(fresh: Neo4jClient) -> None:
     ensure_schema(fresh, other)
     model = fresh.read("MATCH (m:EmbeddingIndex {name: 'test_vectors'}) RETURN m.model AS m")
     assert model[0]["m"] == "bigger-model"
+
+
+def test_an_index_under_another_name_is_named_in_the_error(fresh: Neo4jClient) -> None:
+    ensure_schema(fresh, CONFIG)
+    other_name = SchemaConfig(
+        vector_index="renamed_vectors",
+        fulltext_index="test_text",
+        dimensions=4,
+        model="unit-test-model",
+    )
+    with pytest.raises(SchemaError, match="'test_vectors' already covers :Code\\(embedding\\)"):
+        ensure_schema(fresh, other_name)
