@@ -1,5 +1,8 @@
 """The small frozen records passed between stages.
 
+They are plain frozen dataclasses without `slots`: the incremental state pickles hundreds of
+thousands of them, and slotted dataclasses pickle about ten times slower.
+
 walk -> `SourceFile`; parse -> `ParsedFile` (symbols, imports, call sites, bindings, type uses);
 link -> `Edge`s. The parser knows nothing about Neo4j and the writer nothing about tree-sitter:
 these records are the only thing they share.
@@ -62,7 +65,7 @@ class Resolution(str, Enum):
     NAME = "name"  # fallback: the only definition with that name in the repository
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class SourceFile:
     """A file chosen by the walker, with the bytes needed to parse it."""
 
@@ -71,15 +74,16 @@ class SourceFile:
     sha256: str
     size: int
     language: str
+    mtime_ns: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class SkippedFile:
     path: str
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ParseIssue:
     """A region the parser could not read (syntax error); what parses around it is kept."""
 
@@ -87,7 +91,7 @@ class ParseIssue:
     message: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Symbol:
     """A class, function or method (modules are described by `ParsedFile`)."""
 
@@ -108,7 +112,7 @@ class Symbol:
     ordinal: int = 1  # 2, 3, ... when the same qualified name is defined again in one file
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ImportStatement:
     """One imported name (a statement importing three names gives three records)."""
 
@@ -130,7 +134,7 @@ class ImportStatement:
         return self.module.split(".")[0]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class CallSite:
     """A call expression: `callee` is the dotted callee; a call on a call result sets
     `receiver_call` to the inner callee (`make_app().run()` -> callee ("run",) with
@@ -142,7 +146,7 @@ class CallSite:
     receiver_call: Dotted | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Binding:
     """A name bound to something whose type we can infer.
 
@@ -157,7 +161,7 @@ class Binding:
     line: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class TypeUse:
     scope: str
     type_name: Dotted
@@ -165,7 +169,7 @@ class TypeUse:
     context: Literal["annotation", "isinstance", "return"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ScopeNames:
     """Names local to a function scope (parameters and assignment targets)."""
 
@@ -174,7 +178,7 @@ class ScopeNames:
     globals: frozenset[str] = frozenset()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ParsedFile:
     path: str
     module: str  # dotted module name from its import root
@@ -195,7 +199,7 @@ class ParsedFile:
     issues: tuple[ParseIssue, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class NodeRow:
     """One node as the writer stores it."""
 
@@ -208,7 +212,7 @@ class NodeRow:
         return {"id": self.id, "parent": self.parent, "props": self.properties}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Edge:
     """A resolved relationship between two graph keys (see `graphrag_code.ids`)."""
 

@@ -7,30 +7,37 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 __all__ = ["identifier_words", "search_text", "split_identifier"]
 
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z0-9])|[A-Z]?[a-z0-9]+|[A-Z]+|\d+")
 _IDENTIFIERS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_NON_WORD = re.compile(r"[^A-Za-z0-9]+")
 _MAX_BODY_WORDS = 300
 
 
 def split_identifier(identifier: str) -> list[str]:
     """`parseHTTPResponse_v2` -> ["parse", "http", "response", "v2"]."""
-    words: list[str] = []
-    for chunk in re.split(r"[^A-Za-z0-9]+", identifier):
-        if not chunk:
-            continue
-        for piece in _CAMEL.findall(chunk):
-            words.append(piece.lower())
-    return words
+    return list(_split(identifier))
+
+
+@lru_cache(maxsize=200_000)
+def _split(identifier: str) -> tuple[str, ...]:
+    # identifiers repeat a lot across a code base: cache the regex work
+    return tuple(
+        piece.lower()
+        for chunk in _NON_WORD.split(identifier)
+        if chunk
+        for piece in _CAMEL.findall(chunk)
+    )
 
 
 def identifier_words(text: str) -> list[str]:
     """Split every identifier in `text`, keeping first occurrences in order."""
     seen: dict[str, None] = {}
-    for identifier in _IDENTIFIERS.findall(text):
-        for word in split_identifier(identifier):
+    for identifier in dict.fromkeys(_IDENTIFIERS.findall(text)):
+        for word in _split(identifier):
             seen.setdefault(word, None)
     return list(seen)
 

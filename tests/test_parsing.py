@@ -196,7 +196,7 @@ def test_module_names_nested_package_root_vs_namespace_package() -> None:
     assert nested["python/mypkg/core.py"].module == "mypkg.core"
     namespace = module_names(
         ["google/cloud/storage/__init__.py", "google/cloud/storage/blob.py"],
-        frozenset({"google"}),
+        frozenset({"google", "google.cloud", "google.cloud.storage"}),
     )
     assert namespace["google/cloud/storage/blob.py"].module == "google.cloud.storage.blob"
 

@@ -9,11 +9,11 @@ from collections.abc import Sequence
 from rich.console import Console
 
 from ..errors import GraphRAGCodeError
-from . import demo, neo4j_commands
+from . import demo, index_commands, neo4j_commands
 
 __all__ = ["build_parser", "main"]
 
-_COMMAND_MODULES = (neo4j_commands, demo)
+_COMMAND_MODULES = (neo4j_commands, index_commands, demo)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -12,7 +12,14 @@ from pathlib import Path
 from ..linking.index import RepositoryIndex
 from ..linking.linker import FileLinks, NodeIds, link_file
 from ..model import Edge, ParsedFile, SkippedFile
-from ..parsing import LANGUAGES, ParseJob, module_names, parse_files, walk_repository
+from ..parsing import (
+    LANGUAGES,
+    ParseJob,
+    imported_prefixes,
+    module_names,
+    parse_files,
+    walk_repository,
+)
 
 __all__ = ["LinkedRepository", "link_repository"]
 
@@ -39,10 +46,10 @@ def link_repository(path: str | Path, *, repo: str = "repo", workers: int = 1) -
     parsed, skipped = parse_files(
         [ParseJob(s, names[p]) for p, s in sources.items()], workers=workers
     )
-    heads = frozenset(
-        s.module.split(".")[0] for f in parsed for s in f.imports if s.level == 0 and s.module
+    imported = imported_prefixes(
+        s.module for f in parsed for s in f.imports if s.level == 0 and s.module
     )
-    final = module_names(sources, heads, root_name=root.name)
+    final = module_names(sources, imported, root_name=root.name)
     moved = [f.path for f in parsed if final[f.path].module != f.module]
     if moved:
         reparsed, _ = parse_files([ParseJob(sources[p], final[p]) for p in moved])

@@ -24,13 +24,21 @@ from ..errors import IngestError
 from ..linking.centrality import centrality
 from ..linking.index import RepositoryIndex, interface_hash
 from ..linking.linker import FileLinks, NodeIds, link_file
-from ..model import EdgeKind, NodeRow, ParsedFile, SourceFile, SymbolKind
-from ..parsing import LANGUAGES, ModuleName, ParseJob, module_names, parse_files, walk_repository
+from ..model import NodeRow, ParsedFile, SkippedFile, SourceFile, SymbolKind
+from ..parsing import (
+    LANGUAGES,
+    ModuleName,
+    ParseJob,
+    imported_prefixes,
+    module_names,
+    parse_files,
+    walk_repository,
+)
 from ..parsing.walker import DEFAULT_MAX_BYTES
 from ..storage.writer import GraphWriter
 from .report import IngestReport
 from .rows import file_rows
-from .state import IndexState, StateStore, strip_code
+from .state import IndexState, StateStore, compact, with_calls
 
 __all__ = ["IndexOptions", "ProgressReporter", "index_repository", "valid_repo_name"]
 
@@ -94,11 +102,16 @@ def index_repository(
     client: Neo4jClient,
     *,
     repo: str | None = None,
-    state_dir: Path,
+    state_dir: Path | None = None,
+    store: StateStore | None = None,
     options: IndexOptions | None = None,
     progress: ProgressReporter | None = None,
 ) -> IngestReport:
-    """Index (or incrementally re-index) the repository at `path` into the graph."""
+    """Index (or incrementally re-index) the repository at `path` into the graph.
+
+    The incremental state lives in `store` (or a store over `state_dir`); a long-lived store
+    keeps it in memory between runs and saves it in the background.
+    """
     options = options or IndexOptions()
     progress = progress or _Silent()
     root = Path(path).resolve()
@@ -107,14 +120,25 @@ def index_repository(
     name = valid_repo_name(repo or root.name)
     report = IngestReport(repo=name, root=str(root))
     writer = GraphWriter(client, name)
-    store = StateStore(state_dir)
+    background = store is not None  # a caller-held store outlives this call
+    if store is None:
+        if state_dir is None:
+            raise IngestError("index_repository needs a state_dir or a store")
+        store = StateStore(state_dir)
 
+    with _timed(report, "state"):
+        state = None if options.full else _usable_state(store, client, writer, name)
     with _timed(report, "walk"):
         progress.stage("walking", None)
-        walked = walk_repository(root, languages=LANGUAGES, max_bytes=options.max_file_bytes)
+        walked = walk_repository(
+            root,
+            languages=LANGUAGES,
+            max_bytes=options.max_file_bytes,
+            known=state.file_stats if state is not None else None,
+        )
     report.skipped.extend(walked.skipped)
     report.skipped_dirs.extend(walked.skipped_dirs)
-    state = None if options.full else _usable_state(store, client, writer, name)
+    skipped_sha = {f.path: f.sha256 for f in walked.files}
     run = _Run(
         root=root,
         repo=name,
@@ -133,7 +157,7 @@ def index_repository(
             # A module appeared or vanished with the name of an existing symbol: that symbol's
             # id changes. Rare enough that a full run is the simple, exact answer.
             return index_repository(
-                root, client, repo=name, state_dir=state_dir,
+                root, client, repo=name, store=store,
                 options=IndexOptions(options.max_file_bytes, options.workers, full=True),
                 progress=progress,
             )  # fmt: skip
@@ -143,26 +167,46 @@ def index_repository(
         for path_ in removed:
             links.pop(path_, None)
         for path_ in sorted(relink):
-            links[path_] = link_file(run.parsed[path_], index, ids)
+            parsed = run.parsed[path_]
+            if path_ not in run.fresh and state is not None:
+                parsed = with_calls(parsed, state.calls[path_])
+            links[path_] = link_file(parsed, index, ids)
             progress.advance()
     report.files_relinked = len(relink)
     token = uuid.uuid4().hex
     with _timed(report, "write"):
         node_ids, stats = _write(run, writer, index, ids, links, relink, removed, token, progress)
     _summarise(run, index, links)
+    compacted = {p: compact(f) for p, f in run.fresh.items()}
     new_state = IndexState(
         repo=name,
         token=token,
         files={p: s.sha256 for p, s in run.sources.items() if p in run.parsed},
         modules=run.modules,
-        parsed={p: (strip_code(f) if p in run.fresh else f) for p, f in run.parsed.items()},
-        interfaces={p: interface_hash(f) for p, f in run.parsed.items()},
-        links=links,
+        parsed={p: compacted[p][0] if p in compacted else f for p, f in run.parsed.items()},
+        calls={
+            p: compacted[p][1] if p in compacted else state.calls[p]  # type: ignore[union-attr]
+            for p in run.parsed
+        },
+        interfaces={
+            p: state.interfaces[p]
+            if state is not None and p not in run.fresh
+            else interface_hash(f)
+            for p, f in run.parsed.items()
+        },
+        links={p: file_links.without_edges() for p, file_links in links.items()},
         node_ids=node_ids,
-        stats=stats,
+        node_stats=stats,
+        file_stats={
+            p: (s.size, s.mtime_ns, s.sha256) for p, s in run.sources.items() if p in run.parsed
+        },
         shadowed=frozenset(index.shadowed_paths),
+        skipped={
+            s.path: (skipped_sha[s.path], s.reason) for s in report.skipped if s.path in skipped_sha
+        },
     )
-    store.save(client.endpoint.uri, client.database, new_state)
+    with _timed(report, "state"):
+        store.save(client.endpoint.uri, client.database, new_state, background=background)
     writer.finish_run(token, head=_git_head(root), files=len(run.parsed), symbols=report.symbols)
     return report
 
@@ -184,11 +228,23 @@ def _usable_state(
 
 
 def _changed(run: _Run) -> set[str]:
-    """Paths to parse: new or changed since the last run."""
+    """Paths to parse: new or changed since the last run (files skipped last time for their
+    content stay skipped until they change)."""
     if run.state is None:
         return set(run.sources)
     previous = run.state.files
-    return {p for p, s in run.sources.items() if previous.get(p) != s.sha256}
+    changed = set()
+    for path, source in run.sources.items():
+        if previous.get(path) == source.sha256:
+            continue
+        skipped = run.state.skipped.get(path)
+        if skipped is not None and skipped[0] == source.sha256:
+            run.report.skipped.append(SkippedFile(path, skipped[1]))
+            continue
+        changed.add(path)
+    for skip in run.report.skipped:
+        run.sources.pop(skip.path, None)
+    return changed
 
 
 def _ids_shift(run: _Run, index: RepositoryIndex, removed: set[str]) -> bool:
@@ -203,9 +259,9 @@ def _ids_shift(run: _Run, index: RepositoryIndex, removed: set[str]) -> bool:
     return bool(appeared_or_gone & (old_symbols | set(index.symbols)))
 
 
-def _imported_heads(parsed: dict[str, ParsedFile]) -> frozenset[str]:
-    return frozenset(
-        statement.module.split(".")[0]
+def _imported(parsed: dict[str, ParsedFile]) -> frozenset[str]:
+    return imported_prefixes(
+        statement.module
         for file in parsed.values()
         for statement in file.imports
         if statement.level == 0 and statement.module
@@ -219,15 +275,13 @@ def _parse(run: _Run, changed: set[str], options: IndexOptions, progress: Progre
         run.parsed = {
             p: f for p, f in state.parsed.items() if p in run.sources and p not in changed
         }
-    to_parse = set(changed)
-    for _attempt in range(3):
-        heads = _imported_heads(run.parsed)
-        run.modules = module_names(run.sources, heads, root_name=run.root.name)
+    # Module names depend on evidence from the parsed imports (namespace packages), so parse,
+    # rename, and parse again what moved, until the names are stable.
+    for _attempt in range(4):
+        run.modules = module_names(run.sources, _imported(run.parsed), root_name=run.root.name)
         moved = {p for p, f in run.parsed.items() if run.modules[p].module != f.module}
-        to_parse |= moved
-        for path in moved:
-            run.parsed.pop(path, None)
-        todo = sorted(p for p in to_parse if p not in run.fresh or p in moved)
+        todo = sorted((changed - set(run.fresh)) | moved)
+        todo = [p for p in todo if p in run.sources]
         if not todo:
             break
         progress.stage("parsing", len(todo))
@@ -241,8 +295,8 @@ def _parse(run: _Run, changed: set[str], options: IndexOptions, progress: Progre
             run.fresh[file.path] = file
         for skip in skipped:
             run.sources.pop(skip.path, None)
-        if not {p for p, f in run.parsed.items() if run.modules[p].module != f.module}:
-            break
+            run.parsed.pop(skip.path, None)
+            changed.discard(skip.path)
     run.report.files_parsed = len(run.fresh)
     run.report.files_unchanged = len(run.parsed) - len(run.fresh)
 
@@ -328,8 +382,17 @@ def _write(
     edges = [edge for path in sorted(relink) for edge in links[path].edges]
     progress.stage("writing edges", len(edges))
     writer.write_edges(edges, progress.advance)
-    stats = _node_stats(node_ids, links)
-    previous = state.stats if state is not None else {}
+    previous = state.node_stats if state is not None else {}
+    rank_changed = (
+        state is None
+        or bool(deleted)
+        or bool(all_ids - set(previous))
+        or any(
+            path not in state.links or links[path].rank_edges != state.links[path].rank_edges
+            for path in relink
+        )
+    )
+    stats = _node_stats(node_ids, links, None if rank_changed else previous)
     changed_stats = {node: props for node, props in stats.items() if previous.get(node) != props}
     writer.write_node_stats(changed_stats)
     if deleted or edges or state is None:
@@ -340,16 +403,25 @@ def _write(
 
 
 def _node_stats(
-    node_ids: dict[str, list[str]], links: dict[str, FileLinks]
+    node_ids: dict[str, list[str]],
+    links: dict[str, FileLinks],
+    unchanged_ranks: dict[str, dict[str, Any]] | None,
 ) -> dict[str, dict[str, Any]]:
+    """Rank and unresolved-call counts of every node. `unchanged_ranks`: the previous stats,
+    when neither nodes nor ranked edges changed, so PageRank need not run again."""
     nodes = {node for ids_ in node_ids.values() for node in ids_}
-    ranked_edges = [
-        (edge.source, edge.target)
-        for file_links in links.values()
-        for edge in file_links.edges
-        if not edge.external and edge.kind in (EdgeKind.CALLS, EdgeKind.IMPORTS)
-    ]
-    scores = centrality(nodes, ranked_edges)
+    if unchanged_ranks is not None:
+        scores = {
+            node: (
+                unchanged_ranks[node]["pagerank"],
+                unchanged_ranks[node]["in_degree"],
+                unchanged_ranks[node]["out_degree"],
+            )
+            for node in nodes
+        }
+    else:
+        ranked_edges = [pair for file_links in links.values() for pair in file_links.rank_edges]
+        scores = centrality(nodes, ranked_edges)
     unresolved: Counter[str] = Counter()
     for file_links in links.values():
         unresolved.update(file_links.unresolved_calls)
@@ -372,13 +444,7 @@ def _summarise(run: _Run, index: RepositoryIndex, links: dict[str, FileLinks]) -
         1 for f in run.parsed.values() for s in f.symbols if s.kind != SymbolKind.MODULE
     )
     for file_links in links.values():
-        for edge in file_links.edges:
-            tier = (
-                "external"
-                if edge.external
-                else (edge.resolution.value if edge.resolution else "resolved")
-            )
-            report.edges[f"{edge.kind.value}/{tier}"] += 1
+        report.edges.update(file_links.edge_counts)
         report.unresolved_calls += sum(file_links.unresolved_calls.values())
     report.parse_issues = {p: list(f.issues) for p, f in run.fresh.items() if f.issues}
 

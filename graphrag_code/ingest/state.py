@@ -10,17 +10,18 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+import threading
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from ..linking.linker import FileLinks
-from ..model import ParsedFile
+from ..model import CallSite, Dotted, ParsedFile
 from ..parsing import ModuleName
 
-__all__ = ["IndexState", "StateStore", "strip_code"]
+__all__ = ["IndexState", "RawCall", "StateStore", "compact", "with_calls"]
 
-_FORMAT = 3
+_FORMAT = 5
 
 
 @dataclass
@@ -28,30 +29,55 @@ class IndexState:
     repo: str
     token: str
     files: dict[str, str] = field(default_factory=dict)  # path -> sha256
+    file_stats: dict[str, tuple[int, int, str]] = field(default_factory=dict)  # size, mtime, sha
     modules: dict[str, ModuleName] = field(default_factory=dict)  # path -> module name
-    parsed: dict[str, ParsedFile] = field(default_factory=dict)  # path -> parse, code stripped
+    parsed: dict[str, ParsedFile] = field(default_factory=dict)  # path -> parse, see `compact`
+    calls: dict[str, tuple[RawCall, ...]] = field(default_factory=dict)  # path -> call sites
     interfaces: dict[str, str] = field(default_factory=dict)  # path -> interface hash
     links: dict[str, FileLinks] = field(default_factory=dict)
     node_ids: dict[str, list[str]] = field(default_factory=dict)  # path -> its node ids
-    stats: dict[str, dict[str, Any]] = field(default_factory=dict)  # node id -> stored stats
+    node_stats: dict[str, dict[str, Any]] = field(default_factory=dict)  # id -> ranks written
     shadowed: frozenset[str] = frozenset()
+    skipped: dict[str, tuple[str, str]] = field(default_factory=dict)  # path -> (sha256, reason)
     format: int = _FORMAT
 
 
-def strip_code(parsed: ParsedFile) -> ParsedFile:
-    """A parse without source text: linking needs names, not code."""
-    return replace(
+RawCall = tuple[str, Dotted, int, Dotted | None]
+
+
+def compact(parsed: ParsedFile) -> tuple[ParsedFile, tuple[RawCall, ...]]:
+    """A parse without source text and with call sites as plain tuples.
+
+    Linking needs names, not code; and call sites are only needed again when the file is
+    linked again, so they are kept in the form that loads fastest (about ten times faster
+    than dataclasses for the 300,000 call sites of a Django-sized repository).
+    """
+    stripped = replace(
         parsed,
         code="",
+        calls=(),
         symbols=tuple(replace(symbol, code="") for symbol in parsed.symbols),
     )
+    raw = tuple((c.scope, c.callee, c.line, c.receiver_call) for c in parsed.calls)
+    return stripped, raw
+
+
+def with_calls(parsed: ParsedFile, raw: tuple[RawCall, ...]) -> ParsedFile:
+    """Undo `compact` for the call sites."""
+    return replace(parsed, calls=tuple(CallSite(*call) for call in raw))
 
 
 class StateStore:
-    """Loads and atomically saves `IndexState` files."""
+    """Loads and atomically saves `IndexState` files, and keeps the last one in memory.
+
+    A long-lived store (watch mode, a `CodeGraph` object) skips loading from disk and writes
+    to disk in a background thread, which keeps repeated incremental runs fast.
+    """
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
+        self._memory: dict[Path, IndexState] = {}
+        self._writer: threading.Thread | None = None
 
     def _path(self, server: str, database: str, repo: str) -> Path:
         key = hashlib.sha256(f"{server}\n{database}\n{repo}".encode()).hexdigest()[:24]
@@ -59,6 +85,9 @@ class StateStore:
 
     def load(self, server: str, database: str, repo: str) -> IndexState | None:
         path = self._path(server, database, repo)
+        remembered = self._memory.get(path)
+        if remembered is not None:
+            return remembered
         try:
             with path.open("rb") as handle:
                 state = pickle.load(handle)
@@ -68,13 +97,36 @@ class StateStore:
             return None
         return state
 
-    def save(self, server: str, database: str, state: IndexState) -> None:
+    def save(
+        self, server: str, database: str, state: IndexState, *, background: bool = False
+    ) -> None:
         path = self._path(server, database, state.repo)
+        self.wait()
+        self._memory[path] = state
+        if background:
+            self._writer = threading.Thread(
+                target=self._write, args=(path, state), name="graphrag-code-state"
+            )
+            self._writer.start()
+        else:
+            self._write(path, state)
+
+    def wait(self) -> None:
+        """Block until a background save has reached the disk."""
+        if self._writer is not None:
+            self._writer.join()
+            self._writer = None
+
+    @staticmethod
+    def _write(path: Path, state: IndexState) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_suffix(".tmp")
+        temporary = path.with_suffix(f".{threading.get_ident()}.tmp")
         with temporary.open("wb") as handle:
             pickle.dump(state, handle, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(temporary, path)
 
     def delete(self, server: str, database: str, repo: str) -> None:
-        self._path(server, database, repo).unlink(missing_ok=True)
+        self.wait()
+        path = self._path(server, database, repo)
+        self._memory.pop(path, None)
+        path.unlink(missing_ok=True)

@@ -9,7 +9,7 @@ site is counted as unresolved on its caller.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 from ..ids import module_id, symbol_id
@@ -28,15 +28,50 @@ _BUILTIN_METHODS = frozenset(
 ) | frozenset({"close", "read", "write", "readline", "flush", "seek", "send", "run", "start"})
 
 
-@dataclass
+@dataclass(frozen=True)
 class FileLinks:
-    """Everything linking one file produced, plus what it consulted (for incremental runs)."""
+    """Everything linking one file produced, plus what it consulted (for incremental runs).
+
+    `edge_counts` and `rank_edges` summarise `edges`, so the incremental state can drop the
+    edges of files that are not linked again.
+    """
 
     path: str
-    edges: list[Edge] = field(default_factory=list)
+    edges: tuple[Edge, ...] = ()
     unresolved_calls: dict[str, int] = field(default_factory=dict)  # node id -> call sites
     modules_consulted: frozenset[str] = frozenset()
     names_consulted: frozenset[str] = frozenset()
+    edge_counts: dict[str, int] = field(default_factory=dict)  # "KIND/tier" -> edges
+    rank_edges: frozenset[tuple[str, str]] = frozenset()  # internal CALLS + IMPORTS pairs
+
+    @classmethod
+    def build(
+        cls,
+        path: str,
+        edges: list[Edge],
+        unresolved_calls: dict[str, int],
+        modules_consulted: frozenset[str],
+        names_consulted: frozenset[str],
+    ) -> FileLinks:
+        counts: dict[str, int] = defaultdict(int)
+        for edge in edges:
+            if edge.external:
+                tier = "external"
+            else:
+                tier = edge.resolution.value if edge.resolution else "resolved"
+            counts[f"{edge.kind.value}/{tier}"] += 1
+        ranked = frozenset(
+            (edge.source, edge.target)
+            for edge in edges
+            if not edge.external and edge.kind in (EdgeKind.CALLS, EdgeKind.IMPORTS)
+        )
+        return cls(
+            path, tuple(edges), unresolved_calls, modules_consulted, names_consulted,
+            dict(counts), ranked,
+        )  # fmt: skip
+
+    def without_edges(self) -> FileLinks:
+        return replace(self, edges=())
 
 
 class NodeIds:
@@ -122,12 +157,12 @@ def link_file(parsed: ParsedFile, index: RepositoryIndex, ids: NodeIds) -> FileL
     for site in parsed.calls:
         if not _link_call(parsed, site, resolver, ids, collector):
             unresolved[ids.of_scope(parsed, site.scope)] += 1
-    return FileLinks(
-        path=parsed.path,
-        edges=collector.edges(),
-        unresolved_calls=dict(unresolved),
-        modules_consulted=frozenset(lookups.modules_consulted),
-        names_consulted=frozenset(lookups.names_consulted),
+    return FileLinks.build(
+        parsed.path,
+        collector.edges(),
+        dict(unresolved),
+        frozenset(lookups.modules_consulted),
+        frozenset(lookups.names_consulted),
     )
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..model import ParsedFile, SkippedFile, SourceFile
-from .modules import ModuleName, module_names
+from .modules import ModuleName, imported_prefixes, module_names
 from .python import PythonParser
 from .walker import DEFAULT_MAX_BYTES, WalkResult, walk_repository
 
@@ -21,6 +21,7 @@ __all__ = [
     "ParseJob",
     "WalkResult",
     "decode_source",
+    "imported_prefixes",
     "module_names",
     "parse_files",
     "walk_repository",

@@ -1,9 +1,10 @@
 """Dotted module names for Python files: relative to the right import root.
 
 Roots: the repository root and a top-level `src/` (src layout). A regular package (a folder
-with `__init__.py`) nested deeper, e.g. `python/mypkg/__init__.py`, is named from the folder
-above its top package (`mypkg.x`), unless the repository's own imports show the folders above
-it are namespace packages (`google/cloud/storage/...` imported as `google.cloud.storage`).
+with `__init__.py`) nested deeper, e.g. `python/mypkg/__init__.py` or Django's
+`tests/admin_views/__init__.py`, is named from the folder above its top package (`mypkg.x`,
+`admin_views.tests`), unless the repository's own imports name it through the folders above it
+(`google/cloud/storage/` imported as `google.cloud.storage`: namespace packages).
 """
 
 from __future__ import annotations
@@ -12,12 +13,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-__all__ = ["ModuleName", "module_names"]
+__all__ = ["ModuleName", "imported_prefixes", "module_names"]
 
 _EXPLICIT_ROOTS = ("src",)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ModuleName:
     module: str
     is_package: bool
@@ -41,18 +42,16 @@ def _dotted(path: PurePosixPath, root: PurePosixPath) -> tuple[str, bool]:
 
 def module_names(
     paths: Iterable[str],
-    imported_heads: frozenset[str] = frozenset(),
+    imported: frozenset[str] = frozenset(),
     *,
     root_name: str | None = None,
 ) -> dict[str, ModuleName]:
-    """Module name of each Python path. `imported_heads`: first segments of the absolute
-    imports found in the repository (evidence for namespace packages). `root_name`: the
+    """Module name of each Python path. `imported`: every dotted prefix of the absolute imports
+    found in the repository (evidence for namespace packages, see `imported_prefixes`). The
     repository folder's name, used when the folder is itself a package (has `__init__.py`)."""
     python = sorted(p for p in paths if p.endswith((".py", ".pyi")))
     if root_name and "__init__.py" in python and root_name.isidentifier():
-        prefixed = module_names(
-            [f"{root_name}/{p}" for p in python], imported_heads, root_name=None
-        )
+        prefixed = module_names([f"{root_name}/{p}" for p in python], imported, root_name=None)
         return {p: prefixed[f"{root_name}/{p}"] for p in python}
     package_dirs = {
         str(PurePosixPath(p).parent) for p in python if PurePosixPath(p).stem == "__init__"
@@ -69,19 +68,20 @@ def module_names(
                 top = top.parent
             package_root = top.parent
             if package_root != explicit and _is_below(package_root, explicit):
-                namespace_head = (
-                    package_root.relative_to(explicit).parts[0]
-                    if str(explicit) not in ("", ".")
-                    else package_root.parts[0]
-                )
-                package_head = top.name
-                prefer_namespace = (
-                    namespace_head in imported_heads and package_head not in imported_heads
-                )
-                root = explicit if prefer_namespace else package_root
+                namespaced, _ = _dotted(top / "__init__.py", explicit)
+                root = explicit if namespaced in imported else package_root
         module, is_package = _dotted(path, root)
         names[raw] = ModuleName(module=module, is_package=is_package, root=str(root))
     return names
+
+
+def imported_prefixes(modules: Iterable[str]) -> frozenset[str]:
+    """Every dotted prefix of the given absolute module names (`a.b.c` -> a, a.b, a.b.c)."""
+    found: set[str] = set()
+    for module in modules:
+        parts = module.split(".")
+        found.update(".".join(parts[: i + 1]) for i in range(len(parts)))
+    return frozenset(found)
 
 
 def _is_below(path: PurePosixPath, root: PurePosixPath) -> bool:

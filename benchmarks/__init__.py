@@ -1,0 +1,1 @@
+"""Benchmarks for graphrag_code: independent oracles, baselines and evaluation scripts."""

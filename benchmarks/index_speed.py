@@ -1,0 +1,137 @@
+"""Indexing speed on a large real package (default: Django's sdist), embeddings off.
+
+Reports files/s, seconds per stage, peak RSS (this process, parse workers, Neo4j), and the time
+of incremental re-indexes: no change, a one-file body edit, a one-file interface edit.
+
+    .venv/bin/python -m benchmarks.index_speed [--package django==5.1.4] [--json out.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import shutil
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from benchmarks.oracles.packages import download_sdist, extract_sdist, parse_spec
+from graphrag_code.connection import Neo4jClient, local_server
+from graphrag_code.ingest.pipeline import IndexOptions, index_repository
+from graphrag_code.ingest.state import StateStore
+from graphrag_code.schema import SchemaConfig, ensure_schema
+from graphrag_code.settings import load_settings
+from graphrag_code.storage.writer import GraphWriter
+
+REPO = "bench-index-speed"
+
+
+def _peak_rss_mb() -> dict[str, float]:
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return {"python_mb": round(own, 1), "parse_workers_mb": round(children, 1)}
+
+
+def _neo4j_peak_mb(pid: int | None) -> float | None:
+    if pid is None:
+        return None
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        return None
+    return None
+
+
+def _edit_body(path: Path) -> None:
+    text = path.read_text()
+    marker = "\n    return "
+    at = text.index(marker)
+    path.write_text(text[:at] + "\n    _benchmark_edit = 1" + text[at:])
+
+
+def _edit_interface(path: Path) -> None:
+    path.write_text(path.read_text() + "\n\ndef benchmark_added_function():\n    return 1\n")
+
+
+def run(spec: str, edit_file: str) -> dict[str, Any]:
+    name, version = parse_spec(spec)
+    source = extract_sdist(name, version, download_sdist(name, version))
+    settings = load_settings()
+    server_pid = local_server(settings).status().pid if not settings.neo4j_uri else None
+    with tempfile.TemporaryDirectory() as tmp, Neo4jClient.from_settings(settings) as client:
+        work = Path(tmp) / source.name
+        shutil.copytree(source, work)
+        state_dir = Path(tmp) / "state"
+        ensure_schema(
+            client,
+            SchemaConfig(
+                vector_index=settings.vector_index, fulltext_index=settings.fulltext_index
+            ),
+        )
+        GraphWriter(client, REPO).delete_repository()
+
+        started = time.perf_counter()
+        full = index_repository(
+            work, client, repo=REPO, state_dir=state_dir, options=IndexOptions()
+        )
+        full_seconds = time.perf_counter() - started
+
+        # "cold": a new process each time (state loaded from disk); "warm": a long-lived
+        # process such as `index --watch`, which keeps the state in memory.
+        incremental: dict[str, Any] = {}
+        store = StateStore(state_dir)
+        for label, edit, warm in (
+            ("cold_no_change", None, False),
+            ("cold_one_file_body_edit", _edit_body, False),
+            ("warm_prime", None, True),
+            ("warm_no_change", None, True),
+            ("warm_one_file_body_edit", _edit_body, True),
+            ("warm_one_file_interface_edit", _edit_interface, True),
+        ):
+            if edit is not None:
+                edit(work / edit_file)
+            started = time.perf_counter()
+            if warm:
+                report = index_repository(work, client, repo=REPO, store=store)
+            else:
+                report = index_repository(work, client, repo=REPO, state_dir=state_dir)
+            incremental[label] = {
+                "seconds": round(time.perf_counter() - started, 3),
+                "relinked_files": report.files_relinked,
+                "stages": {k: round(v, 3) for k, v in report.seconds.items()},
+            }
+        store.wait()
+        GraphWriter(client, REPO).delete_repository()
+    return {
+        "package": spec,
+        "files": full.files_total,
+        "symbols": full.symbols,
+        "edges": sum(full.edges.values()),
+        "full_seconds": round(full_seconds, 2),
+        "files_per_second": round(full.files_total / full_seconds, 1),
+        "stages": {k: round(v, 2) for k, v in full.seconds.items()},
+        "incremental": incremental,
+        "peak_rss": {**_peak_rss_mb(), "neo4j_mb": _neo4j_peak_mb(server_pid)},
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--package", default="django==5.1.4")
+    parser.add_argument("--edit-file", default="django/utils/text.py")
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    result = run(args.package, args.edit_file)
+    text = json.dumps(result, indent=2)
+    print(text)
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(text + "\n")
+
+
+if __name__ == "__main__":
+    main()

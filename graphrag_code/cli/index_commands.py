@@ -1,0 +1,127 @@
+"""`graphrag-code index PATH`, `export callgraph` and `delete`: building the graph."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from ..api import delete_repository, index_repository
+from ..connection import Neo4jClient
+from ..ingest.report import IngestReport
+from ..queries import load_query
+from ..settings import load_settings
+from .progress import RichProgress
+
+__all__ = ["register"]
+
+
+def register(commands: Any) -> None:
+    index = commands.add_parser(
+        "index", help="index a repository (incremental after the first run)"
+    )
+    index.add_argument("path", type=Path, help="repository folder")
+    index.add_argument("--repo", help="repository name in the graph (default: folder name)")
+    index.add_argument("--full", action="store_true", help="ignore incremental state, rebuild")
+    index.add_argument("--watch", action="store_true", help="keep the graph fresh as files change")
+    index.add_argument("--json", action="store_true", help="print the report as JSON")
+    index.set_defaults(handler=_index)
+
+    export = commands.add_parser("export", help="export parts of the graph")
+    what = export.add_subparsers(dest="what", required=True, metavar="WHAT")
+    callgraph = what.add_parser("callgraph", help="JSON {caller: [callee, ...]} of one repository")
+    callgraph.add_argument("--repo", required=True)
+    callgraph.add_argument("--output", "-o", type=Path, help="file to write (default: stdout)")
+    callgraph.add_argument(
+        "--certain", action="store_true", help="only exact and inferred edges (no name matches)"
+    )
+    callgraph.set_defaults(handler=_export_callgraph)
+
+    delete = commands.add_parser("delete", help="remove a repository from the graph")
+    delete.add_argument("--repo", required=True)
+    delete.set_defaults(handler=_delete)
+
+
+def _index(args: argparse.Namespace, console: Console) -> int:
+    settings = load_settings()
+    with Neo4jClient.from_settings(settings) as client:
+        client.verify()
+        with RichProgress(
+            Console(stderr=True), enabled=not args.json and sys.stderr.isatty()
+        ) as bar:
+            report = index_repository(
+                args.path, args.repo, client=client, settings=settings, full=args.full, progress=bar
+            )
+        print_report(console, report, as_json=args.json)
+        if args.watch:
+            from ..ingest.watch import watch_repository
+
+            watch_repository(
+                args.path, report.repo, client=client, settings=settings,
+                on_report=lambda r: print_report(console, r, as_json=args.json),
+            )  # fmt: skip
+    return 0
+
+
+def print_report(console: Console, report: IngestReport, *, as_json: bool) -> None:
+    if as_json:
+        console.print_json(json.dumps(report.as_dict()))
+        return
+    console.print(
+        f"[bold]{report.repo}[/] ({report.mode}): {report.files_total} files "
+        f"({report.files_parsed} parsed, {report.files_unchanged} unchanged, "
+        f"{report.files_removed} removed), {report.modules} modules, {report.symbols} symbols",
+        highlight=False,
+    )
+    edges = Table(title="edges", show_edge=False)
+    edges.add_column("kind")
+    edges.add_column("resolution")
+    edges.add_column("count", justify="right")
+    for key, count in sorted(report.edges.items()):
+        kind, tier = key.split("/")
+        edges.add_row(kind, tier, str(count))
+    console.print(edges)
+    console.print(f"unresolved call sites: {report.unresolved_calls}", highlight=False)
+    if report.skipped:
+        console.print(f"[yellow]skipped {len(report.skipped)} file(s):[/]")
+        for skipped in report.skipped[:20]:
+            console.print(f"  {skipped.path}: {skipped.reason}", highlight=False)
+        if len(report.skipped) > 20:
+            console.print(f"  … and {len(report.skipped) - 20} more (see --json)")
+    if report.parse_issues:
+        console.print(
+            f"[yellow]syntax errors in {len(report.parse_issues)} file(s)[/] (kept what parsed):"
+        )
+        for path, issues in list(report.parse_issues.items())[:10]:
+            console.print(f"  {path}:{issues[0].line}: {issues[0].message}", highlight=False)
+    stages = ", ".join(f"{name} {seconds:.2f}s" for name, seconds in report.seconds.items())
+    console.print(f"time: {stages} (total {report.total_seconds:.2f}s)", highlight=False)
+
+
+def _export_callgraph(args: argparse.Namespace, console: Console) -> int:
+    settings = load_settings()
+    with Neo4jClient.from_settings(settings) as client:
+        rows = client.read(
+            load_query("export_callgraph"), {"repo": args.repo, "certain": args.certain}
+        )
+    graph = {row["caller"]: sorted(row["callees"]) for row in rows}
+    text = json.dumps(dict(sorted(graph.items())), indent=2)
+    if args.output:
+        args.output.write_text(text + "\n")
+        console.print(f"wrote {len(graph)} callers to {args.output}")
+    else:
+        sys.stdout.write(text + "\n")
+    return 0
+
+
+def _delete(args: argparse.Namespace, console: Console) -> int:
+    settings = load_settings()
+    with Neo4jClient.from_settings(settings) as client:
+        delete_repository(args.repo, client=client, settings=settings)
+    console.print(f"deleted repository {args.repo}")
+    return 0
