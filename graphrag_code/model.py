@@ -148,16 +148,19 @@ class CallSite:
 
 @dataclass(frozen=True)
 class Binding:
-    """A name bound to something whose type we can infer.
+    """A name bound to something whose type we may infer.
 
     `target` is ("x",) for a local or global, ("self", "attr") for an instance attribute.
-    `kind` "call": bound to the result of calling `value`; "annotation": annotated as `value`.
+    `kind` "call": bound to the result of calling `value`; "annotation": annotated as `value`;
+    "alias": bound to whatever the name `value` is (`x = other.attr`); "enter": bound by
+    `with value(...) as x`; "opaque": some other assignment (recorded only for names that also
+    have a typed binding, so the latest binding before a line is known).
     """
 
     scope: str
     target: Dotted
     value: Dotted
-    kind: Literal["call", "annotation"]
+    kind: Literal["call", "annotation", "alias", "enter", "opaque"]
     line: int
 
 
@@ -224,3 +227,4 @@ class Edge:
     lines: tuple[int, ...] = ()
     index: int | None = None  # INHERITS: position of the base
     names: tuple[str, ...] = field(default=())  # IMPORTS: the names imported
+    via: str | None = None  # IMPORTS: set when the edge follows a re-export through `via`

@@ -115,9 +115,11 @@ def test_bindings_for_type_inference() -> None:
         """
     )
     bindings = {(b.scope, b.target): (b.value, b.kind) for b in parsed.bindings}
-    assert bindings[("pkg.mod.S.__init__", ("self", "repo"))] == (("Repo",), "annotation")
+    # typed through the parameter's annotation when the resolver follows the alias
+    assert bindings[("pkg.mod.S.__init__", ("self", "repo"))] == (("repo",), "alias")
+    assert bindings[("pkg.mod.S.__init__", ("repo",))] == (("Repo",), "annotation")
     assert bindings[("pkg.mod.S.__init__", ("self", "cache"))] == (("Cache",), "call")
-    assert ("pkg.mod.S.__init__", ("self", "other")) not in bindings
+    assert bindings[("pkg.mod.S.__init__", ("self", "other"))] == (("other",), "alias")
     assert bindings[("pkg.mod.g", ("x",))] == (("Widget",), "annotation")
     assert bindings[("pkg.mod.g", ("y",))] == (("mod", "Gadget"), "annotation")
     assert bindings[("pkg.mod.g", ("z",))] == (("int",), "annotation")

@@ -139,6 +139,7 @@ class _EdgeCollector:
             lines=tuple(sorted(set(old.lines) | set(edge.lines))),
             index=old.index,
             names=tuple(sorted(set(old.names) | set(edge.names))),
+            via=old.via if old.via is not None and edge.via is not None else None,  # direct wins
         )
 
     def edges(self) -> list[Edge]:
@@ -176,30 +177,30 @@ def _link_imports(
             continue
         module = resolver.absolute_module(statement, parsed.module, parsed.is_package)
         names = (statement.name,) if statement.name and statement.name != "*" else ()
-        targets: list[tuple[str, bool, bool]] = []  # (target, external, re-export)
+        targets: list[tuple[str, bool, str | None]] = []  # (target, external, re-exported via)
         if statement.name is None or statement.name == "*":
             internal = _longest_internal(module, lookups)
             if internal is not None:
-                targets.append((internal, False, False))
+                targets.append((internal, False, None))
             elif module:
-                targets.append((module, True, False))
+                targets.append((module, True, None))
         else:
             submodule = f"{module}.{statement.name}" if module else statement.name
             if lookups.has_module(submodule):
-                targets.append((submodule, False, False))
+                targets.append((submodule, False, None))
             elif lookups.has_module(module):
-                targets.append((module, False, False))
+                targets.append((module, False, None))
                 defined = resolver.import_target(statement, parsed.module, parsed.is_package)
                 home = _defining_module(defined, index=resolver.lookups.index)
                 if home is not None and home != module:
-                    targets.append((home, False, True))
+                    targets.append((home, False, module))
             else:
                 internal = _longest_internal(module, lookups)
                 if internal is not None:
-                    targets.append((internal, False, False))
+                    targets.append((internal, False, None))
                 elif module:
-                    targets.append((module, True, False))
-        for target, external, _reexport in targets:
+                    targets.append((module, True, None))
+        for target, external, via in targets:
             if not external and target == parsed.module:
                 continue
             collector.add(
@@ -210,6 +211,7 @@ def _link_imports(
                     external=external,
                     lines=(statement.line,),
                     names=names,
+                    via=via,
                 )
             )
 
@@ -332,8 +334,8 @@ def _link_call(
 
 def _call_target(parsed: ParsedFile, site: CallSite, resolver: Resolver) -> Target | None:
     if site.receiver_call is None:
-        return resolver.resolve_dotted(site.scope, site.callee, parsed.module)
-    inner = resolver.resolve_dotted(site.scope, site.receiver_call, parsed.module)
+        return resolver.resolve_dotted(site.scope, site.callee, parsed.module, site.line)
+    inner = resolver.resolve_dotted(site.scope, site.receiver_call, parsed.module, site.line)
     value = resolver._call_result(inner)
     for attribute in site.callee:
         if value is None:

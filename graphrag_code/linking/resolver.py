@@ -17,6 +17,9 @@ from .index import Lookups, ModuleInfo
 __all__ = ["External", "Instance", "ModuleRef", "Resolver", "SymbolRef", "Target"]
 
 BUILTIN_NAMES = frozenset(dir(builtins))
+_PROPERTY_DECORATORS = frozenset(
+    {"property", "cached_property", "functools.cached_property", "abc.abstractproperty"}
+)
 _MAX_DEPTH = 12
 
 
@@ -172,8 +175,11 @@ class Resolver:
         return None
 
     # -- names --------------------------------------------------------------------------------
-    def resolve_name(self, scope: str, name: str, module: str) -> Target | None:
-        """`name` as seen from code executing in `scope` (a function, class or module)."""
+    def resolve_name(
+        self, scope: str, name: str, module: str, line: int | None = None
+    ) -> Target | None:
+        """`name` as seen from code executing in `scope` (a function, class or module) at
+        `line` (when given, a local variable takes its latest binding before that line)."""
         current: str | None = scope
         first = True
         while current is not None and current != module:
@@ -182,7 +188,7 @@ class Resolver:
                 break
             # a class body is a scope only for code directly in it, not for its methods
             if symbol.kind != SymbolKind.CLASS or first:
-                found = self._resolve_in_local_scope(symbol, name, module)
+                found = self._resolve_in_local_scope(symbol, name, module, line if first else None)
                 if found is not _NOT_HERE:
                     return found  # type: ignore[return-value]
             first = False
@@ -218,7 +224,9 @@ class Resolver:
         info = self.lookups.module(module)
         return info is not None and name in info.parsed.module_names
 
-    def _resolve_in_local_scope(self, symbol: Symbol, name: str, module: str) -> object:
+    def _resolve_in_local_scope(
+        self, symbol: Symbol, name: str, module: str, line: int | None
+    ) -> object:
         scope = symbol.qualified_name
         members = self.lookups.members(scope, name)
         imports = self.lookups.index.scope_imports.get(scope, {}).get(name, [])
@@ -238,6 +246,8 @@ class Resolver:
             return self._self_value(symbol)
         if names is not None and name in names.names:
             bindings = self.lookups.index.scope_bindings.get(scope, {}).get((name,))
+            if bindings and line is not None:
+                bindings = _latest_before(bindings, line)
             return self._binding_value(bindings, scope) if bindings else None
         return _NOT_HERE
 
@@ -264,9 +274,16 @@ class Resolver:
             module = self._module_of_scope(scope)
             values: list[Target | None] = []
             for binding in bindings:
-                value = self.resolve_dotted(binding.scope, binding.value, module)
+                if binding.kind == "opaque":
+                    values.append(None)
+                    continue
+                value = self.resolve_dotted(binding.scope, binding.value, module, binding.line)
                 if binding.kind == "annotation":
                     values.append(self._as_instance(value))
+                elif binding.kind == "enter":
+                    values.append(self._entered(self._call_result(value)))
+                elif binding.kind == "alias":
+                    values.append(_mark(value, True))
                 else:
                     values.append(self._call_result(value))
         finally:
@@ -274,6 +291,22 @@ class Resolver:
         if any(value is None for value in values):
             return None
         return _single(values)
+
+    def _entered(self, manager: Target | None) -> Target | None:
+        """What `with manager as x` binds: `__enter__`'s annotated type, else the manager
+        itself (the convention `return self`), when the class defines `__enter__`."""
+        if not isinstance(manager, Instance):
+            return None
+        for method in ("__enter__", "__aenter__"):
+            found = self.class_member(manager.class_name, method, instance=True)
+            if isinstance(found, SymbolRef):
+                symbol = self.lookups.symbol(found.qualified_name)
+                if symbol is not None and symbol.returns is not None:
+                    returned = self._call_result(found)
+                    # `-> T` with a TypeVar (or `Self`) resolves to nothing useful: the manager
+                    return returned if isinstance(returned, Instance) else manager
+                return manager
+        return None
 
     def _module_of_scope(self, scope: str) -> str:
         module = self.lookups.index.symbol_module.get(scope)
@@ -307,7 +340,9 @@ class Resolver:
         return None
 
     # -- dotted expressions -------------------------------------------------------------------
-    def resolve_dotted(self, scope: str, parts: Dotted, module: str) -> Target | None:
+    def resolve_dotted(
+        self, scope: str, parts: Dotted, module: str, line: int | None = None
+    ) -> Target | None:
         if not parts or parts[0] == "<expr>":
             return None
         if parts[0] == "super()":
@@ -315,7 +350,7 @@ class Resolver:
             if head is None or len(parts) < 2:
                 return None
             return self._member_after(head, parts[1], scope, parts[2:])
-        target = self.resolve_name(scope, parts[0], module)
+        target = self.resolve_name(scope, parts[0], module, line)
         for attribute in parts[1:]:
             if target is None:
                 return None
@@ -362,6 +397,10 @@ class Resolver:
         for cls in self.mro(class_name):
             members = self.lookups.members(cls, name)
             if members:
+                if instance:
+                    value = self._property_value(members[0])
+                    if value is not _NOT_HERE:
+                        return value  # type: ignore[return-value]
                 return SymbolRef(members[0])
             bindings = self.lookups.attribute_bindings(cls, name)
             if bindings:
@@ -370,6 +409,17 @@ class Resolver:
         if external is not None:
             return External((*external.dotted, name), inferred=True)
         return None
+
+    def _property_value(self, qualified_name: str) -> object:
+        """The value an instance attribute backed by a `@property` holds (its return type)."""
+        symbol = self.lookups.symbol(qualified_name)
+        if symbol is None or not _PROPERTY_DECORATORS.intersection(symbol.decorators):
+            return _NOT_HERE
+        if symbol.returns is None:
+            return None
+        module = self.lookups.index.symbol_module[qualified_name]
+        value = self._as_instance(self.resolve_dotted(symbol.parent, symbol.returns, module))
+        return _mark(value, True)
 
     def _external_base(self, class_name: str) -> External | None:
         """The first external base in the MRO, when the class has exactly one."""
@@ -412,6 +462,16 @@ class Resolver:
             if found:
                 return found[0]
         return None
+
+
+def _latest_before(bindings: list[Binding], line: int) -> list[Binding]:
+    """The bindings on the last line, before `line`, that binds the name (flow-insensitive
+    within that line; an empty list when the name is not bound yet)."""
+    before = [b for b in bindings if b.line <= line]
+    if not before:
+        return []
+    last = max(b.line for b in before)
+    return [b for b in before if b.line == last]
 
 
 class _NotHere:

@@ -388,7 +388,6 @@ class PythonParser:
         symbols: tuple[Symbol, ...],
     ) -> list[Binding]:
         records: list[Binding] = []
-        parameter_types: dict[str, dict[str, Dotted]] = defaultdict(dict)
         for node in captures.get("definition.function", []):
             params = node.child_by_field_name("parameters")
             qualified = state.def_scopes.get(node.id)
@@ -397,7 +396,6 @@ class PythonParser:
             for name, type_node in _parameters(params):
                 value = annotation_type(type_node) if type_node is not None else None
                 if value is not None:
-                    parameter_types[qualified][name] = value
                     records.append(
                         Binding(qualified, (name,), value, "annotation", node.start_point[0] + 1)
                     )
@@ -411,6 +409,8 @@ class PythonParser:
             scope = self._scope_of(assignment, state)
             line = assignment.start_point[0] + 1
             right = assignment.child_by_field_name("right")
+            if right is not None and right.type == "await" and right.named_child_count == 1:
+                right = right.named_children[0]  # x = await f(): typed like f()
             annotation = assignment.child_by_field_name("type")
             if annotation is not None:
                 value = annotation_type(annotation)
@@ -422,12 +422,43 @@ class PythonParser:
                     callee, receiver = _callee(function)
                     if receiver is None and callee[0] != "<expr>":
                         records.append(Binding(scope, target_parts, callee, "call", line))
-            elif right is not None and right.type == "identifier":
-                annotated = parameter_types.get(scope, {}).get(_text(right))
-                if annotated is not None:
-                    records.append(Binding(scope, target_parts, annotated, "annotation", line))
+            elif right is not None and right.type in ("identifier", "attribute"):
+                value = _dotted(right)
+                if value is not None and value != target_parts:
+                    records.append(Binding(scope, target_parts, value, "alias", line))
+        for call, target in zip(
+            captures.get("with.call", []), captures.get("with.target", []), strict=False
+        ):
+            function = call.child_by_field_name("function")
+            if function is None:
+                continue
+            callee, receiver = _callee(function)
+            if receiver is None and callee[0] != "<expr>":
+                scope = self._scope_of(call, state)
+                records.append(
+                    Binding(scope, (_text(target),), callee, "enter", call.start_point[0] + 1)
+                )
+        records.extend(self._opaque_bindings(captures, state, records))
         records.sort(key=lambda b: (b.line, b.scope, b.target))
         return records
+
+    def _opaque_bindings(
+        self, captures: dict[str, list[ts.Node]], state: _FileState, typed: list[Binding]
+    ) -> list[Binding]:
+        """Untyped assignments to names that also have a typed binding in the same scope: the
+        resolver needs them to know which binding is the latest before a call."""
+        typed_lines: dict[tuple[str, Dotted], set[int]] = defaultdict(set)
+        for binding in typed:
+            typed_lines[(binding.scope, binding.target)].add(binding.line)
+        opaque: list[Binding] = []
+        for node in captures.get("local", []):
+            name = (_text(node),)
+            scope = self._scope_of(node, state)
+            lines = typed_lines.get((scope, name))
+            line = node.start_point[0] + 1
+            if lines is not None and line not in lines:
+                opaque.append(Binding(scope, name, (), "opaque", line))
+        return opaque
 
     def _type_uses(self, captures: dict[str, list[ts.Node]], state: _FileState) -> list[TypeUse]:
         uses: list[TypeUse] = []

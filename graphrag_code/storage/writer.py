@@ -39,6 +39,8 @@ def _edge_props(edge: Edge) -> dict[str, Any]:
         props["index"] = edge.index
     if edge.names:
         props["names"] = list(edge.names)
+    if edge.via is not None:
+        props["via"] = edge.via
     return props
 
 

@@ -10,17 +10,15 @@
 
 (call function: (_)) @call
 
-; x = Foo(...)   self.x = Foo(...)
-(assignment left: (identifier) @bind.target right: (call) @bind.call)
+; Assignments to a name or to self.attr: x = Foo(...), x = other.name, x: Foo = ...
+; (python.py reads the right-hand side and the annotation)
+(assignment left: (identifier) @bind.target)
 (assignment left: (attribute object: (identifier) @_self attribute: (identifier)) @bind.target
-  right: (call) @bind.call (#eq? @_self "self"))
-; self.x = x   (typed by x's parameter annotation)
-(assignment left: (attribute object: (identifier) @_self3 attribute: (identifier)) @bind.target
-  right: (identifier) @bind.name (#eq? @_self3 "self"))
-; x: Foo = ...   self.x: Foo = ...
-(assignment left: (identifier) @bind.target type: (type) @bind.annotation)
-(assignment left: (attribute object: (identifier) @_self2 attribute: (identifier)) @bind.target
-  type: (type) @bind.annotation (#eq? @_self2 "self"))
+  (#eq? @_self "self"))
+
+; with Foo(...) as x
+(with_item value: (as_pattern (call) @with.call
+  alias: (as_pattern_target (identifier) @with.target)))
 
 ; Names bound in a scope (so a local `f` is never mistaken for the module-level `f`).
 (assignment left: (identifier) @local)

@@ -1,0 +1,240 @@
+"""Accuracy of our IMPORTS and CALLS edges against independent oracles (grimp and jedi).
+
+The oracles (benchmarks/oracles) never import graphrag_code; this script compares their JSON
+with the graph our linker builds from the same sdist sources.
+
+- IMPORTS, module level, against grimp's direct imports (re-export edges, which grimp does not
+  model, and self-imports are left out; TYPE_CHECKING imports are included by both).
+- CALLS, at caller-file level (caller module, callee qualified name), against jedi's `goto` on
+  every call site. A jedi class target counts as the `__init__` the call runs (the class itself
+  when no `__init__` is found), which is how our edges point.
+  Precision and recall are reported for exact + inferred edges (the "certain" tiers), and
+  separately for each tier.
+
+    .venv/bin/python -m benchmarks.graph_accuracy [requests==2.32.3 ...] [--json out.json]
+        [--show-errors N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from benchmarks.oracles.packages import ORACLE_OUT_DIR, PACKAGES, fetch, parse_spec
+from graphrag_code.ingest.offline import LinkedRepository, link_repository
+from graphrag_code.model import EdgeKind, Resolution
+
+DEFAULT_PACKAGES = ("requests==2.32.3", "flask==3.0.3", "click==8.1.7", "httpx==0.28.1")
+
+
+@dataclass
+class Score:
+    true_positive: int
+    ours: int
+    oracle: int
+
+    @property
+    def precision(self) -> float:
+        return self.true_positive / self.ours if self.ours else 1.0
+
+    @property
+    def recall(self) -> float:
+        return self.true_positive / self.oracle if self.oracle else 1.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "precision": round(self.precision, 4),
+            "recall": round(self.recall, 4),
+            "true_positive": self.true_positive,
+            "ours": self.ours,
+            "oracle": self.oracle,
+        }
+
+
+def _score(ours: set[Any], oracle: set[Any]) -> Score:
+    return Score(len(ours & oracle), len(ours), len(oracle))
+
+
+def _strip(repo: str, node_id: str) -> str:
+    return node_id.removeprefix(f"{repo}:").split("#", 1)[0].split("@", 1)[0]
+
+
+def _import_pairs(linked: LinkedRepository) -> set[tuple[str, str]]:
+    pairs = set()
+    for edge in linked.edges():
+        if edge.kind != EdgeKind.IMPORTS or edge.external or edge.via is not None:
+            continue
+        pairs.add((_strip(linked.repo, edge.source), _strip(linked.repo, edge.target)))
+    return pairs
+
+
+def _oracle_import_pairs(oracle: dict[str, Any]) -> set[tuple[str, str]]:
+    return {(a, b) for a, b, _lines in oracle["internal_imports"] if a != b}
+
+
+def _caller_module(linked: LinkedRepository, source_id: str) -> str:
+    qualified = _strip(linked.repo, source_id)
+    if qualified in linked.index.modules:
+        return qualified
+    return linked.index.symbol_module.get(qualified, qualified)
+
+
+def _call_pairs(linked: LinkedRepository) -> dict[Resolution, set[tuple[str, str]]]:
+    by_tier: dict[Resolution, set[tuple[str, str]]] = defaultdict(set)
+    for edge in linked.edges():
+        if edge.kind != EdgeKind.CALLS or edge.external or edge.resolution is None:
+            continue
+        by_tier[edge.resolution].add(
+            (_caller_module(linked, edge.source), _strip(linked.repo, edge.target))
+        )
+    return by_tier
+
+
+def _site_targets(site: dict[str, Any], package: str) -> list[str]:
+    """In-package targets of a call site. jedi sometimes reaches an in-package definition
+    through another path and reports it as external; its qualified name tells."""
+    targets = list(site["targets"])
+    external = site.get("external")
+    if external and external.startswith(f"{package}.") and external not in targets:
+        targets.append(external)
+    return targets
+
+
+def _oracle_call_pairs(oracle: dict[str, Any]) -> set[tuple[str, str]]:
+    classes = {c["qname"]: c for c in oracle["classes"]}
+    pairs = set()
+    for site in oracle["call_sites"]:
+        module = _module_of_file(site["file"])
+        for target in _site_targets(site, oracle["package"]):
+            cls = classes.get(target)
+            if cls is not None:
+                inits = cls["init_targets"] or site.get("init_targets") or []
+                pairs.add((module, inits[0] if inits else target))
+            else:
+                pairs.add((module, target))
+    return pairs
+
+
+def _judged_sites(oracle: dict[str, Any]) -> set[tuple[str, int]]:
+    """(module, line) of the call sites jedi resolved to anything (in or out of the package)."""
+    return {
+        (_module_of_file(site["file"]), site["line"])
+        for site in oracle["call_sites"]
+        if site["targets"] or site.get("external")
+    }
+
+
+def _judged_pairs(
+    linked: LinkedRepository, tiers: set[Resolution], judged: set[tuple[str, int]]
+) -> set[tuple[str, str]]:
+    """Our caller-module pairs with at least one call site that jedi could judge."""
+    pairs = set()
+    for edge in linked.edges():
+        if edge.kind != EdgeKind.CALLS or edge.external or edge.resolution not in tiers:
+            continue
+        module = _caller_module(linked, edge.source)
+        if any((module, line) in judged for line in edge.lines):
+            pairs.add((module, _strip(linked.repo, edge.target)))
+    return pairs
+
+
+def _module_of_file(path: str) -> str:
+    parts = path.removesuffix(".py").split("/")
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def evaluate(spec: str, show_errors: int = 0) -> dict[str, Any]:
+    """Compare with the oracle outputs in benchmarks/cache/oracles (run_all writes them)."""
+    name, version = parse_spec(spec)
+    base = ORACLE_OUT_DIR / f"{name}-{version}"
+    imports_oracle = json.loads(Path(f"{base}.imports.json").read_text())
+    calls_oracle = json.loads(Path(f"{base}.calls.json").read_text())
+    return compare(spec, imports_oracle, calls_oracle, show_errors)
+
+
+def compare(
+    spec: str,
+    imports_oracle: dict[str, Any],
+    calls_oracle: dict[str, Any],
+    show_errors: int = 0,
+) -> dict[str, Any]:
+    """Our graph of the package's sources against the two oracle outputs."""
+    name, version = parse_spec(spec)
+    linked = link_repository(fetch(name, version).package_dir, repo=name)
+
+    ours_imports = _import_pairs(linked)
+    oracle_imports = _oracle_import_pairs(imports_oracle)
+    tiers = _call_pairs(linked)
+    oracle_calls = _oracle_call_pairs(calls_oracle)
+    certain = tiers[Resolution.EXACT] | tiers[Resolution.INFERRED]
+    judged = _judged_pairs(
+        linked, {Resolution.EXACT, Resolution.INFERRED}, _judged_sites(calls_oracle)
+    )
+    result: dict[str, Any] = {
+        "package": spec,
+        "modules": len(linked.index.modules),
+        "imports": _score(ours_imports, oracle_imports).as_dict(),
+        "calls_certain": _score(certain, oracle_calls).as_dict(),
+        # precision where jedi had an answer: our edges at sites jedi left unresolved are
+        # neither confirmed nor refuted
+        "calls_certain_judged_precision": round(_score(judged, oracle_calls).precision, 4),
+        "calls_with_name_tier": _score(certain | tiers[Resolution.NAME], oracle_calls).as_dict(),
+        "calls_by_tier": {
+            tier.value: _score(tiers[tier], oracle_calls).as_dict() for tier in Resolution
+        },
+    }
+    if show_errors:
+        result["errors"] = {
+            "imports_missing": sorted(oracle_imports - ours_imports)[:show_errors],
+            "imports_extra": sorted(ours_imports - oracle_imports)[:show_errors],
+            "calls_missing": sorted(oracle_calls - certain - tiers[Resolution.NAME])[:show_errors],
+            "calls_extra": sorted(certain - oracle_calls)[:show_errors],
+        }
+    return result
+
+
+def markdown(results: list[dict[str, Any]]) -> str:
+    lines = [
+        "| package | modules | imports P | imports R | calls P (exact+inferred) | calls P judged "
+        "| calls R (exact+inferred) | calls R (+name) | name-tier P |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in results:
+        lines.append(
+            f"| {r['package']} | {r['modules']} | {r['imports']['precision']:.3f} | "
+            f"{r['imports']['recall']:.3f} | {r['calls_certain']['precision']:.3f} | "
+            f"{r['calls_certain_judged_precision']:.3f} | "
+            f"{r['calls_certain']['recall']:.3f} | {r['calls_with_name_tier']['recall']:.3f} | "
+            f"{r['calls_by_tier']['name']['precision']:.3f} |"
+        )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("packages", nargs="*", default=list(DEFAULT_PACKAGES))
+    parser.add_argument("--json", type=Path)
+    parser.add_argument("--show-errors", type=int, default=0)
+    args = parser.parse_args()
+    known = {p.spec for p in PACKAGES}
+    results = []
+    for spec in args.packages:
+        if spec not in known:
+            print(f"note: {spec} is not pinned in benchmarks/oracles/packages.py")
+        results.append(evaluate(spec, args.show_errors))
+    print(markdown(results))
+    if args.show_errors:
+        print(json.dumps([{r["package"]: r["errors"]} for r in results], indent=1))
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(results, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
