@@ -2,5 +2,5 @@
 // Parameters: $limit
 MATCH (n:Code) WHERE n.embedding IS NOT NULL
 WITH n LIMIT $limit
-REMOVE n.embedding, n.embedded_hash
+REMOVE n.embedding, n.embedded_hash, n.embedded_model
 RETURN count(n) AS cleared

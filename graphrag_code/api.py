@@ -1,10 +1,15 @@
-"""The library's front door: index repositories with sensible defaults."""
+"""The library's front door: index repositories and embed them, with sensible defaults."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 from .connection import Neo4jClient
+from .embedding import Embedder, make_embedder
+from .errors import IngestError
+from .ingest import embed_stage
+from .ingest.embed_stage import EmbedReport
 from .ingest.pipeline import IndexOptions, ProgressReporter
 from .ingest.pipeline import index_repository as _index
 from .ingest.report import IngestReport
@@ -13,7 +18,7 @@ from .schema import SchemaConfig, ensure_schema
 from .settings import Settings, load_settings
 from .storage.writer import GraphWriter
 
-__all__ = ["delete_repository", "index_repository", "schema_config"]
+__all__ = ["delete_repository", "embed_repository", "index_repository", "schema_config"]
 
 
 def schema_config(settings: Settings, *, dimensions: int, model: str) -> SchemaConfig:
@@ -25,6 +30,15 @@ def schema_config(settings: Settings, *, dimensions: int, model: str) -> SchemaC
     )
 
 
+def _ensure_schema_for(
+    client: Neo4jClient, settings: Settings, embedder: Embedder, *, reembed: bool
+) -> None:
+    """The schema, with the vector index recorded for `embedder`: a model switch raises
+    `EmbeddingMismatchError` (naming both models) unless `reembed` drops the old vectors."""
+    config = schema_config(settings, dimensions=embedder.dimensions, model=embedder.name)
+    ensure_schema(client, config, reembed=reembed)
+
+
 def index_repository(
     path: str | Path,
     repo: str | None = None,
@@ -33,23 +47,79 @@ def index_repository(
     settings: Settings | None = None,
     full: bool = False,
     progress: ProgressReporter | None = None,
+    embed: bool = True,
+    embedder: Embedder | None = None,
+    reembed: bool = False,
+    store: StateStore | None = None,
 ) -> IngestReport:
-    """Index the repository at `path` (incrementally when it was indexed before).
+    """Index the repository at `path` (incrementally when it was indexed before), then embed
+    the nodes whose text changed.
 
-    Without `client`, connects as `settings` say (NEO4J_URI, else the local server).
+    Without `client`, connects as `settings` say (NEO4J_URI, else the local server); without
+    `embedder`, uses the one `settings.embedder` names. `embed=False` builds the graph and the
+    full-text index only; `graphrag-code embed` (or `embed_repository`) fills the vectors later.
+    `reembed` allows switching the embedding model (the old model's vectors are dropped) and
+    recomputes this repository's vectors even where the text did not change. A long-lived
+    `store` keeps the incremental state in memory between calls (what `CodeGraph` does).
     """
     settings = settings or load_settings()
+    embedder = embedder or make_embedder(settings)
     own_client = client is None
     client = client or Neo4jClient.from_settings(settings)
     try:
-        ensure_schema(client, schema_config(settings, dimensions=384, model="minilm"))
-        return _index(
+        _ensure_schema_for(client, settings, embedder, reembed=reembed)
+        report = _index(
             path,
             client,
             repo=repo,
-            state_dir=settings.cache_dir / "graphs",
+            state_dir=None if store is not None else settings.cache_dir / "graphs",
+            store=store,
             options=IndexOptions(full=full),
             progress=progress,
+        )
+        if reembed:
+            embed_stage.forget_embeddings(client, report.repo)
+        if embed:
+            embedded = embed_stage.embed_repository(
+                client, report.repo, embedder, progress=progress
+            )
+            report.embedded = embedded.embedded
+            report.embedding_cache_hits = embedded.cache_hits
+            report.seconds["embed"] = embedded.seconds
+        return report
+    finally:
+        if own_client:
+            client.close()
+
+
+def embed_repository(
+    repo: str | None = None,
+    *,
+    client: Neo4jClient | None = None,
+    settings: Settings | None = None,
+    embedder: Embedder | None = None,
+    reembed: bool = False,
+    progress: ProgressReporter | None = None,
+    cancel: threading.Event | None = None,
+) -> EmbedReport:
+    """Fill the missing or out-of-date vectors of `repo` (every repository when None).
+
+    For graphs indexed with `embed=False`, or to resume an interrupted embedding run.
+    `reembed` allows switching the embedding model (the old model's vectors are dropped) and
+    recomputes every vector of `repo` even where the text did not change.
+    """
+    settings = settings or load_settings()
+    embedder = embedder or make_embedder(settings)
+    own_client = client is None
+    client = client or Neo4jClient.from_settings(settings)
+    try:
+        if repo is not None and GraphWriter(client, repo).repository_state() is None:
+            raise IngestError(f"no repository {repo!r} in the graph; index it first")
+        _ensure_schema_for(client, settings, embedder, reembed=reembed)
+        if reembed:
+            embed_stage.forget_embeddings(client, repo)
+        return embed_stage.embed_repository(
+            client, repo, embedder, progress=progress, cancel=cancel
         )
     finally:
         if own_client:

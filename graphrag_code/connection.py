@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
 import neo4j
-from neo4j import Driver, GraphDatabase, RoutingControl
+from neo4j import Driver, GraphDatabase, NotificationDisabledClassification, RoutingControl
 from neo4j.exceptions import AuthError, ServiceUnavailable, SessionExpired
 from pydantic import SecretStr
 
@@ -106,6 +106,12 @@ class Neo4jClient:
             auth=endpoint.auth(),
             max_connection_lifetime=600,
             connection_acquisition_timeout=60,
+            # "property key does not exist" and friends are routine on a fresh or partial
+            # graph; they would only alarm users and break warnings-as-errors test runs.
+            notifications_disabled_classifications=[
+                NotificationDisabledClassification.UNRECOGNIZED,
+                NotificationDisabledClassification.HINT,
+            ],
         )
         self._capabilities: dict[str, Any] | None = None
 

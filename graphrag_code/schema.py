@@ -21,7 +21,7 @@ class SchemaConfig:
     vector_index: str = "code_embedding"
     fulltext_index: str = "code_search_text"
     dimensions: int = 384
-    model: str = "minilm"
+    model: str = "minilm-l6-v2-int8"  # MiniLMEmbedder.name, the default embedder
     fulltext_analyzer: str = "english"
 
 

@@ -13,6 +13,7 @@ from rich.table import Table
 
 from ..api import delete_repository, index_repository
 from ..connection import Neo4jClient
+from ..embedding import make_embedder
 from ..ingest.report import IngestReport
 from ..queries import load_query
 from ..settings import load_settings
@@ -29,6 +30,11 @@ def register(commands: Any) -> None:
     index.add_argument("--repo", help="repository name in the graph (default: folder name)")
     index.add_argument("--full", action="store_true", help="ignore incremental state, rebuild")
     index.add_argument("--watch", action="store_true", help="keep the graph fresh as files change")
+    index.add_argument(
+        "--no-embeddings",
+        action="store_true",
+        help="graph and full-text index only; compute vectors later with `graphrag-code embed`",
+    )
     index.add_argument("--json", action="store_true", help="print the report as JSON")
     index.set_defaults(handler=_index)
 
@@ -49,14 +55,17 @@ def register(commands: Any) -> None:
 
 def _index(args: argparse.Namespace, console: Console) -> int:
     settings = load_settings()
+    embedder = make_embedder(settings)  # one for all runs of --watch: it loads its model once
+    embed = not args.no_embeddings
     with Neo4jClient.from_settings(settings) as client:
         client.verify()
         with RichProgress(
             Console(stderr=True), enabled=not args.json and sys.stderr.isatty()
         ) as bar:
             report = index_repository(
-                args.path, args.repo, client=client, settings=settings, full=args.full, progress=bar
-            )
+                args.path, args.repo, client=client, settings=settings, full=args.full,
+                progress=bar, embed=embed, embedder=embedder,
+            )  # fmt: skip
         print_report(console, report, as_json=args.json)
         if args.watch:
             from ..ingest.watch import watch_repository
@@ -64,6 +73,7 @@ def _index(args: argparse.Namespace, console: Console) -> int:
             watch_repository(
                 args.path, report.repo, client=client, settings=settings,
                 on_report=lambda r: print_report(console, r, as_json=args.json),
+                embed=embed, embedder=embedder,
             )  # fmt: skip
     return 0
 
@@ -87,6 +97,12 @@ def print_report(console: Console, report: IngestReport, *, as_json: bool) -> No
         edges.add_row(kind, tier, str(count))
     console.print(edges)
     console.print(f"unresolved call sites: {report.unresolved_calls}", highlight=False)
+    if "embed" in report.seconds:
+        console.print(
+            f"embedded {report.embedded} symbols ({report.embedding_cache_hits} reused from "
+            "the vector cache)",
+            highlight=False,
+        )
     if report.skipped:
         console.print(f"[yellow]skipped {len(report.skipped)} file(s):[/]")
         for skipped in report.skipped[:20]:

@@ -9,11 +9,11 @@ from collections.abc import Sequence
 from rich.console import Console
 
 from ..errors import GraphRAGCodeError
-from . import demo, index_commands, neo4j_commands
+from . import demo, embed_commands, index_commands, neo4j_commands, query_commands
 
 __all__ = ["build_parser", "main"]
 
-_COMMAND_MODULES = (neo4j_commands, index_commands, demo)
+_COMMAND_MODULES = (neo4j_commands, index_commands, embed_commands, query_commands, demo)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -30,7 +30,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    console = Console(stderr=False)
+    # piped output keeps long qualified names on one line instead of wrapping at 80 columns
+    console = Console(stderr=False, width=None if sys.stdout.isatty() else 200)
     try:
         code: int = args.handler(args, console)
     except GraphRAGCodeError as exc:

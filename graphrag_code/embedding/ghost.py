@@ -28,7 +28,7 @@ class GhostRecipe(Enum):
     NAME_SIG_DOC = "name_sig_doc"
     """Path, qualified name, signature, docstring: no code at all."""
     NAME_SIG_DOC_BODY = "name_sig_doc_body"
-    """The above, then the start of the body as written."""
+    """The above, then the start of the body as written (of a class: its members' headers)."""
     NAME_SIG_DOC_SPLIT_BODY = "name_sig_doc_split_body"
     """The above, with body identifiers split into lowercase words (``getUser`` -> get user)."""
     BODY_ONLY = "body_only"
@@ -104,8 +104,46 @@ def _python_body(code: str, *, module: bool) -> str | None:
     return "\n".join(source.splitlines()[start - 1 :])
 
 
-def _body(code: str, signature: str | None, *, module: bool) -> str:
-    body = _python_body(code, module=module)
+def _class_outline(code: str) -> str | None:
+    """A Python class's members without their bodies, or None when `code` is not one class.
+
+    Methods get vectors of their own; a class text that repeated its first methods' code
+    outranked those methods for questions about what they do (on tests/fixtures/shop,
+    "insert a record into the SQLite database" found `SqliteStorage` before its `save`).
+    """
+    source = textwrap.dedent(code)
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):  # ValueError: source with NUL bytes
+        return None
+    if len(tree.body) != 1 or not isinstance(tree.body[0], ast.ClassDef):
+        return None
+    lines = source.splitlines()
+    members: list[str] = []
+    for statement in tree.body[0].body:
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            # the header, over as many lines as the signature takes, without the body
+            first = statement.body[0]
+            if first.lineno > statement.lineno:
+                members.append(" ".join(lines[statement.lineno - 1 : first.lineno - 1]))
+            else:  # `def f(): return 1`; col_offset counts UTF-8 bytes
+                line = lines[statement.lineno - 1].encode("utf-8")[: first.col_offset]
+                members.append(line.decode("utf-8", errors="ignore").rstrip())
+        elif not (
+            isinstance(statement, ast.Expr)
+            and isinstance(statement.value, ast.Constant)
+            and isinstance(statement.value.value, str)
+        ):  # a docstring is already in the text
+            members.append(ast.get_source_segment(source, statement) or "")
+    return "\n".join(members)
+
+
+def _body(code: str, signature: str | None, *, kind: str) -> str:
+    if kind == "class":
+        outline = _class_outline(code)
+        if outline is not None:
+            return outline
+    body = _python_body(code, module=kind == "module")
     if body is not None:
         return body
     # Another language (or broken Python): drop a leading copy of the signature at least.
@@ -153,7 +191,7 @@ def ghost_text(
             parts.append(doc)
             left -= count_words(doc)
     if code and left > 0 and recipe is not GhostRecipe.NAME_SIG_DOC:
-        body = _one_line(_body(code, signature, module=kind == "module"))
+        body = _one_line(_body(code, signature, kind=kind))
         if recipe is GhostRecipe.NAME_SIG_DOC_SPLIT_BODY:
             body = _one_line(_split_words(body))
         body = _clip(body, left)

@@ -423,14 +423,17 @@ def _node_stats(
         ranked_edges = [pair for file_links in links.values() for pair in file_links.rank_edges]
         scores = centrality(nodes, ranked_edges)
     unresolved: Counter[str] = Counter()
+    unresolved_names: dict[str, tuple[str, ...]] = {}
     for file_links in links.values():
         unresolved.update(file_links.unresolved_calls)
+        unresolved_names.update(file_links.unresolved_names)
     return {
         node: {
             "pagerank": scores[node][0],
             "in_degree": scores[node][1],
             "out_degree": scores[node][2],
             "unresolved_calls": unresolved.get(node, 0),
+            "unresolved_names": list(unresolved_names.get(node, ())),
         }
         for node in nodes
     }

@@ -21,7 +21,7 @@ from ..parsing import ModuleName
 
 __all__ = ["IndexState", "RawCall", "StateStore", "compact", "with_calls"]
 
-_FORMAT = 5
+_FORMAT = 6
 
 
 @dataclass

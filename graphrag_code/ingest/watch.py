@@ -12,6 +12,7 @@ from pathlib import Path
 import watchfiles
 
 from ..connection import Neo4jClient
+from ..embedding import Embedder
 from ..parsing import LANGUAGES
 from ..parsing.walker import SKIP_DIRS
 from ..settings import Settings
@@ -37,8 +38,11 @@ def watch_repository(
     on_report: Callable[[IngestReport], None],
     debounce_ms: int = 500,
     stop_after: int | None = None,
+    embed: bool = True,
+    embedder: Embedder | None = None,
 ) -> None:
-    """Block, re-indexing `path` after each debounced batch of relevant changes."""
+    """Block, re-indexing `path` after each debounced batch of relevant changes (and
+    embedding what changed, unless `embed` is False)."""
     from ..api import index_repository
 
     runs = 0
@@ -50,7 +54,11 @@ def watch_repository(
     ):
         if not changes:
             continue
-        on_report(index_repository(path, repo, client=client, settings=settings))
+        on_report(
+            index_repository(
+                path, repo, client=client, settings=settings, embed=embed, embedder=embedder
+            )
+        )
         runs += 1
         if stop_after is not None and runs >= stop_after:
             return

@@ -28,6 +28,9 @@ _BUILTIN_METHODS = frozenset(
 ) | frozenset({"close", "read", "write", "readline", "flush", "seek", "send", "run", "start"})
 
 
+_MAX_UNRESOLVED_NAMES = 50
+
+
 @dataclass(frozen=True)
 class FileLinks:
     """Everything linking one file produced, plus what it consulted (for incremental runs).
@@ -43,6 +46,7 @@ class FileLinks:
     names_consulted: frozenset[str] = frozenset()
     edge_counts: dict[str, int] = field(default_factory=dict)  # "KIND/tier" -> edges
     rank_edges: frozenset[tuple[str, str]] = frozenset()  # internal CALLS + IMPORTS pairs
+    unresolved_names: dict[str, tuple[str, ...]] = field(default_factory=dict)  # id -> names
 
     @classmethod
     def build(
@@ -52,6 +56,7 @@ class FileLinks:
         unresolved_calls: dict[str, int],
         modules_consulted: frozenset[str],
         names_consulted: frozenset[str],
+        unresolved_names: dict[str, tuple[str, ...]] | None = None,
     ) -> FileLinks:
         counts: dict[str, int] = defaultdict(int)
         for edge in edges:
@@ -67,7 +72,7 @@ class FileLinks:
         )
         return cls(
             path, tuple(edges), unresolved_calls, modules_consulted, names_consulted,
-            dict(counts), ranked,
+            dict(counts), ranked, unresolved_names or {},
         )  # fmt: skip
 
     def without_edges(self) -> FileLinks:
@@ -152,18 +157,26 @@ def link_file(parsed: ParsedFile, index: RepositoryIndex, ids: NodeIds) -> FileL
     resolver = Resolver(lookups)
     collector = _EdgeCollector()
     unresolved: dict[str, int] = defaultdict(int)
+    unresolved_names: dict[str, set[str]] = defaultdict(set)
     _link_imports(parsed, resolver, ids, collector)
     _link_bases(parsed, resolver, ids, collector)
     _link_type_uses(parsed, resolver, ids, collector)
     for site in parsed.calls:
         if not _link_call(parsed, site, resolver, ids, collector):
-            unresolved[ids.of_scope(parsed, site.scope)] += 1
+            scope_id = ids.of_scope(parsed, site.scope)
+            unresolved[scope_id] += 1
+            if site.callee[-1] not in ("<expr>", "super()"):
+                unresolved_names[scope_id].add(site.callee[-1])
     return FileLinks.build(
         parsed.path,
         collector.edges(),
         dict(unresolved),
         frozenset(lookups.modules_consulted),
         frozenset(lookups.names_consulted),
+        {
+            node: tuple(sorted(names))[:_MAX_UNRESOLVED_NAMES]
+            for node, names in unresolved_names.items()
+        },
     )
 
 

@@ -1,0 +1,200 @@
+// Hybrid code search: vector, full-text and graph legs in ONE query. Each leg collects to
+// ONE row, so the legs never multiply; fusion (RRF) happens in Python.
+//
+// Parameters (paste into Neo4j Browser with :param):
+//   $vector_index, $fulltext_index   index names
+//   $embedding     query vector, or null to skip the vector leg
+//   $lucene        escaped Lucene query, or null to skip the full-text leg
+//   $repo          repository name, or null for all
+//   $k, $candidates   hits per leg; candidates fetched before the repository filter
+//   $names, $short_names, $dotted, $paths   what the question names (graph seeds)
+//   $seed_from_hits, $seed_k   also seed the graph leg with the top hits of the other legs
+//   $include_seeds   whether named seeds are graph hits themselves (definition questions)
+//   $types, $direction ('out' | 'in' | 'both'), $max_hops (1..3)
+//   $fanout (neighbours kept per node), $hub_degree (nodes above it are not expanded)
+//   $max_seeds, $graph_k
+//   $trace, $target_lucene   trace questions: also follow the shortest call chains from the
+//                  named seeds to where the trace should end: full-text hits of the words
+//                  that are not the named symbols ("trace X to the database": "database")
+CALL () {
+  WITH $embedding AS embedding
+  WHERE embedding IS NOT NULL
+  CALL db.index.vector.queryNodes($vector_index, $candidates, embedding) YIELD node, score
+  WITH node, score
+  WHERE $repo IS NULL OR node.repo = $repo
+  ORDER BY score DESC
+  LIMIT $k
+  RETURN collect({
+    id: node.id, score: score, kind: node.kind, qualified_name: node.qualified_name,
+    path: node.path, start_line: node.start_line, end_line: node.end_line,
+    signature: node.signature, repo: node.repo, pagerank: node.pagerank
+  }) AS vector
+}
+CALL () {
+  WITH $lucene AS lucene
+  WHERE lucene IS NOT NULL
+  CALL db.index.fulltext.queryNodes($fulltext_index, lucene, {limit: $candidates})
+    YIELD node, score
+  WITH node, score
+  WHERE $repo IS NULL OR node.repo = $repo
+  ORDER BY score DESC
+  LIMIT $k
+  RETURN collect({
+    id: node.id, score: score, kind: node.kind, qualified_name: node.qualified_name,
+    path: node.path, start_line: node.start_line, end_line: node.end_line,
+    signature: node.signature, repo: node.repo, pagerank: node.pagerank
+  }) AS text
+}
+CALL () {
+  // Seeds named by the question: qualified names, short names, dotted suffixes, file paths.
+  CALL () {
+    MATCH (s:Code) WHERE s.qualified_name IN $names
+    RETURN s
+    UNION
+    MATCH (s:Code) WHERE s.name IN $short_names
+    RETURN s
+    UNION
+    UNWIND $dotted AS d
+    MATCH (s:Code) WHERE s.name = last(split(d, '.')) AND s.qualified_name ENDS WITH '.' + d
+    RETURN s
+    UNION
+    UNWIND $paths AS p
+    MATCH (s:Module) WHERE s.path = p OR s.path ENDS WITH '/' + p
+    RETURN s
+  }
+  WITH s
+  WHERE $repo IS NULL OR s.repo = $repo
+  ORDER BY s.pagerank DESC
+  LIMIT $max_seeds
+  RETURN collect(s) AS named
+}
+CALL (vector, text, named) {
+  WITH named,
+       CASE WHEN $seed_from_hits
+         THEN [h IN vector[..$seed_k] | h.id] + [h IN text[..$seed_k] | h.id]
+         ELSE [] END AS hit_ids
+  CALL (named, hit_ids) {
+    MATCH (s:Code) WHERE s.id IN hit_ids AND NOT s IN named
+    RETURN collect(s) AS from_hits
+  }
+  UNWIND [s IN named | {node: s, weight: 2.0}] + [s IN from_hits | {node: s, weight: 1.0}]
+    AS seed
+  WITH seed.node AS s, seed.weight AS weight
+  // hop 1: the neighbours of the seed along the intent's edges, best-connected first
+  CALL (s) {
+    CALL (s) {
+      WITH s WHERE $direction IN ['out', 'both']
+      MATCH (s)-[r]->(m:Code) WHERE type(r) IN $types
+      RETURN m, r
+      UNION
+      WITH s WHERE $direction IN ['in', 'both']
+      MATCH (s)<-[r]-(m:Code) WHERE type(r) IN $types
+      RETURN m, r
+    }
+    WITH m, r WHERE m <> s
+    ORDER BY CASE r.resolution WHEN 'name' THEN 1 ELSE 0 END, m.pagerank DESC
+    LIMIT $fanout
+    RETURN collect({
+      node: m, dist: 1, possible: coalesce(r.resolution = 'name', false),
+      via: [s.qualified_name,
+            CASE WHEN startNode(r) = s THEN '-' + type(r) + '->' ELSE '<-' + type(r) + '-' END,
+            m.qualified_name]
+    }) AS hop1
+  }
+  // hop 2, from hop-1 nodes that are not hubs
+  CALL (s, hop1) {
+    UNWIND CASE WHEN $max_hops >= 2 THEN hop1 ELSE [] END AS h
+    WITH h, h.node AS f
+    WHERE coalesce(f.in_degree, 0) + coalesce(f.out_degree, 0) <= $hub_degree
+    CALL (f) {
+      CALL (f) {
+        WITH f WHERE $direction IN ['out', 'both']
+        MATCH (f)-[r]->(m:Code) WHERE type(r) IN $types
+        RETURN m, r
+        UNION
+        WITH f WHERE $direction IN ['in', 'both']
+        MATCH (f)<-[r]-(m:Code) WHERE type(r) IN $types
+        RETURN m, r
+      }
+      WITH m, r WHERE m <> f
+      ORDER BY CASE r.resolution WHEN 'name' THEN 1 ELSE 0 END, m.pagerank DESC
+      LIMIT $fanout
+      RETURN m, r
+    }
+    WITH h, f, m, r WHERE m <> s
+    RETURN collect({
+      node: m, dist: 2, possible: h.possible OR coalesce(r.resolution = 'name', false),
+      via: h.via + [
+        CASE WHEN startNode(r) = f THEN '-' + type(r) + '->' ELSE '<-' + type(r) + '-' END,
+        m.qualified_name]
+    }) AS hop2
+  }
+  // hop 3, from hop-2 nodes that are not hubs
+  CALL (s, hop2) {
+    UNWIND CASE WHEN $max_hops >= 3 THEN hop2 ELSE [] END AS h
+    WITH h, h.node AS f
+    WHERE coalesce(f.in_degree, 0) + coalesce(f.out_degree, 0) <= $hub_degree
+    CALL (f) {
+      CALL (f) {
+        WITH f WHERE $direction IN ['out', 'both']
+        MATCH (f)-[r]->(m:Code) WHERE type(r) IN $types
+        RETURN m, r
+        UNION
+        WITH f WHERE $direction IN ['in', 'both']
+        MATCH (f)<-[r]-(m:Code) WHERE type(r) IN $types
+        RETURN m, r
+      }
+      WITH m, r WHERE m <> f
+      ORDER BY CASE r.resolution WHEN 'name' THEN 1 ELSE 0 END, m.pagerank DESC
+      LIMIT $fanout
+      RETURN m, r
+    }
+    WITH h, f, m, r WHERE m <> s
+    RETURN collect({
+      node: m, dist: 3, possible: h.possible OR coalesce(r.resolution = 'name', false),
+      via: h.via + [
+        CASE WHEN startNode(r) = f THEN '-' + type(r) + '->' ELSE '<-' + type(r) + '-' END,
+        m.qualified_name]
+    }) AS hop3
+  }
+  // trace: the call chains from a named seed to the code the rest of the question names
+  CALL (s, weight) {
+    WITH s WHERE $trace AND weight >= 2.0 AND $target_lucene IS NOT NULL
+    CALL db.index.fulltext.queryNodes($fulltext_index, $target_lucene, {limit: $candidates})
+      YIELD node, score
+    WITH s, node AS t, score
+    WHERE t <> s AND ($repo IS NULL OR t.repo = $repo)
+    WITH s, t ORDER BY score DESC LIMIT 10
+    MATCH p = shortestPath((s)-[:CALLS*..6]->(t))
+    UNWIND range(1, length(p)) AS i
+    RETURN collect({
+      node: nodes(p)[i], dist: i, chain: true,
+      possible: any(r IN relationships(p)[..i] WHERE r.resolution = 'name'),
+      via: reduce(acc = [s.qualified_name], m IN nodes(p)[1..i + 1] |
+                  acc + ['-CALLS->', m.qualified_name])
+    }) AS chains
+  }
+  WITH s, weight,
+       CASE WHEN $include_seeds AND weight >= 2.0
+         THEN [{node: s, dist: 0, possible: false, via: [s.qualified_name]}]
+         ELSE [] END + chains + hop1 + hop2 + hop3 AS reached
+  UNWIND reached AS x
+  WITH s, weight, x
+  ORDER BY coalesce(x.chain, false) DESC, x.dist, x.possible
+  // per (node, seed): on a chain to a target first, then the shortest, most certain path
+  WITH x.node AS n, s, weight, min(x.dist) AS dist, head(collect(x.via)) AS via,
+       head(collect(x.possible)) AS possible, max(coalesce(x.chain, false)) AS chain
+  ORDER BY chain DESC, dist, possible
+  // per node: support from all seeds that reach it; chain nodes count double
+  WITH n, sum(CASE WHEN chain THEN 2 * weight ELSE weight END) AS support, min(dist) AS dist,
+       head(collect(via)) AS via, min(CASE WHEN possible THEN 1 ELSE 0 END) = 1 AS possible
+  WHERE $repo IS NULL OR n.repo = $repo
+  ORDER BY support DESC, dist ASC, possible ASC, n.pagerank DESC
+  LIMIT $graph_k
+  RETURN collect({
+    id: n.id, score: support, dist: dist, via: via, possible: possible, kind: n.kind,
+    qualified_name: n.qualified_name, path: n.path, start_line: n.start_line,
+    end_line: n.end_line, signature: n.signature, repo: n.repo, pagerank: n.pagerank
+  }) AS graph
+}
+RETURN vector, text, graph, [s IN named | s.id] AS seeds

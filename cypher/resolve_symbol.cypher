@@ -1,0 +1,24 @@
+// Find the code nodes a name refers to: exact qualified name (rank 0), short name (1),
+// dotted suffix such as `orders.OrderService` (2), file path of a module (3).
+// Parameters: $name, $repo (or null), $limit
+CALL () {
+  MATCH (n:Code) WHERE n.qualified_name = $name
+  RETURN n, 0 AS rank
+  UNION
+  MATCH (n:Code) WHERE n.name = $name
+  RETURN n, 1 AS rank
+  UNION
+  MATCH (n:Code)
+  WHERE $name CONTAINS '.' AND n.name = last(split($name, '.'))
+    AND n.qualified_name ENDS WITH '.' + $name
+  RETURN n, 2 AS rank
+  UNION
+  MATCH (n:Module) WHERE n.path = $name OR n.path ENDS WITH '/' + $name
+  RETURN n, 3 AS rank
+}
+WITH n, min(rank) AS rank
+WHERE $repo IS NULL OR n.repo = $repo
+RETURN n.id AS id, n.qualified_name AS qualified_name, n.kind AS kind, n.path AS path,
+       n.repo AS repo, n.start_line AS start_line, n.end_line AS end_line, rank
+ORDER BY rank, qualified_name
+LIMIT $limit

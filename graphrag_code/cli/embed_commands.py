@@ -1,0 +1,78 @@
+"""`graphrag-code embed`: fill in the vectors that `index --no-embeddings` (or an interrupted
+run) left out, or recompute them all for another model with `--reembed`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from rich.console import Console
+
+from ..api import embed_repository
+from ..connection import Neo4jClient
+from ..embedding import make_embedder
+from ..ingest.embed_stage import EmbedReport
+from ..settings import load_settings
+from .progress import RichProgress
+
+__all__ = ["register"]
+
+
+def register(commands: Any) -> None:
+    embed = commands.add_parser(
+        "embed",
+        help="compute missing vectors (after `index --no-embeddings` or an interrupted run)",
+        description=(
+            "Embed every code node whose text changed since it was last embedded, with the "
+            "embedder GRAPHRAG_CODE_EMBEDDER names. Vectors already computed for the same "
+            "text are reused, so rerunning after an interruption only does what is left."
+        ),
+    )
+    embed.add_argument("--repo", help="only this repository (default: every repository)")
+    embed.add_argument(
+        "--reembed",
+        action="store_true",
+        help="recompute every vector; needed to switch models (drops the old model's vectors)",
+    )
+    embed.add_argument("--json", action="store_true", help="print the report as JSON")
+    embed.set_defaults(handler=_embed)
+
+
+def _embed(args: argparse.Namespace, console: Console) -> int:
+    settings = load_settings()
+    embedder = make_embedder(settings)
+    with Neo4jClient.from_settings(settings) as client:
+        client.verify()
+        with RichProgress(
+            Console(stderr=True), enabled=not args.json and sys.stderr.isatty()
+        ) as bar:
+            report = embed_repository(
+                args.repo,
+                client=client,
+                settings=settings,
+                embedder=embedder,
+                reembed=args.reembed,
+                progress=bar,
+            )
+    print_embed_report(console, report, as_json=args.json)
+    return 0
+
+
+def print_embed_report(console: Console, report: EmbedReport, *, as_json: bool) -> None:
+    if as_json:
+        console.print_json(json.dumps(report.as_dict()))
+        return
+    where = f"repository {report.repo}" if report.repo else "all repositories"
+    if not report.pending:
+        console.print(f"{where}: every vector is up to date ({report.model})", highlight=False)
+        return
+    console.print(
+        f"{where} ({report.model}): {report.embedded} embedded, {report.cache_hits} reused "
+        f"from the cache, {report.written} stored in {report.seconds:.1f}s "
+        f"({report.texts_per_second:.1f} texts/s)",
+        highlight=False,
+    )
+    if report.stopped_early:
+        console.print(f"[yellow]stopped early:[/] {report.pending - report.written} still pending")

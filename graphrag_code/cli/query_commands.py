@@ -1,0 +1,254 @@
+"""`search`, `callers`, `callees`, `importers`, `dependencies`, `impact`, `path`, `context`,
+`entry-points`: questions about indexed code, as tables or `--json`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import asdict
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from ..answer import OpenAIChat
+from ..codegraph import CodeGraph
+from ..retrieval.relations import RelationsResult
+from ..retrieval.search import LEGS, SearchOptions
+
+__all__ = ["register"]
+
+
+def register(commands: Any) -> None:
+    search = commands.add_parser("search", help="hybrid search: vector + full-text + graph")
+    search.add_argument("question")
+    _common(search)
+    search.add_argument("-k", type=int, default=10, help="number of hits (default 10)")
+    search.add_argument(
+        "--legs", default=",".join(LEGS), help="comma-separated legs to use (ablations)"
+    )
+    search.set_defaults(handler=_search)
+
+    for name, text, default_depth in (
+        ("callers", "who calls SYMBOL", 1),
+        ("callees", "what SYMBOL calls", 1),
+        ("importers", "which modules import MODULE", 1),
+        ("dependencies", "what MODULE imports", 1),
+        ("impact", "what may break if PATH_OR_SYMBOL changes", 3),
+    ):
+        sub = commands.add_parser(name, help=text)
+        sub.add_argument("name", metavar="NAME", help="qualified name, short name or file path")
+        sub.add_argument("--depth", type=int, default=default_depth)
+        _common(sub)
+        sub.set_defaults(handler=_relation, relation=name)
+
+    path = commands.add_parser("path", help="shortest call/import chain from SOURCE to TARGET")
+    path.add_argument("source")
+    path.add_argument("target")
+    _common(path)
+    path.set_defaults(handler=_path)
+
+    context = commands.add_parser("context", help="the code that answers QUESTION, with citations")
+    context.add_argument("question")
+    context.add_argument("--max-tokens", type=int, default=4000)
+    _common(context)
+    context.set_defaults(handler=_context)
+
+    ask = commands.add_parser("ask", help="a grounded answer with file:line citations (LLM)")
+    ask.add_argument("question")
+    ask.add_argument("--max-tokens", type=int, default=4000, help="context budget")
+    ask.add_argument("--model", help="chat model (default: GRAPHRAG_CODE_OPENAI_CHAT_MODEL)")
+    _common(ask)
+    ask.set_defaults(handler=_ask)
+
+    entry = commands.add_parser("entry-points", help="roots and most central symbols of a repo")
+    entry.add_argument("--repo", required=True)
+    entry.add_argument("--limit", type=int, default=15)
+    entry.add_argument("--json", action="store_true")
+    entry.set_defaults(handler=_entry_points)
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--repo", help="restrict to one repository")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def _search(args: argparse.Namespace, console: Console) -> int:
+    legs = tuple(leg.strip() for leg in args.legs.split(",") if leg.strip())
+    with CodeGraph() as graph:
+        result = graph.search(
+            args.question, repo=args.repo, options=SearchOptions(k=args.k, legs=legs)
+        )
+    if args.json:
+        console.print_json(
+            json.dumps(
+                {
+                    "question": args.question,
+                    "intent": result.question.intent.value,
+                    "seeds": result.seeds,
+                    "timings_ms": result.timings_ms,
+                    "hits": [asdict(hit) for hit in result.hits],
+                }
+            )
+        )
+        return 0
+    console.print(
+        f"intent: [bold]{result.question.intent.value}[/]"
+        + (f", named: {', '.join(result.seeds)}" if result.seeds else ""),
+        highlight=False,
+    )
+    table = Table(show_edge=False)
+    for column in ("#", "symbol", "kind", "location", "vector", "text", "graph", "why"):
+        table.add_column(column)
+    for rank, hit in enumerate(result.hits, start=1):
+        table.add_row(
+            str(rank), hit.qualified_name, hit.kind, hit.location,
+            *(str(hit.ranks.get(leg, "")) for leg in LEGS),
+            (hit.explain or "") + (" (possible)" if hit.possible else ""),
+        )  # fmt: skip
+    console.print(table)
+    timings = ", ".join(f"{name} {ms:.0f} ms" for name, ms in result.timings_ms.items())
+    console.print(f"[dim]{timings}[/]")
+    return 0
+
+
+def _relation(args: argparse.Namespace, console: Console) -> int:
+    with CodeGraph() as graph:
+        method = getattr(graph, args.relation)
+        result: RelationsResult = method(args.name, depth=args.depth, repo=args.repo)
+    if args.json:
+        console.print_json(json.dumps(asdict(result), default=str))
+        return 0
+    subject = result.subject
+    console.print(
+        f"[bold]{args.relation}[/] of {subject.qualified_name} ({subject.kind}, "
+        f"{subject.location})",
+        highlight=False,
+    )
+    for title, rows in (
+        ("certain", result.certain),
+        ("possible (name match only)", result.possible),
+    ):
+        if not rows:
+            continue
+        table = Table(title=title, show_edge=False)
+        for column in ("distance", "symbol", "kind", "location", "edge", "resolution"):
+            table.add_column(column)
+        for row in sorted(rows, key=lambda r: (r.distance, r.qualified_name)):
+            table.add_row(
+                str(row.distance), row.qualified_name, row.kind or "external", row.location,
+                row.edge, row.resolution or "",
+            )  # fmt: skip
+        console.print(table)
+    if not result.certain and not result.possible:
+        console.print("nothing found")
+    if result.unresolved_call_sites:
+        console.print(f"{result.unresolved_call_sites} call site(s) in it could not be resolved")
+    if result.unresolved_candidates:
+        names = ", ".join(row["qualified_name"] for row in result.unresolved_candidates[:10])
+        console.print(
+            f"{len(result.unresolved_candidates)} function(s) have unresolved calls with this "
+            f"name and might call it: {names}",
+            highlight=False,
+        )
+    if result.truncated:
+        console.print("[yellow]truncated: the answer hit a size cap[/]")
+    return 0
+
+
+def _path(args: argparse.Namespace, console: Console) -> int:
+    with CodeGraph() as graph:
+        result = graph.path(args.source, args.target, repo=args.repo)
+    if args.json:
+        console.print_json(json.dumps(asdict(result), default=str))
+        return 0
+    if not result.found:
+        console.print(
+            f"no call/import path from {result.source.qualified_name} to "
+            f"{result.target.qualified_name}"
+        )
+        return 1
+    for node, relationship in zip(result.nodes, [None, *result.relationships], strict=True):
+        if relationship is not None:
+            tier = f" ({relationship['resolution']})" if relationship.get("resolution") else ""
+            console.print(f"   └─{relationship['type']}{tier}─▶", highlight=False)
+        console.print(
+            f"{node['qualified_name']}  [dim]{node['path']}:{node['start_line']}[/]",
+            highlight=False,
+        )
+    return 0
+
+
+def _context(args: argparse.Namespace, console: Console) -> int:
+    with CodeGraph() as graph:
+        context = graph.build_context(args.question, max_tokens=args.max_tokens, repo=args.repo)
+    if args.json:
+        console.print_json(
+            json.dumps(
+                {
+                    "question": context.question,
+                    "tokens": context.tokens,
+                    "truncated": context.truncated,
+                    "items": [asdict(item) for item in context.items],
+                }
+            )
+        )
+        return 0
+    console.print(context.text, highlight=False, markup=False)
+    console.print(
+        f"[dim]{context.tokens} of {context.max_tokens} tokens"
+        + (", truncated" if context.truncated else "")
+        + "[/]"
+    )
+    return 0
+
+
+def _ask(args: argparse.Namespace, console: Console) -> int:
+    with CodeGraph() as graph:
+        chat = OpenAIChat(args.model or graph.settings.openai_chat_model)
+        answer = graph.ask(args.question, repo=args.repo, max_tokens=args.max_tokens, chat=chat)
+    if args.json:
+        console.print_json(
+            json.dumps(
+                {
+                    "question": answer.question,
+                    "answer": answer.text,
+                    "citations": answer.citations,
+                    "invalid_citations": answer.invalid_citations,
+                    "enough_context": answer.enough_context,
+                    "model": answer.model,
+                    "context": [item.citation for item in answer.context.items],
+                }
+            )
+        )
+        return 0
+    console.print(answer.text, highlight=False, markup=False)
+    if answer.citations:
+        console.print(f"[dim]cited: {', '.join(answer.citations)}[/]")
+    if answer.invalid_citations:
+        console.print(
+            f"[yellow]not in the context (ignore): {', '.join(answer.invalid_citations)}[/]"
+        )
+    return 0
+
+
+def _entry_points(args: argparse.Namespace, console: Console) -> int:
+    with CodeGraph() as graph:
+        points = graph.entry_points(args.repo, limit=args.limit)
+    if args.json:
+        console.print_json(json.dumps(asdict(points), default=str))
+        return 0
+    for title, rows in (
+        ("roots (nothing calls them)", points.roots),
+        ("most central", points.central),
+    ):
+        table = Table(title=title, show_edge=False)
+        for column in ("symbol", "kind", "location", "pagerank", "in", "out"):
+            table.add_column(column)
+        for row in rows:
+            table.add_row(
+                row["qualified_name"], row["kind"], f"{row['path']}:{row['start_line']}",
+                f"{row['pagerank']:.4f}", str(row["in_degree"]), str(row["out_degree"]),
+            )  # fmt: skip
+        console.print(table)
+    return 0

@@ -1,0 +1,1 @@
+"""Adapters to other libraries (LlamaIndex). Imported lazily: core use does not need them."""

@@ -1,0 +1,1 @@
+"""Retrieval: question analysis, the hybrid Cypher query, fusion, relationships, context."""

@@ -1,0 +1,213 @@
+"""Question analysis: the identifiers and files a question names, and what it asks for.
+
+The intent decides which edges the graph leg follows and in which direction:
+
+    callers       "what calls X", "who uses X"          incoming CALLS, 1 hop
+    callees       "what does X call"                     outgoing CALLS, 1 hop
+    impact        "what breaks if I change X"            incoming IMPORTS/CALLS/INHERITS, 3 hops
+    importers     "who imports X"                        incoming IMPORTS, 1 hop
+    dependencies  "what does X import / depend on"       outgoing IMPORTS, 1 hop
+    trace         "trace X to the database", "path ..."  outgoing CALLS, 3 hops
+    definition    "where is X defined"                   DEFINES both ways, 1 hop
+    concept       anything else                          every edge type, both ways, 1 hop
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+
+from ..text import split_identifier
+
+__all__ = ["GraphPlan", "Intent", "Question", "analyse", "lucene_query", "target_query"]
+
+
+class Intent(str, Enum):
+    CALLERS = "callers"
+    CALLEES = "callees"
+    IMPACT = "impact"
+    IMPORTERS = "importers"
+    DEPENDENCIES = "dependencies"
+    TRACE = "trace"
+    DEFINITION = "definition"
+    CONCEPT = "concept"
+
+
+@dataclass(frozen=True)
+class GraphPlan:
+    """How the graph leg expands from its seeds."""
+
+    types: tuple[str, ...]
+    direction: str  # "out", "in" or "both"
+    max_hops: int
+
+
+PLANS: dict[Intent, GraphPlan] = {
+    Intent.CALLERS: GraphPlan(("CALLS",), "in", 1),
+    Intent.CALLEES: GraphPlan(("CALLS",), "out", 1),
+    Intent.IMPACT: GraphPlan(("IMPORTS", "CALLS", "INHERITS"), "in", 3),
+    Intent.IMPORTERS: GraphPlan(("IMPORTS",), "in", 1),
+    Intent.DEPENDENCIES: GraphPlan(("IMPORTS",), "out", 1),
+    Intent.TRACE: GraphPlan(("CALLS",), "out", 3),
+    Intent.DEFINITION: GraphPlan(("DEFINES",), "both", 1),
+    Intent.CONCEPT: GraphPlan(("CALLS", "IMPORTS", "INHERITS", "USES_TYPE", "DEFINES"), "both", 1),
+}
+
+# Checked in order: the first pattern that matches decides the intent.
+_INTENT_PATTERNS: tuple[tuple[Intent, re.Pattern[str]], ...] = tuple(
+    (intent, re.compile(pattern, re.IGNORECASE))
+    for intent, pattern in (
+        (
+            Intent.IMPACT,
+            r"\b(break|breaks|impact|affected|affects|ripple|blast radius)\b"
+            r"|\bif (i|we|you) (change|modify|edit|delete|remove|rename)\b"
+            r"|\bdepends? on\b|\bdependents\b",
+        ),
+        (
+            Intent.TRACE,
+            r"\btrace\b|\bpath (from|between)\b|\bhow does .+ (reach|get to)\b"
+            r"|\bfrom .+ to the (database|db|storage|disk)\b",
+        ),
+        (
+            Intent.CALLERS,
+            r"\b(who|what|which \w+) (calls?|invokes?|uses?)\b|\bcallers?\b"
+            r"|\bcalled (by|from)\b|\bwhere is .+ (called|used|invoked)\b|\busages? of\b",
+        ),
+        (
+            Intent.CALLEES,
+            r"\bwhat (does|do) .+ call\b|\bcallees?\b|\bcalls? made by\b"
+            r"|\bfunctions? (that )?.+ calls\b",
+        ),
+        (
+            Intent.IMPORTERS,
+            r"\b(who|what|which \w+) imports?\b|\bimporters?\b"
+            r"|\bimported (by|from|where)\b|\bwhere is .+ imported\b",
+        ),
+        (
+            Intent.DEPENDENCIES,
+            r"\bwhat does .+ (import|depend)\b|\bdependencies of\b"
+            r"|\bimports of\b",
+        ),
+        (
+            Intent.DEFINITION,
+            r"\bwhere (is|are) .+ (defined|declared|implemented)\b"
+            r"|\bdefinition of\b|\bfind the (class|function|method)\b"
+            r"|\bwhere is (the )?(class|function|method)\b",
+        ),
+    )
+)
+
+_BACKTICKED = re.compile(r"`([^`]+)`")
+_PATH = re.compile(r"(?<![\w/.])((?:[\w.-]+/)*[\w.-]+\.py)\b")
+_DOTTED = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\b")
+_WORD = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\b")
+_CALL_SUFFIX = re.compile(r"\(\s*\)$")
+_LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
+_MAX_TERMS = 64
+_STOP = frozenset(
+    """a an the of to in on at by for from with and or not is are was were be been being do
+    does did what which who whom whose where when why how this that these those it its if
+    then than i we you they me us my our your can could should would will shall may might
+    must there here all any some each every function functions method methods class classes
+    module modules file files code call calls called caller callers calling callee callees
+    use uses used using usage usages import imports imported importer importers change
+    changes changed changing modify break breaks impact affect affected trace path defined
+    define definition declared where find show list give me get set into out up down about
+    handle handled handles happen happens""".split()  # noqa: SIM905 - reads best as words
+)
+
+
+def _looks_like_identifier(word: str) -> bool:
+    """snake_case, camelCase, PascalCase-with-inner-capital, or dunder."""
+    if "_" in word.strip("_") or word.startswith("__"):
+        return True
+    return bool(re.search(r"[a-z][A-Z]", word)) or bool(re.match(r"^[A-Z][a-z]+[A-Z]", word))
+
+
+@dataclass(frozen=True)
+class Question:
+    text: str
+    intent: Intent
+    identifiers: tuple[str, ...]  # names to look up as symbols (qualified or short)
+    paths: tuple[str, ...]  # file paths named in the question
+    words: tuple[str, ...]  # every word, for the full-text leg
+
+    @property
+    def plan(self) -> GraphPlan:
+        return PLANS[self.intent]
+
+    @property
+    def short_names(self) -> tuple[str, ...]:
+        """Identifiers without a dot (dotted ones are matched as qualified-name suffixes)."""
+        return tuple(name for name in self.identifiers if "." not in name)
+
+
+def analyse(text: str) -> Question:
+    """Identifiers, file paths and intent of a question."""
+    identifiers: dict[str, None] = {}
+    for quoted in _BACKTICKED.findall(text):
+        cleaned = _CALL_SUFFIX.sub("", quoted.strip())
+        if _PATH.fullmatch(cleaned):
+            continue
+        if re.fullmatch(r"[A-Za-z_][\w.]*", cleaned):
+            identifiers.setdefault(cleaned, None)
+    paths = tuple(dict.fromkeys(_PATH.findall(text)))
+    without_paths = _PATH.sub(" ", text)
+    for dotted in _DOTTED.findall(without_paths):
+        identifiers.setdefault(dotted, None)
+    for word in _WORD.findall(_DOTTED.sub(" ", _BACKTICKED.sub(" ", without_paths))):
+        if _looks_like_identifier(word):
+            identifiers.setdefault(word, None)
+    intent = Intent.CONCEPT
+    for candidate, pattern in _INTENT_PATTERNS:
+        if pattern.search(text):
+            intent = candidate
+            break
+    if not identifiers and not paths and intent != Intent.CONCEPT:
+        # "who calls save?": with no identifier-looking token, the remaining content words
+        # are the candidate names
+        for word in _WORD.findall(text):
+            if word.lower() not in _STOP and len(word) > 2:
+                identifiers.setdefault(word, None)
+    words = tuple(_WORD.findall(text))
+    return Question(
+        text=text, intent=intent, identifiers=tuple(identifiers), paths=paths, words=words
+    )
+
+
+def _escape(term: str) -> str:
+    return _LUCENE_SPECIAL.sub(r"\\\1", term)
+
+
+def lucene_query(question: Question) -> str | None:
+    """A Lucene query that can never fail to parse: every term escaped and lowercased (so no
+    AND/OR/NOT operator survives), identifiers added both whole and split into words."""
+    terms: dict[str, None] = {}
+    for identifier in question.identifiers:
+        for part in identifier.split("."):
+            terms.setdefault(part.lower(), None)
+            for word in split_identifier(part):
+                terms.setdefault(word, None)
+    for path in question.paths:
+        for word in split_identifier(path.removesuffix(".py")):
+            terms.setdefault(word, None)
+    for word in question.words:
+        if word.lower() in _STOP:
+            continue  # question vocabulary ("what calls ...") only adds noise
+        for piece in split_identifier(word):
+            terms.setdefault(piece, None)
+    cleaned = [_escape(term) for term in terms if term and len(term) > 1][:_MAX_TERMS]
+    return " ".join(cleaned) or None
+
+
+def target_query(question: Question) -> str | None:
+    """For trace questions ("trace X to the database"): a Lucene query of the words that are
+    not the named symbols, which finds where the trace should end."""
+    named = {word.lower() for identifier in question.identifiers for word in identifier.split(".")}
+    words = [
+        _escape(word.lower())
+        for word in question.words
+        if word.lower() not in _STOP and word.lower() not in named and len(word) > 2
+    ]
+    return " ".join(dict.fromkeys(words)) or None

@@ -1,0 +1,264 @@
+"""`search()`: analyse the question, run the ONE hybrid query, fuse the legs with RRF.
+
+Every hit carries its rank in each leg and, when the graph leg found it, the path that led
+there (`explain`), so an answer can say *why* a symbol is relevant.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ..connection import Neo4jClient
+from ..embedding.base import Embedder
+from ..errors import ConfigurationError, EmbeddingMismatchError, SchemaError
+from ..queries import hop_bound, load_query
+from .fusion import rrf
+from .question import Intent, Question, analyse, lucene_query, target_query
+
+__all__ = ["Hit", "Reranker", "SearchOptions", "SearchResult", "Searcher"]
+
+LEGS = ("vector", "text", "graph")
+_EDGE_TYPES = frozenset({"CALLS", "IMPORTS", "INHERITS", "USES_TYPE", "DEFINES"})
+
+# Measured on the evaluation sets (BENCHMARKS.md): how much each leg counts per intent.
+DEFAULT_WEIGHTS: dict[Intent, dict[str, float]] = {
+    intent: {"vector": 1.0, "text": 1.0, "graph": 1.0} for intent in Intent
+}
+DEFAULT_WEIGHTS[Intent.CONCEPT] = {"vector": 1.0, "text": 1.0, "graph": 0.5}
+DEFAULT_WEIGHTS[Intent.DEFINITION] = {"vector": 0.5, "text": 1.0, "graph": 1.0}
+for _relationship in (Intent.CALLERS, Intent.CALLEES, Intent.IMPACT, Intent.IMPORTERS,
+                      Intent.DEPENDENCIES, Intent.TRACE):  # fmt: skip
+    DEFAULT_WEIGHTS[_relationship] = {"vector": 0.5, "text": 0.5, "graph": 2.0}
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One file or symbol, with its fused score and where each leg ranked it."""
+
+    id: str
+    kind: str
+    qualified_name: str
+    path: str
+    start_line: int | None
+    end_line: int | None
+    signature: str | None
+    repo: str
+    score: float
+    ranks: dict[str, int] = field(default_factory=dict)  # leg -> rank from 1
+    leg_scores: dict[str, float] = field(default_factory=dict)
+    explain: str | None = None  # the graph path that reached it
+    possible: bool = False  # reached only through name-matched (uncertain) edges
+    pagerank: float = 0.0
+
+    @property
+    def location(self) -> str:
+        if self.start_line is None:
+            return self.path
+        return f"{self.path}:{self.start_line}-{self.end_line}"
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    question: Question
+    hits: list[Hit]
+    seeds: list[str]  # ids of the symbols and files the question named
+    timings_ms: dict[str, float]
+    legs: dict[str, list[str]]  # leg -> ids, best first (before fusion)
+
+
+class Reranker(Protocol):
+    """Optional second stage: reorder the fused hits (e.g. a cross-encoder)."""
+
+    def rerank(self, question: str, hits: Sequence[Hit]) -> list[Hit]: ...
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    k: int = 10
+    candidates_per_leg: int = 50
+    weights: Mapping[str, float] | None = None  # None: the per-intent defaults
+    rrf_k: float = 60.0
+    centrality_prior: float = 0.0  # > 0 adds prior * normalised log-PageRank to fused scores
+    fanout: int = 25
+    hub_degree: int = 200
+    max_seeds: int = 8
+    seed_k: int = 3
+    max_hops: int | None = None  # None: the intent's default
+    legs: tuple[str, ...] = LEGS  # ablations: e.g. ("text",) or ("vector", "text")
+
+
+def _render_path(via: Sequence[str]) -> str:
+    return " ".join(via)
+
+
+class Searcher:
+    """Runs hybrid searches against one Neo4j database with one embedder."""
+
+    def __init__(
+        self,
+        client: Neo4jClient,
+        embedder: Embedder | None,
+        *,
+        vector_index: str,
+        fulltext_index: str,
+        reranker: Reranker | None = None,
+    ) -> None:
+        self.client = client
+        self.embedder = embedder
+        self.vector_index = vector_index
+        self.fulltext_index = fulltext_index
+        self.reranker = reranker
+        self._vectors_checked = False
+
+    def check_vector_index(self) -> None:
+        """Fail clearly (once per searcher) when the vector index holds another model's vectors,
+        instead of letting Neo4j reject the query vector."""
+        if self._vectors_checked or self.embedder is None:
+            return
+        info = self.client.read(load_query("schema_vector_info"), {"name": self.vector_index})
+        if not info:
+            raise SchemaError(
+                f"vector index {self.vector_index!r} does not exist: index a repository first "
+                "(`graphrag-code index PATH`)"
+            )
+        recorded = self.client.read(
+            load_query("schema_embedding_model"), {"name": self.vector_index}
+        )
+        dimensions = int(info[0]["dimensions"])
+        model = recorded[0]["model"] if recorded else None
+        if dimensions != self.embedder.dimensions or (model and model != self.embedder.name):
+            raise EmbeddingMismatchError(
+                index=self.vector_index,
+                stored=f"model {model or 'unknown'} with {dimensions} dimensions",
+                configured=f"model {self.embedder.name} with {self.embedder.dimensions} dimensions",
+            )
+        self._vectors_checked = True
+
+    def parameters(
+        self, question: Question, options: SearchOptions, repo: str | None, embedding: Any
+    ) -> dict[str, Any]:
+        """The query parameters for one question (validated; nothing pasted into Cypher)."""
+        plan = question.plan
+        unknown = set(plan.types) - _EDGE_TYPES
+        if unknown:
+            raise ConfigurationError(f"unknown edge types {sorted(unknown)}")
+        unknown_legs = set(options.legs) - set(LEGS)
+        if unknown_legs:
+            raise ConfigurationError(f"unknown legs {sorted(unknown_legs)}; use {LEGS}")
+        use_graph = "graph" in options.legs
+        names = list(question.identifiers) if use_graph else []
+        # Neo4j caches plans per parameter *types*; an empty list has no element type, so
+        # lists carry one empty string, which matches no node, instead of being empty.
+        return {
+            "vector_index": self.vector_index,
+            "fulltext_index": self.fulltext_index,
+            "embedding": embedding if "vector" in options.legs else None,
+            "lucene": lucene_query(question) if "text" in options.legs else None,
+            "repo": repo,
+            "k": max(options.k, options.candidates_per_leg),
+            "candidates": options.candidates_per_leg * (4 if repo else 1),
+            "names": names or [""],
+            "short_names": (list(question.short_names) if use_graph else []) or [""],
+            "dotted": [n for n in names if "." in n] or [""],
+            "paths": (list(question.paths) if use_graph else []) or [""],
+            "seed_from_hits": use_graph and (not names and not question.paths),
+            "seed_k": options.seed_k,
+            "include_seeds": question.intent in (Intent.DEFINITION, Intent.CONCEPT),
+            "trace": question.intent == Intent.TRACE and use_graph,
+            "target_lucene": (
+                target_query(question) if question.intent == Intent.TRACE and use_graph else None
+            ),
+            "types": list(plan.types),
+            "direction": plan.direction,
+            "max_hops": hop_bound(options.max_hops or plan.max_hops, maximum=3),
+            "fanout": options.fanout,
+            "hub_degree": options.hub_degree,
+            "max_seeds": options.max_seeds if use_graph else 0,
+            "graph_k": options.candidates_per_leg if use_graph else 0,
+        }
+
+    def search(
+        self, text: str, *, repo: str | None = None, options: SearchOptions | None = None
+    ) -> SearchResult:
+        options = options or SearchOptions()
+        question = analyse(text)
+        timings: dict[str, float] = {}
+        embedding = None
+        if self.embedder is not None and "vector" in options.legs:
+            self.check_vector_index()
+            started = time.perf_counter()
+            embedding = self.embedder.embed_query(text)
+            timings["embed"] = (time.perf_counter() - started) * 1000
+        started = time.perf_counter()
+        rows = self.client.read(
+            load_query("hybrid_search"), self.parameters(question, options, repo, embedding)
+        )
+        timings["query"] = (time.perf_counter() - started) * 1000
+        started = time.perf_counter()
+        row = rows[0] if rows else {"vector": [], "text": [], "graph": [], "seeds": []}
+        hits, legs = self._fuse(question, row, options)
+        if self.reranker is not None:
+            hits = self.reranker.rerank(text, hits)
+        timings["fuse"] = (time.perf_counter() - started) * 1000
+        return SearchResult(question, hits[: options.k], list(row["seeds"]), timings, legs)
+
+    def _fuse(
+        self, question: Question, row: Mapping[str, Any], options: SearchOptions
+    ) -> tuple[list[Hit], dict[str, list[str]]]:
+        legs = {leg: [entry["id"] for entry in row[leg]] for leg in LEGS if leg in options.legs}
+        weights = dict(options.weights or DEFAULT_WEIGHTS[question.intent])
+        fused = rrf(legs, k=options.rrf_k, weights=weights)
+        entries: dict[str, dict[str, Any]] = {}
+        ranks: dict[str, dict[str, int]] = {}
+        scores: dict[str, dict[str, float]] = {}
+        for leg in legs:
+            for position, entry in enumerate(row[leg], start=1):
+                entries.setdefault(entry["id"], entry)
+                ranks.setdefault(entry["id"], {}).setdefault(leg, position)
+                scores.setdefault(entry["id"], {}).setdefault(leg, float(entry["score"]))
+                if leg == "graph":
+                    entries[entry["id"]] = {**entries[entry["id"]], "graph": entry}
+        if options.centrality_prior > 0:
+            fused = _with_prior(fused, entries, options.centrality_prior)
+        hits = []
+        for node_id, score in fused:
+            entry = entries[node_id]
+            graph = entry.get("graph")
+            hits.append(
+                Hit(
+                    id=node_id,
+                    kind=str(entry.get("kind") or ""),
+                    qualified_name=str(entry.get("qualified_name") or ""),
+                    path=str(entry.get("path") or ""),
+                    start_line=entry.get("start_line"),
+                    end_line=entry.get("end_line"),
+                    signature=entry.get("signature"),
+                    repo=str(entry.get("repo") or ""),
+                    score=score,
+                    ranks=ranks.get(node_id, {}),
+                    leg_scores=scores.get(node_id, {}),
+                    explain=_render_path(graph["via"]) if graph else None,
+                    possible=bool(graph["possible"]) if graph else False,
+                    pagerank=float(entry.get("pagerank") or 0.0),
+                )
+            )
+        return hits, legs
+
+
+def _with_prior(
+    fused: list[tuple[str, float]], entries: Mapping[str, Mapping[str, Any]], weight: float
+) -> list[tuple[str, float]]:
+    """Add weight * (log PageRank scaled to 0..1 over the candidates) to each fused score,
+    scaled to the size of one RRF rank step so the prior breaks ties rather than dominates."""
+    logs = {
+        node: math.log(max(float(entries[node].get("pagerank") or 0.0), 1e-12)) for node, _ in fused
+    }
+    low, high = min(logs.values(), default=0.0), max(logs.values(), default=0.0)
+    span = (high - low) or 1.0
+    step = 1.0 / 61.0
+    boosted = [(node, score + weight * step * (logs[node] - low) / span) for node, score in fused]
+    return sorted(boosted, key=lambda pair: (-pair[1], pair[0]))

@@ -1,0 +1,90 @@
+"""Neo4j Browser, served by the local launcher, driven by headless Chromium: connect with the
+generated password, apply our style, run a curated query, save a screenshot."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from importlib import resources
+from pathlib import Path
+
+import pytest
+from pydantic import SecretStr
+
+from graphrag_code.connection import Neo4jClient, Neo4jEndpoint
+from graphrag_code.ingest.pipeline import index_repository
+from graphrag_code.queries import load_query
+from graphrag_code.schema import SchemaConfig, ensure_schema
+from graphrag_code.server.local import LocalNeo4jServer
+from graphrag_code.settings import Settings
+
+from .conftest import free_port
+
+SHOP = Path(__file__).parent / "fixtures" / "shop"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="module")
+def browser_server(
+    tmp_path_factory: pytest.TempPathFactory, settings: Settings
+) -> Iterator[LocalNeo4jServer]:
+    server = LocalNeo4jServer(
+        tmp_path_factory.mktemp("browser-home"),
+        cache_dir=settings.cache_dir,
+        neo4j_version=settings.neo4j_version,
+        bolt_port=free_port(),
+        http_port=free_port(),
+        heap="512m",
+        pagecache="64m",
+    )
+    status = server.start(attached=True)
+    password = SecretStr(server.password() or "")
+    endpoint = Neo4jEndpoint(status.bolt_uri or "", "neo4j", password, "neo4j", "local")
+    with Neo4jClient(endpoint) as client:
+        ensure_schema(client, SchemaConfig())
+        index_repository(SHOP, client, repo="shop", state_dir=tmp_path_factory.mktemp("state"))
+    yield server
+    server.stop()
+
+
+def test_browser_connects_styles_and_runs_a_curated_query(
+    browser_server: LocalNeo4jServer, tmp_path: Path
+) -> None:
+    from playwright.sync_api import sync_playwright
+
+    assert Path(CHROMIUM).exists(), "install Debian's chromium (./run setup does it as root)"
+    status = browser_server.status()
+    assert status.browser_url is not None
+    grass = resources.files("graphrag_code").joinpath("cypher/browser/graphrag_code.grass")
+    query = load_query("browser/callers").replace(
+        "$name", "'shop.storage.sqlite.SqliteStorage.save'"
+    )
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 900})
+            page.goto(status.browser_url)
+            page.locator("input[data-testid='username']").fill("neo4j")
+            page.locator("input[data-testid='password']").fill(browser_server.password() or "")
+            page.locator("button[data-testid='connect']").click()
+            page.get_by_text("You are connected as user").first.wait_for(timeout=30_000)
+            editor = page.locator(".monaco-editor textarea").first
+            for command in (":style " + grass.read_text().replace("\n", " "), query):
+                editor.click()
+                page.keyboard.insert_text(command)
+                page.keyboard.press("Control+Enter")
+            page.get_by_text("Displaying 2 nodes, 1 relationships").first.wait_for(timeout=30_000)
+            shot = tmp_path / "neo4j-browser.png"
+            page.screenshot(path=str(shot))
+        finally:
+            browser.close()
+    assert shot.stat().st_size > 10_000

@@ -1,0 +1,259 @@
+"""Retrieval on the shop fixture against the real Neo4j: relationships, hybrid search per
+intent, hostile questions, context assembly; plus the pure parts (RRF, question analysis)."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphrag_code.codegraph import CodeGraph
+from graphrag_code.errors import AmbiguousSymbolError, SymbolNotFoundError
+from graphrag_code.retrieval.fusion import rrf
+from graphrag_code.retrieval.question import Intent, analyse, lucene_query
+from graphrag_code.retrieval.search import SearchOptions
+
+from .shop_graph import REPO, shop_graph_fixture  # noqa: F401 - provides `shop_graph`
+
+HOSTILE = [
+    "foo) OR (",
+    "a/b",
+    '~^"',
+    "title: AND NOT",
+    "\\",
+    "",
+    "   ",
+    "((((",
+    "*?",
+    "x:y || z && !w",
+    "[1 TO 5] {a TO b}",
+    "\u0000\u202e",
+    "select * from users; drop table x; --",
+]
+
+
+# -- pure ---------------------------------------------------------------------------------------
+def test_rrf_matches_a_hand_computed_example() -> None:
+    rankings = {"vector": ["a", "b", "c"], "text": ["b", "d"]}
+    fused = dict(rrf(rankings, k=60))
+    assert fused["b"] == pytest.approx(1 / 62 + 1 / 61)
+    assert fused["a"] == pytest.approx(1 / 61)
+    assert fused["d"] == pytest.approx(1 / 62)
+    assert [item for item, _ in rrf(rankings, k=60)] == ["b", "a", "d", "c"]
+
+
+def test_rrf_weights_ties_and_purity() -> None:
+    rankings = {"x": ["p", "q"], "y": ["q", "p"]}
+    frozen = {leg: list(ids) for leg, ids in rankings.items()}
+    # equal scores: the tie breaks on best rank, then on id
+    assert [item for item, _ in rrf(rankings)] == ["p", "q"]
+    assert [item for item, _ in rrf(rankings, weights={"x": 1.0, "y": 2.0})] == ["q", "p"]
+    assert rrf(rankings, weights={"x": 0.0, "y": 1.0})[0][0] == "q"
+    assert rankings == frozen
+    repeated = rrf({"x": ["a", "a", "b"]})  # a repeat counts at its first position only
+    assert [item for item, _ in repeated] == ["a", "b"]
+    assert [score for _, score in repeated] == pytest.approx([1 / 61, 1 / 63])
+    with pytest.raises(ValueError, match="non-negative"):
+        rrf(rankings, weights={"x": -1.0})
+
+
+@pytest.mark.parametrize(
+    ("question", "intent", "identifiers", "paths"),
+    [
+        ("What calls validate_path?", Intent.CALLERS, ("validate_path",), ()),
+        ("who calls `SqliteStorage.save`?", Intent.CALLERS, ("SqliteStorage.save",), ()),
+        ("what does createOrder call", Intent.CALLEES, ("createOrder",), ()),
+        ("What breaks if I change shop/models.py?", Intent.IMPACT, (), ("shop/models.py",)),
+        ("who imports shop.models", Intent.IMPORTERS, ("shop.models",), ()),
+        ("what does shop.api import", Intent.DEPENDENCIES, ("shop.api",), ()),
+        (
+            "trace create_order_endpoint to the database",
+            Intent.TRACE,
+            ("create_order_endpoint",),
+            (),
+        ),
+        ("Where is OrderRepository defined?", Intent.DEFINITION, ("OrderRepository",), ()),
+        ("where is payment handled", Intent.CONCEPT, (), ()),
+        ("who calls save?", Intent.CALLERS, ("save",), ()),
+    ],
+)
+def test_question_analysis(
+    question: str, intent: Intent, identifiers: tuple[str, ...], paths: tuple[str, ...]
+) -> None:
+    analysed = analyse(question)
+    assert analysed.intent == intent
+    assert analysed.identifiers == identifiers
+    assert analysed.paths == paths
+
+
+@pytest.mark.parametrize("hostile", HOSTILE)
+def test_lucene_query_contains_no_operator_or_unescaped_special(hostile: str) -> None:
+    query = lucene_query(analyse(hostile)) or ""
+    assert not any(op in query.split() for op in ("AND", "OR", "NOT", "TO"))
+    for special in '()[]{}"~^*?:/!&|\\':
+        assert special not in query.replace(f"\\{special}", "")
+
+
+# -- against Neo4j --------------------------------------------------------------------------------
+def _names(results: list) -> list[str]:  # type: ignore[type-arg]
+    return [r.qualified_name for r in results]
+
+
+def test_callers_transitive_with_distances(shop_graph: CodeGraph) -> None:
+    result = shop_graph.callers("SqliteStorage.save", depth=3, repo=REPO)
+    assert result.subject.qualified_name == "shop.storage.sqlite.SqliteStorage.save"
+    distances = {r.qualified_name: r.distance for r in result.certain}
+    assert distances == {
+        "shop.repositories.OrderRepository.add": 1,
+        "shop.services.orders.OrderService.place_order": 2,
+        "shop.api.create_order_endpoint": 3,
+    }
+    assert result.possible == []
+    # cli.main has an unresolved `thing.save()`: a possible caller that no edge records
+    assert [c["qualified_name"] for c in result.unresolved_candidates] == ["shop.cli.main"]
+
+
+def test_callees_separate_certain_and_possible(shop_graph: CodeGraph) -> None:
+    result = shop_graph.callees("shop.cli.main", repo=REPO)
+    assert "shop.api.create_order_endpoint" in _names(result.certain)
+    assert "requests.post" in _names(result.certain)
+    assert _names(result.possible) == ["shop.util.unique_helper_name"]
+    assert result.unresolved_call_sites == 1
+
+
+def test_importers_and_dependencies(shop_graph: CodeGraph) -> None:
+    importers = set(_names(shop_graph.importers("shop.models", repo=REPO).certain))
+    assert importers == {"shop", "shop.api", "shop.repositories", "shop.services.orders"}
+    dependencies = set(_names(shop_graph.dependencies("shop/storage/sqlite.py", repo=REPO).certain))
+    assert dependencies == {"shop.storage.base", "sqlite3", "json"}
+
+
+def test_impact_of_a_file_is_transitive_with_distances(shop_graph: CodeGraph) -> None:
+    result = shop_graph.impact("storage/base.py", repo=REPO)
+    distances = {r.qualified_name: r.distance for r in result.all}
+    assert distances["shop.storage.sqlite"] == 1
+    assert distances["shop.storage.sqlite.SqliteStorage"] == 1  # subclasses Storage
+    assert distances["shop.services.orders.make_service"] == 1  # constructs it
+    assert distances["shop.api.create_order_endpoint"] == 2
+    assert distances["shop.cli.main"] == 3
+    assert "shop.models" not in distances
+
+
+def test_path_from_endpoint_to_storage(shop_graph: CodeGraph) -> None:
+    path = shop_graph.path("create_order_endpoint", "write_audit_log", repo=REPO)
+    assert [n["qualified_name"] for n in path.nodes] == [
+        "shop.api.create_order_endpoint",
+        "shop.services.orders.OrderService.place_order",
+        "shop.repositories.OrderRepository.add",
+        "shop.storage.sqlite.SqliteStorage.save",
+        "shop.storage.sqlite.write_audit_log",
+    ]
+    assert path.certain
+    assert not shop_graph.path("write_audit_log", "create_order_endpoint", repo=REPO).found
+
+
+def test_entry_points(shop_graph: CodeGraph) -> None:
+    points = shop_graph.entry_points(REPO)
+    assert "shop.cli.main" in [row["qualified_name"] for row in points.roots]
+    assert points.central
+
+
+def test_ambiguous_and_unknown_names(shop_graph: CodeGraph) -> None:
+    with pytest.raises(AmbiguousSymbolError) as caught:
+        shop_graph.callers("save", repo=REPO)
+    assert set(caught.value.candidates) == {
+        "shop.storage.base.Storage.save (shop: src/shop/storage/base.py)",
+        "shop.storage.sqlite.SqliteStorage.save (shop: src/shop/storage/sqlite.py)",
+    }
+    with pytest.raises(SymbolNotFoundError):
+        shop_graph.callers("does_not_exist", repo=REPO)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected", "top"),
+    [
+        ("What calls SqliteStorage.save?", "shop.repositories.OrderRepository.add", 1),
+        ("what does create_order_endpoint call", "shop.services.orders.make_service", 4),
+        ("What breaks if I change shop/storage/base.py?", "shop.storage.sqlite", 1),
+        ("who imports shop.models", "shop.repositories", 4),
+        (
+            "trace create_order_endpoint to the database",
+            "shop.storage.sqlite.SqliteStorage.save",
+            3,
+        ),
+        ("Where is OrderRepository defined?", "shop.repositories.OrderRepository", 1),
+        ("where is the audit log written", "shop.storage.sqlite.write_audit_log", 3),
+    ],
+)
+def test_hybrid_search_per_intent(
+    shop_graph: CodeGraph, question: str, expected: str, top: int
+) -> None:
+    result = shop_graph.search(question, repo=REPO, k=10)
+    names = [hit.qualified_name for hit in result.hits]
+    assert expected in names[:top], names
+
+
+def test_graph_leg_explains_its_hits(shop_graph: CodeGraph) -> None:
+    result = shop_graph.search("What calls SqliteStorage.save?", repo=REPO)
+    top = result.hits[0]
+    assert top.ranks["graph"] == 1
+    assert top.explain == (
+        "shop.storage.sqlite.SqliteStorage.save <-CALLS- shop.repositories.OrderRepository.add"
+    )
+    assert result.seeds == [f"{REPO}:shop.storage.sqlite.SqliteStorage.save"]
+
+
+def test_each_leg_contributes(shop_graph: CodeGraph) -> None:
+    question = "insert or replace one record in the database"
+    for legs in (("vector",), ("text",), ("vector", "text", "graph")):
+        result = shop_graph.search(question, repo=REPO, options=SearchOptions(k=5, legs=legs))
+        assert result.hits, legs
+        assert all(set(hit.ranks) <= set(legs) for hit in result.hits)
+    text_only = shop_graph.search(question, repo=REPO, options=SearchOptions(k=5, legs=("text",)))
+    assert text_only.hits[0].qualified_name == "shop.storage.sqlite.SqliteStorage.save"
+
+
+@pytest.mark.parametrize("hostile", HOSTILE)
+def test_hostile_questions_never_raise(shop_graph: CodeGraph, hostile: str) -> None:
+    result = shop_graph.search(hostile, repo=REPO)
+    assert isinstance(result.hits, list)
+
+
+def test_reads_run_in_read_transactions(shop_graph: CodeGraph) -> None:
+    from neo4j.exceptions import ClientError
+
+    with pytest.raises(ClientError):
+        shop_graph.client.read("CREATE (:ShouldNotExist)")
+
+
+def test_context_has_code_citations_and_respects_the_budget(shop_graph: CodeGraph) -> None:
+    context = shop_graph.build_context("How is an order saved to the database?", repo=REPO)
+    assert context.tokens <= context.max_tokens
+    assert context.items[0].role == "hit"
+    assert any(item.role in ("callee", "type", "sibling") for item in context.items)
+    for item in context.items:
+        assert item.text.startswith(f"### {item.path}:")
+    assert "def save(self, key: str, value: dict) -> None:" in context.text
+    small = shop_graph.build_context(
+        "How is an order saved to the database?", max_tokens=120, repo=REPO
+    )
+    assert small.truncated
+    assert small.tokens <= 120
+
+
+def test_a_query_embedder_of_another_model_is_a_clear_error(shop_graph: CodeGraph) -> None:
+    from graphrag_code.embedding import HashingEmbedder
+    from graphrag_code.errors import EmbeddingMismatchError
+
+    other = CodeGraph(shop_graph.settings, client=shop_graph.client, embedder=HashingEmbedder(64))
+    with pytest.raises(EmbeddingMismatchError, match="64 dimensions"):
+        other.search("anything", repo=REPO)
+
+
+def test_trace_follows_the_call_chain_to_the_named_destination(shop_graph: CodeGraph) -> None:
+    result = shop_graph.search("trace create_order_endpoint to the database", repo=REPO)
+    by_name = {hit.qualified_name: hit for hit in result.hits}
+    save = by_name["shop.storage.sqlite.SqliteStorage.save"]
+    assert save.explain == (
+        "shop.api.create_order_endpoint -CALLS-> shop.services.orders.OrderService.place_order "
+        "-CALLS-> shop.repositories.OrderRepository.add -CALLS-> "
+        "shop.storage.sqlite.SqliteStorage.save"
+    )
