@@ -126,7 +126,7 @@ write(
             '        [r["pagerank"] for r in rows][::-1],\n'
             '        color=[colors[r["kind"]] for r in rows][::-1])\n'
             'ax.set_xlabel("PageRank")\nax.set_title("Most central code")\nfig.tight_layout()\n'
-            'fig.savefig("central.png")\nplt.show()'
+            'plt.show()'
         ),
         new_markdown_cell(
             "## Dependency structure\n\nWhich packages import which: the module import graph "

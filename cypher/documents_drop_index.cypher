@@ -1,0 +1,3 @@
+// Drop one index by name (only ever called with :Document index names).
+// Parameters: $name
+DROP INDEX $name IF EXISTS

@@ -1,0 +1,30 @@
+"""The public API is exactly what `__all__` says, and every name in it exists."""
+
+from __future__ import annotations
+
+import graphrag_code
+
+EXPECTED = {
+    "Answer", "ChatModel", "CodeGraph", "Context", "Embedder", "GraphRAGCodeError",
+    "HashingEmbedder", "Hit", "IngestReport", "LlamaIndexEmbedder", "MiniLMEmbedder",
+    "Neo4jClient", "Neo4jEndpoint", "OpenAIChat", "OpenAIEmbedder", "RelationsResult",
+    "Reranker", "SchemaConfig", "SearchOptions", "SearchResult", "Settings",
+    "delete_repository", "embed_repository", "ensure_schema", "index_repository",
+    "load_settings", "make_embedder", "resolve_endpoint", "rrf",
+}  # fmt: skip
+
+
+def test_exported_names_are_exactly_the_intended_ones() -> None:
+    assert set(graphrag_code.__all__) == EXPECTED
+    for name in graphrag_code.__all__:
+        assert getattr(graphrag_code, name) is not None
+
+
+def test_public_names_do_not_leak() -> None:
+    public = {name for name in vars(graphrag_code) if not name.startswith("_")}
+    submodules = {
+        "answer", "api", "codegraph", "connection", "embedding", "errors", "ingest", "retrieval",
+        "schema", "settings", "text", "queries", "server", "linking", "parsing", "model", "ids",
+        "storage",
+    }  # fmt: skip
+    assert public - submodules == EXPECTED

@@ -1,0 +1,53 @@
+"""The notebooks run top to bottom against the real Neo4j (outputs are not kept in git)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+from graphrag_code.connection import Neo4jEndpoint
+
+NOTEBOOKS = Path(__file__).parent.parent / "notebooks"
+
+
+@pytest.mark.parametrize("name", ["01_quickstart.ipynb", "02_architecture.ipynb"])
+def test_notebook_runs(
+    name: str,
+    neo4j_endpoint: Neo4jEndpoint,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    notebook = nbformat.read(NOTEBOOKS / name, as_version=4)
+    assert all(not cell.get("outputs") for cell in notebook.cells if cell.cell_type == "code"), (
+        "commit notebooks without outputs (notebooks/build_notebooks.py writes them clean)"
+    )
+    password = neo4j_endpoint.password.get_secret_value() if neo4j_endpoint.password else ""
+    monkeypatch.setenv("NEO4J_URI", neo4j_endpoint.uri)
+    monkeypatch.setenv("NEO4J_USERNAME", neo4j_endpoint.username)
+    monkeypatch.setenv("NEO4J_PASSWORD", password)
+    monkeypatch.setenv("NEO4J_DATABASE", neo4j_endpoint.database)
+    # the hashing embedder keeps the run short; the code path is the same as with MiniLM
+    monkeypatch.setenv("GRAPHRAG_CODE_EMBEDDER", "hashing")
+    monkeypatch.setenv("GRAPHRAG_CODE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    client = NotebookClient(
+        notebook,
+        timeout=600,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(NOTEBOOKS)}},
+    )
+    client.execute()
+    errors = [
+        output
+        for cell in notebook.cells
+        for output in cell.get("outputs", [])
+        if output.get("output_type") == "error"
+    ]
+    assert errors == []
+    text = "".join(
+        output.get("text", "") for cell in notebook.cells for output in cell.get("outputs", [])
+    )
+    assert "Neo4j:" in text
