@@ -240,3 +240,49 @@ def test_full_option_rebuilds(graph: Neo4jClient, tmp_path: Path) -> None:
     )
     assert report.mode == "full"
     assert report.files_parsed == 11
+
+
+def test_watch_reindexes_after_a_change(graph: Neo4jClient, tmp_path: Path) -> None:
+    import threading
+    import time
+
+    from graphrag_code.embedding import HashingEmbedder
+    from graphrag_code.ingest.watch import relevant_change, watch_repository
+    from graphrag_code.settings import Settings
+
+    assert relevant_change(str(tmp_path / "pkg" / "mod.py"), tmp_path)
+    assert not relevant_change(str(tmp_path / ".venv" / "lib" / "x.py"), tmp_path)
+    assert not relevant_change(str(tmp_path / "README.md"), tmp_path)
+    repo_dir = tmp_path / "shop"
+    shutil.copytree(SHOP, repo_dir)
+    settings = Settings(cache_dir=tmp_path / "cache", embedder="hashing")
+    embedder = HashingEmbedder()
+    ensure_schema(graph, SchemaConfig(dimensions=embedder.dimensions, model=embedder.name))
+    index_repository(repo_dir, graph, repo="watched", state_dir=settings.cache_dir / "graphs")
+    reports: list[Any] = []
+    stop = threading.Event()
+    watcher = threading.Thread(
+        target=watch_repository,
+        args=(repo_dir, "watched"),
+        kwargs={
+            "client": graph, "settings": settings, "on_report": reports.append,
+            "debounce_ms": 200, "stop_after": 1, "embed": False, "embedder": embedder,
+            "stop_event": stop,
+        },
+    )  # fmt: skip
+    watcher.start()
+    try:
+        time.sleep(1.0)  # let the watcher subscribe before the edit
+        util = repo_dir / "src" / "shop" / "util.py"
+        util.write_text(util.read_text() + "\n\ndef added_while_watching():\n    return 2\n")
+        watcher.join(timeout=60)
+    finally:
+        stop.set()
+        watcher.join(timeout=10)
+    assert len(reports) == 1
+    assert reports[0].mode == "incremental"
+    assert reports[0].files_parsed == 1
+    found = graph.read(
+        "MATCH (n:Function {id: 'watched:shop.util.added_while_watching'}) RETURN n.path AS p"
+    )
+    assert found == [{"p": "src/shop/util.py"}]

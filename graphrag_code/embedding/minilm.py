@@ -140,7 +140,8 @@ class MiniLMEmbedder:
 
     @property
     def name(self) -> str:
-        return MINILM_NAME
+        # another truncation length gives other vectors, so another recorded model name
+        return MINILM_NAME if self.max_tokens == 256 else f"{MINILM_NAME}-{self.max_tokens}t"
 
     @property
     def dimensions(self) -> int:

@@ -6,6 +6,7 @@ watcher ran; after that each batch of file events triggers another incremental r
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -17,16 +18,21 @@ from ..parsing import LANGUAGES
 from ..parsing.walker import SKIP_DIRS
 from ..settings import Settings
 from .report import IngestReport
+from .state import StateStore
 
 __all__ = ["relevant_change", "watch_repository"]
 
 
-def relevant_change(path: str) -> bool:
-    """A change to a source file outside skipped directories (or to a .gitignore)."""
-    parts = Path(path).parts
+def relevant_change(path: str, root: Path | None = None) -> bool:
+    """A change to a source file outside skipped directories (or to a .gitignore); only the
+    part of `path` below the watched `root` is checked."""
+    candidate = Path(path)
+    if root is not None and candidate.is_relative_to(root):
+        candidate = candidate.relative_to(root)
+    parts = candidate.parts
     if any(part in SKIP_DIRS or part.endswith(".egg-info") for part in parts):
         return False
-    return Path(path).suffix in LANGUAGES or Path(path).name == ".gitignore"
+    return candidate.suffix in LANGUAGES or candidate.name == ".gitignore"
 
 
 def watch_repository(
@@ -40,23 +46,34 @@ def watch_repository(
     stop_after: int | None = None,
     embed: bool = True,
     embedder: Embedder | None = None,
+    stop_event: threading.Event | None = None,
 ) -> None:
     """Block, re-indexing `path` after each debounced batch of relevant changes (and
-    embedding what changed, unless `embed` is False)."""
+    embedding what changed, unless `embed` is False). The incremental state stays in memory
+    between runs, so each re-index after a one-file edit takes about a second."""
     from ..api import index_repository
 
+    root = Path(path).resolve()
+    store = StateStore(settings.cache_dir / "graphs")
     runs = 0
     for changes in watchfiles.watch(
-        path,
+        root,
         debounce=debounce_ms,
-        watch_filter=lambda _change, changed: relevant_change(changed),
+        watch_filter=lambda _change, changed: relevant_change(changed, root),
         raise_interrupt=False,
+        stop_event=stop_event,
     ):
         if not changes:
             continue
         on_report(
             index_repository(
-                path, repo, client=client, settings=settings, embed=embed, embedder=embedder
+                root,
+                repo,
+                client=client,
+                settings=settings,
+                embed=embed,
+                embedder=embedder,
+                store=store,
             )
         )
         runs += 1

@@ -1,0 +1,145 @@
+"""Every .cypher file in the repository runs against a populated graph, so none can rot.
+
+Each statement runs in its own transaction, which is rolled back: write and schema files are
+planned and executed for real without changing the graph the other tests use. Parameters
+come from the `:param` lines of Browser files, else from the table below; a file using a
+parameter the table does not know fails this test until someone adds it.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import Any
+
+import pytest
+
+from graphrag_code.codegraph import CodeGraph
+from graphrag_code.eval.documents import (
+    Document,
+    DocumentSchema,
+    ensure_document_schema,
+    ingest_documents,
+)
+from graphrag_code.queries import load_query, query_names, split_statements
+
+from .shop_graph import REPO, shop_graph_fixture  # noqa: F401 - provides `shop_graph`
+
+_PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
+_BROWSER_PARAM = re.compile(r"^//\s*:param\s+(\w+)\s*=>\s*(.+)$", re.MULTILINE)
+DIMENSIONS = 256  # the hashing embedder of the shop fixture
+
+
+def _values(dimensions: int) -> dict[str, Any]:
+    vector = [1.0] + [0.0] * (dimensions - 1)
+    return {
+        # repositories, nodes, names
+        "repo": REPO,
+        "id": f"{REPO}:shop.storage.sqlite.SqliteStorage.save",
+        "ids": [f"{REPO}:shop.storage.sqlite.SqliteStorage.save", f"{REPO}:shop.api"],
+        "source": f"{REPO}:shop.api.create_order_endpoint",
+        "target": f"{REPO}:shop.storage.sqlite.SqliteStorage.save",
+        "name": "save",
+        "names": ["shop.api.create_order_endpoint"],
+        "short_names": ["save"],
+        "dotted": ["SqliteStorage.save"],
+        "paths": ["shop/models.py"],
+        "root": "/tmp/shop",
+        "head": None,
+        "run": "test-run",
+        "files": 11,
+        "symbols": 29,
+        "certain": True,
+        "rows": [],
+        # indexes and search
+        "vector_index": "code_embedding",
+        "fulltext_index": "code_search_text",
+        "dimensions": dimensions,
+        "fulltext_analyzer": "english",
+        "analyzer": "english",
+        "quantization": True,
+        "model": "hashing-blake2b-256",
+        "embedding": vector,
+        "vector": vector,
+        "lucene": "save record database",
+        "target_lucene": "database",
+        "k": 10,
+        "candidates": 50,
+        "limit": 10,
+        "limit_per_node": 10,
+        "fetch": 50,
+        "depth": 10,
+        "seed_k": 3,
+        "seed_from_hits": True,
+        "include_seeds": True,
+        "trace": True,
+        "types": ["CALLS", "IMPORTS"],
+        "direction": "in",
+        "max_hops": 2,
+        "fanout": 25,
+        "hub_degree": 200,
+        "max_seeds": 8,
+        "graph_k": 50,
+        # documents
+        "corpus": "cypher-files-test",
+        "after": "",
+        "before": "~",
+    }
+
+
+@pytest.fixture(scope="module")
+def populated(shop_graph: CodeGraph) -> CodeGraph:
+    """The shop graph, plus a tiny document corpus for the documents_* files."""
+    from graphrag_code.embedding import HashingEmbedder
+
+    client = shop_graph.client
+    schema = DocumentSchema(dimensions=DIMENSIONS)
+    ensure_document_schema(client, schema)
+    ingest_documents(
+        client,
+        "cypher-files-test",
+        [Document("d1", "Sqlite storage", "Records are saved to the database.")],
+        HashingEmbedder(),
+    )
+    return shop_graph
+
+
+def _browser_parameters(text: str) -> dict[str, Any]:
+    return {name: ast.literal_eval(value.strip()) for name, value in _BROWSER_PARAM.findall(text)}
+
+
+def _run_rolled_back(graph: CodeGraph, statement: str, parameters: dict[str, Any]) -> None:
+    driver = graph.client._driver  # the test needs an explicit transaction to roll back
+    with driver.session(database=graph.client.database) as session:
+        transaction = session.begin_transaction()
+        try:
+            transaction.run(statement, parameters).consume()  # type: ignore[arg-type]
+        finally:
+            transaction.rollback()
+
+
+ALL_FILES = query_names() + query_names("browser")
+
+
+def test_there_are_cypher_files_to_check() -> None:
+    assert "hybrid_search" in ALL_FILES
+    assert "browser/callers" in ALL_FILES
+
+
+@pytest.mark.parametrize("name", ALL_FILES)
+def test_cypher_file_executes(populated: CodeGraph, name: str) -> None:
+    text = load_query(name)
+    values = {**_values(DIMENSIONS), **_browser_parameters(text)}
+    for statement in split_statements(text):
+        wanted = set(_PARAM.findall(statement))
+        unknown = wanted - set(values)
+        assert not unknown, f"{name}: add test values for {sorted(unknown)}"
+        _run_rolled_back(populated, statement, {key: values[key] for key in wanted})
+
+
+@pytest.mark.parametrize("name", query_names("browser"))
+def test_browser_files_name_their_parameters(name: str) -> None:
+    text = load_query(name)
+    used = set(_PARAM.findall(text))
+    declared = set(_browser_parameters(text))
+    assert used == declared, f"{name}: declare every parameter with a `// :param` line"
