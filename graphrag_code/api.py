@@ -51,6 +51,7 @@ def index_repository(
     embedder: Embedder | None = None,
     reembed: bool = False,
     store: StateStore | None = None,
+    changed_paths: frozenset[str] | None = None,
 ) -> IngestReport:
     """Index the repository at `path` (incrementally when it was indexed before), then embed
     the nodes whose text changed.
@@ -60,7 +61,8 @@ def index_repository(
     full-text index only; `graphrag-code embed` (or `embed_repository`) fills the vectors later.
     `reembed` allows switching the embedding model (the old model's vectors are dropped) and
     recomputes this repository's vectors even where the text did not change. A long-lived
-    `store` keeps the incremental state in memory between calls (what `CodeGraph` does).
+    `store` keeps the incremental state in memory between calls (what `CodeGraph` does);
+    `changed_paths` (from a file watcher) lets such a run skip walking the whole tree.
     """
     settings = settings or load_settings()
     embedder = embedder or make_embedder(settings)
@@ -74,7 +76,7 @@ def index_repository(
             repo=repo,
             state_dir=None if store is not None else settings.cache_dir / "graphs",
             store=store,
-            options=IndexOptions(full=full),
+            options=IndexOptions(full=full, changed_paths=changed_paths),
             progress=progress,
         )
         if reembed:

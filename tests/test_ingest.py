@@ -149,6 +149,37 @@ def test_incremental_graph_equals_a_clean_reindex(graph: Neo4jClient, tmp_path: 
     assert dump(graph, "inc") == incremental
 
 
+def test_warm_incremental_with_watcher_hints_equals_a_clean_reindex(
+    graph: Neo4jClient, tmp_path: Path
+) -> None:
+    """The watch-mode path: state kept in memory, lookup tables updated in place, and only
+    the paths a watcher reported are looked at."""
+    from graphrag_code.ingest.pipeline import IndexOptions
+    from graphrag_code.ingest.state import StateStore
+
+    repo_dir = tmp_path / "shop"
+    shutil.copytree(SHOP, repo_dir)
+    store = StateStore(tmp_path / "state")
+    index_repository(repo_dir, graph, repo="warm", store=store)
+    before = {p.relative_to(repo_dir).as_posix() for p in repo_dir.rglob("*.py")}
+    _edit_shop(repo_dir)
+    after = {p.relative_to(repo_dir).as_posix() for p in repo_dir.rglob("*.py")}
+    changed = {
+        "src/shop/storage/sqlite.py", "src/shop/models.py", "src/shop/api.py",
+    } | (before ^ after)  # fmt: skip
+    report = index_repository(
+        repo_dir, graph, repo="warm", store=store,
+        options=IndexOptions(changed_paths=frozenset(str(repo_dir / p) for p in changed)),
+    )  # fmt: skip
+    assert report.mode == "incremental"
+    assert report.files_parsed == 5
+    warm = dump(graph, "warm")
+    store.wait()
+    GraphWriter(graph, "warm").delete_repository()
+    index_repository(repo_dir, graph, repo="warm", state_dir=tmp_path / "clean")
+    assert dump(graph, "warm") == warm
+
+
 class _Crash(RuntimeError):
     pass
 

@@ -34,7 +34,7 @@ from ..parsing import (
     parse_files,
     walk_repository,
 )
-from ..parsing.walker import DEFAULT_MAX_BYTES
+from ..parsing.walker import DEFAULT_MAX_BYTES, walk_changes
 from ..storage.writer import GraphWriter
 from .report import IngestReport
 from .rows import file_rows
@@ -63,6 +63,8 @@ class IndexOptions:
     max_file_bytes: int = DEFAULT_MAX_BYTES
     workers: int = field(default_factory=lambda: max(1, min(4, os.cpu_count() or 1)))
     full: bool = False  # ignore the incremental state and rebuild this repository's graph
+    # paths a file watcher reported: with a warm state, only these are looked at (no walk)
+    changed_paths: frozenset[str] | None = None
 
 
 def valid_repo_name(name: str) -> str:
@@ -130,12 +132,29 @@ def index_repository(
         state = None if options.full else _usable_state(store, client, writer, name)
     with _timed(report, "walk"):
         progress.stage("walking", None)
-        walked = walk_repository(
-            root,
-            languages=LANGUAGES,
-            max_bytes=options.max_file_bytes,
-            known=state.file_stats if state is not None else None,
-        )
+        walked = None
+        if state is not None and options.changed_paths is not None:
+            walked = walk_changes(
+                root,
+                languages=LANGUAGES,
+                known=state.file_stats,
+                changed=options.changed_paths,
+                max_bytes=options.max_file_bytes,
+            )
+            if walked is not None:  # files skipped before stay skipped unless they changed
+                seen = {s.path for s in walked.skipped} | {s.path for s in walked.files}
+                walked.skipped.extend(
+                    SkippedFile(path, reason)
+                    for path, (_sha, reason) in state.skipped.items()
+                    if path not in seen and (root / path).exists()
+                )
+        if walked is None:
+            walked = walk_repository(
+                root,
+                languages=LANGUAGES,
+                max_bytes=options.max_file_bytes,
+                known=state.file_stats if state is not None else None,
+            )
     report.skipped.extend(walked.skipped)
     report.skipped_dirs.extend(walked.skipped_dirs)
     skipped_sha = {f.path: f.sha256 for f in walked.files}
@@ -151,7 +170,7 @@ def index_repository(
         _parse(run, _changed(run), options, progress)
     removed = set(state.files) - set(run.parsed) if state is not None else set()
     with _timed(report, "link"):
-        index = RepositoryIndex(run.parsed.values())
+        index = _index_for(run, removed)
         ids = NodeIds(name, index)
         if state is not None and _ids_shift(run, index, removed):
             # A module appeared or vanished with the name of an existing symbol: that symbol's
@@ -201,6 +220,7 @@ def index_repository(
             p: (s.size, s.mtime_ns, s.sha256) for p, s in run.sources.items() if p in run.parsed
         },
         shadowed=frozenset(index.shadowed_paths),
+        index=index,
         skipped={
             s.path: (skipped_sha[s.path], s.reason) for s in report.skipped if s.path in skipped_sha
         },
@@ -245,6 +265,21 @@ def _changed(run: _Run) -> set[str]:
     for skip in run.report.skipped:
         run.sources.pop(skip.path, None)
     return changed
+
+
+def _index_for(run: _Run, removed: set[str]) -> RepositoryIndex:
+    """The lookup tables for this run: the previous run's, updated in place for the changed
+    files when it is still in memory (watch mode), else built from every parsed file."""
+    state = run.state
+    cached = state.index if state is not None else None
+    if state is not None:
+        state.index = None  # detached: a failed run must not leave a half-updated index behind
+    if cached is not None and state is not None:
+        old = [state.parsed[p] for p in sorted(set(run.fresh) | removed) if p in state.parsed]
+        new = [run.parsed[p] for p in sorted(run.fresh)]
+        if cached.update(old, new):
+            return cached
+    return RepositoryIndex(run.parsed.values())
 
 
 def _ids_shift(run: _Run, index: RepositoryIndex, removed: set[str]) -> bool:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ..linking.index import RepositoryIndex
 from ..linking.linker import FileLinks
 from ..model import CallSite, Dotted, ParsedFile
 from ..parsing import ModuleName
@@ -40,6 +41,17 @@ class IndexState:
     shadowed: frozenset[str] = frozenset()
     skipped: dict[str, tuple[str, str]] = field(default_factory=dict)  # path -> (sha256, reason)
     format: int = _FORMAT
+    # the lookup tables of this state, kept in memory only (never pickled): a long-lived store
+    # updates them for the changed files instead of rebuilding them
+    index: RepositoryIndex | None = field(default=None, compare=False, repr=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        data = dict(self.__dict__)
+        data["index"] = None
+        return data
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        self.__dict__.update(data)
 
 
 RawCall = tuple[str, Dotted, int, Dotted | None]

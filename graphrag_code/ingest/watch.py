@@ -74,6 +74,7 @@ def watch_repository(
                 embed=embed,
                 embedder=embedder,
                 store=store,
+                changed_paths=frozenset(changed for _change, changed in changes),
             )
         )
         runs += 1

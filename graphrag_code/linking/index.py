@@ -130,6 +130,57 @@ class RepositoryIndex:
         for names in parsed.scopes:
             self.scope_names[names.scope] = names
 
+    def update(self, removed: Iterable[ParsedFile], added: Iterable[ParsedFile]) -> bool:
+        """Swap the contributions of changed files in place (watch mode: no full rebuild).
+
+        Returns False, changing nothing, when the result could differ from a fresh build
+        (module names claimed by two files); the caller then builds a new index.
+        """
+        removed, added = list(removed), list(added)
+        if self.shadowed_paths:
+            return False
+        for parsed in removed:
+            owner = self.modules.get(parsed.module)
+            if owner is None or owner.parsed.path != parsed.path:
+                return False
+        leaving = {parsed.module for parsed in removed}
+        arriving = [parsed.module for parsed in added]
+        if len(set(arriving)) != len(arriving) or any(
+            module in self.modules and module not in leaving for module in arriving
+        ):
+            return False
+        for parsed in removed:
+            self._remove(parsed)
+        for parsed in added:
+            self._add(parsed)
+        return True
+
+    def _remove(self, parsed: ParsedFile) -> None:
+        del self.modules[parsed.module]
+        for symbol in parsed.symbols:
+            qualified = symbol.qualified_name
+            if symbol.ordinal != 1 or self.symbol_module.get(qualified) != parsed.module:
+                continue
+            del self.symbols[qualified]
+            del self.symbol_module[qualified]
+            if symbol.parent != parsed.module:
+                _discard(self.members.get(symbol.parent, {}), symbol.name, qualified)
+                if not self.members.get(symbol.parent, True):
+                    del self.members[symbol.parent]
+            _discard(self.short_names, symbol.name, qualified)
+            self.scope_imports.pop(qualified, None)
+            self.scope_bindings.pop(qualified, None)
+            self.attribute_bindings.pop(qualified, None)
+            self.scope_names.pop(qualified, None)
+
+
+def _discard(table: dict[str, list[str]], key: str, value: str) -> None:
+    values = table.get(key)
+    if values is not None and value in values:
+        values.remove(value)
+        if not values:
+            del table[key]
+
 
 class Lookups:
     """A recording view of the index: every consulted module and short name is noted."""

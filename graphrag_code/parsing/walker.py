@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,7 +19,7 @@ import pathspec
 
 from ..model import SkippedFile, SourceFile
 
-__all__ = ["DEFAULT_MAX_BYTES", "SKIP_DIRS", "WalkResult", "walk_repository"]
+__all__ = ["DEFAULT_MAX_BYTES", "SKIP_DIRS", "WalkResult", "walk_changes", "walk_repository"]
 
 DEFAULT_MAX_BYTES = 1_000_000
 
@@ -129,6 +129,56 @@ def walk_repository(
             result.files.append(source)
             if on_file is not None:
                 on_file(relative)
+    return result
+
+
+def walk_changes(
+    root: Path,
+    *,
+    languages: dict[str, str],
+    known: Mapping[str, tuple[int, int, str]],
+    changed: Iterable[str],
+    max_bytes: int = DEFAULT_MAX_BYTES,
+) -> WalkResult | None:
+    """The walk's result when only `changed` paths (absolute or relative) may differ from
+    `known` — what a file watcher reports. None when a full walk is needed: a .gitignore or a
+    directory changed, or a file appeared in a folder no known file lives in."""
+    root = root.resolve()
+    folders = {path.rpartition("/")[0] for path in known}
+    touched: set[str] = set()
+    for raw in changed:
+        candidate = Path(raw)
+        if candidate.is_absolute():
+            if not candidate.is_relative_to(root):
+                continue
+            candidate = candidate.relative_to(root)
+        relative = candidate.as_posix()
+        if candidate.name == ".gitignore" or (root / candidate).is_dir():
+            return None
+        if languages.get(candidate.suffix) is None:
+            continue
+        if relative.rpartition("/")[0] not in folders:
+            return None
+        touched.add(relative)
+    result = WalkResult()
+    for relative, (size, mtime_ns, sha256) in known.items():
+        language = languages.get(os.path.splitext(relative)[1])
+        if relative not in touched and language is not None:
+            absolute = os.path.join(root, relative)
+            result.files.append(SourceFile(relative, absolute, sha256, size, language, mtime_ns))
+    ignores = _IgnoreStack(root)
+    for relative in sorted(touched):
+        if not (root / relative).exists() and not (root / relative).is_symlink():
+            continue  # deleted
+        folder = relative.rpartition("/")[0]
+        if ignores.ignored(relative, folder, is_dir=False):
+            continue
+        source = _source_file(root, relative, languages[Path(relative).suffix], max_bytes, None)
+        if isinstance(source, SkippedFile):
+            result.skipped.append(source)
+        else:
+            result.files.append(source)
+    result.files.sort(key=lambda source: source.path)
     return result
 
 
