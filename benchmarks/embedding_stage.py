@@ -23,66 +23,40 @@ import argparse
 import json
 import os
 import resource
-import socket
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from pydantic import SecretStr
-
 from benchmarks.oracles.packages import fetch, parse_spec
 from graphrag_code.api import schema_config
-from graphrag_code.connection import Neo4jClient, Neo4jEndpoint, resolve_endpoint
+from graphrag_code.connection import (
+    Neo4jClient,
+    Neo4jEndpoint,
+    resolve_endpoint,
+    temporary_local_server,
+)
 from graphrag_code.embedding import MiniLMEmbedder
 from graphrag_code.ingest.embed_stage import embed_repository, forget_embeddings, node_ghost_text
 from graphrag_code.ingest.pipeline import index_repository
 from graphrag_code.schema import ensure_schema
-from graphrag_code.server.local import LocalNeo4jServer
 from graphrag_code.settings import load_settings
 from graphrag_code.storage.writer import GraphWriter
 
 REPO = "bench-embedding-stage"
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @contextmanager
-def _neo4j(home: Path) -> Iterator[Neo4jEndpoint]:
+def _neo4j() -> Iterator[Neo4jEndpoint]:
     """NEO4J_URI when set, else a private server for this run (the shared one stays as it is)."""
     settings = load_settings()
     if settings.neo4j_uri:
         yield resolve_endpoint(settings)
         return
-    server = LocalNeo4jServer(
-        home,
-        cache_dir=settings.cache_dir,
-        neo4j_version=settings.neo4j_version,
-        bolt_port=_free_port(),
-        http_port=0,
-        heap="1g",
-        pagecache="256m",
-    )
-    status = server.start(attached=True)
-    assert status.bolt_uri is not None
-    password = server.password()
-    try:
-        yield Neo4jEndpoint(
-            uri=status.bolt_uri,
-            username="neo4j",
-            password=SecretStr(password) if password else None,
-            database="neo4j",
-            source="local",
-        )
-    finally:
-        server.stop()
+    with temporary_local_server(settings) as (_server, endpoint):
+        yield endpoint
 
 
 def _reset_peak_rss() -> bool:
@@ -121,7 +95,7 @@ def run(spec: str, repeats: int) -> dict[str, Any]:
     embedder = MiniLMEmbedder()
     embedder.embed_documents(["warm up the model", "def f(): return 1"] * 8)
     load_before = os.getloadavg()
-    with tempfile.TemporaryDirectory() as tmp, _neo4j(Path(tmp) / "neo4j") as endpoint:
+    with tempfile.TemporaryDirectory() as tmp, _neo4j() as endpoint:
         client = Neo4jClient(endpoint)
         try:
             settings = load_settings()

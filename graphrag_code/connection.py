@@ -8,8 +8,11 @@ never appear in a repr, a log line or an error message.
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 import neo4j
@@ -19,10 +22,18 @@ from pydantic import SecretStr
 
 from .errors import ConfigurationError, Neo4jUnavailableError
 from .queries import load_query
-from .server.local import LocalNeo4jServer
+from .server.local import LocalNeo4jServer, free_port
 from .settings import Settings
 
-__all__ = ["EndpointSource", "Neo4jClient", "Neo4jEndpoint", "local_server", "resolve_endpoint"]
+__all__ = [
+    "EndpointSource",
+    "Neo4jClient",
+    "Neo4jEndpoint",
+    "local_endpoint",
+    "local_server",
+    "resolve_endpoint",
+    "temporary_local_server",
+]
 
 EndpointSource = Literal["env", "container", "local"]
 T = TypeVar("T")
@@ -70,21 +81,56 @@ def resolve_endpoint(settings: Settings, *, start_local: bool = True) -> Neo4jEn
             source="env",
         )
     server = local_server(settings)
-    status = server.start() if start_local else server.status()
+    if start_local:
+        server.start()
+    return local_endpoint(server, database=settings.neo4j_database)
+
+
+def local_endpoint(server: LocalNeo4jServer, *, database: str = "neo4j") -> Neo4jEndpoint:
+    """The address and credentials of a running managed local server."""
+    status = server.status()
     if not status.running or status.bolt_uri is None:
         raise Neo4jUnavailableError(
             "the local Neo4j server is not running; start it with `graphrag-code neo4j start` "
             "or set NEO4J_URI",
-            address=f"bolt://127.0.0.1:{settings.bolt_port}",
+            address=f"bolt://127.0.0.1:{server.bolt_port}",
         )
     password = server.password()
     return Neo4jEndpoint(
         uri=status.bolt_uri,
         username="neo4j",
         password=SecretStr(password) if password is not None else None,
-        database=settings.neo4j_database,
+        database=database,
         source="local",
     )
+
+
+@contextmanager
+def temporary_local_server(
+    settings: Settings,
+    *,
+    browser: bool = False,
+    heap: str = "1g",
+    pagecache: str = "256m",
+) -> Iterator[tuple[LocalNeo4jServer, Neo4jEndpoint]]:
+    """A throwaway local server on free ports in a temporary directory, stopped on exit and
+    tied to this process (tests, benchmarks that must not touch the user's server)."""
+    with tempfile.TemporaryDirectory(prefix="graphrag-code-neo4j-") as home:
+        server = LocalNeo4jServer(
+            Path(home),
+            cache_dir=settings.cache_dir,
+            neo4j_version=settings.neo4j_version,
+            bolt_port=free_port(),
+            http_port=free_port() if browser else 0,
+            heap=heap,
+            pagecache=pagecache,
+            java_home=settings.java_home,
+        )
+        server.start(attached=True)
+        try:
+            yield server, local_endpoint(server)
+        finally:
+            server.stop()
 
 
 def _chunks(rows: Sequence[T], size: int) -> Iterator[Sequence[T]]:

@@ -8,24 +8,16 @@ Docker engine answers, else the managed local launcher on a free port in a tempo
 from __future__ import annotations
 
 import os
-import socket
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from pydantic import SecretStr
 
-from graphrag_code.connection import Neo4jClient, Neo4jEndpoint
-from graphrag_code.server.local import LocalNeo4jServer
+from graphrag_code.connection import Neo4jClient, Neo4jEndpoint, temporary_local_server
 from graphrag_code.settings import Settings
 
 TEST_NEO4J_VERSION = os.environ.get("GRAPHRAG_CODE_TEST_NEO4J_VERSION")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def _docker_answers() -> bool:
@@ -79,28 +71,12 @@ def neo4j_endpoint(
                 source="container",
             )
         return
-    server = LocalNeo4jServer(
-        Path(tmp_path_factory.mktemp("neo4j-home")),
-        cache_dir=settings.cache_dir,
-        neo4j_version=TEST_NEO4J_VERSION or settings.neo4j_version,
-        bolt_port=free_port(),
-        http_port=0,
-        heap="1g",
-        pagecache="256m",
-    )
-    status = server.start(attached=True)
-    assert status.bolt_uri is not None
-    password = server.password()
-    try:
-        yield Neo4jEndpoint(
-            uri=status.bolt_uri,
-            username="neo4j",
-            password=SecretStr(password) if password else None,
-            database="neo4j",
-            source="local",
-        )
-    finally:
-        server.stop()
+    version = TEST_NEO4J_VERSION or settings.neo4j_version
+    with temporary_local_server(settings.model_copy(update={"neo4j_version": version})) as (
+        _server,
+        endpoint,
+    ):
+        yield endpoint
 
 
 @pytest.fixture(scope="session")

@@ -9,16 +9,13 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
-from pydantic import SecretStr
 
-from graphrag_code.connection import Neo4jClient, Neo4jEndpoint
+from graphrag_code.connection import Neo4jClient, local_endpoint
 from graphrag_code.ingest.pipeline import index_repository
 from graphrag_code.queries import load_query
 from graphrag_code.schema import SchemaConfig, ensure_schema
-from graphrag_code.server.local import LocalNeo4jServer
+from graphrag_code.server.local import LocalNeo4jServer, free_port
 from graphrag_code.settings import Settings
-
-from .conftest import free_port
 
 SHOP = Path(__file__).parent / "fixtures" / "shop"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -46,10 +43,8 @@ def browser_server(
         heap="512m",
         pagecache="64m",
     )
-    status = server.start(attached=True)
-    password = SecretStr(server.password() or "")
-    endpoint = Neo4jEndpoint(status.bolt_uri or "", "neo4j", password, "neo4j", "local")
-    with Neo4jClient(endpoint) as client:
+    server.start(attached=True)
+    with Neo4jClient(local_endpoint(server)) as client:
         ensure_schema(client, SchemaConfig())
         index_repository(SHOP, client, repo="shop", state_dir=tmp_path_factory.mktemp("state"))
     yield server

@@ -8,17 +8,15 @@ from pathlib import Path
 
 import pytest
 from neo4j import GraphDatabase
-from pydantic import SecretStr
 
-from graphrag_code.connection import Neo4jClient, Neo4jEndpoint
+from graphrag_code.connection import Neo4jClient, local_endpoint
 from graphrag_code.errors import Neo4jUnavailableError
 from graphrag_code.ingest.pipeline import index_repository
 from graphrag_code.schema import SchemaConfig, ensure_schema
-from graphrag_code.server.local import LocalNeo4jServer
+from graphrag_code.server.local import LocalNeo4jServer, free_port
 from graphrag_code.settings import Settings
 from graphrag_code.storage.writer import GraphWriter
 
-from .conftest import free_port
 from .test_ingest import SHOP, dump
 
 
@@ -39,10 +37,7 @@ def own_server(tmp_path: Path, settings: Settings) -> Iterator[LocalNeo4jServer]
 
 
 def _client(server: LocalNeo4jServer) -> Neo4jClient:
-    status = server.status()
-    endpoint = Neo4jEndpoint(
-        status.bolt_uri or "", "neo4j", SecretStr(server.password() or ""), "neo4j", "local"
-    )
+    endpoint = local_endpoint(server)
     # fail fast instead of retrying for 30 s while the server is down
     driver = GraphDatabase.driver(
         endpoint.uri, auth=endpoint.auth(), max_transaction_retry_time=1.0

@@ -9,11 +9,9 @@ import pytest
 from neo4j import GraphDatabase
 
 from graphrag_code.errors import PrerequisiteMissingError
-from graphrag_code.server.local import LocalNeo4jServer
+from graphrag_code.server.local import LocalNeo4jServer, free_port
 from graphrag_code.server.toolchain import find_java, required_java_major
 from graphrag_code.settings import Settings
-
-from .conftest import free_port
 
 
 def _server(home: Path, settings: Settings, **overrides: object) -> LocalNeo4jServer:

@@ -24,7 +24,7 @@ from ..errors import LocalServerError, PrerequisiteMissingError
 from .build import MAIN_CLASS, LauncherBuild, build_launcher
 from .toolchain import JavaRuntime, find_java, required_java_major
 
-__all__ = ["LocalNeo4jServer", "ServerStatus", "port_is_free"]
+__all__ = ["LocalNeo4jServer", "ServerStatus", "free_port", "port_is_free"]
 
 _HOST = "127.0.0.1"
 
@@ -47,6 +47,13 @@ class ServerStatus:
             parts.append(f"Browser: {self.browser_url}")
         parts.append(f"data: {self.home}")
         return "\n".join(parts)
+
+
+def free_port(host: str = _HOST) -> int:
+    """A TCP port nothing listens on right now (for throwaway servers)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((host, 0))
+        return int(sock.getsockname()[1])
 
 
 def port_is_free(port: int, host: str = _HOST) -> bool:
