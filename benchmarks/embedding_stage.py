@@ -24,6 +24,7 @@ import json
 import os
 import resource
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
