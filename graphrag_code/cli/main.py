@@ -9,11 +9,13 @@ from collections.abc import Sequence
 from rich.console import Console
 
 from ..errors import GraphRAGCodeError
-from . import demo, embed_commands, index_commands, neo4j_commands, query_commands
+from . import demo, embed_commands, eval_commands, index_commands, neo4j_commands, query_commands
 
 __all__ = ["build_parser", "main"]
 
-_COMMAND_MODULES = (neo4j_commands, index_commands, embed_commands, query_commands, demo)
+_COMMAND_MODULES = (
+    neo4j_commands, index_commands, embed_commands, query_commands, eval_commands, demo,
+)  # fmt: skip
 
 
 def build_parser() -> argparse.ArgumentParser:
