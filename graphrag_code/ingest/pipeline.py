@@ -88,6 +88,7 @@ class _Run:
     parsed: dict[str, ParsedFile] = field(default_factory=dict)
     fresh: dict[str, ParsedFile] = field(default_factory=dict)  # parsed in this run, with code
     modules: dict[str, ModuleName] = field(default_factory=dict)
+    import_prefixes: dict[str, frozenset[str]] = field(default_factory=dict)
 
 
 @contextmanager
@@ -201,7 +202,7 @@ def index_repository(
         repo=name,
         token=token,
         files={p: s.sha256 for p, s in run.sources.items() if p in run.parsed},
-        modules=run.modules,
+        modules={p: m for p, m in run.modules.items() if p in run.parsed},
         parsed={p: compacted[p][0] if p in compacted else f for p, f in run.parsed.items()},
         calls={
             p: compacted[p][1] if p in compacted else state.calls[p]  # type: ignore[union-attr]
@@ -221,6 +222,8 @@ def index_repository(
         },
         shadowed=frozenset(index.shadowed_paths),
         index=index,
+        import_prefixes=run.import_prefixes,
+        imported=frozenset().union(*run.import_prefixes.values()),
         skipped={
             s.path: (skipped_sha[s.path], s.reason) for s in report.skipped if s.path in skipped_sha
         },
@@ -294,11 +297,10 @@ def _ids_shift(run: _Run, index: RepositoryIndex, removed: set[str]) -> bool:
     return bool(appeared_or_gone & (old_symbols | set(index.symbols)))
 
 
-def _imported(parsed: dict[str, ParsedFile]) -> frozenset[str]:
+def _import_prefixes(parsed: ParsedFile) -> frozenset[str]:
     return imported_prefixes(
         statement.module
-        for file in parsed.values()
-        for statement in file.imports
+        for statement in parsed.imports
         if statement.level == 0 and statement.module
     )
 
@@ -310,10 +312,27 @@ def _parse(run: _Run, changed: set[str], options: IndexOptions, progress: Progre
         run.parsed = {
             p: f for p, f in state.parsed.items() if p in run.sources and p not in changed
         }
+    # Evidence for namespace packages: the import prefixes of every file; a changed file counts
+    # with its old imports until it is parsed again (so an edit that keeps its imports reuses
+    # the previous run's module names without recomputing them).
+    prefixes: dict[str, frozenset[str]] = {
+        p: prefix for p, prefix in (state.import_prefixes if state else {}).items()
+        if p in run.sources
+    }  # fmt: skip
     # Module names depend on evidence from the parsed imports (namespace packages), so parse,
     # rename, and parse again what moved, until the names are stable.
     for _attempt in range(4):
-        run.modules = module_names(run.sources, _imported(run.parsed), root_name=run.root.name)
+        for path in run.parsed.keys() - prefixes.keys():
+            prefixes[path] = _import_prefixes(run.parsed[path])
+        imported = frozenset().union(*prefixes.values())
+        if (
+            state is not None
+            and imported == state.imported
+            and run.sources.keys() == state.modules.keys()
+        ):
+            run.modules = dict(state.modules)
+        else:
+            run.modules = module_names(run.sources, imported, root_name=run.root.name)
         moved = {p for p, f in run.parsed.items() if run.modules[p].module != f.module}
         todo = sorted((changed - set(run.fresh)) | moved)
         todo = [p for p in todo if p in run.sources]
@@ -328,10 +347,13 @@ def _parse(run: _Run, changed: set[str], options: IndexOptions, progress: Progre
         for file in parsed:
             run.parsed[file.path] = file
             run.fresh[file.path] = file
+            prefixes[file.path] = _import_prefixes(file)
         for skip in skipped:
             run.sources.pop(skip.path, None)
             run.parsed.pop(skip.path, None)
+            prefixes.pop(skip.path, None)
             changed.discard(skip.path)
+    run.import_prefixes = {p: prefixes[p] for p in run.parsed}
     run.report.files_parsed = len(run.fresh)
     run.report.files_unchanged = len(run.parsed) - len(run.fresh)
 
@@ -430,8 +452,18 @@ def _write(
     stats = _node_stats(node_ids, links, None if rank_changed else previous)
     changed_stats = {node: props for node, props in stats.items() if previous.get(node) != props}
     writer.write_node_stats(changed_stats)
-    if deleted or edges or state is None:
+    if state is None:
         writer.delete_orphan_externals()
+    else:
+        # only externals that lost a reference can have become orphans
+        before = {
+            name
+            for path in relink | removed
+            if path in state.links
+            for name in state.links[path].external_targets
+        }
+        after = {name for path in relink for name in links[path].external_targets}
+        writer.delete_orphan_externals(sorted(before - after))
     run.report.nodes_written = len(rows)
     run.report.nodes_deleted = len(deleted)
     return node_ids, stats

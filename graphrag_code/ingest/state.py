@@ -22,7 +22,7 @@ from ..parsing import ModuleName
 
 __all__ = ["IndexState", "RawCall", "StateStore", "compact", "with_calls"]
 
-_FORMAT = 6
+_FORMAT = 8
 
 
 @dataclass
@@ -40,6 +40,8 @@ class IndexState:
     node_stats: dict[str, dict[str, Any]] = field(default_factory=dict)  # id -> ranks written
     shadowed: frozenset[str] = frozenset()
     skipped: dict[str, tuple[str, str]] = field(default_factory=dict)  # path -> (sha256, reason)
+    import_prefixes: dict[str, frozenset[str]] = field(default_factory=dict)  # namespace evidence
+    imported: frozenset[str] = frozenset()  # the union of import_prefixes
     format: int = _FORMAT
     # the lookup tables of this state, kept in memory only (never pickled): a long-lived store
     # updates them for the changed files instead of rebuilding them

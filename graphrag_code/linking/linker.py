@@ -47,6 +47,7 @@ class FileLinks:
     edge_counts: dict[str, int] = field(default_factory=dict)  # "KIND/tier" -> edges
     rank_edges: frozenset[tuple[str, str]] = frozenset()  # internal CALLS + IMPORTS pairs
     unresolved_names: dict[str, tuple[str, ...]] = field(default_factory=dict)  # id -> names
+    external_targets: frozenset[str] = frozenset()  # the :External nodes its edges point at
 
     @classmethod
     def build(
@@ -73,6 +74,7 @@ class FileLinks:
         return cls(
             path, tuple(edges), unresolved_calls, modules_consulted, names_consulted,
             dict(counts), ranked, unresolved_names or {},
+            frozenset(edge.target for edge in edges if edge.external),
         )  # fmt: skip
 
     def without_edges(self) -> FileLinks:

@@ -135,5 +135,11 @@ class GraphWriter:
         self.client.write(load_query("delete_repository_node"), {"repo": self.repo})
         self.delete_orphan_externals()
 
-    def delete_orphan_externals(self) -> None:
-        self.client.write(load_query("delete_orphan_externals"))
+    def delete_orphan_externals(self, candidates: Sequence[str] | None = None) -> None:
+        """Delete :External nodes nothing points at: all of them, or only `candidates`."""
+        if candidates is None:
+            self.client.write(load_query("delete_orphan_externals"))
+        elif candidates:
+            self.client.write(
+                load_query("delete_orphan_externals_named"), {"names": list(candidates)}
+            )
