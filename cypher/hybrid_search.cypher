@@ -59,7 +59,12 @@ CALL () {
     RETURN s
     UNION
     UNWIND $paths AS p
-    MATCH (s:Module) WHERE s.path = p OR s.path ENDS WITH '/' + p
+    WITH p WHERE p <> ''
+    MATCH (s:Code) WHERE s.path ENDS WITH '/' + p AND s:Module
+    RETURN s
+    UNION
+    UNWIND $paths AS p
+    MATCH (s:Code) WHERE s.path = p AND s:Module
     RETURN s
   }
   WITH s

@@ -13,7 +13,10 @@ CALL () {
     AND n.qualified_name ENDS WITH '.' + $name
   RETURN n, 2 AS rank
   UNION
-  MATCH (n:Module) WHERE n.path = $name OR n.path ENDS WITH '/' + $name
+  MATCH (n:Code) WHERE n.path = $name AND n:Module
+  RETURN n, 3 AS rank
+  UNION
+  MATCH (n:Code) WHERE n.path ENDS WITH '/' + $name AND n:Module
   RETURN n, 3 AS rank
 }
 WITH n, min(rank) AS rank

@@ -8,6 +8,8 @@ CREATE INDEX code_repo IF NOT EXISTS FOR (n:Code) ON (n.repo);
 CREATE INDEX code_qualified_name IF NOT EXISTS FOR (n:Code) ON (n.qualified_name);
 CREATE INDEX code_name IF NOT EXISTS FOR (n:Code) ON (n.name);
 CREATE INDEX code_path IF NOT EXISTS FOR (n:Code) ON (n.path);
+// ENDS WITH on paths ("storage/base.py" names "src/shop/storage/base.py") needs a text index
+CREATE TEXT INDEX code_path_text IF NOT EXISTS FOR (n:Code) ON (n.path);
 CREATE INDEX code_content_hash IF NOT EXISTS FOR (n:Code) ON (n.content_hash);
 CREATE VECTOR INDEX $vector_index IF NOT EXISTS
 FOR (n:Code) ON n.embedding
