@@ -353,7 +353,7 @@ def markdown(result: Mapping[str, Any]) -> str:
 
 
 def graph_size(client: Neo4jClient, repo: str) -> tuple[dict[str, int], dict[str, int]]:
-    rows = client.read(load_query("eval_repository_sizes"))
+    rows = client.read(load_query("repository_sizes"))
     mine = next((r for r in rows if r["repo"] == repo), {"nodes": 0, "vectors": 0})
     total = {"nodes": sum(r["nodes"] for r in rows), "vectors": sum(r["vectors"] for r in rows)}
     return {"nodes": mine["nodes"], "vectors": mine["vectors"]}, total

@@ -11,7 +11,8 @@
 //   $seed_from_hits, $seed_k   also seed the graph leg with the top hits of the other legs
 //   $include_seeds   whether named seeds are graph hits themselves (definition questions)
 //   $types, $direction ('out' | 'in' | 'both'), $max_hops (1..3)
-//   $fanout (neighbours kept per node), $hub_degree (nodes above it are not expanded)
+//   $fanout (neighbours kept per node), $hub_degree (nodes above it are not expanded),
+//   $expand_cap (neighbours read per node before ranking)
 //   $max_seeds, $graph_k
 //   $trace, $target_lucene   trace questions: also follow the shortest call chains from the
 //                  named seeds to where the trace should end: full-text hits of the words
@@ -54,12 +55,12 @@ CALL () {
     MATCH (s:Code) WHERE s.name IN $short_names
     RETURN s
     UNION
-    UNWIND $dotted AS d
+    UNWIND [d IN $dotted WHERE d <> ''] AS d
     MATCH (s:Code) WHERE s.name = last(split(d, '.')) AND s.qualified_name ENDS WITH '.' + d
     RETURN s
     UNION
-    UNWIND $paths AS p
-    WITH p WHERE p <> ''
+    // filter the empty placeholder before the MATCH: an ENDS WITH '/' seek reads every path
+    UNWIND [p IN $paths WHERE p <> ''] AS p
     MATCH (s:Code) WHERE s.path ENDS WITH '/' + p AND s:Module
     RETURN s
     UNION
@@ -97,6 +98,8 @@ CALL (vector, text, named) {
       RETURN m, r
     }
     WITH m, r WHERE m <> s
+    LIMIT $expand_cap  // a hub has thousands of neighbours: rank a bounded sample of them
+    WITH m, r
     ORDER BY CASE r.resolution WHEN 'name' THEN 1 ELSE 0 END, m.pagerank DESC
     LIMIT $fanout
     RETURN collect({
@@ -122,6 +125,8 @@ CALL (vector, text, named) {
         RETURN m, r
       }
       WITH m, r WHERE m <> f
+      LIMIT $expand_cap
+      WITH m, r
       ORDER BY CASE r.resolution WHEN 'name' THEN 1 ELSE 0 END, m.pagerank DESC
       LIMIT $fanout
       RETURN m, r
@@ -150,6 +155,8 @@ CALL (vector, text, named) {
         RETURN m, r
       }
       WITH m, r WHERE m <> f
+      LIMIT $expand_cap
+      WITH m, r
       ORDER BY CASE r.resolution WHEN 'name' THEN 1 ELSE 0 END, m.pagerank DESC
       LIMIT $fanout
       RETURN m, r

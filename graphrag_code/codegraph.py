@@ -90,6 +90,7 @@ class CodeGraph:
         what changed (`embed=False`: graph and full-text only)."""
         from .api import index_repository
 
+        self._searcher = None  # repository sizes (candidate over-fetch) change with indexing
         return index_repository(
             path,
             repo,

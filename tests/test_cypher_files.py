@@ -77,6 +77,7 @@ def _values(dimensions: int) -> dict[str, Any]:
         "direction": "in",
         "max_hops": 2,
         "fanout": 25,
+        "expand_cap": 200,
         "hub_degree": 200,
         "max_seeds": 8,
         "graph_k": 50,

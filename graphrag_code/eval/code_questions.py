@@ -1361,7 +1361,7 @@ def run_code_benchmark(
             )
         for spec, source in found.items():
             runs[spec] = _ask_package(bench, source, chosen, sample=sample, seed=seed)
-        database = client.read(load_query("eval_repository_sizes"))
+        database = client.read(load_query("repository_sizes"))
         result = _summarise(
             runs, chosen, config={**config, "indexed": indexed}, database=database, bench=bench
         )

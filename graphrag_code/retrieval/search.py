@@ -24,12 +24,14 @@ __all__ = ["Hit", "Reranker", "SearchOptions", "SearchResult", "Searcher"]
 LEGS = ("vector", "text", "graph")
 _EDGE_TYPES = frozenset({"CALLS", "IMPORTS", "INHERITS", "USES_TYPE", "DEFINES"})
 
-# Measured on the evaluation sets (BENCHMARKS.md): how much each leg counts per intent.
+# How much each leg counts per intent, from the code-question benchmark (BENCHMARKS.md): the
+# graph leg decides relationship questions (callers MRR .32 -> .96) and hurts concept ones.
 DEFAULT_WEIGHTS: dict[Intent, dict[str, float]] = {
     intent: {"vector": 1.0, "text": 1.0, "graph": 1.0} for intent in Intent
 }
-DEFAULT_WEIGHTS[Intent.CONCEPT] = {"vector": 1.0, "text": 1.0, "graph": 0.5}
-DEFAULT_WEIGHTS[Intent.DEFINITION] = {"vector": 0.5, "text": 1.0, "graph": 1.0}
+# concept: the graph leg lowered MRR at every weight tried (BENCHMARKS.md, code questions)
+DEFAULT_WEIGHTS[Intent.CONCEPT] = {"vector": 1.0, "text": 1.0, "graph": 0.0}
+DEFAULT_WEIGHTS[Intent.DEFINITION] = {"vector": 0.5, "text": 1.0, "graph": 0.25}
 for _relationship in (Intent.CALLERS, Intent.CALLEES, Intent.IMPACT, Intent.IMPORTERS,
                       Intent.DEPENDENCIES, Intent.TRACE):  # fmt: skip
     DEFAULT_WEIGHTS[_relationship] = {"vector": 0.5, "text": 0.5, "graph": 2.0}
@@ -113,6 +115,25 @@ class Searcher:
         self.fulltext_index = fulltext_index
         self.reranker = reranker
         self._vectors_checked = False
+        self._sizes: dict[str, tuple[int, int]] | None = None  # repo -> (nodes, vectors)
+
+    def _overfetch(self, repo: str | None) -> int:
+        """How many times more candidates to fetch when filtering to `repo`: the indexes
+        cover every repository and the filter applies afterwards, so a repository holding a
+        tenth of the vectors needs ten times the candidates (capped)."""
+        if repo is None:
+            return 1
+        if self._sizes is None:
+            rows = self.client.read(load_query("repository_sizes"))
+            self._sizes = {row["repo"]: (row["nodes"], row["vectors"]) for row in rows}
+        nodes, vectors = self._sizes.get(repo, (0, 0))
+        total_nodes = sum(n for n, _ in self._sizes.values())
+        total_vectors = sum(v for _, v in self._sizes.values())
+        share = min(
+            (vectors / total_vectors) if vectors and total_vectors else 1.0,
+            (nodes / total_nodes) if nodes and total_nodes else 1.0,
+        )
+        return max(1, min(10, math.ceil(1.0 / share)))
 
     def check_vector_index(self) -> None:
         """Fail clearly (once per searcher) when the vector index holds another model's vectors,
@@ -149,7 +170,9 @@ class Searcher:
         unknown_legs = set(options.legs) - set(LEGS)
         if unknown_legs:
             raise ConfigurationError(f"unknown legs {sorted(unknown_legs)}; use {LEGS}")
-        use_graph = "graph" in options.legs
+        weights = options.weights or DEFAULT_WEIGHTS[question.intent]
+        # a leg fused with weight 0 is not worth running (concept questions: the graph leg)
+        use_graph = "graph" in options.legs and weights.get("graph", 1.0) > 0
         names = list(question.identifiers) if use_graph else []
         # Neo4j caches plans per parameter *types*; an empty list has no element type, so
         # lists carry one empty string, which matches no node, instead of being empty.
@@ -160,7 +183,7 @@ class Searcher:
             "lucene": lucene_query(question) if "text" in options.legs else None,
             "repo": repo,
             "k": max(options.k, options.candidates_per_leg),
-            "candidates": options.candidates_per_leg * (4 if repo else 1),
+            "candidates": options.candidates_per_leg * self._overfetch(repo),
             "names": names or [""],
             "short_names": (list(question.short_names) if use_graph else []) or [""],
             "dotted": [n for n in names if "." in n] or [""],
@@ -176,6 +199,7 @@ class Searcher:
             "direction": plan.direction,
             "max_hops": hop_bound(options.max_hops or plan.max_hops, maximum=3),
             "fanout": options.fanout,
+            "expand_cap": options.fanout * 8,
             "hub_degree": options.hub_degree,
             "max_seeds": options.max_seeds if use_graph else 0,
             "graph_k": options.candidates_per_leg if use_graph else 0,
