@@ -38,7 +38,7 @@ from ..parsing.walker import DEFAULT_MAX_BYTES, walk_changes
 from ..storage.writer import GraphWriter
 from .report import IngestReport
 from .rows import file_rows
-from .state import IndexState, StateStore, compact, with_calls
+from .state import IndexState, StateStore, compact, paused_gc, with_calls
 
 __all__ = ["IndexOptions", "ProgressReporter", "index_repository", "valid_repo_name"]
 
@@ -282,7 +282,8 @@ def _index_for(run: _Run, removed: set[str]) -> RepositoryIndex:
         new = [run.parsed[p] for p in sorted(run.fresh)]
         if cached.update(old, new):
             return cached
-    return RepositoryIndex(run.parsed.values())
+    with paused_gc():  # hundreds of thousands of small lookup entries
+        return RepositoryIndex(run.parsed.values())
 
 
 def _ids_shift(run: _Run, index: RepositoryIndex, removed: set[str]) -> bool:

@@ -7,10 +7,13 @@ written by another machine, the tokens differ and the next run is a full one.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
 import pickle
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -20,7 +23,7 @@ from ..linking.linker import FileLinks
 from ..model import CallSite, Dotted, ParsedFile
 from ..parsing import ModuleName
 
-__all__ = ["IndexState", "RawCall", "StateStore", "compact", "with_calls"]
+__all__ = ["IndexState", "RawCall", "StateStore", "compact", "paused_gc", "with_calls"]
 
 _FORMAT = 8
 
@@ -57,6 +60,23 @@ class IndexState:
 
 
 RawCall = tuple[str, Dotted, int, Dotted | None]
+
+
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """Pause the cyclic garbage collector while building many objects at once.
+
+    Loading a Django-sized state creates millions of objects, each allocation counting towards
+    a collection that then traverses all of them again: unpickling takes 3x as long with the
+    collector on (1.1 s vs 0.37 s). Reference counting still frees memory meanwhile.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def compact(parsed: ParsedFile) -> tuple[ParsedFile, tuple[RawCall, ...]]:
@@ -103,7 +123,7 @@ class StateStore:
         if remembered is not None:
             return remembered
         try:
-            with path.open("rb") as handle:
+            with path.open("rb") as handle, paused_gc():
                 state = pickle.load(handle)
         except (OSError, pickle.UnpicklingError, EOFError, AttributeError, TypeError, ValueError):
             return None
