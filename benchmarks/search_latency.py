@@ -38,7 +38,7 @@ import neo4j
 from benchmarks.oracles.packages import download_sdist, extract_sdist, parse_spec
 from graphrag_code.api import index_repository
 from graphrag_code.connection import Neo4jClient
-from graphrag_code.embedding import MiniLMEmbedder
+from graphrag_code.embedding import MiniLMEmbedder, WrappedEmbedder
 from graphrag_code.eval.baselines import HybridRetrieverBaseline
 from graphrag_code.eval.run import git_commit
 from graphrag_code.queries import load_query
@@ -121,24 +121,13 @@ def percentiles(values: Sequence[float]) -> dict[str, float]:
     return {"n": len(values), "p50": round(cuts[49], 2), "p95": round(cuts[94], 2)}
 
 
-class FixedVectors:
+class FixedVectors(WrappedEmbedder):
     """An embedder that hands out precomputed query vectors, so `search()` wall time excludes
     the embedding without touching the searcher."""
 
     def __init__(self, inner: MiniLMEmbedder, vectors: Mapping[str, list[float]]) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.vectors = vectors
-
-    @property
-    def name(self) -> str:
-        return self.inner.name
-
-    @property
-    def dimensions(self) -> int:
-        return self.inner.dimensions
-
-    def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
-        return self.inner.embed_documents(texts)
 
     def embed_query(self, text: str) -> list[float]:
         return self.vectors[text]

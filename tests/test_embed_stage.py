@@ -17,7 +17,7 @@ import pytest
 from graphrag_code import api
 from graphrag_code.cli.main import main as cli_main
 from graphrag_code.connection import Neo4jClient, Neo4jEndpoint
-from graphrag_code.embedding import Embedder, HashingEmbedder, MiniLMEmbedder
+from graphrag_code.embedding import Embedder, HashingEmbedder, MiniLMEmbedder, WrappedEmbedder
 from graphrag_code.errors import EmbeddingError, EmbeddingMismatchError, IngestError
 from graphrag_code.ingest.embed_stage import embed_repository, node_ghost_text
 from graphrag_code.schema import ensure_schema
@@ -71,23 +71,15 @@ TINY = {
 }
 
 
-class CountingEmbedder:
+class CountingEmbedder(WrappedEmbedder):
     """Wraps an embedder, records every text it is asked to embed; optionally fails (like a
     crash or Ctrl-C) once more than `fail_after` texts were requested."""
 
     def __init__(self, inner: Embedder, *, fail_after: int | None = None) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.fail_after = fail_after
         self.texts: list[str] = []
         self.calls = 0
-
-    @property
-    def name(self) -> str:
-        return self.inner.name
-
-    @property
-    def dimensions(self) -> int:
-        return self.inner.dimensions
 
     def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
         if self.fail_after is not None and len(self.texts) + len(texts) > self.fail_after:

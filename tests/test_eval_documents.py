@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import pytest
 
 from graphrag_code.connection import Neo4jClient
-from graphrag_code.embedding import HashingEmbedder
+from graphrag_code.embedding import HashingEmbedder, WrappedEmbedder
 from graphrag_code.errors import ConfigurationError, EmbeddingMismatchError
 from graphrag_code.eval.documents import (
     Document,
@@ -82,20 +82,12 @@ HOSTILE = [
 ]
 
 
-class CountingEmbedder:
+class CountingEmbedder(WrappedEmbedder):
     """The hashing embedder, counting the texts it embeds (to prove the cache skips them)."""
 
     def __init__(self) -> None:
-        self.inner = EMBEDDER
+        super().__init__(EMBEDDER)
         self.embedded = 0
-
-    @property
-    def name(self) -> str:
-        return self.inner.name
-
-    @property
-    def dimensions(self) -> int:
-        return self.inner.dimensions
 
     def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
         self.embedded += len(texts)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..errors import ConfigurationError
 from ..settings import Settings
-from .base import Embedder
+from .base import Embedder, WrappedEmbedder
 from .ghost import DEFAULT_MAX_WORDS, DEFAULT_RECIPE, GhostRecipe, ghost_text
 from .hashing import HashingEmbedder
 from .llamaindex import LlamaIndexEmbedder
@@ -27,6 +27,7 @@ __all__ = [
     "LlamaIndexEmbedder",
     "MiniLMEmbedder",
     "OpenAIEmbedder",
+    "WrappedEmbedder",
     "ghost_text",
     "make_embedder",
 ]

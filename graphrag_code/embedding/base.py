@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
-__all__ = ["Embedder"]
+__all__ = ["Embedder", "WrappedEmbedder"]
 
 
 @runtime_checkable
@@ -37,3 +37,25 @@ class Embedder(Protocol):
     def embed_query(self, text: str) -> list[float]:
         """The vector of a search query (same space as the documents)."""
         ...
+
+
+class WrappedEmbedder:
+    """An `Embedder` that delegates everything to `inner`: subclass it and override only what
+    the wrapper changes (caching or precomputing query vectors, counting calls)."""
+
+    def __init__(self, inner: Embedder) -> None:
+        self.inner = inner
+
+    @property
+    def name(self) -> str:
+        return self.inner.name
+
+    @property
+    def dimensions(self) -> int:
+        return self.inner.dimensions
+
+    def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
+        return self.inner.embed_documents(texts)
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.inner.embed_query(text)

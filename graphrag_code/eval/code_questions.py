@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..connection import Neo4jClient
-from ..embedding.base import Embedder
+from ..embedding.base import Embedder, WrappedEmbedder
 from ..errors import ConfigurationError
 from ..ingest.pipeline import ProgressReporter
 from ..ingest.state import StateStore
@@ -810,25 +810,14 @@ def score_answers(
     return {"all": summary.overall, **summary.by_category}
 
 
-class _CachedQueries:
+class _CachedQueries(WrappedEmbedder):
     """An `Embedder` that computes each query vector once: the ablations ask the same
     questions, and the time of the first computation is kept for the record."""
 
     def __init__(self, inner: Embedder) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.vectors: dict[str, list[float]] = {}
         self.seconds: dict[str, float] = {}
-
-    @property
-    def name(self) -> str:
-        return self.inner.name
-
-    @property
-    def dimensions(self) -> int:
-        return self.inner.dimensions
-
-    def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
-        return self.inner.embed_documents(texts)
 
     def embed_query(self, text: str) -> list[float]:
         if text not in self.vectors:
