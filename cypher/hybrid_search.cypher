@@ -4,10 +4,12 @@
 // Parameters (paste into Neo4j Browser with :param):
 //   $vector_index, $fulltext_index   index names
 //   $embedding     query vector, or null to skip the vector leg
-//   $lucene        escaped Lucene query, or null to skip the full-text leg
+//   $lucene        escaped Lucene query, or '' to skip the full-text leg (search.py pads
+//                  it with spaces so that every question shares one plan)
 //   $repo          repository name, or null for all
 //   $k, $candidates   hits per leg; candidates fetched before the repository filter
-//   $names, $short_names, $dotted, $paths   what the question names (graph seeds)
+//   $names, $short_names, $dotted, $paths   what the question names (graph seeds), each
+//                  padded with '' to a fixed length so that every question shares one plan
 //   $seed_from_hits, $seed_k   also seed the graph leg with the top hits of the other legs
 //   $include_seeds   whether named seeds are graph hits themselves (definition questions)
 //   $types, $direction ('out' | 'in' | 'both'), $max_hops (1..3)
@@ -16,7 +18,8 @@
 //   $max_seeds, $graph_k
 //   $trace, $target_lucene   trace questions: also follow the shortest call chains from the
 //                  named seeds to where the trace should end: full-text hits of the words
-//                  that are not the named symbols ("trace X to the database": "database")
+//                  that are not the named symbols ("trace X to the database": "database");
+//                  '' when not tracing
 CALL () {
   WITH $embedding AS embedding
   WHERE embedding IS NOT NULL
@@ -33,7 +36,7 @@ CALL () {
 }
 CALL () {
   WITH $lucene AS lucene
-  WHERE lucene IS NOT NULL
+  WHERE trim(lucene) <> ''  // blank (or null): no text leg
   CALL db.index.fulltext.queryNodes($fulltext_index, lucene, {limit: $candidates})
     YIELD node, score
   WITH node, score
@@ -171,7 +174,7 @@ CALL (vector, text, named) {
   }
   // trace: the call chains from a named seed to the code the rest of the question names
   CALL (s, weight) {
-    WITH s WHERE $trace AND weight >= 2.0 AND $target_lucene IS NOT NULL
+    WITH s WHERE $trace AND weight >= 2.0 AND trim($target_lucene) <> ''
     CALL db.index.fulltext.queryNodes($fulltext_index, $target_lucene, {limit: $candidates})
       YIELD node, score
     WITH s, node AS t, score

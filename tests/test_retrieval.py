@@ -92,6 +92,45 @@ def test_lucene_query_contains_no_operator_or_unescaped_special(hostile: str) ->
         assert special not in query.replace(f"\\{special}", "")
 
 
+def _shape(value: object) -> object:
+    if isinstance(value, list):
+        return ("list", len(value), sorted({type(item).__name__ for item in value}))
+    if isinstance(value, str):  # Neo4j's size classes: up to 9, 10-100, over 100 characters
+        return ("str", 0 if len(value) < 10 else 1 if len(value) <= 100 else 2)
+    return type(value).__name__
+
+
+def test_every_intent_shares_one_query_plan() -> None:
+    """Neo4j plans per parameter types and size classes of lists and strings (1-3 s each): the
+    parameters of every question must have the same shape, whatever it names."""
+    from graphrag_code.retrieval.search import Searcher
+
+    searcher = Searcher.__new__(Searcher)  # parameters() needs no server for a repo of None
+    searcher.vector_index, searcher.fulltext_index = "vectors", "text"
+    questions = [
+        "where is payment handled",
+        "a",
+        "What calls validate_path?",
+        "What calls a, b, c, d, e, f, g, h, i or j?",
+        "What breaks if I change shop/models.py and shop/api.py?",
+        "Where is OrderRepository defined?",
+        "who imports shop.models",
+        "trace create_order_endpoint to the database",
+    ]
+    shapes = {
+        question: {
+            name: _shape(value)
+            for name, value in searcher.parameters(
+                analyse(question), SearchOptions(), None, [0.5, 0.25]
+            ).items()
+        }
+        for question in questions
+    }
+    first = shapes[questions[0]]
+    for question, shape in shapes.items():
+        assert shape == first, question
+
+
 # -- against Neo4j --------------------------------------------------------------------------------
 def _names(results: list) -> list[str]:  # type: ignore[type-arg]
     return [r.qualified_name for r in results]

@@ -97,6 +97,27 @@ def _render_path(via: Sequence[str]) -> str:
     return " ".join(via)
 
 
+# Neo4j caches a plan per query text, parameter types and size class of lists (1 item, more)
+# and strings (up to 9, 10-100, over 100 characters; measured on 5.26). Planning this query
+# costs 1-3 s, so the parameters that vary with the question have one size class whatever it
+# says, and every question shares one plan: lists are padded with '' (which matches no node,
+# path or relationship type; a question naming more symbols keeps the first), Lucene queries
+# with trailing spaces (which Lucene ignores).
+_LIST_SIZE = 8
+_STRING_SIZE = 101
+
+
+def _fixed_size(values: Sequence[str], size: int = _LIST_SIZE) -> list[str]:
+    """`values` cut or padded with '' to exactly `size` items."""
+    items = list(values)[:size]
+    return items + [""] * (size - len(items))
+
+
+def _fixed_length(text: str) -> str:
+    """`text` padded with spaces to the longest size class."""
+    return text.ljust(_STRING_SIZE)
+
+
 class Searcher:
     """Runs hybrid searches against one Neo4j database with one embedder."""
 
@@ -174,28 +195,27 @@ class Searcher:
         # a leg fused with weight 0 is not worth running (concept questions: the graph leg)
         use_graph = "graph" in options.legs and weights.get("graph", 1.0) > 0
         names = list(question.identifiers) if use_graph else []
-        # Neo4j caches plans per parameter *types*; an empty list has no element type, so
-        # lists carry one empty string, which matches no node, instead of being empty.
+        trace = question.intent == Intent.TRACE and use_graph
         return {
             "vector_index": self.vector_index,
             "fulltext_index": self.fulltext_index,
             "embedding": embedding if "vector" in options.legs else None,
-            "lucene": lucene_query(question) if "text" in options.legs else None,
+            "lucene": _fixed_length(
+                (lucene_query(question) if "text" in options.legs else "") or ""
+            ),
             "repo": repo,
             "k": max(options.k, options.candidates_per_leg),
             "candidates": options.candidates_per_leg * self._overfetch(repo),
-            "names": names or [""],
-            "short_names": (list(question.short_names) if use_graph else []) or [""],
-            "dotted": [n for n in names if "." in n] or [""],
-            "paths": (list(question.paths) if use_graph else []) or [""],
+            "names": _fixed_size(names),
+            "short_names": _fixed_size(question.short_names if use_graph else ()),
+            "dotted": _fixed_size([n for n in names if "." in n]),
+            "paths": _fixed_size(question.paths if use_graph else ()),
             "seed_from_hits": use_graph and (not names and not question.paths),
             "seed_k": options.seed_k,
             "include_seeds": question.intent in (Intent.DEFINITION, Intent.CONCEPT),
-            "trace": question.intent == Intent.TRACE and use_graph,
-            "target_lucene": (
-                target_query(question) if question.intent == Intent.TRACE and use_graph else None
-            ),
-            "types": list(plan.types),
+            "trace": trace,
+            "target_lucene": _fixed_length((target_query(question) if trace else "") or ""),
+            "types": _fixed_size(plan.types, len(_EDGE_TYPES)),
             "direction": plan.direction,
             "max_hops": hop_bound(options.max_hops or plan.max_hops, maximum=3),
             "fanout": options.fanout,
