@@ -51,6 +51,8 @@ CALL () {
 }
 CALL () {
   // Seeds named by the question: qualified names, short names, dotted suffixes, file paths.
+  WITH $max_seeds AS max_seeds
+  WHERE max_seeds > 0  // no graph leg (concept questions): skip the seed lookups
   CALL () {
     MATCH (s:Code) WHERE s.qualified_name IN $names
     RETURN s
@@ -82,6 +84,7 @@ CALL (vector, text, named) {
        CASE WHEN $seed_from_hits
          THEN [h IN vector[..$seed_k] | h.id] + [h IN text[..$seed_k] | h.id]
          ELSE [] END AS hit_ids
+  WHERE $graph_k > 0
   CALL (named, hit_ids) {
     MATCH (s:Code) WHERE s.id IN hit_ids AND NOT s IN named
     RETURN collect(s) AS from_hits

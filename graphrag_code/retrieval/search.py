@@ -138,12 +138,12 @@ class Searcher:
         self._vectors_checked = False
         self._sizes: dict[str, tuple[int, int]] | None = None  # repo -> (nodes, vectors)
 
-    def _overfetch(self, repo: str | None) -> int:
-        """How many times more candidates to fetch when filtering to `repo`: the indexes
-        cover every repository and the filter applies afterwards, so a repository holding a
-        tenth of the vectors needs ten times the candidates (capped)."""
+    def _candidates(self, repo: str | None, wanted: int) -> int:
+        """How many candidates each index leg fetches to keep about `wanted` after filtering to
+        `repo`: the indexes cover every repository and the filter applies afterwards, so a
+        repository holding a tenth of the vectors needs ten times as many (at most 10x)."""
         if repo is None:
-            return 1
+            return wanted
         if self._sizes is None:
             rows = self.client.read(load_query("repository_sizes"))
             self._sizes = {row["repo"]: (row["nodes"], row["vectors"]) for row in rows}
@@ -154,7 +154,7 @@ class Searcher:
             (vectors / total_vectors) if vectors and total_vectors else 1.0,
             (nodes / total_nodes) if nodes and total_nodes else 1.0,
         )
-        return max(1, min(10, math.ceil(1.0 / share)))
+        return min(10 * wanted, math.ceil(wanted / share))
 
     def check_vector_index(self) -> None:
         """Fail clearly (once per searcher) when the vector index holds another model's vectors,
@@ -205,7 +205,7 @@ class Searcher:
             ),
             "repo": repo,
             "k": max(options.k, options.candidates_per_leg),
-            "candidates": options.candidates_per_leg * self._overfetch(repo),
+            "candidates": self._candidates(repo, options.candidates_per_leg),
             "names": _fixed_size(names),
             "short_names": _fixed_size(question.short_names if use_graph else ()),
             "dotted": _fixed_size([n for n in names if "." in n]),
