@@ -317,3 +317,21 @@ def test_watch_reindexes_after_a_change(graph: Neo4jClient, tmp_path: Path) -> N
         "MATCH (n:Function {id: 'watched:shop.util.added_while_watching'}) RETURN n.path AS p"
     )
     assert found == [{"p": "src/shop/util.py"}]
+
+
+def test_paused_gc_nests_and_restores_the_collector() -> None:
+    import gc
+
+    from graphrag_code.ingest.state import paused_gc
+
+    def failing_run() -> None:
+        with paused_gc():
+            with paused_gc():
+                assert not gc.isenabled()
+            assert not gc.isenabled()  # the inner pause leaves the outer one in force
+            raise RuntimeError("a failed run")
+
+    assert gc.isenabled()
+    with pytest.raises(RuntimeError):
+        failing_run()
+    assert gc.isenabled()
