@@ -12,6 +12,8 @@ HERE = Path(__file__).parent
 
 
 def write(name: str, cells: list[nbformat.NotebookNode]) -> None:
+    for number, cell in enumerate(cells):  # stable ids: regenerating changes nothing
+        cell["id"] = f"{Path(name).stem}-{number:02d}"
     notebook = new_notebook(cells=cells)
     notebook.metadata["kernelspec"] = {
         "display_name": "Python 3",
@@ -243,7 +245,7 @@ write(
         ),
         new_markdown_cell(
             "## Questions from this repository's history\n\nEach commit message asked at the "
-            "parent revision; the answer is the set of functions the commit changed."
+            "parent revision; the answer is the set of Python files the commit changed."
         ),
         new_code_cell(
             'history = load_scores(RESULTS / "history-main-parent.json")\n'

@@ -92,6 +92,9 @@ def test_lucene_query_contains_no_operator_or_unescaped_special(hostile: str) ->
         assert special not in query.replace(f"\\{special}", "")
 
 
+# -- against Neo4j --------------------------------------------------------------------------------
+
+
 def _shape(value: object) -> object:
     if isinstance(value, list):
         return ("list", len(value), sorted({type(item).__name__ for item in value}))
@@ -100,13 +103,9 @@ def _shape(value: object) -> object:
     return type(value).__name__
 
 
-def test_every_intent_shares_one_query_plan() -> None:
+def test_every_intent_shares_one_query_plan(shop_graph: CodeGraph) -> None:
     """Neo4j plans per parameter types and size classes of lists and strings (1-3 s each): the
     parameters of every question must have the same shape, whatever it names."""
-    from graphrag_code.retrieval.search import Searcher
-
-    searcher = Searcher.__new__(Searcher)  # parameters() needs no server for a repo of None
-    searcher.vector_index, searcher.fulltext_index = "vectors", "text"
     questions = [
         "where is payment handled",
         "a",
@@ -120,8 +119,8 @@ def test_every_intent_shares_one_query_plan() -> None:
     shapes = {
         question: {
             name: _shape(value)
-            for name, value in searcher.parameters(
-                analyse(question), SearchOptions(), None, [0.5, 0.25]
+            for name, value in shop_graph.searcher.parameters(
+                analyse(question), SearchOptions(), REPO, [0.5, 0.25]
             ).items()
         }
         for question in questions
@@ -131,7 +130,6 @@ def test_every_intent_shares_one_query_plan() -> None:
         assert shape == first, question
 
 
-# -- against Neo4j --------------------------------------------------------------------------------
 def _names(results: list) -> list[str]:  # type: ignore[type-arg]
     return [r.qualified_name for r in results]
 

@@ -64,7 +64,8 @@ RawCall = tuple[str, Dotted, int, Dotted | None]
 
 @contextmanager
 def paused_gc() -> Iterator[None]:
-    """Pause the cyclic garbage collector while building many objects at once.
+    """Pause the cyclic garbage collector while building many objects at once (a context
+    manager or a decorator; `index_repository` runs under it).
 
     Loading a Django-sized state creates millions of objects, each allocation counting towards
     a collection that then traverses all of them again: unpickling takes 3x as long with the
@@ -125,7 +126,7 @@ class StateStore:
         if remembered is not None:
             return remembered
         try:
-            with path.open("rb") as handle, paused_gc():
+            with path.open("rb") as handle:
                 state = pickle.load(handle)
         except (OSError, pickle.UnpicklingError, EOFError, AttributeError, TypeError, ValueError):
             return None

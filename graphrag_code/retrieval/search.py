@@ -107,6 +107,11 @@ _LIST_SIZE = 8
 _STRING_SIZE = 101
 
 
+def _weights(question: Question, options: SearchOptions) -> dict[str, float]:
+    """The fusion weight of each leg: the caller's, else the measured default for the intent."""
+    return dict(options.weights or DEFAULT_WEIGHTS[question.intent])
+
+
 def _fixed_size(values: Sequence[str], size: int = _LIST_SIZE) -> list[str]:
     """`values` cut or padded with '' to exactly `size` items."""
     items = list(values)[:size]
@@ -191,7 +196,7 @@ class Searcher:
         unknown_legs = set(options.legs) - set(LEGS)
         if unknown_legs:
             raise ConfigurationError(f"unknown legs {sorted(unknown_legs)}; use {LEGS}")
-        weights = options.weights or DEFAULT_WEIGHTS[question.intent]
+        weights = _weights(question, options)
         # a leg fused with weight 0 is not worth running (concept questions: the graph leg)
         use_graph = "graph" in options.legs and weights.get("graph", 1.0) > 0
         names = list(question.identifiers) if use_graph else []
@@ -254,7 +259,7 @@ class Searcher:
         self, question: Question, row: Mapping[str, Any], options: SearchOptions
     ) -> tuple[list[Hit], dict[str, list[str]]]:
         legs = {leg: [entry["id"] for entry in row[leg]] for leg in LEGS if leg in options.legs}
-        weights = dict(options.weights or DEFAULT_WEIGHTS[question.intent])
+        weights = _weights(question, options)
         fused = rrf(legs, k=options.rrf_k, weights=weights)
         entries: dict[str, dict[str, Any]] = {}
         ranks: dict[str, dict[str, int]] = {}
