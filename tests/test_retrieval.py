@@ -248,6 +248,21 @@ def test_each_leg_contributes(shop_graph: CodeGraph) -> None:
     assert text_only.hits[0].qualified_name == "shop.storage.sqlite.SqliteStorage.save"
 
 
+def test_a_leg_weighted_zero_is_not_run(shop_graph: CodeGraph) -> None:
+    question = "What calls OrderRepository.add?"
+    default = shop_graph.search(question, repo=REPO)
+    assert default.legs["graph"]
+    assert default.seeds
+    zero = shop_graph.search(
+        question,
+        repo=REPO,
+        options=SearchOptions(weights={"vector": 1.0, "text": 1.0, "graph": 0.0}),
+    )
+    assert zero.legs["graph"] == []
+    assert zero.seeds == []
+    assert all("graph" not in hit.ranks for hit in zero.hits)
+
+
 @pytest.mark.parametrize("hostile", HOSTILE)
 def test_hostile_questions_never_raise(shop_graph: CodeGraph, hostile: str) -> None:
     result = shop_graph.search(hostile, repo=REPO)
