@@ -3,7 +3,9 @@
 //
 // Parameters (paste into Neo4j Browser with :param):
 //   $vector_index, $fulltext_index   index names
-//   $embedding     query vector, or null to skip the vector leg
+//   $embedding     query vector, or null when the searcher has no embedder
+//   $use_vector    false to skip the vector leg ($embedding is then a placeholder of the
+//                  same type, so that every question shares one plan)
 //   $lucene        escaped Lucene query, or '' to skip the full-text leg (search.py pads
 //                  it with spaces so that every question shares one plan)
 //   $repo          repository name, or null for all
@@ -15,14 +17,15 @@
 //   $types, $direction ('out' | 'in' | 'both'), $max_hops (1..3)
 //   $fanout (neighbours kept per node), $hub_degree (nodes above it are not expanded),
 //   $expand_cap (neighbours read per node before ranking)
-//   $max_seeds, $graph_k
+//   $max_seeds, $graph_k   seeds kept; graph hits returned (a seed expands breadth first
+//                  only until it has reached $graph_k nodes)
 //   $trace, $target_lucene   trace questions: also follow the shortest call chains from the
 //                  named seeds to where the trace should end: full-text hits of the words
 //                  that are not the named symbols ("trace X to the database": "database");
 //                  '' when not tracing
 CALL () {
   WITH $embedding AS embedding
-  WHERE embedding IS NOT NULL
+  WHERE $use_vector AND embedding IS NOT NULL
   CALL db.index.vector.queryNodes($vector_index, $candidates, embedding) YIELD node, score
   WITH node, score
   WHERE $repo IS NULL OR node.repo = $repo
@@ -115,9 +118,10 @@ CALL (vector, text, named) {
             m.qualified_name]
     }) AS hop1
   }
-  // hop 2, from hop-1 nodes that are not hubs
+  // hop 2, from hop-1 nodes that are not hubs, only while this seed has reached fewer than
+  // $graph_k nodes (breadth first: a seed's nearer nodes rank before its farther ones)
   CALL (s, hop1) {
-    UNWIND CASE WHEN $max_hops >= 2 THEN hop1 ELSE [] END AS h
+    UNWIND CASE WHEN $max_hops >= 2 AND size(hop1) < $graph_k THEN hop1 ELSE [] END AS h
     WITH h, h.node AS f
     WHERE coalesce(f.in_degree, 0) + coalesce(f.out_degree, 0) <= $hub_degree
     CALL (f) {
@@ -145,9 +149,10 @@ CALL (vector, text, named) {
         m.qualified_name]
     }) AS hop2
   }
-  // hop 3, from hop-2 nodes that are not hubs
-  CALL (s, hop2) {
-    UNWIND CASE WHEN $max_hops >= 3 THEN hop2 ELSE [] END AS h
+  // hop 3, from hop-2 nodes that are not hubs, again only while this seed needs more nodes
+  CALL (s, hop1, hop2) {
+    UNWIND CASE WHEN $max_hops >= 3 AND size(hop1) + size(hop2) < $graph_k
+      THEN hop2 ELSE [] END AS h
     WITH h, h.node AS f
     WHERE coalesce(f.in_degree, 0) + coalesce(f.out_degree, 0) <= $hub_degree
     CALL (f) {

@@ -1,7 +1,7 @@
 """One code path to Neo4j, whichever server it is.
 
 `resolve_endpoint` picks the server (NEO4J_URI, else the managed local server) and `Neo4jClient`
-runs every query of the library: reads in managed read transactions routed as reads, writes in
+runs every query of the library: reads in read-only transactions routed as reads, writes in
 managed write transactions, always on the configured database. Passwords are `SecretStr`s and
 never appear in a repr, a log line or an error message.
 """
@@ -9,6 +9,7 @@ never appear in a repr, a log line or an error message.
 from __future__ import annotations
 
 import tempfile
+import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -17,7 +18,7 @@ from typing import Any, Literal, TypeVar
 
 import neo4j
 from neo4j import Driver, GraphDatabase, NotificationDisabledClassification, RoutingControl
-from neo4j.exceptions import AuthError, ServiceUnavailable, SessionExpired
+from neo4j.exceptions import AuthError, ServiceUnavailable, SessionExpired, TransientError
 from pydantic import SecretStr
 
 from .errors import ConfigurationError, Neo4jUnavailableError
@@ -37,6 +38,9 @@ __all__ = [
 
 EndpointSource = Literal["env", "container", "local"]
 T = TypeVar("T")
+
+# a read that meets a restarting server or a transient error is tried again after these pauses
+_READ_RETRY_PAUSES = (0.1, 0.5, 2.0)
 
 
 @dataclass(frozen=True)
@@ -133,6 +137,27 @@ def temporary_local_server(
             server.stop()
 
 
+_PLAIN_TYPES = frozenset({str, int, float, bool, type(None)})
+
+
+def _is_plain(value: Any) -> bool:
+    kind = type(value)
+    if kind is list:
+        return all(_is_plain(item) for item in value)
+    if kind is dict:
+        return all(_is_plain(item) for item in value.values())
+    return kind in _PLAIN_TYPES
+
+
+def _as_dict(record: neo4j.Record) -> dict[str, Any]:
+    """`record.data()`, without its recursive copy when nothing in the record is a node,
+    relationship, path or other driver type (0.035 vs 0.19 ms for a hybrid search result)."""
+    values = record.values()
+    if all(_is_plain(value) for value in values):
+        return dict(zip(record.keys(), values, strict=True))
+    return record.data()
+
+
 def _chunks(rows: Sequence[T], size: int) -> Iterator[Sequence[T]]:
     for start in range(0, len(rows), size):
         yield rows[start : start + size]
@@ -196,14 +221,48 @@ class Neo4jClient:
 
     # -- queries -----------------------------------------------------------------------------
     def read(self, query: str, parameters: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
-        """Run a read query in a managed read transaction (routed to a reader)."""
-        return self._run(query, parameters, RoutingControl.READ)
+        """Run a read query in a read-only transaction routed to a reader.
+
+        An auto-commit transaction in a READ-mode session: the server rejects any write in it,
+        like in a managed read transaction, but it needs one round trip where a managed one
+        needs two (BEGIN+RUN+PULL, then COMMIT): 0.56 vs 0.78 ms per query here. Reads are
+        idempotent, so transient failures are retried here instead of by the driver.
+        """
+        for pause in _READ_RETRY_PAUSES:
+            try:
+                return self._read_once(query, parameters)
+            except (ServiceUnavailable, SessionExpired, TransientError):
+                time.sleep(pause)
+        try:
+            return self._read_once(query, parameters)
+        except (ServiceUnavailable, SessionExpired) as exc:
+            raise Neo4jUnavailableError(str(exc), address=self.endpoint.uri) from exc
+
+    def _read_once(self, query: str, parameters: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+        try:
+            with self._driver.session(
+                database=self.database, default_access_mode=neo4j.READ_ACCESS
+            ) as session:
+                return [_as_dict(record) for record in session.run(query, dict(parameters or {}))]
+        except AuthError as exc:
+            raise self._credentials_error() from exc
 
     def write(
         self, query: str, parameters: Mapping[str, Any] | None = None
     ) -> list[dict[str, Any]]:
         """Run a write query in one managed write transaction (retried on transient errors)."""
-        return self._run(query, parameters, RoutingControl.WRITE)
+        try:
+            records, _, _ = self._driver.execute_query(
+                query,
+                dict(parameters or {}),
+                database_=self.database,
+                routing_=RoutingControl.WRITE,
+            )
+        except AuthError as exc:
+            raise self._credentials_error() from exc
+        except (ServiceUnavailable, SessionExpired) as exc:
+            raise Neo4jUnavailableError(str(exc), address=self.endpoint.uri) from exc
+        return [_as_dict(record) for record in records]
 
     def write_batches(
         self,
@@ -234,21 +293,8 @@ class Neo4jClient:
         except (ServiceUnavailable, SessionExpired) as exc:
             raise Neo4jUnavailableError(str(exc), address=self.endpoint.uri) from exc
 
-    def _run(
-        self, query: str, parameters: Mapping[str, Any] | None, routing: RoutingControl
-    ) -> list[dict[str, Any]]:
-        try:
-            records, _, _ = self._driver.execute_query(
-                query,
-                dict(parameters or {}),
-                database_=self.database,
-                routing_=routing,
-            )
-        except AuthError as exc:
-            raise ConfigurationError(
-                f"Neo4j at {self.endpoint.uri} rejected the credentials of user "
-                f"{self.endpoint.username!r}"
-            ) from exc
-        except (ServiceUnavailable, SessionExpired) as exc:
-            raise Neo4jUnavailableError(str(exc), address=self.endpoint.uri) from exc
-        return [record.data() for record in records]
+    def _credentials_error(self) -> ConfigurationError:
+        return ConfigurationError(
+            f"Neo4j at {self.endpoint.uri} rejected the credentials of user "
+            f"{self.endpoint.username!r}"
+        )

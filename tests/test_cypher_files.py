@@ -60,6 +60,7 @@ def _values(dimensions: int) -> dict[str, Any]:
         "quantization": True,
         "model": "hashing-blake2b-256",
         "embedding": vector,
+        "use_vector": True,
         "vector": vector,
         "lucene": "save record database",
         "target_lucene": "database",

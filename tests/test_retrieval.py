@@ -253,6 +253,12 @@ def test_a_leg_weighted_zero_is_not_run(shop_graph: CodeGraph) -> None:
     default = shop_graph.search(question, repo=REPO)
     assert default.legs["graph"]
     assert default.seeds
+    # relationship questions weigh the vector leg 0: no query embedding, no vector hits
+    assert default.legs["vector"] == []
+    assert "embed" not in default.timings_ms
+    concept = shop_graph.search("where is the audit log written", repo=REPO)
+    assert concept.legs["vector"]
+    assert "embed" in concept.timings_ms
     zero = shop_graph.search(
         question,
         repo=REPO,
@@ -311,3 +317,22 @@ def test_trace_follows_the_call_chain_to_the_named_destination(shop_graph: CodeG
         "-CALLS-> shop.repositories.OrderRepository.add -CALLS-> "
         "shop.storage.sqlite.SqliteStorage.save"
     )
+
+
+def test_graph_leg_stops_expanding_without_changing_the_answer(shop_graph: CodeGraph) -> None:
+    """A seed expands one hop further only while it has reached fewer nodes than the leg
+    returns. With one seed nearer nodes rank first, so the shallower leg is exactly the first
+    part of the deeper one."""
+    question = "What breaks if I change shop/storage/base.py?"
+
+    def graph_leg(depth: int) -> list[tuple[str, str]]:
+        options = SearchOptions(k=depth, candidates_per_leg=depth, legs=("graph",))
+        result = shop_graph.search(question, repo=REPO, options=options)
+        return [(hit.qualified_name, hit.explain) for hit in result.hits]
+
+    deep = graph_leg(10)
+    hops = [explain.count("<-IMPORTS-") for _, explain in deep]
+    assert hops == sorted(hops)
+    assert hops[0] == 1 and hops[-1] == 3  # one node one hop away: it went on to three
+    for depth in range(1, len(deep)):
+        assert graph_leg(depth) == deep[:depth], depth

@@ -695,13 +695,15 @@ class Ablation:
     graph_weight: float | None = None
     centrality_prior: float = 0.0
     baseline: bool = False  # neo4j-graphrag's HybridRetriever instead of our search
+    candidates: int | None = None  # candidates per leg; None keeps SearchOptions' default
 
     def options(self, question: str, *, k: int) -> SearchOptions:
         weights = None
         if self.graph_weight is not None:
             weights = {**DEFAULT_WEIGHTS[analyse(question).intent], "graph": self.graph_weight}
+        depth = {} if self.candidates is None else {"candidates_per_leg": self.candidates}
         return SearchOptions(
-            k=k, legs=self.legs, weights=weights, centrality_prior=self.centrality_prior
+            k=k, legs=self.legs, weights=weights, centrality_prior=self.centrality_prior, **depth
         )
 
 
@@ -716,6 +718,8 @@ ABLATIONS: dict[str, Ablation] = {
         Ablation("graph=0.25", graph_weight=0.25),
         Ablation("graph=1", graph_weight=1.0),
         Ablation("graph=4", graph_weight=4.0),
+        Ablation("depth=20", candidates=20),
+        Ablation("depth=50", candidates=50),
         Ablation("neo4j-graphrag", legs=("vector", "text"), baseline=True),
     )
 }

@@ -25,16 +25,20 @@ LEGS = ("vector", "text", "graph")
 _EDGE_TYPES = frozenset({"CALLS", "IMPORTS", "INHERITS", "USES_TYPE", "DEFINES"})
 
 # How much each leg counts per intent, from the code-question benchmark (BENCHMARKS.md): the
-# graph leg decides relationship questions (callers MRR .32 -> .96) and hurts concept ones.
+# graph leg decides relationship questions (callers MRR .32 -> .96) and hurts concept ones. A
+# leg weighted 0 is not run at all.
 DEFAULT_WEIGHTS: dict[Intent, dict[str, float]] = {
     intent: {"vector": 1.0, "text": 1.0, "graph": 1.0} for intent in Intent
 }
 # concept: the graph leg lowered MRR at every weight tried (BENCHMARKS.md, code questions)
 DEFAULT_WEIGHTS[Intent.CONCEPT] = {"vector": 1.0, "text": 1.0, "graph": 0.0}
 DEFAULT_WEIGHTS[Intent.DEFINITION] = {"vector": 0.5, "text": 1.0, "graph": 0.25}
+# relationship: without the vector leg callers and impact scored the same or better (MRR .960
+# vs .958, .950 vs .950) and the question needs no embedding; without the text leg callers
+# R@10 fell from .989 to .954
 for _relationship in (Intent.CALLERS, Intent.CALLEES, Intent.IMPACT, Intent.IMPORTERS,
                       Intent.DEPENDENCIES, Intent.TRACE):  # fmt: skip
-    DEFAULT_WEIGHTS[_relationship] = {"vector": 0.5, "text": 0.5, "graph": 2.0}
+    DEFAULT_WEIGHTS[_relationship] = {"vector": 0.0, "text": 0.5, "graph": 2.0}
 
 
 @dataclass(frozen=True)
@@ -81,7 +85,9 @@ class Reranker(Protocol):
 @dataclass(frozen=True)
 class SearchOptions:
     k: int = 10
-    candidates_per_leg: int = 50
+    # how deep each leg ranks before fusion (at least k); 10 scored as well as 20-50 on the
+    # code-question benchmark (MRR .808 vs .801 at 50) and is what keeps search fast
+    candidates_per_leg: int = 10
     weights: Mapping[str, float] | None = None  # None: the per-intent defaults
     rrf_k: float = 60.0
     centrality_prior: float = 0.0  # > 0 adds prior * normalised log-PageRank to fused scores
@@ -110,6 +116,13 @@ _STRING_SIZE = 101
 def _weights(question: Question, options: SearchOptions) -> dict[str, float]:
     """The fusion weight of each leg: the caller's, else the measured default for the intent."""
     return dict(options.weights or DEFAULT_WEIGHTS[question.intent])
+
+
+def _active_legs(question: Question, options: SearchOptions) -> frozenset[str]:
+    """The legs worth running: asked for and fused with a weight above 0 (a leg weighted 0
+    could not change the ranking; skipping the vector leg also skips the query embedding)."""
+    weights = _weights(question, options)
+    return frozenset(leg for leg in options.legs if weights.get(leg, 1.0) > 0)
 
 
 def _fixed_size(values: Sequence[str], size: int = _LIST_SIZE) -> list[str]:
@@ -161,6 +174,11 @@ class Searcher:
         )
         return min(10 * wanted, math.ceil(wanted / share))
 
+    def _placeholder_vector(self) -> list[float] | None:
+        if self.embedder is None:
+            return None
+        return [0.0] * self.embedder.dimensions
+
     def check_vector_index(self) -> None:
         """Fail clearly (once per searcher) when the vector index holds another model's vectors,
         instead of letting Neo4j reject the query vector."""
@@ -196,21 +214,23 @@ class Searcher:
         unknown_legs = set(options.legs) - set(LEGS)
         if unknown_legs:
             raise ConfigurationError(f"unknown legs {sorted(unknown_legs)}; use {LEGS}")
-        weights = _weights(question, options)
-        # a leg fused with weight 0 is not worth running (concept questions: the graph leg)
-        use_graph = "graph" in options.legs and weights.get("graph", 1.0) > 0
+        active = _active_legs(question, options)
+        use_graph = "graph" in active
         names = list(question.identifiers) if use_graph else []
         trace = question.intent == Intent.TRACE and use_graph
+        depth = max(options.k, options.candidates_per_leg)  # each leg ranks this many
         return {
             "vector_index": self.vector_index,
             "fulltext_index": self.fulltext_index,
-            "embedding": embedding if "vector" in options.legs else None,
+            # without the vector leg, a placeholder of the same type keeps the one shared plan
+            "embedding": embedding if embedding is not None else self._placeholder_vector(),
+            "use_vector": "vector" in active and embedding is not None,
             "lucene": _fixed_length(
-                (lucene_query(question) if "text" in options.legs else "") or ""
+                (lucene_query(question) if "text" in active else "") or ""
             ),
             "repo": repo,
-            "k": max(options.k, options.candidates_per_leg),
-            "candidates": self._candidates(repo, options.candidates_per_leg),
+            "k": depth,
+            "candidates": self._candidates(repo, depth),
             "names": _fixed_size(names),
             "short_names": _fixed_size(question.short_names if use_graph else ()),
             "dotted": _fixed_size([n for n in names if "." in n]),
@@ -227,7 +247,7 @@ class Searcher:
             "expand_cap": options.fanout * 8,
             "hub_degree": options.hub_degree,
             "max_seeds": options.max_seeds if use_graph else 0,
-            "graph_k": options.candidates_per_leg if use_graph else 0,
+            "graph_k": depth if use_graph else 0,
         }
 
     def search(
@@ -237,7 +257,7 @@ class Searcher:
         question = analyse(text)
         timings: dict[str, float] = {}
         embedding = None
-        if self.embedder is not None and "vector" in options.legs:
+        if self.embedder is not None and "vector" in _active_legs(question, options):
             self.check_vector_index()
             started = time.perf_counter()
             embedding = self.embedder.embed_query(text)
