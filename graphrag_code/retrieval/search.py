@@ -225,9 +225,7 @@ class Searcher:
             # without the vector leg, a placeholder of the same type keeps the one shared plan
             "embedding": embedding if embedding is not None else self._placeholder_vector(),
             "use_vector": "vector" in active and embedding is not None,
-            "lucene": _fixed_length(
-                (lucene_query(question) if "text" in active else "") or ""
-            ),
+            "lucene": _fixed_length((lucene_query(question) if "text" in active else "") or ""),
             "repo": repo,
             "k": depth,
             "candidates": self._candidates(repo, depth),
