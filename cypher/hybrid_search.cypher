@@ -14,7 +14,7 @@
 //                  padded with '' to a fixed length so that every question shares one plan
 //   $seed_from_hits, $seed_k   also seed the graph leg with the top hits of the other legs
 //   $include_seeds   whether named seeds are graph hits themselves (definition questions)
-//   $types, $direction ('out' | 'in' | 'both'), $max_hops (1..3)
+//   $types, $direction ('out' | 'in' | 'both'), $max_hops (0..3; 0: the seeds only)
 //   $fanout (neighbours kept per node), $hub_degree (nodes above it are not expanded),
 //   $expand_cap (neighbours read per node before ranking)
 //   $max_seeds, $graph_k   seeds kept; graph hits returned (a seed expands breadth first
@@ -56,23 +56,24 @@ CALL () {
   // Seeds named by the question: qualified names, short names, dotted suffixes, file paths.
   WITH $max_seeds AS max_seeds
   WHERE max_seeds > 0  // no graph leg (concept questions): skip the seed lookups
+  // The lists are padded with '': filter the padding out before seeking (an ENDS WITH '/'
+  // seek would read every path; an equality seek for '' costs a lookup for nothing).
   CALL () {
-    MATCH (s:Code) WHERE s.qualified_name IN $names
+    MATCH (s:Code) WHERE s.qualified_name IN [n IN $names WHERE n <> '']
     RETURN s
     UNION
-    MATCH (s:Code) WHERE s.name IN $short_names
+    MATCH (s:Code) WHERE s.name IN [n IN $short_names WHERE n <> '']
     RETURN s
     UNION
     UNWIND [d IN $dotted WHERE d <> ''] AS d
     MATCH (s:Code) WHERE s.name = last(split(d, '.')) AND s.qualified_name ENDS WITH '.' + d
     RETURN s
     UNION
-    // filter the empty placeholder before the MATCH: an ENDS WITH '/' seek reads every path
     UNWIND [p IN $paths WHERE p <> ''] AS p
     MATCH (s:Code) WHERE s.path ENDS WITH '/' + p AND s:Module
     RETURN s
     UNION
-    UNWIND $paths AS p
+    UNWIND [p IN $paths WHERE p <> ''] AS p
     MATCH (s:Code) WHERE s.path = p AND s:Module
     RETURN s
   }
@@ -98,11 +99,11 @@ CALL (vector, text, named) {
   // hop 1: the neighbours of the seed along the intent's edges, best-connected first
   CALL (s) {
     CALL (s) {
-      WITH s WHERE $direction IN ['out', 'both']
+      WITH s WHERE $max_hops >= 1 AND $direction IN ['out', 'both']
       MATCH (s)-[r]->(m:Code) WHERE type(r) IN $types
       RETURN m, r
       UNION
-      WITH s WHERE $direction IN ['in', 'both']
+      WITH s WHERE $max_hops >= 1 AND $direction IN ['in', 'both']
       MATCH (s)<-[r]-(m:Code) WHERE type(r) IN $types
       RETURN m, r
     }

@@ -73,8 +73,10 @@ def quote_identifier(name: str) -> str:
     return f"`{name}`"
 
 
-def hop_bound(value: int, *, maximum: int = 6) -> int:
+def hop_bound(value: int, *, minimum: int = 1, maximum: int = 6) -> int:
     """Validate a variable-length path bound (Cypher cannot take it as a parameter)."""
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= maximum:
-        raise QueryFileError(f"hop bound must be an integer from 1 to {maximum}, got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= maximum:
+        raise QueryFileError(
+            f"hop bound must be an integer from {minimum} to {maximum}, got {value!r}"
+        )
     return value

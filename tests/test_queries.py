@@ -52,3 +52,6 @@ def test_hop_bound_rejects_out_of_range(bad: object) -> None:
 
 def test_hop_bound_accepts_range() -> None:
     assert [hop_bound(n) for n in range(1, 7)] == list(range(1, 7))
+    assert hop_bound(0, minimum=0, maximum=3) == 0  # the search's graph leg: seeds only
+    with pytest.raises(QueryFileError):
+        hop_bound(4, minimum=0, maximum=3)

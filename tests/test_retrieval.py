@@ -337,3 +337,14 @@ def test_graph_leg_stops_expanding_without_changing_the_answer(shop_graph: CodeG
     assert hops[-1] == 3
     for depth in range(1, len(deep)):
         assert graph_leg(depth) == deep[:depth], depth
+
+
+def test_definition_questions_take_the_named_symbols_without_expanding(
+    shop_graph: CodeGraph,
+) -> None:
+    result = shop_graph.search("Where is OrderRepository defined?", repo=REPO)
+    assert result.legs["graph"] == result.seeds == [f"{REPO}:shop.repositories.OrderRepository"]
+    deeper = shop_graph.search(
+        "Where is OrderRepository defined?", repo=REPO, options=SearchOptions(max_hops=1)
+    )
+    assert set(deeper.legs["graph"]) > set(result.legs["graph"])  # its methods, its module

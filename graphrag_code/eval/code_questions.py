@@ -688,7 +688,8 @@ def build_questions(
 # -- ablations ----------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Ablation:
-    """One retrieval configuration. `graph_weight` None keeps the per-intent defaults."""
+    """One retrieval configuration. `graph_weight` None keeps the per-intent defaults; a
+    subset of the legs fuses them with equal weights (so each runs for every intent)."""
 
     name: str
     legs: tuple[str, ...] = LEGS
@@ -699,6 +700,8 @@ class Ablation:
 
     def options(self, question: str, *, k: int) -> SearchOptions:
         weights = None
+        if self.legs != LEGS:  # a subset of the legs: each runs and counts the same
+            weights = {leg: 1.0 for leg in self.legs}
         if self.graph_weight is not None:
             weights = {**DEFAULT_WEIGHTS[analyse(question).intent], "graph": self.graph_weight}
         depth = {} if self.candidates is None else {"candidates_per_leg": self.candidates}

@@ -240,7 +240,11 @@ class Searcher:
             "target_lucene": _fixed_length((target_query(question) if trace else "") or ""),
             "types": _fixed_size(plan.types, len(_EDGE_TYPES)),
             "direction": plan.direction,
-            "max_hops": hop_bound(options.max_hops or plan.max_hops, maximum=3),
+            "max_hops": hop_bound(
+                plan.max_hops if options.max_hops is None else options.max_hops,
+                minimum=0,
+                maximum=3,
+            ),
             "fanout": options.fanout,
             "expand_cap": options.fanout * 8,
             "hub_degree": options.hub_degree,
