@@ -267,6 +267,10 @@ def test_a_leg_weighted_zero_is_not_run(shop_graph: CodeGraph) -> None:
     assert zero.legs["graph"] == []
     assert zero.seeds == []
     assert all("graph" not in hit.ranks for hit in zero.hits)
+    # a leg asked for by name runs, whatever the intent's default weight
+    chosen = shop_graph.search(question, repo=REPO, options=SearchOptions(legs=("vector",)))
+    assert chosen.legs["vector"]
+    assert all(set(hit.ranks) == {"vector"} for hit in chosen.hits)
 
 
 @pytest.mark.parametrize("hostile", HOSTILE)

@@ -689,7 +689,7 @@ def build_questions(
 @dataclass(frozen=True)
 class Ablation:
     """One retrieval configuration. `graph_weight` None keeps the per-intent defaults; a
-    subset of the legs fuses them with equal weights (so each runs for every intent)."""
+    subset of the legs fuses them with equal weights (`SearchOptions`)."""
 
     name: str
     legs: tuple[str, ...] = LEGS
@@ -700,8 +700,6 @@ class Ablation:
 
     def options(self, question: str, *, k: int) -> SearchOptions:
         weights = None
-        if self.legs != LEGS:  # a subset of the legs: each runs and counts the same
-            weights = {leg: 1.0 for leg in self.legs}
         if self.graph_weight is not None:
             weights = {**DEFAULT_WEIGHTS[analyse(question).intent], "graph": self.graph_weight}
         depth = {} if self.candidates is None else {"candidates_per_leg": self.candidates}

@@ -96,7 +96,8 @@ class SearchOptions:
     max_seeds: int = 8
     seed_k: int = 3
     max_hops: int | None = None  # None: the intent's default
-    legs: tuple[str, ...] = LEGS  # ablations: e.g. ("text",) or ("vector", "text")
+    # some of the legs, e.g. ("text",) or ("vector", "text"): each runs, weighted 1
+    legs: tuple[str, ...] = LEGS
 
 
 def _render_path(via: Sequence[str]) -> str:
@@ -114,8 +115,14 @@ _STRING_SIZE = 101
 
 
 def _weights(question: Question, options: SearchOptions) -> dict[str, float]:
-    """The fusion weight of each leg: the caller's, else the measured default for the intent."""
-    return dict(options.weights or DEFAULT_WEIGHTS[question.intent])
+    """The fusion weight of each leg: the caller's; else, when the caller picked some of the
+    legs, 1 for each of them (a leg asked for by name runs whatever the intent); else the
+    measured default for the intent."""
+    if options.weights is not None:
+        return dict(options.weights)
+    if set(options.legs) != set(LEGS):
+        return dict.fromkeys(options.legs, 1.0)
+    return dict(DEFAULT_WEIGHTS[question.intent])
 
 
 def _active_legs(question: Question, options: SearchOptions) -> frozenset[str]:
