@@ -149,6 +149,35 @@ def test_incremental_graph_equals_a_clean_reindex(graph: Neo4jClient, tmp_path: 
     assert dump(graph, "inc") == incremental
 
 
+def test_a_body_edit_restates_only_its_own_nodes_and_equals_a_clean_reindex(
+    graph: Neo4jClient, tmp_path: Path
+) -> None:
+    """No node and no ranked edge changes: ranks are kept, and the edited function's
+    unresolved calls are counted again (the unchanged-ranks path)."""
+    repo_dir = tmp_path / "shop"
+    shutil.copytree(SHOP, repo_dir)
+    state = tmp_path / "state"
+    index_repository(repo_dir, graph, repo="body", state_dir=state)
+    before = dump(graph, "body")
+    sqlite = repo_dir / "src/shop/storage/sqlite.py"
+    sqlite.write_text(
+        sqlite.read_text().replace(
+            'print("saved", key)', 'print("saved", key)\n        mystery(key)'
+        )
+    )
+    report = index_repository(repo_dir, graph, repo="body", state_dir=state)
+    assert report.files_parsed == 1
+    edited = dump(graph, "body")
+    audit = "body:shop.storage.sqlite.write_audit_log"
+    assert edited["nodes"][audit][1]["unresolved_calls"] == (
+        before["nodes"][audit][1]["unresolved_calls"] + 1
+    )
+    assert "mystery" in edited["nodes"][audit][1]["unresolved_names"]
+    GraphWriter(graph, "body").delete_repository()
+    index_repository(repo_dir, graph, repo="body", state_dir=tmp_path / "clean")
+    assert dump(graph, "body") == edited
+
+
 def test_warm_incremental_with_watcher_hints_equals_a_clean_reindex(
     graph: Neo4jClient, tmp_path: Path
 ) -> None:

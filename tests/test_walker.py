@@ -30,6 +30,8 @@ def test_walk_skips_ignored_virtualenv_build_and_reports_reasons(tmp_path: Path)
     _write(tmp_path / "build" / "lib" / "copy.py")
     _write(tmp_path / "node_modules" / "x.py")
     _write(tmp_path / "README.md", "# not python")
+    _write(tmp_path / ".git" / "info" / "exclude", "pkg/excluded_locally.py\n")
+    _write(tmp_path / "pkg" / "excluded_locally.py")
     result = walk_repository(tmp_path, languages=LANGUAGES)
     paths = sorted(f.path for f in result.files)
     assert paths == ["pkg/__init__.py", "pkg/core.py", "pkg/sub/kept.py"]

@@ -13,7 +13,7 @@ import subprocess
 import time
 import uuid
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -226,6 +226,7 @@ def index_repository(
         },
         shadowed=frozenset(index.shadowed_paths),
         index=index,
+        encoded=state.encoded if state is not None else {},
         import_prefixes=run.import_prefixes,
         imported=frozenset().union(*run.import_prefixes.values()),
         skipped={
@@ -453,9 +454,15 @@ def _write(
             for path in relink
         )
     )
-    stats = _node_stats(node_ids, links, None if rank_changed else previous)
-    changed_stats = {node: props for node, props in stats.items() if previous.get(node) != props}
-    writer.write_node_stats(changed_stats)
+    if rank_changed:
+        stats = _node_stats(node_ids, links)
+        candidates: Iterable[str] = stats
+    else:  # same nodes, same ranks: only the unresolved calls of relinked files can differ
+        stats = _restated(previous, node_ids, links, relink)
+        candidates = (node for path in relink for node in node_ids.get(path, []))
+    writer.write_node_stats(
+        {node: stats[node] for node in candidates if previous.get(node) != stats[node]}
+    )
     if state is None:
         writer.delete_orphan_externals()
     else:
@@ -473,26 +480,34 @@ def _write(
     return node_ids, stats
 
 
-def _node_stats(
+def _restated(
+    previous: dict[str, dict[str, Any]],
     node_ids: dict[str, list[str]],
     links: dict[str, FileLinks],
-    unchanged_ranks: dict[str, dict[str, Any]] | None,
+    relink: set[str],
 ) -> dict[str, dict[str, Any]]:
-    """Rank and unresolved-call counts of every node. `unchanged_ranks`: the previous stats,
-    when neither nodes nor ranked edges changed, so PageRank need not run again."""
+    """The previous node statistics with the unresolved calls of the relinked files' nodes
+    counted again, for a run that changed neither nodes nor ranked edges. A node's unresolved
+    calls are call sites in its own body, so they come from its own file's links."""
+    stats = dict(previous)
+    for path in relink:
+        file_links = links[path]
+        for node in node_ids.get(path, []):
+            stats[node] = {
+                **previous[node],
+                "unresolved_calls": file_links.unresolved_calls.get(node, 0),
+                "unresolved_names": list(file_links.unresolved_names.get(node, ())),
+            }
+    return stats
+
+
+def _node_stats(
+    node_ids: dict[str, list[str]], links: dict[str, FileLinks]
+) -> dict[str, dict[str, Any]]:
+    """Rank and unresolved-call counts of every node."""
     nodes = {node for ids_ in node_ids.values() for node in ids_}
-    if unchanged_ranks is not None:
-        scores = {
-            node: (
-                unchanged_ranks[node]["pagerank"],
-                unchanged_ranks[node]["in_degree"],
-                unchanged_ranks[node]["out_degree"],
-            )
-            for node in nodes
-        }
-    else:
-        ranked_edges = [pair for file_links in links.values() for pair in file_links.rank_edges]
-        scores = centrality(nodes, ranked_edges)
+    ranked_edges = [pair for file_links in links.values() for pair in file_links.rank_edges]
+    scores = centrality(nodes, ranked_edges)
     unresolved: Counter[str] = Counter()
     unresolved_names: dict[str, tuple[str, ...]] = {}
     for file_links in links.values():

@@ -3,6 +3,11 @@
 Kept on local disk next to the launcher cache, keyed by server, database and repository, and
 tied to the graph by a token stored on the `:Repository` node: if the graph was wiped or
 written by another machine, the tokens differ and the next run is a full one.
+
+On disk the per-file parts (parses, link results, node ids) are pickled one file at a time, and
+a state remembers the bytes each unchanged object came from: saving after a one-file edit
+pickles that file again and copies the bytes of the other files (Django: 0.7 s -> under 0.1 s).
+Call sites stay pickled in memory too, since only files linked again need them.
 """
 
 from __future__ import annotations
@@ -25,7 +30,9 @@ from ..parsing import ModuleName
 
 __all__ = ["IndexState", "RawCall", "StateStore", "compact", "paused_gc", "with_calls"]
 
-_FORMAT = 8
+_FORMAT = 9
+# the per-file fields pickled one file at a time on disk (see `StateStore._write`)
+_PER_FILE = ("parsed", "links", "node_ids")
 
 
 @dataclass
@@ -36,7 +43,7 @@ class IndexState:
     file_stats: dict[str, tuple[int, int, str]] = field(default_factory=dict)  # size, mtime, sha
     modules: dict[str, ModuleName] = field(default_factory=dict)  # path -> module name
     parsed: dict[str, ParsedFile] = field(default_factory=dict)  # path -> parse, see `compact`
-    calls: dict[str, tuple[RawCall, ...]] = field(default_factory=dict)  # path -> call sites
+    calls: dict[str, bytes] = field(default_factory=dict)  # path -> pickled call sites
     interfaces: dict[str, str] = field(default_factory=dict)  # path -> interface hash
     links: dict[str, FileLinks] = field(default_factory=dict)
     node_ids: dict[str, list[str]] = field(default_factory=dict)  # path -> its node ids
@@ -49,10 +56,16 @@ class IndexState:
     # the lookup tables of this state, kept in memory only (never pickled): a long-lived store
     # updates them for the changed files instead of rebuilding them
     index: RepositoryIndex | None = field(default=None, compare=False, repr=False)
+    # in memory only: per-file field -> path -> (object, the pickled bytes it was loaded from
+    # or saved as); an object passed on unchanged to the next state is saved as those bytes
+    encoded: dict[str, dict[str, tuple[Any, bytes]]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     def __getstate__(self) -> dict[str, Any]:
         data = dict(self.__dict__)
         data["index"] = None
+        data["encoded"] = {}
         return data
 
     def __setstate__(self, data: dict[str, Any]) -> None:
@@ -82,11 +95,11 @@ def paused_gc() -> Iterator[None]:
             gc.enable()
 
 
-def compact(parsed: ParsedFile) -> tuple[ParsedFile, tuple[RawCall, ...]]:
-    """A parse without source text and with call sites as plain tuples.
+def compact(parsed: ParsedFile) -> tuple[ParsedFile, bytes]:
+    """A parse without source text or call sites, and its call sites pickled as plain tuples.
 
     Linking needs names, not code; and call sites are only needed again when the file is
-    linked again, so they are kept in the form that loads fastest (about ten times faster
+    linked again, so they stay pickled until then (plain tuples load about ten times faster
     than dataclasses for the 300,000 call sites of a Django-sized repository).
     """
     stripped = replace(
@@ -95,13 +108,16 @@ def compact(parsed: ParsedFile) -> tuple[ParsedFile, tuple[RawCall, ...]]:
         calls=(),
         symbols=tuple(replace(symbol, code="") for symbol in parsed.symbols),
     )
-    raw = tuple((c.scope, c.callee, c.line, c.receiver_call) for c in parsed.calls)
-    return stripped, raw
+    raw: tuple[RawCall, ...] = tuple(
+        (c.scope, c.callee, c.line, c.receiver_call) for c in parsed.calls
+    )
+    return stripped, pickle.dumps(raw, protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def with_calls(parsed: ParsedFile, raw: tuple[RawCall, ...]) -> ParsedFile:
+def with_calls(parsed: ParsedFile, raw: bytes) -> ParsedFile:
     """Undo `compact` for the call sites."""
-    return replace(parsed, calls=tuple(CallSite(*call) for call in raw))
+    calls: tuple[RawCall, ...] = pickle.loads(raw)
+    return replace(parsed, calls=tuple(CallSite(*call) for call in calls))
 
 
 class StateStore:
@@ -127,10 +143,21 @@ class StateStore:
             return remembered
         try:
             with path.open("rb") as handle:
-                state = pickle.load(handle)
-        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, TypeError, ValueError):
-            return None
-        if not isinstance(state, IndexState) or state.format != _FORMAT or state.repo != repo:
+                stored = pickle.load(handle)
+            if not isinstance(stored, dict) or stored.get("format") != _FORMAT:
+                return None
+            state = pickle.loads(stored["header"])
+            if not isinstance(state, IndexState) or state.repo != repo:
+                return None
+            for name in _PER_FILE:
+                blobs: dict[str, bytes] = stored["files"][name]
+                values = {key: pickle.loads(blob) for key, blob in blobs.items()}
+                setattr(state, name, values)
+                state.encoded[name] = {key: (values[key], blob) for key, blob in blobs.items()}
+        except (
+            OSError, pickle.UnpicklingError, EOFError, AttributeError, TypeError, ValueError,
+            KeyError, IndexError,
+        ):  # fmt: skip
             return None
         return state
 
@@ -156,11 +183,32 @@ class StateStore:
 
     @staticmethod
     def _write(path: Path, state: IndexState) -> None:
+        files: dict[str, dict[str, bytes]] = {}
+        encoded: dict[str, dict[str, tuple[Any, bytes]]] = {}
+        for name in _PER_FILE:
+            known = state.encoded.get(name, {})
+            files[name], encoded[name] = {}, {}
+            for key, value in getattr(state, name).items():
+                cached = known.get(key)
+                blob = (
+                    cached[1]
+                    if cached is not None and cached[0] is value  # the very object: unchanged
+                    else pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+                )
+                files[name][key] = blob
+                encoded[name][key] = (value, blob)
+        header = replace(state, parsed={}, links={}, node_ids={}, index=None, encoded={})
+        stored = {
+            "format": _FORMAT,
+            "header": pickle.dumps(header, protocol=pickle.HIGHEST_PROTOCOL),
+            "files": files,
+        }
         path.parent.mkdir(parents=True, exist_ok=True)
         temporary = path.with_suffix(f".{threading.get_ident()}.tmp")
         with temporary.open("wb") as handle:
-            pickle.dump(state, handle, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump(stored, handle, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(temporary, path)
+        state.encoded = encoded  # one assignment: a run reading it sees the old or the new
 
     def delete(self, server: str, database: str, repo: str) -> None:
         self.wait()

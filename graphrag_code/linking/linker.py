@@ -78,7 +78,8 @@ class FileLinks:
         )  # fmt: skip
 
     def without_edges(self) -> FileLinks:
-        return replace(self, edges=())
+        # the same object when it has none: an unchanged state entry stays that very object
+        return self if not self.edges else replace(self, edges=())
 
 
 class NodeIds:
