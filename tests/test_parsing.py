@@ -207,3 +207,23 @@ def test_module_names_when_the_root_is_itself_a_package() -> None:
     names = module_names(["__init__.py", "core.py"], root_name="mylib")
     assert names["core.py"].module == "mylib.core"
     assert names["__init__.py"].module == "mylib"
+
+
+def test_with_statements_bind_each_name_to_its_own_call() -> None:
+    """`with f() as x` binds x to f(): each name paired with its own item, however the
+    parser's capture lists happen to be ordered (they were paired by position once, and
+    Django's test files got `out` bound to the wrong call, differently from run to run)."""
+    items = [(f"ctx_{n}", f"name_{n}") for n in range(40)]
+    body = "\n".join(
+        f"    with mock.patch('x', mock.Mock()):\n"
+        f"        with helper.{call}(module='m', other=inner(1)) as {name}:\n"
+        f"            use({name}, io.StringIO())"
+        for call, name in items
+    )
+    parsed = parse(f"def test():\n{body}\n\n\nclass K:\n    def m(self):\n{body}\n")
+    enters = [b for b in parsed.bindings if b.kind == "enter"]
+    assert len(enters) == 2 * len(items)
+    assert {(b.target[0], b.value) for b in enters} == {
+        (name, ("helper", call)) for call, name in items
+    }
+    assert [b.line for b in enters] == sorted(b.line for b in enters)

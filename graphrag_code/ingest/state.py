@@ -30,7 +30,9 @@ from ..parsing import ModuleName
 
 __all__ = ["IndexState", "RawCall", "StateStore", "compact", "paused_gc", "with_calls"]
 
-_FORMAT = 9
+# bumped whenever the stored layout or what the parser extracts changes: an older state then
+# means a full run (10: `with ... as x` bindings were paired with the wrong calls)
+_FORMAT = 10
 # the per-file fields pickled one file at a time on disk (see `StateStore._write`)
 _PER_FILE = ("parsed", "links", "node_ids")
 

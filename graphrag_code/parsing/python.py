@@ -197,7 +197,11 @@ class PythonParser:
         self, *, path: str, module: str, is_package: bool, source: bytes, sha256: str
     ) -> ParsedFile:
         tree = self._parser.parse(source)
-        captures = ts.QueryCursor(_query()).captures(tree.root_node)
+        # each capture list in source order: the binding returns them in no stable order
+        captures = {
+            name: sorted(nodes, key=lambda node: (node.start_byte, -node.end_byte))
+            for name, nodes in ts.QueryCursor(_query()).captures(tree.root_node).items()
+        }
         state = _FileState(module=module)
         symbols = self._symbols(captures.get("definition.class", []), captures, state)
         text = source.decode("utf-8", errors="replace")
@@ -426,11 +430,14 @@ class PythonParser:
                 value = _dotted(right)
                 if value is not None and value != target_parts:
                     records.append(Binding(scope, target_parts, value, "alias", line))
-        for call, target in zip(
-            captures.get("with.call", []), captures.get("with.target", []), strict=False
-        ):
+        for item in captures.get("with.item", []):
+            pattern = item.child_by_field_name("value")
+            alias = pattern.child_by_field_name("alias") if pattern is not None else None
+            if pattern is None or alias is None or alias.named_child_count != 1:
+                continue
+            call, target = pattern.named_children[0], alias.named_children[0]
             function = call.child_by_field_name("function")
-            if function is None:
+            if call.type != "call" or target.type != "identifier" or function is None:
                 continue
             callee, receiver = _callee(function)
             if receiver is None and callee[0] != "<expr>":

@@ -16,9 +16,9 @@
 (assignment left: (attribute object: (identifier) @_self attribute: (identifier)) @bind.target
   (#eq? @_self "self"))
 
-; with Foo(...) as x
-(with_item value: (as_pattern (call) @with.call
-  alias: (as_pattern_target (identifier) @with.target)))
+; with Foo(...) as x (python.py takes the call and the name from the item: capture lists are
+; not in source order, so two lists cannot be paired by position)
+(with_item value: (as_pattern (call) alias: (as_pattern_target (identifier)))) @with.item
 
 ; Names bound in a scope (so a local `f` is never mistaken for the module-level `f`).
 (assignment left: (identifier) @local)
