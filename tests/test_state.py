@@ -5,7 +5,7 @@ from __future__ import annotations
 import pickle
 from pathlib import Path
 
-from graphrag_code.ingest.state import IndexState, StateStore, compact, with_calls
+from graphrag_code.ingest.state import IndexState, StateStore, compact, packed, with_calls
 from graphrag_code.model import CallSite, ParsedFile
 
 SERVER, DATABASE = "bolt://127.0.0.1:7687", "neo4j"
@@ -28,7 +28,10 @@ def _state(**parsed: ParsedFile) -> IndexState:
         parsed={path: stripped for path, (stripped, _) in compacted.items()},
         calls={path: raw for path, (_, raw) in compacted.items()},
         node_ids={path: [f"demo:{file.module}"] for path, file in parsed.items()},
-        node_stats={"demo:a": {"pagerank": 0.5}},
+        node_stats={
+            path: packed({f"demo:{file.module}": {"pagerank": 0.5}})
+            for path, file in parsed.items()
+        },
     )
 
 

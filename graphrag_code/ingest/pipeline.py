@@ -13,7 +13,7 @@ import subprocess
 import time
 import uuid
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,7 +38,7 @@ from ..parsing.walker import DEFAULT_MAX_BYTES, walk_changes
 from ..storage.writer import GraphWriter
 from .report import IngestReport
 from .rows import file_rows
-from .state import IndexState, StateStore, compact, paused_gc, with_calls
+from .state import IndexState, StateStore, compact, packed, paused_gc, unpacked, with_calls
 
 __all__ = ["IndexOptions", "ProgressReporter", "index_repository", "valid_repo_name"]
 
@@ -218,7 +218,11 @@ def index_repository(
             else interface_hash(f)
             for p, f in run.parsed.items()
         },
-        links={p: file_links.without_edges() for p, file_links in links.items()},
+        links={p: file_links.for_state() for p, file_links in links.items()},
+        rank_edges={
+            p: packed(links[p].rank_edges) if p in relink or state is None else state.rank_edges[p]
+            for p in links
+        },
         node_ids=node_ids,
         node_stats=stats,
         file_stats={
@@ -411,7 +415,7 @@ def _write(
     removed: set[str],
     token: str,
     progress: ProgressReporter,
-) -> tuple[dict[str, list[str]], dict[str, dict[str, Any]]]:
+) -> tuple[dict[str, list[str]], dict[str, bytes]]:
     state = run.state
     writer.start_run(str(run.root), token)
     rows: list[NodeRow] = []
@@ -444,25 +448,8 @@ def _write(
     edges = [edge for path in sorted(relink) for edge in links[path].edges]
     progress.stage("writing edges", len(edges))
     writer.write_edges(edges, progress.advance)
-    previous = state.node_stats if state is not None else {}
-    rank_changed = (
-        state is None
-        or bool(deleted)
-        or bool(all_ids - set(previous))
-        or any(
-            path not in state.links or links[path].rank_edges != state.links[path].rank_edges
-            for path in relink
-        )
-    )
-    if rank_changed:
-        stats = _node_stats(node_ids, links)
-        candidates: Iterable[str] = stats
-    else:  # same nodes, same ranks: only the unresolved calls of relinked files can differ
-        stats = _restated(previous, node_ids, links, relink)
-        candidates = (node for path in relink for node in node_ids.get(path, []))
-    writer.write_node_stats(
-        {node: stats[node] for node in candidates if previous.get(node) != stats[node]}
-    )
+    changed_stats, stats = _statistics(state, node_ids, links, relink, changed_nodes=bool(deleted))
+    writer.write_node_stats(changed_stats)
     if state is None:
         writer.delete_orphan_externals()
     else:
@@ -480,34 +467,83 @@ def _write(
     return node_ids, stats
 
 
-def _restated(
-    previous: dict[str, dict[str, Any]],
+def _statistics(
+    state: IndexState | None,
     node_ids: dict[str, list[str]],
     links: dict[str, FileLinks],
     relink: set[str],
-) -> dict[str, dict[str, Any]]:
-    """The previous node statistics with the unresolved calls of the relinked files' nodes
-    counted again, for a run that changed neither nodes nor ranked edges. A node's unresolved
-    calls are call sites in its own body, so they come from its own file's links."""
-    stats = dict(previous)
+    *,
+    changed_nodes: bool,
+) -> tuple[dict[str, dict[str, Any]], dict[str, bytes]]:
+    """The node statistics that changed (to write) and every file's statistics (to keep).
+
+    PageRank runs again only when nodes or ranked edges changed. Otherwise only the relinked
+    files' nodes can differ, in their unresolved calls (a node's unresolved calls are call
+    sites in its own body, so they come from its own file's links), and the other files keep
+    their pickled statistics untouched.
+    """
+    before: dict[str, bytes] = state.node_stats if state is not None else {}
+
+    def old_stats(path: str) -> dict[str, dict[str, Any]]:
+        blob = before.get(path)
+        return unpacked(blob) if blob is not None else {}
+
+    def old_ranked(path: str) -> frozenset[tuple[str, str]] | None:
+        blob = state.rank_edges.get(path) if state is not None else None
+        return unpacked(blob) if blob is not None else None
+
+    def new_here(path: str) -> bool:  # a node this file did not have before
+        old = set(state.node_ids.get(path, ())) if state is not None else set()
+        return any(node not in old for node in node_ids.get(path, []))
+
+    rank_changed = (
+        state is None
+        or changed_nodes
+        or any(new_here(path) for path in relink)
+        or any(links[path].rank_edges != old_ranked(path) for path in relink)
+    )
+    changed: dict[str, dict[str, Any]] = {}
+    kept: dict[str, bytes] = {}
+    if rank_changed:
+        everything = _node_stats(
+            node_ids,
+            links,
+            [
+                links[path].rank_edges if path in relink else old_ranked(path) or frozenset()
+                for path in links
+            ],
+        )
+        for path, ids_ in node_ids.items():
+            stats = {node: everything[node] for node in ids_}
+            previous = old_stats(path)
+            changed.update((n, props) for n, props in stats.items() if previous.get(n) != props)
+            blob = before.get(path)
+            kept[path] = blob if blob is not None and stats == previous else packed(stats)
+        return changed, kept
+    kept = {path: before[path] for path in node_ids if path not in relink}
     for path in relink:
-        file_links = links[path]
-        for node in node_ids.get(path, []):
-            stats[node] = {
+        file_links, previous = links[path], old_stats(path)
+        stats = {
+            node: {
                 **previous[node],
                 "unresolved_calls": file_links.unresolved_calls.get(node, 0),
                 "unresolved_names": list(file_links.unresolved_names.get(node, ())),
             }
-    return stats
+            for node in node_ids.get(path, [])
+        }
+        changed.update((n, props) for n, props in stats.items() if previous.get(n) != props)
+        kept[path] = packed(stats)
+    return changed, kept
 
 
 def _node_stats(
-    node_ids: dict[str, list[str]], links: dict[str, FileLinks]
+    node_ids: dict[str, list[str]],
+    links: dict[str, FileLinks],
+    rank_edges: list[frozenset[tuple[str, str]]],
 ) -> dict[str, dict[str, Any]]:
-    """Rank and unresolved-call counts of every node."""
+    """Rank and unresolved-call counts of every node; `rank_edges`: each file's rank pairs."""
     nodes = {node for ids_ in node_ids.values() for node in ids_}
-    ranked_edges = [pair for file_links in links.values() for pair in file_links.rank_edges]
-    scores = centrality(nodes, ranked_edges)
+    scores = centrality(nodes, [pair for pairs in rank_edges for pair in pairs])
     unresolved: Counter[str] = Counter()
     unresolved_names: dict[str, tuple[str, ...]] = {}
     for file_links in links.values():

@@ -28,11 +28,15 @@ from ..linking.linker import FileLinks
 from ..model import CallSite, Dotted, ParsedFile
 from ..parsing import ModuleName
 
-__all__ = ["IndexState", "RawCall", "StateStore", "compact", "paused_gc", "with_calls"]
+__all__ = [
+    "IndexState", "RawCall", "StateStore", "compact", "packed", "paused_gc", "unpacked",
+    "with_calls",
+]  # fmt: skip
 
 # bumped whenever the stored layout or what the parser extracts changes: an older state then
-# means a full run (10: `with ... as x` bindings were paired with the wrong calls)
-_FORMAT = 10
+# means a full run (10: `with ... as x` bindings were paired with the wrong calls; 11: rank
+# pairs kept apart from the links, node statistics pickled per file)
+_FORMAT = 11
 # the per-file fields pickled one file at a time on disk (see `StateStore._write`)
 _PER_FILE = ("parsed", "links", "node_ids")
 
@@ -46,10 +50,14 @@ class IndexState:
     modules: dict[str, ModuleName] = field(default_factory=dict)  # path -> module name
     parsed: dict[str, ParsedFile] = field(default_factory=dict)  # path -> parse, see `compact`
     calls: dict[str, bytes] = field(default_factory=dict)  # path -> pickled call sites
+    # path -> pickled internal CALLS + IMPORTS pairs of its links, PageRank's input: read only
+    # when ranks are computed again (they are most of the links' bytes)
+    rank_edges: dict[str, bytes] = field(default_factory=dict)
     interfaces: dict[str, str] = field(default_factory=dict)  # path -> interface hash
     links: dict[str, FileLinks] = field(default_factory=dict)
     node_ids: dict[str, list[str]] = field(default_factory=dict)  # path -> its node ids
-    node_stats: dict[str, dict[str, Any]] = field(default_factory=dict)  # id -> ranks written
+    # path -> pickled {node id: ranks and unresolved calls written}, read for relinked files
+    node_stats: dict[str, bytes] = field(default_factory=dict)
     shadowed: frozenset[str] = frozenset()
     skipped: dict[str, tuple[str, str]] = field(default_factory=dict)  # path -> (sha256, reason)
     import_prefixes: dict[str, frozenset[str]] = field(default_factory=dict)  # namespace evidence
@@ -97,6 +105,15 @@ def paused_gc() -> Iterator[None]:
             gc.enable()
 
 
+def packed(value: Any) -> bytes:
+    """`value` pickled, for state parts kept as bytes until a run needs them."""
+    return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def unpacked(blob: bytes) -> Any:
+    return pickle.loads(blob)
+
+
 def compact(parsed: ParsedFile) -> tuple[ParsedFile, bytes]:
     """A parse without source text or call sites, and its call sites pickled as plain tuples.
 
@@ -113,12 +130,12 @@ def compact(parsed: ParsedFile) -> tuple[ParsedFile, bytes]:
     raw: tuple[RawCall, ...] = tuple(
         (c.scope, c.callee, c.line, c.receiver_call) for c in parsed.calls
     )
-    return stripped, pickle.dumps(raw, protocol=pickle.HIGHEST_PROTOCOL)
+    return stripped, packed(raw)
 
 
 def with_calls(parsed: ParsedFile, raw: bytes) -> ParsedFile:
     """Undo `compact` for the call sites."""
-    calls: tuple[RawCall, ...] = pickle.loads(raw)
+    calls: tuple[RawCall, ...] = unpacked(raw)
     return replace(parsed, calls=tuple(CallSite(*call) for call in calls))
 
 

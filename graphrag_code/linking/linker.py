@@ -36,7 +36,7 @@ class FileLinks:
     """Everything linking one file produced, plus what it consulted (for incremental runs).
 
     `edge_counts` and `rank_edges` summarise `edges`, so the incremental state can drop the
-    edges of files that are not linked again.
+    edges of files that are not linked again (`for_state`).
     """
 
     path: str
@@ -77,9 +77,13 @@ class FileLinks:
             frozenset(edge.target for edge in edges if edge.external),
         )  # fmt: skip
 
-    def without_edges(self) -> FileLinks:
-        # the same object when it has none: an unchanged state entry stays that very object
-        return self if not self.edges else replace(self, edges=())
+    def for_state(self) -> FileLinks:
+        """Without its edges and rank pairs, as the incremental state keeps it (the rank pairs
+        are kept apart, pickled, in `IndexState.rank_edges`). The same object when it has
+        neither: an unchanged state entry stays that very object."""
+        if not self.edges and not self.rank_edges:
+            return self
+        return replace(self, edges=(), rank_edges=frozenset())
 
 
 class NodeIds:
