@@ -128,6 +128,31 @@ def _judged_sites(oracle: dict[str, Any]) -> set[tuple[str, int]]:
     }
 
 
+def _unresolved_sites(jedi: dict[str, Any]) -> set[tuple[str, int]]:
+    """(module, line) of the call sites jedi resolved to nothing at all."""
+    return {
+        (_module_of_file(site["file"]), site["line"])
+        for site in jedi["call_sites"]
+        if not site["targets"] and not site.get("external")
+    }
+
+
+def _second_opinion_pairs(
+    jedi: dict[str, Any], mypy: dict[str, Any] | None
+) -> set[tuple[str, str]]:
+    """(caller module, in-package target) pairs mypy gives at the call sites jedi left
+    unresolved: jedi's answer stands wherever it has one."""
+    if mypy is None:
+        return set()
+    unresolved = _unresolved_sites(jedi)
+    package = f"{jedi['package']}."
+    return {
+        (site["module"], site["target"])
+        for site in mypy["call_sites"]
+        if (site["module"], site["line"]) in unresolved and site["target"].startswith(package)
+    }
+
+
 def _judged_pairs(
     linked: LinkedRepository, tiers: set[Resolution], judged: set[tuple[str, int]]
 ) -> set[tuple[str, str]]:
@@ -155,7 +180,9 @@ def evaluate(spec: str, show_errors: int = 0) -> dict[str, Any]:
     base = ORACLE_OUT_DIR / f"{name}-{version}"
     imports_oracle = json.loads(Path(f"{base}.imports.json").read_text())
     calls_oracle = json.loads(Path(f"{base}.calls.json").read_text())
-    return compare(spec, imports_oracle, calls_oracle, show_errors)
+    mypy_path = Path(f"{base}.calls_mypy.json")
+    mypy_oracle = json.loads(mypy_path.read_text()) if mypy_path.is_file() else None
+    return compare(spec, imports_oracle, calls_oracle, show_errors, mypy_oracle=mypy_oracle)
 
 
 def compare(
@@ -163,8 +190,11 @@ def compare(
     imports_oracle: dict[str, Any],
     calls_oracle: dict[str, Any],
     show_errors: int = 0,
+    *,
+    mypy_oracle: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Our graph of the package's sources against the two oracle outputs."""
+    """Our graph of the package's sources against the oracle outputs (mypy's, when given,
+    only for the call sites jedi left unresolved)."""
     name, version = parse_spec(spec)
     linked = link_repository(fetch(name, version).package_dir, repo=name)
 
@@ -189,6 +219,14 @@ def compare(
             tier.value: _score(tiers[tier], oracle_calls).as_dict() for tier in Resolution
         },
     }
+    if mypy_oracle is not None:
+        # precision against jedi, with mypy judging the sites jedi could not
+        both = oracle_calls | _second_opinion_pairs(calls_oracle, mypy_oracle)
+        result["calls_certain_jedi_then_mypy"] = _score(certain, both).as_dict()
+        unresolved = _unresolved_sites(calls_oracle)
+        typed = {(site["module"], site["line"]) for site in mypy_oracle["call_sites"]}
+        result["sites_jedi_left_unresolved"] = len(unresolved)
+        result["of_which_mypy_resolved"] = len(unresolved & typed)
     if show_errors:
         result["errors"] = {
             "imports_missing": sorted(oracle_imports - ours_imports)[:show_errors],
@@ -202,14 +240,16 @@ def compare(
 def markdown(results: list[dict[str, Any]]) -> str:
     lines = [
         "| package | modules | imports P | imports R | calls P (exact+inferred) | calls P judged "
-        "| calls R (exact+inferred) | calls R (+name) | name-tier P |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| calls P (jedi, then mypy) | calls R (exact+inferred) | calls R (+name) | name-tier P |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in results:
+        second = r.get("calls_certain_jedi_then_mypy")
+        with_mypy = f"{second['precision']:.3f}" if second else "-"
         lines.append(
             f"| {r['package']} | {r['modules']} | {r['imports']['precision']:.3f} | "
             f"{r['imports']['recall']:.3f} | {r['calls_certain']['precision']:.3f} | "
-            f"{r['calls_certain_judged_precision']:.3f} | "
+            f"{r['calls_certain_judged_precision']:.3f} | {with_mypy} | "
             f"{r['calls_certain']['recall']:.3f} | {r['calls_with_name_tier']['recall']:.3f} | "
             f"{r['calls_by_tier']['name']['precision']:.3f} |"
         )

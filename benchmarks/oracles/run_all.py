@@ -1,10 +1,11 @@
-"""Run both oracles for every pinned package and print one summary table.
+"""Run the oracles for every pinned package and print one summary table.
 
 Usage (from the repository root)::
 
     python -m benchmarks.oracles.run_all [--jobs 2] [--no-cache] [NAME==VERSION ...]
 
-Writes ``benchmarks/cache/oracles/<name>-<version>.{imports,calls}.json`` and prints, per
+Writes ``benchmarks/cache/oracles/<name>-<version>.{imports,calls,calls_mypy}.json`` (grimp,
+jedi, and mypy for the call sites jedi cannot resolve) and prints, per
 package: modules, internal import edges, call sites, call sites with an in-package target,
 external-only and unresolved call sites, and the jedi wall time (0 when served from the cache).
 """
@@ -16,7 +17,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from benchmarks.oracles import calls_jedi, imports_grimp
+from benchmarks.oracles import calls_jedi, calls_mypy, imports_grimp
 from benchmarks.oracles.packages import ORACLE_OUT_DIR, PACKAGES, parse_spec
 
 
@@ -44,6 +45,10 @@ def main(argv: list[str] | None = None) -> int:
         _write(ORACLE_OUT_DIR / f"{name}-{version}.imports.json", imports)
         calls = calls_jedi.build(name, version, jobs=args.jobs, use_cache=not args.no_cache)
         _write(ORACLE_OUT_DIR / f"{name}-{version}.calls.json", calls)
+        _write(
+            ORACLE_OUT_DIR / f"{name}-{version}.calls_mypy.json",
+            calls_mypy.build_oracle(name, version),
+        )
         sites = calls["call_sites"]
         in_package = sum(1 for s in sites if s["targets"])
         external = sum(1 for s in sites if not s["targets"] and "external" in s)
