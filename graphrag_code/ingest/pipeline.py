@@ -448,7 +448,7 @@ def _write(
     edges = [edge for path in sorted(relink) for edge in links[path].edges]
     progress.stage("writing edges", len(edges))
     writer.write_edges(edges, progress.advance)
-    changed_stats, stats = _statistics(state, node_ids, links, relink, changed_nodes=bool(deleted))
+    changed_stats, stats = _statistics(state, node_ids, links, relink, nodes_deleted=bool(deleted))
     writer.write_node_stats(changed_stats)
     if state is None:
         writer.delete_orphan_externals()
@@ -473,7 +473,7 @@ def _statistics(
     links: dict[str, FileLinks],
     relink: set[str],
     *,
-    changed_nodes: bool,
+    nodes_deleted: bool,
 ) -> tuple[dict[str, dict[str, Any]], dict[str, bytes]]:
     """The node statistics that changed (to write) and every file's statistics (to keep).
 
@@ -498,7 +498,7 @@ def _statistics(
 
     rank_changed = (
         state is None
-        or changed_nodes
+        or nodes_deleted
         or any(new_here(path) for path in relink)
         or any(links[path].rank_edges != old_ranked(path) for path in relink)
     )

@@ -6,8 +6,9 @@ written by another machine, the tokens differ and the next run is a full one.
 
 On disk the per-file parts (parses, link results, node ids) are pickled one file at a time, and
 a state remembers the bytes each unchanged object came from: saving after a one-file edit
-pickles that file again and copies the bytes of the other files (Django: 0.7 s -> under 0.1 s).
-Call sites stay pickled in memory too, since only files linked again need them.
+pickles that file again and copies the bytes of the other files (Django: 0.7 s -> under 0.1 s,
+for ~20 MB of bytes kept in memory). Call sites, PageRank's edge pairs and node statistics stay
+pickled in memory too: only the files linked again, or a run that ranks again, need them.
 """
 
 from __future__ import annotations
@@ -165,12 +166,12 @@ class StateStore:
                 stored = pickle.load(handle)
             if not isinstance(stored, dict) or stored.get("format") != _FORMAT:
                 return None
-            state = pickle.loads(stored["header"])
+            state = unpacked(stored["header"])
             if not isinstance(state, IndexState) or state.repo != repo:
                 return None
             for name in _PER_FILE:
                 blobs: dict[str, bytes] = stored["files"][name]
-                values = {key: pickle.loads(blob) for key, blob in blobs.items()}
+                values = {key: unpacked(blob) for key, blob in blobs.items()}
                 setattr(state, name, values)
                 state.encoded[name] = {key: (values[key], blob) for key, blob in blobs.items()}
         except (
@@ -212,14 +213,14 @@ class StateStore:
                 blob = (
                     cached[1]
                     if cached is not None and cached[0] is value  # the very object: unchanged
-                    else pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+                    else packed(value)
                 )
                 files[name][key] = blob
                 encoded[name][key] = (value, blob)
         header = replace(state, parsed={}, links={}, node_ids={}, index=None, encoded={})
         stored = {
             "format": _FORMAT,
-            "header": pickle.dumps(header, protocol=pickle.HIGHEST_PROTOCOL),
+            "header": packed(header),
             "files": files,
         }
         path.parent.mkdir(parents=True, exist_ok=True)
