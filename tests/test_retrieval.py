@@ -193,6 +193,28 @@ def test_entry_points(shop_graph: CodeGraph) -> None:
     assert points.central
 
 
+def test_callers_through_an_overridden_method_are_possible(shop_graph: CodeGraph) -> None:
+    """`Storage.__init__` calls `self.connect()`, which resolves to `Storage.connect`; on a
+    `SqliteStorage` it runs the override, so it is a possible caller of the override."""
+    result = shop_graph.callers("SqliteStorage.connect", repo=REPO, depth=2)
+    assert result.certain == []
+    possible = {r.qualified_name: r for r in result.possible}
+    init = possible["shop.storage.base.Storage.__init__"]
+    assert init.distance == 1
+    assert init.via == (
+        "shop.storage.sqlite.SqliteStorage.connect",
+        "shop.storage.base.Storage.connect",
+        "shop.storage.base.Storage.__init__",
+    )
+    assert possible["shop.services.orders.make_service"].distance == 2
+    base = shop_graph.callers("Storage.connect", repo=REPO)  # the base's own callers: certain
+    assert {r.qualified_name for r in base.certain} == {
+        "shop.storage.base.Storage.__init__",
+        "shop.storage.sqlite.SqliteStorage.connect",  # super().connect()
+    }
+    assert base.possible == []
+
+
 def test_ambiguous_and_unknown_names(shop_graph: CodeGraph) -> None:
     with pytest.raises(AmbiguousSymbolError) as caught:
         shop_graph.callers("save", repo=REPO)

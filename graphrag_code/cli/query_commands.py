@@ -127,7 +127,7 @@ def _relation(args: argparse.Namespace, console: Console) -> int:
     )
     for title, rows in (
         ("certain", result.certain),
-        ("possible (name match only)", result.possible),
+        ("possible (name match only, or through an overridden method)", result.possible),
     ):
         if not rows:
             continue

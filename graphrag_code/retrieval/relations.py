@@ -3,13 +3,14 @@ impact, paths, entry points.
 
 Traversals run breadth-first, one bounded Cypher step per hop, so the fan-out of hubs is
 capped and every answer knows its distance, the edges that led to it and whether all of them
-were certain (exact or inferred) or possible (matched by name only).
+were certain (exact or inferred) or possible (matched by name only, or, for callers, a call
+to a method the subject overrides).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..connection import Neo4jClient
@@ -74,7 +75,8 @@ class RelationsResult:
     subject: SymbolRef
     relation: str
     certain: list[Related]
-    possible: list[Related]  # reached only through name-matched edges
+    # reached only through name-matched edges, or (callers) through a method the subject overrides
+    possible: list[Related]
     truncated: bool  # a cap on depth fan-out or result count cut the answer short
     unresolved_call_sites: int = 0  # callees: the subject's own unresolved call sites
     unresolved_candidates: list[dict[str, Any]] = field(default_factory=list)  # callers
@@ -214,11 +216,31 @@ class Relations:
 
     def callers(self, name: str, *, depth: int = 1, repo: str | None = None) -> RelationsResult:
         """Who calls `name` (transitively up to `depth`), plus code whose unresolved call
-        sites use the same name (possible callers no edge records)."""
+        sites use the same name (possible callers no edge records).
+
+        Callers of a method that `name` overrides are possible callers too: `self.connect()`
+        in a base class resolves to the base's `connect`, yet runs a subclass's override on
+        the subclass's instances. Their path starts with the overridden method.
+        """
         subject = self.resolve(name, repo=repo)
         found, truncated = self._walk(
             [subject.id], subject, types=["CALLS"], direction="in", depth=depth, relation="callers"
         )
+        seen = {subject.id} | {related.id for related in found}
+        for row in self.client.read(load_query("overridden_methods"), {"id": subject.id}):
+            overridden = SymbolRef(**row)
+            through, cut = self._walk(
+                [overridden.id], overridden, types=["CALLS"], direction="in", depth=depth,
+                relation="callers",
+            )  # fmt: skip
+            truncated = truncated or cut
+            for related in through:
+                if related.id in seen:
+                    continue
+                seen.add(related.id)
+                found.append(
+                    replace(related, certain=False, via=(subject.qualified_name, *related.via))
+                )
         short = subject.qualified_name.rsplit(".", 1)[-1]
         candidates = self.client.read(
             load_query("unresolved_callers"), {"name": short, "repo": subject.repo}
