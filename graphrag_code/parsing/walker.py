@@ -50,8 +50,9 @@ def _is_skipped_dir(path: str, name: str) -> str | None:
     return None
 
 
-# the files in a folder that can hold ignore rules for it
+# the files in a folder that can hold ignore rules for it, and the entries that lead to them
 _IGNORE_FILES = ((".gitignore",), (".git", "info", "exclude"))
+_IGNORE_ENTRIES = frozenset(parts[0] for parts in _IGNORE_FILES)
 
 
 def _load_ignore(directory: str) -> pathspec.GitIgnoreSpec | None:
@@ -82,7 +83,7 @@ class _IgnoreStack:
     def listed(self, folder: str, names: Iterable[str]) -> None:
         """What a walk found in `folder`: it need not look for ignore files that are not
         there (a walk of Django's 1,900 folders would otherwise try 3,800 missing files)."""
-        if not {parts[0] for parts in _IGNORE_FILES} & set(names):
+        if _IGNORE_ENTRIES.isdisjoint(names):
             self._without_rules.add(folder)
 
     def chain(self, folder: str) -> list[tuple[str, pathspec.GitIgnoreSpec]]:

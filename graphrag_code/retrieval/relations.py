@@ -9,7 +9,7 @@ to a method the subject overrides).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -108,6 +108,11 @@ class EntryPoints:
     central: list[dict[str, Any]]
 
 
+def _from(subject: SymbolRef) -> dict[str, tuple[str, ...]]:
+    """A walk's start: the subject alone, its path just its own name."""
+    return {subject.id: (subject.qualified_name,)}
+
+
 class Relations:
     """Relationship queries on one database (every read in a read transaction)."""
 
@@ -146,18 +151,18 @@ class Relations:
     # -- traversals ---------------------------------------------------------------------------
     def _walk(
         self,
-        start: Sequence[str],
-        subject: SymbolRef,
+        start: Mapping[str, tuple[str, ...]],
         *,
         types: Sequence[str],
         direction: str,
         depth: int,
-        relation: str,
     ) -> tuple[list[Related], bool]:
+        """Breadth first from the `start` nodes (id -> the qualified names of the path that
+        reached it, ending with its own)."""
         depth = hop_bound(depth, maximum=_MAX_DEPTH)
         seen = set(start)
         frontier: dict[str, tuple[tuple[str, ...], bool]] = {
-            node: ((subject.qualified_name,), True) for node in start
+            node: (via, True) for node, via in start.items()
         }
         found: list[Related] = []
         truncated = False
@@ -223,24 +228,16 @@ class Relations:
         the subclass's instances. Their path starts with the overridden method.
         """
         subject = self.resolve(name, repo=repo)
-        found, truncated = self._walk(
-            [subject.id], subject, types=["CALLS"], direction="in", depth=depth, relation="callers"
-        )
-        seen = {subject.id} | {related.id for related in found}
-        for row in self.client.read(load_query("overridden_methods"), {"id": subject.id}):
-            overridden = SymbolRef(**row)
+        found, truncated = self._walk(_from(subject), types=["CALLS"], direction="in", depth=depth)
+        overridden = self.client.read(load_query("overridden_methods"), {"id": subject.id})
+        if overridden:
             through, cut = self._walk(
-                [overridden.id], overridden, types=["CALLS"], direction="in", depth=depth,
-                relation="callers",
+                {row["id"]: (subject.qualified_name, row["qualified_name"]) for row in overridden},
+                types=["CALLS"], direction="in", depth=depth,
             )  # fmt: skip
             truncated = truncated or cut
-            for related in through:
-                if related.id in seen:
-                    continue
-                seen.add(related.id)
-                found.append(
-                    replace(related, certain=False, via=(subject.qualified_name, *related.via))
-                )
+            seen = {subject.id} | {related.id for related in found}
+            found += [replace(r, certain=False) for r in through if r.id not in seen]
         short = subject.qualified_name.rsplit(".", 1)[-1]
         candidates = self.client.read(
             load_query("unresolved_callers"), {"name": short, "repo": subject.repo}
@@ -250,9 +247,7 @@ class Relations:
     def callees(self, name: str, *, depth: int = 1, repo: str | None = None) -> RelationsResult:
         """What `name` calls (transitively up to `depth`), internal and external."""
         subject = self.resolve(name, repo=repo)
-        found, truncated = self._walk(
-            [subject.id], subject, types=["CALLS"], direction="out", depth=depth, relation="callees"
-        )
+        found, truncated = self._walk(_from(subject), types=["CALLS"], direction="out", depth=depth)
         unresolved = self.client.read(load_query("node_unresolved_calls"), {"id": subject.id})
         return self._result(
             subject, "callees", found, truncated, unresolved_call_sites=int(unresolved[0]["n"])
@@ -262,9 +257,8 @@ class Relations:
         """Modules that import `module` (directly, or transitively up to `depth`)."""
         subject = self.resolve(module, repo=repo)
         found, truncated = self._walk(
-            [subject.id], subject, types=["IMPORTS"], direction="in", depth=depth,
-            relation="importers",
-        )  # fmt: skip
+            _from(subject), types=["IMPORTS"], direction="in", depth=depth
+        )
         return self._result(subject, "importers", found, truncated)
 
     def dependencies(
@@ -273,9 +267,8 @@ class Relations:
         """What `module` imports, internal modules and external packages."""
         subject = self.resolve(module, repo=repo)
         found, truncated = self._walk(
-            [subject.id], subject, types=["IMPORTS"], direction="out", depth=depth,
-            relation="dependencies",
-        )  # fmt: skip
+            _from(subject), types=["IMPORTS"], direction="out", depth=depth
+        )
         return self._result(subject, "dependencies", found, truncated)
 
     def impact(
@@ -286,8 +279,8 @@ class Relations:
         subject = self.resolve(path_or_symbol, repo=repo)
         start = self.client.read(load_query("descendants"), {"id": subject.id})[0]["ids"]
         found, truncated = self._walk(
-            start, subject, types=["IMPORTS", "CALLS", "INHERITS", "USES_TYPE"], direction="in",
-            depth=depth, relation="impact",
+            dict.fromkeys(start, (subject.qualified_name,)),
+            types=["IMPORTS", "CALLS", "INHERITS", "USES_TYPE"], direction="in", depth=depth,
         )  # fmt: skip
         return self._result(subject, "impact", found, truncated)
 

@@ -162,6 +162,7 @@ class Searcher:
         self.reranker = reranker
         self._vectors_checked = False
         self._sizes: dict[str, tuple[int, int]] | None = None  # repo -> (nodes, vectors)
+        self._placeholder: list[float] | None = None
 
     def _candidates(self, repo: str | None, wanted: int) -> int:
         """How many candidates each index leg fetches to keep about `wanted` after filtering to
@@ -182,9 +183,13 @@ class Searcher:
         return min(10 * wanted, math.ceil(wanted / share))
 
     def _placeholder_vector(self) -> list[float] | None:
+        """A vector of the embedder's type for questions that skip the vector leg (one
+        query plan for all), made once."""
         if self.embedder is None:
             return None
-        return [0.0] * self.embedder.dimensions
+        if self._placeholder is None:
+            self._placeholder = [0.0] * self.embedder.dimensions
+        return self._placeholder
 
     def check_vector_index(self) -> None:
         """Fail clearly (once per searcher) when the vector index holds another model's vectors,
