@@ -30,8 +30,8 @@ from pathlib import Path
 
 from rich.console import Console
 
+from graphrag_code.api import connect
 from graphrag_code.cli.progress import RichProgress
-from graphrag_code.connection import Neo4jClient, local_endpoint
 from graphrag_code.embedding import MiniLMEmbedder
 from graphrag_code.eval.code_questions import (
     ABLATIONS,
@@ -39,6 +39,8 @@ from graphrag_code.eval.code_questions import (
     DEFAULT_SEED,
     run_code_benchmark,
 )
+from graphrag_code.graph.client import Neo4jClient
+from graphrag_code.server.endpoints import local_endpoint
 from graphrag_code.server.local import LocalNeo4jServer, free_port
 from graphrag_code.settings import Settings, load_settings
 
@@ -88,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     with (
         dedicated_client(settings, console)
         if args.server == "dedicated"
-        else Neo4jClient.from_settings(settings) as client,
+        else connect(settings) as client,
         RichProgress(console) as progress,
     ):
         result = run_code_benchmark(

@@ -7,7 +7,7 @@ then:
 
 * model alone: `embed_documents` over all ghost texts at once (sorted by length globally, the
   best case for padding);
-* stage: `embed_repository` end to end, vectors marked out of date before each repeat.
+* stage: `embed_pending` end to end, vectors marked out of date before each repeat.
 
 The model is loaded and warmed up before either is timed; best of `--repeats` for both, since
 other processes only ever make a run slower. Peak RSS is this process's, reset before each
@@ -33,18 +33,15 @@ from typing import Any
 
 from benchmarks.oracles.packages import fetch, parse_spec
 from graphrag_code.api import schema_config
-from graphrag_code.connection import (
-    Neo4jClient,
-    Neo4jEndpoint,
-    resolve_endpoint,
-    temporary_local_server,
-)
 from graphrag_code.embedding import MiniLMEmbedder
-from graphrag_code.ingest.embed_stage import embed_repository, forget_embeddings, node_ghost_text
-from graphrag_code.ingest.pipeline import index_repository
-from graphrag_code.schema import ensure_schema
+from graphrag_code.endpoint import Neo4jEndpoint
+from graphrag_code.graph.client import Neo4jClient
+from graphrag_code.graph.schema import ensure_schema
+from graphrag_code.graph.writer import GraphWriter
+from graphrag_code.ingest.embed_stage import embed_pending, forget_embeddings, node_ghost_text
+from graphrag_code.ingest.pipeline import build_graph
+from graphrag_code.server.endpoints import resolve_endpoint, temporary_local_server
 from graphrag_code.settings import load_settings
-from graphrag_code.storage.writer import GraphWriter
 
 REPO = "bench-embedding-stage"
 
@@ -103,7 +100,7 @@ def run(spec: str, repeats: int) -> dict[str, Any]:
             config = schema_config(settings, dimensions=embedder.dimensions, model=embedder.name)
             ensure_schema(client, config)
             GraphWriter(client, REPO).delete_repository()
-            index = index_repository(source, client, repo=REPO, state_dir=Path(tmp) / "state")
+            index = build_graph(source, client, repo=REPO, state_dir=Path(tmp) / "state")
             texts = _ghost_texts(client)
 
             # Interleaved, so that a change in the machine's load hits both alike.
@@ -113,7 +110,7 @@ def run(spec: str, repeats: int) -> dict[str, Any]:
             for _ in range(repeats):
                 forget_embeddings(client, REPO)
                 _reset_peak_rss()
-                report = embed_repository(client, REPO, embedder)
+                report = embed_pending(client, REPO, embedder)
                 stage_peak = max(stage_peak, _peak_rss_mib())
                 stage.append(report.as_dict())
                 _reset_peak_rss()

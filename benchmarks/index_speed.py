@@ -18,12 +18,13 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.oracles.packages import download_sdist, extract_sdist, parse_spec
-from graphrag_code.connection import Neo4jClient, local_server
-from graphrag_code.ingest.pipeline import IndexOptions, index_repository
+from graphrag_code.api import connect
+from graphrag_code.graph.schema import SchemaConfig, ensure_schema
+from graphrag_code.graph.writer import GraphWriter
+from graphrag_code.ingest.pipeline import IndexOptions, build_graph
 from graphrag_code.ingest.state import StateStore
-from graphrag_code.schema import SchemaConfig, ensure_schema
+from graphrag_code.server.endpoints import local_server
 from graphrag_code.settings import load_settings
-from graphrag_code.storage.writer import GraphWriter
 
 REPO = "bench-index-speed"
 
@@ -62,7 +63,7 @@ def run(spec: str, edit_file: str) -> dict[str, Any]:
     source = extract_sdist(name, version, download_sdist(name, version))
     settings = load_settings()
     server_pid = local_server(settings).status().pid if not settings.neo4j_uri else None
-    with tempfile.TemporaryDirectory() as tmp, Neo4jClient.from_settings(settings) as client:
+    with tempfile.TemporaryDirectory() as tmp, connect(settings) as client:
         work = Path(tmp) / source.name
         shutil.copytree(source, work)
         state_dir = Path(tmp) / "state"
@@ -75,9 +76,7 @@ def run(spec: str, edit_file: str) -> dict[str, Any]:
         GraphWriter(client, REPO).delete_repository()
 
         started = time.perf_counter()
-        full = index_repository(
-            work, client, repo=REPO, state_dir=state_dir, options=IndexOptions()
-        )
+        full = build_graph(work, client, repo=REPO, state_dir=state_dir, options=IndexOptions())
         full_seconds = time.perf_counter() - started
 
         # "cold": a new process each time (state loaded from disk); "warm": a long-lived
@@ -101,10 +100,10 @@ def run(spec: str, edit_file: str) -> dict[str, Any]:
                 edit(work / edit_file)
             started = time.perf_counter()
             if mode == "cold":
-                report = index_repository(work, client, repo=REPO, state_dir=state_dir)
+                report = build_graph(work, client, repo=REPO, state_dir=state_dir)
             else:
                 hints = IndexOptions(changed_paths=edited) if mode == "watch" else None
-                report = index_repository(work, client, repo=REPO, store=store, options=hints)
+                report = build_graph(work, client, repo=REPO, store=store, options=hints)
             seconds = time.perf_counter() - started
             saving = time.perf_counter()
             store.wait()

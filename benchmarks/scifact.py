@@ -13,7 +13,7 @@ from the same legs. Every pass is recorded under benchmarks/results/scifact-*.js
 The runner lives in `graphrag_code.eval.scifact` (also `graphrag-code eval scifact`); this
 script keeps the repository's paths and output files.
 
-Uses `Neo4jClient.from_settings(load_settings())`: NEO4J_URI, else the managed local server.
+Uses `connect(load_settings())`: NEO4J_URI, else the managed local server.
 Evaluation data: SciFact is CC BY-NC 2.0 (Wadden et al., EMNLP 2020); see its README.
 """
 

@@ -39,12 +39,12 @@ from typing import Any
 import neo4j
 
 from benchmarks.oracles.packages import download_sdist, extract_sdist, parse_spec
-from graphrag_code.api import index_repository
-from graphrag_code.connection import Neo4jClient
+from graphrag_code.api import connect, index_repository
 from graphrag_code.embedding import MiniLMEmbedder, WrappedEmbedder
 from graphrag_code.eval.baselines import HybridRetrieverBaseline
 from graphrag_code.eval.run import git_commit
-from graphrag_code.queries import load_query
+from graphrag_code.graph.client import Neo4jClient
+from graphrag_code.graph.queries import load_query
 from graphrag_code.retrieval.question import analyse
 from graphrag_code.retrieval.search import Searcher, SearchOptions
 from graphrag_code.settings import Settings, load_settings
@@ -260,7 +260,7 @@ def profile(
     vectors: Mapping[str, Any],
 ) -> list[dict[str, Any]]:
     """`PROFILE` of the hybrid query: total db hits and the heaviest operators."""
-    query = "PROFILE " + load_query("hybrid_search")
+    query = "PROFILE " + load_query("search/hybrid_search")
     driver = neo4j.GraphDatabase.driver(client.endpoint.uri, auth=client.endpoint.auth())
     found = []
     try:
@@ -375,7 +375,7 @@ def markdown(result: Mapping[str, Any]) -> str:
 
 
 def graph_size(client: Neo4jClient, repo: str) -> tuple[dict[str, int], dict[str, int]]:
-    rows = client.read(load_query("repository_sizes"))
+    rows = client.read(load_query("search/repository_sizes"))
     mine = next((r for r in rows if r["repo"] == repo), {"nodes": 0, "vectors": 0})
     total = {"nodes": sum(r["nodes"] for r in rows), "vectors": sum(r["vectors"] for r in rows)}
     return {"nodes": mine["nodes"], "vectors": mine["vectors"]}, total
@@ -393,7 +393,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     settings = load_settings()
     embedder = MiniLMEmbedder(batch_size=settings.embed_batch_size)
-    with Neo4jClient.from_settings(settings) as client:
+    with connect(settings) as client:
         indexed = None
         if not args.no_index:
             indexed = ensure_indexed(client, settings, embedder, args.package, args.repo)

@@ -10,10 +10,8 @@
 The LlamaIndex retriever lives in `graphrag_code.integrations.llamaindex` (imported on demand).
 """
 
-from .answer import Answer, ChatModel, OpenAIChat
 from .api import delete_repository, embed_repository, index_repository
 from .codegraph import CodeGraph
-from .connection import Neo4jClient, Neo4jEndpoint, resolve_endpoint
 from .embedding import (
     Embedder,
     HashingEmbedder,
@@ -22,13 +20,18 @@ from .embedding import (
     OpenAIEmbedder,
     make_embedder,
 )
+from .endpoint import Neo4jEndpoint
 from .errors import GraphRAGCodeError
+from .graph.client import Neo4jClient
+from .graph.schema import SchemaConfig, ensure_schema
 from .ingest.report import IngestReport
+from .llm import ChatModel, OpenAIChat
+from .retrieval.answer import Answer
 from .retrieval.context import Context
 from .retrieval.fusion import rrf
 from .retrieval.relations import RelationsResult
 from .retrieval.search import Hit, Reranker, SearchOptions, SearchResult
-from .schema import SchemaConfig, ensure_schema
+from .server.endpoints import resolve_endpoint
 from .settings import Settings, load_settings
 
 __all__ = [

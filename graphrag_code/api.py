@@ -5,20 +5,34 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from .connection import Neo4jClient
 from .embedding import Embedder, make_embedder
 from .errors import IngestError
+from .graph.client import Neo4jClient
+from .graph.schema import SchemaConfig, ensure_schema
+from .graph.writer import GraphWriter
 from .ingest import embed_stage
 from .ingest.embed_stage import EmbedReport
-from .ingest.pipeline import IndexOptions, ProgressReporter
-from .ingest.pipeline import index_repository as _index
+from .ingest.pipeline import IndexOptions, build_graph
 from .ingest.report import IngestReport
 from .ingest.state import StateStore
-from .schema import SchemaConfig, ensure_schema
+from .progress import ProgressReporter
+from .server.endpoints import resolve_endpoint
 from .settings import Settings, load_settings
-from .storage.writer import GraphWriter
 
-__all__ = ["delete_repository", "embed_repository", "index_repository", "schema_config"]
+__all__ = [
+    "connect",
+    "delete_repository",
+    "embed_repository",
+    "index_repository",
+    "schema_config",
+]
+
+
+def connect(settings: Settings | None = None, *, start_local: bool = True) -> Neo4jClient:
+    """A client for the server `settings` name: NEO4J_URI when set, else the managed local
+    server (started unless `start_local` is False). Nothing is sent until the first query."""
+    settings = settings or load_settings()
+    return Neo4jClient(resolve_endpoint(settings, start_local=start_local))
 
 
 def schema_config(settings: Settings, *, dimensions: int, model: str) -> SchemaConfig:
@@ -67,10 +81,10 @@ def index_repository(
     settings = settings or load_settings()
     embedder = embedder or make_embedder(settings)
     own_client = client is None
-    client = client or Neo4jClient.from_settings(settings)
+    client = client or connect(settings)
     try:
         _ensure_schema_for(client, settings, embedder, reembed=reembed)
-        report = _index(
+        report = build_graph(
             path,
             client,
             repo=repo,
@@ -82,9 +96,7 @@ def index_repository(
         if reembed:
             embed_stage.forget_embeddings(client, report.repo)
         if embed:
-            embedded = embed_stage.embed_repository(
-                client, report.repo, embedder, progress=progress
-            )
+            embedded = embed_stage.embed_pending(client, report.repo, embedder, progress=progress)
             report.embedded = embedded.embedded
             report.embedding_cache_hits = embedded.cache_hits
             report.seconds["embed"] = embedded.seconds
@@ -113,16 +125,14 @@ def embed_repository(
     settings = settings or load_settings()
     embedder = embedder or make_embedder(settings)
     own_client = client is None
-    client = client or Neo4jClient.from_settings(settings)
+    client = client or connect(settings)
     try:
         if repo is not None and GraphWriter(client, repo).repository_state() is None:
             raise IngestError(f"no repository {repo!r} in the graph; index it first")
         _ensure_schema_for(client, settings, embedder, reembed=reembed)
         if reembed:
             embed_stage.forget_embeddings(client, repo)
-        return embed_stage.embed_repository(
-            client, repo, embedder, progress=progress, cancel=cancel
-        )
+        return embed_stage.embed_pending(client, repo, embedder, progress=progress, cancel=cancel)
     finally:
         if own_client:
             client.close()

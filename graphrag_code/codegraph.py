@@ -16,12 +16,14 @@ from __future__ import annotations
 from pathlib import Path
 from types import TracebackType
 
-from .answer import Answer, ChatModel, OpenAIChat, answer_question
-from .connection import Neo4jClient
+from .api import connect, index_repository
 from .embedding import Embedder, make_embedder
-from .ingest.pipeline import ProgressReporter
+from .graph.client import Neo4jClient
 from .ingest.report import IngestReport
 from .ingest.state import StateStore
+from .llm import ChatModel, OpenAIChat
+from .progress import ProgressReporter
+from .retrieval.answer import Answer, answer_question
 from .retrieval.context import Context, assemble_context
 from .retrieval.relations import EntryPoints, PathResult, Relations, RelationsResult
 from .retrieval.search import Reranker, Searcher, SearchOptions, SearchResult
@@ -56,7 +58,7 @@ class CodeGraph:
     @property
     def client(self) -> Neo4jClient:
         if self._client is None:
-            self._client = Neo4jClient.from_settings(self.settings)
+            self._client = connect(self.settings)
             self._client.verify()
         return self._client
 
@@ -88,8 +90,6 @@ class CodeGraph:
     ) -> IngestReport:
         """Index (incrementally after the first time) the repository at `path`, then embed
         what changed (`embed=False`: graph and full-text only)."""
-        from .api import index_repository
-
         self._searcher = None  # repository sizes (candidate over-fetch) change with indexing
         return index_repository(
             path,

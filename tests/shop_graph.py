@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from graphrag_code.codegraph import CodeGraph
-from graphrag_code.connection import Neo4jClient
 from graphrag_code.embedding import HashingEmbedder
-from graphrag_code.ingest.pipeline import index_repository
-from graphrag_code.schema import SchemaConfig, ensure_schema
+from graphrag_code.graph.client import Neo4jClient
+from graphrag_code.graph.schema import SchemaConfig, ensure_schema
+from graphrag_code.ingest.pipeline import build_graph
 from graphrag_code.settings import Settings
 
 from .conftest import drop_search_indexes, wipe
@@ -33,7 +33,7 @@ def shop_graph_fixture(
         session_client,
         SchemaConfig(dimensions=embedder.dimensions, model=embedder.name),
     )
-    index_repository(SHOP, session_client, repo=REPO, state_dir=tmp_path_factory.mktemp("state"))
+    build_graph(SHOP, session_client, repo=REPO, state_dir=tmp_path_factory.mktemp("state"))
     rows = session_client.read(
         "MATCH (n:Code {repo: $repo}) RETURN n.id AS id, n.search_text AS text", {"repo": REPO}
     )

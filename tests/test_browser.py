@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from graphrag_code.connection import Neo4jClient, local_endpoint
-from graphrag_code.ingest.pipeline import index_repository
-from graphrag_code.queries import load_query
-from graphrag_code.schema import SchemaConfig, ensure_schema
+from graphrag_code.graph.client import Neo4jClient
+from graphrag_code.graph.queries import load_query
+from graphrag_code.graph.schema import SchemaConfig, ensure_schema
+from graphrag_code.ingest.pipeline import build_graph
+from graphrag_code.server.endpoints import local_endpoint
 from graphrag_code.server.local import LocalNeo4jServer, free_port
 from graphrag_code.settings import Settings
 
@@ -46,7 +47,7 @@ def browser_server(
     server.start(attached=True)
     with Neo4jClient(local_endpoint(server)) as client:
         ensure_schema(client, SchemaConfig())
-        index_repository(SHOP, client, repo="shop", state_dir=tmp_path_factory.mktemp("state"))
+        build_graph(SHOP, client, repo="shop", state_dir=tmp_path_factory.mktemp("state"))
     yield server
     server.stop()
 

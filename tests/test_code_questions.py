@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from graphrag_code.connection import Neo4jClient
 from graphrag_code.embedding import HashingEmbedder
 from graphrag_code.errors import ConfigurationError
 from graphrag_code.eval.code_questions import (
@@ -37,6 +36,7 @@ from graphrag_code.eval.code_questions import (
     strip_docstrings,
     write_questions,
 )
+from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.settings import Settings
 
 from .conftest import drop_search_indexes, wipe

@@ -8,8 +8,9 @@ import neo4j as neo4j_driver
 import pytest
 from pydantic import SecretStr
 
-from graphrag_code.connection import Neo4jClient, Neo4jEndpoint
+from graphrag_code.endpoint import Neo4jEndpoint
 from graphrag_code.errors import Neo4jUnavailableError
+from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.server.local import free_port
 
 

@@ -21,7 +21,7 @@ from graphrag_code.eval.documents import (
     ensure_document_schema,
     ingest_documents,
 )
-from graphrag_code.queries import load_query, query_names, split_statements
+from graphrag_code.graph.queries import load_query, query_names, split_statements
 
 from .shop_graph import REPO, shop_graph_fixture  # noqa: F401 - provides `shop_graph`
 
@@ -120,11 +120,11 @@ def _run_rolled_back(graph: CodeGraph, statement: str, parameters: dict[str, Any
             transaction.rollback()
 
 
-ALL_FILES = query_names() + query_names("browser")
+ALL_FILES = query_names()
 
 
 def test_there_are_cypher_files_to_check() -> None:
-    assert "hybrid_search" in ALL_FILES
+    assert "search/hybrid_search" in ALL_FILES
     assert "browser/callers" in ALL_FILES
 
 

@@ -16,11 +16,12 @@ import pytest
 
 from graphrag_code import api
 from graphrag_code.cli.main import main as cli_main
-from graphrag_code.connection import Neo4jClient, Neo4jEndpoint
 from graphrag_code.embedding import Embedder, HashingEmbedder, MiniLMEmbedder, WrappedEmbedder
+from graphrag_code.endpoint import Neo4jEndpoint
 from graphrag_code.errors import EmbeddingError, EmbeddingMismatchError, IngestError
-from graphrag_code.ingest.embed_stage import embed_repository, node_ghost_text
-from graphrag_code.schema import ensure_schema
+from graphrag_code.graph.client import Neo4jClient
+from graphrag_code.graph.schema import ensure_schema
+from graphrag_code.ingest.embed_stage import embed_pending, node_ghost_text
 from graphrag_code.settings import Settings
 
 from .conftest import drop_search_indexes
@@ -274,7 +275,7 @@ def test_same_run_over_two_repositories_embeds_each_text_once(
     embedder = CountingEmbedder(HashingEmbedder())
     # Tiny chunks: a text's twin is in the same chunk, the next chunk (whose write may not
     # have landed when it was read) or a later one; each path must find the first vector.
-    report = embed_repository(graph, None, embedder, chunk_size=2, batch_size=1)
+    report = embed_pending(graph, None, embedder, chunk_size=2, batch_size=1)
     assert report.pending == 18
     assert (report.embedded, report.cache_hits, report.written) == (9, 9, 18)
     assert len(embedder.texts) == len(set(embedder.texts)) == 9
@@ -287,12 +288,12 @@ def test_interrupted_run_is_resumed_by_the_next(
     api.index_repository(tiny, "tiny", client=graph, settings=cfg, embed=False)
     failing = CountingEmbedder(HashingEmbedder(), fail_after=5)
     with pytest.raises(EmbeddingError, match="simulated"):
-        embed_repository(graph, "tiny", failing, chunk_size=2, batch_size=1)
+        embed_pending(graph, "tiny", failing, chunk_size=2, batch_size=1)
     left = missing_vectors(graph, "tiny")
     assert 0 < len(left) < 9
     assert 9 - len(left) >= 4  # the chunks finished before the failure were written
     embedder = CountingEmbedder(HashingEmbedder())
-    report = embed_repository(graph, "tiny", embedder, chunk_size=2)
+    report = embed_pending(graph, "tiny", embedder, chunk_size=2)
     assert report.pending == report.embedded == len(left)
     assert not report.stopped_early
     assert missing_vectors(graph, "tiny") == []
@@ -302,7 +303,7 @@ def test_limit_and_cancel_stop_early_and_keep_what_was_done(
     graph: Neo4jClient, cfg: Settings, tiny: Path
 ) -> None:
     api.index_repository(tiny, "tiny", client=graph, settings=cfg, embed=False)
-    report = embed_repository(graph, "tiny", HashingEmbedder(), limit=3, chunk_size=2)
+    report = embed_pending(graph, "tiny", HashingEmbedder(), limit=3, chunk_size=2)
     assert (report.pending, report.written, report.stopped_early) == (9, 3, True)
     assert len(missing_vectors(graph, "tiny")) == 6
     cancel = threading.Event()
@@ -313,7 +314,7 @@ def test_limit_and_cancel_stop_early_and_keep_what_was_done(
             return super().embed_documents(texts)
 
     embedder = CancelAfterOneBatch(HashingEmbedder())
-    report = embed_repository(graph, "tiny", embedder, batch_size=2, cancel=cancel)
+    report = embed_pending(graph, "tiny", embedder, batch_size=2, cancel=cancel)
     assert (report.embedded, report.written, report.stopped_early) == (2, 2, True)
     assert len(missing_vectors(graph, "tiny")) == 4
 

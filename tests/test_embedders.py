@@ -18,7 +18,6 @@ from typing import Any
 
 import pytest
 
-from graphrag_code.connection import Neo4jClient
 from graphrag_code.embedding import (
     Embedder,
     GhostRecipe,
@@ -37,7 +36,8 @@ from graphrag_code.embedding.minilm import (
     default_tokenizer_path,
 )
 from graphrag_code.errors import ConfigurationError, EmbeddingError
-from graphrag_code.schema import SchemaConfig, ensure_schema
+from graphrag_code.graph.client import Neo4jClient
+from graphrag_code.graph.schema import SchemaConfig, ensure_schema
 from graphrag_code.settings import Settings
 from graphrag_code.text import split_identifier
 from tests.openai_stub import (  # the import registers the openai_stub fixture

@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from graphrag_code.cli.main import main
-from graphrag_code.connection import Neo4jClient, Neo4jEndpoint
+from graphrag_code.endpoint import Neo4jEndpoint
+from graphrag_code.graph.client import Neo4jClient
 
 from .conftest import drop_search_indexes
 from .history_repo import HistoryRepo, make_history_repo

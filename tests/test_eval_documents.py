@@ -7,7 +7,6 @@ from collections.abc import Sequence
 
 import pytest
 
-from graphrag_code.connection import Neo4jClient
 from graphrag_code.embedding import HashingEmbedder, WrappedEmbedder
 from graphrag_code.errors import ConfigurationError, EmbeddingMismatchError
 from graphrag_code.eval.documents import (
@@ -21,6 +20,7 @@ from graphrag_code.eval.documents import (
     ingest_documents,
 )
 from graphrag_code.eval.search import FULLTEXT, VECTOR, Legs, fuse, lucene_query, search_legs
+from graphrag_code.graph.client import Neo4jClient
 
 pytestmark = pytest.mark.integration
 

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from graphrag_code.codegraph import CodeGraph
-from graphrag_code.connection import Neo4jClient
 from graphrag_code.errors import ConfigurationError
 from graphrag_code.eval.history import (
     ABLATIONS,
@@ -32,6 +31,7 @@ from graphrag_code.eval.history import (
     write_history_report,
 )
 from graphrag_code.eval.report import read_run_log, scores_from_run_log
+from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.retrieval.search import Hit
 from graphrag_code.settings import Settings
 

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from graphrag_code.connection import Neo4jClient
 from graphrag_code.embedding import HashingEmbedder
 from graphrag_code.eval.beir import load_beir
 from graphrag_code.eval.documents import (
@@ -21,6 +20,7 @@ from graphrag_code.eval.documents import (
     ingest_documents,
 )
 from graphrag_code.eval.run import Fusion, RunConfig, RunLog, embed_queries, evaluate, retrieve
+from graphrag_code.graph.client import Neo4jClient
 
 pytestmark = pytest.mark.integration
 

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from graphrag_code.connection import Neo4jClient
-from graphrag_code.ingest.pipeline import IndexOptions, index_repository
-from graphrag_code.schema import SchemaConfig, ensure_schema
-from graphrag_code.storage.writer import GraphWriter
+from graphrag_code.graph.client import Neo4jClient
+from graphrag_code.graph.schema import SchemaConfig, ensure_schema
+from graphrag_code.graph.writer import GraphWriter
+from graphrag_code.ingest.pipeline import IndexOptions, build_graph
 
 SHOP = Path(__file__).parent / "fixtures" / "shop"
 
@@ -50,7 +50,7 @@ def dump(client: Neo4jClient, repo: str) -> dict[str, Any]:
 def test_index_writes_the_scope_tree_edges_and_properties(
     graph: Neo4jClient, tmp_path: Path
 ) -> None:
-    report = index_repository(SHOP, graph, repo="shop", state_dir=tmp_path)
+    report = build_graph(SHOP, graph, repo="shop", state_dir=tmp_path)
     assert report.mode == "full"
     assert report.files_total == 11
     assert report.edges["CALLS/exact"] > 0
@@ -90,9 +90,9 @@ def test_index_writes_the_scope_tree_edges_and_properties(
 
 
 def test_second_run_without_changes_writes_nothing(graph: Neo4jClient, tmp_path: Path) -> None:
-    index_repository(SHOP, graph, repo="shop", state_dir=tmp_path)
+    build_graph(SHOP, graph, repo="shop", state_dir=tmp_path)
     before = dump(graph, "shop")
-    report = index_repository(SHOP, graph, repo="shop", state_dir=tmp_path)
+    report = build_graph(SHOP, graph, repo="shop", state_dir=tmp_path)
     assert report.mode == "incremental"
     assert (report.files_parsed, report.nodes_written, report.files_relinked) == (0, 0, 0)
     assert dump(graph, "shop") == before
@@ -124,9 +124,9 @@ def test_incremental_graph_equals_a_clean_reindex(graph: Neo4jClient, tmp_path: 
     repo_dir = tmp_path / "shop"
     shutil.copytree(SHOP, repo_dir)
     state = tmp_path / "state"
-    index_repository(repo_dir, graph, repo="inc", state_dir=state)
+    build_graph(repo_dir, graph, repo="inc", state_dir=state)
     _edit_shop(repo_dir)
-    report = index_repository(repo_dir, graph, repo="inc", state_dir=state)
+    report = build_graph(repo_dir, graph, repo="inc", state_dir=state)
     assert report.mode == "incremental"
     # sqlite.py, models.py, reports.py, helpers.py, api.py; not the other six files
     assert report.files_parsed == 5
@@ -144,7 +144,7 @@ def test_incremental_graph_equals_a_clean_reindex(graph: Neo4jClient, tmp_path: 
         for r in incremental["rels"]
     )
     GraphWriter(graph, "inc").delete_repository()
-    clean_report = index_repository(repo_dir, graph, repo="inc", state_dir=tmp_path / "clean")
+    clean_report = build_graph(repo_dir, graph, repo="inc", state_dir=tmp_path / "clean")
     assert clean_report.mode == "full"
     assert dump(graph, "inc") == incremental
 
@@ -157,7 +157,7 @@ def test_a_body_edit_restates_only_its_own_nodes_and_equals_a_clean_reindex(
     repo_dir = tmp_path / "shop"
     shutil.copytree(SHOP, repo_dir)
     state = tmp_path / "state"
-    index_repository(repo_dir, graph, repo="body", state_dir=state)
+    build_graph(repo_dir, graph, repo="body", state_dir=state)
     before = dump(graph, "body")
     sqlite = repo_dir / "src/shop/storage/sqlite.py"
     sqlite.write_text(
@@ -165,7 +165,7 @@ def test_a_body_edit_restates_only_its_own_nodes_and_equals_a_clean_reindex(
             'print("saved", key)', 'print("saved", key)\n        mystery(key)'
         )
     )
-    report = index_repository(repo_dir, graph, repo="body", state_dir=state)
+    report = build_graph(repo_dir, graph, repo="body", state_dir=state)
     assert report.files_parsed == 1
     edited = dump(graph, "body")
     audit = "body:shop.storage.sqlite.write_audit_log"
@@ -174,7 +174,7 @@ def test_a_body_edit_restates_only_its_own_nodes_and_equals_a_clean_reindex(
     )
     assert "mystery" in edited["nodes"][audit][1]["unresolved_names"]
     GraphWriter(graph, "body").delete_repository()
-    index_repository(repo_dir, graph, repo="body", state_dir=tmp_path / "clean")
+    build_graph(repo_dir, graph, repo="body", state_dir=tmp_path / "clean")
     assert dump(graph, "body") == edited
 
 
@@ -189,14 +189,14 @@ def test_warm_incremental_with_watcher_hints_equals_a_clean_reindex(
     repo_dir = tmp_path / "shop"
     shutil.copytree(SHOP, repo_dir)
     store = StateStore(tmp_path / "state")
-    index_repository(repo_dir, graph, repo="warm", store=store)
+    build_graph(repo_dir, graph, repo="warm", store=store)
     before = {p.relative_to(repo_dir).as_posix() for p in repo_dir.rglob("*.py")}
     _edit_shop(repo_dir)
     after = {p.relative_to(repo_dir).as_posix() for p in repo_dir.rglob("*.py")}
     changed = {
         "src/shop/storage/sqlite.py", "src/shop/models.py", "src/shop/api.py",
     } | (before ^ after)  # fmt: skip
-    report = index_repository(
+    report = build_graph(
         repo_dir, graph, repo="warm", store=store,
         options=IndexOptions(changed_paths=frozenset(str(repo_dir / p) for p in changed)),
     )  # fmt: skip
@@ -205,7 +205,7 @@ def test_warm_incremental_with_watcher_hints_equals_a_clean_reindex(
     warm = dump(graph, "warm")
     store.wait()
     GraphWriter(graph, "warm").delete_repository()
-    index_repository(repo_dir, graph, repo="warm", state_dir=tmp_path / "clean")
+    build_graph(repo_dir, graph, repo="warm", state_dir=tmp_path / "clean")
     assert dump(graph, "warm") == warm
 
 
@@ -228,10 +228,10 @@ class _CrashWhileWritingEdges:
 def test_interrupted_run_is_completed_by_rerunning(graph: Neo4jClient, tmp_path: Path) -> None:
     repo_dir = tmp_path / "shop"
     shutil.copytree(SHOP, repo_dir)
-    index_repository(repo_dir, graph, repo="crash", state_dir=tmp_path / "s")
+    build_graph(repo_dir, graph, repo="crash", state_dir=tmp_path / "s")
     _edit_shop(repo_dir)
     with pytest.raises(_Crash):
-        index_repository(
+        build_graph(
             repo_dir,
             graph,
             repo="crash",
@@ -240,11 +240,11 @@ def test_interrupted_run_is_completed_by_rerunning(graph: Neo4jClient, tmp_path:
         )
     status = graph.read("MATCH (r:Repository {name: 'crash'}) RETURN r.status AS s")
     assert status == [{"s": "indexing"}]
-    rerun = index_repository(repo_dir, graph, repo="crash", state_dir=tmp_path / "s")
+    rerun = build_graph(repo_dir, graph, repo="crash", state_dir=tmp_path / "s")
     assert rerun.mode == "full"  # an unfinished run is never trusted
     recovered = dump(graph, "crash")
     GraphWriter(graph, "crash").delete_repository()
-    index_repository(repo_dir, graph, repo="crash", state_dir=tmp_path / "clean")
+    build_graph(repo_dir, graph, repo="crash", state_dir=tmp_path / "clean")
     assert dump(graph, "crash") == recovered
 
 
@@ -255,7 +255,7 @@ def test_bad_input_is_reported_and_the_rest_indexed(graph: Neo4jClient, tmp_path
     (tmp_path / "latin.py").write_bytes("# coding: latin-1\ns = 'caf\xe9'\n".encode("latin-1"))
     (tmp_path / "mystery.py").write_bytes(b"s = '\xff\xfe\xfd'\n")
     (tmp_path / "loop.py").symlink_to(tmp_path / "loop.py")
-    report = index_repository(tmp_path, graph, repo="bad", state_dir=tmp_path / ".state")
+    report = build_graph(tmp_path, graph, repo="bad", state_dir=tmp_path / ".state")
     skipped = {s.path: s.reason for s in report.skipped}
     assert skipped["blob.py"].startswith("binary")
     assert skipped["mystery.py"].startswith("not UTF-8")
@@ -270,8 +270,8 @@ def test_bad_input_is_reported_and_the_rest_indexed(graph: Neo4jClient, tmp_path
 
 
 def test_repositories_side_by_side_do_not_collide(graph: Neo4jClient, tmp_path: Path) -> None:
-    index_repository(SHOP, graph, repo="shop-a", state_dir=tmp_path)
-    index_repository(SHOP, graph, repo="shop-b", state_dir=tmp_path)
+    build_graph(SHOP, graph, repo="shop-a", state_dir=tmp_path)
+    build_graph(SHOP, graph, repo="shop-b", state_dir=tmp_path)
     counts = graph.read(
         "MATCH (n:Code) WHERE n.repo IN ['shop-a', 'shop-b'] RETURN n.repo AS repo, count(*) AS n "
         "ORDER BY repo"
@@ -290,12 +290,12 @@ def test_invalid_repository_names_are_refused(graph: Neo4jClient, tmp_path: Path
     from graphrag_code.errors import IngestError
 
     with pytest.raises(IngestError, match="repository name"):
-        index_repository(SHOP, graph, repo="bad name; DROP", state_dir=tmp_path)
+        build_graph(SHOP, graph, repo="bad name; DROP", state_dir=tmp_path)
 
 
 def test_full_option_rebuilds(graph: Neo4jClient, tmp_path: Path) -> None:
-    index_repository(SHOP, graph, repo="shop", state_dir=tmp_path)
-    report = index_repository(
+    build_graph(SHOP, graph, repo="shop", state_dir=tmp_path)
+    report = build_graph(
         SHOP, graph, repo="shop", state_dir=tmp_path, options=IndexOptions(full=True)
     )
     assert report.mode == "full"
@@ -318,7 +318,7 @@ def test_watch_reindexes_after_a_change(graph: Neo4jClient, tmp_path: Path) -> N
     settings = Settings(cache_dir=tmp_path / "cache", embedder="hashing")
     embedder = HashingEmbedder()
     ensure_schema(graph, SchemaConfig(dimensions=embedder.dimensions, model=embedder.name))
-    index_repository(repo_dir, graph, repo="watched", state_dir=settings.cache_dir / "graphs")
+    build_graph(repo_dir, graph, repo="watched", state_dir=settings.cache_dir / "graphs")
     reports: list[Any] = []
     stop = threading.Event()
     watcher = threading.Thread(

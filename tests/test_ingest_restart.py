@@ -9,13 +9,14 @@ from pathlib import Path
 import pytest
 from neo4j import GraphDatabase
 
-from graphrag_code.connection import Neo4jClient, local_endpoint
 from graphrag_code.errors import Neo4jUnavailableError
-from graphrag_code.ingest.pipeline import index_repository
-from graphrag_code.schema import SchemaConfig, ensure_schema
+from graphrag_code.graph.client import Neo4jClient
+from graphrag_code.graph.schema import SchemaConfig, ensure_schema
+from graphrag_code.graph.writer import GraphWriter
+from graphrag_code.ingest.pipeline import build_graph
+from graphrag_code.server.endpoints import local_endpoint
 from graphrag_code.server.local import LocalNeo4jServer, free_port
 from graphrag_code.settings import Settings
-from graphrag_code.storage.writer import GraphWriter
 
 from .test_ingest import SHOP, dump
 
@@ -66,7 +67,7 @@ def test_restart_mid_ingest_then_rerun_completes(
     with _client(own_server) as client:
         ensure_schema(client, SchemaConfig())
         with pytest.raises(Neo4jUnavailableError):
-            index_repository(
+            build_graph(
                 SHOP, client, repo="shop", state_dir=state,
                 progress=_StopServerWhileWritingEdges(own_server),
             )  # fmt: skip
@@ -74,7 +75,7 @@ def test_restart_mid_ingest_then_rerun_completes(
     with _client(own_server) as client:
         partial = client.read("MATCH (r:Repository {name: 'shop'}) RETURN r.status AS s")
         assert partial == [{"s": "indexing"}]
-        rerun = index_repository(SHOP, client, repo="shop", state_dir=state)
+        rerun = build_graph(SHOP, client, repo="shop", state_dir=state)
         assert rerun.mode == "full"
         recovered = dump(client, "shop")
         duplicates = client.read(
@@ -83,5 +84,5 @@ def test_restart_mid_ingest_then_rerun_completes(
         )
         assert duplicates == [{"n": 0}]
         GraphWriter(client, "shop").delete_repository()
-        index_repository(SHOP, client, repo="shop", state_dir=tmp_path / "clean")
+        build_graph(SHOP, client, repo="shop", state_dir=tmp_path / "clean")
         assert dump(client, "shop") == recovered

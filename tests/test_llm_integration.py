@@ -9,10 +9,11 @@ import pytest
 from llama_index.core.query_engine import RetrieverQueryEngine
 from llama_index.core.schema import QueryBundle, TextNode
 
-from graphrag_code.answer import NOT_ENOUGH, OpenAIChat
 from graphrag_code.codegraph import CodeGraph
 from graphrag_code.errors import LLMError
 from graphrag_code.integrations.llamaindex import CodeGraphRetriever
+from graphrag_code.llm import OpenAIChat
+from graphrag_code.retrieval.answer import NOT_ENOUGH
 
 from .openai_stub import STUB_API_KEY, OpenAIStub, openai_stub_fixture  # noqa: F401
 from .shop_graph import REPO, shop_graph_fixture  # noqa: F401

@@ -6,9 +6,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from graphrag_code.connection import Neo4jClient
 from graphrag_code.errors import EmbeddingMismatchError, SchemaError
-from graphrag_code.schema import SchemaConfig, ensure_schema
+from graphrag_code.graph.client import Neo4jClient
+from graphrag_code.graph.schema import SchemaConfig, ensure_schema
 
 from .conftest import drop_search_indexes
 

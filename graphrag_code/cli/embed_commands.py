@@ -10,8 +10,7 @@ from typing import Any
 
 from rich.console import Console
 
-from ..api import embed_repository
-from ..connection import Neo4jClient
+from ..api import connect, embed_repository
 from ..embedding import make_embedder
 from ..ingest.embed_stage import EmbedReport
 from ..settings import load_settings
@@ -43,7 +42,7 @@ def register(commands: Any) -> None:
 def _embed(args: argparse.Namespace, console: Console) -> int:
     settings = load_settings()
     embedder = make_embedder(settings)
-    with Neo4jClient.from_settings(settings) as client:
+    with connect(settings) as client:
         client.verify()
         with RichProgress(
             Console(stderr=True), enabled=not args.json and sys.stderr.isatty()

@@ -11,11 +11,10 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from ..api import delete_repository, index_repository
-from ..connection import Neo4jClient
+from ..api import connect, delete_repository, index_repository
 from ..embedding import make_embedder
+from ..graph.queries import load_query
 from ..ingest.report import IngestReport
-from ..queries import load_query
 from ..settings import load_settings
 from .progress import RichProgress
 
@@ -57,7 +56,7 @@ def _index(args: argparse.Namespace, console: Console) -> int:
     settings = load_settings()
     embedder = make_embedder(settings)  # one for all runs of --watch: it loads its model once
     embed = not args.no_embeddings
-    with Neo4jClient.from_settings(settings) as client:
+    with connect(settings) as client:
         client.verify()
         with RichProgress(
             Console(stderr=True), enabled=not args.json and sys.stderr.isatty()
@@ -121,9 +120,9 @@ def print_report(console: Console, report: IngestReport, *, as_json: bool) -> No
 
 def _export_callgraph(args: argparse.Namespace, console: Console) -> int:
     settings = load_settings()
-    with Neo4jClient.from_settings(settings) as client:
+    with connect(settings) as client:
         rows = client.read(
-            load_query("export_callgraph"), {"repo": args.repo, "certain": args.certain}
+            load_query("relations/export_callgraph"), {"repo": args.repo, "certain": args.certain}
         )
     graph = {row["caller"]: sorted(row["callees"]) for row in rows}
     text = json.dumps(dict(sorted(graph.items())), indent=2)
@@ -137,7 +136,7 @@ def _export_callgraph(args: argparse.Namespace, console: Console) -> int:
 
 def _delete(args: argparse.Namespace, console: Console) -> int:
     settings = load_settings()
-    with Neo4jClient.from_settings(settings) as client:
+    with connect(settings) as client:
         delete_repository(args.repo, client=client, settings=settings)
     console.print(f"deleted repository {args.repo}")
     return 0

@@ -8,8 +8,8 @@ from typing import Any
 
 from rich.console import Console
 
-from ..connection import local_server
 from ..server.build import build_launcher
+from ..server.endpoints import local_server
 from ..server.toolchain import find_java, required_java_major
 from ..settings import load_settings
 

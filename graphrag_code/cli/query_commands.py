@@ -11,8 +11,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from ..answer import OpenAIChat
 from ..codegraph import CodeGraph
+from ..llm import OpenAIChat
 from ..retrieval.relations import RelationsResult
 from ..retrieval.search import LEGS, SearchOptions
 

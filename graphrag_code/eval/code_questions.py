@@ -44,12 +44,12 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from ..connection import Neo4jClient
 from ..embedding.base import Embedder, WrappedEmbedder
 from ..errors import ConfigurationError
-from ..ingest.pipeline import ProgressReporter
+from ..graph.client import Neo4jClient
+from ..graph.queries import load_query
 from ..ingest.state import StateStore
-from ..queries import load_query
+from ..progress import ProgressReporter
 from ..retrieval.question import analyse
 from ..retrieval.search import DEFAULT_WEIGHTS, LEGS, Searcher, SearchOptions
 from ..settings import Settings
@@ -1298,6 +1298,7 @@ def run_code_benchmark(
     embedder the settings name (MiniLM by default). `sources` turns a spec into its source and
     oracle outputs (default: `oracle_source`, which needs a checkout's `benchmarks` package).
     """
+    from ..api import connect
     from ..embedding import make_embedder
     from ..settings import load_settings
 
@@ -1305,7 +1306,7 @@ def run_code_benchmark(
     chosen = _ablations(ablations)
     cached = _CachedQueries(embedder or make_embedder(settings))
     own_client = client is None
-    client = client or Neo4jClient.from_settings(settings)
+    client = client or connect(settings)
     config: dict[str, Any] = {
         "packages": list(packages),
         "ablations": [a.name for a in chosen],
@@ -1355,7 +1356,7 @@ def run_code_benchmark(
             )
         for spec, source in found.items():
             runs[spec] = _ask_package(bench, source, chosen, sample=sample, seed=seed)
-        database = client.read(load_query("repository_sizes"))
+        database = client.read(load_query("search/repository_sizes"))
         result = _summarise(
             runs, chosen, config={**config, "indexed": indexed}, database=database, bench=bench
         )

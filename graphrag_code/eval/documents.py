@@ -20,11 +20,11 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from ..connection import Neo4jClient
 from ..embedding.base import Embedder
 from ..errors import ConfigurationError, EmbeddingError, EmbeddingMismatchError, SchemaError
-from ..queries import load_query, split_statements
-from ..schema import wait_for_indexes
+from ..graph.client import Neo4jClient
+from ..graph.queries import load_query, split_statements
+from ..graph.schema import wait_for_indexes
 
 __all__ = [
     "ANALYZERS",

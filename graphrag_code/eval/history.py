@@ -46,8 +46,9 @@ from typing import Any
 
 from ..codegraph import CodeGraph
 from ..errors import ConfigurationError
-from ..ingest.pipeline import ProgressReporter, valid_repo_name
-from ..queries import load_query
+from ..graph.queries import load_query
+from ..ingest.pipeline import valid_repo_name
+from ..progress import ProgressReporter
 from ..retrieval.search import LEGS, Hit, SearchOptions
 from .metrics import Aggregate, accuracy_at_k, aggregate, recall_at_k
 from .report import bar_chart, markdown_table, save_figure
@@ -602,7 +603,7 @@ class _Silent:
 
 
 def _module_ids(graph: CodeGraph, repo: str) -> dict[str, str]:
-    rows = graph.client.read(load_query("repository_modules"), {"repo": repo})
+    rows = graph.client.read(load_query("relations/repository_modules"), {"repo": repo})
     return {str(row["path"]): str(row["id"]) for row in rows}
 
 

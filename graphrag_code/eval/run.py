@@ -22,9 +22,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from ..connection import Neo4jClient
 from ..embedding.base import Embedder
 from ..errors import ConfigurationError
+from ..graph.client import Neo4jClient
 from .beir import Query
 from .metrics import Aggregate, Metric, Relevance, aggregate, score_queries, standard_metrics
 from .search import FULLTEXT, VECTOR, FusedHit, Legs, fuse, lucene_query, search_legs

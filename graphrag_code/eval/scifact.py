@@ -28,8 +28,9 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from ..connection import Neo4jClient
+from ..api import connect
 from ..embedding import MiniLMEmbedder
+from ..graph.client import Neo4jClient
 from ..settings import load_settings
 from .beir import BeirDataset, load_beir
 from .documents import (
@@ -342,7 +343,7 @@ def run_scifact(
     """The whole benchmark: ingest, one pass per full-text variant (only the default one when
     `quick`), the three fusions of each, then sweeps over the default and the best variant.
 
-    Connects with `Neo4jClient.from_settings(load_settings())` (NEO4J_URI, else the managed
+    Connects with `connect(load_settings())` (NEO4J_URI, else the managed
     local server). Progress bars and the ingest summary go to `console` (silent without one).
     """
     console = console or Console(stderr=True, quiet=True)
@@ -365,7 +366,7 @@ def run_scifact(
     report.table("Through Neo4j: each full-text variant alone and RRF(k=60) 1:1 with MiniLM")
     passes: dict[Variant, list[QueryResult]] = {}
     hybrid: dict[Variant, float] = {}
-    with Neo4jClient.from_settings(load_settings()) as client:
+    with connect(load_settings()) as client:
         ensure_document_schema(client, schema_for(DEFAULT))
         ingest(client, dataset, embedder, console)
         started = time.perf_counter()

@@ -11,9 +11,9 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ..connection import Neo4jClient
 from ..errors import ConfigurationError
-from ..queries import load_query
+from ..graph.client import Neo4jClient
+from ..graph.queries import load_query
 from ..retrieval.fusion import rrf
 
 __all__ = [

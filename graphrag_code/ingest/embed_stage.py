@@ -30,17 +30,17 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from ..connection import Neo4jClient
 from ..embedding import Embedder, ghost_text
 from ..errors import ConfigurationError, EmbeddingError
-from ..queries import load_query
-from .pipeline import ProgressReporter
+from ..graph.client import Neo4jClient
+from ..graph.queries import load_query
+from ..progress import ProgressReporter
 
 __all__ = [
     "DEFAULT_BATCH_SIZE",
     "DEFAULT_CHUNK_SIZE",
     "EmbedReport",
-    "embed_repository",
+    "embed_pending",
     "forget_embeddings",
     "node_ghost_text",
 ]
@@ -150,11 +150,11 @@ class _NoProgress:
 def forget_embeddings(client: Neo4jClient, repo: str | None = None) -> int:
     """Mark the vectors of `repo` (all repositories when None) as out of date.
 
-    The next `embed_repository` recomputes them (after a change to how ghost texts are built,
+    The next `embed_pending` recomputes them (after a change to how ghost texts are built,
     say) while the old vectors stay searchable. Returns how many nodes were marked.
     """
     scope = _Scope.of(repo, "")
-    query = load_query("embed_forget_hashes")
+    query = load_query("embed/forget_hashes")
     parameters = {**scope.parameters(), "limit": _FORGET_BATCH}
     total = 0
     while forgotten := int(client.write(query, parameters)[0]["forgotten"]):
@@ -162,7 +162,7 @@ def forget_embeddings(client: Neo4jClient, repo: str | None = None) -> int:
     return total
 
 
-def embed_repository(
+def embed_pending(
     client: Neo4jClient,
     repo: str | None,
     embedder: Embedder,
@@ -189,7 +189,7 @@ def embed_repository(
     started = time.perf_counter()
     progress = progress or _NoProgress()
     scope = _Scope.of(repo, embedder.name)
-    pending = int(client.read(load_query("embed_count_pending"), scope.parameters())[0]["pending"])
+    pending = int(client.read(load_query("embed/count_pending"), scope.parameters())[0]["pending"])
     report = EmbedReport(repo=repo, model=embedder.name, pending=pending)
     todo = pending if limit is None else min(pending, limit)
     progress.stage("embedding", todo)
@@ -263,7 +263,7 @@ class _Run:
     # -- Neo4j, in the background thread -------------------------------------------------------
     def _read(self, after: str, limit: int) -> _Chunk:
         parameters = {**self.scope.parameters(), "after": after, "limit": limit}
-        rows = self.client.read(load_query("embed_read_pending"), parameters)
+        rows = self.client.read(load_query("embed/read_pending"), parameters)
         nodes = [
             _Node(
                 id=row["id"],
@@ -277,7 +277,7 @@ class _Run:
 
     def _write(self, rows: list[dict[str, Any]]) -> int:
         result = self.client.write(
-            load_query("embed_write_vectors"), {"rows": rows, "model": self.scope.model}
+            load_query("embed/write_vectors"), {"rows": rows, "model": self.scope.model}
         )
         return int(result[0]["written"])
 

@@ -1,4 +1,4 @@
-"""`index_repository`: walk -> parse -> link -> write -> rank, full or incremental.
+"""`build_graph`: walk -> parse -> link -> write -> rank, full or incremental.
 
 An incremental run parses only changed files, links again only the files whose resolution
 consulted a module whose interface changed (or a short name whose uniqueness changed), and
@@ -17,10 +17,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
-from ..connection import Neo4jClient
 from ..errors import IngestError
+from ..graph.client import Neo4jClient
+from ..graph.writer import GraphWriter
 from ..linking.centrality import centrality
 from ..linking.index import RepositoryIndex, interface_hash
 from ..linking.linker import FileLinks, NodeIds, link_file
@@ -35,27 +36,14 @@ from ..parsing import (
     walk_repository,
 )
 from ..parsing.walker import DEFAULT_MAX_BYTES, walk_changes
-from ..storage.writer import GraphWriter
+from ..progress import SILENT, ProgressReporter
 from .report import IngestReport
 from .rows import file_rows
 from .state import IndexState, StateStore, compact, packed, paused_gc, unpacked, with_calls
 
-__all__ = ["IndexOptions", "ProgressReporter", "index_repository", "valid_repo_name"]
+__all__ = ["IndexOptions", "build_graph", "valid_repo_name"]
 
 _REPO_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
-
-
-class ProgressReporter(Protocol):
-    def stage(self, name: str, total: int | None = None) -> None: ...
-    def advance(self, amount: int = 1) -> None: ...
-
-
-class _Silent:
-    def stage(self, name: str, total: int | None = None) -> None:
-        return None
-
-    def advance(self, amount: int = 1) -> None:
-        return None
 
 
 @dataclass(frozen=True)
@@ -104,7 +92,7 @@ def _timed(report: IngestReport, stage: str) -> Iterator[None]:
 # automatic collection would traverse them all again (building the node statistics of Django
 # took 0.5 s with the collector on, 0.03 s off). Cycles are collected after the run.
 @paused_gc()
-def index_repository(
+def build_graph(
     path: str | Path,
     client: Neo4jClient,
     *,
@@ -120,7 +108,7 @@ def index_repository(
     keeps it in memory between runs and saves it in the background.
     """
     options = options or IndexOptions()
-    progress = progress or _Silent()
+    progress = progress or SILENT
     root = Path(path).resolve()
     if not root.is_dir():
         raise IngestError(f"{root} is not a directory")
@@ -130,7 +118,7 @@ def index_repository(
     background = store is not None  # a caller-held store outlives this call
     if store is None:
         if state_dir is None:
-            raise IngestError("index_repository needs a state_dir or a store")
+            raise IngestError("build_graph needs a state_dir or a store")
         store = StateStore(state_dir)
 
     with _timed(report, "state"):
@@ -180,7 +168,7 @@ def index_repository(
         if state is not None and _ids_shift(run, index, removed):
             # A module appeared or vanished with the name of an existing symbol: that symbol's
             # id changes. Rare enough that a full run is the simple, exact answer.
-            return index_repository(
+            return build_graph(
                 root, client, repo=name, store=store,
                 options=IndexOptions(options.max_file_bytes, options.workers, full=True),
                 progress=progress,

@@ -89,7 +89,7 @@ RawCall = tuple[str, Dotted, int, Dotted | None]
 @contextmanager
 def paused_gc() -> Iterator[None]:
     """Pause the cyclic garbage collector while building many objects at once (a context
-    manager or a decorator; `index_repository` runs under it).
+    manager or a decorator; `build_graph` runs under it).
 
     Loading a Django-sized state creates millions of objects, each allocation counting towards
     a collection that then traverses all of them again: unpickling takes 3x as long with the

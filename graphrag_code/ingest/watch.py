@@ -12,8 +12,8 @@ from pathlib import Path
 
 import watchfiles
 
-from ..connection import Neo4jClient
 from ..embedding import Embedder
+from ..graph.client import Neo4jClient
 from ..parsing import LANGUAGES
 from ..parsing.walker import SKIP_DIRS
 from ..settings import Settings

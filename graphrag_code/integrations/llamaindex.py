@@ -17,7 +17,7 @@ from llama_index.core.retrievers import BaseRetriever
 from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 
 from ..codegraph import CodeGraph
-from ..queries import load_query
+from ..graph.queries import load_query
 from ..retrieval.search import Hit, SearchOptions
 
 __all__ = ["CodeGraphRetriever"]
@@ -53,7 +53,7 @@ class CodeGraphRetriever(BaseRetriever):
         return await asyncio.to_thread(self._retrieve, query_bundle)
 
     def _code(self, ids: list[str]) -> dict[str, str]:
-        rows = self._graph.client.read(load_query("node_code"), {"ids": ids})
+        rows = self._graph.client.read(load_query("context/node_code"), {"ids": ids})
         return {row["id"]: row["code"] or "" for row in rows}
 
     @staticmethod

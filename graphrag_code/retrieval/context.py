@@ -12,8 +12,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ..connection import Neo4jClient
-from ..queries import load_query
+from ..graph.client import Neo4jClient
+from ..graph.queries import load_query
 from .search import Hit, SearchResult
 
 __all__ = ["Context", "ContextItem", "assemble_context", "estimate_tokens"]
@@ -121,7 +121,7 @@ def assemble_context(
     """Build the context for the hits of `search`, best hits first, then their neighbours."""
     hits: list[Hit] = search.hits[:max_hits]
     rows = client.read(
-        load_query("context_neighbours"), {"ids": [h.id for h in hits], "limit": neighbours}
+        load_query("context/neighbours"), {"ids": [h.id for h in hits], "limit": neighbours}
     )
     by_id = {row["id"]: row for row in rows}
     budget = _Budget(max_tokens)

@@ -13,9 +13,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..connection import Neo4jClient
 from ..errors import AmbiguousSymbolError, SymbolNotFoundError
-from ..queries import hop_bound, load_query
+from ..graph.client import Neo4jClient
+from ..graph.queries import hop_bound, load_query
 
 __all__ = [
     "EntryPoints",
@@ -128,7 +128,7 @@ class Relations:
         An ambiguous short name raises `AmbiguousSymbolError` listing the candidates.
         """
         rows = self.client.read(
-            load_query("resolve_symbol"), {"name": name, "repo": repo, "limit": 50}
+            load_query("relations/resolve_symbol"), {"name": name, "repo": repo, "limit": 50}
         )
         if not rows:
             raise SymbolNotFoundError(name, repo=repo)
@@ -170,7 +170,7 @@ class Relations:
             if not frontier:
                 break
             rows = self.client.read(
-                load_query("relations_step"),
+                load_query("relations/step"),
                 {
                     "ids": list(frontier),
                     "types": list(types),
@@ -229,7 +229,9 @@ class Relations:
         """
         subject = self.resolve(name, repo=repo)
         found, truncated = self._walk(_from(subject), types=["CALLS"], direction="in", depth=depth)
-        overridden = self.client.read(load_query("overridden_methods"), {"id": subject.id})
+        overridden = self.client.read(
+            load_query("relations/overridden_methods"), {"id": subject.id}
+        )
         if overridden:
             through, cut = self._walk(
                 {row["id"]: (subject.qualified_name, row["qualified_name"]) for row in overridden},
@@ -240,7 +242,7 @@ class Relations:
             found += [replace(r, certain=False) for r in through if r.id not in seen]
         short = subject.qualified_name.rsplit(".", 1)[-1]
         candidates = self.client.read(
-            load_query("unresolved_callers"), {"name": short, "repo": subject.repo}
+            load_query("relations/unresolved_callers"), {"name": short, "repo": subject.repo}
         )
         return self._result(subject, "callers", found, truncated, unresolved_candidates=candidates)
 
@@ -248,7 +250,9 @@ class Relations:
         """What `name` calls (transitively up to `depth`), internal and external."""
         subject = self.resolve(name, repo=repo)
         found, truncated = self._walk(_from(subject), types=["CALLS"], direction="out", depth=depth)
-        unresolved = self.client.read(load_query("node_unresolved_calls"), {"id": subject.id})
+        unresolved = self.client.read(
+            load_query("relations/node_unresolved_calls"), {"id": subject.id}
+        )
         return self._result(
             subject, "callees", found, truncated, unresolved_call_sites=int(unresolved[0]["n"])
         )
@@ -277,7 +281,7 @@ class Relations:
         """What may break if `path_or_symbol` changes: everything that imports, calls,
         subclasses or uses it or anything it defines, transitively, with distances."""
         subject = self.resolve(path_or_symbol, repo=repo)
-        start = self.client.read(load_query("descendants"), {"id": subject.id})[0]["ids"]
+        start = self.client.read(load_query("relations/descendants"), {"id": subject.id})[0]["ids"]
         found, truncated = self._walk(
             dict.fromkeys(start, (subject.qualified_name,)),
             types=["IMPORTS", "CALLS", "INHERITS", "USES_TYPE"], direction="in", depth=depth,
@@ -288,14 +292,18 @@ class Relations:
         """The shortest chain of calls/imports/definitions from `source` to `target`."""
         a = self.resolve(source, repo=repo)
         b = self.resolve(target, repo=repo)
-        rows = self.client.read(load_query("shortest_path"), {"source": a.id, "target": b.id})
+        rows = self.client.read(
+            load_query("relations/shortest_path"), {"source": a.id, "target": b.id}
+        )
         if not rows:
             return PathResult(a, b, [], [])
         return PathResult(a, b, rows[0]["nodes"], rows[0]["relationships"])
 
     def entry_points(self, repo: str, *, limit: int = 20) -> EntryPoints:
         """Roots (public code nothing calls) and the most central symbols of `repo`."""
-        rows = self.client.read(load_query("entry_points"), {"repo": repo, "limit": limit})
+        rows = self.client.read(
+            load_query("relations/entry_points"), {"repo": repo, "limit": limit}
+        )
         return EntryPoints(
             roots=[row for row in rows if row["role"] == "root"],
             central=[row for row in rows if row["role"] == "central"],

@@ -12,10 +12,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ..connection import Neo4jClient
 from ..embedding.base import Embedder
 from ..errors import ConfigurationError, EmbeddingMismatchError, SchemaError
-from ..queries import hop_bound, load_query
+from ..graph.client import Neo4jClient
+from ..graph.queries import hop_bound, load_query
 from .fusion import rrf
 from .question import Intent, Question, analyse, lucene_query, target_query
 
@@ -171,7 +171,7 @@ class Searcher:
         if repo is None:
             return wanted
         if self._sizes is None:
-            rows = self.client.read(load_query("repository_sizes"))
+            rows = self.client.read(load_query("search/repository_sizes"))
             self._sizes = {row["repo"]: (row["nodes"], row["vectors"]) for row in rows}
         nodes, vectors = self._sizes.get(repo, (0, 0))
         total_nodes = sum(n for n, _ in self._sizes.values())
@@ -196,14 +196,14 @@ class Searcher:
         instead of letting Neo4j reject the query vector."""
         if self._vectors_checked or self.embedder is None:
             return
-        info = self.client.read(load_query("schema_vector_info"), {"name": self.vector_index})
+        info = self.client.read(load_query("schema/vector_info"), {"name": self.vector_index})
         if not info:
             raise SchemaError(
                 f"vector index {self.vector_index!r} does not exist: index a repository first "
                 "(`graphrag-code index PATH`)"
             )
         recorded = self.client.read(
-            load_query("schema_embedding_model"), {"name": self.vector_index}
+            load_query("schema/embedding_model"), {"name": self.vector_index}
         )
         dimensions = int(info[0]["dimensions"])
         model = recorded[0]["model"] if recorded else None
@@ -278,7 +278,7 @@ class Searcher:
             timings["embed"] = (time.perf_counter() - started) * 1000
         started = time.perf_counter()
         rows = self.client.read(
-            load_query("hybrid_search"), self.parameters(question, options, repo, embedding)
+            load_query("search/hybrid_search"), self.parameters(question, options, repo, embedding)
         )
         timings["query"] = (time.perf_counter() - started) * 1000
         started = time.perf_counter()

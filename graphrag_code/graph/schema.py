@@ -5,8 +5,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from .connection import Neo4jClient
-from .errors import EmbeddingMismatchError, SchemaError
+from ..errors import EmbeddingMismatchError, SchemaError
+from .client import Neo4jClient
 from .queries import load_query, split_statements
 
 __all__ = ["SchemaConfig", "ensure_schema", "wait_for_indexes"]
@@ -41,42 +41,42 @@ def ensure_schema(
         "fulltext_index": config.fulltext_index,
         "fulltext_analyzer": config.fulltext_analyzer,
     }
-    for statement in split_statements(load_query("schema")):
+    for statement in split_statements(load_query("schema/create")):
         client.write(statement, parameters)
     _check_names(client, config)
     client.write(
-        load_query("schema_record_embedding_model"),
+        load_query("schema/record_embedding_model"),
         {"name": config.vector_index, "model": config.model, "dimensions": config.dimensions},
     )
     wait_for_indexes(client, timeout=timeout)
 
 
 def _reconcile_vector_index(client: Neo4jClient, config: SchemaConfig, *, reembed: bool) -> None:
-    info = client.read(load_query("schema_vector_info"), {"name": config.vector_index})
+    info = client.read(load_query("schema/vector_info"), {"name": config.vector_index})
     if not info:
         return
     stored_dimensions = int(info[0]["dimensions"])
-    recorded = client.read(load_query("schema_embedding_model"), {"name": config.vector_index})
+    recorded = client.read(load_query("schema/embedding_model"), {"name": config.vector_index})
     stored_model = str(recorded[0]["model"]) if recorded else None
     same_model = stored_model is None or stored_model == config.model
     if stored_dimensions == config.dimensions and same_model:
         return
-    embedded = int(client.read(load_query("schema_count_embeddings"))[0]["embedded"])
+    embedded = int(client.read(load_query("schema/count_embeddings"))[0]["embedded"])
     if embedded and not reembed:
         raise EmbeddingMismatchError(
             index=config.vector_index,
             stored=f"model {stored_model or 'unknown'} with {stored_dimensions} dimensions",
             configured=f"model {config.model} with {config.dimensions} dimensions",
         )
-    clear = load_query("schema_clear_embeddings")
+    clear = load_query("schema/clear_embeddings")
     while int(client.write(clear, {"limit": _CLEAR_BATCH})[0]["cleared"]):
         pass
-    client.write(load_query("schema_drop_vector"), {"name": config.vector_index})
+    client.write(load_query("schema/drop_vector"), {"name": config.vector_index})
 
 
 def _check_names(client: Neo4jClient, config: SchemaConfig) -> None:
     """`IF NOT EXISTS` is silent when another index already covers the same property."""
-    indexes = client.read(load_query("schema_search_indexes"))
+    indexes = client.read(load_query("schema/search_indexes"))
     names = {row["name"] for row in indexes}
     for wanted, kind, prop, setting in (
         (config.vector_index, "VECTOR", "embedding", "GRAPHRAG_CODE_VECTOR_INDEX"),
@@ -100,7 +100,7 @@ def wait_for_indexes(client: Neo4jClient, *, timeout: float = 300.0) -> None:
     """Block until every index is ONLINE; raise `SchemaError` on FAILED or after `timeout`."""
     deadline = time.monotonic() + timeout
     while True:
-        states = client.read(load_query("schema_index_states"))
+        states = client.read(load_query("schema/index_states"))
         failed = [row["name"] for row in states if row["state"] == "FAILED"]
         if failed:
             raise SchemaError(f"index(es) failed to build: {', '.join(failed)}")

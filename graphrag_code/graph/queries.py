@@ -1,4 +1,5 @@
-"""Cypher lives in `cypher/*.cypher` (shipped as `graphrag_code/cypher`); this module reads it.
+"""Cypher lives in `cypher/<owner>/*.cypher` (shipped as `graphrag_code/cypher`); this module
+reads it.
 
 Values always travel as `$parameters`. The few things Cypher cannot parameterise — a label, a
 relationship type, a variable-length bound — go through `quote_identifier` or `hop_bound`,
@@ -11,7 +12,7 @@ import re
 from functools import cache
 from importlib import resources
 
-from .errors import QueryFileError
+from ..errors import QueryFileError
 
 __all__ = ["hop_bound", "load_query", "query_names", "quote_identifier", "split_statements"]
 
@@ -21,7 +22,7 @@ _NAME = re.compile(r"^[a-z0-9_]+(/[a-z0-9_]+)*$")
 
 @cache
 def load_query(name: str) -> str:
-    """Text of `cypher/<name>.cypher`: `load_query("schema")`, `load_query("browser/callers")`."""
+    """Text of `cypher/<name>.cypher`: `load_query("schema/create")`."""
     if not _NAME.match(name):
         raise QueryFileError(f"invalid query name {name!r}")
     resource = resources.files("graphrag_code").joinpath("cypher").joinpath(f"{name}.cypher")
@@ -32,16 +33,20 @@ def load_query(name: str) -> str:
 
 
 def query_names(folder: str = "") -> list[str]:
-    """Names of the shipped `.cypher` files in `folder` (for tests that execute all of them)."""
+    """Names of the shipped `.cypher` files under `folder`, its subfolders included (for tests
+    that execute all of them): `query_names()` lists every file, `query_names("browser")`
+    the curated Browser queries."""
     root = resources.files("graphrag_code").joinpath("cypher")
     if folder:
         root = root.joinpath(folder)
     prefix = f"{folder}/" if folder else ""
-    return sorted(
-        prefix + entry.name.removesuffix(".cypher")
-        for entry in root.iterdir()
-        if entry.name.endswith(".cypher")
-    )
+    names: list[str] = []
+    for entry in root.iterdir():
+        if entry.is_dir():
+            names.extend(query_names(prefix + entry.name))
+        elif entry.name.endswith(".cypher"):
+            names.append(prefix + entry.name.removesuffix(".cypher"))
+    return sorted(names)
 
 
 def split_statements(text: str) -> list[str]:

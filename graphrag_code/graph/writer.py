@@ -10,23 +10,23 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from ..connection import Neo4jClient
 from ..model import Edge, EdgeKind, NodeRow, SymbolKind
-from ..queries import load_query
+from .client import Neo4jClient
+from .queries import load_query
 
 __all__ = ["GraphWriter"]
 
 _NODE_QUERIES = {
-    SymbolKind.MODULE: "write_nodes_module",
-    SymbolKind.CLASS: "write_nodes_class",
-    SymbolKind.FUNCTION: "write_nodes_function",
-    SymbolKind.METHOD: "write_nodes_method",
+    SymbolKind.MODULE: "ingest/write_nodes_module",
+    SymbolKind.CLASS: "ingest/write_nodes_class",
+    SymbolKind.FUNCTION: "ingest/write_nodes_function",
+    SymbolKind.METHOD: "ingest/write_nodes_method",
 }
 _EDGE_QUERIES = {
-    EdgeKind.CALLS: "write_edges_calls",
-    EdgeKind.IMPORTS: "write_edges_imports",
-    EdgeKind.INHERITS: "write_edges_inherits",
-    EdgeKind.USES_TYPE: "write_edges_uses_type",
+    EdgeKind.CALLS: "ingest/write_edges_calls",
+    EdgeKind.IMPORTS: "ingest/write_edges_imports",
+    EdgeKind.INHERITS: "ingest/write_edges_inherits",
+    EdgeKind.USES_TYPE: "ingest/write_edges_uses_type",
 }
 Progress = Callable[[int], None]
 
@@ -54,21 +54,21 @@ class GraphWriter:
 
     def start_run(self, root: str, run: str) -> None:
         self.client.write(
-            load_query("write_repository"), {"repo": self.repo, "root": root, "run": run}
+            load_query("ingest/write_repository"), {"repo": self.repo, "root": root, "run": run}
         )
 
     def finish_run(self, run: str, *, head: str | None, files: int, symbols: int) -> None:
         self.client.write(
-            load_query("write_repository_done"),
+            load_query("ingest/write_repository_done"),
             {"repo": self.repo, "run": run, "head": head, "files": files, "symbols": symbols},
         )
 
     def repository_state(self) -> dict[str, Any] | None:
-        rows = self.client.read(load_query("read_repository"), {"repo": self.repo})
+        rows = self.client.read(load_query("ingest/read_repository"), {"repo": self.repo})
         return rows[0] if rows else None
 
     def existing_node_ids(self) -> set[str]:
-        rows = self.client.read(load_query("repository_node_ids"), {"repo": self.repo})
+        rows = self.client.read(load_query("ingest/repository_node_ids"), {"repo": self.repo})
         return {row["id"] for row in rows}
 
     def _batches(
@@ -88,15 +88,15 @@ class GraphWriter:
         for kind in (SymbolKind.MODULE, SymbolKind.CLASS, SymbolKind.FUNCTION, SymbolKind.METHOD):
             self._batches(load_query(_NODE_QUERIES[kind]), by_kind.get(kind, []), progress)
         modules = [{"id": r.id} for r in ordered if r.kind == SymbolKind.MODULE]
-        self._batches(load_query("write_contains"), modules, None)
+        self._batches(load_query("ingest/write_contains"), modules, None)
         defines = [{"id": r.id, "parent": r.parent} for r in ordered if r.parent is not None]
-        self._batches(load_query("write_defines"), defines, None)
+        self._batches(load_query("ingest/write_defines"), defines, None)
 
     def delete_nodes(self, ids: Iterable[str]) -> None:
-        self._id_batches(load_query("delete_nodes"), ids)
+        self._id_batches(load_query("ingest/delete_nodes"), ids)
 
     def delete_outgoing_edges(self, ids: Iterable[str]) -> None:
-        self._id_batches(load_query("delete_outgoing_edges"), ids)
+        self._id_batches(load_query("ingest/delete_outgoing_edges"), ids)
 
     def _id_batches(self, query: str, ids: Iterable[str]) -> None:
         ordered = sorted(set(ids))
@@ -125,21 +125,21 @@ class GraphWriter:
 
     def write_node_stats(self, stats: dict[str, dict[str, Any]]) -> None:
         rows = [{"id": node_id, "props": props} for node_id, props in sorted(stats.items())]
-        self._batches(load_query("write_link_stats"), rows, None)
+        self._batches(load_query("ingest/write_link_stats"), rows, None)
 
     def delete_repository(self, batch: int = 10_000) -> None:
         """Remove every node of this repository, its :Repository node and orphaned externals."""
-        query = load_query("delete_repository")
+        query = load_query("ingest/delete_repository")
         while self.client.write(query, {"repo": self.repo, "limit": batch})[0]["deleted"]:
             pass
-        self.client.write(load_query("delete_repository_node"), {"repo": self.repo})
+        self.client.write(load_query("ingest/delete_repository_node"), {"repo": self.repo})
         self.delete_orphan_externals()
 
     def delete_orphan_externals(self, candidates: Sequence[str] | None = None) -> None:
         """Delete :External nodes nothing points at: all of them, or only `candidates`."""
         if candidates is None:
-            self.client.write(load_query("delete_orphan_externals"))
+            self.client.write(load_query("ingest/delete_orphan_externals"))
         elif candidates:
             self.client.write(
-                load_query("delete_orphan_externals_named"), {"names": list(candidates)}
+                load_query("ingest/delete_orphan_externals_named"), {"names": list(candidates)}
             )

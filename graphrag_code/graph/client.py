@@ -1,140 +1,30 @@
-"""One code path to Neo4j, whichever server it is.
+"""`Neo4jClient`: the one object that runs Cypher, whichever server it is.
 
-`resolve_endpoint` picks the server (NEO4J_URI, else the managed local server) and `Neo4jClient`
-runs every query of the library: reads in read-only transactions routed as reads, writes in
-managed write transactions, always on the configured database. Passwords are `SecretStr`s and
+It runs every query of the library: reads in read-only transactions routed as reads, writes
+in managed write transactions, always on the configured database. Passwords are `SecretStr`s and
 never appear in a repr, a log line or an error message.
 """
 
 from __future__ import annotations
 
-import tempfile
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, TypeVar
 
 import neo4j
 from neo4j import Driver, GraphDatabase, NotificationDisabledClassification, RoutingControl
 from neo4j.exceptions import AuthError, ServiceUnavailable, SessionExpired, TransientError
-from pydantic import SecretStr
 
-from .errors import ConfigurationError, Neo4jUnavailableError
+from ..endpoint import Neo4jEndpoint
+from ..errors import ConfigurationError, Neo4jUnavailableError
 from .queries import load_query
-from .server.local import LocalNeo4jServer, free_port
-from .settings import Settings
 
-__all__ = [
-    "EndpointSource",
-    "Neo4jClient",
-    "Neo4jEndpoint",
-    "local_endpoint",
-    "local_server",
-    "resolve_endpoint",
-    "temporary_local_server",
-]
+__all__ = ["Neo4jClient"]
 
-EndpointSource = Literal["env", "container", "local"]
 T = TypeVar("T")
 
 # a read that meets a restarting server or a transient error is tried again after these pauses
 _READ_RETRY_PAUSES = (0.1, 0.5, 2.0)
-
-
-@dataclass(frozen=True)
-class Neo4jEndpoint:
-    """Address and credentials of one Neo4j database."""
-
-    uri: str
-    username: str
-    password: SecretStr | None = field(repr=False)
-    database: str
-    source: EndpointSource
-
-    def auth(self) -> tuple[str, str] | None:
-        if self.password is None:
-            return None
-        return (self.username, self.password.get_secret_value())
-
-
-def local_server(settings: Settings) -> LocalNeo4jServer:
-    """The managed local server described by `settings`."""
-    return LocalNeo4jServer(
-        settings.neo4j_home,
-        cache_dir=settings.cache_dir,
-        neo4j_version=settings.neo4j_version,
-        bolt_port=settings.bolt_port,
-        http_port=settings.http_port,
-        auth=settings.local_auth,
-        heap=settings.heap,
-        pagecache=settings.pagecache,
-        java_home=settings.java_home,
-    )
-
-
-def resolve_endpoint(settings: Settings, *, start_local: bool = True) -> Neo4jEndpoint:
-    """NEO4J_URI when set; otherwise the managed local server (started if `start_local`)."""
-    if settings.neo4j_uri:
-        return Neo4jEndpoint(
-            uri=settings.neo4j_uri,
-            username=settings.neo4j_username,
-            password=settings.neo4j_password,
-            database=settings.neo4j_database,
-            source="env",
-        )
-    server = local_server(settings)
-    if start_local:
-        server.start()
-    return local_endpoint(server, database=settings.neo4j_database)
-
-
-def local_endpoint(server: LocalNeo4jServer, *, database: str = "neo4j") -> Neo4jEndpoint:
-    """The address and credentials of a running managed local server."""
-    status = server.status()
-    if not status.running or status.bolt_uri is None:
-        raise Neo4jUnavailableError(
-            "the local Neo4j server is not running; start it with `graphrag-code neo4j start` "
-            "or set NEO4J_URI",
-            address=f"bolt://127.0.0.1:{server.bolt_port}",
-        )
-    password = server.password()
-    return Neo4jEndpoint(
-        uri=status.bolt_uri,
-        username="neo4j",
-        password=SecretStr(password) if password is not None else None,
-        database=database,
-        source="local",
-    )
-
-
-@contextmanager
-def temporary_local_server(
-    settings: Settings,
-    *,
-    browser: bool = False,
-    heap: str = "1g",
-    pagecache: str = "256m",
-) -> Iterator[tuple[LocalNeo4jServer, Neo4jEndpoint]]:
-    """A throwaway local server on free ports in a temporary directory, stopped on exit and
-    tied to this process (tests, benchmarks that must not touch the user's server)."""
-    with tempfile.TemporaryDirectory(prefix="graphrag-code-neo4j-") as home:
-        server = LocalNeo4jServer(
-            Path(home),
-            cache_dir=settings.cache_dir,
-            neo4j_version=settings.neo4j_version,
-            bolt_port=free_port(),
-            http_port=free_port() if browser else 0,
-            heap=heap,
-            pagecache=pagecache,
-            java_home=settings.java_home,
-        )
-        server.start(attached=True)
-        try:
-            yield server, local_endpoint(server)
-        finally:
-            server.stop()
 
 
 _PLAIN_TYPES = frozenset({str, int, float, bool, type(None)})
@@ -186,10 +76,6 @@ class Neo4jClient:
         )
         self._capabilities: dict[str, Any] | None = None
 
-    @classmethod
-    def from_settings(cls, settings: Settings, *, start_local: bool = True) -> Neo4jClient:
-        return cls(resolve_endpoint(settings, start_local=start_local))
-
     # -- lifecycle ---------------------------------------------------------------------------
     def close(self) -> None:
         self._driver.close()
@@ -215,7 +101,7 @@ class Neo4jClient:
     def server_info(self) -> dict[str, Any]:
         """Version and edition, probed once and cached."""
         if self._capabilities is None:
-            rows = self.read(load_query("server_components"))
+            rows = self.read(load_query("schema/server_components"))
             self._capabilities = dict(rows[0]) if rows else {}
         return self._capabilities
 

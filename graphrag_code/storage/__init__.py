@@ -1,1 +1,0 @@
-"""Neo4j adapters: writing graph rows."""
