@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from .embedding import Embedder, make_embedder
@@ -15,6 +16,7 @@ from .ingest.embed_stage import EmbedReport
 from .ingest.pipeline import IndexOptions, build_graph
 from .ingest.report import IngestReport
 from .ingest.state import StateStore
+from .ingest.watch import watch_changes
 from .progress import ProgressReporter
 from .server.endpoints import resolve_endpoint
 from .settings import Settings, load_settings
@@ -25,6 +27,7 @@ __all__ = [
     "embed_repository",
     "index_repository",
     "schema_config",
+    "watch_repository",
 ]
 
 
@@ -104,6 +107,45 @@ def index_repository(
     finally:
         if own_client:
             client.close()
+
+
+def watch_repository(
+    path: str | Path,
+    repo: str,
+    *,
+    client: Neo4jClient,
+    settings: Settings,
+    on_report: Callable[[IngestReport], None],
+    debounce_ms: int = 500,
+    stop_after: int | None = None,
+    embed: bool = True,
+    embedder: Embedder | None = None,
+    stop_event: threading.Event | None = None,
+) -> None:
+    """Block, re-indexing `path` after each debounced batch of relevant changes (and
+    embedding what changed, unless `embed` is False). Run one `index_repository` first: it
+    catches up with changes made while no watcher ran. The incremental state stays in memory
+    between runs, so each re-index after a one-file edit takes well under a second."""
+    store = StateStore(settings.cache_dir / "graphs")
+    embedder = embedder or make_embedder(settings)
+
+    def reindex(changed: frozenset[str]) -> None:
+        on_report(
+            index_repository(
+                path,
+                repo,
+                client=client,
+                settings=settings,
+                embed=embed,
+                embedder=embedder,
+                store=store,
+                changed_paths=changed,
+            )
+        )
+
+    watch_changes(
+        path, reindex, debounce_ms=debounce_ms, stop_after=stop_after, stop_event=stop_event
+    )
 
 
 def embed_repository(

@@ -306,8 +306,9 @@ def test_watch_reindexes_after_a_change(graph: Neo4jClient, tmp_path: Path) -> N
     import threading
     import time
 
+    from graphrag_code.api import watch_repository
     from graphrag_code.embedding import HashingEmbedder
-    from graphrag_code.ingest.watch import relevant_change, watch_repository
+    from graphrag_code.ingest.watch import relevant_change
     from graphrag_code.settings import Settings
 
     assert relevant_change(str(tmp_path / "pkg" / "mod.py"), tmp_path)

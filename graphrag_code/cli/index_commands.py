@@ -11,7 +11,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from ..api import connect, delete_repository, index_repository
+from ..api import connect, delete_repository, index_repository, watch_repository
 from ..embedding import make_embedder
 from ..graph.queries import load_query
 from ..ingest.report import IngestReport
@@ -67,8 +67,6 @@ def _index(args: argparse.Namespace, console: Console) -> int:
             )  # fmt: skip
         print_report(console, report, as_json=args.json)
         if args.watch:
-            from ..ingest.watch import watch_repository
-
             watch_repository(
                 args.path, report.repo, client=client, settings=settings,
                 on_report=lambda r: print_report(console, r, as_json=args.json),

@@ -1,7 +1,8 @@
-"""`index --watch`: re-index incrementally after a short debounce whenever sources change.
+"""`index --watch`: call back after a short debounce whenever sources change.
 
-The caller runs one incremental index first, which catches up with changes made while no
-watcher ran; after that each batch of file events triggers another incremental run.
+The watcher knows nothing about indexing: it reports batches of changed paths to a callback
+(`api.watch_repository` re-indexes incrementally there), so this module stays below the front
+door in the layers.
 """
 
 from __future__ import annotations
@@ -12,15 +13,10 @@ from pathlib import Path
 
 import watchfiles
 
-from ..embedding import Embedder
-from ..graph.client import Neo4jClient
 from ..parsing import LANGUAGES
 from ..parsing.walker import SKIP_DIRS
-from ..settings import Settings
-from .report import IngestReport
-from .state import StateStore
 
-__all__ = ["relevant_change", "watch_repository"]
+__all__ = ["relevant_change", "watch_changes"]
 
 
 def relevant_change(path: str, root: Path | None = None) -> bool:
@@ -35,27 +31,18 @@ def relevant_change(path: str, root: Path | None = None) -> bool:
     return candidate.suffix in LANGUAGES or candidate.name == ".gitignore"
 
 
-def watch_repository(
+def watch_changes(
     path: str | Path,
-    repo: str,
+    on_changes: Callable[[frozenset[str]], None],
     *,
-    client: Neo4jClient,
-    settings: Settings,
-    on_report: Callable[[IngestReport], None],
     debounce_ms: int = 500,
     stop_after: int | None = None,
-    embed: bool = True,
-    embedder: Embedder | None = None,
     stop_event: threading.Event | None = None,
 ) -> None:
-    """Block, re-indexing `path` after each debounced batch of relevant changes (and
-    embedding what changed, unless `embed` is False). The incremental state stays in memory
-    between runs, so each re-index after a one-file edit takes about a second."""
-    from ..api import index_repository
-
+    """Block, calling `on_changes` with the absolute paths of each debounced batch of relevant
+    changes, until `stop_event` is set, `stop_after` batches were handled, or Ctrl-C."""
     root = Path(path).resolve()
-    store = StateStore(settings.cache_dir / "graphs")
-    runs = 0
+    batches = 0
     for changes in watchfiles.watch(
         root,
         debounce=debounce_ms,
@@ -65,18 +52,7 @@ def watch_repository(
     ):
         if not changes:
             continue
-        on_report(
-            index_repository(
-                root,
-                repo,
-                client=client,
-                settings=settings,
-                embed=embed,
-                embedder=embedder,
-                store=store,
-                changed_paths=frozenset(changed for _change, changed in changes),
-            )
-        )
-        runs += 1
-        if stop_after is not None and runs >= stop_after:
+        on_changes(frozenset(changed for _change, changed in changes))
+        batches += 1
+        if stop_after is not None and batches >= stop_after:
             return
