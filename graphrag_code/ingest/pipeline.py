@@ -12,34 +12,40 @@ import re
 import subprocess
 import time
 import uuid
-from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from ..errors import IngestError
 from ..graph.client import Neo4jClient
 from ..graph.writer import GraphWriter
-from ..linking.centrality import centrality
-from ..linking.index import RepositoryIndex, interface_hash
+from ..linking.index import RepositoryIndex
 from ..linking.linker import FileLinks, NodeIds, link_file
-from ..model import NodeRow, ParsedFile, SkippedFile, SourceFile, SymbolKind
+from ..model import NodeRow, ParsedFile, SkippedFile, SymbolKind
 from ..parsing import (
     LANGUAGES,
-    ModuleName,
     ParseJob,
     imported_prefixes,
     module_names,
     parse_files,
     walk_repository,
 )
-from ..parsing.walker import DEFAULT_MAX_BYTES, walk_changes
+from ..parsing.walker import DEFAULT_MAX_BYTES, WalkResult, walk_changes
 from ..progress import SILENT, ProgressReporter
+from .incremental import (
+    IngestRun,
+    files_to_parse,
+    files_to_relink,
+    ids_shift,
+    lookup_tables,
+    next_state,
+    node_statistics,
+    usable_state,
+)
 from .report import IngestReport
 from .rows import file_rows
-from .state import IndexState, StateStore, compact, packed, paused_gc, unpacked, with_calls
+from .state import IndexState, StateStore, paused_gc, with_calls
 
 __all__ = ["IndexOptions", "build_graph", "valid_repo_name"]
 
@@ -62,21 +68,6 @@ def valid_repo_name(name: str) -> str:
             "and start with a letter or digit"
         )
     return name
-
-
-@dataclass
-class _Run:
-    """Working data of one run."""
-
-    root: Path
-    repo: str
-    sources: dict[str, SourceFile]
-    state: IndexState | None
-    report: IngestReport
-    parsed: dict[str, ParsedFile] = field(default_factory=dict)
-    fresh: dict[str, ParsedFile] = field(default_factory=dict)  # parsed in this run, with code
-    modules: dict[str, ModuleName] = field(default_factory=dict)
-    import_prefixes: dict[str, frozenset[str]] = field(default_factory=dict)
 
 
 @contextmanager
@@ -122,36 +113,13 @@ def build_graph(
         store = StateStore(state_dir)
 
     with _timed(report, "state"):
-        state = None if options.full else _usable_state(store, client, writer, name)
+        state = None if options.full else usable_state(store, client, writer, name)
     with _timed(report, "walk"):
-        progress.stage("walking", None)
-        walked = None
-        if state is not None and options.changed_paths is not None:
-            walked = walk_changes(
-                root,
-                languages=LANGUAGES,
-                known=state.file_stats,
-                changed=options.changed_paths,
-                max_bytes=options.max_file_bytes,
-            )
-            if walked is not None:  # files skipped before stay skipped unless they changed
-                seen = {s.path for s in walked.skipped} | {s.path for s in walked.files}
-                walked.skipped.extend(
-                    SkippedFile(path, reason)
-                    for path, (_sha, reason) in state.skipped.items()
-                    if path not in seen and (root / path).exists()
-                )
-        if walked is None:
-            walked = walk_repository(
-                root,
-                languages=LANGUAGES,
-                max_bytes=options.max_file_bytes,
-                known=state.file_stats if state is not None else None,
-            )
+        walked = _walk(root, state, options, progress)
     report.skipped.extend(walked.skipped)
     report.skipped_dirs.extend(walked.skipped_dirs)
     skipped_sha = {f.path: f.sha256 for f in walked.files}
-    run = _Run(
+    run = IngestRun(
         root=root,
         repo=name,
         sources={f.path: f for f in walked.files},
@@ -160,12 +128,12 @@ def build_graph(
     )
     report.mode = "incremental" if state is not None else "full"
     with _timed(report, "parse"):
-        _parse(run, _changed(run), options, progress)
+        _parse(run, files_to_parse(run), options, progress)
     removed = set(state.files) - set(run.parsed) if state is not None else set()
     with _timed(report, "link"):
-        index = _index_for(run, removed)
+        index = lookup_tables(run, removed)
         ids = NodeIds(name, index)
-        if state is not None and _ids_shift(run, index, removed):
+        if state is not None and ids_shift(run, index, removed):
             # A module appeared or vanished with the name of an existing symbol: that symbol's
             # id changes. Rare enough that a full run is the simple, exact answer.
             return build_graph(
@@ -173,125 +141,72 @@ def build_graph(
                 options=IndexOptions(options.max_file_bytes, options.workers, full=True),
                 progress=progress,
             )  # fmt: skip
-        relink = _files_to_relink(run, index, removed)
-        progress.stage("linking", len(relink))
-        links = dict(state.links) if state is not None else {}
-        for path_ in removed:
-            links.pop(path_, None)
-        for path_ in sorted(relink):
-            parsed = run.parsed[path_]
-            if path_ not in run.fresh and state is not None:
-                parsed = with_calls(parsed, state.calls[path_])
-            links[path_] = link_file(parsed, index, ids)
-            progress.advance()
+        relink = files_to_relink(run, index, removed)
+        links = _link(run, index, ids, relink, removed, progress)
     report.files_relinked = len(relink)
     token = uuid.uuid4().hex
     with _timed(report, "write"):
         node_ids, stats = _write(run, writer, index, ids, links, relink, removed, token, progress)
     _summarise(run, index, links)
-    compacted = {p: compact(f) for p, f in run.fresh.items()}
-    new_state = IndexState(
-        repo=name,
-        token=token,
-        files={p: s.sha256 for p, s in run.sources.items() if p in run.parsed},
-        modules={p: m for p, m in run.modules.items() if p in run.parsed},
-        parsed={p: compacted[p][0] if p in compacted else f for p, f in run.parsed.items()},
-        calls={
-            p: compacted[p][1] if p in compacted else state.calls[p]  # type: ignore[union-attr]
-            for p in run.parsed
-        },
-        interfaces={
-            p: state.interfaces[p]
-            if state is not None and p not in run.fresh
-            else interface_hash(f)
-            for p, f in run.parsed.items()
-        },
-        links={p: file_links.for_state() for p, file_links in links.items()},
-        rank_edges={
-            p: packed(links[p].rank_edges) if p in relink or state is None else state.rank_edges[p]
-            for p in links
-        },
-        node_ids=node_ids,
-        node_stats=stats,
-        file_stats={
-            p: (s.size, s.mtime_ns, s.sha256) for p, s in run.sources.items() if p in run.parsed
-        },
-        shadowed=frozenset(index.shadowed_paths),
-        index=index,
-        encoded=state.encoded if state is not None else {},
-        import_prefixes=run.import_prefixes,
-        imported=frozenset().union(*run.import_prefixes.values()),
-        skipped={
-            s.path: (skipped_sha[s.path], s.reason) for s in report.skipped if s.path in skipped_sha
-        },
-    )
+    new_state = next_state(run, index, links, relink, node_ids, stats, token, skipped_sha)
     with _timed(report, "state"):
         store.save(client.endpoint.uri, client.database, new_state, background=background)
     writer.finish_run(token, head=_git_head(root), files=len(run.parsed), symbols=report.symbols)
     return report
 
 
-def _usable_state(
-    store: StateStore, client: Neo4jClient, writer: GraphWriter, repo: str
-) -> IndexState | None:
-    state = store.load(client.endpoint.uri, client.database, repo)
-    if state is None:
-        return None
-    stored = writer.repository_state()
-    # An interrupted run leaves status "indexing": its partial writes are not described by
-    # any state, so the next run is a full one.
-    if stored is None or stored.get("status") != "complete":
-        return None
-    if stored.get("state_token") != state.token:
-        return None
-    return state
+def _walk(
+    root: Path, state: IndexState | None, options: IndexOptions, progress: ProgressReporter
+) -> WalkResult:
+    """The source files of the repository: with a warm state and the paths a watcher
+    reported, only those paths are looked at; otherwise the whole tree is walked."""
+    progress.stage("walking", None)
+    if state is not None and options.changed_paths is not None:
+        walked = walk_changes(
+            root,
+            languages=LANGUAGES,
+            known=state.file_stats,
+            changed=options.changed_paths,
+            max_bytes=options.max_file_bytes,
+        )
+        if walked is not None:  # files skipped before stay skipped unless they changed
+            seen = {s.path for s in walked.skipped} | {s.path for s in walked.files}
+            walked.skipped.extend(
+                SkippedFile(path, reason)
+                for path, (_sha, reason) in state.skipped.items()
+                if path not in seen and (root / path).exists()
+            )
+            return walked
+    return walk_repository(
+        root,
+        languages=LANGUAGES,
+        max_bytes=options.max_file_bytes,
+        known=state.file_stats if state is not None else None,
+    )
 
 
-def _changed(run: _Run) -> set[str]:
-    """Paths to parse: new or changed since the last run (files skipped last time for their
-    content stay skipped until they change)."""
-    if run.state is None:
-        return set(run.sources)
-    previous = run.state.files
-    changed = set()
-    for path, source in run.sources.items():
-        if previous.get(path) == source.sha256:
-            continue
-        skipped = run.state.skipped.get(path)
-        if skipped is not None and skipped[0] == source.sha256:
-            run.report.skipped.append(SkippedFile(path, skipped[1]))
-            continue
-        changed.add(path)
-    for skip in run.report.skipped:
-        run.sources.pop(skip.path, None)
-    return changed
-
-
-def _index_for(run: _Run, removed: set[str]) -> RepositoryIndex:
-    """The lookup tables for this run: the previous run's, updated in place for the changed
-    files when it is still in memory (watch mode), else built from every parsed file."""
+def _link(
+    run: IngestRun,
+    index: RepositoryIndex,
+    ids: NodeIds,
+    relink: set[str],
+    removed: set[str],
+    progress: ProgressReporter,
+) -> dict[str, FileLinks]:
+    """Every file's links: the previous run's for files that need no new link, fresh ones
+    for `relink` (whose call sites come back from the state when the file was not parsed)."""
     state = run.state
-    cached = state.index if state is not None else None
-    if state is not None:
-        state.index = None  # detached: a failed run must not leave a half-updated index behind
-    if cached is not None and state is not None:
-        old = [state.parsed[p] for p in sorted(set(run.fresh) | removed) if p in state.parsed]
-        new = [run.parsed[p] for p in sorted(run.fresh)]
-        if cached.update(old, new):
-            return cached
-    return RepositoryIndex(run.parsed.values())
-
-
-def _ids_shift(run: _Run, index: RepositoryIndex, removed: set[str]) -> bool:
-    state = run.state
-    assert state is not None
-    before = {state.parsed[p].module for p in set(run.fresh) | removed if p in state.parsed}
-    after = {run.parsed[p].module for p in run.fresh}
-    appeared_or_gone = before ^ after
-    if not appeared_or_gone:
-        return False
-    old_symbols = {s.qualified_name for f in state.parsed.values() for s in f.symbols}
-    return bool(appeared_or_gone & (old_symbols | set(index.symbols)))
+    progress.stage("linking", len(relink))
+    links = dict(state.links) if state is not None else {}
+    for path in removed:
+        links.pop(path, None)
+    for path in sorted(relink):
+        parsed = run.parsed[path]
+        if path not in run.fresh and state is not None:
+            parsed = with_calls(parsed, state.calls[path])
+        links[path] = link_file(parsed, index, ids)
+        progress.advance()
+    return links
 
 
 def _import_prefixes(parsed: ParsedFile) -> frozenset[str]:
@@ -302,7 +217,9 @@ def _import_prefixes(parsed: ParsedFile) -> frozenset[str]:
     )
 
 
-def _parse(run: _Run, changed: set[str], options: IndexOptions, progress: ProgressReporter) -> None:
+def _parse(
+    run: IngestRun, changed: set[str], options: IndexOptions, progress: ProgressReporter
+) -> None:
     """Parse changed files; keep cached parses of the others (re-parse if their name moved)."""
     state = run.state
     if state is not None:
@@ -355,46 +272,8 @@ def _parse(run: _Run, changed: set[str], options: IndexOptions, progress: Progre
     run.report.files_unchanged = len(run.parsed) - len(run.fresh)
 
 
-def _files_to_relink(run: _Run, index: RepositoryIndex, removed: set[str]) -> set[str]:
-    state = run.state
-    if state is None or index.shadowed_paths != state.shadowed:
-        run.report.files_removed = len(removed)
-        return set(run.parsed)
-    dirty_modules: set[str] = set()
-    dirty_names: set[str] = set()
-    touched = set(run.fresh) | removed
-    for path in touched:
-        old = state.parsed.get(path)
-        new = run.parsed.get(path)
-        old_interface = state.interfaces.get(path)
-        new_interface = interface_hash(new) if new is not None else None
-        if old_interface != new_interface:
-            for file in (old, new):
-                if file is not None:
-                    dirty_modules.add(file.module)
-        old_names = Counter(_callable_names(old))
-        new_names = Counter(_callable_names(new))
-        dirty_names |= {
-            n for n in old_names.keys() | new_names.keys() if old_names[n] != new_names[n]
-        }
-    run.report.files_removed = len(removed)
-    relink = set(run.fresh)
-    for path, links in state.links.items():
-        if path not in run.parsed or path in relink:
-            continue
-        if links.modules_consulted & dirty_modules or links.names_consulted & dirty_names:
-            relink.add(path)
-    return relink
-
-
-def _callable_names(parsed: ParsedFile | None) -> list[str]:
-    if parsed is None:
-        return []
-    return [s.name for s in parsed.symbols if s.ordinal == 1]
-
-
 def _write(
-    run: _Run,
+    run: IngestRun,
     writer: GraphWriter,
     index: RepositoryIndex,
     ids: NodeIds,
@@ -436,7 +315,9 @@ def _write(
     edges = [edge for path in sorted(relink) for edge in links[path].edges]
     progress.stage("writing edges", len(edges))
     writer.write_edges(edges, progress.advance)
-    changed_stats, stats = _statistics(state, node_ids, links, relink, nodes_deleted=bool(deleted))
+    changed_stats, stats = node_statistics(
+        state, node_ids, links, relink, nodes_deleted=bool(deleted)
+    )
     writer.write_node_stats(changed_stats)
     if state is None:
         writer.delete_orphan_externals()
@@ -455,101 +336,7 @@ def _write(
     return node_ids, stats
 
 
-def _statistics(
-    state: IndexState | None,
-    node_ids: dict[str, list[str]],
-    links: dict[str, FileLinks],
-    relink: set[str],
-    *,
-    nodes_deleted: bool,
-) -> tuple[dict[str, dict[str, Any]], dict[str, bytes]]:
-    """The node statistics that changed (to write) and every file's statistics (to keep).
-
-    PageRank runs again only when nodes or ranked edges changed. Otherwise only the relinked
-    files' nodes can differ, in their unresolved calls (a node's unresolved calls are call
-    sites in its own body, so they come from its own file's links), and the other files keep
-    their pickled statistics untouched.
-    """
-    before: dict[str, bytes] = state.node_stats if state is not None else {}
-
-    def old_stats(path: str) -> dict[str, dict[str, Any]]:
-        blob = before.get(path)
-        return unpacked(blob) if blob is not None else {}
-
-    def old_ranked(path: str) -> frozenset[tuple[str, str]] | None:
-        blob = state.rank_edges.get(path) if state is not None else None
-        return unpacked(blob) if blob is not None else None
-
-    def new_here(path: str) -> bool:  # a node this file did not have before
-        old = set(state.node_ids.get(path, ())) if state is not None else set()
-        return any(node not in old for node in node_ids.get(path, []))
-
-    rank_changed = (
-        state is None
-        or nodes_deleted
-        or any(new_here(path) for path in relink)
-        or any(links[path].rank_edges != old_ranked(path) for path in relink)
-    )
-    changed: dict[str, dict[str, Any]] = {}
-    kept: dict[str, bytes] = {}
-    if rank_changed:
-        everything = _node_stats(
-            node_ids,
-            links,
-            [
-                links[path].rank_edges if path in relink else old_ranked(path) or frozenset()
-                for path in links
-            ],
-        )
-        for path, ids_ in node_ids.items():
-            stats = {node: everything[node] for node in ids_}
-            previous = old_stats(path)
-            changed.update((n, props) for n, props in stats.items() if previous.get(n) != props)
-            blob = before.get(path)
-            kept[path] = blob if blob is not None and stats == previous else packed(stats)
-        return changed, kept
-    kept = {path: before[path] for path in node_ids if path not in relink}
-    for path in relink:
-        file_links, previous = links[path], old_stats(path)
-        stats = {
-            node: {
-                **previous[node],
-                "unresolved_calls": file_links.unresolved_calls.get(node, 0),
-                "unresolved_names": list(file_links.unresolved_names.get(node, ())),
-            }
-            for node in node_ids.get(path, [])
-        }
-        changed.update((n, props) for n, props in stats.items() if previous.get(n) != props)
-        kept[path] = packed(stats)
-    return changed, kept
-
-
-def _node_stats(
-    node_ids: dict[str, list[str]],
-    links: dict[str, FileLinks],
-    rank_edges: list[frozenset[tuple[str, str]]],
-) -> dict[str, dict[str, Any]]:
-    """Rank and unresolved-call counts of every node; `rank_edges`: each file's rank pairs."""
-    nodes = {node for ids_ in node_ids.values() for node in ids_}
-    scores = centrality(nodes, [pair for pairs in rank_edges for pair in pairs])
-    unresolved: Counter[str] = Counter()
-    unresolved_names: dict[str, tuple[str, ...]] = {}
-    for file_links in links.values():
-        unresolved.update(file_links.unresolved_calls)
-        unresolved_names.update(file_links.unresolved_names)
-    return {
-        node: {
-            "pagerank": scores[node][0],
-            "in_degree": scores[node][1],
-            "out_degree": scores[node][2],
-            "unresolved_calls": unresolved.get(node, 0),
-            "unresolved_names": list(unresolved_names.get(node, ())),
-        }
-        for node in nodes
-    }
-
-
-def _summarise(run: _Run, index: RepositoryIndex, links: dict[str, FileLinks]) -> None:
+def _summarise(run: IngestRun, index: RepositoryIndex, links: dict[str, FileLinks]) -> None:
     report = run.report
     report.files_total = len(run.parsed)
     report.modules = len(index.modules)
