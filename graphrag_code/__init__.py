@@ -26,6 +26,7 @@ from .graph.client import Neo4jClient
 from .graph.schema import SchemaConfig, ensure_schema
 from .ingest.report import IngestReport
 from .llm import ChatModel, OpenAIChat
+from .location import Location
 from .retrieval.answer import Answer
 from .retrieval.context import Context
 from .retrieval.fusion import rrf
@@ -45,6 +46,7 @@ __all__ = [
     "Hit",
     "IngestReport",
     "LlamaIndexEmbedder",
+    "Location",
     "MiniLMEmbedder",
     "Neo4jClient",
     "Neo4jEndpoint",

@@ -18,7 +18,7 @@ from types import TracebackType
 
 from .api import connect, index_repository
 from .embedding import Embedder, make_embedder
-from .graph.client import Neo4jClient
+from .graph import GraphReader, Neo4jClient
 from .ingest.report import IngestReport
 from .ingest.state import StateStore
 from .llm import ChatModel, OpenAIChat
@@ -119,6 +119,11 @@ class CodeGraph:
     @property
     def relations(self) -> Relations:
         return Relations(self.client)
+
+    @property
+    def reader(self) -> GraphReader:
+        """Typed reads of the graph beyond search and relations (node code, call graphs)."""
+        return GraphReader(self.client)
 
     def search(
         self,

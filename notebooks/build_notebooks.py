@@ -80,6 +80,19 @@ write(
             "for r in callers.all:\n"
             '    print(r.distance, "certain " if r.certain else "possible", r.qualified_name, r.location)'
         ),
+        new_markdown_cell(
+            "A path is a list of steps: each node with the edge that led to it (its type and, "
+            "for calls, how it was resolved). Every result that points into the repository "
+            "carries a `Location`, written `path:start-end`."
+        ),
+        new_code_cell(
+            'path = graph.path("api.index_repository", "linker.link_file", repo=REPO)\n'
+            "for step in path.steps:\n"
+            '    arrow = f"  └─{step.edge} ({step.resolution or \'-\'})─▶ " if step.edge else ""\n'
+            "    print(f\"{arrow}{step.qualified_name}  {step.location}\")\n"
+            "if not path.found:\n"
+            '    print("no call/import chain")'
+        ),
         new_code_cell(
             'impact = graph.impact("model.py", repo=REPO, depth=2)\n'
             'print(len(impact.all), "symbols and modules may be affected; nearest:")\n'

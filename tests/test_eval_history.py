@@ -32,6 +32,7 @@ from graphrag_code.eval.history import (
 )
 from graphrag_code.eval.report import read_run_log, scores_from_run_log
 from graphrag_code.graph.client import Neo4jClient
+from graphrag_code.location import Location
 from graphrag_code.retrieval.search import Hit
 from graphrag_code.settings import Settings
 
@@ -176,7 +177,7 @@ def test_export_tree_leaves_the_checkout_alone(history_repo: HistoryRepo, tmp_pa
 
 # -- scoring by hand ------------------------------------------------------------------------------
 def _hit(node_id: str, path: str) -> Hit:
-    return Hit(node_id, "function", node_id, path, 1, 2, None, "r", 1.0)
+    return Hit(node_id, "function", node_id, Location(path, 1, 2), None, "r", 1.0)
 
 
 def test_file_ranking_maps_symbols_to_their_module() -> None:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import graphrag_code
 
+# `Location`: the type of every result's `location` (hits, related symbols, path steps, entry
+# points, context items); exported so that users can annotate and build the values they compare.
 EXPECTED = {
     "Answer", "ChatModel", "CodeGraph", "Context", "Embedder", "GraphRAGCodeError",
-    "HashingEmbedder", "Hit", "IngestReport", "LlamaIndexEmbedder", "MiniLMEmbedder",
+    "HashingEmbedder", "Hit", "IngestReport", "LlamaIndexEmbedder", "Location", "MiniLMEmbedder",
     "Neo4jClient", "Neo4jEndpoint", "OpenAIChat", "OpenAIEmbedder", "RelationsResult",
     "Reranker", "SchemaConfig", "SearchOptions", "SearchResult", "Settings",
     "delete_repository", "embed_repository", "ensure_schema", "index_repository",

@@ -145,7 +145,11 @@ def test_callers_transitive_with_distances(shop_graph: CodeGraph) -> None:
     }
     assert result.possible == []
     # cli.main has an unresolved `thing.save()`: a possible caller that no edge records
-    assert [c["qualified_name"] for c in result.unresolved_candidates] == ["shop.cli.main"]
+    [candidate] = result.unresolved_candidates
+    assert candidate.qualified_name == "shop.cli.main"
+    assert (candidate.kind, candidate.repo) == ("Function", REPO)
+    assert candidate.location.path == "src/shop/cli.py"
+    assert str(candidate.location).startswith("src/shop/cli.py:")
 
 
 def test_callees_separate_certain_and_possible(shop_graph: CodeGraph) -> None:
@@ -176,21 +180,36 @@ def test_impact_of_a_file_is_transitive_with_distances(shop_graph: CodeGraph) ->
 
 def test_path_from_endpoint_to_storage(shop_graph: CodeGraph) -> None:
     path = shop_graph.path("create_order_endpoint", "write_audit_log", repo=REPO)
-    assert [n["qualified_name"] for n in path.nodes] == [
+    assert [step.qualified_name for step in path.steps] == [
         "shop.api.create_order_endpoint",
         "shop.services.orders.OrderService.place_order",
         "shop.repositories.OrderRepository.add",
         "shop.storage.sqlite.SqliteStorage.save",
         "shop.storage.sqlite.write_audit_log",
     ]
+    # the first step is the source; every later one holds the call that led to it
+    assert path.steps[0].edge is None
+    assert path.steps[0].id == path.source.id
+    assert path.steps[-1].id == path.target.id
+    assert [step.edge for step in path.steps[1:]] == ["CALLS"] * 4
+    assert all(step.resolution in ("exact", "inferred") for step in path.steps[1:])
+    assert all(step.lines for step in path.steps[1:])
+    assert path.steps[-1].location.path == "src/shop/storage/sqlite.py"
     assert path.certain
     assert not shop_graph.path("write_audit_log", "create_order_endpoint", repo=REPO).found
 
 
 def test_entry_points(shop_graph: CodeGraph) -> None:
     points = shop_graph.entry_points(REPO)
-    assert "shop.cli.main" in [row["qualified_name"] for row in points.roots]
+    assert "shop.cli.main" in [point.qualified_name for point in points.roots]
+    main = next(point for point in points.roots if point.qualified_name == "shop.cli.main")
+    assert main.location.path == "src/shop/cli.py"
+    assert main.in_degree == 0
+    assert main.out_degree > 0
     assert points.central
+    ranks = [point.pagerank for point in points.central]
+    assert ranks == sorted(ranks, reverse=True)
+    assert ranks[0] > 0
 
 
 def test_callers_through_an_overridden_method_are_possible(shop_graph: CodeGraph) -> None:
@@ -314,7 +333,9 @@ def test_context_has_code_citations_and_respects_the_budget(shop_graph: CodeGrap
     assert context.items[0].role == "hit"
     assert any(item.role in ("callee", "type", "sibling") for item in context.items)
     for item in context.items:
-        assert item.text.startswith(f"### {item.path}:")
+        assert item.text.startswith(f"### {item.location} — {item.qualified_name}")
+        assert item.citation == str(item.location)
+        assert item.location.start_line is not None
     # the storage call is reached either as a hit or as a callee of one (signature only)
     assert "shop:shop.storage.sqlite.SqliteStorage.save" in {item.id for item in context.items}
     assert "def save(self, key: str, value: dict) -> None" in context.text

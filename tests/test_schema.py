@@ -8,7 +8,7 @@ import pytest
 
 from graphrag_code.errors import EmbeddingMismatchError, SchemaError
 from graphrag_code.graph.client import Neo4jClient
-from graphrag_code.graph.schema import SchemaConfig, ensure_schema
+from graphrag_code.graph.schema import SchemaConfig, check_vector_index, ensure_schema
 
 from .conftest import drop_search_indexes
 
@@ -94,6 +94,19 @@ def test_other_model_same_dimensions_also_fails(fresh: Neo4jClient) -> None:
     )
     with pytest.raises(EmbeddingMismatchError, match="another-model"):
         ensure_schema(fresh, other)
+
+
+def test_searches_check_the_vector_index_by_the_same_rule(fresh: Neo4jClient) -> None:
+    """What `ensure_schema` accepts, a search accepts; a model it refuses, a search refuses."""
+    with pytest.raises(SchemaError, match="does not exist"):
+        check_vector_index(fresh, "test_vectors", model="unit-test-model", dimensions=4)
+    ensure_schema(fresh, CONFIG)
+    check_vector_index(fresh, "test_vectors", model="unit-test-model", dimensions=4)
+    for model, dimensions in (("another-model", 4), ("unit-test-model", 8)):
+        with pytest.raises(EmbeddingMismatchError) as caught:
+            check_vector_index(fresh, "test_vectors", model=model, dimensions=dimensions)
+        assert "unit-test-model with 4 dimensions" in str(caught.value)
+        assert f"{model} with {dimensions} dimensions" in str(caught.value)
 
 
 def test_reembed_replaces_index_and_drops_old_vectors(fresh: Neo4jClient) -> None:

@@ -1,5 +1,5 @@
 // Remove nodes (and their relationships) that no longer exist in the source.
-// Parameters: $ids
-UNWIND $ids AS id
+// Parameters: $rows (the ids)
+UNWIND $rows AS id
 MATCH (n:Code {id: id})
 DETACH DELETE n

@@ -16,5 +16,5 @@ CALL () {
   LIMIT $limit
 }
 RETURN role, n.id AS id, n.qualified_name AS qualified_name, n.kind AS kind, n.path AS path,
-       n.start_line AS start_line, n.pagerank AS pagerank, n.in_degree AS in_degree,
+       n.start_line AS start_line, n.end_line AS end_line, n.pagerank AS pagerank, n.in_degree AS in_degree,
        n.out_degree AS out_degree

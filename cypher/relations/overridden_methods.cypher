@@ -5,5 +5,7 @@ MATCH (m:Code {id: $id})<-[:DEFINES]-(:Class)-[inherits:INHERITS*1..6]->(base:Cl
       -[:DEFINES]->(overridden:Code {name: m.name})
 WHERE m.kind = 'Method' AND overridden.kind = 'Method'
 WITH overridden, min(size(inherits)) AS distance
-RETURN overridden.id AS id, overridden.qualified_name AS qualified_name
+RETURN overridden.id AS id, overridden.qualified_name AS qualified_name,
+       overridden.kind AS kind, overridden.repo AS repo, overridden.path AS path,
+       overridden.start_line AS start_line, overridden.end_line AS end_line
 ORDER BY distance, qualified_name

@@ -2,7 +2,7 @@
 // Parameters: $name, $repo
 MATCH (n:Code)
 WHERE n.repo = $repo AND $name IN n.unresolved_names
-RETURN n.id AS id, n.qualified_name AS qualified_name, n.path AS path,
-       n.start_line AS start_line
+RETURN n.id AS id, n.qualified_name AS qualified_name, n.kind AS kind, n.repo AS repo,
+       n.path AS path, n.start_line AS start_line, n.end_line AS end_line
 ORDER BY qualified_name
 LIMIT 100

@@ -78,7 +78,7 @@ def _demo(args: argparse.Namespace, console: Console) -> int:
         points = graph.entry_points(repo, limit=5)
         console.print(
             "\n[bold]most central[/]: "
-            + ", ".join(row["qualified_name"] for row in points.central),
+            + ", ".join(point.qualified_name for point in points.central),
             highlight=False,
         )
         console.print(
@@ -100,5 +100,5 @@ def _show_search(console: Console, graph: CodeGraph, question: str, repo: str) -
         table.add_column(column)
     for rank, hit in enumerate(result.hits, start=1):
         legs = " ".join(f"{leg}:{position}" for leg, position in hit.ranks.items())
-        table.add_row(str(rank), hit.qualified_name, hit.location, legs, hit.explain or "")
+        table.add_row(str(rank), hit.qualified_name, str(hit.location), legs, hit.explain or "")
     console.print(table)

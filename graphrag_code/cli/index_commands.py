@@ -13,7 +13,7 @@ from rich.table import Table
 
 from ..api import connect, delete_repository, index_repository, watch_repository
 from ..embedding import make_embedder
-from ..graph.queries import load_query
+from ..graph import GraphReader
 from ..ingest.report import IngestReport
 from ..settings import load_settings
 from .progress import RichProgress
@@ -119,10 +119,7 @@ def print_report(console: Console, report: IngestReport, *, as_json: bool) -> No
 def _export_callgraph(args: argparse.Namespace, console: Console) -> int:
     settings = load_settings()
     with connect(settings) as client:
-        rows = client.read(
-            load_query("relations/export_callgraph"), {"repo": args.repo, "certain": args.certain}
-        )
-    graph = {row["caller"]: sorted(row["callees"]) for row in rows}
+        graph = GraphReader(client).call_graph(args.repo, certain=args.certain)
     text = json.dumps(dict(sorted(graph.items())), indent=2)
     if args.output:
         args.output.write_text(text + "\n")

@@ -102,7 +102,7 @@ def _search(args: argparse.Namespace, console: Console) -> int:
         table.add_column(column)
     for rank, hit in enumerate(result.hits, start=1):
         table.add_row(
-            str(rank), hit.qualified_name, hit.kind, hit.location,
+            str(rank), hit.qualified_name, hit.kind, str(hit.location),
             *(str(hit.ranks.get(leg, "")) for leg in LEGS),
             (hit.explain or "") + (" (possible)" if hit.possible else ""),
         )  # fmt: skip
@@ -136,7 +136,8 @@ def _relation(args: argparse.Namespace, console: Console) -> int:
             table.add_column(column)
         for row in sorted(rows, key=lambda r: (r.distance, r.qualified_name)):
             table.add_row(
-                str(row.distance), row.qualified_name, row.kind or "external", row.location,
+                str(row.distance), row.qualified_name, row.kind or "external",
+                str(row.location or "(external)"),
                 row.edge, row.resolution or "",
             )  # fmt: skip
         console.print(table)
@@ -145,7 +146,7 @@ def _relation(args: argparse.Namespace, console: Console) -> int:
     if result.unresolved_call_sites:
         console.print(f"{result.unresolved_call_sites} call site(s) in it could not be resolved")
     if result.unresolved_candidates:
-        names = ", ".join(row["qualified_name"] for row in result.unresolved_candidates[:10])
+        names = ", ".join(c.qualified_name for c in result.unresolved_candidates[:10])
         console.print(
             f"{len(result.unresolved_candidates)} function(s) have unresolved calls with this "
             f"name and might call it: {names}",
@@ -168,14 +169,11 @@ def _path(args: argparse.Namespace, console: Console) -> int:
             f"{result.target.qualified_name}"
         )
         return 1
-    for node, relationship in zip(result.nodes, [None, *result.relationships], strict=True):
-        if relationship is not None:
-            tier = f" ({relationship['resolution']})" if relationship.get("resolution") else ""
-            console.print(f"   └─{relationship['type']}{tier}─▶", highlight=False)
-        console.print(
-            f"{node['qualified_name']}  [dim]{node['path']}:{node['start_line']}[/]",
-            highlight=False,
-        )
+    for step in result.steps:
+        if step.edge is not None:
+            tier = f" ({step.resolution})" if step.resolution else ""
+            console.print(f"   └─{step.edge}{tier}─▶", highlight=False)
+        console.print(f"{step.qualified_name}  [dim]{step.location}[/]", highlight=False)
     return 0
 
 
@@ -245,10 +243,10 @@ def _entry_points(args: argparse.Namespace, console: Console) -> int:
         table = Table(title=title, show_edge=False)
         for column in ("symbol", "kind", "location", "pagerank", "in", "out"):
             table.add_column(column)
-        for row in rows:
+        for point in rows:
             table.add_row(
-                row["qualified_name"], row["kind"], f"{row['path']}:{row['start_line']}",
-                f"{row['pagerank']:.4f}", str(row["in_degree"]), str(row["out_degree"]),
+                point.qualified_name, point.kind, str(point.location),
+                f"{point.pagerank:.4f}", str(point.in_degree), str(point.out_degree),
             )  # fmt: skip
         console.print(table)
     return 0

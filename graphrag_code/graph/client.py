@@ -8,7 +8,7 @@ never appear in a repr, a log line or an error message.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
 import neo4j
@@ -156,34 +156,22 @@ class Neo4jClient:
     def write_batches(
         self,
         query: str,
-        rows: Sequence[Mapping[str, Any]],
+        rows: Sequence[Any],
         *,
         batch_size: int = 1000,
         extra: Mapping[str, Any] | None = None,
+        progress: Callable[[int], None] | None = None,
     ) -> int:
-        """Run `UNWIND $rows AS row ...` once per batch, each batch one write transaction."""
+        """Run `UNWIND $rows AS row ...` once per batch, each batch one write transaction
+        (`progress` gets each batch's size once it is written). The library's one batching
+        helper: an interruption loses at most one batch, and MERGE makes a rerun complete it."""
         done = 0
         for batch in _chunks(rows, batch_size):
             self.write(query, {**(extra or {}), "rows": list(batch)})
             done += len(batch)
+            if progress is not None:
+                progress(len(batch))
         return done
-
-    def write_many(self, statements: Iterable[tuple[str, Mapping[str, Any]]]) -> None:
-        """Several statements in ONE write transaction: all of them land, or none."""
-
-        def work(tx: neo4j.ManagedTransaction) -> None:
-            for query, parameters in statements_list:
-                tx.run(query, dict(parameters)).consume()
-
-        statements_list = list(statements)
-        try:
-            with self._driver.session(
-                database=self.database,
-                bookmark_manager=self._driver.execute_query_bookmark_manager,
-            ) as session:
-                session.execute_write(work)
-        except (ServiceUnavailable, SessionExpired) as exc:
-            raise Neo4jUnavailableError(str(exc), address=self.endpoint.uri) from exc
 
     def _credentials_error(self) -> ConfigurationError:
         return ConfigurationError(

@@ -9,7 +9,14 @@ from ..errors import EmbeddingMismatchError, SchemaError
 from .client import Neo4jClient
 from .queries import load_query, split_statements
 
-__all__ = ["SchemaConfig", "ensure_schema", "wait_for_indexes"]
+__all__ = [
+    "SchemaConfig",
+    "VectorIndexInfo",
+    "check_vector_index",
+    "ensure_schema",
+    "vector_index_info",
+    "wait_for_indexes",
+]
 
 _CLEAR_BATCH = 5000
 
@@ -51,23 +58,58 @@ def ensure_schema(
     wait_for_indexes(client, timeout=timeout)
 
 
-def _reconcile_vector_index(client: Neo4jClient, config: SchemaConfig, *, reembed: bool) -> None:
-    info = client.read(load_query("schema/vector_info"), {"name": config.vector_index})
+@dataclass(frozen=True)
+class VectorIndexInfo:
+    """What a vector index was built for: its dimension count and the recorded model (None
+    for an index created before models were recorded, which any model may use)."""
+
+    name: str
+    dimensions: int
+    model: str | None
+
+    def serves(self, model: str, dimensions: int) -> bool:
+        """Whether vectors of `model` with `dimensions` belong in this index."""
+        return self.dimensions == dimensions and (not self.model or self.model == model)
+
+    def mismatch(self, model: str, dimensions: int) -> EmbeddingMismatchError:
+        return EmbeddingMismatchError(
+            index=self.name,
+            stored=f"model {self.model or 'unknown'} with {self.dimensions} dimensions",
+            configured=f"model {model} with {dimensions} dimensions",
+        )
+
+
+def vector_index_info(client: Neo4jClient, name: str) -> VectorIndexInfo | None:
+    """The vector index `name` and the model recorded for it; None when it does not exist."""
+    info = client.read(load_query("schema/vector_info"), {"name": name})
     if not info:
-        return
-    stored_dimensions = int(info[0]["dimensions"])
-    recorded = client.read(load_query("schema/embedding_model"), {"name": config.vector_index})
-    stored_model = str(recorded[0]["model"]) if recorded else None
-    same_model = stored_model is None or stored_model == config.model
-    if stored_dimensions == config.dimensions and same_model:
+        return None
+    recorded = client.read(load_query("schema/embedding_model"), {"name": name})
+    model = recorded[0]["model"] if recorded else None
+    return VectorIndexInfo(name, int(info[0]["dimensions"]), str(model) if model else None)
+
+
+def check_vector_index(client: Neo4jClient, name: str, *, model: str, dimensions: int) -> None:
+    """Raise `SchemaError` when the vector index `name` does not exist, and
+    `EmbeddingMismatchError` when it holds another model's vectors (a search then fails
+    clearly instead of Neo4j rejecting the query vector)."""
+    info = vector_index_info(client, name)
+    if info is None:
+        raise SchemaError(
+            f"vector index {name!r} does not exist: index a repository first "
+            "(`graphrag-code index PATH`)"
+        )
+    if not info.serves(model, dimensions):
+        raise info.mismatch(model, dimensions)
+
+
+def _reconcile_vector_index(client: Neo4jClient, config: SchemaConfig, *, reembed: bool) -> None:
+    info = vector_index_info(client, config.vector_index)
+    if info is None or info.serves(config.model, config.dimensions):
         return
     embedded = int(client.read(load_query("schema/count_embeddings"))[0]["embedded"])
     if embedded and not reembed:
-        raise EmbeddingMismatchError(
-            index=config.vector_index,
-            stored=f"model {stored_model or 'unknown'} with {stored_dimensions} dimensions",
-            configured=f"model {config.model} with {config.dimensions} dimensions",
-        )
+        raise info.mismatch(config.model, config.dimensions)
     clear = load_query("schema/clear_embeddings")
     while int(client.write(clear, {"limit": _CLEAR_BATCH})[0]["cleared"]):
         pass

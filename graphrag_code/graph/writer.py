@@ -74,11 +74,9 @@ class GraphWriter:
     def _batches(
         self, query: str, rows: Sequence[dict[str, Any]], progress: Progress | None
     ) -> None:
-        for start in range(0, len(rows), self.batch_size):
-            batch = list(rows[start : start + self.batch_size])
-            self.client.write(query, {"repo": self.repo, "rows": batch})
-            if progress is not None:
-                progress(len(batch))
+        self.client.write_batches(
+            query, rows, batch_size=self.batch_size, extra={"repo": self.repo}, progress=progress
+        )
 
     def write_nodes(self, rows: Iterable[NodeRow], progress: Progress | None = None) -> None:
         by_kind: dict[SymbolKind, list[dict[str, Any]]] = defaultdict(list)
@@ -99,9 +97,7 @@ class GraphWriter:
         self._id_batches(load_query("ingest/delete_outgoing_edges"), ids)
 
     def _id_batches(self, query: str, ids: Iterable[str]) -> None:
-        ordered = sorted(set(ids))
-        for start in range(0, len(ordered), self.batch_size):
-            self.client.write(query, {"ids": ordered[start : start + self.batch_size]})
+        self.client.write_batches(query, sorted(set(ids)), batch_size=self.batch_size)
 
     def write_edges(self, edges: Iterable[Edge], progress: Progress | None = None) -> None:
         internal: dict[EdgeKind, list[dict[str, Any]]] = defaultdict(list)

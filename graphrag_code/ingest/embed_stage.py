@@ -33,7 +33,7 @@ from typing import Any
 from ..embedding import Embedder, ghost_text
 from ..errors import ConfigurationError, EmbeddingError
 from ..graph.client import Neo4jClient
-from ..graph.queries import load_query
+from ..graph.vectors import VectorStore
 from ..progress import ProgressReporter
 
 __all__ = [
@@ -51,10 +51,6 @@ DEFAULT_BATCH_SIZE = 64
 """Texts per `embed_documents` call: how often progress moves and cancellation is checked."""
 
 _FORGET_BATCH = 5000
-# Ids are "<repo>:<qualified name>" and repository names are ASCII letters, digits and ".-_"
-# (see `valid_repo_name`), so one repository is one range of the unique id index, and every id
-# sorts below DEL (0x7f).
-_ALL_IDS = ("", "\x7f")
 
 
 @dataclass
@@ -108,24 +104,6 @@ def node_ghost_text(node: Mapping[str, Any]) -> str:
 
 
 @dataclass(frozen=True)
-class _Scope:
-    """Which nodes a run covers and which model's vectors it fills in."""
-
-    repo: str | None
-    model: str
-    after: str
-    before: str
-
-    @classmethod
-    def of(cls, repo: str | None, model: str) -> _Scope:
-        after, before = (f"{repo}:", f"{repo};") if repo is not None else _ALL_IDS
-        return cls(repo, model, after, before)
-
-    def parameters(self) -> dict[str, Any]:
-        return {"repo": self.repo, "model": self.model, "after": self.after, "before": self.before}
-
-
-@dataclass(frozen=True)
 class _Node:
     id: str
     content_hash: str
@@ -153,13 +131,7 @@ def forget_embeddings(client: Neo4jClient, repo: str | None = None) -> int:
     The next `embed_pending` recomputes them (after a change to how ghost texts are built,
     say) while the old vectors stay searchable. Returns how many nodes were marked.
     """
-    scope = _Scope.of(repo, "")
-    query = load_query("embed/forget_hashes")
-    parameters = {**scope.parameters(), "limit": _FORGET_BATCH}
-    total = 0
-    while forgotten := int(client.write(query, parameters)[0]["forgotten"]):
-        total += forgotten
-    return total
+    return VectorStore(client, repo, model="").forget(batch=_FORGET_BATCH)
 
 
 def embed_pending(
@@ -188,13 +160,13 @@ def embed_pending(
         raise ConfigurationError(f"limit must not be negative, got {limit}")
     started = time.perf_counter()
     progress = progress or _NoProgress()
-    scope = _Scope.of(repo, embedder.name)
-    pending = int(client.read(load_query("embed/count_pending"), scope.parameters())[0]["pending"])
+    store = VectorStore(client, repo, embedder.name)
+    pending = store.count_pending()
     report = EmbedReport(repo=repo, model=embedder.name, pending=pending)
     todo = pending if limit is None else min(pending, limit)
     progress.stage("embedding", todo)
     if todo:
-        run = _Run(client, scope, embedder, chunk_size, batch_size, progress, cancel, report)
+        run = _Run(store, embedder, chunk_size, batch_size, progress, cancel, report)
         run.execute(todo)
     report.stopped_early = report.stopped_early or todo < pending
     report.seconds = time.perf_counter() - started
@@ -206,8 +178,7 @@ class _Run:
 
     def __init__(
         self,
-        client: Neo4jClient,
-        scope: _Scope,
+        store: VectorStore,
         embedder: Embedder,
         chunk_size: int,
         batch_size: int,
@@ -215,8 +186,7 @@ class _Run:
         cancel: threading.Event | None,
         report: EmbedReport,
     ) -> None:
-        self.client = client
-        self.scope = scope
+        self.store = store
         self.embedder = embedder
         self.dimensions = embedder.dimensions
         self.chunk_size = chunk_size
@@ -233,7 +203,7 @@ class _Run:
             # The single worker runs tasks in order: write k-1, then read k+1 (while the model
             # embeds chunk k). So read k+1 sees every chunk but k in the database.
             asked = min(self.chunk_size, todo)
-            reading: Future[_Chunk] | None = io.submit(self._read, self.scope.after, asked)
+            reading: Future[_Chunk] | None = io.submit(self._read, self.store.after, asked)
             writing: Future[int] | None = None
             try:
                 while reading is not None:
@@ -247,7 +217,7 @@ class _Run:
                     rows, complete = self._vectors(chunk)
                     if writing is not None:
                         self.report.written += writing.result()
-                    writing = io.submit(self._write, rows) if rows else None
+                    writing = io.submit(self.store.write, rows) if rows else None
                     if not complete:
                         self.report.stopped_early = True
                         break
@@ -262,8 +232,7 @@ class _Run:
 
     # -- Neo4j, in the background thread -------------------------------------------------------
     def _read(self, after: str, limit: int) -> _Chunk:
-        parameters = {**self.scope.parameters(), "after": after, "limit": limit}
-        rows = self.client.read(load_query("embed/read_pending"), parameters)
+        rows = self.store.read_pending(after, limit)
         nodes = [
             _Node(
                 id=row["id"],
@@ -274,12 +243,6 @@ class _Run:
             for row in rows
         ]
         return _Chunk(nodes, nodes[-1].id if nodes else after)
-
-    def _write(self, rows: list[dict[str, Any]]) -> int:
-        result = self.client.write(
-            load_query("embed/write_vectors"), {"rows": rows, "model": self.scope.model}
-        )
-        return int(result[0]["written"])
 
     # -- the model, in the calling thread ------------------------------------------------------
     def _vectors(self, chunk: _Chunk) -> tuple[list[dict[str, Any]], bool]:

@@ -17,7 +17,6 @@ from llama_index.core.retrievers import BaseRetriever
 from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 
 from ..codegraph import CodeGraph
-from ..graph.queries import load_query
 from ..retrieval.search import Hit, SearchOptions
 
 __all__ = ["CodeGraphRetriever"]
@@ -42,7 +41,7 @@ class CodeGraphRetriever(BaseRetriever):
 
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
         result = self._graph.search(query_bundle.query_str, repo=self._repo, options=self._options)
-        code = self._code([hit.id for hit in result.hits])
+        code = self._graph.reader.code([hit.id for hit in result.hits])
         return [
             NodeWithScore(node=self._node(hit, code.get(hit.id, "")), score=hit.score)
             for hit in result.hits
@@ -52,22 +51,18 @@ class CodeGraphRetriever(BaseRetriever):
         # the Neo4j driver used here is synchronous: run it off the event loop
         return await asyncio.to_thread(self._retrieve, query_bundle)
 
-    def _code(self, ids: list[str]) -> dict[str, str]:
-        rows = self._graph.client.read(load_query("context/node_code"), {"ids": ids})
-        return {row["id"]: row["code"] or "" for row in rows}
-
     @staticmethod
     def _node(hit: Hit, code: str) -> TextNode:
         metadata: dict[str, Any] = {
-            "path": hit.path,
-            "start_line": hit.start_line,
-            "end_line": hit.end_line,
+            "path": hit.location.path,
+            "start_line": hit.location.start_line,
+            "end_line": hit.location.end_line,
             "qualified_name": hit.qualified_name,
             "kind": hit.kind,
             "repo": hit.repo,
             "ranks": dict(hit.ranks),
             "explain": hit.explain,
-            "citation": hit.location,
+            "citation": str(hit.location),
         }
         return TextNode(
             id_=hit.id,

@@ -8,12 +8,11 @@ token counts of code closely enough for budgeting without a tokenizer download.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
-from ..graph.client import Neo4jClient
-from ..graph.queries import load_query
+from ..graph import ContextNode, GraphReader, Neo4jClient
+from ..location import Location
 from .search import Hit, SearchResult
 
 __all__ = ["Context", "ContextItem", "assemble_context", "estimate_tokens"]
@@ -33,18 +32,15 @@ class ContextItem:
     id: str
     qualified_name: str
     kind: str
-    path: str
-    start_line: int | None
-    end_line: int | None
+    location: Location
     role: Role
     text: str
     tokens: int
 
     @property
     def citation(self) -> str:
-        if self.start_line is None:
-            return self.path
-        return f"{self.path}:{self.start_line}-{self.end_line}"
+        """`path:start-end`, as in the item's header and in an answer's citations."""
+        return str(self.location)
 
 
 @dataclass(frozen=True)
@@ -65,17 +61,15 @@ class Context:
         return [item.citation for item in self.items]
 
 
-def _header(node: Mapping[str, Any], role: Role, rank: int | None) -> str:
-    lines = f":{node.get('start_line')}-{node.get('end_line')}" if node.get("start_line") else ""
+def _header(node: ContextNode, role: Role, rank: int | None) -> str:
     label = f"hit {rank}" if role == "hit" and rank is not None else role
-    name = node.get("qualified_name")
-    return f"### {node.get('path')}{lines} — {name} ({node.get('kind')}; {label})"
+    return f"### {node.location} — {node.qualified_name} ({node.kind}; {label})"
 
 
-def _summary(node: Mapping[str, Any]) -> str:
+def _summary(node: ContextNode) -> str:
     """Signature and the first paragraph of the docstring: how a neighbour is shown."""
-    parts = [node.get("signature") or node.get("qualified_name") or ""]
-    doc = (node.get("docstring") or "").strip().split("\n\n", 1)[0]
+    parts = [node.signature or node.qualified_name]
+    doc = (node.docstring or "").strip().split("\n\n", 1)[0]
     if doc:
         parts.append(f'    """{doc}"""')
     return "\n".join(parts)
@@ -120,38 +114,40 @@ def assemble_context(
 ) -> Context:
     """Build the context for the hits of `search`, best hits first, then their neighbours."""
     hits: list[Hit] = search.hits[:max_hits]
-    rows = client.read(
-        load_query("context/neighbours"), {"ids": [h.id for h in hits], "limit": neighbours}
-    )
-    by_id = {row["id"]: row for row in rows}
+    by_id = GraphReader(client).neighbourhoods([h.id for h in hits], limit=neighbours)
     budget = _Budget(max_tokens)
     items: list[ContextItem] = []
     included: set[str] = set()
 
-    def add(node: Mapping[str, Any], role: Role, body: str, rank: int | None = None) -> None:
-        if node["id"] in included:
+    def add(node: ContextNode, role: Role, body: str, rank: int | None = None) -> None:
+        if node.id in included:
             return
         text = budget.fit(_header(node, role, rank), body)
         if text is None:
             return
-        included.add(node["id"])
+        included.add(node.id)
         items.append(
             ContextItem(
-                id=node["id"], qualified_name=node.get("qualified_name") or "",
-                kind=node.get("kind") or "", path=node.get("path") or "",
-                start_line=node.get("start_line"), end_line=node.get("end_line"),
-                role=role, text=text, tokens=estimate_tokens(text),
+                id=node.id, qualified_name=node.qualified_name, kind=node.kind,
+                location=node.location, role=role, text=text, tokens=estimate_tokens(text),
             )
         )  # fmt: skip
 
     for rank, hit in enumerate(hits, start=1):
-        row = by_id.get(hit.id)
-        if row is not None:
-            add(row["node"], "hit", row["node"].get("code") or _summary(row["node"]), rank)
-    for role, key in (("callee", "callees"), ("type", "types"), ("sibling", "siblings")):
-        for row in (by_id.get(hit.id) for hit in hits):
-            for neighbour in _nodes(row, key):
-                add(neighbour, role, _summary(neighbour))  # type: ignore[arg-type]
+        found = by_id.get(hit.id)
+        if found is not None:
+            add(found.node, "hit", found.node.code or _summary(found.node), rank)
+    hoods = [by_id[hit.id] for hit in hits if hit.id in by_id]
+    # all callees first (best hit's first), then all used types, then all siblings
+    by_role: tuple[tuple[Role, list[tuple[ContextNode, ...]]], ...] = (
+        ("callee", [hood.callees for hood in hoods]),
+        ("type", [hood.types for hood in hoods]),
+        ("sibling", [hood.siblings for hood in hoods]),
+    )
+    for role, groups in by_role:
+        for group in groups:
+            for neighbour in group:
+                add(neighbour, role, _summary(neighbour))
     return Context(
         question=search.question.text,
         items=items,
@@ -160,9 +156,3 @@ def assemble_context(
         truncated=budget.truncated,
         search=search,
     )
-
-
-def _nodes(row: Mapping[str, Any] | None, key: str) -> Iterable[Mapping[str, Any]]:
-    if row is None:
-        return ()
-    return [node for node in row[key] if node and node.get("id")]

@@ -14,12 +14,22 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import AmbiguousSymbolError, SymbolNotFoundError
-from ..graph.client import Neo4jClient
-from ..graph.queries import hop_bound, load_query
+from ..graph import (
+    Direction,
+    EntryPoint,
+    GraphReader,
+    Neo4jClient,
+    PathStep,
+    SymbolRef,
+    hop_bound,
+)
+from ..location import Location
 
 __all__ = [
+    "EntryPoint",
     "EntryPoints",
     "PathResult",
+    "PathStep",
     "Related",
     "Relations",
     "RelationsResult",
@@ -30,31 +40,13 @@ _MAX_DEPTH = 6
 
 
 @dataclass(frozen=True)
-class SymbolRef:
-    """A code node, as resolved from a user-given name."""
-
-    id: str
-    qualified_name: str
-    kind: str
-    path: str
-    repo: str
-    start_line: int | None = None
-    end_line: int | None = None
-
-    @property
-    def location(self) -> str:
-        return f"{self.path}:{self.start_line}" if self.start_line else self.path
-
-
-@dataclass(frozen=True)
 class Related:
     """A node reached from the subject, with how it was reached."""
 
-    id: str
+    id: str  # a code node's id; an external target's qualified name
     qualified_name: str
-    kind: str | None
-    path: str | None
-    start_line: int | None
+    kind: str | None  # None for an external target
+    location: Location | None  # None for an external target
     distance: int
     edge: str  # the relationship type of the last step
     resolution: str | None  # of the last step: exact, inferred, name (None for non-call edges)
@@ -62,12 +54,6 @@ class Related:
     via: tuple[str, ...]  # qualified names from the subject to this node
     lines: tuple[int, ...] = ()
     external: bool = False
-
-    @property
-    def location(self) -> str:
-        if not self.path:
-            return "(external)"
-        return f"{self.path}:{self.start_line}" if self.start_line else self.path
 
 
 @dataclass(frozen=True)
@@ -79,7 +65,8 @@ class RelationsResult:
     possible: list[Related]
     truncated: bool  # a cap on depth fan-out or result count cut the answer short
     unresolved_call_sites: int = 0  # callees: the subject's own unresolved call sites
-    unresolved_candidates: list[dict[str, Any]] = field(default_factory=list)  # callers
+    # callers: code with an unresolved call site of the subject's name (no edge records it)
+    unresolved_candidates: list[SymbolRef] = field(default_factory=list)
 
     @property
     def all(self) -> list[Related]:
@@ -88,24 +75,27 @@ class RelationsResult:
 
 @dataclass(frozen=True)
 class PathResult:
+    """The shortest chain from `source` to `target`: `steps[0]` is the source, and each
+    later step holds the edge that led to it ([] when no chain exists)."""
+
     source: SymbolRef
     target: SymbolRef
-    nodes: list[dict[str, Any]]
-    relationships: list[dict[str, Any]]
+    steps: list[PathStep]
 
     @property
     def found(self) -> bool:
-        return bool(self.nodes)
+        return bool(self.steps)
 
     @property
     def certain(self) -> bool:
-        return all(r.get("resolution") != "name" for r in self.relationships)
+        """No edge of the chain is a name match."""
+        return all(step.certain for step in self.steps)
 
 
 @dataclass(frozen=True)
 class EntryPoints:
-    roots: list[dict[str, Any]]
-    central: list[dict[str, Any]]
+    roots: list[EntryPoint]  # public functions and methods nothing calls but that call others
+    central: list[EntryPoint]  # the highest PageRank
 
 
 def _from(subject: SymbolRef) -> dict[str, tuple[str, ...]]:
@@ -118,6 +108,7 @@ class Relations:
 
     def __init__(self, client: Neo4jClient, *, limit_per_node: int = 200, limit: int = 500) -> None:
         self.client = client
+        self.reader = GraphReader(client)
         self.limit_per_node = limit_per_node
         self.limit = limit
 
@@ -127,26 +118,15 @@ class Relations:
 
         An ambiguous short name raises `AmbiguousSymbolError` listing the candidates.
         """
-        rows = self.client.read(
-            load_query("relations/resolve_symbol"), {"name": name, "repo": repo, "limit": 50}
-        )
-        if not rows:
+        matches = self.reader.resolve_symbol(name, repo=repo, limit=50)
+        if not matches:
             raise SymbolNotFoundError(name, repo=repo)
-        best = [row for row in rows if row["rank"] == rows[0]["rank"]]
+        best = [match.symbol for match in matches if match.rank == matches[0].rank]
         if len(best) > 1:
             raise AmbiguousSymbolError(
-                name, [f"{row['qualified_name']} ({row['repo']}: {row['path']})" for row in best]
+                name, [f"{s.qualified_name} ({s.repo}: {s.location.path})" for s in best]
             )
-        row = best[0]
-        return SymbolRef(
-            id=row["id"],
-            qualified_name=row["qualified_name"],
-            kind=row["kind"],
-            path=row["path"],
-            repo=row["repo"],
-            start_line=row["start_line"],
-            end_line=row["end_line"],
-        )
+        return best[0]
 
     # -- traversals ---------------------------------------------------------------------------
     def _walk(
@@ -154,7 +134,7 @@ class Relations:
         start: Mapping[str, tuple[str, ...]],
         *,
         types: Sequence[str],
-        direction: str,
+        direction: Direction,
         depth: int,
     ) -> tuple[list[Related], bool]:
         """Breadth first from the `start` nodes (id -> the qualified names of the path that
@@ -169,44 +149,40 @@ class Relations:
         for distance in range(1, depth + 1):
             if not frontier:
                 break
-            rows = self.client.read(
-                load_query("relations/step"),
-                {
-                    "ids": list(frontier),
-                    "types": list(types),
-                    "direction": direction,
-                    "limit_per_node": self.limit_per_node + 1,
-                },
+            neighbours = self.reader.neighbours(
+                list(frontier),
+                types=types,
+                direction=direction,
+                limit_per_node=self.limit_per_node + 1,
             )
             per_node: dict[str, int] = {}
             next_frontier: dict[str, tuple[tuple[str, ...], bool]] = {}
-            for row in rows:
-                per_node[row["from_id"]] = per_node.get(row["from_id"], 0) + 1
-                if per_node[row["from_id"]] > self.limit_per_node:
+            for step in neighbours:
+                per_node[step.from_id] = per_node.get(step.from_id, 0) + 1
+                if per_node[step.from_id] > self.limit_per_node:
                     truncated = True
                     continue
-                if row["id"] in seen:
+                if step.id in seen:
                     continue
-                seen.add(row["id"])
-                via, certain_so_far = frontier[row["from_id"]]
-                certain = certain_so_far and row["resolution"] != "name"
+                seen.add(step.id)
+                via, certain_so_far = frontier[step.from_id]
+                certain = certain_so_far and step.resolution != "name"
                 related = Related(
-                    id=row["id"],
-                    qualified_name=row["qualified_name"],
-                    kind=row["kind"],
-                    path=row["path"],
-                    start_line=row["start_line"],
+                    id=step.id,
+                    qualified_name=step.qualified_name,
+                    kind=step.kind,
+                    location=step.location,
                     distance=distance,
-                    edge=row["type"],
-                    resolution=row["resolution"],
+                    edge=step.edge,
+                    resolution=step.resolution,
                     certain=certain,
-                    via=(*via, row["qualified_name"]),
-                    lines=tuple(row["lines"] or ()),
-                    external=bool(row["external"]),
+                    via=(*via, step.qualified_name),
+                    lines=step.lines,
+                    external=step.external,
                 )
                 found.append(related)
                 if not related.external:
-                    next_frontier[row["id"]] = (related.via, certain)
+                    next_frontier[step.id] = (related.via, certain)
                 if len(found) >= self.limit:
                     return found, True
             frontier = next_frontier
@@ -229,33 +205,25 @@ class Relations:
         """
         subject = self.resolve(name, repo=repo)
         found, truncated = self._walk(_from(subject), types=["CALLS"], direction="in", depth=depth)
-        overridden = self.client.read(
-            load_query("relations/overridden_methods"), {"id": subject.id}
-        )
+        overridden = self.reader.overridden_methods(subject.id)
         if overridden:
             through, cut = self._walk(
-                {row["id"]: (subject.qualified_name, row["qualified_name"]) for row in overridden},
+                {base.id: (subject.qualified_name, base.qualified_name) for base in overridden},
                 types=["CALLS"], direction="in", depth=depth,
             )  # fmt: skip
             truncated = truncated or cut
             seen = {subject.id} | {related.id for related in found}
             found += [replace(r, certain=False) for r in through if r.id not in seen]
         short = subject.qualified_name.rsplit(".", 1)[-1]
-        candidates = self.client.read(
-            load_query("relations/unresolved_callers"), {"name": short, "repo": subject.repo}
-        )
+        candidates = self.reader.unresolved_callers(short, repo=subject.repo)
         return self._result(subject, "callers", found, truncated, unresolved_candidates=candidates)
 
     def callees(self, name: str, *, depth: int = 1, repo: str | None = None) -> RelationsResult:
         """What `name` calls (transitively up to `depth`), internal and external."""
         subject = self.resolve(name, repo=repo)
         found, truncated = self._walk(_from(subject), types=["CALLS"], direction="out", depth=depth)
-        unresolved = self.client.read(
-            load_query("relations/node_unresolved_calls"), {"id": subject.id}
-        )
-        return self._result(
-            subject, "callees", found, truncated, unresolved_call_sites=int(unresolved[0]["n"])
-        )
+        unresolved = self.reader.unresolved_call_count(subject.id)
+        return self._result(subject, "callees", found, truncated, unresolved_call_sites=unresolved)
 
     def importers(self, module: str, *, depth: int = 1, repo: str | None = None) -> RelationsResult:
         """Modules that import `module` (directly, or transitively up to `depth`)."""
@@ -281,7 +249,7 @@ class Relations:
         """What may break if `path_or_symbol` changes: everything that imports, calls,
         subclasses or uses it or anything it defines, transitively, with distances."""
         subject = self.resolve(path_or_symbol, repo=repo)
-        start = self.client.read(load_query("relations/descendants"), {"id": subject.id})[0]["ids"]
+        start = self.reader.descendants(subject.id)
         found, truncated = self._walk(
             dict.fromkeys(start, (subject.qualified_name,)),
             types=["IMPORTS", "CALLS", "INHERITS", "USES_TYPE"], direction="in", depth=depth,
@@ -292,19 +260,9 @@ class Relations:
         """The shortest chain of calls/imports/definitions from `source` to `target`."""
         a = self.resolve(source, repo=repo)
         b = self.resolve(target, repo=repo)
-        rows = self.client.read(
-            load_query("relations/shortest_path"), {"source": a.id, "target": b.id}
-        )
-        if not rows:
-            return PathResult(a, b, [], [])
-        return PathResult(a, b, rows[0]["nodes"], rows[0]["relationships"])
+        return PathResult(a, b, self.reader.shortest_path(a.id, b.id))
 
     def entry_points(self, repo: str, *, limit: int = 20) -> EntryPoints:
         """Roots (public code nothing calls) and the most central symbols of `repo`."""
-        rows = self.client.read(
-            load_query("relations/entry_points"), {"repo": repo, "limit": limit}
-        )
-        return EntryPoints(
-            roots=[row for row in rows if row["role"] == "root"],
-            central=[row for row in rows if row["role"] == "central"],
-        )
+        roots, central = self.reader.entry_points(repo, limit=limit)
+        return EntryPoints(roots=roots, central=central)

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..embedding.base import Embedder
-from ..errors import ConfigurationError, EmbeddingMismatchError, SchemaError
-from ..graph.client import Neo4jClient
-from ..graph.queries import hop_bound, load_query
+from ..errors import ConfigurationError
+from ..graph import GraphReader, Neo4jClient, RepositorySize, check_vector_index, hop_bound
+from ..location import Location
 from .fusion import rrf
 from .question import Intent, Question, analyse, lucene_query, target_query
 
@@ -48,9 +48,7 @@ class Hit:
     id: str
     kind: str
     qualified_name: str
-    path: str
-    start_line: int | None
-    end_line: int | None
+    location: Location
     signature: str | None
     repo: str
     score: float
@@ -60,11 +58,18 @@ class Hit:
     possible: bool = False  # reached only through name-matched (uncertain) edges
     pagerank: float = 0.0
 
+    # the fields of a Hit before it had a `location`
     @property
-    def location(self) -> str:
-        if self.start_line is None:
-            return self.path
-        return f"{self.path}:{self.start_line}-{self.end_line}"
+    def path(self) -> str:
+        return self.location.path
+
+    @property
+    def start_line(self) -> int | None:
+        return self.location.start_line
+
+    @property
+    def end_line(self) -> int | None:
+        return self.location.end_line
 
 
 @dataclass(frozen=True)
@@ -156,12 +161,13 @@ class Searcher:
         reranker: Reranker | None = None,
     ) -> None:
         self.client = client
+        self.reader = GraphReader(client)
         self.embedder = embedder
         self.vector_index = vector_index
         self.fulltext_index = fulltext_index
         self.reranker = reranker
         self._vectors_checked = False
-        self._sizes: dict[str, tuple[int, int]] | None = None  # repo -> (nodes, vectors)
+        self._sizes: dict[str, RepositorySize] | None = None
         self._placeholder: list[float] | None = None
 
     def _candidates(self, repo: str | None, wanted: int) -> int:
@@ -171,11 +177,11 @@ class Searcher:
         if repo is None:
             return wanted
         if self._sizes is None:
-            rows = self.client.read(load_query("search/repository_sizes"))
-            self._sizes = {row["repo"]: (row["nodes"], row["vectors"]) for row in rows}
-        nodes, vectors = self._sizes.get(repo, (0, 0))
-        total_nodes = sum(n for n, _ in self._sizes.values())
-        total_vectors = sum(v for _, v in self._sizes.values())
+            self._sizes = self.reader.repository_sizes()
+        size = self._sizes.get(repo, RepositorySize(0, 0))
+        nodes, vectors = size.nodes, size.vectors
+        total_nodes = sum(s.nodes for s in self._sizes.values())
+        total_vectors = sum(s.vectors for s in self._sizes.values())
         share = min(
             (vectors / total_vectors) if vectors and total_vectors else 1.0,
             (nodes / total_nodes) if nodes and total_nodes else 1.0,
@@ -196,23 +202,12 @@ class Searcher:
         instead of letting Neo4j reject the query vector."""
         if self._vectors_checked or self.embedder is None:
             return
-        info = self.client.read(load_query("schema/vector_info"), {"name": self.vector_index})
-        if not info:
-            raise SchemaError(
-                f"vector index {self.vector_index!r} does not exist: index a repository first "
-                "(`graphrag-code index PATH`)"
-            )
-        recorded = self.client.read(
-            load_query("schema/embedding_model"), {"name": self.vector_index}
+        check_vector_index(
+            self.client,
+            self.vector_index,
+            model=self.embedder.name,
+            dimensions=self.embedder.dimensions,
         )
-        dimensions = int(info[0]["dimensions"])
-        model = recorded[0]["model"] if recorded else None
-        if dimensions != self.embedder.dimensions or (model and model != self.embedder.name):
-            raise EmbeddingMismatchError(
-                index=self.vector_index,
-                stored=f"model {model or 'unknown'} with {dimensions} dimensions",
-                configured=f"model {self.embedder.name} with {self.embedder.dimensions} dimensions",
-            )
         self._vectors_checked = True
 
     def parameters(
@@ -277,12 +272,9 @@ class Searcher:
             embedding = self.embedder.embed_query(text)
             timings["embed"] = (time.perf_counter() - started) * 1000
         started = time.perf_counter()
-        rows = self.client.read(
-            load_query("search/hybrid_search"), self.parameters(question, options, repo, embedding)
-        )
+        row = self.reader.hybrid_search(self.parameters(question, options, repo, embedding))
         timings["query"] = (time.perf_counter() - started) * 1000
         started = time.perf_counter()
-        row = rows[0] if rows else {"vector": [], "text": [], "graph": [], "seeds": []}
         hits, legs = self._fuse(question, row, options)
         if self.reranker is not None:
             hits = self.reranker.rerank(text, hits)
@@ -306,7 +298,7 @@ class Searcher:
                 if leg == "graph":
                     entries[entry["id"]] = {**entries[entry["id"]], "graph": entry}
         if options.centrality_prior > 0:
-            fused = _with_prior(fused, entries, options.centrality_prior)
+            fused = _with_prior(fused, entries, options.centrality_prior, rrf_k=options.rrf_k)
         hits = []
         for node_id, score in fused:
             entry = entries[node_id]
@@ -316,9 +308,9 @@ class Searcher:
                     id=node_id,
                     kind=str(entry.get("kind") or ""),
                     qualified_name=str(entry.get("qualified_name") or ""),
-                    path=str(entry.get("path") or ""),
-                    start_line=entry.get("start_line"),
-                    end_line=entry.get("end_line"),
+                    location=Location(
+                        str(entry.get("path") or ""), entry.get("start_line"), entry.get("end_line")
+                    ),
                     signature=entry.get("signature"),
                     repo=str(entry.get("repo") or ""),
                     score=score,
@@ -333,15 +325,20 @@ class Searcher:
 
 
 def _with_prior(
-    fused: list[tuple[str, float]], entries: Mapping[str, Mapping[str, Any]], weight: float
+    fused: list[tuple[str, float]],
+    entries: Mapping[str, Mapping[str, Any]],
+    weight: float,
+    *,
+    rrf_k: float,
 ) -> list[tuple[str, float]]:
     """Add weight * (log PageRank scaled to 0..1 over the candidates) to each fused score,
-    scaled to the size of one RRF rank step so the prior breaks ties rather than dominates."""
+    scaled to the RRF score of a first rank, 1 / (rrf_k + 1), so the prior breaks ties rather
+    than dominates."""
     logs = {
         node: math.log(max(float(entries[node].get("pagerank") or 0.0), 1e-12)) for node, _ in fused
     }
     low, high = min(logs.values(), default=0.0), max(logs.values(), default=0.0)
     span = (high - low) or 1.0
-    step = 1.0 / 61.0
+    step = 1.0 / (rrf_k + 1.0)
     boosted = [(node, score + weight * step * (logs[node] - low) / span) for node, score in fused]
     return sorted(boosted, key=lambda pair: (-pair[1], pair[0]))

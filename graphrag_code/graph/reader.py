@@ -1,0 +1,216 @@
+"""`GraphReader`: every read that retrieval, the CLI and the integrations run, typed.
+
+Each method runs one shipped `.cypher` file in a read transaction and returns frozen records
+(`records.py`). Two return plain rows instead, each consumed at once by one caller that builds
+its own records from it, so a record in between would only copy fields: `hybrid_search` (the
+three ranked legs, fused by the searcher on the hot path of every question) and
+`VectorStore.read_pending` (in `vectors.py`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
+
+from ..location import Location
+from .client import Neo4jClient
+from .queries import load_query
+from .records import (
+    ContextNode,
+    EntryPoint,
+    Neighbour,
+    Neighbourhood,
+    PathStep,
+    RepositorySize,
+    SymbolMatch,
+    SymbolRef,
+)
+
+__all__ = ["Direction", "GraphReader"]
+
+Direction = Literal["in", "out"]
+
+
+def _location(row: Mapping[str, Any]) -> Location:
+    return Location(row.get("path") or "", row.get("start_line"), row.get("end_line"))
+
+
+def _symbol(row: Mapping[str, Any]) -> SymbolRef:
+    return SymbolRef(
+        id=row["id"],
+        qualified_name=row["qualified_name"],
+        kind=row["kind"],
+        repo=row["repo"],
+        location=_location(row),
+    )
+
+
+def _context_node(node: Mapping[str, Any]) -> ContextNode:
+    return ContextNode(
+        id=node["id"],
+        qualified_name=node.get("qualified_name") or "",
+        kind=node.get("kind") or "",
+        location=_location(node),
+        signature=node.get("signature"),
+        docstring=node.get("docstring"),
+        code=node.get("code"),
+    )
+
+
+def _context_nodes(nodes: Sequence[Mapping[str, Any] | None]) -> tuple[ContextNode, ...]:
+    return tuple(_context_node(node) for node in nodes if node and node.get("id"))
+
+
+class GraphReader:
+    """Typed reads of the code graph on one database (each in a read transaction)."""
+
+    def __init__(self, client: Neo4jClient) -> None:
+        self.client = client
+
+    # -- search --------------------------------------------------------------------------------
+    def hybrid_search(self, parameters: Mapping[str, Any]) -> dict[str, Any]:
+        """The ONE hybrid query (`search/hybrid_search.cypher`): a row with the ranked `vector`,
+        `text` and `graph` legs (lists of maps: id, score, node properties; graph entries also
+        `via` and `possible`) and the `seeds` the question named. A plain row: the searcher
+        fuses it at once. `parameters` are those `Searcher.parameters` builds."""
+        rows = self.client.read(load_query("search/hybrid_search"), parameters)
+        return rows[0] if rows else {"vector": [], "text": [], "graph": [], "seeds": []}
+
+    def repository_sizes(self) -> dict[str, RepositorySize]:
+        """Nodes and vectors per repository (the searcher over-fetches by a repository's
+        share of the indexes)."""
+        rows = self.client.read(load_query("search/repository_sizes"))
+        return {row["repo"]: RepositorySize(row["nodes"], row["vectors"]) for row in rows}
+
+    # -- relations -----------------------------------------------------------------------------
+    def resolve_symbol(
+        self, name: str, *, repo: str | None = None, limit: int = 50
+    ) -> list[SymbolMatch]:
+        """The nodes `name` may refer to, best match first (see `SymbolMatch.rank`)."""
+        rows = self.client.read(
+            load_query("relations/resolve_symbol"), {"name": name, "repo": repo, "limit": limit}
+        )
+        return [SymbolMatch(_symbol(row), int(row["rank"])) for row in rows]
+
+    def neighbours(
+        self, ids: Sequence[str], *, types: Sequence[str], direction: Direction, limit_per_node: int
+    ) -> list[Neighbour]:
+        """One breadth-first step: up to `limit_per_node` neighbours of each of `ids` along
+        `types`, certain edges and central nodes first."""
+        rows = self.client.read(
+            load_query("relations/step"),
+            {
+                "ids": list(ids),
+                "types": list(types),
+                "direction": direction,
+                "limit_per_node": limit_per_node,
+            },
+        )
+        return [
+            Neighbour(
+                from_id=row["from_id"],
+                id=row["id"],
+                qualified_name=row["qualified_name"],
+                kind=row["kind"],
+                location=None if row["external"] else _location(row),
+                external=bool(row["external"]),
+                edge=row["type"],
+                resolution=row["resolution"],
+                lines=tuple(row["lines"] or ()),
+            )
+            for row in rows
+        ]
+
+    def overridden_methods(self, node_id: str) -> list[SymbolRef]:
+        """The methods the method `node_id` overrides, nearest base class first."""
+        rows = self.client.read(load_query("relations/overridden_methods"), {"id": node_id})
+        return [_symbol(row) for row in rows]
+
+    def unresolved_callers(self, name: str, *, repo: str) -> list[SymbolRef]:
+        """Code of `repo` with an unresolved call site named `name` (at most 100)."""
+        rows = self.client.read(
+            load_query("relations/unresolved_callers"), {"name": name, "repo": repo}
+        )
+        return [_symbol(row) for row in rows]
+
+    def unresolved_call_count(self, node_id: str) -> int:
+        """How many call sites inside `node_id` could not be resolved."""
+        rows = self.client.read(load_query("relations/node_unresolved_calls"), {"id": node_id})
+        return int(rows[0]["n"]) if rows else 0
+
+    def descendants(self, node_id: str) -> list[str]:
+        """`node_id` and the ids of everything it defines, transitively."""
+        rows = self.client.read(load_query("relations/descendants"), {"id": node_id})
+        return list(rows[0]["ids"]) if rows else []
+
+    def shortest_path(self, source_id: str, target_id: str) -> list[PathStep]:
+        """The shortest CALLS/IMPORTS/DEFINES chain from one node to another; [] if none."""
+        rows = self.client.read(
+            load_query("relations/shortest_path"), {"source": source_id, "target": target_id}
+        )
+        if not rows:
+            return []
+        edges: list[Mapping[str, Any] | None] = [None, *rows[0]["relationships"]]
+        return [
+            PathStep(
+                id=node["id"],
+                qualified_name=node["qualified_name"],
+                kind=node["kind"],
+                location=_location(node),
+                edge=edge["type"] if edge else None,
+                resolution=edge["resolution"] if edge else None,
+                lines=tuple((edge["lines"] if edge else None) or ()),
+            )
+            for node, edge in zip(rows[0]["nodes"], edges, strict=True)
+        ]
+
+    def entry_points(self, repo: str, *, limit: int) -> tuple[list[EntryPoint], list[EntryPoint]]:
+        """`(roots, central)` of `repo`: public functions and methods nothing calls but that
+        call others, and the symbols with the highest PageRank (`limit` of each)."""
+        rows = self.client.read(
+            load_query("relations/entry_points"), {"repo": repo, "limit": limit}
+        )
+        points: dict[str, list[EntryPoint]] = {"root": [], "central": []}
+        for row in rows:
+            points[row["role"]].append(
+                EntryPoint(
+                    id=row["id"],
+                    qualified_name=row["qualified_name"],
+                    kind=row["kind"],
+                    location=_location(row),
+                    pagerank=float(row["pagerank"] or 0.0),
+                    in_degree=int(row["in_degree"] or 0),
+                    out_degree=int(row["out_degree"] or 0),
+                )
+            )
+        return points["root"], points["central"]
+
+    def call_graph(self, repo: str, *, certain: bool = False) -> dict[str, list[str]]:
+        """Caller -> sorted callee qualified names (internal and external) of `repo`;
+        `certain`: exact and inferred edges only."""
+        rows = self.client.read(
+            load_query("relations/export_callgraph"), {"repo": repo, "certain": certain}
+        )
+        return {row["caller"]: sorted(row["callees"]) for row in rows}
+
+    # -- context -------------------------------------------------------------------------------
+    def neighbourhoods(self, ids: Sequence[str], *, limit: int) -> dict[str, Neighbourhood]:
+        """Each node of `ids` with its code, and up to `limit` certain callees, used types and
+        siblings (signature and docstring only), by node id."""
+        rows = self.client.read(
+            load_query("context/neighbours"), {"ids": list(ids), "limit": limit}
+        )
+        return {
+            row["id"]: Neighbourhood(
+                node=_context_node(row["node"]),
+                callees=_context_nodes(row["callees"]),
+                types=_context_nodes(row["types"]),
+                siblings=_context_nodes(row["siblings"]),
+            )
+            for row in rows
+        }
+
+    def code(self, ids: Sequence[str]) -> dict[str, str]:
+        """The source code stored on each of `ids` ('' when none is stored), by node id."""
+        rows = self.client.read(load_query("context/node_code"), {"ids": list(ids)})
+        return {row["id"]: row["code"] or "" for row in rows}

@@ -1,0 +1,121 @@
+"""The frozen records `GraphReader` returns: code nodes as the reads see them.
+
+`SymbolRef`, `PathStep` and `EntryPoint` are also public results (re-exported by
+`graphrag_code.retrieval.relations`); the others are handed to one retrieval stage each.
+Every node that lives in a file carries a `Location`; an external target has none.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..location import Location
+
+__all__ = [
+    "ContextNode",
+    "EntryPoint",
+    "Neighbour",
+    "Neighbourhood",
+    "PathStep",
+    "RepositorySize",
+    "SymbolMatch",
+    "SymbolRef",
+]
+
+
+@dataclass(frozen=True)
+class SymbolRef:
+    """A code node of one repository: a module, class, function or method."""
+
+    id: str
+    qualified_name: str
+    kind: str
+    repo: str
+    location: Location
+
+
+@dataclass(frozen=True)
+class SymbolMatch:
+    """A node a user-given name may refer to, and how well it matches: 0 the qualified name,
+    1 the short name, 2 a dotted suffix, 3 a module's file path (lower is better)."""
+
+    symbol: SymbolRef
+    rank: int
+
+
+@dataclass(frozen=True)
+class Neighbour:
+    """One edge of a breadth-first step: `from_id`'s neighbour, and the edge between them."""
+
+    from_id: str
+    id: str  # a code node's id; an external target's qualified name
+    qualified_name: str
+    kind: str | None  # None for an external target
+    location: Location | None  # None for an external target
+    external: bool
+    edge: str  # the relationship type
+    resolution: str | None  # CALLS: exact, inferred or name; None for other edges
+    lines: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class PathStep:
+    """One node of a path, with the edge that led to it (None on the first node)."""
+
+    id: str
+    qualified_name: str
+    kind: str
+    location: Location
+    edge: str | None  # the relationship type: CALLS, IMPORTS or DEFINES
+    resolution: str | None  # CALLS: exact, inferred or name; None for other edges
+    lines: tuple[int, ...] = ()  # where the edge's calls or imports are written
+
+    @property
+    def certain(self) -> bool:
+        """The edge that led here is not a name match (the first step is certain)."""
+        return self.resolution != "name"
+
+
+@dataclass(frozen=True)
+class EntryPoint:
+    """A root (public code nothing calls) or a central symbol (by PageRank) of a repository."""
+
+    id: str
+    qualified_name: str
+    kind: str
+    location: Location
+    pagerank: float
+    in_degree: int
+    out_degree: int
+
+
+@dataclass(frozen=True)
+class ContextNode:
+    """What an LLM context shows of a node: its signature and docstring, and the code of a
+    hit itself (None for its neighbours, which are shown by signature only)."""
+
+    id: str
+    qualified_name: str
+    kind: str
+    location: Location
+    signature: str | None
+    docstring: str | None
+    code: str | None = None
+
+
+@dataclass(frozen=True)
+class Neighbourhood:
+    """A hit and its closest neighbours: certain callees, used types, siblings."""
+
+    node: ContextNode
+    callees: tuple[ContextNode, ...]
+    types: tuple[ContextNode, ...]
+    siblings: tuple[ContextNode, ...]
+
+
+@dataclass(frozen=True)
+class RepositorySize:
+    """How many :Code nodes a repository holds, and how many of them have a vector."""
+
+    nodes: int
+    vectors: int
