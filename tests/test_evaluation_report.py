@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from graphrag_code.errors import ConfigurationError
-from graphrag_code.eval.report import (
+from graphrag_code.evaluation.report import (
     bar_chart,
     category_scores_from_run_log,
     category_scores_from_summary,
@@ -128,7 +128,7 @@ def test_figures_leave_pyplot_alone(tmp_path: Path) -> None:
     script = (
         "import sys\n"
         "from pathlib import Path\n"
-        "from graphrag_code.eval.report import bar_chart, save_figure\n"
+        "from graphrag_code.evaluation.report import bar_chart, save_figure\n"
         f"save_figure(bar_chart({{'a': {{'m': 0.5}}}}), Path({str(tmp_path / 'x.png')!r}))\n"
         "assert 'matplotlib.pyplot' not in sys.modules\n"
     )
