@@ -1,11 +1,11 @@
 """BEIR SciFact (test split, 300 queries) end to end through Neo4j: nDCG@10 and Recall@100.
 
-The runner behind `python -m benchmarks.scifact`. Ingests the corpus
-as `:Document` nodes (corpus "scifact"), embeds it with the offline MiniLM (minutes on two
-cores the first time; vectors are cached in the graph after that), then runs every query once
-per full-text variant (layout x analyzer x title boost), both legs in one Cypher query at
-depth 100, and scores full-text only, vector only and RRF fusions computed from the same legs.
-Every pass is recorded in a JSONL run log.
+The runner behind `python -m benchmarks.scifact`. Ingests the corpus as `:Document` nodes
+(corpus "scifact"), embeds it with the offline MiniLM (minutes on two cores the first time;
+vectors are cached in the graph after that), then runs every query once per full-text variant
+(layout x analyzer x title boost), both legs in one Cypher query at depth 100, and scores
+full-text only, vector only and RRF fusions computed from the same legs. Every pass is
+recorded in a JSONL run log.
 
 MiniLM reads 512 tokens by default: 71 % of SciFact abstracts are longer than 256 wordpieces,
 and reading them whole measured +0.009 nDCG@10 for the vector leg and +0.007 for RRF (at

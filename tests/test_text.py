@@ -12,7 +12,7 @@ from graphrag_code.text import escape_lucene
     [
         ("plain", "plain"),
         ("f(x)", r"f\(x\)"),
-        ('+-!(){}[]^"~*?:\\/', r'\+\-\!\(\)\{\}\[\]\^\"\~\*\?\:\\\/'),
+        ('+-!(){}[]^"~*?:\\/', r"\+\-\!\(\)\{\}\[\]\^\"\~\*\?\:\\\/"),
         ("a&&b||c", r"a\&\&b\|\|c"),
         ("OR", '"OR"'),  # a bare operator word becomes a plain term
         ("TO", '"TO"'),
@@ -22,4 +22,3 @@ from graphrag_code.text import escape_lucene
 )
 def test_escape_lucene(term: str, expected: str) -> None:
     assert escape_lucene(term) == expected
-
