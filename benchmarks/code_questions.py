@@ -18,7 +18,8 @@ server. The packages are indexed as repositories `cq-<name>-<version>` and
 `cq-<name>-<version>-nodoc`.
 
 Writes benchmarks/results/code_questions.{json,md} (committed), the JSONL run log and the
-question sets (not committed).
+question sets (not committed). The benchmark itself lives in `harness.code_questions`; this
+script fetches the packages, runs the oracles and provides the server.
 """
 
 from __future__ import annotations
@@ -30,23 +31,38 @@ from pathlib import Path
 
 from rich.console import Console
 
+from benchmarks.oracles import run_all
+from benchmarks.oracles.packages import ORACLE_OUT_DIR, fetch, parse_spec
 from graphrag_code.api import connect
 from graphrag_code.cli.progress import RichProgress
 from graphrag_code.embedding import MiniLMEmbedder
-from graphrag_code.eval.code_questions import (
-    ABLATIONS,
-    DEFAULT_PACKAGES,
-    DEFAULT_SEED,
-    run_code_benchmark,
-)
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.server.endpoints import local_endpoint
 from graphrag_code.server.local import LocalNeo4jServer, free_port
 from graphrag_code.settings import Settings, load_settings
+from harness.code_questions import (
+    ABLATIONS,
+    DEFAULT_PACKAGES,
+    DEFAULT_SEED,
+    PackageSource,
+    run_code_benchmark,
+)
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
 SERVER_HOME = HERE / "cache" / "neo4j-code-questions"
+
+
+def oracle_source(spec: str) -> PackageSource:
+    """Fetch `NAME==VERSION` and its oracle outputs; runs the oracles when their JSON is
+    missing (jedi takes minutes)."""
+    name, version = parse_spec(spec)
+    fetched = fetch(name, version)
+    base = f"{ORACLE_OUT_DIR}/{name}-{version}"
+    calls, imports = Path(f"{base}.calls.json"), Path(f"{base}.imports.json")
+    if not calls.is_file() or not imports.is_file():
+        run_all.main([f"{name}=={version}"])
+    return PackageSource(name, version, fetched.import_root, fetched.package, calls, imports)
 
 
 @contextmanager
@@ -96,6 +112,7 @@ def main(argv: list[str] | None = None) -> int:
         result = run_code_benchmark(
             args.packages,
             output_dir=args.output_dir,
+            sources=oracle_source,
             ablations=args.ablations,
             sample=args.sample,
             seed=args.seed,

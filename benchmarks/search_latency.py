@@ -41,13 +41,13 @@ import neo4j
 from benchmarks.oracles.packages import download_sdist, extract_sdist, parse_spec
 from graphrag_code.api import connect, index_repository
 from graphrag_code.embedding import MiniLMEmbedder, WrappedEmbedder
-from graphrag_code.eval.baselines import HybridRetrieverBaseline
-from graphrag_code.eval.run import git_commit
+from graphrag_code.evaluation.runlog import git_commit
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.graph.queries import load_query
 from graphrag_code.retrieval.question import analyse
 from graphrag_code.retrieval.search import Searcher, SearchOptions
 from graphrag_code.settings import Settings, load_settings
+from harness.baselines import HybridRetrieverBaseline
 
 RESULTS = Path(__file__).resolve().parent / "results"
 REPO = "bench-django-5.1.4"

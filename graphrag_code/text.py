@@ -1,4 +1,4 @@
-"""Identifier splitting and the `search_text` the full-text index reads.
+"""Identifier splitting, the `search_text` the full-text index reads, and Lucene escaping.
 
 `validate_path`, `validatePath`, `ValidatePath` and `pkg.mod.validate_path` all yield the words
 "validate path", so a question in plain words finds the identifier and vice versa.
@@ -9,12 +9,16 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-__all__ = ["identifier_words", "search_text", "split_identifier"]
+__all__ = ["escape_lucene", "identifier_words", "search_text", "split_identifier"]
 
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z0-9])|[A-Z]?[a-z0-9]+|[A-Z]+|\d+")
 _IDENTIFIERS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _NON_WORD = re.compile(r"[^A-Za-z0-9]+")
 _MAX_BODY_WORDS = 300
+# Lucene classic QueryParser syntax: + - && || ! ( ) { } [ ] ^ " ~ * ? : \ /
+_LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
+# Bare operator words; quoting makes them plain terms for whatever analyzer the field uses.
+_LUCENE_OPERATORS = frozenset({"AND", "OR", "NOT", "TO"})
 
 
 def split_identifier(identifier: str) -> list[str]:
@@ -68,3 +72,15 @@ def search_text(
     if code:
         parts.append(" ".join(identifier_words(code)[:_MAX_BODY_WORDS]))
     return "\n".join(part for part in parts if part)
+
+
+def escape_lucene(term: str) -> str:
+    r"""One term as Lucene's query parser reads it literally: every special character escaped,
+    a bare operator word (`AND`, `OR`, `NOT`, `TO`) quoted, so no input fails to parse.
+
+        >>> print(escape_lucene("f(x)"), escape_lucene("OR"), escape_lucene("or"))
+        f\(x\) "OR" or
+    """
+    if term in _LUCENE_OPERATORS:
+        return f'"{term}"'
+    return _LUCENE_SPECIAL.sub(r"\\\1", term)

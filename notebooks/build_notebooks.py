@@ -204,7 +204,7 @@ write(
         new_code_cell(
             "%matplotlib inline\nimport json\nimport os\nfrom pathlib import Path\n\n"
             "from IPython.display import Markdown, display\n\n"
-            "from graphrag_code.eval.report import bar_chart, load_scores, markdown_table\n\n"
+            "from graphrag_code.evaluation.report import bar_chart, load_scores, markdown_table\n\n"
             'RESULTS = Path(os.environ.get("GRAPHRAG_CODE_RESULTS", '
             'Path.cwd().parent / "benchmarks" / "results"))\n\n'
             "def read(name):\n"
@@ -276,6 +276,8 @@ write(
             'rows = {f"ours: {name}": timing for name, timing in latency["ours"].items()}\n'
             'rows |= {f"neo4j-graphrag top_k={k}": timing for k, timing in '
             'latency["baseline"].items()}\n'
+            'rows |= {f"neo4j-graphrag top_k={k} + embedding": timing\n'
+            '         for k, timing in latency.get("baseline_with_embed", {}).items()}\n'
             'display(Markdown(markdown_table(rows, columns=["p50", "p95"], '
             'row_label="search latency (ms)", digits=1)))'
         ),

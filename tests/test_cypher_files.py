@@ -1,4 +1,5 @@
-"""Every .cypher file in the repository runs against a populated graph, so none can rot.
+"""Every .cypher file in the repository (the package's and the harness's) runs against a
+populated graph, so none can rot.
 
 Each statement runs in its own transaction, which is rolled back: write and schema files are
 planned and executed for real without changing the graph the other tests use. Parameters
@@ -15,13 +16,14 @@ from typing import Any
 import pytest
 
 from graphrag_code.codegraph import CodeGraph
-from graphrag_code.eval.documents import (
+from graphrag_code.graph.queries import load_query, query_names, split_statements
+from harness import queries as harness_queries
+from harness.documents import (
     Document,
     DocumentSchema,
     ensure_document_schema,
     ingest_documents,
 )
-from graphrag_code.graph.queries import load_query, query_names, split_statements
 
 from .shop_graph import REPO, shop_graph_fixture  # noqa: F401 - provides `shop_graph`
 
@@ -91,7 +93,7 @@ def _values(dimensions: int) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def populated(shop_graph: CodeGraph) -> CodeGraph:
-    """The shop graph, plus a tiny document corpus for the documents_* files."""
+    """The shop graph, plus a tiny document corpus for the harness's documents/ files."""
     from graphrag_code.embedding import HashingEmbedder
 
     client = shop_graph.client
@@ -121,16 +123,27 @@ def _run_rolled_back(graph: CodeGraph, statement: str, parameters: dict[str, Any
 
 
 ALL_FILES = query_names()
+HARNESS = "harness:"
+"""Prefix of the harness's files (`harness/cypher/`) among the names tested."""
+HARNESS_FILES = [HARNESS + name for name in harness_queries.query_names()]
+
+
+def _text(name: str) -> str:
+    if name.startswith(HARNESS):
+        return harness_queries.load_query(name.removeprefix(HARNESS))
+    return load_query(name)
 
 
 def test_there_are_cypher_files_to_check() -> None:
     assert "search/hybrid_search" in ALL_FILES
     assert "browser/callers" in ALL_FILES
+    assert "harness:documents/search" in HARNESS_FILES
+    assert not any(name.startswith("documents") for name in ALL_FILES)  # not shipped
 
 
-@pytest.mark.parametrize("name", ALL_FILES)
+@pytest.mark.parametrize("name", ALL_FILES + HARNESS_FILES)
 def test_cypher_file_executes(populated: CodeGraph, name: str) -> None:
-    text = load_query(name)
+    text = _text(name)
     values = {**_values(DIMENSIONS), **_browser_parameters(text)}
     for statement in split_statements(text):
         wanted = set(_PARAM.findall(statement))

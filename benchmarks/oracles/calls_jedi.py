@@ -385,7 +385,7 @@ def _reset_process_caches() -> None:
     jedi and parso keep process-wide caches (parsed trees, time-based caches); without this,
     which file a worker happened to analyse before can change a few results.
     """
-    import jedi.cache
+    import jedi.cache  # type: ignore[import-untyped]
     import parso.cache
 
     jedi.cache.clear_time_caches(delete_all=True)

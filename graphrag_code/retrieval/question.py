@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
-from ..text import split_identifier
+from ..text import escape_lucene, split_identifier
 
 __all__ = ["GraphPlan", "Intent", "Question", "analyse", "lucene_query", "target_query"]
 
@@ -105,7 +105,6 @@ _PATH = re.compile(r"(?<![\w/.])((?:[\w.-]+/)*[\w.-]+\.py)\b")
 _DOTTED = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\b")
 _WORD = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\b")
 _CALL_SUFFIX = re.compile(r"\(\s*\)$")
-_LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
 _MAX_TERMS = 64
 _STOP = frozenset(
     """a an the of to in on at by for from with and or not is are was were be been being do
@@ -178,13 +177,9 @@ def analyse(text: str) -> Question:
     )
 
 
-def _escape(term: str) -> str:
-    return _LUCENE_SPECIAL.sub(r"\\\1", term)
-
-
 def lucene_query(question: Question) -> str | None:
-    """A Lucene query that can never fail to parse: every term escaped and lowercased (so no
-    AND/OR/NOT operator survives), identifiers added both whole and split into words."""
+    """A Lucene query that can never fail to parse: every term lowercased and escaped
+    (`escape_lucene`), identifiers added both whole and split into words."""
     terms: dict[str, None] = {}
     for identifier in question.identifiers:
         for part in identifier.split("."):
@@ -199,7 +194,7 @@ def lucene_query(question: Question) -> str | None:
             continue  # question vocabulary ("what calls ...") only adds noise
         for piece in split_identifier(word):
             terms.setdefault(piece, None)
-    cleaned = [_escape(term) for term in terms if term and len(term) > 1][:_MAX_TERMS]
+    cleaned = [escape_lucene(term) for term in terms if term and len(term) > 1][:_MAX_TERMS]
     return " ".join(cleaned) or None
 
 
@@ -208,7 +203,7 @@ def target_query(question: Question) -> str | None:
     not the named symbols, which finds where the trace should end."""
     named = {word.lower() for identifier in question.identifiers for word in identifier.split(".")}
     words = [
-        _escape(word.lower())
+        escape_lucene(word.lower())
         for word in question.words
         if word.lower() not in _STOP and word.lower() not in named and len(word) > 2
     ]

@@ -10,16 +10,18 @@ from pathlib import Path
 import pytest
 
 from graphrag_code.errors import ConfigurationError
-from graphrag_code.eval.report import (
+from graphrag_code.evaluation.report import (
     bar_chart,
     category_scores_from_run_log,
     category_scores_from_summary,
     columns_of,
     load_scores,
     markdown_table,
+    read_run_log,
     save_figure,
     scores_from_run_log,
 )
+from graphrag_code.evaluation.runlog import RunLog
 
 RESULTS = Path(__file__).resolve().parents[1] / "benchmarks" / "results"
 SCORES: dict[str, dict[str, float | None]] = {
@@ -58,20 +60,32 @@ def test_columns_in_natural_order() -> None:
 
 
 def _run_log(path: Path) -> Path:
-    records = [
-        {"type": "run", "run_id": "r1", "config": {}},
-        {"type": "query", "run_id": "r1", "query_id": "q1"},
-        {
-            "type": "evaluation",
-            "run_id": "r1",
-            "label": "full-text",
-            "means": {"acc@5": 0.5, "recall@10": 0.25},
-            "by_category": {"single-file": {"acc@5": 1.0}, "multi-file": {"acc@5": 0.0}},
-        },
-        {"type": "evaluation", "run_id": "r1", "label": "hybrid", "means": {"acc@5": 0.75}},
-    ]
-    path.write_text("\n".join(json.dumps(r) for r in records) + "\n")
+    log = RunLog(path, context={"command": "test"})
+    run_id = log.start({"repo": "r"})
+    log.write(
+        run_id,
+        [
+            {"type": "query", "query_id": "q1"},
+            {
+                "type": "evaluation",
+                "label": "full-text",
+                "means": {"acc@5": 0.5, "recall@10": 0.25},
+                "by_category": {"single-file": {"acc@5": 1.0}, "multi-file": {"acc@5": 0.0}},
+            },
+            {"type": "evaluation", "label": "hybrid", "means": {"acc@5": 0.75}},
+        ],
+    )
     return path
+
+
+def test_run_log_records_carry_their_run(tmp_path: Path) -> None:
+    records = read_run_log(_run_log(tmp_path / "logs" / "run.jsonl"))
+    assert [r["type"] for r in records] == ["run", "query", "evaluation", "evaluation"]
+    assert len({r["run_id"] for r in records}) == 1
+    header = records[0]
+    assert header["config"] == {"repo": "r"}
+    assert header["command"] == "test"  # the log's context
+    assert header["git"].keys() == {"commit", "dirty"}
 
 
 def test_scores_from_a_run_log(tmp_path: Path) -> None:
@@ -128,7 +142,7 @@ def test_figures_leave_pyplot_alone(tmp_path: Path) -> None:
     script = (
         "import sys\n"
         "from pathlib import Path\n"
-        "from graphrag_code.eval.report import bar_chart, save_figure\n"
+        "from graphrag_code.evaluation.report import bar_chart, save_figure\n"
         f"save_figure(bar_chart({{'a': {{'m': 0.5}}}}), Path({str(tmp_path / 'x.png')!r}))\n"
         "assert 'matplotlib.pyplot' not in sys.modules\n"
     )

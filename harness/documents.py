@@ -15,16 +15,24 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from ..embedding.base import Embedder
-from ..errors import ConfigurationError, EmbeddingError, EmbeddingMismatchError, SchemaError
-from ..graph.client import Neo4jClient
-from ..graph.queries import load_query, split_statements
-from ..graph.schema import wait_for_indexes
+from graphrag_code.embedding.base import Embedder
+from graphrag_code.errors import (
+    ConfigurationError,
+    EmbeddingError,
+    EmbeddingMismatchError,
+    SchemaError,
+)
+from graphrag_code.graph.client import Neo4jClient
+from graphrag_code.graph.queries import split_statements
+from graphrag_code.graph.schema import wait_for_indexes
+from graphrag_code.progress import ProgressReporter
+
+from .queries import load_query
 
 __all__ = [
     "ANALYZERS",
@@ -33,7 +41,6 @@ __all__ = [
     "FulltextIndex",
     "FulltextLayout",
     "IngestReport",
-    "Progress",
     "count_documents",
     "delete_corpus",
     "ensure_document_schema",
@@ -43,9 +50,6 @@ __all__ = [
 ANALYZERS = ("english", "standard", "standard-no-stop-words", "classic", "simple", "stop")
 """Lucene analyzers worth comparing on English prose (`db.index.fulltext.listAvailableAnalyzers`
 lists ~45, most of them for other languages)."""
-
-Progress = Callable[[int, int], None]
-"""Called as `progress(done, total)` while documents are embedded."""
 
 _CLEAR_BATCH = 5000
 
@@ -137,18 +141,18 @@ def ensure_document_schema(
     `reembed` is set (the vectors are removed, and the next ingest embeds again); otherwise
     `EmbeddingMismatchError`.
     """
-    existing = {row["name"]: row for row in client.read(load_query("documents_search_indexes"))}
+    existing = {row["name"]: row for row in client.read(load_query("documents/search_indexes"))}
     _reconcile_vector(client, schema, existing, reembed=reembed)
     parameters = {
         "vector_index": schema.vector_index,
         "dimensions": schema.dimensions,
         "quantization": schema.quantization,
     }
-    for statement in split_statements(load_query("documents_schema")):
+    for statement in split_statements(load_query("documents/schema")):
         client.write(statement, parameters)
     for index in schema.fulltext:
         _reconcile_fulltext(client, index, existing)
-    names = {row["name"] for row in client.read(load_query("documents_search_indexes"))}
+    names = {row["name"] for row in client.read(load_query("documents/search_indexes"))}
     missing = [
         name
         for name in (schema.vector_index, *(i.name for i in schema.fulltext))
@@ -179,18 +183,18 @@ def _reconcile_vector(
         if same and name == schema.vector_index:
             continue
         if dimensions != schema.dimensions:
-            embedded = int(client.read(load_query("documents_count_embeddings"))[0]["embedded"])
+            embedded = int(client.read(load_query("documents/count_embeddings"))[0]["embedded"])
             if embedded and not reembed:
                 raise EmbeddingMismatchError(
                     index=name,
                     stored=f"{dimensions} dimensions",
                     configured=f"{schema.dimensions} dimensions",
                 )
-            clear = load_query("documents_clear_embeddings")
+            clear = load_query("documents/clear_embeddings")
             while int(client.write(clear, {"limit": _CLEAR_BATCH})[0]["cleared"]):
                 pass
         # The vectors themselves are node properties: a rebuilt index re-reads them.
-        client.write(load_query("documents_drop_index"), {"name": name})
+        client.write(load_query("documents/drop_index"), {"name": name})
 
 
 def _reconcile_fulltext(
@@ -209,9 +213,9 @@ def _reconcile_fulltext(
             continue
         # Same name but another analyzer/fields, or another name on the same fields (which
         # would make CREATE ... IF NOT EXISTS a silent no-op): rebuild.
-        client.write(load_query("documents_drop_index"), {"name": name})
+        client.write(load_query("documents/drop_index"), {"name": name})
     client.write(
-        load_query(f"documents_fulltext_{index.layout.value}"),
+        load_query(f"documents/fulltext_{index.layout.value}"),
         {"name": index.name, "analyzer": index.analyzer},
     )
 
@@ -253,7 +257,7 @@ def ingest_documents(
     embedding_key: str | None = None,
     write_batch: int = 500,
     embed_batch: int = 64,
-    progress: Progress | None = None,
+    progress: ProgressReporter | None = None,
 ) -> IngestReport:
     """Upsert `documents` into `corpus` and embed those without an up-to-date vector.
 
@@ -261,7 +265,8 @@ def ingest_documents(
     that also names what else changes the vectors (e.g. ``"minilm-l6-v2-int8@512"`` for
     another truncation). Vectors are written after every `embed_batch` texts, so an
     interrupted run resumes where it stopped. Texts go to the embedder longest first, which
-    keeps padding low and shows the slow part of the progress first.
+    keeps padding low and shows the slow part of the progress first. `progress` gets one
+    stage, ``embed (<key>)``, advanced by each batch.
     """
     if not corpus:
         raise ConfigurationError("corpus must be a non-empty string")
@@ -270,7 +275,7 @@ def ingest_documents(
     if len(set(ids)) != len(ids):
         raise ConfigurationError(f"corpus {corpus!r}: document ids must be unique")
     stored = {
-        row["id"]: row for row in client.read(load_query("documents_state"), {"corpus": corpus})
+        row["id"]: row for row in client.read(load_query("documents/state"), {"corpus": corpus})
     }
     rows = []
     for document in documents:
@@ -288,7 +293,7 @@ def ingest_documents(
                 }
             )
     client.write_batches(
-        load_query("documents_write"), rows, batch_size=write_batch, extra={"corpus": corpus}
+        load_query("documents/write"), rows, batch_size=write_batch, extra={"corpus": corpus}
     )
     embedded, embed_seconds = 0, 0.0
     reused = 0
@@ -323,7 +328,7 @@ def ingest_documents(
 
 def _check_dimensions(client: Neo4jClient, embedder: Embedder) -> None:
     """Neo4j silently leaves out of a vector index every vector of another length."""
-    for row in client.read(load_query("documents_search_indexes")):
+    for row in client.read(load_query("documents/search_indexes")):
         dimensions = (row["config"] or {}).get("vector.dimensions")
         if row["type"] == "VECTOR" and dimensions not in (None, embedder.dimensions):
             raise EmbeddingMismatchError(
@@ -341,15 +346,15 @@ def _embed(
     *,
     key: str,
     batch: int,
-    progress: Progress | None,
+    progress: ProgressReporter | None,
 ) -> tuple[int, float]:
     if batch < 1:
         raise ConfigurationError(f"embed_batch must be at least 1, got {batch}")
     ordered = sorted(documents, key=lambda document: -len(document.content))
-    query = load_query("documents_write_embeddings")
+    query = load_query("documents/write_embeddings")
     done, seconds = 0, 0.0
     if progress is not None:
-        progress(0, len(ordered))
+        progress.stage(f"embed ({key})", len(ordered))
     for chunk in _batches(ordered, batch):
         texts = [document.content for document in chunk]
         start = time.perf_counter()
@@ -364,19 +369,19 @@ def _embed(
         client.write(query, {"corpus": corpus, "model": key, "rows": rows})
         done += len(chunk)
         if progress is not None:
-            progress(done, len(ordered))
+            progress.advance(len(chunk))
     return done, seconds
 
 
 def count_documents(client: Neo4jClient, corpus: str) -> tuple[int, int]:
     """(documents, documents with a vector) stored for `corpus`."""
-    row = client.read(load_query("documents_count"), {"corpus": corpus})[0]
+    row = client.read(load_query("documents/count"), {"corpus": corpus})[0]
     return int(row["documents"]), int(row["embedded"])
 
 
 def delete_corpus(client: Neo4jClient, corpus: str, *, batch: int = 5000) -> int:
     """Delete every document of `corpus`, in batches; returns how many."""
-    query = load_query("documents_delete_corpus")
+    query = load_query("documents/delete_corpus")
     total = 0
     while deleted := int(client.write(query, {"corpus": corpus, "limit": batch})[0]["deleted"]):
         total += deleted

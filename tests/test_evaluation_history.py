@@ -10,12 +10,11 @@ import pytest
 
 from graphrag_code.codegraph import CodeGraph
 from graphrag_code.errors import ConfigurationError
-from graphrag_code.eval.history import (
+from graphrag_code.evaluation.history import (
     ABLATIONS,
     Commit,
     FileChange,
     HistoryOptions,
-    HistoryRunLog,
     Revision,
     SkipReason,
     answer_paths,
@@ -30,7 +29,8 @@ from graphrag_code.eval.history import (
     skip_reason,
     write_history_report,
 )
-from graphrag_code.eval.report import read_run_log, scores_from_run_log
+from graphrag_code.evaluation.report import read_run_log, scores_from_run_log
+from graphrag_code.evaluation.runlog import RunLog
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.location import Location
 from graphrag_code.retrieval.search import Hit
@@ -205,7 +205,7 @@ def test_select_ablations() -> None:
     assert [a.name for a in select_ablations(["hybrid", "full-text"])] == ["hybrid", "full-text"]
     with pytest.raises(ConfigurationError, match="unknown ablations"):
         select_ablations(["bm25"])
-    prior = select_ablations(["hybrid+prior"])[0].options(10)
+    prior = select_ablations(["hybrid+prior"])[0].options("Add a prior", k=10)
     assert prior.centrality_prior > 0
     assert prior.legs == ("vector", "text", "graph")
 
@@ -218,7 +218,7 @@ def test_history_benchmark_end_to_end(
     drop_search_indexes(neo4j)
     questions = build_questions(history_repo.root)
     graph = CodeGraph(Settings(embedder="hashing", cache_dir=tmp_path / "cache"), client=neo4j)
-    log = HistoryRunLog(tmp_path / "out" / "history.jsonl", context={"command": "test"})
+    log = RunLog(tmp_path / "out" / "history.jsonl", context={"command": "test"})
     result = run_history_benchmark(questions, graph, log=log)
 
     assert result.repo == "store-history"

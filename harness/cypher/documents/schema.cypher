@@ -1,4 +1,4 @@
-// Schema of :Document, the generic text documents (graphrag_code.eval.documents). Idempotent.
+// Schema of :Document, the generic text documents (harness.documents). Idempotent.
 // Parameters: $vector_index, $dimensions, $quantization
 CREATE CONSTRAINT document_key IF NOT EXISTS FOR (d:Document) REQUIRE (d.corpus, d.id) IS UNIQUE;
 CREATE INDEX document_corpus IF NOT EXISTS FOR (d:Document) ON (d.corpus);

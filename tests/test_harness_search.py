@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from graphrag_code.errors import ConfigurationError
-from graphrag_code.eval.beir import load_beir
-from graphrag_code.eval.run import Fusion
-from graphrag_code.eval.search import FULLTEXT, VECTOR, LegHit, Legs, fuse, lucene_query
+from harness.beir import load_beir
+from harness.passes import Fusion
+from harness.search import FULLTEXT, VECTOR, LegHit, Legs, fuse, lucene_query
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,7 @@
 Everything works on `Scores`: {row: {column: value}}, rows being systems or ablations and
 columns metrics or categories. They come from a run log's `evaluation` records
 (`scores_from_run_log`, `category_scores_from_run_log`) or from a summary JSON file with a
-`results` object (`scores_from_summary`; what `eval history` and `benchmarks/scifact.py`
+`results` object (`scores_from_summary`; what `eval history` and the SciFact benchmark
 write), or `load_scores` for either file.
 
     scores = load_scores(Path("eval-results/history-main.json"))
@@ -62,7 +62,7 @@ def columns_of(scores: Scores) -> list[str]:
 
 # -- reading -------------------------------------------------------------------------------------
 def read_run_log(path: Path) -> list[dict[str, Any]]:
-    """The records of a JSONL run log (see `graphrag_code.eval.run`)."""
+    """The records of a JSONL run log (see `graphrag_code.evaluation.runlog`)."""
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except FileNotFoundError as exc:

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import ConfigurationError
+from graphrag_code.errors import ConfigurationError
+
 from .documents import Document
 
 __all__ = ["BeirDataset", "Query", "load_beir", "read_corpus", "read_qrels", "read_queries"]

@@ -13,7 +13,9 @@ import pytest
 
 from graphrag_code.embedding import HashingEmbedder
 from graphrag_code.errors import ConfigurationError
-from graphrag_code.eval.code_questions import (
+from graphrag_code.graph.client import Neo4jClient
+from graphrag_code.settings import Settings
+from harness.code_questions import (
     Answer,
     Category,
     CodeQuestion,
@@ -36,8 +38,6 @@ from graphrag_code.eval.code_questions import (
     strip_docstrings,
     write_questions,
 )
-from graphrag_code.graph.client import Neo4jClient
-from graphrag_code.settings import Settings
 
 from .conftest import drop_search_indexes, wipe
 

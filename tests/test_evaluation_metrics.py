@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from graphrag_code.eval.metrics import (
+from graphrag_code.evaluation.metrics import (
     accuracy_at_k,
     aggregate,
     mrr,

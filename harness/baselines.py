@@ -29,8 +29,8 @@ from neo4j_graphrag.embeddings.base import Embedder as GraphRAGEmbedder
 from neo4j_graphrag.exceptions import SearchQueryParseError
 from neo4j_graphrag.retrievers import HybridRetriever
 
-from ..embedding.base import Embedder
-from ..endpoint import Neo4jEndpoint
+from graphrag_code.embedding.base import Embedder
+from graphrag_code.endpoint import Neo4jEndpoint
 
 __all__ = [
     "BaselineHit",

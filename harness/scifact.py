@@ -1,11 +1,11 @@
 """BEIR SciFact (test split, 300 queries) end to end through Neo4j: nDCG@10 and Recall@100.
 
-The runner behind `benchmarks/scifact.py` and `graphrag-code eval scifact`. Ingests the corpus
-as `:Document` nodes (corpus "scifact"), embeds it with the offline MiniLM (minutes on two
-cores the first time; vectors are cached in the graph after that), then runs every query once
-per full-text variant (layout x analyzer x title boost), both legs in one Cypher query at
-depth 100, and scores full-text only, vector only and RRF fusions computed from the same legs.
-Every pass is recorded in a JSONL run log.
+The runner behind `python -m benchmarks.scifact`. Ingests the corpus as `:Document` nodes
+(corpus "scifact"), embeds it with the offline MiniLM (minutes on two cores the first time;
+vectors are cached in the graph after that), then runs every query once per full-text variant
+(layout x analyzer x title boost), both legs in one Cypher query at depth 100, and scores
+full-text only, vector only and RRF fusions computed from the same legs. Every pass is
+recorded in a JSONL run log.
 
 MiniLM reads 512 tokens by default: 71 % of SciFact abstracts are longer than 256 wordpieces,
 and reading them whole measured +0.009 nDCG@10 for the vector leg and +0.007 for RRF (at
@@ -26,12 +26,16 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from ..api import connect
-from ..embedding import MiniLMEmbedder
-from ..graph.client import Neo4jClient
-from ..settings import load_settings
+from graphrag_code.api import connect
+from graphrag_code.cli.progress import RichProgress
+from graphrag_code.embedding import MiniLMEmbedder
+from graphrag_code.evaluation.metrics import aggregate, score_queries, standard_metrics
+from graphrag_code.evaluation.runlog import RunLog
+from graphrag_code.graph.client import Neo4jClient
+from graphrag_code.progress import ProgressReporter
+from graphrag_code.settings import load_settings
+
 from .beir import BeirDataset, load_beir
 from .documents import (
     ANALYZERS,
@@ -41,16 +45,16 @@ from .documents import (
     ensure_document_schema,
     ingest_documents,
 )
-from .metrics import aggregate, score_queries, standard_metrics
-from .run import (
+from .passes import (
     Evaluation,
     Fusion,
     QueryResult,
     RunConfig,
-    RunLog,
     embed_queries,
     evaluate,
     retrieve,
+    write_evaluation,
+    write_pass,
 )
 from .search import LegHit, Legs
 
@@ -115,30 +119,17 @@ def variants(quick: bool) -> list[Variant]:
     return found
 
 
-def progress_bar(console: Console) -> Progress:
-    return Progress(
-        TextColumn("{task.description:<22}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-    )
-
-
 def ingest(
-    client: Neo4jClient, dataset: BeirDataset, embedder: MiniLMEmbedder, console: Console
+    client: Neo4jClient,
+    dataset: BeirDataset,
+    embedder: MiniLMEmbedder,
+    console: Console,
+    progress: ProgressReporter,
 ) -> None:
     key = embedder.name if embedder.max_tokens == 256 else f"{embedder.name}@{embedder.max_tokens}"
-    with progress_bar(console) as bar:
-        task = bar.add_task(f"embed ({key})", total=None)
-        report = ingest_documents(
-            client,
-            CORPUS,
-            dataset.corpus,
-            embedder,
-            embedding_key=key,
-            progress=lambda done, total: bar.update(task, completed=done, total=total),
-        )
+    report = ingest_documents(
+        client, CORPUS, dataset.corpus, embedder, embedding_key=key, progress=progress
+    )
     rate = f", {report.texts_per_second:.1f} texts/s" if report.embedded else ""
     console.print(
         f"ingest: {report.documents} documents, {report.written} written, "
@@ -164,7 +155,7 @@ def run_pass(
     variant: Variant,
     vectors: dict[str, tuple[list[float], float]],
     log: RunLog,
-    console: Console,
+    progress: ProgressReporter,
     *,
     depth: int = 100,
 ) -> tuple[str, list[QueryResult]]:
@@ -178,16 +169,8 @@ def run_pass(
         depth=depth,
         label=variant.label,
     )
-    with progress_bar(console) as bar:
-        task = bar.add_task(variant.label, total=len(dataset.queries))
-        results = retrieve(
-            client,
-            dataset.queries,
-            config,
-            vectors=vectors,
-            progress=lambda done, total: bar.update(task, completed=done),
-        )
-    return log.write_pass(config, results), results
+    results = retrieve(client, dataset.queries, config, vectors=vectors, progress=progress)
+    return write_pass(log, config, results), results
 
 
 def cut(results: Sequence[QueryResult], depth: int) -> list[QueryResult]:
@@ -366,18 +349,21 @@ def run_scifact(
     report.table("Through Neo4j: each full-text variant alone and RRF(k=60) 1:1 with MiniLM")
     passes: dict[Variant, list[QueryResult]] = {}
     hybrid: dict[Variant, float] = {}
-    with connect(load_settings()) as client:
+    with (
+        connect(load_settings()) as client,
+        RichProgress(console, enabled=not console.quiet) as progress,
+    ):
         ensure_document_schema(client, schema_for(DEFAULT))
-        ingest(client, dataset, embedder, console)
+        ingest(client, dataset, embedder, console, progress)
         started = time.perf_counter()
         vectors = embed_queries(embedder, dataset.queries)
         console.print(f"queries embedded in {time.perf_counter() - started:.1f} s")
         for variant in variants(quick):
-            run_id, results = run_pass(client, dataset, variant, vectors, log, console)
+            run_id, results = run_pass(client, dataset, variant, vectors, log, progress)
             passes[variant] = results
             for fusion in (Fusion(1.0, 0.0), Fusion(1.0, 1.0), Fusion(0.0, 1.0)):
                 evaluation = evaluate(results, dataset.qrels, fusion)
-                log.write_evaluation(run_id, evaluation, with_hits=variant == DEFAULT)
+                write_evaluation(log, run_id, evaluation, with_hits=variant == DEFAULT)
                 if fusion.fulltext == 0.0:
                     if variant == DEFAULT:
                         name = f"vector only, MiniLM-L6 int8, {max_tokens} tokens"

@@ -1,7 +1,8 @@
 """Hybrid document search: both legs in one Cypher round trip, fused in Python with RRF.
 
-The full-text leg gets a Lucene query in which every special character of the user's text is
-escaped, so no input can raise a parse error; the vector leg gets the query's embedding.
+The full-text leg gets a Lucene query of the text's words, each escaped with the product's
+`escape_lucene`, so no input can raise a parse error; the vector leg gets the query's
+embedding.
 """
 
 from __future__ import annotations
@@ -11,10 +12,12 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ..errors import ConfigurationError
-from ..graph.client import Neo4jClient
-from ..graph.queries import load_query
-from ..retrieval.fusion import rrf
+from graphrag_code.errors import ConfigurationError
+from graphrag_code.graph.client import Neo4jClient
+from graphrag_code.retrieval.fusion import rrf
+from graphrag_code.text import escape_lucene
+
+from .queries import load_query
 
 __all__ = [
     "FULLTEXT",
@@ -30,19 +33,9 @@ __all__ = [
 FULLTEXT = "fulltext"
 VECTOR = "vector"
 
-# Lucene classic QueryParser syntax: + - && || ! ( ) { } [ ] ^ " ~ * ? : \ /
-_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
-# Bare operator words; quoting makes them plain terms for whatever analyzer the field uses.
-_OPERATORS = frozenset({"AND", "OR", "NOT", "TO"})
 _FIELD = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 MAX_TERMS = 256
 """Lucene refuses queries of more than 1,024 clauses; a multifield index doubles each term."""
-
-
-def _escape(word: str) -> str:
-    if word in _OPERATORS:
-        return f'"{word}"'
-    return _SPECIAL.sub(r"\\\1", word)
 
 
 def lucene_query(text: str, *, field_boosts: Mapping[str, float] | None = None) -> str | None:
@@ -55,7 +48,9 @@ def lucene_query(text: str, *, field_boosts: Mapping[str, float] | None = None) 
         >>> print(lucene_query('foo) OR (bar: "x"'))
         foo\) "OR" \(bar\: \"x\"
     """
-    words = [_escape(word) for word in text.split()][:MAX_TERMS]
+    # Words as typed (the code search lowercases its terms first): the analyzers lowercase
+    # anyway, `escape_lucene` quotes a bare AND/OR/NOT/TO, and the run logs keep the text.
+    words = [escape_lucene(word) for word in text.split()][:MAX_TERMS]
     if not words:
         return None
     terms = " ".join(words)
@@ -118,7 +113,7 @@ def search_legs(
         raise ConfigurationError(f"fetch ({fetch}) must be at least depth ({depth})")
     started = time.perf_counter()
     row = client.read(
-        load_query("documents_search"),
+        load_query("documents/search"),
         {
             "corpus": corpus,
             "fulltext_index": fulltext_index,

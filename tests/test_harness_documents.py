@@ -9,7 +9,8 @@ import pytest
 
 from graphrag_code.embedding import HashingEmbedder, WrappedEmbedder
 from graphrag_code.errors import ConfigurationError, EmbeddingMismatchError
-from graphrag_code.eval.documents import (
+from graphrag_code.graph.client import Neo4jClient
+from harness.documents import (
     Document,
     DocumentSchema,
     FulltextIndex,
@@ -19,8 +20,7 @@ from graphrag_code.eval.documents import (
     ensure_document_schema,
     ingest_documents,
 )
-from graphrag_code.eval.search import FULLTEXT, VECTOR, Legs, fuse, lucene_query, search_legs
-from graphrag_code.graph.client import Neo4jClient
+from harness.search import FULLTEXT, VECTOR, Legs, fuse, lucene_query, search_legs
 
 pytestmark = pytest.mark.integration
 

@@ -1,0 +1,190 @@
+"""Asking a repository's history questions: each searched tree is indexed, every question
+is asked under every ablation and scored, and each ablation can be recorded in a run log."""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from ...codegraph import CodeGraph
+from ...errors import ConfigurationError
+from ...graph.queries import load_query
+from ...ingest.pipeline import valid_repo_name
+from ...progress import SILENT, ProgressReporter
+from ...retrieval.search import LEGS
+from ..ablation import Ablation, select
+from ..metrics import aggregate
+from ..runlog import RunLog
+from .git import export_tree
+from .questions import HistoryQuestion, QuestionSet, SkippedCommit, SkipReason
+from .scoring import KS, AblationResult, HistoryResult, QuestionOutcome, file_ranking, score_files
+
+__all__ = ["ABLATIONS", "log_ablation", "run_history_benchmark", "select_ablations"]
+
+ABLATIONS: tuple[Ablation, ...] = (
+    Ablation("full-text", ("text",)),
+    Ablation("vector", ("vector",)),
+    Ablation("vector+text", ("vector", "text")),
+    Ablation("hybrid", LEGS),
+    Ablation("hybrid+prior", LEGS, centrality_prior=1.0),
+)
+"""Each leg alone, RRF of the two, the graph leg added, then PageRank as a tie-breaking prior."""
+
+
+def select_ablations(names: Sequence[str]) -> tuple[Ablation, ...]:
+    """The named ablations of `ABLATIONS`, in the order given."""
+    return select(ABLATIONS, names)
+
+
+def log_ablation(log: RunLog, result: AblationResult, *, config: Mapping[str, Any]) -> str:
+    """Record one ablation of a run as a run of its own: the `run` record (`config` plus the
+    ablation), a `query` record per question with its file-level hits, and an `evaluation`
+    record with the means. Returns the run's id."""
+    ablation = result.ablation
+    run_id = log.start(
+        {
+            **config,
+            "ablation": ablation.name,
+            "legs": list(ablation.legs),
+            "centrality_prior": ablation.centrality_prior,
+        }
+    )
+    records: list[Mapping[str, Any]] = []
+    for outcome in result.outcomes:
+        question = outcome.question
+        records.append(
+            {
+                "type": "query",
+                "query_id": question.id,
+                "text": question.text,
+                "commit": question.commit,
+                "revision": question.revision,
+                "category": outcome.category,
+                "relevant": list(outcome.relevant),
+                "hits": [
+                    {"id": hit.id, "file": file, "ranks": dict(hit.ranks)}
+                    for hit, file in zip(outcome.hits, outcome.files, strict=True)
+                ],
+                "timings_ms": {"search": round(outcome.seconds * 1000, 3)},
+            }
+        )
+    summary = result.summary
+    records.append(
+        {
+            "type": "evaluation",
+            "label": ablation.name,
+            "queries": summary.overall.queries,
+            "means": {k: round(v, 6) for k, v in summary.overall.means.items()},
+            "by_category": {
+                category: {k: round(v, 6) for k, v in s.means.items()}
+                for category, s in summary.by_category.items()
+            },
+            "per_query": {o.question.id: dict(o.scores) for o in result.outcomes},
+        }
+    )
+    log.write(run_id, records)
+    return run_id
+
+
+def _module_ids(graph: CodeGraph, repo: str) -> dict[str, str]:
+    rows = graph.client.read(load_query("relations/repository_modules"), {"repo": repo})
+    return {str(row["path"]): str(row["id"]) for row in rows}
+
+
+def _ask(
+    graph: CodeGraph,
+    repo: str,
+    question: HistoryQuestion,
+    relevant: tuple[str, ...],
+    modules: Mapping[str, str],
+    ablation: Ablation,
+    ks: Sequence[int],
+) -> QuestionOutcome:
+    started = time.perf_counter()
+    result = graph.search(
+        question.text, repo=repo, options=ablation.options(question.text, k=max(ks))
+    )
+    seconds = time.perf_counter() - started
+    files = file_ranking(result.hits, modules)
+    scores = score_files(files, relevant, ks)
+    return QuestionOutcome(question, relevant, tuple(result.hits), tuple(files), scores, seconds)
+
+
+def _by_revision(questions: Sequence[HistoryQuestion]) -> dict[str, list[HistoryQuestion]]:
+    """Questions grouped by the tree they are asked of, oldest first, so each incremental
+    index differs from the previous one by about one commit."""
+    grouped: dict[str, list[HistoryQuestion]] = {}
+    for question in reversed(questions):
+        grouped.setdefault(question.revision, []).append(question)
+    return grouped
+
+
+def run_history_benchmark(
+    questions: QuestionSet,
+    graph: CodeGraph,
+    *,
+    repo: str | None = None,
+    ablations: Sequence[Ablation] = ABLATIONS,
+    ks: Sequence[int] = KS,
+    log: RunLog | None = None,
+    progress: ProgressReporter | None = None,
+) -> HistoryResult:
+    """Index each searched tree as repository `repo` (default `<folder>-history`, so a normal
+    index of the same folder is left alone), ask every question under every ablation, score.
+
+    Trees are exported with `git archive` into a temporary folder and indexed incrementally
+    one after the other; the last one stays in the graph for inspection. With `log`, each
+    ablation is recorded as a run (`log_ablation`).
+    """
+    if not ablations or not ks or min(ks) < 1:
+        raise ConfigurationError("need at least one ablation and cut-offs k >= 1")
+    name = valid_repo_name(repo or f"{questions.root.name}-history")
+    progress = progress or SILENT
+    grouped = _by_revision(questions.questions)
+    outcomes: dict[str, list[QuestionOutcome]] = {a.name: [] for a in ablations}
+    unindexed: list[SkippedCommit] = []
+    seconds = {"index": 0.0, "search": 0.0}
+    # One tree: the index stages are worth showing; many: one bar over the questions.
+    index_progress = progress if len(grouped) == 1 else None
+    with tempfile.TemporaryDirectory(prefix="graphrag-code-history-") as scratch:
+        tree = Path(scratch) / questions.root.name
+        if index_progress is None:
+            progress.stage("index + search", len(questions.questions))
+        for revision, asked in grouped.items():
+            started = time.perf_counter()
+            export_tree(questions.root, revision, tree)
+            graph.index(tree, name, progress=index_progress)
+            modules = _module_ids(graph, name)
+            seconds["index"] += time.perf_counter() - started
+            if index_progress is not None:
+                progress.stage("search", len(asked))
+            started = time.perf_counter()
+            for question in asked:
+                relevant = tuple(sorted({modules[p] for p in question.paths if p in modules}))
+                if relevant:
+                    for ablation in ablations:
+                        outcome = _ask(graph, name, question, relevant, modules, ablation, ks)
+                        outcomes[ablation.name].append(outcome)
+                else:
+                    reason = SkipReason.NOT_INDEXED
+                    unindexed.append(SkippedCommit(question.commit, question.text, reason))
+                progress.advance()
+            seconds["search"] += time.perf_counter() - started
+    results = []
+    for ablation in ablations:
+        done = outcomes[ablation.name]
+        per_query = {o.question.id: o.scores for o in done}
+        summary = aggregate(per_query, {o.question.id: o.category for o in done})
+        results.append(AblationResult(ablation, tuple(done), summary))
+    result = HistoryResult(name, questions, tuple(results), tuple(unindexed), tuple(ks), seconds)
+    if log is not None:
+        config = {key: value for key, value in result.as_dict().items() if key in _CONFIG_KEYS}
+        for ablation_result in results:
+            log_ablation(log, ablation_result, config={**config, "ks": list(ks)})
+    return result
+
+
+_CONFIG_KEYS = frozenset({"benchmark", "repo", "source", "head", "revision", "max_files"})
