@@ -185,6 +185,11 @@ class GraphReader:
             )
         return points["root"], points["central"]
 
+    def module_ids(self, repo: str) -> dict[str, str]:
+        """Path -> id of every module (one per indexed file) of `repo`."""
+        rows = self.client.read(load_query("relations/repository_modules"), {"repo": repo})
+        return {str(row["path"]): str(row["id"]) for row in rows}
+
     def call_graph(self, repo: str, *, certain: bool = False) -> dict[str, list[str]]:
         """Caller -> sorted callee qualified names (internal and external) of `repo`;
         `certain`: exact and inferred edges only."""

@@ -11,7 +11,6 @@ from typing import Any
 
 from ...codegraph import CodeGraph
 from ...errors import ConfigurationError
-from ...graph.queries import load_query
 from ...ingest.pipeline import valid_repo_name
 from ...progress import SILENT, ProgressReporter
 from ...retrieval.search import LEGS
@@ -90,8 +89,7 @@ def log_ablation(log: RunLog, result: AblationResult, *, config: Mapping[str, An
 
 
 def _module_ids(graph: CodeGraph, repo: str) -> dict[str, str]:
-    rows = graph.client.read(load_query("relations/repository_modules"), {"repo": repo})
-    return {str(row["path"]): str(row["id"]) for row in rows}
+    return graph.reader.module_ids(repo)
 
 
 def _ask(
