@@ -13,11 +13,12 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..embedding.base import Embedder
-from ..errors import ConfigurationError, EmbeddingMismatchError, SchemaError
+from ..errors import ConfigurationError, EmbeddingMismatchError, InvalidArgumentError, SchemaError
 from ..graph.client import Neo4jClient
 from ..graph.queries import hop_bound, load_query
+from ..graph.repositories import repository_statuses
 from .fusion import rrf
-from .question import Intent, Question, analyse, lucene_query, target_query
+from .question import Intent, Question, analyse, clean_question, lucene_query, target_query
 
 __all__ = ["Hit", "Reranker", "SearchOptions", "SearchResult", "Searcher"]
 
@@ -74,6 +75,8 @@ class SearchResult:
     seeds: list[str]  # ids of the symbols and files the question named
     timings_ms: dict[str, float]
     legs: dict[str, list[str]]  # leg -> ids, best first (before fusion)
+    # e.g. the repository's last indexing run did not finish, so hits may be missing
+    warnings: tuple[str, ...] = ()
 
 
 class Reranker(Protocol):
@@ -98,6 +101,14 @@ class SearchOptions:
     max_hops: int | None = None  # None: the intent's default
     # some of the legs, e.g. ("text",) or ("vector", "text"): each runs, weighted 1
     legs: tuple[str, ...] = LEGS
+
+    def __post_init__(self) -> None:
+        for name in ("k", "candidates_per_leg", "fanout", "max_seeds", "seed_k"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise InvalidArgumentError(
+                    f"{name} must be a whole number of at least 1, not {value!r}"
+                )
 
 
 def _render_path(via: Sequence[str]) -> str:
@@ -163,6 +174,7 @@ class Searcher:
         self._vectors_checked = False
         self._sizes: dict[str, tuple[int, int]] | None = None  # repo -> (nodes, vectors)
         self._placeholder: list[float] | None = None
+        self._statuses: dict[str, str] | None = None  # repo -> status of its last run
 
     def _candidates(self, repo: str | None, wanted: int) -> int:
         """How many candidates each index leg fetches to keep about `wanted` after filtering to
@@ -181,6 +193,22 @@ class Searcher:
             (nodes / total_nodes) if nodes and total_nodes else 1.0,
         )
         return min(10 * wanted, math.ceil(wanted / share))
+
+    def warnings(self, repo: str | None) -> tuple[str, ...]:
+        """What makes results for `repo` (every repository when None) incomplete: an
+        unfinished indexing run, or no such repository. Read once per searcher."""
+        if self._statuses is None:
+            self._statuses = repository_statuses(self.client)
+        if repo is not None and repo not in self._statuses:
+            held = ", ".join(sorted(self._statuses)) or "none"
+            return (f"no repository {repo!r} in the graph (indexed: {held})",)
+        names = [repo] if repo is not None else sorted(self._statuses)
+        return tuple(
+            f"repository {name!r} is not completely indexed (its last run was interrupted or "
+            "is still running): results may be missing; run `graphrag-code index` on it again"
+            for name in names
+            if self._statuses[name] != "complete"
+        )
 
     def _placeholder_vector(self) -> list[float] | None:
         """A vector of the embedder's type for questions that skip the vector leg (one
@@ -268,6 +296,11 @@ class Searcher:
         self, text: str, *, repo: str | None = None, options: SearchOptions | None = None
     ) -> SearchResult:
         options = options or SearchOptions()
+        text = clean_question(text)
+        if not text.strip():
+            raise InvalidArgumentError(
+                'empty question: ask about the code, e.g. "where are orders saved?"'
+            )
         question = analyse(text)
         timings: dict[str, float] = {}
         embedding = None
@@ -287,7 +320,9 @@ class Searcher:
         if self.reranker is not None:
             hits = self.reranker.rerank(text, hits)
         timings["fuse"] = (time.perf_counter() - started) * 1000
-        return SearchResult(question, hits[: options.k], list(row["seeds"]), timings, legs)
+        return SearchResult(
+            question, hits[: options.k], list(row["seeds"]), timings, legs, self.warnings(repo)
+        )
 
     def _fuse(
         self, question: Question, row: Mapping[str, Any], options: SearchOptions
