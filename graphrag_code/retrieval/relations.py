@@ -292,6 +292,12 @@ class Relations:
         """The shortest chain of calls/imports/definitions from `source` to `target`."""
         a = self.resolve(source, repo=repo)
         b = self.resolve(target, repo=repo)
+        if a.id == b.id:  # Neo4j's shortestPath refuses equal ends; the path is the node
+            node = {
+                "id": a.id, "qualified_name": a.qualified_name, "kind": a.kind, "path": a.path,
+                "start_line": a.start_line,
+            }  # fmt: skip
+            return PathResult(a, b, [node], [])
         rows = self.client.read(
             load_query("relations/shortest_path"), {"source": a.id, "target": b.id}
         )
