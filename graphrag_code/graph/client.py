@@ -35,7 +35,7 @@ _READ_RETRY_PAUSES = (0.1, 0.5, 2.0)
 # after repeated wrong passwords Neo4j refuses every login for `dbms.security.auth_lock_time`
 # (5 s by default): `verify` waits this long for the lock to pass before giving up
 _RATE_LIMIT_WAIT = 6.5
-_FAILURES = (Neo4jError, DriverError, OSError)
+_FAILURES = (Neo4jError, DriverError, OSError, UnicodeEncodeError)
 
 
 _PLAIN_TYPES = frozenset({str, int, float, bool, type(None)})

@@ -7,6 +7,8 @@ pass through `redact_uri`.
 
 from __future__ import annotations
 
+import re
+
 from neo4j.exceptions import (
     AuthError,
     ClientError,
@@ -21,6 +23,7 @@ from ..endpoint import Neo4jEndpoint, redact_uri
 from ..errors import (
     ConfigurationError,
     GraphRAGCodeError,
+    InvalidArgumentError,
     Neo4jQueryError,
     Neo4jUnavailableError,
 )
@@ -40,16 +43,36 @@ def is_rate_limited(error: BaseException) -> bool:
     return isinstance(error, Neo4jError) and error.code == RATE_LIMIT_CODE
 
 
+def _reason(error: BaseException) -> str:
+    """The cause of a connection failure in a few words: the driver's message names each
+    address it tried, with `(reason [Errno 111] Connection refused)` at the end."""
+    text = str(error)
+    found = re.findall(r"\(reason ([^)]*)\)", text)
+    if found:
+        return str(found[-1]).strip()
+    first = text.strip().splitlines()[0] if text.strip() else type(error).__name__
+    return first[:200]
+
+
 def _summary(error: Neo4jError) -> str:
     # str(error) of a server error is four `{key: value}` blocks; the message alone reads better
     return (error.message or str(error)).strip().rstrip(".")
 
 
 def library_error(
-    error: Neo4jError | DriverError | OSError, endpoint: Neo4jEndpoint, *, retried: int = 0
+    error: Neo4jError | DriverError | OSError | UnicodeEncodeError,
+    endpoint: Neo4jEndpoint,
+    *,
+    retried: int = 0,
 ) -> GraphRAGCodeError:
     """The `GraphRAGCodeError` for a driver exception raised while talking to `endpoint`."""
     where = redact_uri(endpoint.uri)
+    if isinstance(error, UnicodeEncodeError):  # Bolt strings are UTF-8: no lone surrogates
+        bad = error.object[error.start : error.end]
+        return InvalidArgumentError(
+            f"a value is not valid Unicode ({bad!r} at position {error.start}), e.g. invalid "
+            "UTF-8 bytes on the command line; no name in the graph can contain it"
+        )
     if is_rate_limited(error):
         return ConfigurationError(
             f"Neo4j at {where} refuses logins of user {endpoint.username!r} for a few seconds "
@@ -66,7 +89,11 @@ def library_error(
             "(`SHOW DATABASES` in Neo4j Browser lists them)"
         )
     if isinstance(error, UNAVAILABLE):
-        return Neo4jUnavailableError(f"Neo4j did not answer: {error}", address=where)
+        return Neo4jUnavailableError(
+            f"Neo4j did not answer ({_reason(error)}); check that the server runs and that "
+            "NEO4J_URI names it (unset, the managed local server is used)",
+            address=where,
+        )
     if isinstance(error, TransientError):
         tries = f" after {retried + 1} tries" if retried else ""
         return Neo4jQueryError(

@@ -172,6 +172,7 @@ class Searcher:
         self.fulltext_index = fulltext_index
         self.reranker = reranker
         self._vectors_checked = False
+        self._text_checked = False
         self._sizes: dict[str, tuple[int, int]] | None = None  # repo -> (nodes, vectors)
         self._placeholder: list[float] | None = None
         self._statuses: dict[str, str] | None = None  # repo -> status of its last run
@@ -218,6 +219,19 @@ class Searcher:
         if self._placeholder is None:
             self._placeholder = [0.0] * self.embedder.dimensions
         return self._placeholder
+
+    def check_text_index(self) -> None:
+        """Fail clearly (once per searcher) when the full-text index does not exist, instead
+        of letting the query fail inside `db.index.fulltext.queryNodes`."""
+        if self._text_checked:
+            return
+        rows = self.client.read(load_query("schema/search_indexes"))
+        if self.fulltext_index not in {row["name"] for row in rows}:
+            raise SchemaError(
+                f"full-text index {self.fulltext_index!r} does not exist: index a repository "
+                "first (`graphrag-code index PATH`)"
+            )
+        self._text_checked = True
 
     def check_vector_index(self) -> None:
         """Fail clearly (once per searcher) when the vector index holds another model's vectors,
@@ -304,6 +318,8 @@ class Searcher:
         question = analyse(text)
         timings: dict[str, float] = {}
         embedding = None
+        if "text" in _active_legs(question, options):
+            self.check_text_index()
         if self.embedder is not None and "vector" in _active_legs(question, options):
             self.check_vector_index()
             started = time.perf_counter()

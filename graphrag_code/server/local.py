@@ -365,5 +365,6 @@ class LocalNeo4jServer:
         self._child = None
 
     def _cleanup_files(self) -> None:
-        self.pid_file.unlink(missing_ok=True)
-        self.state_file.unlink(missing_ok=True)
+        for path in (self.pid_file, self.state_file):
+            with contextlib.suppress(OSError):  # gone already, or the data path is a file
+                path.unlink(missing_ok=True)
