@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 from neo4j import GraphDatabase
 
-from graphrag_code.cli.exit_codes import CONFIGURATION, FAILED, NEO4J, NOT_RUNNING, OK, USAGE
+from graphrag_code.cli.exit_codes import FAILED, NEO4J, NOT_RUNNING, OK, USAGE
 from graphrag_code.cli.main import main
 from graphrag_code.endpoint import Neo4jEndpoint
 from graphrag_code.graph.client import Neo4jClient
@@ -241,7 +241,7 @@ def _failures(matrix: Matrix, command: str) -> dict[str, Failure]:
         # `test_wrong_password_three_times_then_the_right_one` covers
         "wrong-password": Failure(
             {"NEO4J_USERNAME": f"nobody_{command}", "NEO4J_PASSWORD": SECRET},
-            CONFIGURATION,
+            FAILED,
             rf"error: Neo4j at .* rejected the credentials of user 'nobody_{command}'",
             secret=SECRET,
         ),
@@ -251,24 +251,24 @@ def _failures(matrix: Matrix, command: str) -> dict[str, Failure]:
                 "NEO4J_USERNAME": None,
                 "NEO4J_PASSWORD": None,
             },
-            CONFIGURATION,
+            FAILED,
             r"error: Neo4j at bolt://127\.0\.0\.1:\d+ rejected the credentials of user "
             rf"'uri_{command}'",
             secret=SECRET,
         ),
         "wrong-database": Failure(
             {"NEO4J_DATABASE": "nosuchdb"},
-            CONFIGURATION,
+            FAILED,
             r"error: Neo4j at .* has no database 'nosuchdb'; check NEO4J_DATABASE",
         ),
         "invalid-setting": Failure(
             {"GRAPHRAG_CODE_HEAP": "lots"},
-            CONFIGURATION,
+            FAILED,
             r"error: invalid setting: GRAPHRAG_CODE_HEAP: must be a size such as 1g",
         ),
         "cache-is-a-file": Failure(
             {"GRAPHRAG_CODE_CACHE_DIR": str(blocker)},
-            CONFIGURATION,
+            FAILED,
             r"error: cannot use .*a-file.* as a folder: .*is a file.*GRAPHRAG_CODE_CACHE_DIR",
             # only indexing and deleting keep incremental state
             unaffected=frozenset(COMMANDS) - {"index", "delete", "demo"},
@@ -330,7 +330,7 @@ def test_wrong_password_three_times_then_the_right_one(matrix: Matrix, spare_use
             COMMANDS["search"], {"NEO4J_USERNAME": spare_user, "NEO4J_PASSWORD": SECRET}
         )
         assert_clean(wrong, SECRET)
-        assert wrong.code == CONFIGURATION, wrong.text
+        assert wrong.code == FAILED, wrong.text
         assert re.search(r"rejected the credentials|refuses logins", wrong.err), wrong.err
     right = matrix.run(
         COMMANDS["search"], {"NEO4J_USERNAME": spare_user, "NEO4J_PASSWORD": USER_PASSWORD}
@@ -347,15 +347,15 @@ def test_wrong_password_three_times_then_the_right_one(matrix: Matrix, spare_use
     [
         ("fresh", "status", NOT_RUNNING, r"not running \(data: "),
         ("fresh", "stop", OK, r"was not running"),
-        ("data-is-a-file", "start", CONFIGURATION, r"error: cannot use .*GRAPHRAG_CODE_DATA_DIR"),
+        ("data-is-a-file", "start", FAILED, r"error: cannot use .*GRAPHRAG_CODE_DATA_DIR"),
         ("data-is-a-file", "status", NOT_RUNNING, r"not running"),
         ("data-is-a-file", "stop", OK, r"was not running"),
-        ("cache-is-a-file", "build", CONFIGURATION, r"GRAPHRAG_CODE_CACHE_DIR"),
-        ("cache-is-a-file", "start", CONFIGURATION, r"GRAPHRAG_CODE_CACHE_DIR"),
-        ("invalid-setting", "start", CONFIGURATION, r"GRAPHRAG_CODE_HEAP"),
-        ("invalid-setting", "status", CONFIGURATION, r"GRAPHRAG_CODE_HEAP"),
-        ("invalid-setting", "stop", CONFIGURATION, r"GRAPHRAG_CODE_HEAP"),
-        ("invalid-setting", "build", CONFIGURATION, r"GRAPHRAG_CODE_HEAP"),
+        ("cache-is-a-file", "build", FAILED, r"GRAPHRAG_CODE_CACHE_DIR"),
+        ("cache-is-a-file", "start", FAILED, r"GRAPHRAG_CODE_CACHE_DIR"),
+        ("invalid-setting", "start", FAILED, r"GRAPHRAG_CODE_HEAP"),
+        ("invalid-setting", "status", FAILED, r"GRAPHRAG_CODE_HEAP"),
+        ("invalid-setting", "stop", FAILED, r"GRAPHRAG_CODE_HEAP"),
+        ("invalid-setting", "build", FAILED, r"GRAPHRAG_CODE_HEAP"),
         ("port-taken", "start", NEO4J, r"Bolt port \d+ on 127\.0\.0\.1 is already in use"),
     ],
 )

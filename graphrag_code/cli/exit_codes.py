@@ -16,7 +16,6 @@
 from __future__ import annotations
 
 from ..errors import (
-    ConfigurationError,
     GraphRAGCodeError,
     InvalidArgumentError,
     LocalServerError,
@@ -24,21 +23,17 @@ from ..errors import (
     Neo4jUnavailableError,
 )
 
-__all__ = [
-    "CONFIGURATION", "FAILED", "INTERRUPTED", "NEO4J", "NOT_RUNNING", "OK", "USAGE", "exit_code",
-]  # fmt: skip
+__all__ = ["FAILED", "INTERRUPTED", "NEO4J", "NOT_RUNNING", "OK", "USAGE", "exit_code"]
 
 OK = 0
 FAILED = 1
 USAGE = 2
 NOT_RUNNING = 3
-CONFIGURATION = 4
-NEO4J = 5
+NEO4J = 4
 INTERRUPTED = 130
 
 _BY_ERROR: tuple[tuple[type[GraphRAGCodeError], int], ...] = (
     (InvalidArgumentError, USAGE),
-    (ConfigurationError, CONFIGURATION),
     (Neo4jUnavailableError, NEO4J),
     (Neo4jQueryError, NEO4J),
     (LocalServerError, NEO4J),
