@@ -517,6 +517,12 @@ def test_concurrent_starts_share_one_server_that_status_and_stop_always_find(
         assert len(pids) == 1
         (home,) = home_root.iterdir()
         assert len(find_launchers(home, MAIN_CLASS)) == 1
+        # the database, its logs and the password: this user's only (issue 13, item 9)
+        assert home.stat().st_mode & 0o077 == 0
+        readable = [
+            path for path in home.rglob("*") if path.is_file() and path.stat().st_mode & 0o077
+        ]
+        assert readable == []
         for name in ("launcher.pid", "launcher.state.json"):
             (home / name).unlink()
         status = matrix.run(["neo4j", "status", "--json"], env)

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from ..errors import LocalServerError, PrerequisiteMissingError
-from ..folders import PRIVATE_DIR_MODE, writable_folder
+from ..folders import PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, writable_folder
 from ..locks import exclusive_lock, is_locked
 from .build import MAIN_CLASS, LauncherBuild, build_launcher
 from .processes import LauncherProcess, find_launchers, launcher_process
@@ -84,6 +84,11 @@ def _process_alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
+
+
+def _private(path: Path, flags: int) -> int:
+    """A descriptor for writing `path`, created readable by this user only."""
+    return os.open(path, os.O_WRONLY | os.O_CREAT | flags, PRIVATE_FILE_MODE)
 
 
 class LocalNeo4jServer:
@@ -257,7 +262,7 @@ class LocalNeo4jServer:
 
     def _prepare_home(self) -> None:
         self.home.chmod(PRIVATE_DIR_MODE)  # a home made by an older version may be 0755
-        (self.home / "logs").mkdir(exist_ok=True)
+        (self.home / "logs").mkdir(mode=PRIVATE_DIR_MODE, exist_ok=True)
         self.state_file.unlink(missing_ok=True)
         if self.auth and not self.password_file.exists():
             if (self.home / "data").exists():
@@ -284,7 +289,7 @@ class LocalNeo4jServer:
             command += ["--password-file", str(self.password_file)]
         if attached:
             command.append("--stop-on-stdin-eof")
-        log: IO[bytes] = self.log_file.open("ab")
+        log: IO[bytes] = os.fdopen(_private(self.log_file, os.O_APPEND), "ab")
         try:
             self._child = subprocess.Popen(
                 command,
@@ -297,7 +302,8 @@ class LocalNeo4jServer:
             )
         finally:
             log.close()
-        self.pid_file.write_text(str(self._child.pid))
+        with os.fdopen(_private(self.pid_file, os.O_TRUNC), "w") as pid_file:
+            pid_file.write(str(self._child.pid))
 
     def _wait_ready(self, timeout: float, *, pid: int | None = None) -> ServerStatus:
         """Wait for our child (or for the launcher `pid` another process spawned)."""
