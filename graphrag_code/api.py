@@ -7,17 +7,19 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .embedding import Embedder, make_embedder
-from .errors import IngestError
+from .errors import RepositoryNotFoundError
 from .graph.client import Neo4jClient
+from .graph.repositories import repository_statuses
 from .graph.schema import SchemaConfig, ensure_schema
 from .graph.writer import GraphWriter
 from .ingest import embed_stage
 from .ingest.embed_stage import EmbedReport
-from .ingest.pipeline import IndexOptions, build_graph
+from .ingest.pipeline import IndexOptions, build_graph, valid_repo_name
+from .ingest.repo_lock import repository_lock
 from .ingest.report import IngestReport
 from .ingest.state import StateStore
 from .ingest.watch import watch_changes
-from .progress import ProgressReporter
+from .progress import SILENT, ProgressReporter
 from .server.endpoints import resolve_endpoint
 from .settings import Settings, load_settings
 
@@ -69,6 +71,7 @@ def index_repository(
     reembed: bool = False,
     store: StateStore | None = None,
     changed_paths: frozenset[str] | None = None,
+    on_wait: Callable[[str], None] | None = None,
 ) -> IngestReport:
     """Index the repository at `path` (incrementally when it was indexed before), then embed
     the nodes whose text changed.
@@ -80,29 +83,40 @@ def index_repository(
     recomputes this repository's vectors even where the text did not change. A long-lived
     `store` keeps the incremental state in memory between calls (what `CodeGraph` does);
     `changed_paths` (from a file watcher) lets such a run skip walking the whole tree.
+
+    One run per repository at a time: while another process indexes the same repository into
+    the same database, this one calls `on_wait` with a message (else reports it as a progress
+    stage) and waits for it.
     """
     settings = settings or load_settings()
     embedder = embedder or make_embedder(settings)
+    name = valid_repo_name(repo or Path(path).resolve().name)
+    progress = progress or SILENT
     own_client = client is None
     client = client or connect(settings)
     try:
-        _ensure_schema_for(client, settings, embedder, reembed=reembed)
-        report = build_graph(
-            path,
-            client,
-            repo=repo,
-            state_dir=None if store is not None else settings.cache_dir / "graphs",
-            store=store,
-            options=IndexOptions(full=full, changed_paths=changed_paths),
-            progress=progress,
-        )
-        if reembed:
-            embed_stage.forget_embeddings(client, report.repo)
-        if embed:
-            embedded = embed_stage.embed_pending(client, report.repo, embedder, progress=progress)
-            report.embedded = embedded.embedded
-            report.embedding_cache_hits = embedded.cache_hits
-            report.seconds["embed"] = embedded.seconds
+        with repository_lock(
+            settings.cache_dir / "graphs", client, name, on_wait=on_wait or progress.stage
+        ):
+            _ensure_schema_for(client, settings, embedder, reembed=reembed)
+            report = build_graph(
+                path,
+                client,
+                repo=name,
+                state_dir=None if store is not None else settings.cache_dir / "graphs",
+                store=store,
+                options=IndexOptions(full=full, changed_paths=changed_paths),
+                progress=progress,
+            )
+            if reembed:
+                embed_stage.forget_embeddings(client, report.repo)
+            if embed:
+                embedded = embed_stage.embed_pending(
+                    client, report.repo, embedder, progress=progress
+                )
+                report.embedded = embedded.embedded
+                report.embedding_cache_hits = embedded.cache_hits
+                report.seconds["embed"] = embedded.seconds
         return report
     finally:
         if own_client:
@@ -170,7 +184,7 @@ def embed_repository(
     client = client or connect(settings)
     try:
         if repo is not None and GraphWriter(client, repo).repository_state() is None:
-            raise IngestError(f"no repository {repo!r} in the graph; index it first")
+            raise RepositoryNotFoundError(repo, known=list(repository_statuses(client)))
         _ensure_schema_for(client, settings, embedder, reembed=reembed)
         if reembed:
             embed_stage.forget_embeddings(client, repo)
@@ -180,8 +194,23 @@ def embed_repository(
             client.close()
 
 
-def delete_repository(repo: str, *, client: Neo4jClient, settings: Settings | None = None) -> None:
-    """Remove a repository's nodes and edges from the graph, and its local incremental state."""
+def delete_repository(
+    repo: str,
+    *,
+    client: Neo4jClient,
+    settings: Settings | None = None,
+    on_wait: Callable[[str], None] | None = None,
+) -> None:
+    """Remove a repository's nodes and edges from the graph, and its local incremental state.
+
+    Raises `RepositoryNotFoundError` when the graph holds no repository of that name; waits
+    for a run indexing it to finish (calling `on_wait` with a message) before deleting.
+    """
     settings = settings or load_settings()
-    GraphWriter(client, repo).delete_repository()
-    StateStore(settings.cache_dir / "graphs").delete(client.endpoint.uri, client.database, repo)
+    writer = GraphWriter(client, repo)
+    if writer.repository_state() is None:
+        raise RepositoryNotFoundError(repo, known=list(repository_statuses(client)))
+    folder = settings.cache_dir / "graphs"
+    with repository_lock(folder, client, repo, on_wait=on_wait or (lambda _message: None)):
+        writer.delete_repository()
+        StateStore(folder).delete(client.endpoint.uri, client.database, repo)

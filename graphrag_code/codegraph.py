@@ -13,6 +13,7 @@ Nothing connects in the constructor; the first call that needs Neo4j does.
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from types import TracebackType
 
@@ -51,6 +52,8 @@ class CodeGraph:
         self.reranker = reranker
         self.chat = chat
         self._searcher: Searcher | None = None
+        # threads sharing one CodeGraph: connect once, not once per thread
+        self._connecting = threading.Lock()
         # incremental state stays in memory between index() calls of this object
         self._store = StateStore(self.settings.cache_dir / "graphs")
 
@@ -58,8 +61,15 @@ class CodeGraph:
     @property
     def client(self) -> Neo4jClient:
         if self._client is None:
-            self._client = connect(self.settings)
-            self._client.verify()
+            with self._connecting:
+                if self._client is None:
+                    client = connect(self.settings)
+                    try:
+                        client.verify()
+                    except BaseException:
+                        client.close()
+                        raise
+                    self._client = client
         return self._client
 
     def close(self) -> None:

@@ -1,14 +1,18 @@
 """Every error graphrag_code raises on purpose.
 
     GraphRAGCodeError
-    ├── ConfigurationError          a setting is invalid (names the setting)
+    ├── ConfigurationError          a setting is invalid (names the setting), credentials are
+    │                               rejected, a data or cache folder cannot be written
+    ├── InvalidArgumentError        an argument cannot work: an empty question, k < 1
     ├── Neo4jUnavailableError       no server answers (names the address, never the password)
+    ├── Neo4jQueryError             Neo4j rejected a query or kept failing it (names the code)
     ├── LocalServerError            the managed local server cannot be built, started or stopped
     │   └── PrerequisiteMissingError    Java >= 17 / Maven missing, or a port taken
     ├── SchemaError                 an index or constraint is in an unexpected state
     │   └── EmbeddingMismatchError      stored vectors come from another model / dimension count
     ├── QueryFileError              a .cypher file is missing or an identifier is invalid
     ├── IngestError                 indexing a repository failed (names the path)
+    │   └── RepositoryNotFoundError     no repository of that name in the graph
     ├── EmbeddingError              an embedder failed (names the embedder)
     ├── SymbolNotFoundError         a symbol named in a question does not exist
     │   └── AmbiguousSymbolError        a short name matches several symbols (lists them)
@@ -28,11 +32,14 @@ __all__ = [
     "EmbeddingMismatchError",
     "GraphRAGCodeError",
     "IngestError",
+    "InvalidArgumentError",
     "LLMError",
     "LocalServerError",
+    "Neo4jQueryError",
     "Neo4jUnavailableError",
     "PrerequisiteMissingError",
     "QueryFileError",
+    "RepositoryNotFoundError",
     "SchemaError",
     "SymbolNotFoundError",
 ]
@@ -46,12 +53,24 @@ class ConfigurationError(GraphRAGCodeError):
     """A setting has a value that cannot work."""
 
 
+class InvalidArgumentError(GraphRAGCodeError):
+    """An argument of a call or command cannot work (an empty question, `k` below 1)."""
+
+
 class Neo4jUnavailableError(GraphRAGCodeError):
     """No Neo4j server answered at the configured address."""
 
     def __init__(self, message: str, *, address: str) -> None:
         super().__init__(f"{message} (server: {address})")
         self.address = address
+
+
+class Neo4jQueryError(GraphRAGCodeError):
+    """Neo4j rejected a query, or a transient failure outlasted the retries."""
+
+    def __init__(self, message: str, *, code: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 class LocalServerError(GraphRAGCodeError):
@@ -86,6 +105,19 @@ class QueryFileError(GraphRAGCodeError):
 
 class IngestError(GraphRAGCodeError):
     """Indexing a repository failed."""
+
+
+class RepositoryNotFoundError(IngestError):
+    """No repository of this name is in the graph."""
+
+    def __init__(self, repo: str, *, known: Sequence[str] = ()) -> None:
+        held = f"it holds {', '.join(sorted(known))}" if known else "it holds no repository"
+        super().__init__(
+            f"no repository {repo!r} in the graph ({held}); index it first with "
+            f"`graphrag-code index PATH --repo {repo}`"
+        )
+        self.repo = repo
+        self.known = list(known)
 
 
 class EmbeddingError(GraphRAGCodeError):

@@ -12,8 +12,10 @@ from pathlib import Path
 from typing import Any, Literal
 
 import platformdirs
-from pydantic import AliasChoices, Field, SecretStr, field_validator
+from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from .errors import ConfigurationError
 
 __all__ = ["DEFAULT_NEO4J_VERSION", "EmbedderName", "Settings", "load_settings"]
 
@@ -84,6 +86,35 @@ class Settings(BaseSettings):
 
 
 def load_settings(**overrides: Any) -> Settings:
-    """Settings from the environment, with explicit overrides (e.g. CLI flags) on top."""
+    """Settings from the environment, with explicit overrides (e.g. CLI flags) on top.
+
+    An invalid value raises `ConfigurationError` naming the variable and what it must be.
+    """
     clean = {key: value for key, value in overrides.items() if value is not None}
-    return Settings(**clean)
+    try:
+        return Settings(**clean)
+    except ValidationError as exc:
+        raise ConfigurationError(_describe(exc, set(clean))) from None
+
+
+_ALIASED = ("neo4j_uri", "neo4j_username", "neo4j_password", "neo4j_database")
+_HINTS = {"heap": "a size such as 1g or 512m", "pagecache": "a size such as 512m or 2g"}
+
+
+def _describe(error: ValidationError, overridden: set[str]) -> str:
+    problems = []
+    for item in error.errors():
+        field = str(item["loc"][0]) if item["loc"] else "?"
+        if field.lower() in _ALIASED:
+            field = field.lower()
+        if field in overridden:
+            name = field
+        elif field in _ALIASED:
+            name = field.upper()
+        else:
+            name = f"GRAPHRAG_CODE_{field.upper()}"
+        # the value is shown, except a password's
+        shown = "" if "password" in field else f" (got {item.get('input')!r})"
+        message = f"must be {_HINTS[field]}" if field in _HINTS else item["msg"]
+        problems.append(f"{name}: {message}{shown}")
+    return "invalid setting: " + "; ".join(problems)

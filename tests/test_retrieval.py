@@ -6,7 +6,12 @@ from __future__ import annotations
 import pytest
 
 from graphrag_code.codegraph import CodeGraph
-from graphrag_code.errors import AmbiguousSymbolError, SymbolNotFoundError
+from graphrag_code.errors import (
+    AmbiguousSymbolError,
+    InvalidArgumentError,
+    Neo4jQueryError,
+    SymbolNotFoundError,
+)
 from graphrag_code.retrieval.fusion import rrf
 from graphrag_code.retrieval.question import Intent, analyse, lucene_query
 from graphrag_code.retrieval.search import SearchOptions
@@ -19,8 +24,6 @@ HOSTILE = [
     '~^"',
     "title: AND NOT",
     "\\",
-    "",
-    "   ",
     "((((",
     "*?",
     "x:y || z && !w",
@@ -320,10 +323,14 @@ def test_hostile_questions_never_raise(shop_graph: CodeGraph, hostile: str) -> N
     assert isinstance(result.hits, list)
 
 
-def test_reads_run_in_read_transactions(shop_graph: CodeGraph) -> None:
-    from neo4j.exceptions import ClientError
+@pytest.mark.parametrize("empty", ["", "   ", "\n\t"])
+def test_an_empty_question_is_refused_not_answered(shop_graph: CodeGraph, empty: str) -> None:
+    with pytest.raises(InvalidArgumentError, match="empty question"):
+        shop_graph.search(empty, repo=REPO)
 
-    with pytest.raises(ClientError):
+
+def test_reads_run_in_read_transactions(shop_graph: CodeGraph) -> None:
+    with pytest.raises(Neo4jQueryError, match=r"Neo\.ClientError"):
         shop_graph.client.read("CREATE (:ShouldNotExist)")
 
 

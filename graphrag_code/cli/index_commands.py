@@ -16,7 +16,7 @@ from ..embedding import make_embedder
 from ..graph import GraphReader
 from ..ingest.report import IngestReport
 from ..settings import load_settings
-from .progress import RichProgress
+from .progress import RichProgress, say_waiting
 
 __all__ = ["register"]
 
@@ -63,7 +63,7 @@ def _index(args: argparse.Namespace, console: Console) -> int:
         ) as bar:
             report = index_repository(
                 args.path, args.repo, client=client, settings=settings, full=args.full,
-                progress=bar, embed=embed, embedder=embedder,
+                progress=bar, embed=embed, embedder=embedder, on_wait=say_waiting,
             )  # fmt: skip
         print_report(console, report, as_json=args.json)
         if args.watch:
@@ -132,6 +132,6 @@ def _export_callgraph(args: argparse.Namespace, console: Console) -> int:
 def _delete(args: argparse.Namespace, console: Console) -> int:
     settings = load_settings()
     with connect(settings) as client:
-        delete_repository(args.repo, client=client, settings=settings)
+        delete_repository(args.repo, client=client, settings=settings, on_wait=say_waiting)
     console.print(f"deleted repository {args.repo}")
     return 0

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from collections.abc import Sequence
 
 from rich.console import Console
+from rich.text import Text
 
 from ..errors import GraphRAGCodeError
 from . import demo, embed_commands, eval_commands, index_commands, neo4j_commands, query_commands
+from .exit_codes import INTERRUPTED, exit_code
 
 __all__ = ["build_parser", "main"]
 
@@ -29,19 +32,31 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _quiet_driver_logs() -> None:
+    """The Neo4j driver logs retries and defunct connections as warnings; with no handler
+    configured Python prints them to stderr next to our own messages, which already say what
+    failed. A program that configures logging still gets them."""
+    driver_log = logging.getLogger("neo4j")
+    if not any(isinstance(handler, logging.NullHandler) for handler in driver_log.handlers):
+        driver_log.addHandler(logging.NullHandler())
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; the exit status is one of those in `exit_codes`."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    _quiet_driver_logs()
     # piped output keeps long qualified names on one line instead of wrapping at 80 columns
     console = Console(stderr=False, width=None if sys.stdout.isatty() else 200)
     try:
         code: int = args.handler(args, console)
     except GraphRAGCodeError as exc:
-        Console(stderr=True).print(f"[bold red]error:[/] {exc}", highlight=False)
-        return 1
+        # as Text: a message quoting user input ("[x]") must not be read as markup
+        Console(stderr=True).print(Text.assemble(("error: ", "bold red"), str(exc)))
+        return exit_code(exc)
     except KeyboardInterrupt:
         Console(stderr=True).print("interrupted")
-        return 130
+        return INTERRUPTED
     return code
 
 

@@ -12,6 +12,7 @@ from ..server.build import build_launcher
 from ..server.endpoints import local_server
 from ..server.toolchain import find_java, required_java_major
 from ..settings import load_settings
+from .progress import say_waiting
 
 __all__ = ["register"]
 
@@ -68,7 +69,7 @@ def _start(args: argparse.Namespace, console: Console) -> int:
         console.print(
             f"starting Neo4j {settings.neo4j_version} (first start builds it with Maven)…"
         )
-    status = server.start()
+    status = server.start(on_wait=say_waiting)
     if before.running and not args.json:
         console.print("already running")
     _print_status(console, status, args.json)

@@ -14,8 +14,9 @@ from rich.progress import (
     TextColumn,
     TimeElapsedColumn,
 )
+from rich.text import Text
 
-__all__ = ["RichProgress"]
+__all__ = ["RichProgress", "say_waiting"]
 
 
 class RichProgress:
@@ -64,3 +65,9 @@ class RichProgress:
     def advance(self, amount: int = 1) -> None:
         if self._task is not None:
             self._progress.advance(self._task, amount)
+
+
+def say_waiting(message: str) -> None:
+    """Told when another process holds what this one needs (e.g. indexes the same repo);
+    printed on stderr whether or not a progress bar shows."""
+    Console(stderr=True).print(Text.assemble(("waiting: ", "yellow"), message))

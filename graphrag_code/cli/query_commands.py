@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from ..codegraph import CodeGraph
 from ..llm import OpenAIChat
@@ -68,6 +70,12 @@ def register(commands: Any) -> None:
     entry.set_defaults(handler=_entry_points)
 
 
+def print_warnings(warnings: Sequence[str]) -> None:
+    """Warnings go to stderr, so `--json` output stays parseable."""
+    for warning in warnings:
+        Console(stderr=True).print(Text.assemble(("warning: ", "yellow"), warning))
+
+
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--repo", help="restrict to one repository")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
@@ -79,15 +87,17 @@ def _search(args: argparse.Namespace, console: Console) -> int:
         result = graph.search(
             args.question, repo=args.repo, options=SearchOptions(k=args.k, legs=legs)
         )
+    print_warnings(result.warnings)
     if args.json:
         console.print_json(
             json.dumps(
                 {
-                    "question": args.question,
+                    "question": result.question.text,
                     "intent": result.question.intent.value,
                     "seeds": result.seeds,
                     "timings_ms": result.timings_ms,
                     "hits": [asdict(hit) for hit in result.hits],
+                    "warnings": list(result.warnings),
                 }
             )
         )
@@ -180,6 +190,7 @@ def _path(args: argparse.Namespace, console: Console) -> int:
 def _context(args: argparse.Namespace, console: Console) -> int:
     with CodeGraph() as graph:
         context = graph.build_context(args.question, max_tokens=args.max_tokens, repo=args.repo)
+        print_warnings(graph.searcher.warnings(args.repo))
     if args.json:
         console.print_json(
             json.dumps(
@@ -205,6 +216,7 @@ def _ask(args: argparse.Namespace, console: Console) -> int:
     with CodeGraph() as graph:
         chat = OpenAIChat(args.model or graph.settings.openai_chat_model)
         answer = graph.ask(args.question, repo=args.repo, max_tokens=args.max_tokens, chat=chat)
+        print_warnings(graph.searcher.warnings(args.repo))
     if args.json:
         console.print_json(
             json.dumps(

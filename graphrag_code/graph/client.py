@@ -13,10 +13,17 @@ from typing import Any, TypeVar
 
 import neo4j
 from neo4j import Driver, GraphDatabase, NotificationDisabledClassification, RoutingControl
-from neo4j.exceptions import AuthError, ServiceUnavailable, SessionExpired, TransientError
+from neo4j.exceptions import (
+    DriverError,
+    Neo4jError,
+    ServiceUnavailable,
+    SessionExpired,
+    TransientError,
+)
 
-from ..endpoint import Neo4jEndpoint
-from ..errors import ConfigurationError, Neo4jUnavailableError
+from ..endpoint import Neo4jEndpoint, redact_uri
+from ..errors import ConfigurationError
+from .failures import is_rate_limited, library_error
 from .queries import load_query
 
 __all__ = ["Neo4jClient"]
@@ -25,6 +32,10 @@ T = TypeVar("T")
 
 # a read that meets a restarting server or a transient error is tried again after these pauses
 _READ_RETRY_PAUSES = (0.1, 0.5, 2.0)
+# after repeated wrong passwords Neo4j refuses every login for `dbms.security.auth_lock_time`
+# (5 s by default): `verify` waits this long for the lock to pass before giving up
+_RATE_LIMIT_WAIT = 6.5
+_FAILURES = (Neo4jError, DriverError, OSError, UnicodeEncodeError)
 
 
 _PLAIN_TYPES = frozenset({str, int, float, bool, type(None)})
@@ -53,16 +64,9 @@ def _chunks(rows: Sequence[T], size: int) -> Iterator[Sequence[T]]:
         yield rows[start : start + size]
 
 
-class Neo4jClient:
-    """The driver plus the database name; the only object that talks to Neo4j.
-
-    No I/O happens in the constructor; call `verify()` to check the server answers.
-    """
-
-    def __init__(self, endpoint: Neo4jEndpoint, *, driver: Driver | None = None) -> None:
-        self.endpoint = endpoint
-        self.database = endpoint.database
-        self._driver = driver or GraphDatabase.driver(
+def _driver(endpoint: Neo4jEndpoint) -> Driver:
+    try:
+        return GraphDatabase.driver(
             endpoint.uri,
             auth=endpoint.auth(),
             max_connection_lifetime=600,
@@ -74,6 +78,23 @@ class Neo4jClient:
                 NotificationDisabledClassification.HINT,
             ],
         )
+    except (ValueError, DriverError) as exc:  # an unknown scheme, a malformed address
+        raise ConfigurationError(
+            f"NEO4J_URI {redact_uri(endpoint.uri)!r} is not a Neo4j address ({exc}); use e.g. "
+            "bolt://localhost:7687 or neo4j+s://xxxx.databases.neo4j.io"
+        ) from None
+
+
+class Neo4jClient:
+    """The driver plus the database name; the only object that talks to Neo4j.
+
+    No I/O happens in the constructor; call `verify()` to check the server answers.
+    """
+
+    def __init__(self, endpoint: Neo4jEndpoint, *, driver: Driver | None = None) -> None:
+        self.endpoint = endpoint
+        self.database = endpoint.database
+        self._driver = driver or _driver(endpoint)
         self._capabilities: dict[str, Any] | None = None
 
     # -- lifecycle ---------------------------------------------------------------------------
@@ -87,16 +108,21 @@ class Neo4jClient:
         self.close()
 
     def verify(self) -> None:
-        """Raise a clear error unless the server answers and accepts the credentials."""
-        try:
-            self._driver.verify_connectivity()
-        except AuthError as exc:
-            raise ConfigurationError(
-                f"Neo4j at {self.endpoint.uri} rejected the credentials of user "
-                f"{self.endpoint.username!r}; check NEO4J_USERNAME / NEO4J_PASSWORD"
-            ) from exc
-        except (ServiceUnavailable, SessionExpired, OSError) as exc:
-            raise Neo4jUnavailableError(str(exc), address=self.endpoint.uri) from exc
+        """Raise a clear error unless the server answers and accepts the credentials.
+
+        Right after a wrong password Neo4j refuses even the right one for a few seconds; this
+        waits that out instead of failing a run that has the right password.
+        """
+        deadline = time.monotonic() + _RATE_LIMIT_WAIT
+        while True:
+            try:
+                self._driver.verify_connectivity()
+                return
+            except _FAILURES as exc:
+                if is_rate_limited(exc) and time.monotonic() < deadline:
+                    time.sleep(0.5)
+                    continue
+                raise library_error(exc, self.endpoint) from exc
 
     def server_info(self) -> dict[str, Any]:
         """Version and edition, probed once and cached."""
@@ -114,27 +140,26 @@ class Neo4jClient:
         needs two (BEGIN+RUN+PULL, then COMMIT): 0.63 vs 0.80 ms per query here. Reads are
         idempotent, so transient failures are retried here instead of by the driver.
         """
-        for pause in _READ_RETRY_PAUSES:
+        for retried, pause in enumerate(_READ_RETRY_PAUSES):
             try:
                 return self._read_once(query, parameters)
             except (ServiceUnavailable, SessionExpired, TransientError):
                 time.sleep(pause)
+            except _FAILURES as exc:
+                raise library_error(exc, self.endpoint, retried=retried) from exc
         try:
             return self._read_once(query, parameters)
-        except (ServiceUnavailable, SessionExpired) as exc:
-            raise Neo4jUnavailableError(str(exc), address=self.endpoint.uri) from exc
+        except _FAILURES as exc:
+            raise library_error(exc, self.endpoint, retried=len(_READ_RETRY_PAUSES)) from exc
 
     def _read_once(self, query: str, parameters: Mapping[str, Any] | None) -> list[dict[str, Any]]:
-        try:
-            with self._driver.session(
-                database=self.database,
-                default_access_mode=neo4j.READ_ACCESS,
-                # the bookmarks of `write` (execute_query): in a cluster a read sees them
-                bookmark_manager=self._driver.execute_query_bookmark_manager,
-            ) as session:
-                return [_as_dict(record) for record in session.run(query, dict(parameters or {}))]
-        except AuthError as exc:
-            raise self._credentials_error() from exc
+        with self._driver.session(
+            database=self.database,
+            default_access_mode=neo4j.READ_ACCESS,
+            # the bookmarks of `write` (execute_query): in a cluster a read sees them
+            bookmark_manager=self._driver.execute_query_bookmark_manager,
+        ) as session:
+            return [_as_dict(record) for record in session.run(query, dict(parameters or {}))]
 
     def write(
         self, query: str, parameters: Mapping[str, Any] | None = None
@@ -147,10 +172,8 @@ class Neo4jClient:
                 database_=self.database,
                 routing_=RoutingControl.WRITE,
             )
-        except AuthError as exc:
-            raise self._credentials_error() from exc
-        except (ServiceUnavailable, SessionExpired) as exc:
-            raise Neo4jUnavailableError(str(exc), address=self.endpoint.uri) from exc
+        except _FAILURES as exc:  # the driver retried transient errors for 30 s already
+            raise library_error(exc, self.endpoint, retried=1) from exc
         return [_as_dict(record) for record in records]
 
     def write_batches(
@@ -172,9 +195,3 @@ class Neo4jClient:
             if progress is not None:
                 progress(len(batch))
         return done
-
-    def _credentials_error(self) -> ConfigurationError:
-        return ConfigurationError(
-            f"Neo4j at {self.endpoint.uri} rejected the credentials of user "
-            f"{self.endpoint.username!r}"
-        )

@@ -103,6 +103,17 @@ def check_vector_index(client: Neo4jClient, name: str, *, model: str, dimensions
         raise info.mismatch(model, dimensions)
 
 
+def check_fulltext_index(client: Neo4jClient, name: str) -> None:
+    """Raise `SchemaError` when the full-text index `name` does not exist (nothing was indexed
+    yet), instead of letting a query fail inside `db.index.fulltext.queryNodes`."""
+    rows = client.read(load_query("schema/search_indexes"))
+    if name not in {row["name"] for row in rows}:
+        raise SchemaError(
+            f"full-text index {name!r} does not exist: index a repository first "
+            "(`graphrag-code index PATH`)"
+        )
+
+
 def _reconcile_vector_index(client: Neo4jClient, config: SchemaConfig, *, reembed: bool) -> None:
     info = vector_index_info(client, config.vector_index)
     if info is None or info.serves(config.model, config.dimensions):

@@ -223,9 +223,11 @@ class StateStore:
             "header": packed(header),
             "files": files,
         }
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         temporary = path.with_suffix(f".{threading.get_ident()}.tmp")
-        with temporary.open("wb") as handle:
+        # parses hold the source code: readable by this user only
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "wb") as handle:
             pickle.dump(stored, handle, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(temporary, path)
         state.encoded = encoded  # one assignment: a run reading it sees the old or the new

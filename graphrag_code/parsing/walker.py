@@ -8,6 +8,7 @@ file is reported with its reason.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import stat
@@ -108,8 +109,25 @@ class _IgnoreStack:
 
 
 def _read_limited(path: Path, max_bytes: int) -> bytes:
-    with path.open("rb") as handle:
+    # O_NONBLOCK: a file swapped for a FIFO after the check must not block the walk either
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(descriptor, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
         return handle.read(max_bytes + 1)
+
+
+def _file_type(mode: int) -> str:
+    for test, name in (
+        (stat.S_ISFIFO, "FIFO"),
+        (stat.S_ISSOCK, "socket"),
+        (stat.S_ISCHR, "character device"),
+        (stat.S_ISBLK, "block device"),
+        (stat.S_ISDIR, "directory"),
+    ):
+        if test(mode):
+            return name
+    return "special file"
 
 
 def walk_repository(
@@ -265,7 +283,7 @@ def _walk_dirs(
                     result.skipped_dirs.append(SkippedFile(relative, reason))
                 elif not ignores.ignored(relative, folder, is_dir=True):
                     subdirs.append(relative)
-            elif entry.is_file(follow_symlinks=False):
+            else:  # regular files, and FIFOs, sockets, devices: _check_file says why it skips
                 files.append(entry.name)
         yield folder, files
         stack.extend(sorted(subdirs, reverse=True))
@@ -290,6 +308,9 @@ def _check_file(path: Path, relative: str, max_bytes: int) -> SkippedFile | tupl
         except (OSError, RuntimeError):
             return SkippedFile(relative, "broken or looping symlink")
         return SkippedFile(relative, f"symlink to {target} (not followed)")
+    if not stat.S_ISREG(info.st_mode):
+        # opening a FIFO blocks until a writer comes: `index --watch` hung forever on one
+        return SkippedFile(relative, f"not a regular file ({_file_type(info.st_mode)})")
     if info.st_size > max_bytes:
         return SkippedFile(relative, f"larger than {max_bytes} bytes ({info.st_size})")
     try:

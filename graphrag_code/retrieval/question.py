@@ -14,13 +14,16 @@ The intent decides which edges the graph leg follows and in which direction:
 
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import dataclass
 from enum import Enum
 
 from ..text import escape_lucene, split_identifier
 
-__all__ = ["GraphPlan", "Intent", "Question", "analyse", "lucene_query", "target_query"]
+__all__ = [
+    "GraphPlan", "Intent", "Question", "analyse", "clean_question", "lucene_query", "target_query",
+]  # fmt: skip
 
 
 class Intent(str, Enum):
@@ -56,9 +59,13 @@ PLANS: dict[Intent, GraphPlan] = {
     Intent.CONCEPT: GraphPlan(("CALLS", "IMPORTS", "INHERITS", "USES_TYPE", "DEFINES"), "both", 1),
 }
 
+# Between the words of a phrase ("where is ... called"): bounded, so that matching stays linear
+# in the question's length (`.+` made `'where is x ' * 9000` take 8 s: issue 13).
+_GAP = ".{1,120}?"
+
 # Checked in order: the first pattern that matches decides the intent.
 _INTENT_PATTERNS: tuple[tuple[Intent, re.Pattern[str]], ...] = tuple(
-    (intent, re.compile(pattern, re.IGNORECASE))
+    (intent, re.compile(pattern.replace(".+", _GAP), re.IGNORECASE))
     for intent, pattern in (
         (
             Intent.IMPACT,
@@ -101,11 +108,18 @@ _INTENT_PATTERNS: tuple[tuple[Intent, re.Pattern[str]], ...] = tuple(
 )
 
 _BACKTICKED = re.compile(r"`([^`]+)`")
-_PATH = re.compile(r"(?<![\w/.])((?:[\w.-]+/)*[\w.-]+\.py)\b")
+# A path starts where a run of path characters starts (never inside one): with '-' left out
+# of the look-behind, every '-' in `'a-b/' * 25000` began another attempt (quadratic, 38 s).
+_PATH = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+\.py)\b")
 _DOTTED = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\b")
 _WORD = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\b")
 _CALL_SUFFIX = re.compile(r"\(\s*\)$")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _MAX_TERMS = 64
+# longer "names" are not code (a pasted blob, a hostile question): they would only make the
+# Lucene query and the graph leg's name lookups slow
+_MAX_TERM_CHARS = 100
+_MAX_NAME_CHARS = 200
 _STOP = frozenset(
     """a an the of to in on at by for from with and or not is are was were be been being do
     does did what which who whom whose where when why how this that these those it its if
@@ -144,6 +158,20 @@ class Question:
         return tuple(name for name in self.identifiers if "." not in name)
 
 
+def clean_question(text: str) -> str:
+    """`text` as valid Unicode, which the tokenizer and the Neo4j driver accept.
+
+    Invalid UTF-8 bytes in a command line reach Python as lone surrogates: they are decoded
+    again (a Latin-1 "é" becomes U+FFFD, valid UTF-8 split oddly is restored); any other lone
+    surrogate becomes U+FFFD too.
+    """
+    if not _SURROGATE.search(text):
+        return text
+    with contextlib.suppress(UnicodeEncodeError):  # a surrogate that is not an escaped byte
+        text = text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    return _SURROGATE.sub("\ufffd", text)
+
+
 def analyse(text: str) -> Question:
     """Identifiers, file paths and intent of a question."""
     identifiers: dict[str, None] = {}
@@ -153,7 +181,7 @@ def analyse(text: str) -> Question:
             continue
         if re.fullmatch(r"[A-Za-z_][\w.]*", cleaned):
             identifiers.setdefault(cleaned, None)
-    paths = tuple(dict.fromkeys(_PATH.findall(text)))
+    paths = tuple(dict.fromkeys(p for p in _PATH.findall(text) if len(p) <= _MAX_NAME_CHARS))
     without_paths = _PATH.sub(" ", text)
     for dotted in _DOTTED.findall(without_paths):
         identifiers.setdefault(dotted, None)
@@ -172,9 +200,8 @@ def analyse(text: str) -> Question:
             if word.lower() not in _STOP and len(word) > 2:
                 identifiers.setdefault(word, None)
     words = tuple(_WORD.findall(text))
-    return Question(
-        text=text, intent=intent, identifiers=tuple(identifiers), paths=paths, words=words
-    )
+    names = tuple(name for name in identifiers if len(name) <= _MAX_NAME_CHARS)
+    return Question(text=text, intent=intent, identifiers=names, paths=paths, words=words)
 
 
 def lucene_query(question: Question) -> str | None:
@@ -194,7 +221,8 @@ def lucene_query(question: Question) -> str | None:
             continue  # question vocabulary ("what calls ...") only adds noise
         for piece in split_identifier(word):
             terms.setdefault(piece, None)
-    cleaned = [escape_lucene(term) for term in terms if term and len(term) > 1][:_MAX_TERMS]
+    cleaned = [escape_lucene(term) for term in terms if 1 < len(term) <= _MAX_TERM_CHARS]
+    cleaned = cleaned[:_MAX_TERMS]
     return " ".join(cleaned) or None
 
 
@@ -205,6 +233,8 @@ def target_query(question: Question) -> str | None:
     words = [
         escape_lucene(word.lower())
         for word in question.words
-        if word.lower() not in _STOP and word.lower() not in named and len(word) > 2
+        if word.lower() not in _STOP
+        and word.lower() not in named
+        and 2 < len(word) <= _MAX_TERM_CHARS
     ]
     return " ".join(dict.fromkeys(words)) or None

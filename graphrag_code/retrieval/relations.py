@@ -260,6 +260,10 @@ class Relations:
         """The shortest chain of calls/imports/definitions from `source` to `target`."""
         a = self.resolve(source, repo=repo)
         b = self.resolve(target, repo=repo)
+        if a.id == b.id:  # Neo4j's shortestPath refuses equal ends; the path is the node
+            return PathResult(
+                a, b, [PathStep(a.id, a.qualified_name, a.kind, a.location, None, None)]
+            )
         return PathResult(a, b, self.reader.shortest_path(a.id, b.id))
 
     def entry_points(self, repo: str, *, limit: int = 20) -> EntryPoints:

@@ -13,11 +13,13 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..embedding.base import Embedder
-from ..errors import ConfigurationError
+from ..errors import ConfigurationError, InvalidArgumentError
 from ..graph import GraphReader, Neo4jClient, RepositorySize, check_vector_index, hop_bound
+from ..graph.repositories import repository_statuses
+from ..graph.schema import check_fulltext_index
 from ..location import Location
 from .fusion import rrf
-from .question import Intent, Question, analyse, lucene_query, target_query
+from .question import Intent, Question, analyse, clean_question, lucene_query, target_query
 
 __all__ = ["Hit", "Reranker", "SearchOptions", "SearchResult", "Searcher"]
 
@@ -79,6 +81,8 @@ class SearchResult:
     seeds: list[str]  # ids of the symbols and files the question named
     timings_ms: dict[str, float]
     legs: dict[str, list[str]]  # leg -> ids, best first (before fusion)
+    # e.g. the repository's last indexing run did not finish, so hits may be missing
+    warnings: tuple[str, ...] = ()
 
 
 class Reranker(Protocol):
@@ -103,6 +107,14 @@ class SearchOptions:
     max_hops: int | None = None  # None: the intent's default
     # some of the legs, e.g. ("text",) or ("vector", "text"): each runs, weighted 1
     legs: tuple[str, ...] = LEGS
+
+    def __post_init__(self) -> None:
+        for name in ("k", "candidates_per_leg", "fanout", "max_seeds", "seed_k"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise InvalidArgumentError(
+                    f"{name} must be a whole number of at least 1, not {value!r}"
+                )
 
 
 def _render_path(via: Sequence[str]) -> str:
@@ -167,8 +179,10 @@ class Searcher:
         self.fulltext_index = fulltext_index
         self.reranker = reranker
         self._vectors_checked = False
+        self._text_checked = False
         self._sizes: dict[str, RepositorySize] | None = None
         self._placeholder: list[float] | None = None
+        self._statuses: dict[str, str] | None = None  # repo -> status of its last run
 
     def _candidates(self, repo: str | None, wanted: int) -> int:
         """How many candidates each index leg fetches to keep about `wanted` after filtering to
@@ -188,6 +202,22 @@ class Searcher:
         )
         return min(10 * wanted, math.ceil(wanted / share))
 
+    def warnings(self, repo: str | None) -> tuple[str, ...]:
+        """What makes results for `repo` (every repository when None) incomplete: an
+        unfinished indexing run, or no such repository. Read once per searcher."""
+        if self._statuses is None:
+            self._statuses = repository_statuses(self.client)
+        if repo is not None and repo not in self._statuses:
+            held = ", ".join(sorted(self._statuses)) or "none"
+            return (f"no repository {repo!r} in the graph (indexed: {held})",)
+        names = [repo] if repo is not None else sorted(self._statuses)
+        return tuple(
+            f"repository {name!r} is not completely indexed (its last run was interrupted or "
+            "is still running): results may be missing; run `graphrag-code index` on it again"
+            for name in names
+            if self._statuses[name] != "complete"
+        )
+
     def _placeholder_vector(self) -> list[float] | None:
         """A vector of the embedder's type for questions that skip the vector leg (one
         query plan for all), made once."""
@@ -196,6 +226,14 @@ class Searcher:
         if self._placeholder is None:
             self._placeholder = [0.0] * self.embedder.dimensions
         return self._placeholder
+
+    def check_text_index(self) -> None:
+        """Fail clearly (once per searcher) when the full-text index does not exist, instead
+        of letting the query fail inside `db.index.fulltext.queryNodes`."""
+        if self._text_checked:
+            return
+        check_fulltext_index(self.client, self.fulltext_index)
+        self._text_checked = True
 
     def check_vector_index(self) -> None:
         """Fail clearly (once per searcher) when the vector index holds another model's vectors,
@@ -263,9 +301,16 @@ class Searcher:
         self, text: str, *, repo: str | None = None, options: SearchOptions | None = None
     ) -> SearchResult:
         options = options or SearchOptions()
+        text = clean_question(text)
+        if not text.strip():
+            raise InvalidArgumentError(
+                'empty question: ask about the code, e.g. "where are orders saved?"'
+            )
         question = analyse(text)
         timings: dict[str, float] = {}
         embedding = None
+        if "text" in _active_legs(question, options):
+            self.check_text_index()
         if self.embedder is not None and "vector" in _active_legs(question, options):
             self.check_vector_index()
             started = time.perf_counter()
@@ -279,7 +324,9 @@ class Searcher:
         if self.reranker is not None:
             hits = self.reranker.rerank(text, hits)
         timings["fuse"] = (time.perf_counter() - started) * 1000
-        return SearchResult(question, hits[: options.k], list(row["seeds"]), timings, legs)
+        return SearchResult(
+            question, hits[: options.k], list(row["seeds"]), timings, legs, self.warnings(repo)
+        )
 
     def _fuse(
         self, question: Question, row: Mapping[str, Any], options: SearchOptions

@@ -18,6 +18,7 @@ from importlib import resources
 from pathlib import Path
 
 from ..errors import LocalServerError
+from ..folders import writable_folder
 from .toolchain import JavaRuntime, find_maven
 
 __all__ = ["LauncherBuild", "build_launcher"]
@@ -64,6 +65,7 @@ def build_launcher(
     build = LauncherBuild(directory=directory, neo4j_version=neo4j_version)
     if stamp.exists():
         return build
+    writable_folder(cache_dir / "launcher", setting="GRAPHRAG_CODE_CACHE_DIR")
     with _locked(cache_dir / "launcher" / ".build.lock"):
         if stamp.exists():  # another process finished the build while we waited
             return build

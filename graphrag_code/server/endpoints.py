@@ -9,7 +9,7 @@ from pathlib import Path
 
 from pydantic import SecretStr
 
-from ..endpoint import Neo4jEndpoint
+from ..endpoint import Neo4jEndpoint, split_credentials
 from ..errors import Neo4jUnavailableError
 from ..settings import Settings
 from .local import LocalNeo4jServer, free_port
@@ -33,12 +33,20 @@ def local_server(settings: Settings) -> LocalNeo4jServer:
 
 
 def resolve_endpoint(settings: Settings, *, start_local: bool = True) -> Neo4jEndpoint:
-    """NEO4J_URI when set; otherwise the managed local server (started if `start_local`)."""
+    """NEO4J_URI when set; otherwise the managed local server (started if `start_local`).
+
+    Credentials written into NEO4J_URI (`bolt://user:secret@host`) are taken out of it and
+    used when NEO4J_USERNAME / NEO4J_PASSWORD do not say otherwise.
+    """
     if settings.neo4j_uri:
+        uri, user, password = split_credentials(settings.neo4j_uri)
+        username = settings.neo4j_username
+        if user is not None and "neo4j_username" not in settings.model_fields_set:
+            username = user
         return Neo4jEndpoint(
-            uri=settings.neo4j_uri,
-            username=settings.neo4j_username,
-            password=settings.neo4j_password,
+            uri=uri,
+            username=username,
+            password=settings.neo4j_password or password,
             database=settings.neo4j_database,
             source="env",
         )

@@ -1,9 +1,13 @@
 """The managed local Neo4j Community server: start, stop and status of the Java launcher.
 
-One server per data directory. The launcher writes `launcher.pid` and `launcher.state.json`
-into the data directory, so a second `start` finds the running server instead of starting
-another, and `stop` works from any process. Bolt and Browser bind to 127.0.0.1 only.
-Auth is on by default with a generated password kept in `<home>/password` (mode 0600).
+One server per data directory. `start` holds a lock on `<home>/launcher.lock` from its first
+look until Bolt answers, so of two concurrent starts (two commands, two auto-starting
+searches) one starts the server and the other waits and finds it. The pid and the launcher's
+`launcher.state.json` in the data directory let `status` and `stop` work from any process;
+when those files are gone, the launcher process is found by its command line. Bolt and
+Browser bind to 127.0.0.1 only; file URLs (`LOAD CSV FROM 'file:///…'`) are refused. Auth is on
+by default with a generated password kept in `<home>/password` (mode 0600); the data
+directory is private to its user (mode 0700, files written with umask 077).
 """
 
 from __future__ import annotations
@@ -16,12 +20,16 @@ import signal
 import socket
 import subprocess
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
 from ..errors import LocalServerError, PrerequisiteMissingError
+from ..folders import PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, writable_folder
+from ..locks import exclusive_lock, is_locked
 from .build import MAIN_CLASS, LauncherBuild, build_launcher
+from .processes import LauncherProcess, find_launchers, launcher_process
 from .toolchain import JavaRuntime, find_java, required_java_major
 
 __all__ = ["LocalNeo4jServer", "ServerStatus", "free_port", "port_is_free"]
@@ -40,6 +48,11 @@ class ServerStatus:
     auth: bool = False
 
     def describe(self) -> str:
+        if not self.running and self.pid is not None:
+            return (
+                f"not ready: launcher pid {self.pid} runs, but Bolt does not answer yet "
+                f"(data: {self.home})"
+            )
         if not self.running:
             return f"not running (data: {self.home})"
         parts = [f"running (pid {self.pid}, Neo4j {self.neo4j_version})", f"Bolt: {self.bolt_uri}"]
@@ -70,11 +83,12 @@ def _process_alive(pid: int) -> bool:
         return False
     except PermissionError:
         return True
-    cmdline = Path(f"/proc/{pid}/cmdline")
-    if cmdline.exists():  # guard against a recycled pid
-        with contextlib.suppress(OSError):
-            return MAIN_CLASS.encode() in cmdline.read_bytes()
     return True
+
+
+def _private(path: Path, flags: int) -> int:
+    """A descriptor for writing `path`, created readable by this user only."""
+    return os.open(path, os.O_WRONLY | os.O_CREAT | flags, PRIVATE_FILE_MODE)
 
 
 class LocalNeo4jServer:
@@ -121,6 +135,10 @@ class LocalNeo4jServer:
     def log_file(self) -> Path:
         return self.home / "logs" / "launcher.out"
 
+    @property
+    def lock_file(self) -> Path:
+        return self.home / "launcher.lock"
+
     def password(self) -> str | None:
         """The generated password of the `neo4j` user (None when auth is off)."""
         if not self.auth or not self.password_file.exists():
@@ -129,22 +147,50 @@ class LocalNeo4jServer:
 
     # -- status -------------------------------------------------------------------------------
     def status(self) -> ServerStatus:
-        pid = self._read_pid()
-        if pid is None or not _process_alive(pid):
+        process = self._launcher()
+        if process is None:
             return ServerStatus(running=False, home=self.home)
-        state = self._read_state()
-        if state is None or state.get("pid") != pid:
-            return ServerStatus(running=False, home=self.home, pid=pid)
-        http_port = int(state.get("http_port", 0))
+        state = self._read_state(process.pid)
+        if state is not None:
+            http_port = int(state.get("http_port", 0))
+            return ServerStatus(
+                running=True,
+                home=self.home,
+                pid=process.pid,
+                bolt_uri=f"bolt://{_HOST}:{state['bolt_port']}",
+                browser_url=(
+                    f"http://{_HOST}:{http_port}/browser/" if state.get("browser") else None
+                ),
+                neo4j_version=str(state.get("neo4j_version")),
+                auth=bool(state.get("auth")),
+            )
+        # Neither the state file nor the log says it is ready: it is starting (a `start`
+        # holds the lock), or those files were removed. Bolt answers before the password is
+        # set, so only a launcher nobody is starting counts as running by its port.
+        starting = is_locked(self.lock_file)
+        if starting or process.bolt_port is None or port_is_free(process.bolt_port):
+            return ServerStatus(running=False, home=self.home, pid=process.pid)
+        browser = process.http_port and not port_is_free(process.http_port)
         return ServerStatus(
             running=True,
             home=self.home,
-            pid=pid,
-            bolt_uri=f"bolt://{_HOST}:{state['bolt_port']}",
-            browser_url=f"http://{_HOST}:{http_port}/browser/" if state.get("browser") else None,
-            neo4j_version=str(state.get("neo4j_version")),
-            auth=bool(state.get("auth")),
+            pid=process.pid,
+            bolt_uri=f"bolt://{_HOST}:{process.bolt_port}",
+            browser_url=f"http://{_HOST}:{process.http_port}/browser/" if browser else None,
+            neo4j_version=self.neo4j_version,
+            auth=process.auth,
         )
+
+    def _launcher(self) -> LauncherProcess | None:
+        """The live launcher process of this data directory: the one the pid file names,
+        else one found in the process table (the files can be gone while it runs)."""
+        pid = self._read_pid()
+        if pid is not None:
+            process = launcher_process(pid, self.home, MAIN_CLASS)
+            if process is not None:
+                return process
+        found = find_launchers(self.home, MAIN_CLASS)
+        return found[0] if found else None
 
     def _read_pid(self) -> int | None:
         try:
@@ -152,29 +198,58 @@ class LocalNeo4jServer:
         except (OSError, ValueError):
             return None
 
-    def _read_state(self) -> dict[str, Any] | None:
+    def _read_state(self, pid: int) -> dict[str, Any] | None:
+        """What the launcher `pid` announced when it became ready: its state file, else its
+        "READY {json}" line in the log (the state file may have been removed)."""
         try:
             data = json.loads(self.state_file.read_text())
         except (OSError, ValueError):
-            return None
-        return data if isinstance(data, dict) else None
+            data = None
+        if isinstance(data, dict) and data.get("pid") == pid:
+            return data
+        for line in reversed(self._log_tail(200).splitlines()):
+            if line.startswith("READY "):
+                try:
+                    announced = json.loads(line.removeprefix("READY "))
+                except ValueError:
+                    continue
+                if isinstance(announced, dict) and announced.get("pid") == pid:
+                    return announced
+        return None
 
     # -- start --------------------------------------------------------------------------------
-    def start(self, *, timeout: float = 180.0, attached: bool = False) -> ServerStatus:
+    def start(
+        self,
+        *,
+        timeout: float = 180.0,
+        attached: bool = False,
+        on_wait: Callable[[str], None] | None = None,
+    ) -> ServerStatus:
         """Start the server (or return the one already running) and wait until Bolt answers.
 
         `attached=True` ties the server's life to this process (used by tests): it stops when
-        this process exits, even without a clean `stop()`.
+        this process exits, even without a clean `stop()`. When another process is starting
+        this server, `on_wait` gets a message and this waits for that start instead.
         """
         current = self.status()
         if current.running:
             return current
-        java = find_java(required_java_major(self.neo4j_version), self.java_home)
-        self._check_ports()
-        build = build_launcher(self.neo4j_version, java, self.cache_dir)
-        self._prepare_home()
-        self._spawn(java, build, attached=attached)
-        return self._wait_ready(timeout)
+        writable_folder(self.home, setting="GRAPHRAG_CODE_DATA_DIR")
+        message = f"another process is starting the Neo4j server in {self.home}; waiting for it"
+        with exclusive_lock(
+            self.lock_file, on_wait=(lambda: on_wait(message)) if on_wait else None
+        ):
+            current = self.status()  # the process we waited for may have started it
+            if current.running:
+                return current
+            if current.pid is not None:  # a launcher is starting without anyone watching it
+                return self._wait_ready(timeout, pid=current.pid)
+            java = find_java(required_java_major(self.neo4j_version), self.java_home)
+            self._check_ports()
+            build = build_launcher(self.neo4j_version, java, self.cache_dir)
+            self._prepare_home()
+            self._spawn(java, build, attached=attached)
+            return self._wait_ready(timeout)
 
     def _check_ports(self) -> None:
         for name, port in (("Bolt", self.bolt_port), ("HTTP (Browser)", self.http_port)):
@@ -186,8 +261,8 @@ class LocalNeo4jServer:
                 )
 
     def _prepare_home(self) -> None:
-        self.home.mkdir(parents=True, exist_ok=True)
-        (self.home / "logs").mkdir(exist_ok=True)
+        self.home.chmod(PRIVATE_DIR_MODE)  # a home made by an older version may be 0755
+        (self.home / "logs").mkdir(mode=PRIVATE_DIR_MODE, exist_ok=True)
         self.state_file.unlink(missing_ok=True)
         if self.auth and not self.password_file.exists():
             if (self.home / "data").exists():
@@ -203,7 +278,7 @@ class LocalNeo4jServer:
         command = [
             str(java.executable), f"-Xmx{self.heap}", "-XX:+UseG1GC",
             "-cp", build.classpath, MAIN_CLASS,
-            "--home", str(self.home),
+            "--home", str(self.home.resolve()),
             "--bolt-port", str(self.bolt_port),
             "--http-port", str(self.http_port),
             "--pagecache", self.pagecache,
@@ -214,7 +289,7 @@ class LocalNeo4jServer:
             command += ["--password-file", str(self.password_file)]
         if attached:
             command.append("--stop-on-stdin-eof")
-        log: IO[bytes] = self.log_file.open("ab")
+        log: IO[bytes] = os.fdopen(_private(self.log_file, os.O_APPEND), "ab")
         try:
             self._child = subprocess.Popen(
                 command,
@@ -223,22 +298,25 @@ class LocalNeo4jServer:
                 stderr=subprocess.STDOUT,
                 start_new_session=not attached,
                 env=dict(os.environ, JAVA_HOME=str(java.home)),
+                umask=0o077,  # the store, logs and state: readable by this user only
             )
         finally:
             log.close()
-        self.pid_file.write_text(str(self._child.pid))
+        with os.fdopen(_private(self.pid_file, os.O_TRUNC), "w") as pid_file:
+            pid_file.write(str(self._child.pid))
 
-    def _wait_ready(self, timeout: float) -> ServerStatus:
+    def _wait_ready(self, timeout: float, *, pid: int | None = None) -> ServerStatus:
+        """Wait for our child (or for the launcher `pid` another process spawned)."""
         deadline = time.monotonic() + timeout
-        assert self._child is not None
         while time.monotonic() < deadline:
-            if self._child.poll() is not None:
+            exit_code = self._child.poll() if self._child is not None else None
+            if exit_code is not None or (pid is not None and not _process_alive(pid)):
                 raise LocalServerError(
-                    f"the Neo4j launcher exited with code {self._child.returncode} during "
-                    f"start-up; last lines of {self.log_file}:\n{self._log_tail()}"
+                    f"the Neo4j launcher exited during start-up (code {exit_code}); last lines "
+                    f"of {self.log_file}:\n{self._log_tail()}"
                 )
             status = self.status()
-            if status.running and not port_is_free(self.bolt_port):
+            if status.running and status.bolt_uri is not None:
                 return status
             time.sleep(0.25)
         self.stop()
@@ -249,7 +327,9 @@ class LocalNeo4jServer:
 
     def _log_tail(self, lines: int = 20) -> str:
         try:
-            text = self.log_file.read_text(errors="replace")
+            with self.log_file.open("rb") as log:
+                log.seek(max(0, log.seek(0, os.SEEK_END) - 64 * 1024))
+                text = log.read().decode(errors="replace")
         except OSError:
             return "(no log)"
         return "\n".join(text.splitlines()[-lines:])
@@ -257,11 +337,14 @@ class LocalNeo4jServer:
     # -- stop ---------------------------------------------------------------------------------
     def stop(self, *, timeout: float = 60.0) -> bool:
         """Stop the server cleanly (SIGTERM, then SIGKILL after `timeout`). False if not running."""
-        pid = self._read_pid()
-        if pid is None or not _process_alive(pid):
+        process = self._launcher()
+        if process is None:
+            self._release_child()
             self._cleanup_files()
             return False
-        os.kill(pid, signal.SIGTERM)
+        pid = process.pid
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGTERM)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self._child is not None and self._child.pid == pid:
@@ -288,5 +371,6 @@ class LocalNeo4jServer:
         self._child = None
 
     def _cleanup_files(self) -> None:
-        self.pid_file.unlink(missing_ok=True)
-        self.state_file.unlink(missing_ok=True)
+        for path in (self.pid_file, self.state_file):
+            with contextlib.suppress(OSError):  # gone already, or the data path is a file
+                path.unlink(missing_ok=True)

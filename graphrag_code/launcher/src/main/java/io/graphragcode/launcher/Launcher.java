@@ -25,7 +25,8 @@ import org.neo4j.kernel.internal.Version;
 /**
  * Runs embedded Neo4j Community for graphrag_code.
  *
- * <p>Bolt listens on 127.0.0.1 only. Neo4j Browser's static files (from the
+ * <p>Bolt listens on 127.0.0.1 only, and LOAD CSV cannot read local files (file URLs are
+ * refused). Neo4j Browser's static files (from the
  * org.neo4j.client:neo4j-browser jar on the classpath) are served on 127.0.0.1 too; the Browser
  * then talks Bolt over WebSocket to the Bolt port, which Neo4j's Bolt connector accepts.
  *
@@ -55,6 +56,10 @@ public final class Launcher {
                 .setConfig(GraphDatabaseSettings.memory_transaction_global_max_size, parseBytes(txMemory))
                 .setConfig(GraphDatabaseSettings.transaction_timeout, Duration.ofMinutes(30))
                 .setConfig(GraphDatabaseSettings.strict_config_validation, false)
+                // LOAD CSV FROM 'file:///etc/passwd' would let any client read what the server
+                // process can; code graphs never need it. The import root is an empty folder too.
+                .setConfig(GraphDatabaseSettings.allow_file_urls, false)
+                .setConfig(GraphDatabaseSettings.load_csv_file_url_root, emptyImportDir(home))
                 .loadPropertiesFromFile(writeInternalConfig(home));
         DatabaseManagementService dbms = builder.build();
 
@@ -113,6 +118,10 @@ public final class Launcher {
                         + "internal.server.bolt.connection_shutdown_wait_time=1s\n",
                 StandardCharsets.UTF_8);
         return conf;
+    }
+
+    private static Path emptyImportDir(Path home) throws IOException {
+        return Files.createDirectories(home.resolve("import"));
     }
 
     /** Sets the neo4j user's password on first start; later starts find it already set. */

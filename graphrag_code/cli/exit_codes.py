@@ -1,0 +1,48 @@
+"""The exit status of every `graphrag-code` command (README, "Exit codes", lists the same).
+
+0    success
+1    the command failed for a reason its message gives (indexing, embedding, a symbol
+     that does not exist, a repository not in the graph, `path` found no path)
+2    usage: a malformed command line, or an argument that cannot work (an empty
+     question, -k below 1)
+3    `neo4j status`: the managed server is not running
+4    configuration: an invalid setting, credentials Neo4j rejects, an unknown database,
+     a data or cache folder that cannot be written
+5    Neo4j: no server answers, the managed server cannot start, or Neo4j rejected or
+     kept failing a query
+130  interrupted (Ctrl-C)
+"""
+
+from __future__ import annotations
+
+from ..errors import (
+    GraphRAGCodeError,
+    InvalidArgumentError,
+    LocalServerError,
+    Neo4jQueryError,
+    Neo4jUnavailableError,
+)
+
+__all__ = ["FAILED", "INTERRUPTED", "NEO4J", "NOT_RUNNING", "OK", "USAGE", "exit_code"]
+
+OK = 0
+FAILED = 1
+USAGE = 2
+NOT_RUNNING = 3
+NEO4J = 4
+INTERRUPTED = 130
+
+_BY_ERROR: tuple[tuple[type[GraphRAGCodeError], int], ...] = (
+    (InvalidArgumentError, USAGE),
+    (Neo4jUnavailableError, NEO4J),
+    (Neo4jQueryError, NEO4J),
+    (LocalServerError, NEO4J),
+)
+
+
+def exit_code(error: GraphRAGCodeError) -> int:
+    """The documented exit status for `error`."""
+    for kind, code in _BY_ERROR:
+        if isinstance(error, kind):
+            return code
+    return FAILED

@@ -1,0 +1,15 @@
+"""Which repositories the graph holds, and whether their last indexing run finished."""
+
+from __future__ import annotations
+
+from .client import Neo4jClient
+from .queries import load_query
+
+__all__ = ["repository_statuses"]
+
+
+def repository_statuses(client: Neo4jClient) -> dict[str, str]:
+    """Repository name -> status of its last run: "complete", or "indexing" while a run is
+    under way or after one was interrupted (its graph then holds part of the files)."""
+    rows = client.read(load_query("ingest/list_repositories"))
+    return {row["name"]: row["status"] for row in rows}

@@ -1,0 +1,546 @@
+"""Every CLI command through every anticipated failure, against the real Neo4j (issue 13).
+
+Each case asserts the documented exit code (`graphrag_code.cli.exit_codes`), the message, that
+no traceback and no secret reaches the output, and that the graph holds exactly what it held
+before. Commands run in process through `main([...])`; the cases only a real process shows
+(invalid UTF-8 bytes in argv, two starts of the managed server at once, driver log lines on
+stderr) run as subprocesses.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from neo4j import GraphDatabase
+
+from graphrag_code.cli.exit_codes import FAILED, NEO4J, NOT_RUNNING, OK, USAGE
+from graphrag_code.cli.main import main
+from graphrag_code.endpoint import Neo4jEndpoint
+from graphrag_code.graph.client import Neo4jClient
+from graphrag_code.graph.writer import GraphWriter
+from graphrag_code.server.build import MAIN_CLASS
+from graphrag_code.server.local import free_port
+from graphrag_code.server.processes import find_launchers
+
+from .conftest import drop_search_indexes, wipe
+
+SHOP = Path(__file__).parent / "fixtures" / "shop"
+REPO = "shop"
+SECRET = "Matrix-Secret-7f3a"  # a wrong password: must never appear in any output
+USER, USER_PASSWORD = "matrix_user", "matrix-pass-2b9c"  # locked out by the wrong-password cases
+
+# Every command that talks to Neo4j, with arguments that succeed on the indexed shop fixture.
+COMMANDS: dict[str, list[str]] = {
+    "index": ["index", str(SHOP), "--repo", REPO],
+    "embed": ["embed", "--repo", REPO],
+    "search": ["search", "where are orders saved?", "--repo", REPO],
+    "callers": ["callers", "SqliteStorage.save", "--repo", REPO],
+    "callees": ["callees", "create_order_endpoint", "--repo", REPO],
+    "importers": ["importers", "shop.models", "--repo", REPO],
+    "dependencies": ["dependencies", "shop.api", "--repo", REPO],
+    "impact": ["impact", "src/shop/models.py", "--repo", REPO],
+    "path": ["path", "create_order_endpoint", "SqliteStorage.save", "--repo", REPO],
+    "context": ["context", "how is an order saved?", "--repo", REPO],
+    "ask": ["ask", "how is an order saved?", "--repo", REPO],
+    "entry-points": ["entry-points", "--repo", REPO],
+    "export": ["export", "callgraph", "--repo", REPO],
+    "delete": ["delete", "--repo", REPO],
+    "demo": ["demo", str(SHOP), "--repo", REPO, "--question", "where are orders saved?"],
+}
+_MAIN = "import sys; from graphrag_code.cli import main; sys.exit(main())"
+
+
+@dataclass(frozen=True)
+class Failure:
+    """One anticipated failure: the environment that causes it and what every command says."""
+
+    env: Mapping[str, str | None]
+    code: int
+    message: str  # a regular expression the output must match
+    # commands this failure does not affect: they must succeed (exit 0) instead
+    unaffected: frozenset[str] = frozenset()
+    secret: str | None = None  # must not appear in the output
+
+
+@dataclass
+class Result:
+    code: int
+    out: str
+    err: str
+    seconds: float
+
+    @property
+    def text(self) -> str:
+        return self.out + self.err
+
+
+@dataclass
+class Matrix:
+    """The test server, the indexed fixture and a clean environment for the CLI."""
+
+    client: Neo4jClient
+    endpoint: Neo4jEndpoint
+    env: dict[str, str | None]
+    work: Path
+    fingerprint: dict[str, Any] = field(default_factory=dict)
+
+    def run(self, argv: Sequence[str], env: Mapping[str, str | None] | None = None) -> Result:
+        """`main(argv)` in process, under the CLI environment plus `env`."""
+        merged = {**self.env, **(env or {})}
+        out, err = io.StringIO(), io.StringIO()
+        started = time.perf_counter()
+        with _environment(merged), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(list(argv))
+            except SystemExit as exit_:  # argparse
+                code = int(exit_.code or 0)
+        return Result(code, out.getvalue(), err.getvalue(), time.perf_counter() - started)
+
+    def subprocess(
+        self, argv: Sequence[str | bytes], env: Mapping[str, str | None] | None = None
+    ) -> subprocess.Popen[bytes]:
+        merged = {**os.environ, **self.env, **(env or {})}
+        clean = {key: value for key, value in merged.items() if value is not None}
+        return subprocess.Popen(
+            [sys.executable, "-c", _MAIN, *argv],
+            env=clean,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+
+
+@contextlib.contextmanager
+def _environment(values: Mapping[str, str | None]) -> Iterator[None]:
+    saved = {key: os.environ.get(key) for key in values}
+    try:
+        for key, value in values.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+        yield
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+def fingerprint(client: Neo4jClient) -> dict[str, Any]:
+    """What must survive every failure: nodes, edges, vectors and repository statuses."""
+    ids = [row["id"] for row in client.read("MATCH (n:Code) RETURN n.id AS id ORDER BY id")]
+    edges = client.read(
+        "MATCH (s)-[r]->(t) RETURN count(r) AS edges, count(DISTINCT type(r)) AS types"
+    )[0]
+    vectors = client.read("MATCH (n:Code) WHERE n.embedding IS NOT NULL RETURN count(n) AS n")
+    repos = client.read("MATCH (r:Repository) RETURN r.name AS name, r.status AS status")
+    return {
+        "ids": hashlib.sha256("\n".join(ids).encode()).hexdigest(),
+        "nodes": len(ids),
+        "edges": edges["edges"],
+        "vectors": vectors[0]["n"],
+        "repos": sorted((row["name"], row["status"]) for row in repos),
+    }
+
+
+def assert_clean(result: Result, *secrets: str) -> None:
+    """No traceback, no driver log line, no secret."""
+    assert "Traceback" not in result.text, result.text
+    assert "neo4j" not in result.err.lower() or "error:" in result.err or "warning:" in result.err
+    for secret in secrets:
+        assert secret not in result.text
+
+
+@pytest.fixture(scope="module")
+def matrix(
+    session_client: Neo4jClient,
+    neo4j_endpoint: Neo4jEndpoint,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[Matrix]:
+    work = tmp_path_factory.mktemp("matrix")
+    wipe(session_client)
+    drop_search_indexes(session_client)
+    password = neo4j_endpoint.password.get_secret_value() if neo4j_endpoint.password else None
+    env: dict[str, str | None] = {
+        "NEO4J_URI": neo4j_endpoint.uri,
+        "NEO4J_USERNAME": neo4j_endpoint.username,
+        "NEO4J_PASSWORD": password,
+        "NEO4J_DATABASE": neo4j_endpoint.database,
+        "GRAPHRAG_CODE_EMBEDDER": "hashing",
+        "GRAPHRAG_CODE_CACHE_DIR": str(work / "cache"),
+        "GRAPHRAG_CODE_DATA_DIR": str(work / "data"),
+        "OPENAI_API_KEY": None,
+    }
+    state = Matrix(session_client, neo4j_endpoint, env, work)
+    indexed = state.run(COMMANDS["index"])
+    assert indexed.code == OK, indexed.text
+    state.fingerprint = fingerprint(session_client)
+    assert state.fingerprint["nodes"] > 20
+    assert state.fingerprint["vectors"] == state.fingerprint["nodes"]
+    yield state
+    drop_search_indexes(session_client)
+
+
+@pytest.fixture(scope="module")
+def spare_user(matrix: Matrix) -> Iterator[str]:
+    """A user of its own for the wrong-password cases: Neo4j locks a user out for 5 s after
+    three failed logins, and that must not hit the `neo4j` user the other tests log in as."""
+    endpoint = matrix.endpoint
+    if endpoint.source != "local":
+        pytest.skip("creates a user: only on the managed test server")
+    with GraphDatabase.driver(endpoint.uri, auth=endpoint.auth()) as driver:
+        driver.execute_query(
+            f"CREATE OR REPLACE USER {USER} SET PASSWORD $password CHANGE NOT REQUIRED",
+            {"password": USER_PASSWORD},
+            database_="system",
+        )
+        yield USER
+        driver.execute_query(f"DROP USER {USER} IF EXISTS", database_="system")
+
+
+def _with_credentials(uri: str, user: str, password: str) -> str:
+    scheme, _, rest = uri.partition("://")
+    return f"{scheme}://{user}:{password}@{rest}"
+
+
+def _failures(matrix: Matrix, command: str) -> dict[str, Failure]:
+    down = free_port()
+    live = matrix.endpoint.uri
+    blocker = matrix.work / "a-file"
+    blocker.write_text("not a folder\n")
+    return {
+        "server-down": Failure(
+            {"NEO4J_URI": f"bolt://127.0.0.1:{down}"},
+            NEO4J,
+            rf"error: Neo4j did not answer.*127\.0\.0\.1:{down}",
+        ),
+        "password-in-uri-server-down": Failure(
+            {
+                "NEO4J_URI": _with_credentials(f"bolt://127.0.0.1:{down}", "neo4j", SECRET),
+                "NEO4J_PASSWORD": None,
+            },
+            NEO4J,
+            rf"error: Neo4j did not answer.*bolt://127\.0\.0\.1:{down}",
+            secret=SECRET,
+        ),
+        # a user of its own per command: three failed logins lock a user out for 5 s, which
+        # `test_wrong_password_three_times_then_the_right_one` covers
+        "wrong-password": Failure(
+            {"NEO4J_USERNAME": f"nobody_{command}", "NEO4J_PASSWORD": SECRET},
+            FAILED,
+            rf"error: Neo4j at .* rejected the credentials of user 'nobody_{command}'",
+            secret=SECRET,
+        ),
+        "wrong-password-in-uri": Failure(
+            {
+                "NEO4J_URI": _with_credentials(live, f"uri_{command}", SECRET),
+                "NEO4J_USERNAME": None,
+                "NEO4J_PASSWORD": None,
+            },
+            FAILED,
+            r"error: Neo4j at bolt://127\.0\.0\.1:\d+ rejected the credentials of user "
+            rf"'uri_{command}'",
+            secret=SECRET,
+        ),
+        "wrong-database": Failure(
+            {"NEO4J_DATABASE": "nosuchdb"},
+            FAILED,
+            r"error: Neo4j at .* has no database 'nosuchdb'; check NEO4J_DATABASE",
+        ),
+        "invalid-setting": Failure(
+            {"GRAPHRAG_CODE_HEAP": "lots"},
+            FAILED,
+            r"error: invalid setting: GRAPHRAG_CODE_HEAP: must be a size such as 1g",
+        ),
+        "cache-is-a-file": Failure(
+            {"GRAPHRAG_CODE_CACHE_DIR": str(blocker)},
+            FAILED,
+            r"error: cannot use .*a-file.* as a folder: .*is a file.*GRAPHRAG_CODE_CACHE_DIR",
+            # only indexing and deleting keep incremental state
+            unaffected=frozenset(COMMANDS) - {"index", "delete", "demo"},
+        ),
+    }
+
+
+FAILURE_NAMES = (
+    "server-down", "password-in-uri-server-down", "wrong-password", "wrong-password-in-uri",
+    "wrong-database", "invalid-setting", "cache-is-a-file",
+)  # fmt: skip
+
+
+def _succeeds(command: str) -> int:
+    """The exit code of `command` on the indexed fixture with nothing wrong."""
+    return FAILED if command == "ask" else OK  # `ask` needs OPENAI_API_KEY: an LLMError
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("failure_name", FAILURE_NAMES)
+@pytest.mark.parametrize("command", list(COMMANDS))
+def test_every_command_through_every_failure(
+    matrix: Matrix, command: str, failure_name: str
+) -> None:
+    failure = _failures(matrix, command)[failure_name]
+    result = matrix.run(COMMANDS[command], failure.env)
+    assert_clean(result, *(s for s in (failure.secret,) if s))
+    if command in failure.unaffected:
+        assert result.code == _succeeds(command), result.text
+    else:
+        assert result.code == failure.code, result.text
+        assert re.search(failure.message, " ".join(result.err.split())), result.err
+    assert fingerprint(matrix.client) == matrix.fingerprint
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("command", list(COMMANDS))
+def test_every_command_succeeds_with_nothing_wrong(matrix: Matrix, command: str) -> None:
+    argv = ["delete", "--repo", "ghost"] if command == "delete" else COMMANDS[command]
+    result = matrix.run(argv)
+    assert_clean(result)
+    if command == "delete":  # deleting the fixture would spoil the other cases
+        assert result.code == FAILED
+        assert "no repository 'ghost' in the graph (it holds shop)" in " ".join(result.err.split())
+    elif command == "ask":
+        assert result.code == FAILED
+        assert "OPENAI_API_KEY" in result.err
+    else:
+        assert result.code == OK, result.text
+    assert fingerprint(matrix.client) == matrix.fingerprint
+
+
+@pytest.mark.integration
+def test_wrong_password_three_times_then_the_right_one(matrix: Matrix, spare_user: str) -> None:
+    """Neo4j locks a user out for 5 s after three failed logins; a run with the right password
+    then waits that out instead of failing with a rate-limit traceback (issue 13, item 6)."""
+    for _attempt in range(3):
+        wrong = matrix.run(
+            COMMANDS["search"], {"NEO4J_USERNAME": spare_user, "NEO4J_PASSWORD": SECRET}
+        )
+        assert_clean(wrong, SECRET)
+        assert wrong.code == FAILED, wrong.text
+        assert re.search(r"rejected the credentials|refuses logins", wrong.err), wrong.err
+    right = matrix.run(
+        COMMANDS["search"], {"NEO4J_USERNAME": spare_user, "NEO4J_PASSWORD": USER_PASSWORD}
+    )
+    assert_clean(right, USER_PASSWORD)
+    assert right.code == OK, right.text
+    assert fingerprint(matrix.client) == matrix.fingerprint
+
+
+# -- the managed server's commands --------------------------------------------------------------
+@pytest.mark.integration
+@pytest.mark.parametrize(
+    ("case", "action", "code", "message"),
+    [
+        ("fresh", "status", NOT_RUNNING, r"not running \(data: "),
+        ("fresh", "stop", OK, r"was not running"),
+        ("data-is-a-file", "start", FAILED, r"error: cannot use .*GRAPHRAG_CODE_DATA_DIR"),
+        ("data-is-a-file", "status", NOT_RUNNING, r"not running"),
+        ("data-is-a-file", "stop", OK, r"was not running"),
+        ("cache-is-a-file", "build", FAILED, r"GRAPHRAG_CODE_CACHE_DIR"),
+        ("cache-is-a-file", "start", FAILED, r"GRAPHRAG_CODE_CACHE_DIR"),
+        ("invalid-setting", "start", FAILED, r"GRAPHRAG_CODE_HEAP"),
+        ("invalid-setting", "status", FAILED, r"GRAPHRAG_CODE_HEAP"),
+        ("invalid-setting", "stop", FAILED, r"GRAPHRAG_CODE_HEAP"),
+        ("invalid-setting", "build", FAILED, r"GRAPHRAG_CODE_HEAP"),
+        ("port-taken", "start", NEO4J, r"Bolt port \d+ on 127\.0\.0\.1 is already in use"),
+    ],
+)
+def test_neo4j_commands_through_their_failures(
+    matrix: Matrix, tmp_path: Path, case: str, action: str, code: int, message: str
+) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    env: dict[str, str | None] = {
+        "NEO4J_URI": None,
+        "GRAPHRAG_CODE_DATA_DIR": str(tmp_path / "data"),
+        "GRAPHRAG_CODE_CACHE_DIR": None,  # the shared launcher build
+        "GRAPHRAG_CODE_HTTP_PORT": "0",
+    }
+    if case == "data-is-a-file":
+        env["GRAPHRAG_CODE_DATA_DIR"] = str(blocker)
+    elif case == "cache-is-a-file":
+        env["GRAPHRAG_CODE_CACHE_DIR"] = str(blocker)
+    elif case == "invalid-setting":
+        env["GRAPHRAG_CODE_HEAP"] = "lots"
+    with contextlib.ExitStack() as stack:
+        if case == "port-taken":
+            import socket
+
+            taken = stack.enter_context(socket.socket())
+            taken.bind(("127.0.0.1", 0))
+            taken.listen()
+            env["GRAPHRAG_CODE_BOLT_PORT"] = str(taken.getsockname()[1])
+        else:
+            env["GRAPHRAG_CODE_BOLT_PORT"] = str(free_port())
+        result = matrix.run(["neo4j", action], env)
+    assert_clean(result)
+    assert result.code == code, result.text
+    assert re.search(message, " ".join(result.text.split())), result.text
+    assert fingerprint(matrix.client) == matrix.fingerprint
+
+
+# -- questions and arguments ------------------------------------------------------------------
+HOSTILE = "a-b/" * 25_000
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize(
+    ("argv", "code", "message"),
+    [
+        (["search", "", "--repo", REPO], USAGE, r"error: empty question"),
+        (["search", "   ", "--repo", REPO], USAGE, r"error: empty question"),
+        (["context", "", "--repo", REPO], USAGE, r"error: empty question"),
+        (["search", "orders", "-k", "-5"], USAGE, r"error: k must be a whole number"),
+        (["search", "orders", "-k", "0"], USAGE, r"error: k must be a whole number"),
+        (["search", HOSTILE, "--repo", REPO], OK, r"intent: concept"),
+        (["search", "where is x " * 9_000, "--repo", REPO], OK, r"intent: \w+"),
+        (["search", "caf\udce9 orders", "--repo", REPO], OK, r"intent: concept"),
+        (["search", "\ud800 save", "--repo", REPO], OK, r"intent: concept"),
+        (["search", "foo) OR ( [x] {y} \\", "--repo", REPO], OK, r"intent: concept"),
+        (["callers", "caf\udce9", "--repo", REPO], USAGE, r"error: a value is not valid Unicode"),
+        (["callers", "no_such_thing", "--repo", REPO], FAILED, r"no symbol or module named"),
+        (["callers", "SqliteStorage.save", "--depth", "9"], FAILED, r"hop bound must be"),
+        (["path", "SqliteStorage.save", "SqliteStorage.save"], OK, r"SqliteStorage\.save"),
+        (["search", "orders", "--repo", "nope"], OK, r"warning: no repository 'nope'"),
+        (["delete", "--repo", "ghost"], FAILED, r"error: no repository 'ghost' in the graph"),
+        (["embed", "--repo", "ghost"], FAILED, r"error: no repository 'ghost' in the graph"),
+        (["index", "/no/such/folder"], FAILED, r"error: /no/such/folder is not a directory"),
+        (["index", str(SHOP), "--repo", "bad name!"], FAILED, r"repository name 'bad name!'"),
+    ],
+    ids=lambda value: value if isinstance(value, int) else None,
+)
+def test_hostile_and_invalid_input(
+    matrix: Matrix, argv: list[str], code: int, message: str
+) -> None:
+    result = matrix.run(argv)
+    assert_clean(result)
+    assert result.code == code, result.text[-2000:]
+    assert re.search(message, " ".join(result.text.split())), result.text[-2000:]
+    assert result.seconds < 30  # the crafted questions took 8-38 s to analyse alone
+    assert fingerprint(matrix.client) == matrix.fingerprint
+
+
+@pytest.mark.integration
+def test_a_fifo_in_the_tree_is_reported_not_read(matrix: Matrix, tmp_path: Path) -> None:
+    root = tmp_path / "withfifo"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "ok.py").write_text("def ok():\n    return 1\n")
+    os.mkfifo(root / "pkg" / "pipe.py")
+    result = matrix.run(["index", str(root), "--repo", "withfifo", "--no-embeddings"])
+    assert_clean(result)
+    assert result.code == OK, result.text
+    assert "pkg/pipe.py: not a regular file (FIFO)" in result.out
+    deleted = matrix.run(["delete", "--repo", "withfifo"])
+    assert deleted.code == OK, deleted.text
+    assert fingerprint(matrix.client) == matrix.fingerprint
+
+
+@pytest.mark.integration
+def test_an_interrupted_index_is_flagged_then_completed(matrix: Matrix) -> None:
+    GraphWriter(matrix.client, REPO).start_run(str(SHOP), "interrupted")  # as if killed
+    flagged = matrix.run(COMMANDS["search"])
+    assert_clean(flagged)
+    assert flagged.code == OK
+    assert "warning: repository 'shop' is not completely indexed" in " ".join(flagged.err.split())
+    finished = matrix.run(COMMANDS["index"])
+    assert finished.code == OK, finished.text
+    assert fingerprint(matrix.client) == matrix.fingerprint  # complete again, nothing lost
+    assert matrix.run(COMMANDS["search"]).err == ""
+
+
+# -- in a real process --------------------------------------------------------------------------
+@pytest.mark.integration
+def test_invalid_utf8_argv_and_a_server_down_in_a_real_process(matrix: Matrix) -> None:
+    question = subprocess.run(
+        [sys.executable, "-c", _MAIN, "search", b"caf\xe9 orders", "--repo", REPO],
+        env={k: v for k, v in {**os.environ, **matrix.env}.items() if v is not None},
+        capture_output=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert question.returncode == OK, question.stderr.decode(errors="replace")
+    assert b"Traceback" not in question.stderr
+    down = matrix.subprocess(["search", "orders"], {"NEO4J_URI": f"bolt://127.0.0.1:{free_port()}"})
+    _out, err = down.communicate(timeout=120)
+    assert down.returncode == NEO4J
+    assert b"Traceback" not in err
+    # our message alone: the driver's own log lines stay off stderr
+    text = " ".join(err.decode().split())
+    assert text.startswith("error: Neo4j did not answer ([Errno 111] Connection refused)"), text
+    assert text.count("error:") == 1
+    assert text.endswith(")")  # "(server: bolt://...)" is the last thing printed
+    # what the driver logs when a server dies mid-run ("defunct connection", "will be retried")
+    logged = subprocess.run(
+        [sys.executable, "-c", "import logging; from graphrag_code.cli import main; "
+         "main(['neo4j', 'status']); logging.getLogger('neo4j.pool').warning('defunct')"],
+        env={k: v for k, v in {**os.environ, **matrix.env}.items() if v is not None},
+        capture_output=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert b"defunct" not in logged.stderr
+
+
+@pytest.mark.integration
+def test_concurrent_starts_share_one_server_that_status_and_stop_always_find(
+    matrix: Matrix, tmp_path: Path
+) -> None:
+    """Two `neo4j start` at once, and two auto-starting commands at once: one server, found
+    by `status` and `stop` even after its pid and state files are gone (issue 13, item 2)."""
+    home_root = tmp_path / "data"
+    env: dict[str, str | None] = {
+        "NEO4J_URI": None,
+        "GRAPHRAG_CODE_DATA_DIR": str(home_root),
+        "GRAPHRAG_CODE_CACHE_DIR": None,
+        "GRAPHRAG_CODE_BOLT_PORT": str(free_port()),
+        "GRAPHRAG_CODE_HTTP_PORT": "0",
+        "GRAPHRAG_CODE_HEAP": "512m",
+        "GRAPHRAG_CODE_PAGECACHE": "64m",
+    }
+    try:
+        starts = [matrix.subprocess(["neo4j", "start", "--json"], env) for _ in range(2)]
+        outputs = [process.communicate(timeout=300) for process in starts]
+        for process, (_out, err) in zip(starts, outputs, strict=True):
+            assert process.returncode == OK, err.decode(errors="replace")
+            assert b"Traceback" not in err
+        pids = {json.loads(out)["pid"] for out, _ in outputs}
+        assert len(pids) == 1
+        (home,) = home_root.iterdir()
+        assert len(find_launchers(home, MAIN_CLASS)) == 1
+        # the database, its logs and the password: this user's only (issue 13, item 9)
+        assert home.stat().st_mode & 0o077 == 0
+        readable = [
+            path for path in home.rglob("*") if path.is_file() and path.stat().st_mode & 0o077
+        ]
+        assert readable == []
+        for name in ("launcher.pid", "launcher.state.json"):
+            (home / name).unlink()
+        status = matrix.run(["neo4j", "status", "--json"], env)
+        assert status.code == OK, status.text
+        assert json.loads(status.out)["pid"] in pids
+        stopped = matrix.run(["neo4j", "stop"], env)
+        assert (stopped.code, stopped.out.strip()) == (OK, "stopped")
+        assert matrix.run(["neo4j", "status"], env).code == NOT_RUNNING
+        assert find_launchers(home, MAIN_CLASS) == []
+
+        # two commands that start the server on demand, at once
+        asks = [matrix.subprocess(["callers", "nothing_here"], env) for _ in range(2)]
+        for process in asks:
+            _out, err = process.communicate(timeout=300)
+            assert process.returncode == FAILED, err.decode(errors="replace")
+            assert b"no symbol or module named 'nothing_here'" in err
+        assert len(find_launchers(home, MAIN_CLASS)) == 1
+        assert matrix.run(["neo4j", "status"], env).code == OK
+    finally:
+        matrix.run(["neo4j", "stop"], env)
+    assert fingerprint(matrix.client) == matrix.fingerprint
