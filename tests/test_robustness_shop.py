@@ -29,10 +29,10 @@ def test_hostile_question_does_not_stall_other_searches(shop_graph: CodeGraph) -
 def test_path_from_a_symbol_to_itself_is_that_symbol(shop_graph: CodeGraph) -> None:
     result = shop_graph.path("SqliteStorage.save", "SqliteStorage.save", repo=REPO)
     assert result.found
-    assert [node["qualified_name"] for node in result.nodes] == [
+    assert [step.qualified_name for step in result.steps] == [
         "shop.storage.sqlite.SqliteStorage.save"
     ]
-    assert result.relationships == []
+    assert result.steps[0].edge is None
 
 
 @pytest.mark.parametrize(
