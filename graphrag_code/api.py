@@ -69,6 +69,7 @@ def index_repository(
     reembed: bool = False,
     store: StateStore | None = None,
     changed_paths: frozenset[str] | None = None,
+    languages: frozenset[str] | None = None,
 ) -> IngestReport:
     """Index the repository at `path` (incrementally when it was indexed before), then embed
     the nodes whose text changed.
@@ -80,6 +81,7 @@ def index_repository(
     recomputes this repository's vectors even where the text did not change. A long-lived
     `store` keeps the incremental state in memory between calls (what `CodeGraph` does);
     `changed_paths` (from a file watcher) lets such a run skip walking the whole tree.
+    `languages` ({"py", "ts"}, names or aliases) restricts the run to those languages' files.
     """
     settings = settings or load_settings()
     embedder = embedder or make_embedder(settings)
@@ -93,7 +95,7 @@ def index_repository(
             repo=repo,
             state_dir=None if store is not None else settings.cache_dir / "graphs",
             store=store,
-            options=IndexOptions(full=full, changed_paths=changed_paths),
+            options=IndexOptions(full=full, changed_paths=changed_paths, languages=languages),
             progress=progress,
         )
         if reembed:
@@ -121,6 +123,7 @@ def watch_repository(
     embed: bool = True,
     embedder: Embedder | None = None,
     stop_event: threading.Event | None = None,
+    languages: frozenset[str] | None = None,
 ) -> None:
     """Block, re-indexing `path` after each debounced batch of relevant changes (and
     embedding what changed, unless `embed` is False). Run one `index_repository` first: it
@@ -140,6 +143,7 @@ def watch_repository(
                 embedder=embedder,
                 store=store,
                 changed_paths=changed,
+                languages=languages,
             )
         )
 

@@ -193,6 +193,9 @@ class PythonParser:
     def __init__(self) -> None:
         self._parser = ts.Parser(_language())
 
+    def skip_reason(self, path: str, source: bytes) -> str | None:
+        return None
+
     def parse(
         self, *, path: str, module: str, is_package: bool, source: bytes, sha256: str
     ) -> ParsedFile:
