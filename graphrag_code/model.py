@@ -160,15 +160,17 @@ class Binding:
     `target` is ("x",) for a local or global, ("self", "attr") for an instance attribute.
     `kind` "call": bound to the result of calling `value`; "annotation": annotated as `value`;
     "alias": bound to whatever the name `value` is (`x = other.attr`); "enter": bound by
-    `with value(...) as x`; "opaque": some other assignment (recorded only for names that also
-    have a typed binding, so the latest binding before a line is known). An instance attribute
-    is ("self", "attr") in every language (`this.attr` in TypeScript).
+    `with value(...) as x`; "export": an export declaration names `value` under another name
+    (`export { a as b }`, `module.exports = a`: a declaration, not value flow); "opaque": some
+    other assignment (recorded only for names that also have a typed binding, so the latest
+    binding before a line is known). An instance attribute is ("self", "attr") in every
+    language (`this.attr` in TypeScript).
     """
 
     scope: str
     target: Dotted
     value: Dotted
-    kind: Literal["call", "annotation", "alias", "enter", "opaque"]
+    kind: Literal["call", "annotation", "alias", "enter", "export", "opaque"]
     line: int
 
 

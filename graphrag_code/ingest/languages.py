@@ -4,6 +4,7 @@ files its linkers read, one link context per linker, and the per-language counts
 from __future__ import annotations
 
 import codecs
+import fnmatch
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -66,7 +67,10 @@ class LanguageRun:
                 wanted = {
                     path: text
                     for path, text in texts.items()
-                    if path.rpartition("/")[2] in language.linker.project_files
+                    if any(
+                        fnmatch.fnmatch(path.rpartition("/")[2], pattern)
+                        for pattern in language.linker.project_files
+                    )
                 }
                 by_linker[key] = language.linker.prepare(index, wanted)
                 issues.update(by_linker[key].issues)

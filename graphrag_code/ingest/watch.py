@@ -7,6 +7,7 @@ door in the layers.
 
 from __future__ import annotations
 
+import fnmatch
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -35,7 +36,7 @@ def relevant_change(path: str, root: Path | None = None) -> bool:
     return (
         candidate.suffix in _SUFFIXES
         or candidate.name == ".gitignore"
-        or candidate.name in _PROJECT_FILES
+        or any(fnmatch.fnmatch(candidate.name, pattern) for pattern in _PROJECT_FILES)
     )
 
 

@@ -9,9 +9,16 @@ from dataclasses import dataclass
 from ..errors import ConfigurationError
 from ..linking.base import Linker
 from ..linking.python import PythonLinker
+from ..linking.typescript import EcmaScriptLinker
 from ..model import SourceFile
 from ..parsing import ModuleName, PythonParser, SourceParser
 from ..parsing import module_names as python_module_names
+from ..parsing.typescript import (
+    JAVASCRIPT_SUFFIXES,
+    TYPESCRIPT_SUFFIXES,
+    EcmaScriptParser,
+    ecmascript_module_names,
+)
 
 __all__ = [
     "LANGUAGES", "Language", "Linker", "interpreter_map", "language_named", "module_names",
@@ -41,6 +48,8 @@ def _python_names(
     return python_module_names(paths, imported, root_name=root_name)
 
 
+_ECMASCRIPT = EcmaScriptLinker()  # TypeScript and JavaScript import each other: one linker
+
 LANGUAGES: tuple[Language, ...] = (
     Language(
         name="python",
@@ -50,6 +59,24 @@ LANGUAGES: tuple[Language, ...] = (
         parser=PythonParser,
         linker=PythonLinker(),
         module_names=_python_names,
+    ),
+    Language(
+        name="typescript",
+        aliases=("ts", "tsx"),
+        suffixes=TYPESCRIPT_SUFFIXES,
+        interpreters=("ts-node", "tsx", "deno", "bun"),
+        parser=EcmaScriptParser,
+        linker=_ECMASCRIPT,
+        module_names=ecmascript_module_names,
+    ),
+    Language(
+        name="javascript",
+        aliases=("js", "jsx"),
+        suffixes=JAVASCRIPT_SUFFIXES,
+        interpreters=("node", "nodejs"),
+        parser=EcmaScriptParser,
+        linker=_ECMASCRIPT,
+        module_names=ecmascript_module_names,
     ),
 )
 """Every supported language. Adding one: a parser, a linker, one entry here."""

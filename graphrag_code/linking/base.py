@@ -24,7 +24,7 @@ class LinkContext:
 class Linker(Protocol):
     """Resolves the files of one or more languages (TypeScript and JavaScript share one)."""
 
-    project_files: frozenset[str]  # file names it reads besides sources (`tsconfig.json`)
+    project_files: frozenset[str]  # names of files it reads besides sources (`tsconfig.*.json`)
 
     def prepare(self, index: RepositoryIndex, project: Mapping[str, str]) -> LinkContext:
         """The run's context from the project files' text (path -> text); never raises on

@@ -10,6 +10,7 @@ read (`tsconfig.json`, `package.json`) are collected apart.
 
 from __future__ import annotations
 
+import fnmatch
 import hashlib
 import os
 import re
@@ -76,6 +77,14 @@ def language_of(
     if program == "env" and match.group(2):
         program = match.group(2).decode("utf-8", "replace")
     return interpreters.get(program.rstrip("0123456789.") or program)
+
+
+def _matcher(patterns: frozenset[str]) -> Callable[[str], bool]:
+    """A test for file names matching any of `patterns` (shell-style: `tsconfig.*.json`)."""
+    if not patterns:
+        return lambda _name: False
+    expression = re.compile("|".join(fnmatch.translate(p) for p in sorted(patterns)))
+    return lambda name: expression.match(name) is not None
 
 
 def _is_skipped_dir(path: str, name: str) -> str | None:
@@ -164,7 +173,8 @@ def walk_repository(
 ) -> WalkResult:
     """Every source file under `root` whose suffix is in `languages` (suffix -> language), or,
     without a suffix, whose shebang names a program in `interpreters` (program -> language);
-    files named in `project_files` go to `WalkResult.project`.
+    files whose name matches a pattern of `project_files` (`tsconfig.*.json`) go to
+    `WalkResult.project`.
 
     `known` maps paths to (size, mtime_ns, sha256) from a previous walk: a file whose size and
     modification time are unchanged is not read again.
@@ -172,10 +182,11 @@ def walk_repository(
     root = root.resolve()
     result = WalkResult()
     ignores = _IgnoreStack(root)
+    is_project = _matcher(project_files)
     for folder, files in _walk_dirs(root, ignores, result):
         for name in sorted(files):
             relative = f"{folder}/{name}" if folder else name
-            if name in project_files:
+            if is_project(name):
                 if not ignores.ignored(relative, folder, is_dir=False):
                     project = _source_file(root, relative, "", max_bytes, None)
                     if isinstance(project, SourceFile):
@@ -220,7 +231,7 @@ def walk_changes(
                 continue
             candidate = candidate.relative_to(root)
         relative = candidate.as_posix()
-        if candidate.name == ".gitignore" or candidate.name in project_files:
+        if candidate.name == ".gitignore" or _matcher(project_files)(candidate.name):
             return None
         if (root / candidate).is_dir():
             return None
