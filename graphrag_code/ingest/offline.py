@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..languages import language_named, module_names
+from ..linking.base import LinkContext
 from ..linking.index import RepositoryIndex
 from ..linking.linker import FileLinks, NodeIds
 from ..model import Edge, ParsedFile, ParseIssue, SkippedFile
@@ -28,6 +29,7 @@ class LinkedRepository:
     links: dict[str, FileLinks]
     skipped: list[SkippedFile]
     project_issues: dict[str, list[ParseIssue]]
+    contexts: dict[str, LinkContext]  # language -> what its linker prepared
 
     def edges(self) -> list[Edge]:
         return [edge for path in sorted(self.links) for edge in self.links[path].edges]
@@ -71,4 +73,6 @@ def link_repository(
     ids = NodeIds(repo, index)
     issues = langs.prepare(index, read_project(walked.project, {}))
     links = {p: langs.link(f, index, ids) for p, f in sorted(files.items())}
-    return LinkedRepository(repo, files, index, ids, links, walked.skipped + skipped, issues)
+    return LinkedRepository(
+        repo, files, index, ids, links, walked.skipped + skipped, issues, langs.contexts
+    )

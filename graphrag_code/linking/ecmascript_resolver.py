@@ -259,8 +259,11 @@ class EcmaResolver:
                 target = SymbolRef(members[0])
                 break
         else:
+            bases = self.mro(method.parent)[1:]
             external = self._external_base(method.parent)
-            if external is not None:
+            if rest[0] == "constructor" and bases:  # super(…) of a base without a constructor
+                target = SymbolRef(bases[0])
+            elif external is not None:
                 target = External((*external.dotted, rest[0]), inferred=True)
         for attribute in rest[1:]:
             if target is None:
