@@ -78,7 +78,8 @@ function collectFiles(root, include, exclude) {
 
 /**
  * Compiler options: the code base's own tsconfig.json when it ships one (for `paths`,
- * `baseUrl`, `jsx`, `lib`, strictness), then the config's overrides, then what the oracle needs:
+ * `baseUrl`, `jsx`, `lib`, strictness; without its `extends`, `types` and emit settings), then
+ * the config's overrides, then what the oracle needs:
  * JavaScript checked, nothing emitted, no ambient @types, bundler-style resolution (extensionless
  * relative imports, index files, package.json `exports`), `import` and `require` both allowed.
  */
@@ -118,7 +119,9 @@ function compilerOptions(root, host, overrides) {
     allowSyntheticDefaultImports: true,
     maxNodeModuleJsDepth: 0,
     jsx: options.jsx === undefined ? ts.JsxEmit.Preserve : options.jsx,
-    target: options.target === undefined ? ts.ScriptTarget.ES2022 : options.target,
+    // Nothing is emitted, so the target only chooses the default library: the newest one, so
+    // that built-ins resolve (an explicit `lib` of the code base is kept).
+    target: ts.ScriptTarget.ESNext,
   });
 }
 
@@ -615,6 +618,16 @@ class Oracle {
     return resolved ? { fileName: resolved.resolvedFileName, by: 'resolver' } : { by: null };
   }
 
+  /** True when a tsconfig `paths` pattern maps the specifier (into the code base, not a package). */
+  matchesPaths(specifier) {
+    return Object.keys(this.options.paths || {}).some((pattern) => {
+      const star = pattern.indexOf('*');
+      if (star < 0) return pattern === specifier;
+      return specifier.startsWith(pattern.slice(0, star)) && specifier.endsWith(pattern.slice(star + 1)) &&
+        specifier.length >= pattern.length - 1;
+    });
+  }
+
   importsOf(sf) {
     return this.specifiers(sf).map(({ node, kind, typeOnly }) => {
       const specifier = node.text;
@@ -634,6 +647,9 @@ class Oracle {
         record.resolved = this.relative(r.fileName);
       } else if (r.fileName) {
         record.external = packageOfPath(r.fileName) || packageName(specifier);
+      } else if (this.matchesPaths(specifier)) {
+        record.unresolved_reason = 'not-found'; // mapped by tsconfig `paths` into the code base
+        record.resolved_by = null;
       } else if (!isRelativeSpecifier(specifier)) {
         record.external = packageName(specifier);
         if (r.ambient) record.unresolved_reason = 'ambient-module';
@@ -659,21 +675,87 @@ class Oracle {
   }
 
   /** The module specifier of an import / require alias declaration, if any. */
-  aliasSpecifier(symbol) {
-    for (const decl of symbol.declarations || []) {
-      const owner = ts.findAncestor(decl, (n) => ts.isImportDeclaration(n) || ts.isImportEqualsDeclaration(n) ||
-        ts.isExportDeclaration(n) || ts.isVariableDeclaration(n));
-      if (!owner) continue;
-      if (ts.isImportDeclaration(owner) || ts.isExportDeclaration(owner)) {
-        if (owner.moduleSpecifier && ts.isStringLiteralLike(owner.moduleSpecifier)) return owner.moduleSpecifier.text;
-      } else if (ts.isImportEqualsDeclaration(owner)) {
-        const ref = owner.moduleReference;
-        if (ts.isExternalModuleReference(ref) && ts.isStringLiteralLike(ref.expression)) return ref.expression.text;
-      } else if (owner.initializer) {
-        let init = skipOuter(owner.initializer);
-        while (ts.isPropertyAccessExpression(init)) init = skipOuter(init.expression);
-        if (isRequireCall(init)) return init.arguments[0].text;
+  /**
+   * Where an alias declaration takes its value from: {specNode, exportName} for imports and
+   * requires (`import { a } from "m"`, `const { a } = require("m")`, `require("m").a`), or
+   * {identifier} for a local re-export (`export { a }`, `exports.a = util.a`).
+   */
+  aliasSource(decl) {
+    if (ts.isImportSpecifier(decl) || ts.isExportSpecifier(decl)) {
+      const owner = ts.isImportSpecifier(decl) ? decl.parent.parent.parent : decl.parent.parent;
+      const exportName = (decl.propertyName || decl.name).text;
+      if (owner.moduleSpecifier && ts.isStringLiteralLike(owner.moduleSpecifier)) {
+        return { specNode: owner.moduleSpecifier, exportName };
       }
+      return ts.isIdentifier(decl.propertyName || decl.name) ? { identifier: decl.propertyName || decl.name } : undefined;
+    }
+    if (ts.isImportClause(decl)) return { specNode: decl.parent.moduleSpecifier, exportName: 'default' };
+    if (ts.isNamespaceImport(decl) || ts.isNamespaceExport(decl)) {
+      const owner = ts.findAncestor(decl, (n) => ts.isImportDeclaration(n) || ts.isExportDeclaration(n));
+      return owner && owner.moduleSpecifier ? { specNode: owner.moduleSpecifier } : undefined;
+    }
+    if (ts.isImportEqualsDeclaration(decl)) {
+      const ref = decl.moduleReference;
+      if (ts.isExternalModuleReference(ref)) return { specNode: ref.expression };
+      let e = ref;
+      while (ts.isQualifiedName(e)) e = e.left;
+      return { identifier: e };
+    }
+    if (ts.isExportAssignment(decl)) return this.valueSource(decl.expression);
+    let value;
+    let bindingName;
+    if (ts.isBindingElement(decl)) {
+      bindingName = (decl.propertyName || decl.name).getText();
+      const root = ts.findAncestor(decl, ts.isVariableDeclaration);
+      value = root && root.initializer;
+    } else {
+      value = boundValue(decl);
+    }
+    const source = value && this.valueSource(value);
+    if (source && source.specNode && bindingName) source.exportName = bindingName;
+    return source;
+  }
+
+  /** `require("m").a.b` -> {specNode, exportName: "a"}; `util.a` -> {identifier: util}. */
+  valueSource(value) {
+    let e = skipOuter(value);
+    const names = [];
+    while (ts.isPropertyAccessExpression(e)) {
+      names.unshift(e.name.text);
+      e = skipOuter(e.expression);
+    }
+    if (isRequireCall(e)) return { specNode: e.arguments[0], exportName: names[0] };
+    if (ts.isIdentifier(e)) return { identifier: e };
+    return undefined;
+  }
+
+  /**
+   * The module specifier an alias finally comes from, through in-package re-exports:
+   * `const { inherits } = require("./utils")` with `exports.inherits = util.inherits` and
+   * `const util = require("util")` in utils.js gives "util".
+   */
+  aliasSpecifier(symbol, depth = 0) {
+    if (depth > MAX_VALUE_HOPS) return undefined;
+    for (const decl of symbol.declarations || []) {
+      const source = this.aliasSource(decl);
+      if (!source) continue;
+      if (source.identifier) {
+        const next = this.checker.getSymbolAtLocation(source.identifier);
+        const spec = next && next !== symbol && (next.flags & ts.SymbolFlags.Alias)
+          ? this.aliasSpecifier(next, depth + 1) : undefined;
+        if (spec !== undefined) return spec;
+        continue;
+      }
+      if (!ts.isStringLiteralLike(source.specNode)) continue;
+      const spec = source.specNode.text;
+      if (isRelativeSpecifier(spec) && source.exportName) {
+        const moduleSymbol = this.checker.getSymbolAtLocation(source.specNode);
+        const exported = moduleSymbol && this.checker.getExportsOfModule(moduleSymbol)
+          .find((s) => s.name === source.exportName);
+        const deeper = exported && this.aliasSpecifier(exported, depth + 1);
+        if (deeper !== undefined) return deeper;
+      }
+      return spec;
     }
     return undefined;
   }
@@ -686,8 +768,10 @@ class Oracle {
     if (!(symbol.flags & ts.SymbolFlags.Alias)) return { symbol };
     const target = this.checker.getAliasedSymbol(symbol);
     if (target && (target.declarations || []).length) return { symbol: target };
+    // The chain breaks somewhere (an import of a package that is not installed): the module the
+    // alias finally comes from names the package.
     const spec = this.aliasSpecifier(symbol);
-    if (spec !== undefined && !isRelativeSpecifier(spec)) return { external: packageName(spec) };
+    if (spec !== undefined && !isRelativeSpecifier(spec) && !this.matchesPaths(spec)) return { external: packageName(spec) };
     return { reason: 'unresolved-import' };
   }
 
@@ -713,7 +797,7 @@ class Oracle {
   /** Why a callee name has no symbol. */
   noSymbolReason(callee) {
     callee = skipOuter(callee);
-    if (ts.isIdentifier(callee)) return 'undeclared';
+    if (ts.isIdentifier(callee)) return callee.text === 'require' ? 'require' : 'undeclared';
     if (ts.isPropertyAccessExpression(callee) || ts.isElementAccessExpression(callee)) {
       const type = this.checker.getTypeAtLocation(callee.expression);
       if (type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) return 'any';
@@ -742,10 +826,11 @@ class Oracle {
       if (!followed.symbol) return followed;
       symbol = followed.symbol;
       const decls = entities(symbol);
-      if (decls.length === 0) return { reason: 'no-declaration' };
+      if (decls.length === 0) return { reason: symbol.name === 'require' ? 'require' : 'no-declaration' };
       if (decls.length > 1) {
         // `(A | B).m`, or a JavaScript property assigned in several places: one callable
         // candidate is the target, several are never a guess.
+        if (decls.every((d) => !this.placeOf(d).inside)) return { decl: decls[0] }; // external anyway
         const callable = decls.filter(isCallableDeclaration);
         if (callable.length !== 1) return { reason: 'multiple-declarations', candidates: decls };
         return { decl: callable[0] };
@@ -767,19 +852,8 @@ class Oracle {
     const callee = node.expression;
     const nameNode = this.calleeNameNode(callee);
     const via = [];
-    let found;
-    if (nameNode && nameNode.kind === ts.SyntaxKind.SuperKeyword) {
-      found = this.resolveSuperCall(node);
-    } else {
-      const symbol = nameNode && this.checker.getSymbolAtLocation(nameNode);
-      if (symbol) {
-        found = this.declarationOf(symbol, via);
-      } else {
-        const external = this.externalReceiver(callee);
-        found = external ? { external } : { reason: nameNode ? this.noSymbolReason(callee) : 'dynamic' };
-      }
-    }
-    if (found.reason === 'multiple-declarations' && this.receiverIsUnion(callee)) found.reason = 'union';
+    const isSuper = nameNode !== undefined && nameNode.kind === ts.SyntaxKind.SuperKeyword;
+    let found = isSuper ? this.resolveSuperCall(node) : this.resolveName(callee, via);
     // A declaration that is not a function (a variable, parameter or property holding one), or a
     // callee without a name (`f()()`): the signature the checker chose for the call may name the
     // function definition.
@@ -787,12 +861,73 @@ class Oracle {
       const bySignature = this.signatureDeclaration(node);
       if (bySignature) found = { decl: bySignature, by: 'signature', previous: found };
     }
+    return this.outcome(found, via, isNew || isSuper ? 'construct' : 'call');
+  }
+
+  /**
+   * A JSX element's component: `<Day />`, `<Ctx.Provider>`, resolved like a callee (no signature
+   * fallback; a class component is the class, not its constructor).
+   */
+  resolveJsx(tagName) {
+    const via = [];
+    return this.outcome(this.resolveName(tagName, via), via, 'jsx');
+  }
+
+  /**
+   * The declaration an expression names (a callee, a JSX tag, an `extends` clause): {decl},
+   * {external: package} or {reason}. Declarations passed through by value aliases go to `via`.
+   */
+  resolveName(expr, via) {
+    const nameNode = this.calleeNameNode(expr);
+    if (!nameNode) return { reason: 'dynamic' };
+    const symbol = this.checker.getSymbolAtLocation(nameNode);
+    const found = symbol ? this.declarationOf(symbol, via) : { reason: this.noSymbolReason(expr) };
+    if (['no-declaration', 'undeclared', 'no-symbol', 'any'].includes(found.reason)) {
+      // `React.useState()` (a namespace import of a package that is not installed), or
+      // `this.setState()` in a class whose base class comes from such a package.
+      const external = this.externalReceiver(expr) || this.externalMember(expr);
+      if (external) return { external };
+    }
+    if (found.reason === 'multiple-declarations' && this.receiverIsUnion(expr)) found.reason = 'union';
+    return found;
+  }
+
+  /** The package of an uninstalled base class that a member access on a class instance reaches. */
+  externalMember(expr) {
+    expr = skipOuter(expr);
+    if (!ts.isPropertyAccessExpression(expr) && !ts.isElementAccessExpression(expr)) return undefined;
+    const type = this.checker.getTypeAtLocation(expr.expression);
+    const symbol = type && type.getSymbol();
+    return symbol ? this.externalBaseOf(symbol, 0) : undefined;
+  }
+
+  externalBaseOf(classSymbol, depth) {
+    for (const decl of classSymbol.declarations || []) {
+      if (!ts.isClassLike(decl)) continue;
+      const heritage = (decl.heritageClauses || []).find((h) => h.token === ts.SyntaxKind.ExtendsKeyword);
+      const base = heritage && heritage.types[0] && heritage.types[0].expression;
+      if (!base) continue;
+      const external = this.externalReceiver(base);
+      if (external) return external;
+      const nameNode = this.calleeNameNode(base);
+      const symbol = nameNode && this.checker.getSymbolAtLocation(nameNode);
+      const followed = symbol && this.followAlias(symbol);
+      if (followed && followed.external) return followed.external;
+      if (followed && followed.symbol && depth < MAX_VALUE_HOPS) {
+        const deeper = this.externalBaseOf(followed.symbol, depth + 1);
+        if (deeper) return deeper;
+      }
+    }
+    return undefined;
+  }
+
+  /** The output fields of a resolution: target | external | unresolved_reason, and how. */
+  outcome(found, via, use) {
     const record = { target: null, external: null, unresolved_reason: null, resolved_by: null };
     if (found.decl) {
       let decl = found.decl;
-      if (isNew || ts.isClassLike(decl) || (ts.isVariableDeclaration(decl) && valueKind(decl.initializer) === 'class')) {
-        decl = constructorOrClass(decl);
-      }
+      const isClass = ts.isClassLike(decl) || (ts.isVariableDeclaration(decl) && valueKind(decl.initializer) === 'class');
+      if (use === 'construct' || (use === 'call' && isClass)) decl = constructorOrClass(decl);
       const place = this.placeOf(decl);
       if (place.inside) {
         record.target = describe(decl, this);
@@ -814,16 +949,16 @@ class Oracle {
     return record;
   }
 
-  /** `super(...)`: the base class's constructor, else the base class. */
+  /**
+   * `super(...)`: resolved like `new Base(...)` on the class's `extends` expression, so the
+   * base's constructor, else the base class (an imported base that is not installed is
+   * external, a built-in such as `Map` is @typescript/lib).
+   */
   resolveSuperCall(node) {
-    const sig = this.checker.getResolvedSignature(node);
-    if (sig && sig.declaration && ts.isConstructorDeclaration(sig.declaration)) {
-      return { decl: implementationOf(sig.declaration.parent.members.filter(ts.isConstructorDeclaration)) };
-    }
-    const baseType = this.checker.getTypeAtLocation(node.expression);
-    const symbol = baseType && baseType.getSymbol();
-    if (symbol) return this.declarationOf(symbol, []);
-    return { reason: 'no-base' };
+    const cls = ts.findAncestor(node, ts.isClassLike);
+    const heritage = cls && (cls.heritageClauses || []).find((h) => h.token === ts.SyntaxKind.ExtendsKeyword);
+    const base = heritage && heritage.types[0] && heritage.types[0].expression;
+    return base ? this.resolveName(base, []) : { reason: 'no-base' };
   }
 
   /** The function definition behind the call's resolved signature, when it is one. */
@@ -842,6 +977,32 @@ class Oracle {
   externalName(decl) {
     const symbol = decl.symbol || (decl.name && this.checker.getSymbolAtLocation(decl.name));
     return symbol ? this.checker.getFullyQualifiedName(symbol).replace(/^"[^"]*"\./, '') : null;
+  }
+
+  /** JSX elements whose tag is a component (not an intrinsic element such as `<div>`). */
+  jsxOf(sf) {
+    const elements = [];
+    const visit = (node) => {
+      if (ts.isJsxOpeningElement(node) || ts.isJsxSelfClosingElement(node)) {
+        const tag = node.tagName;
+        const intrinsic = ts.isIdentifier(tag) && (/^[a-z]/.test(tag.text) || tag.text.includes('-'));
+        if (!intrinsic && !ts.isJsxNamespacedName(tag)) {
+          const pos = position(sf, node.getStart(sf));
+          elements.push({
+            file: this.relative(sf.fileName),
+            line: pos.line,
+            column: pos.column,
+            column_byte: pos.column_byte,
+            caller: callerOf(node),
+            callee_text: tag.getText(sf),
+            ...this.resolveJsx(tag),
+          });
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(sf);
+    return elements;
   }
 
   callsOf(sf) {
@@ -880,9 +1041,13 @@ class Oracle {
     const files = this.sourceFiles();
     const imports = [];
     const calls = [];
+    const jsx = [];
     for (const sf of files) {
       imports.push(...this.importsOf(sf));
-      if (!sf.isDeclarationFile) calls.push(...this.callsOf(sf));
+      if (!sf.isDeclarationFile) {
+        calls.push(...this.callsOf(sf));
+        jsx.push(...this.jsxOf(sf));
+      }
     }
     const options = {
       module: 'preserve', moduleResolution: 'bundler', allowJs: true, checkJs: true,
@@ -892,8 +1057,9 @@ class Oracle {
     const extra = { files: files.map((sf) => this.relative(sf.fileName)), compiler_options: options };
     const elapsed = (Date.now() - started) / 1000;
     write(this.config.imports_out, { ...header, ...extra, imports, wall_time_s: elapsed });
-    write(this.config.calls_out, { ...header, ...extra, calls, wall_time_s: elapsed });
-    return { files: files.length, imports: imports.length, calls: calls.length, wall_time_s: elapsed };
+    write(this.config.calls_out, { ...header, ...extra, calls, jsx_elements: jsx, wall_time_s: elapsed });
+    return { files: files.length, imports: imports.length, calls: calls.length, jsx_elements: jsx.length,
+      wall_time_s: elapsed };
   }
 }
 
