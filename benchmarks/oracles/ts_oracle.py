@@ -333,7 +333,9 @@ def build(entry: PinnedCodebase) -> tuple[JsonDict, JsonDict]:
 # figures and spot checks
 # --------------------------------------------------------------------------------------------
 
-CALLABLE_KINDS = frozenset({"function", "method", "constructor", "class", "arrow", "getter", "setter"})
+CALLABLE_KINDS = frozenset(
+    {"function", "method", "constructor", "class", "arrow", "getter", "setter"}
+)
 
 
 def summarize(imports: JsonDict, calls: JsonDict) -> JsonDict:
@@ -369,8 +371,13 @@ def _source_line(root: Path, relpath: str, line: int) -> str:
 
 
 def sample_calls(root: Path, calls: JsonDict, count: int, seed: int = 0) -> list[str]:
-    """``count`` random call sites resolved inside the code base, each with both source lines."""
-    resolved = [c for c in calls["calls"] if c["target"] is not None]
+    """``count`` random call sites resolved to a function, method or class of the code base, each
+    with the source line of the call and of the target's name."""
+    resolved = [
+        c
+        for c in calls["calls"]
+        if c["target"] is not None and c["target"]["kind"] in CALLABLE_KINDS
+    ]
     chosen = random.Random(seed).sample(resolved, min(count, len(resolved)))
     out = []
     for c in sorted(chosen, key=lambda c: (c["file"], c["line"], c["column"])):
