@@ -356,6 +356,10 @@ def summarize(imports: JsonDict, calls: JsonDict) -> JsonDict:
         "calls_inside": len(inside),
         "calls_inside_callable": sum(1 for c in inside if c["target"]["kind"] in CALLABLE_KINDS),
         "calls_inside_by_kind": dict(Counter(c["target"]["kind"] for c in inside)),
+        # methods declared by an interface or type literal (no body): the receiver's static type
+        "calls_inside_interface_methods": sum(
+            1 for c in inside if c["target"]["declaration_kind"] == "MethodSignature"
+        ),
         "calls_external": sum(1 for c in call_records if c["external"] is not None),
         "calls_unresolved": sum(1 for c in call_records if c["unresolved_reason"] is not None),
         "unresolved_reasons": dict(

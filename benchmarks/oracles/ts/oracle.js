@@ -855,9 +855,11 @@ class Oracle {
     const isSuper = nameNode !== undefined && nameNode.kind === ts.SyntaxKind.SuperKeyword;
     let found = isSuper ? this.resolveSuperCall(node) : this.resolveName(callee, via);
     // A declaration that is not a function (a variable, parameter or property holding one), or a
-    // callee without a name (`f()()`): the signature the checker chose for the call may name the
-    // function definition.
-    if ((found.decl && !isCallableDeclaration(found.decl)) || found.reason === 'dynamic') {
+    // call of a call's result (`f()()`): the signature the checker chose for the call may name the
+    // function definition; never when the callee's type is a union (`(c ? f : g)()`).
+    const noName = found.reason === 'dynamic' && ts.isCallExpression(skipOuter(callee));
+    if (((found.decl && !isCallableDeclaration(found.decl)) || noName) &&
+      !this.checker.getTypeAtLocation(callee).isUnion()) {
       const bySignature = this.signatureDeclaration(node);
       if (bySignature) found = { decl: bySignature, by: 'signature', previous: found };
     }
