@@ -192,6 +192,8 @@ def test_external_and_unresolved_calls(oracle: tuple[Json, Json]) -> None:
         ("src/consumer.ts", 13, "lodash.map"): "lodash",
         ("src/consumer.ts", 14, "readFileSync"): "fs",
         ("lib/main.js", 10, "path.join"): "path",
+        # a call on what an uninstalled package's function returned
+        ("lib/main.js", 15, "path.parse('c').name.toString"): "path",
         ("lib/helpers.js", 5, "String(s).trim"): "@typescript/lib",
     }.items():
         call = _call(calls, *key)

@@ -292,7 +292,12 @@ function boundName(fn) {
   }
   if (ts.isBinaryExpression(parent) && parent.right === node &&
     parent.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
-    return assignmentTargetName(parent.left);
+    const target = assignmentTargetName(parent.left);
+    // `module.exports = function run() {}`: the function's own name, as for a declaration.
+    if (target && target.name === 'module.exports' && fn.name && ts.isIdentifier(fn.name)) {
+      return { ...target, name: fn.name.text, nameNode: fn.name };
+    }
+    return target;
   }
   return undefined;
 }
@@ -461,7 +466,7 @@ function describe(decl, oracle) {
         let nameNode = target.nameNode;
         const value = skipOuter(decl.right);
         if (target.name === 'module.exports' && (ts.isFunctionExpression(value) || ts.isClassExpression(value)) && value.name) {
-          name = value.name.text;
+          name = value.name.text; // as boundName does
           nameNode = value.name;
         }
         return out(nameNode, name, valueKind(decl.right, target.container !== null), target);
