@@ -33,7 +33,7 @@ JS_GLOBALS = frozenset(
     }
 )  # fmt: skip
 _MAX_DEPTH = 12
-_SCOPES_OF_NAMES = ("namespace", "object literal")  # class-like symbols that scope names
+_SCOPES_OF_NAMES = ("namespace",)  # the class-like symbols that scope names
 _EXPORTS = ("module", "exports")
 
 
@@ -132,7 +132,7 @@ class EcmaResolver:
         info = self.lookups.module(module)
         if info is None or depth > _MAX_DEPTH:
             return None
-        found = self._namespace(info, name)
+        found = self._namespace(info, name, exported=True)
         if found is not None:
             return found
         for star in info.star_imports:
@@ -147,14 +147,19 @@ class EcmaResolver:
             return self.attribute(value, name) if value is not None else None
         return None
 
-    def _namespace(self, info: ModuleInfo, name: str) -> Target | None:
+    def _namespace(self, info: ModuleInfo, name: str, *, exported: bool = False) -> Target | None:
+        """`name` in a module's top-level namespace, or (`exported`) among what it exports:
+        its declarations, re-exports and export bindings, not the names it only imports."""
         module = info.parsed.module
         candidates: list[Target | None] = [SymbolRef(q) for q in info.defs.get(name, [])]
         for statement in info.imports.get(name, []):
-            candidates.append(self.import_target(statement, module))
+            if statement.exported or not exported:
+                candidates.append(self.import_target(statement, module))
         if candidates:
             return _single(candidates)
         bindings = info.bindings.get(name)
+        if bindings and exported:
+            bindings = [b for b in bindings if b.kind == "export"] or bindings
         return self._binding_value(bindings, module) if bindings else None
 
     # -- names --------------------------------------------------------------------------------
@@ -200,7 +205,10 @@ class EcmaResolver:
 
     def _local(self, symbol: Symbol, name: str, module: str, line: int | None) -> object:
         scope = symbol.qualified_name
-        candidates: list[Target | None] = [SymbolRef(q) for q in self.lookups.members(scope, name)]
+        members = self.lookups.members(scope, name)
+        if symbol.kind == SymbolKind.FUNCTION:  # `Foo.prototype.m` is no name inside Foo
+            members = [m for m in members if self._kind(m) != SymbolKind.METHOD]
+        candidates: list[Target | None] = [SymbolRef(q) for q in members]
         imports = self.lookups.index.scope_imports.get(scope, {}).get(name, [])
         candidates += [self.import_target(s, module) for s in imports]
         if candidates:
@@ -240,6 +248,13 @@ class EcmaResolver:
             return self._super(scope, parts[1:])
         if parts[0] == "self":
             target = self.this_value(scope)
+        elif parts[0] in ("exports", "module") and not self.is_bound(scope, parts[0], module):
+            # CommonJS: `exports.f()` and `module.exports.f()` reach this module's exports
+            target = ModuleRef(module)
+            if parts[0] == "module":
+                if parts[1:2] != ("exports",):
+                    return None
+                parts = parts[1:]
         else:
             target = self.resolve_name(scope, parts[0], module, line)
         for attribute in parts[1:]:

@@ -18,6 +18,7 @@ Code in anonymous functions (callbacks) belongs to the named scope around them.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -295,6 +296,8 @@ class EcmaScriptParser:
         if parser is None:
             parser = self._parsers[grammar] = ts.Parser(_language(grammar))
         tree = parser.parse(source)
+        if tree.root_node.has_error:
+            tree = _repaired(parser, tree, source)
         captures = {
             name: sorted(nodes, key=lambda node: (node.start_byte, -node.end_byte))
             for name, nodes in ts.QueryCursor(_query(grammar)).captures(tree.root_node).items()
@@ -323,6 +326,40 @@ class EcmaScriptParser:
             all_names=None,
             issues=tuple(syntax_issues(tree.root_node)),
         )
+
+
+_LINE_END = re.compile(rb"[\w$)\]>]\s*$")
+_SIGNATURE_START = re.compile(rb"^\s*[<(]")
+
+
+def _repaired(parser: ts.Parser, tree: ts.Tree, source: bytes) -> ts.Tree:
+    """The tree of `source` with a `;` after each line that a call signature follows, when
+    that parses with fewer errors. The grammar misreads members of an interface written
+    without separators when the next one starts with `<` or `(`
+    (`<T>(fn: T): T` then `<T>(name: string, fn: T): T`), and its error recovery can then
+    swallow the whole file. Lines keep their numbers (the `;` ends a line)."""
+    lines = source.split(b"\n")
+    code = [i for i, line in enumerate(lines) if line.strip() and not _comment(line)]
+    changed = False
+    for here, following in itertools.pairwise(code):
+        line = lines[here]
+        if (
+            _SIGNATURE_START.match(lines[following])
+            and _LINE_END.search(line)
+            and b"//" not in line
+        ):
+            lines[here] = line.rstrip() + b";"
+            changed = True
+    if not changed:
+        return tree
+    repaired = parser.parse(b"\n".join(lines))
+    before = len(syntax_issues(tree.root_node))
+    return repaired if len(syntax_issues(repaired.root_node)) < before else tree
+
+
+def _comment(line: bytes) -> bool:
+    stripped = line.lstrip()
+    return stripped.startswith((b"//", b"/*", b"*"))
 
 
 def _module_doc(root: ts.Node) -> str | None:
@@ -396,7 +433,7 @@ class _Symbols:
         ]
         found.sort(key=lambda item: (item[1].start_byte, -item[1].end_byte))
         symbols: list[Symbol] = []
-        handled: set[int] = set()
+        handled: set[int] = set(_overloads(found))
         for capture, node in found:
             if node.id in handled:
                 continue
@@ -535,6 +572,8 @@ class _Symbols:
                 owner = self._known(node, target[0]) if target[0] != "module" else None
                 if owner is not None:
                     self.state.def_scopes[right.id] = owner
+            elif _is_exports(target) and len(target) in (2, 3) and _holds_functions(right):
+                return [_Def(node, right, target[-1], SymbolKind.CLASS, "object literal")]
             return []
         kind = SymbolKind.CLASS if right.type == "class" else SymbolKind.FUNCTION
         if target == ("module", "exports"):
@@ -615,6 +654,33 @@ class _Symbols:
             declared_as=definition.declared_as,
             implements=implements,
         )
+
+
+def _overloads(found: list[tuple[str, ts.Node]]) -> list[int]:
+    """The overload signatures of functions and methods that have an implementation in the
+    same block: the implementation stands for all of them (as the checker's answers do)."""
+    implemented: set[tuple[int, str]] = set()
+    signatures: list[tuple[int, str, int]] = []
+    for capture, node in found:
+        name = node.child_by_field_name("name")
+        if name is None:
+            continue
+        key = (_block(node), _text(name))
+        if capture in ("def.signature", "def.method_signature") and node.type != (
+            "abstract_method_signature"
+        ):
+            signatures.append((*key, node.id))
+        elif capture in ("def.function", "def.method"):
+            implemented.add(key)
+    return [node_id for block, name, node_id in signatures if (block, name) in implemented]
+
+
+def _block(node: ts.Node) -> int:
+    """The id of the block (program, statement block, class body) a declaration stands in."""
+    parent = node.parent
+    while parent is not None and parent.type in ("export_statement", "ambient_declaration"):
+        parent = parent.parent
+    return parent.id if parent is not None else -1
 
 
 def _holds_functions(obj: ts.Node) -> bool:
@@ -1041,11 +1107,10 @@ class _Facts:
             for clause in (c for c in node.named_children if c.type == "export_clause"):
                 for spec in clause.named_children:
                     name = spec.child_by_field_name("name")
-                    alias = spec.child_by_field_name("alias")
-                    if name is not None and alias is not None and _text(alias) != _text(name):
-                        records.append(
-                            Binding(module, (_text(alias),), (_text(name),), "export", line)
-                        )
+                    alias = spec.child_by_field_name("alias") or name
+                    if name is not None and alias is not None:  # `export { a }` too: a is
+                        exported = _text(alias).strip("'\"")  # exported even if imported
+                        records.append(Binding(module, (exported,), (_text(name),), "export", line))
         for name in self.captures.get("exports.assignment", []):
             left = name.child_by_field_name("left")
             right = name.child_by_field_name("right")
