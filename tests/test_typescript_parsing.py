@@ -185,7 +185,7 @@ class Cart extends Base<Item> {
     assert calls >= {
         ("Cart", ("Store",), None),
         ("Cart.constructor", ("super()", "constructor"), None),
-        ("Cart.add", ("self", "store", "save"), None),
+        ("Cart.add", ("this", "store", "save"), None),
         ("Cart.add", ("super()", "add"), None),
         ("Cart.add", ("run",), ("make",)),
         ("Cart.add", ("it", "check"), None),

@@ -225,6 +225,8 @@ class EcmaResolver:
         """What `this` is in `scope`: an instance of the class of a method (of the function
         whose prototype holds it), the object of an object literal's method."""
         symbol = self.lookups.symbol(scope)
+        if symbol is not None and self._is_constructor(symbol):  # function Foo() { this… }
+            return Instance(symbol.qualified_name, inferred=False)
         if symbol is None or symbol.kind != SymbolKind.METHOD:
             return None
         owner = self.lookups.symbol(symbol.parent)
@@ -246,8 +248,16 @@ class EcmaResolver:
             return None
         if parts[0] == "super()":
             return self._super(scope, parts[1:])
-        if parts[0] == "self":
+        if parts[0] == "this":
             target = self.this_value(scope)
+        elif parts[0] == "require()" and len(parts) > 1:  # require("./x").f
+            internal, external = self.specifier(module, parts[1])
+            target = (
+                self.module_value(internal) if internal is not None
+                else External((external,)) if external is not None
+                else None
+            )  # fmt: skip
+            parts = parts[1:]
         elif parts[0] in ("exports", "module") and not self.is_bound(scope, parts[0], module):
             # CommonJS: `exports.f()` and `module.exports.f()` reach this module's exports
             target = ModuleRef(module)
@@ -304,8 +314,29 @@ class EcmaResolver:
                 found = SymbolRef(methods[0]) if len(methods) == 1 else None
             else:
                 return None
+            if found is None:  # `exports = module.exports = Foo; exports.f = …` is Foo.f
+                found = self._exported_beside(symbol, name)
             return _mark(found, target.inferred)
         return _mark(self.member(target.class_name, name, instance=True), target.inferred)
+
+    def _exported_beside(self, symbol: Symbol, name: str) -> Target | None:
+        """`name` exported by the module whose `module.exports` is `symbol` (CommonJS puts a
+        module's other exports on what it exports)."""
+        module = self.lookups.index.symbol_module.get(symbol.qualified_name)
+        if module is None or symbol.parent != module:
+            return None
+        value = self.module_value(module)
+        if value != SymbolRef(symbol.qualified_name):
+            return None
+        info = self.lookups.module(module)
+        return self._namespace(info, name, exported=True) if info is not None else None
+
+    def _is_constructor(self, symbol: Symbol) -> bool:
+        """A constructor function: a function whose prototype holds methods."""
+        if symbol.kind != SymbolKind.FUNCTION:
+            return False
+        members = self.lookups.index.members.get(symbol.qualified_name, {})
+        return any(self._kind(q) == SymbolKind.METHOD for names in members.values() for q in names)
 
     def _kind(self, qualified_name: str) -> SymbolKind | None:
         symbol = self.lookups.symbol(qualified_name)
@@ -346,7 +377,9 @@ class EcmaResolver:
         """The value of something declared with type `target`."""
         if isinstance(target, SymbolRef):
             symbol = self.lookups.symbol(target.qualified_name)
-            if symbol is not None and symbol.kind == SymbolKind.CLASS:
+            if symbol is not None and (
+                symbol.kind == SymbolKind.CLASS or self._is_constructor(symbol)
+            ):
                 return Instance(symbol.qualified_name)
             return None
         if isinstance(target, External) and target.dotted[-1][:1].isupper():
@@ -363,6 +396,8 @@ class EcmaResolver:
                 return Instance(symbol.qualified_name)
             if symbol.returns is not None:
                 return self._typed(symbol, symbol.returns)
+            if self._is_constructor(symbol):  # new Foo() of `function Foo` with a prototype
+                return Instance(symbol.qualified_name)
             return None
         if isinstance(callee, External) and callee.dotted[-1][:1].isupper():
             return External(callee.dotted, inferred=True)

@@ -65,7 +65,7 @@ _WRAPPERS = frozenset({"Promise", "PromiseLike", "Readonly", "Awaited", "NonNull
 _FUNCTION_NODES = frozenset(
     {"function_expression", "arrow_function", "generator_function", "function"}
 )
-_SCOPE_HEADS = {"this": "self", "super": "super()"}
+_SCOPE_HEADS = {"this": "this", "super": "super()"}
 
 Grammar = Literal["typescript", "tsx", "javascript"]
 
@@ -122,7 +122,7 @@ def _unwrap(node: ts.Node) -> ts.Node:
 
 
 def _dotted(node: ts.Node) -> Dotted | None:
-    """`a.b.c` -> ("a", "b", "c"); `this.x` -> ("self", "x"); None for other expressions."""
+    """`a.b.c` -> ("a", "b", "c"); `this.x` -> ("this", "x"); None for other expressions."""
     node = _unwrap(node) if node.type == "non_null_expression" else node
     if node.type in ("identifier", "property_identifier", "type_identifier"):
         return (_text(node),)
@@ -147,6 +147,9 @@ def _callee(function: ts.Node) -> tuple[Dotted, Dotted | None]:
     function = _unwrap(function) if function.type != "member_expression" else function
     if function.type == "super":
         return ("super()", "constructor"), None
+    required = _required(function)
+    if required is not None:  # require("./x")(…)
+        return ("require()", required), None
     direct = _dotted(function)
     if direct is not None:
         return direct, None
@@ -163,6 +166,9 @@ def _callee(function: ts.Node) -> tuple[Dotted, Dotted | None]:
         if direct is not None:
             return (*direct, *reversed(parts)), None
     parts.reverse()
+    required = _required(node)
+    if required is not None:  # require("./x").f(…)
+        return ("require()", required, *parts), None
     inner: ts.Node | None = None
     if node.type == "call_expression":
         inner = node.child_by_field_name("function")
@@ -173,6 +179,19 @@ def _callee(function: ts.Node) -> tuple[Dotted, Dotted | None]:
         if receiver[0] != "<expr>":
             return tuple(parts), receiver
     return ("<expr>", *parts), None
+
+
+def _required(node: ts.Node) -> str | None:
+    """The specifier of a `require("x")` call."""
+    if node.type != "call_expression":
+        return None
+    function = node.child_by_field_name("function")
+    arguments = node.child_by_field_name("arguments")
+    if function is None or function.type != "identifier" or _text(function) != "require":
+        return None
+    if arguments is None or arguments.named_child_count != 1:
+        return None
+    return _string(arguments.named_children[0])
 
 
 def _type_names(node: ts.Node) -> list[Dotted]:
@@ -237,6 +256,38 @@ def _jsdoc(node: ts.Node) -> str | None:
     if not text.startswith("/**") or previous.end_point[0] < node.start_point[0] - 1:
         return None
     return _clean_jsdoc(text)
+
+
+_JSDOC_TAG = re.compile(
+    r"@(param|arg|argument|returns?|type)\s*\{([^{}]+)\}\s*(\[?[\w$.]+)?", re.MULTILINE
+)
+_JSDOC_TYPE = re.compile(r"^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$")
+
+
+def jsdoc_types(doc: str) -> dict[str, Dotted]:
+    """The single class each JSDoc tag names: "param:NAME", "return", "type" -> dotted type
+    (`@param {Suite} suite`, `@returns {?Runner}`, `{Foo|null}`, `{Promise<Foo>}`)."""
+    found: dict[str, Dotted] = {}
+    for match in _JSDOC_TAG.finditer(doc):
+        tag, raw, name = match.group(1), match.group(2), match.group(3)
+        parts = [p.strip().lstrip("?!").rstrip("=") for p in raw.split("|")]
+        parts = [p for p in parts if p not in ("null", "undefined", "void", "")]
+        if len(parts) != 1:
+            continue
+        text = parts[0]
+        wrapped = re.match(r"^(?:Promise|PromiseLike)<(.+)>$", text)
+        if wrapped:
+            text = wrapped.group(1).strip()
+        if not _JSDOC_TYPE.match(text) or text in ("Object", "Function", "Array", "string"):
+            continue
+        dotted = tuple(text.split("."))
+        if tag in ("param", "arg", "argument") and name:
+            found[f"param:{name.lstrip('[').split('.')[0]}"] = dotted
+        elif tag.startswith("return"):
+            found["return"] = dotted
+        elif tag == "type":
+            found["type"] = dotted
+    return found
 
 
 def _clean_jsdoc(text: str) -> str | None:
@@ -432,6 +483,7 @@ class _Symbols:
             for node in nodes
         ]
         found.sort(key=lambda item: (item[1].start_byte, -item[1].end_byte))
+        self._hoist(found)
         symbols: list[Symbol] = []
         handled: set[int] = set(_overloads(found))
         for capture, node in found:
@@ -443,6 +495,19 @@ class _Symbols:
                 if symbol is not None:
                     symbols.append(symbol)
         return tuple(symbols)
+
+    def _hoist(self, found: list[tuple[str, ts.Node]]) -> None:
+        """Top-level functions and classes are known before their declarations are reached
+        (`Foo.prototype.m = function …` may come first: function declarations are hoisted)."""
+        for capture, node in found:
+            name = node.child_by_field_name("name")
+            if capture in ("def.function", "def.class") and name is not None:
+                parent = node.parent
+                if parent is not None and parent.type == "export_statement":
+                    parent = parent.parent
+                if parent is not None and parent.type == "program":
+                    kind = SymbolKind.CLASS if capture == "def.class" else SymbolKind.FUNCTION
+                    self.state.kinds.setdefault(f"{self.state.module}.{_text(name)}", kind)
 
     # -- what each capture declares -----------------------------------------------------------
     def _definitions(self, capture: str, node: ts.Node) -> list[_Def]:
@@ -583,7 +648,7 @@ class _Symbols:
             if len(target) == 2 or len(target) == 3:
                 return [_Def(node, right, target[-1], kind, None, right, right)]
             return []
-        if kind == SymbolKind.FUNCTION and len(target) in (2, 3) and target[0] != "self":
+        if kind == SymbolKind.FUNCTION and len(target) in (2, 3) and target[0] != "this":
             if len(target) == 3 and target[1] != "prototype":
                 return []
             owner = self._known(node, target[0])
@@ -627,8 +692,11 @@ class _Symbols:
         function = definition.function
         returns = None
         parameters: tuple[str, ...] = ()
+        docstring = _jsdoc(span) or _jsdoc(definition.node)
         if function is not None:
             returns = _single_type(function.child_by_field_name("return_type"))
+            if returns is None and state.grammar == "javascript" and docstring:
+                returns = jsdoc_types(docstring).get("return")
             params = function.child_by_field_name("parameters")
             parameters = tuple(name for name, _type, _node in _parameters(params))
             if params is None:  # `x => …`: one parameter, no parentheses
@@ -643,7 +711,7 @@ class _Symbols:
             start_line=span.start_point[0] + 1,
             end_line=span.end_point[0] + 1,
             signature=_signature(span, definition),
-            docstring=_jsdoc(span) or _jsdoc(definition.node),
+            docstring=docstring,
             decorators=_decorators(definition.node, span),
             code=_text(span),
             is_async=is_async,
@@ -1033,6 +1101,9 @@ class _Facts:
         records.sort(key=lambda b: (b.line, b.scope, b.target))
         return records
 
+    def _symbol_of(self, qualified_name: str) -> Symbol | None:
+        return next((s for s in self.symbols if s.qualified_name == qualified_name), None)
+
     def _function_scope(self, node: ts.Node) -> str:
         """A function's own scope when it is named, else the named scope around it."""
         return self.state.def_scopes.get(node.id) or self._scope(node)
@@ -1040,8 +1111,14 @@ class _Facts:
     def _parameter_bindings(self, node: ts.Node) -> list[Binding]:
         scope = self._function_scope(node)
         records = []
+        documented: dict[str, Dotted] = {}
+        if self.state.grammar == "javascript" and node.id in self.state.def_scopes:
+            # JavaScript: JSDoc `@param {Suite} suite` types a parameter, as for the checker
+            symbol = self._symbol_of(self.state.def_scopes[node.id])
+            if symbol is not None and symbol.docstring:
+                documented = jsdoc_types(symbol.docstring)
         for name, annotation, param in _parameters(node.child_by_field_name("parameters")):
-            value = _single_type(annotation)
+            value = _single_type(annotation) or documented.get(f"param:{name}")
             if value is not None:
                 records.append(
                     Binding(scope, (name,), value, "annotation", param.start_point[0] + 1)
