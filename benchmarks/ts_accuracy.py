@@ -241,7 +241,7 @@ def evaluate(name: str, show_errors: int = 0) -> dict[str, Any]:
 def markdown(results: list[dict[str, Any]]) -> str:
     lines = [
         "| code base | files | imports P | imports R | calls P (exact+inferred) | calls P judged "
-        "| calls R (exact+inferred) | calls R (+name) | name-tier P judged |",
+        "| calls R (exact+inferred) | calls R (+name) | name-tier P judged (edges) |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for r in results:
@@ -250,7 +250,8 @@ def markdown(results: list[dict[str, Any]]) -> str:
             f"{r['imports']['recall']:.3f} | {r['calls_certain']['precision']:.3f} | "
             f"{r['calls_certain_judged']['precision']:.3f} | {r['calls_certain']['recall']:.3f} | "
             f"{r['calls_with_name_tier']['recall']:.3f} | "
-            f"{r['calls_name_tier_judged']['precision']:.3f} |"
+            f"{r['calls_name_tier_judged']['precision']:.2f} "
+            f"({r['calls_name_tier_judged']['ours']}) |"
         )
     return "\n".join(lines)
 

@@ -235,6 +235,7 @@ def test_jsonc_and_package_names() -> None:
         parse_jsonc("{ broken")
     assert package_name("lodash/fp") == "lodash"
     assert package_name("@scope/pkg/deep/x") == "@scope/pkg"
+    assert package_name("node:fs/promises") == "fs"
     project = read_project(
         {
             "tsconfig.json": '{"extends": "./base.json", '

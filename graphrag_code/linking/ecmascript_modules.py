@@ -210,8 +210,9 @@ def _join(folder: str, relative: str) -> str:
 
 
 def package_name(specifier: str) -> str:
-    """The npm package a bare specifier names: `lodash/fp` -> lodash, `@a/b/c` -> @a/b."""
-    parts = specifier.split("/")
+    """The npm package a bare specifier names: `lodash/fp` -> lodash, `@a/b/c` -> @a/b,
+    `node:fs` -> fs (a builtin is one package however it is written)."""
+    parts = specifier.removeprefix("node:").split("/")
     if specifier.startswith("@") and len(parts) > 1:
         return "/".join(parts[:2])
     return parts[0]

@@ -1260,6 +1260,10 @@ class _Facts:
             scope = self._declaring_scope(node)
             if scope in self.state.function_scopes:
                 names[scope].add(_text(node))
+        for node in self.captures.get("local.pattern", []):  # const { a, b: { c } } = …
+            scope = self._declaring_scope(node)
+            if scope in self.state.function_scopes:
+                names[scope].update(_pattern_names(node))
         for node in self.captures.get("function.any", []):
             scope = self._function_scope(node)
             if scope not in self.state.function_scopes:
@@ -1278,11 +1282,15 @@ class _Facts:
         return [ScopeNames(scope, frozenset(names[scope])) for scope in sorted(names)]
 
     def module_level_names(self) -> set[str]:
-        return {
+        names = {
             _text(node)
             for node in self.captures.get("local", [])
             if self._declaring_scope(node) == self.state.module
         }
+        for node in self.captures.get("local.pattern", []):
+            if self._declaring_scope(node) == self.state.module:
+                names.update(_pattern_names(node))
+        return names
 
 
 def _string(node: ts.Node | None) -> str | None:

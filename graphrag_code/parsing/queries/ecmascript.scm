@@ -41,9 +41,7 @@
 
 ; -- names bound in a scope (a local `f` is never the module's `f`) ------------------------
 (variable_declarator name: (identifier) @local)
-(variable_declarator name: (object_pattern (shorthand_property_identifier_pattern) @local))
-(variable_declarator name: (object_pattern (pair_pattern value: (identifier) @local)))
-(variable_declarator name: (array_pattern (identifier) @local))
+(variable_declarator name: [(object_pattern) (array_pattern)] @local.pattern)
 (function_declaration name: (identifier) @local)
 (generator_function_declaration name: (identifier) @local)
 (class_declaration name: (_) @local)
