@@ -3,7 +3,7 @@ the code bases' own doc comments, never from our graph.
 
 Per code base of the TS oracle (`benchmarks/oracles/ts_oracle.py` must have run):
 
-- definition questions: the first sentence of a function's, method's or class's TSDoc / JSDoc
+- concept questions: the first sentence of a function's, method's or class's TSDoc / JSDoc
   comment, asked of a copy of the code base whose `/** … */` comments are blanked (so the text
   leg cannot simply match the comment); the answer is that declaration;
 - callers questions: "What calls X?" for a function or method the checker saw called from a
@@ -46,7 +46,7 @@ VARIANTS = {"hybrid": SearchOptions(), "vector+text": SearchOptions(legs=("vecto
 
 @dataclass(frozen=True)
 class Question:
-    category: str  # "definition" | "callers"
+    category: str  # "concept" | "callers"
     text: str
     relevant: frozenset[str]  # node ids
 
@@ -112,7 +112,7 @@ class _Index:
         return ".".join(parts[-2:])
 
 
-def definition_questions(root: Path, files: list[str], index: _Index) -> list[Question]:
+def concept_questions(root: Path, files: list[str], index: _Index) -> list[Question]:
     questions = []
     for relative in files:
         text = (root / relative).read_text(encoding="utf-8")
@@ -133,7 +133,7 @@ def definition_questions(root: Path, files: list[str], index: _Index) -> list[Qu
             line = text.count("\n", 0, match.end() + (len(text) - match.end() - len(after))) + 1
             node = index.at(relative, name.group(1), line)
             if node is not None and node["kind"] in ("Function", "Method", "Class"):
-                questions.append(Question("definition", sentence, frozenset({node["id"]})))
+                questions.append(Question("concept", sentence, frozenset({node["id"]})))
     return questions
 
 
@@ -168,7 +168,7 @@ def run(name: str, sample: int, seed: int, graph: CodeGraph) -> dict[str, Any]:
     root = ORACLE_DIR / name
     calls = json.loads((ORACLE_DIR / f"{name}.calls.json").read_text())
     files = list(calls["files"])
-    repo = f"tscq-{name}"
+    repo = f"tscq-{name.replace('+', '-')}"
     with tempfile.TemporaryDirectory() as tmp:
         copy = Path(tmp) / name
         nodoc_copy(root, files, copy)
@@ -180,7 +180,7 @@ def run(name: str, sample: int, seed: int, graph: CodeGraph) -> dict[str, Any]:
     index = _Index(_nodes(graph, repo))
     chooser = random.Random(seed)
     questions: list[Question] = []
-    for found in (definition_questions(root, files, index), caller_questions(calls, index)):
+    for found in (concept_questions(root, files, index), caller_questions(calls, index)):
         chooser.shuffle(found)
         questions.extend(found[:sample])
     scores: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))

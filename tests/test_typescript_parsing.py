@@ -266,3 +266,14 @@ def test_the_mixed_fixture_links_without_a_database() -> None:
     assert not any(s.startswith("m:server") and "utils.ts" in t for s, t in calls)
     assert "packages/other/tsconfig.json" in linked.project_issues
     assert {s.path for s in linked.skipped} == {"web/vendor.min.js", "web/generated.js"}
+
+
+def test_the_index_command_takes_a_language_list() -> None:
+    import argparse
+
+    from graphrag_code.cli.index_commands import _language_list
+
+    assert _language_list("py,ts") == frozenset({"python", "typescript"})
+    assert _language_list("javascript") == frozenset({"javascript"})
+    with pytest.raises(argparse.ArgumentTypeError, match="unknown language"):
+        _language_list("py,cobol")
