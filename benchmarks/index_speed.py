@@ -4,6 +4,8 @@ Reports files/s, seconds per stage, peak RSS (this process, parse workers, Neo4j
 of incremental re-indexes: no change, a one-file body edit, a one-file interface edit.
 
     .venv/bin/python -m benchmarks.index_speed [--package django==5.1.4] [--json out.json]
+    .venv/bin/python -m benchmarks.index_speed --path benchmarks/cache/oracles/ts/\
+        blueprintjs+core-5.16.0 --edit-file src/components/button/buttons.tsx   # TypeScript
 """
 
 from __future__ import annotations
@@ -49,18 +51,29 @@ def _neo4j_peak_mb(pid: int | None) -> float | None:
 
 def _edit_body(path: Path) -> None:
     text = path.read_text()
-    marker = "\n    return "
+    python = path.suffix == ".py"
+    marker = "\n    return " if python else "\n        return "
     at = text.index(marker)
-    path.write_text(text[:at] + "\n    _benchmark_edit = 1" + text[at:])
+    edit = "\n    _benchmark_edit = 1" if python else "\n        const benchmarkEdit = 1;"
+    path.write_text(text[:at] + edit + text[at:])
 
 
 def _edit_interface(path: Path) -> None:
-    path.write_text(path.read_text() + "\n\ndef benchmark_added_function():\n    return 1\n")
+    added = (
+        "\n\ndef benchmark_added_function():\n    return 1\n"
+        if path.suffix == ".py"
+        else "\n\nexport function benchmarkAddedFunction() {\n    return 1;\n}\n"
+    )
+    path.write_text(path.read_text() + added)
 
 
-def run(spec: str, edit_file: str) -> dict[str, Any]:
-    name, version = parse_spec(spec)
-    source = extract_sdist(name, version, download_sdist(name, version))
+def run(spec: str, edit_file: str, path: Path | None = None) -> dict[str, Any]:
+    if path is not None:
+        source = path.resolve()
+        spec = source.name
+    else:
+        name, version = parse_spec(spec)
+        source = extract_sdist(name, version, download_sdist(name, version))
     settings = load_settings()
     server_pid = local_server(settings).status().pid if not settings.neo4j_uri else None
     with tempfile.TemporaryDirectory() as tmp, connect(settings) as client:
@@ -118,6 +131,7 @@ def run(spec: str, edit_file: str) -> dict[str, Any]:
     return {
         "package": spec,
         "files": full.files_total,
+        "languages": {lang: c.as_dict() for lang, c in full.languages.items()},
         "symbols": full.symbols,
         "edges": sum(full.edges.values()),
         "full_seconds": round(full_seconds, 2),
@@ -131,10 +145,11 @@ def run(spec: str, edit_file: str) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--package", default="django==5.1.4")
+    parser.add_argument("--path", type=Path, help="a local folder instead of a PyPI sdist")
     parser.add_argument("--edit-file", default="django/utils/text.py")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
-    result = run(args.package, args.edit_file)
+    result = run(args.package, args.edit_file, args.path)
     text = json.dumps(result, indent=2)
     print(text)
     if args.json:

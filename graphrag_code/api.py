@@ -72,6 +72,7 @@ def index_repository(
     store: StateStore | None = None,
     changed_paths: frozenset[str] | None = None,
     on_wait: Callable[[str], None] | None = None,
+    languages: frozenset[str] | None = None,
 ) -> IngestReport:
     """Index the repository at `path` (incrementally when it was indexed before), then embed
     the nodes whose text changed.
@@ -86,7 +87,8 @@ def index_repository(
 
     One run per repository at a time: while another process indexes the same repository into
     the same database, this one calls `on_wait` with a message (else reports it as a progress
-    stage) and waits for it.
+    stage) and waits for it. `languages` ({"py", "ts"}, names or aliases) restricts the run to
+    those languages' files.
     """
     settings = settings or load_settings()
     embedder = embedder or make_embedder(settings)
@@ -105,7 +107,7 @@ def index_repository(
                 repo=name,
                 state_dir=None if store is not None else settings.cache_dir / "graphs",
                 store=store,
-                options=IndexOptions(full=full, changed_paths=changed_paths),
+                options=IndexOptions(full=full, changed_paths=changed_paths, languages=languages),
                 progress=progress,
             )
             if reembed:
@@ -135,6 +137,7 @@ def watch_repository(
     embed: bool = True,
     embedder: Embedder | None = None,
     stop_event: threading.Event | None = None,
+    languages: frozenset[str] | None = None,
 ) -> None:
     """Block, re-indexing `path` after each debounced batch of relevant changes (and
     embedding what changed, unless `embed` is False). Run one `index_repository` first: it
@@ -154,6 +157,7 @@ def watch_repository(
                 embedder=embedder,
                 store=store,
                 changed_paths=changed,
+                languages=languages,
             )
         )
 

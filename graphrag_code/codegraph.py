@@ -14,6 +14,7 @@ Nothing connects in the constructor; the first call that needs Neo4j does.
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterable
 from pathlib import Path
 from types import TracebackType
 
@@ -97,9 +98,11 @@ class CodeGraph:
         full: bool = False,
         embed: bool = True,
         progress: ProgressReporter | None = None,
+        languages: Iterable[str] | None = None,
     ) -> IngestReport:
         """Index (incrementally after the first time) the repository at `path`, then embed
-        what changed (`embed=False`: graph and full-text only)."""
+        what changed (`embed=False`: graph and full-text only). `languages` (`["py", "ts"]`)
+        restricts the run to those languages; by default every supported one is read."""
         self._searcher = None  # repository sizes (candidate over-fetch) change with indexing
         return index_repository(
             path,
@@ -111,6 +114,7 @@ class CodeGraph:
             embed=embed,
             embedder=self.embedder,
             store=self._store,
+            languages=frozenset(languages) if languages is not None else None,
         )
 
     # -- retrieval ----------------------------------------------------------------------------

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-__all__ = ["module_id", "repository_of", "symbol_id"]
+__all__ = ["module_id", "path_module_name", "repository_of", "symbol_id"]
+
+
+def path_module_name(path: str) -> str:
+    """The qualified name of a module named by its file path (TypeScript, JavaScript): the
+    path itself, `./name.ts` at the repository root. Such a name always holds a `/` and a
+    Python module name never does, so `utils.ts` beside `utils.py` cannot collide."""
+    return path if "/" in path else f"./{path}"
 
 
 def module_id(repo: str, module: str, *, shadow_path: str | None = None) -> str:

@@ -110,6 +110,10 @@ class Symbol:
     returns: Dotted | None = None  # functions: the return annotation, when it names one type
     parameters: tuple[str, ...] = ()  # functions: parameter names in order
     ordinal: int = 1  # 2, 3, ... when the same qualified name is defined again in one file
+    # the declaration's own word where the kind says less: "interface", "enum", "type alias",
+    # "namespace", "constructor", "getter", ... (None: a plain class, function or method)
+    declared_as: str | None = None
+    implements: tuple[Dotted, ...] = ()  # classes: interfaces named by `implements`, in order
 
 
 @dataclass(frozen=True)
@@ -122,7 +126,10 @@ class ImportStatement:
     name: str | None  # the imported name of a from-import; None for `import a.b`
     alias: str | None
     line: int
-    type_checking: bool = False  # under `if TYPE_CHECKING:`
+    type_checking: bool = False  # only for types: under `if TYPE_CHECKING:`, `import type`
+    binds: bool = True  # False: binds no name (`import "./polyfill"`, a bare `import()`)
+    exported: bool = False  # re-exported as it is imported (`export { a as b } from "./x"`)
+    possible: bool = False  # may never run (a dynamic `import()`): a possible edge
 
     @property
     def bound_name(self) -> str:
@@ -153,14 +160,17 @@ class Binding:
     `target` is ("x",) for a local or global, ("self", "attr") for an instance attribute.
     `kind` "call": bound to the result of calling `value`; "annotation": annotated as `value`;
     "alias": bound to whatever the name `value` is (`x = other.attr`); "enter": bound by
-    `with value(...) as x`; "opaque": some other assignment (recorded only for names that also
-    have a typed binding, so the latest binding before a line is known).
+    `with value(...) as x`; "export": an export declaration names `value` under another name
+    (`export { a as b }`, `module.exports = a`: a declaration, not value flow); "opaque": some
+    other assignment (recorded only for names that also have a typed binding, so the latest
+    binding before a line is known). An instance attribute is ("self", "attr") in every
+    language (`this.attr` in TypeScript).
     """
 
     scope: str
     target: Dotted
     value: Dotted
-    kind: Literal["call", "annotation", "alias", "enter", "opaque"]
+    kind: Literal["call", "annotation", "alias", "enter", "export", "opaque"]
     line: int
 
 
@@ -169,7 +179,7 @@ class TypeUse:
     scope: str
     type_name: Dotted
     line: int
-    context: Literal["annotation", "isinstance", "return"]
+    context: Literal["annotation", "isinstance", "return", "satisfies"]
 
 
 @dataclass(frozen=True)
@@ -228,3 +238,4 @@ class Edge:
     index: int | None = None  # INHERITS: position of the base
     names: tuple[str, ...] = field(default=())  # IMPORTS: the names imported
     via: str | None = None  # IMPORTS: set when the edge follows a re-export through `via`
+    implements: bool = False  # INHERITS: the base is an interface named by `implements`

@@ -5,7 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from graphrag_code.parsing import LANGUAGES, walk_repository
+from graphrag_code.languages import SUFFIXES as LANGUAGES
+from graphrag_code.parsing import walk_repository
 
 
 def _write(path: Path, text: str | bytes = "x = 1\n") -> None:
@@ -80,3 +81,35 @@ def test_files_carry_sha256(tmp_path: Path) -> None:
     _write(tmp_path / "a.py", "print('a')\n")
     (source,) = walk_repository(tmp_path, languages=LANGUAGES).files
     assert source.sha256 == hashlib.sha256(b"print('a')\n").hexdigest()
+
+
+def test_extension_less_scripts_are_routed_by_their_shebang(tmp_path: Path) -> None:
+    _write(tmp_path / "bin" / "tool", "#!/usr/bin/env python3\nprint('hi')\n")
+    _write(tmp_path / "bin" / "other", "#!/usr/bin/python3.11 -u\nprint('hi')\n")
+    _write(tmp_path / "bin" / "shell", "#!/bin/sh\necho hi\n")
+    _write(tmp_path / "Makefile", "all:\n\techo hi\n")
+    result = walk_repository(tmp_path, languages=LANGUAGES, interpreters={"python": "python"})
+    assert {f.path: f.language for f in result.files} == {
+        "bin/other": "python",
+        "bin/tool": "python",
+    }
+
+
+def test_coverage_reports_are_skipped_but_a_coverage_package_is_not(tmp_path: Path) -> None:
+    _write(tmp_path / "coverage" / "__init__.py")
+    _write(tmp_path / "web" / "coverage" / "lcov.info", "TN:\n")
+    _write(tmp_path / "web" / "coverage" / "lcov-report" / "prettify.py")
+    result = walk_repository(tmp_path, languages=LANGUAGES)
+    assert [f.path for f in result.files] == ["coverage/__init__.py"]
+    assert {s.path: s.reason for s in result.skipped_dirs} == {"web/coverage": "coverage report"}
+
+
+def test_project_files_are_collected_apart(tmp_path: Path) -> None:
+    _write(tmp_path / "a.py")
+    _write(tmp_path / "web" / "tsconfig.json", "{}")
+    _write(tmp_path / "node_modules" / "x" / "tsconfig.json", "{}")
+    result = walk_repository(
+        tmp_path, languages=LANGUAGES, project_files=frozenset({"tsconfig.json"})
+    )
+    assert [f.path for f in result.files] == ["a.py"]
+    assert [f.path for f in result.project] == ["web/tsconfig.json"]

@@ -21,10 +21,10 @@ CALL (n) {
 }
 RETURN n.id AS id,
        n {.id, .qualified_name, .kind, .path, .start_line, .end_line, .code, .signature,
-          .docstring} AS node,
+          .docstring, .language} AS node,
        [m IN callees | m {.id, .qualified_name, .kind, .path, .start_line, .end_line,
-                          .signature, .docstring}] AS callees,
+                          .signature, .docstring, .language}] AS callees,
        [t IN types | t {.id, .qualified_name, .kind, .path, .start_line, .end_line,
-                        .signature, .docstring}] AS types,
+                        .signature, .docstring, .language}] AS types,
        [s IN siblings | s {.id, .qualified_name, .kind, .path, .start_line, .end_line,
-                           .signature, .docstring}] AS siblings
+                           .signature, .docstring, .language}] AS siblings

@@ -13,8 +13,10 @@ from rich.table import Table
 
 from ..api import connect, delete_repository, index_repository, watch_repository
 from ..embedding import make_embedder
+from ..errors import ConfigurationError
 from ..graph import GraphReader
 from ..ingest.report import IngestReport
+from ..languages import select_languages
 from ..settings import load_settings
 from .progress import RichProgress, say_waiting
 
@@ -35,6 +37,11 @@ def register(commands: Any) -> None:
         help="graph and full-text index only; compute vectors later with `graphrag-code embed`",
     )
     index.add_argument("--json", action="store_true", help="print the report as JSON")
+    index.add_argument(
+        "--languages",
+        type=_language_list,
+        help="only these languages, comma-separated (py,ts,js; default: every supported one)",
+    )
     index.set_defaults(handler=_index)
 
     export = commands.add_parser("export", help="export parts of the graph")
@@ -52,6 +59,13 @@ def register(commands: Any) -> None:
     delete.set_defaults(handler=_delete)
 
 
+def _language_list(text: str) -> frozenset[str]:
+    try:
+        return frozenset(lang.name for lang in select_languages(text.split(",")))
+    except ConfigurationError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
+
+
 def _index(args: argparse.Namespace, console: Console) -> int:
     settings = load_settings()
     embedder = make_embedder(settings)  # one for all runs of --watch: it loads its model once
@@ -64,13 +78,14 @@ def _index(args: argparse.Namespace, console: Console) -> int:
             report = index_repository(
                 args.path, args.repo, client=client, settings=settings, full=args.full,
                 progress=bar, embed=embed, embedder=embedder, on_wait=say_waiting,
+                languages=args.languages,
             )  # fmt: skip
         print_report(console, report, as_json=args.json)
         if args.watch:
             watch_repository(
                 args.path, report.repo, client=client, settings=settings,
                 on_report=lambda r: print_report(console, r, as_json=args.json),
-                embed=embed, embedder=embedder,
+                embed=embed, embedder=embedder, languages=args.languages,
             )  # fmt: skip
     return 0
 
@@ -93,6 +108,7 @@ def print_report(console: Console, report: IngestReport, *, as_json: bool) -> No
         kind, tier = key.split("/")
         edges.add_row(kind, tier, str(count))
     console.print(edges)
+    _print_languages(console, report)
     console.print(f"unresolved call sites: {report.unresolved_calls}", highlight=False)
     if "embed" in report.seconds:
         console.print(
@@ -114,6 +130,22 @@ def print_report(console: Console, report: IngestReport, *, as_json: bool) -> No
             console.print(f"  {path}:{issues[0].line}: {issues[0].message}", highlight=False)
     stages = ", ".join(f"{name} {seconds:.2f}s" for name, seconds in report.seconds.items())
     console.print(f"time: {stages} (total {report.total_seconds:.2f}s)", highlight=False)
+
+
+def _print_languages(console: Console, report: IngestReport) -> None:
+    """Files, symbols and edges per language (only when the repository mixes languages)."""
+    if len(report.languages) < 2:
+        return
+    table = Table(title="languages", show_edge=False)
+    for column in ("language", "files", "symbols", "edges", "calls (exact+inferred)"):
+        table.add_column(column, justify="left" if column == "language" else "right")
+    for name, counts in report.languages.items():
+        certain = counts.edges.get("CALLS/exact", 0) + counts.edges.get("CALLS/inferred", 0)
+        table.add_row(
+            name, str(counts.files), str(counts.symbols), str(sum(counts.edges.values())),
+            str(certain),
+        )  # fmt: skip
+    console.print(table)
 
 
 def _export_callgraph(args: argparse.Namespace, console: Console) -> int:

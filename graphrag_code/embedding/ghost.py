@@ -155,10 +155,13 @@ def _body(code: str, signature: str | None, *, kind: str) -> str:
     body = _python_body(code, module=kind == "module")
     if body is not None:
         return body
-    # Another language (or broken Python): drop a leading copy of the signature at least.
+    # Another language (or broken Python): drop a leading copy of the signature at least
+    # (`export function f(x: T): R {` against the signature without its brace).
     lines = code.strip().splitlines()
-    if lines and signature and _one_line(lines[0]) == _one_line(signature.splitlines()[0]):
-        lines = lines[1:]
+    if lines and signature:
+        first, header = _one_line(lines[0]).rstrip("{ "), _one_line(signature.splitlines()[0])
+        if first == header.rstrip("{ ") or (header.startswith(first) and first):
+            lines = lines[1:]
     return "\n".join(lines)
 
 

@@ -54,6 +54,7 @@ def _context_node(node: Mapping[str, Any]) -> ContextNode:
         signature=node.get("signature"),
         docstring=node.get("docstring"),
         code=node.get("code"),
+        language=node.get("language"),
     )
 
 

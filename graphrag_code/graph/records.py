@@ -101,6 +101,7 @@ class ContextNode:
     signature: str | None
     docstring: str | None
     code: str | None = None
+    language: str | None = None  # python, typescript, javascript: how to fence the code
 
 
 @dataclass(frozen=True)

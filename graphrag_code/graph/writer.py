@@ -41,6 +41,8 @@ def _edge_props(edge: Edge) -> dict[str, Any]:
         props["names"] = list(edge.names)
     if edge.via is not None:
         props["via"] = edge.via
+    if edge.implements:
+        props["implements"] = True
     return props
 
 

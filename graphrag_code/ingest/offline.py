@@ -9,17 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..languages import language_named, module_names
+from ..linking.base import LinkContext
 from ..linking.index import RepositoryIndex
-from ..linking.linker import FileLinks, NodeIds, link_file
-from ..model import Edge, ParsedFile, SkippedFile
-from ..parsing import (
-    LANGUAGES,
-    ParseJob,
-    imported_prefixes,
-    module_names,
-    parse_files,
-    walk_repository,
-)
+from ..linking.linker import FileLinks, NodeIds
+from ..model import Edge, ParsedFile, ParseIssue, SkippedFile
+from ..parsing import ModuleName, ParseJob, imported_prefixes, parse_files, walk_repository
+from .languages import LanguageRun, read_project
 
 __all__ = ["LinkedRepository", "link_repository"]
 
@@ -32,32 +28,51 @@ class LinkedRepository:
     ids: NodeIds
     links: dict[str, FileLinks]
     skipped: list[SkippedFile]
+    project_issues: dict[str, list[ParseIssue]]
+    contexts: dict[str, LinkContext]  # language -> what its linker prepared
 
     def edges(self) -> list[Edge]:
         return [edge for path in sorted(self.links) for edge in self.links[path].edges]
 
 
-def link_repository(path: str | Path, *, repo: str = "repo", workers: int = 1) -> LinkedRepository:
-    """Parse and link every source file under `path`."""
+def link_repository(
+    path: str | Path,
+    *,
+    repo: str = "repo",
+    workers: int = 1,
+    languages: frozenset[str] | None = None,
+) -> LinkedRepository:
+    """Parse and link every source file under `path` (of `languages`; None: all)."""
     root = Path(path).resolve()
-    walked = walk_repository(root, languages=LANGUAGES)
-    sources = {f.path: f for f in walked.files}
-    names = module_names(sources, root_name=root.name)
-    parsed, skipped = parse_files(
-        [ParseJob(s, names[p]) for p, s in sources.items()], workers=workers
+    langs = LanguageRun.of(languages)
+    walked = walk_repository(
+        root,
+        languages=langs.suffixes,
+        interpreters=langs.interpreters,
+        project_files=langs.project_files,
     )
+    sources = {f.path: f for f in walked.files}
+    names = module_names(sources, frozenset(), root_name=root.name)
+
+    def job(path: str, name: ModuleName) -> ParseJob:
+        return ParseJob(sources[path], name, language_named(sources[path].language).parser)
+
+    parsed, skipped = parse_files([job(p, names[p]) for p in sources], workers=workers)
     imported = imported_prefixes(
         s.module for f in parsed for s in f.imports if s.level == 0 and s.module
     )
     final = module_names(sources, imported, root_name=root.name)
     moved = [f.path for f in parsed if final[f.path].module != f.module]
     if moved:
-        reparsed, _ = parse_files([ParseJob(sources[p], final[p]) for p in moved])
+        reparsed, _ = parse_files([job(p, final[p]) for p in moved])
         keep = {f.path: f for f in parsed if f.path not in moved}
         keep.update({f.path: f for f in reparsed})
         parsed = list(keep.values())
     files = {f.path: f for f in parsed}
     index = RepositoryIndex(files.values())
     ids = NodeIds(repo, index)
-    links = {p: link_file(f, index, ids) for p, f in sorted(files.items())}
-    return LinkedRepository(repo, files, index, ids, links, walked.skipped + skipped)
+    issues = langs.prepare(index, read_project(walked.project, {}))
+    links = {p: langs.link(f, index, ids) for p, f in sorted(files.items())}
+    return LinkedRepository(
+        repo, files, index, ids, links, walked.skipped + skipped, issues, langs.contexts
+    )

@@ -14,23 +14,17 @@ import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..errors import IngestError
 from ..graph.client import Neo4jClient
 from ..graph.writer import GraphWriter
+from ..languages import language_named, module_names
 from ..linking.index import RepositoryIndex
-from ..linking.linker import FileLinks, NodeIds, link_file
+from ..linking.linker import FileLinks, NodeIds
 from ..model import NodeRow, ParsedFile, SkippedFile, SymbolKind
-from ..parsing import (
-    LANGUAGES,
-    ParseJob,
-    imported_prefixes,
-    module_names,
-    parse_files,
-    walk_repository,
-)
+from ..parsing import ParseJob, imported_prefixes, parse_files, walk_repository
 from ..parsing.walker import DEFAULT_MAX_BYTES, WalkResult, walk_changes
 from ..progress import SILENT, ProgressReporter
 from .incremental import (
@@ -43,6 +37,7 @@ from .incremental import (
     node_statistics,
     usable_state,
 )
+from .languages import LanguageRun, per_language, read_project
 from .report import IngestReport
 from .rows import file_rows
 from .state import IndexState, StateStore, paused_gc, with_calls
@@ -59,6 +54,9 @@ class IndexOptions:
     full: bool = False  # ignore the incremental state and rebuild this repository's graph
     # paths a file watcher reported: with a warm state, only these are looked at (no walk)
     changed_paths: frozenset[str] | None = None
+    # the languages to read ("python", "py", "typescript", "ts", …); None: every language.
+    # Files of the others are left out of the graph (removed if an earlier run indexed them).
+    languages: frozenset[str] | None = None
 
 
 def valid_repo_name(name: str) -> str:
@@ -112,10 +110,17 @@ def build_graph(
             raise IngestError("build_graph needs a state_dir or a store")
         store = StateStore(state_dir)
 
+    langs = LanguageRun.of(options.languages)
     with _timed(report, "state"):
         state = None if options.full else usable_state(store, client, writer, name)
+        if state is not None and state.languages != langs.names:
+            state = None  # another choice of languages: a full run
     with _timed(report, "walk"):
-        walked = _walk(root, state, options, progress)
+        walked, partial = _walk(root, state, options, progress, langs)
+        if partial and state is not None:  # a watcher's walk: no project file changed
+            project = dict(state.project)
+        else:
+            project = read_project(walked.project, state.project if state is not None else {})
     report.skipped.extend(walked.skipped)
     report.skipped_dirs.extend(walked.skipped_dirs)
     skipped_sha = {f.path: f.sha256 for f in walked.files}
@@ -129,6 +134,7 @@ def build_graph(
     report.mode = "incremental" if state is not None else "full"
     with _timed(report, "parse"):
         _parse(run, files_to_parse(run), options, progress)
+    project_changed = state is not None and _shas(project) != _shas(state.project)
     removed = set(state.files) - set(run.parsed) if state is not None else set()
     with _timed(report, "link"):
         index = lookup_tables(run, removed)
@@ -138,36 +144,51 @@ def build_graph(
             # id changes. Rare enough that a full run is the simple, exact answer.
             return build_graph(
                 root, client, repo=name, store=store,
-                options=IndexOptions(options.max_file_bytes, options.workers, full=True),
-                progress=progress,
+                options=replace(options, full=True, changed_paths=None), progress=progress,
             )  # fmt: skip
+        report.project_issues = langs.prepare(index, project)
         relink = files_to_relink(run, index, removed)
-        links = _link(run, index, ids, relink, removed, progress)
+        if project_changed:  # tsconfig.json paths, a workspace's packages: all may resolve anew
+            sensitive = langs.project_sensitive()
+            relink |= {p for p, f in run.parsed.items() if f.language in sensitive}
+        links = _link(run, index, ids, relink, removed, progress, langs)
     report.files_relinked = len(relink)
     token = uuid.uuid4().hex
     with _timed(report, "write"):
         node_ids, stats = _write(run, writer, index, ids, links, relink, removed, token, progress)
     _summarise(run, index, links)
     new_state = next_state(run, index, links, relink, node_ids, stats, token, skipped_sha)
+    new_state.project, new_state.languages = project, langs.names
     with _timed(report, "state"):
         store.save(client.endpoint.uri, client.database, new_state, background=background)
     writer.finish_run(token, head=_git_head(root), files=len(run.parsed), symbols=report.symbols)
     return report
 
 
+def _shas(project: dict[str, tuple[str, str]]) -> dict[str, str]:
+    return {path: sha for path, (sha, _text) in project.items()}
+
+
 def _walk(
-    root: Path, state: IndexState | None, options: IndexOptions, progress: ProgressReporter
-) -> WalkResult:
+    root: Path,
+    state: IndexState | None,
+    options: IndexOptions,
+    progress: ProgressReporter,
+    langs: LanguageRun,
+) -> tuple[WalkResult, bool]:
     """The source files of the repository: with a warm state and the paths a watcher
-    reported, only those paths are looked at; otherwise the whole tree is walked."""
+    reported, only those paths are looked at (True: a partial walk, without project files);
+    otherwise the whole tree is walked."""
     progress.stage("walking", None)
     if state is not None and options.changed_paths is not None:
         walked = walk_changes(
             root,
-            languages=LANGUAGES,
+            languages=langs.suffixes,
             known=state.file_stats,
             changed=options.changed_paths,
             max_bytes=options.max_file_bytes,
+            interpreters=langs.interpreters,
+            project_files=langs.project_files,
         )
         if walked is not None:  # files skipped before stay skipped unless they changed
             seen = {s.path for s in walked.skipped} | {s.path for s in walked.files}
@@ -176,13 +197,16 @@ def _walk(
                 for path, (_sha, reason) in state.skipped.items()
                 if path not in seen and (root / path).exists()
             )
-            return walked
-    return walk_repository(
+            return walked, True
+    full = walk_repository(
         root,
-        languages=LANGUAGES,
+        languages=langs.suffixes,
         max_bytes=options.max_file_bytes,
         known=state.file_stats if state is not None else None,
+        interpreters=langs.interpreters,
+        project_files=langs.project_files,
     )
+    return full, False
 
 
 def _link(
@@ -192,6 +216,7 @@ def _link(
     relink: set[str],
     removed: set[str],
     progress: ProgressReporter,
+    langs: LanguageRun,
 ) -> dict[str, FileLinks]:
     """Every file's links: the previous run's for files that need no new link, fresh ones
     for `relink` (whose call sites come back from the state when the file was not parsed)."""
@@ -204,7 +229,7 @@ def _link(
         parsed = run.parsed[path]
         if path not in run.fresh and state is not None:
             parsed = with_calls(parsed, state.calls[path])
-        links[path] = link_file(parsed, index, ids)
+        links[path] = langs.link(parsed, index, ids)
         progress.advance()
     return links
 
@@ -253,7 +278,10 @@ def _parse(
         if not todo:
             break
         progress.stage("parsing", len(todo))
-        jobs = [ParseJob(run.sources[p], run.modules[p]) for p in todo]
+        jobs = [
+            ParseJob(run.sources[p], run.modules[p], language_named(run.sources[p].language).parser)
+            for p in todo
+        ]
         parsed, skipped = parse_files(
             jobs, workers=options.workers, on_done=lambda _p: progress.advance()
         )
@@ -347,6 +375,8 @@ def _summarise(run: IngestRun, index: RepositoryIndex, links: dict[str, FileLink
         report.edges.update(file_links.edge_counts)
         report.unresolved_calls += sum(file_links.unresolved_calls.values())
     report.parse_issues = {p: list(f.issues) for p, f in run.fresh.items() if f.issues}
+    report.parse_issues.update(report.project_issues)
+    report.languages = per_language(run.parsed, links)
 
 
 def _git_head(root: Path) -> str | None:

@@ -7,7 +7,23 @@ from dataclasses import dataclass, field
 
 from ..model import ParseIssue, SkippedFile
 
-__all__ = ["IngestReport"]
+__all__ = ["IngestReport", "LanguageCounts"]
+
+
+@dataclass
+class LanguageCounts:
+    """What one language contributed to a repository's graph."""
+
+    files: int = 0
+    symbols: int = 0
+    edges: Counter[str] = field(default_factory=Counter)  # "CALLS/exact", …
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "files": self.files,
+            "symbols": self.symbols,
+            "edges": dict(sorted(self.edges.items())),
+        }
 
 
 @dataclass
@@ -28,10 +44,12 @@ class IngestReport:
     unresolved_calls: int = 0
     skipped: list[SkippedFile] = field(default_factory=list)
     skipped_dirs: list[SkippedFile] = field(default_factory=list)
-    parse_issues: dict[str, list[ParseIssue]] = field(default_factory=dict)
+    parse_issues: dict[str, list[ParseIssue]] = field(default_factory=dict)  # with project's
+    project_issues: dict[str, list[ParseIssue]] = field(default_factory=dict)  # tsconfig.json, …
     seconds: dict[str, float] = field(default_factory=dict)
     embedded: int = 0
     embedding_cache_hits: int = 0
+    languages: dict[str, LanguageCounts] = field(default_factory=dict)  # "python" -> counts
 
     @property
     def total_seconds(self) -> float:
@@ -65,4 +83,5 @@ class IngestReport:
             "seconds": {k: round(v, 3) for k, v in self.seconds.items()},
             "embedded": self.embedded,
             "embedding_cache_hits": self.embedding_cache_hits,
+            "languages": {name: counts.as_dict() for name, counts in self.languages.items()},
         }

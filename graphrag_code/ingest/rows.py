@@ -78,6 +78,7 @@ def _symbol_row(repo: str, parsed: ParsedFile, symbol: Symbol, ids: NodeIds) -> 
             "signature": symbol.signature,
             "docstring": symbol.docstring,
             "decorators": list(symbol.decorators),
+            "declared_as": symbol.declared_as,
             "is_async": symbol.is_async,
             "code": symbol.code,
             "search_text": search_text(

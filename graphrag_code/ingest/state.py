@@ -36,8 +36,9 @@ __all__ = [
 
 # bumped whenever the stored layout or what the parser extracts changes: an older state then
 # means a full run (10: `with ... as x` bindings were paired with the wrong calls; 11: rank
-# pairs kept apart from the links, node statistics pickled per file)
-_FORMAT = 11
+# pairs kept apart from the links, node statistics pickled per file; 12: languages, project
+# files, symbols' `declared_as` and `implements`)
+_FORMAT = 12
 # the per-file fields pickled one file at a time on disk (see `StateStore._write`)
 _PER_FILE = ("parsed", "links", "node_ids")
 
@@ -63,6 +64,10 @@ class IndexState:
     skipped: dict[str, tuple[str, str]] = field(default_factory=dict)  # path -> (sha256, reason)
     import_prefixes: dict[str, frozenset[str]] = field(default_factory=dict)  # namespace evidence
     imported: frozenset[str] = frozenset()  # the union of import_prefixes
+    # the languages this state's run read, and its project files (tsconfig.json, package.json):
+    # path -> (sha256, text)
+    languages: tuple[str, ...] = ("python",)
+    project: dict[str, tuple[str, str]] = field(default_factory=dict)
     format: int = _FORMAT
     # the lookup tables of this state, kept in memory only (never pickled): a long-lived store
     # updates them for the changed files instead of rebuilding them

@@ -7,28 +7,37 @@ door in the layers.
 
 from __future__ import annotations
 
+import fnmatch
 import threading
 from collections.abc import Callable
 from pathlib import Path
 
 import watchfiles
 
-from ..parsing import LANGUAGES
+from ..languages import LANGUAGES, project_file_names, suffix_map
 from ..parsing.walker import SKIP_DIRS
+
+_SUFFIXES = suffix_map(LANGUAGES)
+_PROJECT_FILES = project_file_names(LANGUAGES)
 
 __all__ = ["relevant_change", "watch_changes"]
 
 
 def relevant_change(path: str, root: Path | None = None) -> bool:
-    """A change to a source file outside skipped directories (or to a .gitignore); only the
-    part of `path` below the watched `root` is checked."""
+    """A change to a source file of any supported language outside skipped directories (or
+    to a .gitignore or a project file such as tsconfig.json); only the part of `path` below
+    the watched `root` is checked. (Extension-less scripts are read at the next full walk.)"""
     candidate = Path(path)
     if root is not None and candidate.is_relative_to(root):
         candidate = candidate.relative_to(root)
     parts = candidate.parts
     if any(part in SKIP_DIRS or part.endswith(".egg-info") for part in parts):
         return False
-    return candidate.suffix in LANGUAGES or candidate.name == ".gitignore"
+    return (
+        candidate.suffix in _SUFFIXES
+        or candidate.name == ".gitignore"
+        or any(fnmatch.fnmatch(candidate.name, pattern) for pattern in _PROJECT_FILES)
+    )
 
 
 def watch_changes(

@@ -34,7 +34,7 @@ def _module_info(parsed: ParsedFile) -> ModuleInfo:
         if symbol.parent == parsed.module and symbol.ordinal == 1:
             info.defs.setdefault(symbol.name, []).append(symbol.qualified_name)
     for statement in parsed.imports:
-        if statement.scope != parsed.module:
+        if statement.scope != parsed.module or not statement.binds:
             continue
         if statement.name == "*":
             info.star_imports.append(statement)
@@ -59,10 +59,14 @@ def interface_hash(parsed: ParsedFile) -> str:
         add(
             symbol.qualified_name, symbol.kind.value, symbol.parent, symbol.bases,
             symbol.returns, symbol.parameters[:1], symbol.decorators, symbol.ordinal,
+            symbol.declared_as, symbol.implements,
         )  # fmt: skip
     for statement in parsed.imports:
         if statement.scope == parsed.module:
-            add("import", statement.module, statement.level, statement.name, statement.alias)
+            add(
+                "import", statement.module, statement.level, statement.name, statement.alias,
+                statement.binds, statement.exported,
+            )  # fmt: skip
     for binding in parsed.bindings:
         if binding.scope == parsed.module or binding.target[:1] == ("self",):
             add("bind", binding.scope, binding.target, binding.value, binding.kind)
@@ -109,12 +113,13 @@ class RepositoryIndex:
             if symbol.kind in (SymbolKind.FUNCTION, SymbolKind.METHOD, SymbolKind.CLASS):
                 self.short_names[symbol.name].append(symbol.qualified_name)
         for statement in parsed.imports:
-            if statement.scope != parsed.module and statement.name != "*":
+            if statement.scope != parsed.module and statement.name != "*" and statement.binds:
                 self.scope_imports[statement.scope].setdefault(statement.bound_name, []).append(
                     statement
                 )
         for binding in parsed.bindings:
             if binding.target[:1] == ("self",) and len(binding.target) == 2:
+                # the instance attribute of a method's class (`self.x = …`, `this.x = …`)
                 owner = self.symbols.get(binding.scope)
                 if owner is not None and owner.kind == SymbolKind.METHOD:
                     self.attribute_bindings[owner.parent].setdefault(binding.target[1], []).append(
@@ -215,8 +220,15 @@ class Lookups:
             self.modules_consulted.add(module)
         return self.index.attribute_bindings.get(class_name, {}).get(attribute, [])
 
-    def unique_callable(self, name: str) -> str | None:
-        """The one function, method or class called `name` in the repository, if unique."""
+    def unique_callable(
+        self, name: str, languages: frozenset[str] = frozenset({"python"})
+    ) -> str | None:
+        """The one function, method or class called `name` among the files of `languages`
+        in the repository, if unique (a Python call never matches a TypeScript name)."""
         self.names_consulted.add(name)
-        found = self.index.short_names.get(name, [])
+        found = [
+            qualified
+            for qualified in self.index.short_names.get(name, [])
+            if self.index.modules[self.index.symbol_module[qualified]].parsed.language in languages
+        ]
         return found[0] if len(found) == 1 else None

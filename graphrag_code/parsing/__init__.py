@@ -1,4 +1,5 @@
-"""Walk and parse repositories. One module per language plus one tree-sitter query file."""
+"""Walk and parse repositories. One module per language plus its tree-sitter query files;
+which language reads which file is decided by `graphrag_code.languages` (the registry)."""
 
 from __future__ import annotations
 
@@ -10,15 +11,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..model import ParsedFile, SkippedFile, SourceFile
+from .base import SourceParser
 from .modules import ModuleName, imported_prefixes, module_names
 from .python import PythonParser
 from .walker import DEFAULT_MAX_BYTES, WalkResult, walk_repository
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
-    "LANGUAGES",
     "ModuleName",
     "ParseJob",
+    "PythonParser",
+    "SourceParser",
     "WalkResult",
     "decode_source",
     "imported_prefixes",
@@ -27,9 +30,6 @@ __all__ = [
     "walk_repository",
 ]
 
-LANGUAGES: dict[str, str] = {".py": "python"}
-"""File suffix -> language. Adding a language: a parser module, a query file, one entry here."""
-
 _CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
 
 
@@ -37,6 +37,7 @@ _CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
 class ParseJob:
     source: SourceFile
     module: ModuleName
+    parser: type[SourceParser] = PythonParser  # a class: jobs are pickled to worker processes
 
 
 def decode_source(data: bytes) -> bytes | str:
@@ -61,7 +62,7 @@ def decode_source(data: bytes) -> bytes | str:
     return data
 
 
-_PARSERS: dict[str, PythonParser] = {}
+_PARSERS: dict[type[SourceParser], SourceParser] = {}
 
 
 def _parse_one(job: ParseJob) -> ParsedFile | SkippedFile:
@@ -74,9 +75,12 @@ def _parse_one(job: ParseJob) -> ParsedFile | SkippedFile:
     decoded = decode_source(raw)
     if isinstance(decoded, str):
         return SkippedFile(job.source.path, decoded)
-    parser = _PARSERS.get(job.source.language)
+    parser = _PARSERS.get(job.parser)
     if parser is None:
-        parser = _PARSERS[job.source.language] = PythonParser()
+        parser = _PARSERS[job.parser] = job.parser()
+    reason = parser.skip_reason(job.source.path, decoded)
+    if reason is not None:
+        return SkippedFile(job.source.path, reason)
     try:
         return parser.parse(
             path=job.source.path,

@@ -49,7 +49,7 @@ def module_names(
     """Module name of each Python path. `imported`: every dotted prefix of the absolute imports
     found in the repository (evidence for namespace packages, see `imported_prefixes`). The
     repository folder's name, used when the folder is itself a package (has `__init__.py`)."""
-    python = sorted(p for p in paths if p.endswith((".py", ".pyi")))
+    python = sorted(paths)  # the registry passes Python's files only (a script may lack .py)
     if root_name and "__init__.py" in python and root_name.isidentifier():
         prefixed = module_names([f"{root_name}/{p}" for p in python], imported, root_name=None)
         return {p: prefixed[f"{root_name}/{p}"] for p in python}

@@ -25,12 +25,12 @@ from ..model import (
     Dotted,
     ImportStatement,
     ParsedFile,
-    ParseIssue,
     ScopeNames,
     Symbol,
     SymbolKind,
     TypeUse,
 )
+from .treesitter import syntax_issues
 
 __all__ = ["PythonParser"]
 
@@ -193,6 +193,9 @@ class PythonParser:
     def __init__(self) -> None:
         self._parser = ts.Parser(_language())
 
+    def skip_reason(self, path: str, source: bytes) -> str | None:
+        return None
+
     def parse(
         self, *, path: str, module: str, is_package: bool, source: bytes, sha256: str
     ) -> ParsedFile:
@@ -222,7 +225,7 @@ class PythonParser:
             scopes=tuple(self._scope_names(captures, state, symbols)),
             module_names=frozenset(self._module_names(captures, state)),
             all_names=self._all_names(tree.root_node),
-            issues=tuple(_issues(tree.root_node)),
+            issues=tuple(syntax_issues(tree.root_node)),
         )
 
     # -- scopes -------------------------------------------------------------------------------
@@ -556,23 +559,6 @@ class PythonParser:
             if all(isinstance(v, str) for v in values):
                 return tuple(v for v in values if v is not None)
         return None
-
-
-def _issues(root: ts.Node, limit: int = 50) -> list[ParseIssue]:
-    """Syntax errors and missing tokens, found by descending only into erroneous subtrees."""
-    issues: list[ParseIssue] = []
-    stack = [root] if root.has_error else []
-    while stack and len(issues) < limit:
-        node = stack.pop()
-        if node.is_missing:
-            issues.append(ParseIssue(node.start_point[0] + 1, f"missing {node.type!r}"))
-        elif node.is_error:
-            snippet = _text(node)[:40]
-            issues.append(ParseIssue(node.start_point[0] + 1, f"syntax error near {snippet!r}"))
-        else:
-            stack.extend(reversed([c for c in node.children if c.has_error or c.is_missing]))
-    issues.sort(key=lambda issue: issue.line)
-    return issues
 
 
 def _parameters(params: ts.Node) -> list[tuple[str, ts.Node | None]]:

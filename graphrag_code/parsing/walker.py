@@ -3,14 +3,18 @@
 Honours .gitignore files (every level) and .git/info/exclude; skips virtualenvs, build, cache
 and VCS directories; never follows a directory symlink (so no loops and nothing outside the
 root) and skips file symlinks; skips binary, oversized and unreadable files. Every skipped
-file is reported with its reason.
+file is reported with its reason. A file's language comes from its suffix, or for a file
+without one from its shebang line (`#!/usr/bin/env node`); project files that the linkers
+read (`tsconfig.json`, `package.json`) are collected apart.
 """
 
 from __future__ import annotations
 
 import errno
+import fnmatch
 import hashlib
 import os
+import re
 import stat
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -20,7 +24,10 @@ import pathspec
 
 from ..model import SkippedFile, SourceFile
 
-__all__ = ["DEFAULT_MAX_BYTES", "SKIP_DIRS", "WalkResult", "walk_changes", "walk_repository"]
+__all__ = [
+    "DEFAULT_MAX_BYTES", "SKIP_DIRS", "WalkResult", "language_of", "walk_changes",
+    "walk_repository",
+]  # fmt: skip
 
 DEFAULT_MAX_BYTES = 1_000_000
 
@@ -29,9 +36,14 @@ SKIP_DIRS = frozenset(
         ".git", ".hg", ".svn", ".bzr", "__pycache__", ".venv", "venv", ".env", "env",
         "node_modules", "build", "dist", ".tox", ".nox", ".eggs", ".mypy_cache",
         ".pytest_cache", ".ruff_cache", ".ipynb_checkpoints", "site-packages", ".idea",
-        ".vscode", ".cache", "htmlcov",
+        ".vscode", ".cache", "htmlcov", ".next", ".nuxt", ".svelte-kit", ".turbo",
+        "bower_components", ".yarn", ".pnpm-store",
     }
 )  # fmt: skip
+# a `coverage/` folder is skipped when it holds a coverage report (coverage.py's own sources
+# live in a `coverage/` package)
+_COVERAGE_REPORT = ("lcov.info", "coverage-final.json", "lcov-report", "clover.xml")
+_SHEBANG = re.compile(rb"^#![ \t]*(\S+)(?:[ \t]+(?:-\S+[ \t]+)*(\S+))?")
 
 
 @dataclass
@@ -39,11 +51,48 @@ class WalkResult:
     files: list[SourceFile] = field(default_factory=list)
     skipped: list[SkippedFile] = field(default_factory=list)
     skipped_dirs: list[SkippedFile] = field(default_factory=list)
+    project: list[SourceFile] = field(default_factory=list)  # tsconfig.json, package.json, …
+
+
+def language_of(
+    absolute: str,
+    name: str,
+    languages: Mapping[str, str],
+    interpreters: Mapping[str, str] | None,
+) -> str | None:
+    """The language of a file: by suffix, else (no suffix) by the interpreter of its shebang."""
+    suffix = os.path.splitext(name)[1]
+    if suffix:
+        return languages.get(suffix)
+    if not interpreters:
+        return None
+    try:
+        with open(absolute, "rb") as handle:
+            first = handle.readline(256)
+    except OSError:
+        return None
+    match = _SHEBANG.match(first)
+    if match is None:
+        return None
+    program = os.path.basename(match.group(1).decode("utf-8", "replace"))
+    if program == "env" and match.group(2):
+        program = match.group(2).decode("utf-8", "replace")
+    return interpreters.get(program.rstrip("0123456789.") or program)
+
+
+def _matcher(patterns: frozenset[str]) -> Callable[[str], bool]:
+    """A test for file names matching any of `patterns` (shell-style: `tsconfig.*.json`)."""
+    if not patterns:
+        return lambda _name: False
+    expression = re.compile("|".join(fnmatch.translate(p) for p in sorted(patterns)))
+    return lambda name: expression.match(name) is not None
 
 
 def _is_skipped_dir(path: str, name: str) -> str | None:
     if name in SKIP_DIRS:
         return "build, cache, VCS or virtualenv directory"
+    if name == "coverage" and any(os.path.exists(os.path.join(path, f)) for f in _COVERAGE_REPORT):
+        return "coverage report"
     if name.endswith(".egg-info"):
         return "packaging metadata"
     if os.path.exists(os.path.join(path, "pyvenv.cfg")):
@@ -133,12 +182,17 @@ def _file_type(mode: int) -> str:
 def walk_repository(
     root: Path,
     *,
-    languages: dict[str, str],
+    languages: Mapping[str, str],
     max_bytes: int = DEFAULT_MAX_BYTES,
     on_file: Callable[[str], None] | None = None,
     known: Mapping[str, tuple[int, int, str]] | None = None,
+    interpreters: Mapping[str, str] | None = None,
+    project_files: frozenset[str] = frozenset(),
 ) -> WalkResult:
-    """Every source file under `root` whose suffix is in `languages` (suffix -> language).
+    """Every source file under `root` whose suffix is in `languages` (suffix -> language), or,
+    without a suffix, whose shebang names a program in `interpreters` (program -> language);
+    files whose name matches a pattern of `project_files` (`tsconfig.*.json`) go to
+    `WalkResult.project`.
 
     `known` maps paths to (size, mtime_ns, sha256) from a previous walk: a file whose size and
     modification time are unchanged is not read again.
@@ -146,12 +200,19 @@ def walk_repository(
     root = root.resolve()
     result = WalkResult()
     ignores = _IgnoreStack(root)
+    is_project = _matcher(project_files)
     for folder, files in _walk_dirs(root, ignores, result):
         for name in sorted(files):
-            language = languages.get(os.path.splitext(name)[1])
+            relative = f"{folder}/{name}" if folder else name
+            if is_project(name):
+                if not ignores.ignored(relative, folder, is_dir=False):
+                    project = _source_file(root, relative, "", max_bytes, None)
+                    if isinstance(project, SourceFile):
+                        result.project.append(project)
+                continue
+            language = language_of(os.path.join(root, relative), name, languages, interpreters)
             if language is None:
                 continue
-            relative = f"{folder}/{name}" if folder else name
             if ignores.ignored(relative, folder, is_dir=False):
                 continue
             source = _source_file(root, relative, language, max_bytes, known)
@@ -167,14 +228,17 @@ def walk_repository(
 def walk_changes(
     root: Path,
     *,
-    languages: dict[str, str],
+    languages: Mapping[str, str],
     known: Mapping[str, tuple[int, int, str]],
     changed: Iterable[str],
     max_bytes: int = DEFAULT_MAX_BYTES,
+    interpreters: Mapping[str, str] | None = None,
+    project_files: frozenset[str] = frozenset(),
 ) -> WalkResult | None:
     """The walk's result when only `changed` paths (absolute or relative) may differ from
-    `known` — what a file watcher reports. None when a full walk is needed: a .gitignore or a
-    directory changed, or a file appeared in a folder no known file lives in."""
+    `known` — what a file watcher reports. None when a full walk is needed: a .gitignore, a
+    project file or a directory changed, or a file appeared in a folder no known file lives
+    in. (The result's `project` list is empty: a full walk collects project files.)"""
     root = root.resolve()
     folders = {path.rpartition("/")[0] for path in known}
     touched: set[str] = set()
@@ -185,18 +249,24 @@ def walk_changes(
                 continue
             candidate = candidate.relative_to(root)
         relative = candidate.as_posix()
-        if candidate.name == ".gitignore" or (root / candidate).is_dir():
+        if candidate.name == ".gitignore" or _matcher(project_files)(candidate.name):
             return None
-        if languages.get(candidate.suffix) is None:
+        if (root / candidate).is_dir():
+            return None
+        if relative in known:
+            pass  # known: its language is the one it had (a shebang may be gone with it)
+        elif language_of(str(root / candidate), candidate.name, languages, interpreters) is None:
             continue
         if relative.rpartition("/")[0] not in folders:
             return None
         touched.add(relative)
     result = WalkResult()
     for relative, (size, mtime_ns, sha256) in known.items():
-        language = languages.get(os.path.splitext(relative)[1])
-        if relative not in touched and language is not None:
-            absolute = os.path.join(root, relative)
+        if relative in touched:
+            continue
+        absolute = os.path.join(root, relative)
+        language = language_of(absolute, relative.rpartition("/")[2], languages, interpreters)
+        if language is not None:
             result.files.append(SourceFile(relative, absolute, sha256, size, language, mtime_ns))
     ignores = _IgnoreStack(root)
     for relative in sorted(touched):
@@ -205,7 +275,12 @@ def walk_changes(
         folder = relative.rpartition("/")[0]
         if ignores.ignored(relative, folder, is_dir=False):
             continue
-        source = _source_file(root, relative, languages[Path(relative).suffix], max_bytes, None)
+        language = language_of(
+            str(root / relative), relative.rpartition("/")[2], languages, interpreters
+        )
+        if language is None:
+            continue
+        source = _source_file(root, relative, language, max_bytes, None)
         if isinstance(source, SkippedFile):
             result.skipped.append(source)
         else:

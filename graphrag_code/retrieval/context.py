@@ -67,12 +67,19 @@ def _header(node: ContextNode, role: Role, rank: int | None) -> str:
 
 
 def _summary(node: ContextNode) -> str:
-    """Signature and the first paragraph of the docstring: how a neighbour is shown."""
+    """Signature and the first paragraph of the docstring: how a neighbour is shown (the
+    docstring as the node's language writes one)."""
     parts = [node.signature or node.qualified_name]
     doc = (node.docstring or "").strip().split("\n\n", 1)[0]
     if doc:
-        parts.append(f'    """{doc}"""')
+        python = (node.language or "python") == "python"
+        parts.append(f'    """{doc}"""' if python else f"    /** {doc} */")
     return "\n".join(parts)
+
+
+def _fence(node: ContextNode) -> str:
+    """The code fence's info string: the node's language (`python`, `typescript`, …)."""
+    return node.language or ""
 
 
 class _Budget:
@@ -81,9 +88,9 @@ class _Budget:
         self.used = 0
         self.truncated = False
 
-    def fit(self, header: str, body: str) -> str | None:
+    def fit(self, header: str, body: str, fence: str = "python") -> str | None:
         """The rendered item if it fits (the body cut down when only part of it does)."""
-        text = f"{header}\n```python\n{body}\n```"
+        text = f"{header}\n```{fence}\n{body}\n```"
         cost = estimate_tokens(text)
         if self.used + cost <= self.max_tokens:
             self.used += cost
@@ -99,7 +106,7 @@ class _Budget:
             if spent > room:
                 break
             kept.append(line)
-        text = f"{header}\n```python\n" + "\n".join(kept) + f"{_TRUNCATION_MARK}\n```"
+        text = f"{header}\n```{fence}\n" + "\n".join(kept) + f"{_TRUNCATION_MARK}\n```"
         self.used += estimate_tokens(text)
         return text
 
@@ -122,7 +129,7 @@ def assemble_context(
     def add(node: ContextNode, role: Role, body: str, rank: int | None = None) -> None:
         if node.id in included:
             return
-        text = budget.fit(_header(node, role, rank), body)
+        text = budget.fit(_header(node, role, rank), body, _fence(node))
         if text is None:
             return
         included.add(node.id)

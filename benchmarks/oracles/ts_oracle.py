@@ -1,0 +1,418 @@
+"""TypeScript / JavaScript oracle: the TypeScript checker's own answer for every import and call.
+
+Usage (from the repository root; node >= 18 and npm on PATH, the npm registry reachable the
+first time)::
+
+    python -m benchmarks.oracles.ts_oracle                     # every pinned code base, a table
+    python -m benchmarks.oracles.ts_oracle mobx@6.13.7 --sample 20 [--seed 0]
+
+Per pinned code base (``TS_CODEBASES``): ``npm pack NAME@VERSION`` downloads the registry
+tarball into ``benchmarks/cache/ts-oracle/tarballs/``, its sha512 is checked against the pinned
+integrity, it is unpacked into ``benchmarks/cache/oracles/ts/<name>-<version>/`` and
+``oracles/ts/oracle.js`` (the ``typescript`` package's checker, pinned by
+``oracles/ts/package-lock.json`` and installed once with ``npm ci`` into
+``benchmarks/cache/ts-oracle/node/``) writes ``<name>-<version>.imports.json`` and
+``.calls.json`` beside that folder. The format is described in ``benchmarks/oracles/README.md``.
+
+No type dependencies of the code bases are installed: a bare import that does not resolve inside
+the code base is ``external``, named by its package.
+
+Never import ``graphrag_code`` from here: this oracle must stay independent of it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import hashlib
+import json
+import os
+import random
+import shutil
+import subprocess
+import tarfile
+import tempfile
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from benchmarks.oracles.packages import CACHE_DIR, ORACLE_OUT_DIR
+
+JsonDict = dict[str, Any]
+
+ORACLE_SOURCE_DIR = Path(__file__).resolve().parent / "ts"
+"""``package.json``, ``package-lock.json`` and ``oracle.js`` (the node side)."""
+NODE_DIR = CACHE_DIR / "ts-oracle" / "node"
+"""Where ``npm ci`` installs the oracle's own dependencies (not an ancestor of any code base)."""
+TARBALL_DIR = CACHE_DIR / "ts-oracle" / "tarballs"
+TS_OUT_DIR = ORACLE_OUT_DIR / "ts"
+"""Unpacked code bases and the oracle's JSON files."""
+
+_DONE_MARKER = ".extracted-ok"
+_NODE_TIMEOUT_S = 1800
+
+
+class OracleSetupError(RuntimeError):
+    """node / npm are missing, ``npm ci`` failed, or a tarball does not match its integrity."""
+
+
+@dataclass(frozen=True)
+class PinnedCodebase:
+    """One npm package whose published tarball ships its sources, pinned by integrity."""
+
+    name: str
+    version: str
+    integrity: str
+    """The registry's ``dist.integrity`` (``sha512-<base64>``) of the tarball."""
+    style: str
+    """What kind of code base it is (for the README and reports)."""
+    include: tuple[str, ...]
+    """Folders or files, relative to the package root, that are analysed."""
+    exclude: tuple[str, ...] = ()
+    """Regular expressions on root-relative POSIX paths that are not analysed."""
+    compiler_options: Mapping[str, object] = field(default_factory=dict)
+    """tsconfig-style overrides, on top of the package's own ``tsconfig.json`` if it ships one."""
+
+    @property
+    def spec(self) -> str:
+        """``name@version``, as npm writes it."""
+        return f"{self.name}@{self.version}"
+
+    @property
+    def root_name(self) -> str:
+        """Folder name of the unpacked package: ``mobx-6.13.7``, ``scope+name-1.0.0``."""
+        return f"{self.name.lstrip('@').replace('/', '+')}-{self.version}"
+
+
+#: The code bases the TypeScript/JavaScript accuracy is measured on (README: why these).
+TS_CODEBASES: tuple[PinnedCodebase, ...] = (
+    PinnedCodebase(
+        "mobx",
+        "6.13.7",
+        "sha512-aChaVU/DO5aRPmk1GX8L+whocagUUpBQqoPtJk+cm7UOXUk87J4PeWCh6nNmTTIfEhiR9DI/+FnA8dln/hTK7g==",
+        style="TypeScript library (classes, a re-exporting internal.ts barrel, overloads)",
+        include=("src",),
+    ),
+    PinnedCodebase(
+        "mocha",
+        "10.8.2",
+        "sha512-VZlYo/WE8t1tstuRmqgeyBgCbJc/lEdopaa+axcKzTBJ+UIdlAB9XnmvTCAH4pwR4ElNInaedhEBmZD8iCSVEg==",
+        style="CommonJS JavaScript CLI (require / module.exports, prototype methods)",
+        # mocha.js at the root is the browserified bundle of lib/: generated, not analysed.
+        include=("lib", "bin", "index.js", "browser-entry.js"),
+    ),
+    PinnedCodebase(
+        "@blueprintjs/core",
+        "5.16.0",
+        "sha512-umWvCL9iHP01AO11fILCLK8ZT8mkOouSC+MFwk4cVx8HElxLoUFCf64lUFSQpQMPyNKICYJ4qBrN/hKsez11lQ==",
+        style="React/TSX component library (class and function components, scoped package)",
+        include=("src",),
+    ),
+    PinnedCodebase(
+        "react-day-picker",
+        "8.10.1",
+        "sha512-TMx7fNbhLk15eqcMt+7Z7S2KF7mfTId/XJDjKE8f+IUcFn0l08/kI4FiYTL/0yuOLmEcbR4Fwe3GJf/NiiMnPA==",
+        style="React/TSX component library (function components, hooks, contexts)",
+        include=("src",),
+        # The tests import helpers from a test/ folder the tarball does not ship (tsconfig
+        # `paths`), and call jest globals no @types package declares: not analysed.
+        exclude=(r"\.test\.tsx?$",),
+    ),
+    PinnedCodebase(
+        "immer",
+        "10.1.1",
+        "sha512-s2MPrmjovJcoMaHtx6K11Ra7oD05NT97w1IC5zpMkT6Atjr7H8LjaDd81iIxUYpMKSRRNMJE703M1Fhr/TctHw==",
+        style="small TypeScript library (a quick, CI-sized check)",
+        include=("src",),
+    ),
+)
+
+
+# --------------------------------------------------------------------------------------------
+# node side: the oracle's own dependencies
+# --------------------------------------------------------------------------------------------
+
+
+def node_available() -> bool:
+    """True when both ``node`` and ``npm`` are on PATH."""
+    return shutil.which("node") is not None and shutil.which("npm") is not None
+
+
+def ensure_node_deps() -> Path:
+    """Install (once per lock file) the pinned ``typescript`` with ``npm ci``; its node_modules.
+
+    The first call needs the npm registry; later calls only compare the lock file's hash.
+    """
+    if not node_available():
+        raise OracleSetupError(
+            "the TypeScript oracle needs node (>= 18) and npm on PATH: install Node.js"
+        )
+    lock = (ORACLE_SOURCE_DIR / "package-lock.json").read_bytes()
+    stamp = hashlib.sha256(lock + (ORACLE_SOURCE_DIR / "package.json").read_bytes()).hexdigest()
+    marker = NODE_DIR / ".installed"
+    modules = NODE_DIR / "node_modules"
+    if marker.is_file() and marker.read_text(encoding="utf-8") == stamp and modules.is_dir():
+        return modules
+    NODE_DIR.mkdir(parents=True, exist_ok=True)
+    for name in ("package.json", "package-lock.json"):
+        shutil.copyfile(ORACLE_SOURCE_DIR / name, NODE_DIR / name)
+    print(f"installing the TypeScript oracle's node dependencies (npm ci) into {NODE_DIR}")
+    completed = subprocess.run(
+        ["npm", "ci", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"],
+        cwd=NODE_DIR,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if completed.returncode != 0:
+        raise OracleSetupError(
+            f"npm ci failed in {NODE_DIR} (is the npm registry reachable?):\n{completed.stderr}"
+        )
+    marker.write_text(stamp, encoding="utf-8")
+    return modules
+
+
+# --------------------------------------------------------------------------------------------
+# code bases: download, check, unpack
+# --------------------------------------------------------------------------------------------
+
+
+def integrity_of(path: Path) -> str:
+    """npm's ``sha512-<base64>`` integrity string of a file."""
+    digest = hashlib.sha512(path.read_bytes()).digest()
+    return "sha512-" + base64.b64encode(digest).decode("ascii")
+
+
+def download_tarball(entry: PinnedCodebase) -> Path:
+    """The registry tarball of ``entry`` (downloaded once with ``npm pack``), integrity checked."""
+    TARBALL_DIR.mkdir(parents=True, exist_ok=True)
+    # npm pack's file name: scope and name joined by "-", without the "@".
+    archive = TARBALL_DIR / f"{entry.name.lstrip('@').replace('/', '-')}-{entry.version}.tgz"
+    if not archive.is_file():
+        if not node_available():
+            raise OracleSetupError(f"downloading {entry.spec} needs npm on PATH")
+        completed = subprocess.run(
+            ["npm", "pack", entry.spec, "--pack-destination", str(TARBALL_DIR), "--json"],
+            cwd=TARBALL_DIR,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if completed.returncode != 0 or not archive.is_file():
+            raise OracleSetupError(f"npm pack {entry.spec} failed:\n{completed.stderr}")
+    actual = integrity_of(archive)
+    if actual != entry.integrity:
+        archive.unlink()
+        raise OracleSetupError(
+            f"{archive.name}: integrity {actual} does not match the pinned {entry.integrity}"
+        )
+    return archive
+
+
+def extract_tarball(archive: Path, target: Path) -> Path:
+    """Unpack an npm tarball into ``target`` (its single top folder, ``package/``, stripped).
+
+    Goes through a temporary folder and a rename, so an interrupted run never leaves a
+    half-extracted tree that looks complete.
+    """
+    if (target / _DONE_MARKER).is_file():
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=target.parent, prefix=".extract-") as tmp:
+        tmp_path = Path(tmp)
+        with tarfile.open(archive) as tf:
+            tf.extractall(tmp_path, filter="data")
+        entries = list(tmp_path.iterdir())
+        root = entries[0] if len(entries) == 1 and entries[0].is_dir() else tmp_path
+        (root / _DONE_MARKER).write_text(f"{archive.name}\n", encoding="utf-8")
+        if target.exists():
+            shutil.rmtree(target)
+        if root == tmp_path:
+            shutil.copytree(root, target)
+        else:
+            root.rename(target)
+    return target
+
+
+def fetch_codebase(entry: PinnedCodebase) -> Path:
+    """Download, check and unpack ``entry`` (all idempotent); the package's root folder."""
+    return extract_tarball(download_tarball(entry), TS_OUT_DIR / entry.root_name)
+
+
+def pinned(spec: str) -> PinnedCodebase:
+    """The pinned entry for ``name@version`` (or just ``name``); anything else is an error."""
+    for entry in TS_CODEBASES:
+        if spec in (entry.spec, entry.name):
+            return entry
+    known = ", ".join(e.spec for e in TS_CODEBASES)
+    raise ValueError(f"{spec!r} is not a pinned TypeScript code base ({known})")
+
+
+# --------------------------------------------------------------------------------------------
+# running the checker
+# --------------------------------------------------------------------------------------------
+
+
+def run_oracle(
+    root: Path,
+    *,
+    package: str,
+    version: str,
+    include: Sequence[str],
+    imports_out: Path,
+    calls_out: Path,
+    root_name: str | None = None,
+    exclude: Sequence[str] = (),
+    compiler_options: Mapping[str, object] | None = None,
+) -> JsonDict:
+    """Run ``oracle.js`` on the code base at ``root``; returns its one-line summary.
+
+    Works on any folder (the tests run it on a hand-written fixture), not only pinned packages.
+    """
+    modules = ensure_node_deps()
+    config = {
+        "root": str(root.resolve()),
+        "root_name": root_name or root.name,
+        "package": package,
+        "version": version,
+        "include": list(include),
+        "exclude": list(exclude),
+        "compiler_options": dict(compiler_options or {}),
+        "imports_out": str(imports_out.resolve()),
+        "calls_out": str(calls_out.resolve()),
+    }
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False, encoding="utf-8") as f:
+        json.dump(config, f)
+        config_path = Path(f.name)
+    try:
+        completed = subprocess.run(
+            ["node", str(ORACLE_SOURCE_DIR / "oracle.js"), str(config_path)],
+            env={**os.environ, "NODE_PATH": str(modules)},
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=_NODE_TIMEOUT_S,
+        )
+    finally:
+        config_path.unlink()
+    if completed.returncode != 0:
+        raise RuntimeError(f"oracle.js failed on {root}:\n{completed.stderr}")
+    summary: JsonDict = json.loads(completed.stdout.strip().splitlines()[-1])
+    return summary
+
+
+def output_paths(entry: PinnedCodebase) -> tuple[Path, Path]:
+    """``(imports.json, calls.json)`` of a pinned code base."""
+    stem = TS_OUT_DIR / entry.root_name
+    return stem.with_name(stem.name + ".imports.json"), stem.with_name(stem.name + ".calls.json")
+
+
+def build(entry: PinnedCodebase) -> tuple[JsonDict, JsonDict]:
+    """Fetch ``entry``, run the checker on it, and return ``(imports, calls)`` as written."""
+    root = fetch_codebase(entry)
+    imports_out, calls_out = output_paths(entry)
+    run_oracle(
+        root,
+        package=entry.name,
+        version=entry.version,
+        include=entry.include,
+        exclude=entry.exclude,
+        compiler_options=entry.compiler_options,
+        root_name=entry.root_name,
+        imports_out=imports_out,
+        calls_out=calls_out,
+    )
+    imports: JsonDict = json.loads(imports_out.read_text(encoding="utf-8"))
+    calls: JsonDict = json.loads(calls_out.read_text(encoding="utf-8"))
+    return imports, calls
+
+
+# --------------------------------------------------------------------------------------------
+# figures and spot checks
+# --------------------------------------------------------------------------------------------
+
+CALLABLE_KINDS = frozenset(
+    {"function", "method", "constructor", "class", "arrow", "getter", "setter"}
+)
+
+
+def summarize(imports: JsonDict, calls: JsonDict) -> JsonDict:
+    """Counts per code base: files, imports and call sites by outcome, unresolved by reason."""
+    import_records = imports["imports"]
+    call_records = calls["calls"]
+    inside = [c for c in call_records if c["target"] is not None]
+    return {
+        "files": len(imports["files"]),
+        "imports": len(import_records),
+        "imports_resolved": sum(1 for i in import_records if i["resolved"] is not None),
+        "imports_external": sum(1 for i in import_records if i["external"] is not None),
+        "imports_unresolved": sum(
+            1 for i in import_records if i["resolved"] is None and i["external"] is None
+        ),
+        "imports_by_kind": dict(Counter(i["kind"] for i in import_records)),
+        "calls": len(call_records),
+        "calls_inside": len(inside),
+        "calls_inside_callable": sum(1 for c in inside if c["target"]["kind"] in CALLABLE_KINDS),
+        "calls_inside_by_kind": dict(Counter(c["target"]["kind"] for c in inside)),
+        # methods declared by an interface or type literal (no body): the receiver's static type
+        "calls_inside_interface_methods": sum(
+            1 for c in inside if c["target"]["declaration_kind"] == "MethodSignature"
+        ),
+        "calls_external": sum(1 for c in call_records if c["external"] is not None),
+        "calls_unresolved": sum(1 for c in call_records if c["unresolved_reason"] is not None),
+        "unresolved_reasons": dict(
+            Counter(c["unresolved_reason"] for c in call_records if c["unresolved_reason"])
+        ),
+        "wall_time_s": calls["wall_time_s"],
+    }
+
+
+def _source_line(root: Path, relpath: str, line: int) -> str:
+    lines = (root / relpath).read_text(encoding="utf-8").splitlines()
+    return lines[line - 1].strip() if 0 < line <= len(lines) else "?"
+
+
+def sample_calls(root: Path, calls: JsonDict, count: int, seed: int = 0) -> list[str]:
+    """``count`` random call sites resolved to a function, method or class of the code base, each
+    with the source line of the call and of the target's name."""
+    resolved = [
+        c
+        for c in calls["calls"]
+        if c["target"] is not None and c["target"]["kind"] in CALLABLE_KINDS
+    ]
+    chosen = random.Random(seed).sample(resolved, min(count, len(resolved)))
+    out = []
+    for c in sorted(chosen, key=lambda c: (c["file"], c["line"], c["column"])):
+        t = c["target"]
+        owner = f"{t['container']}." if t["container"] else ""
+        out.append(
+            f"{c['file']}:{c['line']}  {_source_line(root, c['file'], c['line'])}\n"
+            f"    {c['callee_text']} -> {t['kind']} {owner}{t['name']} "
+            f"({t['file']}:{t['line']}, by {c['resolved_by']})  "
+            f"{_source_line(root, t['file'], t['line'])}"
+        )
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Build the oracle for the given code bases (default: all pinned) and print the counts."""
+    parser = argparse.ArgumentParser(description="the TypeScript checker as an oracle")
+    parser.add_argument("specs", nargs="*", metavar="NAME@VERSION")
+    parser.add_argument("--sample", type=int, default=0, help="print N random resolved calls")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    entries = [pinned(s) for s in args.specs] or list(TS_CODEBASES)
+    for entry in entries:
+        imports, calls = build(entry)
+        print(f"== {entry.spec} ({entry.style})")
+        print(json.dumps(summarize(imports, calls), indent=1))
+        if args.sample:
+            root = TS_OUT_DIR / entry.root_name
+            print("\n".join(sample_calls(root, calls, args.sample, args.seed)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

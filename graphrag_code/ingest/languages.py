@@ -1,0 +1,121 @@
+"""The language plug-ins as one indexing run sees them: which files it walks, the project
+files its linkers read, one link context per linker, and the per-language counts it reports."""
+
+from __future__ import annotations
+
+import codecs
+import fnmatch
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..languages import (
+    Language,
+    interpreter_map,
+    language_named,
+    project_file_names,
+    select_languages,
+    suffix_map,
+)
+from ..linking.base import LinkContext
+from ..linking.index import RepositoryIndex
+from ..linking.linker import FileLinks, NodeIds
+from ..model import ParsedFile, ParseIssue, SourceFile, SymbolKind
+from .report import LanguageCounts
+
+__all__ = ["LanguageRun", "ProjectFiles", "per_language", "read_project"]
+
+ProjectFiles = dict[str, tuple[str, str]]  # path -> (sha256, text) of tsconfig.json, …
+
+
+@dataclass
+class LanguageRun:
+    """The languages of one run and what their linkers prepared."""
+
+    languages: tuple[Language, ...]
+    contexts: dict[str, LinkContext] = field(default_factory=dict)  # language -> context
+
+    @classmethod
+    def of(cls, names: Iterable[str] | None) -> LanguageRun:
+        return cls(select_languages(names))
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(sorted(lang.name for lang in self.languages))
+
+    @property
+    def suffixes(self) -> dict[str, str]:
+        return suffix_map(self.languages)
+
+    @property
+    def interpreters(self) -> dict[str, str]:
+        return interpreter_map(self.languages)
+
+    @property
+    def project_files(self) -> frozenset[str]:
+        return project_file_names(self.languages)
+
+    def prepare(self, index: RepositoryIndex, project: ProjectFiles) -> dict[str, list[ParseIssue]]:
+        """One context per linker (languages sharing a linker share it); the problems found
+        in project files, by path."""
+        texts = {path: text for path, (_sha, text) in project.items()}
+        by_linker: dict[int, LinkContext] = {}
+        issues: dict[str, list[ParseIssue]] = {}
+        for language in self.languages:
+            key = id(language.linker)
+            if key not in by_linker:
+                wanted = {
+                    path: text
+                    for path, text in texts.items()
+                    if any(
+                        fnmatch.fnmatch(path.rpartition("/")[2], pattern)
+                        for pattern in language.linker.project_files
+                    )
+                }
+                by_linker[key] = language.linker.prepare(index, wanted)
+                issues.update(by_linker[key].issues)
+            self.contexts[language.name] = by_linker[key]
+        return issues
+
+    def link(self, parsed: ParsedFile, index: RepositoryIndex, ids: NodeIds) -> FileLinks:
+        language = language_named(parsed.language)
+        return language.linker.link(parsed, index, ids, self.contexts[parsed.language])
+
+    def project_sensitive(self) -> frozenset[str]:
+        """The languages whose files must all be linked again when a project file changes."""
+        return frozenset(lang.name for lang in self.languages if lang.linker.project_files)
+
+
+def read_project(
+    files: Iterable[SourceFile], previous: Mapping[str, tuple[str, str]]
+) -> ProjectFiles:
+    """The text of each project file (reused from `previous` when its sha256 is the same)."""
+    project: ProjectFiles = {}
+    for source in files:
+        known = previous.get(source.path)
+        if known is not None and known[0] == source.sha256:
+            project[source.path] = known
+            continue
+        try:
+            data = Path(source.absolute).read_bytes()
+        except OSError:
+            continue
+        if data.startswith(codecs.BOM_UTF8):
+            data = data[len(codecs.BOM_UTF8) :]
+        project[source.path] = (source.sha256, data.decode("utf-8", errors="replace"))
+    return project
+
+
+def per_language(
+    parsed: Mapping[str, ParsedFile], links: Mapping[str, FileLinks]
+) -> dict[str, LanguageCounts]:
+    """Files, symbols and edges (by "KIND/tier") of each language."""
+    table: dict[str, LanguageCounts] = {}
+    for path, file in sorted(parsed.items()):
+        counts = table.setdefault(file.language, LanguageCounts())
+        counts.files += 1
+        counts.symbols += sum(1 for s in file.symbols if s.kind != SymbolKind.MODULE)
+        file_links = links.get(path)
+        if file_links is not None:
+            counts.edges.update(file_links.edge_counts)
+    return dict(sorted(table.items()))

@@ -1,0 +1,502 @@
+"""Name and member resolution with TypeScript / JavaScript rules.
+
+Scopes are functions (block scopes are not told apart: the latest binding before a line wins),
+classes do not scope names for their methods (members are reached through `this`), namespaces
+and object literals do. A module's namespace is its top-level declarations, its imports and
+its exports (`export { a as b }`, `export default`, `module.exports`, `export * from`).
+Types come from annotations, `new` results, return types and parameter types; any step that
+relies on one marks the result `inferred`. Where two answers are possible the answer is None.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..model import Binding, Dotted, ImportStatement, Symbol, SymbolKind
+from .ecmascript_modules import EcmaProject, resolve_specifier
+from .index import Lookups, ModuleInfo
+from .resolver import External, Instance, ModuleRef, SymbolRef, Target
+
+__all__ = ["JS_GLOBALS", "EcmaResolver"]
+
+JS_GLOBALS = frozenset(
+    {
+        "console", "Math", "JSON", "Object", "Array", "String", "Number", "Boolean", "Symbol",
+        "Promise", "Map", "Set", "WeakMap", "WeakSet", "Date", "RegExp", "Error", "TypeError",
+        "RangeError", "SyntaxError", "Reflect", "Proxy", "BigInt", "Intl", "parseInt",
+        "parseFloat", "isNaN", "isFinite", "setTimeout", "clearTimeout", "setInterval",
+        "clearInterval", "setImmediate", "queueMicrotask", "structuredClone", "fetch",
+        "encodeURIComponent", "decodeURIComponent", "encodeURI", "decodeURI", "process",
+        "Buffer", "globalThis", "window", "document", "require", "URL", "URLSearchParams",
+        "TextEncoder", "TextDecoder", "AbortController", "ArrayBuffer", "Uint8Array",
+        "DataView", "Function", "alert", "atob", "btoa", "localStorage", "navigator",
+    }
+)  # fmt: skip
+_MAX_DEPTH = 12
+_SCOPES_OF_NAMES = ("namespace",)  # the class-like symbols that scope names
+_EXPORTS = ("module", "exports")
+
+
+def _mark(target: Target | None, inferred: bool) -> Target | None:
+    if target is None or not inferred or target.inferred:
+        return target
+    if isinstance(target, SymbolRef):
+        return SymbolRef(target.qualified_name, True)
+    if isinstance(target, ModuleRef):
+        return ModuleRef(target.module, True)
+    if isinstance(target, External):
+        return External(target.dotted, True)
+    return target
+
+
+def _single(candidates: list[Target | None]) -> Target | None:
+    """The one target all candidates agree on (the exact one when also inferred), else None."""
+    found = {c for c in candidates if c is not None}
+    if len(found) == 1:
+        return found.pop()
+    if len(found) > 1 and len({_mark(c, True) for c in found}) == 1:
+        exact = [c for c in found if not c.inferred]
+        return exact[0] if exact else found.pop()
+    return None
+
+
+@dataclass
+class EcmaResolver:
+    """Resolves the names of one file being linked (a new one per file: the lookups it makes
+    are that file's dependency record)."""
+
+    lookups: Lookups
+    project: EcmaProject
+    _exports: dict[tuple[str, str], Target | None] = field(default_factory=dict)
+    _specifiers: dict[tuple[str, str], tuple[str | None, str | None]] = field(default_factory=dict)
+    _resolving: set[tuple[str, Dotted]] = field(default_factory=set)
+    _mro: dict[str, list[str]] = field(default_factory=dict)
+
+    # -- modules ------------------------------------------------------------------------------
+    def specifier(self, importer: str, specifier: str) -> tuple[str | None, str | None]:
+        """(internal module, external package) an import of file module `importer` reaches."""
+        key = (importer, specifier)
+        found = self._specifiers.get(key)
+        if found is None:
+            info = self.lookups.index.modules.get(importer)
+            path = info.parsed.path if info is not None else importer.removeprefix("./")
+            resolved = resolve_specifier(path, specifier, self.project, self.lookups)
+            found = self._specifiers[key] = (resolved.module, resolved.external)
+        return found
+
+    def import_target(self, statement: ImportStatement, importer: str) -> Target | None:
+        """What the name an import binds refers to."""
+        module, external = self.specifier(importer, statement.module)
+        name = statement.name
+        if external is not None:
+            if name in (None, "default", "*"):
+                return External((external,))
+            return External((external, name))
+        if module is None:
+            return None
+        if name is None:
+            return self.module_value(module)
+        if name == "default":
+            return self.default_export(module)
+        return self.export(module, name)
+
+    def module_value(self, module: str) -> Target | None:
+        """What `require(module)` (or `import * as m`) gives: `module.exports` when the module
+        assigns it, else the module's namespace."""
+        info = self.lookups.module(module)
+        if info is None:
+            return None
+        assigned = [b for b in info.parsed.bindings if b.target == _EXPORTS and b.scope == module]
+        if assigned:
+            return self._binding_value(assigned, module)
+        return ModuleRef(module)
+
+    def default_export(self, module: str) -> Target | None:
+        found = self.export(module, "default")
+        if found is not None:
+            return found
+        value = self.module_value(module)  # CommonJS: the default import is module.exports
+        return value if not isinstance(value, ModuleRef) else None
+
+    def export(self, module: str, name: str, depth: int = 0) -> Target | None:
+        """`name` as exported by internal `module`."""
+        key = (module, name)
+        if key in self._exports:
+            return self._exports[key]
+        self._exports[key] = None  # cycle guard (circular re-exports)
+        found = self._export(module, name, depth)
+        self._exports[key] = found
+        return found
+
+    def _export(self, module: str, name: str, depth: int) -> Target | None:
+        info = self.lookups.module(module)
+        if info is None or depth > _MAX_DEPTH:
+            return None
+        found = self._namespace(info, name, exported=True)
+        if found is not None:
+            return found
+        for star in info.star_imports:
+            source, _external = self.specifier(module, star.module)
+            if source is not None and name != "default":
+                nested = self.export(source, name, depth + 1)
+                if nested is not None:
+                    return nested
+        assigned = [b for b in info.parsed.bindings if b.target == _EXPORTS and b.scope == module]
+        if assigned:
+            value = self._binding_value(assigned, module)
+            return self.attribute(value, name) if value is not None else None
+        return None
+
+    def _namespace(self, info: ModuleInfo, name: str, *, exported: bool = False) -> Target | None:
+        """`name` in a module's top-level namespace, or (`exported`) among what it exports:
+        its declarations, re-exports and export bindings, not the names it only imports."""
+        module = info.parsed.module
+        candidates: list[Target | None] = [SymbolRef(q) for q in info.defs.get(name, [])]
+        for statement in info.imports.get(name, []):
+            if statement.exported or not exported:
+                candidates.append(self.import_target(statement, module))
+        if candidates:
+            return _single(candidates)
+        bindings = info.bindings.get(name)
+        if bindings and exported:
+            bindings = [b for b in bindings if b.kind == "export"] or bindings
+        return self._binding_value(bindings, module) if bindings else None
+
+    # -- names --------------------------------------------------------------------------------
+    def resolve_name(
+        self, scope: str, name: str, module: str, line: int | None = None
+    ) -> Target | None:
+        """`name` as code in `scope` sees it at `line`."""
+        current = scope
+        first = True
+        while current != module:
+            symbol = self.lookups.symbol(current)
+            if symbol is None:
+                break
+            if symbol.kind != SymbolKind.CLASS or symbol.declared_as in _SCOPES_OF_NAMES:
+                found = self._local(symbol, name, module, line if first else None)
+                if found is not _NOT_HERE:
+                    return found  # type: ignore[return-value]
+            first = False
+            current = symbol.parent
+        info = self.lookups.module(module)
+        if info is not None:
+            found_module = self._namespace(info, name)
+            if found_module is not None:
+                return found_module
+            if name in info.parsed.module_names:
+                return None  # a module-level variable we cannot type
+        if name in JS_GLOBALS:
+            return External(("<builtin>", name))
+        return None
+
+    def is_bound(self, scope: str, name: str, module: str) -> bool:
+        current = scope
+        while current != module:
+            names = self.lookups.index.scope_names.get(current)
+            if names is not None and name in names.names:
+                return True
+            symbol = self.lookups.symbol(current)
+            if symbol is None:
+                break
+            current = symbol.parent
+        info = self.lookups.module(module)
+        return info is not None and name in info.parsed.module_names
+
+    def _local(self, symbol: Symbol, name: str, module: str, line: int | None) -> object:
+        scope = symbol.qualified_name
+        members = self.lookups.members(scope, name)
+        if symbol.kind == SymbolKind.FUNCTION:  # `Foo.prototype.m` is no name inside Foo
+            members = [m for m in members if self._kind(m) != SymbolKind.METHOD]
+        candidates: list[Target | None] = [SymbolRef(q) for q in members]
+        imports = self.lookups.index.scope_imports.get(scope, {}).get(name, [])
+        candidates += [self.import_target(s, module) for s in imports]
+        if candidates:
+            return _single(candidates)
+        names = self.lookups.index.scope_names.get(scope)
+        if names is not None and name in names.names:
+            bindings = self.lookups.index.scope_bindings.get(scope, {}).get((name,))
+            if bindings and line is not None:
+                bindings = _latest_before(bindings, line)
+            return self._binding_value(bindings, scope) if bindings else None
+        return _NOT_HERE
+
+    def this_value(self, scope: str) -> Target | None:
+        """What `this` is in `scope`: an instance of the class of a method (of the function
+        whose prototype holds it), the object of an object literal's method."""
+        symbol = self.lookups.symbol(scope)
+        if symbol is not None and self._is_constructor(symbol):  # function Foo() { this… }
+            return Instance(symbol.qualified_name, inferred=False)
+        if symbol is None or symbol.kind != SymbolKind.METHOD:
+            return None
+        owner = self.lookups.symbol(symbol.parent)
+        if owner is None:
+            return None
+        if owner.declared_as == "object literal":
+            return SymbolRef(owner.qualified_name)
+        if owner.kind == SymbolKind.CLASS and owner.declared_as not in ("namespace", "enum"):
+            return Instance(owner.qualified_name, inferred=False)
+        if owner.kind == SymbolKind.FUNCTION:  # Foo.prototype.m = function () { this… }
+            return Instance(owner.qualified_name, inferred=False)
+        return None
+
+    # -- expressions --------------------------------------------------------------------------
+    def resolve_dotted(
+        self, scope: str, parts: Dotted, module: str, line: int | None = None
+    ) -> Target | None:
+        if not parts or parts[0] == "<expr>":
+            return None
+        if parts[0] == "super()":
+            return self._super(scope, parts[1:])
+        if parts[0] == "this":
+            target = self.this_value(scope)
+        elif parts[0] == "require()" and len(parts) > 1:  # require("./x").f
+            internal, external = self.specifier(module, parts[1])
+            target = (
+                self.module_value(internal) if internal is not None
+                else External((external,)) if external is not None
+                else None
+            )  # fmt: skip
+            parts = parts[1:]
+        elif parts[0] in ("exports", "module") and not self.is_bound(scope, parts[0], module):
+            # CommonJS: `exports.f()` and `module.exports.f()` reach this module's exports
+            target = ModuleRef(module)
+            if parts[0] == "module":
+                if parts[1:2] != ("exports",):
+                    return None
+                parts = parts[1:]
+        else:
+            target = self.resolve_name(scope, parts[0], module, line)
+        for attribute in parts[1:]:
+            if target is None:
+                return None
+            target = self.attribute(target, attribute)
+        return target
+
+    def _super(self, scope: str, rest: Dotted) -> Target | None:
+        method = self.lookups.symbol(scope)
+        if method is None or method.kind != SymbolKind.METHOD or not rest:
+            return None
+        target: Target | None = None
+        for cls in self.mro(method.parent)[1:]:
+            members = self.lookups.members(cls, rest[0])
+            if members:
+                target = SymbolRef(members[0])
+                break
+        else:
+            bases = self.mro(method.parent)[1:]
+            external = self._external_base(method.parent)
+            if rest[0] == "constructor" and bases:  # super(…) of a base without a constructor
+                target = SymbolRef(bases[0])
+            elif external is not None:
+                target = External((*external.dotted, rest[0]), inferred=True)
+        for attribute in rest[1:]:
+            if target is None:
+                return None
+            target = self.attribute(target, attribute)
+        return target
+
+    def attribute(self, target: Target, name: str) -> Target | None:
+        """`target.name`."""
+        if isinstance(target, ModuleRef):
+            return _mark(self.export(target.module, name), target.inferred)
+        if isinstance(target, External):
+            return External((*target.dotted, name), target.inferred)
+        if isinstance(target, SymbolRef):
+            symbol = self.lookups.symbol(target.qualified_name)
+            if symbol is None:
+                return None
+            if symbol.kind == SymbolKind.CLASS:
+                found = self.member(symbol.qualified_name, name, instance=False)
+            elif symbol.kind == SymbolKind.FUNCTION:  # Foo.create = function …
+                members = self.lookups.members(symbol.qualified_name, name)
+                methods = [m for m in members if self._kind(m) == SymbolKind.METHOD]
+                found = SymbolRef(methods[0]) if len(methods) == 1 else None
+            else:
+                return None
+            if found is None:  # `exports = module.exports = Foo; exports.f = …` is Foo.f
+                found = self._exported_beside(symbol, name)
+            return _mark(found, target.inferred)
+        return _mark(self.member(target.class_name, name, instance=True), target.inferred)
+
+    def _exported_beside(self, symbol: Symbol, name: str) -> Target | None:
+        """`name` exported by the module whose `module.exports` is `symbol` (CommonJS puts a
+        module's other exports on what it exports)."""
+        module = self.lookups.index.symbol_module.get(symbol.qualified_name)
+        if module is None or symbol.parent != module:
+            return None
+        value = self.module_value(module)
+        if value != SymbolRef(symbol.qualified_name):
+            return None
+        info = self.lookups.module(module)
+        return self._namespace(info, name, exported=True) if info is not None else None
+
+    def _is_constructor(self, symbol: Symbol) -> bool:
+        """A constructor function: a function whose prototype holds methods."""
+        if symbol.kind != SymbolKind.FUNCTION:
+            return False
+        members = self.lookups.index.members.get(symbol.qualified_name, {})
+        return any(self._kind(q) == SymbolKind.METHOD for names in members.values() for q in names)
+
+    def _kind(self, qualified_name: str) -> SymbolKind | None:
+        symbol = self.lookups.symbol(qualified_name)
+        return symbol.kind if symbol is not None else None
+
+    def member(self, class_name: str, name: str, *, instance: bool) -> Target | None:
+        """A member of a class (or interface, enum, namespace, object) and its bases."""
+        for cls in self.mro(class_name):
+            members = self.lookups.members(cls, name)
+            if members:
+                if instance:
+                    value = self._getter_value(members[0])
+                    if value is not _NOT_HERE:
+                        return value  # type: ignore[return-value]
+                return SymbolRef(members[0])
+            bindings = self.lookups.attribute_bindings(cls, name)
+            if bindings:
+                return _mark(self._binding_value(bindings, cls), True)
+        external = self._external_base(class_name)
+        if external is not None:
+            return External((*external.dotted, name), inferred=True)
+        return None
+
+    def _getter_value(self, qualified_name: str) -> object:
+        symbol = self.lookups.symbol(qualified_name)
+        if symbol is None or symbol.declared_as != "getter":
+            return _NOT_HERE
+        if symbol.returns is None:
+            return None
+        return _mark(self._typed(symbol, symbol.returns), True)
+
+    def _typed(self, symbol: Symbol, type_name: Dotted) -> Target | None:
+        """An instance of `type_name` as seen from `symbol`'s declaration."""
+        module = self.lookups.index.symbol_module[symbol.qualified_name]
+        return self.as_instance(self.resolve_dotted(symbol.parent, type_name, module))
+
+    def as_instance(self, target: Target | None) -> Target | None:
+        """The value of something declared with type `target`."""
+        if isinstance(target, SymbolRef):
+            symbol = self.lookups.symbol(target.qualified_name)
+            if symbol is not None and (
+                symbol.kind == SymbolKind.CLASS or self._is_constructor(symbol)
+            ):
+                return Instance(symbol.qualified_name)
+            return None
+        if isinstance(target, External) and target.dotted[-1][:1].isupper():
+            return External(target.dotted, inferred=True)
+        return None
+
+    def call_result(self, callee: Target | None) -> Target | None:
+        """What calling (or `new`-ing) `callee` gives."""
+        if isinstance(callee, SymbolRef):
+            symbol = self.lookups.symbol(callee.qualified_name)
+            if symbol is None:
+                return None
+            if symbol.kind == SymbolKind.CLASS:
+                return Instance(symbol.qualified_name)
+            if symbol.returns is not None:
+                return self._typed(symbol, symbol.returns)
+            if self._is_constructor(symbol):  # new Foo() of `function Foo` with a prototype
+                return Instance(symbol.qualified_name)
+            return None
+        if isinstance(callee, External) and callee.dotted[-1][:1].isupper():
+            return External(callee.dotted, inferred=True)
+        return None
+
+    def _binding_value(self, bindings: list[Binding] | None, scope: str) -> Target | None:
+        """The value a name holds when all its typed bindings agree."""
+        if not bindings:
+            return None
+        key = (bindings[0].scope, bindings[0].target)
+        if key in self._resolving:
+            return None
+        self._resolving.add(key)
+        try:
+            module = self._module_of(scope)
+            values: list[Target | None] = []
+            for binding in bindings:
+                if binding.kind == "opaque":
+                    values.append(None)
+                    continue
+                value = self.resolve_dotted(binding.scope, binding.value, module, binding.line)
+                if binding.kind == "annotation":
+                    values.append(self.as_instance(value))
+                elif binding.kind == "alias":
+                    values.append(_mark(value, True))
+                elif binding.kind == "export":
+                    values.append(value)
+                else:
+                    values.append(self.call_result(value))
+        finally:
+            self._resolving.discard(key)
+        if any(value is None for value in values):
+            return None
+        return _single(values)
+
+    def _module_of(self, scope: str) -> str:
+        module = self.lookups.index.symbol_module.get(scope)
+        return module if module is not None else scope
+
+    # -- classes ------------------------------------------------------------------------------
+    def _bases(self, class_name: str, *, implements: bool = False) -> list[Target | None]:
+        symbol = self.lookups.symbol(class_name)
+        if symbol is None:
+            return []
+        module = self.lookups.index.symbol_module[class_name]
+        names = symbol.bases + (symbol.implements if implements else ())
+        return [self.resolve_dotted(symbol.parent, base, module) for base in names]
+
+    def mro(self, class_name: str) -> list[str]:
+        """The class, its `extends` chain, then the interfaces they implement (where abstract
+        classes find members they only declare through an interface)."""
+        cached = self._mro.get(class_name)
+        if cached is not None:
+            return cached
+        self._mro[class_name] = [class_name]  # cycle guard
+        order = [class_name]
+        for base in self._bases(class_name, implements=True):
+            if isinstance(base, SymbolRef) and self._kind(base.qualified_name) in (
+                SymbolKind.CLASS,
+                SymbolKind.FUNCTION,
+            ):
+                order.extend(c for c in self.mro(base.qualified_name) if c not in order)
+        self._mro[class_name] = order
+        return order
+
+    def _external_base(self, class_name: str) -> External | None:
+        externals = [
+            base
+            for cls in self.mro(class_name)
+            for base in self._bases(cls)
+            if isinstance(base, External)
+        ]
+        return externals[0] if len(externals) == 1 else None
+
+    def constructor(self, class_name: str) -> str | None:
+        """The `constructor` a `new` runs (own or inherited through `extends`)."""
+        symbol = self.lookups.symbol(class_name)
+        if symbol is None or symbol.kind != SymbolKind.CLASS:
+            return None
+        for cls in self.mro(class_name):
+            owner = self.lookups.symbol(cls)
+            if owner is None or owner.declared_as == "interface":
+                continue
+            found = self.lookups.members(cls, "constructor")
+            if found:
+                return found[0]
+        return None
+
+
+def _latest_before(bindings: list[Binding], line: int) -> list[Binding]:
+    before = [b for b in bindings if b.line <= line]
+    if not before:
+        return []
+    last = max(b.line for b in before)
+    return [b for b in before if b.line == last]
+
+
+class _NotHere:
+    """Sentinel: the name is not bound in this scope; look in the enclosing one."""
+
+
+_NOT_HERE = _NotHere()

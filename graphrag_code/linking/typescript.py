@@ -1,0 +1,279 @@
+"""The TypeScript / JavaScript plug-in's linker: one parsed file in, its edges out.
+
+IMPORTS: every ES import, `export … from`, `require`, and dynamic `import()` (a possible edge:
+resolution `name`), to the file it resolves to or to the `:External` package. CALLS with the
+usual tiers: `exact` by scope, imports and declarations (`f()`, `ns.f()`, `new C()`,
+`this.m()`, `super.m()`), `inferred` through types (annotations, parameter types, `new`
+results, return types, class fields), `name` when the callee's name is unique among the
+repository's TS/JS functions. INHERITS for `extends` (and `implements`, marked so); USES_TYPE
+for annotations, generic arguments, `instanceof` and `satisfies`.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from ..model import CallSite, Edge, EdgeKind, ParsedFile, Resolution, SymbolKind
+from .base import LinkContext
+from .ecmascript_modules import EcmaProject, read_project
+from .ecmascript_resolver import EcmaResolver
+from .index import Lookups, RepositoryIndex
+from .linker import FileLinks, NodeIds, _EdgeCollector
+from .resolver import External, Instance, ModuleRef, SymbolRef, Target
+
+__all__ = ["ECMASCRIPT_LANGUAGES", "EcmaScriptLinker"]
+
+ECMASCRIPT_LANGUAGES = frozenset({"typescript", "javascript"})
+# Methods of built-in objects (arrays, strings, promises, maps, DOM, Node streams): a unique
+# repository method of that name is not evidence enough that `x.push()` calls it.
+_BUILTIN_METHOD_NAMES = """
+    push pop shift unshift slice splice concat join reverse sort indexOf lastIndexOf includes
+    find findIndex findLast filter map forEach reduce reduceRight some every flat flatMap fill
+    keys values entries at toString toLocaleString valueOf charAt charCodeAt codePointAt
+    startsWith endsWith trim trimStart trimEnd padStart padEnd split replace replaceAll match
+    matchAll search substring substr toLowerCase toUpperCase normalize repeat then catch
+    finally resolve reject all allSettled race any get set has delete clear add size apply
+    call bind hasOwnProperty isPrototypeOf test exec assign freeze create defineProperty keys
+    getOwnPropertyNames parse stringify log warn error info debug emit on off once
+    addListener removeListener addEventListener removeEventListener dispatchEvent write end
+    read pipe close open send next return throw render toJSON getTime now from of isArray
+"""
+_BUILTIN_METHODS = frozenset(_BUILTIN_METHOD_NAMES.split())
+_MAX_UNRESOLVED_NAMES = 50
+
+
+@dataclass
+class EcmaContext(LinkContext):
+    project: EcmaProject | None = None
+
+
+class EcmaScriptLinker:
+    """Links TypeScript and JavaScript files (they import each other, so one linker)."""
+
+    project_files: frozenset[str] = frozenset(
+        {"package.json", "tsconfig.json", "tsconfig.*.json", "jsconfig.json"}
+    )
+
+    def prepare(self, index: RepositoryIndex, project: Mapping[str, str]) -> LinkContext:
+        read = read_project(project)
+        return EcmaContext(issues=read.issues, project=read)
+
+    def link(
+        self, parsed: ParsedFile, index: RepositoryIndex, ids: NodeIds, context: LinkContext
+    ) -> FileLinks:
+        project = context.project if isinstance(context, EcmaContext) else None
+        lookups = Lookups(index)
+        resolver = EcmaResolver(lookups, project or EcmaProject())
+        collector = _EdgeCollector()
+        _link_imports(parsed, resolver, ids, collector)
+        _link_heritage(parsed, resolver, ids, collector)
+        _link_type_uses(parsed, resolver, ids, collector)
+        unresolved: dict[str, int] = defaultdict(int)
+        unresolved_names: dict[str, set[str]] = defaultdict(set)
+        for site in parsed.calls:
+            if not _link_call(parsed, site, resolver, ids, collector):
+                scope_id = ids.of_scope(parsed, site.scope)
+                unresolved[scope_id] += 1
+                if site.callee[-1] not in ("<expr>", "super()", "constructor"):
+                    unresolved_names[scope_id].add(site.callee[-1])
+        return FileLinks.build(
+            parsed.path,
+            collector.edges(),
+            dict(unresolved),
+            frozenset(lookups.modules_consulted),
+            frozenset(lookups.names_consulted),
+            {
+                node: tuple(sorted(names))[:_MAX_UNRESOLVED_NAMES]
+                for node, names in unresolved_names.items()
+            },
+        )
+
+
+def _link_imports(
+    parsed: ParsedFile, resolver: EcmaResolver, ids: NodeIds, collector: _EdgeCollector
+) -> None:
+    source = ids.of_module(parsed)
+    for statement in parsed.imports:
+        module, external = resolver.specifier(parsed.module, statement.module)
+        names = (statement.name,) if statement.name and statement.name != "*" else ()
+        resolution = Resolution.NAME if statement.possible else None
+        if external is not None:
+            collector.add(
+                Edge(
+                    EdgeKind.IMPORTS, source, external, external=True, resolution=resolution,
+                    lines=(statement.line,), names=names,
+                )
+            )  # fmt: skip
+            continue
+        if module is None or module == parsed.module:
+            continue
+        collector.add(
+            Edge(
+                EdgeKind.IMPORTS, source, ids.of_target(module), resolution=resolution,
+                lines=(statement.line,), names=names,
+            )
+        )  # fmt: skip
+        if statement.name not in (None, "*"):  # a name re-exported from another file
+            home = _home(resolver.import_target(statement, parsed.module), resolver)
+            if home is not None and home not in (module, parsed.module):
+                collector.add(
+                    Edge(
+                        EdgeKind.IMPORTS, source, ids.of_target(home), resolution=resolution,
+                        lines=(statement.line,), names=names, via=module,
+                    )
+                )  # fmt: skip
+
+
+def _home(target: Target | None, resolver: EcmaResolver) -> str | None:
+    if isinstance(target, SymbolRef):
+        return resolver.lookups.index.symbol_module.get(target.qualified_name)
+    if isinstance(target, ModuleRef):
+        return target.module
+    return None
+
+
+def _link_heritage(
+    parsed: ParsedFile, resolver: EcmaResolver, ids: NodeIds, collector: _EdgeCollector
+) -> None:
+    for symbol in parsed.symbols:
+        if symbol.kind != SymbolKind.CLASS or symbol.ordinal != 1:
+            continue
+        source = ids.of_symbol(symbol.qualified_name, path=parsed.path)
+        named = [(base, False) for base in symbol.bases]
+        named += [(interface, True) for interface in symbol.implements]
+        for position, (base, implements) in enumerate(named):
+            target = resolver.resolve_dotted(symbol.parent, base, parsed.module)
+            if isinstance(target, SymbolRef):
+                edge_target, external = ids.of_target(target.qualified_name), False
+            elif isinstance(target, External):
+                edge_target, external = target.name, True
+            else:
+                continue
+            collector.add(
+                Edge(
+                    EdgeKind.INHERITS, source, edge_target, external=external,
+                    lines=(symbol.start_line,), index=position, implements=implements,
+                )
+            )  # fmt: skip
+
+
+def _link_type_uses(
+    parsed: ParsedFile, resolver: EcmaResolver, ids: NodeIds, collector: _EdgeCollector
+) -> None:
+    for use in parsed.type_uses:
+        target = resolver.resolve_dotted(use.scope, use.type_name, parsed.module)
+        if not isinstance(target, SymbolRef):
+            continue
+        symbol = resolver.lookups.symbol(target.qualified_name)
+        if symbol is None or symbol.kind != SymbolKind.CLASS:
+            continue
+        collector.add(
+            Edge(
+                EdgeKind.USES_TYPE,
+                source=ids.of_scope(parsed, use.scope),
+                target=ids.of_target(target.qualified_name),
+                lines=(use.line,),
+            )
+        )
+
+
+def _call_target(parsed: ParsedFile, site: CallSite, resolver: EcmaResolver) -> Target | None:
+    if site.receiver_call is None:
+        return resolver.resolve_dotted(site.scope, site.callee, parsed.module, site.line)
+    inner = resolver.resolve_dotted(site.scope, site.receiver_call, parsed.module, site.line)
+    value = resolver.call_result(inner)
+    for attribute in site.callee:
+        if value is None:
+            return None
+        value = resolver.attribute(value, attribute)
+    if isinstance(value, SymbolRef) and not value.inferred:
+        return SymbolRef(value.qualified_name, True)
+    if isinstance(value, External) and not value.inferred:
+        return External(value.dotted, True)
+    return value
+
+
+def _link_call(
+    parsed: ParsedFile,
+    site: CallSite,
+    resolver: EcmaResolver,
+    ids: NodeIds,
+    collector: _EdgeCollector,
+) -> bool:
+    """Add the CALLS edge of one call site; False when it stays unresolved."""
+    source = ids.of_scope(parsed, site.scope)
+    target = _call_target(parsed, site, resolver)
+    if isinstance(target, External):
+        collector.add(
+            Edge(
+                EdgeKind.CALLS, source, target.name, external=True,
+                resolution=Resolution.INFERRED if target.inferred else Resolution.EXACT,
+                lines=(site.line,),
+            )
+        )  # fmt: skip
+        return True
+    callee: str | None = None
+    resolution = Resolution.EXACT
+    if isinstance(target, SymbolRef):
+        callee = _callable(target.qualified_name, resolver, ids, collector, source, site)
+        resolution = Resolution.INFERRED if target.inferred else Resolution.EXACT
+    elif isinstance(target, Instance | ModuleRef):
+        return False  # calling an object or a namespace: nothing to point at
+    if callee is None and not (
+        len(site.callee) == 1 and resolver.is_bound(site.scope, site.callee[0], parsed.module)
+    ):
+        callee = _by_unique_name(site, resolver)
+        resolution = Resolution.NAME
+    if callee is None:
+        return False
+    collector.add(
+        Edge(
+            EdgeKind.CALLS, source, ids.of_target(callee), resolution=resolution,
+            lines=(site.line,),
+        )
+    )  # fmt: skip
+    return True
+
+
+def _callable(
+    qualified_name: str,
+    resolver: EcmaResolver,
+    ids: NodeIds,
+    collector: _EdgeCollector,
+    source: str,
+    site: CallSite,
+) -> str | None:
+    """What a call to `qualified_name` runs: a function or method, a class's constructor (or
+    the class itself when it has none)."""
+    symbol = resolver.lookups.symbol(qualified_name)
+    if symbol is None:
+        return None
+    if symbol.kind != SymbolKind.CLASS:
+        return qualified_name
+    if symbol.declared_as in ("interface", "type alias", "enum", "namespace", "object literal"):
+        return None
+    collector.add(
+        Edge(EdgeKind.USES_TYPE, source, ids.of_target(qualified_name), lines=(site.line,))
+    )
+    return resolver.constructor(qualified_name) or qualified_name
+
+
+def _by_unique_name(site: CallSite, resolver: EcmaResolver) -> str | None:
+    name = site.callee[-1]
+    if name in ("<expr>", "super()", "constructor") or site.callee[0] == "super()":
+        return None
+    if len(site.callee) > 1 and name in _BUILTIN_METHODS:
+        return None
+    found = resolver.lookups.unique_callable(name, ECMASCRIPT_LANGUAGES)
+    if found is None:
+        return None
+    symbol = resolver.lookups.symbol(found)
+    if symbol is None or symbol.declared_as in ("signature", "abstract method"):
+        return None
+    if symbol.kind == SymbolKind.CLASS:
+        if symbol.declared_as is not None:
+            return None
+        return resolver.constructor(found) or found
+    return found
