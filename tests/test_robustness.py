@@ -31,7 +31,7 @@ from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.graph.failures import library_error
 from graphrag_code.graph.schema import ensure_schema
 from graphrag_code.graph.writer import GraphWriter
-from graphrag_code.parsing import LANGUAGES
+from graphrag_code.languages import SUFFIXES
 from graphrag_code.parsing.walker import walk_changes, walk_repository
 from graphrag_code.retrieval.question import analyse, lucene_query
 from graphrag_code.retrieval.search import SearchOptions
@@ -129,11 +129,11 @@ def test_phrases_still_decide_the_intent() -> None:
 def test_walker_reports_a_fifo_and_never_opens_it(tmp_path: Path) -> None:
     root = _small_repo(tmp_path / "fifo")
     os.mkfifo(root / "pkg" / "pipe.py")
-    walked = walk_repository(root, languages=LANGUAGES)
+    walked = walk_repository(root, languages=SUFFIXES)
     assert [skip.reason for skip in walked.skipped] == ["not a regular file (FIFO)"]
     known = {f.path: (f.size, f.mtime_ns, f.sha256) for f in walked.files}
     changed = walk_changes(
-        root, languages=LANGUAGES, known=known, changed=[str(root / "pkg" / "pipe.py")]
+        root, languages=SUFFIXES, known=known, changed=[str(root / "pkg" / "pipe.py")]
     )
     assert changed is not None
     assert [skip.path for skip in changed.skipped] == ["pkg/pipe.py"]

@@ -245,7 +245,7 @@ def test_relations_on_typescript_symbols(graph: CodeGraph) -> None:
     assert impact["web/cart.ts.Cart.add"] == 1
     assert impact["web/index.ts.main"] <= 2
     path = graph.path("main", "Store.save", repo=REPO)
-    assert [n["qualified_name"] for n in path.nodes] == [
+    assert [step.qualified_name for step in path.steps] == [
         "web/index.ts.main", "web/cart.ts.Cart.add", "web/store.ts.Store.save",
     ]  # fmt: skip
 
@@ -254,13 +254,13 @@ def test_search_and_context_on_typescript(graph: CodeGraph) -> None:
     result = graph.search("shopping cart add item", repo=REPO, k=5)
     assert any(hit.qualified_name.startswith("web/cart.ts") for hit in result.hits)
     context = graph.build_context("How does the cart add an item to the store?", repo=REPO)
-    typescript = [item for item in context.items if item.path.endswith(".ts")]
+    typescript = [item for item in context.items if item.location.path.endswith(".ts")]
     assert typescript
     assert all("```typescript\n" in item.text for item in typescript)
     python = graph.build_context("turn a title into a URL slug", repo=REPO)
-    fences = {item.path: item.text for item in python.items}
-    if "utils.py" in fences:
-        assert "```python\n" in fences["utils.py"]
+    python_items = [item for item in python.items if item.location.path.endswith(".py")]
+    assert python_items  # the Python twin of slugify sits beside the TypeScript one
+    assert all("```python\n" in item.text for item in python_items)
 
 
 def test_languages_option_restricts_a_run(neo4j: Neo4jClient, tmp_path: Path) -> None:
