@@ -133,11 +133,12 @@ write(
         new_code_cell(
             "rows = client.read(\n"
             '    "MATCH (n:Code {repo: $repo}) WHERE n:Module OR n:Function OR n:Method "\n'
-            '    "RETURN n.qualified_name AS name, n.kind AS kind, n.pagerank AS pagerank "\n'
-            '    "ORDER BY pagerank DESC LIMIT 15", {"repo": REPO})\n'
+            '    "RETURN n.qualified_name AS name, n.kind AS kind, n.language AS language, "\n'
+            '    "n.pagerank AS pagerank ORDER BY pagerank DESC LIMIT 15", {"repo": REPO})\n'
             'colors = {"Module": "#68BDF6", "Function": "#6DCE9E", "Method": "#FFD86E"}\n'
             "fig, ax = plt.subplots(figsize=(9, 5))\n"
-            'ax.barh([r["name"].removeprefix(REPO + ".") for r in rows][::-1],\n'
+            'labels = [f"{r[\'name\'].removeprefix(REPO + \'.\')} [{r[\'language\']}]" for r in rows]\n'
+            'ax.barh(labels[::-1],\n'
             '        [r["pagerank"] for r in rows][::-1],\n'
             '        color=[colors[r["kind"]] for r in rows][::-1])\n'
             'ax.set_xlabel("PageRank")\nax.set_title("Most central code")\nfig.tight_layout()\n'

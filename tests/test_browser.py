@@ -79,6 +79,9 @@ def test_browser_connects_styles_and_runs_a_curated_query(
                 page.keyboard.insert_text(command)
                 page.keyboard.press("Control+Enter")
             page.get_by_text("Displaying 2 nodes, 1 relationships").first.wait_for(timeout=30_000)
+            # the style's captions name each symbol's language: "save · python"
+            # (wrapped: "save ·" then "python" on the caption's second line)
+            page.locator("svg text.caption", has_text="python").first.wait_for(timeout=30_000)
             shot = tmp_path / "neo4j-browser.png"
             page.screenshot(path=str(shot))
         finally:
