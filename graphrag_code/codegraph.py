@@ -20,13 +20,14 @@ from types import TracebackType
 
 from .api import connect, index_repository
 from .embedding import Embedder, make_embedder
-from .graph import GraphReader, Neo4jClient
+from .graph import GraphReader, Neo4jClient, RepositoryInfo
 from .ingest.report import IngestReport
 from .ingest.state import StateStore
 from .llm import ChatModel, OpenAIChat
 from .progress import ProgressReporter
 from .retrieval.answer import Answer, answer_question
 from .retrieval.context import Context, assemble_context
+from .retrieval.lookup import SymbolLookup, lookup_symbol
 from .retrieval.relations import EntryPoints, PathResult, Relations, RelationsResult
 from .retrieval.search import Reranker, Searcher, SearchOptions, SearchResult
 from .settings import Settings, load_settings
@@ -175,6 +176,15 @@ class CodeGraph:
 
     def entry_points(self, repo: str, *, limit: int = 20) -> EntryPoints:
         return self.relations.entry_points(repo, limit=limit)
+
+    def symbol(self, name: str, *, repo: str | None = None, candidates: int = 10) -> SymbolLookup:
+        """The definition `name` refers to (signature, docstring, code, location), or the
+        candidates when several nodes match it equally well."""
+        return lookup_symbol(self.reader, name, repo=repo, limit=candidates)
+
+    def repositories(self) -> list[RepositoryInfo]:
+        """What the graph holds: each repository's last run (commit, time), size, languages."""
+        return self.reader.repositories()
 
     def build_context(
         self,

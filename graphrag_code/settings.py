@@ -66,6 +66,10 @@ class Settings(BaseSettings):
     openai_chat_model: str = "gpt-4o-mini"
     embed_batch_size: int = Field(default=16, ge=1)
 
+    # --- the MCP server ----------------------------------------------------------------------
+    # the bearer token of `graphrag-code mcp --http` (required beyond loopback)
+    mcp_token: SecretStr | None = Field(default=None, repr=False)
+
     @field_validator("vector_index", "fulltext_index")
     @classmethod
     def _identifier(cls, value: str) -> str:
@@ -114,7 +118,7 @@ def _describe(error: ValidationError, overridden: set[str]) -> str:
         else:
             name = f"GRAPHRAG_CODE_{field.upper()}"
         # the value is shown, except a password's
-        shown = "" if "password" in field else f" (got {item.get('input')!r})"
+        shown = "" if "password" in field or "token" in field else f" (got {item.get('input')!r})"
         message = f"must be {_HINTS[field]}" if field in _HINTS else item["msg"]
         problems.append(f"{name}: {message}{shown}")
     return "invalid setting: " + "; ".join(problems)

@@ -18,10 +18,12 @@ from .queries import hop_bound
 from .reader import Direction, GraphReader
 from .records import (
     ContextNode,
+    Definition,
     EntryPoint,
     Neighbour,
     Neighbourhood,
     PathStep,
+    RepositoryInfo,
     RepositorySize,
     SymbolMatch,
     SymbolRef,
@@ -32,6 +34,7 @@ from .writer import GraphWriter
 
 __all__ = [
     "ContextNode",
+    "Definition",
     "Direction",
     "EntryPoint",
     "GraphReader",
@@ -40,6 +43,7 @@ __all__ = [
     "Neighbourhood",
     "Neo4jClient",
     "PathStep",
+    "RepositoryInfo",
     "RepositorySize",
     "SchemaConfig",
     "SymbolMatch",

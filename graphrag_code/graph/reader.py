@@ -10,6 +10,7 @@ three ranked legs, fused by the searcher on the hot path of every question) and
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import datetime, timezone
 from typing import Any, Literal
 
 from ..location import Location
@@ -17,10 +18,12 @@ from .client import Neo4jClient
 from .queries import load_query
 from .records import (
     ContextNode,
+    Definition,
     EntryPoint,
     Neighbour,
     Neighbourhood,
     PathStep,
+    RepositoryInfo,
     RepositorySize,
     SymbolMatch,
     SymbolRef,
@@ -185,6 +188,47 @@ class GraphReader:
                 )
             )
         return points["root"], points["central"]
+
+    def describe(self, ids: Sequence[str]) -> dict[str, Definition]:
+        """Signature, docstring, code, language and degrees of each node of `ids`, by id."""
+        rows = self.client.read(load_query("relations/describe_nodes"), {"ids": list(ids)})
+        return {
+            row["id"]: Definition(
+                symbol=_symbol(row),
+                signature=row["signature"],
+                docstring=row["docstring"],
+                code=row["code"],
+                language=row["language"],
+                in_degree=int(row["in_degree"]),
+                out_degree=int(row["out_degree"]),
+                pagerank=float(row["pagerank"]),
+            )
+            for row in rows
+        }
+
+    def repositories(self) -> list[RepositoryInfo]:
+        """Every repository in the graph, by name: its last run, size and languages."""
+        rows = self.client.read(load_query("relations/repositories"))
+        return [
+            RepositoryInfo(
+                name=row["name"],
+                root=row["root"],
+                status=row["status"],
+                head=row["head"],
+                indexed_at=(
+                    None
+                    if row["indexed_ms"] is None
+                    else datetime.fromtimestamp(row["indexed_ms"] / 1000, tz=timezone.utc)
+                ),
+                files=int(row["files"] or 0),
+                symbols=int(row["symbols"] or 0),
+                nodes={
+                    (count["language"] or "unknown", count["kind"] or "unknown"): count["nodes"]
+                    for count in row["counts"]
+                },
+            )
+            for row in rows
+        ]
 
     def module_ids(self, repo: str) -> dict[str, str]:
         """Path -> id of every module (one per indexed file) of `repo`."""

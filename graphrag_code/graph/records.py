@@ -8,15 +8,18 @@ Every node that lives in a file carries a `Location`; an external target has non
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from ..location import Location
 
 __all__ = [
     "ContextNode",
+    "Definition",
     "EntryPoint",
     "Neighbour",
     "Neighbourhood",
     "PathStep",
+    "RepositoryInfo",
     "RepositorySize",
     "SymbolMatch",
     "SymbolRef",
@@ -120,3 +123,45 @@ class RepositorySize:
 
     nodes: int
     vectors: int
+
+
+@dataclass(frozen=True)
+class Definition:
+    """What a definition says about itself: where it is, its signature, docstring and code,
+    and how connected it is (calls in and out, PageRank)."""
+
+    symbol: SymbolRef
+    signature: str | None
+    docstring: str | None
+    code: str | None
+    language: str | None
+    in_degree: int
+    out_degree: int
+    pagerank: float
+
+
+@dataclass(frozen=True)
+class RepositoryInfo:
+    """An indexed repository: its last indexing run and what it holds.
+
+    `status` is "complete", or "indexing" while a run is under way or after one was
+    interrupted; `head` the git commit indexed (None outside git); `root` the folder indexed,
+    on the machine that indexed it. `nodes` counts code nodes by (language, kind)."""
+
+    name: str
+    root: str | None
+    status: str
+    head: str | None
+    indexed_at: datetime | None
+    files: int
+    symbols: int
+    nodes: dict[tuple[str, str], int]
+
+    @property
+    def languages(self) -> dict[str, int]:
+        """Files (module nodes) per language, most files first."""
+        files: dict[str, int] = {}
+        for (language, kind), count in self.nodes.items():
+            if kind == "Module":
+                files[language] = files.get(language, 0) + count
+        return dict(sorted(files.items(), key=lambda item: (-item[1], item[0])))

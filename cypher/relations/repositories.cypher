@@ -1,0 +1,14 @@
+// Every repository: its last indexing run (status, commit, time, root folder), its size, and
+// its files and code nodes per language and kind.
+CALL () {
+  MATCH (r:Repository)
+  RETURN r
+}
+CALL (r) {
+  MATCH (n:Code {repo: r.name})
+  WITH n.language AS language, n.kind AS kind, count(*) AS nodes
+  RETURN collect({language: language, kind: kind, nodes: nodes}) AS counts
+}
+RETURN r.name AS name, r.root AS root, coalesce(r.status, 'unknown') AS status, r.head AS head,
+       r.indexed_at.epochMillis AS indexed_ms, r.files AS files, r.symbols AS symbols, counts
+ORDER BY name

@@ -1,0 +1,129 @@
+"""Compact text for each answer: what a model reads. One line per item, every item with its
+`path:line` evidence, certain and possible apart, and the graph's freshness at the end."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..graph import Definition, EntryPoint, PathStep, SymbolRef
+from ..retrieval.relations import Related, RelationsResult
+from ..retrieval.search import Hit
+from .freshness import Freshness, describe_freshness
+
+__all__ = [
+    "entry_point_line",
+    "freshness_lines",
+    "hit_line",
+    "path_lines",
+    "related_line",
+    "relations_notes",
+    "symbol_lines",
+    "symbol_ref",
+]
+
+_MAX_LINES_SHOWN = 5  # call-site lines per edge
+
+
+def symbol_ref(symbol: SymbolRef) -> str:
+    return f"{symbol.qualified_name} ({symbol.kind}, {symbol.repo}: {symbol.location})"
+
+
+def _lines(lines: Sequence[int]) -> str:
+    shown = ", ".join(str(line) for line in lines[:_MAX_LINES_SHOWN])
+    return shown + (", …" if len(lines) > _MAX_LINES_SHOWN else "")
+
+
+def related_line(related: Related) -> str:
+    """`2. pkg.mod.f — src/pkg/mod.py:10-20, calls at line 14 [exact]; via pkg.mod.g`."""
+    where = "external" if related.external else str(related.location)
+    line = f"{related.distance}. {related.qualified_name} — {where}"
+    if related.lines:
+        line += f", {related.edge.lower()} at line {_lines(related.lines)}"
+    elif related.edge != "CALLS":
+        line += f", {related.edge.lower()}"
+    if related.resolution:
+        line += f" [{related.resolution}]"
+    if len(related.via) > 2:
+        line += "; via " + " -> ".join(related.via[1:-1])
+    return line
+
+
+def relations_notes(result: RelationsResult, depth: int) -> list[str]:
+    """What the lists do not show: unresolved call sites, possible callers no edge records,
+    a walk cut short."""
+    notes: list[str] = []
+    if result.unresolved_call_sites:
+        notes.append(
+            f"{result.unresolved_call_sites} call site(s) inside it could not be resolved "
+            "(dynamic calls): the callees above may be incomplete"
+        )
+    if result.unresolved_candidates:
+        short = result.subject.qualified_name.rsplit(".", 1)[-1]
+        shown = "; ".join(
+            f"{c.qualified_name} ({c.location})" for c in result.unresolved_candidates[:10]
+        )
+        more = len(result.unresolved_candidates) - 10
+        notes.append(
+            f"{len(result.unresolved_candidates)} function(s) have an unresolved call named "
+            f"{short!r} and might call it: {shown}" + (f"; and {more} more" if more > 0 else "")
+        )
+    if result.truncated:
+        notes.append(
+            f"the walk hit a size cap at depth {depth}: more exist (ask with a smaller depth)"
+        )
+    return notes
+
+
+def hit_line(rank: int, hit: Hit) -> str:
+    """`1. pkg.mod.f (Function) — src/pkg/mod.py:10-20 [text 1, graph 2] why: …`."""
+    legs = ", ".join(f"{leg} {position}" for leg, position in sorted(hit.ranks.items()))
+    line = f"{rank}. {hit.qualified_name} ({hit.kind}) — {hit.location} [{legs}]"
+    if hit.explain:
+        line += f" why: {hit.explain}"
+    if hit.possible:
+        line += " (possible: through a name match)"
+    return line
+
+
+def path_lines(steps: Sequence[PathStep]) -> list[str]:
+    """The chain, one node per line, each later one with the edge that led to it."""
+    lines: list[str] = []
+    for step in steps:
+        if step.edge is None:
+            lines.append(f"{step.qualified_name} — {step.location}")
+            continue
+        tier = f" [{step.resolution}]" if step.resolution else ""
+        at = f" at line {_lines(step.lines)}" if step.lines else ""
+        lines.append(f"  -{step.edge}{tier}{at}-> {step.qualified_name} — {step.location}")
+    return lines
+
+
+def entry_point_line(point: EntryPoint) -> str:
+    return (
+        f"{point.qualified_name} ({point.kind}) — {point.location}; pagerank "
+        f"{point.pagerank:.4f}, called by {point.in_degree}, calls {point.out_degree}"
+    )
+
+
+def symbol_lines(definition: Definition) -> list[str]:
+    """Header, signature, docstring and degrees of a definition (its code comes apart)."""
+    symbol = definition.symbol
+    language = f", {definition.language}" if definition.language else ""
+    lines = [
+        f"{symbol.qualified_name} ({symbol.kind}{language}) — {symbol.repo}: {symbol.location}"
+    ]
+    if definition.signature:
+        lines.append(f"signature: {definition.signature}")
+    if definition.docstring:
+        lines.append("docstring: " + definition.docstring.strip().split("\n\n", 1)[0])
+    lines.append(
+        f"called by {definition.in_degree}, calls {definition.out_degree}, "
+        f"pagerank {definition.pagerank:.4f}"
+    )
+    return lines
+
+
+def freshness_lines(freshness: Sequence[Freshness]) -> list[str]:
+    if not freshness:
+        return []
+    return ["graph freshness: " + "; ".join(describe_freshness(f) for f in freshness)]

@@ -1,0 +1,579 @@
+"""The tools: each answers one kind of question about the code graph through `CodeGraph`,
+as compact text for the model plus structured content (`answers.py`), within the token guard,
+with the graph's freshness, and with errors as tool errors that say what to do next.
+
+Every read runs in a read transaction (the client does that); `index` and `refresh` are
+registered only when the server allows writes. When the change-impact work lands
+(`graphrag_code.impact`), `diff_impact` and `tests_for` belong here beside `impact`, built the
+same way: a method returning `Annotated[CallToolResult, <answer>]` and one line in `TOOLS`.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Annotated, Any, ParamSpec
+
+from mcp_types import CallToolResult, TextContent
+from pydantic import Field, TypeAdapter
+
+from ..codegraph import CodeGraph
+from ..errors import (
+    AmbiguousSymbolError,
+    GraphRAGCodeError,
+    InvalidArgumentError,
+    LocalServerError,
+    Neo4jUnavailableError,
+    RepositoryNotFoundError,
+    SymbolNotFoundError,
+)
+from ..ids import repository_of
+from ..location import Location
+from ..retrieval.relations import Related, RelationsResult
+from ..retrieval.search import SearchOptions
+from .answers import (
+    ContextAnswer,
+    EntryPointsAnswer,
+    IndexAnswer,
+    PathAnswer,
+    RelationsAnswer,
+    RepositoriesAnswer,
+    RepositorySummary,
+    SearchAnswer,
+    SymbolAnswer,
+    ToolFailure,
+)
+from .freshness import Freshness, FreshnessTracker
+from .guard import check_name, check_question, cut_text, estimate_tokens, fit_lines
+from .options import ServerOptions
+from .render import (
+    entry_point_line,
+    freshness_lines,
+    hit_line,
+    path_lines,
+    related_line,
+    relations_notes,
+    symbol_lines,
+    symbol_ref,
+)
+
+__all__ = ["READ_TOOLS", "WRITE_TOOLS", "GraphTools"]
+
+P = ParamSpec("P")
+
+Repo = Annotated[
+    str | None,
+    Field(description="repository name in the graph (see `repositories`); omit to search all"),
+]
+Symbol = Annotated[
+    str,
+    Field(
+        description="a qualified name (pkg.module.Class.method), a short or dotted name "
+        "(Class.method), or a module's file path"
+    ),
+]
+Depth = Annotated[int, Field(ge=1, le=6, description="hops to follow (1 = direct only)")]
+
+_ADAPTERS: dict[type, TypeAdapter[Any]] = {}
+
+
+def _structured(answer: object) -> dict[str, Any]:
+    kind = type(answer)
+    if kind not in _ADAPTERS:
+        _ADAPTERS[kind] = TypeAdapter(kind)
+    data: dict[str, Any] = _ADAPTERS[kind].dump_python(answer, mode="json")
+    return data
+
+
+def _result(lines: Sequence[str], answer: object) -> CallToolResult:
+    return CallToolResult(
+        content=[TextContent(type="text", text="\n".join(lines))],
+        structured_content=_structured(answer),
+    )
+
+
+def _failure(failure: ToolFailure) -> CallToolResult:
+    return CallToolResult(
+        content=[TextContent(type="text", text=failure.message)],
+        structured_content=_structured(failure),
+        is_error=True,
+    )
+
+
+_START_NEO4J = (
+    " Start Neo4j and call the tool again (this MCP server keeps running): "
+    "`graphrag-code neo4j start` starts the managed local server; or set NEO4J_URI (and "
+    "NEO4J_USERNAME, NEO4J_PASSWORD) in the server's environment to a server that runs."
+)
+
+
+def _answering(
+    method: Callable[P, CallToolResult],
+) -> Callable[P, CallToolResult]:
+    """Turn the library's errors into tool errors whose message says what to do next."""
+
+    @functools.wraps(method)
+    def run(*args: P.args, **kwargs: P.kwargs) -> CallToolResult:
+        tools = args[0]
+        assert isinstance(tools, GraphTools)
+        try:
+            return method(*args, **kwargs)
+        except AmbiguousSymbolError as exc:
+            return _failure(
+                ToolFailure(
+                    type(exc).__name__,
+                    f"{exc}. Call again with one of them (or use `symbol` to compare them).",
+                    candidates=exc.candidates,
+                )
+            )
+        except SymbolNotFoundError as exc:
+            return _failure(tools.not_found(exc))
+        except (Neo4jUnavailableError, LocalServerError) as exc:
+            return _failure(ToolFailure(type(exc).__name__, f"{exc}.{_START_NEO4J}"))
+        except GraphRAGCodeError as exc:
+            return _failure(ToolFailure(type(exc).__name__, str(exc)))
+
+    return run
+
+
+class GraphTools:
+    """The tools of one server: one `CodeGraph`, its options, its freshness readings."""
+
+    def __init__(self, graph: CodeGraph, options: ServerOptions, tracker: FreshnessTracker):
+        self.graph = graph
+        self.options = options
+        self.tracker = tracker
+
+    # -- helpers ------------------------------------------------------------------------------
+    def _budget(self, requested: int | None = None) -> int:
+        limit = self.options.max_answer_tokens
+        return limit if requested is None else min(requested, limit)
+
+    def _repo(self, repo: str | None) -> str | None:
+        """The repository to ask: the one named (if served), the only one served, or None
+        (every repository; answers are filtered to the served ones)."""
+        if repo is not None:
+            repo = check_name(repo, limit=self.options.max_name_chars, what="repository name")
+            self._check_served(repo)
+            if repo not in self.tracker.repositories():
+                served = [r for r in self.tracker.repositories() if self.options.allows(r)]
+                raise RepositoryNotFoundError(repo, known=served)
+            return repo
+        if self.options.repos is not None and len(self.options.repos) == 1:
+            return next(iter(self.options.repos))
+        return None
+
+    def _check_served(self, repo: str) -> None:
+        if not self.options.allows(repo):
+            served = ", ".join(sorted(self.options.repos or ()))
+            raise InvalidArgumentError(
+                f"repository {repo!r} is not served here: this server serves {served} (--repo)"
+            )
+
+    def _scope(self, name: str, repo: str | None) -> str | None:
+        """The repository `name` is resolved in: with several served repositories and none
+        named, the one served repository that defines it."""
+        repo = self._repo(repo)
+        if repo is not None or self.options.repos is None:
+            return repo
+        found: list[str] = []
+        for candidate in sorted(self.options.repos):
+            try:
+                self.graph.relations.resolve(name, repo=candidate)
+            except AmbiguousSymbolError:
+                pass
+            except SymbolNotFoundError:
+                continue
+            found.append(candidate)
+        if not found:
+            raise SymbolNotFoundError(name)
+        if len(found) > 1:
+            raise AmbiguousSymbolError(name, [f"{name} in repository {r}" for r in found])
+        return found[0]
+
+    def _served(self, related: Sequence[Related]) -> list[Related]:
+        if self.options.repos is None:
+            return list(related)
+        return [r for r in related if r.external or self.options.allows(repository_of(r.id))]
+
+    def _freshness(self, repos: Sequence[str]) -> list[Freshness]:
+        return self.tracker.of(repos)
+
+    def not_found(self, error: SymbolNotFoundError) -> ToolFailure:
+        """An unknown name, with the nodes the full-text index finds for it."""
+        message = str(error)
+        candidates: list[str] = []
+        locations: list[Location] = []
+        try:
+            hits = self.graph.search(
+                error.name.replace(".", " ").replace("/", " "),
+                repo=error.repo,
+                options=SearchOptions(k=5, legs=("text",)),
+            ).hits
+        except GraphRAGCodeError:
+            hits = []
+        hits = [h for h in hits if self.options.allows(h.repo)]
+        if hits:
+            candidates = [hit.qualified_name for hit in hits]
+            locations = [hit.location for hit in hits]
+            message += ". Did you mean: " + "; ".join(
+                f"{hit.qualified_name} ({hit.location})" for hit in hits
+            )
+        message += ". Names are qualified (pkg.module.Class.method), short or dotted; `search` "
+        message += "finds symbols by what they do."
+        return ToolFailure(type(error).__name__, message, candidates, locations)
+
+    # -- search and context -------------------------------------------------------------------
+    @_answering
+    def search(
+        self,
+        question: Annotated[str, Field(description="a question or keywords about the code")],
+        repo: Repo = None,
+        k: Annotated[int, Field(ge=1, le=50, description="number of hits")] = 10,
+    ) -> Annotated[CallToolResult, SearchAnswer]:
+        """Find the functions, classes and files that answer a question about the code, by
+        meaning, by name and along the code graph at once ("where are orders saved?", "what
+        calls SqliteStorage.save?"). Each hit has its file:line range, the rank each of the
+        three retrieval legs gave it, and for graph hits the call/import path that found it.
+        Start here when you do not know the exact name; then use `symbol`, `callers`, … on a
+        hit's qualified name, or `context` for the code itself."""
+        question = check_question(question, limit=self.options.max_question_tokens)
+        scope = self._repo(repo)
+        fetch = k if self.options.repos is None or scope is not None else k * 3
+        result = self.graph.search(question, repo=scope, options=SearchOptions(k=fetch))
+        hits = [hit for hit in result.hits if self.options.allows(hit.repo)][:k]
+        freshness = self._freshness([hit.repo for hit in hits] or ([scope] if scope else []))
+        header = [f"search ({result.question.intent.value}): {question}"]
+        if not hits:
+            header.append("no hit")
+        items = [hit_line(rank, hit) for rank, hit in enumerate(hits, start=1)]
+        footer = [f"warning: {w}" for w in result.warnings] + freshness_lines(freshness)
+        kept = fit_lines(header + footer, items, budget=self._budget()) if items else 0
+        omitted = len(items) - kept
+        if omitted:
+            footer.insert(0, f"… {omitted} more hit(s) left out to fit the answer budget")
+        answer = SearchAnswer(
+            question, result.question.intent.value, hits[:kept], list(result.warnings),
+            freshness, omitted,
+        )  # fmt: skip
+        return _result(header + items[:kept] + footer, answer)
+
+    @_answering
+    def context(
+        self,
+        question: Annotated[str, Field(description="what the code should explain")],
+        repo: Repo = None,
+        max_tokens: Annotated[
+            int, Field(ge=200, le=20000, description="budget for the code returned")
+        ] = 2000,
+    ) -> Annotated[CallToolResult, ContextAnswer]:
+        """The source code that answers a question, ready to read: the best hits' code, then
+        the signatures of what they call, the types they use and their siblings, each headed
+        by its `path:start-end` citation, within a token budget (capped by the server's
+        answer budget). Use it instead of opening whole files."""
+        question = check_question(question, limit=self.options.max_question_tokens)
+        scope = self._repo(repo)
+        budget = self._budget(max_tokens)
+        footer_room = 120  # the freshness line
+        built = self.graph.build_context(question, max_tokens=budget - footer_room, repo=scope)
+        items = [item for item in built.items if self.options.allows(repository_of(item.id))]
+        freshness = self._freshness(
+            [repository_of(item.id) for item in items] or ([scope] if scope else [])
+        )
+        lines = [item.text for item in items] or ["no code found for this question"]
+        if built.truncated:
+            lines.append("(more relevant code did not fit: ask a narrower question)")
+        answer = ContextAnswer(
+            question, items, sum(item.tokens for item in items), built.truncated, freshness
+        )
+        return _result([*lines, *freshness_lines(freshness)], answer)
+
+    # -- relations ----------------------------------------------------------------------------
+    def _relations(self, relation: str, name: str, depth: int, repo: str | None) -> CallToolResult:
+        name = check_name(name, limit=self.options.max_name_chars)
+        scope = self._scope(name, repo)
+        method: Callable[..., RelationsResult] = getattr(self.graph, relation)
+        result = method(name, depth=depth, repo=scope)
+        result = replace(
+            result, certain=self._served(result.certain), possible=self._served(result.possible)
+        )
+        freshness = self._freshness([result.subject.repo])
+        subject = result.subject
+        header = [
+            f"{relation} of {symbol_ref(subject)}, depth {depth}: {len(result.certain)} "
+            f"certain, {len(result.possible)} possible"
+        ]
+        certain = [related_line(r) for r in result.certain]
+        possible = [related_line(r) for r in result.possible]
+        notes = relations_notes(result, depth)
+        footer = notes + freshness_lines(freshness)
+        titles = ["certain (exact or inferred edges):", "possible (a name match, or an override):"]
+        kept = fit_lines(header + titles + footer, certain + possible, budget=self._budget())
+        keep_certain = min(kept, len(certain))
+        keep_possible = kept - keep_certain
+        omitted = len(certain) + len(possible) - kept
+        lines = list(header)
+        if certain:
+            lines += [titles[0], *certain[:keep_certain]]
+        if possible[:keep_possible]:
+            lines += [titles[1], *possible[:keep_possible]]
+        if not certain and not possible:
+            lines.append("nothing found")
+        if omitted:
+            lines.append(
+                f"… {omitted} more left out to fit the answer budget (ask with a smaller depth)"
+            )
+        trimmed = replace(
+            result,
+            certain=result.certain[:keep_certain],
+            possible=result.possible[:keep_possible],
+        )
+        return _result(lines + footer, RelationsAnswer(trimmed, freshness, omitted))
+
+    @_answering
+    def callers(
+        self, symbol: Symbol, depth: Depth = 1, repo: Repo = None
+    ) -> Annotated[CallToolResult, RelationsAnswer]:
+        """Who calls a function or method, directly or up to `depth` hops, each caller with
+        its file:line, the line of the call and how the call was resolved (exact, inferred, or
+        a name match = possible). Calls to a method the symbol overrides count as possible
+        callers; code with an unresolved call of the same name is listed apart. Use before
+        changing a function's signature or behaviour."""
+        return self._relations("callers", symbol, depth, repo)
+
+    @_answering
+    def callees(
+        self, symbol: Symbol, depth: Depth = 1, repo: Repo = None
+    ) -> Annotated[CallToolResult, RelationsAnswer]:
+        """What a function or method calls, directly or up to `depth` hops: functions of the
+        indexed code with their file:line, and external ones (libraries, builtins) by name,
+        plus how many of its call sites could not be resolved."""
+        return self._relations("callees", symbol, depth, repo)
+
+    @_answering
+    def importers(
+        self,
+        module: Annotated[str, Field(description="a module's qualified name or file path")],
+        depth: Depth = 1,
+        repo: Repo = None,
+    ) -> Annotated[CallToolResult, RelationsAnswer]:
+        """Which modules import a module (directly, or transitively up to `depth`), each
+        with its file and the line of the import."""
+        return self._relations("importers", module, depth, repo)
+
+    @_answering
+    def dependencies(
+        self,
+        module: Annotated[str, Field(description="a module's qualified name or file path")],
+        depth: Depth = 1,
+        repo: Repo = None,
+    ) -> Annotated[CallToolResult, RelationsAnswer]:
+        """What a module imports (directly, or transitively up to `depth`): modules of the
+        indexed code with their files, and external packages by name."""
+        return self._relations("dependencies", module, depth, repo)
+
+    @_answering
+    def impact(
+        self,
+        target: Annotated[str, Field(description="a file path, module, class, function or method")],
+        depth: Depth = 3,
+        repo: Repo = None,
+    ) -> Annotated[CallToolResult, RelationsAnswer]:
+        """What may break if a file or symbol changes: everything that imports, calls,
+        subclasses or uses it (or anything it defines), transitively up to `depth` hops,
+        nearest first, with file:line and whether each link is certain or only a name
+        match. Use to size a change and to pick what to re-test."""
+        return self._relations("impact", target, depth, repo)
+
+    @_answering
+    def path(
+        self,
+        source: Annotated[str, Field(description="where the chain starts (a symbol or file)")],
+        target: Annotated[str, Field(description="where it ends (a symbol or file)")],
+        repo: Repo = None,
+    ) -> Annotated[CallToolResult, PathAnswer]:
+        """The shortest chain of calls, imports and definitions from one symbol to another
+        ("how does the API endpoint reach the database?"), each step with its file:line, the
+        line of the call and how it was resolved."""
+        source = check_name(source, limit=self.options.max_name_chars)
+        target = check_name(target, limit=self.options.max_name_chars)
+        scope = self._scope(source, repo)
+        result = self.graph.path(source, target, repo=scope)
+        freshness = self._freshness([result.source.repo])
+        if not result.found:
+            lines = [
+                f"no call/import chain from {symbol_ref(result.source)} to "
+                f"{symbol_ref(result.target)} (try the reverse direction, or `impact`)"
+            ]
+        else:
+            certainty = "certain" if result.certain else "possible (a name-matched step)"
+            lines = [f"path of {len(result.steps) - 1} step(s), {certainty}:"]
+            lines += path_lines(result.steps)
+        return _result(lines + freshness_lines(freshness), PathAnswer(result, freshness))
+
+    @_answering
+    def entry_points(
+        self,
+        repo: Annotated[
+            str | None, Field(description="repository name (see `repositories`)")
+        ] = None,
+        limit: Annotated[int, Field(ge=1, le=100, description="of each list")] = 15,
+    ) -> Annotated[CallToolResult, EntryPointsAnswer]:
+        """Where to start reading a repository: its roots (public functions and methods
+        nothing calls but that call others: commands, handlers, public API) and its most
+        central symbols by PageRank, each with file:line."""
+        scope = self._repo(repo)
+        if scope is None:
+            served = sorted(self.options.repos or self.tracker.repositories())
+            raise InvalidArgumentError(
+                "name the repository: this server serves " + (", ".join(served) or "none yet")
+            )
+        if scope not in self.tracker.repositories():
+            raise RepositoryNotFoundError(scope, known=sorted(self.tracker.repositories()))
+        points = self.graph.entry_points(scope, limit=limit)
+        freshness = self._freshness([scope])
+        roots = [entry_point_line(p) for p in points.roots]
+        central = [entry_point_line(p) for p in points.central]
+        titles = [f"entry points of {scope}", "roots (nothing calls them):", "most central:"]
+        footer = freshness_lines(freshness)
+        kept_roots = fit_lines(titles + footer, roots, budget=self._budget() // 2)
+        kept_central = fit_lines(titles + footer, central, budget=self._budget() // 2)
+        omitted = len(roots) - kept_roots + len(central) - kept_central
+        lines = [titles[0], titles[1], *roots[:kept_roots], titles[2], *central[:kept_central]]
+        if omitted:
+            lines.append(f"… {omitted} more left out to fit the answer budget")
+        answer = EntryPointsAnswer(
+            scope, points.roots[:kept_roots], points.central[:kept_central], freshness, omitted
+        )
+        return _result(lines + footer, answer)
+
+    # -- definitions and repositories ---------------------------------------------------------
+    @_answering
+    def symbol(
+        self,
+        name: Symbol,
+        repo: Repo = None,
+        include_code: Annotated[bool, Field(description="include the source code")] = True,
+    ) -> Annotated[CallToolResult, SymbolAnswer]:
+        """Look a name up: its definition's file:line range, signature, docstring, code and
+        how connected it is (called by / calls / PageRank). When several symbols match the
+        name equally well, the candidates with their locations are listed instead: call again
+        with the qualified name you mean."""
+        name = check_name(name, limit=self.options.max_name_chars)
+        scope = self._scope(name, repo)
+        lookup = self.graph.symbol(name, repo=scope)
+        candidates = [c for c in lookup.candidates if self.options.allows(c.repo)]
+        definition = lookup.definition
+        if definition is None:
+            freshness = self._freshness([c.repo for c in candidates])
+            lines = [f"{name!r} matches {len(candidates)} symbols equally well; pick one:"]
+            lines += [f"- {symbol_ref(c)}" for c in candidates]
+            answer = SymbolAnswer(name, None, candidates, freshness)
+            return _result(lines + freshness_lines(freshness), answer)
+        freshness = self._freshness([definition.symbol.repo])
+        lines = symbol_lines(definition)
+        others = [f"other matches: {'; '.join(symbol_ref(c) for c in candidates)}"]
+        footer = (others if candidates else []) + freshness_lines(freshness)
+        cut = 0
+        if include_code and definition.code:
+            room = self._budget() - sum(estimate_tokens(line) + 1 for line in lines + footer)
+            code, cut = cut_text(definition.code, budget=max(room - 10, 0))
+            fence = definition.language or ""
+            lines += [f"```{fence}", code, "```"]
+            if cut:
+                lines.append(f"({cut} more line(s) of code left out to fit the answer budget)")
+            definition = replace(definition, code=code)
+        elif not include_code:
+            definition = replace(definition, code=None)
+        answer = SymbolAnswer(name, definition, candidates, freshness, cut)
+        return _result(lines + footer, answer)
+
+    @_answering
+    def repositories(self) -> Annotated[CallToolResult, RepositoriesAnswer]:
+        """What this server can answer about: each indexed repository with the git commit it
+        was indexed at, when, its size, its languages, and how many source files changed on
+        disk since. Call it first to learn the repository names the other tools take."""
+        self.tracker.forget()
+        infos = [i for i in self.tracker.repositories().values() if self.options.allows(i.name)]
+        summaries = [
+            RepositorySummary(
+                i.name, i.status, i.head, i.indexed_at, i.files, i.symbols, i.languages
+            )
+            for i in sorted(infos, key=lambda info: info.name)
+        ]
+        freshness = self._freshness([s.name for s in summaries])
+        lines = [f"{len(summaries)} repositories:" if summaries else "no repository indexed yet"]
+        for summary in summaries:
+            languages = ", ".join(f"{lang} {files}" for lang, files in summary.languages.items())
+            lines.append(
+                f"- {summary.name}: {summary.files} files, {summary.symbols} symbols"
+                + (f" ({languages})" if languages else "")
+            )
+        answer = RepositoriesAnswer(summaries, freshness)
+        return _result(lines + freshness_lines(freshness), answer)
+
+    # -- writes (only with --allow-write) -----------------------------------------------------
+    def _indexed(self, path: Path, repo: str | None, full: bool) -> CallToolResult:
+        if repo is not None:
+            self._check_served(repo)
+        elif not self.options.allows(Path(path).resolve().name):
+            self._check_served(Path(path).resolve().name)
+        if not path.is_dir():
+            raise InvalidArgumentError(f"{path} is not a folder on the server's machine")
+        report = self.graph.index(path, repo, full=full)
+        self.tracker.forget()
+        freshness = self._freshness([report.repo])
+        lines = [
+            f"indexed {report.repo} ({report.mode}): {report.files_total} files "
+            f"({report.files_parsed} parsed, {report.files_unchanged} unchanged, "
+            f"{report.files_removed} removed), {report.symbols} symbols, "
+            f"{report.unresolved_calls} unresolved call sites, {report.total_seconds:.1f} s"
+        ]
+        if report.skipped:
+            lines.append(f"skipped {len(report.skipped)} file(s)")
+        answer = IndexAnswer(report.repo, report.as_dict(), freshness)
+        return _result(lines + freshness_lines(freshness), answer)
+
+    @_answering
+    def index(
+        self,
+        path: Annotated[str, Field(description="a folder on the server's machine")],
+        repo: Annotated[
+            str | None, Field(description="its name in the graph (default: the folder name)")
+        ] = None,
+        full: Annotated[bool, Field(description="rebuild instead of updating")] = False,
+    ) -> Annotated[CallToolResult, IndexAnswer]:
+        """Index (or update, incrementally) a repository folder on the server's machine into
+        the graph, so the other tools can answer about it. Only servers started with
+        --allow-write offer this tool."""
+        path = check_name(path, limit=4096, what="path")
+        return self._indexed(Path(path).expanduser(), repo, full)
+
+    @_answering
+    def refresh(
+        self, repo: Annotated[str, Field(description="repository name in the graph")]
+    ) -> Annotated[CallToolResult, IndexAnswer]:
+        """Bring a repository's graph up to date with its folder (an incremental re-index of
+        the files changed since the last run; `repositories` says how many). Only servers
+        started with --allow-write offer this tool."""
+        repo = check_name(repo, limit=self.options.max_name_chars, what="repository name")
+        self._check_served(repo)
+        info = self.tracker.repositories().get(repo)
+        if info is None:
+            known = [r for r in self.tracker.repositories() if self.options.allows(r)]
+            raise RepositoryNotFoundError(repo, known=known)
+        if not info.root:
+            raise InvalidArgumentError(f"the graph does not record the folder of {repo!r}")
+        return self._indexed(Path(info.root), repo, False)
+
+
+READ_TOOLS = (
+    "search", "context", "callers", "callees", "importers", "dependencies", "impact", "path",
+    "entry_points", "symbol", "repositories",
+)  # fmt: skip
+"""The read-only tools, in the order they are listed."""
+
+WRITE_TOOLS = ("index", "refresh")
+"""Registered only with `--allow-write`."""

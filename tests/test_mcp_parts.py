@@ -1,0 +1,111 @@
+"""The MCP server's pure parts: the token guard, freshness, the bearer-token middleware."""
+
+from __future__ import annotations
+
+import os
+import time
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+from graphrag_code.errors import InvalidArgumentError
+from graphrag_code.mcp.freshness import Freshness, changed_since, describe_freshness
+from graphrag_code.mcp.guard import check_name, check_question, cut_text, fit_lines
+from graphrag_code.mcp.options import ServerOptions
+from graphrag_code.mcp.server import BearerTokenGuard
+
+
+def test_questions_over_the_limit_are_refused_with_the_numbers() -> None:
+    assert check_question("  where are orders saved?  ", limit=50) == "where are orders saved?"
+    with pytest.raises(InvalidArgumentError, match="empty"):
+        check_question(" \n ", limit=50)
+    with pytest.raises(
+        InvalidArgumentError, match=r"about 400 tokens; this server takes at most 50"
+    ):
+        check_question("word " * 400, limit=50)
+    with pytest.raises(InvalidArgumentError, match="at most 20"):
+        check_name("x" * 21, limit=20)
+
+
+def test_fit_lines_keeps_what_fits_and_never_nothing() -> None:
+    items = [f"{i}. pkg.module.function_{i} — src/pkg/module.py:{i}-{i + 9}" for i in range(50)]
+    kept = fit_lines(["header"], items, budget=100)
+    assert 1 <= kept < 50
+    assert fit_lines(["header"], items, budget=100_000) == 50
+    assert fit_lines(["a very long header " * 50], items, budget=10) == 1  # one at least
+
+
+def test_cut_text_cuts_at_a_line_and_counts_the_rest() -> None:
+    code = "\n".join(f"line_{i} = {i}" for i in range(100))
+    cut, left = cut_text(code, budget=40)
+    assert cut.splitlines() == [f"line_{i} = {i}" for i in range(len(cut.splitlines()))]
+    assert left == 100 - len(cut.splitlines()) > 0
+    assert cut_text("short", budget=40) == ("short", 0)
+
+
+def test_options_refuse_budgets_too_small_to_answer() -> None:
+    with pytest.raises(InvalidArgumentError, match="max_answer_tokens"):
+        ServerOptions(max_answer_tokens=10)
+    assert ServerOptions(repos=frozenset({"a"})).allows("a")
+    assert not ServerOptions(repos=frozenset({"a"})).allows("b")
+    assert ServerOptions().allows("anything")
+
+
+def test_changed_since_counts_source_files_modified_after_the_run(tmp_path: Path) -> None:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "node_modules").mkdir()
+    old, new = tmp_path / "pkg/old.py", tmp_path / "pkg/new.py"
+    for path in (old, new, tmp_path / "notes.txt", tmp_path / "node_modules/dep.js"):
+        path.write_text("x = 1\n")
+    indexed = datetime.now(timezone.utc)
+    an_hour_ago = time.time() - 3600
+    os.utime(old, (an_hour_ago, an_hour_ago))
+    for path in (new, tmp_path / "notes.txt", tmp_path / "node_modules/dep.js"):
+        later = indexed.timestamp() + 5
+        os.utime(path, (later, later))
+    assert changed_since(tmp_path, indexed) == (1, ("pkg/new.py",))
+    assert changed_since(tmp_path / "missing", indexed) is None
+
+
+def test_freshness_line() -> None:
+    now = datetime(2026, 1, 2, 10, 5, tzinfo=timezone.utc)
+    fresh = Freshness(
+        repo="shop", status="complete", head="4adb41409f2a1c",
+        indexed_at=now - timedelta(minutes=5), changed_files=7, changed_sample=("a.py", "b.py"),
+        watcher="watching",
+    )  # fmt: skip
+    assert describe_freshness(fresh, now) == (
+        "shop: commit 4adb41409f, indexed 2026-01-02 10:00 UTC (5 min ago); 7 source file(s) "
+        "changed since: a.py, b.py, …; kept fresh by a watcher"
+    )
+    unknown = Freshness("far", "indexing", None, None, None)
+    assert describe_freshness(unknown, now) == (
+        "far: not a git checkout, last indexing run indexing: the graph may miss files; "
+        "changes since unknown (the indexed folder is not on this machine)"
+    )
+
+
+def _call(app: BearerTokenGuard, headers: list[tuple[bytes, bytes]]) -> int:
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b""}
+
+    async def send(message: Any) -> None:
+        sent.append(message)
+
+    anyio.run(app, {"type": "http", "headers": headers}, receive, send)
+    return int(sent[0]["status"])
+
+
+def test_bearer_token_guard() -> None:
+    async def inner(scope: Any, receive: Any, send: Any) -> None:
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+
+    guard = BearerTokenGuard(inner, "s3cret-token-of-length")
+    assert _call(guard, []) == 401
+    assert _call(guard, [(b"authorization", b"Bearer wrong")]) == 401
+    assert _call(guard, [(b"authorization", b"Bearer s3cret-token-of-length")]) == 200
