@@ -71,6 +71,7 @@ class Tracer:
         self.edge_tests: dict[tuple[str, str], int] = {}
         self.test_edges: set[tuple[str, str]] = set()
         self.chains: dict[str, list[str]] = {}
+        self.deepest_chains: dict[str, list[str]] = {}
         self.calls = 0
         self.lost = 0
         self.phase = "collect"
@@ -78,6 +79,9 @@ class Tracer:
         self.entry: FrameType | None = None
         self.entry_done = False
         self.best: list[str] = []
+        self.deepest: list[str] = []
+        self.callback = self.profile
+        """The bound method given to ``sys.setprofile`` (a new one compares equal, not same)."""
 
     # -- classification -----------------------------------------------------------------------
 
@@ -95,7 +99,9 @@ class Tracer:
         name = code.co_name
         if name == "<module>":
             return module, OTHER, -1, module
-        qual = [p for p in code.co_qualname.split(".") if p != "<locals>"]
+        # co_qualname is new in 3.11; mypy checks the project for 3.10.
+        qualname: str = getattr(code, "co_qualname", name)
+        qual = [p for p in qualname.split(".") if p != "<locals>"]
         qn = ".".join([module, *qual])
         if name in _TRANSPARENT:
             while qual and qual[-1] in _TRANSPARENT:
@@ -138,51 +144,54 @@ class Tracer:
                 self.edges[key] = self.edges.get(key, 0) + 1
                 if self.nodeid:
                     self.test_edges.add((caller[3], info[0]))
-        if self.phase != "call" or self.entry_done:
+        if self.phase != "call":
+            return
+        path, top = self._path(frame, info[0])
+        if len(path) > len(self.deepest):
+            self.deepest = path
+        if self.entry_done:
             return
         if self.entry is None:
             self.entry = frame
             self.best = [info[0]]
-        else:
-            path = self._path_to_entry(frame, info[0])
-            if path is not None and len(path) > len(self.best):
-                self.best = path
+        elif top is self.entry and len(path) > len(self.best):
+            self.best = path
 
-    def _path_to_entry(self, frame: FrameType, qn: str) -> list[str] | None:
-        """Package defs from the entry down to ``frame``, or ``None`` if the entry is not below.
+    def _path(self, frame: FrameType, qn: str) -> tuple[list[str], FrameType]:
+        """Package defs down the stack to ``frame``, from the outermost one reachable by edges.
 
-        Each step is a recorded edge: a transparent frame is crossed only when the next def
-        below it is its lexical owner (a lambda called back from elsewhere ends the walk).
+        Walks ``f_back`` while frames are the package's; each step is a recorded edge: a
+        lambda or comprehension is crossed only when the def below it is its lexical owner (a
+        lambda called back from elsewhere ends the walk), and module or class-body code ends it.
+        Returns the path (outermost first) and the outermost def's frame.
         """
         path = [qn]
+        top = frame
         current = frame.f_back
         while current is not None:
             info = self.info(current.f_code)
             if info is None:
-                return None
+                break
             if info[1] == TRANSPARENT:
                 owner = info[3]
                 below = current.f_back
+                below_info: CodeInfo | None = None
                 while below is not None:
                     below_info = self.info(below.f_code)
                     if below_info is None or below_info[1] != TRANSPARENT:
                         break
                     below = below.f_back
-                if below is None:
-                    return None
-                below_info = self.info(below.f_code)
-                if below_info is None or below_info[0] != owner:
-                    return None
+                if below is None or below_info is None or below_info[0] != owner:
+                    break
                 current = below
                 continue
             if info[1] != DEF:
-                return None
+                break
             path.append(info[0])
-            if current is self.entry:
-                path.reverse()
-                return path
+            top = current
             current = current.f_back
-        return None
+        path.reverse()
+        return path, top
 
     # -- per test ----------------------------------------------------------------------------
 
@@ -193,12 +202,12 @@ class Tracer:
             self.entry = None
             self.entry_done = False
             self.best = []
+            self.deepest = []
         self.nodeid = nodeid
         self.phase = phase
-        if sys.getprofile() is not self.profile:
-            if sys.getprofile() is not None or phase != "setup":
-                self.lost += 1
-            sys.setprofile(self.profile)
+        if sys.getprofile() is not self.callback:
+            self.lost += 1
+            sys.setprofile(self.callback)
 
     def end_test(self, nodeid: str) -> None:
         """Fold the finished test's edges into the totals and keep its chain."""
@@ -206,9 +215,12 @@ class Tracer:
             self.edge_tests[edge] = self.edge_tests.get(edge, 0) + 1
         if self.best:
             self.chains[nodeid] = self.best
+        if self.deepest:
+            self.deepest_chains[nodeid] = self.deepest
         self.test_edges = set()
         self.entry = None
         self.best = []
+        self.deepest = []
         self.nodeid = ""
         self.phase = "between"
 
@@ -221,6 +233,7 @@ class Tracer:
             ],
             "edge_tests": [[c, e, n] for (c, e), n in sorted(self.edge_tests.items())],
             "chains": self.chains,
+            "deepest_chains": self.deepest_chains,
             "calls": self.calls,
             "profile_lost": self.lost,
         }
@@ -274,7 +287,7 @@ class OraclePlugin:
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         entry = self.tests.setdefault(report.nodeid, {})
-        outcome = report.outcome
+        outcome: str = report.outcome
         if hasattr(report, "wasxfail"):
             outcome = "xfailed" if report.skipped else "xpassed"
         entry[report.when] = outcome
@@ -304,8 +317,10 @@ def _start() -> Tracer | None:
     """Install the tracer as early as possible: when pytest imports this plugin."""
     if os.environ.get("RT_ORACLE_MODE") != "calls":
         return None
+    if sys.version_info < (3, 11):
+        raise RuntimeError("the call tracer needs Python 3.11+ (co_qualname, 3.11 f_lasti)")
     tracer = Tracer(os.environ["RT_ORACLE_IMPORT_ROOT"], os.environ["RT_ORACLE_PACKAGE"])
-    sys.setprofile(tracer.profile)
+    sys.setprofile(tracer.callback)
     return tracer
 
 
