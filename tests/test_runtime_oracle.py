@@ -59,7 +59,7 @@ def test_header_and_outcomes(tests_oracle: Json, calls_oracle: Json) -> None:
     test = tests_oracle["tests"][CHECKS + "test_request"]
     assert test == {
         "file": "checks/check_rtpkg.py",
-        "line": 13,
+        "line": 12,
         "qualified_name": "checks.check_rtpkg.test_request",
     }
 
