@@ -26,7 +26,8 @@ from typing import Any
 
 from benchmarks.oracles.packages import ORACLE_OUT_DIR, PACKAGES, fetch, parse_spec
 from graphrag_code.ingest.offline import LinkedRepository, link_repository
-from graphrag_code.model import EdgeKind, Resolution
+from graphrag_code.linking.linker import IMPLICIT
+from graphrag_code.model import Edge, EdgeKind, Resolution
 
 DEFAULT_PACKAGES = ("requests==2.32.3", "flask==3.0.3", "click==8.1.7", "httpx==0.28.1")
 
@@ -83,10 +84,20 @@ def _caller_module(linked: LinkedRepository, source_id: str) -> str:
     return linked.index.symbol_module.get(qualified, qualified)
 
 
+def _implicit(edge: Edge) -> bool:
+    """An edge no call expression wrote (`with`, `for`, operators): the oracles only look at
+    call expressions, so these are counted apart."""
+    return edge.via is not None and all(
+        reason.startswith(IMPLICIT) for reason in edge.via.split("; ")
+    )
+
+
 def _call_pairs(linked: LinkedRepository) -> dict[Resolution, set[tuple[str, str]]]:
     by_tier: dict[Resolution, set[tuple[str, str]]] = defaultdict(set)
     for edge in linked.edges():
         if edge.kind != EdgeKind.CALLS or edge.external or edge.resolution is None:
+            continue
+        if _implicit(edge):
             continue
         by_tier[edge.resolution].add(
             (_caller_module(linked, edge.source), _strip(linked.repo, edge.target))
@@ -161,6 +172,8 @@ def _judged_pairs(
     for edge in linked.edges():
         if edge.kind != EdgeKind.CALLS or edge.external or edge.resolution not in tiers:
             continue
+        if _implicit(edge):
+            continue
         module = _caller_module(linked, edge.source)
         if any((module, line) in judged for line in edge.lines):
             pairs.add((module, _strip(linked.repo, edge.target)))
@@ -227,6 +240,14 @@ def compare(
         typed = {(site["module"], site["line"]) for site in mypy_oracle["call_sites"]}
         result["sites_jedi_left_unresolved"] = len(unresolved)
         result["of_which_mypy_resolved"] = len(unresolved & typed)
+        # the same, counting only our edges at call sites one of the two judged: a site
+        # neither resolved (a callback, a dict of functions) can be neither confirmed nor
+        # refuted, and is listed apart
+        judged_either = _judged_sites(calls_oracle) | (unresolved & typed)
+        certain_tiers = {Resolution.EXACT, Resolution.INFERRED}
+        judged_both = _judged_pairs(linked, certain_tiers, judged_either)
+        result["calls_certain_jedi_then_mypy_judged"] = _score(judged_both, both).as_dict()
+        result["calls_certain_unjudged"] = sorted(certain - judged_both - both)
     if show_errors:
         result["errors"] = {
             "imports_missing": sorted(oracle_imports - ours_imports)[:show_errors],
@@ -240,12 +261,16 @@ def compare(
 def markdown(results: list[dict[str, Any]]) -> str:
     lines = [
         "| package | modules | imports P | imports R | calls P (exact+inferred) | calls P judged "
-        "| calls P (jedi, then mypy) | calls R (exact+inferred) | calls R (+name) | name-tier P |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| calls P (jedi, then mypy) | calls P (jedi, then mypy; judged) | unjudged edges "
+        "| calls R (exact+inferred) | calls R (+name) | name-tier P |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in results:
         second = r.get("calls_certain_jedi_then_mypy")
         with_mypy = f"{second['precision']:.3f}" if second else "-"
+        judged = r.get("calls_certain_jedi_then_mypy_judged")
+        with_mypy += f" | {judged['precision']:.3f}" if judged else " | -"
+        with_mypy += f" | {len(r.get('calls_certain_unjudged', []))}"
         lines.append(
             f"| {r['package']} | {r['modules']} | {r['imports']['precision']:.3f} | "
             f"{r['imports']['recall']:.3f} | {r['calls_certain']['precision']:.3f} | "

@@ -12,9 +12,30 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from ..model import Binding, Dotted, ImportStatement, ParsedFile, ScopeNames, Symbol, SymbolKind
+from ..model import (
+    Binding,
+    CallArguments,
+    Dotted,
+    ImportStatement,
+    ParsedFile,
+    ScopeNames,
+    Symbol,
+    SymbolKind,
+    ValueFlow,
+)
 
-__all__ = ["Lookups", "ModuleInfo", "RepositoryIndex", "interface_hash"]
+__all__ = [
+    "CALL_KEY", "FLOWS_KEY", "Lookups", "ModuleInfo", "RepositoryIndex", "call_names",
+    "flow_digest", "interface_hash", "pass_name",
+]  # fmt: skip
+
+FLOWS_KEY = "flows:"
+"""`FLOWS_KEY + module` in `modules_consulted`: the linking read that module's value flow
+(`ParsedFile.flows`, `passes`), which `flow_digest` summarises."""
+CALL_KEY = "call:"
+"""`CALL_KEY + name` in `names_consulted`: the linking looked for every call named `name`
+(the callers of a function whose parameter it followed)."""
+_CONTAINER_MARKS = frozenset({"<item>", "<items>", "<key>"})
 
 
 @dataclass
@@ -70,10 +91,75 @@ def interface_hash(parsed: ParsedFile) -> str:
     for binding in parsed.bindings:
         if binding.scope == parsed.module or binding.target[:1] == ("self",):
             add("bind", binding.scope, binding.target, binding.value, binding.kind)
-        elif binding.kind == "annotation" and "." in binding.scope:
+        elif binding.kind in ("annotation", "class") and "." in binding.scope:
             # class-level annotations of attributes are visible to other files
             add("bind", binding.scope, binding.target, binding.value, binding.kind)
     return digest.hexdigest()
+
+
+def pass_name(callee: tuple[object, ...]) -> str | None:
+    """The name a call is made by: `f` for `f(...)`, `m` for `a.b.m(...)` and `x().m(...)`,
+    `f()` for `f(...)(...)` (a decorator with arguments calls what `f` returns)."""
+    if callee[0] == "name":
+        return str(callee[-1])
+    if callee[0] == "attr":
+        return str(callee[2])
+    if callee[0] == "call" and isinstance(callee[1], tuple):
+        inner = pass_name(callee[1])
+        return f"{inner}()" if inner is not None and not inner.endswith("()") else None
+    return None
+
+
+def call_names(parsed: ParsedFile) -> list[str]:
+    """`CALL_KEY + name` for each call passing values (see `CALL_KEY`), one per call."""
+    names = (pass_name(p.callee) for p in parsed.passes)
+    return [CALL_KEY + name for name in names if name is not None]
+
+
+def flow_digest(parsed: ParsedFile) -> str:
+    """Hash of what other files' value flow may read of this file: its flows and calls in
+    their order (not their byte offsets: an edit above them leaves the hash unchanged), and
+    its functions' parameters. The linker records `FLOWS_KEY + module` when it reads them."""
+    digest = hashlib.sha256()
+    offsets: dict[int, int] = {}
+
+    def block(value: tuple[int, ...]) -> tuple[int, ...]:
+        # renumber the block entries by first appearance, keeping their flag bits
+        return tuple(offsets.setdefault(e >> 8, len(offsets)) << 8 | (e & 0xFF) for e in value)
+
+    records: list[tuple[int, object]] = [
+        (f.at, ("flow", f.scope, f.target, _relative(f.value, block), block(f.block)))
+        for f in parsed.flows
+    ]
+    records += [
+        (c.at, ("pass", c.scope, _relative(c.callee, block), _relative(c.arguments, block),
+                block(c.block)))
+        for c in parsed.passes
+    ]  # fmt: skip
+    records.sort(key=lambda record: record[0])
+    for _, record in records:
+        digest.update(repr(record).encode())
+        digest.update(b"\n")
+    for symbol in parsed.symbols:
+        signature = (symbol.qualified_name, symbol.parameters, symbol.parameter_kinds)
+        digest.update(repr((*signature, symbol.returns)).encode())
+    # the names each function binds, and what it imports: value flow reads them too
+    for names in parsed.scopes:
+        digest.update(repr((names.scope, sorted(names.names), sorted(names.globals))).encode())
+    for statement in parsed.imports:
+        if statement.scope != parsed.module:
+            digest.update(repr((statement.scope, statement.module, statement.level,
+                                statement.name, statement.alias)).encode())  # fmt: skip
+    return digest.hexdigest()
+
+
+def _relative(value: object, block: object) -> object:
+    """An `Expr` with the byte offsets of its `("at", offset, block, expr)` parts dropped."""
+    if isinstance(value, tuple):
+        if len(value) == 4 and value[0] == "at":
+            return ("at", block(value[2]), _relative(value[3], block))  # type: ignore[operator]
+        return tuple(_relative(item, block) for item in value)
+    return value
 
 
 class RepositoryIndex:
@@ -90,6 +176,19 @@ class RepositoryIndex:
         self.scope_names: dict[str, ScopeNames] = {}
         self.attribute_bindings: dict[str, dict[str, list[Binding]]] = defaultdict(dict)
         self.short_names: dict[str, list[str]] = defaultdict(list)
+        # value flow (Python): per scope, target -> flows in source order
+        self.scope_flows: dict[str, dict[Dotted, list[ValueFlow]]] = defaultdict(dict)
+        # class -> attribute -> flows into `self.attribute` (its methods) or the class body
+        self.attribute_flows: dict[str, dict[str, list[ValueFlow]]] = defaultdict(dict)
+        # class -> attribute -> elements added to the container `self.attribute`
+        self.attribute_additions: dict[str, dict[str, list[ValueFlow]]] = defaultdict(dict)
+        # module -> name -> flows into the module's variable from anywhere in the module
+        # (`global` assignments in functions, elements added to it in functions)
+        self.module_flows: dict[str, dict[str, list[ValueFlow]]] = defaultdict(dict)
+        self.passes_by_name: dict[str, list[tuple[str, CallArguments]]] = defaultdict(list)
+        self.decorations: dict[str, ValueFlow] = {}  # decorated definition -> its binding
+        # class -> attributes annotated with a type value flow leaves to the checkers
+        self.declared_attributes: dict[str, set[str]] = defaultdict(set)
         ordered = sorted(files, key=lambda f: (not f.is_package, f.path))
         for parsed in ordered:
             if parsed.module in self.modules:
@@ -134,6 +233,41 @@ class RepositoryIndex:
                 self.scope_bindings[binding.scope].setdefault(binding.target, []).append(binding)
         for names in parsed.scopes:
             self.scope_names[names.scope] = names
+        self._add_flows(parsed, kinds)
+
+    def _add_flows(self, parsed: ParsedFile, kinds: dict[str, SymbolKind]) -> None:
+        module = parsed.module
+        for flow in parsed.flows:
+            target = flow.target
+            self.scope_flows[flow.scope].setdefault(target, []).append(flow)
+            scope_kind = kinds.get(flow.scope)
+            if target[0] == "<declared>":
+                if target[1:2] == ("self",) and scope_kind == SymbolKind.METHOD:
+                    self.declared_attributes[self.symbols[flow.scope].parent].add(target[-1])
+                elif scope_kind == SymbolKind.CLASS and len(target) == 2:
+                    self.declared_attributes[flow.scope].add(target[1])
+                continue
+            if target[0] == "self" and len(target) >= 2 and scope_kind == SymbolKind.METHOD:
+                owner = self.symbols[flow.scope].parent
+                table = self.attribute_flows if len(target) == 2 else self.attribute_additions
+                if len(target) == 2 or target[2] in _CONTAINER_MARKS:
+                    table[owner].setdefault(target[1], []).append(flow)
+            elif scope_kind == SymbolKind.CLASS and len(target) == 1:
+                self.attribute_flows[flow.scope].setdefault(target[0], []).append(flow)
+            elif flow.scope != module and not target[0].startswith("<"):
+                names = self.scope_names.get(flow.scope)
+                local = names is not None and target[0] in names.names
+                declared = names is not None and target[0] in names.globals
+                if declared or (len(target) > 1 and target[1] in _CONTAINER_MARKS and not local):
+                    self.module_flows[module].setdefault(target[0], []).append(flow)
+            if flow.value[0] == "call" and len(target) == 1:
+                decorated = _decorated(flow.value)
+                if decorated is not None:
+                    self.decorations.setdefault(decorated, flow)
+        for call in parsed.passes:
+            name = pass_name(call.callee)
+            if name is not None:
+                self.passes_by_name[name].append((module, call))
 
     def update(self, removed: Iterable[ParsedFile], added: Iterable[ParsedFile]) -> bool:
         """Swap the contributions of changed files in place (watch mode: no full rebuild).
@@ -177,6 +311,33 @@ class RepositoryIndex:
             self.scope_bindings.pop(qualified, None)
             self.attribute_bindings.pop(qualified, None)
             self.scope_names.pop(qualified, None)
+            self.scope_flows.pop(qualified, None)
+            self.attribute_flows.pop(qualified, None)
+            self.attribute_additions.pop(qualified, None)
+            self.decorations.pop(qualified, None)
+            self.declared_attributes.pop(qualified, None)
+        self.scope_flows.pop(parsed.module, None)
+        self.module_flows.pop(parsed.module, None)
+        for name in {pass_name(call.callee) for call in parsed.passes} - {None}:
+            assert name is not None
+            kept = [entry for entry in self.passes_by_name[name] if entry[0] != parsed.module]
+            if kept:
+                self.passes_by_name[name] = kept
+            else:
+                del self.passes_by_name[name]
+
+
+def _decorated(value: tuple[object, ...]) -> str | None:
+    """The definition a decorator binding wraps: ("call", d, ((0, ("def", q)),)) -> q."""
+    while value[0] == "call":
+        arguments = value[2]
+        if not isinstance(arguments, tuple) or len(arguments) != 1:
+            return None
+        inner = arguments[0][1]
+        if inner[0] == "def":
+            return str(inner[1])
+        value = inner
+    return None
 
 
 def _discard(table: dict[str, list[str]], key: str, value: str) -> None:
@@ -219,6 +380,47 @@ class Lookups:
         if module is not None:
             self.modules_consulted.add(module)
         return self.index.attribute_bindings.get(class_name, {}).get(attribute, [])
+
+    # -- value flow (Python): each read records the module's flows as consulted ---------------
+    def _flows_of(self, module: str | None) -> None:
+        if module is not None:
+            self.modules_consulted.add(FLOWS_KEY + module)
+
+    def _module_of(self, scope: str) -> str | None:
+        return self.index.symbol_module.get(scope, scope if scope in self.index.modules else None)
+
+    def flows(self, scope: str, target: Dotted) -> list[ValueFlow]:
+        """The flows into `target` in `scope`, in source order."""
+        self._flows_of(self._module_of(scope))
+        return self.index.scope_flows.get(scope, {}).get(target, [])
+
+    def attribute_flows(self, class_name: str, attribute: str) -> list[ValueFlow]:
+        self._flows_of(self.index.symbol_module.get(class_name))
+        return self.index.attribute_flows.get(class_name, {}).get(attribute, [])
+
+    def attribute_additions(self, class_name: str, attribute: str) -> list[ValueFlow]:
+        self._flows_of(self.index.symbol_module.get(class_name))
+        return self.index.attribute_additions.get(class_name, {}).get(attribute, [])
+
+    def declared_attribute(self, class_name: str, attribute: str) -> bool:
+        self._flows_of(self.index.symbol_module.get(class_name))
+        return attribute in self.index.declared_attributes.get(class_name, ())
+
+    def module_flows(self, module: str, name: str) -> list[ValueFlow]:
+        self._flows_of(module)
+        return self.index.module_flows.get(module, {}).get(name, [])
+
+    def decoration(self, qualified_name: str) -> ValueFlow | None:
+        self._flows_of(self.index.symbol_module.get(qualified_name))
+        return self.index.decorations.get(qualified_name)
+
+    def passes_named(self, name: str) -> list[tuple[str, CallArguments]]:
+        """Every call named `name` that passes values, with its module."""
+        self.names_consulted.add(CALL_KEY + name)
+        found = self.index.passes_by_name.get(name, [])
+        for module, _ in found:
+            self._flows_of(module)
+        return found
 
     def unique_callable(
         self, name: str, languages: frozenset[str] = frozenset({"python"})
