@@ -225,9 +225,12 @@ class CallLinker:
     # -- implicit calls ------------------------------------------------------------------------
     def link_implicit(self, call: ImplicitCall) -> None:
         """The special methods `with`, `for`, operators and `raise X` run, when the operand's
-        values are known instances (or, for `raise X`, classes) of the repository."""
+        values are known instances (or, for `raise X`, classes) of the repository (known
+        without following parameters to their callers: operators are everywhere)."""
+        if call.methods and not any(self._defined(method) for method in call.methods):
+            return
         values = self.flow.evaluate(
-            call.operand, call.scope, self.parsed.module, call.at, call.block
+            call.operand, call.scope, self.parsed.module, call.at, call.block, shallow=True
         )
         if not values.complete or not values.found or len(values.found) > MAX_CALLEES:
             return
@@ -243,6 +246,10 @@ class CallLinker:
                 if found is not None:
                     why = f"{IMPLICIT}`{call.syntax}` runs `{method}`"
                     self._edge(source, SymbolRef(found), Resolution.INFERRED, call.line, why)
+
+    def _defined(self, method: str) -> bool:
+        """Whether some class of the repository defines `method`."""
+        return bool(self.resolver.lookups.index.short_names.get(method))
 
     def _is_class(self, qualified_name: str) -> bool:
         symbol = self.resolver.lookups.symbol(qualified_name)

@@ -355,6 +355,25 @@ class Lookups:
         self.index = index
         self.modules_consulted: set[str] = set()
         self.names_consulted: set[str] = set()
+        self._outer: list[tuple[set[str], set[str]]] = []
+
+    # -- nested records: what one cached computation consulted, replayed where it is reused
+    def begin(self) -> None:
+        """Record into fresh sets until `end` (nested computations nest)."""
+        self._outer.append((self.modules_consulted, self.names_consulted))
+        self.modules_consulted, self.names_consulted = set(), set()
+
+    def end(self) -> tuple[frozenset[str], frozenset[str]]:
+        """What was consulted since the matching `begin`, also kept by the enclosing record."""
+        inner = (frozenset(self.modules_consulted), frozenset(self.names_consulted))
+        self.modules_consulted, self.names_consulted = self._outer.pop()
+        self.replay(*inner)
+        return inner
+
+    def replay(self, modules: frozenset[str], names: frozenset[str]) -> None:
+        """Record what a reused result consulted when it was computed."""
+        self.modules_consulted.update(modules)
+        self.names_consulted.update(names)
 
     def module(self, name: str) -> ModuleInfo | None:
         self.modules_consulted.add(name)

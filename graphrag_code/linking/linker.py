@@ -18,7 +18,7 @@ from ..model import Edge, EdgeKind, ParsedFile, Resolution, SymbolKind
 from .calls import IMPLICIT, CallLinker
 from .index import Lookups, RepositoryIndex
 from .resolver import External, ModuleRef, Resolver, SymbolRef, Target
-from .values import ValueFlowAnalysis
+from .values import SharedValues, ValueFlowAnalysis
 
 __all__ = ["IMPLICIT", "FileLinks", "NodeIds", "link_file"]
 
@@ -166,8 +166,14 @@ def _merged_via(old: Edge, new: Edge) -> str | None:
     return "; ".join([*reasons, new.via]) if len(reasons) < _MAX_REASONS else old.via
 
 
-def link_file(parsed: ParsedFile, index: RepositoryIndex, ids: NodeIds) -> FileLinks:
-    """Resolve every import, call, base class and type use of one file."""
+def link_file(
+    parsed: ParsedFile,
+    index: RepositoryIndex,
+    ids: NodeIds,
+    shared: SharedValues | None = None,
+) -> FileLinks:
+    """Resolve every import, call, base class and type use of one file (`shared`: value-flow
+    results of the files linked before it in the same run)."""
     lookups = Lookups(index)
     resolver = Resolver(lookups)
     collector = _EdgeCollector()
@@ -177,7 +183,7 @@ def link_file(parsed: ParsedFile, index: RepositoryIndex, ids: NodeIds) -> FileL
     _link_imports(parsed, resolver, ids, collector)
     _link_bases(parsed, resolver, ids, collector)
     _link_type_uses(parsed, resolver, ids, collector)
-    calls = CallLinker(parsed, resolver, ValueFlowAnalysis(resolver), ids, collector.add)
+    calls = CallLinker(parsed, resolver, ValueFlowAnalysis(resolver, shared), ids, collector.add)
     for site in parsed.calls:
         outcome = calls.link(site)
         if outcome is not None:

@@ -24,7 +24,7 @@ from .resolver import External, Instance, ModuleRef, Resolver, SymbolRef, Target
 
 __all__ = [
     "MAX_CALLEES", "Bound", "Container", "Generator", "Inert", "Lambda", "Partial",
-    "ValueFlowAnalysis", "Values",
+    "SharedValues", "ValueFlowAnalysis", "Values",
 ]  # fmt: skip
 
 MAX_CALLEES = 8
@@ -32,6 +32,10 @@ MAX_CALLEES = 8
 _MAX_CALLERS = 40  # calls of one function followed for the values of its parameters
 _MAX_CANDIDATES = 300  # calls of that name examined to find them
 _MAX_DEPTH = 24
+# a parameter's values come from its callers' arguments, which may be parameters in turn:
+# followed this many levels deep (a level is part of every cached result's key, so results
+# do not depend on the order files are linked in)
+_MAX_LEVEL = 2
 _MAX_STEPS = 40_000  # evaluation steps per linked file (Django-sized repositories stay fast)
 _END = 1 << 62  # a position after everything: a module's variables as functions see them
 _PRIVATE = 2
@@ -159,6 +163,10 @@ Value = SymbolRef | ModuleRef | External | Instance | Inert | Bound | Lambda | P
 Value = Value | Container | View | Generator | Super  # type: ignore[misc]
 
 
+SharedValues = dict[object, tuple["Values", frozenset[str], frozenset[str]]]
+"""Results of one linking run shared by its files, with what computing each consulted."""
+
+
 @dataclass
 class Values:
     """Possible values, each with why it was found, and whether the set is complete."""
@@ -227,22 +235,32 @@ class ValueFlowAnalysis:
     """Evaluates expressions for the files of one linking run (one per linked file, like
     `Resolver`, so what it consults is recorded for that file)."""
 
-    def __init__(self, resolver: Resolver) -> None:
+    def __init__(self, resolver: Resolver, shared: SharedValues | None = None) -> None:
         self.resolver = resolver
         self.lookups: Lookups = resolver.lookups
         self.index = resolver.lookups.index
         self._active: set[object] = set()
-        self._cache: dict[object, Values] = {}
+        self._cache: SharedValues = shared if shared is not None else {}
         self._cuts = 0
         self._steps = 0
         self._depth = 0
+        self._level = 0
 
     # -- entry points ------------------------------------------------------------------------
-    def evaluate(self, expr: Expr, scope: str, module: str, at: int, block: Block) -> Values:
+    def evaluate(
+        self, expr: Expr, scope: str, module: str, at: int, block: Block, *, shallow: bool = False
+    ) -> Values:
+        """The values of `expr` evaluated at a place; `shallow`: parameters' values are not
+        looked for at their callers."""
+        level = self._level
+        if shallow:
+            self._level = _MAX_LEVEL
         try:
             return self._eval(expr, _Where(scope, module, at, block))
         except _Cut:
             return Values.unknown()
+        finally:
+            self._level = level
 
     def callables(self, values: Values) -> tuple[dict[Target, str], bool]:
         """What calling each value runs: functions, methods, constructors, externals."""
@@ -308,22 +326,27 @@ class ValueFlowAnalysis:
 
     def _memo(self, key: object, compute: object) -> Values:
         """Compute once per key; a key met again while it is computed is unknown (a cycle)."""
+        key = (self._level, key)
         cached = self._cache.get(key)
         if cached is not None:
-            return cached.copy()
+            values, modules, names = cached
+            self.lookups.replay(modules, names)
+            return values.copy()
         if key in self._active or self._depth > _MAX_DEPTH:
             self._cuts += 1
             return Values.unknown()
         self._active.add(key)
         self._depth += 1
         cuts = self._cuts
+        self.lookups.begin()
         try:
             result: Values = compute()  # type: ignore[operator]
         finally:
             self._active.discard(key)
             self._depth -= 1
+            modules, names = self.lookups.end()
         if self._cuts == cuts:  # nothing was cut short below: the answer holds anywhere
-            self._cache[key] = result.copy()
+            self._cache[key] = (result.copy(), modules, names)
         return result
 
     def _eval(self, expr: Expr, where: _Where) -> Values:
@@ -503,6 +526,8 @@ class ValueFlowAnalysis:
 
     # -- parameters ----------------------------------------------------------------------------
     def _parameter(self, function: str, name: str) -> Values:
+        if self._level >= _MAX_LEVEL:
+            return Values.unknown()
         return self._memo(("param", function, name), lambda: self._parameter_values(function, name))
 
     def _parameter_values(self, function: str, name: str) -> Values:
@@ -529,18 +554,22 @@ class ValueFlowAnalysis:
             default.add(
                 self._eval(flow.value, _Where(parent, self._module(parent), flow.at, flow.block))
             )
-        callers = self._callers(function, symbol.name)
-        if callers is None:
-            return Values.unknown()
-        for site, module, offset in callers:
-            passed = self._passed(
-                symbol.parameters, symbol.parameter_kinds, position, site, module, offset
-            )
-            if passed is None:
-                if defaults:
-                    result.add(default, why)
-                continue
-            result.add(passed, f"{why} (passed by `{site.scope}`)")
+        self._level += 1
+        try:
+            callers = self._callers(function, symbol.name)
+            if callers is None:
+                return Values.unknown()
+            for site, module, offset in callers:
+                passed = self._passed(
+                    symbol.parameters, symbol.parameter_kinds, position, site, module, offset
+                )
+                if passed is None:
+                    if defaults:
+                        result.add(default, why)
+                    continue
+                result.add(passed, f"{why} (passed by `{site.scope}`)")
+        finally:
+            self._level -= 1
         if not callers and defaults:
             result.add(default, why)
         return result
