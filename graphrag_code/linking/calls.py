@@ -25,7 +25,14 @@ from ..model import (
     SymbolKind,
 )
 from .resolver import External, Instance, Resolver, SymbolRef, Target
-from .values import ARGUMENT_CALLERS, DYNAMIC, MAX_CALLEES, ValueFlowAnalysis, Values
+from .values import (
+    ARGUMENT_CALLERS,
+    DYNAMIC,
+    MAX_CALLEES,
+    SPECIAL_CALLERS,
+    ValueFlowAnalysis,
+    Values,
+)
 
 if TYPE_CHECKING:
     from .linker import NodeIds
@@ -176,6 +183,9 @@ class CallLinker:
             return None
         keys = ARGUMENT_CALLERS.get(target.name)
         arguments = self.passes.get((site.at, self._callee_expr(site)))
+        special = SPECIAL_CALLERS.get(target.name)
+        if special is not None and arguments is not None and self._defined(special):
+            self._special(source, target, special, arguments, site)
         if keys is not None and arguments is not None:
             passed = self.flow.argument(arguments, keys, self.parsed.module)
             if passed is not None:
@@ -187,6 +197,20 @@ class CallLinker:
                         self._edge(source, callee, Resolution.INFERRED, site.line, reason)
         kind = DYNAMIC.get(target.name)
         return f"dynamic:{kind}" if kind is not None else None
+
+    def _special(
+        self, source: str, target: External, method: str, arguments: CallArguments, site: CallSite
+    ) -> None:
+        """`iter(x)`, `next(x)`, `len(x)`: the special method of x's class runs."""
+        passed = self.flow.argument(arguments, (0,), self.parsed.module, shallow=True)
+        if passed is None or not passed.complete or len(passed.found) > MAX_CALLEES:
+            return
+        short = target.name.removeprefix("<builtin>.")
+        for value, _ in passed:
+            found = self.flow.special_method(value, method)
+            if found is not None:
+                why = f"{IMPLICIT}`{short}` runs `{method}`"
+                self._edge(source, SymbolRef(found), Resolution.INFERRED, site.line, why)
 
     def _unresolved_kind(
         self, site: CallSite, values: Values | None, runs: dict[Target, str], complete: bool

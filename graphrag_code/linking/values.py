@@ -76,6 +76,14 @@ _EMPTY_CONTAINERS = {
 _ITERATING = frozenset(
     {"list", "tuple", "set", "frozenset", "sorted", "reversed", "iter", "enumerate"}
 )
+# built-ins that call a special method of their argument's class
+SPECIAL_CALLERS = {
+    f"<builtin>.{name}": f"__{name}__"
+    for name in (
+        "iter", "next", "len", "reversed", "repr", "str", "hash", "bool", "abs", "format",
+        "bytes", "aiter", "anext",
+    )
+}  # fmt: skip
 DYNAMIC = {
     "<builtin>.eval": "eval", "<builtin>.exec": "exec", "<builtin>.__import__": "importlib",
     "importlib.import_module": "importlib", "importlib.__import__": "importlib",
@@ -190,6 +198,10 @@ class Values:
         self.complete = self.complete and other.complete
         self.dynamic = self.dynamic or other.dynamic
 
+    def otherwise(self, why: str) -> Values:
+        """These values, with `why` as the reason of those that have none."""
+        return Values({v: r or why for v, r in self.found.items()}, self.complete, self.dynamic)
+
     def copy(self) -> Values:
         return Values(dict(self.found), self.complete, self.dynamic)
 
@@ -294,12 +306,19 @@ class ValueFlowAnalysis:
             return Values.unknown()
 
     def argument(
-        self, site: CallArguments, keys: tuple[int | str, ...], module: str
+        self,
+        site: CallArguments,
+        keys: tuple[int | str, ...],
+        module: str,
+        *,
+        shallow: bool = False,
     ) -> Values | None:
         """The value passed at position or keyword `keys` of a call, None when not passed."""
         for key, value in site.arguments:
             if key in keys:
-                return self.evaluate(value, site.scope, module, site.at, site.block)
+                return self.evaluate(
+                    value, site.scope, module, site.at, site.block, shallow=shallow
+                )
         return None
 
     def entered(self, values: Values, where: _Where) -> Values:
@@ -660,9 +679,11 @@ class ValueFlowAnalysis:
 
     # -- attributes ----------------------------------------------------------------------------
     def _attribute(self, values: Values, name: str, where: _Where) -> Values:
-        result = Values(complete=values.complete)
+        """`value.name` for each value: the attribute's own reason (a property, a class
+        attribute) says more than how the object was found, which fills in otherwise."""
+        result = Values(complete=values.complete, dynamic=values.dynamic)
         for value, why in values:
-            result.add(self._attribute_of(value, name, where), why)
+            result.add(self._attribute_of(value, name, where).otherwise(why))
         return result
 
     def _attribute_of(self, value: object, name: str, where: _Where) -> Values:
@@ -688,10 +709,8 @@ class ValueFlowAnalysis:
                     return Values.of(Bound(found[0]))
             base = resolver._external_base(value.class_name)
             return Values.of(External((*base.dotted, name), True)) if base else Values.unknown()
-        if isinstance(value, Container):
-            if name in ("items", "values", "keys", "get", "pop", "setdefault", "copy", "popitem"):
-                return Values.of(View(f"method:{name}", value))
-            return Values.unknown()
+        if isinstance(value, Container):  # a method of the built-in container
+            return Values.of(View(f"method:{name}", value))
         if isinstance(value, Inert):
             return Values.of(Inert())
         return Values.unknown()
@@ -752,7 +771,9 @@ class ValueFlowAnalysis:
             return Values.of(SymbolRef(qualified))
         decorators = member.decorators
         if any(d.split(".")[-1] in ("property", "cached_property") for d in decorators):
-            return self._function_result(qualified).because(f"the property `{name}`")
+            return self._function_result(qualified).because(
+                f"the property `{member.parent}.{name}`"
+            )
         if "staticmethod" in decorators:
             return Values.of(SymbolRef(qualified))
         return Values.of(Bound(qualified))
@@ -843,7 +864,7 @@ class ValueFlowAnalysis:
 
     def _dict_of(self, values: Values, where: _Where) -> Values:
         """`dict(x)`: x itself for a dict; the dict whose items a list of pairs holds."""
-        result = Values(complete=values.complete)
+        result = Values(complete=values.complete, dynamic=values.dynamic)
         for value, why in values:
             if isinstance(value, Container) and value.kind == "dict":
                 result.add(Values.of(value), why)
@@ -861,7 +882,7 @@ class ValueFlowAnalysis:
     def _call_result(
         self, callees: Values, arguments: tuple[tuple[int | str, Expr], ...], where: _Where
     ) -> Values:
-        result = Values(complete=callees.complete)
+        result = Values(complete=callees.complete, dynamic=callees.dynamic)
         for value, why in callees:
             result.add(self._result_of(value, arguments, where), why)
         return result
@@ -1009,7 +1030,7 @@ class ValueFlowAnalysis:
         return result.because(why)
 
     def _dict_values(self, values: Values) -> Values:
-        result = Values(complete=values.complete)
+        result = Values(complete=values.complete, dynamic=values.dynamic)
         for value, why in values:
             if isinstance(value, Container) and value.kind == "dict":
                 result.add(self._element(value, ("opaque",)), why)
@@ -1040,7 +1061,7 @@ class ValueFlowAnalysis:
 
     def _items(self, values: Values, where: _Where) -> Values:
         """One element of each iterable value (`for x in values`)."""
-        result = Values(complete=values.complete)
+        result = Values(complete=values.complete, dynamic=values.dynamic)
         for value, why in values:
             self._step()
             if isinstance(value, Container):
@@ -1088,7 +1109,7 @@ class ValueFlowAnalysis:
         return self._memo(("yields", function), compute)
 
     def _subscript(self, values: Values, key: Expr, where: _Where) -> Values:
-        result = Values(complete=values.complete)
+        result = Values(complete=values.complete, dynamic=values.dynamic)
         for value, why in values:
             self._step()
             if isinstance(value, Container):
@@ -1110,7 +1131,7 @@ class ValueFlowAnalysis:
     def _entered(self, values: Values, where: _Where) -> Values:
         """What `with value as x` binds: `__enter__`'s result (a context manager made by a
         generator function yields it)."""
-        result = Values(complete=values.complete)
+        result = Values(complete=values.complete, dynamic=values.dynamic)
         for value, why in values:
             if isinstance(value, Instance):
                 method = self.special_method(value, "__enter__") or self.special_method(
@@ -1125,7 +1146,7 @@ class ValueFlowAnalysis:
 
     def _raised(self, values: Values, where: _Where) -> Values:
         """What `except values as e` binds: an instance of each class."""
-        result = Values(complete=values.complete)
+        result = Values(complete=values.complete, dynamic=values.dynamic)
         for value, why in values:
             if isinstance(value, SymbolRef):
                 result.add(self._result_of(value, (), where), why)
