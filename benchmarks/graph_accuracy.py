@@ -29,7 +29,11 @@ from graphrag_code.ingest.offline import LinkedRepository, link_repository
 from graphrag_code.linking.linker import IMPLICIT
 from graphrag_code.model import Edge, EdgeKind, Resolution
 
-DEFAULT_PACKAGES = ("requests==2.32.3", "flask==3.0.3", "click==8.1.7", "httpx==0.28.1")
+DEFAULT_PACKAGES = (
+    "requests==2.32.3", "flask==3.0.3", "click==8.1.7", "httpx==0.28.1",
+    # held out while value flow was tuned on the four above (issue 15)
+    "starlette==0.41.3", "huey==2.5.2",
+)  # fmt: skip
 
 
 @dataclass
@@ -164,6 +168,52 @@ def _second_opinion_pairs(
     }
 
 
+def _named_sites(jedi: dict[str, Any], mypy: dict[str, Any]) -> set[tuple[str, int, str]]:
+    """(module, line, callee name) of the calls jedi resolved to anything, and of those mypy
+    resolved where jedi did not: a call by that name on that line was judged."""
+    named = {
+        (_module_of_file(site["file"]), site["line"], _final_name(site["callee_text"]))
+        for site in jedi["call_sites"]
+        if site["targets"] or site.get("external")
+    }
+    unresolved = {
+        (_module_of_file(site["file"]), site["line"], _final_name(site["callee_text"]))
+        for site in jedi["call_sites"]
+        if not site["targets"] and not site.get("external")
+    }
+    for site in mypy["call_sites"]:
+        key = (site["module"], site["line"], site["target"].rsplit(".", 1)[-1])
+        if key in unresolved:
+            named.add(key)
+    return named
+
+
+def _final_name(callee_text: str) -> str:
+    return callee_text.replace("(", ".").replace(")", ".").rstrip(".").rsplit(".", 1)[-1]
+
+
+def _judged_by_name(
+    linked: LinkedRepository, tiers: set[Resolution], judged: set[tuple[str, int, str]]
+) -> set[tuple[str, str]]:
+    """Our pairs with at least one line where the oracles judged a call of the target's name
+    (`X` or `__init__` for a constructor): an edge found through a value the oracles do not
+    model (a wrapper a decorator returned, a callback) stays unjudged even when another call
+    on its line was judged."""
+    pairs = set()
+    for edge in linked.edges():
+        if edge.kind != EdgeKind.CALLS or edge.external or edge.resolution not in tiers:
+            continue
+        if _implicit(edge):
+            continue
+        module = _caller_module(linked, edge.source)
+        target = _strip(linked.repo, edge.target)
+        parts = target.split(".")
+        names = {parts[-1]} | ({parts[-2]} if parts[-1] == "__init__" and len(parts) > 1 else set())
+        if any((module, line, name) in judged for line in edge.lines for name in names):
+            pairs.add((module, target))
+    return pairs
+
+
 def _judged_pairs(
     linked: LinkedRepository, tiers: set[Resolution], judged: set[tuple[str, int]]
 ) -> set[tuple[str, str]]:
@@ -240,12 +290,12 @@ def compare(
         typed = {(site["module"], site["line"]) for site in mypy_oracle["call_sites"]}
         result["sites_jedi_left_unresolved"] = len(unresolved)
         result["of_which_mypy_resolved"] = len(unresolved & typed)
-        # the same, counting only our edges at call sites one of the two judged: a site
-        # neither resolved (a callback, a dict of functions) can be neither confirmed nor
-        # refuted, and is listed apart
-        judged_either = _judged_sites(calls_oracle) | (unresolved & typed)
+        # the same, counting only our edges at calls one of the two judged (by line and the
+        # callee's name): a call neither resolved (a callback, a dict of functions, what a
+        # decorator returned) can be neither confirmed nor refuted, and is listed apart
         certain_tiers = {Resolution.EXACT, Resolution.INFERRED}
-        judged_both = _judged_pairs(linked, certain_tiers, judged_either)
+        named = _named_sites(calls_oracle, mypy_oracle)
+        judged_both = _judged_by_name(linked, certain_tiers, named)
         result["calls_certain_jedi_then_mypy_judged"] = _score(judged_both, both).as_dict()
         result["calls_certain_unjudged"] = sorted(certain - judged_both - both)
     if show_errors:

@@ -187,8 +187,8 @@ class RepositoryIndex:
         self.module_flows: dict[str, dict[str, list[ValueFlow]]] = defaultdict(dict)
         self.passes_by_name: dict[str, list[tuple[str, CallArguments]]] = defaultdict(list)
         self.decorations: dict[str, ValueFlow] = {}  # decorated definition -> its binding
-        # class -> attributes annotated with a type value flow leaves to the checkers
-        self.declared_attributes: dict[str, set[str]] = defaultdict(set)
+        # class -> attribute -> its annotation, when the resolver does not read it
+        self.declared_attributes: dict[str, dict[str, ValueFlow]] = defaultdict(dict)
         ordered = sorted(files, key=lambda f: (not f.is_package, f.path))
         for parsed in ordered:
             if parsed.module in self.modules:
@@ -243,9 +243,10 @@ class RepositoryIndex:
             scope_kind = kinds.get(flow.scope)
             if target[0] == "<declared>":
                 if target[1:2] == ("self",) and scope_kind == SymbolKind.METHOD:
-                    self.declared_attributes[self.symbols[flow.scope].parent].add(target[-1])
+                    owner = self.symbols[flow.scope].parent
+                    self.declared_attributes[owner].setdefault(target[-1], flow)
                 elif scope_kind == SymbolKind.CLASS and len(target) == 2:
-                    self.declared_attributes[flow.scope].add(target[1])
+                    self.declared_attributes[flow.scope].setdefault(target[1], flow)
                 continue
             if target[0] == "self" and len(target) >= 2 and scope_kind == SymbolKind.METHOD:
                 owner = self.symbols[flow.scope].parent
@@ -421,9 +422,10 @@ class Lookups:
         self._flows_of(self.index.symbol_module.get(class_name))
         return self.index.attribute_additions.get(class_name, {}).get(attribute, [])
 
-    def declared_attribute(self, class_name: str, attribute: str) -> bool:
+    def declared_attribute(self, class_name: str, attribute: str) -> ValueFlow | None:
+        """The annotation of `class_name.attribute` the resolver does not read, if any."""
         self._flows_of(self.index.symbol_module.get(class_name))
-        return attribute in self.index.declared_attributes.get(class_name, ())
+        return self.index.declared_attributes.get(class_name, {}).get(attribute)
 
     def module_flows(self, module: str, name: str) -> list[ValueFlow]:
         self._flows_of(module)

@@ -16,7 +16,7 @@ so `Resolver` answers first and value flow fills in where it has nothing.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..model import Block, CallArguments, Expr, ImportStatement, SymbolKind, ValueFlow
 from .index import Lookups
@@ -142,6 +142,7 @@ class Container:
     block: Block
     home: tuple[str, ...] | None = None
     name: str = ""
+    declared: tuple[str, ...] = ()  # classes its elements are declared as (`list[Foo]`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -543,6 +544,43 @@ class ValueFlowAnalysis:
     def _module(self, scope: str) -> str:
         return self.index.symbol_module.get(scope, scope)
 
+    # -- declared types ------------------------------------------------------------------------
+    def _declared(self, flows: list[ValueFlow]) -> tuple[str, ...]:
+        """The internal classes an annotation the resolver does not read names
+        (`Sequence[Foo]` -> Foo)."""
+        classes: list[str] = []
+        for flow in flows:
+            if flow.value[0] != "declared":
+                continue
+            symbol = self.lookups.symbol(flow.scope)
+            scope = symbol.parent if symbol is not None and flow.target[1] != "self" else flow.scope
+            module = self._module(flow.scope)
+            for dotted in flow.value[1]:
+                target = self.resolver.resolve_dotted(scope, dotted, module)
+                if isinstance(target, SymbolRef) and self._is_class(target.qualified_name):
+                    classes.append(target.qualified_name)
+        return tuple(classes)
+
+    def _is_class(self, qualified_name: str) -> bool:
+        symbol = self.lookups.symbol(qualified_name)
+        return symbol is not None and symbol.kind == SymbolKind.CLASS
+
+    def _upcast(self, values: Values, classes: tuple[str, ...]) -> Values:
+        """Values where a type is declared, as the checkers see them: an instance of a
+        subclass of a declared class is an instance of that class (which method an override
+        dispatches to is a question of its own), elements of a container too."""
+        if not classes:
+            return values
+        result = Values(complete=values.complete, dynamic=values.dynamic)
+        for value, why in values:
+            if isinstance(value, Instance) and value.class_name not in classes:
+                base = next((c for c in self.resolver.mro(value.class_name) if c in classes), None)
+                value = Instance(base) if base is not None else value
+            elif isinstance(value, Container) and not value.declared:
+                value = replace(value, declared=classes)
+            result.found.setdefault(value, why)
+        return result
+
     # -- parameters ----------------------------------------------------------------------------
     def _parameter(self, function: str, name: str) -> Values:
         if self._level >= _MAX_LEVEL:
@@ -562,8 +600,7 @@ class ValueFlowAnalysis:
         declared = [b for b in typed if b.kind in ("annotation", "class")]
         if declared:  # a declared type is what the checkers use: it wins over call sites
             return _target(self.resolver._binding_value(declared, function))
-        if self.lookups.flows(function, ("<declared>", name)):
-            return Values.unknown()
+        declared_as = self._declared(self.lookups.flows(function, ("<declared>", name)))
         why = f"the parameter `{name}` of `{function}`"
         result = Values()
         defaults = self.lookups.flows(function, ("<default>", name))
@@ -591,7 +628,7 @@ class ValueFlowAnalysis:
             self._level -= 1
         if not callers and defaults:
             result.add(default, why)
-        return result
+        return self._upcast(result, declared_as)
 
     def _callers(self, function: str, name: str) -> list[tuple[CallArguments, str, int]] | None:
         """The calls of `function` that pass values, with their module and how many leading
@@ -750,16 +787,16 @@ class ValueFlowAnalysis:
             members = self.lookups.members(cls, name)
             if members:
                 return self._member_value(members[0], name)
-            if self.lookups.declared_attribute(cls, name):
-                typed = resolver.class_member(cls, name, instance=True)
-                return _target(typed) if typed is not None else Values.unknown()
+            annotated = self.lookups.declared_attribute(cls, name)
             flows = self.lookups.attribute_flows(cls, name)
-            if flows:
+            if flows or annotated is not None:
                 bindings = self.lookups.attribute_bindings(cls, name)
                 declared = [b for b in bindings if b.kind in ("annotation", "class")]
                 if declared:
                     return _target(resolver._binding_value(declared, cls))
-                return self._flow_values(flows, ("attr", cls, name), f"the attribute `{name}`")
+                why = f"the attribute `{name}`"
+                values = self._flow_values(flows, ("attr", cls, name), why)
+                return self._upcast(values, self._declared([annotated] if annotated else []))
         typed = resolver.class_member(class_name, name, instance=True)
         return _target(typed) if typed is not None else Values.unknown()
 
@@ -945,7 +982,8 @@ class ValueFlowAnalysis:
         returns = self.lookups.flows(function, ("<return>",))
         if not returns:
             return Values.of(Inert())
-        return self._flow_values(returns, None, why)
+        declared_as = self._declared(self.lookups.flows(function, ("<declared>", "<return>")))
+        return self._upcast(self._flow_values(returns, None, why), declared_as)
 
     def _container_method(
         self,
@@ -972,7 +1010,10 @@ class ValueFlowAnalysis:
 
     def _element(self, container: Container, key: Expr) -> Values:
         """`container[key]` for a literal key, else any element."""
-        return self._memo(("element", container, key), lambda: self._element_of(container, key))
+        return self._memo(
+            ("element", container, key),
+            lambda: self._upcast(self._element_of(container, key), container.declared),
+        )
 
     def _element_of(self, container: Container, key: Expr) -> Values:
         why = _container_why(container)
@@ -1006,7 +1047,10 @@ class ValueFlowAnalysis:
 
     def _container_items(self, container: Container) -> Values:
         """Every element of a list, tuple or set (a dict: its keys)."""
-        return self._memo(("items", container), lambda: self._container_items_of(container))
+        return self._memo(
+            ("items", container),
+            lambda: self._upcast(self._container_items_of(container), container.declared),
+        )
 
     def _container_items_of(self, container: Container) -> Values:
         why = _container_why(container)
@@ -1104,7 +1148,8 @@ class ValueFlowAnalysis:
             for flow in self.lookups.flows(function, ("<yield from>",)):
                 where = self._where_of(flow)
                 result.add(self._items(self._eval(flow.value, where), where))
-            return result.because(f"what `{function}` yields")
+            declared = self._declared(self.lookups.flows(function, ("<declared>", "<return>")))
+            return self._upcast(result, declared).because(f"what `{function}` yields")
 
         return self._memo(("yields", function), compute)
 

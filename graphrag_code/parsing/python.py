@@ -142,19 +142,20 @@ def class_annotation(node: ts.Node) -> Dotted | None:
     return None
 
 
-_CALLABLE_WORDS = ("Callable", "Any", "object", "Protocol")
+_CALLABLE_WORDS = ("Callable", "Protocol")
 
 
-def _declares_instances(node: ts.Node) -> bool:
-    """An annotation that declares instances of classes in a way the resolver does not read
-    (`Sequence[Foo]`, `Foo | Bar`): value flow must not replace it by what it sees passed.
-    Annotations of callables, of a class object and of one class are read elsewhere."""
+def _declared_classes(node: ts.Node) -> tuple[Dotted, ...] | None:
+    """The names an annotation mentions when it declares instances in a way the resolver does
+    not read (`Sequence[Foo]`, `Foo | Bar`, `dict[str, Foo]`); None for annotations of one
+    class or of a class object (read as types elsewhere) and of callables (value flow follows
+    those)."""
     if annotation_type(node) is not None or class_annotation(node) is not None:
-        return False
+        return None
     text = _text(node)
-    if any(word in text for word in _CALLABLE_WORDS):
-        return False
-    return "[" in text or "|" in text
+    if any(word in text for word in _CALLABLE_WORDS) or ("[" not in text and "|" not in text):
+        return None
+    return tuple(sorted(set(annotation_names(node))))
 
 
 def _returns(node: ts.Node) -> Dotted | None:
@@ -288,7 +289,7 @@ class PythonParser:
 
     def _flows(self, captures: dict[str, list[ts.Node]], state: _FileState) -> FlowExtractor:
         flows = FlowExtractor(
-            lambda node: self._scope_of(node, state), state.def_scopes, _declares_instances
+            lambda node: self._scope_of(node, state), state.def_scopes, _declared_classes
         )
         handlers = {
             "flow.assign": flows.assignment, "flow.augment": flows.augmented,
@@ -299,7 +300,7 @@ class PythonParser:
             "flow.default": flows.default, "flow.decorated": flows.decorated,
             "call": flows.call, "implicit.operator": flows.operator,
             "implicit.subscript": flows.subscript, "implicit.raise": flows.raised,
-            "flow.typed": flows.declared,
+            "flow.typed": flows.declared, "definition.function": flows.declared_return,
         }  # fmt: skip
         for capture, handle in handlers.items():
             for node in captures.get(capture, []):

@@ -215,7 +215,9 @@ class FlowExtractor:
 
     scope_of: Callable[[ts.Node], str]
     def_scopes: dict[int, str]  # def node id -> qualified name
-    opaque_annotation: Callable[[ts.Node], bool]  # an annotation value flow must not override
+    # the classes an annotation declares when the resolver cannot read it (None: it can,
+    # or it declares callables, which value flow follows)
+    declared_names: Callable[[ts.Node], tuple[tuple[str, ...], ...] | None]
     flows: list[ValueFlow] = field(default_factory=list)
     passes: list[CallArguments] = field(default_factory=list)
     implicit: list[ImplicitCall] = field(default_factory=list)
@@ -273,16 +275,19 @@ class FlowExtractor:
 
     # -- captures -------------------------------------------------------------------------------
     def declared(self, node: ts.Node) -> None:
-        """A parameter or attribute annotated with a type value flow does not read (a
-        container of a class, a union): the type checkers take the declaration, so value flow
-        leaves it alone (`("<declared>", name)`, `("<declared>", "self", name)`)."""
+        """A parameter or attribute annotated with a type the resolver does not read (a
+        container of classes, a union): `("<declared>", name)` / `("<declared>", "self",
+        name)` holds ("declared", names); the values that reach it are taken as the declared
+        classes (what the type checkers see)."""
         annotation = node.child_by_field_name("type")
-        if annotation is None or not self.opaque_annotation(annotation):
+        names = self.declared_names(annotation) if annotation is not None else None
+        if names is None:
             return
+        value: Expr = ("declared", names)
         if node.type == "assignment":
             path = _target_path(node.child_by_field_name("left"))
             if path is not None:
-                self._add(node, ("<declared>", *path), _CONST, node.start_byte)
+                self._add(node, ("<declared>", *path), value, node.start_byte)
             return
         name = node.child_by_field_name("name")
         if name is None and node.named_children and node.named_children[0].type == "identifier":
@@ -293,10 +298,24 @@ class FlowExtractor:
         if name is not None and qualified is not None and function is not None:
             self.flows.append(
                 ValueFlow(
-                    qualified, ("<declared>", node_text(name)), _CONST, node.start_point[0] + 1,
+                    qualified, ("<declared>", node_text(name)), value, node.start_point[0] + 1,
                     function.start_byte, self.block_of(function),
                 )
             )  # fmt: skip
+
+    def declared_return(self, function: ts.Node) -> None:
+        """`def f() -> list[Foo]`: ("<declared>", "<return>") in f, like a parameter's."""
+        annotation = function.child_by_field_name("return_type")
+        qualified = self.def_scopes.get(function.id)
+        names = self.declared_names(annotation) if annotation is not None else None
+        if names is None or qualified is None:
+            return
+        self.flows.append(
+            ValueFlow(
+                qualified, ("<declared>", "<return>"), ("declared", names),
+                function.start_point[0] + 1, function.start_byte, self.block_of(function),
+            )
+        )  # fmt: skip
 
     def assignment(self, node: ts.Node) -> None:
         left = node.child_by_field_name("left")
