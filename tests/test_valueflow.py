@@ -317,7 +317,8 @@ def test_incremental_equals_clean_when_a_value_crosses_files(
     _write(
         work,
         "app/tables.py",
-        "from .impl import one, two\n\nTABLE = {'a': one}\n\n\ndef pick():\n    return one\n",
+        "from .impl import one, two\n\nTABLE = {'a': one}\n\n\n"
+        "def pick():\n    chosen = two\n    chosen = one\n    return chosen\n",
     )
     _write(work, "app/runner.py", "def run(callback):\n    callback()\n")
     _write(work, "app/caller.py", "from .runner import run\nfrom .impl import one\n\n\n"
@@ -325,7 +326,8 @@ def test_incremental_equals_clean_when_a_value_crosses_files(
     _write(
         work,
         "app/user.py",
-        "from .tables import TABLE, pick\n\n\ndef use(key):\n    pick()()\n    TABLE[key]()\n",
+        "from .tables import TABLE, pick\n\n\ndef use_pick():\n    pick()()\n\n\n"
+        "def use_table(key):\n    TABLE[key]()\n",
     )
     state = tmp_path / "state"
     build_graph(work, neo4j, repo="inc", state_dir=state)
@@ -338,20 +340,24 @@ def test_incremental_equals_clean_when_a_value_crosses_files(
         )
         return {row["b"] for row in rows}
 
-    assert targets("app.user.use") == {"app.tables.pick", "app.impl.one"}
+    assert targets("app.user.use_pick") == {"app.tables.pick", "app.impl.one"}
+    assert targets("app.user.use_table") == {"app.impl.one"}
     assert targets("app.runner.run") == {"app.impl.one"}
-    # body edits only: no definition or import changes
+    # body edits only: no definition or import changes; in `pick` only the order of two
+    # assignments changes, which decides the value returned
     _write(
         work,
         "app/tables.py",
-        "from .impl import one, two\n\nTABLE = {'a': one, 'b': two}\n\n\ndef pick():\n"
-        "    return two\n",
+        "from .impl import one, two\n\nTABLE = {'a': one, 'b': two}\n\n\n"
+        "def pick():\n    chosen = one\n    chosen = two\n    return chosen\n",
     )
     _write(work, "app/caller.py", "from .runner import run\nfrom .impl import two\n\n\n"
            "def go():\n    run(two)\n")  # fmt: skip
     report = build_graph(work, neo4j, repo="inc", state_dir=state)
     assert report.mode == "incremental"
-    assert targets("app.user.use") == {"app.tables.pick", "app.impl.one", "app.impl.two"}
+    assert report.files_relinked < 5  # not every file
+    assert targets("app.user.use_pick") == {"app.tables.pick", "app.impl.two"}
+    assert targets("app.user.use_table") == {"app.impl.one", "app.impl.two"}
     assert targets("app.runner.run") == {"app.impl.two"}
     incremental = dump(neo4j, "inc")
 

@@ -273,7 +273,9 @@ class CallLinker:
 
     def _defined(self, method: str) -> bool:
         """Whether some class of the repository defines `method`."""
-        return bool(self.resolver.lookups.index.short_names.get(method))
+        lookups = self.resolver.lookups
+        lookups.names_consulted.add(method)  # a class that starts defining it relinks us
+        return bool(lookups.index.short_names.get(method))
 
     def _is_class(self, qualified_name: str) -> bool:
         symbol = self.resolver.lookups.symbol(qualified_name)

@@ -26,12 +26,12 @@ from ..model import (
 
 __all__ = [
     "CALL_KEY", "FLOWS_KEY", "Lookups", "ModuleInfo", "RepositoryIndex", "call_names",
-    "flow_digest", "interface_hash", "pass_name",
+    "flow_keys", "interface_hash", "pass_name",
 ]  # fmt: skip
 
 FLOWS_KEY = "flows:"
-"""`FLOWS_KEY + module` in `modules_consulted`: the linking read that module's value flow
-(`ParsedFile.flows`, `passes`), which `flow_digest` summarises."""
+"""`FLOWS_KEY + scope` (and the other keys of `flow_keys`) in `modules_consulted`: the linking
+read that part of a file's value flow (`ParsedFile.flows`, `passes`)."""
 CALL_KEY = "call:"
 """`CALL_KEY + name` in `names_consulted`: the linking looked for every call named `name`
 (the callers of a function whose parameter it followed)."""
@@ -116,40 +116,103 @@ def call_names(parsed: ParsedFile) -> list[str]:
     return [CALL_KEY + name for name in names if name is not None]
 
 
-def flow_digest(parsed: ParsedFile) -> str:
-    """Hash of what other files' value flow may read of this file: its flows and calls in
-    their order (not their byte offsets: an edit above them leaves the hash unchanged), and
-    its functions' parameters. The linker records `FLOWS_KEY + module` when it reads them."""
+def flow_keys(parsed: ParsedFile) -> dict[str, str]:
+    """What other files' value flow may read of this file, by the key the linker records when
+    it reads it -> a hash of that part. Keys (all after `FLOWS_KEY`): `scope/name` for what a
+    scope binds to a name (its flows, whether the name is local, global or imported there,
+    and every flow or call of the scope that mentions the name, in order: which assignment
+    reaches a use depends on that order), `scope/<return>` and the like, `scope/call:name`
+    for its calls of that name, `function/<signature>`, `class#attribute`, and
+    `module#globals/name` for what functions store into a module's global.
+
+    Byte offsets are left out (an edit above a part leaves its hash unchanged); a statement
+    added inside one function changes the keys of the names it mentions only.
+    """
+    symbols = {symbol.qualified_name: symbol for symbol in parsed.symbols}
+    local = {names.scope: names for names in parsed.scopes}
+    groups: dict[str, list[tuple[int, tuple[object, ...]]]] = defaultdict(list)
+    for flow in parsed.flows:
+        record = ("flow", flow.target, flow.value, flow.block)
+        keys = _flow_keys(flow, parsed.module, symbols, local)
+        keys |= {f"{flow.scope}/{name}" for name in _mentions(flow.value)}
+        for key in keys:
+            groups[key].append((flow.at, record))
+    for call in parsed.passes:
+        record = ("pass", call.callee, call.arguments, call.block)
+        keys = {f"{call.scope}/{name}" for name in _mentions((call.callee, call.arguments))}
+        name = pass_name(call.callee)
+        if name is not None:
+            keys.add(f"{call.scope}/{CALL_KEY}{name}")
+        for key in keys:
+            groups[key].append((call.at, record))
+    for symbol in parsed.symbols:
+        signature = (symbol.parameters, symbol.parameter_kinds, symbol.returns)
+        groups[f"{symbol.qualified_name}/<signature>"].append((-1, ("signature", signature)))
+    for names in parsed.scopes:
+        for name in names.names:
+            groups[f"{names.scope}/{name}"].append((-1, ("local",)))
+        for name in names.globals:
+            groups[f"{names.scope}/{name}"].append((-1, ("global",)))
+    for statement in parsed.imports:
+        if statement.scope != parsed.module:
+            imported = (statement.module, statement.level, statement.name, statement.alias)
+            groups[f"{statement.scope}/{statement.bound_name}"].append((-1, ("import", imported)))
+    return {FLOWS_KEY + key: _digest(records) for key, records in groups.items()}
+
+
+ATTRIBUTE = "#"
+GLOBALS = "#globals/"
+
+
+def _flow_keys(
+    flow: ValueFlow, module: str, symbols: dict[str, Symbol], local: dict[str, ScopeNames]
+) -> set[str]:
+    """The keys under which the index's tables serve one flow (see `flow_keys`)."""
+    target = flow.target
+    keys = {f"{flow.scope}/{target[0]}"}
+    symbol = symbols.get(flow.scope)
+    if symbol is None:
+        return keys
+    attribute = target[-1] if target[0] == "<declared>" else target[1] if len(target) > 1 else ""
+    if symbol.kind == SymbolKind.CLASS:
+        keys.add(flow.scope + ATTRIBUTE + (attribute or target[0]))
+    elif "self" in target[:2] and symbol.kind == SymbolKind.METHOD:
+        keys.add(symbol.parent + ATTRIBUTE + attribute)
+    elif not target[0].startswith("<"):
+        names = local.get(flow.scope)
+        if names is None or target[0] in names.globals or target[0] not in names.names:
+            keys.add(module + GLOBALS + target[0])
+    return keys
+
+
+def _mentions(value: object) -> set[str]:
+    """The names an `Expr` (or a structure of them) reads: heads of its ("name", …) parts."""
+    found: set[str] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, tuple):
+            if len(item) >= 2 and item[0] == "name" and isinstance(item[1], str):
+                found.add(item[1])
+            else:
+                stack.extend(item)
+    return found
+
+
+def _digest(records: list[tuple[int, tuple[object, ...]]]) -> str:
     digest = hashlib.sha256()
     offsets: dict[int, int] = {}
 
-    def block(value: tuple[int, ...]) -> tuple[int, ...]:
+    def block(value: object) -> tuple[int, ...]:
         # renumber the block entries by first appearance, keeping their flag bits
-        return tuple(offsets.setdefault(e >> 8, len(offsets)) << 8 | (e & 0xFF) for e in value)
+        entries: tuple[int, ...] = value  # type: ignore[assignment]
+        return tuple(offsets.setdefault(e >> 8, len(offsets)) << 8 | (e & 0xFF) for e in entries)
 
-    records: list[tuple[int, object]] = [
-        (f.at, ("flow", f.scope, f.target, _relative(f.value, block), block(f.block)))
-        for f in parsed.flows
-    ]
-    records += [
-        (c.at, ("pass", c.scope, _relative(c.callee, block), _relative(c.arguments, block),
-                block(c.block)))
-        for c in parsed.passes
-    ]  # fmt: skip
-    records.sort(key=lambda record: record[0])
-    for _, record in records:
+    for _, record in sorted(records, key=lambda r: r[0]):
+        if record[0] in ("flow", "pass"):  # (kind, ..., block): the block renumbered too
+            record = (_relative(record[:-1], block), block(record[-1]))
         digest.update(repr(record).encode())
         digest.update(b"\n")
-    for symbol in parsed.symbols:
-        signature = (symbol.qualified_name, symbol.parameters, symbol.parameter_kinds)
-        digest.update(repr((*signature, symbol.returns)).encode())
-    # the names each function binds, and what it imports: value flow reads them too
-    for names in parsed.scopes:
-        digest.update(repr((names.scope, sorted(names.names), sorted(names.globals))).encode())
-    for statement in parsed.imports:
-        if statement.scope != parsed.module:
-            digest.update(repr((statement.scope, statement.module, statement.level,
-                                statement.name, statement.alias)).encode())  # fmt: skip
     return digest.hexdigest()
 
 
@@ -158,6 +221,8 @@ def _relative(value: object, block: object) -> object:
     if isinstance(value, tuple):
         if len(value) == 4 and value[0] == "at":
             return ("at", block(value[2]), _relative(value[3], block))  # type: ignore[operator]
+        if len(value) == 4 and value[0] == "lambda":  # its line: only for explanations
+            return ("lambda", value[2], _relative(value[3], block))
         return tuple(_relative(item, block) for item in value)
     return value
 
@@ -402,45 +467,49 @@ class Lookups:
         return self.index.attribute_bindings.get(class_name, {}).get(attribute, [])
 
     # -- value flow (Python): each read records the module's flows as consulted ---------------
-    def _flows_of(self, module: str | None) -> None:
-        if module is not None:
-            self.modules_consulted.add(FLOWS_KEY + module)
-
-    def _module_of(self, scope: str) -> str | None:
-        return self.index.symbol_module.get(scope, scope if scope in self.index.modules else None)
+    def _flows_of(self, key: str) -> None:
+        self.modules_consulted.add(FLOWS_KEY + key)
 
     def flows(self, scope: str, target: Dotted) -> list[ValueFlow]:
-        """The flows into `target` in `scope`, in source order."""
-        self._flows_of(self._module_of(scope))
+        """The flows into `target` in `scope`, in source order (reading them also reads how
+        `scope` binds the name `target[0]`: see `flow_keys`)."""
+        self._flows_of(f"{scope}/{target[0]}")
         return self.index.scope_flows.get(scope, {}).get(target, [])
 
+    def signature(self, function: str) -> Symbol | None:
+        """A function whose parameters value flow reads."""
+        self._flows_of(f"{function}/<signature>")
+        return self.symbol(function)
+
     def attribute_flows(self, class_name: str, attribute: str) -> list[ValueFlow]:
-        self._flows_of(self.index.symbol_module.get(class_name))
+        self._flows_of(class_name + ATTRIBUTE + attribute)
         return self.index.attribute_flows.get(class_name, {}).get(attribute, [])
 
     def attribute_additions(self, class_name: str, attribute: str) -> list[ValueFlow]:
-        self._flows_of(self.index.symbol_module.get(class_name))
+        self._flows_of(class_name + ATTRIBUTE + attribute)
         return self.index.attribute_additions.get(class_name, {}).get(attribute, [])
 
     def declared_attribute(self, class_name: str, attribute: str) -> ValueFlow | None:
         """The annotation of `class_name.attribute` the resolver does not read, if any."""
-        self._flows_of(self.index.symbol_module.get(class_name))
+        self._flows_of(class_name + ATTRIBUTE + attribute)
         return self.index.declared_attributes.get(class_name, {}).get(attribute)
 
     def module_flows(self, module: str, name: str) -> list[ValueFlow]:
-        self._flows_of(module)
+        self._flows_of(module + GLOBALS + name)
         return self.index.module_flows.get(module, {}).get(name, [])
 
     def decoration(self, qualified_name: str) -> ValueFlow | None:
-        self._flows_of(self.index.symbol_module.get(qualified_name))
+        symbol = self.index.symbols.get(qualified_name)
+        if symbol is not None:
+            self._flows_of(f"{symbol.parent}/{symbol.name}")
         return self.index.decorations.get(qualified_name)
 
     def passes_named(self, name: str) -> list[tuple[str, CallArguments]]:
         """Every call named `name` that passes values, with its module."""
         self.names_consulted.add(CALL_KEY + name)
         found = self.index.passes_by_name.get(name, [])
-        for module, _ in found:
-            self._flows_of(module)
+        for _, call in found:
+            self._flows_of(f"{call.scope}/{CALL_KEY}{name}")
         return found
 
     def unique_callable(

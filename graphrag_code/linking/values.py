@@ -92,6 +92,9 @@ DYNAMIC = {
 """Calls whose effect no static analysis follows: counted as unresolved, by kind."""
 
 
+_UNBOUND_MARK = "<unbound>"  # a memoised "not bound in this scope" (`_closure`)
+
+
 # -- values --------------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Inert:
@@ -426,12 +429,27 @@ class ValueFlowAnalysis:
             if symbol is None:
                 break
             if symbol.kind != SymbolKind.CLASS or first:
-                found = self._local(symbol.qualified_name, name, where if first else None)
+                if first:
+                    found = self._local(symbol.qualified_name, name, where)
+                else:
+                    found = self._closure(symbol.qualified_name, name)
                 if found is not None:
                     return found
             first = False
             current = symbol.parent
-        return self._module_name(module, name, where if where.scope == module else None)
+        if where.scope == module:
+            return self._module_name(module, name, where)
+        return self._global(module, name)
+
+    def _closure(self, scope: str, name: str) -> Values | None:
+        """`name` of an enclosing function, seen from a nested one (the same at every use)."""
+        key = ("closure", scope, name)
+        found = self._memo(key, lambda: self._local(scope, name, None) or _UNBOUND.copy())
+        return None if found.dynamic == _UNBOUND_MARK else found
+
+    def _global(self, module: str, name: str) -> Values:
+        """A module's global as its functions see it (the same at every use)."""
+        return self._memo(("global", module, name), lambda: self._module_name(module, name, None))
 
     def _local(self, scope: str, name: str, where: _Where | None) -> Values | None:
         """`name` in the function or class `scope`, None when not bound there; `where` is
@@ -588,7 +606,7 @@ class ValueFlowAnalysis:
         return self._memo(("param", function, name), lambda: self._parameter_values(function, name))
 
     def _parameter_values(self, function: str, name: str) -> Values:
-        symbol = self.lookups.symbol(function)
+        symbol = self.lookups.signature(function)
         if symbol is None:
             return Values.unknown()
         position = symbol.parameters.index(name)
@@ -1246,6 +1264,9 @@ class ValueFlowAnalysis:
             for target, text in found.items():
                 runs.setdefault(target, text)
         return runs, complete
+
+
+_UNBOUND = Values({}, True, _UNBOUND_MARK)
 
 
 # -- helpers -------------------------------------------------------------------------------------
