@@ -95,7 +95,7 @@ class Resolution(str, Enum):
     """How sure a CALLS edge is. Only EXACT and INFERRED count as certain."""
 
     EXACT = "exact"  # by scope and import rules
-    INFERRED = "inferred"  # by simple type inference (constructor results, annotations)
+    INFERRED = "inferred"  # by simple type inference or value flow (Edge.via says which)
     NAME = "name"  # fallback: the only definition with that name in the repository
 
 

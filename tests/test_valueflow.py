@@ -17,6 +17,8 @@ from graphrag_code.endpoint import Neo4jEndpoint
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.ingest.pipeline import build_graph
 from graphrag_code.ingest.report import IngestReport
+from graphrag_code.linking.index import flow_keys
+from graphrag_code.parsing.python import PythonParser
 from graphrag_code.settings import Settings
 
 from .conftest import wipe
@@ -366,3 +368,26 @@ def test_incremental_equals_clean_when_a_value_crosses_files(
     wipe(neo4j)
     build_graph(clean, neo4j, repo="inc", state_dir=tmp_path / "state2")
     assert dump(neo4j, "inc") == incremental
+
+
+def test_flow_keys_change_only_for_what_an_edit_touches() -> None:
+    """An edit above a function changes none of its keys (byte offsets are left out); a new
+    statement changes the keys of the names it mentions; reordering two assignments changes
+    the key of their name (which one reaches a use depends on it)."""
+    parser = PythonParser()
+
+    def keys(text: str) -> dict[str, str]:
+        parsed = parser.parse(path="m.py", module="m", is_package=False, source=text.encode(),
+                              sha256="x")  # fmt: skip
+        return flow_keys(parsed)
+
+    body = "def pick():\n    chosen = a\n    chosen = b\n    return chosen\n"
+    base = keys(body)
+    assert keys("import os\n\n\n" + body) == base
+    added = keys(body.replace("    return", "    unrelated = 1\n    return"))
+    assert {k for k in added.keys() | base.keys() if added.get(k) != base.get(k)} == {
+        "flows:m.pick/unrelated"
+    }
+    swapped = keys(body.replace("chosen = a\n    chosen = b", "chosen = b\n    chosen = a"))
+    changed = {k for k in swapped if swapped[k] != base.get(k)}
+    assert "flows:m.pick/chosen" in changed

@@ -54,8 +54,13 @@ _FLAG_PRIVATE = 2  # comprehensions and lambdas: their names are not seen outsid
 
 
 def _string(node: ts.Node) -> str | None:
-    if any(child.type == "interpolation" for child in node.children):
+    children = node.children
+    if any(child.type == "interpolation" for child in children):
         return None
+    if len(children) == 2 or (len(children) == 3 and children[1].named_child_count == 0):
+        start = node_text(children[0])
+        if start in ('"', "'", '"""', "'''"):  # no prefix, no escapes: the text itself
+            return node_text(children[1]) if len(children) == 3 else ""
     try:
         value = ast.literal_eval(node_text(node))
     except (ValueError, SyntaxError, MemoryError, RecursionError):
