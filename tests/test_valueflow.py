@@ -112,6 +112,9 @@ def test_callables_passed_as_arguments(calls: Calls) -> None:
             ("arguments.call_with", "helpers.beta", "inferred", "the parameter `fn`"),
             ("arguments.by_keyword", "helpers.gamma", "inferred", "the parameter `on_done`"),
             ("arguments.with_default", "helpers.delta", "inferred", "the parameter `hook`"),
+            # forwarded through `*args` and `**kwargs` of a function in between
+            ("arguments.inner", "helpers.alpha", "inferred", "the parameter `args`"),
+            ("arguments.inner", "helpers.gamma", "inferred", "the parameter `kwargs`"),
         ],
     )
     _, via = calls[("arguments.run", "helpers.alpha")]

@@ -723,14 +723,39 @@ class ValueFlowAnalysis:
                 return self._eval(value, where)
             if kind in "pk" and key == name:
                 return self._eval(value, where)
+        # not passed by itself: maybe inside `*args` / `**kwargs` the call forwards
         spread: Values | None = None
-        if kind in "po" and any(k == "*" for k, _ in site.arguments):
-            positional = [k for k, _ in site.arguments if isinstance(k, int)]
-            if not positional or max(positional) < position - offset:
-                spread = Values.unknown()
-        if kind in "pk" and any(k == "**" for k, _ in site.arguments):
-            spread = Values.unknown()
+        unpacked = [v for k, v in site.arguments if k == "*"]
+        if kind in "po" and len(unpacked) == 1:
+            before = sum(1 for k, _ in site.arguments if isinstance(k, int))
+            index = position - offset - before
+            if index >= 0:
+                spread = self._unpacked(self._eval(unpacked[0], where), ("int", index))
+        for value in (v for k, v in site.arguments if k == "**"):
+            if kind in "pk":
+                found = self._unpacked(self._eval(value, where), ("str", name), keyed=True)
+                if found is not None:
+                    spread = found if spread is None else _union((spread, found))
         return spread
+
+    def _unpacked(self, values: Values, key: Expr, *, keyed: bool = False) -> Values | None:
+        """Element `key` of the containers a call unpacks (`*args`, `**kwargs`); None when
+        none of them holds it."""
+        result = Values(complete=values.complete, dynamic=values.dynamic)
+        for value, why in values:
+            if not isinstance(value, Container):
+                result.complete = False
+                continue
+            if keyed and value.kind == "dict":
+                named = [p for p in value.elements if isinstance(p, tuple) and p[0] == key]
+                anonymous = [p for p in value.elements if isinstance(p, tuple) and p[0] is None]
+                if named or anonymous:
+                    result.add(self._element(value, key), why)
+            elif not keyed and value.kind in ("tuple", "list"):
+                result.add(self._element(value, key), why)
+            else:
+                result.complete = False
+        return result if result.found or not result.complete else None
 
     # -- attributes ----------------------------------------------------------------------------
     def _attribute(self, values: Values, name: str, where: _Where) -> Values:
