@@ -18,6 +18,7 @@ from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.ingest.pipeline import build_graph
 from graphrag_code.ingest.report import IngestReport
 from graphrag_code.linking.index import flow_keys
+from graphrag_code.linking.reaching import reaching
 from graphrag_code.parsing.python import PythonParser
 from graphrag_code.settings import Settings
 
@@ -394,3 +395,24 @@ def test_flow_keys_change_only_for_what_an_edit_touches() -> None:
     swapped = keys(body.replace("chosen = a\n    chosen = b", "chosen = b\n    chosen = a"))
     changed = {k for k in swapped if swapped[k] != base.get(k)}
     assert "flows:m.pick/chosen" in changed
+
+
+def test_reaching_assignments_follow_branches() -> None:
+    """Which assignments of `x` reach each call of it: the latest enclosing one, and those in
+    branches after it; the other arm of an `if` never does; a comprehension's stay inside."""
+    text = (
+        "def f(c, items):\n    x = a\n    if c:\n        x = b\n        x()\n    else:\n"
+        "        x()\n    x()\n    [x() for x in items]\n    x()\n"
+    )
+    parsed = PythonParser().parse(path="m.py", module="m", is_package=False,
+                                  source=text.encode(), sha256="x")  # fmt: skip
+    flows = [flow for flow in parsed.flows if flow.target == ("x",)]
+    sites = [site for site in parsed.calls if site.callee == ("x",)]
+    reached = [sorted(str(f.value) for f in reaching(flows, (s.at, s.block))[0]) for s in sites]
+    assert reached == [
+        ["('name', 'b')"],
+        ["('name', 'a')"],
+        ["('name', 'a')", "('name', 'b')"],
+        ["('iter', ('name', 'items'))"],  # the comprehension's own x
+        ["('name', 'a')", "('name', 'b')"],  # not the comprehension's
+    ]

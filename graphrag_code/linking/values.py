@@ -15,16 +15,37 @@ so `Resolver` answers first and value flow fills in where it has nothing.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from ..model import Block, CallArguments, Expr, ImportStatement, SymbolKind, ValueFlow
 from .index import Lookups
+from .reaching import reaching
 from .resolver import External, Instance, ModuleRef, Resolver, SymbolRef, Target
+from .value_records import (
+    ARGUMENT_CALLERS,
+    DYNAMIC,
+    EMPTY_CONTAINERS,
+    IDENTITY,
+    IDENTITY_FACTORIES,
+    ITERATING,
+    SPECIAL_CALLERS,
+    Bound,
+    Container,
+    Generator,
+    Inert,
+    Lambda,
+    Partial,
+    SharedValues,
+    Super,
+    Values,
+    View,
+    chain,
+    union,
+)
 
 __all__ = [
-    "MAX_CALLEES", "Bound", "Container", "Generator", "Inert", "Lambda", "Partial",
-    "SharedValues", "ValueFlowAnalysis", "Values",
+    "ARGUMENT_CALLERS", "DYNAMIC", "MAX_CALLEES", "SPECIAL_CALLERS", "SharedValues",
+    "ValueFlowAnalysis", "Values",
 ]  # fmt: skip
 
 MAX_CALLEES = 8
@@ -38,199 +59,8 @@ _MAX_DEPTH = 24
 _MAX_LEVEL = 2
 _MAX_STEPS = 40_000  # evaluation steps per linked file (Django-sized repositories stay fast)
 _END = 1 << 62  # a position after everything: a module's variables as functions see them
-_PRIVATE = 2
-_EXCLUSIVE = 1
-
-# Decorators (and wrapper factories) that return the function they are given, as far as
-# calls are concerned: `@functools.wraps(f)` over a wrapper is the wrapper.
-_IDENTITY = frozenset(
-    {
-        "<builtin>.staticmethod", "<builtin>.classmethod", "<builtin>.property",
-        "functools.cache", "functools.lru_cache", "functools.cached_property",
-        "functools.total_ordering", "functools.singledispatch", "contextlib.contextmanager",
-        "contextlib.asynccontextmanager", "abc.abstractmethod", "typing.overload",
-        "typing.final", "typing_extensions.final", "typing_extensions.overload",
-        "dataclasses.dataclass", "typing.no_type_check", "typing.runtime_checkable",
-        "functools.update_wrapper",
-    }
-)  # fmt: skip
-_IDENTITY_FACTORIES = frozenset(
-    {"functools.wraps", "functools.lru_cache", "dataclasses.dataclass", "functools.partial"}
-)
-# external callables that call a callable argument: name -> positions / keywords of it
-ARGUMENT_CALLERS: dict[str, tuple[int | str, ...]] = {
-    "<builtin>.map": (0,), "<builtin>.filter": (0,), "<builtin>.sorted": ("key",),
-    "<builtin>.min": ("key",), "<builtin>.max": ("key",), "functools.reduce": (0,),
-    "threading.Thread": ("target",), "threading.Timer": (1, "function"),
-    "atexit.register": (0,), "signal.signal": (1,), "itertools.starmap": (0,),
-    "itertools.filterfalse": (0,), "itertools.takewhile": (0,), "itertools.dropwhile": (0,),
-    "itertools.groupby": ("key",), "itertools.accumulate": (1, "func"),
-    "heapq.nsmallest": ("key",), "heapq.nlargest": ("key",), "multiprocessing.Process": ("target",),
-}  # fmt: skip
-_EMPTY_CONTAINERS = {
-    "<builtin>.dict": "dict", "<builtin>.list": "list", "<builtin>.set": "set",
-    "collections.OrderedDict": "dict", "collections.defaultdict": "dict",
-    "collections.deque": "list", "<builtin>.frozenset": "set", "<builtin>.tuple": "tuple",
-    "weakref.WeakKeyDictionary": "dict", "weakref.WeakValueDictionary": "dict",
-}  # fmt: skip
-_ITERATING = frozenset(
-    {"list", "tuple", "set", "frozenset", "sorted", "reversed", "iter", "enumerate"}
-)
-# built-ins that call a special method of their argument's class
-SPECIAL_CALLERS = {
-    f"<builtin>.{name}": f"__{name}__"
-    for name in (
-        "iter", "next", "len", "reversed", "repr", "str", "hash", "bool", "abs", "format",
-        "bytes", "aiter", "anext",
-    )
-}  # fmt: skip
-DYNAMIC = {
-    "<builtin>.eval": "eval", "<builtin>.exec": "exec", "<builtin>.__import__": "importlib",
-    "importlib.import_module": "importlib", "importlib.__import__": "importlib",
-    "<builtin>.compile": "eval",
-}  # fmt: skip
-"""Calls whose effect no static analysis follows: counted as unresolved, by kind."""
-
 
 _UNBOUND_MARK = "<unbound>"  # a memoised "not bound in this scope" (`_closure`)
-
-
-# -- values --------------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Inert:
-    """A literal (None, a number, a string): never callable, never an instance of ours."""
-
-
-@dataclass(frozen=True, slots=True)
-class Bound:
-    """A method reached through an instance (or a classmethod through its class)."""
-
-    qualified_name: str
-
-
-@dataclass(frozen=True, slots=True)
-class Lambda:
-    scope: str
-    module: str
-    line: int
-    params: tuple[str, ...]
-    body: Expr  # ("at", offset, block, expr)
-
-
-@dataclass(frozen=True, slots=True)
-class Partial:
-    """`functools.partial(f, ...)`: calling it calls `f` (its values)."""
-
-    function: Expr
-    scope: str
-    module: str
-    at: int
-    block: Block
-
-
-@dataclass(frozen=True, slots=True)
-class Container:
-    """A list, tuple, set or dict display (or a comprehension) and where it is stored.
-
-    `elements` are unevaluated: list/tuple/set -> (Expr, ...), dict -> ((key, value), ...);
-    `home` names the variable or attribute it was bound to, so elements added there
-    (`x.append(f)`, `x[k] = f`) count too.
-    """
-
-    kind: str
-    elements: tuple[object, ...]
-    scope: str
-    module: str
-    at: int
-    block: Block
-    home: tuple[str, ...] | None = None
-    name: str = ""
-    declared: tuple[str, ...] = ()  # classes its elements are declared as (`list[Foo]`)
-
-
-@dataclass(frozen=True, slots=True)
-class View:
-    """`d.items()` / `d.values()` / `d.keys()` / `(k, v)` pairs of a container, or a
-    container's method (`d.get`) waiting to be called."""
-
-    kind: str  # "items", "values", "keys", "pair", "method:<name>"
-    container: Container
-
-
-@dataclass(frozen=True, slots=True)
-class Generator:
-    """What calling a generator function gives: iterating it runs its yields."""
-
-    function: str
-
-
-@dataclass(frozen=True, slots=True)
-class Super:
-    """`super()` inside a method of `class_name`."""
-
-    class_name: str
-
-
-Value = SymbolRef | ModuleRef | External | Instance | Inert | Bound | Lambda | Partial
-Value = Value | Container | View | Generator | Super  # type: ignore[misc]
-
-
-SharedValues = dict[object, tuple["Values", frozenset[str], frozenset[str]]]
-"""Results of one linking run shared by its files, with what computing each consulted."""
-
-
-@dataclass
-class Values:
-    """Possible values, each with why it was found, and whether the set is complete."""
-
-    found: dict[object, str] = field(default_factory=dict)
-    complete: bool = True
-    dynamic: str = ""  # a dynamic construct made it unknown: "getattr", "eval", "importlib"
-
-    @classmethod
-    def unknown(cls, dynamic: str = "") -> Values:
-        return cls({}, False, dynamic)
-
-    @classmethod
-    def of(cls, value: object, why: str = "") -> Values:
-        return cls({value: why}, True)
-
-    def add(self, other: Values, why: str = "") -> None:
-        for value, reason in other.found.items():
-            if value not in self.found:
-                self.found[value] = _chain(why, reason)
-        self.complete = self.complete and other.complete
-        self.dynamic = self.dynamic or other.dynamic
-
-    def otherwise(self, why: str) -> Values:
-        """These values, with `why` as the reason of those that have none."""
-        return Values({v: r or why for v, r in self.found.items()}, self.complete, self.dynamic)
-
-    def copy(self) -> Values:
-        return Values(dict(self.found), self.complete, self.dynamic)
-
-    def __iter__(self) -> Iterator[tuple[object, str]]:
-        return iter(list(self.found.items()))
-
-    def because(self, why: str) -> Values:
-        return Values(
-            {v: _chain(why, r) for v, r in self.found.items()}, self.complete, self.dynamic
-        )
-
-
-def _chain(outer: str, inner: str) -> str:
-    if not outer:
-        return inner
-    if not inner or inner == outer:
-        return outer
-    return f"{outer}, from {inner}" if ", from " not in outer else outer
-
-
-def _union(parts: Iterable[Values]) -> Values:
-    result = Values()
-    for part in parts:
-        result.add(part)
-    return result
 
 
 @dataclass(frozen=True)
@@ -410,7 +240,7 @@ class ValueFlowAnalysis:
                 Container(expr[1], elements, where.scope, where.module, where.at, where.block)
             )
         if tag == "union":
-            return _union(self._eval(part, where) for part in expr[1])
+            return union(self._eval(part, where) for part in expr[1])
         if tag in ("const", "str", "int"):
             return Values.of(Inert())
         return Values.unknown()
@@ -483,7 +313,7 @@ class ValueFlowAnalysis:
             return result
         if not flows and not is_parameter:
             return Values.unknown()  # bound by something value flow does not record
-        reached, entry = _reaching(flows, where)
+        reached, entry = reaching(flows, (where.at, where.block) if where else None)
         result.add(self._flow_values(reached, (scope, name), f"the variable `{name}`"))
         if entry and is_parameter:
             result.add(self._parameter(symbol.qualified_name, name))
@@ -504,7 +334,7 @@ class ValueFlowAnalysis:
         flows = lookups.flows(module, (name,))
         extra = [f for f in lookups.module_flows(module, name) if len(f.target) == 1]
         if flows or extra:
-            reached, _ = _reaching(flows, where or _Where(module, module, _END, ()))
+            reached, _ = reaching(flows, (where.at, where.block) if where else (_END, ()))
             why = f"the variable `{name}`" if where is not None else f"`{module}.{name}`"
             result.add(self._flow_values(reached + extra, (module, name), why))
         if result.found or not result.complete:
@@ -735,7 +565,7 @@ class ValueFlowAnalysis:
             if kind in "pk":
                 found = self._unpacked(self._eval(value, where), ("str", name), keyed=True)
                 if found is not None:
-                    spread = found if spread is None else _union((spread, found))
+                    spread = found if spread is None else union((spread, found))
         return spread
 
     def _unpacked(self, values: Values, key: Expr, *, keyed: bool = False) -> Values | None:
@@ -876,7 +706,7 @@ class ValueFlowAnalysis:
             return Values.of(Super(owner)) if owner is not None else Values.unknown()
         if callee[0] == "call":  # functools.wraps(f)(wrapper), lru_cache(maxsize=1)(f), ...
             factory = self._eval(callee[1], where)
-            if _externals(factory) & _IDENTITY_FACTORIES and arguments:
+            if _externals(factory) & IDENTITY_FACTORIES and arguments:
                 if _externals(factory) == {"functools.partial"}:
                     return None
                 return self._eval(arguments[0][1], where)
@@ -889,7 +719,7 @@ class ValueFlowAnalysis:
             return None
         (external,) = names
         first = next((v for k, v in arguments if k == 0), None)
-        if external in _IDENTITY and first is not None:
+        if external in IDENTITY and first is not None:
             return self._eval(first, where)
         if external == "functools.partial" and first is not None:
             return Values.of(Partial(first, where.scope, where.module, where.at, where.block))
@@ -912,7 +742,7 @@ class ValueFlowAnalysis:
                 result.add(self._eval(arguments[2][1], where))
             return result
         short = external.removeprefix("<builtin>.")
-        if short in _ITERATING and first is not None:
+        if short in ITERATING and first is not None:
             element = (
                 ("star", first)
                 if short != "enumerate"
@@ -929,8 +759,8 @@ class ValueFlowAnalysis:
             return result
         if short == "dict" and first is not None and len(arguments) == 1:
             return self._dict_of(self._eval(first, where), where)
-        if external in _EMPTY_CONTAINERS and first is None:
-            kind = _EMPTY_CONTAINERS[external]
+        if external in EMPTY_CONTAINERS and first is None:
+            kind = EMPTY_CONTAINERS[external]
             pairs = tuple(
                 (("str", k), v) for k, v in arguments if isinstance(k, str) and k[0] != "*"
             )
@@ -1265,14 +1095,14 @@ class ValueFlowAnalysis:
             function = self._eval(
                 value.function, _Where(value.scope, value.module, value.at, value.block)
             )
-            return self._runs_all(function, _chain(why, "`functools.partial`"), depth + 1)
+            return self._runs_all(function, chain(why, "`functools.partial`"), depth + 1)
         if isinstance(value, Lambda) and depth < 4:
             body = value.body[3] if value.body[0] == "at" else value.body
             if body[0] != "call":
                 return {}, True
             where = _Where(value.scope, value.module, value.body[1], value.body[2])
             callee = self._eval(body[1], where)
-            return self._runs_all(callee, _chain(why, f"a lambda (line {value.line})"), depth + 1)
+            return self._runs_all(callee, chain(why, f"a lambda (line {value.line})"), depth + 1)
         if isinstance(value, View) and value.kind.startswith("method:"):
             kind = "list" if value.container.kind == "tuple" else value.container.kind
             return {External(("<builtin>", kind, value.kind[7:]), True): why}, True
@@ -1284,7 +1114,7 @@ class ValueFlowAnalysis:
         runs: dict[Target, str] = {}
         complete = values.complete
         for value, reason in values:
-            found, known = self._runs(value, _chain(why, reason), depth)
+            found, known = self._runs(value, chain(why, reason), depth)
             complete = complete and known
             for target, text in found.items():
                 runs.setdefault(target, text)
@@ -1348,51 +1178,6 @@ def _container_why(container: Container) -> str:
     if not container.name:
         return ""
     return f"the {container.kind} `{container.name}`"
-
-
-def _reaching(flows: list[ValueFlow], where: _Where | None) -> tuple[list[ValueFlow], bool]:
-    """The assignments that may reach a use, and whether the value before them may too.
-
-    The latest assignment whose block encloses the use dominates it; assignments after it in
-    branches the use is not part of may have run instead. Arms of one `if` exclude each
-    other; names bound in a comprehension or lambda stay inside it. `where` None: a use after
-    the scope ran (a closure): every assignment counts.
-    """
-    plain = [f for f in flows if len(f.target) == 1]
-    if where is None:
-        return [f for f in plain if not _private(f.block)], True
-    before = [
-        f
-        for f in plain
-        if f.at < where.at
-        and not _excluded(f.block, where.block)
-        and _visible(f.block, where.block)
-    ]
-    dominating = [f for f in before if where.block[: len(f.block)] == f.block]
-    if not dominating:
-        return before, True
-    latest = max(dominating, key=lambda f: f.at)
-    return [latest, *[f for f in before if f.at > latest.at]], False
-
-
-def _excluded(a: Block, b: Block) -> bool:
-    for x, y in zip(a, b, strict=False):
-        if x == y:
-            continue
-        return x >> 8 == y >> 8 and bool(x & _EXCLUSIVE) and bool(y & _EXCLUSIVE)
-    return False
-
-
-def _visible(flow: Block, use: Block) -> bool:
-    """A name bound inside a comprehension or lambda is seen only inside it."""
-    for position, entry in enumerate(flow):
-        if entry & _PRIVATE and (position >= len(use) or use[position] != entry):
-            return False
-    return True
-
-
-def _private(block: Block) -> bool:
-    return any(entry & _PRIVATE for entry in block)
 
 
 def _builtin_names() -> frozenset[str]:
