@@ -63,6 +63,11 @@ nested tuples tagged by their first item:
 ("dict", ((Expr | None, Expr), ...))   a dict display (None key: `**other`)
 ("list" | "tuple" | "set", (Expr, ...))  a display; ("star", Expr) elements for `*xs`
 ("union", (Expr, ...))       one of several values (`a if c else b`, `a or b`)
+("comp", kind, element)      a comprehension: its element (a dict's: (key, value))
+("at", offset, block, Expr)  an expression evaluated where it stands (a lambda's body, a
+                             comprehension's element), not where the enclosing one is
+("declared", (dotted, ...))  what an annotation the resolver does not read names
+                             (`list[Foo]`): the classes values reaching it are taken as
 ("str", text), ("int", n)    a string or integer literal (keys, positions)
 ("const",)                   any other literal (None, numbers, f-strings): never callable
 ("opaque",)                  anything else
@@ -255,7 +260,7 @@ class ImplicitCall:
     `__enter__`/`__exit__`, `for _ in x` `__iter__`, `a + b` `__add__`, `x[k]` `__getitem__`."""
 
     scope: str
-    methods: tuple[str, ...]  # the first one the operand's class defines runs (`__aenter__`, ...)
+    methods: tuple[str, ...]  # each that the operand's class defines runs; () calls it (`raise X`)
     operand: Expr
     line: int
     at: int
