@@ -15,8 +15,9 @@ from graphrag_code.cli.main import main as cli_main
 from graphrag_code.codegraph import CodeGraph
 from graphrag_code.endpoint import Neo4jEndpoint
 from graphrag_code.graph.client import Neo4jClient
-from graphrag_code.ingest.pipeline import build_graph
+from graphrag_code.ingest.pipeline import IndexOptions, build_graph
 from graphrag_code.ingest.report import IngestReport
+from graphrag_code.ingest.state import StateStore
 from graphrag_code.linking.index import flow_keys
 from graphrag_code.linking.reaching import reaching
 from graphrag_code.parsing.python import PythonParser
@@ -311,12 +312,14 @@ def _write(root: Path, path: str, text: str) -> None:
     (root / path).write_text(text)
 
 
+@pytest.mark.parametrize("mode", ["cold", "watch"])
 def test_incremental_equals_clean_when_a_value_crosses_files(
-    neo4j: Neo4jClient, tmp_path: Path
+    neo4j: Neo4jClient, tmp_path: Path, mode: str
 ) -> None:
     """A body edit in one module changes what another module's calls reach (a returned
     function, a dict of handlers, a callback's callers): the incremental run must relink the
-    files that followed those values, and end equal to a clean index."""
+    files that followed those values, and end equal to a clean index; "cold" reads the state
+    from disk, "watch" keeps it in memory and updates the lookup tables in place."""
     work = tmp_path / "work"
     _write(work, "app/__init__.py", "")
     _write(work, "app/impl.py", "def one():\n    pass\n\n\ndef two():\n    pass\n")
@@ -335,8 +338,16 @@ def test_incremental_equals_clean_when_a_value_crosses_files(
         "from .tables import TABLE, pick\n\n\ndef use_pick():\n    pick()()\n\n\n"
         "def use_table(key):\n    TABLE[key]()\n",
     )
-    state = tmp_path / "state"
-    build_graph(work, neo4j, repo="inc", state_dir=state)
+    store = StateStore(tmp_path / "state")
+
+    def index(hints: frozenset[str] | None = None) -> IngestReport:
+        if mode == "cold":
+            return build_graph(work, neo4j, repo="inc", state_dir=tmp_path / "state")
+        return build_graph(
+            work, neo4j, repo="inc", store=store, options=IndexOptions(changed_paths=hints)
+        )
+
+    index()
 
     def targets(caller: str) -> set[str]:
         rows = neo4j.read(
@@ -359,13 +370,14 @@ def test_incremental_equals_clean_when_a_value_crosses_files(
     )
     _write(work, "app/caller.py", "from .runner import run\nfrom .impl import two\n\n\n"
            "def go():\n    run(two)\n")  # fmt: skip
-    report = build_graph(work, neo4j, repo="inc", state_dir=state)
+    report = index(frozenset(str(work / p) for p in ("app/tables.py", "app/caller.py")))
     assert report.mode == "incremental"
     assert report.files_relinked < 5  # not every file
     assert targets("app.user.use_pick") == {"app.tables.pick", "app.impl.two"}
     assert targets("app.user.use_table") == {"app.impl.one", "app.impl.two"}
     assert targets("app.runner.run") == {"app.impl.two"}
     incremental = dump(neo4j, "inc")
+    store.wait()
 
     clean = tmp_path / "clean"
     shutil.copytree(work, clean)
