@@ -28,7 +28,13 @@ from .progress import ProgressReporter
 from .retrieval.answer import Answer, answer_question
 from .retrieval.context import Context, assemble_context
 from .retrieval.lookup import SymbolLookup, lookup_symbol
-from .retrieval.relations import EntryPoints, PathResult, Relations, RelationsResult
+from .retrieval.relations import (
+    CallExplanation,
+    EntryPoints,
+    PathResult,
+    Relations,
+    RelationsResult,
+)
 from .retrieval.search import Reranker, Searcher, SearchOptions, SearchResult
 from .settings import Settings, load_settings
 
@@ -173,6 +179,11 @@ class CodeGraph:
 
     def path(self, source: str, target: str, *, repo: str | None = None) -> PathResult:
         return self.relations.path(source, target, repo=repo)
+
+    def explain(self, source: str, target: str, *, repo: str | None = None) -> CallExplanation:
+        """Why `source` calls `target` (`.text` says it in words): by name, by a type, or
+        through a value ("via the return value of `factory`", "via the dict `HANDLERS`")."""
+        return self.relations.explain(source, target, repo=repo)
 
     def entry_points(self, repo: str, *, limit: int = 20) -> EntryPoints:
         return self.relations.entry_points(repo, limit=limit)

@@ -16,10 +16,14 @@ from typing import Any, Literal
 
 __all__ = [
     "Binding",
+    "Block",
+    "CallArguments",
     "CallSite",
     "Dotted",
     "Edge",
     "EdgeKind",
+    "Expr",
+    "ImplicitCall",
     "ImportStatement",
     "NodeRow",
     "ParseIssue",
@@ -31,6 +35,7 @@ __all__ = [
     "Symbol",
     "SymbolKind",
     "TypeUse",
+    "ValueFlow",
 ]
 
 Dotted = tuple[str, ...]
@@ -39,6 +44,40 @@ Dotted = tuple[str, ...]
 Special heads: "super()" for `super().m`; "<expr>" when the head is an expression we do not
 follow (`"".join`, `items[0].save`), which only the name-uniqueness fallback can resolve.
 """
+
+Expr = tuple[Any, ...]
+"""A Python expression whose value the linker may follow (`graphrag_code.linking.values`), as
+nested tuples tagged by their first item:
+
+("name", *dotted)            a name or a dotted chain of attributes on a name
+("def", qualified_name)      a definition itself (what a decorator receives)
+("call", Expr, arguments)    the result of a call; arguments: ((key, Expr), ...), key an int
+                             position, a keyword, "*" (`*xs`) or "**" (`**kw`)
+("attr", Expr, name)         an attribute of any other expression
+("sub", Expr, Expr)          a subscript (`table[key]`)
+("iter", Expr)               one element of an iterable (`for x in Expr`)
+("enter", Expr)              what `with Expr as x` binds
+("raised", Expr)             what `except Expr as e` binds
+("await", Expr)              `await Expr`
+("lambda", line, params, Expr)  a lambda: its line, parameter names and body
+("dict", ((Expr | None, Expr), ...))   a dict display (None key: `**other`)
+("list" | "tuple" | "set", (Expr, ...))  a display; ("star", Expr) elements for `*xs`
+("union", (Expr, ...))       one of several values (`a if c else b`, `a or b`)
+("comp", kind, element)      a comprehension: its element (a dict's: (key, value))
+("at", offset, block, Expr)  an expression evaluated where it stands (a lambda's body, a
+                             comprehension's element), not where the enclosing one is
+("declared", (dotted, ...))  what an annotation the resolver does not read names
+                             (`list[Foo]`): the classes values reaching it are taken as
+("str", text), ("int", n)    a string or integer literal (keys, positions)
+("const",)                   any other literal (None, numbers, f-strings): never callable
+("opaque",)                  anything else
+"""
+
+Block = tuple[int, ...]
+"""Where a statement sits inside its scope: one entry per enclosing branch or loop body,
+outermost first, each `(statement start byte << 8) | (arm << 1) | exclusive` (exclusive: the
+arms of one `if` / `match`, of which one runs). The linker tells from two blocks whether one
+assignment dominates a use or the two can never both run."""
 
 
 class SymbolKind(str, Enum):
@@ -61,7 +100,7 @@ class Resolution(str, Enum):
     """How sure a CALLS edge is. Only EXACT and INFERRED count as certain."""
 
     EXACT = "exact"  # by scope and import rules
-    INFERRED = "inferred"  # by simple type inference (constructor results, annotations)
+    INFERRED = "inferred"  # by simple type inference or value flow (Edge.via says which)
     NAME = "name"  # fallback: the only definition with that name in the repository
 
 
@@ -114,6 +153,9 @@ class Symbol:
     # "namespace", "constructor", "getter", ... (None: a plain class, function or method)
     declared_as: str | None = None
     implements: tuple[Dotted, ...] = ()  # classes: interfaces named by `implements`, in order
+    # Python functions: one letter per parameter, aligned with `parameters`: "p" positional or
+    # keyword, "o" positional-only, "k" keyword-only, "*" `*args`, "d" `**kwargs` ("": unknown)
+    parameter_kinds: str = ""
 
 
 @dataclass(frozen=True)
@@ -151,6 +193,9 @@ class CallSite:
     callee: Dotted
     line: int
     receiver_call: Dotted | None = None
+    at: int = 0  # start byte: orders the site among the assignments of its scope
+    block: Block = ()
+    value: Expr | None = None  # Python: the callee expression when it is not a dotted name
 
 
 @dataclass(frozen=True)
@@ -170,8 +215,57 @@ class Binding:
     scope: str
     target: Dotted
     value: Dotted
-    kind: Literal["call", "annotation", "alias", "enter", "export", "opaque"]
+    kind: Literal["call", "annotation", "alias", "enter", "export", "opaque", "class"]
     line: int
+
+
+@dataclass(frozen=True)
+class ValueFlow:
+    """A value reaching a name, an attribute, a container or a function's result (Python).
+
+    `target`: ("x",) a variable; ("self", "a") an instance attribute; ("x", "<item>") an
+    element added to the container `x` (`x.append(v)`, `x[k] = v`, `x.add(v)`), ("x", "<key>",
+    k) the same under the string key k, ("x", "<items>") every element of `value` (`x.extend(v)`,
+    `x += v`, `x.update(v)`); ("<return>",), ("<yield>",), ("<yield from>",) what the function
+    `scope` returns or yields; ("<default>", p) the default of its parameter p (evaluated in
+    the enclosing scope). The binding takes effect at byte `at`: uses before it see the
+    previous value.
+    """
+
+    scope: str
+    target: Dotted
+    value: Expr
+    line: int
+    at: int
+    block: Block = ()
+
+
+@dataclass(frozen=True)
+class CallArguments:
+    """The arguments of a call that passes something other than literals (Python): values a
+    callee's parameters receive. A decorator is a call too: `@d` over `def f` passes
+    ("def", f) to `d`."""
+
+    scope: str
+    callee: Expr
+    arguments: tuple[tuple[int | str, Expr], ...]
+    line: int
+    at: int
+    block: Block = ()
+
+
+@dataclass(frozen=True)
+class ImplicitCall:
+    """A special method Python calls without a call expression (Python): `with x` runs
+    `__enter__`/`__exit__`, `for _ in x` `__iter__`, `a + b` `__add__`, `x[k]` `__getitem__`."""
+
+    scope: str
+    methods: tuple[str, ...]  # each that the operand's class defines runs; () calls it (`raise X`)
+    operand: Expr
+    line: int
+    at: int
+    block: Block = ()
+    syntax: str = ""  # for explanations: "with", "for", "+", "[]"
 
 
 @dataclass(frozen=True)
@@ -210,6 +304,9 @@ class ParsedFile:
     module_names: frozenset[str] = frozenset()  # names assigned at module level
     all_names: tuple[str, ...] | None = None  # a literal __all__, when present
     issues: tuple[ParseIssue, ...] = ()
+    flows: tuple[ValueFlow, ...] = ()  # Python: value flow (see `ValueFlow`)
+    passes: tuple[CallArguments, ...] = ()  # Python: calls passing non-literal arguments
+    implicit_calls: tuple[ImplicitCall, ...] = ()  # Python: special methods run by syntax
 
 
 @dataclass(frozen=True)
@@ -237,5 +334,7 @@ class Edge:
     lines: tuple[int, ...] = ()
     index: int | None = None  # INHERITS: position of the base
     names: tuple[str, ...] = field(default=())  # IMPORTS: the names imported
-    via: str | None = None  # IMPORTS: set when the edge follows a re-export through `via`
+    # IMPORTS: set when the edge follows a re-export through `via`; CALLS: why a call reached
+    # the target through a value ("the return value of `pkg.factory`"); None: by its name
+    via: str | None = None
     implements: bool = False  # INHERITS: the base is an interface named by `implements`

@@ -98,6 +98,22 @@ PACKAGES: tuple[PinnedPackage, ...] = (
             "certifi==2024.12.14",
         ),
     ),
+    # Added for issue 15 (calls through values), held out while the value flow was tuned on
+    # the four above: a web framework built on callbacks (routes, middleware, exception
+    # handlers, lifespans: endpoints passed around, stored in lists and dicts) ...
+    PinnedPackage(
+        "starlette",
+        "0.41.3",
+        dependencies=(
+            "anyio==4.6.2.post1",
+            "sniffio==1.3.1",
+            "idna==3.10",
+            # not typing_extensions: mypy refuses a copy of it on its path (its own is used)
+        ),
+    ),
+    # ... and a task queue built on decorators (`@huey.task()`, periodic tasks, signals,
+    # pre/post-execute hooks); its tests live inside the package and are analysed with it.
+    PinnedPackage("huey", "2.5.2"),
 )
 
 

@@ -110,6 +110,10 @@ def print_report(console: Console, report: IngestReport, *, as_json: bool) -> No
     console.print(edges)
     _print_languages(console, report)
     console.print(f"unresolved call sites: {report.unresolved_calls}", highlight=False)
+    dynamic = {k: n for k, n in report.unresolved_kinds.items() if k.startswith("dynamic:")}
+    if dynamic:  # getattr with a computed name, eval, exec, importlib: never followed
+        kinds = ", ".join(f"{k.removeprefix('dynamic:')} {n}" for k, n in sorted(dynamic.items()))
+        console.print(f"  of which dynamic: {kinds}", highlight=False)
     if "embed" in report.seconds:
         console.print(
             f"embedded {report.embedded} symbols ({report.embedding_cache_hits} reused from "

@@ -1,5 +1,5 @@
-"""`search`, `callers`, `callees`, `importers`, `dependencies`, `impact`, `path`, `context`,
-`entry-points`: questions about indexed code, as tables or `--json`."""
+"""`search`, `callers`, `callees`, `importers`, `dependencies`, `impact`, `path`, `explain`,
+`context`, `entry-points`: questions about indexed code, as tables or `--json`."""
 
 from __future__ import annotations
 
@@ -49,6 +49,12 @@ def register(commands: Any) -> None:
     path.add_argument("target")
     _common(path)
     path.set_defaults(handler=_path)
+
+    explain = commands.add_parser("explain", help="why SOURCE calls TARGET (and through what)")
+    explain.add_argument("source")
+    explain.add_argument("target", help="a symbol, or an external's name (`<builtin>.map`)")
+    _common(explain)
+    explain.set_defaults(handler=_explain)
 
     context = commands.add_parser("context", help="the code that answers QUESTION, with citations")
     context.add_argument("question")
@@ -142,13 +148,13 @@ def _relation(args: argparse.Namespace, console: Console) -> int:
         if not rows:
             continue
         table = Table(title=title, show_edge=False)
-        for column in ("distance", "symbol", "kind", "location", "edge", "resolution"):
+        for column in ("distance", "symbol", "kind", "location", "edge", "resolution", "why"):
             table.add_column(column)
         for row in sorted(rows, key=lambda r: (r.distance, r.qualified_name)):
             table.add_row(
                 str(row.distance), row.qualified_name, row.kind or "external",
                 str(row.location or "(external)"),
-                row.edge, row.resolution or "",
+                row.edge, row.resolution or "", row.why or "",
             )  # fmt: skip
         console.print(table)
     if not result.certain and not result.possible:
@@ -185,6 +191,16 @@ def _path(args: argparse.Namespace, console: Console) -> int:
             console.print(f"   └─{step.edge}{tier}─▶", highlight=False)
         console.print(f"{step.qualified_name}  [dim]{step.location}[/]", highlight=False)
     return 0
+
+
+def _explain(args: argparse.Namespace, console: Console) -> int:
+    with CodeGraph() as graph:
+        result = graph.explain(args.source, args.target, repo=args.repo)
+    if args.json:
+        console.print_json(json.dumps({**asdict(result), "text": result.text}, default=str))
+    else:
+        console.print(result.text, highlight=False)
+    return 0 if result.found else 1
 
 
 def _context(args: argparse.Namespace, console: Console) -> int:

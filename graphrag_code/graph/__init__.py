@@ -17,6 +17,7 @@ from .client import Neo4jClient
 from .queries import hop_bound
 from .reader import Direction, GraphReader
 from .records import (
+    CallEdge,
     ContextNode,
     Definition,
     EntryPoint,
@@ -33,6 +34,7 @@ from .vectors import VectorStore
 from .writer import GraphWriter
 
 __all__ = [
+    "CallEdge",
     "ContextNode",
     "Definition",
     "Direction",

@@ -17,6 +17,7 @@ from ..location import Location
 from .client import Neo4jClient
 from .queries import load_query
 from .records import (
+    CallEdge,
     ContextNode,
     Definition,
     EntryPoint,
@@ -121,9 +122,28 @@ class GraphReader:
                 edge=row["type"],
                 resolution=row["resolution"],
                 lines=tuple(row["lines"] or ()),
+                via=row["via"] if row["type"] == "CALLS" else None,
             )
             for row in rows
         ]
+
+    def call_edge(self, source_id: str, target: str) -> CallEdge | None:
+        """The CALLS edge from `source_id` to the node `target` (or the external target of
+        that qualified name), None when it calls nothing of the kind."""
+        rows = self.client.read(
+            load_query("relations/call_edge"), {"source": source_id, "target": target}
+        )
+        if not rows:
+            return None
+        row = rows[0]
+        return CallEdge(
+            target=row["target"],
+            qualified_name=row["qualified_name"],
+            external=bool(row["external"]),
+            resolution=row["resolution"],
+            lines=tuple(row["lines"] or ()),
+            via=row["via"],
+        )
 
     def overridden_methods(self, node_id: str) -> list[SymbolRef]:
         """The methods the method `node_id` overrides, nearest base class first."""

@@ -13,6 +13,7 @@ from datetime import datetime
 from ..location import Location
 
 __all__ = [
+    "CallEdge",
     "ContextNode",
     "Definition",
     "EntryPoint",
@@ -59,6 +60,7 @@ class Neighbour:
     edge: str  # the relationship type
     resolution: str | None  # CALLS: exact, inferred or name; None for other edges
     lines: tuple[int, ...]
+    via: str | None = None  # CALLS: how the call reached it through a value (None: by name)
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,18 @@ class PathStep:
     def certain(self) -> bool:
         """The edge that led here is not a name match (the first step is certain)."""
         return self.resolution != "name"
+
+
+@dataclass(frozen=True)
+class CallEdge:
+    """The CALLS edge between two nodes (or a node and an external target)."""
+
+    target: str  # the target node's id, or an external target's qualified name
+    qualified_name: str
+    external: bool
+    resolution: str | None
+    lines: tuple[int, ...]
+    via: str | None  # how the call reached the target through a value; None: by its name
 
 
 @dataclass(frozen=True)

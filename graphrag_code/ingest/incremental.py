@@ -15,7 +15,7 @@ from typing import Any
 from ..graph.client import Neo4jClient
 from ..graph.writer import GraphWriter
 from ..linking.centrality import centrality
-from ..linking.index import RepositoryIndex, interface_hash
+from ..linking.index import RepositoryIndex, call_names, flow_keys, interface_hash
 from ..linking.linker import FileLinks
 from ..model import ParsedFile, SkippedFile, SourceFile
 from ..parsing import ModuleName
@@ -129,6 +129,13 @@ def files_to_relink(run: IngestRun, index: RepositoryIndex, removed: set[str]) -
             for file in (old, new):
                 if file is not None:
                     dirty_modules.add(file.module)
+        # the parts of its value flow that changed (other files may have followed them)
+        old_flows, new_flows = _flows(old), _flows(new)
+        dirty_modules |= {
+            key
+            for key in old_flows.keys() | new_flows.keys()
+            if old_flows.get(key) != new_flows.get(key)
+        }
         old_names = Counter(_callable_names(old))
         new_names = Counter(_callable_names(new))
         dirty_names |= {
@@ -145,9 +152,14 @@ def files_to_relink(run: IngestRun, index: RepositoryIndex, removed: set[str]) -
 
 
 def _callable_names(parsed: ParsedFile | None) -> list[str]:
+    """Short names of its definitions, and `CALL_KEY + name` for its calls passing values."""
     if parsed is None:
         return []
-    return [s.name for s in parsed.symbols if s.ordinal == 1]
+    return [s.name for s in parsed.symbols if s.ordinal == 1] + call_names(parsed)
+
+
+def _flows(parsed: ParsedFile | None) -> dict[str, str]:
+    return flow_keys(parsed) if parsed is not None else {}
 
 
 def node_statistics(

@@ -374,6 +374,7 @@ def _summarise(run: IngestRun, index: RepositoryIndex, links: dict[str, FileLink
     for file_links in links.values():
         report.edges.update(file_links.edge_counts)
         report.unresolved_calls += sum(file_links.unresolved_calls.values())
+        report.unresolved_kinds.update(file_links.unresolved_kinds)
     report.parse_issues = {p: list(f.issues) for p, f in run.fresh.items() if f.issues}
     report.parse_issues.update(report.project_issues)
     report.languages = per_language(run.parsed, links)

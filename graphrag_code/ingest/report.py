@@ -42,6 +42,8 @@ class IngestReport:
     nodes_deleted: int = 0
     edges: Counter[str] = field(default_factory=Counter)  # "CALLS/exact", "IMPORTS/external", …
     unresolved_calls: int = 0
+    # why those sites stayed unresolved: "dynamic:eval", "values:many", … (see linking.calls)
+    unresolved_kinds: Counter[str] = field(default_factory=Counter)
     skipped: list[SkippedFile] = field(default_factory=list)
     skipped_dirs: list[SkippedFile] = field(default_factory=list)
     parse_issues: dict[str, list[ParseIssue]] = field(default_factory=dict)  # with project's
@@ -74,6 +76,7 @@ class IngestReport:
             "nodes_deleted": self.nodes_deleted,
             "edges": dict(sorted(self.edges.items())),
             "unresolved_calls": self.unresolved_calls,
+            "unresolved_kinds": dict(sorted(self.unresolved_kinds.items())),
             "skipped": [{"path": s.path, "reason": s.reason} for s in self.skipped],
             "skipped_dirs": [{"path": s.path, "reason": s.reason} for s in self.skipped_dirs],
             "parse_issues": {

@@ -26,7 +26,7 @@ from typing import Any
 
 from ..linking.index import RepositoryIndex
 from ..linking.linker import FileLinks
-from ..model import CallSite, Dotted, ParsedFile
+from ..model import Block, CallSite, Dotted, Expr, ParsedFile
 from ..parsing import ModuleName
 
 __all__ = [
@@ -37,8 +37,9 @@ __all__ = [
 # bumped whenever the stored layout or what the parser extracts changes: an older state then
 # means a full run (10: `with ... as x` bindings were paired with the wrong calls; 11: rank
 # pairs kept apart from the links, node statistics pickled per file; 12: languages, project
-# files, symbols' `declared_as` and `implements`)
-_FORMAT = 12
+# files, symbols' `declared_as` and `implements`; 13: value flow: flows, passes, implicit
+# calls, call sites' positions and callee expressions, parameter kinds)
+_FORMAT = 13
 # the per-file fields pickled one file at a time on disk (see `StateStore._write`)
 _PER_FILE = ("parsed", "links", "node_ids")
 
@@ -88,7 +89,7 @@ class IndexState:
         self.__dict__.update(data)
 
 
-RawCall = tuple[str, Dotted, int, Dotted | None]
+RawCall = tuple[str, Dotted, int, Dotted | None, int, Block, Expr | None]
 
 
 @contextmanager
@@ -134,7 +135,7 @@ def compact(parsed: ParsedFile) -> tuple[ParsedFile, bytes]:
         symbols=tuple(replace(symbol, code="") for symbol in parsed.symbols),
     )
     raw: tuple[RawCall, ...] = tuple(
-        (c.scope, c.callee, c.line, c.receiver_call) for c in parsed.calls
+        (c.scope, c.callee, c.line, c.receiver_call, c.at, c.block, c.value) for c in parsed.calls
     )
     return stripped, packed(raw)
 

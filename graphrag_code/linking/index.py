@@ -12,9 +12,30 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from ..model import Binding, Dotted, ImportStatement, ParsedFile, ScopeNames, Symbol, SymbolKind
+from ..model import (
+    Binding,
+    CallArguments,
+    Dotted,
+    ImportStatement,
+    ParsedFile,
+    ScopeNames,
+    Symbol,
+    SymbolKind,
+    ValueFlow,
+)
 
-__all__ = ["Lookups", "ModuleInfo", "RepositoryIndex", "interface_hash"]
+__all__ = [
+    "CALL_KEY", "FLOWS_KEY", "Lookups", "ModuleInfo", "RepositoryIndex", "call_names",
+    "flow_keys", "interface_hash", "pass_name",
+]  # fmt: skip
+
+FLOWS_KEY = "flows:"
+"""`FLOWS_KEY + scope` (and the other keys of `flow_keys`) in `modules_consulted`: the linking
+read that part of a file's value flow (`ParsedFile.flows`, `passes`)."""
+CALL_KEY = "call:"
+"""`CALL_KEY + name` in `names_consulted`: the linking looked for every call named `name`
+(the callers of a function whose parameter it followed)."""
+_CONTAINER_MARKS = frozenset({"<item>", "<items>", "<key>"})
 
 
 @dataclass
@@ -70,10 +91,140 @@ def interface_hash(parsed: ParsedFile) -> str:
     for binding in parsed.bindings:
         if binding.scope == parsed.module or binding.target[:1] == ("self",):
             add("bind", binding.scope, binding.target, binding.value, binding.kind)
-        elif binding.kind == "annotation" and "." in binding.scope:
+        elif binding.kind in ("annotation", "class") and "." in binding.scope:
             # class-level annotations of attributes are visible to other files
             add("bind", binding.scope, binding.target, binding.value, binding.kind)
     return digest.hexdigest()
+
+
+def pass_name(callee: tuple[object, ...]) -> str | None:
+    """The name a call is made by: `f` for `f(...)`, `m` for `a.b.m(...)` and `x().m(...)`,
+    `f()` for `f(...)(...)` (a decorator with arguments calls what `f` returns)."""
+    if callee[0] == "name":
+        return str(callee[-1])
+    if callee[0] == "attr":
+        return str(callee[2])
+    if callee[0] == "call" and isinstance(callee[1], tuple):
+        inner = pass_name(callee[1])
+        return f"{inner}()" if inner is not None and not inner.endswith("()") else None
+    return None
+
+
+def call_names(parsed: ParsedFile) -> list[str]:
+    """`CALL_KEY + name` for each call passing values (see `CALL_KEY`), one per call."""
+    names = (pass_name(p.callee) for p in parsed.passes)
+    return [CALL_KEY + name for name in names if name is not None]
+
+
+def flow_keys(parsed: ParsedFile) -> dict[str, str]:
+    """What other files' value flow may read of this file, by the key the linker records when
+    it reads it -> a hash of that part. Keys (all after `FLOWS_KEY`): `scope/name` for what a
+    scope binds to a name (its flows, whether the name is local, global or imported there,
+    and every flow or call of the scope that mentions the name, in order: which assignment
+    reaches a use depends on that order), `scope/<return>` and the like, `scope/call:name`
+    for its calls of that name, `function/<signature>`, `class#attribute`, and
+    `module#globals/name` for what functions store into a module's global.
+
+    Byte offsets are left out (an edit above a part leaves its hash unchanged); a statement
+    added inside one function changes the keys of the names it mentions only.
+    """
+    symbols = {symbol.qualified_name: symbol for symbol in parsed.symbols}
+    local = {names.scope: names for names in parsed.scopes}
+    groups: dict[str, list[tuple[int, tuple[object, ...]]]] = defaultdict(list)
+    for flow in parsed.flows:
+        record = ("flow", flow.target, flow.value, flow.block)
+        keys = _flow_keys(flow, parsed.module, symbols, local)
+        keys |= {f"{flow.scope}/{name}" for name in _mentions(flow.value)}
+        for key in keys:
+            groups[key].append((flow.at, record))
+    for call in parsed.passes:
+        record = ("pass", call.callee, call.arguments, call.block)
+        keys = {f"{call.scope}/{name}" for name in _mentions((call.callee, call.arguments))}
+        name = pass_name(call.callee)
+        if name is not None:
+            keys.add(f"{call.scope}/{CALL_KEY}{name}")
+        for key in keys:
+            groups[key].append((call.at, record))
+    for symbol in parsed.symbols:
+        signature = (symbol.parameters, symbol.parameter_kinds, symbol.returns)
+        groups[f"{symbol.qualified_name}/<signature>"].append((-1, ("signature", signature)))
+    for names in parsed.scopes:
+        for name in names.names:
+            groups[f"{names.scope}/{name}"].append((-1, ("local",)))
+        for name in names.globals:
+            groups[f"{names.scope}/{name}"].append((-1, ("global",)))
+    for statement in parsed.imports:
+        if statement.scope != parsed.module:
+            imported = (statement.module, statement.level, statement.name, statement.alias)
+            groups[f"{statement.scope}/{statement.bound_name}"].append((-1, ("import", imported)))
+    return {FLOWS_KEY + key: _digest(records) for key, records in groups.items()}
+
+
+ATTRIBUTE = "#"
+GLOBALS = "#globals/"
+
+
+def _flow_keys(
+    flow: ValueFlow, module: str, symbols: dict[str, Symbol], local: dict[str, ScopeNames]
+) -> set[str]:
+    """The keys under which the index's tables serve one flow (see `flow_keys`)."""
+    target = flow.target
+    keys = {f"{flow.scope}/{target[0]}"}
+    symbol = symbols.get(flow.scope)
+    if symbol is None:
+        return keys
+    attribute = target[-1] if target[0] == "<declared>" else target[1] if len(target) > 1 else ""
+    if symbol.kind == SymbolKind.CLASS:
+        keys.add(flow.scope + ATTRIBUTE + (attribute or target[0]))
+    elif "self" in target[:2] and symbol.kind == SymbolKind.METHOD:
+        keys.add(symbol.parent + ATTRIBUTE + attribute)
+    elif not target[0].startswith("<"):
+        names = local.get(flow.scope)
+        if names is None or target[0] in names.globals or target[0] not in names.names:
+            keys.add(module + GLOBALS + target[0])
+    return keys
+
+
+def _mentions(value: object) -> set[str]:
+    """The names an `Expr` (or a structure of them) reads: heads of its ("name", …) parts."""
+    found: set[str] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, tuple):
+            if len(item) >= 2 and item[0] == "name" and isinstance(item[1], str):
+                found.add(item[1])
+            else:
+                stack.extend(item)
+    return found
+
+
+def _digest(records: list[tuple[int, tuple[object, ...]]]) -> str:
+    digest = hashlib.sha256()
+    offsets: dict[int, int] = {}
+
+    def block(value: object) -> tuple[int, ...]:
+        # renumber the block entries by first appearance, keeping their flag bits
+        entries: tuple[int, ...] = value  # type: ignore[assignment]
+        return tuple(offsets.setdefault(e >> 8, len(offsets)) << 8 | (e & 0xFF) for e in entries)
+
+    for _, record in sorted(records, key=lambda r: r[0]):
+        if record[0] in ("flow", "pass"):  # (kind, ..., block): the block renumbered too
+            record = (_relative(record[:-1], block), block(record[-1]))
+        digest.update(repr(record).encode())
+        digest.update(b"\n")
+    return digest.hexdigest()
+
+
+def _relative(value: object, block: object) -> object:
+    """An `Expr` with the byte offsets of its `("at", offset, block, expr)` parts dropped."""
+    if isinstance(value, tuple):
+        if len(value) == 4 and value[0] == "at":
+            return ("at", block(value[2]), _relative(value[3], block))  # type: ignore[operator]
+        if len(value) == 4 and value[0] == "lambda":  # its line: only for explanations
+            return ("lambda", value[2], _relative(value[3], block))
+        return tuple(_relative(item, block) for item in value)
+    return value
 
 
 class RepositoryIndex:
@@ -90,6 +241,19 @@ class RepositoryIndex:
         self.scope_names: dict[str, ScopeNames] = {}
         self.attribute_bindings: dict[str, dict[str, list[Binding]]] = defaultdict(dict)
         self.short_names: dict[str, list[str]] = defaultdict(list)
+        # value flow (Python): per scope, target -> flows in source order
+        self.scope_flows: dict[str, dict[Dotted, list[ValueFlow]]] = defaultdict(dict)
+        # class -> attribute -> flows into `self.attribute` (its methods) or the class body
+        self.attribute_flows: dict[str, dict[str, list[ValueFlow]]] = defaultdict(dict)
+        # class -> attribute -> elements added to the container `self.attribute`
+        self.attribute_additions: dict[str, dict[str, list[ValueFlow]]] = defaultdict(dict)
+        # module -> name -> flows into the module's variable from anywhere in the module
+        # (`global` assignments in functions, elements added to it in functions)
+        self.module_flows: dict[str, dict[str, list[ValueFlow]]] = defaultdict(dict)
+        self.passes_by_name: dict[str, list[tuple[str, CallArguments]]] = defaultdict(list)
+        self.decorations: dict[str, ValueFlow] = {}  # decorated definition -> its binding
+        # class -> attribute -> its annotation, when the resolver does not read it
+        self.declared_attributes: dict[str, dict[str, ValueFlow]] = defaultdict(dict)
         ordered = sorted(files, key=lambda f: (not f.is_package, f.path))
         for parsed in ordered:
             if parsed.module in self.modules:
@@ -134,6 +298,42 @@ class RepositoryIndex:
                 self.scope_bindings[binding.scope].setdefault(binding.target, []).append(binding)
         for names in parsed.scopes:
             self.scope_names[names.scope] = names
+        self._add_flows(parsed, kinds)
+
+    def _add_flows(self, parsed: ParsedFile, kinds: dict[str, SymbolKind]) -> None:
+        module = parsed.module
+        for flow in parsed.flows:
+            target = flow.target
+            self.scope_flows[flow.scope].setdefault(target, []).append(flow)
+            scope_kind = kinds.get(flow.scope)
+            if target[0] == "<declared>":
+                if target[1:2] == ("self",) and scope_kind == SymbolKind.METHOD:
+                    owner = self.symbols[flow.scope].parent
+                    self.declared_attributes[owner].setdefault(target[-1], flow)
+                elif scope_kind == SymbolKind.CLASS and len(target) == 2:
+                    self.declared_attributes[flow.scope].setdefault(target[1], flow)
+                continue
+            if target[0] == "self" and len(target) >= 2 and scope_kind == SymbolKind.METHOD:
+                owner = self.symbols[flow.scope].parent
+                table = self.attribute_flows if len(target) == 2 else self.attribute_additions
+                if len(target) == 2 or target[2] in _CONTAINER_MARKS:
+                    table[owner].setdefault(target[1], []).append(flow)
+            elif scope_kind == SymbolKind.CLASS and len(target) == 1:
+                self.attribute_flows[flow.scope].setdefault(target[0], []).append(flow)
+            elif flow.scope != module and not target[0].startswith("<"):
+                names = self.scope_names.get(flow.scope)
+                local = names is not None and target[0] in names.names
+                declared = names is not None and target[0] in names.globals
+                if declared or (len(target) > 1 and target[1] in _CONTAINER_MARKS and not local):
+                    self.module_flows[module].setdefault(target[0], []).append(flow)
+            if flow.value[0] == "call" and len(target) == 1:
+                decorated = _decorated(flow.value)
+                if decorated is not None:
+                    self.decorations.setdefault(decorated, flow)
+        for call in parsed.passes:
+            name = pass_name(call.callee)
+            if name is not None:
+                self.passes_by_name[name].append((module, call))
 
     def update(self, removed: Iterable[ParsedFile], added: Iterable[ParsedFile]) -> bool:
         """Swap the contributions of changed files in place (watch mode: no full rebuild).
@@ -177,6 +377,33 @@ class RepositoryIndex:
             self.scope_bindings.pop(qualified, None)
             self.attribute_bindings.pop(qualified, None)
             self.scope_names.pop(qualified, None)
+            self.scope_flows.pop(qualified, None)
+            self.attribute_flows.pop(qualified, None)
+            self.attribute_additions.pop(qualified, None)
+            self.decorations.pop(qualified, None)
+            self.declared_attributes.pop(qualified, None)
+        self.scope_flows.pop(parsed.module, None)
+        self.module_flows.pop(parsed.module, None)
+        for name in {pass_name(call.callee) for call in parsed.passes} - {None}:
+            assert name is not None
+            kept = [entry for entry in self.passes_by_name[name] if entry[0] != parsed.module]
+            if kept:
+                self.passes_by_name[name] = kept
+            else:
+                del self.passes_by_name[name]
+
+
+def _decorated(value: tuple[object, ...]) -> str | None:
+    """The definition a decorator binding wraps: ("call", d, ((0, ("def", q)),)) -> q."""
+    while value[0] == "call":
+        arguments = value[2]
+        if not isinstance(arguments, tuple) or len(arguments) != 1:
+            return None
+        inner = arguments[0][1]
+        if inner[0] == "def":
+            return str(inner[1])
+        value = inner
+    return None
 
 
 def _discard(table: dict[str, list[str]], key: str, value: str) -> None:
@@ -194,6 +421,25 @@ class Lookups:
         self.index = index
         self.modules_consulted: set[str] = set()
         self.names_consulted: set[str] = set()
+        self._outer: list[tuple[set[str], set[str]]] = []
+
+    # -- nested records: what one cached computation consulted, replayed where it is reused
+    def begin(self) -> None:
+        """Record into fresh sets until `end` (nested computations nest)."""
+        self._outer.append((self.modules_consulted, self.names_consulted))
+        self.modules_consulted, self.names_consulted = set(), set()
+
+    def end(self) -> tuple[frozenset[str], frozenset[str]]:
+        """What was consulted since the matching `begin`, also kept by the enclosing record."""
+        inner = (frozenset(self.modules_consulted), frozenset(self.names_consulted))
+        self.modules_consulted, self.names_consulted = self._outer.pop()
+        self.replay(*inner)
+        return inner
+
+    def replay(self, modules: frozenset[str], names: frozenset[str]) -> None:
+        """Record what a reused result consulted when it was computed."""
+        self.modules_consulted.update(modules)
+        self.names_consulted.update(names)
 
     def module(self, name: str) -> ModuleInfo | None:
         self.modules_consulted.add(name)
@@ -219,6 +465,52 @@ class Lookups:
         if module is not None:
             self.modules_consulted.add(module)
         return self.index.attribute_bindings.get(class_name, {}).get(attribute, [])
+
+    # -- value flow (Python): each read records the module's flows as consulted ---------------
+    def _flows_of(self, key: str) -> None:
+        self.modules_consulted.add(FLOWS_KEY + key)
+
+    def flows(self, scope: str, target: Dotted) -> list[ValueFlow]:
+        """The flows into `target` in `scope`, in source order (reading them also reads how
+        `scope` binds the name `target[0]`: see `flow_keys`)."""
+        self._flows_of(f"{scope}/{target[0]}")
+        return self.index.scope_flows.get(scope, {}).get(target, [])
+
+    def signature(self, function: str) -> Symbol | None:
+        """A function whose parameters value flow reads."""
+        self._flows_of(f"{function}/<signature>")
+        return self.symbol(function)
+
+    def attribute_flows(self, class_name: str, attribute: str) -> list[ValueFlow]:
+        self._flows_of(class_name + ATTRIBUTE + attribute)
+        return self.index.attribute_flows.get(class_name, {}).get(attribute, [])
+
+    def attribute_additions(self, class_name: str, attribute: str) -> list[ValueFlow]:
+        self._flows_of(class_name + ATTRIBUTE + attribute)
+        return self.index.attribute_additions.get(class_name, {}).get(attribute, [])
+
+    def declared_attribute(self, class_name: str, attribute: str) -> ValueFlow | None:
+        """The annotation of `class_name.attribute` the resolver does not read, if any."""
+        self._flows_of(class_name + ATTRIBUTE + attribute)
+        return self.index.declared_attributes.get(class_name, {}).get(attribute)
+
+    def module_flows(self, module: str, name: str) -> list[ValueFlow]:
+        self._flows_of(module + GLOBALS + name)
+        return self.index.module_flows.get(module, {}).get(name, [])
+
+    def decoration(self, qualified_name: str) -> ValueFlow | None:
+        symbol = self.index.symbols.get(qualified_name)
+        if symbol is not None:
+            self._flows_of(f"{symbol.parent}/{symbol.name}")
+        return self.index.decorations.get(qualified_name)
+
+    def passes_named(self, name: str) -> list[tuple[str, CallArguments]]:
+        """Every call named `name` that passes values, with its module."""
+        self.names_consulted.add(CALL_KEY + name)
+        found = self.index.passes_by_name.get(name, [])
+        for _, call in found:
+            self._flows_of(f"{call.scope}/{CALL_KEY}{name}")
+        return found
 
     def unique_callable(
         self, name: str, languages: frozenset[str] = frozenset({"python"})

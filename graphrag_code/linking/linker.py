@@ -1,7 +1,8 @@
 """Turn one parsed file into resolved edges: IMPORTS, CALLS, INHERITS, USES_TYPE.
 
-Calls resolve through `Resolver` (scopes, imports, MRO, simple type inference). A call that
-cannot be resolved falls back to the only function/method/class of that name in the
+Calls resolve through `Resolver` (scopes, imports, MRO, simple type inference), then through
+values (`values.py`: what a variable, element, result or parameter may hold; `calls.py`). A
+call that cannot be resolved falls back to the only function/method/class of that name in the
 repository (resolution `name`); if there are several candidates, no edge is made and the call
 site is counted as unresolved on its caller.
 """
@@ -13,22 +14,16 @@ from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 from ..ids import module_id, symbol_id
-from ..model import CallSite, Edge, EdgeKind, ParsedFile, Resolution, SymbolKind
+from ..model import Edge, EdgeKind, ParsedFile, Resolution, SymbolKind
+from .calls import IMPLICIT, CallLinker
 from .index import Lookups, RepositoryIndex
-from .resolver import External, Instance, ModuleRef, Resolver, SymbolRef, Target
+from .resolver import External, ModuleRef, Resolver, SymbolRef, Target
+from .values import SharedValues, ValueFlowAnalysis
 
-__all__ = ["FileLinks", "NodeIds", "link_file"]
-
-# Method names of builtin types: a unique repository method with one of these names is not
-# evidence enough that `x.append()` calls it.
-_BUILTIN_METHODS = frozenset(
-    name
-    for kind in (list, dict, set, str, bytes, tuple, frozenset, int, float, object)
-    for name in dir(kind)
-) | frozenset({"close", "read", "write", "readline", "flush", "seek", "send", "run", "start"})
-
+__all__ = ["IMPLICIT", "FileLinks", "NodeIds", "link_file"]
 
 _MAX_UNRESOLVED_NAMES = 50
+_MAX_REASONS = 3
 
 
 @dataclass(frozen=True)
@@ -48,6 +43,8 @@ class FileLinks:
     rank_edges: frozenset[tuple[str, str]] = frozenset()  # internal CALLS + IMPORTS pairs
     unresolved_names: dict[str, tuple[str, ...]] = field(default_factory=dict)  # id -> names
     external_targets: frozenset[str] = frozenset()  # the :External nodes its edges point at
+    # why call sites stayed unresolved ("dynamic:getattr", "values:many", ...) -> sites
+    unresolved_kinds: dict[str, int] = field(default_factory=dict)
 
     @classmethod
     def build(
@@ -58,6 +55,7 @@ class FileLinks:
         modules_consulted: frozenset[str],
         names_consulted: frozenset[str],
         unresolved_names: dict[str, tuple[str, ...]] | None = None,
+        unresolved_kinds: dict[str, int] | None = None,
     ) -> FileLinks:
         counts: dict[str, int] = defaultdict(int)
         for edge in edges:
@@ -74,7 +72,7 @@ class FileLinks:
         return cls(
             path, tuple(edges), unresolved_calls, modules_consulted, names_consulted,
             dict(counts), ranked, unresolved_names or {},
-            frozenset(edge.target for edge in edges if edge.external),
+            frozenset(edge.target for edge in edges if edge.external), unresolved_kinds or {},
         )  # fmt: skip
 
     def for_state(self) -> FileLinks:
@@ -151,29 +149,51 @@ class _EdgeCollector:
             lines=tuple(sorted(set(old.lines) | set(edge.lines))),
             index=old.index,
             names=tuple(sorted(set(old.names) | set(edge.names))),
-            via=old.via if old.via is not None and edge.via is not None else None,  # direct wins
+            via=_merged_via(old, edge),
         )
 
     def edges(self) -> list[Edge]:
         return sorted(self._edges.values(), key=lambda e: (e.kind.value, e.source, e.target))
 
 
-def link_file(parsed: ParsedFile, index: RepositoryIndex, ids: NodeIds) -> FileLinks:
-    """Resolve every import, call, base class and type use of one file."""
+def _merged_via(old: Edge, new: Edge) -> str | None:
+    """A direct import or call wins (None); CALLS found through values keep every reason."""
+    if old.via is None or new.via is None:
+        return None
+    if old.kind != EdgeKind.CALLS or new.via in old.via.split("; "):
+        return old.via
+    reasons = old.via.split("; ")
+    return "; ".join([*reasons, new.via]) if len(reasons) < _MAX_REASONS else old.via
+
+
+def link_file(
+    parsed: ParsedFile,
+    index: RepositoryIndex,
+    ids: NodeIds,
+    shared: SharedValues | None = None,
+) -> FileLinks:
+    """Resolve every import, call, base class and type use of one file (`shared`: value-flow
+    results of the files linked before it in the same run)."""
     lookups = Lookups(index)
     resolver = Resolver(lookups)
     collector = _EdgeCollector()
     unresolved: dict[str, int] = defaultdict(int)
     unresolved_names: dict[str, set[str]] = defaultdict(set)
+    kinds: dict[str, int] = defaultdict(int)
     _link_imports(parsed, resolver, ids, collector)
     _link_bases(parsed, resolver, ids, collector)
     _link_type_uses(parsed, resolver, ids, collector)
+    calls = CallLinker(parsed, resolver, ValueFlowAnalysis(resolver, shared), ids, collector.add)
     for site in parsed.calls:
-        if not _link_call(parsed, site, resolver, ids, collector):
+        outcome = calls.link(site)
+        if outcome is not None:
             scope_id = ids.of_scope(parsed, site.scope)
             unresolved[scope_id] += 1
+            kinds[outcome] += 1
             if site.callee[-1] not in ("<expr>", "super()"):
                 unresolved_names[scope_id].add(site.callee[-1])
+    for implicit in parsed.implicit_calls:
+        calls.link_implicit(implicit)
     return FileLinks.build(
         parsed.path,
         collector.edges(),
@@ -184,6 +204,7 @@ def link_file(parsed: ParsedFile, index: RepositoryIndex, ids: NodeIds) -> FileL
             node: tuple(sorted(names))[:_MAX_UNRESOLVED_NAMES]
             for node, names in unresolved_names.items()
         },
+        dict(kinds),
     )
 
 
@@ -299,112 +320,3 @@ def _link_type_uses(
                 lines=(use.line,),
             )
         )
-
-
-def _link_call(
-    parsed: ParsedFile,
-    site: CallSite,
-    resolver: Resolver,
-    ids: NodeIds,
-    collector: _EdgeCollector,
-) -> bool:
-    """Add the CALLS edge of one call site; False when it stays unresolved."""
-    source = ids.of_scope(parsed, site.scope)
-    target = _call_target(parsed, site, resolver)
-    if isinstance(target, External):
-        collector.add(
-            Edge(
-                kind=EdgeKind.CALLS,
-                source=source,
-                target=target.name,
-                external=True,
-                resolution=Resolution.INFERRED if target.inferred else Resolution.EXACT,
-                lines=(site.line,),
-            )
-        )
-        return True
-    callee: str | None = None
-    resolution = Resolution.EXACT
-    if isinstance(target, SymbolRef):
-        callee = _callable_target(target.qualified_name, resolver, ids, collector, source, site)
-        resolution = Resolution.INFERRED if target.inferred else Resolution.EXACT
-    elif isinstance(target, Instance):
-        dunder = resolver.class_member(target.class_name, "__call__", instance=True)
-        if isinstance(dunder, SymbolRef):
-            callee, resolution = dunder.qualified_name, Resolution.INFERRED
-    if callee is None and not (
-        len(site.callee) == 1 and resolver.is_bound(site.scope, site.callee[0], parsed.module)
-    ):
-        # a bare name bound as a variable is that variable, not some function elsewhere
-        callee = _by_unique_name(site, resolver)
-        resolution = Resolution.NAME
-    if callee is None:
-        return False
-    collector.add(
-        Edge(
-            kind=EdgeKind.CALLS,
-            source=source,
-            target=ids.of_target(callee),
-            resolution=resolution,
-            lines=(site.line,),
-        )
-    )
-    return True
-
-
-def _call_target(parsed: ParsedFile, site: CallSite, resolver: Resolver) -> Target | None:
-    if site.receiver_call is None:
-        return resolver.resolve_dotted(site.scope, site.callee, parsed.module, site.line)
-    inner = resolver.resolve_dotted(site.scope, site.receiver_call, parsed.module, site.line)
-    value = resolver._call_result(inner)
-    for attribute in site.callee:
-        if value is None:
-            return None
-        value = resolver.attribute(value, attribute)
-    if isinstance(value, SymbolRef | External) and not value.inferred:
-        value = (
-            SymbolRef(value.qualified_name, True)
-            if isinstance(value, SymbolRef)
-            else External(value.dotted, True)
-        )
-    return value
-
-
-def _callable_target(
-    qualified_name: str,
-    resolver: Resolver,
-    ids: NodeIds,
-    collector: _EdgeCollector,
-    source: str,
-    site: CallSite,
-) -> str | None:
-    """What a call to `qualified_name` runs: a function, or a class's `__init__`."""
-    symbol = resolver.lookups.symbol(qualified_name)
-    if symbol is None:
-        return None
-    if symbol.kind != SymbolKind.CLASS:
-        return qualified_name
-    collector.add(
-        Edge(
-            kind=EdgeKind.USES_TYPE,
-            source=source,
-            target=ids.of_target(qualified_name),
-            lines=(site.line,),
-        )
-    )
-    return resolver.constructor(qualified_name) or qualified_name
-
-
-def _by_unique_name(site: CallSite, resolver: Resolver) -> str | None:
-    name = site.callee[-1]
-    if name.startswith("__") or name in ("<expr>", "super()"):
-        return None
-    if len(site.callee) > 1 and name in _BUILTIN_METHODS:
-        return None
-    found = resolver.lookups.unique_callable(name)
-    if found is None:
-        return None
-    symbol = resolver.lookups.symbol(found)
-    if symbol is not None and symbol.kind == SymbolKind.CLASS:
-        return resolver.constructor(found) or found
-    return found

@@ -4,22 +4,33 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from ..model import ParsedFile
 from .base import LinkContext
 from .index import RepositoryIndex
 from .linker import FileLinks, NodeIds, link_file
+from .values import SharedValues
 
-__all__ = ["PythonLinker"]
+__all__ = ["PythonLinkContext", "PythonLinker"]
+
+
+@dataclass
+class PythonLinkContext(LinkContext):
+    """One run's value-flow results, shared by the files it links (each file still records
+    what they consulted, so incremental runs stay exact)."""
+
+    values: SharedValues = field(default_factory=dict)
 
 
 class PythonLinker:
     project_files: frozenset[str] = frozenset()
 
     def prepare(self, index: RepositoryIndex, project: Mapping[str, str]) -> LinkContext:
-        return LinkContext()
+        return PythonLinkContext()
 
     def link(
         self, parsed: ParsedFile, index: RepositoryIndex, ids: NodeIds, context: LinkContext
     ) -> FileLinks:
-        return link_file(parsed, index, ids)
+        shared = context.values if isinstance(context, PythonLinkContext) else None
+        return link_file(parsed, index, ids, shared)

@@ -284,6 +284,8 @@ class Resolver:
                     values.append(self._entered(self._call_result(value)))
                 elif binding.kind == "alias":
                     values.append(_mark(value, True))
+                elif binding.kind == "class":  # `x: type[Foo]` holds the class Foo
+                    values.append(_mark(value, True) if isinstance(value, SymbolRef) else None)
                 else:
                     values.append(self._call_result(value))
         finally:

@@ -30,6 +30,7 @@ from ..model import (
     SymbolKind,
     TypeUse,
 )
+from .python_flows import FlowExtractor
 from .treesitter import syntax_issues
 
 __all__ = ["PythonParser"]
@@ -110,6 +111,60 @@ def annotation_type(node: ts.Node) -> Dotted | None:
             params = list(params[0].named_children)
         return annotation_type(params[0]) if params else None
     return None
+
+
+def class_annotation(node: ts.Node) -> Dotted | None:
+    """The class `X` of an annotation `type[X]` / `Type[X]` (also inside `Optional[...]` and
+    `... | None`): the variable holds the class itself, not an instance."""
+    if node.type == "type":
+        return class_annotation(node.named_children[0]) if node.named_child_count == 1 else None
+    if node.type == "binary_operator":
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if left is not None and right is not None:
+            if right.type == "none":
+                return class_annotation(left)
+            if left.type == "none":
+                return class_annotation(right)
+        return None
+    if node.type not in ("generic_type", "subscript"):
+        return None
+    head_node = node.child_by_field_name("value") or node.named_children[0]
+    head = _dotted(head_node)
+    params = [c for c in node.named_children[1:] if c.type != "comment"]
+    if node.type == "generic_type" and params and params[0].type == "type_parameter":
+        params = list(params[0].named_children)
+    if head is None or len(params) != 1:
+        return None
+    if head[-1] == "Optional":
+        return class_annotation(params[0])
+    if head[-1] in ("type", "Type"):
+        return annotation_type(params[0])
+    return None
+
+
+_CALLABLE_WORDS = ("Callable", "Protocol")
+
+
+def _declared_classes(node: ts.Node) -> tuple[Dotted, ...] | None:
+    """The names an annotation mentions when it declares instances in a way the resolver does
+    not read (`Sequence[Foo]`, `Foo | Bar`, `dict[str, Foo]`); None for annotations of one
+    class or of a class object (read as types elsewhere) and of callables (value flow follows
+    those)."""
+    if annotation_type(node) is not None or class_annotation(node) is not None:
+        return None
+    text = _text(node)
+    if any(word in text for word in _CALLABLE_WORDS) or ("[" not in text and "|" not in text):
+        return None
+    return tuple(sorted(set(annotation_names(node))))
+
+
+def _returns(node: ts.Node) -> Dotted | None:
+    """A return annotation's one type; `type[X]` as ("type[]", *X) (the class, not an
+    instance: no name resolves to it, so only the value-flow linker reads it)."""
+    held = class_annotation(node)
+    if held is not None:
+        return ("type[]", *held)
+    return annotation_type(node)
 
 
 def annotation_names(node: ts.Node) -> list[Dotted]:
@@ -207,6 +262,7 @@ class PythonParser:
         }
         state = _FileState(module=module)
         symbols = self._symbols(captures.get("definition.class", []), captures, state)
+        flows = self._flows(captures, state)
         text = source.decode("utf-8", errors="replace")
         return ParsedFile(
             path=path,
@@ -219,14 +275,40 @@ class PythonParser:
             docstring=_docstring(tree.root_node),
             symbols=symbols,
             imports=tuple(self._imports(captures, state)),
-            calls=tuple(self._calls(captures.get("call", []), state)),
+            calls=tuple(self._calls(captures.get("call", []), state, flows)),
             bindings=tuple(self._bindings(captures, state, symbols)),
             type_uses=tuple(self._type_uses(captures, state)),
             scopes=tuple(self._scope_names(captures, state, symbols)),
             module_names=frozenset(self._module_names(captures, state)),
             all_names=self._all_names(tree.root_node),
             issues=tuple(syntax_issues(tree.root_node)),
+            flows=tuple(flows.flows),
+            passes=tuple(flows.passes),
+            implicit_calls=tuple(flows.implicit),
         )
+
+    def _flows(self, captures: dict[str, list[ts.Node]], state: _FileState) -> FlowExtractor:
+        flows = FlowExtractor(
+            lambda node: self._scope_of(node, state), state.def_scopes, _declared_classes
+        )
+        handlers = {
+            "flow.assign": flows.assignment, "flow.augment": flows.augmented,
+            "flow.return": flows.returned, "flow.yield": flows.yielded,
+            "flow.for": flows.for_loop, "flow.comprehension": flows.comprehension,
+            "flow.with": flows.with_item, "flow.except": flows.except_clause,
+            "flow.walrus": flows.walrus, "flow.lambda": flows.lambda_parameters,
+            "flow.default": flows.default, "flow.decorated": flows.decorated,
+            "call": flows.call, "implicit.operator": flows.operator,
+            "implicit.subscript": flows.subscript, "implicit.raise": flows.raised,
+            "flow.typed": flows.declared, "definition.function": flows.declared_return,
+        }  # fmt: skip
+        for capture, handle in handlers.items():
+            for node in captures.get(capture, []):
+                handle(node)
+        flows.flows.sort(key=lambda f: (f.at, f.scope, f.target))
+        flows.passes.sort(key=lambda p: (p.at, p.line))
+        flows.implicit.sort(key=lambda c: (c.at, c.methods))
+        return flows
 
     # -- scopes -------------------------------------------------------------------------------
     def _scope_of(self, node: ts.Node, state: _FileState) -> str:
@@ -284,6 +366,7 @@ class PythonParser:
         name = qualified.rsplit(".", 1)[1]
         if node.type == "class_definition":
             superclasses = node.child_by_field_name("superclasses")
+            parameter_kinds = ""
             bases = tuple(
                 base
                 for arg in (superclasses.named_children if superclasses else [])
@@ -308,8 +391,9 @@ class PythonParser:
                 else SymbolKind.FUNCTION
             )
             bases = ()
-            returns = annotation_type(return_node) if return_node is not None else None
+            returns = _returns(return_node) if return_node is not None else None
             parameters = tuple(name for name, _ in _parameters(params)) if params else ()
+            parameter_kinds = _parameter_kinds(params) if params else ""
         if len(signature) > _MAX_SIGNATURE:
             signature = signature[: _MAX_SIGNATURE - 1] + "…"
         return Symbol(
@@ -330,6 +414,7 @@ class PythonParser:
             returns=returns,
             parameters=parameters,
             ordinal=ordinal,
+            parameter_kinds=parameter_kinds,
         )
 
     @staticmethod
@@ -376,16 +461,22 @@ class PythonParser:
         return records
 
     # -- calls, bindings, types ---------------------------------------------------------------
-    def _calls(self, nodes: list[ts.Node], state: _FileState) -> list[CallSite]:
+    def _calls(
+        self, nodes: list[ts.Node], state: _FileState, flows: FlowExtractor
+    ) -> list[CallSite]:
         sites = []
         for node in nodes:
             function = node.child_by_field_name("function")
             if function is None:
                 continue
             callee, receiver = _callee(function)
+            value = None if _dotted(function) is not None else flows.value(function)
             sites.append(
-                CallSite(self._scope_of(node, state), callee, node.start_point[0] + 1, receiver)
-            )
+                CallSite(
+                    self._scope_of(node, state), callee, node.start_point[0] + 1, receiver,
+                    node.start_byte, flows.block_of(node), value,
+                )
+            )  # fmt: skip
         return sites
 
     def _bindings(
@@ -401,11 +492,15 @@ class PythonParser:
             if params is None or qualified is None:
                 continue
             for name, type_node in _parameters(params):
-                value = annotation_type(type_node) if type_node is not None else None
-                if value is not None:
-                    records.append(
-                        Binding(qualified, (name,), value, "annotation", node.start_point[0] + 1)
-                    )
+                if type_node is None:
+                    continue
+                line = node.start_point[0] + 1
+                held = class_annotation(type_node)
+                value = annotation_type(type_node) if held is None else None
+                if held is not None:
+                    records.append(Binding(qualified, (name,), held, "class", line))
+                elif value is not None:
+                    records.append(Binding(qualified, (name,), value, "annotation", line))
         for target in captures.get("bind.target", []):
             assignment = target.parent
             if assignment is None:
@@ -420,8 +515,11 @@ class PythonParser:
                 right = right.named_children[0]  # x = await f(): typed like f()
             annotation = assignment.child_by_field_name("type")
             if annotation is not None:
-                value = annotation_type(annotation)
-                if value is not None:
+                held = class_annotation(annotation)
+                value = annotation_type(annotation) if held is None else None
+                if held is not None:
+                    records.append(Binding(scope, target_parts, held, "class", line))
+                elif value is not None:
                     records.append(Binding(scope, target_parts, value, "annotation", line))
             elif right is not None and right.type == "call":
                 function = right.child_by_field_name("function")
@@ -582,6 +680,31 @@ def _parameters(params: ts.Node) -> list[tuple[str, ts.Node | None]]:
             if inner is not None and inner.type == "identifier":
                 found.append((_text(inner), annotation))
     return found
+
+
+def _parameter_kinds(params: ts.Node) -> str:
+    """One letter per parameter `_parameters` lists (see `Symbol.parameter_kinds`)."""
+    kinds: list[str] = []
+    keyword_only = False
+    for child in params.named_children:
+        kind = child.type
+        if kind == "typed_parameter" and child.named_children:
+            kind = child.named_children[0].type if child.named_children[0].type in (
+                "list_splat_pattern", "dictionary_splat_pattern"
+            ) else kind  # fmt: skip
+        if kind == "positional_separator":
+            kinds = ["o" if k == "p" else k for k in kinds]
+        elif kind == "keyword_separator":
+            keyword_only = True
+        elif kind == "list_splat_pattern":
+            kinds.append("*")
+            keyword_only = True
+        elif kind == "dictionary_splat_pattern":
+            kinds.append("d")
+        elif kind in ("identifier", "default_parameter", "typed_default_parameter",
+                      "typed_parameter"):  # fmt: skip
+            kinds.append("k" if keyword_only else "p")
+    return "".join(kinds)
 
 
 def _name_and_alias(node: ts.Node) -> tuple[str, str | None]:

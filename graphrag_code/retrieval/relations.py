@@ -24,8 +24,10 @@ from ..graph import (
     hop_bound,
 )
 from ..location import Location
+from .explain import CallExplanation, explain_call
 
 __all__ = [
+    "CallExplanation",
     "EntryPoint",
     "EntryPoints",
     "PathResult",
@@ -54,6 +56,7 @@ class Related:
     via: tuple[str, ...]  # qualified names from the subject to this node
     lines: tuple[int, ...] = ()
     external: bool = False
+    why: str | None = None  # CALLS through a value: how the last step's call reached it
 
 
 @dataclass(frozen=True)
@@ -179,6 +182,7 @@ class Relations:
                     via=(*via, step.qualified_name),
                     lines=step.lines,
                     external=step.external,
+                    why=step.via,
                 )
                 found.append(related)
                 if not related.external:
@@ -265,6 +269,20 @@ class Relations:
                 a, b, [PathStep(a.id, a.qualified_name, a.kind, a.location, None, None)]
             )
         return PathResult(a, b, self.reader.shortest_path(a.id, b.id))
+
+    def explain(self, source: str, target: str, *, repo: str | None = None) -> CallExplanation:
+        """Why `source` calls `target`: by name, by a type, or through which value ("via the
+        return value of `factory`"). `target` may name an external (`<builtin>.map`)."""
+        caller = self.resolve(source, repo=repo)
+        edge = self.reader.call_edge(caller.id, target)  # an external's qualified name
+        if edge is None:
+            try:
+                callee = self.resolve(target, repo=repo)
+            except SymbolNotFoundError:
+                return explain_call(caller, target, None)
+            edge = self.reader.call_edge(caller.id, callee.id)
+            target = callee.qualified_name
+        return explain_call(caller, target, edge)
 
     def entry_points(self, repo: str, *, limit: int = 20) -> EntryPoints:
         """Roots (public code nothing calls) and the most central symbols of `repo`."""

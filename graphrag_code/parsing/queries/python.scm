@@ -50,3 +50,24 @@
 (call function: (identifier) @_isinstance
   arguments: (argument_list . (_) . (_) @isinstance)
   (#any-of? @_isinstance "isinstance" "issubclass"))
+
+; Value flow (python_flows.py): assignments, returns, loops, `with`, `except`, decorators,
+; defaults, lambdas; and the syntax that calls special methods.
+(assignment) @flow.assign
+(augmented_assignment) @flow.augment
+(return_statement) @flow.return
+(yield) @flow.yield
+(for_statement) @flow.for
+(for_in_clause) @flow.comprehension
+(with_item) @flow.with
+(except_clause) @flow.except
+(named_expression) @flow.walrus
+(lambda) @flow.lambda
+(default_parameter) @flow.default
+(typed_default_parameter) @flow.default
+(typed_parameter) @flow.typed
+(decorated_definition) @flow.decorated
+(binary_operator) @implicit.operator
+(comparison_operator) @implicit.operator
+(subscript) @implicit.subscript
+(raise_statement) @implicit.raise

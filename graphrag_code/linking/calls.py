@@ -1,0 +1,343 @@
+"""CALLS edges of one Python file: by names and types (`Resolver`), then through values
+(`ValueFlowAnalysis`), then by a unique name.
+
+A call whose callee is a variable, an element, a result or a parameter takes every function
+its value may be (tier `inferred`, with the reason in `Edge.via`) when that set is complete
+and at most `MAX_CALLEES` large; otherwise the site stays unresolved and counted, by kind.
+The resolver's answer comes first: value flow only adds to it where the resolver's target is
+among the values (a variable assigned in two branches), and answers where it has none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from ..model import (
+    CallArguments,
+    CallSite,
+    Edge,
+    EdgeKind,
+    Expr,
+    ImplicitCall,
+    ParsedFile,
+    Resolution,
+    SymbolKind,
+)
+from .resolver import External, Instance, Resolver, SymbolRef, Target
+from .values import (
+    ARGUMENT_CALLERS,
+    DYNAMIC,
+    MAX_CALLEES,
+    SPECIAL_CALLERS,
+    ValueFlowAnalysis,
+    Values,
+)
+
+if TYPE_CHECKING:
+    from .linker import NodeIds
+
+__all__ = ["IMPLICIT", "CallLinker"]
+
+IMPLICIT = "implicit: "
+"""How the `via` of a CALLS edge that no call expression wrote begins (`with`, `for`,
+operators): the accuracy oracles only see call expressions."""
+
+# Method names of builtin types: a unique repository method with one of these names is not
+# evidence enough that `x.append()` calls it.
+_BUILTIN_METHODS = frozenset(
+    name
+    for kind in (list, dict, set, str, bytes, tuple, frozenset, int, float, object)
+    for name in dir(kind)
+) | frozenset({"close", "read", "write", "readline", "flush", "seek", "send", "run", "start"})
+
+
+class CallLinker:
+    """Links the call sites and implicit calls of one file; `add` collects the edges."""
+
+    def __init__(
+        self,
+        parsed: ParsedFile,
+        resolver: Resolver,
+        flow: ValueFlowAnalysis,
+        ids: NodeIds,
+        add: Callable[[Edge], None],
+    ) -> None:
+        self.parsed = parsed
+        self.resolver = resolver
+        self.flow = flow
+        self.ids = ids
+        self.add = add
+        self.passes: dict[tuple[int, Expr], CallArguments] = {
+            (p.at, p.callee): p for p in parsed.passes
+        }
+
+    # -- call sites ----------------------------------------------------------------------------
+    def link(self, site: CallSite) -> str | None:
+        """Add the CALLS edges of one call site; None when resolved, else the kind of
+        unresolved site it is ("dynamic:eval", "values:many", "values:unknown:parameter", ...)."""
+        source = self.ids.of_scope(self.parsed, site.scope)
+        typed = self._typed_target(site)
+        values: Values | None = None
+        runs: dict[Target, str] = {}
+        complete = False
+        if typed is None or self._by_value(site):
+            values = self._callee_values(site)
+            runs, complete = self.flow.callables(values)
+            if typed is not None and not (complete and _same_in(typed, runs)):
+                runs, complete = {}, False  # the resolver's answer stands alone
+        if typed is not None:
+            tier = Resolution.INFERRED if typed.inferred else Resolution.EXACT
+            why = next((r for t, r in runs.items() if _same(t, typed)), "") if complete else ""
+            self._edge(source, typed, tier, site.line, why or None)
+            if runs and complete and len(runs) <= MAX_CALLEES:
+                for target, why in runs.items():
+                    if not _same(target, typed):
+                        self._edge(source, target, Resolution.INFERRED, site.line, why or None)
+            return self._extras(source, typed, site)
+        if complete and 0 < len(runs) <= MAX_CALLEES:
+            for target, why in runs.items():
+                self._edge(source, target, Resolution.INFERRED, site.line, why or None)
+            return None
+        if not (len(site.callee) == 1 and self._is_variable(site)):
+            # a bare name bound as a variable is that variable, not some function elsewhere
+            unique = self._by_unique_name(site)
+            if unique is not None:
+                self._edge(source, SymbolRef(unique), Resolution.NAME, site.line, None)
+                return None
+        return self._unresolved_kind(site, values, runs, complete)
+
+    def _typed_target(self, site: CallSite) -> Target | None:
+        """The resolver's callee: a function, a class, an external, or an instance whose
+        class defines `__call__` (that method)."""
+        resolver, module = self.resolver, self.parsed.module
+        if site.receiver_call is None:
+            target = resolver.resolve_dotted(site.scope, site.callee, module, site.line)
+        else:
+            inner = resolver.resolve_dotted(site.scope, site.receiver_call, module, site.line)
+            target = resolver._call_result(inner)
+            for attribute in site.callee:
+                if target is None:
+                    return None
+                target = resolver.attribute(target, attribute)
+            if isinstance(target, SymbolRef):
+                target = SymbolRef(target.qualified_name, True)
+            elif isinstance(target, External):
+                target = External(target.dotted, True)
+        if isinstance(target, Instance):
+            dunder = resolver.class_member(target.class_name, "__call__", instance=True)
+            return SymbolRef(dunder.qualified_name, True) if isinstance(dunder, SymbolRef) else None
+        if isinstance(target, SymbolRef):
+            return target if resolver.lookups.symbol(target.qualified_name) is not None else None
+        return target if isinstance(target, External) else None
+
+    def _callee_expr(self, site: CallSite) -> Expr:
+        return site.value if site.value is not None else ("name", *site.callee)
+
+    def _callee_values(self, site: CallSite) -> Values:
+        if site.callee[0] == "super()" and site.value is None:
+            return Values.unknown()
+        return self.flow.evaluate(
+            self._callee_expr(site), site.scope, self.parsed.module, site.at, site.block
+        )
+
+    def _by_value(self, site: CallSite) -> bool:
+        """Whether the callee's head is assigned somewhere (a variable, which value flow
+        follows through every assignment), or is not a name at all."""
+        if site.value is not None:
+            return True
+        head = site.callee[0]
+        if head in ("self", "super()", "<expr>"):
+            return False
+        lookups, index = self.resolver.lookups, self.resolver.lookups.index
+        current: str | None = site.scope
+        while current is not None and current != self.parsed.module:
+            symbol = index.symbols.get(current)
+            if symbol is None:
+                break
+            if lookups.flows(current, (head,)):
+                return True
+            names = index.scope_names.get(current)
+            if names is not None and head in names.names:
+                return False
+            current = symbol.parent
+        return bool(lookups.flows(self.parsed.module, (head,)))
+
+    def _is_variable(self, site: CallSite) -> bool:
+        return self.resolver.is_bound(site.scope, site.callee[0], self.parsed.module)
+
+    def _extras(self, source: str, target: Target, site: CallSite) -> str | None:
+        """Edges a call implies besides its callee: the wrapper a decorator put in place of a
+        definition, the function a built-in like `map` calls; and the kind of a dynamic call
+        (`eval`, `importlib.import_module`: counted as unresolved, though the call resolves)."""
+        if isinstance(target, SymbolRef):
+            decorated = self.flow.decorator_values(target.qualified_name)
+            if decorated is not None:
+                runs, complete = self.flow.callables(decorated)
+                if complete and len(runs) <= MAX_CALLEES:
+                    for wrapper, why in runs.items():
+                        if not _same(wrapper, target):
+                            self._edge(source, wrapper, Resolution.INFERRED, site.line, why or None)
+            return None
+        if not isinstance(target, External):
+            return None
+        keys = ARGUMENT_CALLERS.get(target.name)
+        arguments = self.passes.get((site.at, self._callee_expr(site)))
+        special = SPECIAL_CALLERS.get(target.name)
+        if special is not None and arguments is not None and self._defined(special):
+            self._special(source, target, special, arguments, site)
+        if keys is not None and arguments is not None:
+            passed = self.flow.argument(arguments, keys, self.parsed.module)
+            if passed is not None:
+                runs, complete = self.flow.callables(passed)
+                if complete and len(runs) <= MAX_CALLEES:
+                    short = target.name.removeprefix("<builtin>.")
+                    for callee, why in runs.items():
+                        reason = f"`{short}` calls it" + (f", {why}" if why else "")
+                        self._edge(source, callee, Resolution.INFERRED, site.line, reason)
+        kind = DYNAMIC.get(target.name)
+        return f"dynamic:{kind}" if kind is not None else None
+
+    def _special(
+        self, source: str, target: External, method: str, arguments: CallArguments, site: CallSite
+    ) -> None:
+        """`iter(x)`, `next(x)`, `len(x)`: the special method of x's class runs."""
+        passed = self.flow.argument(arguments, (0,), self.parsed.module, shallow=True)
+        if passed is None or not passed.complete or len(passed.found) > MAX_CALLEES:
+            return
+        short = target.name.removeprefix("<builtin>.")
+        for value, _ in passed:
+            found = self.flow.special_method(value, method)
+            if found is not None:
+                why = f"{IMPLICIT}`{short}` runs `{method}`"
+                self._edge(source, SymbolRef(found), Resolution.INFERRED, site.line, why)
+
+    def _unresolved_kind(
+        self, site: CallSite, values: Values | None, runs: dict[Target, str], complete: bool
+    ) -> str:
+        if values is not None and values.dynamic:
+            return f"dynamic:{values.dynamic}"
+        if complete and len(runs) > MAX_CALLEES:
+            return "values:many"
+        if complete:
+            return "values:none"
+        head = site.callee[0]
+        if site.value is not None or head == "<expr>":
+            what = "expression"
+        elif head in ("self", "cls", "super()"):
+            what = "self"
+        elif self._is_parameter(site.scope, head):
+            what = "parameter"
+        elif len(site.callee) == 1 and self._is_variable(site):
+            what = "variable"
+        else:
+            what = "name"
+        return f"values:unknown:{what}"
+
+    def _is_parameter(self, scope: str, name: str) -> bool:
+        symbol = self.resolver.lookups.index.symbols.get(scope)
+        return symbol is not None and name in symbol.parameters
+
+    def _by_unique_name(self, site: CallSite) -> str | None:
+        name = site.callee[-1]
+        if name.startswith("__") or name in ("<expr>", "super()"):
+            return None
+        if len(site.callee) > 1 and name in _BUILTIN_METHODS:
+            return None
+        return self.resolver.lookups.unique_callable(name)
+
+    # -- implicit calls ------------------------------------------------------------------------
+    def link_implicit(self, call: ImplicitCall) -> None:
+        """The special methods `with`, `for`, operators and `raise X` run, when the operand's
+        values are known instances (or, for `raise X`, classes) of the repository (known
+        without following parameters to their callers: operators are everywhere)."""
+        if call.methods and not any(self._defined(method) for method in call.methods):
+            return
+        values = self.flow.evaluate(
+            call.operand, call.scope, self.parsed.module, call.at, call.block, shallow=True
+        )
+        if not values.complete or not values.found or len(values.found) > MAX_CALLEES:
+            return
+        source = self.ids.of_scope(self.parsed, call.scope)
+        for value, _ in values:
+            if not call.methods:
+                if isinstance(value, SymbolRef) and self._is_class(value.qualified_name):
+                    why = f"{IMPLICIT}`{call.syntax}` constructs it"
+                    self._edge(source, value, Resolution.INFERRED, call.line, why)
+                continue
+            for method in call.methods:
+                found = self.flow.special_method(value, method)
+                if found is not None:
+                    why = f"{IMPLICIT}`{call.syntax}` runs `{method}`"
+                    self._edge(source, SymbolRef(found), Resolution.INFERRED, call.line, why)
+
+    def _defined(self, method: str) -> bool:
+        """Whether some class of the repository defines `method`."""
+        lookups = self.resolver.lookups
+        lookups.names_consulted.add(method)  # a class that starts defining it relinks us
+        return bool(lookups.index.short_names.get(method))
+
+    def _is_class(self, qualified_name: str) -> bool:
+        symbol = self.resolver.lookups.symbol(qualified_name)
+        return symbol is not None and symbol.kind == SymbolKind.CLASS
+
+    # -- edges ---------------------------------------------------------------------------------
+    def _edge(
+        self, source: str, target: Target, tier: Resolution, line: int, via: str | None
+    ) -> None:
+        if isinstance(target, External):
+            self.add(
+                Edge(
+                    EdgeKind.CALLS,
+                    source,
+                    target.name,
+                    external=True,
+                    resolution=tier,
+                    lines=(line,),
+                    via=via,
+                )
+            )
+            return
+        if not isinstance(target, SymbolRef):
+            return
+        callee = self._callable(target.qualified_name, source, line)
+        if callee is not None:
+            self.add(
+                Edge(
+                    EdgeKind.CALLS,
+                    source,
+                    self.ids.of_target(callee),
+                    resolution=tier,
+                    lines=(line,),
+                    via=via,
+                )
+            )
+
+    def _callable(self, qualified_name: str, source: str, line: int) -> str | None:
+        """What a call to `qualified_name` runs: a function, or a class's `__init__` (a class
+        call also uses the class as a type)."""
+        symbol = self.resolver.lookups.symbol(qualified_name)
+        if symbol is None:
+            return None
+        if symbol.kind != SymbolKind.CLASS:
+            return qualified_name
+        self.add(
+            Edge(EdgeKind.USES_TYPE, source, self.ids.of_target(qualified_name), lines=(line,))
+        )
+        return self.resolver.constructor(qualified_name) or qualified_name
+
+
+def _name(target: Target) -> str | None:
+    if isinstance(target, SymbolRef):
+        return target.qualified_name
+    if isinstance(target, External):
+        return target.name
+    return None
+
+
+def _same(a: Target, b: Target) -> bool:
+    return _name(a) is not None and _name(a) == _name(b)
+
+
+def _same_in(target: Target, runs: dict[Target, str]) -> bool:
+    return any(_same(target, run) for run in runs)

@@ -1,0 +1,210 @@
+"""The abstract values Python value flow computes (`values.ValueFlowAnalysis`), and the
+tables of built-ins and decorators it knows.
+
+A value is what a name, an attribute, an element or a result may hold: an internal function
+or class (`SymbolRef`), a module, an external, an instance (`Instance`), or one of the kinds
+below; `Values` is a set of them with the reason each was found and whether the set is
+complete (every source followed to something known).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from ..model import Block, Expr
+from .resolver import External, Instance, ModuleRef, SymbolRef
+
+__all__ = [
+    "ARGUMENT_CALLERS", "DYNAMIC", "EMPTY_CONTAINERS", "IDENTITY", "IDENTITY_FACTORIES",
+    "ITERATING", "SPECIAL_CALLERS", "Bound", "Container", "Generator", "Inert", "Lambda",
+    "Partial", "SharedValues", "Super", "Value", "Values", "View", "chain", "union",
+]  # fmt: skip
+
+# Decorators (and wrapper factories) that return the function they are given, as far as
+# calls are concerned: `@functools.wraps(f)` over a wrapper is the wrapper.
+IDENTITY = frozenset(
+    {
+        "<builtin>.staticmethod", "<builtin>.classmethod", "<builtin>.property",
+        "functools.cache", "functools.lru_cache", "functools.cached_property",
+        "functools.total_ordering", "functools.singledispatch", "contextlib.contextmanager",
+        "contextlib.asynccontextmanager", "abc.abstractmethod", "typing.overload",
+        "typing.final", "typing_extensions.final", "typing_extensions.overload",
+        "dataclasses.dataclass", "typing.no_type_check", "typing.runtime_checkable",
+        "functools.update_wrapper",
+    }
+)  # fmt: skip
+IDENTITY_FACTORIES = frozenset(
+    {"functools.wraps", "functools.lru_cache", "dataclasses.dataclass", "functools.partial"}
+)
+# external callables that call a callable argument: name -> positions / keywords of it
+ARGUMENT_CALLERS: dict[str, tuple[int | str, ...]] = {
+    "<builtin>.map": (0,), "<builtin>.filter": (0,), "<builtin>.sorted": ("key",),
+    "<builtin>.min": ("key",), "<builtin>.max": ("key",), "functools.reduce": (0,),
+    "threading.Thread": ("target",), "threading.Timer": (1, "function"),
+    "atexit.register": (0,), "signal.signal": (1,), "itertools.starmap": (0,),
+    "itertools.filterfalse": (0,), "itertools.takewhile": (0,), "itertools.dropwhile": (0,),
+    "itertools.groupby": ("key",), "itertools.accumulate": (1, "func"),
+    "heapq.nsmallest": ("key",), "heapq.nlargest": ("key",), "multiprocessing.Process": ("target",),
+}  # fmt: skip
+EMPTY_CONTAINERS = {
+    "<builtin>.dict": "dict", "<builtin>.list": "list", "<builtin>.set": "set",
+    "collections.OrderedDict": "dict", "collections.defaultdict": "dict",
+    "collections.deque": "list", "<builtin>.frozenset": "set", "<builtin>.tuple": "tuple",
+    "weakref.WeakKeyDictionary": "dict", "weakref.WeakValueDictionary": "dict",
+}  # fmt: skip
+ITERATING = frozenset(
+    {"list", "tuple", "set", "frozenset", "sorted", "reversed", "iter", "enumerate"}
+)
+# built-ins that call a special method of their argument's class
+SPECIAL_CALLERS = {
+    f"<builtin>.{name}": f"__{name}__"
+    for name in (
+        "iter", "next", "len", "reversed", "repr", "str", "hash", "bool", "abs", "format",
+        "bytes", "aiter", "anext",
+    )
+}  # fmt: skip
+DYNAMIC = {
+    "<builtin>.eval": "eval", "<builtin>.exec": "exec", "<builtin>.__import__": "importlib",
+    "importlib.import_module": "importlib", "importlib.__import__": "importlib",
+    "<builtin>.compile": "eval",
+}  # fmt: skip
+"""Calls whose effect no static analysis follows: counted as unresolved, by kind."""
+
+
+# -- values --------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Inert:
+    """A literal (None, a number, a string): never callable, never an instance of ours."""
+
+
+@dataclass(frozen=True, slots=True)
+class Bound:
+    """A method reached through an instance (or a classmethod through its class)."""
+
+    qualified_name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Lambda:
+    scope: str
+    module: str
+    line: int
+    params: tuple[str, ...]
+    body: Expr  # ("at", offset, block, expr)
+
+
+@dataclass(frozen=True, slots=True)
+class Partial:
+    """`functools.partial(f, ...)`: calling it calls `f` (its values)."""
+
+    function: Expr
+    scope: str
+    module: str
+    at: int
+    block: Block
+
+
+@dataclass(frozen=True, slots=True)
+class Container:
+    """A list, tuple, set or dict display (or a comprehension) and where it is stored.
+
+    `elements` are unevaluated: list/tuple/set -> (Expr, ...), dict -> ((key, value), ...);
+    `home` names the variable or attribute it was bound to, so elements added there
+    (`x.append(f)`, `x[k] = f`) count too.
+    """
+
+    kind: str
+    elements: tuple[object, ...]
+    scope: str
+    module: str
+    at: int
+    block: Block
+    home: tuple[str, ...] | None = None
+    name: str = ""
+    declared: tuple[str, ...] = ()  # classes its elements are declared as (`list[Foo]`)
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """`d.items()` / `d.values()` / `d.keys()` / `(k, v)` pairs of a container, or a
+    container's method (`d.get`) waiting to be called."""
+
+    kind: str  # "items", "values", "keys", "pair", "method:<name>"
+    container: Container
+
+
+@dataclass(frozen=True, slots=True)
+class Generator:
+    """What calling a generator function gives: iterating it runs its yields."""
+
+    function: str
+
+
+@dataclass(frozen=True, slots=True)
+class Super:
+    """`super()` inside a method of `class_name`."""
+
+    class_name: str
+
+
+Value = SymbolRef | ModuleRef | External | Instance | Inert | Bound | Lambda | Partial
+Value = Value | Container | View | Generator | Super  # type: ignore[misc]
+
+
+SharedValues = dict[object, tuple["Values", frozenset[str], frozenset[str]]]
+"""Results of one linking run shared by its files, with what computing each consulted."""
+
+
+@dataclass
+class Values:
+    """Possible values, each with why it was found, and whether the set is complete."""
+
+    found: dict[object, str] = field(default_factory=dict)
+    complete: bool = True
+    dynamic: str = ""  # a dynamic construct made it unknown: "getattr", "eval", "importlib"
+
+    @classmethod
+    def unknown(cls, dynamic: str = "") -> Values:
+        return cls({}, False, dynamic)
+
+    @classmethod
+    def of(cls, value: object, why: str = "") -> Values:
+        return cls({value: why}, True)
+
+    def add(self, other: Values, why: str = "") -> None:
+        for value, reason in other.found.items():
+            if value not in self.found:
+                self.found[value] = chain(why, reason)
+        self.complete = self.complete and other.complete
+        self.dynamic = self.dynamic or other.dynamic
+
+    def otherwise(self, why: str) -> Values:
+        """These values, with `why` as the reason of those that have none."""
+        return Values({v: r or why for v, r in self.found.items()}, self.complete, self.dynamic)
+
+    def copy(self) -> Values:
+        return Values(dict(self.found), self.complete, self.dynamic)
+
+    def __iter__(self) -> Iterator[tuple[object, str]]:
+        return iter(list(self.found.items()))
+
+    def because(self, why: str) -> Values:
+        return Values(
+            {v: chain(why, r) for v, r in self.found.items()}, self.complete, self.dynamic
+        )
+
+
+def chain(outer: str, inner: str) -> str:
+    if not outer:
+        return inner
+    if not inner or inner == outer:
+        return outer
+    return f"{outer}, from {inner}" if ", from " not in outer else outer
+
+
+def union(parts: Iterable[Values]) -> Values:
+    result = Values()
+    for part in parts:
+        result.add(part)
+    return result

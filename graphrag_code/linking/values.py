@@ -1,0 +1,1186 @@
+"""Value flow for Python: which functions, classes, methods, lambdas and instances a name, an
+attribute, a container element or a result may hold (issue 15).
+
+`ValueFlowAnalysis.evaluate` turns an `Expr` (see `model.Expr`) into `Values`: the abstract
+values it may take, each with the reason it was found, and whether that set is *complete*
+(every source of the value was followed to something known). Sources are the parser's
+`ValueFlow` records: assignments that reach a use (by position and `Block`), what functions
+return or yield, what containers hold, what a decorator returns, and for a parameter the
+arguments of every call of its function in the repository (closed world: callers outside the
+repository are not seen) and its default.
+
+Types stay the resolver's job: an annotation (`x: Foo`, `-> Foo`, `self`) wins over values,
+so `Resolver` answers first and value flow fills in where it has nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from ..model import Block, CallArguments, Expr, ImportStatement, SymbolKind, ValueFlow
+from .index import Lookups
+from .reaching import reaching
+from .resolver import External, Instance, ModuleRef, Resolver, SymbolRef, Target
+from .value_records import (
+    ARGUMENT_CALLERS,
+    DYNAMIC,
+    EMPTY_CONTAINERS,
+    IDENTITY,
+    IDENTITY_FACTORIES,
+    ITERATING,
+    SPECIAL_CALLERS,
+    Bound,
+    Container,
+    Generator,
+    Inert,
+    Lambda,
+    Partial,
+    SharedValues,
+    Super,
+    Values,
+    View,
+    chain,
+    union,
+)
+
+__all__ = [
+    "ARGUMENT_CALLERS", "DYNAMIC", "MAX_CALLEES", "SPECIAL_CALLERS", "SharedValues",
+    "ValueFlowAnalysis", "Values",
+]  # fmt: skip
+
+MAX_CALLEES = 8
+"""At most this many targets for one call through values; more is left unresolved."""
+_MAX_CALLERS = 40  # calls of one function followed for the values of its parameters
+_MAX_CANDIDATES = 300  # calls of that name examined to find them
+_MAX_DEPTH = 24
+# a parameter's values come from its callers' arguments, which may be parameters in turn:
+# followed this many levels deep (a level is part of every cached result's key, so results
+# do not depend on the order files are linked in)
+_MAX_LEVEL = 2
+_MAX_STEPS = 40_000  # evaluation steps per linked file (Django-sized repositories stay fast)
+_END = 1 << 62  # a position after everything: a module's variables as functions see them
+
+_UNBOUND_MARK = "<unbound>"  # a memoised "not bound in this scope" (`_closure`)
+
+
+@dataclass(frozen=True)
+class _Where:
+    """Where an expression is evaluated: its scope, module, position and block."""
+
+    scope: str
+    module: str
+    at: int
+    block: Block
+
+
+class _Cut(Exception):
+    """The step budget of one file is spent: the rest stays unknown."""
+
+
+class ValueFlowAnalysis:
+    """Evaluates expressions for the files of one linking run (one per linked file, like
+    `Resolver`, so what it consults is recorded for that file)."""
+
+    def __init__(self, resolver: Resolver, shared: SharedValues | None = None) -> None:
+        self.resolver = resolver
+        self.lookups: Lookups = resolver.lookups
+        self.index = resolver.lookups.index
+        self._active: set[object] = set()
+        self._cache: SharedValues = shared if shared is not None else {}
+        self._cuts = 0
+        self._steps = 0
+        self._depth = 0
+        self._level = 0
+
+    # -- entry points ------------------------------------------------------------------------
+    def evaluate(
+        self, expr: Expr, scope: str, module: str, at: int, block: Block, *, shallow: bool = False
+    ) -> Values:
+        """The values of `expr` evaluated at a place; `shallow`: parameters' values are not
+        looked for at their callers."""
+        level = self._level
+        if shallow:
+            self._level = _MAX_LEVEL
+        try:
+            return self._eval(expr, _Where(scope, module, at, block))
+        except _Cut:
+            return Values.unknown()
+        finally:
+            self._level = level
+
+    def callables(self, values: Values) -> tuple[dict[Target, str], bool]:
+        """What calling each value runs: functions, methods, constructors, externals."""
+        runs: dict[Target, str] = {}
+        complete = values.complete
+        try:
+            for value, why in values:
+                found, known = self._runs(value, why, 0)
+                complete = complete and known
+                for target, reason in found.items():
+                    runs.setdefault(target, reason)
+        except _Cut:
+            return runs, False
+        return runs, complete
+
+    def call_result(self, values: Values, where: _Where) -> Values:
+        try:
+            return self._call_result(values, (), where)
+        except _Cut:
+            return Values.unknown()
+
+    def decorator_values(self, qualified_name: str) -> Values | None:
+        """What the name of a decorated definition holds after its decorators ran (None when
+        it has none)."""
+        flow = self.lookups.decoration(qualified_name)
+        if flow is None:
+            return None
+        try:
+            return self._flow_values([flow], None, "")
+        except _Cut:
+            return Values.unknown()
+
+    def argument(
+        self,
+        site: CallArguments,
+        keys: tuple[int | str, ...],
+        module: str,
+        *,
+        shallow: bool = False,
+    ) -> Values | None:
+        """The value passed at position or keyword `keys` of a call, None when not passed."""
+        for key, value in site.arguments:
+            if key in keys:
+                return self.evaluate(
+                    value, site.scope, module, site.at, site.block, shallow=shallow
+                )
+        return None
+
+    def entered(self, values: Values, where: _Where) -> Values:
+        try:
+            return self._entered(values, where)
+        except _Cut:
+            return Values.unknown()
+
+    def special_method(self, value: object, method: str) -> str | None:
+        """The internal method `method` of an instance's class, if the class defines one."""
+        if isinstance(value, Instance):
+            found = self.resolver.class_member(value.class_name, method, instance=False)
+            if isinstance(found, SymbolRef):
+                symbol = self.lookups.symbol(found.qualified_name)
+                if symbol is not None and symbol.kind == SymbolKind.METHOD:
+                    return found.qualified_name
+        return None
+
+    # -- evaluation ----------------------------------------------------------------------------
+    def _step(self) -> None:
+        self._steps += 1
+        if self._steps > _MAX_STEPS:
+            raise _Cut
+
+    def _memo(self, key: object, compute: object) -> Values:
+        """Compute once per key; a key met again while it is computed is unknown (a cycle)."""
+        key = (self._level, key)
+        cached = self._cache.get(key)
+        if cached is not None:
+            values, modules, names = cached
+            self.lookups.replay(modules, names)
+            return values.copy()
+        if key in self._active or self._depth > _MAX_DEPTH:
+            self._cuts += 1
+            return Values.unknown()
+        self._active.add(key)
+        self._depth += 1
+        cuts = self._cuts
+        self.lookups.begin()
+        try:
+            result: Values = compute()  # type: ignore[operator]
+        finally:
+            self._active.discard(key)
+            self._depth -= 1
+            modules, names = self.lookups.end()
+        if self._cuts == cuts:  # nothing was cut short below: the answer holds anywhere
+            self._cache[key] = (result.copy(), modules, names)
+        return result
+
+    def _eval(self, expr: Expr, where: _Where) -> Values:
+        self._step()
+        tag = expr[0]
+        if tag == "name":
+            values = self._name(expr[1], where)
+            for attribute in expr[2:]:
+                values = self._attribute(values, attribute, where)
+            return values
+        if tag == "def":
+            return Values.of(SymbolRef(expr[1]))
+        if tag == "call":
+            return self._call(expr[1], expr[2], where)
+        if tag == "attr":
+            return self._attribute(self._eval(expr[1], where), expr[2], where)
+        if tag == "sub":
+            return self._subscript(self._eval(expr[1], where), expr[2], where)
+        if tag == "iter":
+            return self._items(self._eval(expr[1], where), where)
+        if tag == "enter":
+            return self._entered(self._eval(expr[1], where), where)
+        if tag == "raised":
+            return self._raised(self._eval(expr[1], where), where)
+        if tag == "await":
+            return self._eval(expr[1], where)
+        if tag == "at":
+            return self._eval(expr[3], _Where(where.scope, where.module, expr[1], expr[2]))
+        if tag == "lambda":
+            return Values.of(Lambda(where.scope, where.module, expr[1], expr[2], expr[3]))
+        if tag in ("list", "tuple", "set", "dict"):
+            return Values.of(
+                Container(tag, expr[1], where.scope, where.module, where.at, where.block)
+            )
+        if tag == "comp":
+            elements = (expr[2],)  # a dict's: ((key, value),)
+            return Values.of(
+                Container(expr[1], elements, where.scope, where.module, where.at, where.block)
+            )
+        if tag == "union":
+            return union(self._eval(part, where) for part in expr[1])
+        if tag in ("const", "str", "int"):
+            return Values.of(Inert())
+        return Values.unknown()
+
+    # -- names ---------------------------------------------------------------------------------
+    def _name(self, name: str, where: _Where) -> Values:
+        key = ("name", name, where)
+        return self._memo(key, lambda: self._name_uncached(name, where))
+
+    def _name_uncached(self, name: str, where: _Where) -> Values:
+        lookups, module = self.lookups, where.module
+        current: str | None = where.scope
+        first = True
+        while current is not None and current != module:
+            symbol = lookups.symbol(current)
+            if symbol is None:
+                break
+            if symbol.kind != SymbolKind.CLASS or first:
+                if first:
+                    found = self._local(symbol.qualified_name, name, where)
+                else:
+                    found = self._closure(symbol.qualified_name, name)
+                if found is not None:
+                    return found
+            first = False
+            current = symbol.parent
+        if where.scope == module:
+            return self._module_name(module, name, where)
+        return self._global(module, name)
+
+    def _closure(self, scope: str, name: str) -> Values | None:
+        """`name` of an enclosing function, seen from a nested one (the same at every use)."""
+        key = ("closure", scope, name)
+        found = self._memo(key, lambda: self._local(scope, name, None) or _UNBOUND.copy())
+        return None if found.dynamic == _UNBOUND_MARK else found
+
+    def _global(self, module: str, name: str) -> Values:
+        """A module's global as its functions see it (the same at every use)."""
+        return self._memo(("global", module, name), lambda: self._module_name(module, name, None))
+
+    def _local(self, scope: str, name: str, where: _Where | None) -> Values | None:
+        """`name` in the function or class `scope`, None when not bound there; `where` is
+        the use when it is in this very scope (else all its assignments count: a closure
+        runs after the enclosing function bound them)."""
+        lookups = self.lookups
+        names = self.index.scope_names.get(scope)
+        if names is not None and name in names.globals:
+            return None
+        defined = lookups.members(scope, name)
+        imports = self.index.scope_imports.get(scope, {}).get(name, [])
+        flows = lookups.flows(scope, (name,))
+        symbol = lookups.symbol(scope)
+        if symbol is None:
+            return None
+        is_parameter = name in symbol.parameters and symbol.kind != SymbolKind.CLASS
+        is_local = names is not None and name in names.names
+        if not (defined or imports or flows or is_parameter or is_local):
+            return None
+        result = Values()
+        module = self._module(scope)
+        info = self.index.modules.get(module)
+        is_package = info.parsed.is_package if info is not None else False
+        for qualified in defined:
+            result.add(Values.of(SymbolRef(qualified)))
+        for statement in imports:
+            result.add(self._imported(statement, module, is_package))
+        if defined or imports:
+            if flows:  # a def and assignments of one name: all of them
+                result.add(self._flow_values(flows, None, f"the variable `{name}`"))
+            return result
+        if not flows and not is_parameter:
+            return Values.unknown()  # bound by something value flow does not record
+        reached, entry = reaching(flows, (where.at, where.block) if where else None)
+        result.add(self._flow_values(reached, (scope, name), f"the variable `{name}`"))
+        if entry and is_parameter:
+            result.add(self._parameter(symbol.qualified_name, name))
+        return result
+
+    def _module_name(self, module: str, name: str, where: _Where | None) -> Values:
+        """A module's global `name`: its definitions, imports and assignments (all of them
+        for a use inside a function, which runs after the module ran)."""
+        lookups, resolver = self.lookups, self.resolver
+        info = lookups.module(module)
+        if info is None:
+            return Values.unknown()
+        result = Values()
+        for qualified in info.defs.get(name, []):
+            result.add(Values.of(SymbolRef(qualified)))
+        for statement in info.imports.get(name, []):
+            result.add(self._imported(statement, module, info.parsed.is_package))
+        flows = lookups.flows(module, (name,))
+        extra = [f for f in lookups.module_flows(module, name) if len(f.target) == 1]
+        if flows or extra:
+            reached, _ = reaching(flows, (where.at, where.block) if where else (_END, ()))
+            why = f"the variable `{name}`" if where is not None else f"`{module}.{name}`"
+            result.add(self._flow_values(reached + extra, (module, name), why))
+        if result.found or not result.complete:
+            return result
+        for star in info.star_imports:
+            source = resolver.absolute_module(star, module, info.parsed.is_package)
+            if lookups.has_module(source):
+                nested = self._module_name(source, name, None)
+                if nested.found:
+                    return nested
+            elif star.level == 0:
+                return Values.unknown()  # maybe from an external star import
+        if name in info.parsed.module_names:
+            return Values.unknown()
+        if name in _builtin_names():
+            return Values.of(External(("<builtin>", name)))
+        return Values.unknown()
+
+    def _imported(self, statement: ImportStatement, module: str, is_package: bool) -> Values:
+        """What an import binds: a module, a definition, or a variable of an internal module
+        (which the resolver does not follow: `from .tables import HANDLERS`)."""
+        resolver = self.resolver
+        target = resolver.import_target(statement, module, is_package)
+        if target is not None or statement.name is None:
+            return _target(target)
+        source = resolver.absolute_module(statement, module, is_package)
+        if not self.lookups.has_module(source):
+            return Values.unknown()
+        return self._module_name(source, statement.name, None).because(
+            f"`{source}.{statement.name}`"
+        )
+
+    def _flow_values(
+        self, flows: list[ValueFlow], home: tuple[str, ...] | None, why: str
+    ) -> Values:
+        result = Values()
+        for flow in flows:
+            if flow.target[0] == "<default>":
+                continue
+            values = self._eval(flow.value, self._where_of(flow))
+            if flow.value[0] == "call" and _is_decoration(flow.value):
+                # an unknown decorator leaves the definition callable by its own name
+                values = Values(values.found, True)
+                why_here = f"the decorator `{_render(flow.value[1])}`"
+            else:
+                why_here = why
+            if home is not None:
+                values = _homed(values, home)
+            result.add(values, why_here)
+        return result
+
+    def _where_of(self, flow: ValueFlow) -> _Where:
+        return _Where(flow.scope, self._module(flow.scope), flow.at, flow.block)
+
+    def _module(self, scope: str) -> str:
+        return self.index.symbol_module.get(scope, scope)
+
+    # -- declared types ------------------------------------------------------------------------
+    def _declared(self, flows: list[ValueFlow]) -> tuple[str, ...]:
+        """The internal classes an annotation the resolver does not read names
+        (`Sequence[Foo]` -> Foo)."""
+        classes: list[str] = []
+        for flow in flows:
+            if flow.value[0] != "declared":
+                continue
+            symbol = self.lookups.symbol(flow.scope)
+            scope = symbol.parent if symbol is not None and flow.target[1] != "self" else flow.scope
+            module = self._module(flow.scope)
+            for dotted in flow.value[1]:
+                target = self.resolver.resolve_dotted(scope, dotted, module)
+                if isinstance(target, SymbolRef) and self._is_class(target.qualified_name):
+                    classes.append(target.qualified_name)
+        return tuple(classes)
+
+    def _is_class(self, qualified_name: str) -> bool:
+        symbol = self.lookups.symbol(qualified_name)
+        return symbol is not None and symbol.kind == SymbolKind.CLASS
+
+    def _upcast(self, values: Values, classes: tuple[str, ...]) -> Values:
+        """Values where a type is declared, as the checkers see them: an instance of a
+        subclass of a declared class is an instance of that class (which method an override
+        dispatches to is a question of its own), elements of a container too."""
+        if not classes:
+            return values
+        result = Values(complete=values.complete, dynamic=values.dynamic)
+        for value, why in values:
+            if isinstance(value, Instance) and value.class_name not in classes:
+                base = next((c for c in self.resolver.mro(value.class_name) if c in classes), None)
+                value = Instance(base) if base is not None else value
+            elif isinstance(value, Container) and not value.declared:
+                value = replace(value, declared=classes)
+            result.found.setdefault(value, why)
+        return result
+
+    # -- parameters ----------------------------------------------------------------------------
+    def _parameter(self, function: str, name: str) -> Values:
+        if self._level >= _MAX_LEVEL:
+            return Values.unknown()
+        return self._memo(("param", function, name), lambda: self._parameter_values(function, name))
+
+    def _parameter_values(self, function: str, name: str) -> Values:
+        symbol = self.lookups.signature(function)
+        if symbol is None:
+            return Values.unknown()
+        position = symbol.parameters.index(name)
+        kind = symbol.parameter_kinds[position] if position < len(symbol.parameter_kinds) else "p"
+        static = "staticmethod" in symbol.decorators
+        if symbol.kind == SymbolKind.METHOD and position == 0 and kind in "po" and not static:
+            return _target(self.resolver._self_value(symbol))
+        typed = self.index.scope_bindings.get(function, {}).get((name,), [])
+        declared = [b for b in typed if b.kind in ("annotation", "class")]
+        if declared:  # a declared type is what the checkers use: it wins over call sites
+            return _target(self.resolver._binding_value(declared, function))
+        declared_as = self._declared(self.lookups.flows(function, ("<declared>", name)))
+        why = f"the parameter `{name}` of `{function}`"
+        result = Values()
+        defaults = self.lookups.flows(function, ("<default>", name))
+        default = Values()
+        for flow in defaults:
+            parent = symbol.parent
+            default.add(
+                self._eval(flow.value, _Where(parent, self._module(parent), flow.at, flow.block))
+            )
+        self._level += 1
+        try:
+            callers = self._callers(function, symbol.name)
+            if callers is None:
+                return Values.unknown()
+            for site, module, offset in callers:
+                passed = self._passed(
+                    symbol.parameters, symbol.parameter_kinds, position, site, module, offset
+                )
+                if passed is None:
+                    if defaults:
+                        result.add(default, why)
+                    continue
+                result.add(passed, f"{why} (passed by `{site.scope}`)")
+        finally:
+            self._level -= 1
+        if not callers and defaults:
+            result.add(default, why)
+        return self._upcast(result, declared_as)
+
+    def _callers(self, function: str, name: str) -> list[tuple[CallArguments, str, int]] | None:
+        """The calls of `function` that pass values, with their module and how many leading
+        parameters the call fills itself (1 for a bound method), or None when too many."""
+        symbol = self.lookups.symbol(function)
+        assert symbol is not None
+        names = [name]
+        owner = self.lookups.symbol(symbol.parent)
+        if owner is not None and owner.kind == SymbolKind.CLASS and name == "__init__":
+            names.append(owner.name)
+        elif owner is not None and owner.kind != SymbolKind.CLASS:
+            names.append(f"{owner.name}()")  # a function its enclosing function returns
+        candidates = [entry for n in names for entry in self.lookups.passes_named(n)]
+        if len(candidates) > _MAX_CANDIDATES:
+            return None
+        found: list[tuple[CallArguments, str, int]] = []
+        for module, site in candidates:
+            where = _Where(site.scope, module, site.at, site.block)
+            callee = self._eval(site.callee, where)
+            for value, _ in callee:
+                offset = self._offset(value, function, symbol.decorators)
+                if offset is not None:
+                    found.append((site, module, offset))
+                    break
+        return found if len(found) <= _MAX_CALLERS else None
+
+    def _offset(self, value: object, function: str, decorators: tuple[str, ...]) -> int | None:
+        """How a callee value reaches `function`: 0 called plainly, 1 bound to an instance or
+        class; None when it is not `function`."""
+        static = "staticmethod" in decorators
+        if isinstance(value, Bound) and value.qualified_name == function:
+            return 0 if static else 1
+        if isinstance(value, SymbolRef):
+            if value.qualified_name == function:
+                return 0
+            symbol = self.lookups.symbol(value.qualified_name)
+            is_class = symbol is not None and symbol.kind == SymbolKind.CLASS
+            if is_class and self.resolver.constructor(value.qualified_name) == function:
+                return 1
+        return None
+
+    def _passed(
+        self,
+        parameters: tuple[str, ...],
+        kinds: str,
+        position: int,
+        site: CallArguments,
+        module: str,
+        offset: int,
+    ) -> Values | None:
+        """What one call passes to parameter `position`; None when it passes nothing."""
+        name = parameters[position]
+        kind = kinds[position] if position < len(kinds) else "p"
+        where = _Where(site.scope, module, site.at, site.block)
+        if kind == "*":
+            extra = tuple(
+                v for k, v in site.arguments if isinstance(k, int) and k >= position - offset
+            )
+            stars = tuple(("star", v) for k, v in site.arguments if k == "*")
+            return Values.of(
+                Container("tuple", extra + stars, site.scope, module, site.at, site.block)
+            )
+        if kind == "d":
+            named = {p for p, k in zip(parameters, kinds, strict=False) if k in "pk"}
+            pairs: tuple[tuple[Expr | None, Expr], ...] = tuple(
+                (("str", k), v)
+                for k, v in site.arguments
+                if isinstance(k, str) and k not in ("*", "**") and k not in named
+            )
+            pairs += tuple((None, v) for k, v in site.arguments if k == "**")
+            return Values.of(Container("dict", pairs, site.scope, module, site.at, site.block))
+        for key, value in site.arguments:
+            if kind in "po" and key == position - offset:
+                return self._eval(value, where)
+            if kind in "pk" and key == name:
+                return self._eval(value, where)
+        # not passed by itself: maybe inside `*args` / `**kwargs` the call forwards
+        spread: Values | None = None
+        unpacked = [v for k, v in site.arguments if k == "*"]
+        if kind in "po" and len(unpacked) == 1:
+            before = sum(1 for k, _ in site.arguments if isinstance(k, int))
+            index = position - offset - before
+            if index >= 0:
+                spread = self._unpacked(self._eval(unpacked[0], where), ("int", index))
+        for value in (v for k, v in site.arguments if k == "**"):
+            if kind in "pk":
+                found = self._unpacked(self._eval(value, where), ("str", name), keyed=True)
+                if found is not None:
+                    spread = found if spread is None else union((spread, found))
+        return spread
+
+    def _unpacked(self, values: Values, key: Expr, *, keyed: bool = False) -> Values | None:
+        """Element `key` of the containers a call unpacks (`*args`, `**kwargs`); None when
+        none of them holds it."""
+        result = Values(complete=values.complete, dynamic=values.dynamic)
+        for value, why in values:
+            if not isinstance(value, Container):
+                result.complete = False
+                continue
+            if keyed and value.kind == "dict":
+                named = [p for p in value.elements if isinstance(p, tuple) and p[0] == key]
+                anonymous = [p for p in value.elements if isinstance(p, tuple) and p[0] is None]
+                if named or anonymous:
+                    result.add(self._element(value, key), why)
+            elif not keyed and value.kind in ("tuple", "list"):
+                result.add(self._element(value, key), why)
+            else:
+                result.complete = False
+        return result if result.found or not result.complete else None
+
+    # -- attributes ----------------------------------------------------------------------------
+    def _attribute(self, values: Values, name: str, where: _Where) -> Values:
+        """`value.name` for each value: the attribute's own reason (a property, a class
+        attribute) says more than how the object was found, which fills in otherwise."""
+        result = Values(complete=values.complete, dynamic=values.dynamic)
+        for value, why in values:
+            result.add(self._attribute_of(value, name, where).otherwise(why))
+        return result
+
+    def _attribute_of(self, value: object, name: str, where: _Where) -> Values:
+        self._step()
+        resolver = self.resolver
+        if isinstance(value, ModuleRef):
+            return self._module_name(value.module, name, None).because(
+                f"`{value.module}.{name}`" if value.module else ""
+            )
+        if isinstance(value, External):
+            return Values.of(External((*value.dotted, name), value.inferred))
+        if isinstance(value, Instance):
+            return self._instance_attribute(value.class_name, name)
+        if isinstance(value, SymbolRef):
+            symbol = self.lookups.symbol(value.qualified_name)
+            if symbol is None or symbol.kind != SymbolKind.CLASS:
+                return Values.unknown()
+            return self._class_attribute(symbol.qualified_name, name)
+        if isinstance(value, Super):
+            for cls in resolver.mro(value.class_name)[1:]:
+                found = self.lookups.members(cls, name)
+                if found:
+                    return Values.of(Bound(found[0]))
+            base = resolver._external_base(value.class_name)
+            return Values.of(External((*base.dotted, name), True)) if base else Values.unknown()
+        if isinstance(value, Container):  # a method of the built-in container
+            return Values.of(View(f"method:{name}", value))
+        if isinstance(value, Inert):
+            return Values.of(Inert())
+        return Values.unknown()
+
+    def _class_attribute(self, class_name: str, name: str) -> Values:
+        return self._memo(
+            ("class attribute", class_name, name),
+            lambda: self._class_attribute_of(class_name, name),
+        )
+
+    def _class_attribute_of(self, class_name: str, name: str) -> Values:
+        for cls in self.resolver.mro(class_name):
+            members = self.lookups.members(cls, name)
+            if members:
+                member = self.lookups.symbol(members[0])
+                if member is not None and "classmethod" in member.decorators:
+                    return Values.of(Bound(members[0]))
+                return Values.of(SymbolRef(members[0]))
+            flows = [f for f in self.lookups.attribute_flows(cls, name) if f.scope == cls]
+            if flows:
+                return self._flow_values(
+                    flows, ("attr", cls, name), f"the attribute `{cls}.{name}`"
+                )
+        typed = self.resolver.class_member(class_name, name, instance=False)
+        return _target(typed) if typed is not None else Values.unknown()
+
+    def _instance_attribute(self, class_name: str, name: str) -> Values:
+        return self._memo(
+            ("attribute", class_name, name), lambda: self._instance_attribute_of(class_name, name)
+        )
+
+    def _instance_attribute_of(self, class_name: str, name: str) -> Values:
+        resolver = self.resolver
+        if name == "__class__":
+            return Values.of(SymbolRef(class_name, True), "`__class__`")
+        for cls in resolver.mro(class_name):
+            members = self.lookups.members(cls, name)
+            if members:
+                return self._member_value(members[0], name)
+            annotated = self.lookups.declared_attribute(cls, name)
+            flows = self.lookups.attribute_flows(cls, name)
+            if flows or annotated is not None:
+                bindings = self.lookups.attribute_bindings(cls, name)
+                declared = [b for b in bindings if b.kind in ("annotation", "class")]
+                if declared:
+                    return _target(resolver._binding_value(declared, cls))
+                why = f"the attribute `{name}`"
+                values = self._flow_values(flows, ("attr", cls, name), why)
+                return self._upcast(values, self._declared([annotated] if annotated else []))
+        typed = resolver.class_member(class_name, name, instance=True)
+        return _target(typed) if typed is not None else Values.unknown()
+
+    def _member_value(self, qualified: str, name: str) -> Values:
+        member = self.lookups.symbol(qualified)
+        if member is None:
+            return Values.unknown()
+        if member.kind == SymbolKind.CLASS:
+            return Values.of(SymbolRef(qualified))
+        decorators = member.decorators
+        if any(d.split(".")[-1] in ("property", "cached_property") for d in decorators):
+            return self._function_result(qualified).because(
+                f"the property `{member.parent}.{name}`"
+            )
+        if "staticmethod" in decorators:
+            return Values.of(SymbolRef(qualified))
+        return Values.of(Bound(qualified))
+
+    # -- calls ---------------------------------------------------------------------------------
+    def _call(
+        self, callee: Expr, arguments: tuple[tuple[int | str, Expr], ...], where: _Where
+    ) -> Values:
+        special = self._special_call(callee, arguments, where)
+        if special is not None:
+            return special
+        return self._call_result(self._eval(callee, where), arguments, where)
+
+    def _special_call(
+        self, callee: Expr, arguments: tuple[tuple[int | str, Expr], ...], where: _Where
+    ) -> Values | None:
+        """Built-ins and decorators whose result value flow knows."""
+        if callee == ("name", "super") and not arguments:
+            owner = self.resolver._super(where.scope)
+            return Values.of(Super(owner)) if owner is not None else Values.unknown()
+        if callee[0] == "call":  # functools.wraps(f)(wrapper), lru_cache(maxsize=1)(f), ...
+            factory = self._eval(callee[1], where)
+            if _externals(factory) & IDENTITY_FACTORIES and arguments:
+                if _externals(factory) == {"functools.partial"}:
+                    return None
+                return self._eval(arguments[0][1], where)
+            return None
+        if callee[0] != "name":
+            return None
+        heads = self._eval(callee, where)
+        names = _externals(heads)
+        if not names or len(heads.found) != 1:
+            return None
+        (external,) = names
+        first = next((v for k, v in arguments if k == 0), None)
+        if external in IDENTITY and first is not None:
+            return self._eval(first, where)
+        if external == "functools.partial" and first is not None:
+            return Values.of(Partial(first, where.scope, where.module, where.at, where.block))
+        if external == "<builtin>.type" and first is not None and len(arguments) == 1:
+            result = Values()
+            for value, why in self._eval(first, where):
+                if isinstance(value, Instance):
+                    result.add(
+                        Values.of(SymbolRef(value.class_name), why), f"`type({_render(first)})`"
+                    )
+                else:
+                    result.complete = False
+            return result
+        if external == "<builtin>.getattr" and first is not None and len(arguments) >= 2:
+            attribute = arguments[1][1]
+            if attribute[0] != "str":
+                return Values.unknown("getattr")
+            result = self._attribute(self._eval(first, where), attribute[1], where)
+            if len(arguments) > 2:
+                result.add(self._eval(arguments[2][1], where))
+            return result
+        short = external.removeprefix("<builtin>.")
+        if short in ITERATING and first is not None:
+            element = (
+                ("star", first)
+                if short != "enumerate"
+                else ("tuple", (("const",), ("iter", first)))
+            )
+            body = (element,) if short != "enumerate" else (("star", ("list", (element,))),)
+            return Values.of(
+                Container("list", body, where.scope, where.module, where.at, where.block)
+            )
+        if short == "next" and first is not None:
+            result = self._items(self._eval(first, where), where)
+            if len(arguments) > 1:
+                result.add(self._eval(arguments[1][1], where))
+            return result
+        if short == "dict" and first is not None and len(arguments) == 1:
+            return self._dict_of(self._eval(first, where), where)
+        if external in EMPTY_CONTAINERS and first is None:
+            kind = EMPTY_CONTAINERS[external]
+            pairs = tuple(
+                (("str", k), v) for k, v in arguments if isinstance(k, str) and k[0] != "*"
+            )
+            elements = pairs if kind == "dict" else ()
+            return Values.of(
+                Container(kind, elements, where.scope, where.module, where.at, where.block)
+            )
+        if external in DYNAMIC:
+            return Values.unknown(DYNAMIC[external])
+        return None
+
+    def _dict_of(self, values: Values, where: _Where) -> Values:
+        """`dict(x)`: x itself for a dict; the dict whose items a list of pairs holds."""
+        result = Values(complete=values.complete, dynamic=values.dynamic)
+        for value, why in values:
+            if isinstance(value, Container) and value.kind == "dict":
+                result.add(Values.of(value), why)
+                continue
+            if isinstance(value, Container):
+                for item, _ in self._container_items(value):
+                    if isinstance(item, View) and item.kind == "pair":
+                        result.add(Values.of(item.container), why)
+                    else:
+                        result.complete = False
+                continue
+            result.complete = False
+        return result
+
+    def _call_result(
+        self, callees: Values, arguments: tuple[tuple[int | str, Expr], ...], where: _Where
+    ) -> Values:
+        result = Values(complete=callees.complete, dynamic=callees.dynamic)
+        for value, why in callees:
+            result.add(self._result_of(value, arguments, where), why)
+        return result
+
+    def _result_of(
+        self, value: object, arguments: tuple[tuple[int | str, Expr], ...], where: _Where
+    ) -> Values:
+        self._step()
+        if isinstance(value, SymbolRef | Bound):
+            symbol = self.lookups.symbol(value.qualified_name)
+            if symbol is None:
+                return Values.unknown()
+            if symbol.kind == SymbolKind.CLASS:
+                return Values.of(Instance(symbol.qualified_name))
+            return self._function_result(symbol.qualified_name)
+        if isinstance(value, External):
+            if value.dotted[-1][:1].isupper():
+                return Values.of(External(value.dotted, inferred=True))
+            return Values.unknown()
+        if isinstance(value, Lambda):
+            return self._eval(value.body, _Where(value.scope, value.module, 0, ()))
+        if isinstance(value, Partial):
+            function = self._eval(
+                value.function, _Where(value.scope, value.module, value.at, value.block)
+            )
+            return self._call_result(function, (), where)
+        if isinstance(value, Instance):
+            method = self.special_method(value, "__call__")
+            return self._function_result(method) if method else Values.unknown()
+        if isinstance(value, View) and value.kind.startswith("method:"):
+            return self._container_method(value.container, value.kind[7:], arguments, where)
+        if isinstance(value, Inert):
+            return Values()
+        return Values.unknown()
+
+    def _function_result(self, function: str) -> Values:
+        return self._memo(("result", function), lambda: self._function_result_uncached(function))
+
+    def _function_result_uncached(self, function: str) -> Values:
+        symbol = self.lookups.symbol(function)
+        if symbol is None:
+            return Values.unknown()
+        why = f"the return value of `{function}`"
+        module = self._module(function)
+        if symbol.returns is not None:
+            if symbol.returns[0] == "type[]":
+                held = self.resolver.resolve_dotted(symbol.parent, symbol.returns[1:], module)
+                if isinstance(held, SymbolRef):
+                    return Values.of(SymbolRef(held.qualified_name, True), why)
+            else:
+                declared = self.resolver._call_result(SymbolRef(function))
+                # `-> T` with a TypeVar (`def __enter__(self: T) -> T`) says nothing: the
+                # returned values do
+                if declared is not None and not _type_variable(declared):
+                    return Values.of(declared, why)
+        if self.lookups.flows(function, ("<yield>",)) or self.lookups.flows(
+            function, ("<yield from>",)
+        ):
+            return Values.of(Generator(function), f"the generator `{function}`")
+        returns = self.lookups.flows(function, ("<return>",))
+        if not returns:
+            return Values.of(Inert())
+        declared_as = self._declared(self.lookups.flows(function, ("<declared>", "<return>")))
+        return self._upcast(self._flow_values(returns, None, why), declared_as)
+
+    def _container_method(
+        self,
+        container: Container,
+        method: str,
+        arguments: tuple[tuple[int | str, Expr], ...],
+        where: _Where,
+    ) -> Values:
+        key = next((v for k, v in arguments if k == 0), ("opaque",))
+        if method in ("items", "values", "keys"):
+            return Values.of(View(method, container))
+        if method == "copy":
+            return Values.of(container)
+        if method in ("get", "pop", "setdefault"):
+            result = self._element(container, key)
+            fallback = next((v for k, v in arguments if k == 1), None)
+            result.add(self._eval(fallback, where) if fallback is not None else Values.of(Inert()))
+            return result
+        return Values.unknown()
+
+    # -- containers ----------------------------------------------------------------------------
+    def _container_where(self, container: Container) -> _Where:
+        return _Where(container.scope, container.module, container.at, container.block)
+
+    def _element(self, container: Container, key: Expr) -> Values:
+        """`container[key]` for a literal key, else any element."""
+        return self._memo(
+            ("element", container, key),
+            lambda: self._upcast(self._element_of(container, key), container.declared),
+        )
+
+    def _element_of(self, container: Container, key: Expr) -> Values:
+        why = _container_why(container)
+        where = self._container_where(container)
+        if container.kind == "dict":
+            pairs = [p for p in container.elements if isinstance(p, tuple)]
+            exact = key[0] == "str"
+            result = Values()
+            matched = False
+            for pair_key, value in pairs:
+                if pair_key is None:  # {**other}
+                    result.add(self._dict_values(self._eval(value, where)))
+                    continue
+                if not exact or pair_key == key or pair_key[0] not in ("str", "int", "const"):
+                    matched = matched or pair_key == key
+                    result.add(self._eval(value, where))
+            for flow in self._additions(container):
+                added = flow.target[-2:] if flow.target[-2] == "<key>" else ()
+                if flow.target[-1] == "<items>":
+                    result.add(self._dict_values(self._eval(flow.value, self._where_of(flow))))
+                elif not exact or not added or added[1] == key[1]:
+                    result.add(self._eval(flow.value, self._where_of(flow)))
+            return result.because(why)
+        if key[0] == "int" and container.kind == "tuple":
+            elements = list(container.elements)
+            if not any(isinstance(e, tuple) and e[0] == "star" for e in elements):
+                index = key[1]
+                if -len(elements) <= index < len(elements):
+                    return self._eval(elements[index], where).because(why)  # type: ignore[arg-type]
+        return self._container_items(container)
+
+    def _container_items(self, container: Container) -> Values:
+        """Every element of a list, tuple or set (a dict: its keys)."""
+        return self._memo(
+            ("items", container),
+            lambda: self._upcast(self._container_items_of(container), container.declared),
+        )
+
+    def _container_items_of(self, container: Container) -> Values:
+        why = _container_why(container)
+        where = self._container_where(container)
+        result = Values()
+        if container.kind == "dict":
+            for pair in container.elements:
+                key = pair[0] if isinstance(pair, tuple) else None
+                result.add(self._eval(key, where) if key is not None else Values.unknown())
+            return result
+        for element in container.elements:
+            if isinstance(element, tuple) and element and element[0] == "star":
+                result.add(self._items(self._eval(element[1], where), where))
+            else:
+                result.add(self._eval(element, where))  # type: ignore[arg-type]
+        for flow in self._additions(container):
+            values = self._eval(flow.value, self._where_of(flow))
+            if flow.target[-1] == "<items>":
+                values = self._items(values, self._where_of(flow))
+            result.add(values)
+        return result.because(why)
+
+    def _dict_values(self, values: Values) -> Values:
+        result = Values(complete=values.complete, dynamic=values.dynamic)
+        for value, why in values:
+            if isinstance(value, Container) and value.kind == "dict":
+                result.add(self._element(value, ("opaque",)), why)
+            else:
+                result.complete = False
+        return result
+
+    def _additions(self, container: Container) -> list[ValueFlow]:
+        """Elements stored into the container's home after it was made."""
+        home = container.home
+        if home is None:
+            return []
+        marks = ("<item>", "<items>")
+        if home[0] == "attr":
+            flows = self.lookups.attribute_additions(home[1], home[2])
+            return [f for f in flows if f.target[2] in (*marks, "<key>")]
+        scope, name = home
+        found: list[ValueFlow] = []
+        for mark in marks:
+            found += self.lookups.flows(scope, (name, mark))
+        keyed = self.index.scope_flows.get(scope, {})
+        found += [
+            f for target, flows in keyed.items() if target[:2] == (name, "<key>") for f in flows
+        ]
+        if scope in self.index.modules:
+            found += [f for f in self.lookups.module_flows(scope, name) if len(f.target) > 1]
+        return found
+
+    def _items(self, values: Values, where: _Where) -> Values:
+        """One element of each iterable value (`for x in values`)."""
+        result = Values(complete=values.complete, dynamic=values.dynamic)
+        for value, why in values:
+            self._step()
+            if isinstance(value, Container):
+                result.add(self._container_items(value), why)
+            elif isinstance(value, View):
+                result.add(self._view_items(value), why)
+            elif isinstance(value, Generator):
+                result.add(self._yields(value.function), why)
+            elif isinstance(value, Instance):
+                method = self.special_method(value, "__iter__")
+                iterator = self._function_result(method) if method else Values.unknown()
+                if any(
+                    isinstance(v, Instance) and v.class_name == value.class_name
+                    for v, _ in iterator
+                ):
+                    method = self.special_method(value, "__next__")
+                    result.add(self._function_result(method) if method else Values.unknown(), why)
+                else:
+                    result.add(self._items(iterator, where), why)
+            elif isinstance(value, Inert):
+                result.add(Values.of(Inert()))
+            else:
+                result.complete = False
+        return result
+
+    def _view_items(self, view: View) -> Values:
+        if view.kind == "items":
+            return Values.of(View("pair", view.container))
+        if view.kind == "values":
+            return self._element(view.container, ("opaque",))
+        if view.kind == "keys":
+            return self._container_items(view.container)
+        return Values.unknown()
+
+    def _yields(self, function: str) -> Values:
+        def compute() -> Values:
+            result = Values()
+            for flow in self.lookups.flows(function, ("<yield>",)):
+                result.add(self._eval(flow.value, self._where_of(flow)))
+            for flow in self.lookups.flows(function, ("<yield from>",)):
+                where = self._where_of(flow)
+                result.add(self._items(self._eval(flow.value, where), where))
+            declared = self._declared(self.lookups.flows(function, ("<declared>", "<return>")))
+            return self._upcast(result, declared).because(f"what `{function}` yields")
+
+        return self._memo(("yields", function), compute)
+
+    def _subscript(self, values: Values, key: Expr, where: _Where) -> Values:
+        result = Values(complete=values.complete, dynamic=values.dynamic)
+        for value, why in values:
+            self._step()
+            if isinstance(value, Container):
+                result.add(self._element(value, key), why)
+            elif isinstance(value, View) and value.kind == "pair" and key[0] == "int":
+                if key[1] == 0:
+                    result.add(self._container_items(value.container), why)
+                else:
+                    result.add(self._element(value.container, ("opaque",)), why)
+            elif isinstance(value, Instance):
+                method = self.special_method(value, "__getitem__")
+                result.add(self._function_result(method) if method else Values.unknown(), why)
+            elif isinstance(value, Inert):
+                result.add(Values.of(Inert()))
+            else:
+                result.complete = False
+        return result
+
+    def _entered(self, values: Values, where: _Where) -> Values:
+        """What `with value as x` binds: `__enter__`'s result (a context manager made by a
+        generator function yields it)."""
+        result = Values(complete=values.complete, dynamic=values.dynamic)
+        for value, why in values:
+            if isinstance(value, Instance):
+                method = self.special_method(value, "__enter__") or self.special_method(
+                    value, "__aenter__"
+                )
+                result.add(self._function_result(method) if method else Values.unknown(), why)
+            elif isinstance(value, Generator):
+                result.add(self._yields(value.function), why)
+            else:
+                result.complete = False
+        return result
+
+    def _raised(self, values: Values, where: _Where) -> Values:
+        """What `except values as e` binds: an instance of each class."""
+        result = Values(complete=values.complete, dynamic=values.dynamic)
+        for value, why in values:
+            if isinstance(value, SymbolRef):
+                result.add(self._result_of(value, (), where), why)
+            elif isinstance(value, Container):
+                result.add(self._raised(self._container_items(value), where), why)
+            elif isinstance(value, External):
+                result.add(Values.of(External(value.dotted, True)), why)
+            else:
+                result.complete = False
+        return result
+
+    # -- what a call runs ----------------------------------------------------------------------
+    def _runs(self, value: object, why: str, depth: int) -> tuple[dict[Target, str], bool]:
+        self._step()
+        if isinstance(value, Bound):
+            return {SymbolRef(value.qualified_name, True): why}, True
+        if isinstance(value, SymbolRef):
+            symbol = self.lookups.symbol(value.qualified_name)
+            if symbol is None:
+                return {}, False
+            return {SymbolRef(value.qualified_name, True): why}, True
+        if isinstance(value, External):
+            return {External(value.dotted, True): why}, True
+        if isinstance(value, Instance):
+            method = self.special_method(value, "__call__")
+            return ({SymbolRef(method, True): why}, True) if method else ({}, False)
+        if isinstance(value, Partial) and depth < 4:
+            function = self._eval(
+                value.function, _Where(value.scope, value.module, value.at, value.block)
+            )
+            return self._runs_all(function, chain(why, "`functools.partial`"), depth + 1)
+        if isinstance(value, Lambda) and depth < 4:
+            body = value.body[3] if value.body[0] == "at" else value.body
+            if body[0] != "call":
+                return {}, True
+            where = _Where(value.scope, value.module, value.body[1], value.body[2])
+            callee = self._eval(body[1], where)
+            return self._runs_all(callee, chain(why, f"a lambda (line {value.line})"), depth + 1)
+        if isinstance(value, View) and value.kind.startswith("method:"):
+            kind = "list" if value.container.kind == "tuple" else value.container.kind
+            return {External(("<builtin>", kind, value.kind[7:]), True): why}, True
+        if isinstance(value, Inert):
+            return {}, True
+        return {}, False
+
+    def _runs_all(self, values: Values, why: str, depth: int) -> tuple[dict[Target, str], bool]:
+        runs: dict[Target, str] = {}
+        complete = values.complete
+        for value, reason in values:
+            found, known = self._runs(value, chain(why, reason), depth)
+            complete = complete and known
+            for target, text in found.items():
+                runs.setdefault(target, text)
+        return runs, complete
+
+
+_UNBOUND = Values({}, True, _UNBOUND_MARK)
+
+
+# -- helpers -------------------------------------------------------------------------------------
+def _target(target: Target | None) -> Values:
+    return Values.of(target) if target is not None else Values.unknown()
+
+
+def _type_variable(target: Target) -> bool:
+    return isinstance(target, External) and target.dotted[-1] in ("TypeVar", "ParamSpec")
+
+
+def _externals(values: Values) -> set[str]:
+    return {v.name for v, _ in values if isinstance(v, External)}
+
+
+def _is_decoration(value: Expr) -> bool:
+    while value[0] == "call":
+        arguments = value[2]
+        if len(arguments) != 1:
+            return False
+        value = arguments[0][1]
+        if value[0] == "def":
+            return True
+    return False
+
+
+def _render(expr: Expr) -> str:
+    """Short source-like text of an expression, for reasons."""
+    if expr[0] == "name":
+        return ".".join(expr[1:])
+    if expr[0] == "call":
+        return f"{_render(expr[1])}(…)"
+    if expr[0] == "attr":
+        return f"{_render(expr[1])}.{expr[2]}"
+    return "…"
+
+
+def _homed(values: Values, home: tuple[str, ...]) -> Values:
+    """Containers bound to a variable or attribute learn where they live."""
+    if not any(isinstance(v, Container) and v.home is None for v, _ in values):
+        return values
+    found: dict[object, str] = {}
+    for value, why in values:
+        if isinstance(value, Container) and value.home is None:
+            value = Container(
+                value.kind, value.elements, value.scope, value.module, value.at, value.block,
+                home, home[-1],
+            )  # fmt: skip
+        found[value] = why
+    return Values(found, values.complete)
+
+
+def _container_why(container: Container) -> str:
+    if not container.name:
+        return ""
+    return f"the {container.kind} `{container.name}`"
+
+
+def _builtin_names() -> frozenset[str]:
+    from .resolver import BUILTIN_NAMES
+
+    return BUILTIN_NAMES

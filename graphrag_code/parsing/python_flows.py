@@ -1,0 +1,665 @@
+"""Value flow of one Python file: what names, attributes, containers and results may hold.
+
+The captures of `queries/python.scm` (`flow.*`, `call`, `implicit.*`) become `ValueFlow`,
+`CallArguments` and `ImplicitCall` records whose values are `Expr` tuples (see `model.Expr`).
+Every record knows its position (`at`, a byte offset) and `Block` inside its scope, so the
+linker can tell which assignments reach a use. Nothing here resolves a name: that is linking.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import tree_sitter as ts
+
+from ..model import Block, CallArguments, Expr, ImplicitCall, ValueFlow
+from .treesitter import node_text
+
+__all__ = ["FlowExtractor", "call_arguments", "expression"]
+
+_MAX_DEPTH = 10
+_CONST: Expr = ("const",)
+_OPAQUE: Expr = ("opaque",)
+_LITERALS = frozenset({"const", "str", "int"})
+_CONST_TYPES = frozenset(
+    {"none", "true", "false", "float", "concatenated_string", "not_operator", "comparison_operator",
+     "ellipsis", "unary_operator"}
+)  # fmt: skip
+_CONTAINER_TYPES = {"list": "list", "tuple": "tuple", "set": "set", "expression_list": "tuple"}
+_COMPREHENSIONS = {
+    "list_comprehension": "list",
+    "set_comprehension": "set",
+    "generator_expression": "list",
+    "dictionary_comprehension": "dict",
+}
+# container methods that store their argument: method -> position of the stored value
+_ADDS = {"append": 0, "add": 0, "appendleft": 0, "insert": 1, "setdefault": 1, "put": 0}
+_EXTENDS = frozenset({"extend", "update", "extendleft"})
+# operators -> the special method of the left operand (of the right one for `in`)
+_BINARY = {
+    "+": "__add__", "-": "__sub__", "*": "__mul__", "/": "__truediv__", "//": "__floordiv__",
+    "%": "__mod__", "**": "__pow__", "@": "__matmul__", "&": "__and__", "|": "__or__",
+    "^": "__xor__", "<<": "__lshift__", ">>": "__rshift__",
+}  # fmt: skip
+_COMPARE = {
+    "==": "__eq__", "!=": "__ne__", "<": "__lt__", "<=": "__le__", ">": "__gt__",
+    ">=": "__ge__",
+}  # fmt: skip
+# block-opening statements: the field (or node type) of each arm, and whether arms exclude
+# each other (`if`/`match`: one arm runs)
+_FLAG_EXCLUSIVE = 1
+_FLAG_PRIVATE = 2  # comprehensions and lambdas: their names are not seen outside
+
+
+def _string(node: ts.Node) -> str | None:
+    children = node.children
+    if any(child.type == "interpolation" for child in children):
+        return None
+    if len(children) == 2 or (len(children) == 3 and children[1].named_child_count == 0):
+        start = node_text(children[0])
+        if start in ('"', "'", '"""', "'''"):  # no prefix, no escapes: the text itself
+            return node_text(children[1]) if len(children) == 3 else ""
+    try:
+        value = ast.literal_eval(node_text(node))
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return None
+    return value if isinstance(value, str) else None
+
+
+def expression(node: ts.Node | None, inner: Callable[[ts.Node], Expr] | None = None) -> Expr:
+    """The `Expr` of a tree-sitter expression node (`inner` encodes nested scopes' bodies)."""
+    return _Encoder(inner).encode(node, 0)
+
+
+def call_arguments(node: ts.Node | None) -> tuple[tuple[int | str, Expr], ...]:
+    return _Encoder(None).arguments(node, 0)
+
+
+@dataclass
+class _Encoder:
+    positioned: Callable[[ts.Node], Expr] | None  # wraps bodies evaluated at their own place
+
+    def encode(self, node: ts.Node | None, depth: int) -> Expr:
+        if node is None or depth > _MAX_DEPTH:
+            return _OPAQUE
+        kind = node.type
+        if kind == "identifier":
+            return ("name", node_text(node))
+        if kind == "attribute":
+            obj = node.child_by_field_name("object")
+            attr = node.child_by_field_name("attribute")
+            if obj is None or attr is None:
+                return _OPAQUE
+            head = self.encode(obj, depth + 1)
+            if head[0] == "name":
+                return (*head, node_text(attr))
+            return ("attr", head, node_text(attr))
+        if kind == "call":
+            function = node.child_by_field_name("function")
+            arguments = node.child_by_field_name("arguments")
+            return (
+                "call",
+                self.encode(function, depth + 1),
+                self.arguments(arguments, depth + 1),
+            )
+        if kind == "subscript":
+            value = node.child_by_field_name("value")
+            key = node.child_by_field_name("subscript")
+            return ("sub", self.encode(value, depth + 1), self.encode(key, depth + 1))
+        if kind == "string":
+            text = _string(node)
+            return ("str", text) if text is not None else _CONST
+        if kind == "integer":
+            try:
+                return ("int", int(node_text(node), 0))
+            except ValueError:
+                return _CONST
+        if kind in _CONST_TYPES:
+            return _CONST
+        if kind == "parenthesized_expression":
+            inner = [c for c in node.named_children if c.type != "comment"]
+            return self.encode(inner[0], depth) if len(inner) == 1 else _OPAQUE
+        if kind in _CONTAINER_TYPES:
+            return (_CONTAINER_TYPES[kind], self._elements(node, depth))
+        if kind == "dictionary":
+            pairs: list[tuple[Expr | None, Expr]] = []
+            for child in node.named_children:
+                if child.type == "pair":
+                    key_expr = self.encode(child.child_by_field_name("key"), depth + 1)
+                    value_expr = self.encode(child.child_by_field_name("value"), depth + 1)
+                    pairs.append((key_expr, value_expr))
+                elif child.type == "dictionary_splat" and child.named_children:
+                    pairs.append((None, self.encode(child.named_children[0], depth + 1)))
+            return ("dict", tuple(pairs))
+        if kind == "conditional_expression":
+            parts = [c for c in node.named_children if c.type != "comment"]
+            if len(parts) == 3:
+                return (
+                    "union",
+                    (self.encode(parts[0], depth + 1), self.encode(parts[2], depth + 1)),
+                )
+            return _OPAQUE
+        if kind == "boolean_operator":
+            left = node.child_by_field_name("left")
+            right = node.child_by_field_name("right")
+            return ("union", (self.encode(left, depth + 1), self.encode(right, depth + 1)))
+        if kind == "await":
+            awaited = node.named_children[0] if node.named_children else None
+            return ("await", self.encode(awaited, depth + 1))
+        if kind == "lambda" and self.positioned is not None:
+            params = node.child_by_field_name("parameters")
+            names = tuple(
+                node_text(name)
+                for child in (params.named_children if params is not None else [])
+                for name in [child.child_by_field_name("name") or child]
+                if name.type == "identifier"
+            )
+            body = node.child_by_field_name("body")
+            body_expr = self.positioned(body) if body is not None else _OPAQUE
+            return ("lambda", node.start_point[0] + 1, names, body_expr)
+        if kind in _COMPREHENSIONS and self.positioned is not None:
+            body = node.child_by_field_name("body")
+            if body is None:
+                return _OPAQUE
+            if kind == "dictionary_comprehension":
+                key, value = body.child_by_field_name("key"), body.child_by_field_name("value")
+                if key is None or value is None:
+                    return _OPAQUE
+                return ("comp", "dict", (self.positioned(key), self.positioned(value)))
+            return ("comp", _COMPREHENSIONS[kind], self.positioned(body))
+        if kind == "named_expression":
+            return self.encode(node.child_by_field_name("value"), depth + 1)
+        return _OPAQUE
+
+    def _elements(self, node: ts.Node, depth: int) -> tuple[Expr, ...]:
+        elements: list[Expr] = []
+        for child in node.named_children:
+            if child.type == "comment":
+                continue
+            if child.type == "list_splat" and child.named_children:
+                elements.append(("star", self.encode(child.named_children[0], depth + 1)))
+            else:
+                elements.append(self.encode(child, depth + 1))
+        return tuple(elements)
+
+    def arguments(self, node: ts.Node | None, depth: int) -> tuple[tuple[int | str, Expr], ...]:
+        if node is None:
+            return ()
+        if node.type != "argument_list":  # f(x for x in y): one generator argument
+            return ((0, self.encode(node, depth)),)
+        found: list[tuple[int | str, Expr]] = []
+        position = 0
+        for child in node.named_children:
+            if child.type == "comment":
+                continue
+            if child.type == "keyword_argument":
+                name = child.child_by_field_name("name")
+                value = child.child_by_field_name("value")
+                if name is not None:
+                    found.append((node_text(name), self.encode(value, depth + 1)))
+            elif child.type == "list_splat" and child.named_children:
+                found.append(("*", self.encode(child.named_children[0], depth + 1)))
+            elif child.type == "dictionary_splat" and child.named_children:
+                found.append(("**", self.encode(child.named_children[0], depth + 1)))
+            else:
+                found.append((position, self.encode(child, depth + 1)))
+                position += 1
+        return tuple(found)
+
+
+def interesting(value: Expr) -> bool:
+    """False for literals: they never hold a function, a class or an instance of one."""
+    return value[0] not in _LITERALS
+
+
+@dataclass
+class FlowExtractor:
+    """Turns one file's flow captures into records; `scope_of` is the parser's scope rule."""
+
+    scope_of: Callable[[ts.Node], str]
+    def_scopes: dict[int, str]  # def node id -> qualified name
+    # the classes an annotation declares when the resolver cannot read it (None: it can,
+    # or it declares callables, which value flow follows)
+    declared_names: Callable[[ts.Node], tuple[tuple[str, ...], ...] | None]
+    flows: list[ValueFlow] = field(default_factory=list)
+    passes: list[CallArguments] = field(default_factory=list)
+    implicit: list[ImplicitCall] = field(default_factory=list)
+    _blocks: dict[int, Block] = field(default_factory=dict)
+    _interned: dict[Block, Block] = field(default_factory=dict)
+
+    # -- positions ------------------------------------------------------------------------------
+    def block_of(self, node: ts.Node) -> Block:
+        """The enclosing branches and loops of `node` inside its scope, outermost first."""
+        chain: list[ts.Node] = []
+        current: ts.Node | None = node
+        found: Block | None = None
+        while current is not None:
+            cached = self._blocks.get(current.id)
+            if cached is not None:
+                found = cached
+                break
+            parent = current.parent
+            if parent is None or (
+                parent.type in ("function_definition", "class_definition")
+                and current == parent.child_by_field_name("body")
+            ):
+                found = ()
+                chain.append(current)
+                break
+            chain.append(current)
+            current = parent
+        block = found if found is not None else ()
+        for child in reversed(chain):
+            parent = child.parent
+            entry = _block_entry(parent, child) if parent is not None else None
+            if entry is not None:
+                block = (*block, entry)
+            block = self._interned.setdefault(block, block)
+            self._blocks[child.id] = block
+        return block
+
+    def _expr(self, node: ts.Node | None) -> Expr:
+        return expression(node, self._positioned)
+
+    def value(self, node: ts.Node) -> Expr:
+        """The `Expr` of an expression of this file (lambdas and comprehensions included)."""
+        return self._expr(node)
+
+    def _positioned(self, node: ts.Node) -> Expr:
+        """A body evaluated where it stands (a lambda's, a comprehension's element)."""
+        return ("at", node.start_byte, self.block_of(node), self._expr(node))
+
+    def _add(self, node: ts.Node, target: tuple[str, ...], value: Expr, at: int) -> None:
+        self.flows.append(
+            ValueFlow(
+                self.scope_of(node), target, value, node.start_point[0] + 1, at, self.block_of(node)
+            )
+        )
+
+    # -- captures -------------------------------------------------------------------------------
+    def declared(self, node: ts.Node) -> None:
+        """A parameter or attribute annotated with a type the resolver does not read (a
+        container of classes, a union): `("<declared>", name)` / `("<declared>", "self",
+        name)` holds ("declared", names); the values that reach it are taken as the declared
+        classes (what the type checkers see)."""
+        annotation = node.child_by_field_name("type")
+        names = self.declared_names(annotation) if annotation is not None else None
+        if names is None:
+            return
+        value: Expr = ("declared", names)
+        if node.type == "assignment":
+            path = _target_path(node.child_by_field_name("left"))
+            if path is not None:
+                self._add(node, ("<declared>", *path), value, node.start_byte)
+            return
+        name = node.child_by_field_name("name")
+        if name is None and node.named_children and node.named_children[0].type == "identifier":
+            name = node.named_children[0]
+        params = node.parent
+        function = params.parent if params is not None else None
+        qualified = self.def_scopes.get(function.id) if function is not None else None
+        if name is not None and qualified is not None and function is not None:
+            self.flows.append(
+                ValueFlow(
+                    qualified, ("<declared>", node_text(name)), value, node.start_point[0] + 1,
+                    function.start_byte, self.block_of(function),
+                )
+            )  # fmt: skip
+
+    def declared_return(self, function: ts.Node) -> None:
+        """`def f() -> list[Foo]`: ("<declared>", "<return>") in f, like a parameter's."""
+        annotation = function.child_by_field_name("return_type")
+        qualified = self.def_scopes.get(function.id)
+        names = self.declared_names(annotation) if annotation is not None else None
+        if names is None or qualified is None:
+            return
+        self.flows.append(
+            ValueFlow(
+                qualified, ("<declared>", "<return>"), ("declared", names),
+                function.start_point[0] + 1, function.start_byte, self.block_of(function),
+            )
+        )  # fmt: skip
+
+    def assignment(self, node: ts.Node) -> None:
+        left = node.child_by_field_name("left")
+        right = node.child_by_field_name("right")
+        self.declared(node)
+        if left is None:
+            return
+        if right is None:  # `x: int` declares, binds nothing
+            return
+        if right.type == "assignment":  # a = b = value: a gets the value (b is its own capture)
+            right = _last_value(right)
+            if right is None:
+                return
+        self._bind(left, self._expr(right), node, node.end_byte)
+
+    def _bind(self, left: ts.Node, value: Expr, node: ts.Node, at: int) -> None:
+        kind = left.type
+        if kind == "identifier":
+            self._add(node, (node_text(left),), value, at)
+        elif kind == "attribute":
+            obj = left.child_by_field_name("object")
+            attr = left.child_by_field_name("attribute")
+            if obj is not None and attr is not None and obj.type == "identifier":
+                self._add(node, (node_text(obj), node_text(attr)), value, at)
+        elif kind == "subscript":
+            container = _target_path(left.child_by_field_name("value"))
+            key = left.child_by_field_name("subscript")
+            if container is not None:
+                text = _string(key) if key is not None and key.type == "string" else None
+                item = ("<key>", text) if text is not None else ("<item>",)
+                self._add(node, (*container, *item), value, at)
+        elif kind in ("pattern_list", "tuple_pattern", "list_pattern", "expression_list", "tuple",
+                      "list"):  # fmt: skip
+            targets = [c for c in left.named_children if c.type != "comment"]
+            elements = value[1] if value[0] in ("tuple", "list") else None
+            for position, target in enumerate(targets):
+                if target.type in ("list_splat_pattern", "list_splat"):
+                    inner = target.named_children[0] if target.named_children else None
+                    if inner is not None:
+                        self._bind(inner, _OPAQUE, node, at)
+                    elements = None  # positions after a star are not known
+                    continue
+                if elements is not None and len(elements) == len(targets):
+                    part = elements[position]
+                else:
+                    part = ("sub", value, ("int", position))
+                self._bind(target, part, node, at)
+
+    def augmented(self, node: ts.Node) -> None:
+        left = node.child_by_field_name("left")
+        right = node.child_by_field_name("right")
+        operator = node.child_by_field_name("operator")
+        path = _target_path(left)
+        if path is None or right is None or operator is None:
+            return
+        if node_text(operator) in ("+=", "|="):  # x += [f]: the items of the right side join x
+            self._add(node, (*path, "<items>"), self._expr(right), node.end_byte)
+        method = _BINARY.get(node_text(operator)[:-1])
+        if method is not None and left is not None:
+            self._implicit(node, (f"__i{method[2:]}", method), left, node_text(operator))
+
+    def returned(self, node: ts.Node) -> None:
+        values = [c for c in node.named_children if c.type != "comment"]
+        if not values:
+            return
+        value = (
+            self._expr(values[0]) if len(values) == 1 else ("tuple", tuple(map(self._expr, values)))
+        )
+        self._add(node, ("<return>",), value, node.start_byte)
+
+    def yielded(self, node: ts.Node) -> None:
+        values = [c for c in node.named_children if c.type != "comment"]
+        if not values:
+            return
+        delegated = any(child.type == "from" for child in node.children)
+        target = "<yield from>" if delegated else "<yield>"
+        self._add(node, (target,), self._expr(values[0]), node.start_byte)
+
+    def for_loop(self, node: ts.Node) -> None:
+        left = node.child_by_field_name("left")
+        right = node.child_by_field_name("right")
+        if left is None or right is None:
+            return
+        asynchronous = bool(node.children) and node.children[0].type == "async"
+        self._bind(left, ("iter", self._expr(right)), node, right.end_byte)
+        self._implicit(right, ("__aiter__",) if asynchronous else ("__iter__",), right, "for")
+
+    def comprehension(self, node: ts.Node) -> None:
+        left = node.child_by_field_name("left")
+        right = node.child_by_field_name("right")
+        owner = node.parent
+        if left is None or right is None or owner is None:
+            return
+        # visible to the element, which stands before the clause: take effect at the start
+        self._bind(left, ("iter", self._expr(right)), node, owner.start_byte)
+
+    def with_item(self, node: ts.Node) -> None:
+        value = node.child_by_field_name("value")
+        if value is None:
+            return
+        statement = node.parent.parent if node.parent is not None else None
+        asynchronous = (
+            statement is not None
+            and bool(statement.children)
+            and statement.children[0].type == "async"
+        )
+        methods = ("__aenter__", "__aexit__") if asynchronous else ("__enter__", "__exit__")
+        if value.type == "as_pattern":
+            manager = value.named_children[0] if value.named_children else None
+            alias = value.child_by_field_name("alias")
+            target = alias.named_children[0] if alias is not None and alias.named_children else None
+            if manager is None:
+                return
+            if target is not None:
+                self._bind(target, ("enter", self._expr(manager)), node, node.end_byte)
+            self._implicit(manager, methods, manager, "with")
+        else:
+            self._implicit(value, methods, value, "with")
+
+    def except_clause(self, node: ts.Node) -> None:
+        pattern = node.child_by_field_name("value")
+        if pattern is None:
+            pattern = next((c for c in node.named_children if c.type == "as_pattern"), None)
+        if pattern is None or pattern.type != "as_pattern":
+            return
+        caught = pattern.named_children[0] if pattern.named_children else None
+        alias = pattern.child_by_field_name("alias")
+        target = alias.named_children[0] if alias is not None and alias.named_children else None
+        if caught is not None and target is not None and target.type == "identifier":
+            self._add(
+                pattern, (node_text(target),), ("raised", self._expr(caught)), pattern.end_byte
+            )
+
+    def walrus(self, node: ts.Node) -> None:
+        name = node.child_by_field_name("name")
+        value = node.child_by_field_name("value")
+        if name is not None:
+            self._add(node, (node_text(name),), self._expr(value), node.end_byte)
+
+    def lambda_parameters(self, node: ts.Node) -> None:
+        """A lambda's parameters hide the names outside it (their values are unknown)."""
+        body = node.child_by_field_name("body")
+        params = node.child_by_field_name("parameters")
+        if body is None or params is None:
+            return
+        for child in params.named_children:
+            name = child.child_by_field_name("name") or child
+            if name.type == "identifier":
+                self.flows.append(
+                    ValueFlow(
+                        self.scope_of(node), (node_text(name),), _OPAQUE, node.start_point[0] + 1,
+                        params.end_byte, self.block_of(body),
+                    )
+                )  # fmt: skip
+
+    def default(self, node: ts.Node) -> None:
+        """`def f(p=value)`: the default, evaluated where the `def` runs."""
+        if node.type == "typed_default_parameter":
+            self.declared(node)
+        name = node.child_by_field_name("name")
+        value = node.child_by_field_name("value")
+        params = node.parent
+        function = params.parent if params is not None else None
+        if name is None or value is None or function is None:
+            return
+        qualified = self.def_scopes.get(function.id)
+        expr = self._expr(value)
+        if qualified is not None and interesting(expr):
+            self.flows.append(
+                ValueFlow(
+                    qualified, ("<default>", node_text(name)), expr, node.start_point[0] + 1,
+                    function.start_byte, self.block_of(function),
+                )
+            )  # fmt: skip
+
+    def decorated(self, node: ts.Node) -> None:
+        """`@d` over `def f`: the name f is bound to `d(f)` (decorators apply bottom-up)."""
+        definition = node.child_by_field_name("definition")
+        if definition is None:
+            return
+        qualified = self.def_scopes.get(definition.id)
+        name = definition.child_by_field_name("name")
+        if qualified is None or name is None:
+            return
+        value: Expr = ("def", qualified)
+        decorators = [c for c in node.children if c.type == "decorator"]
+        scope = self.scope_of(node)
+        block = self.block_of(node)
+        for decorator in reversed(decorators):
+            inner = decorator.named_children[0] if decorator.named_children else None
+            callee = self._expr(inner)
+            arguments: tuple[tuple[int | str, Expr], ...] = ((0, value),)
+            line = decorator.start_point[0] + 1
+            self.passes.append(
+                CallArguments(scope, callee, arguments, line, decorator.start_byte, block)
+            )
+            value = ("call", callee, arguments)
+        self.flows.append(
+            ValueFlow(
+                scope, (node_text(name),), value, node.start_point[0] + 1, node.end_byte, block
+            )
+        )
+
+    def call(self, node: ts.Node) -> None:
+        """A call's arguments (when any is not a literal), and what container methods store."""
+        function = node.child_by_field_name("function")
+        arguments = _Encoder(self._positioned).arguments(node.child_by_field_name("arguments"), 0)
+        if function is None or not any(interesting(value) for _, value in arguments):
+            return
+        callee = self._expr(function)
+        self.passes.append(
+            CallArguments(
+                self.scope_of(node), callee, arguments, node.start_point[0] + 1, node.start_byte,
+                self.block_of(node),
+            )
+        )  # fmt: skip
+        if function.type != "attribute":
+            return
+        method = node_text(function.child_by_field_name("attribute") or function)
+        container = _target_path(function.child_by_field_name("object"))
+        if container is None:
+            return
+        if method in _ADDS:
+            stored = [value for key, value in arguments if key == _ADDS[method]]
+            key_text = next((v[1] for k, v in arguments if k == 0 and v[0] == "str"), None)
+            item = ("<key>", key_text) if method == "setdefault" and key_text else ("<item>",)
+            for value in stored:
+                self._add(node, (*container, *item), value, node.end_byte)
+        elif method in _EXTENDS:
+            for key, value in arguments:
+                if key == 0:
+                    self._add(node, (*container, "<items>"), value, node.end_byte)
+                elif isinstance(key, str) and key not in ("*", "**") and method == "update":
+                    self._add(node, (*container, "<key>", key), value, node.end_byte)
+
+    def operator(self, node: ts.Node) -> None:
+        """`a + b`, `a == b`, `a in b`: the operand's special method (if its class has one)."""
+        if node.type == "binary_operator":
+            operator = node.child_by_field_name("operator")
+            left = node.child_by_field_name("left")
+            method = _BINARY.get(node_text(operator)) if operator is not None else None
+            if method is not None and left is not None:
+                self._implicit(node, (method,), left, node_text(operator) if operator else "")
+            return
+        operands = [c for c in node.named_children if c.type != "comment"]
+        operators = [node_text(c) for c in node.children if not c.is_named]
+        if len(operands) != 2 or len(operators) != 1:
+            return
+        if operators[0] in ("in", "not in"):
+            self._implicit(node, ("__contains__",), operands[1], "in")
+        elif operators[0] in _COMPARE:
+            self._implicit(node, (_COMPARE[operators[0]],), operands[0], operators[0])
+
+    def subscript(self, node: ts.Node) -> None:
+        value = node.child_by_field_name("value")
+        parent = node.parent
+        if value is None:
+            return
+        store = (
+            parent is not None
+            and parent.type == "assignment"
+            and parent.child_by_field_name("left") == node
+        )
+        self._implicit(node, ("__setitem__",) if store else ("__getitem__",), value, "[]")
+
+    def raised(self, node: ts.Node) -> None:
+        """`raise Error` (no call) constructs the class."""
+        value = node.named_children[0] if node.named_children else None
+        if value is not None and value.type in ("identifier", "attribute"):
+            self._implicit(node, (), value, "raise")
+
+    def _implicit(
+        self, node: ts.Node, methods: tuple[str, ...], operand: ts.Node, syntax: str
+    ) -> None:
+        value = self._expr(operand)
+        if value[0] in ("name", "call", "attr", "sub", "await"):
+            self.implicit.append(
+                ImplicitCall(
+                    self.scope_of(node), methods, value, node.start_point[0] + 1, node.start_byte,
+                    self.block_of(node), syntax,
+                )
+            )  # fmt: skip
+
+
+def _last_value(node: ts.Node) -> ts.Node | None:
+    while node.type == "assignment":
+        right = node.child_by_field_name("right")
+        if right is None:
+            return None
+        node = right
+    return node
+
+
+def _target_path(node: ts.Node | None) -> tuple[str, ...] | None:
+    """`x` -> ("x",), `self.items` -> ("self", "items"); None for anything else."""
+    if node is None:
+        return None
+    if node.type == "identifier":
+        return (node_text(node),)
+    if node.type == "attribute":
+        obj = node.child_by_field_name("object")
+        attr = node.child_by_field_name("attribute")
+        if obj is not None and attr is not None and obj.type == "identifier":
+            return (node_text(obj), node_text(attr))
+    return None
+
+
+def _block_entry(parent: ts.Node, child: ts.Node) -> int | None:
+    """The `Block` entry `parent` adds for code inside its `child`, if it is a branch."""
+    kind = parent.type
+    base = parent.start_byte << 8
+    if kind == "if_statement":
+        if child == parent.child_by_field_name("condition"):
+            return None
+        arm = 0
+        for position, alternative in enumerate(parent.children_by_field_name("alternative")):
+            if alternative == child:
+                arm = position + 1
+        return base | (arm << 2) | _FLAG_EXCLUSIVE
+    if kind == "block" and parent.parent is not None and parent.parent.type == "match_statement":
+        if child.type == "case_clause":
+            arm = next(i for i, c in enumerate(parent.children) if c == child)
+            return base | (min(arm, 63) << 2) | _FLAG_EXCLUSIVE
+        return None
+    if kind in ("for_statement", "while_statement"):
+        if child == parent.child_by_field_name("body"):
+            return base
+        if child == parent.child_by_field_name("alternative"):
+            return base | (1 << 2)
+        return None
+    if kind == "try_statement":
+        if child.type in ("block", "except_clause", "except_group_clause", "else_clause"):
+            arm = next(i for i, c in enumerate(parent.children) if c == child)
+            return base | (min(arm, 63) << 2)
+        return None
+    if kind in _COMPREHENSIONS or kind == "lambda":
+        if child.type == "for_in_clause" and kind in _COMPREHENSIONS:
+            # the first iterable is evaluated outside; treat the clause as inside (its target
+            # must be private), which only matters for names the element also binds
+            return base | _FLAG_PRIVATE
+        return base | _FLAG_PRIVATE
+    return None

@@ -1,0 +1,430 @@
+"""Calls through values (issue 15), indexed into the real Neo4j: one fixture module per idiom
+(`tests/fixtures/valueflow/vf/`), the CALLS edges each must produce with their tier and the
+reason stored on the edge, the sites that must stay unresolved and be counted, `explain` in
+the API and the CLI, and incremental runs equal to a clean one when a value crosses files."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from graphrag_code.cli.main import main as cli_main
+from graphrag_code.codegraph import CodeGraph
+from graphrag_code.endpoint import Neo4jEndpoint
+from graphrag_code.graph.client import Neo4jClient
+from graphrag_code.ingest.pipeline import IndexOptions, build_graph
+from graphrag_code.ingest.report import IngestReport
+from graphrag_code.ingest.state import StateStore
+from graphrag_code.linking.index import flow_keys
+from graphrag_code.linking.reaching import reaching
+from graphrag_code.parsing.python import PythonParser
+from graphrag_code.settings import Settings
+
+from .conftest import wipe
+from .test_ingest import dump
+
+VALUEFLOW = Path(__file__).parent / "fixtures" / "valueflow"
+REPO = "vf"
+
+Calls = dict[tuple[str, str], tuple[str, str | None]]
+
+
+@pytest.fixture(scope="module")
+def indexed(
+    session_client: Neo4jClient, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[CodeGraph, IngestReport]]:
+    wipe(session_client)
+    report = build_graph(
+        VALUEFLOW, session_client, repo=REPO, state_dir=tmp_path_factory.mktemp("state")
+    )
+    return CodeGraph(Settings(embedder="hashing"), client=session_client), report
+
+
+@pytest.fixture(scope="module")
+def calls(indexed: tuple[CodeGraph, IngestReport]) -> Calls:
+    """(caller, callee) -> (tier, via) of every CALLS edge, names without the `vf.` prefix."""
+    rows = indexed[0].client.read(
+        "MATCH (a:Code {repo: $repo})-[r:CALLS]->(b) "
+        "RETURN a.qualified_name AS a, b.qualified_name AS b, r.resolution AS tier, r.via AS via",
+        {"repo": REPO},
+    )
+    return {
+        (row["a"].removeprefix("vf."), row["b"].removeprefix("vf.")): (row["tier"], row["via"])
+        for row in rows
+    }
+
+
+def _check(calls: Calls, expected: list[tuple[str, str, str, str | None]]) -> None:
+    """Each (caller, callee, tier, a phrase of the reason or None) is an edge of the graph."""
+    for caller, callee, tier, reason in expected:
+        assert (caller, callee) in calls, f"missing {caller} -> {callee}"
+        found_tier, via = calls[(caller, callee)]
+        assert found_tier == tier, f"{caller} -> {callee}: {found_tier}"
+        if reason is not None:
+            assert reason in (via or ""), f"{caller} -> {callee}: {via!r}"
+
+
+def _callees(calls: Calls, caller: str) -> set[str]:
+    return {callee for source, callee in calls if source == caller}
+
+
+def test_aliases(calls: Calls) -> None:
+    _check(
+        calls,
+        [
+            ("aliases.plain_alias", "helpers.alpha", "inferred", "the variable `a`"),
+            ("aliases.chain_of_aliases", "helpers.beta", "inferred", "the variable `c`"),
+            ("aliases.tuple_unpacking", "helpers.gamma", "inferred", "the variable `second`"),
+            ("aliases.branches", "helpers.alpha", "inferred", "the variable `chosen`"),
+            ("aliases.branches", "helpers.beta", "inferred", "the variable `chosen`"),
+            ("aliases.rebinding", "helpers.gamma", "inferred", "the variable `f`"),
+            ("aliases.augmented", "helpers.alpha", "inferred", "the list `handlers`"),
+            ("aliases.augmented", "helpers.beta", "inferred", "the list `handlers`"),
+            ("aliases.module_attribute", "helpers.alpha", "inferred", None),
+        ],
+    )
+    # the other element of the tuple, and the value a later assignment replaced, are not called
+    assert "helpers.alpha" not in _callees(calls, "aliases.tuple_unpacking")
+    assert "helpers.alpha" not in _callees(calls, "aliases.rebinding")
+
+
+def test_returned_callables(calls: Calls) -> None:
+    _check(
+        calls,
+        [
+            ("returns.call_result", "returns.factory", "exact", None),
+            ("returns.call_result", "helpers.alpha", "inferred",
+             "the return value of `vf.returns.factory`"),
+            ("returns.closure", "returns.make_counter.counter", "inferred",
+             "the return value of `vf.returns.make_counter`"),
+            ("returns.method_returned", "returns.Picker.run", "inferred",
+             "the return value of `vf.returns.Picker.pick`"),
+        ],
+    )  # fmt: skip
+
+
+def test_callables_passed_as_arguments(calls: Calls) -> None:
+    _check(
+        calls,
+        [
+            ("arguments.run", "helpers.alpha", "inferred", "the parameter `callback`"),
+            ("arguments.call_with", "helpers.beta", "inferred", "the parameter `fn`"),
+            ("arguments.by_keyword", "helpers.gamma", "inferred", "the parameter `on_done`"),
+            ("arguments.with_default", "helpers.delta", "inferred", "the parameter `hook`"),
+            # forwarded through `*args` and `**kwargs` of a function in between
+            ("arguments.inner", "helpers.alpha", "inferred", "the parameter `args`"),
+            ("arguments.inner", "helpers.gamma", "inferred", "the parameter `kwargs`"),
+        ],
+    )
+    _, via = calls[("arguments.run", "helpers.alpha")]
+    assert via is not None
+    assert "passed by `vf.arguments.passes_a_callback`" in via
+
+
+def test_decorators(calls: Calls) -> None:
+    _check(
+        calls,
+        [
+            # caller -> wrapper -> original, and the call by name is kept
+            ("decorators.calls_decorated", "decorators.work", "exact", None),
+            ("decorators.calls_decorated", "decorators.logged.wrapper", "inferred", "`logged`"),
+            ("decorators.logged.wrapper", "decorators.work", "inferred", "parameter `func`"),
+            # a decorator with arguments
+            ("decorators.calls_decorated_with_arguments", "decorators.chore", "exact", None),
+            ("decorators.calls_decorated_with_arguments", "decorators.repeat.decorate.repeated",
+             "inferred", "`repeat(…)`"),
+            ("decorators.repeat.decorate.repeated", "decorators.chore", "inferred", "`func`"),
+            # a class decorator that returns the class; classes read back from its registry
+            ("decorators.builds_registered", "decorators.Plugin.__init__", "exact", None),
+            # @property returning a function, @staticmethod and @classmethod constructors
+            ("decorators.uses_property_and_constructors", "helpers.alpha", "inferred",
+             "the property `vf.decorators.Service.handler`"),
+            ("decorators.Service.make", "decorators.Service.__init__", "exact", None),
+            ("decorators.Service.create", "decorators.Service.__init__", "exact", None),
+        ],
+    )  # fmt: skip
+
+
+def test_containers_and_dispatch_tables(calls: Calls) -> None:
+    table = "the dict `HANDLERS`"
+    _check(
+        calls,
+        [
+            ("containers.dispatch", "helpers.alpha", "inferred", table),
+            ("containers.dispatch", "helpers.beta", "inferred", table),
+            ("containers.dispatch", "helpers.gamma", "inferred", table),  # HANDLERS["g"] = …
+            ("containers.dispatch_constant", "helpers.beta", "inferred", table),
+            ("containers.get_with_default", "helpers.delta", "inferred", None),
+            ("containers.get_with_default", "helpers.alpha", "inferred", table),
+            ("containers.iterate_list", "helpers.alpha", "inferred", "the variable `step`"),
+            ("containers.iterate_list", "helpers.beta", "inferred", "the variable `step`"),
+            ("containers.iterate_tuple_and_set", "helpers.gamma", "inferred", None),
+            ("containers.iterate_tuple_and_set", "helpers.delta", "inferred", None),
+            ("containers.dict_values", "helpers.gamma", "inferred", table),
+            ("containers.built_by_appends", "helpers.alpha", "inferred", "the list `jobs`"),
+            ("containers.built_by_appends", "helpers.delta", "inferred", "the list `jobs`"),
+        ],
+    )
+    # a constant key selects its entry only
+    assert _callees(calls, "containers.dispatch_constant") == {"helpers.beta"}
+    # nine possible targets are too many: no edge, the site is counted as unresolved
+    assert not _callees(calls, "containers.too_many")
+
+
+def test_lambdas_and_partial(calls: Calls) -> None:
+    _check(
+        calls,
+        [
+            ("lambdas.lambda_as_value", "helpers.alpha", "exact", None),
+            ("lambdas.apply", "helpers.beta", "inferred", "a lambda (line 16)"),
+            ("lambdas.partial_call", "helpers.gamma", "inferred", "`functools.partial`"),
+        ],
+    )
+
+
+def test_class_objects_as_values(calls: Calls) -> None:
+    _check(
+        calls,
+        [
+            ("classes.class_alias", "classes.Handler.__init__", "inferred", "the variable `cls`"),
+            ("classes.builds_from_factory", "classes.Handler.__init__", "inferred",
+             "the return value of `vf.classes.class_factory`"),
+            ("classes.builds_from_factory", "classes.Other.__init__", "inferred", None),
+            ("classes.Node.clone", "classes.Node.__init__", "inferred", "`type(self)`"),
+            ("classes.Owner.go", "classes.Handler.run", "inferred", None),
+        ],
+    )  # fmt: skip
+
+
+def test_generators_iteration_and_special_methods(calls: Calls) -> None:
+    _check(
+        calls,
+        [
+            ("protocols.iterate_generator", "protocols.numbers", "exact", None),
+            ("protocols.with_statement", "protocols.Resource.__enter__", "inferred",
+             "implicit: `with` runs `__enter__`"),
+            ("protocols.with_statement", "protocols.Resource.__exit__", "inferred", "`with`"),
+            ("protocols.with_statement", "protocols.Resource.use", "inferred",
+             "the return value of `vf.protocols.Resource.__enter__`"),
+            ("protocols.protocol_calls", "protocols.Bag.__iter__", "inferred", "`iter` runs"),
+            ("protocols.protocol_calls", "protocols.Bag.__next__", "inferred", "`next` runs"),
+            ("protocols.protocol_calls", "protocols.Bag.__add__", "inferred", "`+` runs"),
+            ("protocols.protocol_calls", "protocols.Bag.__call__", "inferred", "variable `bag`"),
+            ("protocols.raises", "protocols.Failure.__init__", "exact", None),
+        ],
+    )  # fmt: skip
+
+
+def test_builtins_that_call_their_arguments(calls: Calls) -> None:
+    caller = "builtins_.uses_builtins"
+    _check(
+        calls,
+        [
+            (caller, "builtins_.square", "inferred", "`map` calls it"),
+            (caller, "builtins_.keep", "inferred", "`filter` calls it"),
+            (caller, "builtins_.by_length", "inferred", "`sorted` calls it"),
+            (caller, "helpers.alpha", "inferred", "`min` calls it"),
+            (caller, "helpers.beta", "inferred", "`max` calls it"),
+            (caller, "builtins_.add", "inferred", "`functools.reduce` calls it"),
+            (caller, "helpers.gamma", "inferred", "`threading.Thread` calls it"),
+            (caller, "helpers.delta", "inferred", "`atexit.register` calls it"),
+            (caller, "<builtin>.map", "exact", None),  # the built-in itself, an external
+        ],
+    )
+
+
+def test_dynamic_calls_stay_unresolved_and_are_counted(
+    indexed: tuple[CodeGraph, IngestReport], calls: Calls
+) -> None:
+    graph, report = indexed
+    # getattr with a constant name is an attribute like any other
+    assert ("dynamic.dynamic", "helpers.alpha") in calls
+    rows = graph.client.read(
+        "MATCH (n:Code {repo: $repo}) WHERE n.qualified_name IN $names "
+        "RETURN n.qualified_name AS name, n.unresolved_calls AS unresolved",
+        {"repo": REPO, "names": ["vf.dynamic.dynamic", "vf.containers.too_many"]},
+    )
+    unresolved = {row["name"]: row["unresolved"] for row in rows}
+    # getattr(x, name)(), eval, exec, import_module(name) and its .run()
+    assert unresolved == {"vf.dynamic.dynamic": 5, "vf.containers.too_many": 1}
+    kinds = report.unresolved_kinds
+    assert kinds["dynamic:getattr"] == 1
+    assert kinds["dynamic:eval"] == 1
+    assert kinds["dynamic:exec"] == 1
+    assert kinds["dynamic:importlib"] == 2
+    assert kinds["values:many"] == 1
+
+
+def test_explain_says_why_an_edge_exists(indexed: tuple[CodeGraph, IngestReport]) -> None:
+    graph = indexed[0]
+    through_return = graph.explain("vf.returns.call_result", "vf.helpers.alpha")
+    assert through_return.found
+    assert through_return.resolution == "inferred"
+    assert through_return.reasons == ("via the return value of `vf.returns.factory`",)
+    assert "`vf.returns.call_result` calls `vf.helpers.alpha` (inferred, line 9)" in (
+        through_return.text
+    )
+    table = graph.explain("vf.containers.dispatch_constant", "vf.helpers.beta")
+    assert "via `vf.containers.HANDLERS`, from the dict `HANDLERS`" in table.text
+    direct = graph.explain("vf.returns.call_result", "vf.returns.factory")
+    assert direct.reasons == ("by its name (scopes and imports)",)
+    implicit = graph.explain("vf.protocols.with_statement", "vf.protocols.Resource.__enter__")
+    assert implicit.reasons == ("implicitly, `with` runs `__enter__`",)
+    external = graph.explain("vf.builtins_.uses_builtins", "<builtin>.map")
+    assert external.found
+    assert external.target == "<builtin>.map"
+    missing = graph.explain("vf.helpers.alpha", "vf.helpers.beta")
+    assert not missing.found
+    assert "has no recorded call" in missing.text
+    # callers show the reason of each step
+    callers = graph.callers("vf.helpers.gamma")
+    why = {r.qualified_name: r.why for r in callers.certain}
+    assert why["vf.lambdas.partial_call"] == "the variable `bound`, from `functools.partial`"
+
+
+@pytest.mark.usefixtures("indexed")
+def test_explain_on_the_command_line(
+    monkeypatch: pytest.MonkeyPatch,
+    neo4j_endpoint: Neo4jEndpoint,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("NEO4J_URI", neo4j_endpoint.uri)
+    monkeypatch.setenv("NEO4J_USERNAME", neo4j_endpoint.username)
+    password = neo4j_endpoint.password
+    monkeypatch.setenv("NEO4J_PASSWORD", password.get_secret_value() if password else "")
+    monkeypatch.setenv("NEO4J_DATABASE", neo4j_endpoint.database)
+    monkeypatch.setenv("GRAPHRAG_CODE_EMBEDDER", "hashing")
+    monkeypatch.setenv("GRAPHRAG_CODE_CACHE_DIR", str(tmp_path / "cli-cache"))
+    capsys.readouterr()
+    assert cli_main(["explain", "vf.arguments.run", "vf.helpers.alpha", "--repo", REPO]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "via the parameter `callback` of `vf.arguments.run`" in out
+    assert cli_main(["explain", "vf.helpers.alpha", "vf.helpers.beta", "--json"]) == 1
+    assert '"found": false' in capsys.readouterr().out
+
+
+def _write(root: Path, path: str, text: str) -> None:
+    (root / path).parent.mkdir(parents=True, exist_ok=True)
+    (root / path).write_text(text)
+
+
+@pytest.mark.parametrize("mode", ["cold", "watch"])
+def test_incremental_equals_clean_when_a_value_crosses_files(
+    neo4j: Neo4jClient, tmp_path: Path, mode: str
+) -> None:
+    """A body edit in one module changes what another module's calls reach (a returned
+    function, a dict of handlers, a callback's callers): the incremental run must relink the
+    files that followed those values, and end equal to a clean index; "cold" reads the state
+    from disk, "watch" keeps it in memory and updates the lookup tables in place."""
+    work = tmp_path / "work"
+    _write(work, "app/__init__.py", "")
+    _write(work, "app/impl.py", "def one():\n    pass\n\n\ndef two():\n    pass\n")
+    _write(
+        work,
+        "app/tables.py",
+        "from .impl import one, two\n\nTABLE = {'a': one}\n\n\n"
+        "def pick():\n    chosen = two\n    chosen = one\n    return chosen\n",
+    )
+    _write(work, "app/runner.py", "def run(callback):\n    callback()\n")
+    _write(work, "app/caller.py", "from .runner import run\nfrom .impl import one\n\n\n"
+           "def go():\n    run(one)\n")  # fmt: skip
+    _write(
+        work,
+        "app/user.py",
+        "from .tables import TABLE, pick\n\n\ndef use_pick():\n    pick()()\n\n\n"
+        "def use_table(key):\n    TABLE[key]()\n",
+    )
+    store = StateStore(tmp_path / "state")
+
+    def index(hints: frozenset[str] | None = None) -> IngestReport:
+        if mode == "cold":
+            return build_graph(work, neo4j, repo="inc", state_dir=tmp_path / "state")
+        return build_graph(
+            work, neo4j, repo="inc", store=store, options=IndexOptions(changed_paths=hints)
+        )
+
+    index()
+
+    def targets(caller: str) -> set[str]:
+        rows = neo4j.read(
+            "MATCH (a:Code {repo: 'inc', qualified_name: $a})-[:CALLS]->(b) "
+            "RETURN b.qualified_name AS b",
+            {"a": caller},
+        )
+        return {row["b"] for row in rows}
+
+    assert targets("app.user.use_pick") == {"app.tables.pick", "app.impl.one"}
+    assert targets("app.user.use_table") == {"app.impl.one"}
+    assert targets("app.runner.run") == {"app.impl.one"}
+    # body edits only: no definition or import changes; in `pick` only the order of two
+    # assignments changes, which decides the value returned
+    _write(
+        work,
+        "app/tables.py",
+        "from .impl import one, two\n\nTABLE = {'a': one, 'b': two}\n\n\n"
+        "def pick():\n    chosen = one\n    chosen = two\n    return chosen\n",
+    )
+    _write(work, "app/caller.py", "from .runner import run\nfrom .impl import two\n\n\n"
+           "def go():\n    run(two)\n")  # fmt: skip
+    report = index(frozenset(str(work / p) for p in ("app/tables.py", "app/caller.py")))
+    assert report.mode == "incremental"
+    assert report.files_relinked < 5  # not every file
+    assert targets("app.user.use_pick") == {"app.tables.pick", "app.impl.two"}
+    assert targets("app.user.use_table") == {"app.impl.one", "app.impl.two"}
+    assert targets("app.runner.run") == {"app.impl.two"}
+    incremental = dump(neo4j, "inc")
+    store.wait()
+
+    clean = tmp_path / "clean"
+    shutil.copytree(work, clean)
+    wipe(neo4j)
+    build_graph(clean, neo4j, repo="inc", state_dir=tmp_path / "state2")
+    assert dump(neo4j, "inc") == incremental
+
+
+def test_flow_keys_change_only_for_what_an_edit_touches() -> None:
+    """An edit above a function changes none of its keys (byte offsets are left out); a new
+    statement changes the keys of the names it mentions; reordering two assignments changes
+    the key of their name (which one reaches a use depends on it)."""
+    parser = PythonParser()
+
+    def keys(text: str) -> dict[str, str]:
+        parsed = parser.parse(path="m.py", module="m", is_package=False, source=text.encode(),
+                              sha256="x")  # fmt: skip
+        return flow_keys(parsed)
+
+    body = "def pick():\n    chosen = a\n    chosen = b\n    return chosen\n"
+    base = keys(body)
+    assert keys("import os\n\n\n" + body) == base
+    added = keys(body.replace("    return", "    unrelated = 1\n    return"))
+    assert {k for k in added.keys() | base.keys() if added.get(k) != base.get(k)} == {
+        "flows:m.pick/unrelated"
+    }
+    swapped = keys(body.replace("chosen = a\n    chosen = b", "chosen = b\n    chosen = a"))
+    changed = {k for k in swapped if swapped[k] != base.get(k)}
+    assert "flows:m.pick/chosen" in changed
+
+
+def test_reaching_assignments_follow_branches() -> None:
+    """Which assignments of `x` reach each call of it: the latest enclosing one, and those in
+    branches after it; the other arm of an `if` never does; a comprehension's stay inside."""
+    text = (
+        "def f(c, items):\n    x = a\n    if c:\n        x = b\n        x()\n    else:\n"
+        "        x()\n    x()\n    [x() for x in items]\n    x()\n"
+    )
+    parsed = PythonParser().parse(path="m.py", module="m", is_package=False,
+                                  source=text.encode(), sha256="x")  # fmt: skip
+    flows = [flow for flow in parsed.flows if flow.target == ("x",)]
+    sites = [site for site in parsed.calls if site.callee == ("x",)]
+    reached = [sorted(str(f.value) for f in reaching(flows, (s.at, s.block))[0]) for s in sites]
+    assert reached == [
+        ["('name', 'b')"],
+        ["('name', 'a')"],
+        ["('name', 'a')", "('name', 'b')"],
+        ["('iter', ('name', 'items'))"],  # the comprehension's own x
+        ["('name', 'a')", "('name', 'b')"],  # not the comprehension's
+    ]
