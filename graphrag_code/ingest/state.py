@@ -30,15 +30,29 @@ from ..model import CallSite, Dotted, ParsedFile
 from ..parsing import ModuleName
 
 __all__ = [
-    "IndexState", "RawCall", "StateStore", "compact", "packed", "paused_gc", "unpacked",
-    "with_calls",
+    "IndexState", "RawCall", "StateStore", "TestsBook", "compact", "packed", "paused_gc",
+    "unpacked", "with_calls",
 ]  # fmt: skip
+
+Role = tuple[bool, str | None, tuple[str, ...]]  # test_code, test_role, entry point reasons
+SeedIds = tuple[tuple[str, str, int], ...]  # (seed id, via, tier)
+
+
+@dataclass
+class TestsBook:
+    """What the tests stage (`tests_stage.py`) keeps between runs."""
+
+    facts: dict[str, bytes] = field(default_factory=dict)  # path -> pickled (calls, inherits)
+    adjacency: dict[str, bytes] = field(default_factory=dict)  # path -> pickled call graph part
+    roles: dict[str, Role] = field(default_factory=dict)  # node id -> role (non-default only)
+    seeds: dict[str, SeedIds] = field(default_factory=dict)  # test id -> its seeds
+
 
 # bumped whenever the stored layout or what the parser extracts changes: an older state then
 # means a full run (10: `with ... as x` bindings were paired with the wrong calls; 11: rank
 # pairs kept apart from the links, node statistics pickled per file; 12: languages, project
-# files, symbols' `declared_as` and `implements`)
-_FORMAT = 12
+# files, symbols' `declared_as` and `implements`; 13: test roles and TESTS closures)
+_FORMAT = 13
 # the per-file fields pickled one file at a time on disk (see `StateStore._write`)
 _PER_FILE = ("parsed", "links", "node_ids")
 
@@ -68,6 +82,7 @@ class IndexState:
     # path -> (sha256, text)
     languages: tuple[str, ...] = ("python",)
     project: dict[str, tuple[str, str]] = field(default_factory=dict)
+    tests: TestsBook = field(default_factory=TestsBook)
     format: int = _FORMAT
     # the lookup tables of this state, kept in memory only (never pickled): a long-lived store
     # updates them for the changed files instead of rebuilding them

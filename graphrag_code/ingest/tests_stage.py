@@ -1,0 +1,299 @@
+"""Test roles and TESTS edges, kept true under incremental runs.
+
+After the links are written, each language's conventions say which files are test code,
+which functions are tests, fixtures and set-ups, and which code runs without a caller (entry
+points); those become node properties (`test_code`, `test_role`, `entry_points`). Then each
+test's static call closure (through its fixtures and set-ups) becomes its TESTS edges.
+
+An incremental run recomputes the roles of every file (cheap, pure) but writes only those
+that changed, and recomputes the closure of a test only when it can have changed: its seeds
+(fixtures, set-ups) changed, or its stored closure holds a node whose outgoing calls changed
+— a closure can only change through such a node, so the graph converges to a clean run's.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..conventions import (
+    EXACT,
+    INFERRED,
+    NAME,
+    ClassTree,
+    FileRoles,
+    exercised,
+    test_seeds,
+)
+from ..graph.writer import GraphWriter
+from ..linking.linker import FileLinks, NodeIds
+from ..model import EdgeKind, ParsedFile, Resolution, SymbolKind
+from .languages import LanguageRun
+from .state import Role, SeedIds, TestsBook, packed, unpacked
+
+__all__ = ["TestsBook", "TestsReport", "update_tests"]
+
+_TIER = {Resolution.EXACT: EXACT, Resolution.INFERRED: INFERRED, Resolution.NAME: NAME}
+_FUNCTIONS = (SymbolKind.FUNCTION, SymbolKind.METHOD)
+# a test's closure stops growing here: a test reaching more exercises most of the repository
+# and its edges would crowd out everything else (the cut is reported)
+MAX_CLOSURE = 5_000
+
+Adjacency = dict[str, tuple[tuple[str, int], ...]]  # source id -> (target id, tier)
+
+
+@dataclass
+class TestsReport:
+    tests: int = 0
+    tests_recomputed: int = 0
+    edges_written: int = 0
+    roles_written: int = 0
+    truncated: list[str] = field(default_factory=list)  # tests whose closure hit MAX_CLOSURE
+
+
+def _facts(links: FileLinks) -> bytes:
+    calls = tuple(
+        (e.source, e.target, _TIER[e.resolution or Resolution.EXACT])
+        for e in links.edges
+        if e.kind == EdgeKind.CALLS and not e.external
+    )
+    inherits = tuple(
+        (e.source, e.target, e.external) for e in links.edges if e.kind == EdgeKind.INHERITS
+    )
+    return packed((calls, inherits))
+
+
+class _Names:
+    """Node ids <-> (path, qualified name) for every file of the run."""
+
+    def __init__(self, parsed: Mapping[str, ParsedFile], ids: NodeIds) -> None:
+        self.qualified: dict[str, str] = {}  # id -> qualified name
+        self.by_path: dict[tuple[str, str], str] = {}  # (path, qn) -> id (first definitions)
+        self.by_name: dict[str, str] = {}  # qn -> id (first definitions, canonical)
+        self.of_file: dict[str, list[str]] = {}
+        self.path_of: dict[str, str] = {}
+        for path, file in parsed.items():
+            module = ids.of_module(file)
+            nodes = [module]
+            self.qualified[module] = file.module
+            self.by_path[(path, file.module)] = module
+            for symbol in file.symbols:
+                node = ids.of_symbol(symbol.qualified_name, ordinal=symbol.ordinal, path=path)
+                nodes.append(node)
+                self.qualified[node] = symbol.qualified_name
+                if symbol.ordinal == 1:
+                    self.by_path.setdefault((path, symbol.qualified_name), node)
+                    self.by_name.setdefault(symbol.qualified_name, node)
+            self.of_file[path] = nodes
+            for node in nodes:
+                self.path_of[node] = path
+
+    def find(self, path: str, qualified_name: str) -> str | None:
+        found = self.by_path.get((path, qualified_name)) if path else None
+        return found or self.by_name.get(qualified_name)
+
+
+def _class_tree(
+    parsed: Mapping[str, ParsedFile], inherits: Iterable[tuple[str, str, bool]], names: _Names
+) -> ClassTree:
+    bases: dict[str, list[tuple[str, bool]]] = defaultdict(list)
+    for source, target, external in inherits:
+        cls = names.qualified.get(source)
+        base = target if external else names.qualified.get(target)
+        if cls is not None and base is not None:
+            bases[cls].append((base, external))
+    methods: dict[str, list[str]] = defaultdict(list)
+    for file in parsed.values():
+        for symbol in file.symbols:
+            if symbol.kind == SymbolKind.METHOD and symbol.ordinal == 1:
+                methods[symbol.parent].append(symbol.name)
+    return ClassTree(bases, methods)
+
+
+def _node_roles(roles: Mapping[str, FileRoles], names: _Names) -> dict[str, Role]:
+    test_code: set[str] = set()
+    kind: dict[str, str] = {}
+    entries: dict[str, list[str]] = defaultdict(list)
+    for path, file in roles.items():
+        if file.test_code:
+            test_code.update(names.of_file.get(path, ()))
+        for setup in file.setups:
+            node = names.find(path, setup)
+            if node is not None:
+                kind[node] = "setup"
+        for fixture in file.fixtures:
+            node = names.find(path, fixture.qualified_name)
+            if node is not None:
+                kind[node] = "fixture"
+        for test in file.tests:
+            node = names.find(path, test.qualified_name)
+            if node is not None:
+                kind[node] = "test"
+        for qualified_name, reason in file.entry_points:
+            node = names.find(path, qualified_name)
+            if node is not None and reason not in entries[node]:
+                entries[node].append(reason)
+    return {
+        node: (node in test_code, kind.get(node), tuple(entries.get(node, ())))
+        for node in test_code | kind.keys() | entries.keys()
+    }
+
+
+def _role_props(role: Role | None) -> dict[str, Any]:
+    code, kind, entries = role or (False, None, ())
+    return {
+        "test_code": True if code else None,
+        "test_role": kind,
+        "entry_points": list(entries) if entries else None,
+    }
+
+
+def _adjacency(
+    parsed: Mapping[str, ParsedFile],
+    calls: Iterable[tuple[str, str, int]],
+    tree: ClassTree,
+    names: _Names,
+    ids: NodeIds,
+) -> dict[str, Adjacency]:
+    """Per file of the source: each node's callees with tiers, its nested functions (exact:
+    defined to be called or returned) and the overrides of a method (name: dispatch)."""
+    edges: dict[str, dict[str, int]] = defaultdict(dict)
+
+    def add(source: str, target: str, tier: int) -> None:
+        if edges[source].get(target, 0) < tier:
+            edges[source][target] = tier
+
+    for source, target, tier in calls:
+        add(source, target, tier)
+    for path, file in parsed.items():
+        kinds = {s.qualified_name: s.kind for s in file.symbols if s.ordinal == 1}
+        for symbol in file.symbols:
+            if symbol.ordinal != 1:
+                continue
+            node = ids.of_symbol(symbol.qualified_name, path=path)
+            if symbol.kind == SymbolKind.FUNCTION and kinds.get(symbol.parent) in _FUNCTIONS:
+                parent = names.find(path, symbol.parent)
+                if parent is not None:
+                    add(parent, node, EXACT)
+            if symbol.kind == SymbolKind.METHOD:
+                base = tree.overridden(symbol.parent, symbol.name)
+                base_node = names.by_name.get(base) if base else None
+                if base_node is not None:
+                    add(base_node, node, NAME)
+    by_file: dict[str, Adjacency] = defaultdict(dict)
+    for source in sorted(edges):
+        home = names.path_of.get(source)
+        if home is not None:
+            by_file[home][source] = tuple(sorted(edges[source].items()))
+    return dict(by_file)
+
+
+def _seed_ids(roles: Mapping[str, FileRoles], names: _Names) -> dict[str, SeedIds]:
+    found: dict[str, SeedIds] = {}
+    for (path, test), seeds in test_seeds(roles).items():
+        node = names.find(path, test)
+        if node is None:
+            continue
+        found[node] = tuple(
+            (seed_id, seed.via, EXACT)
+            for seed in seeds
+            if (seed_id := names.find(seed.path, seed.qualified_name)) is not None
+        )
+    return found
+
+
+def _changed_sources(old: Mapping[str, bytes], new: Mapping[str, bytes]) -> set[str]:
+    changed: set[str] = set()
+    for path in old.keys() | new.keys():
+        before, after = old.get(path), new.get(path)
+        if before == after:
+            continue
+        old_adjacency: Adjacency = unpacked(before) if before is not None else {}
+        new_adjacency: Adjacency = unpacked(after) if after is not None else {}
+        changed.update(
+            node
+            for node in old_adjacency.keys() | new_adjacency.keys()
+            if old_adjacency.get(node) != new_adjacency.get(node)
+        )
+    return changed
+
+
+def update_tests(
+    *,
+    parsed: Mapping[str, ParsedFile],
+    links: Mapping[str, FileLinks],
+    relink: set[str],
+    ids: NodeIds,
+    langs: LanguageRun,
+    writer: GraphWriter,
+    previous: TestsBook | None,
+    all_nodes: Iterable[str],
+    progress: Callable[[int], None] | None = None,
+) -> tuple[TestsBook, TestsReport]:
+    """Write the changed roles and the TESTS edges that may have changed; the book the next
+    run starts from. `previous` None: a full run (every role and closure is written)."""
+    report = TestsReport()
+    book = TestsBook()
+    old = previous or TestsBook()
+    for path, file_links in links.items():
+        blob = old.facts.get(path) if previous is not None and path not in relink else None
+        book.facts[path] = blob if blob is not None else _facts(file_links)
+    calls: list[tuple[str, str, int]] = []
+    inherits: list[tuple[str, str, bool]] = []
+    for blob in book.facts.values():
+        file_calls, file_inherits = unpacked(blob)
+        calls.extend(file_calls)
+        inherits.extend(file_inherits)
+    names = _Names(parsed, ids)
+    tree = _class_tree(parsed, inherits, names)
+    roles = {path: langs.roles(file, tree) for path, file in parsed.items()}
+    book.roles = _node_roles(roles, names)
+    if previous is None:
+        changed_roles = sorted(all_nodes)
+    else:
+        changed_roles = sorted(
+            node
+            for node in book.roles.keys() | old.roles.keys()
+            if book.roles.get(node) != old.roles.get(node) and node in names.path_of
+        )
+    writer.write_roles([(node, _role_props(book.roles.get(node))) for node in changed_roles])
+    report.roles_written = len(changed_roles)
+
+    adjacency = _adjacency(parsed, calls, tree, names, ids)
+    book.adjacency = {path: packed(value) for path, value in sorted(adjacency.items())}
+    book.seeds = _seed_ids(roles, names)
+    report.tests = len(book.seeds)
+    if previous is None:
+        todo = set(book.seeds)
+        writer.delete_tests_edges(all_nodes)
+    else:
+        changed = _changed_sources(old.adjacency, book.adjacency)
+        todo = {t for t, s in book.seeds.items() if old.seeds.get(t) != s}
+        todo |= changed & book.seeds.keys()
+        todo |= writer.tests_reaching(changed) & book.seeds.keys()
+        gone = {t for t in old.seeds if t not in book.seeds and t in names.path_of}
+        writer.delete_tests_edges(todo | gone)
+    report.tests_recomputed = len(todo)
+    if not todo:
+        return book, report
+    graph: dict[str, tuple[tuple[str, int], ...]] = {}
+    for value in adjacency.values():
+        graph.update(value)
+    rows: list[dict[str, Any]] = []
+    for test in sorted(todo):
+        reached, cut = exercised(test, book.seeds[test], graph, limit=MAX_CLOSURE)
+        if cut:
+            report.truncated.append(test)
+        rows.extend(
+            {
+                "source": test,
+                "target": target,
+                "props": {"resolution": hit.resolution, "distance": hit.distance, "via": hit.via},
+            }
+            for target, hit in reached.items()
+        )
+    writer.write_tests_edges(rows, progress)
+    report.edges_written = len(rows)
+    return book, report
