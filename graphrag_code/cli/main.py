@@ -11,13 +11,22 @@ from rich.console import Console
 from rich.text import Text
 
 from ..errors import GraphRAGCodeError
-from . import demo, embed_commands, eval_commands, index_commands, neo4j_commands, query_commands
+from . import (
+    demo,
+    embed_commands,
+    eval_commands,
+    impact_commands,
+    index_commands,
+    neo4j_commands,
+    query_commands,
+)
 from .exit_codes import INTERRUPTED, exit_code
 
 __all__ = ["build_parser", "main"]
 
 _COMMAND_MODULES = (
-    neo4j_commands, index_commands, embed_commands, query_commands, eval_commands, demo,
+    neo4j_commands, index_commands, embed_commands, query_commands, impact_commands,
+    eval_commands, demo,
 )  # fmt: skip
 
 

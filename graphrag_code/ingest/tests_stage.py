@@ -71,6 +71,7 @@ class _Names:
     def __init__(self, parsed: Mapping[str, ParsedFile], ids: NodeIds) -> None:
         self.qualified: dict[str, str] = {}  # id -> qualified name
         self.by_path: dict[tuple[str, str], str] = {}  # (path, qn) -> id (first definitions)
+        self.every: dict[tuple[str, str], list[str]] = defaultdict(list)  # redefinitions too
         self.by_name: dict[str, str] = {}  # qn -> id (first definitions, canonical)
         self.of_file: dict[str, list[str]] = {}
         self.path_of: dict[str, str] = {}
@@ -83,6 +84,7 @@ class _Names:
                 node = ids.of_symbol(symbol.qualified_name, ordinal=symbol.ordinal, path=path)
                 nodes.append(node)
                 self.qualified[node] = symbol.qualified_name
+                self.every[(path, symbol.qualified_name)].append(node)
                 if symbol.ordinal == 1:
                     self.by_path.setdefault((path, symbol.qualified_name), node)
                     self.by_name.setdefault(symbol.qualified_name, node)
@@ -132,9 +134,10 @@ def _node_roles(roles: Mapping[str, FileRoles], names: _Names) -> dict[str, Role
             if node is not None:
                 kind[node] = "test"
         for qualified_name, reason in file.entry_points:
-            node = names.find(path, qualified_name)
-            if node is not None and reason not in entries[node]:
-                entries[node].append(reason)
+            # an overload's reasons hold for the implementation that redefines it
+            for node in names.every.get((path, qualified_name), ()):
+                if reason not in entries[node]:
+                    entries[node].append(reason)
     return {
         node: (node in test_code, kind.get(node), tuple(entries.get(node, ())))
         for node in test_code | kind.keys() | entries.keys()
