@@ -11,7 +11,7 @@ from __future__ import annotations
 from .base import ClassTree, ConventionConfig, Conventions, FileRoles, Fixture, TestKind, TestUnit
 from .ecmascript import EcmaScriptConventions, is_test_file
 from .exercise import EXACT, INFERRED, NAME, TIERS, Exercised, exercised
-from .fixtures import Seed, test_seeds
+from .fixtures import Seed, seeds_of_tests
 from .python import PythonConventions, decorator_name
 
 __all__ = [
@@ -33,5 +33,5 @@ __all__ = [
     "decorator_name",
     "exercised",
     "is_test_file",
-    "test_seeds",
+    "seeds_of_tests",
 ]

@@ -48,6 +48,8 @@ class TestUnit:
     """One test: a test function or method, or (Jest, Vitest, Mocha) a whole test file,
     named by its module."""
 
+    __test__ = False  # a record, not a pytest test class
+
     qualified_name: str
     path: str
     class_name: str | None = None

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from .base import FileRoles, Fixture, TestUnit
 
-__all__ = ["Seed", "test_seeds"]
+__all__ = ["Seed", "seeds_of_tests"]
 
 
 @dataclass(frozen=True)
@@ -93,7 +93,7 @@ def _seeds_of(test: TestUnit, fixtures: _Fixtures) -> list[Seed]:
     return list(seeds.values())
 
 
-def test_seeds(roles: Mapping[str, FileRoles]) -> dict[tuple[str, str], list[Seed]]:
+def seeds_of_tests(roles: Mapping[str, FileRoles]) -> dict[tuple[str, str], list[Seed]]:
     """(path, test qualified name) -> the fixtures and set-ups it runs. A set-up's `path` is
     "" when it may live in another file (an inherited `setUp`)."""
     fixtures = _Fixtures(f for file in roles.values() for f in file.fixtures)

@@ -158,6 +158,8 @@ class ImpactStep:
 class TestEdge:
     """A test that exercises `target` (a TESTS edge), or a test defined inside it."""
 
+    __test__ = False  # a record, not a pytest test class
+
     target: str
     test: SymbolRef
     distance: int

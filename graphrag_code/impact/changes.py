@@ -146,7 +146,7 @@ def _aspects(
         header, doc = side.regions(symbol)
         inner = side.children(symbol)
         for line in lines:
-            if line in header or line in doc:
+            if line in header or line in doc or not "".join(side.lines[line - 1 : line]).strip():
                 continue
             if any(c.start_line <= line <= c.end_line for c in inner):
                 continue
@@ -196,12 +196,13 @@ def _touched(side: _Side, lines: Sequence[int]) -> tuple[set[str], bool]:
     names: set[str] = set()
     module = False
     for line in lines:
+        if not "".join(side.lines[line - 1 : line]).strip():
+            continue  # a blank line changes nothing
         symbol = side.holder(line)
         if symbol is None and side.parsed.language != "python":
             symbol = side.doc_holder(line)
         if symbol is None:
-            if side.lines[line - 1 : line] != [""] or line > len(side.lines):
-                module = True
+            module = True
             continue
         names.add(symbol.qualified_name)
     return names, module

@@ -67,6 +67,8 @@ class Affected:
 class TestToRun:
     """A test that exercises the change (or is part of it)."""
 
+    __test__ = False  # a record, not a pytest test class
+
     id: str
     qualified_name: str
     location: Location
@@ -146,6 +148,8 @@ class DiffImpact:
 @dataclass(frozen=True)
 class TestsFor:
     """The tests that exercise a symbol or the symbols of a file."""
+
+    __test__ = False  # a record, not a pytest test class
 
     subject: str
     targets: int  # how many nodes the subject stands for (a file's symbols, a class's methods)

@@ -42,6 +42,8 @@ SeedIds = tuple[tuple[str, str, int], ...]  # (seed id, via, tier)
 class TestsBook:
     """What the tests stage (`tests_stage.py`) keeps between runs."""
 
+    __test__ = False  # a record, not a pytest test class
+
     facts: dict[str, bytes] = field(default_factory=dict)  # path -> pickled (calls, inherits)
     adjacency: dict[str, bytes] = field(default_factory=dict)  # path -> pickled call graph part
     roles: dict[str, Role] = field(default_factory=dict)  # node id -> role (non-default only)

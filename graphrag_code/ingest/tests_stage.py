@@ -25,7 +25,7 @@ from ..conventions import (
     ClassTree,
     FileRoles,
     exercised,
-    test_seeds,
+    seeds_of_tests,
 )
 from ..graph.writer import GraphWriter
 from ..linking.linker import FileLinks, NodeIds
@@ -46,6 +46,8 @@ Adjacency = dict[str, tuple[tuple[str, int], ...]]  # source id -> (target id, t
 
 @dataclass
 class TestsReport:
+    __test__ = False  # a record, not a pytest test class
+
     tests: int = 0
     tests_recomputed: int = 0
     edges_written: int = 0
@@ -195,7 +197,7 @@ def _adjacency(
 
 def _seed_ids(roles: Mapping[str, FileRoles], names: _Names) -> dict[str, SeedIds]:
     found: dict[str, SeedIds] = {}
-    for (path, test), seeds in test_seeds(roles).items():
+    for (path, test), seeds in seeds_of_tests(roles).items():
         node = names.find(path, test)
         if node is None:
             continue
