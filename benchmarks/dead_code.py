@@ -123,7 +123,7 @@ def _ours(found: list[DeadSymbol]) -> list[tuple[str, str, list[int]]]:
 def evaluate(oracle_path: Path, min_confidence: float) -> tuple[dict[str, Any], list[DeadSymbol]]:
     oracle = load_json(oracle_path)
     truth = _Truth(oracle)
-    root = RUNTIME_DIR / oracle["root"]
+    root = oracle_path.parent / oracle["root"]
     repo = f"bench-dead-{oracle['package']}"
     with connect(load_settings()) as client:
         index_folder(client, root, repo)
@@ -163,6 +163,9 @@ def _sample_markdown(sample: list[tuple[str, DeadSymbol]]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("packages", nargs="*", help="oracle names such as flask-3.0.3")
+    parser.add_argument(
+        "--oracle-dir", type=Path, default=RUNTIME_DIR, help="where the oracle outputs lie"
+    )
     parser.add_argument("--min-confidence", type=float, default=0.5)
     parser.add_argument("--json", type=Path)
     parser.add_argument("--sample", type=int, default=0, help="items to sample for a hand check")
@@ -171,7 +174,7 @@ def main() -> None:
     args = parser.parse_args()
     results: list[dict[str, Any]] = []
     pool: list[tuple[str, DeadSymbol]] = []
-    for path in oracle_files(args.packages):
+    for path in oracle_files(args.packages, args.oracle_dir):
         result, ours = evaluate(path, args.min_confidence)
         results.append(result)
         pool.extend((result["package"], item) for item in ours)

@@ -35,12 +35,14 @@ def index_folder(client: Neo4jClient, root: Path, repo: str) -> IngestReport:
         return build_graph(root, client, repo=repo, state_dir=Path(state))
 
 
-def oracle_files(names: Iterable[str], suffix: str = ".tests.json") -> list[Path]:
+def oracle_files(
+    names: Iterable[str], folder: Path = RUNTIME_DIR, suffix: str = ".tests.json"
+) -> list[Path]:
     """The oracle outputs to read: those named (`flask-3.0.3`), else every one there is."""
     wanted = list(names)
     if wanted:
-        return [RUNTIME_DIR / f"{name}{suffix}" for name in wanted]
-    return sorted(RUNTIME_DIR.glob(f"*{suffix}"))
+        return [folder / f"{name}{suffix}" for name in wanted]
+    return sorted(folder.glob(f"*{suffix}"))
 
 
 def load_json(path: Path) -> Any:
@@ -72,7 +74,7 @@ class Spans:
                 p: [n.symbol.location.start_line or 0 for n in found]
                 for p, found in by_path.items()
             },
-            by_name={n.symbol.qualified_name: n for n in nodes},
+            by_name=_first_definitions(nodes),
         )
 
     def at(
@@ -97,3 +99,12 @@ class Spans:
         if named is not None and named.symbol.location.path == path:
             return named
         return self.at(path, line)
+
+
+def _first_definitions(nodes: list[FileNode]) -> dict[str, FileNode]:
+    """Qualified name -> its first definition: the node edges point at (a redefinition, such
+    as an overload's implementation, has an id ending `#2`, `#3`…)."""
+    found: dict[str, FileNode] = {}
+    for node in sorted(nodes, key=lambda n: "#" in n.symbol.id.rpartition(":")[2]):
+        found.setdefault(node.symbol.qualified_name, node)
+    return found

@@ -75,7 +75,7 @@ def score(
 
 def evaluate(oracle_path: Path) -> dict[str, Any]:
     oracle = load_json(oracle_path)
-    root = RUNTIME_DIR / oracle["root"]
+    root = oracle_path.parent / oracle["root"]
     repo = f"bench-tests-{oracle['package']}"
     settings = load_settings()
     with connect(settings) as client:
@@ -119,16 +119,19 @@ def evaluate(oracle_path: Path) -> dict[str, Any]:
             "graph_tests": report.tests,
             "all_tiers": asdict(everything),
             "certain_only": asdict(surest),
-            "tests_truncated": len(report.tests_truncated),
+            "tests_truncated": report.tests_truncated,
         }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("packages", nargs="*", help="oracle names such as flask-3.0.3")
+    parser.add_argument(
+        "--oracle-dir", type=Path, default=RUNTIME_DIR, help="where the oracle outputs lie"
+    )
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
-    results = [evaluate(path) for path in oracle_files(args.packages)]
+    results = [evaluate(path) for path in oracle_files(args.packages, args.oracle_dir)]
     if not results:
         raise SystemExit(
             f"no runtime oracle in {RUNTIME_DIR}: run benchmarks.oracles.runtime_tests"

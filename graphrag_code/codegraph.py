@@ -35,6 +35,7 @@ from .impact import (
     dead_code,
     exercising_tests,
     git_root,
+    looks_like_diff,
     read_changes,
     untested_symbols,
 )
@@ -43,7 +44,7 @@ from .ingest.state import StateStore
 from .llm import ChatModel, OpenAIChat
 from .progress import ProgressReporter
 from .retrieval.answer import Answer, answer_question
-from .retrieval.context import Context, assemble_context
+from .retrieval.context import Context, Role, assemble_context, assemble_node_context
 from .retrieval.relations import EntryPoints, PathResult, Relations, RelationsResult
 from .retrieval.search import Reranker, Searcher, SearchOptions, SearchResult
 from .settings import Settings, load_settings
@@ -201,7 +202,12 @@ class CodeGraph:
         repo: str | None = None,
         max_hits: int = 5,
     ) -> Context:
-        """The code that answers `question`, with its neighbours, within `max_tokens`."""
+        """The code that answers `question`, with its neighbours, within `max_tokens`.
+
+        A unified diff as the question ("review this change") gets the changed code, then
+        the code that depends on it and the tests that exercise it (`review_context`)."""
+        if looks_like_diff(question):
+            return self.review_context(question, max_tokens=max_tokens, repo=repo)
         result = self.search(question, repo=repo, k=max(max_hits, 10))
         return assemble_context(self.client, result, max_tokens=max_tokens, max_hits=max_hits)
 
@@ -292,3 +298,40 @@ class CodeGraph:
     def _known(self, repo: str) -> None:
         if self.reader.repository(repo) is None:
             raise RepositoryNotFoundError(repo, known=list(repository_statuses(self.client)))
+
+    def review_context(
+        self,
+        change: str | DiffImpact,
+        *,
+        max_tokens: int = 4000,
+        repo: str | None = None,
+        affected: int = 10,
+        tests: int = 5,
+    ) -> Context:
+        """The context to review a change (a unified diff whose new side is on disk in the
+        indexed repository, or a `DiffImpact`): the changed code, the nearest affected code
+        and the first tests to run, within `max_tokens`."""
+        if isinstance(change, DiffImpact):
+            impact, question = change, f"review the change {change.source}"
+        else:
+            name = repo or self._only_repository()
+            info = self.reader.repository(name)
+            if info is None or not info.root:
+                raise RepositoryNotFoundError(name, known=list(repository_statuses(self.client)))
+            impact = self.diff(patch=change, path=info.root, repo=name, update=False)
+            question = change
+        picks: list[tuple[str, Role]] = [
+            (c.id, "changed") for c in impact.changes if c.id is not None and c.kind != "Module"
+        ]
+        picks += [(a.id, "affected") for a in impact.affected[:affected]]
+        picks += [(t.id, "test") for t in impact.tests[:tests]]
+        return assemble_node_context(self.client, question, picks, max_tokens=max_tokens)
+
+    def _only_repository(self) -> str:
+        known = list(repository_statuses(self.client))
+        if len(known) != 1:
+            raise InvalidArgumentError(
+                "name the repository the change is to (repo=...): the graph holds "
+                + (", ".join(sorted(known)) or "none")
+            )
+        return known[0]

@@ -93,6 +93,10 @@ class ClassTree:
         self._bases = {name: tuple(found) for name, found in bases.items()}
         self._methods = {name: frozenset(found) for name, found in methods.items()}
 
+    def is_class(self, name: str) -> bool:
+        """A class of the repository (one with bases or methods)."""
+        return name in self._bases or name in self._methods
+
     def ancestors(self, name: str) -> list[str]:
         """`name` and its internal ancestors, breadth first (a simple stand-in for the MRO)."""
         order = [name]

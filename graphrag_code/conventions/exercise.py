@@ -37,11 +37,18 @@ def exercised(
     graph: CallGraph,
     *,
     limit: int | None = None,
+    possible_limit: int | None = None,
 ) -> tuple[dict[str, Exercised], bool]:
-    """Everything `test` reaches (itself excluded), and whether `limit` cut it short.
-    `seeds`: (node, via, tier) of the fixtures and set-ups it runs."""
+    """Everything `test` reaches (itself excluded), and whether a limit cut it short.
+    `seeds`: (node, via, tier) of the fixtures and set-ups it runs. `limit` caps the certain
+    (exact and inferred) part, `possible_limit` the part reached only through name-matched
+    calls, nearest first: in a large code base a few name matches lead into most of it."""
     found: dict[str, Exercised] = {}
+    cut = False
+    counts = {True: 0, False: 0}  # certain?, nodes added
     for tier in (EXACT, INFERRED, NAME):
+        certain = tier != NAME
+        cap = limit if certain else possible_limit
         # level 1: the fixtures and set-ups of this tier, then what the test itself calls
         first = {seed: via for seed, via, seed_tier in seeds if seed_tier >= tier}
         first.pop(test, None)
@@ -49,6 +56,9 @@ def exercised(
         frontier: dict[str, str | None] = {test: None}
         distance = 0
         while frontier:
+            if cap is not None and counts[certain] >= cap:
+                cut = True
+                break
             distance += 1
             step: dict[str, str | None] = dict(first) if distance == 1 else {}
             for node, via in frontier.items():
@@ -57,9 +67,12 @@ def exercised(
                         seen.add(callee)
                         step[callee] = via
             for node, via in step.items():
-                if node not in found:
-                    found[node] = Exercised(distance, tier, via)
-                    if limit is not None and len(found) >= limit:
-                        return found, True
+                if node in found:
+                    continue
+                if cap is not None and counts[certain] >= cap:
+                    cut = True
+                    break
+                found[node] = Exercised(distance, tier, via)
+                counts[certain] += 1
             frontier = step
-    return found, False
+    return found, cut

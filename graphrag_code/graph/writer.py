@@ -145,7 +145,17 @@ class GraphWriter:
         return found
 
     def delete_tests_edges(self, test_ids: Iterable[str]) -> None:
-        self._id_batches(load_query("ingest/delete_tests_edges"), test_ids)
+        """Drop the TESTS edges of these tests (a few hundred each: small batches keep a
+        transaction's memory in bounds)."""
+        self.client.write_batches(
+            load_query("ingest/delete_tests_edges"), sorted(set(test_ids)), batch_size=100
+        )
+
+    def delete_all_tests_edges(self, batch: int = 50_000) -> None:
+        """Drop every TESTS edge of this repository, one bounded transaction at a time."""
+        query = load_query("ingest/delete_repository_tests")
+        while self.client.write(query, {"repo": self.repo, "limit": batch})[0]["deleted"]:
+            pass
 
     def write_tests_edges(
         self, rows: Sequence[dict[str, Any]], progress: Progress | None = None
@@ -155,6 +165,7 @@ class GraphWriter:
 
     def delete_repository(self, batch: int = 10_000) -> None:
         """Remove every node of this repository, its :Repository node and orphaned externals."""
+        self.delete_all_tests_edges()
         query = load_query("ingest/delete_repository")
         while self.client.write(query, {"repo": self.repo, "limit": batch})[0]["deleted"]:
             pass

@@ -160,7 +160,8 @@ def build_graph(
     with _timed(report, "tests"):
         progress.stage("writing tests", None)
         tests, tests_report = update_tests(
-            parsed=run.parsed, links=links, relink=relink, ids=ids, langs=langs, writer=writer,
+            parsed=run.parsed, links=links, relink=relink, fresh=set(run.fresh), ids=ids,
+            langs=langs, writer=writer,
             previous=state.tests if state is not None else None,
             all_nodes=[node for nodes in node_ids.values() for node in nodes],
         )  # fmt: skip

@@ -53,7 +53,7 @@ class IngestReport:
     tests: int = 0  # tests the conventions recognised
     tests_recomputed: int = 0  # tests whose TESTS closure this run computed again
     tests_edges: int = 0  # TESTS edges written by this run
-    tests_truncated: list[str] = field(default_factory=list)  # closures cut at the size cap
+    tests_truncated: int = 0  # closures cut at the size caps
 
     @property
     def total_seconds(self) -> float:
@@ -81,7 +81,7 @@ class IngestReport:
                 "recognised": self.tests,
                 "recomputed": self.tests_recomputed,
                 "edges_written": self.tests_edges,
-                "truncated": list(self.tests_truncated),
+                "truncated": self.tests_truncated,
             },
             "unresolved_calls": self.unresolved_calls,
             "skipped": [{"path": s.path, "reason": s.reason} for s in self.skipped],

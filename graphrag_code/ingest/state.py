@@ -48,6 +48,9 @@ class TestsBook:
     adjacency: dict[str, bytes] = field(default_factory=dict)  # path -> pickled call graph part
     roles: dict[str, Role] = field(default_factory=dict)  # node id -> role (non-default only)
     seeds: dict[str, SeedIds] = field(default_factory=dict)  # test id -> its seeds
+    # path -> calls on a function's parameters (`runner.invoke`): kept from the last parse
+    receivers: dict[str, tuple[tuple[str, str, str], ...]] = field(default_factory=dict)
+    possible_cap: int = 0  # nodes a test may reach through name matches only
 
 
 # bumped whenever the stored layout or what the parser extracts changes: an older state then

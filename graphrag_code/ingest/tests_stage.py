@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ..conventions import (
@@ -31,15 +31,44 @@ from ..graph.writer import GraphWriter
 from ..linking.linker import FileLinks, NodeIds
 from ..model import EdgeKind, ParsedFile, Resolution, SymbolKind
 from .languages import LanguageRun
+from .receivers import by_function, fixture_types, receiver_calls, typed_calls
 from .state import Role, SeedIds, TestsBook, packed, unpacked
 
 __all__ = ["TestsBook", "TestsReport", "update_tests"]
 
 _TIER = {Resolution.EXACT: EXACT, Resolution.INFERRED: INFERRED, Resolution.NAME: NAME}
 _FUNCTIONS = (SymbolKind.FUNCTION, SymbolKind.METHOD)
-# a test's closure stops growing here: a test reaching more exercises most of the repository
-# and its edges would crowd out everything else (the cut is reported)
-MAX_CLOSURE = 5_000
+# methods Python calls on an object without a call expression naming them (`with x:`,
+# `for _ in x`, `len(x)`, `x[k]`, `str(x)`, …): possibly run once an instance is built
+_PROTOCOL = frozenset(
+    {
+        "__enter__", "__exit__", "__aenter__", "__aexit__", "__iter__", "__next__",
+        "__aiter__", "__anext__", "__len__", "__getitem__", "__setitem__", "__delitem__",
+        "__contains__", "__call__", "__bool__", "__eq__", "__hash__", "__str__", "__repr__",
+        "__format__", "__lt__", "__le__", "__gt__", "__ge__", "__await__", "__del__",
+        "__post_init__", "__set_name__", "__get__", "__set__",
+    }
+)  # fmt: skip
+_ATTRIBUTES = frozenset({"property", "cached_property", "setter", "getter", "deleter"})
+# An unresolved call whose name a few repository functions share may run any of them; more
+# namesakes than this, or a name of a builtin type's method (`x.get()`), says nothing.
+MAX_NAMESAKES = 4
+_COMMON_METHODS = frozenset(
+    name
+    for kind in (list, dict, set, str, bytes, tuple, frozenset, int, float, object)
+    for name in dir(kind)
+) | frozenset({"close", "read", "write", "readline", "flush", "seek", "send", "run", "start"})
+# A test's certain closure (exact and inferred calls) stops growing at MAX_CERTAIN nodes, and
+# the part it reaches only through name-matched calls at the nearest few: in Django a few name
+# matches lead from almost every test into the same 1,200 nodes (18 million edges that would
+# say little; certain closures hold 64 nodes at the median). The possible part's cap shares a
+# budget of edges among the tests, in powers of two from 32 to 256 (so that adding a test
+# rarely changes it: a new cap recomputes every closure). Cuts are counted in the report.
+MAX_CERTAIN = 2_000
+POSSIBLE_BUDGET = 1_000_000
+MAX_POSSIBLE = 256
+MIN_POSSIBLE = 32
+_WRITE_BATCH = 20_000  # TESTS rows held before they are written
 
 Adjacency = dict[str, tuple[tuple[str, int], ...]]  # source id -> (target id, tier)
 
@@ -52,10 +81,12 @@ class TestsReport:
     tests_recomputed: int = 0
     edges_written: int = 0
     roles_written: int = 0
-    truncated: list[str] = field(default_factory=list)  # tests whose closure hit MAX_CLOSURE
+    truncated: int = 0  # tests whose closure hit a size cap
 
 
 def _facts(links: FileLinks) -> bytes:
+    """What the closure needs of one file's links: internal calls with tiers, base classes,
+    and the names of the calls left unresolved in each node."""
     calls = tuple(
         (e.source, e.target, _TIER[e.resolution or Resolution.EXACT])
         for e in links.edges
@@ -64,7 +95,8 @@ def _facts(links: FileLinks) -> bytes:
     inherits = tuple(
         (e.source, e.target, e.external) for e in links.edges if e.kind == EdgeKind.INHERITS
     )
-    return packed((calls, inherits))
+    unresolved = tuple(sorted(links.unresolved_names.items()))
+    return packed((calls, inherits, unresolved))
 
 
 class _Names:
@@ -116,6 +148,17 @@ def _class_tree(
     return ClassTree(bases, methods)
 
 
+def _callables_by_name(parsed: Mapping[str, ParsedFile], names: _Names) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = defaultdict(list)
+    for path, file in parsed.items():
+        for symbol in file.symbols:
+            if symbol.ordinal == 1 and symbol.kind in _FUNCTIONS:
+                node = names.by_path.get((path, symbol.qualified_name))
+                if node is not None:
+                    found[symbol.name].append(node)
+    return found
+
+
 def _node_roles(roles: Mapping[str, FileRoles], names: _Names) -> dict[str, Role]:
     test_code: set[str] = set()
     kind: dict[str, str] = {}
@@ -158,12 +201,15 @@ def _role_props(role: Role | None) -> dict[str, Any]:
 def _adjacency(
     parsed: Mapping[str, ParsedFile],
     calls: Iterable[tuple[str, str, int]],
+    unresolved: Iterable[tuple[str, tuple[str, ...]]],
     tree: ClassTree,
     names: _Names,
     ids: NodeIds,
 ) -> dict[str, Adjacency]:
     """Per file of the source: each node's callees with tiers, its nested functions (exact:
-    defined to be called or returned) and the overrides of a method (name: dispatch)."""
+    defined to be called or returned), the overrides of a method and the methods a built
+    instance runs by syntax (name: dispatch), and for a call left unresolved because a few
+    functions share its name, each of them (name)."""
     edges: dict[str, dict[str, int]] = defaultdict(dict)
 
     def add(source: str, target: str, tier: int) -> None:
@@ -172,6 +218,13 @@ def _adjacency(
 
     for source, target, tier in calls:
         add(source, target, tier)
+    candidates = _callables_by_name(parsed, names)
+    for source, called in unresolved:
+        for name in called:
+            found = candidates.get(name, ())
+            if 1 < len(found) <= MAX_NAMESAKES and name not in _COMMON_METHODS:
+                for target in found:
+                    add(source, target, NAME)
     for path, file in parsed.items():
         kinds = {s.qualified_name: s.kind for s in file.symbols if s.ordinal == 1}
         for symbol in file.symbols:
@@ -187,6 +240,15 @@ def _adjacency(
                 base_node = names.by_name.get(base) if base else None
                 if base_node is not None:
                     add(base_node, node, NAME)
+                if symbol.name in _PROTOCOL or any(
+                    d.split("(", 1)[0].rsplit(".", 1)[-1] in _ATTRIBUTES for d in symbol.decorators
+                ):
+                    # built instances get these run by syntax, not by a call naming them
+                    owner = names.find(path, f"{symbol.parent}.__init__") or names.find(
+                        path, symbol.parent
+                    )
+                    if owner is not None and owner != node:
+                        add(owner, node, NAME)
     by_file: dict[str, Adjacency] = defaultdict(dict)
     for source in sorted(edges):
         home = names.path_of.get(source)
@@ -195,18 +257,58 @@ def _adjacency(
     return dict(by_file)
 
 
-def _seed_ids(roles: Mapping[str, FileRoles], names: _Names) -> dict[str, SeedIds]:
+def _seed_ids(
+    roles: Mapping[str, FileRoles],
+    names: _Names,
+    typed: Callable[[str, dict[str, str]], list[tuple[str, str]]],
+) -> dict[str, SeedIds]:
+    """Each test's seeds: its fixtures and set-ups (exact), and the methods it and its
+    fixtures call on fixture-given objects of a known class (inferred)."""
     found: dict[str, SeedIds] = {}
     for (path, test), seeds in seeds_of_tests(roles).items():
         node = names.find(path, test)
         if node is None:
             continue
-        found[node] = tuple(
+        ids = [
             (seed_id, seed.via, EXACT)
             for seed in seeds
             if (seed_id := names.find(seed.path, seed.qualified_name)) is not None
-        )
+        ]
+        given = {
+            seed.via.removeprefix("fixture "): seed.qualified_name
+            for seed in reversed(seeds)
+            if seed.via.startswith("fixture ")
+        }
+        for function in (test, *(s.qualified_name for s in seeds)):
+            for method, parameter in typed(function, given):
+                method_id = names.by_name.get(method)
+                if method_id is not None:
+                    ids.append((method_id, f"fixture {parameter}", INFERRED))
+        found[node] = tuple(dict.fromkeys(ids))
     return found
+
+
+def _instantiated(
+    calls: Iterable[tuple[str, str, int]], names: _Names, tree: ClassTree
+) -> dict[str, set[str]]:
+    """Function -> the repository classes whose constructor it calls."""
+    found: dict[str, set[str]] = defaultdict(set)
+    for source, target, _tier in calls:
+        callee = names.qualified.get(target, "")
+        owner = callee.removesuffix(".__init__")
+        if tree.is_class(owner):
+            function = names.qualified.get(source)
+            if function is not None:
+                found[function].add(owner)
+    return found
+
+
+def possible_cap(tests: int) -> int:
+    """How many nodes each test may reach through name-matched calls only."""
+    cap = MAX_POSSIBLE
+    while cap > MIN_POSSIBLE and cap * tests > POSSIBLE_BUDGET:
+        cap //= 2
+    return cap
 
 
 def _changed_sources(old: Mapping[str, bytes], new: Mapping[str, bytes]) -> set[str]:
@@ -230,6 +332,7 @@ def update_tests(
     parsed: Mapping[str, ParsedFile],
     links: Mapping[str, FileLinks],
     relink: set[str],
+    fresh: set[str],
     ids: NodeIds,
     langs: LanguageRun,
     writer: GraphWriter,
@@ -247,10 +350,12 @@ def update_tests(
         book.facts[path] = blob if blob is not None else _facts(file_links)
     calls: list[tuple[str, str, int]] = []
     inherits: list[tuple[str, str, bool]] = []
+    unresolved: list[tuple[str, tuple[str, ...]]] = []
     for blob in book.facts.values():
-        file_calls, file_inherits = unpacked(blob)
+        file_calls, file_inherits, file_unresolved = unpacked(blob)
         calls.extend(file_calls)
         inherits.extend(file_inherits)
+        unresolved.extend(file_unresolved)
     names = _Names(parsed, ids)
     tree = _class_tree(parsed, inherits, names)
     roles = {path: langs.roles(file, tree) for path, file in parsed.items()}
@@ -266,13 +371,30 @@ def update_tests(
     writer.write_roles([(node, _role_props(book.roles.get(node))) for node in changed_roles])
     report.roles_written = len(changed_roles)
 
-    adjacency = _adjacency(parsed, calls, tree, names, ids)
+    adjacency = _adjacency(parsed, calls, unresolved, tree, names, ids)
     book.adjacency = {path: packed(value) for path, value in sorted(adjacency.items())}
-    book.seeds = _seed_ids(roles, names)
+    book.receivers = {
+        path: receiver_calls(file)
+        if previous is None or path in fresh or path not in old.receivers
+        else old.receivers[path]
+        for path, file in parsed.items()
+    }
+    receivers = by_function(r for found in book.receivers.values() for r in found)
+    types = fixture_types(
+        [f for file in roles.values() for f in file.fixtures],
+        parsed,
+        _instantiated(calls, names, tree),
+        receivers,
+        tree,
+    )
+    book.seeds = _seed_ids(
+        roles, names, lambda function, given: typed_calls(function, given, types, receivers, tree)
+    )
     report.tests = len(book.seeds)
-    if previous is None:
+    book.possible_cap = possible_cap(len(book.seeds))
+    if previous is None or old.possible_cap != book.possible_cap:
         todo = set(book.seeds)
-        writer.delete_tests_edges(all_nodes)
+        writer.delete_all_tests_edges()
     else:
         changed = _changed_sources(old.adjacency, book.adjacency)
         todo = {t for t, s in book.seeds.items() if old.seeds.get(t) != s}
@@ -288,9 +410,11 @@ def update_tests(
         graph.update(value)
     rows: list[dict[str, Any]] = []
     for test in sorted(todo):
-        reached, cut = exercised(test, book.seeds[test], graph, limit=MAX_CLOSURE)
+        reached, cut = exercised(
+            test, book.seeds[test], graph, limit=MAX_CERTAIN, possible_limit=book.possible_cap
+        )
         if cut:
-            report.truncated.append(test)
+            report.truncated += 1
         rows.extend(
             {
                 "source": test,
@@ -299,6 +423,10 @@ def update_tests(
             }
             for target, hit in reached.items()
         )
+        if len(rows) >= _WRITE_BATCH:
+            writer.write_tests_edges(rows, progress)
+            report.edges_written += len(rows)
+            rows = []
     writer.write_tests_edges(rows, progress)
-    report.edges_written = len(rows)
+    report.edges_written += len(rows)
     return book, report
