@@ -164,6 +164,7 @@ def build_graph(
             langs=langs, writer=writer,
             previous=state.tests if state is not None else None,
             all_nodes=[node for nodes in node_ids.values() for node in nodes],
+            project_changed=project_changed,
         )  # fmt: skip
     report.tests, report.tests_recomputed = tests_report.tests, tests_report.tests_recomputed
     report.tests_edges, report.tests_truncated = tests_report.edges_written, tests_report.truncated

@@ -51,6 +51,7 @@ class TestsBook:
     # path -> calls on a function's parameters (`runner.invoke`): kept from the last parse
     receivers: dict[str, tuple[tuple[str, str, str], ...]] = field(default_factory=dict)
     possible_cap: int = 0  # nodes a test may reach through name matches only
+    shapes: dict[str, str] = field(default_factory=dict)  # path -> what roles depend on
 
 
 # bumped whenever the stored layout or what the parser extracts changes: an older state then

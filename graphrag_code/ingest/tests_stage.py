@@ -13,9 +13,10 @@ that changed, and recomputes the closure of a test only when it can have changed
 
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..conventions import (
@@ -82,6 +83,23 @@ class TestsReport:
     edges_written: int = 0
     roles_written: int = 0
     truncated: int = 0  # tests whose closure hit a size cap
+
+
+def _shape(parsed: ParsedFile) -> str:
+    """A digest of what roles, seeds and nested edges read from a parse (not line numbers
+    or bodies): a body edit keeps it."""
+    digest = hashlib.sha256(f"{parsed.path}\0{parsed.module}\0{parsed.all_names}".encode())
+    for s in parsed.symbols:
+        digest.update(
+            repr(
+                (s.qualified_name, s.kind.value, s.parent, s.decorators, s.parameters,
+                 s.returns, s.ordinal, s.signature[:6])
+            ).encode()
+        )  # fmt: skip
+    digest.update(repr(receiver_calls(parsed) if parsed.calls else ()).encode())
+    runner = any(site.callee[-1] in ("it", "test", "describe") for site in parsed.calls)
+    digest.update(b"runner" if runner else b"")
+    return digest.hexdigest()[:32]
 
 
 def _facts(links: FileLinks) -> bytes:
@@ -338,6 +356,7 @@ def update_tests(
     writer: GraphWriter,
     previous: TestsBook | None,
     all_nodes: Iterable[str],
+    project_changed: bool = False,
     progress: Callable[[int], None] | None = None,
 ) -> tuple[TestsBook, TestsReport]:
     """Write the changed roles and the TESTS edges that may have changed; the book the next
@@ -348,6 +367,21 @@ def update_tests(
     for path, file_links in links.items():
         blob = old.facts.get(path) if previous is not None and path not in relink else None
         book.facts[path] = blob if blob is not None else _facts(file_links)
+    book.shapes = {
+        path: old.shapes[path]
+        if previous is not None and path not in fresh and path in old.shapes
+        else _shape(file)
+        for path, file in parsed.items()
+    }
+    if (
+        previous is not None
+        and not project_changed
+        and book.shapes == old.shapes
+        and all(book.facts[path] == old.facts.get(path) for path in relink)
+    ):
+        # a body edit that changes no call, name, decorator or parameter: nothing here moves
+        report.tests = len(old.seeds)
+        return replace(old, facts=book.facts, shapes=book.shapes), report
     calls: list[tuple[str, str, int]] = []
     inherits: list[tuple[str, str, bool]] = []
     unresolved: list[tuple[str, tuple[str, ...]]] = []
