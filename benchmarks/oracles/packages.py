@@ -188,18 +188,18 @@ def _extract_archive(archive: Path, dest: Path) -> None:
         tf.extractall(dest, filter="data")
 
 
-def extract_sdist(name: str, version: str, archive: Path) -> Path:
-    """Extract ``archive`` into ``SRC_DIR/<name>-<version>/`` (idempotent) and return it.
+def extract_sdist(name: str, version: str, archive: Path, into: Path = SRC_DIR) -> Path:
+    """Extract ``archive`` into ``into/<name>-<version>/`` (idempotent) and return it.
 
     The archive's single top-level directory is stripped, so the returned directory is the
     sdist root (the one holding ``PKG-INFO``). Extraction goes through a temporary directory
     and a rename, so an interrupted run never leaves a half-extracted tree that looks complete.
     """
-    target = SRC_DIR / f"{canonical_name(name)}-{version}"
+    target = into / f"{canonical_name(name)}-{version}"
     if (target / _DONE_MARKER).is_file():
         return target
-    SRC_DIR.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=SRC_DIR, prefix=".extract-") as tmp:
+    into.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=into, prefix=".extract-") as tmp:
         tmp_path = Path(tmp)
         _extract_archive(archive, tmp_path)
         entries = [p for p in tmp_path.iterdir()]

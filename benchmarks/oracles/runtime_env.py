@@ -1,0 +1,698 @@
+"""Packages, venvs, function spans and test runs shared by the runtime oracles.
+
+The runtime oracles (``runtime_tests``: which test executed which function, by coverage.py;
+``runtime_calls``: caller -> callee edges seen by a call tracer) run a package's *own* test
+suite. Everything here is prepared without graphrag_code:
+
+* the sdist (``packages.download_sdist``, checked against a pinned sha256) is unpacked into
+  ``benchmarks/cache/oracles/runtime/<name>-<version>/`` (a copy of its own: a test run writes
+  ``__pycache__`` and coverage data, the shared ``cache/src`` copy stays pristine);
+* a venv ``benchmarks/cache/oracles/runtime/venvs/<name>-<version>/`` gets the *complete*
+  pinned closure of test and runtime requirements (``pip install --no-deps``, then ``pip check``)
+  and the package itself installed editable from the unpacked sdist, so the test suite runs the
+  very files the oracles map to functions;
+* ``package_functions`` lists every ``def`` / ``async def`` of the package from ``ast`` with the
+  lines that prove it ran (its body minus nested functions' bodies);
+* ``run_suite`` runs pytest in that venv with ``runtime_plugin`` loaded (``-p rt_oracle_plugin``).
+
+Never import ``graphrag_code`` from here.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from benchmarks.oracles.packages import (
+    ORACLE_OUT_DIR,
+    canonical_name,
+    download_sdist,
+    extract_sdist,
+    locate_package,
+    package_modules,
+    parse_spec,
+)
+
+RUNTIME_DIR = ORACLE_OUT_DIR / "runtime"
+VENV_DIR = RUNTIME_DIR / "venvs"
+PLUGIN_SOURCE = Path(__file__).resolve().parent / "runtime_plugin.py"
+PLUGIN_MODULE = "rt_oracle_plugin"
+
+JsonDict = dict[str, Any]
+
+_COVERAGE = "coverage==7.17.5"
+_SETUPTOOLS = ("setuptools==75.6.0", "wheel==0.45.1")
+
+
+@dataclass(frozen=True)
+class Deselected:
+    """A test left out of the run (pytest ``--deselect`` takes node id prefixes)."""
+
+    nodeid: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class RuntimePackage:
+    """A package whose own test suite is run, with everything it needs pinned."""
+
+    name: str
+    version: str
+    sdist_sha256: str
+    requirements: tuple[str, ...]
+    """The complete closure of test and runtime requirements, installed with ``--no-deps``."""
+    build_requirements: tuple[str, ...]
+    """The sdist's build backend, for the editable install without build isolation."""
+    pytest_args: tuple[str, ...] = ("tests",)
+    deselect: tuple[Deselected, ...] = ()
+    top_level: str | None = None
+    timeout_s: int = 3600
+
+    @property
+    def spec(self) -> str:
+        """``name==version``."""
+        return f"{self.name}=={self.version}"
+
+    @property
+    def key(self) -> str:
+        """``<name>-<version>``: the folder, venv and output file stem."""
+        return f"{canonical_name(self.name)}-{self.version}"
+
+
+_FLASK_DEPS = (
+    "werkzeug==3.0.3",
+    "jinja2==3.1.4",
+    "markupsafe==2.1.5",
+    "itsdangerous==2.2.0",
+    "click==8.1.7",
+    "blinker==1.8.2",
+)
+
+#: Packages with runnable suites from their sdists. Test requirements are those the release
+#: itself pins (click: requirements/tests.txt, flask: requirements/tests.txt) or, where the sdist
+#: pins nothing (httpx, requests), releases contemporary with it; the rest of each closure is
+#: what pip resolved for them, frozen.
+RUNTIME_PACKAGES: tuple[RuntimePackage, ...] = (
+    RuntimePackage(
+        "click",
+        "8.1.7",
+        "ca9853ad459e787e2192211578cc907e7594e294c7ccc834310722b41b9ca6de",
+        ("pytest==7.4.0", "iniconfig==2.0.0", "packaging==23.1", "pluggy==1.2.0", _COVERAGE),
+        _SETUPTOOLS,
+    ),
+    RuntimePackage(
+        "flask",
+        "3.0.3",
+        "ceb27b0af3823ea2737928a4d99d125a06175b8512c445cbd9a9ce200ef76842",
+        (
+            *_FLASK_DEPS,
+            "pytest==8.1.1",
+            "iniconfig==2.0.0",
+            "packaging==24.0",
+            "pluggy==1.4.0",
+            "asgiref==3.8.1",
+            "python-dotenv==1.0.1",
+            _COVERAGE,
+        ),
+        ("flit_core==3.9.0",),
+    ),
+    RuntimePackage(
+        "httpx",
+        "0.28.1",
+        "75e98c5f16b0f35b567856f597f06ff2270a374470a5c2392242528e3e3e42fc",
+        (
+            "httpcore==1.0.7",
+            "h11==0.14.0",
+            "anyio==4.7.0",
+            "sniffio==1.3.1",
+            "idna==3.10",
+            "certifi==2024.12.14",
+            # extras brotli, cli, http2, socks, zstd (the suite tests all of them)
+            "brotli==1.1.0",
+            "click==8.1.7",
+            "pygments==2.18.0",
+            "rich==13.9.4",
+            "markdown-it-py==4.3.0",
+            "mdurl==0.1.2",
+            "h2==4.1.0",
+            "hpack==4.2.0",
+            "hyperframe==6.1.0",
+            "socksio==1.0.0",
+            "zstandard==0.23.0",
+            # tests: a uvicorn server, trio, TLS certificates, chardet
+            "pytest==8.3.4",
+            "iniconfig==2.0.0",
+            "packaging==24.2",
+            "pluggy==1.5.0",
+            "trio==0.27.0",
+            "attrs==26.1.0",
+            "outcome==1.3.0.post0",
+            "sortedcontainers==2.4.0",
+            "trustme==1.2.0",
+            "cryptography==44.0.0",
+            "cffi==2.1.1",
+            "pycparser==3.12",
+            "uvicorn==0.32.1",
+            "chardet==5.2.0",
+            "typing_extensions==4.16.0",
+            _COVERAGE,
+        ),
+        (
+            "hatchling==1.27.0",
+            "hatch-fancy-pypi-readme==24.1.0",
+            "editables==0.5",
+            "pathspec==0.12.1",
+            "trove-classifiers==2024.10.21.16",
+        ),
+        deselect=(
+            Deselected(
+                "tests/client/test_proxies.py::test_async_proxy_close",
+                "needs the internet (marked network: a request to example.com through a proxy)",
+            ),
+            Deselected(
+                "tests/client/test_proxies.py::test_sync_proxy_close",
+                "needs the internet (marked network: a request to example.com through a proxy)",
+            ),
+        ),
+    ),
+    RuntimePackage(
+        "requests",
+        "2.32.3",
+        "55365417734eb18255590a9ff9eb97e9e1da868d4ccd6402399eaf68af20a760",
+        (
+            "urllib3==2.2.1",
+            "idna==3.7",
+            "charset-normalizer==3.3.2",
+            "certifi==2024.2.2",
+            "PySocks==1.7.1",
+            # tests: a local httpbin (a flask app) behind pytest-httpbin, TLS certificates
+            "pytest==8.2.2",
+            "iniconfig==2.0.0",
+            "packaging==24.0",
+            "pluggy==1.5.0",
+            "pytest-httpbin==2.0.0",
+            "httpbin==0.10.4",
+            "flask==3.0.3",
+            *_FLASK_DEPS,
+            "brotlicffi==1.1.0.0",
+            "decorator==5.1.1",
+            "greenlet==2.0.2",
+            "six==1.16.0",
+            "trustme==1.2.0",
+            "cryptography==42.0.7",
+            "cffi==1.16.0",
+            "pycparser==2.22",
+            _COVERAGE,
+        ),
+        _SETUPTOOLS,
+        deselect=(
+            Deselected(
+                "tests/test_requests.py::TestTimeout::test_connect_timeout",
+                "needs an unroutable address (10.255.255.1) to time out; this network answers it",
+            ),
+            Deselected(
+                "tests/test_requests.py::TestTimeout::test_total_timeout_connect",
+                "needs an unroutable address (10.255.255.1) to time out; this network answers it",
+            ),
+            Deselected(
+                "tests/test_requests.py::TestPreparingURLs::"
+                "test_different_connection_pool_for_mtls_settings",
+                "the sdist's mTLS client certificate (tests/certs/mtls) expired on 2026-03-13",
+            ),
+        ),
+    ),
+)
+
+
+def runtime_package(spec: str) -> RuntimePackage:
+    """The pinned ``RuntimePackage`` for ``name==version`` (or ``name`` alone)."""
+    name, _, version = spec.partition("==")
+    for entry in RUNTIME_PACKAGES:
+        if canonical_name(entry.name) == canonical_name(name) and version in ("", entry.version):
+            return entry
+    known = ", ".join(p.spec for p in RUNTIME_PACKAGES)
+    raise KeyError(f"{spec!r} is not pinned for the runtime oracles (pinned: {known})")
+
+
+def parse_specs(specs: Sequence[str]) -> list[RuntimePackage]:
+    """The packages named on a command line, or every pinned one."""
+    if not specs:
+        return list(RUNTIME_PACKAGES)
+    for spec in specs:
+        if "==" in spec:
+            parse_spec(spec)  # the same validation as the other oracles
+    return [runtime_package(s) for s in specs]
+
+
+# --------------------------------------------------------------------------------------------
+# sdist, venv
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Suite:
+    """Where a package's test suite runs: the sdist root, the import root, an interpreter."""
+
+    name: str
+    version: str
+    root: Path
+    """The unpacked sdist (pytest's rootdir and working directory)."""
+    import_root: Path
+    package: str
+    python: Path
+    pytest_args: tuple[str, ...] = ("tests",)
+    deselect: tuple[Deselected, ...] = ()
+    timeout_s: int = 3600
+
+    @property
+    def import_root_rel(self) -> str:
+        """The import root relative to the sdist root: ``"src"`` or ``""``."""
+        relative = self.import_root.relative_to(self.root).as_posix()
+        return "" if relative == "." else relative
+
+
+def sha256_of(path: Path) -> str:
+    """Hex sha256 of a file."""
+    digest = hashlib.sha256()
+    with path.open("rb") as stream:
+        for block in iter(lambda: stream.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def unpack(entry: RuntimePackage) -> Path:
+    """Download (once) the sdist, check its sha256, unpack it into ``RUNTIME_DIR``."""
+    archive = download_sdist(entry.name, entry.version)
+    actual = sha256_of(archive)
+    if actual != entry.sdist_sha256:
+        raise RuntimeError(
+            f"{archive.name}: sha256 {actual} is not the pinned {entry.sdist_sha256}; "
+            "delete the file to download it again"
+        )
+    return extract_sdist(entry.name, entry.version, archive, into=RUNTIME_DIR)
+
+
+def _pip(python: Path, *args: str) -> None:
+    command = [str(python), "-m", "pip", "--disable-pip-version-check", "-q", *args]
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+
+
+def ensure_venv(entry: RuntimePackage, root: Path) -> Path:
+    """Create (once) the package's test venv; return its interpreter.
+
+    Redone when the pins, the interpreter or the sdist location change (a stamp file).
+    """
+    venv = VENV_DIR / entry.key
+    python = venv / "bin" / "python"
+    stamp = json.dumps(
+        {
+            "python": sys.version,
+            "requirements": entry.requirements,
+            "build": entry.build_requirements,
+            "root": str(root),
+        },
+        sort_keys=True,
+    )
+    marker = venv / ".rt-oracle-ok"
+    if marker.is_file() and marker.read_text(encoding="utf-8") == stamp and python.exists():
+        return python
+    if venv.exists():
+        shutil.rmtree(venv)
+    VENV_DIR.mkdir(parents=True, exist_ok=True)
+    base = getattr(sys, "_base_executable", sys.executable)
+    subprocess.run([base, "-m", "venv", str(venv)], check=True)
+    _pip(python, "install", "--no-deps", *entry.build_requirements, *entry.requirements)
+    _pip(python, "install", "--no-deps", "--no-build-isolation", "-e", str(root))
+    _pip(python, "check")
+    marker.write_text(stamp, encoding="utf-8")
+    return python
+
+
+def prepare(entry: RuntimePackage) -> Suite:
+    """Unpack the sdist and build its venv (both idempotent)."""
+    root = unpack(entry)
+    fetched = locate_package(root, entry.name, entry.top_level)
+    python = ensure_venv(entry, root)
+    return Suite(
+        entry.name,
+        entry.version,
+        root,
+        fetched.import_root,
+        fetched.package,
+        python,
+        entry.pytest_args,
+        entry.deselect,
+        entry.timeout_s,
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# ast: the package's functions and the lines that show they ran
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class FunctionInfo:
+    """One qualified name of the package's ``def`` / ``async def`` statements."""
+
+    qualified_name: str
+    file: str
+    """Relative to the sdist root (``src/flask/app.py``)."""
+    line: int
+    """The ``def`` line (decorators excluded) of the implementation."""
+    probe_lines: set[int]
+    """Lines whose execution means the function ran: its body minus nested functions' bodies;
+    for a body that is only a docstring, the code's first line (where 3.11 reports the call)."""
+    tags: set[str] = field(default_factory=set)
+    lines: list[int] = field(default_factory=list)
+    """Every ``def`` line with this qualified name (overloads, conditional definitions)."""
+
+
+def _decorator_name(node: ast.expr) -> str:
+    target = node.func if isinstance(node, ast.Call) else node
+    if isinstance(target, ast.Attribute):
+        return target.attr
+    return target.id if isinstance(target, ast.Name) else ""
+
+
+def _is_docstring(stmt: ast.stmt) -> bool:
+    return (
+        isinstance(stmt, ast.Expr)
+        and isinstance(stmt.value, ast.Constant)
+        and isinstance(stmt.value.value, str)
+    )
+
+
+def _is_stub_body(body: Sequence[ast.stmt]) -> bool:
+    """Only a docstring, ``pass``, ``...`` or ``raise NotImplementedError``."""
+    for stmt in body:
+        if _is_docstring(stmt) or isinstance(stmt, ast.Pass):
+            continue
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+            continue
+        if isinstance(stmt, ast.Raise) and stmt.exc is not None:
+            exc = stmt.exc.func if isinstance(stmt.exc, ast.Call) else stmt.exc
+            if isinstance(exc, ast.Name) and exc.id == "NotImplementedError":
+                continue
+        return False
+    return True
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _nested_defs(body: Iterable[ast.AST]) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+    """Defs directly inside ``body`` (through classes and compound statements, not defs)."""
+    found: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
+    todo = list(body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            found.append(node)
+        else:
+            todo.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def _probe_lines(node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[int]:
+    body = node.body
+    assert node.end_lineno is not None
+    if len(body) == 1 and _is_docstring(body[0]):
+        first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+        return {first}
+    lines = set(range(body[0].lineno, node.end_lineno + 1))
+    for nested in _nested_defs(body):
+        assert nested.end_lineno is not None
+        lines -= set(range(nested.body[0].lineno, nested.end_lineno + 1))
+    return lines
+
+
+class _FunctionCollector:
+    def __init__(self, module: str, file: str) -> None:
+        self.module = module
+        self.file = file
+        self.found: list[FunctionInfo] = []
+
+    def visit(self, node: ast.AST, stack: list[str], type_checking: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
+                self._add(child, stack, type_checking)
+                self.visit(child, [*stack, child.name], type_checking)
+            elif isinstance(child, ast.ClassDef):
+                self.visit(child, [*stack, child.name], type_checking)
+            elif isinstance(child, ast.If) and _is_type_checking(child.test):
+                for stmt in child.body:
+                    self.visit(ast.Module(body=[stmt], type_ignores=[]), stack, True)
+                for stmt in child.orelse:
+                    self.visit(ast.Module(body=[stmt], type_ignores=[]), stack, type_checking)
+            else:
+                self.visit(child, stack, type_checking)
+
+    def _add(
+        self, node: ast.FunctionDef | ast.AsyncFunctionDef, stack: list[str], type_checking: bool
+    ) -> None:
+        tags: set[str] = set()
+        names = {_decorator_name(d) for d in node.decorator_list}
+        if "overload" in names:
+            tags.add("overload")
+        if names & {"abstractmethod", "abstractproperty"}:
+            tags.add("abstract")
+        if names & {"property", "cached_property", "setter", "getter", "deleter"}:
+            tags.add("property")
+        if _is_stub_body(node.body):
+            tags.add("stub")
+        if type_checking:
+            tags.add("type_checking")
+        qualified_name = ".".join(p for p in [self.module, *stack, node.name] if p)
+        info = FunctionInfo(qualified_name, self.file, node.lineno, _probe_lines(node), tags)
+        info.lines.append(node.lineno)
+        self.found.append(info)
+
+
+def _merge(first: FunctionInfo, other: FunctionInfo) -> None:
+    """Fold a second definition with the same qualified name into ``first``."""
+    if "overload" in first.tags and "overload" not in other.tags:
+        first.line = other.line  # the implementation after its overloads
+    first.lines.append(other.line)
+    first.probe_lines |= other.probe_lines
+    # A tag holds for the name only if it holds for every definition.
+    first.tags &= other.tags
+
+
+def package_functions(root: Path, import_root: Path, package: str) -> dict[str, FunctionInfo]:
+    """Every ``def`` / ``async def`` of the package, keyed by qualified name (sorted)."""
+    functions: dict[str, FunctionInfo] = {}
+    for module, relpath in package_modules(import_root, package).items():
+        path = import_root / relpath
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        collector = _FunctionCollector(module, path.relative_to(root).as_posix())
+        collector.visit(tree, [], False)
+        for info in collector.found:
+            if info.qualified_name in functions:
+                _merge(functions[info.qualified_name], info)
+            else:
+                functions[info.qualified_name] = info
+    return dict(sorted(functions.items()))
+
+
+def function_record(info: FunctionInfo) -> JsonDict:
+    """The JSON fields every oracle output shares for a function."""
+    record: JsonDict = {"file": info.file, "line": info.line}
+    if info.tags:
+        record["tags"] = sorted(info.tags)
+    if len(info.lines) > 1:
+        record["lines"] = sorted(info.lines)
+    return record
+
+
+# --------------------------------------------------------------------------------------------
+# running the suite
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SuiteRun:
+    """What one pytest run left: the plugin's report, and the command that produced it."""
+
+    command: str
+    report: JsonDict
+    work: Path
+    returncode: int
+
+
+def _child_env(suite: Suite, mode: str, work: Path, plugin_dir: Path) -> dict[str, str]:
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("PYTEST_", "COVERAGE_", "RT_ORACLE_"))
+        and k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONSTARTUP")
+    }
+    env.update(
+        {
+            "PYTHONPATH": str(plugin_dir),
+            "PYTHONHASHSEED": "0",
+            "RT_ORACLE_MODE": mode,
+            "RT_ORACLE_OUT": str(work),
+            "RT_ORACLE_IMPORT_ROOT": str(suite.import_root),
+            "RT_ORACLE_PACKAGE": suite.package,
+        }
+    )
+    return env
+
+
+def run_suite(suite: Suite, mode: str, work: Path, *, quiet: bool = True) -> SuiteRun:
+    """Run the suite once with the plugin in ``mode`` (``coverage`` or ``calls``).
+
+    ``work`` receives the plugin's ``report.json`` (and ``calls.json``), the coverage data and
+    pytest's ``basetemp``; pytest's own output goes to ``work/pytest.log``.
+    """
+    if work.exists():
+        shutil.rmtree(work)
+    plugin_dir = work / "plugin"
+    plugin_dir.mkdir(parents=True)
+    shutil.copyfile(PLUGIN_SOURCE, plugin_dir / f"{PLUGIN_MODULE}.py")
+    pytest_args = [
+        "-p",
+        PLUGIN_MODULE,
+        "-p",
+        "no:cacheprovider",
+        "-q",
+        f"--rootdir={suite.root}",
+        f"--basetemp={work / 'basetemp'}",
+        *(f"--deselect={d.nodeid}" for d in suite.deselect),
+        *suite.pytest_args,
+    ]
+    prefix: list[str] = [str(suite.python)]
+    shown = "pytest"
+    if mode == "coverage":
+        rcfile = work / "coveragerc"
+        rcfile.write_text(
+            "[run]\n"
+            f"source = {suite.import_root / suite.package}\n"
+            f"data_file = {work / '.coverage'}\n",
+            encoding="utf-8",
+        )
+        prefix += ["-m", "coverage", "run", f"--rcfile={rcfile}"]
+        shown = "coverage run -m pytest"
+    command = [*prefix, "-m", "pytest", *pytest_args]
+    started = time.perf_counter()
+    with (work / "pytest.log").open("w", encoding="utf-8") as log:
+        completed = subprocess.run(
+            command,
+            cwd=suite.root,
+            env=_child_env(suite, mode, work, plugin_dir),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            timeout=suite.timeout_s,
+            check=False,
+        )
+    report_path = work / "report.json"
+    if not report_path.is_file():
+        tail = (work / "pytest.log").read_text(encoding="utf-8", errors="replace")[-3000:]
+        raise RuntimeError(f"the test run left no report (exit {completed.returncode}):\n{tail}")
+    report: JsonDict = json.loads(report_path.read_text(encoding="utf-8"))
+    report["wall_time_s"] = round(time.perf_counter() - started, 1)
+    visible = [a for a in pytest_args if not a.startswith(("--rootdir", "--basetemp"))]
+    if not quiet:
+        print(f"{suite.name}: {' '.join(visible)} -> exit {completed.returncode}")
+    return SuiteRun(f"{shown} {' '.join(visible)}", report, work, completed.returncode)
+
+
+def outcome_counts(report: JsonDict) -> JsonDict:
+    """passed / failed / errors / skipped / xfailed / xpassed from the plugin's per-phase log."""
+    counts: JsonDict = dict.fromkeys(
+        ("passed", "failed", "errors", "skipped", "xfailed", "xpassed"), 0
+    )
+    failures: list[str] = []
+    for nodeid, phases in report["tests"].items():
+        setup, call, teardown = phases.get("setup"), phases.get("call"), phases.get("teardown")
+        if setup == "failed" or teardown == "failed":
+            counts["errors"] += 1
+            failures.append(nodeid)
+        if setup in ("skipped", "xfailed") or call in ("skipped", "xfailed"):
+            counts["xfailed" if "xfailed" in (setup, call) else "skipped"] += 1
+        elif call == "passed":
+            counts["passed"] += 1
+        elif call == "xpassed":
+            counts["xpassed"] += 1
+        elif call == "failed":
+            counts["failed"] += 1
+            failures.append(nodeid)
+    counts["failures"] = sorted(set(failures))
+    return counts
+
+
+def tests_section(suite: Suite, report: JsonDict) -> JsonDict:
+    """``tests`` of the output: node id -> file, ``def`` line and dotted qualified name."""
+    lines_by_file: dict[str, dict[str, int]] = {}
+    records: JsonDict = {}
+    for nodeid, entry in sorted(report["tests"].items()):
+        path = entry.get("path")
+        if path is None:
+            continue
+        domain = str(entry["domain"]).split("[", 1)[0]
+        module = path.removesuffix(".py").replace("/", ".").removesuffix(".__init__")
+        qualified_name = f"{module}.{domain}" if path.endswith(".py") else domain
+        if path not in lines_by_file:
+            lines_by_file[path] = _def_lines(suite.root / path)
+        line = lines_by_file[path].get(domain, int(entry["line"]) + 1)
+        records[nodeid] = {"file": path, "line": line, "qualified_name": qualified_name}
+    return records
+
+
+def _def_lines(path: Path) -> dict[str, int]:
+    """``Class.method`` / ``function`` -> ``def`` line, for a test file."""
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, UnicodeDecodeError):
+        return {}
+    found: dict[str, int] = {}
+
+    def visit(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                name = f"{prefix}{child.name}"
+                found.setdefault(name, child.lineno)
+                if isinstance(child, ast.ClassDef):
+                    visit(child, f"{name}.")
+
+    visit(tree, "")
+    return found
+
+
+def header(suite: Suite, run: SuiteRun) -> JsonDict:
+    """The fields every runtime oracle output starts with."""
+    counts = outcome_counts(run.report)
+    return {
+        "package": suite.name,
+        "version": suite.version,
+        "root": suite.root.name,
+        "import_root": suite.import_root_rel,
+        "command": run.command,
+        "python": run.report["python"],
+        "pytest": run.report["pytest"],
+        **{k: counts[k] for k in ("passed", "failed", "errors", "skipped", "xfailed", "xpassed")},
+        "failures": counts["failures"],
+        "deselected": [{"nodeid": d.nodeid, "reason": d.reason} for d in suite.deselect],
+        "exitstatus": run.report["exitstatus"],
+        "wall_time_s": run.report["wall_time_s"],
+    }
+
+
+def write_json(path: Path, data: JsonDict) -> None:
+    """Write ``data`` as indented JSON, creating folders."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")

@@ -1,0 +1,168 @@
+"""The runtime oracles (per-test coverage, call tracer, vulture) on a tiny package and suite.
+
+`tests/fixtures/runtime_oracle/` holds a package `rtpkg` (a client dispatching to a transport
+override, a context manager, a generator, a comprehension, a lambda, a decorator, a coroutine,
+a docstring-only function, import-time code, a function no test calls) and its own suite under
+`checks/`. Both oracles run that suite in this venv (pytest + coverage from the bench extras),
+exactly as they run a real package's suite in its own venv; each expectation below was read
+off the fixture's source.
+"""
+
+from __future__ import annotations
+
+import sys
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from benchmarks.oracles import dead_vulture, runtime_calls, runtime_tests
+from benchmarks.oracles.runtime_env import Suite
+
+FIXTURE = Path(__file__).parent / "fixtures" / "runtime_oracle"
+CHECKS = "checks/check_rtpkg.py::"
+
+Json = dict[str, Any]
+
+
+@pytest.fixture(scope="module")
+def suite() -> Suite:
+    return Suite(
+        "rtpkg", "0.0.0", FIXTURE, FIXTURE / "src", "rtpkg", Path(sys.executable), ("checks",)
+    )
+
+
+@pytest.fixture(scope="module")
+def tests_oracle(suite: Suite, tmp_path_factory: pytest.TempPathFactory) -> Json:
+    return runtime_tests.build(suite, tmp_path_factory.mktemp("runtime_tests"))
+
+
+@pytest.fixture(scope="module")
+def calls_oracle(suite: Suite, tmp_path_factory: pytest.TempPathFactory) -> Json:
+    return runtime_calls.build(suite, tmp_path_factory.mktemp("runtime_calls"))
+
+
+def _tests_of(oracle: Json, qualified_name: str) -> set[str]:
+    return {t.removeprefix(CHECKS) for t in oracle["functions"][qualified_name]["tests"]}
+
+
+def test_header_and_outcomes(tests_oracle: Json, calls_oracle: Json) -> None:
+    for oracle in (tests_oracle, calls_oracle):
+        assert oracle["package"] == "rtpkg"
+        assert oracle["root"] == "runtime_oracle"
+        assert oracle["import_root"] == "src"
+        assert (oracle["passed"], oracle["failed"], oracle["errors"]) == (7, 0, 0)
+        assert oracle["skipped"] == 1
+    assert tests_oracle["command"].startswith("coverage run -m pytest")
+    assert calls_oracle["tracer"] == "sys.setprofile"
+    test = tests_oracle["tests"][CHECKS + "test_request"]
+    assert test == {
+        "file": "checks/check_rtpkg.py",
+        "line": 12,
+        "qualified_name": "checks.check_rtpkg.test_request",
+    }
+
+
+def test_functions_come_from_ast_with_def_lines(tests_oracle: Json) -> None:
+    functions = tests_oracle["functions"]
+    assert len(functions) == 29
+    assert functions["rtpkg.util.decorated"]["line"] == 48  # the def, not the decorator
+    assert functions["rtpkg.util.outer.inner"]["file"] == "src/rtpkg/util.py"
+    assert functions["rtpkg.transport.Client.closed"]["tags"] == ["property"]
+
+
+def test_each_function_maps_to_the_tests_that_ran_it(tests_oracle: Json) -> None:
+    assert _tests_of(tests_oracle, "rtpkg.transport.EchoTransport.handle") == {"test_request"}
+    assert _tests_of(tests_oracle, "rtpkg.util.square") == {
+        "test_generator",
+        "test_comprehension_and_lambda",
+        "test_context_manager",
+    }
+    # A nested function is its own function: the outer ran in the same test, the decorator
+    # factory only at import time.
+    assert _tests_of(tests_oracle, "rtpkg.util.outer.inner") == {"test_decorator_and_nested"}
+    assert _tests_of(tests_oracle, "rtpkg.util.decorate.wrapper") == {"test_decorator_and_nested"}
+    # A body that is only a docstring still shows its call.
+    assert _tests_of(tests_oracle, "rtpkg.util.documented") == {"test_docstring_only"}
+    assert _tests_of(tests_oracle, "rtpkg.util.pause") == {"test_coroutine"}
+    # Run by a fixture in the test's setup phase.
+    setup_value = tests_oracle["functions"]["rtpkg.util.setup_value"]
+    assert setup_value["fixture_only_tests"] == [CHECKS + "test_context_manager"]
+
+
+def test_never_executed_and_import_time_code(tests_oracle: Json) -> None:
+    assert tests_oracle["never_executed"] == [
+        "rtpkg.transport.BaseTransport.handle",
+        "rtpkg.util.never_called",
+    ]
+    assert tests_oracle["executed_outside_tests"] == [
+        "rtpkg.util.build_registry",
+        "rtpkg.util.decorate",
+    ]
+
+
+def _edges(oracle: Json) -> dict[tuple[str, str], Json]:
+    return {
+        (e["caller"].removeprefix("rtpkg."), e["callee"].removeprefix("rtpkg.")): e
+        for e in oracle["edges"]
+    }
+
+
+def test_runtime_edges(calls_oracle: Json) -> None:
+    edges = _edges(calls_oracle)
+    # Dispatch: the override that ran, not the abstract base method.
+    send = edges["transport.Client.send", "transport.EchoTransport.handle"]
+    assert send["call_lines"] == [39]
+    assert send["explicit"] is True
+    assert ("transport.Client.send", "transport.BaseTransport.handle") not in edges
+    # C() -> __init__, `with` -> __enter__ / __exit__, a property read.
+    assert edges["transport.request", "transport.Client.__init__"]["kind"] == "init"
+    enter = edges["transport.request", "transport.Client.__enter__"]
+    assert (enter["kind"], enter["explicit"]) == ("dunder", False)
+    assert edges["transport.Client.close", "transport.Client.closed"]["kind"] == "property"
+    # A generator or coroutine resumed is not called again.
+    assert edges["util.total", "util.numbers"]["count"] == 1
+    assert edges["util.numbers", "util.square"]["count"] == 3
+    assert edges["util.fetch", "util.pause"]["count"] == 1
+    # Comprehensions and lambdas stand for the function that contains them.
+    assert edges["util.apply_all", "util.square"]["count"] == 2
+    assert edges["util.sort_by_key", "util.key_of"]["count"] == 3
+    assert edges["util.outer", "util.outer.inner"]["explicit"] is True
+    assert edges["util.decorate.wrapper", "util.decorated"]["explicit"] is False
+    # contextlib calls the generator of a @contextmanager: not a package -> package edge.
+    assert ("util.use_opened", "util.opened") not in edges
+    assert edges["util.opened", "util.square"]["tests"] == 1
+    # Import-time calls from a function count (tests: 0); module-level callers do not.
+    assert edges["util.build_registry", "util.square"]["tests"] == 0
+    assert calls_oracle["summary"]["calls_from_module_level"] == 2
+    assert calls_oracle["summary"]["unknown_callees"] == []
+
+
+def test_chains_follow_the_call_stack(calls_oracle: Json) -> None:
+    chains = {c["test"].removeprefix(CHECKS): c["path"] for c in calls_oracle["chains"]}
+    assert chains == {
+        "test_request": [
+            "rtpkg.transport.request",
+            "rtpkg.transport.Client.send",
+            "rtpkg.transport.EchoTransport.handle",
+            "rtpkg.transport.EchoTransport._format",
+        ],
+        "test_generator": ["rtpkg.util.total", "rtpkg.util.numbers", "rtpkg.util.square"],
+    }
+    edges = _edges(calls_oracle)
+    for path in chains.values():
+        for caller, callee in pairwise(path):
+            assert (caller.removeprefix("rtpkg."), callee.removeprefix("rtpkg.")) in edges
+    assert calls_oracle["summary"]["chains_broken"] == 0
+
+
+def test_vulture_baseline_is_judged_by_coverage(tests_oracle: Json) -> None:
+    data = dead_vulture.build(
+        "rtpkg", "0.0.0", FIXTURE, FIXTURE / "src", "rtpkg", tests_oracle=tests_oracle
+    )
+    (never_called,) = [i for i in data["items"] if i["name"] == "never_called"]
+    assert never_called["qualified_name"] == "rtpkg.util.never_called"
+    assert never_called["never_executed"] is True
+    assert never_called["type"] == "function"
+    assert data["summary"]["functions_never_executed"] >= 1
