@@ -50,10 +50,10 @@ class _Truth:
     """The oracle's verdict on a location: executed, never executed, or not listed."""
 
     def __init__(self, oracle: Mapping[str, Any]) -> None:
+        # not executed at all; a function run only at import or collection time
+        # (`executed_outside_tests`) ran, so it is not dead
         never = set(oracle.get("never_executed", []))
-        self.by_name = {
-            name: name in never or not f["tests"] for name, f in oracle["functions"].items()
-        }
+        self.by_name = {name: name in never for name in oracle["functions"]}
         for name in never:
             self.by_name.setdefault(name, True)
         self.by_line = {

@@ -38,9 +38,13 @@ Role = tuple[bool, str | None, tuple[str, ...]]  # test_code, test_role, entry p
 SeedIds = tuple[tuple[str, str, int], ...]  # (seed id, via, tier)
 
 
-@dataclass
+@dataclass(eq=False)
 class TestsBook:
-    """What the tests stage (`tests_stage.py`) keeps between runs."""
+    """What the tests stage (`tests_stage.py`) keeps between runs.
+
+    `roles`, `seeds` and `receivers` (hundreds of thousands of small tuples in Django) are
+    pickled as one blob each and left as bytes when a state is loaded: a run that changes
+    nothing they depend on never unpickles them; `unpack()` restores them before use."""
 
     __test__ = False  # a record, not a pytest test class
 
@@ -52,8 +56,40 @@ class TestsBook:
     receivers: dict[str, tuple[tuple[str, str, str], ...]] = field(default_factory=dict)
     possible_cap: int = 0  # nodes a test may reach through name matches only
     shapes: dict[str, str] = field(default_factory=dict)  # path -> what roles depend on
+    tests: int = 0  # how many tests `seeds` holds
+
+    def __getstate__(self) -> dict[str, Any]:
+        data = dict(self.__dict__)
+        for name in _LAZY:
+            if not isinstance(data[name], bytes):
+                data[name] = packed(data[name])
+        return data
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        self.__dict__.update(data)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TestsBook):
+            return NotImplemented
+        return self._plain() == other._plain()
+
+    def _plain(self) -> dict[str, Any]:
+        data = dict(self.__dict__)
+        for name in _LAZY:
+            if isinstance(data[name], bytes):
+                data[name] = unpacked(data[name])
+        return data
+
+    def unpack(self) -> TestsBook:
+        """This book with its pickled parts loaded (in place)."""
+        for name in _LAZY:
+            value = getattr(self, name)
+            if isinstance(value, bytes):
+                setattr(self, name, unpacked(value))
+        return self
 
 
+_LAZY = ("roles", "seeds", "receivers")
 # bumped whenever the stored layout or what the parser extracts changes: an older state then
 # means a full run (10: `with ... as x` bindings were paired with the wrong calls; 11: rank
 # pairs kept apart from the links, node statistics pickled per file; 12: languages, project

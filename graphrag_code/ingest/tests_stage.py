@@ -166,6 +166,36 @@ def _class_tree(
     return ClassTree(bases, methods)
 
 
+def _wrappers(
+    parsed: Mapping[str, ParsedFile],
+    names: _Names,
+    candidates: Mapping[str, list[str]],
+    add: Callable[[str, str, int], None],
+) -> None:
+    """A function decorated with a repository decorator runs that decorator's nested
+    functions when called (`@setupmethod` -> `setupmethod.wrapper_func`): possible edges."""
+    nested: dict[str, list[str]] = defaultdict(list)
+    for path, file in parsed.items():
+        for symbol in file.symbols:
+            if symbol.ordinal == 1 and symbol.kind == SymbolKind.FUNCTION:
+                parent = names.by_path.get((path, symbol.parent))
+                node = names.by_path.get((path, symbol.qualified_name))
+                if parent is not None and node is not None:
+                    nested[parent].append(node)
+    for path, file in parsed.items():
+        for symbol in file.symbols:
+            if symbol.ordinal != 1 or symbol.kind not in _FUNCTIONS or not symbol.decorators:
+                continue
+            node = names.by_path.get((path, symbol.qualified_name))
+            for decorator in symbol.decorators:
+                if "(" in decorator:
+                    continue  # a factory: registers or configures, see entry points
+                found = candidates.get(decorator.rsplit(".", 1)[-1], [])
+                if node is not None and len(found) == 1:
+                    for wrapper in nested.get(found[0], ()):
+                        add(node, wrapper, NAME)
+
+
 def _callables_by_name(parsed: Mapping[str, ParsedFile], names: _Names) -> dict[str, list[str]]:
     found: dict[str, list[str]] = defaultdict(list)
     for path, file in parsed.items():
@@ -237,6 +267,7 @@ def _adjacency(
     for source, target, tier in calls:
         add(source, target, tier)
     candidates = _callables_by_name(parsed, names)
+    _wrappers(parsed, names, candidates, add)
     for source, called in unresolved:
         for name in called:
             found = candidates.get(name, ())
@@ -380,8 +411,9 @@ def update_tests(
         and all(book.facts[path] == old.facts.get(path) for path in relink)
     ):
         # a body edit that changes no call, name, decorator or parameter: nothing here moves
-        report.tests = len(old.seeds)
+        report.tests = old.tests
         return replace(old, facts=book.facts, shapes=book.shapes), report
+    old.unpack()
     calls: list[tuple[str, str, int]] = []
     inherits: list[tuple[str, str, bool]] = []
     unresolved: list[tuple[str, tuple[str, ...]]] = []
@@ -424,7 +456,7 @@ def update_tests(
     book.seeds = _seed_ids(
         roles, names, lambda function, given: typed_calls(function, given, types, receivers, tree)
     )
-    report.tests = len(book.seeds)
+    report.tests = book.tests = len(book.seeds)
     book.possible_cap = possible_cap(len(book.seeds))
     if previous is None or old.possible_cap != book.possible_cap:
         todo = set(book.seeds)
