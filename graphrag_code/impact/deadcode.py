@@ -26,6 +26,7 @@ __all__ = ["dead_code", "judge"]
 _WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 # entry-point reasons that only make a symbol *possibly* live
 _WEAK = ("decorated by @", "may override a method of external base")
+_ATTRIBUTES = frozenset({"property", "cached_property", "setter", "getter", "deleter"})
 
 
 def _mentions(codes: Iterable[str]) -> Counter[str]:
@@ -42,6 +43,10 @@ def judge(candidate: DeadCandidate, mentions: int) -> DeadSymbol | None:
     strong = [e for e in candidate.entry_points if not e.startswith(_WEAK)]
     if strong or candidate.overrides_used or candidate.tests:
         return None
+    if mentions and any(
+        d.split("(", 1)[0].rsplit(".", 1)[-1] in _ATTRIBUTES for d in candidate.decorators
+    ):
+        return None  # a property is read as an attribute: a mention of its name is a use
     symbol = candidate.symbol
     kind = {"Function": "function", "Method": "method", "Class": "class"}.get(symbol.kind, "code")
     reasons = [f"no call, import, subclass or type use of this {kind} in the repository"]
