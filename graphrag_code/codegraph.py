@@ -281,7 +281,10 @@ class CodeGraph:
             self.reader.descendants(subject.id) if subject.kind != "Function" else [subject.id]
         )
         tests = exercising_tests(
-            self.reader, dict.fromkeys(targets, subject.qualified_name), inside=[subject.id]
+            self.reader,
+            dict.fromkeys(targets, subject.qualified_name),
+            inside=[subject.id],
+            paths={subject.qualified_name: subject.location.path},
         )
         return TestsFor(subject=subject.qualified_name, targets=len(targets), tests=tests)
 
@@ -310,7 +313,8 @@ class CodeGraph:
     ) -> Context:
         """The context to review a change (a unified diff whose new side is on disk in the
         indexed repository, or a `DiffImpact`): the changed code, the nearest affected code
-        and the first tests to run, within `max_tokens`."""
+        and the first tests to run, within `max_tokens`. The code shown is the graph's: index
+        the working tree first (`diff` does) for the change's own lines."""
         if isinstance(change, DiffImpact):
             impact, question = change, f"review the change {change.source}"
         else:

@@ -173,6 +173,14 @@ def test_staged_and_patch_changes_and_which_side_the_graph_holds(
     patch = git(ledger, "diff", "--cached")
     from_patch = graph.diff(path=ledger, repo=REPO, patch=patch, update=False)
     assert by_name(from_patch) == by_name(staged)
+    # a diff as the question: the context to review it, changed code first (as indexed)
+    graph.index(ledger, REPO, embed=False)
+    review = graph.build_context(patch, repo=REPO)
+    assert review.search is None
+    assert [(i.qualified_name, i.role) for i in review.items][:1] == [
+        ("ledger.core._unused_helper", "changed")
+    ]
+    assert "return 43" in review.text
     # an older range: the graph holds the working tree, not that range's new side
     edit(ledger, "src/ledger/core.py", "LIMIT = 1000", "LIMIT = 10")
     commit(ledger, "limit")

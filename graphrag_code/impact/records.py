@@ -78,6 +78,7 @@ class TestToRun:
     certain: bool
     via: str | None  # the fixture or set-up it reaches the change through
     changed: bool = False
+    affinity: int = 0  # 2: named after a changed symbol, 1: its file after a changed module
 
 
 @dataclass(frozen=True)

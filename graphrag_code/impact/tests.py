@@ -3,14 +3,14 @@ all read from the TESTS edges the ingest stage keeps (see `ingest/tests_stage.py
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..graph import GraphReader
 from ..graph.records import TestEdge
 from .records import ChangedSymbol, TestToRun, UntestedSymbol
 
-__all__ = ["change_tests", "exercising_tests", "runner_id", "untested_symbols"]
+__all__ = ["affinity", "change_tests", "exercising_tests", "runner_id", "untested_symbols"]
 
 _CERTAIN = ("exact", "inferred", None)
 
@@ -31,10 +31,15 @@ class _Test:
     certain: bool = False
     via: str | None = None
     changed: bool = False
+    affinity: int = 0
 
-    def add(self, edge: TestEdge, subject: str) -> None:
+    def add(self, edge: TestEdge, subject: str, subject_path: str | None) -> None:
         if subject not in self.reaches:
             self.reaches.append(subject)
+        test = self.edge.test
+        self.affinity = max(
+            self.affinity, affinity(test.qualified_name, test.location.path, subject, subject_path)
+        )
         certain = edge.resolution in _CERTAIN
         if (not self.certain and certain) or (
             certain == self.certain and edge.distance < self.distance
@@ -54,6 +59,7 @@ class _Test:
             certain=self.certain,
             via=self.via,
             changed=self.changed,
+            affinity=self.affinity,
         )
 
 
@@ -73,17 +79,39 @@ def _ranked(tests: Iterable[_Test]) -> list[TestToRun]:
     ]
 
 
+def affinity(test: str, test_path: str, subject: str, subject_path: str | None) -> int:
+    """How plainly a test names what it tests: 2 when its name holds the subject's name
+    (`test_echo_via_pager` for `echo_via_pager`), 1 when its file is named after the subject's
+    module (`tests/test_termui.py` for `click/termui.py`), else 0."""
+    short = subject.rsplit(".", 1)[-1].strip("_").lower()
+    if len(short) >= 4 and short in test.rsplit(".", 1)[-1].lower():
+        return 2
+    if subject_path:
+        module = subject_path.rpartition("/")[2].split(".", 1)[0].strip("_").lower()
+        stem = test_path.rpartition("/")[2].split(".", 1)[0].lower()
+        if module not in ("", "init", "index", "main", "utils") and module in stem:
+            return 1
+    return 0
+
+
 def exercising_tests(
-    reader: GraphReader, targets: dict[str, str], *, inside: Sequence[str] = ()
+    reader: GraphReader,
+    targets: dict[str, str],
+    *,
+    inside: Sequence[str] = (),
+    paths: Mapping[str, str] | None = None,
 ) -> list[TestToRun]:
     """The tests reaching any of `targets` (node id -> the subject it stands for), and the
-    tests defined inside the nodes `inside` (changed tests run themselves), ranked."""
+    tests defined inside the nodes `inside` (changed tests run themselves), ranked: changed
+    tests, then tests named after the subject (`paths`: subject -> its file), then by
+    distance and certainty."""
     found: dict[str, _Test] = {}
     edges = reader.tests_for(list(targets)) if targets else []
     edges += reader.tests_inside(list(inside)) if inside else []
     for edge in edges:
         entry = found.setdefault(edge.test.id, _Test(edge))
-        entry.add(edge, targets.get(edge.target, edge.test.qualified_name))
+        subject = targets.get(edge.target, edge.test.qualified_name)
+        entry.add(edge, subject, (paths or {}).get(subject))
     return _ranked(found.values())
 
 
@@ -112,7 +140,8 @@ def change_tests(
             inside.append(change.id)
         for node in nodes:
             targets.setdefault(node, change.qualified_name)
-    tests = exercising_tests(reader, targets, inside=inside)
+    paths = {c.qualified_name: c.location.path for c in changes}
+    tests = exercising_tests(reader, targets, inside=inside, paths=paths)
     reached = {subject for test in tests for subject in test.reaches}
     untested = [
         c
