@@ -20,6 +20,7 @@ from graphrag_code.conventions import (
 from graphrag_code.graph.records import DeadCandidate, SymbolRef
 from graphrag_code.impact.changes import file_changes, pair_moves
 from graphrag_code.impact.deadcode import judge
+from graphrag_code.impact.tests import affinity, runner_id
 from graphrag_code.impact.unified import looks_like_diff, old_text_from, parse_unified_diff
 from graphrag_code.location import Location
 from graphrag_code.model import ParsedFile
@@ -415,3 +416,28 @@ def test_dead_code_confidence_weighs_what_the_graph_cannot_see(
 ) -> None:
     verdict = judge(_candidate(name, entries=entries), mentions)
     assert (verdict.confidence if verdict else None) == expected
+
+
+@pytest.mark.parametrize(
+    ("test", "path", "subject", "subject_path", "expected"),
+    [
+        ("tests.test_x.test_echo_via_pager", "tests/test_x.py", "click.termui.echo_via_pager",
+         "src/click/termui.py", 2),
+        ("tests.test_termui.test_prompt", "tests/test_termui.py", "click.termui.echo_via_pager",
+         "src/click/termui.py", 1),
+        ("tests.test_basic.test_run", "tests/test_basic.py", "click.termui.echo",
+         "src/click/termui.py", 0),
+        ("tests.test_utils.test_x", "tests/test_utils.py", "pkg.utils.f", "pkg/utils.py", 0),
+    ],
+)  # fmt: skip
+def test_tests_named_after_the_change_rank_first(
+    test: str, path: str, subject: str, subject_path: str, expected: int
+) -> None:
+    assert affinity(test, path, subject, subject_path) == expected
+
+
+def test_runner_ids() -> None:
+    assert runner_id("tests/test_a.py", "tests.test_a.TestB.test_c", "tests.test_a") == (
+        "tests/test_a.py::TestB::test_c"
+    )
+    assert runner_id("web/money.test.ts", "web/money.test.ts", None) == "web/money.test.ts"
