@@ -70,6 +70,7 @@ def _ranked(tests: Iterable[_Test]) -> list[TestToRun]:
             tests,
             key=lambda t: (
                 not t.changed,
+                -t.affinity,
                 t.distance,
                 not t.certain,
                 -len(t.reaches),
