@@ -20,13 +20,31 @@ from types import TracebackType
 
 from .api import connect, index_repository
 from .embedding import Embedder, make_embedder
+from .errors import InvalidArgumentError, RepositoryNotFoundError
 from .graph import GraphReader, Neo4jClient, RepositoryInfo
+from .graph.repositories import repository_statuses
+from .impact import (
+    DeadSymbol,
+    DiffImpact,
+    DiffSpec,
+    GraphSide,
+    ImpactOptions,
+    TestsFor,
+    UntestedSymbol,
+    analyse_changes,
+    dead_code,
+    exercising_tests,
+    git_root,
+    looks_like_diff,
+    read_changes,
+    untested_symbols,
+)
 from .ingest.report import IngestReport
 from .ingest.state import StateStore
 from .llm import ChatModel, OpenAIChat
 from .progress import ProgressReporter
 from .retrieval.answer import Answer, answer_question
-from .retrieval.context import Context, assemble_context
+from .retrieval.context import Context, Role, assemble_context, assemble_node_context
 from .retrieval.lookup import SymbolLookup, lookup_symbol
 from .retrieval.relations import (
     CallExplanation,
@@ -205,7 +223,12 @@ class CodeGraph:
         repo: str | None = None,
         max_hits: int = 5,
     ) -> Context:
-        """The code that answers `question`, with its neighbours, within `max_tokens`."""
+        """The code that answers `question`, with its neighbours, within `max_tokens`.
+
+        A unified diff as the question ("review this change") gets the changed code, then
+        the code that depends on it and the tests that exercise it (`review_context`)."""
+        if looks_like_diff(question):
+            return self.review_context(question, max_tokens=max_tokens, repo=repo)
         result = self.search(question, repo=repo, k=max(max_hits, 10))
         return assemble_context(self.client, result, max_tokens=max_tokens, max_hits=max_hits)
 
@@ -221,3 +244,119 @@ class CodeGraph:
         model = chat or self.chat or OpenAIChat(self.settings.openai_chat_model)
         context = self.build_context(question, max_tokens=max_tokens, repo=repo)
         return answer_question(question, context, model)
+
+    # -- change impact, tests, dead code ------------------------------------------------------
+    def diff(
+        self,
+        revisions: str | None = None,
+        *,
+        path: str | Path = ".",
+        repo: str | None = None,
+        worktree: bool = False,
+        staged: bool = False,
+        patch: str | None = None,
+        update: bool = True,
+        depth: int = 2,
+        limit: int = 200,
+    ) -> DiffImpact:
+        """What a change touches, what may break and which tests to run.
+
+        The change: `revisions` (`"main..HEAD"`, `"A...B"`, or one revision against the
+        working tree), `worktree` (HEAD against the working tree, the default), `staged`
+        (HEAD against the index) or `patch` (a unified diff whose new side is on disk).
+        `path` is the repository (its git working tree). With `update` the graph is first
+        brought up to date from the working tree, incrementally and without embeddings;
+        otherwise the result says which commit the graph was built from."""
+        if depth < 1 or limit < 1:
+            raise InvalidArgumentError("depth and limit must be at least 1")
+        spec = DiffSpec(
+            revisions=revisions,
+            worktree=worktree or (revisions is None and not staged and patch is None),
+            staged=staged,
+            patch=patch,
+        )
+        root = Path(path).resolve()
+        if patch is None:
+            root = git_root(root) or root
+        name = repo or root.name
+        files_parsed = 0
+        if update:
+            files_parsed = self.index(root, name, embed=False).files_parsed
+        info = self.reader.repository(name)
+        if info is None:
+            raise RepositoryNotFoundError(name, known=list(repository_statuses(self.client)))
+        changes = read_changes(Path(info.root) if info.root else root, spec)
+        side = GraphSide(
+            repo=name, root=info.root, head=info.head, updated=update, files_parsed=files_parsed
+        )
+        return analyse_changes(
+            self.reader, name, changes, source=spec.label, graph=side,
+            options=ImpactOptions(depth=depth, limit=limit),
+        )  # fmt: skip
+
+    def tests_for(self, symbol_or_path: str, *, repo: str | None = None) -> TestsFor:
+        """The tests that exercise a symbol (a class: any of its methods) or the code of a
+        file, nearest and surest first."""
+        subject = self.relations.resolve(symbol_or_path, repo=repo)
+        targets = (
+            self.reader.descendants(subject.id) if subject.kind != "Function" else [subject.id]
+        )
+        tests = exercising_tests(
+            self.reader,
+            dict.fromkeys(targets, subject.qualified_name),
+            inside=[subject.id],
+            paths={subject.qualified_name: subject.location.path},
+        )
+        return TestsFor(subject=subject.qualified_name, targets=len(targets), tests=tests)
+
+    def untested(self, repo: str, *, limit: int = 200) -> list[UntestedSymbol]:
+        """Public functions, methods and classes outside test code that no test reaches."""
+        self._known(repo)
+        return untested_symbols(self.reader, repo, limit=limit)
+
+    def dead_code(self, repo: str, *, min_confidence: float = 0.0) -> list[DeadSymbol]:
+        """Code nothing reaches and no convention runs, surest first, with reasons."""
+        self._known(repo)
+        return dead_code(self.reader, repo, min_confidence=min_confidence)
+
+    def _known(self, repo: str) -> None:
+        if self.reader.repository(repo) is None:
+            raise RepositoryNotFoundError(repo, known=list(repository_statuses(self.client)))
+
+    def review_context(
+        self,
+        change: str | DiffImpact,
+        *,
+        max_tokens: int = 4000,
+        repo: str | None = None,
+        affected: int = 10,
+        tests: int = 5,
+    ) -> Context:
+        """The context to review a change (a unified diff whose new side is on disk in the
+        indexed repository, or a `DiffImpact`): the changed code, the nearest affected code
+        and the first tests to run, within `max_tokens`. The code shown is the graph's: index
+        the working tree first (`diff` does) for the change's own lines."""
+        if isinstance(change, DiffImpact):
+            impact, question = change, f"review the change {change.source}"
+        else:
+            name = repo or self._only_repository()
+            info = self.reader.repository(name)
+            if info is None or not info.root:
+                raise RepositoryNotFoundError(name, known=list(repository_statuses(self.client)))
+            impact = self.diff(patch=change, path=info.root, repo=name, update=False)
+            question = change
+        picks: list[tuple[str, Role]] = [
+            (c.id, "changed") for c in impact.changes if c.id is not None and c.kind != "Module"
+        ]
+        picks += [(a.id, "affected") for a in impact.affected[:affected]]
+        picks += [(t.id, "test") for t in impact.tests[:tests]]
+        return assemble_node_context(self.client, question, picks, max_tokens=max_tokens)
+
+    def _only_repository(self) -> str:
+        known = list(repository_statuses(self.client))
+        if len(known) != 1:
+            raise InvalidArgumentError(
+                "name the repository the change is to (repo=...): the graph holds "
+                + (", ".join(sorted(known)) or "none")
+            )
+        return known[0]

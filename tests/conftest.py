@@ -20,6 +20,8 @@ from graphrag_code.server.endpoints import temporary_local_server
 from graphrag_code.settings import Settings
 
 TEST_NEO4J_VERSION = os.environ.get("GRAPHRAG_CODE_TEST_NEO4J_VERSION")
+# fixture repositories carry their own test suites (tests/fixtures/ledger/tests): data, not ours
+collect_ignore = ["fixtures"]
 
 
 def _docker_answers() -> bool:

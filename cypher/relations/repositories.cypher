@@ -1,7 +1,8 @@
 // Every repository: its last indexing run (status, commit, time, root folder), its size, and
-// its files and code nodes per language and kind.
+// its files and code nodes per language and kind. $repo: one repository, or null for all.
 CALL () {
   MATCH (r:Repository)
+  WHERE $repo IS NULL OR r.name = $repo
   RETURN r
 }
 CALL (r) {

@@ -10,6 +10,7 @@
      a data or cache folder that cannot be written
 5    Neo4j: no server answers, the managed server cannot start, or Neo4j rejected or
      kept failing a query
+6    `diff --fail-on`: the change fails the chosen check
 130  interrupted (Ctrl-C)
 """
 
@@ -23,13 +24,16 @@ from ..errors import (
     Neo4jUnavailableError,
 )
 
-__all__ = ["FAILED", "INTERRUPTED", "NEO4J", "NOT_RUNNING", "OK", "USAGE", "exit_code"]
+__all__ = [
+    "CHECK_FAILED", "FAILED", "INTERRUPTED", "NEO4J", "NOT_RUNNING", "OK", "USAGE", "exit_code",
+]  # fmt: skip
 
 OK = 0
 FAILED = 1
 USAGE = 2
 NOT_RUNNING = 3
 NEO4J = 4
+CHECK_FAILED = 6
 INTERRUPTED = 130
 
 _BY_ERROR: tuple[tuple[type[GraphRAGCodeError], int], ...] = (

@@ -15,6 +15,7 @@ from . import (
     demo,
     embed_commands,
     eval_commands,
+    impact_commands,
     index_commands,
     mcp_command,
     neo4j_commands,
@@ -25,8 +26,8 @@ from .exit_codes import INTERRUPTED, exit_code
 __all__ = ["build_parser", "main"]
 
 _COMMAND_MODULES = (
-    neo4j_commands, index_commands, embed_commands, query_commands, eval_commands, demo,
-    mcp_command,
+    neo4j_commands, index_commands, embed_commands, query_commands, impact_commands,
+    eval_commands, demo, mcp_command,
 )  # fmt: skip
 
 

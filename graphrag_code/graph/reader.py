@@ -19,8 +19,11 @@ from .queries import load_query
 from .records import (
     CallEdge,
     ContextNode,
+    DeadCandidate,
     Definition,
     EntryPoint,
+    FileNode,
+    ImpactStep,
     Neighbour,
     Neighbourhood,
     PathStep,
@@ -28,6 +31,8 @@ from .records import (
     RepositorySize,
     SymbolMatch,
     SymbolRef,
+    TestEdge,
+    UntestedSymbol,
 )
 
 __all__ = ["Direction", "GraphReader"]
@@ -47,6 +52,10 @@ def _symbol(row: Mapping[str, Any]) -> SymbolRef:
         repo=row["repo"],
         location=_location(row),
     )
+
+
+def _repo(node_id: str) -> str:
+    return node_id.split(":", 1)[0]
 
 
 def _context_node(node: Mapping[str, Any]) -> ContextNode:
@@ -226,9 +235,10 @@ class GraphReader:
             for row in rows
         }
 
-    def repositories(self) -> list[RepositoryInfo]:
-        """Every repository in the graph, by name: its last run, size and languages."""
-        rows = self.client.read(load_query("relations/repositories"))
+    def repositories(self, *, only: str | None = None) -> list[RepositoryInfo]:
+        """Every repository in the graph (or the one named `only`), by name: its last run,
+        size and languages."""
+        rows = self.client.read(load_query("relations/repositories"), {"repo": only})
         return [
             RepositoryInfo(
                 name=row["name"],
@@ -284,3 +294,129 @@ class GraphReader:
         """The source code stored on each of `ids` ('' when none is stored), by node id."""
         rows = self.client.read(load_query("context/node_code"), {"ids": list(ids)})
         return {row["id"]: row["code"] or "" for row in rows}
+
+    # -- change impact, tests, dead code (issue 16) --------------------------------------------
+    def repository(self, repo: str) -> RepositoryInfo | None:
+        """Where, from which commit and how completely `repo` was last indexed; None if it is
+        not in the graph."""
+        found = self.repositories(only=repo)
+        return found[0] if found else None
+
+    def file_nodes(self, repo: str, paths: Sequence[str]) -> list[FileNode]:
+        """Every node (module and symbols) of the given files, in file and line order."""
+        rows = self.client.read(
+            load_query("impact/file_nodes"), {"repo": repo, "paths": list(paths)}
+        )
+        return [
+            FileNode(
+                _symbol(row),
+                row["name"] or "",
+                bool(row["test_code"]),
+                row["test_role"],
+                float(row["pagerank"] or 0.0),
+            )
+            for row in rows
+        ]
+
+    def folder_modules(self, repo: str, folders: Sequence[str]) -> dict[str, dict[str, str]]:
+        """Folder ("" the root, else ending in "/") -> path -> module name of the modules
+        directly in it."""
+        rows = self.client.read(
+            load_query("impact/folder_modules"), {"repo": repo, "folders": list(folders)}
+        )
+        found: dict[str, dict[str, str]] = {}
+        for row in rows:
+            found.setdefault(row["folder"], {})[row["path"]] = row["qualified_name"]
+        return found
+
+    def _steps(self, rows: Sequence[Mapping[str, Any]]) -> list[ImpactStep]:
+        return [
+            ImpactStep(
+                from_id=row["from_id"],
+                symbol=SymbolRef(
+                    row["id"],
+                    row["qualified_name"],
+                    row["kind"],
+                    _repo(row["id"]),
+                    _location(row),
+                ),
+                edge=row["type"],
+                resolution=row["resolution"],
+                lines=tuple(row["lines"] or ()),
+                pagerank=float(row["pagerank"] or 0.0),
+                test_code=bool(row["test_code"]),
+            )
+            for row in rows
+        ]
+
+    def affected_step(self, ids: Sequence[str], *, limit_per_node: int) -> list[ImpactStep]:
+        """The code with an edge (CALLS, IMPORTS, INHERITS, USES_TYPE) into each of `ids`."""
+        rows = self.client.read(
+            load_query("impact/affected_step"),
+            {"ids": list(ids), "limit_per_node": limit_per_node},
+        )
+        return self._steps(rows)
+
+    def name_importers(self, symbols: Sequence[tuple[str, str, str]]) -> list[ImpactStep]:
+        """Modules importing module-level symbols by name: (symbol id, module id, name)."""
+        rows = self.client.read(
+            load_query("impact/name_importers"),
+            {"rows": [{"id": i, "module": m, "name": n} for i, m, n in symbols]},
+        )
+        return self._steps(rows)
+
+    def tests_for(self, ids: Sequence[str]) -> list[TestEdge]:
+        """The TESTS edges into `ids`: which tests exercise each, how near and how sure."""
+        rows = self.client.read(load_query("impact/tests_for"), {"ids": list(ids)})
+        return [
+            TestEdge(
+                row["target"],
+                _symbol(row),
+                int(row["distance"] or 0),
+                row["resolution"],
+                row["via"],
+                row["module"],
+            )
+            for row in rows
+        ]
+
+    def tests_inside(self, ids: Sequence[str]) -> list[TestEdge]:
+        """The tests defined in (or equal to) each of `ids`: a changed test runs itself."""
+        rows = self.client.read(load_query("impact/changed_tests"), {"ids": list(ids)})
+        return [TestEdge(row["target"], _symbol(row), 0, None, None, row["module"]) for row in rows]
+
+    def untested(self, repo: str, *, limit: int) -> list[UntestedSymbol]:
+        """Public code outside tests that no test reaches, most central first."""
+        rows = self.client.read(load_query("impact/untested"), {"repo": repo, "limit": limit})
+        return [
+            UntestedSymbol(_symbol(row), float(row["pagerank"]), int(row["callers"]))
+            for row in rows
+        ]
+
+    def dead_code_candidates(self, repo: str) -> list[DeadCandidate]:
+        """Symbols outside test code that no edge reaches (see the Cypher file's rules)."""
+        rows = self.client.read(load_query("impact/dead_code_candidates"), {"repo": repo})
+        return [
+            DeadCandidate(
+                symbol=_symbol(row),
+                name=row["name"] or "",
+                language=row["language"],
+                entry_points=tuple(row["entry_points"]),
+                decorators=tuple(row["decorators"]),
+                parent_kind=row["parent_kind"],
+                parent_name=row["parent_name"],
+                overrides_used=tuple(row["overrides_used"]),
+                tests=int(row["tests"]),
+            )
+            for row in rows
+        ]
+
+    def module_code(self, repo: str) -> dict[str, tuple[str, bool]]:
+        """Path -> (stored source, is test code) of every module of `repo`."""
+        rows = self.client.read(load_query("impact/module_code"), {"repo": repo})
+        return {row["path"]: (row["code"] or "", bool(row["test_code"])) for row in rows}
+
+    def symbol_name_counts(self, repo: str) -> dict[str, int]:
+        """Name -> how many symbols of `repo` are defined with it."""
+        rows = self.client.read(load_query("impact/symbol_names"), {"repo": repo})
+        return {row["name"]: int(row["definitions"]) for row in rows if row["name"]}

@@ -15,8 +15,11 @@ from ..location import Location
 __all__ = [
     "CallEdge",
     "ContextNode",
+    "DeadCandidate",
     "Definition",
     "EntryPoint",
+    "FileNode",
+    "ImpactStep",
     "Neighbour",
     "Neighbourhood",
     "PathStep",
@@ -24,6 +27,8 @@ __all__ = [
     "RepositorySize",
     "SymbolMatch",
     "SymbolRef",
+    "TestEdge",
+    "UntestedSymbol",
 ]
 
 
@@ -152,6 +157,68 @@ class Definition:
     in_degree: int
     out_degree: int
     pagerank: float
+
+
+# -- change impact, tests, dead code (issue 16) --------------------------------------------------
+@dataclass(frozen=True)
+class FileNode:
+    """A node of a file as change impact sees it: where it is and its test role."""
+
+    symbol: SymbolRef
+    name: str
+    test_code: bool
+    test_role: str | None  # test, fixture, setup; None for other code
+    pagerank: float
+
+
+@dataclass(frozen=True)
+class ImpactStep:
+    """One inbound edge of a blast radius: `symbol` calls, imports, subclasses or uses
+    `from_id`."""
+
+    from_id: str
+    symbol: SymbolRef
+    edge: str  # CALLS, IMPORTS, INHERITS or USES_TYPE
+    resolution: str | None
+    lines: tuple[int, ...]
+    pagerank: float
+    test_code: bool
+
+
+@dataclass(frozen=True)
+class TestEdge:
+    """A test that exercises `target` (a TESTS edge), or a test defined inside it."""
+
+    __test__ = False  # a record, not a pytest test class
+
+    target: str
+    test: SymbolRef
+    distance: int
+    resolution: str | None  # exact, inferred or name; None for a test inside `target`
+    via: str | None  # the fixture or set-up it reaches `target` through
+    module: str | None = None  # the module defining the test (None: the test is a module)
+
+
+@dataclass(frozen=True)
+class UntestedSymbol:
+    symbol: SymbolRef
+    pagerank: float
+    callers: int  # inbound CALLS edges of any tier
+
+
+@dataclass(frozen=True)
+class DeadCandidate:
+    """A symbol without inbound edges, and what may still reach it."""
+
+    symbol: SymbolRef
+    name: str
+    language: str | None
+    entry_points: tuple[str, ...]
+    decorators: tuple[str, ...]
+    parent_kind: str | None
+    parent_name: str | None
+    overrides_used: tuple[str, ...]  # overridden base methods that are called
+    tests: int  # tests whose closure reaches it
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..conventions import ClassTree, ConventionConfig, FileRoles
 from ..languages import (
     Language,
     interpreter_map,
@@ -34,6 +35,8 @@ class LanguageRun:
 
     languages: tuple[Language, ...]
     contexts: dict[str, LinkContext] = field(default_factory=dict)  # language -> context
+    # language -> what its test and entry-point conventions read from the project files
+    configs: dict[str, ConventionConfig] = field(default_factory=dict)
 
     @classmethod
     def of(cls, names: Iterable[str] | None) -> LanguageRun:
@@ -75,7 +78,21 @@ class LanguageRun:
                 by_linker[key] = language.linker.prepare(index, wanted)
                 issues.update(by_linker[key].issues)
             self.contexts[language.name] = by_linker[key]
+        by_conventions: dict[int, ConventionConfig] = {}
+        for language in self.languages:
+            key = id(language.conventions)
+            if key not in by_conventions:
+                patterns = language.conventions.project_files
+                wanted = {path: text for path, text in texts.items() if _named(path, patterns)}
+                by_conventions[key] = language.conventions.configure(wanted)
+                issues.update(by_conventions[key].issues)
+            self.configs[language.name] = by_conventions[key]
         return issues
+
+    def roles(self, parsed: ParsedFile, classes: ClassTree) -> FileRoles:
+        """The tests, fixtures, set-ups and entry points of one file (after `prepare`)."""
+        conventions = language_named(parsed.language).conventions
+        return conventions.roles(parsed, self.configs[parsed.language], classes)
 
     def link(self, parsed: ParsedFile, index: RepositoryIndex, ids: NodeIds) -> FileLinks:
         language = language_named(parsed.language)
@@ -84,6 +101,11 @@ class LanguageRun:
     def project_sensitive(self) -> frozenset[str]:
         """The languages whose files must all be linked again when a project file changes."""
         return frozenset(lang.name for lang in self.languages if lang.linker.project_files)
+
+
+def _named(path: str, patterns: frozenset[str]) -> bool:
+    name = path.rpartition("/")[2]
+    return any(fnmatch.fnmatch(name, pattern) for pattern in patterns)
 
 
 def read_project(

@@ -41,6 +41,7 @@ from .languages import LanguageRun, per_language, read_project
 from .report import IngestReport
 from .rows import file_rows
 from .state import IndexState, StateStore, paused_gc, with_calls
+from .tests_stage import update_tests
 
 __all__ = ["IndexOptions", "build_graph", "valid_repo_name"]
 
@@ -156,9 +157,20 @@ def build_graph(
     token = uuid.uuid4().hex
     with _timed(report, "write"):
         node_ids, stats = _write(run, writer, index, ids, links, relink, removed, token, progress)
+    with _timed(report, "tests"):
+        progress.stage("writing tests", None)
+        tests, tests_report = update_tests(
+            parsed=run.parsed, links=links, relink=relink, fresh=set(run.fresh), ids=ids,
+            langs=langs, writer=writer,
+            previous=state.tests if state is not None else None,
+            all_nodes=[node for nodes in node_ids.values() for node in nodes],
+            project_changed=project_changed,
+        )  # fmt: skip
+    report.tests, report.tests_recomputed = tests_report.tests, tests_report.tests_recomputed
+    report.tests_edges, report.tests_truncated = tests_report.edges_written, tests_report.truncated
     _summarise(run, index, links)
     new_state = next_state(run, index, links, relink, node_ids, stats, token, skipped_sha)
-    new_state.project, new_state.languages = project, langs.names
+    new_state.project, new_state.languages, new_state.tests = project, langs.names, tests
     with _timed(report, "state"):
         store.save(client.endpoint.uri, client.database, new_state, background=background)
     writer.finish_run(token, head=_git_head(root), files=len(run.parsed), symbols=report.symbols)

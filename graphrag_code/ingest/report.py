@@ -52,6 +52,10 @@ class IngestReport:
     embedded: int = 0
     embedding_cache_hits: int = 0
     languages: dict[str, LanguageCounts] = field(default_factory=dict)  # "python" -> counts
+    tests: int = 0  # tests the conventions recognised
+    tests_recomputed: int = 0  # tests whose TESTS closure this run computed again
+    tests_edges: int = 0  # TESTS edges written by this run
+    tests_truncated: int = 0  # closures cut at the size caps
 
     @property
     def total_seconds(self) -> float:
@@ -75,6 +79,12 @@ class IngestReport:
             "nodes_written": self.nodes_written,
             "nodes_deleted": self.nodes_deleted,
             "edges": dict(sorted(self.edges.items())),
+            "tests": {
+                "recognised": self.tests,
+                "recomputed": self.tests_recomputed,
+                "edges_written": self.tests_edges,
+                "truncated": self.tests_truncated,
+            },
             "unresolved_calls": self.unresolved_calls,
             "unresolved_kinds": dict(sorted(self.unresolved_kinds.items())),
             "skipped": [{"path": s.path, "reason": s.reason} for s in self.skipped],

@@ -30,16 +30,73 @@ from ..model import Block, CallSite, Dotted, Expr, ParsedFile
 from ..parsing import ModuleName
 
 __all__ = [
-    "IndexState", "RawCall", "StateStore", "compact", "packed", "paused_gc", "unpacked",
-    "with_calls",
+    "IndexState", "RawCall", "StateStore", "TestsBook", "compact", "packed", "paused_gc",
+    "unpacked", "with_calls",
 ]  # fmt: skip
 
+Role = tuple[bool, str | None, tuple[str, ...]]  # test_code, test_role, entry point reasons
+SeedIds = tuple[tuple[str, str, int], ...]  # (seed id, via, tier)
+
+
+@dataclass(eq=False)
+class TestsBook:
+    """What the tests stage (`tests_stage.py`) keeps between runs.
+
+    `roles`, `seeds` and `receivers` (hundreds of thousands of small tuples in Django) are
+    pickled as one blob each and left as bytes when a state is loaded: a run that changes
+    nothing they depend on never unpickles them; `unpack()` restores them before use."""
+
+    __test__ = False  # a record, not a pytest test class
+
+    facts: dict[str, bytes] = field(default_factory=dict)  # path -> pickled (calls, inherits)
+    adjacency: dict[str, bytes] = field(default_factory=dict)  # path -> pickled call graph part
+    roles: dict[str, Role] = field(default_factory=dict)  # node id -> role (non-default only)
+    seeds: dict[str, SeedIds] = field(default_factory=dict)  # test id -> its seeds
+    # path -> calls on a function's parameters (`runner.invoke`): kept from the last parse
+    receivers: dict[str, tuple[tuple[str, str, str], ...]] = field(default_factory=dict)
+    possible_cap: int = 0  # nodes a test may reach through name matches only
+    shapes: dict[str, str] = field(default_factory=dict)  # path -> what roles depend on
+    tests: int = 0  # how many tests `seeds` holds
+
+    def __getstate__(self) -> dict[str, Any]:
+        data = dict(self.__dict__)
+        for name in _LAZY:
+            if not isinstance(data[name], bytes):
+                data[name] = packed(data[name])
+        return data
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        self.__dict__.update(data)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TestsBook):
+            return NotImplemented
+        return self._plain() == other._plain()
+
+    def _plain(self) -> dict[str, Any]:
+        data = dict(self.__dict__)
+        for name in _LAZY:
+            if isinstance(data[name], bytes):
+                data[name] = unpacked(data[name])
+        return data
+
+    def unpack(self) -> TestsBook:
+        """This book with its pickled parts loaded (in place)."""
+        for name in _LAZY:
+            value = getattr(self, name)
+            if isinstance(value, bytes):
+                setattr(self, name, unpacked(value))
+        return self
+
+
+_LAZY = ("roles", "seeds", "receivers")
 # bumped whenever the stored layout or what the parser extracts changes: an older state then
 # means a full run (10: `with ... as x` bindings were paired with the wrong calls; 11: rank
 # pairs kept apart from the links, node statistics pickled per file; 12: languages, project
 # files, symbols' `declared_as` and `implements`; 13: value flow: flows, passes, implicit
-# calls, call sites' positions and callee expressions, parameter kinds)
-_FORMAT = 13
+# calls, call sites' positions and callee expressions, parameter kinds; 14: test roles and
+# TESTS closures)
+_FORMAT = 14
 # the per-file fields pickled one file at a time on disk (see `StateStore._write`)
 _PER_FILE = ("parsed", "links", "node_ids")
 
@@ -69,6 +126,7 @@ class IndexState:
     # path -> (sha256, text)
     languages: tuple[str, ...] = ("python",)
     project: dict[str, tuple[str, str]] = field(default_factory=dict)
+    tests: TestsBook = field(default_factory=TestsBook)
     format: int = _FORMAT
     # the lookup tables of this state, kept in memory only (never pickled): a long-lived store
     # updates them for the changed files instead of rebuilding them

@@ -17,6 +17,7 @@ from llama_index.core.retrievers import BaseRetriever
 from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 
 from ..codegraph import CodeGraph
+from ..impact import looks_like_diff
 from ..retrieval.search import Hit, SearchOptions
 
 __all__ = ["CodeGraphRetriever"]
@@ -40,6 +41,8 @@ class CodeGraphRetriever(BaseRetriever):
         self._options = options or SearchOptions(k=k)
 
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
+        if looks_like_diff(query_bundle.query_str):  # "review this change"
+            return self._review(query_bundle.query_str)
         result = self._graph.search(query_bundle.query_str, repo=self._repo, options=self._options)
         code = self._graph.reader.code([hit.id for hit in result.hits])
         return [
@@ -50,6 +53,29 @@ class CodeGraphRetriever(BaseRetriever):
     async def _aretrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
         # the Neo4j driver used here is synchronous: run it off the event loop
         return await asyncio.to_thread(self._retrieve, query_bundle)
+
+    def _review(self, diff: str) -> list[NodeWithScore]:
+        """The changed code, then the code depending on it and the tests exercising it, each
+        scored by its place in that order."""
+        context = self._graph.review_context(diff, repo=self._repo)
+        nodes = []
+        for rank, item in enumerate(context.items, start=1):
+            metadata: dict[str, Any] = {
+                "path": item.location.path,
+                "start_line": item.location.start_line,
+                "end_line": item.location.end_line,
+                "qualified_name": item.qualified_name,
+                "kind": item.kind,
+                "role": item.role,
+                "citation": item.citation,
+            }
+            node = TextNode(
+                id_=item.id, text=item.text, metadata=metadata,
+                excluded_embed_metadata_keys=list(metadata),
+                excluded_llm_metadata_keys=["kind", "role"],
+            )  # fmt: skip
+            nodes.append(NodeWithScore(node=node, score=1.0 / rank))
+        return nodes
 
     @staticmethod
     def _node(hit: Hit, code: str) -> TextNode:

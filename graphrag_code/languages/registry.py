@@ -6,6 +6,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
+from ..conventions import Conventions, EcmaScriptConventions, PythonConventions
 from ..errors import ConfigurationError
 from ..linking.base import Linker
 from ..linking.python import PythonLinker
@@ -40,6 +41,7 @@ class Language:
     parser: type[SourceParser]
     linker: Linker
     module_names: ModuleNamer  # paths of its files -> module names (qualified-name scheme)
+    conventions: Conventions  # its tests, fixtures and entry points
 
 
 def _python_names(
@@ -49,6 +51,7 @@ def _python_names(
 
 
 _ECMASCRIPT = EcmaScriptLinker()  # TypeScript and JavaScript import each other: one linker
+_ECMASCRIPT_CONVENTIONS = EcmaScriptConventions()
 
 LANGUAGES: tuple[Language, ...] = (
     Language(
@@ -59,6 +62,7 @@ LANGUAGES: tuple[Language, ...] = (
         parser=PythonParser,
         linker=PythonLinker(),
         module_names=_python_names,
+        conventions=PythonConventions(),
     ),
     Language(
         name="typescript",
@@ -68,6 +72,7 @@ LANGUAGES: tuple[Language, ...] = (
         parser=EcmaScriptParser,
         linker=_ECMASCRIPT,
         module_names=ecmascript_module_names,
+        conventions=_ECMASCRIPT_CONVENTIONS,
     ),
     Language(
         name="javascript",
@@ -77,6 +82,7 @@ LANGUAGES: tuple[Language, ...] = (
         parser=EcmaScriptParser,
         linker=_ECMASCRIPT,
         module_names=ecmascript_module_names,
+        conventions=_ECMASCRIPT_CONVENTIONS,
     ),
 )
 """Every supported language. Adding one: a parser, a linker, one entry here."""
@@ -114,7 +120,12 @@ def interpreter_map(languages: Iterable[Language]) -> dict[str, str]:
 
 
 def project_file_names(languages: Iterable[Language]) -> frozenset[str]:
-    return frozenset(name for lang in languages for name in lang.linker.project_files)
+    """Names of the project files the languages' linkers and conventions read."""
+    return frozenset(
+        name
+        for lang in languages
+        for name in lang.linker.project_files | lang.conventions.project_files
+    )
 
 
 def module_names(

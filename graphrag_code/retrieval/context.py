@@ -8,6 +8,7 @@ token counts of code closely enough for budgeting without a tokenizer download.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -15,9 +16,12 @@ from ..graph import ContextNode, GraphReader, Neo4jClient
 from ..location import Location
 from .search import Hit, SearchResult
 
-__all__ = ["Context", "ContextItem", "assemble_context", "estimate_tokens"]
+__all__ = [
+    "Context", "ContextItem", "Role", "assemble_context", "assemble_node_context",
+    "estimate_tokens",
+]  # fmt: skip
 
-Role = Literal["hit", "callee", "type", "sibling"]
+Role = Literal["hit", "callee", "type", "sibling", "changed", "affected", "test"]
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 _TRUNCATION_MARK = "\n# … (truncated to fit the context budget)"
 
@@ -50,7 +54,7 @@ class Context:
     tokens: int
     max_tokens: int
     truncated: bool  # something relevant did not fit
-    search: SearchResult
+    search: SearchResult | None  # None for a context built from chosen nodes (a diff review)
 
     @property
     def text(self) -> str:
@@ -162,4 +166,42 @@ def assemble_context(
         max_tokens=max_tokens,
         truncated=budget.truncated,
         search=search,
+    )
+
+
+def assemble_node_context(
+    client: Neo4jClient,
+    question: str,
+    picks: Sequence[tuple[str, Role]],
+    *,
+    max_tokens: int = 4000,
+) -> Context:
+    """A context of chosen nodes, in order: the code of those picked as `changed`, the
+    signature and docstring of the others (what a change review shows: the changed code, the
+    code that depends on it, the tests that exercise it)."""
+    by_id = GraphReader(client).neighbourhoods([node for node, _role in picks], limit=0)
+    budget = _Budget(max_tokens)
+    items: list[ContextItem] = []
+    for node_id, role in picks:
+        found = by_id.get(node_id)
+        if found is None or any(item.id == node_id for item in items):
+            continue
+        node = found.node
+        body = (node.code or _summary(node)) if role == "changed" else _summary(node)
+        text = budget.fit(_header(node, role, None), body, _fence(node))
+        if text is None:
+            continue
+        items.append(
+            ContextItem(
+                id=node.id, qualified_name=node.qualified_name, kind=node.kind,
+                location=node.location, role=role, text=text, tokens=estimate_tokens(text),
+            )
+        )  # fmt: skip
+    return Context(
+        question=question,
+        items=items,
+        tokens=budget.used,
+        max_tokens=max_tokens,
+        truncated=budget.truncated,
+        search=None,
     )

@@ -1,0 +1,58 @@
+"""Change impact: a diff's changed symbols, their blast radius and the tests to run; the
+tests of a symbol; untested public code; dead code.
+
+    diff (git or a patch) ──sources──▶ both sides of each file ──changes──▶ changed symbols
+        ──blast──▶ affected code (callers, importers, subclasses, type users)
+        ──tests──▶ the tests whose TESTS edges reach the change
+
+Reads the graph through `graphrag_code.graph.GraphReader`; the TESTS edges, test roles and
+entry points it relies on are written at ingest (`ingest/tests_stage.py`).
+"""
+
+from __future__ import annotations
+
+from .analysis import ImpactOptions, analyse_changes
+from .deadcode import dead_code
+from .markdown import impact_markdown
+from .records import (
+    Affected,
+    ChangedSymbol,
+    DeadSymbol,
+    DiffImpact,
+    FailPolicy,
+    GraphSide,
+    RiskSummary,
+    TestsFor,
+    TestToRun,
+    UntestedSymbol,
+)
+from .sources import DiffSpec, FileChange, git_root, read_changes
+from .tests import change_tests, exercising_tests, runner_id, untested_symbols
+from .unified import looks_like_diff, parse_unified_diff
+
+__all__ = [
+    "Affected",
+    "ChangedSymbol",
+    "DeadSymbol",
+    "DiffImpact",
+    "DiffSpec",
+    "FailPolicy",
+    "FileChange",
+    "GraphSide",
+    "ImpactOptions",
+    "RiskSummary",
+    "TestToRun",
+    "TestsFor",
+    "UntestedSymbol",
+    "analyse_changes",
+    "change_tests",
+    "dead_code",
+    "exercising_tests",
+    "git_root",
+    "impact_markdown",
+    "looks_like_diff",
+    "parse_unified_diff",
+    "read_changes",
+    "runner_id",
+    "untested_symbols",
+]

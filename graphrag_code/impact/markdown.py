@@ -1,0 +1,87 @@
+"""A `DiffImpact` as Markdown, fit for a pull-request comment: risk, changed symbols,
+affected code, tests to run, untested changes."""
+
+from __future__ import annotations
+
+from .records import ChangedSymbol, DiffImpact
+
+__all__ = ["impact_markdown"]
+
+_ICON = {"low": "🟢", "medium": "🟡", "high": "🔴"}
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _change(change: ChangedSymbol) -> str:
+    what: str = change.change
+    if change.old_qualified_name:
+        what += f" from `{_cell(change.old_qualified_name)}`"
+    if change.aspects:
+        what += f" ({', '.join(change.aspects)})"
+    return what
+
+
+def impact_markdown(impact: DiffImpact, *, rows: int = 30) -> str:
+    """The report; each table is cut at `rows` lines, with a count of what was left out."""
+    risk = impact.risk
+    out = [
+        f"## Change impact: {_ICON[risk.level]} {risk.level} risk",
+        "",
+        f"{len(impact.changes)} changed symbol(s), {len(impact.affected)} affected, "
+        f"{len(impact.tests)} test(s) to run, {len(impact.untested)} untested change(s). "
+        f"Compared: {impact.source}; graph of `{impact.graph.repo}`"
+        + (f" at `{impact.graph.head[:12]}`" if impact.graph.head else "")
+        + (" (updated)" if impact.graph.updated else "")
+        + ".",
+    ]
+    if risk.reasons:
+        out += ["", *(f"- {_cell(reason)}" for reason in risk.reasons)]
+    for warning in impact.warnings:
+        out += ["", f"> ⚠️ {_cell(warning)}"]
+    out += [
+        "",
+        "### Changed symbols",
+        "",
+        "| symbol | kind | change | location |",
+        "|---|---|---|---|",
+    ]
+    out += [
+        f"| `{_cell(c.qualified_name)}` | {c.kind} | {_cell(_change(c))} | `{c.location}` |"
+        for c in impact.changes[:rows]
+    ]
+    out += _more(len(impact.changes), rows)
+    if impact.other_files:
+        out += ["", "Other files: " + ", ".join(f"`{p}`" for p in impact.other_files[:rows])]
+    out += ["", f"### Affected code (depth {impact.depth})", ""]
+    if impact.affected:
+        out += ["| symbol | distance | certain | via | location |", "|---|---|---|---|---|"]
+        out += [
+            f"| `{_cell(a.qualified_name)}` | {a.distance} | {'yes' if a.certain else 'possible'}"
+            f" | {_cell(' → '.join(a.path))} | `{a.location}` |"
+            for a in impact.affected[:rows]
+        ]
+        out += _more(len(impact.affected), rows)
+        if impact.truncated:
+            out += ["", "_The blast radius was cut at its size cap._"]
+    else:
+        out += ["Nothing in the graph depends on the changed code."]
+    out += ["", "### Tests to run", ""]
+    if impact.tests:
+        out += ["```", *(t.runner_id for t in impact.tests[:rows]), "```"]
+        out += _more(len(impact.tests), rows)
+    else:
+        out += ["No test reaches the changed code."]
+    if impact.untested:
+        out += ["", "### Untested changes", ""]
+        out += [
+            f"- `{_cell(c.qualified_name)}` ({_change(c)}) at `{c.location}`"
+            for c in impact.untested[:rows]
+        ]
+        out += _more(len(impact.untested), rows)
+    return "\n".join(out) + "\n"
+
+
+def _more(total: int, shown: int) -> list[str]:
+    return ["", f"_… and {total - shown} more._"] if total > shown else []

@@ -1,0 +1,171 @@
+"""Tests to run for a change, tests for a symbol or file, and public code no test reaches,
+all read from the TESTS edges the ingest stage keeps (see `ingest/tests_stage.py`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from ..graph import GraphReader
+from ..graph.records import TestEdge
+from .records import ChangedSymbol, TestToRun, UntestedSymbol
+
+__all__ = ["affinity", "change_tests", "exercising_tests", "runner_id", "untested_symbols"]
+
+_CERTAIN = ("exact", "inferred", None)
+
+
+def runner_id(path: str, qualified_name: str, module: str | None) -> str:
+    """What a test runner takes: `tests/test_x.py::TestA::test_y` (pytest), or the file for a
+    test that is a whole file (Jest, Vitest, Mocha)."""
+    if not module or not qualified_name.startswith(module + "."):
+        return path
+    return path + "::" + qualified_name[len(module) + 1 :].replace(".", "::")
+
+
+@dataclass
+class _Test:
+    edge: TestEdge
+    reaches: list[str] = field(default_factory=list)
+    distance: int = 1_000
+    certain: bool = False
+    via: str | None = None
+    changed: bool = False
+    affinity: int = 0
+
+    def add(self, edge: TestEdge, subject: str, subject_path: str | None) -> None:
+        if subject not in self.reaches:
+            self.reaches.append(subject)
+        test = self.edge.test
+        self.affinity = max(
+            self.affinity, affinity(test.qualified_name, test.location.path, subject, subject_path)
+        )
+        certain = edge.resolution in _CERTAIN
+        if (not self.certain and certain) or (
+            certain == self.certain and edge.distance < self.distance
+        ):
+            self.distance, self.certain, self.via = edge.distance, certain, edge.via
+        self.changed = self.changed or edge.distance == 0
+
+    def result(self) -> TestToRun:
+        test = self.edge.test
+        return TestToRun(
+            id=test.id,
+            qualified_name=test.qualified_name,
+            location=test.location,
+            runner_id=runner_id(test.location.path, test.qualified_name, self.edge.module),
+            reaches=tuple(self.reaches),
+            distance=self.distance,
+            certain=self.certain,
+            via=self.via,
+            changed=self.changed,
+            affinity=self.affinity,
+        )
+
+
+def _ranked(tests: Iterable[_Test]) -> list[TestToRun]:
+    return [
+        t.result()
+        for t in sorted(
+            tests,
+            key=lambda t: (
+                not t.changed,
+                -t.affinity,
+                t.distance,
+                not t.certain,
+                -len(t.reaches),
+                t.edge.test.qualified_name,
+            ),
+        )
+    ]
+
+
+def affinity(test: str, test_path: str, subject: str, subject_path: str | None) -> int:
+    """How plainly a test names what it tests: 2 when its name holds the subject's name
+    (`test_echo_via_pager` for `echo_via_pager`), 1 when its file is named after the subject's
+    module (`tests/test_termui.py` for `click/termui.py`), else 0."""
+    short = subject.rsplit(".", 1)[-1].strip("_").lower()
+    if len(short) >= 4 and short in test.rsplit(".", 1)[-1].lower():
+        return 2
+    if subject_path:
+        module = subject_path.rpartition("/")[2].split(".", 1)[0].strip("_").lower()
+        stem = test_path.rpartition("/")[2].split(".", 1)[0].lower()
+        if module not in ("", "init", "index", "main", "utils") and module in stem:
+            return 1
+    return 0
+
+
+def exercising_tests(
+    reader: GraphReader,
+    targets: dict[str, str],
+    *,
+    inside: Sequence[str] = (),
+    paths: Mapping[str, str] | None = None,
+) -> list[TestToRun]:
+    """The tests reaching any of `targets` (node id -> the subject it stands for), and the
+    tests defined inside the nodes `inside` (changed tests run themselves), ranked: changed
+    tests, then tests named after the subject (`paths`: subject -> its file), then by
+    distance and certainty."""
+    found: dict[str, _Test] = {}
+    edges = reader.tests_for(list(targets)) if targets else []
+    edges += reader.tests_inside(list(inside)) if inside else []
+    for edge in edges:
+        entry = found.setdefault(edge.test.id, _Test(edge))
+        subject = targets.get(edge.target, edge.test.qualified_name)
+        entry.add(edge, subject, (paths or {}).get(subject))
+    return _ranked(found.values())
+
+
+def _targets(reader: GraphReader, change: ChangedSymbol) -> list[str]:
+    """The nodes a changed symbol stands for: itself, and what a class or module defines."""
+    if change.id is None:
+        return []
+    if change.kind in ("Class", "Module"):
+        return reader.descendants(change.id)
+    return [change.id]
+
+
+def change_tests(
+    reader: GraphReader, changes: Sequence[ChangedSymbol]
+) -> tuple[list[TestToRun], list[ChangedSymbol]]:
+    """The tests to run for `changes`, ranked, and the changed code no test reaches."""
+    targets: dict[str, str] = {}
+    inside: list[str] = []
+    per_change: dict[str, list[str]] = {}
+    for change in changes:
+        if change.change == "removed":
+            continue
+        nodes = _targets(reader, change)
+        per_change[change.qualified_name] = nodes
+        if change.test_code and change.id is not None:
+            inside.append(change.id)
+        for node in nodes:
+            targets.setdefault(node, change.qualified_name)
+    paths = {c.qualified_name: c.location.path for c in changes}
+    tests = exercising_tests(reader, targets, inside=inside, paths=paths)
+    reached = {subject for test in tests for subject in test.reaches}
+    untested = [
+        c
+        for c in changes
+        if c.change != "removed"
+        and not c.test_code
+        and c.kind != "Module"
+        and c.aspects != ("formatting",)
+        and c.qualified_name not in reached
+    ]
+    return tests, untested
+
+
+def untested_symbols(reader: GraphReader, repo: str, *, limit: int = 200) -> list[UntestedSymbol]:
+    """Public code outside tests that no test reaches, most central first."""
+    return [
+        UntestedSymbol(
+            id=u.symbol.id,
+            qualified_name=u.symbol.qualified_name,
+            kind=u.symbol.kind,
+            location=u.symbol.location,
+            callers=u.callers,
+            pagerank=u.pagerank,
+        )
+        for u in reader.untested(repo, limit=limit)
+    ]

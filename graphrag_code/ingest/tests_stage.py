@@ -1,0 +1,498 @@
+"""Test roles and TESTS edges, kept true under incremental runs.
+
+After the links are written, each language's conventions say which files are test code,
+which functions are tests, fixtures and set-ups, and which code runs without a caller (entry
+points); those become node properties (`test_code`, `test_role`, `entry_points`). Then each
+test's static call closure (through its fixtures and set-ups) becomes its TESTS edges.
+
+An incremental run recomputes the roles of every file (cheap, pure) but writes only those
+that changed, and recomputes the closure of a test only when it can have changed: its seeds
+(fixtures, set-ups) changed, or its stored closure holds a node whose outgoing calls changed
+— a closure can only change through such a node, so the graph converges to a clean run's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ..conventions import (
+    EXACT,
+    INFERRED,
+    NAME,
+    ClassTree,
+    FileRoles,
+    exercised,
+    seeds_of_tests,
+)
+from ..graph.writer import GraphWriter
+from ..linking.linker import FileLinks, NodeIds
+from ..model import EdgeKind, ParsedFile, Resolution, SymbolKind
+from .languages import LanguageRun
+from .receivers import by_function, fixture_types, receiver_calls, typed_calls
+from .state import Role, SeedIds, TestsBook, packed, unpacked
+
+__all__ = ["TestsBook", "TestsReport", "update_tests"]
+
+_TIER = {Resolution.EXACT: EXACT, Resolution.INFERRED: INFERRED, Resolution.NAME: NAME}
+_FUNCTIONS = (SymbolKind.FUNCTION, SymbolKind.METHOD)
+# methods Python calls on an object without a call expression naming them (`with x:`,
+# `for _ in x`, `len(x)`, `x[k]`, `str(x)`, …): possibly run once an instance is built
+_PROTOCOL = frozenset(
+    {
+        "__enter__", "__exit__", "__aenter__", "__aexit__", "__iter__", "__next__",
+        "__aiter__", "__anext__", "__len__", "__getitem__", "__setitem__", "__delitem__",
+        "__contains__", "__call__", "__bool__", "__eq__", "__hash__", "__str__", "__repr__",
+        "__format__", "__lt__", "__le__", "__gt__", "__ge__", "__await__", "__del__",
+        "__post_init__", "__set_name__", "__get__", "__set__",
+    }
+)  # fmt: skip
+_ATTRIBUTES = frozenset({"property", "cached_property", "setter", "getter", "deleter"})
+# An unresolved call whose name a few repository functions share may run any of them; more
+# namesakes than this, or a name of a builtin type's method (`x.get()`), says nothing.
+MAX_NAMESAKES = 4
+_COMMON_METHODS = frozenset(
+    name
+    for kind in (list, dict, set, str, bytes, tuple, frozenset, int, float, object)
+    for name in dir(kind)
+) | frozenset({"close", "read", "write", "readline", "flush", "seek", "send", "run", "start"})
+# A test's certain closure (exact and inferred calls) stops growing at MAX_CERTAIN nodes, and
+# the part it reaches only through name-matched calls at the nearest few: in Django a few name
+# matches lead from almost every test into the same 1,200 nodes (18 million edges that would
+# say little; certain closures hold 64 nodes at the median). The possible part's cap shares a
+# budget of edges among the tests, in powers of two from 32 to 256 (so that adding a test
+# rarely changes it: a new cap recomputes every closure). Cuts are counted in the report.
+MAX_CERTAIN = 2_000
+POSSIBLE_BUDGET = 1_000_000
+MAX_POSSIBLE = 256
+MIN_POSSIBLE = 32
+_WRITE_BATCH = 20_000  # TESTS rows held before they are written
+
+Adjacency = dict[str, tuple[tuple[str, int], ...]]  # source id -> (target id, tier)
+
+
+@dataclass
+class TestsReport:
+    __test__ = False  # a record, not a pytest test class
+
+    tests: int = 0
+    tests_recomputed: int = 0
+    edges_written: int = 0
+    roles_written: int = 0
+    truncated: int = 0  # tests whose closure hit a size cap
+
+
+def _shape(parsed: ParsedFile) -> str:
+    """A digest of what roles, seeds and nested edges read from a parse (not line numbers
+    or bodies): a body edit keeps it."""
+    digest = hashlib.sha256(f"{parsed.path}\0{parsed.module}\0{parsed.all_names}".encode())
+    for s in parsed.symbols:
+        digest.update(
+            repr(
+                (s.qualified_name, s.kind.value, s.parent, s.decorators, s.parameters,
+                 s.returns, s.ordinal, s.signature[:6])
+            ).encode()
+        )  # fmt: skip
+    digest.update(repr(receiver_calls(parsed) if parsed.calls else ()).encode())
+    runner = any(site.callee[-1] in ("it", "test", "describe") for site in parsed.calls)
+    digest.update(b"runner" if runner else b"")
+    return digest.hexdigest()[:32]
+
+
+def _facts(links: FileLinks) -> bytes:
+    """What the closure needs of one file's links: internal calls with tiers, base classes,
+    and the names of the calls left unresolved in each node."""
+    calls = tuple(
+        (e.source, e.target, _TIER[e.resolution or Resolution.EXACT])
+        for e in links.edges
+        if e.kind == EdgeKind.CALLS and not e.external
+    )
+    inherits = tuple(
+        (e.source, e.target, e.external) for e in links.edges if e.kind == EdgeKind.INHERITS
+    )
+    unresolved = tuple(sorted(links.unresolved_names.items()))
+    return packed((calls, inherits, unresolved))
+
+
+class _Names:
+    """Node ids <-> (path, qualified name) for every file of the run."""
+
+    def __init__(self, parsed: Mapping[str, ParsedFile], ids: NodeIds) -> None:
+        self.qualified: dict[str, str] = {}  # id -> qualified name
+        self.by_path: dict[tuple[str, str], str] = {}  # (path, qn) -> id (first definitions)
+        self.every: dict[tuple[str, str], list[str]] = defaultdict(list)  # redefinitions too
+        self.by_name: dict[str, str] = {}  # qn -> id (first definitions, canonical)
+        self.of_file: dict[str, list[str]] = {}
+        self.path_of: dict[str, str] = {}
+        for path, file in parsed.items():
+            module = ids.of_module(file)
+            nodes = [module]
+            self.qualified[module] = file.module
+            self.by_path[(path, file.module)] = module
+            for symbol in file.symbols:
+                node = ids.of_symbol(symbol.qualified_name, ordinal=symbol.ordinal, path=path)
+                nodes.append(node)
+                self.qualified[node] = symbol.qualified_name
+                self.every[(path, symbol.qualified_name)].append(node)
+                if symbol.ordinal == 1:
+                    self.by_path.setdefault((path, symbol.qualified_name), node)
+                    self.by_name.setdefault(symbol.qualified_name, node)
+            self.of_file[path] = nodes
+            for node in nodes:
+                self.path_of[node] = path
+
+    def find(self, path: str, qualified_name: str) -> str | None:
+        found = self.by_path.get((path, qualified_name)) if path else None
+        return found or self.by_name.get(qualified_name)
+
+
+def _class_tree(
+    parsed: Mapping[str, ParsedFile], inherits: Iterable[tuple[str, str, bool]], names: _Names
+) -> ClassTree:
+    bases: dict[str, list[tuple[str, bool]]] = defaultdict(list)
+    for source, target, external in inherits:
+        cls = names.qualified.get(source)
+        base = target if external else names.qualified.get(target)
+        if cls is not None and base is not None:
+            bases[cls].append((base, external))
+    methods: dict[str, list[str]] = defaultdict(list)
+    for file in parsed.values():
+        for symbol in file.symbols:
+            if symbol.kind == SymbolKind.METHOD and symbol.ordinal == 1:
+                methods[symbol.parent].append(symbol.name)
+    return ClassTree(bases, methods)
+
+
+def _wrappers(
+    parsed: Mapping[str, ParsedFile],
+    names: _Names,
+    candidates: Mapping[str, list[str]],
+    add: Callable[[str, str, int], None],
+) -> None:
+    """A function decorated with a repository decorator runs that decorator's nested
+    functions when called (`@setupmethod` -> `setupmethod.wrapper_func`): possible edges."""
+    nested: dict[str, list[str]] = defaultdict(list)
+    for path, file in parsed.items():
+        for symbol in file.symbols:
+            if symbol.ordinal == 1 and symbol.kind == SymbolKind.FUNCTION:
+                parent = names.by_path.get((path, symbol.parent))
+                node = names.by_path.get((path, symbol.qualified_name))
+                if parent is not None and node is not None:
+                    nested[parent].append(node)
+    for path, file in parsed.items():
+        for symbol in file.symbols:
+            if symbol.ordinal != 1 or symbol.kind not in _FUNCTIONS or not symbol.decorators:
+                continue
+            node = names.by_path.get((path, symbol.qualified_name))
+            for decorator in symbol.decorators:
+                if "(" in decorator:
+                    continue  # a factory: registers or configures, see entry points
+                found = candidates.get(decorator.rsplit(".", 1)[-1], [])
+                if node is not None and len(found) == 1:
+                    for wrapper in nested.get(found[0], ()):
+                        add(node, wrapper, NAME)
+
+
+def _callables_by_name(parsed: Mapping[str, ParsedFile], names: _Names) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = defaultdict(list)
+    for path, file in parsed.items():
+        for symbol in file.symbols:
+            if symbol.ordinal == 1 and symbol.kind in _FUNCTIONS:
+                node = names.by_path.get((path, symbol.qualified_name))
+                if node is not None:
+                    found[symbol.name].append(node)
+    return found
+
+
+def _node_roles(roles: Mapping[str, FileRoles], names: _Names) -> dict[str, Role]:
+    test_code: set[str] = set()
+    kind: dict[str, str] = {}
+    entries: dict[str, list[str]] = defaultdict(list)
+    for path, file in roles.items():
+        if file.test_code:
+            test_code.update(names.of_file.get(path, ()))
+        for setup in file.setups:
+            node = names.find(path, setup)
+            if node is not None:
+                kind[node] = "setup"
+        for fixture in file.fixtures:
+            node = names.find(path, fixture.qualified_name)
+            if node is not None:
+                kind[node] = "fixture"
+        for test in file.tests:
+            node = names.find(path, test.qualified_name)
+            if node is not None:
+                kind[node] = "test"
+        for qualified_name, reason in file.entry_points:
+            # an overload's reasons hold for the implementation that redefines it
+            for node in names.every.get((path, qualified_name), ()):
+                if reason not in entries[node]:
+                    entries[node].append(reason)
+    return {
+        node: (node in test_code, kind.get(node), tuple(entries.get(node, ())))
+        for node in test_code | kind.keys() | entries.keys()
+    }
+
+
+def _role_props(role: Role | None) -> dict[str, Any]:
+    code, kind, entries = role or (False, None, ())
+    return {
+        "test_code": True if code else None,
+        "test_role": kind,
+        "entry_points": list(entries) if entries else None,
+    }
+
+
+def _adjacency(
+    parsed: Mapping[str, ParsedFile],
+    calls: Iterable[tuple[str, str, int]],
+    unresolved: Iterable[tuple[str, tuple[str, ...]]],
+    tree: ClassTree,
+    names: _Names,
+    ids: NodeIds,
+) -> dict[str, Adjacency]:
+    """Per file of the source: each node's callees with tiers, its nested functions (exact:
+    defined to be called or returned), the overrides of a method and the methods a built
+    instance runs by syntax (name: dispatch), and for a call left unresolved because a few
+    functions share its name, each of them (name)."""
+    edges: dict[str, dict[str, int]] = defaultdict(dict)
+
+    def add(source: str, target: str, tier: int) -> None:
+        if edges[source].get(target, 0) < tier:
+            edges[source][target] = tier
+
+    for source, target, tier in calls:
+        add(source, target, tier)
+    candidates = _callables_by_name(parsed, names)
+    _wrappers(parsed, names, candidates, add)
+    for source, called in unresolved:
+        for name in called:
+            found = candidates.get(name, ())
+            if 1 < len(found) <= MAX_NAMESAKES and name not in _COMMON_METHODS:
+                for target in found:
+                    add(source, target, NAME)
+    for path, file in parsed.items():
+        kinds = {s.qualified_name: s.kind for s in file.symbols if s.ordinal == 1}
+        for symbol in file.symbols:
+            if symbol.ordinal != 1:
+                continue
+            node = ids.of_symbol(symbol.qualified_name, path=path)
+            if symbol.kind == SymbolKind.FUNCTION and kinds.get(symbol.parent) in _FUNCTIONS:
+                parent = names.find(path, symbol.parent)
+                if parent is not None:
+                    add(parent, node, EXACT)
+            if symbol.kind == SymbolKind.METHOD:
+                base = tree.overridden(symbol.parent, symbol.name)
+                base_node = names.by_name.get(base) if base else None
+                if base_node is not None:
+                    add(base_node, node, NAME)
+                if symbol.name in _PROTOCOL or any(
+                    d.split("(", 1)[0].rsplit(".", 1)[-1] in _ATTRIBUTES for d in symbol.decorators
+                ):
+                    # built instances get these run by syntax, not by a call naming them
+                    owner = names.find(path, f"{symbol.parent}.__init__") or names.find(
+                        path, symbol.parent
+                    )
+                    if owner is not None and owner != node:
+                        add(owner, node, NAME)
+    by_file: dict[str, Adjacency] = defaultdict(dict)
+    for source in sorted(edges):
+        home = names.path_of.get(source)
+        if home is not None:
+            by_file[home][source] = tuple(sorted(edges[source].items()))
+    return dict(by_file)
+
+
+def _seed_ids(
+    roles: Mapping[str, FileRoles],
+    names: _Names,
+    typed: Callable[[str, dict[str, str]], list[tuple[str, str]]],
+) -> dict[str, SeedIds]:
+    """Each test's seeds: its fixtures and set-ups (exact), and the methods it and its
+    fixtures call on fixture-given objects of a known class (inferred)."""
+    found: dict[str, SeedIds] = {}
+    for (path, test), seeds in seeds_of_tests(roles).items():
+        node = names.find(path, test)
+        if node is None:
+            continue
+        ids = [
+            (seed_id, seed.via, EXACT)
+            for seed in seeds
+            if (seed_id := names.find(seed.path, seed.qualified_name)) is not None
+        ]
+        given = {
+            seed.via.removeprefix("fixture "): seed.qualified_name
+            for seed in reversed(seeds)
+            if seed.via.startswith("fixture ")
+        }
+        for function in (test, *(s.qualified_name for s in seeds)):
+            for method, parameter in typed(function, given):
+                method_id = names.by_name.get(method)
+                if method_id is not None:
+                    ids.append((method_id, f"fixture {parameter}", INFERRED))
+        found[node] = tuple(dict.fromkeys(ids))
+    return found
+
+
+def _instantiated(
+    calls: Iterable[tuple[str, str, int]], names: _Names, tree: ClassTree
+) -> dict[str, set[str]]:
+    """Function -> the repository classes whose constructor it calls."""
+    found: dict[str, set[str]] = defaultdict(set)
+    for source, target, _tier in calls:
+        callee = names.qualified.get(target, "")
+        owner = callee.removesuffix(".__init__")
+        if tree.is_class(owner):
+            function = names.qualified.get(source)
+            if function is not None:
+                found[function].add(owner)
+    return found
+
+
+def possible_cap(tests: int) -> int:
+    """How many nodes each test may reach through name-matched calls only."""
+    cap = MAX_POSSIBLE
+    while cap > MIN_POSSIBLE and cap * tests > POSSIBLE_BUDGET:
+        cap //= 2
+    return cap
+
+
+def _changed_sources(old: Mapping[str, bytes], new: Mapping[str, bytes]) -> set[str]:
+    changed: set[str] = set()
+    for path in old.keys() | new.keys():
+        before, after = old.get(path), new.get(path)
+        if before == after:
+            continue
+        old_adjacency: Adjacency = unpacked(before) if before is not None else {}
+        new_adjacency: Adjacency = unpacked(after) if after is not None else {}
+        changed.update(
+            node
+            for node in old_adjacency.keys() | new_adjacency.keys()
+            if old_adjacency.get(node) != new_adjacency.get(node)
+        )
+    return changed
+
+
+def update_tests(
+    *,
+    parsed: Mapping[str, ParsedFile],
+    links: Mapping[str, FileLinks],
+    relink: set[str],
+    fresh: set[str],
+    ids: NodeIds,
+    langs: LanguageRun,
+    writer: GraphWriter,
+    previous: TestsBook | None,
+    all_nodes: Iterable[str],
+    project_changed: bool = False,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[TestsBook, TestsReport]:
+    """Write the changed roles and the TESTS edges that may have changed; the book the next
+    run starts from. `previous` None: a full run (every role and closure is written)."""
+    report = TestsReport()
+    book = TestsBook()
+    old = previous or TestsBook()
+    for path, file_links in links.items():
+        blob = old.facts.get(path) if previous is not None and path not in relink else None
+        book.facts[path] = blob if blob is not None else _facts(file_links)
+    book.shapes = {
+        path: old.shapes[path]
+        if previous is not None and path not in fresh and path in old.shapes
+        else _shape(file)
+        for path, file in parsed.items()
+    }
+    if (
+        previous is not None
+        and not project_changed
+        and book.shapes == old.shapes
+        and all(book.facts[path] == old.facts.get(path) for path in relink)
+    ):
+        # a body edit that changes no call, name, decorator or parameter: nothing here moves
+        report.tests = old.tests
+        return replace(old, facts=book.facts, shapes=book.shapes), report
+    old.unpack()
+    calls: list[tuple[str, str, int]] = []
+    inherits: list[tuple[str, str, bool]] = []
+    unresolved: list[tuple[str, tuple[str, ...]]] = []
+    for blob in book.facts.values():
+        file_calls, file_inherits, file_unresolved = unpacked(blob)
+        calls.extend(file_calls)
+        inherits.extend(file_inherits)
+        unresolved.extend(file_unresolved)
+    names = _Names(parsed, ids)
+    tree = _class_tree(parsed, inherits, names)
+    roles = {path: langs.roles(file, tree) for path, file in parsed.items()}
+    book.roles = _node_roles(roles, names)
+    if previous is None:
+        changed_roles = sorted(all_nodes)
+    else:
+        changed_roles = sorted(
+            node
+            for node in book.roles.keys() | old.roles.keys()
+            if book.roles.get(node) != old.roles.get(node) and node in names.path_of
+        )
+    writer.write_roles([(node, _role_props(book.roles.get(node))) for node in changed_roles])
+    report.roles_written = len(changed_roles)
+
+    adjacency = _adjacency(parsed, calls, unresolved, tree, names, ids)
+    book.adjacency = {path: packed(value) for path, value in sorted(adjacency.items())}
+    book.receivers = {
+        path: receiver_calls(file)
+        if previous is None or path in fresh or path not in old.receivers
+        else old.receivers[path]
+        for path, file in parsed.items()
+    }
+    receivers = by_function(r for found in book.receivers.values() for r in found)
+    types = fixture_types(
+        [f for file in roles.values() for f in file.fixtures],
+        parsed,
+        _instantiated(calls, names, tree),
+        receivers,
+        tree,
+    )
+    book.seeds = _seed_ids(
+        roles, names, lambda function, given: typed_calls(function, given, types, receivers, tree)
+    )
+    report.tests = book.tests = len(book.seeds)
+    book.possible_cap = possible_cap(len(book.seeds))
+    if previous is None or old.possible_cap != book.possible_cap:
+        todo = set(book.seeds)
+        writer.delete_all_tests_edges()
+    else:
+        changed = _changed_sources(old.adjacency, book.adjacency)
+        todo = {t for t, s in book.seeds.items() if old.seeds.get(t) != s}
+        todo |= changed & book.seeds.keys()
+        todo |= writer.tests_reaching(changed) & book.seeds.keys()
+        gone = {t for t in old.seeds if t not in book.seeds and t in names.path_of}
+        writer.delete_tests_edges(todo | gone)
+    report.tests_recomputed = len(todo)
+    if not todo:
+        return book, report
+    graph: dict[str, tuple[tuple[str, int], ...]] = {}
+    for value in adjacency.values():
+        graph.update(value)
+    rows: list[dict[str, Any]] = []
+    for test in sorted(todo):
+        reached, cut = exercised(
+            test, book.seeds[test], graph, limit=MAX_CERTAIN, possible_limit=book.possible_cap
+        )
+        if cut:
+            report.truncated += 1
+        rows.extend(
+            {
+                "source": test,
+                "target": target,
+                "props": {"resolution": hit.resolution, "distance": hit.distance, "via": hit.via},
+            }
+            for target, hit in reached.items()
+        )
+        if len(rows) >= _WRITE_BATCH:
+            writer.write_tests_edges(rows, progress)
+            report.edges_written += len(rows)
+            rows = []
+    writer.write_tests_edges(rows, progress)
+    report.edges_written += len(rows)
+    return book, report

@@ -1,0 +1,443 @@
+"""Change impact without a database: unified diffs, changed symbols, test conventions,
+fixture wiring, the TESTS closure and the dead-code verdicts (issue 16)."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from graphrag_code.conventions import (
+    EXACT,
+    INFERRED,
+    NAME,
+    ClassTree,
+    EcmaScriptConventions,
+    PythonConventions,
+    exercised,
+    seeds_of_tests,
+)
+from graphrag_code.graph.records import DeadCandidate, SymbolRef
+from graphrag_code.impact.changes import file_changes, pair_moves
+from graphrag_code.impact.deadcode import judge
+from graphrag_code.impact.tests import affinity, runner_id
+from graphrag_code.impact.unified import looks_like_diff, old_text_from, parse_unified_diff
+from graphrag_code.location import Location
+from graphrag_code.model import ParsedFile
+from graphrag_code.parsing import PythonParser
+from graphrag_code.parsing.typescript import EcmaScriptParser
+
+PATCH = textwrap.dedent(
+    """\
+    diff --git a/pkg/mod.py b/pkg/mod.py
+    index 1111111..2222222 100644
+    --- a/pkg/mod.py
+    +++ b/pkg/mod.py
+    @@ -2,3 +2,4 @@ def f():
+         a = 1
+    -    b = 2
+    +    b = 3
+    +    c = 4
+         return a
+    diff --git a/old.py b/new.py
+    similarity index 90%
+    rename from old.py
+    rename to new.py
+    diff --git a/gone.py b/gone.py
+    deleted file mode 100644
+    --- a/gone.py
+    +++ /dev/null
+    @@ -1,2 +0,0 @@
+    -def g():
+    -    pass
+    diff --git a/logo.png b/logo.png
+    new file mode 100644
+    Binary files /dev/null and b/logo.png differ
+    """
+)
+
+
+def parse(code: str, path: str = "pkg/mod.py", module: str = "pkg.mod") -> ParsedFile:
+    return PythonParser().parse(
+        path=path, module=module, is_package=False, source=textwrap.dedent(code).encode(),
+        sha256="",
+    )  # fmt: skip
+
+
+def test_a_unified_diff_gives_files_statuses_and_changed_lines() -> None:
+    files = parse_unified_diff(PATCH)
+    assert [(f.status, f.path) for f in files] == [
+        ("modified", "pkg/mod.py"), ("renamed", "new.py"), ("deleted", "gone.py"),
+        ("added", "logo.png"),
+    ]  # fmt: skip
+    modified = files[0]
+    assert modified.removed == (3,)
+    assert modified.added == (3, 4)
+    assert files[1].old_path == "old.py"
+    assert not files[1].hunks
+    assert files[2].removed == (1, 2)
+    assert files[3].binary
+    assert looks_like_diff(PATCH)
+    assert not looks_like_diff("where is the --- separator handled?")
+
+
+def test_the_old_side_is_rebuilt_from_the_new_side_and_the_hunks() -> None:
+    new = "def f():\n    a = 1\n    b = 3\n    c = 4\n    return a\n"
+    diff = parse_unified_diff(PATCH)[0]
+    assert old_text_from(new, diff) == "def f():\n    a = 1\n    b = 2\n    return a\n"
+    assert old_text_from("something else entirely\n", diff) is None
+
+
+OLD = """\
+    '''Module.'''
+
+    LIMIT = 1
+
+
+    def body(x):
+        return x + 1
+
+
+    def signature(x):
+        return x
+
+
+    def documented():
+        '''Old words.'''
+        return 1
+
+
+    def old_name(values):
+        total = 0
+        for value in values:
+            total += value
+        return total
+
+
+    def removed():
+        return 0
+
+
+    class Box:
+        def put(self, item):
+            self.item = item
+    """
+NEW = """\
+    '''Module.'''
+
+    LIMIT = 2
+
+
+    def body(x):
+        return x + 2
+
+
+    def signature(x, y=0):
+        return x
+
+
+    def documented():
+        '''New words.'''
+        return 1
+
+
+    def new_name(values):
+        total = 0
+        for value in values:
+            total += value
+        return total
+
+
+    class Box:
+        def put(self, item):
+            self.item = item
+
+        def take(self):
+            return self.item
+    """
+
+
+def _diff_of(old: str, new: str, path: str = "pkg/mod.py") -> str:
+    import difflib
+
+    lines = difflib.unified_diff(
+        textwrap.dedent(old).splitlines(), textwrap.dedent(new).splitlines(),
+        f"a/{path}", f"b/{path}", n=0, lineterm="",
+    )  # fmt: skip
+    return f"diff --git a/{path} b/{path}\n" + "\n".join(lines) + "\n"
+
+
+def test_changed_lines_become_changed_symbols_with_what_changed() -> None:
+    diff = parse_unified_diff(_diff_of(OLD, NEW))[0]
+    changes = pair_moves(file_changes(diff, parse(OLD), parse(NEW)))
+    found = {c.qualified_name: (c.change, c.aspects, c.old_qualified_name) for c in changes}
+    assert found == {
+        "pkg.mod": ("modified", ("module level",), None),
+        "pkg.mod.body": ("modified", ("body",), None),
+        "pkg.mod.signature": ("modified", ("signature",), None),
+        "pkg.mod.documented": ("modified", ("docstring",), None),
+        "pkg.mod.new_name": ("renamed", (), "pkg.mod.old_name"),
+        "pkg.mod.removed": ("removed", (), None),
+        "pkg.mod.Box.take": ("added", (), None),
+    }
+
+
+def test_a_moved_file_moves_its_symbols_and_a_deleted_file_removes_them() -> None:
+    code = "def kept():\n    return 1\n"
+    renamed = parse_unified_diff(
+        "diff --git a/pkg/a.py b/pkg/b.py\nsimilarity index 100%\n"
+        "rename from pkg/a.py\nrename to pkg/b.py\n"
+    )[0]
+    changes = file_changes(
+        renamed, parse(code, "pkg/a.py", "pkg.a"), parse(code, "pkg/b.py", "pkg.b")
+    )
+    assert [(c.qualified_name, c.change, c.old_qualified_name) for c in changes] == [
+        ("pkg.b", "moved", "pkg.a"), ("pkg.b.kept", "moved", "pkg.a.kept"),
+    ]  # fmt: skip
+    deleted = parse_unified_diff(PATCH)[2]
+    gone = file_changes(deleted, parse("def g():\n    pass\n", "gone.py", "gone"), None)
+    assert [(c.qualified_name, c.change) for c in gone] == [
+        ("gone", "removed"), ("gone.g", "removed"),
+    ]  # fmt: skip
+
+
+def test_a_symbol_moved_to_another_module_is_paired_by_its_content() -> None:
+    body = "def helper(values):\n    return sorted(set(values))\n"
+    removal = parse_unified_diff(_diff_of(body, "", "pkg/a.py"))[0]
+    addition = parse_unified_diff(_diff_of("", body, "pkg/b.py"))[0]
+    changes = pair_moves(
+        file_changes(removal, parse(body, "pkg/a.py", "pkg.a"), parse("", "pkg/a.py", "pkg.a"))
+        + file_changes(addition, parse("", "pkg/b.py", "pkg.b"), parse(body, "pkg/b.py", "pkg.b"))
+    )
+    moved = [c for c in changes if c.kind == "Function"]
+    assert [(c.qualified_name, c.change, c.old_qualified_name, c.old_path) for c in moved] == [
+        ("pkg.b.helper", "moved", "pkg.a.helper", "pkg/a.py")
+    ]
+
+
+TEST_MODULE = """\
+    import unittest
+
+    import pytest
+
+
+    @pytest.fixture(name="db")
+    def database(tmp_path):
+        return tmp_path
+
+
+    @pytest.fixture(autouse=True)
+    def clean():
+        pass
+
+
+    def setup_module():
+        pass
+
+
+    def test_plain(db, value):
+        pass
+
+
+    @pytest.mark.parametrize("value", [1, 2])
+    @pytest.mark.usefixtures("extra")
+    def test_marked(value):
+        pass
+
+
+    def helper():
+        pass
+
+
+    class TestGroup:
+        def setup_method(self):
+            pass
+
+        def test_method(self, db):
+            pass
+
+        def not_a_test(self):
+            pass
+
+
+    class Case(unittest.TestCase):
+        def setUp(self):
+            pass
+
+        def test_unit(self):
+            pass
+    """
+
+
+def test_pytest_and_unittest_tests_fixtures_and_setups_are_recognised() -> None:
+    conventions = PythonConventions()
+    config = conventions.configure({})
+    parsed = parse(TEST_MODULE, "tests/test_things.py", "tests.test_things")
+    tree = ClassTree({"tests.test_things.Case": [("unittest.TestCase", True)]}, {
+        "tests.test_things.Case": ["setUp", "test_unit"],
+        "tests.test_things.TestGroup": ["setup_method", "test_method", "not_a_test"],
+    })  # fmt: skip
+    roles = conventions.roles(parsed, config, tree)
+    assert roles.test_code
+    tests = {t.qualified_name.rsplit(".", 1)[1]: t for t in roles.tests}
+    assert sorted(tests) == ["test_marked", "test_method", "test_plain", "test_unit"]
+    assert tests["test_plain"].requests == ("db", "value")
+    assert tests["test_marked"].requests == ("extra",)  # parametrized names are no fixtures
+    assert tests["test_method"].setups == (
+        "tests.test_things.setup_module", "tests.test_things.TestGroup.setup_method",
+    )  # fmt: skip
+    assert "tests.test_things.Case.setUp" in tests["test_unit"].setups
+    fixtures = {f.name: f for f in roles.fixtures}
+    assert fixtures["db"].qualified_name == "tests.test_things.database"
+    assert fixtures["clean"].autouse
+    assert {"tests.test_things.setup_module", "tests.test_things.Case.setUp"} <= set(roles.setups)
+    seeds = seeds_of_tests({parsed.path: roles})
+    plain = {s.qualified_name: s.via for s in seeds[(parsed.path, "tests.test_things.test_plain")]}
+    assert plain == {
+        "tests.test_things.database": "fixture db",
+        "tests.test_things.clean": "fixture clean",
+        "tests.test_things.setup_module": "setup setup_module",
+    }
+
+
+def test_project_options_name_test_files_and_entry_points() -> None:
+    conventions = PythonConventions()
+    config = conventions.configure(
+        {
+            "pyproject.toml": '[project.scripts]\ntool = "pkg.cli:main"\n'
+            '[tool.pytest.ini_options]\npython_files = ["check_*.py"]\n'
+            'python_functions = ["should_"]\n',
+            "setup.cfg": "[options.entry_points]\nconsole_scripts =\n    other = pkg.cli:other\n",
+        }
+    )
+    checks = parse("def should_work():\n    pass\n\ndef test_not():\n    pass\n",
+                   "checks/check_a.py", "checks.check_a")  # fmt: skip
+    roles = conventions.roles(checks, config, ClassTree({}, {}))
+    assert [t.qualified_name for t in roles.tests] == ["checks.check_a.should_work"]
+    plain = parse("def test_x():\n    pass\n", "checks/test_b.py", "checks.test_b")
+    assert not conventions.roles(plain, config, ClassTree({}, {})).tests
+    cli = parse(
+        "__all__ = ['main']\n\ndef main():\n    pass\n\ndef other():\n    pass\n\n"
+        "@app.route('/x')\ndef view():\n    pass\n\n@click.command()\ndef cmd():\n    pass\n\n"
+        "@functools.cache\ndef cached():\n    pass\n\n"
+        "class Handler(socketserver.BaseRequestHandler):\n"
+        "    def handle(self):\n        pass\n\n    def __len__(self):\n        return 0\n",
+        "src/pkg/cli.py",
+        "pkg.cli",
+    )
+    tree = ClassTree({"pkg.cli.Handler": [("socketserver.BaseRequestHandler", True)]}, {})
+    entries = dict(conventions.roles(cli, config, tree).entry_points)
+    assert entries == {
+        "pkg.cli.main": "exported in __all__",
+        "pkg.cli.other": "console script other (setup.cfg)",
+        "pkg.cli.view": "registered by decorator @app.route",
+        "pkg.cli.cmd": "CLI command (@click.command)",
+        "pkg.cli.Handler.handle": "may override a method of external base "
+        "socketserver.BaseRequestHandler",
+        "pkg.cli.Handler.__len__": "dunder method",
+    }
+    reasons = [
+        r for qn, r in conventions.roles(cli, config, tree).entry_points if qn.endswith("main")
+    ]
+    assert "console script tool (pyproject.toml)" in reasons
+
+
+def test_broken_project_files_are_reported_not_raised() -> None:
+    config = PythonConventions().configure({"pyproject.toml": "[tool.pytest\n"})
+    assert "pyproject.toml" in config.issues
+
+
+def test_typescript_test_files_are_tests_and_exports_are_entry_points() -> None:
+    parser = EcmaScriptParser()
+    source = b'import { add } from "./money";\nit("adds", () => { add(1, 2); });\n'
+    spec = parser.parse(path="web/money.test.ts", module="web/money.test.ts", is_package=False,
+                        source=source, sha256="")  # fmt: skip
+    conventions = EcmaScriptConventions()
+    roles = conventions.roles(spec, conventions.configure({}), ClassTree({}, {}))
+    assert roles.test_code
+    assert [t.qualified_name for t in roles.tests] == ["web/money.test.ts"]
+    lib = parser.parse(
+        path="web/money.ts", module="web/money.ts", is_package=False, sha256="",
+        source=b"export function add() {}\nfunction local() {}\nexport class K { m() {} }\n",
+    )  # fmt: skip
+    entries = dict(
+        conventions.roles(lib, conventions.configure({}), ClassTree({}, {})).entry_points
+    )
+    assert entries == {
+        "web/money.ts.add": "exported", "web/money.ts.K": "exported",
+        "web/money.ts.K.m": "method of an exported class",
+    }  # fmt: skip
+
+
+def test_the_closure_keeps_the_best_tier_then_the_shortest_distance() -> None:
+    graph = {
+        "t": [("a", EXACT), ("n", NAME)],
+        "a": [("b", INFERRED)],
+        "b": [("c", EXACT)],
+        "n": [("c", EXACT), ("d", EXACT)],
+        "fixture": [("e", EXACT)],
+    }
+    reached, cut = exercised("t", [("fixture", "fixture f", EXACT)], graph)
+    assert not cut
+    summary = {node: (hit.distance, hit.resolution, hit.via) for node, hit in reached.items()}
+    assert summary == {
+        "a": (1, "exact", None),
+        "fixture": (1, "exact", "fixture f"),
+        "e": (2, "exact", "fixture f"),
+        "b": (2, "inferred", None),
+        "c": (3, "inferred", None),  # a name edge reaches it sooner, an inferred chain surer
+        "n": (1, "name", None),
+        "d": (2, "name", None),
+    }
+    limited, cut = exercised("t", [], graph, limit=1, possible_limit=1)
+    assert cut
+    assert {node: hit.resolution for node, hit in limited.items()} == {"a": "exact", "n": "name"}
+
+
+def _candidate(
+    name: str, *, entries: tuple[str, ...] = (), parent: str = "Module"
+) -> DeadCandidate:
+    symbol = SymbolRef(f"r:m.{name}", f"m.{name}", "Function", "r", Location("m.py", 1, 2))
+    return DeadCandidate(symbol, name, "python", entries, (), parent, "m", (), 0)
+
+
+@pytest.mark.parametrize(
+    ("name", "entries", "mentions", "expected"),
+    [
+        ("_helper", (), 0, 0.95),
+        ("helper", (), 0, 0.8),  # public: may be used outside the repository
+        ("_helper", (), 1, 0.4),
+        ("_helper", ("decorated by @register_thing (may register it)",), 0, 0.35),
+        ("_helper", ("exported in __all__",), 0, None),
+    ],
+)
+def test_dead_code_confidence_weighs_what_the_graph_cannot_see(
+    name: str, entries: tuple[str, ...], mentions: int, expected: float | None
+) -> None:
+    verdict = judge(_candidate(name, entries=entries), mentions)
+    assert (verdict.confidence if verdict else None) == expected
+
+
+@pytest.mark.parametrize(
+    ("test", "path", "subject", "subject_path", "expected"),
+    [
+        ("tests.test_x.test_echo_via_pager", "tests/test_x.py", "click.termui.echo_via_pager",
+         "src/click/termui.py", 2),
+        ("tests.test_termui.test_prompt", "tests/test_termui.py", "click.termui.echo_via_pager",
+         "src/click/termui.py", 1),
+        ("tests.test_basic.test_run", "tests/test_basic.py", "click.termui.echo",
+         "src/click/termui.py", 0),
+        ("tests.test_utils.test_x", "tests/test_utils.py", "pkg.utils.f", "pkg/utils.py", 0),
+    ],
+)  # fmt: skip
+def test_tests_named_after_the_change_rank_first(
+    test: str, path: str, subject: str, subject_path: str, expected: int
+) -> None:
+    assert affinity(test, path, subject, subject_path) == expected
+
+
+def test_runner_ids() -> None:
+    assert runner_id("tests/test_a.py", "tests.test_a.TestB.test_c", "tests.test_a") == (
+        "tests/test_a.py::TestB::test_c"
+    )
+    assert runner_id("web/money.test.ts", "web/money.test.ts", None) == "web/money.test.ts"
