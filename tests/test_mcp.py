@@ -32,10 +32,12 @@ from mcp_types import CallToolResult, TextContent
 from graphrag_code.codegraph import CodeGraph
 from graphrag_code.endpoint import Neo4jEndpoint
 from graphrag_code.errors import ConfigurationError
+from graphrag_code.ingest.pipeline import build_graph
 from graphrag_code.mcp import check_http_bind, is_loopback
 from graphrag_code.mcp.tools import READ_TOOLS, WRITE_TOOLS
 
 from .shop_graph import REPO, SHOP, shop_graph_fixture  # noqa: F401 - provides `shop_graph`
+from .test_impact import LEDGER, commit, edit, git
 
 pytestmark = pytest.mark.integration
 
@@ -322,6 +324,61 @@ def test_allow_list_and_write_tools(server_env: dict[str, str], tmp_path: Path) 
         assert not found.is_error, text(found)
 
     run_stdio(server_env, session, "--allow-write", "--repo", f"{REPO},shop2")
+
+
+def test_change_impact_tools(
+    server_env: dict[str, str], shop_graph: CodeGraph, tmp_path: Path
+) -> None:
+    """diff_impact and tests_for on a git checkout of the ledger fixture (code + tests)."""
+    ledger = tmp_path / "ledger"
+    shutil.copytree(LEDGER, ledger)
+    git(ledger, "init", "-q", "-b", "main")
+    commit(ledger, "base")
+    edit(ledger, "src/ledger/core.py", "def deposit(self, amount: int) -> None:",
+         "def deposit(self, amount: int, note: str = '') -> None:")  # fmt: skip
+    commit(ledger, "deposit takes a note")
+    build_graph(ledger, shop_graph.client, repo="ledger", state_dir=tmp_path / "state")
+    leaked = tmp_path / "leaked.txt"
+
+    async def session(client: Client) -> None:
+        listed = {tool.name for tool in (await client.list_tools()).tools}
+        assert {"diff_impact", "tests_for"} <= listed
+        change = await client.call_tool("diff_impact", {"revisions": "HEAD~1..HEAD"})
+        assert not change.is_error, text(change)
+        impact = structured(change)["impact"]
+        changed = {c["qualified_name"]: c["aspects"] for c in impact["changes"]}
+        assert changed == {"ledger.core.Account.deposit": ["signature"]}
+        runner_ids = [t["runner_id"] for t in impact["tests"]]
+        assert "tests/test_core.py::test_deposit" in runner_ids
+        assert impact["risk"]["level"] == "high"  # a public signature under certain callers
+        body = text(change)
+        assert body.startswith("change impact of HEAD~1..HEAD in ledger: 1 changed symbol(s)")
+        assert "tests to run:\ntests/test_core.py::test_deposit — tests/test_core.py:" in body
+        assert "affected (nearest first):" in body
+        assert "graph freshness: ledger:" in body
+        # the same change as a patch gives the same changed symbols
+        patch = git(ledger, "diff", "HEAD~1", "HEAD")
+        git(ledger, "reset", "-q", "--hard", "HEAD~1")
+        edit(ledger, "src/ledger/core.py", "def deposit(self, amount: int) -> None:",
+             "def deposit(self, amount: int, note: str = '') -> None:")  # fmt: skip
+        from_patch = await client.call_tool("diff_impact", {"patch": patch})
+        assert not from_patch.is_error, text(from_patch)
+        assert [c["qualified_name"] for c in structured(from_patch)["impact"]["changes"]] == [
+            "ledger.core.Account.deposit"
+        ]
+        # a revision that git would read as an option is refused, and nothing is written
+        hostile = await client.call_tool("diff_impact", {"revisions": f"HEAD..--output={leaked}"})
+        assert hostile.is_error
+        assert "never starts with '-'" in text(hostile)
+        tests = await client.call_tool("tests_for", {"target": "ledger.core.Account.deposit"})
+        assert not tests.is_error, text(tests)
+        result = structured(tests)["result"]
+        assert result["subject"] == "ledger.core.Account.deposit"
+        assert "tests/test_core.py::test_deposit" in [t["runner_id"] for t in result["tests"]]
+        assert text(tests).startswith("tests for ledger.core.Account.deposit (Method, ledger:")
+
+    run_stdio(server_env, session, "--repo", "ledger")
+    assert not leaked.exists()
 
 
 # -- HTTP --------------------------------------------------------------------------------------

@@ -43,6 +43,13 @@ class DiffSpec:
             raise InvalidArgumentError(
                 "choose one of a revision range, --worktree, --staged or a patch"
             )
+        if self.revisions is not None and any(
+            part.startswith("-") for part in self.revisions.replace("...", "..").split("..")
+        ):
+            # git would read such a part as an option (`--output=FILE` writes a file)
+            raise InvalidArgumentError(
+                f"{self.revisions!r} is not a revision range (a revision never starts with '-')"
+            )
 
     @property
     def label(self) -> str:
@@ -95,10 +102,15 @@ def git_root(path: Path) -> Path | None:
 
 
 def _disk(root: Path, path: str | None) -> str | None:
+    """The text of `path` under `root`; None when it is missing, unreadable or outside `root`
+    (a patch naming `../x` or an absolute path never reads beyond the repository)."""
     if path is None:
         return None
     try:
-        return (root / path).read_bytes().decode("utf-8", "replace")
+        file = (root / path).resolve()
+        if not file.is_relative_to(root.resolve()):
+            return None
+        return file.read_bytes().decode("utf-8", "replace")
     except OSError:
         return None
 

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from ..graph import Definition, EntryPoint, SymbolRef
+from ..impact import DiffImpact, TestsFor
 from ..location import Location
 from ..retrieval.context import ContextItem
 from ..retrieval.relations import PathResult, RelationsResult
@@ -21,6 +22,7 @@ from .freshness import Freshness
 
 __all__ = [
     "ContextAnswer",
+    "DiffImpactAnswer",
     "EntryPointsAnswer",
     "IndexAnswer",
     "PathAnswer",
@@ -29,6 +31,7 @@ __all__ = [
     "RepositorySummary",
     "SearchAnswer",
     "SymbolAnswer",
+    "TestsForAnswer",
     "ToolFailure",
 ]
 
@@ -66,6 +69,25 @@ class RelationsAnswer:
 class PathAnswer:
     result: PathResult
     freshness: list[Freshness]
+
+
+@dataclass(frozen=True)
+class DiffImpactAnswer:
+    """A change's symbols, the code it may break, the tests to run and the changes no test
+    reaches; the lists as far as the answer budget allowed (`omitted` left out)."""
+
+    impact: DiffImpact
+    freshness: list[Freshness]
+    omitted: int = 0
+
+
+@dataclass(frozen=True)
+class TestsForAnswer:
+    __test__ = False  # a record, not a pytest test class
+
+    result: TestsFor
+    freshness: list[Freshness]
+    omitted: int = 0
 
 
 @dataclass(frozen=True)

@@ -6,11 +6,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..graph import Definition, EntryPoint, PathStep, SymbolRef
+from ..impact import Affected, ChangedSymbol, TestToRun
 from ..retrieval.relations import Related, RelationsResult
 from ..retrieval.search import Hit
 from .freshness import Freshness, describe_freshness
 
 __all__ = [
+    "affected_line",
+    "changed_line",
     "entry_point_line",
     "freshness_lines",
     "hit_line",
@@ -19,6 +22,7 @@ __all__ = [
     "relations_notes",
     "symbol_lines",
     "symbol_ref",
+    "test_line",
 ]
 
 _MAX_LINES_SHOWN = 5  # call-site lines per edge
@@ -127,3 +131,41 @@ def freshness_lines(freshness: Sequence[Freshness]) -> list[str]:
     if not freshness:
         return []
     return ["graph freshness: " + "; ".join(describe_freshness(f) for f in freshness)]
+
+
+def changed_line(change: ChangedSymbol) -> str:
+    """`pkg.mod.f (Function) modified: body, signature — src/pkg/mod.py:10-20; no test`."""
+    what: str = change.change
+    if change.old_qualified_name:
+        what += f" from {change.old_qualified_name}"
+    if change.aspects:
+        what += ": " + ", ".join(change.aspects)
+    role = f", {change.test_role}" if change.test_role else ""
+    return f"{change.qualified_name} ({change.kind}{role}) {what} — {change.location}"
+
+
+def affected_line(affected: Affected) -> str:
+    """`1. pkg.api.get — src/pkg/api.py:5-9, calls [exact]; from pkg.mod.f via pkg.mod.g`."""
+    certainty = "certain" if affected.certain else "possible"
+    tier = f" [{affected.resolution}]" if affected.resolution else ""
+    line = (
+        f"{affected.distance}. {affected.qualified_name} — {affected.location}, "
+        f"{affected.edge.lower()}{tier} ({certainty}); from {affected.changed}"
+    )
+    if len(affected.path) > 2:
+        line += " via " + " -> ".join(affected.path[1:-1])
+    return line
+
+
+def test_line(test: TestToRun) -> str:
+    """`tests/test_x.py::test_y — tests/test_x.py:4-9; reaches pkg.mod.f (distance 2, certain,
+    via fixture client)`."""
+    if test.changed:
+        why = "changed itself"
+    else:
+        certainty = "certain" if test.certain else "possible"
+        why = f"distance {test.distance}, {certainty}"
+        if test.via:
+            why += f", via {test.via}"
+    reaches = f"; reaches {', '.join(test.reaches)}" if test.reaches else ""
+    return f"{test.runner_id} — {test.location}{reaches} ({why})"

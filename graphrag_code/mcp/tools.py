@@ -3,9 +3,8 @@ as compact text for the model plus structured content (`answers.py`), within the
 with the graph's freshness, and with errors as tool errors that say what to do next.
 
 Every read runs in a read transaction (the client does that); `index` and `refresh` are
-registered only when the server allows writes. When the change-impact work lands
-(`graphrag_code.impact`), `diff_impact` and `tests_for` belong here beside `impact`, built the
-same way: a method returning `Annotated[CallToolResult, <answer>]` and one line in `TOOLS`.
+registered only when the server allows writes. A tool is a method returning
+`Annotated[CallToolResult, <answer>]` plus its name in `READ_TOOLS` or `WRITE_TOOLS`.
 """
 
 from __future__ import annotations
@@ -35,6 +34,7 @@ from ..retrieval.relations import Related, RelationsResult
 from ..retrieval.search import SearchOptions
 from .answers import (
     ContextAnswer,
+    DiffImpactAnswer,
     EntryPointsAnswer,
     IndexAnswer,
     PathAnswer,
@@ -43,12 +43,15 @@ from .answers import (
     RepositorySummary,
     SearchAnswer,
     SymbolAnswer,
+    TestsForAnswer,
     ToolFailure,
 )
 from .freshness import Freshness, FreshnessTracker
 from .guard import check_name, check_question, cut_text, estimate_tokens, fit_lines
 from .options import ServerOptions
 from .render import (
+    affected_line,
+    changed_line,
     entry_point_line,
     freshness_lines,
     hit_line,
@@ -57,6 +60,7 @@ from .render import (
     relations_notes,
     symbol_lines,
     symbol_ref,
+    test_line,
 )
 
 __all__ = ["READ_TOOLS", "WRITE_TOOLS", "GraphTools"]
@@ -75,6 +79,8 @@ Symbol = Annotated[
     ),
 ]
 Depth = Annotated[int, Field(ge=1, le=6, description="hops to follow (1 = direct only)")]
+
+_MAX_PATCH_CHARS = 2_000_000  # a unified diff larger than this is not a change to review
 
 _ADAPTERS: dict[type, TypeAdapter[Any]] = {}
 
@@ -387,6 +393,141 @@ class GraphTools:
         match. Use to size a change and to pick what to re-test."""
         return self._relations("impact", target, depth, repo)
 
+    # -- change impact ------------------------------------------------------------------------
+    def _indexed_repo(self, repo: str | None) -> str:
+        """The repository a change belongs to: the one named, else the only one served."""
+        chosen = self._repo(repo)
+        if chosen is not None:
+            return chosen
+        served = sorted(r for r in self.tracker.repositories() if self.options.allows(r))
+        if len(served) != 1:
+            raise InvalidArgumentError(
+                "name the repository the change belongs to (`repo`): "
+                + (", ".join(served) if served else "none is indexed")
+            )
+        return served[0]
+
+    @_answering
+    def diff_impact(
+        self,
+        revisions: Annotated[
+            str | None,
+            Field(
+                description="a revision range of the repository's git checkout: 'main..HEAD', "
+                "'A...B' (from their merge base), or one revision against the working tree; "
+                "omit (and omit patch) for the uncommitted changes of the working tree"
+            ),
+        ] = None,
+        patch: Annotated[
+            str | None,
+            Field(description="a unified diff (git diff output) whose new side is on disk"),
+        ] = None,
+        staged: Annotated[
+            bool, Field(description="the staged changes (HEAD against the index)")
+        ] = False,
+        depth: Depth = 2,
+        repo: Repo = None,
+    ) -> Annotated[CallToolResult, DiffImpactAnswer]:
+        """What a change touches and what may break: the changed functions, classes and
+        methods (body, signature, docstring; renames and moves), the code that calls, imports,
+        subclasses or uses them up to `depth` hops (certain or possible), the tests to run
+        (nearest and surest first, as runner ids such as tests/test_x.py::test_y), the changed
+        code no test reaches, and a risk level with its reasons. Reads the graph as indexed:
+        when files changed since (see the freshness line), `refresh` first."""
+        name = self._indexed_repo(repo)
+        if revisions is not None:
+            revisions = check_name(revisions, limit=self.options.max_name_chars, what="revision")
+        if patch is not None and len(patch) > _MAX_PATCH_CHARS:
+            raise InvalidArgumentError(
+                f"the patch is {len(patch):,} characters; at most {_MAX_PATCH_CHARS:,} are "
+                "accepted (give a revision range instead)"
+            )
+        info = self.tracker.repositories().get(name)
+        if info is None or not info.root:
+            raise InvalidArgumentError(f"the graph does not record the folder of {name!r}")
+        impact = self.graph.diff(
+            revisions,
+            path=info.root,
+            repo=name,
+            staged=staged,
+            patch=patch,
+            update=False,
+            depth=depth,
+        )
+        freshness = self._freshness([name])
+        risk = impact.risk
+        header = [
+            f"change impact of {impact.source} in {name}: {len(impact.changes)} changed "
+            f"symbol(s), {len(impact.affected)} affected, {len(impact.tests)} test(s) to run, "
+            f"{len(impact.untested)} untested change(s); risk {risk.level}"
+            + (f" ({'; '.join(risk.reasons)})" if risk.reasons else "")
+        ]
+        if impact.graph.note:
+            header.append(f"note: {impact.graph.note}")
+        footer = [f"warning: {w}" for w in impact.warnings]
+        if impact.other_files:
+            footer.append("other changed files (no code graph): " + ", ".join(impact.other_files))
+        if impact.truncated:
+            footer.append(f"the blast radius hit its size cap at depth {depth}: more exist")
+        footer += freshness_lines(freshness)
+        sections = [
+            ("changed:", [changed_line(c) for c in impact.changes]),
+            ("tests to run:", [test_line(t) for t in impact.tests]),
+            ("affected (nearest first):", [affected_line(a) for a in impact.affected]),
+            ("untested changes:", [c.qualified_name for c in impact.untested]),
+        ]
+        titles = [title for title, items in sections if items]
+        items = [item for _, section in sections for item in section]
+        kept = fit_lines(header + titles + footer, items, budget=self._budget())
+        lines = list(header)
+        shown: list[int] = []
+        for title, section in sections:
+            count = max(0, min(len(section), kept - sum(shown)))
+            shown.append(count)
+            if count:
+                lines += [title, *section[:count]]
+        omitted = len(items) - kept
+        if omitted:
+            lines.append(f"… {omitted} more left out to fit the answer budget (ask with depth 1)")
+        trimmed = replace(
+            impact,
+            changes=impact.changes[: shown[0]],
+            tests=impact.tests[: shown[1]],
+            affected=impact.affected[: shown[2]],
+            untested=impact.untested[: shown[3]],
+        )
+        return _result(lines + footer, DiffImpactAnswer(trimmed, freshness, omitted))
+
+    @_answering
+    def tests_for(
+        self,
+        target: Annotated[
+            str, Field(description="a function, method, class (any of its methods) or file")
+        ],
+        repo: Repo = None,
+    ) -> Annotated[CallToolResult, TestsForAnswer]:
+        """The tests that exercise a symbol or a file's code, nearest and surest first, as
+        runner ids (tests/test_x.py::TestA::test_b) with the fixture or set-up each reaches it
+        through. Use to pick what to run after an edit."""
+        target = check_name(target, limit=self.options.max_name_chars)
+        scope = self._scope(target, repo)
+        result = self.graph.tests_for(target, repo=scope)
+        subject = self.graph.relations.resolve(target, repo=scope)
+        freshness = self._freshness([subject.repo])
+        header = [
+            f"tests for {symbol_ref(subject)}: {len(result.tests)} test(s)"
+            + (f" over its {result.targets} symbols" if result.targets > 1 else "")
+        ]
+        rows = [test_line(t) for t in result.tests]
+        footer = freshness_lines(freshness)
+        kept = fit_lines(header + footer, rows, budget=self._budget()) if rows else 0
+        lines = header + (rows[:kept] or ["no test reaches it"])
+        omitted = len(rows) - kept
+        if omitted:
+            lines.append(f"… {omitted} more left out to fit the answer budget")
+        trimmed = replace(result, tests=result.tests[:kept])
+        return _result(lines + footer, TestsForAnswer(trimmed, freshness, omitted))
+
     @_answering
     def path(
         self,
@@ -571,7 +712,7 @@ class GraphTools:
 
 READ_TOOLS = (
     "search", "context", "callers", "callees", "importers", "dependencies", "impact", "path",
-    "entry_points", "symbol", "repositories",
+    "diff_impact", "tests_for", "entry_points", "symbol", "repositories",
 )  # fmt: skip
 """The read-only tools, in the order they are listed."""
 
