@@ -4,6 +4,7 @@ fixture wiring, the TESTS closure and the dead-code verdicts (issue 16)."""
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -17,9 +18,11 @@ from graphrag_code.conventions import (
     exercised,
     seeds_of_tests,
 )
+from graphrag_code.errors import InvalidArgumentError
 from graphrag_code.graph.records import DeadCandidate, SymbolRef
 from graphrag_code.impact.changes import file_changes, pair_moves
 from graphrag_code.impact.deadcode import judge
+from graphrag_code.impact.sources import DiffSpec, read_changes
 from graphrag_code.impact.tests import affinity, runner_id
 from graphrag_code.impact.unified import looks_like_diff, old_text_from, parse_unified_diff
 from graphrag_code.location import Location
@@ -441,3 +444,26 @@ def test_runner_ids() -> None:
         "tests/test_a.py::TestB::test_c"
     )
     assert runner_id("web/money.test.ts", "web/money.test.ts", None) == "web/money.test.ts"
+
+
+@pytest.mark.parametrize("revisions", ["--output=/tmp/x", "HEAD..--output=x", "a...-p"])
+def test_a_revision_range_never_passes_an_option_to_git(revisions: str) -> None:
+    with pytest.raises(InvalidArgumentError, match="never starts with '-'"):
+        DiffSpec(revisions=revisions)
+    assert DiffSpec(revisions="main..HEAD").label == "main..HEAD"
+
+
+def test_a_patch_never_reads_outside_the_repository(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "inside.py").write_text("x = 2\n")
+    (tmp_path / "outside.py").write_text("secret = 1\n")
+    patch = "".join(
+        f"--- a/{name}\n+++ b/{name}\n@@ -1 +1 @@\n-{old}\n+{new}\n"
+        for name, old, new in [("../outside.py", "secret = 0", "secret = 1"),
+                               ("inside.py", "x = 1", "x = 2")]
+    )  # fmt: skip
+    changes = {c.diff.new_path: c for c in read_changes(root, DiffSpec(patch=patch))}
+    assert changes["inside.py"].new_text == "x = 2\n"
+    assert changes["../outside.py"].new_text is None  # not read: outside the repository
+    assert not changes["../outside.py"].new_on_disk
