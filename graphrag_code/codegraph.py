@@ -29,6 +29,7 @@ from .retrieval.answer import Answer, answer_question
 from .retrieval.context import Context, assemble_context
 from .retrieval.relations import EntryPoints, PathResult, Relations, RelationsResult
 from .retrieval.search import Reranker, Searcher, SearchOptions, SearchResult
+from .retrieval.units import FileRanking, Unit
 from .settings import Settings, load_settings
 
 __all__ = ["CodeGraph"]
@@ -146,10 +147,15 @@ class CodeGraph:
         repo: str | None = None,
         k: int = 10,
         options: SearchOptions | None = None,
+        unit: Unit | str = Unit.SYMBOL,
+        files: FileRanking | None = None,
     ) -> SearchResult:
-        """Hybrid search: vector + full-text + graph legs in one query, fused with RRF."""
+        """Hybrid search: vector + full-text + graph legs in one query, fused with RRF.
+
+        `unit="file"` ranks files by the evidence of all their hits in every leg (`"package"`:
+        their folders); `files` tunes how (`FileRanking`)."""
         options = options or SearchOptions(k=k)
-        return self.searcher.search(question, repo=repo, options=options)
+        return self.searcher.search(question, repo=repo, options=options, unit=unit, files=files)
 
     def callers(self, symbol: str, *, depth: int = 1, repo: str | None = None) -> RelationsResult:
         return self.relations.callers(symbol, depth=depth, repo=repo)

