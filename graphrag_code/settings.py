@@ -61,7 +61,7 @@ class Settings(BaseSettings):
     fulltext_index: str = "code_search_text"
 
     # --- embeddings and LLM ------------------------------------------------------------------
-    embedder: EmbedderName = "minilm"
+    embedder: EmbedderName = "bge-small"
     openai_embedding_model: str = "text-embedding-3-small"
     openai_embedding_dimensions: int | None = Field(default=None, ge=1)
     openai_chat_model: str = "gpt-4o-mini"
