@@ -59,16 +59,23 @@ PINS = {
 REPORTED = ("bm25-files", "full-text", "vector+text", "hybrid", "files", "files: vector+text")
 
 
-def grid() -> list[Ablation]:
-    """File-ranking settings tried on the tuning repositories."""
+def grid(*, first: bool = True) -> list[Ablation]:
+    """File-ranking settings tried on the tuning repositories: depth per leg x decay x
+    graph-leg weight (first round), then the graph leg's seeds (second round)."""
     found = []
-    for depth in (10, 30, 50):
+    for depth in (10, 30, 50) if first else ():
         for decay in (0.0, 0.25, 0.5, 1.0):
             for graph in (0.0, 0.25, 0.5):
                 weights = {"vector": 1.0, "text": 1.0, "graph": graph}
                 files = FileRanking(depth=depth, decay=decay, weights=weights)
                 name = f"files d{depth} decay{decay:g} graph{graph:g}"
                 found.append(Ablation(name, LEGS, unit=Unit.FILE, files=files))
+    for seed_k in (3, 6, 10):
+        for graph in (0.5, 1.0, 2.0):
+            weights = {"vector": 1.0, "text": 1.0, "graph": graph}
+            files = FileRanking(depth=50, decay=0.25, weights=weights, seed_k=seed_k)
+            name = f"files d50 decay0.25 graph{graph:g} seeds{seed_k}"
+            found.append(Ablation(name, LEGS, unit=Unit.FILE, files=files))
     return found
 
 
@@ -83,17 +90,22 @@ def checkout(name: str) -> Path:
     return target
 
 
-def run(name: str, *, max_commits: int, tuning: bool, console: Console) -> dict[str, object]:
+def run(
+    name: str, *, max_commits: int, tuning: bool, console: Console, seeds_only: bool = False
+) -> dict[str, object]:
     root = checkout(name)
     options = HistoryOptions(max_questions=max_commits, rev=PINS[name])
     questions = build_questions(root, options)
-    ablations = [a for a in ABLATIONS if a.name in REPORTED] + (grid() if tuning else [])
+    tried = grid(first=not seeds_only) if tuning or seeds_only else []
+    ablations = [a for a in ABLATIONS if a.name in REPORTED] + tried
     command = (
         f".venv/bin/python -m benchmarks.history_localisation {name} --max-commits {max_commits}"
         + (" --grid" if tuning else "")
+        + (" --seeds-only" if seeds_only else "")
     )
-    output = RESULTS / name
-    log = RunLog(CACHE / "logs" / f"{name}.jsonl", context={"command": command})  # large
+    output = RESULTS / name / ("seeds" if seeds_only else "")
+    suffix = "-seeds" if seeds_only else ""
+    log = RunLog(CACHE / "logs" / f"{name}{suffix}.jsonl", context={"command": command})
     started = time.perf_counter()
     with CodeGraph() as graph, RichProgress(Console(stderr=True)) as progress:
         result = run_history_benchmark(
@@ -130,10 +142,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("repos", nargs="+", choices=sorted(PINS))
     parser.add_argument("--max-commits", type=int, default=150)
     parser.add_argument("--grid", action="store_true", help="also the file-ranking grid")
+    parser.add_argument("--seeds-only", action="store_true", help="only the grid's second round")
     args = parser.parse_args(argv)
     console = Console()
     for name in args.repos:
-        run(name, max_commits=args.max_commits, tuning=args.grid, console=console)
+        run(
+            name,
+            max_commits=args.max_commits,
+            tuning=args.grid,
+            console=console,
+            seeds_only=args.seeds_only,
+        )
     return 0
 
 

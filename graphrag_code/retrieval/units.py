@@ -49,8 +49,12 @@ class FileRanking:
         default_factory=lambda: {"vector": 1.0, "text": 1.0, "graph": 0.25}
     )
     rrf_k: float = 60.0
+    seed_k: int = 3
+    """The graph leg starts from the top `seed_k` hits of the vector and of the text leg."""
 
     def __post_init__(self) -> None:
+        if self.seed_k < 1:
+            raise InvalidArgumentError(f"seed_k must be at least 1, not {self.seed_k!r}")
         if self.depth < 1:
             raise InvalidArgumentError(f"depth must be at least 1, not {self.depth!r}")
         if not 0.0 <= self.decay <= 1.0:
