@@ -91,7 +91,13 @@ def checkout(name: str) -> Path:
 
 
 def run(
-    name: str, *, max_commits: int, tuning: bool, console: Console, seeds_only: bool = False
+    name: str,
+    *,
+    max_commits: int,
+    tuning: bool,
+    console: Console,
+    seeds_only: bool = False,
+    label: str = "",
 ) -> dict[str, object]:
     root = checkout(name)
     options = HistoryOptions(max_questions=max_commits, rev=PINS[name])
@@ -102,16 +108,16 @@ def run(
         f".venv/bin/python -m benchmarks.history_localisation {name} --max-commits {max_commits}"
         + (" --grid" if tuning else "")
         + (" --seeds-only" if seeds_only else "")
+        + (f" --label {label}" if label else "")
     )
     output = RESULTS / name / ("seeds" if seeds_only else "")
-    suffix = "-seeds" if seeds_only else ""
+    suffix = ("-seeds" if seeds_only else "") + (f"-{label}" if label else "")
     log = RunLog(CACHE / "logs" / f"{name}{suffix}.jsonl", context={"command": command})
+    repo = f"{name.replace('+', '-')}{'-' + label if label else ''}-history"
     started = time.perf_counter()
     with CodeGraph() as graph, RichProgress(Console(stderr=True)) as progress:
         result = run_history_benchmark(
-            questions, graph, repo=f"{name.replace('+', '-')}-history", ablations=ablations,
-            log=log,
-            progress=progress,
+            questions, graph, repo=repo, ablations=ablations, log=log, progress=progress,
         )  # fmt: skip
         embedder = graph.embedder.name if graph.embedder is not None else None
     write_history_report(result, output, command=command, run_log=log.path)
@@ -143,6 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-commits", type=int, default=150)
     parser.add_argument("--grid", action="store_true", help="also the file-ranking grid")
     parser.add_argument("--seeds-only", action="store_true", help="only the grid's second round")
+    parser.add_argument("--label", default="", help="a fresh repository name in the graph")
     args = parser.parse_args(argv)
     console = Console()
     for name in args.repos:
@@ -152,6 +159,7 @@ def main(argv: list[str] | None = None) -> int:
             tuning=args.grid,
             console=console,
             seeds_only=args.seeds_only,
+            label=args.label,
         )
     return 0
 

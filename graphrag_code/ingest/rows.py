@@ -23,6 +23,19 @@ def content_hash(*parts: str | None) -> str:
     return digest.hexdigest()[:32]
 
 
+def top_level_code(parsed: ParsedFile) -> str:
+    """The file's lines outside its top-level classes and functions: imports, constants,
+    calls such as `setup(install_requires=[...])`, configuration. Symbols are searched by
+    their own text; without this a module's own statements matched no node at all (issue 18:
+    commit subjects about `setup.py` or `docs/conf.py` found neither)."""
+    inside: set[int] = set()
+    for symbol in parsed.symbols:
+        if symbol.parent == parsed.module:
+            inside.update(range(symbol.start_line, symbol.end_line + 1))
+    lines = parsed.code.splitlines()
+    return "\n".join(line for number, line in enumerate(lines, 1) if number not in inside)
+
+
 def _module_row(repo: str, parsed: ParsedFile, ids: NodeIds) -> NodeRow:
     name = parsed.module.rsplit(".", 1)[-1] if parsed.module else parsed.path
     code = parsed.code[:MAX_MODULE_CODE]
@@ -52,7 +65,7 @@ def _module_row(repo: str, parsed: ParsedFile, ids: NodeIds) -> NodeRow:
                 path=parsed.path,
                 signature=None,
                 docstring=parsed.docstring,
-                code=None,
+                code=top_level_code(parsed),
             ),
             "content_hash": content_hash(parsed.path, parsed.module, parsed.docstring, code),
         },

@@ -33,8 +33,10 @@ _EDGE_TYPES = frozenset({"CALLS", "IMPORTS", "INHERITS", "USES_TYPE", "DEFINES"}
 DEFAULT_WEIGHTS: dict[Intent, dict[str, float]] = {
     intent: {"vector": 1.0, "text": 1.0, "graph": 1.0} for intent in Intent
 }
-# concept: the graph leg lowered MRR at every weight tried (BENCHMARKS.md, code questions)
-DEFAULT_WEIGHTS[Intent.CONCEPT] = {"vector": 1.0, "text": 1.0, "graph": 0.0}
+# concept: the graph leg lowered MRR at every weight tried (BENCHMARKS.md, code questions);
+# with bge-small's vectors the text leg helps little more (MRR .664 vector alone, .659 at text
+# weight 0.1, .627 at 1; a text weight chosen on two packages held out on the third: §5)
+DEFAULT_WEIGHTS[Intent.CONCEPT] = {"vector": 1.0, "text": 0.1, "graph": 0.0}
 DEFAULT_WEIGHTS[Intent.DEFINITION] = {"vector": 0.5, "text": 1.0, "graph": 0.25}
 # relationship: without the vector leg callers and impact scored the same or better (MRR .960
 # vs .958, .950 vs .950) and the question needs no embedding; without the text leg callers
