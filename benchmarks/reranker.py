@@ -2,11 +2,13 @@
 
 Reads the question sets that `benchmarks.code_questions` wrote (concept and definition
 questions: the intents the reranker reorders) and asks them again of the same dedicated Neo4j
-(its data stays in benchmarks/cache), keeping the fused top 30 with the features of
-`graphrag_code.retrieval.rerank`. A logistic regression (numpy, L2) is fitted on all packages
-but one and scored on the one left out, for each package in turn: MRR@10 and R@1 before and
-after reranking the top 20, and the time the reranking adds. The weights fitted on every
-package but the last are printed for `graphrag_code/retrieval/rerank.py`.
+(its data stays in benchmarks/cache), keeping the fused top 20 with the features of
+`graphrag_code.retrieval.rerank` for fitting. A logistic regression (numpy, L2) is fitted on
+all packages but one and scored on the one left out, for each package in turn, end to end:
+the top 10 of `search()` without a reranker against `search()` with the fitted one (which
+reorders the fused top 20 before the cut), MRR@10 and R@1, and the time the reranking adds.
+The weights fitted on every package but the last are shipped in
+`graphrag_code/retrieval/rerank.py`.
 
     .venv/bin/python -m benchmarks.code_questions --embedder bge-small   # questions, indexes
     .venv/bin/python -m benchmarks.reranker --embedder bge-small
@@ -17,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,11 +55,35 @@ def collect(searcher: Searcher, package: str, questions: Sequence[CodeQuestion])
     for question in questions:
         if question.category not in CATEGORIES:
             continue
-        result = searcher.search(question.question, repo=question.repo, options=SearchOptions(k=30))
+        result = searcher.search(question.question, repo=question.repo, options=SearchOptions(k=20))
         wanted = set(question.relevant)
         labels = tuple(_plain_id(hit.id) in wanted for hit in result.hits)
         samples.append(Sample(package, question, tuple(result.hits), labels))
     return samples
+
+
+def end_to_end(
+    searcher: Searcher, reranker: LinearReranker | None, samples: Sequence[Sample]
+) -> dict[str, float]:
+    """MRR@10 and R@1 of `search()` as users call it (k = 10), with `reranker` or without."""
+    searcher.reranker = reranker
+    reciprocal, first, fuse_ms = [], [], []
+    for sample in samples:
+        question = sample.question
+        result = searcher.search(question.question, repo=question.repo)
+        fuse_ms.append(result.timings_ms["fuse"])
+        wanted = set(question.relevant)
+        rank = next(
+            (n for n, hit in enumerate(result.hits, 1) if _plain_id(hit.id) in wanted), None
+        )
+        reciprocal.append(1.0 / rank if rank else 0.0)
+        first.append(1.0 if rank == 1 else 0.0)
+    searcher.reranker = None
+    return {
+        "mrr@10": statistics.fmean(reciprocal),
+        "r@1": statistics.fmean(first),
+        "fuse_ms_p50": statistics.median(fuse_ms),
+    }
 
 
 def fit(samples: Sequence[Sample], *, depth: int, l2: float = 1e-3) -> tuple[float, ...]:
@@ -82,26 +107,6 @@ def fit(samples: Sequence[Sample], *, depth: int, l2: float = 1e-3) -> tuple[flo
     return tuple(float(v) for v in w)
 
 
-def mrr(samples: Sequence[Sample], reranker: LinearReranker | None) -> dict[str, float]:
-    reciprocal, first, timings = [], [], []
-    for sample in samples:
-        order = list(range(len(sample.hits)))
-        if reranker is not None:
-            started = time.perf_counter()
-            ranked = reranker.rerank(sample.question.question, sample.hits)
-            timings.append((time.perf_counter() - started) * 1000)
-            position = {id(hit): i for i, hit in enumerate(sample.hits)}
-            order = [position[id(hit)] for hit in ranked]
-        labels = [sample.labels[i] for i in order][:10]
-        rank = next((n for n, label in enumerate(labels, start=1) if label), None)
-        reciprocal.append(1.0 / rank if rank else 0.0)
-        first.append(1.0 if rank == 1 else 0.0)
-    result = {"mrr@10": statistics.fmean(reciprocal), "r@1": statistics.fmean(first)}
-    if timings:
-        result["rerank_ms_p50"] = statistics.median(timings)
-    return result
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--packages", nargs="+", default=list(DEFAULT_PACKAGES))
@@ -114,6 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     console = Console(stderr=True)
     settings = load_settings(embedder=args.embedder)
     by_package: dict[str, list[Sample]] = {}
+    folds: dict[str, dict[str, Any]] = {}
     with dedicated_client(settings, console) as client:
         searcher = Searcher(
             client,
@@ -125,30 +131,30 @@ def main(argv: list[str] | None = None) -> int:
             name, _ = parse_spec(spec)
             path = args.questions_dir / f"{args.name}-{name}.questions.jsonl"
             by_package[spec] = collect(searcher, spec, read_questions(path))
-    folds: dict[str, dict[str, Any]] = {}
-    for held_out in args.packages:
-        train = [s for p, samples in by_package.items() if p != held_out for s in samples]
-        weights = fit(train, depth=args.depth)
-        reranker = LinearReranker(weights, depth=args.depth)
-        test = by_package[held_out]
-        folds[held_out] = {
-            "questions": len(test),
-            "fused": mrr(test, None),
-            "reranked": mrr(test, reranker),
-            "by_category": {
-                category.value: {
-                    "fused": mrr([s for s in test if s.question.category is category], None),
-                    "reranked": mrr([s for s in test if s.question.category is category], reranker),
+        for held_out in args.packages:
+            train = [s for p, samples in by_package.items() if p != held_out for s in samples]
+            weights = fit(train, depth=args.depth)
+            reranker = LinearReranker(weights, depth=args.depth)
+            test = by_package[held_out]
+            by_category = {}
+            for category in CATEGORIES:
+                subset = [s for s in test if s.question.category is category]
+                by_category[category.value] = {
+                    "fused": end_to_end(searcher, None, subset),
+                    "reranked": end_to_end(searcher, reranker, subset),
                 }
-                for category in CATEGORIES
-            },
-            "weights": dict(zip(FEATURES, weights, strict=True)),
-        }
-        console.print(
-            f"held out {held_out}: MRR@10 {folds[held_out]['fused']['mrr@10']:.3f} -> "
-            f"{folds[held_out]['reranked']['mrr@10']:.3f}",
-            highlight=False,
-        )
+            folds[held_out] = {
+                "questions": len(test),
+                "fused": end_to_end(searcher, None, test),
+                "reranked": end_to_end(searcher, reranker, test),
+                "by_category": by_category,
+                "weights": dict(zip(FEATURES, weights, strict=True)),
+            }
+            console.print(
+                f"held out {held_out}: MRR@10 {folds[held_out]['fused']['mrr@10']:.3f} -> "
+                f"{folds[held_out]['reranked']['mrr@10']:.3f}",
+                highlight=False,
+            )
     result = {
         "embedder": settings.embedder,
         "depth": args.depth,

@@ -28,6 +28,7 @@ from .progress import ProgressReporter
 from .retrieval.answer import Answer, answer_question
 from .retrieval.context import Context, assemble_context
 from .retrieval.relations import EntryPoints, PathResult, Relations, RelationsResult
+from .retrieval.rerank import LinearReranker
 from .retrieval.search import Reranker, Searcher, SearchOptions, SearchResult
 from .retrieval.units import FileRanking, Unit
 from .settings import Settings, load_settings
@@ -51,6 +52,8 @@ class CodeGraph:
         self._client = client
         self._owns_client = client is None
         self.embedder = embedder or make_embedder(self.settings)
+        if reranker is None and self.settings.rerank:
+            reranker = LinearReranker.fitted()
         self.reranker = reranker
         self.chat = chat
         self._searcher: Searcher | None = None

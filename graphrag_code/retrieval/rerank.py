@@ -19,9 +19,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..text import split_identifier
+from .question import Intent, analyse
 from .search import Hit
 
-__all__ = ["FEATURES", "LinearReranker", "features"]
+__all__ = ["FEATURES", "FITTED_WEIGHTS", "LinearReranker", "features"]
 
 FEATURES = (
     "rr_vector",
@@ -40,6 +41,17 @@ FEATURES = (
     "name_in_question",
 )
 """The features of one candidate, in the order of `LinearReranker.weights`."""
+
+FITTED_WEIGHTS = (
+    3.446, 1.065, 0.285, 1.612, -1.147, 1.113, 0.0, -0.313,
+    -2.174, -3.387, -2.546, -2.241, 0.766, 0.659,
+)  # fmt: skip
+"""Logistic regression on the concept and definition questions of requests and flask (bge-small
+vectors; `benchmarks/reranker.py`), held out on click's: MRR@10 0.696 -> 0.722 (BENCHMARKS.md
+§9). The kind weights act as the intercept (exactly one kind is 1)."""
+
+RERANKED_INTENTS = frozenset({Intent.CONCEPT, Intent.DEFINITION})
+"""The intents it was fitted on; relationship questions are the graph leg's (MRR .96)."""
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _STOP = frozenset(
@@ -106,12 +118,21 @@ class LinearReranker:
 
     weights: tuple[float, ...]
     depth: int = 20
+    intents: frozenset[Intent] | None = None
+    """Questions of these intents are reranked, others keep the fused order (None: all)."""
 
     def __post_init__(self) -> None:
         if len(self.weights) != len(FEATURES):
             raise ValueError(f"need {len(FEATURES)} weights, one per feature, not {self.weights}")
 
+    @classmethod
+    def fitted(cls) -> LinearReranker:
+        """The shipped model: `FITTED_WEIGHTS` on concept and definition questions."""
+        return cls(FITTED_WEIGHTS, intents=RERANKED_INTENTS)
+
     def rerank(self, question: str, hits: Sequence[Hit]) -> list[Hit]:
+        if self.intents is not None and analyse(question).intent not in self.intents:
+            return list(hits)
         head, tail = list(hits[: self.depth]), list(hits[self.depth :])
         rows = features(question, head)
         scores = [sum(w * x for w, x in zip(self.weights, row, strict=True)) for row in rows]
