@@ -43,12 +43,12 @@ FEATURES = (
 """The features of one candidate, in the order of `LinearReranker.weights`."""
 
 FITTED_WEIGHTS = (
-    3.446, 1.065, 0.285, 1.612, -1.147, 1.113, 0.0, -0.313,
-    -2.174, -3.387, -2.546, -2.241, 0.766, 0.659,
+    3.382, 1.165, 0.342, 1.534, -0.203, 0.791, 0.0, -0.291,
+    -2.48, -3.788, -3.008, -2.733, 0.676, 0.664,
 )  # fmt: skip
 """Logistic regression on the concept and definition questions of requests and flask (bge-small
-vectors; `benchmarks/reranker.py`), held out on click's: MRR@10 0.696 -> 0.722 (BENCHMARKS.md
-§9). The kind weights act as the intercept (exactly one kind is 1)."""
+vectors; `benchmarks/reranker.py`), held out on click's: `search()` MRR@10 0.685 -> 0.709
+(BENCHMARKS.md §9). The kind weights act as the intercept (exactly one kind is 1)."""
 
 RERANKED_INTENTS = frozenset({Intent.CONCEPT, Intent.DEFINITION})
 """The intents it was fitted on; relationship questions are the graph leg's (MRR .96)."""
