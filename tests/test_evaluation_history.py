@@ -68,6 +68,8 @@ def _commit(subject: str, *paths: str, parents: int = 1, status: str = "M") -> C
         ("Prepare the 3.0 release", SkipReason.RELEASE),
         ("Update version to 1.4", SkipReason.RELEASE),
         ("chore(release): 2.1.0", SkipReason.RELEASE),
+        ("Version 0.35.1 (#2410)", SkipReason.RELEASE),  # starlette's release commits
+        ("Version checks for Python 3.9 in setup", None),
         ("Run black on the package", SkipReason.FORMATTING),
         ("Apply isort and ruff fixes", SkipReason.FORMATTING),
         ("Fix typo in the docstring of parse", SkipReason.FORMATTING),
