@@ -4,7 +4,8 @@ On requests, flask and click (pinned sdists): concept questions (a docstring's f
 asked of a copy without docstrings), "What calls X?" (jedi), "What breaks if I change M?"
 (grimp), "Where is X defined?" in four spellings. Every ablation (full text, vector, both,
 the full hybrid, + centrality prior, a graph-weight sweep, neo4j-graphrag's HybridRetriever)
-runs on the same Neo4j indexes with the offline MiniLM embedder.
+runs on the same Neo4j indexes with the configured offline embedder (`--embedder`, default
+GRAPHRAG_CODE_EMBEDDER).
 
     .venv/bin/python -m benchmarks.code_questions                    # ~15-30 min the first time
     .venv/bin/python -m benchmarks.code_questions --sample 20 --ablations text hybrid
@@ -35,7 +36,7 @@ from benchmarks.oracles import run_all
 from benchmarks.oracles.packages import ORACLE_OUT_DIR, fetch, parse_spec
 from graphrag_code.api import connect
 from graphrag_code.cli.progress import RichProgress
-from graphrag_code.embedding import MiniLMEmbedder
+from graphrag_code.embedding import make_embedder
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.server.endpoints import local_endpoint
 from graphrag_code.server.local import LocalNeo4jServer, free_port
@@ -100,9 +101,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--server", choices=("dedicated", "configured"), default="dedicated")
     parser.add_argument("--output-dir", type=Path, default=RESULTS)
     parser.add_argument("--name", default="code_questions", help="summary file name")
+    parser.add_argument("--embedder", help="minilm, bge-small, e5-small (GRAPHRAG_CODE_EMBEDDER)")
     args = parser.parse_args(argv)
     console = Console(stderr=True)
-    settings = load_settings()
+    settings = load_settings(embedder=args.embedder)
     with (
         dedicated_client(settings, console)
         if args.server == "dedicated"
@@ -118,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
             seed=args.seed,
             client=client,
             settings=settings,
-            embedder=MiniLMEmbedder(batch_size=settings.embed_batch_size),
+            embedder=make_embedder(settings),
             progress=progress,
             summary_name=args.name,
         )

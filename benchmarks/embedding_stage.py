@@ -1,4 +1,4 @@
-"""Embedding stage of `index` vs the MiniLM model alone, on the same ghost texts.
+"""Embedding stage of `index` vs the embedder alone (MiniLM by default), on the same ghost texts.
 
 The issue's goal: the stage (Neo4j reads, ghost texts, inference, writes) runs at >= 0.8 of the
 texts/s the model reaches on its own. The package's sdist (default requests 2.32.3) is indexed
@@ -14,7 +14,11 @@ other processes only ever make a run slower. Peak RSS is this process's, reset b
 phase where Linux allows (/proc/self/clear_refs). Prints a Markdown row and the command.
 
     .venv/bin/python -m benchmarks.embedding_stage [--package requests==2.32.3] [--repeats 2]
-        [--json out.json]
+        [--json out.json] [--embedder minilm|bge-small|e5-small] [--limit N]
+
+`--limit N` embeds only the first N pending nodes (id order) in the stage and their distinct
+ghost texts alone: a sample of a large package (Django) whose texts/s, times its node count,
+projects the stage's time.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from typing import Any
 
 from benchmarks.oracles.packages import fetch, parse_spec
 from graphrag_code.api import schema_config
-from graphrag_code.embedding import MiniLMEmbedder
+from graphrag_code.embedding import make_embedder
 from graphrag_code.endpoint import Neo4jEndpoint
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.graph.schema import ensure_schema
@@ -75,22 +79,24 @@ def _peak_rss_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def _ghost_texts(client: Neo4jClient) -> list[str]:
-    """One ghost text per distinct content hash: what the stage has to embed."""
+def _ghost_texts(client: Neo4jClient, limit: int | None) -> list[str]:
+    """One ghost text per distinct content hash: what the stage has to embed (of the first
+    `limit` nodes in id order, the order the stage reads them)."""
     rows = client.read(
-        "MATCH (n:Code {repo: $repo}) RETURN n.content_hash AS content_hash, n.path AS path, "
+        "MATCH (n:Code {repo: $repo}) WITH n ORDER BY n.id LIMIT $limit "
+        "RETURN n.content_hash AS content_hash, n.path AS path, "
         "n.qualified_name AS qualified_name, n.kind AS kind, n.signature AS signature, "
         "n.docstring AS docstring, n.code AS code",
-        {"repo": REPO},
+        {"repo": REPO, "limit": limit if limit is not None else 10**9},
     )
     return list({row["content_hash"]: node_ghost_text(row) for row in rows}.values())
 
 
-def run(spec: str, repeats: int) -> dict[str, Any]:
+def run(spec: str, repeats: int, embedder_name: str, limit: int | None) -> dict[str, Any]:
     name, version = parse_spec(spec)
     import_root, _package = fetch(name, version)
     source = import_root.parent if import_root.name == "src" else import_root
-    embedder = MiniLMEmbedder()
+    embedder = make_embedder(load_settings(embedder=embedder_name))
     embedder.embed_documents(["warm up the model", "def f(): return 1"] * 8)
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp, _neo4j() as endpoint:
@@ -101,7 +107,10 @@ def run(spec: str, repeats: int) -> dict[str, Any]:
             ensure_schema(client, config)
             GraphWriter(client, REPO).delete_repository()
             index = build_graph(source, client, repo=REPO, state_dir=Path(tmp) / "state")
-            texts = _ghost_texts(client)
+            texts = _ghost_texts(client, limit)
+            nodes = client.read(
+                "MATCH (n:Code {repo: $repo}) RETURN count(n) AS n", {"repo": REPO}
+            )[0]["n"]
 
             # Interleaved, so that a change in the machine's load hits both alike.
             stage: list[dict[str, Any]] = []
@@ -110,7 +119,7 @@ def run(spec: str, repeats: int) -> dict[str, Any]:
             for _ in range(repeats):
                 forget_embeddings(client, REPO)
                 _reset_peak_rss()
-                report = embed_pending(client, REPO, embedder)
+                report = embed_pending(client, REPO, embedder, limit=limit)
                 stage_peak = max(stage_peak, _peak_rss_mib())
                 stage.append(report.as_dict())
                 _reset_peak_rss()
@@ -128,7 +137,10 @@ def run(spec: str, repeats: int) -> dict[str, Any]:
     stage_rate = float(best_stage["texts_per_second"])
     return {
         "package": spec,
+        "embedder": embedder.name,
         "files": index.files_total,
+        "nodes": nodes,
+        "limit": limit,
         "texts": len(texts),
         "mean_ghost_chars": round(sum(map(len, texts)) / max(len(texts), 1)),
         "model_texts_per_s": round(model_rate, 2),
@@ -150,8 +162,10 @@ def main() -> None:
     parser.add_argument("--package", default="requests==2.32.3")
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--embedder", default="minilm", help="minilm, bge-small or e5-small")
+    parser.add_argument("--limit", type=int, help="embed only the first N pending nodes")
     args = parser.parse_args()
-    result = run(args.package, args.repeats)
+    result = run(args.package, args.repeats, args.embedder, args.limit)
     text = json.dumps(result, indent=2)
     print(text)
     if args.json:

@@ -1,4 +1,4 @@
-"""Throughput and peak memory of the MiniLM embedder alone, on real code.
+"""Throughput and peak memory of an offline embedder alone (MiniLM by default), on real code.
 
 Documents are functions of 20-60 lines from the installed standard library (the source of the
 running interpreter), embedded as written. Every (max_tokens, batch_size) runs in a fresh
@@ -6,7 +6,7 @@ subprocess so that its peak RSS (`ru_maxrss`) is its own. Model loading and a wa
 are not timed.
 
     .venv/bin/python benchmarks/embedding_throughput.py [--texts 300] [--batch-sizes 8 16 32]
-        [--max-tokens 128 256] [--repeats 3]
+        [--max-tokens 128 256] [--repeats 3] [--embedder minilm|bge-small|e5-small]
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ import textwrap
 import time
 from pathlib import Path
 
-from graphrag_code.embedding import MiniLMEmbedder
+from graphrag_code.embedding import Embedder, JarEmbedder, MiniLMEmbedder
+from graphrag_code.settings import load_settings
 
 
 def stdlib_functions(count: int, *, min_lines: int = 20, max_lines: int = 60) -> list[str]:
@@ -51,9 +52,18 @@ def _cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def worker(max_tokens: int, batch_size: int, count: int, repeats: int) -> dict[str, float]:
+def _embedder(name: str, max_tokens: int, batch_size: int) -> Embedder:
+    if name == "minilm":
+        return MiniLMEmbedder(max_tokens=max_tokens, batch_size=batch_size)
+    cache = load_settings().cache_dir
+    return JarEmbedder(name, cache_dir=cache, max_tokens=max_tokens, batch_size=batch_size)
+
+
+def worker(
+    name: str, max_tokens: int, batch_size: int, count: int, repeats: int
+) -> dict[str, float]:
     texts = stdlib_functions(count)
-    embedder = MiniLMEmbedder(max_tokens=max_tokens, batch_size=batch_size)
+    embedder = _embedder(name, max_tokens, batch_size)
     embedder.embed_documents(texts[:batch_size])  # load + warm up
     walls, cpus = [], []
     for _ in range(repeats):  # best of n: other processes only ever make a run slower
@@ -77,14 +87,16 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--max-tokens", type=int, nargs="+", default=[128, 256])
     parser.add_argument("--batch-sizes", type=int, nargs="+", default=[8, 16, 32])
+    parser.add_argument("--embedder", default="minilm", help="minilm, bge-small or e5-small")
     parser.add_argument("--worker", nargs=2, type=int, metavar=("MAX_TOKENS", "BATCH_SIZE"))
     args = parser.parse_args()
     if args.worker:
-        print(json.dumps(worker(args.worker[0], args.worker[1], args.texts, args.repeats)))
+        result = worker(args.embedder, args.worker[0], args.worker[1], args.texts, args.repeats)
+        print(json.dumps(result))
         return
 
     command = " ".join(["python", "benchmarks/embedding_throughput.py", *sys.argv[1:]])
-    print(f"MiniLM (int8 ONNX) on {args.texts} stdlib functions of 20-60 lines")
+    print(f"{args.embedder} (int8 ONNX) on {args.texts} stdlib functions of 20-60 lines")
     print(f"command: `{command}`\n")
     print(f"best of {args.repeats} runs; CPU ms/text is user+sys time, which load barely moves\n")
     print("| max tokens | batch size | texts | seconds | texts/s | CPU ms/text | peak RSS (MiB) |")
@@ -93,6 +105,7 @@ def main() -> None:
         for batch_size in args.batch_sizes:
             worker_args = ["--worker", str(max_tokens), str(batch_size)]
             worker_args += ["--texts", str(args.texts), "--repeats", str(args.repeats)]
+            worker_args += ["--embedder", args.embedder]
             run = subprocess.run(
                 [sys.executable, __file__, *worker_args],
                 capture_output=True,

@@ -8,6 +8,10 @@ reciprocal rank, per recipe and embedder. "whole function" embeds the docstring-
 as written (MiniLM cuts it at 256 tokens), the baseline of /work/shared/EMBEDDINGS.md.
 
     .venv/bin/python benchmarks/ghost_text_quality.py [--functions 300] [--max-words 104]
+        [--embedders minilm bge-small e5-small hashing] [--recipes name_sig_doc_body whole]
+
+Questions go through `embed_query` (bge's instruction and e5's "query: " prefix), documents
+through `embed_documents`.
 """
 
 from __future__ import annotations
@@ -32,7 +36,9 @@ from graphrag_code.embedding import (
     HashingEmbedder,
     MiniLMEmbedder,
     ghost_text,
+    make_embedder,
 )
+from graphrag_code.settings import load_settings
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s")
 
@@ -133,7 +139,7 @@ def documents(functions: Sequence[Function], recipe: GhostRecipe | None, words: 
 
 
 def scores(embedder: Embedder, questions: list[str], docs: list[str]) -> tuple[float, ...]:
-    q = np.asarray(embedder.embed_documents(questions), dtype=np.float32)
+    q = np.asarray([embedder.embed_query(text) for text in questions], dtype=np.float32)
     d = np.asarray(embedder.embed_documents(docs), dtype=np.float32)
     q /= np.linalg.norm(q, axis=1, keepdims=True)
     d /= np.linalg.norm(d, axis=1, keepdims=True)
@@ -147,24 +153,45 @@ def scores(embedder: Embedder, questions: list[str], docs: list[str]) -> tuple[f
     )
 
 
+def _embedder(name: str) -> Embedder:
+    if name == "minilm":
+        return MiniLMEmbedder()
+    if name == "hashing":
+        return HashingEmbedder()
+    return make_embedder(load_settings(embedder=name))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--functions", type=int, default=300)
     parser.add_argument("--max-words", type=int, nargs="+", default=[DEFAULT_MAX_WORDS])
+    parser.add_argument(
+        "--embedders", nargs="+", default=["minilm", "hashing"], help="GRAPHRAG_CODE_EMBEDDER names"
+    )
+    parser.add_argument(
+        "--recipes",
+        nargs="+",
+        default=[recipe.value for recipe in GhostRecipe] + ["whole"],
+        help="ghost-text recipes; 'whole' = the whole function as written",
+    )
     args = parser.parse_args()
 
     functions = stdlib_functions(args.functions)
     questions = [function.question for function in functions]
-    embedders: list[Embedder] = [MiniLMEmbedder(), HashingEmbedder()]
+    embedders = [_embedder(name) for name in args.embedders]
     command = " ".join(["python", "benchmarks/ghost_text_quality.py", *sys.argv[1:]])
     print(f"{len(functions)} stdlib functions; question = first docstring sentence")
     print(f"command: `{command}`\n")
     print("| embedder | document | max words | R@1 | R@10 | MRR | seconds |")
     print("|---|---|---:|---:|---:|---:|---:|")
     variants: list[tuple[GhostRecipe | None, int]] = [
-        (recipe, words) for words in args.max_words for recipe in GhostRecipe
+        (recipe, words)
+        for words in args.max_words
+        for recipe in GhostRecipe
+        if recipe.value in args.recipes
     ]
-    variants.append((None, 0))
+    if "whole" in args.recipes:
+        variants.append((None, 0))
     for embedder in embedders:
         for recipe, words in variants:
             docs = documents(functions, recipe, words)

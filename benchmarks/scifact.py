@@ -9,6 +9,7 @@ from the same legs. Every pass is recorded under benchmarks/results/scifact-*.js
     .venv/bin/python -m benchmarks.scifact                      # the full sweep (Markdown)
     .venv/bin/python -m benchmarks.scifact --quick              # default variant only
     .venv/bin/python -m benchmarks.scifact --max-tokens 256     # MiniLM's usual truncation
+    .venv/bin/python -m benchmarks.scifact --quick --embedder bge-small   # another embedder
 
 The runner lives in `harness.scifact`; this script finds the data and keeps the repository's
 output files. The data: `--data DIR` (BEIR layout), else $GRAPHRAG_CODE_SCIFACT_DIR, else the
@@ -55,7 +56,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--data", type=Path, help="BEIR folder (see above for the default)")
     parser.add_argument("--quick", action="store_true", help="only the default variant")
-    parser.add_argument("--max-tokens", type=int, default=512, help="MiniLM truncation")
+    parser.add_argument("--max-tokens", type=int, default=512, help="embedder truncation")
+    parser.add_argument(
+        "--embedder", default="minilm", help="minilm, bge-small or e5-small (default minilm)"
+    )
     parser.add_argument("--out", type=Path, default=RESULTS)
     parser.add_argument("--json", action="store_true", help="print the numbers as JSON")
     args = parser.parse_args(argv)
@@ -69,6 +73,7 @@ def main(argv: list[str] | None = None) -> int:
         max_tokens=args.max_tokens,
         quick=args.quick,
         console=Console(stderr=True),
+        embedder_name=args.embedder,
     )
     written = run.write(args.out)
     if args.json:

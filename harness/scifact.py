@@ -29,7 +29,7 @@ from rich.console import Console
 
 from graphrag_code.api import connect
 from graphrag_code.cli.progress import RichProgress
-from graphrag_code.embedding import MiniLMEmbedder
+from graphrag_code.embedding import JarEmbedder, MiniLMEmbedder
 from graphrag_code.evaluation.metrics import aggregate, score_queries, standard_metrics
 from graphrag_code.evaluation.runlog import RunLog
 from graphrag_code.graph.client import Neo4jClient
@@ -86,6 +86,8 @@ PUBLISHED = [
 WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0)
 """Full-text weights swept against a vector weight of 1 (0 = vector only)."""
 DEPTHS = (10, 20, 50, 100)
+LABELS = {"minilm": "MiniLM-L6", "bge-small": "bge-small-en-v1.5", "e5-small": "e5-small-v2"}
+"""How tables name each embedder (GRAPHRAG_CODE_EMBEDDER values)."""
 RRF_KS = (10.0, 20.0, 30.0, 60.0, 100.0)
 ALPHAS = (0.3, 0.4, 0.5, 0.6)
 
@@ -122,7 +124,7 @@ def variants(quick: bool) -> list[Variant]:
 def ingest(
     client: Neo4jClient,
     dataset: BeirDataset,
-    embedder: MiniLMEmbedder,
+    embedder: MiniLMEmbedder | JarEmbedder,
     console: Console,
     progress: ProgressReporter,
 ) -> None:
@@ -216,6 +218,8 @@ class ScifactReport:
     lines: list[str] = field(default_factory=list)
     sections: list[tuple[str, list[Row]]] = field(default_factory=list)
     numbers: dict[str, dict[str, float | None]] = field(default_factory=dict)
+    model: str = "MiniLM-L6"
+    """The embedder as the tables name it."""
 
     def table(self, title: str) -> None:
         self.lines += [
@@ -244,7 +248,7 @@ def sweeps(
 ) -> None:
     """Everything computed from one pass's legs without querying again."""
     qrels = dataset.qrels
-    report.table(f"RRF weight sweep (k=60), full-text {variant.label} + MiniLM")
+    report.table(f"RRF weight sweep (k=60), full-text {variant.label} + {report.model}")
     for weight in WEIGHTS[1:]:
         report.scored(f"RRF text={weight:g} vector=1", evaluate(results, qrels, Fusion(weight)))
     report.table(f"RRF k (the constant), {variant.label}")
@@ -272,6 +276,7 @@ class ScifactRun:
     max_tokens: int
     quick: bool
     report: ScifactReport
+    embedder: str
     log_path: Path
     query_median_ms: float
     embed_median_ms: float
@@ -283,7 +288,8 @@ class ScifactRun:
     @property
     def stem(self) -> str:
         """Stable file name of the latest results, to commit next to the code."""
-        return f"scifact-{self.max_tokens}tokens" + ("-quick" if self.quick else "")
+        model = "" if self.embedder == "minilm" else f"{self.embedder}-"
+        return f"scifact-{model}{self.max_tokens}tokens" + ("-quick" if self.quick else "")
 
     def text(self) -> str:
         """The full Markdown report, with timings and where the run log is."""
@@ -322,6 +328,7 @@ def run_scifact(
     max_tokens: int = 512,
     quick: bool = False,
     console: Console | None = None,
+    embedder_name: str = "minilm",
 ) -> ScifactRun:
     """The whole benchmark: ingest, one pass per full-text variant (only the default one when
     `quick`), the three fusions of each, then sweeps over the default and the best variant.
@@ -331,7 +338,12 @@ def run_scifact(
     """
     console = console or Console(stderr=True, quiet=True)
     dataset = load_beir(data, name="scifact")
-    embedder = MiniLMEmbedder(max_tokens=max_tokens)
+    settings = load_settings()
+    embedder = (
+        MiniLMEmbedder(max_tokens=max_tokens)
+        if embedder_name == "minilm"
+        else JarEmbedder(embedder_name, cache_dir=settings.cache_dir, max_tokens=max_tokens)
+    )
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     log = RunLog(
         out / f"scifact-{stamp}.jsonl",
@@ -342,15 +354,17 @@ def run_scifact(
             "command": command,
         },
     )
-    report = ScifactReport()
+    report = ScifactReport(model=LABELS.get(embedder_name, embedder_name))
     report.table("Published anchors (BEIR SciFact test, 300 queries)")
     for name, published_ndcg, published_recall in PUBLISHED:
         report.row(name, published_ndcg, published_recall, "published")
-    report.table("Through Neo4j: each full-text variant alone and RRF(k=60) 1:1 with MiniLM")
+    report.table(
+        f"Through Neo4j: each full-text variant alone and RRF(k=60) 1:1 with {report.model}"
+    )
     passes: dict[Variant, list[QueryResult]] = {}
     hybrid: dict[Variant, float] = {}
     with (
-        connect(load_settings()) as client,
+        connect(settings) as client,
         RichProgress(console, enabled=not console.quiet) as progress,
     ):
         ensure_document_schema(client, schema_for(DEFAULT))
@@ -366,13 +380,13 @@ def run_scifact(
                 write_evaluation(log, run_id, evaluation, with_hits=variant == DEFAULT)
                 if fusion.fulltext == 0.0:
                     if variant == DEFAULT:
-                        name = f"vector only, MiniLM-L6 int8, {max_tokens} tokens"
+                        name = f"vector only, {report.model} int8, {max_tokens} tokens"
                         report.scored(name, evaluation)
                 elif fusion.vector == 0.0:
                     report.scored(f"full-text {variant.label}", evaluation)
                 else:
                     ndcg, _ = report.scored(
-                        f"RRF(full-text {variant.label}, MiniLM) 1:1", evaluation
+                        f"RRF(full-text {variant.label}, {report.model}) 1:1", evaluation
                     )
                     hybrid[variant] = ndcg
 
@@ -386,6 +400,7 @@ def run_scifact(
         max_tokens=max_tokens,
         quick=quick,
         report=report,
+        embedder=embedder_name,
         log_path=log.path,
         query_median_ms=statistics.median(timings),
         embed_median_ms=statistics.median(embed_ms),

@@ -47,6 +47,7 @@ def _values(dimensions: int) -> dict[str, Any]:
         "dotted": ["SqliteStorage.save"],
         "paths": ["shop/models.py"],
         "folders": ["src/shop/", ""],
+        "locations": [{"repo": REPO, "path": "shop/models.py"}],
         "root": "/tmp/shop",
         "head": None,
         "run": "test-run",

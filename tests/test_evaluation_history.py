@@ -4,6 +4,7 @@ a run end to end against the real Neo4j with the hashing embedder."""
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -29,6 +30,7 @@ from graphrag_code.evaluation.history import (
     skip_reason,
     write_history_report,
 )
+from graphrag_code.evaluation.history.bm25 import Bm25Index, tokens
 from graphrag_code.evaluation.report import read_run_log, scores_from_run_log
 from graphrag_code.evaluation.runlog import RunLog
 from graphrag_code.graph.client import Neo4jClient
@@ -66,6 +68,8 @@ def _commit(subject: str, *paths: str, parents: int = 1, status: str = "M") -> C
         ("Prepare the 3.0 release", SkipReason.RELEASE),
         ("Update version to 1.4", SkipReason.RELEASE),
         ("chore(release): 2.1.0", SkipReason.RELEASE),
+        ("Version 0.35.1 (#2410)", SkipReason.RELEASE),  # starlette's release commits
+        ("Version checks for Python 3.9 in setup", None),
         ("Run black on the package", SkipReason.FORMATTING),
         ("Apply isort and ruff fixes", SkipReason.FORMATTING),
         ("Fix typo in the docstring of parse", SkipReason.FORMATTING),
@@ -201,6 +205,24 @@ def test_score_files_cuts_at_k_hits_not_k_files() -> None:
     assert list(partial) == metric_names()
 
 
+def test_bm25_tokens_and_ranking_by_hand() -> None:
+    assert tokens("Fix getUser in the user_store") == [
+        "fix", "getuser", "get", "user", "user_store", "user", "store"
+    ]  # fmt: skip
+    index = Bm25Index.build(
+        [
+            ("a.py", "def save_order(order): store order in database"),
+            ("b.py", "def render(page): html page"),
+            ("c.py", "order order order"),
+        ]
+    )
+    assert index.search("save the order", k=3) == ["a.py", "c.py"]  # b.py matches nothing
+    assert index.search("html", k=1) == ["b.py"]
+    # idf: "order" is in 2 of 3 documents, "save" in 1 (Lucene's formula)
+    assert math.isclose(index.document_frequency["order"], 2)
+    assert index.search("nothing matches", k=5) == []
+
+
 def test_select_ablations() -> None:
     assert [a.name for a in select_ablations(["hybrid", "full-text"])] == ["hybrid", "full-text"]
     with pytest.raises(ConfigurationError, match="unknown ablations"):
@@ -237,6 +259,12 @@ def test_history_benchmark_end_to_end(
     for outcome in text.outcomes:
         assert outcome.scores["acc@5"] == 1.0, outcome.question.text
         assert all(hit.ranks.keys() == {"text"} for hit in outcome.hits)
+    # the file-level rankings: BM25 over whole files (the baseline) and search(unit="file")
+    for name in ("bm25-files", "files"):
+        ranked = next(a for a in result.ablations if a.ablation.name == name)
+        assert ranked.summary.overall.means["acc@5"] == 1.0, name
+        for outcome in ranked.outcomes:
+            assert len(set(outcome.files)) == len(outcome.files), "each file once"
     restock = next(o for o in text.outcomes if "restock_item" in o.question.text)
     assert restock.relevant == ("store-history:store.inventory",)
     # each question was asked of its parent: the last tree indexed is the newest parent,

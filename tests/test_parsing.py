@@ -227,3 +227,41 @@ def test_with_statements_bind_each_name_to_its_own_call() -> None:
         (name, ("helper", call)) for call, name in items
     }
     assert [b.line for b in enters] == sorted(b.line for b in enters)
+
+
+def test_module_search_text_holds_its_own_statements_not_its_symbols() -> None:
+    from graphrag_code.ingest.rows import top_level_code
+    from graphrag_code.text import statement_text
+
+    parsed = parse(
+        textwrap.dedent(
+            '''
+            """Packaging."""
+            import setuptools
+
+            REQUIRES = ["charset_normalizer>=2,<4", "idna"]
+
+
+            def read_version(path):
+                return open(path).read().strip()
+
+
+            class Builder:
+                def build(self):
+                    return compile_everything()
+
+
+            setuptools.setup(python_requires=">=3.8", install_requires=REQUIRES)
+            '''
+        )
+    )
+    top = top_level_code(parsed)
+    assert "charset_normalizer" in top
+    assert "python_requires" in top
+    assert "compile_everything" not in top  # a method's body is its own node's text
+    assert "read_version" not in top
+    text = statement_text(top)
+    words = text.split()
+    assert {"charset", "normalizer", "python", "requires", "setuptools"} <= set(words)
+    assert '">=3.8"' in text  # as written: the version's numbers are searchable
+    assert "compile" not in words

@@ -166,3 +166,16 @@ def test_cli_context_items_carry_locations(cli: Any) -> None:
     assert data["items"]
     for item in data["items"]:
         assert item["text"].startswith(f"### {Location(**item['location'])} — ")
+
+
+def test_cli_search_files_ranks_each_file_once(cli: Any) -> None:
+    question = "save an order record in the sqlite database"
+    data = _json(cli, "search", question, "--repo", REPO, "--files", "-k", "4")
+    paths = [hit["location"]["path"] for hit in data["hits"]]
+    assert len(paths) == len(set(paths)) <= 4
+    assert "src/shop/storage/sqlite.py" in paths
+    assert {hit["kind"] for hit in data["hits"]} == {"File"}
+    code, out = cli("search", question, "--repo", REPO, "--unit", "package")
+    assert code == 0
+    assert "src/shop/storage" in out
+    assert "package" in out  # the first column names the unit

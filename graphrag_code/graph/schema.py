@@ -28,7 +28,7 @@ class SchemaConfig:
     vector_index: str = "code_embedding"
     fulltext_index: str = "code_search_text"
     dimensions: int = 384
-    model: str = "minilm-l6-v2-int8"  # MiniLMEmbedder.name, the default embedder
+    model: str = "bge-small-en-v1.5-int8"  # the default embedder's name (JarEmbedder "bge-small")
     fulltext_analyzer: str = "english"
 
 

@@ -6,7 +6,7 @@ import hashlib
 
 from ..linking.linker import NodeIds
 from ..model import NodeRow, ParsedFile, Symbol, SymbolKind
-from ..text import search_text
+from ..text import search_text, statement_text
 
 __all__ = ["MAX_MODULE_CODE", "NodeRow", "file_rows"]
 
@@ -21,6 +21,20 @@ def content_hash(*parts: str | None) -> str:
         digest.update((part or "").encode("utf-8", errors="replace"))
         digest.update(b"\x00")
     return digest.hexdigest()[:32]
+
+
+def top_level_code(parsed: ParsedFile) -> str:
+    """The file's lines outside its top-level classes and functions: imports, constants,
+    calls such as `setup(install_requires=[...])`, configuration. Symbols are searched by
+    their own text; without this a module's own statements matched no node at all (issue 18:
+    commit subjects about `setup.py` or `docs/conf.py` found neither). Indexed as written
+    (`statement_text`): version numbers and repeated words count, as in BM25 over files."""
+    inside: set[int] = set()
+    for symbol in parsed.symbols:
+        if symbol.parent == parsed.module:
+            inside.update(range(symbol.start_line, symbol.end_line + 1))
+    lines = parsed.code.splitlines()
+    return "\n".join(line for number, line in enumerate(lines, 1) if number not in inside)
 
 
 def _module_row(repo: str, parsed: ParsedFile, ids: NodeIds) -> NodeRow:
@@ -53,7 +67,9 @@ def _module_row(repo: str, parsed: ParsedFile, ids: NodeIds) -> NodeRow:
                 signature=None,
                 docstring=parsed.docstring,
                 code=None,
-            ),
+            )
+            + "\n"
+            + statement_text(top_level_code(parsed)),
             "content_hash": content_hash(parsed.path, parsed.module, parsed.docstring, code),
         },
     )

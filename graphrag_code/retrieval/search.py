@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from ..embedding.base import Embedder
@@ -20,6 +20,7 @@ from ..graph.schema import check_fulltext_index
 from ..location import Location
 from .fusion import rrf
 from .question import Intent, Question, analyse, clean_question, lucene_query, target_query
+from .units import FileRanking, Unit, UnitScore, rank_units, unit_key
 
 __all__ = ["Hit", "Reranker", "SearchOptions", "SearchResult", "Searcher"]
 
@@ -32,8 +33,10 @@ _EDGE_TYPES = frozenset({"CALLS", "IMPORTS", "INHERITS", "USES_TYPE", "DEFINES"}
 DEFAULT_WEIGHTS: dict[Intent, dict[str, float]] = {
     intent: {"vector": 1.0, "text": 1.0, "graph": 1.0} for intent in Intent
 }
-# concept: the graph leg lowered MRR at every weight tried (BENCHMARKS.md, code questions)
-DEFAULT_WEIGHTS[Intent.CONCEPT] = {"vector": 1.0, "text": 1.0, "graph": 0.0}
+# concept: the graph leg lowered MRR at every weight tried (BENCHMARKS.md, code questions);
+# with bge-small's vectors the text leg helps little more (MRR .664 vector alone, .659 at text
+# weight 0.1, .627 at 1; a text weight chosen on two packages held out on the third: §5)
+DEFAULT_WEIGHTS[Intent.CONCEPT] = {"vector": 1.0, "text": 0.1, "graph": 0.0}
 DEFAULT_WEIGHTS[Intent.DEFINITION] = {"vector": 0.5, "text": 1.0, "graph": 0.25}
 # relationship: without the vector leg callers and impact scored the same or better (MRR .960
 # vs .958, .950 vs .950) and the question needs no embedding; without the text leg callers
@@ -298,9 +301,28 @@ class Searcher:
         }
 
     def search(
-        self, text: str, *, repo: str | None = None, options: SearchOptions | None = None
+        self,
+        text: str,
+        *,
+        repo: str | None = None,
+        options: SearchOptions | None = None,
+        unit: Unit | str = Unit.SYMBOL,
+        files: FileRanking | None = None,
     ) -> SearchResult:
+        """The `options.k` best symbols (or, with `unit` "file" / "package", the files or
+        folders ranked by the evidence of all their hits: `units.py`, tuned by `files`)."""
         options = options or SearchOptions()
+        unit = Unit(unit)
+        if unit is not Unit.SYMBOL:
+            files = files or FileRanking()
+            options = replace(
+                options,
+                candidates_per_leg=max(options.candidates_per_leg, files.depth),
+                seed_k=files.seed_k,
+                weights=options.weights
+                if options.weights is not None
+                else _file_weights(files, options),
+            )
         text = clean_question(text)
         if not text.strip():
             raise InvalidArgumentError(
@@ -320,9 +342,12 @@ class Searcher:
         row = self.reader.hybrid_search(self.parameters(question, options, repo, embedding))
         timings["query"] = (time.perf_counter() - started) * 1000
         started = time.perf_counter()
-        hits, legs = self._fuse(question, row, options)
-        if self.reranker is not None:
-            hits = self.reranker.rerank(text, hits)
+        if unit is Unit.SYMBOL:
+            hits, legs = self._fuse(question, row, options)
+            if self.reranker is not None:
+                hits = self.reranker.rerank(text, hits)
+        else:
+            hits, legs = self._fuse_units(row, options, unit, files or FileRanking())
         timings["fuse"] = (time.perf_counter() - started) * 1000
         return SearchResult(
             question, hits[: options.k], list(row["seeds"]), timings, legs, self.warnings(repo)
@@ -369,6 +394,45 @@ class Searcher:
                 )
             )
         return hits, legs
+
+    def _fuse_units(
+        self, row: Mapping[str, Any], options: SearchOptions, unit: Unit, files: FileRanking
+    ) -> tuple[list[Hit], dict[str, list[str]]]:
+        entries = {leg: list(row[leg]) for leg in LEGS if leg in options.legs}
+        weights = dict(options.weights or {})
+        ranked = rank_units(entries, weights, unit_key(unit), decay=files.decay, rrf_k=files.rrf_k)[
+            : options.k
+        ]
+        modules = self.reader.modules_at([u.key for u in ranked]) if unit is Unit.FILE else {}
+        legs = {leg: [entry["id"] for entry in leg_entries] for leg, leg_entries in entries.items()}
+        return [_unit_hit(u, unit, modules.get(u.key)) for u in ranked], legs
+
+
+def _unit_hit(score: UnitScore, unit: Unit, module: Any) -> Hit:
+    """A file (its module node's id and name when it has one) or a folder as a `Hit`; `explain`
+    names the hits that made its score, best first."""
+    repo, path = score.key
+    shown = ", ".join(member.split(":", 1)[-1] for member in score.members[:5])
+    more = len(score.members) - 5
+    return Hit(
+        id=module.id if module is not None else f"{repo}:{path}",
+        kind="File" if unit is Unit.FILE else "Package",
+        qualified_name=module.qualified_name if module is not None else path,
+        location=Location(path),
+        signature=None,
+        repo=repo,
+        score=score.score,
+        ranks=dict(score.ranks),
+        leg_scores=dict(score.leg_scores),
+        explain=f"{len(score.members)} hits: {shown}" + (f" (+{more})" if more > 0 else ""),
+    )
+
+
+def _file_weights(files: FileRanking, options: SearchOptions) -> dict[str, float]:
+    """The file ranking's leg weights, restricted to the legs the caller asked for."""
+    if set(options.legs) != set(LEGS):
+        return dict.fromkeys(options.legs, 1.0)
+    return {leg: files.weights.get(leg, 0.0) for leg in LEGS}
 
 
 def _with_prior(

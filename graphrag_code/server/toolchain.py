@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import PrerequisiteMissingError
+from ..maven import find_maven
 
 __all__ = ["JavaRuntime", "find_java", "find_maven", "required_java_major"]
 
@@ -78,14 +79,3 @@ def find_java(min_major: int, preferred_home: Path | None = None) -> JavaRuntime
         f"(e.g. `apt install openjdk-17-jdk`) or set GRAPHRAG_CODE_JAVA_HOME; or point "
         f"NEO4J_URI at an existing Neo4j server."
     )
-
-
-def find_maven() -> Path:
-    """The `mvn` executable, used once to build the launcher."""
-    mvn = shutil.which("mvn")
-    if mvn is None:
-        raise PrerequisiteMissingError(
-            "the local Neo4j server is built with Maven on first use, but `mvn` is not on PATH. "
-            "Install Maven (e.g. `apt install maven`) or point NEO4J_URI at an existing server."
-        )
-    return Path(mvn)

@@ -59,6 +59,7 @@ _RELEASE = re.compile(
         (release|releasing|released|tag|tagging)\b[\s:]*(v?\d|$)
       | bump\b
       | v?\d+(\.\d+)+\b
+      | version\s+v?\d+(\.\d+)+\b
       | (prepare|preparing|prep)\b.*\brelease\b
       | chore\(release\)
     )

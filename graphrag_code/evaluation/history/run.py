@@ -12,25 +12,36 @@ from typing import Any
 from ...codegraph import CodeGraph
 from ...errors import ConfigurationError
 from ...ingest.pipeline import valid_repo_name
+from ...location import Location
 from ...progress import SILENT, ProgressReporter
-from ...retrieval.search import LEGS
+from ...retrieval.search import LEGS, Hit
+from ...retrieval.units import Unit
 from ..ablation import Ablation, select
 from ..metrics import aggregate
 from ..runlog import RunLog
+from .bm25 import Bm25Index
 from .git import export_tree
 from .questions import HistoryQuestion, QuestionSet, SkippedCommit, SkipReason
 from .scoring import KS, AblationResult, HistoryResult, QuestionOutcome, file_ranking, score_files
 
 __all__ = ["ABLATIONS", "log_ablation", "run_history_benchmark", "select_ablations"]
 
+BM25_FILES = "bm25-files"
+"""The baseline ablation: BM25 over whole files, run by the benchmark itself (`bm25.py`)."""
+
 ABLATIONS: tuple[Ablation, ...] = (
+    Ablation(BM25_FILES, (), baseline=True, unit=Unit.FILE),
     Ablation("full-text", ("text",)),
     Ablation("vector", ("vector",)),
     Ablation("vector+text", ("vector", "text")),
     Ablation("hybrid", LEGS),
     Ablation("hybrid+prior", LEGS, centrality_prior=1.0),
+    Ablation("files", LEGS, unit=Unit.FILE),
+    Ablation("files: vector+text", ("vector", "text"), unit=Unit.FILE),
 )
-"""Each leg alone, RRF of the two, the graph leg added, then PageRank as a tie-breaking prior."""
+"""BM25 over whole files; each leg alone, RRF of the two, the graph leg added, PageRank as a
+tie-breaking prior (symbols, scored at the file of each hit); then files ranked by all their
+symbols' evidence (`search(unit="file")`), with and without the graph leg."""
 
 
 def select_ablations(names: Sequence[str]) -> tuple[Ablation, ...]:
@@ -49,6 +60,7 @@ def log_ablation(log: RunLog, result: AblationResult, *, config: Mapping[str, An
             "ablation": ablation.name,
             "legs": list(ablation.legs),
             "centrality_prior": ablation.centrality_prior,
+            "unit": ablation.unit.value,
         }
     )
     records: list[Mapping[str, Any]] = []
@@ -100,15 +112,45 @@ def _ask(
     modules: Mapping[str, str],
     ablation: Ablation,
     ks: Sequence[int],
+    bm25: Bm25Index | None,
 ) -> QuestionOutcome:
     started = time.perf_counter()
-    result = graph.search(
-        question.text, repo=repo, options=ablation.options(question.text, k=max(ks))
-    )
+    if ablation.baseline:
+        if bm25 is None:
+            raise ConfigurationError(f"no baseline retriever for ablation {ablation.name!r}")
+        hits = _bm25_hits(bm25, question.text, repo, modules, max(ks))
+    else:
+        hits = graph.search(
+            question.text,
+            repo=repo,
+            options=ablation.options(question.text, k=max(ks)),
+            unit=ablation.unit,
+            files=ablation.files,
+        ).hits
     seconds = time.perf_counter() - started
-    files = file_ranking(result.hits, modules)
+    result_hits = tuple(hits)
+    files = file_ranking(result_hits, modules)
     scores = score_files(files, relevant, ks)
-    return QuestionOutcome(question, relevant, tuple(result.hits), tuple(files), scores, seconds)
+    return QuestionOutcome(question, relevant, result_hits, tuple(files), scores, seconds)
+
+
+def _bm25_hits(
+    index: Bm25Index, text: str, repo: str, modules: Mapping[str, str], k: int
+) -> list[Hit]:
+    return [
+        Hit(id=modules[path], kind="File", qualified_name=path, location=Location(path),
+            signature=None, repo=repo, score=0.0)
+        for path in index.search(text, k)
+    ]  # fmt: skip
+
+
+def _bm25_index(tree: Path, modules: Mapping[str, str]) -> Bm25Index:
+    """Every indexed file of the searched tree, read whole, as one BM25 document."""
+    return Bm25Index.build(
+        (path, (tree / path).read_text(encoding="utf-8", errors="replace"))
+        for path in modules
+        if (tree / path).is_file()
+    )
 
 
 def _by_revision(questions: Sequence[HistoryQuestion]) -> dict[str, list[HistoryQuestion]]:
@@ -156,6 +198,7 @@ def run_history_benchmark(
             export_tree(questions.root, revision, tree)
             graph.index(tree, name, progress=index_progress)
             modules = _module_ids(graph, name)
+            bm25 = _bm25_index(tree, modules) if any(a.baseline for a in ablations) else None
             seconds["index"] += time.perf_counter() - started
             if index_progress is not None:
                 progress.stage("search", len(asked))
@@ -164,7 +207,7 @@ def run_history_benchmark(
                 relevant = tuple(sorted({modules[p] for p in question.paths if p in modules}))
                 if relevant:
                     for ablation in ablations:
-                        outcome = _ask(graph, name, question, relevant, modules, ablation, ks)
+                        outcome = _ask(graph, name, question, relevant, modules, ablation, ks, bm25)
                         outcomes[ablation.name].append(outcome)
                 else:
                     reason = SkipReason.NOT_INDEXED
