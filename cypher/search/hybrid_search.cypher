@@ -9,7 +9,13 @@
 //   $lucene        escaped Lucene query, or '' to skip the full-text leg (search.py pads
 //                  it with spaces so that every question shares one plan)
 //   $repo          repository name, or null for all
-//   $k, $candidates   hits per leg; candidates fetched before the repository filter
+//   $repo_token    the repository's `repo_token` (graph/scoping.py), or null: when set, the
+//                  full-text queries carry a required `+repo_token:…` clause, so Lucene
+//                  returns only that repository's nodes (the clause is boosted 0: scores stay
+//                  those of the words; a node matching no word scores 0 and is dropped)
+//   $k, $candidates   hits per leg; vector candidates fetched before the repository filter
+//   $text_candidates  full-text hits fetched before the repository filter (with $repo_token
+//                  a small margin over $k, so that ties at the cut-off are broken by id)
 //   $names, $short_names, $dotted, $paths   what the question names (graph seeds), each
 //                  padded with '' to a fixed length so that every question shares one plan
 //   $seed_from_hits, $seed_k   also seed the graph leg with the top hits of the other legs
@@ -26,9 +32,16 @@
 CALL () {
   WITH $embedding AS embedding
   WHERE $use_vector AND embedding IS NOT NULL
+  // On Neo4j 2026.01+ the searcher replaces the lines between these markers with those of
+  // search/vector_search_repo.cypher (or vector_search_all.cypher when $repo is null): the
+  // Cypher 25 SEARCH clause, which filters by repository inside the index search. Here, the
+  // form every server runs: fetch $candidates (over-fetched by the repository's share of the
+  // index), then filter.
+  // BEGIN vector leg
   CALL db.index.vector.queryNodes($vector_index, $candidates, embedding) YIELD node, score
   WITH node, score
   WHERE $repo IS NULL OR node.repo = $repo
+  // END vector leg
   ORDER BY score DESC
   LIMIT $k
   RETURN collect({
@@ -40,11 +53,15 @@ CALL () {
 CALL () {
   WITH $lucene AS lucene
   WHERE trim(lucene) <> ''  // blank (or null): no text leg
-  CALL db.index.fulltext.queryNodes($fulltext_index, lucene, {limit: $candidates})
-    YIELD node, score
+  CALL db.index.fulltext.queryNodes(
+    $fulltext_index,
+    CASE WHEN $repo_token IS NULL THEN lucene
+      ELSE '+repo_token:' + $repo_token + '^0 +(' + lucene + ')' END,
+    {limit: $text_candidates}
+  ) YIELD node, score
   WITH node, score
-  WHERE $repo IS NULL OR node.repo = $repo
-  ORDER BY score DESC
+  WHERE score > 0 AND ($repo IS NULL OR node.repo = $repo)
+  ORDER BY score DESC, node.id
   LIMIT $k
   RETURN collect({
     id: node.id, score: score, kind: node.kind, qualified_name: node.qualified_name,
@@ -184,11 +201,15 @@ CALL (vector, text, named) {
   // trace: the call chains from a named seed to the code the rest of the question names
   CALL (s, weight) {
     WITH s WHERE $trace AND weight >= 2.0 AND trim($target_lucene) <> ''
-    CALL db.index.fulltext.queryNodes($fulltext_index, $target_lucene, {limit: $candidates})
-      YIELD node, score
+    CALL db.index.fulltext.queryNodes(
+      $fulltext_index,
+      CASE WHEN $repo_token IS NULL THEN $target_lucene
+        ELSE '+repo_token:' + $repo_token + '^0 +(' + $target_lucene + ')' END,
+      {limit: $text_candidates}
+    ) YIELD node, score
     WITH s, node AS t, score
-    WHERE t <> s AND ($repo IS NULL OR t.repo = $repo)
-    WITH s, t ORDER BY score DESC LIMIT 10
+    WHERE score > 0 AND t <> s AND ($repo IS NULL OR t.repo = $repo)
+    WITH s, t ORDER BY score DESC, t.id LIMIT 10
     MATCH p = shortestPath((s)-[:CALLS*..6]->(t))
     UNWIND range(1, length(p)) AS i
     RETURN collect({

@@ -1,4 +1,11 @@
-"""Create the graph schema (constraints, vector and full-text indexes); wait until ONLINE."""
+"""Create the graph schema (constraints, vector and full-text indexes); wait until ONLINE.
+
+The indexes take the form the server allows: on Neo4j 2026.01+ the vector index carries
+`repo` as a filter property (Cypher 25 `SEARCH` then filters inside the index search); on
+every server the full-text index covers `repo_token` (`scoping.py`). An index created by an
+earlier version without them is rebuilt once, keeping every node and vector (see
+`ensure_schema`).
+"""
 
 from __future__ import annotations
 
@@ -8,12 +15,15 @@ from dataclasses import dataclass
 from ..errors import EmbeddingMismatchError, SchemaError
 from .client import Neo4jClient
 from .queries import load_query, split_statements
+from .scoping import repo_token
 
 __all__ = [
     "SchemaConfig",
     "VectorIndexInfo",
+    "check_fulltext_index",
     "check_vector_index",
     "ensure_schema",
+    "fulltext_index_properties",
     "vector_index_info",
     "wait_for_indexes",
 ]
@@ -40,16 +50,29 @@ def ensure_schema(
     If the vector index was built for another model or dimension count, this raises
     `EmbeddingMismatchError` naming both — unless no vectors are stored yet or `reembed` is
     set, in which case the old index and vectors are dropped and a fresh index is created.
+
+    An index an earlier version created without the repository filter is dropped and created
+    again; nodes and vectors stay, only the index is rebuilt: the full-text index when it
+    lacks `repo_token` (after writing the token on every node: one pass over the nodes), the
+    vector index when the server could filter by `repo` inside it (2026.01+). Rebuilding reads
+    every stored vector again (on Django's 42k vectors: seconds to a minute); searches wait for
+    it like for any index that is not ONLINE.
     """
     _reconcile_vector_index(client, config, reembed=reembed)
-    parameters = {
-        "vector_index": config.vector_index,
-        "dimensions": config.dimensions,
+    _scope_fulltext_index(client, config)
+    filtered = client.capabilities().vector_search_filters
+    if filtered:
+        _add_vector_filter(client, config)
+    fulltext = {
         "fulltext_index": config.fulltext_index,
         "fulltext_analyzer": config.fulltext_analyzer,
     }
     for statement in split_statements(load_query("schema/create")):
-        client.write(statement, parameters)
+        client.write(statement, fulltext)
+    client.write(
+        load_query("schema/create_vector_filtered" if filtered else "schema/create_vector"),
+        {"vector_index": config.vector_index, "dimensions": config.dimensions},
+    )
     _check_names(client, config)
     client.write(
         load_query("schema/record_embedding_model"),
@@ -66,6 +89,12 @@ class VectorIndexInfo:
     name: str
     dimensions: int
     model: str | None
+    properties: tuple[str, ...] = ("embedding",)  # + `repo` when it filters by repository
+
+    @property
+    def filters_by_repo(self) -> bool:
+        """Whether a Cypher 25 `SEARCH` on this index can filter by `repo` inside it."""
+        return "repo" in self.properties
 
     def serves(self, model: str, dimensions: int) -> bool:
         """Whether vectors of `model` with `dimensions` belong in this index."""
@@ -86,7 +115,12 @@ def vector_index_info(client: Neo4jClient, name: str) -> VectorIndexInfo | None:
         return None
     recorded = client.read(load_query("schema/embedding_model"), {"name": name})
     model = recorded[0]["model"] if recorded else None
-    return VectorIndexInfo(name, int(info[0]["dimensions"]), str(model) if model else None)
+    return VectorIndexInfo(
+        name,
+        int(info[0]["dimensions"]),
+        str(model) if model else None,
+        tuple(info[0]["properties"] or ()),
+    )
 
 
 def check_vector_index(client: Neo4jClient, name: str, *, model: str, dimensions: int) -> None:
@@ -103,15 +137,26 @@ def check_vector_index(client: Neo4jClient, name: str, *, model: str, dimensions
         raise info.mismatch(model, dimensions)
 
 
-def check_fulltext_index(client: Neo4jClient, name: str) -> None:
-    """Raise `SchemaError` when the full-text index `name` does not exist (nothing was indexed
-    yet), instead of letting a query fail inside `db.index.fulltext.queryNodes`."""
-    rows = client.read(load_query("schema/search_indexes"))
-    if name not in {row["name"] for row in rows}:
+def fulltext_index_properties(client: Neo4jClient, name: str) -> tuple[str, ...] | None:
+    """The properties the full-text index `name` covers (`repo_token` among them when a query
+    can be scoped to one repository); None when it does not exist."""
+    for row in client.read(load_query("schema/search_indexes")):
+        if row["name"] == name and row["type"] == "FULLTEXT":
+            return tuple(row["properties"] or ())
+    return None
+
+
+def check_fulltext_index(client: Neo4jClient, name: str) -> tuple[str, ...]:
+    """The properties of the full-text index `name`; `SchemaError` when it does not exist
+    (nothing was indexed yet), instead of a query failing inside
+    `db.index.fulltext.queryNodes`."""
+    properties = fulltext_index_properties(client, name)
+    if properties is None:
         raise SchemaError(
             f"full-text index {name!r} does not exist: index a repository first "
             "(`graphrag-code index PATH`)"
         )
+    return properties
 
 
 def _reconcile_vector_index(client: Neo4jClient, config: SchemaConfig, *, reembed: bool) -> None:
@@ -124,7 +169,32 @@ def _reconcile_vector_index(client: Neo4jClient, config: SchemaConfig, *, reembe
     clear = load_query("schema/clear_embeddings")
     while int(client.write(clear, {"limit": _CLEAR_BATCH})[0]["cleared"]):
         pass
-    client.write(load_query("schema/drop_vector"), {"name": config.vector_index})
+    client.write(load_query("schema/drop_index"), {"name": config.vector_index})
+
+
+def _scope_fulltext_index(client: Neo4jClient, config: SchemaConfig) -> None:
+    """Before full-text queries were scoped by repository the index covered `search_text`
+    only: write every node's `repo_token`, then drop the index (`create.cypher` builds it
+    again over both)."""
+    properties = fulltext_index_properties(client, config.fulltext_index)
+    if properties is None or "repo_token" in properties:
+        return
+    write = load_query("schema/write_repo_token")
+    for row in client.read(load_query("schema/untokened_repositories")):
+        parameters = {"repo": row["repo"], "token": repo_token(row["repo"]), "limit": _CLEAR_BATCH}
+        while int(client.write(write, parameters)[0]["written"]):
+            pass
+    client.write(load_query("schema/drop_index"), {"name": config.fulltext_index})
+
+
+def _add_vector_filter(client: Neo4jClient, config: SchemaConfig) -> None:
+    """On a server with filtered vector search, drop a vector index of the configured model
+    that lacks the `repo` filter property (the vectors stay on the nodes; the index is built
+    again from them by `create_vector_filtered.cypher`)."""
+    info = vector_index_info(client, config.vector_index)
+    if info is None or info.filters_by_repo or not info.serves(config.model, config.dimensions):
+        return
+    client.write(load_query("schema/drop_index"), {"name": config.vector_index})
 
 
 def _check_names(client: Neo4jClient, config: SchemaConfig) -> None:

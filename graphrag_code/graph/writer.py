@@ -13,6 +13,7 @@ from typing import Any
 from ..model import Edge, EdgeKind, NodeRow, SymbolKind
 from .client import Neo4jClient
 from .queries import load_query
+from .scoping import repo_token
 
 __all__ = ["GraphWriter"]
 
@@ -83,8 +84,11 @@ class GraphWriter:
     def write_nodes(self, rows: Iterable[NodeRow], progress: Progress | None = None) -> None:
         by_kind: dict[SymbolKind, list[dict[str, Any]]] = defaultdict(list)
         ordered = list(rows)
+        token = repo_token(self.repo)  # scopes full-text queries to this repository
         for row in ordered:
-            by_kind[row.kind].append(row.as_parameters())
+            parameters = row.as_parameters()
+            parameters["props"] = {**parameters["props"], "repo_token": token}
+            by_kind[row.kind].append(parameters)
         for kind in (SymbolKind.MODULE, SymbolKind.CLASS, SymbolKind.FUNCTION, SymbolKind.METHOD):
             self._batches(load_query(_NODE_QUERIES[kind]), by_kind.get(kind, []), progress)
         modules = [{"id": r.id} for r in ordered if r.kind == SymbolKind.MODULE]

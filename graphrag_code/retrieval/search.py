@@ -14,9 +14,19 @@ from typing import Any, Protocol
 
 from ..embedding.base import Embedder
 from ..errors import ConfigurationError, InvalidArgumentError
-from ..graph import GraphReader, Neo4jClient, RepositorySize, check_vector_index, hop_bound
+from ..graph import (
+    GraphReader,
+    Neo4jClient,
+    RepositorySize,
+    VectorSearchForm,
+    check_fulltext_index,
+    check_vector_index,
+    fulltext_index_properties,
+    hop_bound,
+    repo_token,
+    vector_index_info,
+)
 from ..graph.repositories import repository_statuses
-from ..graph.schema import check_fulltext_index
 from ..location import Location
 from .fusion import rrf
 from .question import Intent, Question, analyse, clean_question, lucene_query, target_query
@@ -171,6 +181,7 @@ class Searcher:
         vector_index: str,
         fulltext_index: str,
         reranker: Reranker | None = None,
+        vector_form: VectorSearchForm | None = None,
     ) -> None:
         self.client = client
         self.reader = GraphReader(client)
@@ -178,11 +189,42 @@ class Searcher:
         self.vector_index = vector_index
         self.fulltext_index = fulltext_index
         self.reranker = reranker
+        self._requested_form = vector_form  # None: chosen from the server (`vector_form()`)
+        self._form: VectorSearchForm | None = None
+        self._text_scoped = False  # whether the full-text index covers `repo_token`
         self._vectors_checked = False
         self._text_checked = False
         self._sizes: dict[str, RepositorySize] | None = None
         self._placeholder: list[float] | None = None
         self._statuses: dict[str, str] | None = None  # repo -> status of its last run
+
+    def vector_form(self) -> VectorSearchForm:
+        """How the vector leg searches, chosen once per searcher: the Cypher 25 `SEARCH` with
+        the repository filter inside the index where the server has it (2026.01+) and the
+        index carries the `repo` filter (`ensure_schema` creates it so), else the
+        `queryNodes` over-fetch. A form passed to the constructor is checked, not chosen."""
+        if self._form is None:
+            supported = self.client.capabilities().vector_search_filters
+            info = vector_index_info(self.client, self.vector_index) if supported else None
+            filtered = info is not None and info.filters_by_repo
+            if self._requested_form is VectorSearchForm.SEARCH and not filtered:
+                raise ConfigurationError(
+                    f"the SEARCH form of the vector leg needs Neo4j 2026.01 or later (this is "
+                    f"{self.client.capabilities().version}) and a vector index "
+                    f"{self.vector_index!r} with the repo filter, which indexing creates"
+                )
+            self._form = self._requested_form or (
+                VectorSearchForm.SEARCH if filtered else VectorSearchForm.PROCEDURE
+            )
+        return self._form
+
+    def _scoped_text(self) -> bool:
+        """Whether full-text queries can require the repository's `repo_token` (the index
+        covers it); once True, not read again."""
+        if not self._text_scoped:
+            properties = fulltext_index_properties(self.client, self.fulltext_index) or ()
+            self._text_scoped = "repo_token" in properties
+        return self._text_scoped
 
     def _candidates(self, repo: str | None, wanted: int) -> int:
         """How many candidates each index leg fetches to keep about `wanted` after filtering to
@@ -264,6 +306,10 @@ class Searcher:
         names = list(question.identifiers) if use_graph else []
         trace = question.intent == Intent.TRACE and use_graph
         depth = max(options.k, options.candidates_per_leg)  # each leg ranks this many
+        # inside the indexes where they allow it (no over-fetch then), else over-fetch by the
+        # repository's share and filter afterwards
+        in_index = self.vector_form() is VectorSearchForm.SEARCH
+        scoped = repo is not None and self._scoped_text()
         return {
             "vector_index": self.vector_index,
             "fulltext_index": self.fulltext_index,
@@ -272,8 +318,11 @@ class Searcher:
             "use_vector": "vector" in active and embedding is not None,
             "lucene": _fixed_length((lucene_query(question) if "text" in active else "") or ""),
             "repo": repo,
+            "repo_token": repo_token(repo) if scoped and repo is not None else None,
             "k": depth,
-            "candidates": self._candidates(repo, depth),
+            "candidates": depth if in_index else self._candidates(repo, depth),
+            # a margin over `depth`, so that the id breaks ties at the cut-off
+            "text_candidates": 2 * depth if scoped else self._candidates(repo, depth),
             "names": _fixed_size(names),
             "short_names": _fixed_size(question.short_names if use_graph else ()),
             "dotted": _fixed_size([n for n in names if "." in n]),
@@ -317,7 +366,8 @@ class Searcher:
             embedding = self.embedder.embed_query(text)
             timings["embed"] = (time.perf_counter() - started) * 1000
         started = time.perf_counter()
-        row = self.reader.hybrid_search(self.parameters(question, options, repo, embedding))
+        parameters = self.parameters(question, options, repo, embedding)
+        row = self.reader.hybrid_search(parameters, form=self.vector_form())
         timings["query"] = (time.perf_counter() - started) * 1000
         started = time.perf_counter()
         hits, legs = self._fuse(question, row, options)
