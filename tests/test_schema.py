@@ -7,6 +7,7 @@ from collections.abc import Iterator
 import pytest
 
 from graphrag_code.errors import EmbeddingMismatchError, SchemaError
+from graphrag_code.graph import repo_token
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.graph.schema import SchemaConfig, check_vector_index, ensure_schema
 
@@ -147,3 +148,79 @@ def test_an_index_under_another_name_is_named_in_the_error(fresh: Neo4jClient) -
     )
     with pytest.raises(SchemaError, match="'test_vectors' already covers :Code\\(embedding\\)"):
         ensure_schema(fresh, other_name)
+
+
+def _search_index(client: Neo4jClient, name: str) -> dict[str, object]:
+    rows = client.read(
+        "SHOW INDEXES YIELD name, properties, options WHERE name = $name "
+        "RETURN properties, options.indexConfig AS config",
+        {"name": name},
+    )
+    assert rows, f"no index {name}"
+    return rows[0]
+
+
+def test_indexes_take_the_form_the_server_allows(fresh: Neo4jClient) -> None:
+    """2026.01+: `repo` is a filter property of the vector index, quantization set (not the
+    2026 default BINARY); 5.26: the plain index. The full-text index covers repo_token."""
+    ensure_schema(fresh, CONFIG)
+    vector = _search_index(fresh, "test_vectors")
+    if fresh.capabilities().vector_search_filters:
+        assert vector["properties"] == ["embedding", "repo"]
+        assert vector["config"]["vector.quantization.type"] == "SCALAR"  # type: ignore[index]
+    else:
+        assert vector["properties"] == ["embedding"]
+    assert _search_index(fresh, "test_text")["properties"] == ["search_text", "repo_token"]
+
+
+def test_indexes_of_an_earlier_version_are_rebuilt_keeping_nodes_and_vectors(
+    fresh: Neo4jClient,
+) -> None:
+    """A graph indexed before full-text queries were scoped (and, on 2026, before the vector
+    index had its repository filter): ensure_schema writes each node's repo_token and builds
+    both indexes again; every node and vector stays, and scoped queries find the old nodes."""
+    fresh.write(
+        "CREATE VECTOR INDEX test_vectors FOR (n:Code) ON n.embedding OPTIONS {indexConfig: "
+        "{`vector.dimensions`: 4, `vector.similarity_function`: 'cosine'}}"
+    )
+    fresh.write(
+        "CREATE FULLTEXT INDEX test_text FOR (n:Code) ON EACH [n.search_text] "
+        "OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}}"
+    )
+    fresh.write(
+        "MERGE (m:EmbeddingIndex {name: 'test_vectors'}) "
+        "SET m.model = 'unit-test-model', m.dimensions = 4"
+    )
+    fresh.write(
+        "UNWIND range(1, 30) AS i CREATE (n:Code {id: 'old-' + i, repo: 'old', "
+        "search_text: 'parse source ' + i}) "
+        "WITH n CALL db.create.setNodeVectorProperty(n, 'embedding', [1.0, 0.5, 0.0, 0.25])"
+    )
+    ensure_schema(fresh, CONFIG)
+    assert _search_index(fresh, "test_text")["properties"] == ["search_text", "repo_token"]
+    if fresh.capabilities().vector_search_filters:
+        assert _search_index(fresh, "test_vectors")["properties"] == ["embedding", "repo"]
+    kept = fresh.read(
+        "MATCH (n:Code {repo: 'old'}) RETURN count(n) AS nodes, "
+        "count(n.embedding) AS vectors, collect(DISTINCT n.repo_token) AS tokens"
+    )[0]
+    assert kept == {"nodes": 30, "vectors": 30, "tokens": [repo_token("old")]}
+    hits = fresh.read(
+        "CALL db.index.fulltext.queryNodes('test_text', $q) YIELD node RETURN count(node) AS n",
+        {"q": f"+repo_token:{repo_token('old')}^0 +(parse)"},
+    )
+    assert hits[0]["n"] == 30
+    vector_hits = fresh.read(
+        "CALL db.index.vector.queryNodes('test_vectors', 5, [1.0, 0.5, 0.0, 0.25]) "
+        "YIELD node RETURN count(node) AS n"
+    )
+    assert vector_hits[0]["n"] == 5
+
+
+def test_a_filtered_vector_index_is_not_rebuilt_again(fresh: Neo4jClient) -> None:
+    """The rebuild happens once: a second ensure_schema keeps the same index."""
+    ensure_schema(fresh, CONFIG)
+    query = "SHOW INDEXES YIELD name, id WHERE name IN ['test_vectors', 'test_text'] RETURN id"
+    before = sorted(row["id"] for row in fresh.read(query))
+    ensure_schema(fresh, CONFIG)
+    assert sorted(row["id"] for row in fresh.read(query)) == before
