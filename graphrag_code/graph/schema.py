@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Literal
 
 from ..errors import EmbeddingMismatchError, SchemaError
 from .client import Neo4jClient
@@ -40,6 +41,9 @@ class SchemaConfig:
     dimensions: int = 384
     model: str = "minilm-l6-v2-int8"  # MiniLMEmbedder.name, the default embedder
     fulltext_analyzer: str = "english"
+    # the vector index's quantization on Neo4j 2026.01+ (5.26 keeps its own default, int8):
+    # 2026 defaults new indexes to BINARY, which loses recall (BENCHMARKS.md §9)
+    vector_quantization: Literal["SCALAR", "NONE"] = "SCALAR"
 
 
 def ensure_schema(
@@ -71,7 +75,11 @@ def ensure_schema(
         client.write(statement, fulltext)
     client.write(
         load_query("schema/create_vector_filtered" if filtered else "schema/create_vector"),
-        {"vector_index": config.vector_index, "dimensions": config.dimensions},
+        {
+            "vector_index": config.vector_index,
+            "dimensions": config.dimensions,
+            "vector_quantization": config.vector_quantization,
+        },
     )
     _check_names(client, config)
     client.write(
