@@ -227,9 +227,10 @@ class Searcher:
         return self._text_scoped
 
     def _candidates(self, repo: str | None, wanted: int) -> int:
-        """How many candidates each index leg fetches to keep about `wanted` after filtering to
-        `repo`: the indexes cover every repository and the filter applies afterwards, so a
-        repository holding a tenth of the vectors needs ten times as many (at most 10x)."""
+        """How many candidates an index leg that filters after the index search (the
+        `PROCEDURE` vector leg; full-text without `repo_token`) fetches to keep about `wanted`
+        of `repo`: a repository holding a tenth of the vectors needs ten times as many (at
+        most 10x)."""
         if repo is None:
             return wanted
         if self._sizes is None:
