@@ -158,6 +158,15 @@ def _files(result: SearchResult, count: int = 5) -> list[str]:
     return list(dict.fromkeys(hit.path for hit in result.hits))[:count]
 
 
+def _difference(alone: list[str], beside: list[str]) -> dict[str, Any]:
+    changed = [i for i, (a, b) in enumerate(zip(alone, beside, strict=False)) if a != b]
+    return {
+        "first_changed_rank": changed[0] + 1 if changed else min(len(alone), len(beside)) + 1,
+        "alone": [item.split(":", 1)[-1] for item in alone],
+        "beside": [item.split(":", 1)[-1] for item in beside],
+    }
+
+
 def _same(before: Mapping[str, SearchResult], after: Mapping[str, SearchResult]) -> dict[str, Any]:
     """Per leg, fused hits and top-5 files: how many questions are identical, and which not."""
     checks: dict[str, Callable[[SearchResult], list[str]]] = {
@@ -170,7 +179,12 @@ def _same(before: Mapping[str, SearchResult], after: Mapping[str, SearchResult])
     out: dict[str, Any] = {}
     for name, read in checks.items():
         differing = [q for q in QUESTIONS if read(before[q]) != read(after[q])]
-        out[name] = {"identical": len(QUESTIONS) - len(differing), "differing": differing}
+        out[name] = {
+            "identical": len(QUESTIONS) - len(differing),
+            "differing": differing,
+            # how they differ: the first rank that changed, and both lists (short ids)
+            "examples": {q: _difference(read(before[q]), read(after[q])) for q in differing[:5]},
+        }
     short = [
         q
         for q in QUESTIONS
@@ -215,7 +229,6 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         forms_agree = _same(
             answers_alone[VectorSearchForm.PROCEDURE], answers_alone[VectorSearchForm.SEARCH]
         )
-    commit, dirty = git_commit()
     return {
         "neo4j": {"version": capabilities.version, "cypher": list(capabilities.cypher_versions)},
         "vector_index": index[0] if index else None,
@@ -233,7 +246,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "load_before": load_before,
         "load_after": load_after,
         "cpus": os.cpu_count(),
-        "git": {"commit": commit, "dirty": dirty},
+        "git": git_commit(),
     }
 
 

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from graphrag_code.codegraph import CodeGraph
-from graphrag_code.graph import VectorSearchForm, repo_token
+from graphrag_code.graph import VectorSearchForm, repo_label
 from graphrag_code.graph.queries import load_query, query_names, split_statements
 from graphrag_code.graph.reader import hybrid_search_query
 from harness import queries as harness_queries
@@ -43,8 +43,8 @@ def _values(dimensions: int) -> dict[str, Any]:
     return {
         # repositories, nodes, names
         "repo": REPO,
-        "repo_token": repo_token(REPO),
-        "token": repo_token(REPO),
+        "repo_label": repo_label(REPO),
+        "label": repo_label(REPO),
         "id": f"{REPO}:shop.storage.sqlite.SqliteStorage.save",
         "ids": [f"{REPO}:shop.storage.sqlite.SqliteStorage.save", f"{REPO}:shop.api"],
         "source": f"{REPO}:shop.api.create_order_endpoint",

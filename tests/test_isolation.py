@@ -10,9 +10,8 @@ What each server guarantees (README, "Several repositories in one database"):
 - vector leg: on Neo4j 2026.01+ the `SEARCH` form filters inside the index, so the shop's
   vector hits are identical with and without the neighbour; on 5.26 the filter follows the
   index search and the leg can come back short (shown below, not hidden);
-- full-text leg, every server: the query requires the shop's `repo_token`, so every hit is
-  the shop's and the leg is never starved, but BM25 weighs words by index-wide statistics
-  (document frequencies, average length), so the order of close scores can move;
+- full-text leg, every server: the shop's own full-text index (graph/scoping.py) answers, so
+  BM25's statistics are the shop's alone: identical;
 - graph leg, every server: seeds and expansion stay in the repository: identical.
 """
 
@@ -58,6 +57,7 @@ FILLER = (
     "file", "payment", "order", "price", "total",
 )  # fmt: skip
 
+CONFIG = SchemaConfig(dimensions=HashingEmbedder().dimensions, model=HashingEmbedder().name)
 Answers = dict[tuple[VectorSearchForm, str | None, str], SearchResult]
 
 
@@ -81,6 +81,8 @@ def _embed(client: Neo4jClient, embedder: HashingEmbedder, repo: str) -> None:
 
 
 def _add_neighbour(client: Neo4jClient, embedder: HashingEmbedder, state: Path) -> None:
+    for repo in ("shop-fork", "bulk"):
+        ensure_schema(client, CONFIG, repo=repo)
     build_graph(SHOP, client, repo="shop-fork", state_dir=state)
     _embed(client, embedder, "shop-fork")
     shop = client.read(
@@ -136,7 +138,7 @@ def runs(session_client: Neo4jClient, tmp_path_factory: pytest.TempPathFactory) 
     wipe(client)
     drop_search_indexes(client)
     embedder = HashingEmbedder()
-    ensure_schema(client, SchemaConfig(dimensions=embedder.dimensions, model=embedder.name))
+    ensure_schema(client, CONFIG, repo=REPO)
     build_graph(SHOP, client, repo=REPO, state_dir=tmp_path_factory.mktemp("shop"))
     _embed(client, embedder, REPO)
     forms: tuple[VectorSearchForm, ...] = (VectorSearchForm.PROCEDURE,)
@@ -205,16 +207,24 @@ def test_the_graph_leg_is_identical_beside_a_large_neighbour(
 
 
 @pytest.mark.parametrize("form", list(VectorSearchForm), ids=lambda form: form.value)
-def test_the_text_leg_stays_in_its_repository_beside_a_large_neighbour(
+def test_the_text_leg_is_identical_beside_a_large_neighbour(
     runs: Runs, form: VectorSearchForm
 ) -> None:
-    """Scoped inside the index: only the shop's nodes, as many as alone (never starved by the
-    neighbour's 4,000 copies, whose extra words match too). The order may move with BM25's
-    index-wide statistics (see the module docstring)."""
+    """The shop's own full-text index answers: the neighbour's 4,000 copies, whose extra words
+    match too, neither crowd the shop's nodes out nor change BM25's statistics."""
     if form not in runs.forms:
         _needs_search_form(runs)
     for question in QUESTIONS:
         alone = runs.alone[form, REPO, question].legs["text"]
         beside = runs.beside[form, REPO, question].legs["text"]
+        assert beside == alone, question
         assert all(node.startswith(f"{REPO}:") for node in beside), question
-        assert len(beside) == len(alone), question
+
+
+def test_all_legs_and_the_fused_answer_are_identical_in_the_index(runs: Runs) -> None:
+    """On 2026.01+, with every leg inside its index, the shop's whole answer is unchanged."""
+    _needs_search_form(runs)
+    for question in QUESTIONS:
+        alone = runs.alone[VectorSearchForm.SEARCH, REPO, question]
+        beside = runs.beside[VectorSearchForm.SEARCH, REPO, question]
+        assert [hit.id for hit in beside.hits] == [hit.id for hit in alone.hits], question

@@ -6,7 +6,13 @@ from __future__ import annotations
 import pytest
 
 from graphrag_code.errors import QueryFileError
-from graphrag_code.graph import ServerCapabilities, VectorSearchForm, repo_token
+from graphrag_code.graph import (
+    ServerCapabilities,
+    VectorSearchForm,
+    repo_label,
+    repo_token,
+    repository_text_index,
+)
 from graphrag_code.graph.queries import (
     hop_bound,
     load_query,
@@ -137,10 +143,13 @@ def test_capabilities_from_the_server_components(
     assert capabilities.cypher_25 is ("25" in cypher)
 
 
-def test_repo_token_is_one_word_no_analyzer_changes() -> None:
-    tokens = {repo_token(name) for name in ("flask", "flask-extras", "Flask", "bench-django-5.1.4")}
-    assert len(tokens) == 4
-    for token in tokens:
-        assert len(token) == 16
-        assert set(token) <= set("bcdfghjklmnpqrtvwxz")  # no vowel, s or y: no stemmer rule
+def test_a_repository_label_and_index_name_from_any_repository_name() -> None:
+    names = ("flask", "flask-extras", "Flask", "bench-django-5.1.4", "a b/c")
+    tokens = {repo_token(name) for name in names}
+    assert len(tokens) == len(names)
+    for name in names:
+        assert len(repo_token(name)) == 16
+        assert set(repo_token(name)) <= set("bcdfghjklmnpqrtvwxz")
+        assert quote_identifier(repo_label(name)) == f"`Repo_{repo_token(name)}`"
+        assert repository_text_index("code_search_text", name).startswith("code_search_text_")
     assert repo_token("flask") == repo_token("flask")

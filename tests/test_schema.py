@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 
 from graphrag_code.errors import EmbeddingMismatchError, SchemaError
-from graphrag_code.graph import repo_token
+from graphrag_code.graph import repo_label, repository_text_index
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.graph.schema import SchemaConfig, check_vector_index, ensure_schema
 
@@ -162,7 +162,7 @@ def _search_index(client: Neo4jClient, name: str) -> dict[str, object]:
 
 def test_indexes_take_the_form_the_server_allows(fresh: Neo4jClient) -> None:
     """2026.01+: `repo` is a filter property of the vector index, quantization set (not the
-    2026 default BINARY); 5.26: the plain index. The full-text index covers repo_token."""
+    2026 default BINARY); 5.26: the plain index."""
     ensure_schema(fresh, CONFIG)
     vector = _search_index(fresh, "test_vectors")
     if fresh.capabilities().vector_search_filters:
@@ -170,51 +170,63 @@ def test_indexes_take_the_form_the_server_allows(fresh: Neo4jClient) -> None:
         assert vector["config"]["vector.quantization.type"] == "SCALAR"  # type: ignore[index]
     else:
         assert vector["properties"] == ["embedding"]
-    assert _search_index(fresh, "test_text")["properties"] == ["search_text", "repo_token"]
 
 
-def test_indexes_of_an_earlier_version_are_rebuilt_keeping_nodes_and_vectors(
+def test_a_vector_index_of_an_earlier_version_is_rebuilt_keeping_the_vectors(
     fresh: Neo4jClient,
 ) -> None:
-    """A graph indexed before full-text queries were scoped (and, on 2026, before the vector
-    index had its repository filter): ensure_schema writes each node's repo_token and builds
-    both indexes again; every node and vector stays, and scoped queries find the old nodes."""
+    """On 2026.01+, a vector index created without the repository filter (by an earlier
+    version) is built again with it; every vector stays and is found again."""
     fresh.write(
         "CREATE VECTOR INDEX test_vectors FOR (n:Code) ON n.embedding OPTIONS {indexConfig: "
         "{`vector.dimensions`: 4, `vector.similarity_function`: 'cosine'}}"
-    )
-    fresh.write(
-        "CREATE FULLTEXT INDEX test_text FOR (n:Code) ON EACH [n.search_text] "
-        "OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}}"
     )
     fresh.write(
         "MERGE (m:EmbeddingIndex {name: 'test_vectors'}) "
         "SET m.model = 'unit-test-model', m.dimensions = 4"
     )
     fresh.write(
-        "UNWIND range(1, 30) AS i CREATE (n:Code {id: 'old-' + i, repo: 'old', "
-        "search_text: 'parse source ' + i}) "
+        "UNWIND range(1, 30) AS i CREATE (n:Code {id: 'old-' + i, repo: 'old'}) "
         "WITH n CALL db.create.setNodeVectorProperty(n, 'embedding', [1.0, 0.5, 0.0, 0.25])"
     )
     ensure_schema(fresh, CONFIG)
-    assert _search_index(fresh, "test_text")["properties"] == ["search_text", "repo_token"]
-    if fresh.capabilities().vector_search_filters:
-        assert _search_index(fresh, "test_vectors")["properties"] == ["embedding", "repo"]
-    kept = fresh.read(
-        "MATCH (n:Code {repo: 'old'}) RETURN count(n) AS nodes, "
-        "count(n.embedding) AS vectors, collect(DISTINCT n.repo_token) AS tokens"
-    )[0]
-    assert kept == {"nodes": 30, "vectors": 30, "tokens": [repo_token("old")]}
+    filtered = fresh.capabilities().vector_search_filters
+    expected = ["embedding", "repo"] if filtered else ["embedding"]
+    assert _search_index(fresh, "test_vectors")["properties"] == expected
+    kept = fresh.read("MATCH (n:Code {repo: 'old'}) RETURN count(n.embedding) AS vectors")
+    assert kept[0]["vectors"] == 30
     hits = fresh.read(
-        "CALL db.index.fulltext.queryNodes('test_text', $q) YIELD node RETURN count(node) AS n",
-        {"q": f"+repo_token:{repo_token('old')}^0 +(parse)"},
-    )
-    assert hits[0]["n"] == 30
-    vector_hits = fresh.read(
         "CALL db.index.vector.queryNodes('test_vectors', 5, [1.0, 0.5, 0.0, 0.25]) "
         "YIELD node RETURN count(node) AS n"
     )
-    assert vector_hits[0]["n"] == 5
+    assert hits[0]["n"] == 5
+
+
+def test_a_repository_gets_a_full_text_index_of_its_own(fresh: Neo4jClient) -> None:
+    """Nodes written before it get the repository's label first; the index covers exactly
+    the repository's nodes; a second call keeps it."""
+    fresh.write(
+        "UNWIND range(1, 30) AS i CREATE (n:Code {id: 'r' + i, repo: CASE WHEN i <= 10 "
+        "THEN 'mine' ELSE 'other' END, search_text: 'parse source ' + i})"
+    )
+    ensure_schema(fresh, CONFIG, repo="mine")
+    name = repository_text_index("test_text", "mine")
+    index = fresh.read(
+        "SHOW INDEXES YIELD name, id, labelsOrTypes, properties WHERE name = $name "
+        "RETURN id, labelsOrTypes AS labels, properties",
+        {"name": name},
+    )
+    assert index[0]["labels"] == [repo_label("mine")]
+    assert index[0]["properties"] == ["search_text"]
+    hits = fresh.read(
+        "CALL db.index.fulltext.queryNodes($name, 'parse') YIELD node "
+        "RETURN collect(DISTINCT node.repo) AS repos, count(node) AS n",
+        {"name": name},
+    )
+    assert hits[0] == {"repos": ["mine"], "n": 10}
+    ensure_schema(fresh, CONFIG, repo="mine")
+    again = fresh.read("SHOW INDEXES YIELD name, id WHERE name = $name RETURN id", {"name": name})
+    assert again[0]["id"] == index[0]["id"]
 
 
 def test_a_filtered_vector_index_is_not_rebuilt_again(fresh: Neo4jClient) -> None:

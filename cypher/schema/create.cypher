@@ -12,8 +12,8 @@ CREATE INDEX code_path IF NOT EXISTS FOR (n:Code) ON (n.path);
 CREATE TEXT INDEX code_path_text IF NOT EXISTS FOR (n:Code) ON (n.path);
 CREATE INDEX code_content_hash IF NOT EXISTS FOR (n:Code) ON (n.content_hash);
 // The vector index: schema/create_vector.cypher, or create_vector_filtered.cypher on 2026.01+.
-// `repo_token` (graph/scoping.py) makes a full-text query repository-scoped inside the index:
-// one token no analyzer changes and no question word matches.
+// The full-text index over every repository; each repository has one of its own too
+// (create_repository_text.cypher, graph/scoping.py).
 CREATE FULLTEXT INDEX $fulltext_index IF NOT EXISTS
-FOR (n:Code) ON EACH [n.search_text, n.repo_token]
+FOR (n:Code) ON EACH [n.search_text]
 OPTIONS {indexConfig: {`fulltext.analyzer`: $fulltext_analyzer, `fulltext.eventually_consistent`: false}};

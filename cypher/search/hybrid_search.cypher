@@ -2,20 +2,19 @@
 // ONE row, so the legs never multiply; fusion (RRF) happens in Python.
 //
 // Parameters (paste into Neo4j Browser with :param):
-//   $vector_index, $fulltext_index   index names
+//   $vector_index, $fulltext_index   index names; with $repo, $fulltext_index is that
+//                  repository's own full-text index when it has one (graph/scoping.py): BM25
+//                  then weighs words by that repository's statistics alone
 //   $embedding     query vector, or null when the searcher has no embedder
 //   $use_vector    false to skip the vector leg ($embedding is then a placeholder of the
 //                  same type, so that every question shares one plan)
 //   $lucene        escaped Lucene query, or '' to skip the full-text leg (search.py pads
 //                  it with spaces so that every question shares one plan)
 //   $repo          repository name, or null for all
-//   $repo_token    the repository's `repo_token` (graph/scoping.py), or null: when set, the
-//                  full-text queries carry a required `+repo_token:…` clause, so Lucene
-//                  returns only that repository's nodes (the clause is boosted 0: scores stay
-//                  those of the words; a node matching no word scores 0 and is dropped)
 //   $k, $candidates   hits per leg; vector candidates fetched before the repository filter
-//   $text_candidates  full-text hits fetched before the repository filter (with $repo_token
-//                  a small margin over $k, so that ties at the cut-off are broken by id)
+//   $text_candidates  full-text hits fetched before the repository filter (from the
+//                  repository's own index: a small margin over $k, so that ties at the
+//                  cut-off are broken by id)
 //   $names, $short_names, $dotted, $paths   what the question names (graph seeds), each
 //                  padded with '' to a fixed length so that every question shares one plan
 //   $seed_from_hits, $seed_k   also seed the graph leg with the top hits of the other legs
@@ -53,14 +52,10 @@ CALL () {
 CALL () {
   WITH $lucene AS lucene
   WHERE trim(lucene) <> ''  // blank (or null): no text leg
-  CALL db.index.fulltext.queryNodes(
-    $fulltext_index,
-    CASE WHEN $repo_token IS NULL THEN lucene
-      ELSE '+repo_token:' + $repo_token + '^0 +(' + lucene + ')' END,
-    {limit: $text_candidates}
-  ) YIELD node, score
+  CALL db.index.fulltext.queryNodes($fulltext_index, lucene, {limit: $text_candidates})
+    YIELD node, score
   WITH node, score
-  WHERE score > 0 AND ($repo IS NULL OR node.repo = $repo)
+  WHERE $repo IS NULL OR node.repo = $repo
   ORDER BY score DESC, node.id
   LIMIT $k
   RETURN collect({
@@ -202,13 +197,10 @@ CALL (vector, text, named) {
   CALL (s, weight) {
     WITH s WHERE $trace AND weight >= 2.0 AND trim($target_lucene) <> ''
     CALL db.index.fulltext.queryNodes(
-      $fulltext_index,
-      CASE WHEN $repo_token IS NULL THEN $target_lucene
-        ELSE '+repo_token:' + $repo_token + '^0 +(' + $target_lucene + ')' END,
-      {limit: $text_candidates}
+      $fulltext_index, $target_lucene, {limit: $text_candidates}
     ) YIELD node, score
     WITH s, node AS t, score
-    WHERE score > 0 AND t <> s AND ($repo IS NULL OR t.repo = $repo)
+    WHERE t <> s AND ($repo IS NULL OR t.repo = $repo)
     WITH s, t ORDER BY score DESC, t.id LIMIT 10
     MATCH p = shortestPath((s)-[:CALLS*..6]->(t))
     UNWIND range(1, length(p)) AS i

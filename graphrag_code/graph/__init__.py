@@ -4,7 +4,7 @@ client    `Neo4jClient`: reads in read transactions, writes in managed write tra
 capabilities  what the server can do (Cypher 25, filtered vector search), probed once
 queries   the shipped `.cypher` files and the only helpers that paste identifiers into Cypher
 schema    constraints, vector and full-text indexes, and the embedding model they serve
-scoping   `repo_token`: the word that scopes a full-text query to one repository
+scoping   each repository's own label and full-text index
 writer    `GraphWriter`: batched `UNWIND … MERGE` of one repository's rows
 reader    `GraphReader`: every read of retrieval, the CLI and the integrations, typed
 vectors   `VectorStore`: the reads and writes of the embedding stage
@@ -33,11 +33,12 @@ from .schema import (
     SchemaConfig,
     check_fulltext_index,
     check_vector_index,
+    ensure_repository_text_index,
     ensure_schema,
     fulltext_index_properties,
     vector_index_info,
 )
-from .scoping import repo_token
+from .scoping import repo_label, repo_token, repository_text_index
 from .vectors import VectorStore
 from .writer import GraphWriter
 
@@ -60,9 +61,12 @@ __all__ = [
     "VectorStore",
     "check_fulltext_index",
     "check_vector_index",
+    "ensure_repository_text_index",
     "ensure_schema",
     "fulltext_index_properties",
     "hop_bound",
+    "repo_label",
     "repo_token",
+    "repository_text_index",
     "vector_index_info",
 ]

@@ -1,10 +1,9 @@
 """Create the graph schema (constraints, vector and full-text indexes); wait until ONLINE.
 
 The indexes take the form the server allows: on Neo4j 2026.01+ the vector index carries
-`repo` as a filter property (Cypher 25 `SEARCH` then filters inside the index search); on
-every server the full-text index covers `repo_token` (`scoping.py`). An index created by an
-earlier version without them is rebuilt once, keeping every node and vector (see
-`ensure_schema`).
+`repo` as a filter property (Cypher 25 `SEARCH` then filters inside the index search), and a
+vector index created earlier without it is rebuilt once, keeping every vector. On every server
+each repository also gets a full-text index of its own (`scoping.py`).
 """
 
 from __future__ import annotations
@@ -15,14 +14,15 @@ from typing import Literal
 
 from ..errors import EmbeddingMismatchError, SchemaError
 from .client import Neo4jClient
-from .queries import load_query, split_statements
-from .scoping import repo_token
+from .queries import load_query, paste_identifier, split_statements
+from .scoping import repo_label, repository_text_index
 
 __all__ = [
     "SchemaConfig",
     "VectorIndexInfo",
     "check_fulltext_index",
     "check_vector_index",
+    "ensure_repository_text_index",
     "ensure_schema",
     "fulltext_index_properties",
     "vector_index_info",
@@ -47,23 +47,27 @@ class SchemaConfig:
 
 
 def ensure_schema(
-    client: Neo4jClient, config: SchemaConfig, *, reembed: bool = False, timeout: float = 300.0
+    client: Neo4jClient,
+    config: SchemaConfig,
+    *,
+    reembed: bool = False,
+    timeout: float = 300.0,
+    repo: str | None = None,
 ) -> None:
-    """Create what is missing, check the vector index matches the embedder, wait for ONLINE.
+    """Create what is missing, check the vector index matches the embedder, wait for ONLINE;
+    with `repo`, also that repository's own full-text index (`ensure_repository_text_index`).
 
     If the vector index was built for another model or dimension count, this raises
     `EmbeddingMismatchError` naming both — unless no vectors are stored yet or `reembed` is
     set, in which case the old index and vectors are dropped and a fresh index is created.
 
-    An index an earlier version created without the repository filter is dropped and created
-    again; nodes and vectors stay, only the index is rebuilt: the full-text index when it
-    lacks `repo_token` (after writing the token on every node: one pass over the nodes), the
-    vector index when the server could filter by `repo` inside it (2026.01+). Rebuilding reads
-    every stored vector again (on Django's 42k vectors: seconds to a minute); searches wait for
-    it like for any index that is not ONLINE.
+    On a server that can filter by `repo` inside the vector index (2026.01+), a vector index an
+    earlier version created without that filter is dropped and created again: the vectors stay
+    on the nodes, and rebuilding reads them all again (seconds for a package, about a minute
+    for Django's 42k vectors on two cores); searches wait for it like for any index that is
+    not ONLINE.
     """
     _reconcile_vector_index(client, config, reembed=reembed)
-    _scope_fulltext_index(client, config)
     filtered = client.capabilities().vector_search_filters
     if filtered:
         _add_vector_filter(client, config)
@@ -86,7 +90,25 @@ def ensure_schema(
         load_query("schema/record_embedding_model"),
         {"name": config.vector_index, "model": config.model, "dimensions": config.dimensions},
     )
+    if repo is not None:
+        ensure_repository_text_index(client, config, repo)
     wait_for_indexes(client, timeout=timeout)
+
+
+def ensure_repository_text_index(client: Neo4jClient, config: SchemaConfig, repo: str) -> None:
+    """Create repository `repo`'s own full-text index when it is missing. Its nodes carry the
+    repository's label from the writer on; nodes written before it get it here first (one
+    pass over the repository's nodes), then the index is filled from them."""
+    name = repository_text_index(config.fulltext_index, repo)
+    if fulltext_index_properties(client, name) is not None:
+        return
+    label = repo_label(repo)
+    write = load_query("schema/write_repo_label")
+    parameters = {"repo": repo, "label": label, "limit": _CLEAR_BATCH}
+    while int(client.write(write, parameters)[0]["written"]):
+        pass
+    create = paste_identifier(load_query("schema/create_repository_text"), "RepositoryLabel", label)
+    client.write(create, {"name": name, "fulltext_analyzer": config.fulltext_analyzer})
 
 
 @dataclass(frozen=True)
@@ -146,8 +168,7 @@ def check_vector_index(client: Neo4jClient, name: str, *, model: str, dimensions
 
 
 def fulltext_index_properties(client: Neo4jClient, name: str) -> tuple[str, ...] | None:
-    """The properties the full-text index `name` covers (`repo_token` among them when a query
-    can be scoped to one repository); None when it does not exist."""
+    """The properties the full-text index `name` covers; None when it does not exist."""
     for row in client.read(load_query("schema/search_indexes")):
         if row["name"] == name and row["type"] == "FULLTEXT":
             return tuple(row["properties"] or ())
@@ -178,21 +199,6 @@ def _reconcile_vector_index(client: Neo4jClient, config: SchemaConfig, *, reembe
     while int(client.write(clear, {"limit": _CLEAR_BATCH})[0]["cleared"]):
         pass
     client.write(load_query("schema/drop_index"), {"name": config.vector_index})
-
-
-def _scope_fulltext_index(client: Neo4jClient, config: SchemaConfig) -> None:
-    """Before full-text queries were scoped by repository the index covered `search_text`
-    only: write every node's `repo_token`, then drop the index (`create.cypher` builds it
-    again over both)."""
-    properties = fulltext_index_properties(client, config.fulltext_index)
-    if properties is None or "repo_token" in properties:
-        return
-    write = load_query("schema/write_repo_token")
-    for row in client.read(load_query("schema/untokened_repositories")):
-        parameters = {"repo": row["repo"], "token": repo_token(row["repo"]), "limit": _CLEAR_BATCH}
-        while int(client.write(write, parameters)[0]["written"]):
-            pass
-    client.write(load_query("schema/drop_index"), {"name": config.fulltext_index})
 
 
 def _add_vector_filter(client: Neo4jClient, config: SchemaConfig) -> None:

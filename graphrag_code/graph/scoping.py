@@ -1,29 +1,31 @@
-"""How a full-text query stays inside one repository: `repo_token`.
+"""How a full-text search stays inside one repository: a full-text index of its own.
 
-The full-text index covers every repository. Filtering its hits by repository afterwards
-makes a repository's results depend on its neighbours (the top hits may all belong to a
-larger one), so the index also holds `repo_token`, one word per repository, and a search in
-one repository requires it (`+repo_token:…`, `search/hybrid_search.cypher`).
+One full-text index over every repository cannot keep a repository's answers to itself, even
+when a query is restricted to the repository's nodes: BM25 weighs each word by statistics of
+the whole index (how many documents hold it, the average text length), so indexing a large
+neighbour reorders the hits of every other repository (measured: the full-text leg of 33 of
+35 questions on requests changed when Django was added; BENCHMARKS.md §9). So every
+repository's nodes also carry a label of their own (`repo_label`) and a full-text index over
+that label (`repository_text_index`) answers the questions asked in that repository, with
+statistics of that repository alone. The shared index answers questions across all
+repositories.
 
-The repository name itself would not do: an analyzer splits `bench-django-5.1.4` into words,
-drops stop words and stems, so two names could share a token, and a question word ("flask")
-would match the repository's name. The token is consonants only (no vowel, no `s` or `y`):
-no tokenizer splits it, no stop list holds it, no stemmer rule applies to it, and no question
-word equals it.
+Names cannot be labels (`bench-django-5.1.4`), so both derive from `repo_token`, a hash of the
+name spelt in 16 lowercase consonants.
 """
 
 from __future__ import annotations
 
 import hashlib
 
-__all__ = ["repo_token"]
+__all__ = ["repo_label", "repo_token", "repository_text_index"]
 
 _LETTERS = "bcdfghjklmnpqrtvwxz"
-_LENGTH = 16  # 19**16 ~ 2**68 values; the repository filter after the search still applies
+_LENGTH = 16  # 19**16 ~ 2**68 values; search still filters by the repository's name
 
 
 def repo_token(repo: str) -> str:
-    """The `repo_token` of repository `repo`: 16 lowercase consonants, a hash of the name.
+    """16 lowercase consonants, a hash of the repository name.
 
     >>> repo_token("shop") == repo_token("shop") != repo_token("shop2")
     True
@@ -34,3 +36,13 @@ def repo_token(repo: str) -> str:
         value, digit = divmod(value, len(_LETTERS))
         letters.append(_LETTERS[digit])
     return "".join(letters)
+
+
+def repo_label(repo: str) -> str:
+    """The label every node of repository `repo` carries: `Repo_<token>`."""
+    return f"Repo_{repo_token(repo)}"
+
+
+def repository_text_index(fulltext_index: str, repo: str) -> str:
+    """The name of repository `repo`'s own full-text index, beside the shared one."""
+    return f"{fulltext_index}_{repo_token(repo)}"

@@ -23,7 +23,7 @@ from ..graph import (
     check_vector_index,
     fulltext_index_properties,
     hop_bound,
-    repo_token,
+    repository_text_index,
     vector_index_info,
 )
 from ..graph.repositories import repository_statuses
@@ -191,7 +191,7 @@ class Searcher:
         self.reranker = reranker
         self._requested_form = vector_form  # None: chosen from the server (`vector_form()`)
         self._form: VectorSearchForm | None = None
-        self._text_scoped = False  # whether the full-text index covers `repo_token`
+        self._own_text_index: dict[str, bool] = {}  # repo -> has a full-text index of its own
         self._vectors_checked = False
         self._text_checked = False
         self._sizes: dict[str, RepositorySize] | None = None
@@ -218,17 +218,22 @@ class Searcher:
             )
         return self._form
 
-    def _scoped_text(self) -> bool:
-        """Whether full-text queries can require the repository's `repo_token` (the index
-        covers it); once True, not read again."""
-        if not self._text_scoped:
-            properties = fulltext_index_properties(self.client, self.fulltext_index) or ()
-            self._text_scoped = "repo_token" in properties
-        return self._text_scoped
+    def _text_index(self, repo: str | None) -> tuple[str, bool]:
+        """The full-text index a search in `repo` reads, and whether it is the repository's own
+        (indexing creates one per repository: its BM25 statistics are the repository's alone,
+        so other repositories cannot change the leg); else the shared one. Read once per
+        repository."""
+        if repo is None:
+            return self.fulltext_index, False
+        own = repository_text_index(self.fulltext_index, repo)
+        if repo not in self._own_text_index:
+            found = fulltext_index_properties(self.client, own) is not None
+            self._own_text_index[repo] = found
+        return (own, True) if self._own_text_index[repo] else (self.fulltext_index, False)
 
     def _candidates(self, repo: str | None, wanted: int) -> int:
         """How many candidates an index leg that filters after the index search (the
-        `PROCEDURE` vector leg; full-text without `repo_token`) fetches to keep about `wanted`
+        `PROCEDURE` vector leg; the shared full-text index) fetches to keep about `wanted`
         of `repo`: a repository holding a tenth of the vectors needs ten times as many (at
         most 10x)."""
         if repo is None:
@@ -310,20 +315,19 @@ class Searcher:
         # inside the indexes where they allow it (no over-fetch then), else over-fetch by the
         # repository's share and filter afterwards
         in_index = self.vector_form() is VectorSearchForm.SEARCH
-        scoped = repo is not None and self._scoped_text()
+        text_index, own_text_index = self._text_index(repo)
         return {
             "vector_index": self.vector_index,
-            "fulltext_index": self.fulltext_index,
+            "fulltext_index": text_index,
             # without the vector leg, a placeholder of the same type keeps the one shared plan
             "embedding": embedding if embedding is not None else self._placeholder_vector(),
             "use_vector": "vector" in active and embedding is not None,
             "lucene": _fixed_length((lucene_query(question) if "text" in active else "") or ""),
             "repo": repo,
-            "repo_token": repo_token(repo) if scoped and repo is not None else None,
             "k": depth,
             "candidates": depth if in_index else self._candidates(repo, depth),
             # a margin over `depth`, so that the id breaks ties at the cut-off
-            "text_candidates": 2 * depth if scoped else self._candidates(repo, depth),
+            "text_candidates": 2 * depth if own_text_index else self._candidates(repo, depth),
             "names": _fixed_size(names),
             "short_names": _fixed_size(question.short_names if use_graph else ()),
             "dotted": _fixed_size([n for n in names if "." in n]),
