@@ -3,15 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
+from graphrag_code import api
 from graphrag_code.errors import EmbeddingMismatchError, SchemaError
 from graphrag_code.graph import repo_label, repository_text_index
 from graphrag_code.graph.client import Neo4jClient
-from graphrag_code.graph.schema import SchemaConfig, check_vector_index, ensure_schema
+from graphrag_code.graph.schema import (
+    SchemaConfig,
+    check_vector_index,
+    ensure_schema,
+    fulltext_index_properties,
+)
+from graphrag_code.settings import Settings
 
 from .conftest import drop_search_indexes
+from .shop_graph import SHOP
 
 CONFIG = SchemaConfig(
     vector_index="test_vectors", fulltext_index="test_text", dimensions=4, model="unit-test-model"
@@ -236,3 +245,20 @@ def test_a_filtered_vector_index_is_not_rebuilt_again(fresh: Neo4jClient) -> Non
     before = sorted(row["id"] for row in fresh.read(query))
     ensure_schema(fresh, CONFIG)
     assert sorted(row["id"] for row in fresh.read(query)) == before
+
+
+def test_indexing_creates_the_repository_index_and_deleting_drops_it(
+    fresh: Neo4jClient, tmp_path: Path
+) -> None:
+    settings = Settings(
+        embedder="hashing",
+        cache_dir=tmp_path / "cache",
+        vector_index="test_vectors",
+        fulltext_index="test_text",
+    )
+    api.index_repository(SHOP, "shop", client=fresh, settings=settings, embed=False)
+    name = repository_text_index("test_text", "shop")
+    assert fulltext_index_properties(fresh, name) == ("search_text",)
+    api.delete_repository("shop", client=fresh, settings=settings)
+    assert fulltext_index_properties(fresh, name) is None
+    assert fulltext_index_properties(fresh, "test_text") == ("search_text",)  # the shared one
