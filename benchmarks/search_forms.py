@@ -1,7 +1,7 @@
 """The two forms of the vector leg, and one repository's answers beside a large neighbour.
 
     .venv/bin/python -m benchmarks.search_forms --neo4j-version 2026.08.1
-    .venv/bin/python -m benchmarks.search_forms --neo4j-version 2026.08.1 --quantization NONE
+    .venv/bin/python -m benchmarks.search_forms --neo4j-version 2026.08.1 --quantization SCALAR
     .venv/bin/python -m benchmarks.search_forms --neo4j-version 5.26.30
 
 Starts a throwaway local Neo4j of that version (heap 1g, page cache 512m; a calendar release
@@ -298,7 +298,7 @@ def markdown(result: Mapping[str, Any]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--neo4j-version", default="2026.08.1")
-    parser.add_argument("--quantization", choices=["SCALAR", "NONE"], default="SCALAR")
+    parser.add_argument("--quantization", choices=["SCALAR", "NONE"], default="NONE")
     parser.add_argument("--package", default="requests==2.32.3")
     parser.add_argument("--neighbour", default="django==5.1.4")
     parser.add_argument("--embedder", choices=["hashing", "minilm"], default="hashing")

@@ -68,7 +68,7 @@ def _values(dimensions: int) -> dict[str, Any]:
         "fulltext_analyzer": "english",
         "analyzer": "english",
         "quantization": True,
-        "vector_quantization": "SCALAR",
+        "vector_quantization": "NONE",
         "model": "hashing-blake2b-256",
         "embedding": vector,
         "use_vector": True,

@@ -170,13 +170,13 @@ def _search_index(client: Neo4jClient, name: str) -> dict[str, object]:
 
 
 def test_indexes_take_the_form_the_server_allows(fresh: Neo4jClient) -> None:
-    """2026.01+: `repo` is a filter property of the vector index, quantization set (not the
-    2026 default BINARY); 5.26: the plain index."""
+    """2026.01+: `repo` is a filter property of the vector index, quantization set (NONE, not
+    the 2026 default BINARY); 5.26: the plain index."""
     ensure_schema(fresh, CONFIG)
     vector = _search_index(fresh, "test_vectors")
     if fresh.capabilities().vector_search_filters:
         assert vector["properties"] == ["embedding", "repo"]
-        assert vector["config"]["vector.quantization.type"] == "SCALAR"  # type: ignore[index]
+        assert vector["config"]["vector.quantization.type"] == "NONE"  # type: ignore[index]
     else:
         assert vector["properties"] == ["embedding"]
 
