@@ -44,6 +44,7 @@ from graphrag_code.embedding import MiniLMEmbedder, WrappedEmbedder
 from graphrag_code.evaluation.runlog import git_commit
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.graph.queries import load_query
+from graphrag_code.graph.reader import hybrid_search_query
 from graphrag_code.retrieval.question import analyse
 from graphrag_code.retrieval.search import Searcher, SearchOptions
 from graphrag_code.settings import Settings, load_settings
@@ -260,7 +261,13 @@ def profile(
     vectors: Mapping[str, Any],
 ) -> list[dict[str, Any]]:
     """`PROFILE` of the hybrid query: total db hits and the heaviest operators."""
-    query = "PROFILE " + load_query("search/hybrid_search")
+    # the form the searcher runs on this server (Cypher 25 `SEARCH` on 2026.01+); PROFILE goes
+    # after a `CYPHER 25` prefix
+    text = hybrid_search_query(
+        searcher.vector_form(), in_repo=True, vector_index=searcher.vector_index
+    )
+    prefix = "CYPHER 25\n" if text.startswith("CYPHER 25\n") else ""
+    query = prefix + "PROFILE " + text.removeprefix(prefix)
     driver = neo4j.GraphDatabase.driver(client.endpoint.uri, auth=client.endpoint.auth())
     found = []
     try:

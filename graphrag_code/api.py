@@ -50,12 +50,18 @@ def schema_config(settings: Settings, *, dimensions: int, model: str) -> SchemaC
 
 
 def _ensure_schema_for(
-    client: Neo4jClient, settings: Settings, embedder: Embedder, *, reembed: bool
+    client: Neo4jClient,
+    settings: Settings,
+    embedder: Embedder,
+    *,
+    reembed: bool,
+    repo: str | None = None,
 ) -> None:
-    """The schema, with the vector index recorded for `embedder`: a model switch raises
-    `EmbeddingMismatchError` (naming both models) unless `reembed` drops the old vectors."""
+    """The schema, with the vector index recorded for `embedder` and `repo`'s own full-text
+    index: a model switch raises `EmbeddingMismatchError` (naming both models) unless
+    `reembed` drops the old vectors."""
     config = schema_config(settings, dimensions=embedder.dimensions, model=embedder.name)
-    ensure_schema(client, config, reembed=reembed)
+    ensure_schema(client, config, reembed=reembed, repo=repo)
 
 
 def index_repository(
@@ -100,7 +106,7 @@ def index_repository(
         with repository_lock(
             settings.cache_dir / "graphs", client, name, on_wait=on_wait or progress.stage
         ):
-            _ensure_schema_for(client, settings, embedder, reembed=reembed)
+            _ensure_schema_for(client, settings, embedder, reembed=reembed, repo=name)
             report = build_graph(
                 path,
                 client,

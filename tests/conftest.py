@@ -3,6 +3,11 @@
 Where it comes from, in order: `NEO4J_URI` (any existing server), a testcontainers Neo4j when a
 Docker engine answers, else the managed local launcher on a free port in a temporary directory
 (the case on machines without Docker, CI included).
+
+`GRAPHRAG_CODE_TEST_NEO4J_VERSION` picks the Neo4j line of every server the tests start (the
+session's and those a test starts itself); `./run tests` runs the suite on 5.26 LTS, then the
+tests marked `integration` (every test that reaches a server: marked here, from its
+fixtures) on the newest calendar release.
 """
 
 from __future__ import annotations
@@ -44,9 +49,23 @@ def _docker_answers() -> bool:
     return True
 
 
+_SERVER_FIXTURES = frozenset({"neo4j_endpoint", "settings"})
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test that reaches a Neo4j server (through the session's or its own) as
+    `integration`, so `pytest -m integration` reruns exactly those on another Neo4j line."""
+    for item in items:
+        if _SERVER_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.integration)
+
+
 @pytest.fixture(scope="session")
 def settings() -> Settings:
-    """Defaults for tests: the user's launcher build cache is shared, data is not."""
+    """Defaults for tests: the user's launcher build cache is shared, data is not; servers of
+    the Neo4j line under test."""
+    if TEST_NEO4J_VERSION:
+        return Settings(neo4j_version=TEST_NEO4J_VERSION)
     return Settings()
 
 
@@ -66,7 +85,7 @@ def neo4j_endpoint(
     if _docker_answers():
         from testcontainers.neo4j import Neo4jContainer
 
-        with Neo4jContainer("neo4j:5.26") as container:
+        with Neo4jContainer(f"neo4j:{TEST_NEO4J_VERSION or '5.26'}") as container:
             yield Neo4jEndpoint(
                 uri=container.get_connection_url(),
                 username="neo4j",
@@ -75,11 +94,7 @@ def neo4j_endpoint(
                 source="container",
             )
         return
-    version = TEST_NEO4J_VERSION or settings.neo4j_version
-    with temporary_local_server(settings.model_copy(update={"neo4j_version": version})) as (
-        _server,
-        endpoint,
-    ):
+    with temporary_local_server(settings) as (_server, endpoint):
         yield endpoint
 
 

@@ -5,6 +5,10 @@ Each statement runs in its own transaction, which is rolled back: write and sche
 planned and executed for real without changing the graph the other tests use. Parameters
 come from the `:param` lines of Browser files, else from the table below; a file using a
 parameter the table does not know fails this test until someone adds it.
+
+Files written in Cypher 25 (`CYPHER 25` first: the filtered vector index and its `SEARCH`
+leg) run where the server has filtered vector search (Neo4j 2026.01+) and are skipped, saying
+so, on 5.26; every form of the hybrid query the connected server supports runs too.
 """
 
 from __future__ import annotations
@@ -16,7 +20,9 @@ from typing import Any
 import pytest
 
 from graphrag_code.codegraph import CodeGraph
+from graphrag_code.graph import VectorSearchForm, repo_label
 from graphrag_code.graph.queries import load_query, query_names, split_statements
+from graphrag_code.graph.reader import hybrid_search_query
 from harness import queries as harness_queries
 from harness.documents import (
     Document,
@@ -37,6 +43,8 @@ def _values(dimensions: int) -> dict[str, Any]:
     return {
         # repositories, nodes, names
         "repo": REPO,
+        "repo_label": repo_label(REPO),
+        "label": repo_label(REPO),
         "id": f"{REPO}:shop.storage.sqlite.SqliteStorage.save",
         "ids": [f"{REPO}:shop.storage.sqlite.SqliteStorage.save", f"{REPO}:shop.api"],
         "source": f"{REPO}:shop.api.create_order_endpoint",
@@ -62,6 +70,7 @@ def _values(dimensions: int) -> dict[str, Any]:
         "fulltext_analyzer": "english",
         "analyzer": "english",
         "quantization": True,
+        "vector_quantization": "NONE",
         "model": "hashing-blake2b-256",
         "embedding": vector,
         "use_vector": True,
@@ -70,6 +79,7 @@ def _values(dimensions: int) -> dict[str, Any]:
         "target_lucene": "database",
         "k": 10,
         "candidates": 50,
+        "text_candidates": 20,
         "limit": 10,
         "limit_per_node": 10,
         "fetch": 50,
@@ -143,15 +153,42 @@ def test_there_are_cypher_files_to_check() -> None:
     assert not any(name.startswith("documents") for name in ALL_FILES)  # not shipped
 
 
-@pytest.mark.parametrize("name", ALL_FILES + HARNESS_FILES)
-def test_cypher_file_executes(populated: CodeGraph, name: str) -> None:
-    text = _text(name)
+def _skip_unless_supported(graph: CodeGraph, text: str) -> None:
+    """Skip a Cypher 25 file (filtered vector index, `SEARCH`) on a server without them."""
+    if text.lstrip("\n").split("\n", 1)[0].strip() == "CYPHER 25" or "\nCYPHER 25\n" in text:
+        capabilities = graph.client.capabilities()
+        if not capabilities.vector_search_filters:
+            pytest.skip(
+                f"Cypher 25 filtered vector search needs Neo4j 2026.01+; "
+                f"this server is {capabilities.version}"
+            )
+
+
+def _execute(graph: CodeGraph, name: str, text: str) -> None:
     values = {**_values(DIMENSIONS), **_browser_parameters(text)}
     for statement in split_statements(text):
         wanted = set(_PARAM.findall(statement))
         unknown = wanted - set(values)
         assert not unknown, f"{name}: add test values for {sorted(unknown)}"
-        _run_rolled_back(populated, statement, {key: values[key] for key in wanted})
+        _run_rolled_back(graph, statement, {key: values[key] for key in wanted})
+
+
+@pytest.mark.parametrize("name", ALL_FILES + HARNESS_FILES)
+def test_cypher_file_executes(populated: CodeGraph, name: str) -> None:
+    text = _text(name)
+    _skip_unless_supported(populated, text)
+    _execute(populated, name, text)
+
+
+@pytest.mark.parametrize("in_repo", [True, False], ids=["in_repo", "all_repos"])
+@pytest.mark.parametrize("form", list(VectorSearchForm), ids=lambda form: form.value)
+def test_every_form_of_the_hybrid_query_executes(
+    populated: CodeGraph, form: VectorSearchForm, in_repo: bool
+) -> None:
+    """The texts the searcher runs, spliced per form and scope, on the server that has them."""
+    text = hybrid_search_query(form, in_repo=in_repo, vector_index="code_embedding")
+    _skip_unless_supported(populated, text)
+    _execute(populated, f"hybrid_search ({form.value})", text)
 
 
 @pytest.mark.parametrize("name", query_names("browser"))

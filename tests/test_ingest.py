@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from graphrag_code.graph import repo_label
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.graph.schema import SchemaConfig, ensure_schema
 from graphrag_code.graph.writer import GraphWriter
@@ -60,7 +61,8 @@ def test_index_writes_the_scope_tree_edges_and_properties(
         "RETURN labels(n) AS labels, n.search_text AS text, n.start_line AS start, "
         "n.signature AS signature, n.docstring AS doc"
     )[0]
-    assert set(labels["labels"]) == {"Code", "Symbol", "Method"}
+    # and the repository's own label, which its full-text index covers (graph/scoping.py)
+    assert set(labels["labels"]) == {"Code", "Symbol", "Method", repo_label("shop")}
     assert labels["start"] == 16
     assert labels["signature"] == "def save(self, key: str, value: dict) -> None"
     assert labels["doc"] == "Insert or replace one record in the database."

@@ -3,14 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
+from graphrag_code import api
 from graphrag_code.errors import EmbeddingMismatchError, SchemaError
+from graphrag_code.graph import repo_label, repository_text_index
 from graphrag_code.graph.client import Neo4jClient
-from graphrag_code.graph.schema import SchemaConfig, check_vector_index, ensure_schema
+from graphrag_code.graph.schema import (
+    SchemaConfig,
+    check_vector_index,
+    ensure_schema,
+    fulltext_index_properties,
+)
+from graphrag_code.settings import Settings
 
 from .conftest import drop_search_indexes
+from .shop_graph import SHOP
 
 CONFIG = SchemaConfig(
     vector_index="test_vectors", fulltext_index="test_text", dimensions=4, model="unit-test-model"
@@ -147,3 +157,108 @@ def test_an_index_under_another_name_is_named_in_the_error(fresh: Neo4jClient) -
     )
     with pytest.raises(SchemaError, match="'test_vectors' already covers :Code\\(embedding\\)"):
         ensure_schema(fresh, other_name)
+
+
+def _search_index(client: Neo4jClient, name: str) -> dict[str, object]:
+    rows = client.read(
+        "SHOW INDEXES YIELD name, properties, options WHERE name = $name "
+        "RETURN properties, options.indexConfig AS config",
+        {"name": name},
+    )
+    assert rows, f"no index {name}"
+    return rows[0]
+
+
+def test_indexes_take_the_form_the_server_allows(fresh: Neo4jClient) -> None:
+    """2026.01+: `repo` is a filter property of the vector index, quantization set (NONE, not
+    the 2026 default BINARY); 5.26: the plain index."""
+    ensure_schema(fresh, CONFIG)
+    vector = _search_index(fresh, "test_vectors")
+    if fresh.capabilities().vector_search_filters:
+        assert vector["properties"] == ["embedding", "repo"]
+        assert vector["config"]["vector.quantization.type"] == "NONE"  # type: ignore[index]
+    else:
+        assert vector["properties"] == ["embedding"]
+
+
+def test_a_vector_index_of_an_earlier_version_is_rebuilt_keeping_the_vectors(
+    fresh: Neo4jClient,
+) -> None:
+    """On 2026.01+, a vector index created without the repository filter (by an earlier
+    version) is built again with it; every vector stays and is found again."""
+    fresh.write(
+        "CREATE VECTOR INDEX test_vectors FOR (n:Code) ON n.embedding OPTIONS {indexConfig: "
+        "{`vector.dimensions`: 4, `vector.similarity_function`: 'cosine'}}"
+    )
+    fresh.write(
+        "MERGE (m:EmbeddingIndex {name: 'test_vectors'}) "
+        "SET m.model = 'unit-test-model', m.dimensions = 4"
+    )
+    fresh.write(
+        "UNWIND range(1, 30) AS i CREATE (n:Code {id: 'old-' + i, repo: 'old'}) "
+        "WITH n CALL db.create.setNodeVectorProperty(n, 'embedding', [1.0, 0.5, 0.0, 0.25])"
+    )
+    ensure_schema(fresh, CONFIG)
+    filtered = fresh.capabilities().vector_search_filters
+    expected = ["embedding", "repo"] if filtered else ["embedding"]
+    assert _search_index(fresh, "test_vectors")["properties"] == expected
+    kept = fresh.read("MATCH (n:Code {repo: 'old'}) RETURN count(n.embedding) AS vectors")
+    assert kept[0]["vectors"] == 30
+    hits = fresh.read(
+        "CALL db.index.vector.queryNodes('test_vectors', 5, [1.0, 0.5, 0.0, 0.25]) "
+        "YIELD node RETURN count(node) AS n"
+    )
+    assert hits[0]["n"] == 5
+
+
+def test_a_repository_gets_a_full_text_index_of_its_own(fresh: Neo4jClient) -> None:
+    """Nodes written before it get the repository's label first; the index covers exactly
+    the repository's nodes; a second call keeps it."""
+    fresh.write(
+        "UNWIND range(1, 30) AS i CREATE (n:Code {id: 'r' + i, repo: CASE WHEN i <= 10 "
+        "THEN 'mine' ELSE 'other' END, search_text: 'parse source ' + i})"
+    )
+    ensure_schema(fresh, CONFIG, repo="mine")
+    name = repository_text_index("test_text", "mine")
+    index = fresh.read(
+        "SHOW INDEXES YIELD name, id, labelsOrTypes, properties WHERE name = $name "
+        "RETURN id, labelsOrTypes AS labels, properties",
+        {"name": name},
+    )
+    assert index[0]["labels"] == [repo_label("mine")]
+    assert index[0]["properties"] == ["search_text"]
+    hits = fresh.read(
+        "CALL db.index.fulltext.queryNodes($name, 'parse') YIELD node "
+        "RETURN collect(DISTINCT node.repo) AS repos, count(node) AS n",
+        {"name": name},
+    )
+    assert hits[0] == {"repos": ["mine"], "n": 10}
+    ensure_schema(fresh, CONFIG, repo="mine")
+    again = fresh.read("SHOW INDEXES YIELD name, id WHERE name = $name RETURN id", {"name": name})
+    assert again[0]["id"] == index[0]["id"]
+
+
+def test_a_filtered_vector_index_is_not_rebuilt_again(fresh: Neo4jClient) -> None:
+    """The rebuild happens once: a second ensure_schema keeps the same index."""
+    ensure_schema(fresh, CONFIG)
+    query = "SHOW INDEXES YIELD name, id WHERE name IN ['test_vectors', 'test_text'] RETURN id"
+    before = sorted(row["id"] for row in fresh.read(query))
+    ensure_schema(fresh, CONFIG)
+    assert sorted(row["id"] for row in fresh.read(query)) == before
+
+
+def test_indexing_creates_the_repository_index_and_deleting_drops_it(
+    fresh: Neo4jClient, tmp_path: Path
+) -> None:
+    settings = Settings(
+        embedder="hashing",
+        cache_dir=tmp_path / "cache",
+        vector_index="test_vectors",
+        fulltext_index="test_text",
+    )
+    api.index_repository(SHOP, "shop", client=fresh, settings=settings, embed=False)
+    name = repository_text_index("test_text", "shop")
+    assert fulltext_index_properties(fresh, name) == ("search_text",)
+    api.delete_repository("shop", client=fresh, settings=settings)
+    assert fulltext_index_properties(fresh, name) is None
+    assert fulltext_index_properties(fresh, "test_text") == ("search_text",)  # the shared one

@@ -1,7 +1,8 @@
 // Upsert Function nodes (a node whose kind changed loses its old label).
-// Parameters: $rows = [{id, parent, props}]
+// Parameters: $rows = [{id, parent, props}], $repo_label (the repository's own label, which
+// its full-text index covers: graph/scoping.py)
 UNWIND $rows AS row
 MERGE (n:Code {id: row.id})
 SET n += row.props
 REMOVE n:Module:Class:Method
-SET n:Symbol:Function
+SET n:Symbol:Function:$($repo_label)

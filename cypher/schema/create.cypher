@@ -1,5 +1,5 @@
 // The graphrag_code schema. Idempotent: every statement is IF NOT EXISTS.
-// Parameters: $vector_index, $dimensions, $fulltext_index, $fulltext_analyzer
+// Parameters: $fulltext_index, $fulltext_analyzer
 CREATE CONSTRAINT repository_name IF NOT EXISTS FOR (r:Repository) REQUIRE r.name IS UNIQUE;
 CREATE CONSTRAINT code_id IF NOT EXISTS FOR (n:Code) REQUIRE n.id IS UNIQUE;
 CREATE CONSTRAINT external_name IF NOT EXISTS FOR (e:External) REQUIRE e.qualified_name IS UNIQUE;
@@ -11,9 +11,9 @@ CREATE INDEX code_path IF NOT EXISTS FOR (n:Code) ON (n.path);
 // ENDS WITH on paths ("storage/base.py" names "src/shop/storage/base.py") needs a text index
 CREATE TEXT INDEX code_path_text IF NOT EXISTS FOR (n:Code) ON (n.path);
 CREATE INDEX code_content_hash IF NOT EXISTS FOR (n:Code) ON (n.content_hash);
-CREATE VECTOR INDEX $vector_index IF NOT EXISTS
-FOR (n:Code) ON n.embedding
-OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, `vector.similarity_function`: 'cosine'}};
+// The vector index: schema/create_vector.cypher, or create_vector_filtered.cypher on 2026.01+.
+// The full-text index over every repository; each repository has one of its own too
+// (create_repository_text.cypher, graph/scoping.py).
 CREATE FULLTEXT INDEX $fulltext_index IF NOT EXISTS
 FOR (n:Code) ON EACH [n.search_text]
 OPTIONS {indexConfig: {`fulltext.analyzer`: $fulltext_analyzer, `fulltext.eventually_consistent`: false}};

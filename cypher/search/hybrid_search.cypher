@@ -2,14 +2,19 @@
 // ONE row, so the legs never multiply; fusion (RRF) happens in Python.
 //
 // Parameters (paste into Neo4j Browser with :param):
-//   $vector_index, $fulltext_index   index names
+//   $vector_index, $fulltext_index   index names; with $repo, $fulltext_index is that
+//                  repository's own full-text index when it has one (graph/scoping.py): BM25
+//                  then weighs words by that repository's statistics alone
 //   $embedding     query vector, or null when the searcher has no embedder
 //   $use_vector    false to skip the vector leg ($embedding is then a placeholder of the
 //                  same type, so that every question shares one plan)
 //   $lucene        escaped Lucene query, or '' to skip the full-text leg (search.py pads
 //                  it with spaces so that every question shares one plan)
 //   $repo          repository name, or null for all
-//   $k, $candidates   hits per leg; candidates fetched before the repository filter
+//   $k, $candidates   hits per leg; vector candidates fetched before the repository filter
+//   $text_candidates  full-text hits fetched before the repository filter (from the
+//                  repository's own index: a small margin over $k, so that ties at the
+//                  cut-off are broken by id)
 //   $names, $short_names, $dotted, $paths   what the question names (graph seeds), each
 //                  padded with '' to a fixed length so that every question shares one plan
 //   $seed_from_hits, $seed_k   also seed the graph leg with the top hits of the other legs
@@ -26,9 +31,16 @@
 CALL () {
   WITH $embedding AS embedding
   WHERE $use_vector AND embedding IS NOT NULL
+  // On Neo4j 2026.01+ the searcher replaces the lines between these markers with those of
+  // search/vector_search_repo.cypher (or vector_search_all.cypher when $repo is null): the
+  // Cypher 25 SEARCH clause, which filters by repository inside the index search. Here, the
+  // form every server runs: fetch $candidates (over-fetched by the repository's share of the
+  // index), then filter.
+  // BEGIN vector leg
   CALL db.index.vector.queryNodes($vector_index, $candidates, embedding) YIELD node, score
   WITH node, score
   WHERE $repo IS NULL OR node.repo = $repo
+  // END vector leg
   ORDER BY score DESC
   LIMIT $k
   RETURN collect({
@@ -40,11 +52,11 @@ CALL () {
 CALL () {
   WITH $lucene AS lucene
   WHERE trim(lucene) <> ''  // blank (or null): no text leg
-  CALL db.index.fulltext.queryNodes($fulltext_index, lucene, {limit: $candidates})
+  CALL db.index.fulltext.queryNodes($fulltext_index, lucene, {limit: $text_candidates})
     YIELD node, score
   WITH node, score
   WHERE $repo IS NULL OR node.repo = $repo
-  ORDER BY score DESC
+  ORDER BY score DESC, node.id
   LIMIT $k
   RETURN collect({
     id: node.id, score: score, kind: node.kind, qualified_name: node.qualified_name,
@@ -184,11 +196,12 @@ CALL (vector, text, named) {
   // trace: the call chains from a named seed to the code the rest of the question names
   CALL (s, weight) {
     WITH s WHERE $trace AND weight >= 2.0 AND trim($target_lucene) <> ''
-    CALL db.index.fulltext.queryNodes($fulltext_index, $target_lucene, {limit: $candidates})
-      YIELD node, score
+    CALL db.index.fulltext.queryNodes(
+      $fulltext_index, $target_lucene, {limit: $text_candidates}
+    ) YIELD node, score
     WITH s, node AS t, score
     WHERE t <> s AND ($repo IS NULL OR t.repo = $repo)
-    WITH s, t ORDER BY score DESC LIMIT 10
+    WITH s, t ORDER BY score DESC, t.id LIMIT 10
     MATCH p = shortestPath((s)-[:CALLS*..6]->(t))
     UNWIND range(1, length(p)) AS i
     RETURN collect({

@@ -1,5 +1,6 @@
-// Nodes and vectors per repository. The vector and full-text indexes cover every repository and
-// the repository filter applies after them, so search over-fetches by the repository's share.
+// Nodes and vectors per repository. Where the repository filter applies after an index search
+// (the vector leg on 5.26; the full-text leg of an index without `repo_token`), search
+// over-fetches by the repository's share of the index.
 // `IS NOT NULL` checks that a vector exists without reading it: count(n.embedding) loads every
 // vector (7x slower on Django's 42k nodes).
 MATCH (n:Code)

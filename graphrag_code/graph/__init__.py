@@ -1,8 +1,10 @@
 """The one place that talks to Neo4j: the client, the schema, the writer and the readers.
 
 client    `Neo4jClient`: reads in read transactions, writes in managed write transactions
+capabilities  what the server can do (Cypher 25, filtered vector search), probed once
 queries   the shipped `.cypher` files and the only helpers that paste identifiers into Cypher
 schema    constraints, vector and full-text indexes, and the embedding model they serve
+scoping   each repository's own label and full-text index
 writer    `GraphWriter`: batched `UNWIND … MERGE` of one repository's rows
 reader    `GraphReader`: every read of retrieval, the CLI and the integrations, typed
 vectors   `VectorStore`: the reads and writes of the embedding stage
@@ -13,6 +15,7 @@ else runs Cypher through the objects below. `hop_bound` is exported for the dept
 users pass to searches and relationship walks.
 """
 
+from .capabilities import ServerCapabilities, VectorSearchForm
 from .client import Neo4jClient
 from .queries import hop_bound
 from .reader import Direction, GraphReader
@@ -29,7 +32,16 @@ from .records import (
     SymbolMatch,
     SymbolRef,
 )
-from .schema import SchemaConfig, check_vector_index, ensure_schema
+from .schema import (
+    SchemaConfig,
+    check_fulltext_index,
+    check_vector_index,
+    ensure_repository_text_index,
+    ensure_schema,
+    fulltext_index_properties,
+    vector_index_info,
+)
+from .scoping import repo_label, repo_token, repository_text_index
 from .vectors import VectorStore
 from .writer import GraphWriter
 
@@ -48,10 +60,19 @@ __all__ = [
     "RepositoryInfo",
     "RepositorySize",
     "SchemaConfig",
+    "ServerCapabilities",
     "SymbolMatch",
     "SymbolRef",
+    "VectorSearchForm",
     "VectorStore",
+    "check_fulltext_index",
     "check_vector_index",
+    "ensure_repository_text_index",
     "ensure_schema",
+    "fulltext_index_properties",
     "hop_bound",
+    "repo_label",
+    "repo_token",
+    "repository_text_index",
+    "vector_index_info",
 ]

@@ -23,6 +23,7 @@ from neo4j.exceptions import (
 
 from ..endpoint import Neo4jEndpoint, redact_uri
 from ..errors import ConfigurationError
+from .capabilities import ServerCapabilities
 from .failures import is_rate_limited, library_error
 from .queries import load_query
 
@@ -95,7 +96,7 @@ class Neo4jClient:
         self.endpoint = endpoint
         self.database = endpoint.database
         self._driver = driver or _driver(endpoint)
-        self._capabilities: dict[str, Any] | None = None
+        self._capabilities: ServerCapabilities | None = None
 
     # -- lifecycle ---------------------------------------------------------------------------
     def close(self) -> None:
@@ -124,12 +125,22 @@ class Neo4jClient:
                     continue
                 raise library_error(exc, self.endpoint) from exc
 
-    def server_info(self) -> dict[str, Any]:
-        """Version and edition, probed once and cached."""
+    def capabilities(self) -> ServerCapabilities:
+        """Version, edition and Cypher versions of the server, probed once and cached: the
+        library picks the query forms of a server from them (e.g. Cypher 25 `SEARCH`)."""
         if self._capabilities is None:
             rows = self.read(load_query("schema/server_components"))
-            self._capabilities = dict(rows[0]) if rows else {}
+            self._capabilities = ServerCapabilities.from_row(rows[0] if rows else {})
         return self._capabilities
+
+    def server_info(self) -> dict[str, Any]:
+        """Version and edition (and the Cypher versions), probed once and cached."""
+        info = self.capabilities()
+        return {
+            "version": info.version,
+            "edition": info.edition,
+            "cypher_versions": list(info.cypher_versions),
+        }
 
     # -- queries -----------------------------------------------------------------------------
     def read(self, query: str, parameters: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:

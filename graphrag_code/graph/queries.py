@@ -2,8 +2,12 @@
 reads it.
 
 Values always travel as `$parameters`. The few things Cypher cannot parameterise — a label, a
-relationship type, a variable-length bound — go through `quote_identifier` or `hop_bound`,
-the only places a value is pasted into query text.
+relationship type, a variable-length bound, the index name of a `SEARCH` clause — go through
+`quote_identifier` or `hop_bound`, the only places a value is pasted into query text.
+
+A query with a form per server (the vector leg of the hybrid search) is one file whose
+server-specific lines sit between `// BEGIN <part>` and `// END <part>` comment lines, plus a
+file per other form holding the lines that replace them (`replace_block`).
 """
 
 from __future__ import annotations
@@ -14,7 +18,15 @@ from importlib import resources
 
 from ..errors import QueryFileError
 
-__all__ = ["hop_bound", "load_query", "query_names", "quote_identifier", "split_statements"]
+__all__ = [
+    "hop_bound",
+    "load_query",
+    "paste_identifier",
+    "query_names",
+    "quote_identifier",
+    "replace_block",
+    "split_statements",
+]
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _NAME = re.compile(r"^[a-z0-9_]+(/[a-z0-9_]+)*$")
@@ -85,3 +97,34 @@ def hop_bound(value: int, *, minimum: int = 1, maximum: int = 6) -> int:
             f"hop bound must be an integer from {minimum} to {maximum}, got {value!r}"
         )
     return value
+
+
+def _block_bounds(lines: list[str], part: str) -> tuple[int, int]:
+    begin, end = f"// BEGIN {part}", f"// END {part}"
+    starts = [i for i, line in enumerate(lines) if line.strip() == begin]
+    ends = [i for i, line in enumerate(lines) if line.strip() == end]
+    if len(starts) != 1 or len(ends) != 1 or starts[0] > ends[0]:
+        raise QueryFileError(f"expected one {begin!r} … {end!r} block")
+    return starts[0], ends[0]
+
+
+def replace_block(text: str, part: str, replacement: str) -> str:
+    """`text` with the lines between its `// BEGIN <part>` and `// END <part>` lines replaced
+    by the lines between the same markers in `replacement`, indented like the first of the
+    replaced lines."""
+    lines, new = text.splitlines(), replacement.splitlines()
+    start, end = _block_bounds(lines, part)
+    new_start, new_end = _block_bounds(new, part)
+    indent = lines[start][: len(lines[start]) - len(lines[start].lstrip())]
+    body = [indent + line if line.strip() else line for line in new[new_start + 1 : new_end]]
+    return "\n".join([*lines[: start + 1], *body, *lines[end:]]) + "\n"
+
+
+def paste_identifier(text: str, placeholder: str, name: str) -> str:
+    """`text` with its one occurrence of the identifier `placeholder` (as in `VECTOR INDEX
+    code_embedding`) replaced by `name`, validated and backtick-quoted (`quote_identifier`)."""
+    pattern = re.compile(rf"(?<![A-Za-z0-9_`]){re.escape(placeholder)}(?![A-Za-z0-9_`])")
+    found = pattern.findall(text)
+    if len(found) != 1:
+        raise QueryFileError(f"expected the identifier {placeholder!r} once, found {len(found)}")
+    return pattern.sub(lambda _: quote_identifier(name), text)

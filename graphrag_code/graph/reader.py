@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
+from functools import cache
 from typing import Any, Literal
 
 from ..location import Location
+from .capabilities import VectorSearchForm
 from .client import Neo4jClient
-from .queries import load_query
+from .queries import load_query, paste_identifier, replace_block
 from .records import (
     CallEdge,
     ContextNode,
@@ -75,6 +77,20 @@ def _context_nodes(nodes: Sequence[Mapping[str, Any] | None]) -> tuple[ContextNo
     return tuple(_context_node(node) for node in nodes if node and node.get("id"))
 
 
+@cache
+def hybrid_search_query(form: VectorSearchForm, *, in_repo: bool, vector_index: str) -> str:
+    """The text of the hybrid query in `form`: `search/hybrid_search.cypher` as it is, or with
+    its vector leg replaced by the Cypher 25 `SEARCH` of `search/vector_search_repo.cypher`
+    (`in_repo`) or `vector_search_all.cypher`, naming `vector_index` (validated and quoted: the
+    clause takes no parameter for it). One text per form and scope, so each has one plan."""
+    text = load_query("search/hybrid_search")
+    if form is VectorSearchForm.PROCEDURE:
+        return text
+    leg = load_query("search/vector_search_repo" if in_repo else "search/vector_search_all")
+    spliced = replace_block(text, "vector leg", leg)
+    return "CYPHER 25\n" + paste_identifier(spliced, "code_embedding", vector_index)
+
+
 class GraphReader:
     """Typed reads of the code graph on one database (each in a read transaction)."""
 
@@ -82,12 +98,21 @@ class GraphReader:
         self.client = client
 
     # -- search --------------------------------------------------------------------------------
-    def hybrid_search(self, parameters: Mapping[str, Any]) -> dict[str, Any]:
-        """The ONE hybrid query (`search/hybrid_search.cypher`): a row with the ranked `vector`,
-        `text` and `graph` legs (lists of maps: id, score, node properties; graph entries also
-        `via` and `possible`) and the `seeds` the question named. A plain row: the searcher
-        fuses it at once. `parameters` are those `Searcher.parameters` builds."""
-        rows = self.client.read(load_query("search/hybrid_search"), parameters)
+    def hybrid_search(
+        self,
+        parameters: Mapping[str, Any],
+        *,
+        form: VectorSearchForm = VectorSearchForm.PROCEDURE,
+    ) -> dict[str, Any]:
+        """The ONE hybrid query (`search/hybrid_search.cypher`, its vector leg in `form`): a row
+        with the ranked `vector`, `text` and `graph` legs (lists of maps: id, score, node
+        properties; graph entries also `via` and `possible`) and the `seeds` the question
+        named. A plain row: the searcher fuses it at once. `parameters` are those
+        `Searcher.parameters` builds (their `repo` and `vector_index` pick the text)."""
+        query = hybrid_search_query(
+            form, in_repo=parameters["repo"] is not None, vector_index=parameters["vector_index"]
+        )
+        rows = self.client.read(query, parameters)
         return rows[0] if rows else {"vector": [], "text": [], "graph": [], "seeds": []}
 
     def modules_at(self, locations: Sequence[tuple[str, str]]) -> dict[tuple[str, str], SymbolRef]:

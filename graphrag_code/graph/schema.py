@@ -1,19 +1,30 @@
-"""Create the graph schema (constraints, vector and full-text indexes); wait until ONLINE."""
+"""Create the graph schema (constraints, vector and full-text indexes); wait until ONLINE.
+
+The indexes take the form the server allows: on Neo4j 2026.01+ the vector index carries
+`repo` as a filter property (Cypher 25 `SEARCH` then filters inside the index search), and a
+vector index created earlier without it is rebuilt once, keeping every vector. On every server
+each repository also gets a full-text index of its own (`scoping.py`).
+"""
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Literal
 
 from ..errors import EmbeddingMismatchError, SchemaError
 from .client import Neo4jClient
-from .queries import load_query, split_statements
+from .queries import load_query, paste_identifier, split_statements
+from .scoping import repo_label, repository_text_index
 
 __all__ = [
     "SchemaConfig",
     "VectorIndexInfo",
+    "check_fulltext_index",
     "check_vector_index",
+    "ensure_repository_text_index",
     "ensure_schema",
+    "fulltext_index_properties",
     "vector_index_info",
     "wait_for_indexes",
 ]
@@ -30,32 +41,77 @@ class SchemaConfig:
     dimensions: int = 384
     model: str = "bge-small-en-v1.5-int8"  # the default embedder's name (JarEmbedder "bge-small")
     fulltext_analyzer: str = "english"
+    # the vector index's quantization on Neo4j 2026.01+ (5.26 keeps its own default, int8).
+    # NONE: exact scores; 2026's SCALAR scores are quantized (an identical vector scored .988)
+    # and moved with the neighbours' vectors (the vector leg of 17 of 18 questions changed
+    # beside Django, 2 with NONE), at no measured latency gain; 2026's default for a new index,
+    # BINARY, loses recall (BENCHMARKS.md §9). NONE keeps 4 bytes a dimension in the index.
+    vector_quantization: Literal["SCALAR", "NONE"] = "NONE"
 
 
 def ensure_schema(
-    client: Neo4jClient, config: SchemaConfig, *, reembed: bool = False, timeout: float = 300.0
+    client: Neo4jClient,
+    config: SchemaConfig,
+    *,
+    reembed: bool = False,
+    timeout: float = 300.0,
+    repo: str | None = None,
 ) -> None:
-    """Create what is missing, check the vector index matches the embedder, wait for ONLINE.
+    """Create what is missing, check the vector index matches the embedder, wait for ONLINE;
+    with `repo`, also that repository's own full-text index (`ensure_repository_text_index`).
 
     If the vector index was built for another model or dimension count, this raises
     `EmbeddingMismatchError` naming both — unless no vectors are stored yet or `reembed` is
     set, in which case the old index and vectors are dropped and a fresh index is created.
+
+    On a server that can filter by `repo` inside the vector index (2026.01+), a vector index an
+    earlier version created without that filter is dropped and created again: the vectors stay
+    on the nodes, and rebuilding reads them all again (seconds for a package, about a minute
+    for Django's 42k vectors on two cores); searches wait for it like for any index that is
+    not ONLINE.
     """
     _reconcile_vector_index(client, config, reembed=reembed)
-    parameters = {
-        "vector_index": config.vector_index,
-        "dimensions": config.dimensions,
+    filtered = client.capabilities().vector_search_filters
+    if filtered:
+        _add_vector_filter(client, config)
+    fulltext = {
         "fulltext_index": config.fulltext_index,
         "fulltext_analyzer": config.fulltext_analyzer,
     }
     for statement in split_statements(load_query("schema/create")):
-        client.write(statement, parameters)
+        client.write(statement, fulltext)
+    client.write(
+        load_query("schema/create_vector_filtered" if filtered else "schema/create_vector"),
+        {
+            "vector_index": config.vector_index,
+            "dimensions": config.dimensions,
+            "vector_quantization": config.vector_quantization,
+        },
+    )
     _check_names(client, config)
     client.write(
         load_query("schema/record_embedding_model"),
         {"name": config.vector_index, "model": config.model, "dimensions": config.dimensions},
     )
+    if repo is not None:
+        ensure_repository_text_index(client, config, repo)
     wait_for_indexes(client, timeout=timeout)
+
+
+def ensure_repository_text_index(client: Neo4jClient, config: SchemaConfig, repo: str) -> None:
+    """Create repository `repo`'s own full-text index when it is missing. Its nodes carry the
+    repository's label from the writer on; nodes written before it get it here first (one
+    pass over the repository's nodes), then the index is filled from them."""
+    name = repository_text_index(config.fulltext_index, repo)
+    if fulltext_index_properties(client, name) is not None:
+        return
+    label = repo_label(repo)
+    write = load_query("schema/write_repo_label")
+    parameters = {"repo": repo, "label": label, "limit": _CLEAR_BATCH}
+    while int(client.write(write, parameters)[0]["written"]):
+        pass
+    create = paste_identifier(load_query("schema/create_repository_text"), "RepositoryLabel", label)
+    client.write(create, {"name": name, "fulltext_analyzer": config.fulltext_analyzer})
 
 
 @dataclass(frozen=True)
@@ -66,6 +122,12 @@ class VectorIndexInfo:
     name: str
     dimensions: int
     model: str | None
+    properties: tuple[str, ...] = ("embedding",)  # + `repo` when it filters by repository
+
+    @property
+    def filters_by_repo(self) -> bool:
+        """Whether a Cypher 25 `SEARCH` on this index can filter by `repo` inside it."""
+        return "repo" in self.properties
 
     def serves(self, model: str, dimensions: int) -> bool:
         """Whether vectors of `model` with `dimensions` belong in this index."""
@@ -86,7 +148,12 @@ def vector_index_info(client: Neo4jClient, name: str) -> VectorIndexInfo | None:
         return None
     recorded = client.read(load_query("schema/embedding_model"), {"name": name})
     model = recorded[0]["model"] if recorded else None
-    return VectorIndexInfo(name, int(info[0]["dimensions"]), str(model) if model else None)
+    return VectorIndexInfo(
+        name,
+        int(info[0]["dimensions"]),
+        str(model) if model else None,
+        tuple(info[0]["properties"] or ()),
+    )
 
 
 def check_vector_index(client: Neo4jClient, name: str, *, model: str, dimensions: int) -> None:
@@ -103,15 +170,25 @@ def check_vector_index(client: Neo4jClient, name: str, *, model: str, dimensions
         raise info.mismatch(model, dimensions)
 
 
-def check_fulltext_index(client: Neo4jClient, name: str) -> None:
-    """Raise `SchemaError` when the full-text index `name` does not exist (nothing was indexed
-    yet), instead of letting a query fail inside `db.index.fulltext.queryNodes`."""
-    rows = client.read(load_query("schema/search_indexes"))
-    if name not in {row["name"] for row in rows}:
+def fulltext_index_properties(client: Neo4jClient, name: str) -> tuple[str, ...] | None:
+    """The properties the full-text index `name` covers; None when it does not exist."""
+    for row in client.read(load_query("schema/search_indexes")):
+        if row["name"] == name and row["type"] == "FULLTEXT":
+            return tuple(row["properties"] or ())
+    return None
+
+
+def check_fulltext_index(client: Neo4jClient, name: str) -> tuple[str, ...]:
+    """The properties of the full-text index `name`; `SchemaError` when it does not exist
+    (nothing was indexed yet), instead of a query failing inside
+    `db.index.fulltext.queryNodes`."""
+    properties = fulltext_index_properties(client, name)
+    if properties is None:
         raise SchemaError(
             f"full-text index {name!r} does not exist: index a repository first "
             "(`graphrag-code index PATH`)"
         )
+    return properties
 
 
 def _reconcile_vector_index(client: Neo4jClient, config: SchemaConfig, *, reembed: bool) -> None:
@@ -124,7 +201,17 @@ def _reconcile_vector_index(client: Neo4jClient, config: SchemaConfig, *, reembe
     clear = load_query("schema/clear_embeddings")
     while int(client.write(clear, {"limit": _CLEAR_BATCH})[0]["cleared"]):
         pass
-    client.write(load_query("schema/drop_vector"), {"name": config.vector_index})
+    client.write(load_query("schema/drop_index"), {"name": config.vector_index})
+
+
+def _add_vector_filter(client: Neo4jClient, config: SchemaConfig) -> None:
+    """On a server with filtered vector search, drop a vector index of the configured model
+    that lacks the `repo` filter property (the vectors stay on the nodes; the index is built
+    again from them by `create_vector_filtered.cypher`)."""
+    info = vector_index_info(client, config.vector_index)
+    if info is None or info.filters_by_repo or not info.serves(config.model, config.dimensions):
+        return
+    client.write(load_query("schema/drop_index"), {"name": config.vector_index})
 
 
 def _check_names(client: Neo4jClient, config: SchemaConfig) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 from ..model import Edge, EdgeKind, NodeRow, SymbolKind
 from .client import Neo4jClient
 from .queries import load_query
+from .scoping import repo_label
 
 __all__ = ["GraphWriter"]
 
@@ -74,10 +75,18 @@ class GraphWriter:
         return {row["id"] for row in rows}
 
     def _batches(
-        self, query: str, rows: Sequence[dict[str, Any]], progress: Progress | None
+        self,
+        query: str,
+        rows: Sequence[dict[str, Any]],
+        progress: Progress | None,
+        extra: dict[str, Any] | None = None,
     ) -> None:
         self.client.write_batches(
-            query, rows, batch_size=self.batch_size, extra={"repo": self.repo}, progress=progress
+            query,
+            rows,
+            batch_size=self.batch_size,
+            extra={"repo": self.repo, **(extra or {})},
+            progress=progress,
         )
 
     def write_nodes(self, rows: Iterable[NodeRow], progress: Progress | None = None) -> None:
@@ -85,8 +94,10 @@ class GraphWriter:
         ordered = list(rows)
         for row in ordered:
             by_kind[row.kind].append(row.as_parameters())
+        # the repository's own label: its full-text index covers it (scoping.py)
+        label = {"repo_label": repo_label(self.repo)}
         for kind in (SymbolKind.MODULE, SymbolKind.CLASS, SymbolKind.FUNCTION, SymbolKind.METHOD):
-            self._batches(load_query(_NODE_QUERIES[kind]), by_kind.get(kind, []), progress)
+            self._batches(load_query(_NODE_QUERIES[kind]), by_kind.get(kind, []), progress, label)
         modules = [{"id": r.id} for r in ordered if r.kind == SymbolKind.MODULE]
         self._batches(load_query("ingest/write_contains"), modules, None)
         defines = [{"id": r.id, "parent": r.parent} for r in ordered if r.parent is not None]
@@ -164,12 +175,16 @@ class GraphWriter:
         self._batches(load_query("ingest/write_edges_tests"), rows, progress)
 
     def delete_repository(self, batch: int = 10_000) -> None:
-        """Remove every node of this repository, its :Repository node and orphaned externals."""
+        """Remove every node of this repository, its :Repository node, its own full-text index
+        and orphaned externals."""
         self.delete_all_tests_edges()
         query = load_query("ingest/delete_repository")
         while self.client.write(query, {"repo": self.repo, "limit": batch})[0]["deleted"]:
             pass
         self.client.write(load_query("ingest/delete_repository_node"), {"repo": self.repo})
+        label = {"label": repo_label(self.repo)}
+        for row in self.client.read(load_query("ingest/repository_indexes"), label):
+            self.client.write(load_query("schema/drop_index"), {"name": row["name"]})
         self.delete_orphan_externals()
 
     def delete_orphan_externals(self, candidates: Sequence[str] | None = None) -> None:

@@ -14,9 +14,19 @@ from typing import Any, Protocol
 
 from ..embedding.base import Embedder
 from ..errors import ConfigurationError, InvalidArgumentError
-from ..graph import GraphReader, Neo4jClient, RepositorySize, check_vector_index, hop_bound
+from ..graph import (
+    GraphReader,
+    Neo4jClient,
+    RepositorySize,
+    VectorSearchForm,
+    check_fulltext_index,
+    check_vector_index,
+    fulltext_index_properties,
+    hop_bound,
+    repository_text_index,
+    vector_index_info,
+)
 from ..graph.repositories import repository_statuses
-from ..graph.schema import check_fulltext_index
 from ..location import Location
 from .fusion import rrf
 from .question import Intent, Question, analyse, clean_question, lucene_query, target_query
@@ -174,6 +184,7 @@ class Searcher:
         vector_index: str,
         fulltext_index: str,
         reranker: Reranker | None = None,
+        vector_form: VectorSearchForm | None = None,
     ) -> None:
         self.client = client
         self.reader = GraphReader(client)
@@ -181,16 +192,53 @@ class Searcher:
         self.vector_index = vector_index
         self.fulltext_index = fulltext_index
         self.reranker = reranker
+        self._requested_form = vector_form  # None: chosen from the server (`vector_form()`)
+        self._form: VectorSearchForm | None = None
+        self._own_text_index: dict[str, bool] = {}  # repo -> has a full-text index of its own
         self._vectors_checked = False
         self._text_checked = False
         self._sizes: dict[str, RepositorySize] | None = None
         self._placeholder: list[float] | None = None
         self._statuses: dict[str, str] | None = None  # repo -> status of its last run
 
+    def vector_form(self) -> VectorSearchForm:
+        """How the vector leg searches, chosen once per searcher: the Cypher 25 `SEARCH` with
+        the repository filter inside the index where the server has it (2026.01+) and the
+        index carries the `repo` filter (`ensure_schema` creates it so), else the
+        `queryNodes` over-fetch. A form passed to the constructor is checked, not chosen."""
+        if self._form is None:
+            supported = self.client.capabilities().vector_search_filters
+            info = vector_index_info(self.client, self.vector_index) if supported else None
+            filtered = info is not None and info.filters_by_repo
+            if self._requested_form is VectorSearchForm.SEARCH and not filtered:
+                raise ConfigurationError(
+                    f"the SEARCH form of the vector leg needs Neo4j 2026.01 or later (this is "
+                    f"{self.client.capabilities().version}) and a vector index "
+                    f"{self.vector_index!r} with the repo filter, which indexing creates"
+                )
+            self._form = self._requested_form or (
+                VectorSearchForm.SEARCH if filtered else VectorSearchForm.PROCEDURE
+            )
+        return self._form
+
+    def _text_index(self, repo: str | None) -> tuple[str, bool]:
+        """The full-text index a search in `repo` reads, and whether it is the repository's own
+        (indexing creates one per repository: its BM25 statistics are the repository's alone,
+        so other repositories cannot change the leg); else the shared one. Read once per
+        repository."""
+        if repo is None:
+            return self.fulltext_index, False
+        own = repository_text_index(self.fulltext_index, repo)
+        if repo not in self._own_text_index:
+            found = fulltext_index_properties(self.client, own) is not None
+            self._own_text_index[repo] = found
+        return (own, True) if self._own_text_index[repo] else (self.fulltext_index, False)
+
     def _candidates(self, repo: str | None, wanted: int) -> int:
-        """How many candidates each index leg fetches to keep about `wanted` after filtering to
-        `repo`: the indexes cover every repository and the filter applies afterwards, so a
-        repository holding a tenth of the vectors needs ten times as many (at most 10x)."""
+        """How many candidates an index leg that filters after the index search (the
+        `PROCEDURE` vector leg; the shared full-text index) fetches to keep about `wanted`
+        of `repo`: a repository holding a tenth of the vectors needs ten times as many (at
+        most 10x)."""
         if repo is None:
             return wanted
         if self._sizes is None:
@@ -267,16 +315,22 @@ class Searcher:
         names = list(question.identifiers) if use_graph else []
         trace = question.intent == Intent.TRACE and use_graph
         depth = max(options.k, options.candidates_per_leg)  # each leg ranks this many
+        # inside the indexes where they allow it (no over-fetch then), else over-fetch by the
+        # repository's share and filter afterwards
+        in_index = self.vector_form() is VectorSearchForm.SEARCH
+        text_index, own_text_index = self._text_index(repo)
         return {
             "vector_index": self.vector_index,
-            "fulltext_index": self.fulltext_index,
+            "fulltext_index": text_index,
             # without the vector leg, a placeholder of the same type keeps the one shared plan
             "embedding": embedding if embedding is not None else self._placeholder_vector(),
             "use_vector": "vector" in active and embedding is not None,
             "lucene": _fixed_length((lucene_query(question) if "text" in active else "") or ""),
             "repo": repo,
             "k": depth,
-            "candidates": self._candidates(repo, depth),
+            "candidates": depth if in_index else self._candidates(repo, depth),
+            # a margin over `depth`, so that the id breaks ties at the cut-off
+            "text_candidates": 2 * depth if own_text_index else self._candidates(repo, depth),
             "names": _fixed_size(names),
             "short_names": _fixed_size(question.short_names if use_graph else ()),
             "dotted": _fixed_size([n for n in names if "." in n]),
@@ -339,7 +393,8 @@ class Searcher:
             embedding = self.embedder.embed_query(text)
             timings["embed"] = (time.perf_counter() - started) * 1000
         started = time.perf_counter()
-        row = self.reader.hybrid_search(self.parameters(question, options, repo, embedding))
+        parameters = self.parameters(question, options, repo, embedding)
+        row = self.reader.hybrid_search(parameters, form=self.vector_form())
         timings["query"] = (time.perf_counter() - started) * 1000
         started = time.perf_counter()
         if unit is Unit.SYMBOL:
