@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from graphrag_code.location import Location
@@ -59,6 +61,15 @@ def test_rerank_orders_by_weights_within_depth() -> None:
     assert LinearReranker(module_first, depth=2).rerank("x", HITS)[2] is HITS[2]
 
 
+def test_scores_still_descend_after_reranking() -> None:
+    fused = [replace(hit, score=score) for hit, score in zip(HITS, (0.03, 0.02, 0.01), strict=True)]
+    by_overlap = tuple(1.0 if name == "name_overlap" else 0.0 for name in FEATURES)
+    reranked = LinearReranker(by_overlap, depth=3).rerank("save sqlite storage", fused)
+    assert reranked[0].qualified_name == "shop.storage.SqliteStorage.save"
+    assert [h.score for h in reranked] == [0.03, 0.02, 0.01]  # the places' scores
+    assert reranked[0].ranks == {"text": 1}  # what the legs said stays with the hit
+
+
 def test_weights_must_match_the_features() -> None:
     with pytest.raises(ValueError, match="one per feature"):
         LinearReranker((1.0,))
@@ -71,7 +82,7 @@ def test_the_fitted_reranker_leaves_relationship_questions_alone() -> None:
     # "what calls X?" is a callers question: the graph leg's order stands
     assert reranker.rerank("what calls shop.models?", reversed_hits) == reversed_hits
     # a concept question is reordered by the model (the vector leg's first hit rises)
-    assert reranker.rerank("save the order", reversed_hits)[0] is HITS[0]
+    assert reranker.rerank("save the order", reversed_hits)[0].id == HITS[0].id
 
 
 def test_codegraph_reranks_unless_turned_off() -> None:

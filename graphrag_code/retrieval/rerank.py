@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..text import split_identifier
 from .question import Intent, analyse
@@ -137,4 +137,8 @@ class LinearReranker:
         rows = features(question, head)
         scores = [sum(w * x for w, x in zip(self.weights, row, strict=True)) for row in rows]
         order = sorted(range(len(head)), key=lambda i: (-scores[i], i))
-        return [head[i] for i in order] + tail
+        # each hit takes the fused score of the place it now holds, so scores still descend
+        # down the list (what LlamaIndex and other callers sort or cut by); `ranks` and
+        # `leg_scores` keep what each leg said of it
+        places = sorted((hit.score for hit in head), reverse=True)
+        return [replace(head[i], score=places[n]) for n, i in enumerate(order)] + tail

@@ -58,7 +58,8 @@ for _relationship in (Intent.CALLERS, Intent.CALLEES, Intent.IMPACT, Intent.IMPO
 
 @dataclass(frozen=True)
 class Hit:
-    """One file or symbol, with its fused score and where each leg ranked it."""
+    """One file or symbol, with its fused score and where each leg ranked it. After the
+    reranker, `score` is the fused score of the place the hit holds (scores descend)."""
 
     id: str
     kind: str
