@@ -14,6 +14,7 @@ from graphrag_code.cli.main import main as cli_main
 from graphrag_code.codegraph import CodeGraph
 from graphrag_code.endpoint import Neo4jEndpoint
 from graphrag_code.retrieval.search import SearchOptions
+from graphrag_code.settings import Settings
 
 from .shop_graph import REPO, shop_graph_fixture  # noqa: F401 - provides `shop_graph`
 
@@ -35,10 +36,17 @@ def test_centrality_prior_is_one_rrf_rank_step_of_rrf_k(shop_graph: CodeGraph) -
     """The prior adds at most `weight / (rrf_k + 1)`, the RRF score of a first rank: to the most
     central candidate, and nothing to the least central one."""
     question = "How is an order saved to the database?"
+    # the fused scores themselves: the reranker (on by default) reorders the hits and gives
+    # each the fused score of its new place, which says nothing about the prior
+    fused = CodeGraph(
+        Settings(embedder="hashing", rerank=False),
+        client=shop_graph.client,
+        embedder=shop_graph.embedder,
+    )
     for rrf_k in (5.0, 60.0):
         base = SearchOptions(k=50, rrf_k=rrf_k)
-        plain = {h.id: h.score for h in shop_graph.search(question, repo=REPO, options=base).hits}
-        boosted = shop_graph.search(
+        plain = {h.id: h.score for h in fused.search(question, repo=REPO, options=base).hits}
+        boosted = fused.search(
             question, repo=REPO, options=SearchOptions(k=50, rrf_k=rrf_k, centrality_prior=1.0)
         ).hits
         assert {hit.id for hit in boosted} == set(plain)
