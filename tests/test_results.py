@@ -38,23 +38,20 @@ def test_centrality_prior_is_one_rrf_rank_step_of_rrf_k(shop_graph: CodeGraph) -
     question = "How is an order saved to the database?"
     # the fused scores themselves: the reranker (on by default) reorders the hits and gives
     # each the fused score of its new place, which says nothing about the prior
-    fused = CodeGraph(
-        Settings(embedder="hashing", rerank=False),
-        client=shop_graph.client,
-        embedder=shop_graph.embedder,
-    )
-    for rrf_k in (5.0, 60.0):
-        base = SearchOptions(k=50, rrf_k=rrf_k)
-        plain = {h.id: h.score for h in fused.search(question, repo=REPO, options=base).hits}
-        boosted = fused.search(
-            question, repo=REPO, options=SearchOptions(k=50, rrf_k=rrf_k, centrality_prior=1.0)
-        ).hits
-        assert {hit.id for hit in boosted} == set(plain)
-        boosts = {hit.id: hit.score - plain[hit.id] for hit in boosted}
-        assert max(boosts.values()) == pytest.approx(1 / (rrf_k + 1))
-        assert min(boosts.values()) == pytest.approx(0.0)
-        most_central = max(boosted, key=lambda hit: hit.pagerank)
-        assert boosts[most_central.id] == pytest.approx(1 / (rrf_k + 1))
+    settings = Settings(embedder="hashing", rerank=False)
+    with CodeGraph(settings, client=shop_graph.client, embedder=shop_graph.embedder) as fused:
+        for rrf_k in (5.0, 60.0):
+            base = SearchOptions(k=50, rrf_k=rrf_k)
+            plain = {h.id: h.score for h in fused.search(question, repo=REPO, options=base).hits}
+            boosted = fused.search(
+                question, repo=REPO, options=SearchOptions(k=50, rrf_k=rrf_k, centrality_prior=1.0)
+            ).hits
+            assert {hit.id for hit in boosted} == set(plain)
+            boosts = {hit.id: hit.score - plain[hit.id] for hit in boosted}
+            assert max(boosts.values()) == pytest.approx(1 / (rrf_k + 1))
+            assert min(boosts.values()) == pytest.approx(0.0)
+            most_central = max(boosted, key=lambda hit: hit.pagerank)
+            assert boosts[most_central.id] == pytest.approx(1 / (rrf_k + 1))
 
 
 def test_hits_carry_a_location(shop_graph: CodeGraph) -> None:
