@@ -58,6 +58,8 @@ nested tuples tagged by their first item:
 ("iter", Expr)               one element of an iterable (`for x in Expr`)
 ("enter", Expr)              what `with Expr as x` binds
 ("raised", Expr)             what `except Expr as e` binds
+("isinstance", Expr)         an instance of the classes Expr names (`isinstance(x, Foo)`
+                             narrowing, `cast("Foo", v)`, a declared element type)
 ("await", Expr)              `await Expr`
 ("lambda", line, params, Expr)  a lambda: its line, parameter names and body
 ("dict", ((Expr | None, Expr), ...))   a dict display (None key: `**other`)
@@ -228,8 +230,9 @@ class ValueFlow:
     k) the same under the string key k, ("x", "<items>") every element of `value` (`x.extend(v)`,
     `x += v`, `x.update(v)`); ("<return>",), ("<yield>",), ("<yield from>",) what the function
     `scope` returns or yields; ("<default>", p) the default of its parameter p (evaluated in
-    the enclosing scope). The binding takes effect at byte `at`: uses before it see the
-    previous value.
+    the enclosing scope); ("<shape>", p) / ("<shape>", "<return>") the container its parameter
+    p / its result is declared as (`list[Foo]`: a display of Foo instances). The binding
+    takes effect at byte `at`: uses before it see the previous value.
     """
 
     scope: str

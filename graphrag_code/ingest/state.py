@@ -95,8 +95,8 @@ _LAZY = ("roles", "seeds", "receivers")
 # pairs kept apart from the links, node statistics pickled per file; 12: languages, project
 # files, symbols' `declared_as` and `implements`; 13: value flow: flows, passes, implicit
 # calls, call sites' positions and callee expressions, parameter kinds; 14: test roles and
-# TESTS closures)
-_FORMAT = 14
+# TESTS closures; 15: `Self` returns, narrowing, declared element types)
+_FORMAT = 15
 # the per-file fields pickled one file at a time on disk (see `StateStore._write`)
 _PER_FILE = ("parsed", "links", "node_ids")
 
