@@ -15,6 +15,8 @@ from enum import Enum
 from typing import Any, Literal
 
 __all__ = [
+    "CERTAIN_TIERS",
+    "POSSIBLE_TIERS",
     "Binding",
     "Block",
     "CallArguments",
@@ -104,6 +106,14 @@ class Resolution(str, Enum):
     EXACT = "exact"  # by scope and import rules
     INFERRED = "inferred"  # by simple type inference or value flow (Edge.via says which)
     NAME = "name"  # fallback: the only definition with that name in the repository
+    # a call resolved to a method runs an override of it in an indexed subclass when the
+    # receiver is an instance of that subclass (Edge.via: "dispatch via `Base.m`")
+    DISPATCH = "dispatch"
+
+
+CERTAIN_TIERS = ("exact", "inferred")
+"""The `resolution` values of certain CALLS edges (the others are *possible*)."""
+POSSIBLE_TIERS = ("name", "dispatch")
 
 
 @dataclass(frozen=True)

@@ -98,7 +98,8 @@ def path_lines(steps: Sequence[PathStep]) -> list[str]:
             continue
         tier = f" [{step.resolution}]" if step.resolution else ""
         at = f" at line {_lines(step.lines)}" if step.lines else ""
-        lines.append(f"  -{step.edge}{tier}{at}-> {step.qualified_name} — {step.location}")
+        why = f" (possible: {step.why or step.resolution})" if not step.certain else ""
+        lines.append(f"  -{step.edge}{tier}{at}-> {step.qualified_name} — {step.location}{why}")
     return lines
 
 
