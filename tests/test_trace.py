@@ -286,6 +286,17 @@ def test_callees_and_callers_list_dispatch_once(graph: CodeGraph) -> None:
     assert by_name["tr.http._api.send_directly"].certain
 
 
+def test_explain_says_a_dispatch_is_possible(graph: CodeGraph) -> None:
+    explained = graph.explain(
+        "tr.http._client.Client.request", "tr.http._transports.MockTransport.handle_request"
+    )
+    assert explained.resolution == "dispatch"
+    assert explained.reasons == (
+        "possibly: it overrides `tr.http._transports.BaseTransport.handle_request`, which the "
+        "call reaches (dispatch)",
+    )
+
+
 def test_impact_follows_dispatch_both_ways(graph: CodeGraph) -> None:
     # changing an override affects the callers of the base method
     override = graph.relations.impact("tr.http._transports.MockTransport.handle_request", depth=2)
