@@ -15,6 +15,7 @@ from functools import cache
 from typing import Any, Literal
 
 from ..location import Location
+from ..model import Resolution
 from .capabilities import VectorSearchForm
 from .client import Neo4jClient
 from .queries import load_query, paste_identifier, replace_block
@@ -236,9 +237,10 @@ class GraphReader:
     ) -> list[PathStep]:
         """The shortest CALLS/IMPORTS/DEFINES chain from one node to another whose calls all
         have a resolution in `tiers` (None: any); [] if none."""
+        tiers = [tier.value for tier in Resolution] if tiers is None else list(tiers)
         rows = self.client.read(
             load_query("relations/shortest_path"),
-            {"source": source_id, "target": target_id, "tiers": list(tiers) if tiers else None},
+            {"source": source_id, "target": target_id, "tiers": tiers},
         )
         if not rows:
             return []
