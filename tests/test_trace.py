@@ -6,6 +6,7 @@ edges, used by `path`, `callees`, `callers`, `impact` and the trace intent of se
 from __future__ import annotations
 
 import shutil
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,7 +16,10 @@ from graphrag_code.codegraph import CodeGraph
 from graphrag_code.embedding import HashingEmbedder
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.graph.schema import SchemaConfig, ensure_schema
+from graphrag_code.ingest.offline import link_repository
 from graphrag_code.ingest.pipeline import build_graph
+from graphrag_code.linking.dispatch import MAX_OVERRIDES
+from graphrag_code.model import Resolution
 from graphrag_code.settings import Settings
 
 from .conftest import drop_search_indexes, wipe
@@ -353,3 +357,29 @@ def test_a_new_override_relinks_the_callers_of_the_base_method(
     )
     session_client.write("MATCH (n {repo: 'tr2'}) DETACH DELETE n")
     assert [row["tier"] for row in rows] == ["dispatch"]
+
+
+def test_a_method_with_too_many_overrides_gets_no_dispatch_edges(tmp_path: Path) -> None:
+    """Above `MAX_OVERRIDES` overrides a call keeps its one certain edge and nothing more;
+    at the cap every override is reached (offline: the linker alone)."""
+    package = tmp_path / "many"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+
+    def module(count: int) -> str:
+        classes = "".join(
+            f"\n\nclass Sub{i}(Base):\n    def run(self) -> int:\n        return {i}\n"
+            for i in range(count)
+        )
+        return (
+            "class Base:\n    def run(self) -> int:\n        return 0\n"
+            + classes
+            + "\n\ndef use(base: Base) -> int:\n    return base.run()\n"
+        )
+
+    (package / "at_cap.py").write_text(module(MAX_OVERRIDES))
+    (package / "above.py").write_text(module(MAX_OVERRIDES + 1))
+    linked = link_repository(tmp_path, repo="m")
+    dispatch = [e for e in linked.edges() if e.resolution == Resolution.DISPATCH]
+    sources = Counter(e.source for e in dispatch)
+    assert sources == {"m:many.at_cap.use": MAX_OVERRIDES}
