@@ -158,7 +158,7 @@ def _relation(args: argparse.Namespace, console: Console) -> int:
     )
     for title, rows in (
         ("certain", result.certain),
-        ("possible (name match only, or through an overridden method)", result.possible),
+        ("possible (a name match only, or a dispatch to an override)", result.possible),
     ):
         if not rows:
             continue
