@@ -1,0 +1,88 @@
+"""The pure metrics of `benchmarks/runtime_trace.py` on hand-computed examples (no Neo4j)."""
+
+from __future__ import annotations
+
+from benchmarks.runtime_trace import (
+    PathOutcome,
+    Ratio,
+    chain_figures,
+    precision,
+    recall,
+    split_tiers,
+)
+from graphrag_code.graph import PathStep
+from graphrag_code.location import Location
+
+RUNTIME = {("a", "b"), ("b", "c"), ("c", "d"), ("a", "d")}
+GRAPH = {
+    ("a", "b"): {"exact"},
+    ("b", "c"): {"name"},
+    ("c", "d"): {"inferred", "name"},
+    ("b", "x"): {"exact"},  # never happened, caller b ran
+    ("y", "a"): {"name"},  # never happened, caller y did not run
+    ("c", "x"): {"dispatch"},  # a tier the library may add later
+}
+
+
+def test_tiers_come_from_the_library_and_unknown_ones_are_possible() -> None:
+    certain, possible = split_tiers(["exact", "dispatch"])
+    assert certain == ["exact", "inferred"]
+    assert possible == ["name", "dispatch"]
+
+
+def test_recall_counts_runtime_edges_joined_by_a_wanted_tier() -> None:
+    assert recall(RUNTIME, GRAPH, ["exact", "inferred"]) == Ratio(2, 4)
+    assert recall(RUNTIME, GRAPH, ["exact", "inferred", "name"]) == Ratio(3, 4)
+    assert recall(RUNTIME, GRAPH, ["name"]) == Ratio(2, 4)
+    assert Ratio(3, 4).value == 0.75
+    assert Ratio(0, 0).value is None
+
+
+def test_precision_judges_only_edges_whose_caller_ran() -> None:
+    ran = {"a", "b", "c"}
+    assert precision(GRAPH, RUNTIME, ["exact", "inferred"], ran) == Ratio(2, 3)
+    assert precision(GRAPH, RUNTIME, ["name"], ran) == Ratio(2, 2)  # (y, a) is not judged
+    assert precision(GRAPH, RUNTIME, ["name"], ran | {"y"}) == Ratio(2, 3)
+    assert precision(GRAPH, RUNTIME, ["dispatch"], ran) == Ratio(0, 1)
+
+
+def _step(node: str, edge: str | None, resolution: str | None) -> PathStep:
+    return PathStep(node, node, "Function", Location("m.py", 1, 2), edge, resolution)
+
+
+def test_chain_figures_share_and_possible_steps() -> None:
+    certain_path = (
+        _step("a", None, None),
+        _step("b", "CALLS", "exact"),
+        _step("c", "CALLS", "inferred"),
+    )
+    mixed_path = (
+        _step("a", None, None),
+        _step("K", "CALLS", "name"),
+        _step("m", "DEFINES", None),
+    )
+    figures = chain_figures(
+        [
+            PathOutcome(runtime_steps=3, tests=5, steps=certain_path, covered=True),
+            PathOutcome(runtime_steps=4, tests=1, steps=mixed_path),
+            PathOutcome(runtime_steps=2, tests=4),  # no path
+            PathOutcome(runtime_steps=5, tests=2, ambiguous=True),  # `path` refused a name
+        ]
+    )
+    assert figures.chains == 4
+    assert figures.found == Ratio(2, 4)
+    assert figures.found_by_tests == Ratio(6, 12)
+    assert figures.covered == Ratio(1, 4)
+    assert figures.ambiguous_names == 1
+    assert figures.mean_runtime_steps == 3.5
+    assert figures.mean_path_steps == 2.0
+    assert figures.mean_possible_steps == 0.5  # `name` is possible, DEFINES is not a call
+    assert figures.mean_possible_steps_by_tier == 0.5
+    assert figures.mean_non_call_steps == 0.5
+    assert figures.certain_paths == 1
+
+
+def test_chain_figures_without_chains() -> None:
+    figures = chain_figures([])
+    assert figures.found == Ratio(0, 0)
+    assert figures.mean_possible_steps is None
