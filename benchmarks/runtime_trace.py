@@ -11,8 +11,9 @@ graph nodes by (file, `def` line) with `impact_common.Spans`, and:
   certain tiers alone, certain + possible, and per tier;
 * precision per tier against the runtime graph, over the CALLS edges between two mapped
   functions whose *caller ran* during the suite (`<name>.tests.json` from
-  `runtime_tests.py` says which ran; without it, the ends of runtime edges). A lower bound:
-  a call site the suite never reached counts as wrong;
+  `runtime_tests.py` says which ran; without it, the ends of runtime edges): a lower bound,
+  a call site the suite never reached counts as wrong; and, where `runtime_tests` left its
+  `.coverage` database, over the edges with a call line that ran;
 * chains of >= 3 functions (`chains`: from a test's first call into the package;
   `deepest_chains`: the deepest stack under any call): the share for which `CodeGraph.path`
   finds a path from the entry to the deepest function, and the steps of the found paths that
@@ -31,7 +32,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
 from collections.abc import Collection, Iterable, Mapping, Sequence
+from contextlib import closing
 from dataclasses import asdict, dataclass, field
 from itertools import pairwise
 from pathlib import Path
@@ -175,12 +178,14 @@ class Mapped:
 
     ids: dict[str, str]  # oracle qualified name -> node id
     names: dict[str, str]  # node id -> the graph's qualified name
+    paths: dict[str, str]  # node id -> its file
     unmapped: list[str]
 
 
 def map_functions(spans: Spans, functions: Mapping[str, Mapping[str, Any]]) -> Mapped:
     ids: dict[str, str] = {}
     names: dict[str, str] = {}
+    paths: dict[str, str] = {}
     unmapped: list[str] = []
     for name, where in functions.items():
         node = spans.find(name, where["file"], where["line"])
@@ -189,21 +194,44 @@ def map_functions(spans: Spans, functions: Mapping[str, Mapping[str, Any]]) -> M
             continue
         ids[name] = node.symbol.id
         names[node.symbol.id] = node.symbol.qualified_name
-    return Mapped(ids, names, unmapped)
+        paths[node.symbol.id] = node.symbol.location.path
+    return Mapped(ids, names, paths, unmapped)
 
 
-def graph_calls(reader: GraphReader, ids: Collection[str]) -> dict[Pair, set[str]]:
-    """(caller, callee) -> tiers of the stored CALLS edges between the nodes `ids`."""
+def graph_calls(
+    reader: GraphReader, ids: Collection[str]
+) -> tuple[dict[Pair, set[str]], dict[Pair, set[int]]]:
+    """(caller, callee) -> tiers, and -> call lines, of the stored CALLS edges between the
+    nodes `ids`."""
     wanted = set(ids)
     edges: dict[Pair, set[str]] = {}
+    lines: dict[Pair, set[int]] = {}
     ordered = sorted(wanted)
     for start in range(0, len(ordered), 200):
         for step in reader.neighbours(
             ordered[start : start + 200], types=["CALLS"], direction="out", limit_per_node=100_000
         ):
             if step.id in wanted:
-                edges.setdefault((step.from_id, step.id), set()).add(step.resolution or "none")
-    return edges
+                pair = (step.from_id, step.id)
+                edges.setdefault(pair, set()).add(step.resolution or "none")
+                lines.setdefault(pair, set()).update(step.lines)
+    return edges, lines
+
+
+def executed_lines(coverage_file: Path, root_name: str) -> dict[str, set[int]]:
+    """File (relative to the sdist root) -> the lines that ran in any context, from the
+    `.coverage` database `runtime_tests` leaves in its work folder (SQLite; lines as
+    coverage.py's numbits: bit `i` of byte `j` is line `8 * j + i`)."""
+    found: dict[str, set[int]] = {}
+    with closing(sqlite3.connect(coverage_file)) as db:
+        rows = db.execute("SELECT file.path, numbits FROM line_bits JOIN file ON file.id = file_id")
+        for path, numbits in rows:
+            relative = str(path).split(f"/{root_name}/", 1)[-1]
+            ran = found.setdefault(relative, set())
+            ran.update(
+                8 * j + i for j, byte in enumerate(numbits) for i in range(8) if byte >> i & 1
+            )
+    return found
 
 
 def _functions(calls: Mapping[str, Any], folder: Path) -> tuple[dict[str, Any], set[str], str]:
@@ -296,10 +324,24 @@ def evaluate(calls_path: Path, client: Neo4jClient) -> dict[str, Any]:
         if edge["explicit"]:
             by_kind.setdefault("explicit", set()).add((a, b))
 
-    edges = graph_calls(reader, set(mapped.ids.values()))
+    edges, call_lines = graph_calls(reader, set(mapped.ids.values()))
     certain, possible = split_tiers(t for found in edges.values() for t in found)
     everything = certain + possible
     ran = {mapped.ids[n] for n in ran_names if n in mapped.ids}
+    coverage_file = folder / "work" / f"{key}.tests" / ".coverage"
+    line_ran: dict[str, Any] | None = None
+    if coverage_file.is_file():
+        lines_run = executed_lines(coverage_file, calls["root"])
+        reached = {
+            pair: tiers
+            for pair, tiers in edges.items()
+            if call_lines.get(pair, set()) & lines_run.get(mapped.paths[pair[0]], set())
+        }
+        line_ran = {
+            "certain": precision(reached, runtime, certain, ran).as_dict(),
+            "possible": precision(reached, runtime, possible, ran).as_dict(),
+            "by_tier": {t: precision(reached, runtime, [t], ran).as_dict() for t in everything},
+        }
     with CodeGraph(load_settings(embedder="hashing"), client=client) as graph:
         chains = _chains(graph, calls["chains"], mapped, edges, repo)
         deepest = _chains(graph, calls["deepest_chains"], mapped, edges, repo)
@@ -335,6 +377,7 @@ def evaluate(calls_path: Path, client: Neo4jClient) -> dict[str, Any]:
             "possible": precision(edges, runtime, possible, ran).as_dict(),
             "by_tier": {t: precision(edges, runtime, [t], ran).as_dict() for t in everything},
         },
+        "precision_call_line_ran": line_ran,
         "chains": chains,
         "deepest_chains": deepest,
         "unmapped_functions": mapped.unmapped[:20],
@@ -370,24 +413,28 @@ def markdown(results: Sequence[Mapping[str, Any]]) -> str:
             + " | ".join(_cell(rec["by_tier"][t]) if t in rec["by_tier"] else "–" for t in tiers)
             + " |"
         )
-    lines += [
-        "",
-        "Precision against the runtime graph, over CALLS edges between two package functions "
-        "whose caller ran during the suite:",
-        "",
-        "| package | callers that ran | certain | possible | "
-        + " | ".join(f"`{t}`" for t in tiers)
-        + " |",
-        "|---|---|---|---|" + "---|" * len(tiers),
-    ]
-    for r in results:
-        p = r["precision_caller_ran"]
-        lines.append(
-            f"| {r['package']} | {r['sizes']['ran']} | {_cell(p['certain'])} | "
-            f"{_cell(p['possible'])} | "
-            + " | ".join(_cell(p["by_tier"][t]) if t in p["by_tier"] else "–" for t in tiers)
-            + " |"
-        )
+    for key, title in (
+        ("precision_caller_ran", "whose caller ran during the suite"),
+        ("precision_call_line_ran", "with a call line that ran (coverage.py)"),
+    ):
+        lines += [
+            "",
+            "Precision against the runtime graph, over the CALLS edges between two package "
+            f"functions {title}:",
+            "",
+            "| package | certain | possible | " + " | ".join(f"`{t}`" for t in tiers) + " |",
+            "|---|---|---|" + "---|" * len(tiers),
+        ]
+        for r in results:
+            p = r[key]
+            if p is None:
+                lines.append(f"| {r['package']} | no coverage data |" + " |" * (len(tiers) + 1))
+                continue
+            lines.append(
+                f"| {r['package']} | {_cell(p['certain'])} | {_cell(p['possible'])} | "
+                + " | ".join(_cell(p["by_tier"][t]) if t in p["by_tier"] else "–" for t in tiers)
+                + " |"
+            )
     for kind, title in (
         ("chains", "from a test's first call into the package"),
         ("deepest_chains", "the deepest stack under any call into the package"),

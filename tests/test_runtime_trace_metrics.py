@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+
 from benchmarks.runtime_trace import (
     PathOutcome,
     Ratio,
     chain_figures,
+    executed_lines,
     precision,
     recall,
     split_tiers,
@@ -86,3 +91,17 @@ def test_chain_figures_without_chains() -> None:
     figures = chain_figures([])
     assert figures.found == Ratio(0, 0)
     assert figures.mean_possible_steps is None
+
+
+def test_executed_lines_reads_coverage_numbits(tmp_path: Path) -> None:
+    db = tmp_path / ".coverage"
+    with closing(sqlite3.connect(db)) as con:
+        con.executescript(
+            "CREATE TABLE file (id integer primary key, path text);"
+            "CREATE TABLE line_bits (file_id integer, context_id integer, numbits blob);"
+        )
+        con.execute("INSERT INTO file VALUES (1, '/x/pkg-1.0/src/pkg/m.py')")
+        con.execute("INSERT INTO line_bits VALUES (1, 1, ?)", (bytes([0b1010, 0b10]),))
+        con.execute("INSERT INTO line_bits VALUES (1, 2, ?)", (bytes([0b10000000]),))
+        con.commit()
+    assert executed_lines(db, "pkg-1.0") == {"src/pkg/m.py": {1, 3, 7, 9}}
