@@ -53,6 +53,7 @@ __all__ = [
     "PathOutcome",
     "Ratio",
     "chain_figures",
+    "classify_misses",
     "precision",
     "recall",
     "split_tiers",
@@ -104,6 +105,30 @@ def precision(
     runtime_pairs, wanted = set(runtime), set(tiers)
     judged = [pair for pair, found in graph.items() if pair[0] in ran and set(found) & wanted]
     return Ratio(sum(1 for pair in judged if pair in runtime_pairs), len(judged))
+
+
+def classify_misses(
+    runtime: Mapping[Pair, tuple[str, bool]],
+    graph: Mapping[Pair, Collection[str]],
+    overrides: Mapping[str, Collection[str]],
+) -> dict[str, int]:
+    """Why the runtime edges (pair -> (oracle `kind`, `explicit`)) no graph edge joins were
+    missed, first reason that fits: `dispatch` (the graph calls a method the callee
+    overrides), `property` or `dunder` (no call expression names it), `not explicit` (a
+    decorator's wrapper or C code made the call), else `other`."""
+    reasons = {"dispatch": 0, "property": 0, "dunder": 0, "not explicit": 0, "other": 0}
+    for (caller, callee), (kind, explicit) in runtime.items():
+        if (caller, callee) in graph:
+            continue
+        if any((caller, base) in graph for base in overrides.get(callee, ())):
+            reasons["dispatch"] += 1
+        elif kind in ("property", "dunder"):
+            reasons[kind] += 1
+        elif not explicit:
+            reasons["not explicit"] += 1
+        else:
+            reasons["other"] += 1
+    return reasons
 
 
 @dataclass(frozen=True)
@@ -312,6 +337,7 @@ def evaluate(calls_path: Path, client: Neo4jClient) -> dict[str, Any]:
     mapped = map_functions(spans, functions)
 
     runtime: set[Pair] = set()
+    how: dict[Pair, tuple[str, bool]] = {}  # the first oracle edge's kind and `explicit`
     by_kind: dict[str, set[Pair]] = {}
     unmapped_edges = 0
     for edge in calls["edges"]:
@@ -320,11 +346,14 @@ def evaluate(calls_path: Path, client: Neo4jClient) -> dict[str, Any]:
             unmapped_edges += 1
             continue
         runtime.add((a, b))
+        how.setdefault((a, b), (edge["kind"], bool(edge["explicit"])))
         by_kind.setdefault(edge["kind"], set()).add((a, b))
         if edge["explicit"]:
             by_kind.setdefault("explicit", set()).add((a, b))
 
     edges, call_lines = graph_calls(reader, set(mapped.ids.values()))
+    missed = {callee for pair in runtime - edges.keys() for callee in pair[1:]}
+    overrides = {m: [s.id for s in reader.overridden_methods(m)] for m in sorted(missed)}
     certain, possible = split_tiers(t for found in edges.values() for t in found)
     everything = certain + possible
     ran = {mapped.ids[n] for n in ran_names if n in mapped.ids}
@@ -364,6 +393,7 @@ def evaluate(calls_path: Path, client: Neo4jClient) -> dict[str, Any]:
             "certain": recall(runtime, edges, certain).as_dict(),
             "certain_and_possible": recall(runtime, edges, everything).as_dict(),
             "by_tier": {t: recall(runtime, edges, [t]).as_dict() for t in everything},
+            "missed_because": classify_misses(how, edges, overrides),
             "by_runtime_kind": {
                 kind: {
                     "certain": recall(pairs, edges, certain).as_dict(),
@@ -396,9 +426,14 @@ def _cell(ratio: Mapping[str, Any]) -> str:
     return "–" if value is None else f"{value:.3f} ({ratio['hits']}/{ratio['total']})"
 
 
+def _short(ratio: Mapping[str, Any]) -> str:
+    value = ratio["value"]
+    return "–" if value is None else f"{value:.3f}"
+
+
 def markdown(results: Sequence[Mapping[str, Any]]) -> str:
     """The tables of BENCHMARKS.md §13."""
-    tiers = sorted({t for r in results for t in r["recall"]["by_tier"]})
+    tiers = list(dict.fromkeys(t for r in results for t in r["recall"]["by_tier"]))
     lines = [
         "| package | runtime edges (mapped) | recall certain | recall certain + possible | "
         + " | ".join(f"recall `{t}`" for t in tiers)
@@ -412,6 +447,31 @@ def markdown(results: Sequence[Mapping[str, Any]]) -> str:
             f"{_cell(rec['certain'])} | {_cell(rec['certain_and_possible'])} | "
             + " | ".join(_cell(rec["by_tier"][t]) if t in rec["by_tier"] else "–" for t in tiers)
             + " |"
+        )
+    kinds = ("explicit", "call", "init", "property", "dunder")
+    lines += [
+        "",
+        "Recall (certain / certain + possible) by the oracle's kind of runtime edge, and why "
+        "the edges no CALLS edge joins were missed:",
+        "",
+        "| package | " + " | ".join(f"`{k}`" for k in kinds) + " | missed: dispatch / "
+        "property / dunder / not explicit / other |",
+        "|---|" + "---|" * (len(kinds) + 1),
+    ]
+    for r in results:
+        by_kind = r["recall"]["by_runtime_kind"]
+        cells = [
+            "–"
+            if k not in by_kind
+            else f"{_short(by_kind[k]['certain'])} / {_short(by_kind[k]['certain_and_possible'])}"
+            f" of {by_kind[k]['certain']['total']}"
+            for k in kinds
+        ]
+        why = r["recall"]["missed_because"]
+        lines.append(
+            f"| {r['package']} | " + " | ".join(cells) + " | "
+            f"{why['dispatch']} / {why['property']} / {why['dunder']} / "
+            f"{why['not explicit']} / {why['other']} |"
         )
     for key, title in (
         ("precision_caller_ran", "whose caller ran during the suite"),

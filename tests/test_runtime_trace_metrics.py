@@ -10,6 +10,7 @@ from benchmarks.runtime_trace import (
     PathOutcome,
     Ratio,
     chain_figures,
+    classify_misses,
     executed_lines,
     precision,
     recall,
@@ -49,6 +50,27 @@ def test_precision_judges_only_edges_whose_caller_ran() -> None:
     assert precision(GRAPH, RUNTIME, ["name"], ran) == Ratio(2, 2)  # (y, a) is not judged
     assert precision(GRAPH, RUNTIME, ["name"], ran | {"y"}) == Ratio(2, 3)
     assert precision(GRAPH, RUNTIME, ["dispatch"], ran) == Ratio(0, 1)
+
+
+def test_misses_are_classified_by_the_first_reason_that_fits() -> None:
+    runtime = {
+        ("a", "b"): ("call", True),  # joined: not a miss
+        ("c", "Sub.m"): ("call", True),  # the graph calls Base.m, which Sub.m overrides
+        ("c", "p"): ("property", False),
+        ("c", "Sub.__enter__"): ("dunder", False),
+        ("c", "wrapped"): ("call", False),
+        ("c", "lost"): ("call", True),
+        ("d", "Sub.m"): ("call", True),  # d does not call Base.m: not dispatch
+    }
+    graph = {("a", "b"): {"exact"}, ("c", "Base.m"): {"inferred"}}
+    overrides = {"Sub.m": ["Base.m"], "Sub.__enter__": ["Base.__enter__"]}
+    assert classify_misses(runtime, graph, overrides) == {
+        "dispatch": 1,
+        "property": 1,
+        "dunder": 1,
+        "not explicit": 1,
+        "other": 2,
+    }
 
 
 def _step(node: str, edge: str | None, resolution: str | None) -> PathStep:
