@@ -54,6 +54,7 @@ __all__ = [
     "Ratio",
     "chain_figures",
     "classify_misses",
+    "classify_wrong",
     "precision",
     "recall",
     "split_tiers",
@@ -126,6 +127,31 @@ def classify_misses(
             reasons[kind] += 1
         elif not explicit:
             reasons["not explicit"] += 1
+        else:
+            reasons["other"] += 1
+    return reasons
+
+
+def classify_wrong(
+    graph: Mapping[Pair, Collection[str]],
+    runtime: Collection[Pair],
+    overrides: Mapping[str, Collection[str]],
+    ran: Collection[str],
+) -> dict[str, int]:
+    """Why graph edges whose caller ran were not seen at runtime: `dispatched` (the caller
+    reached an override of the callee instead: an abstract or base method), `callee never
+    ran`, else `other` (a branch the suite did not take, a `@contextmanager` function, which
+    `contextlib` starts, a decorator's wrapper in between)."""
+    runtime_pairs = set(runtime)
+    dispatched = {(a, base) for a, s in runtime_pairs for base in overrides.get(s, ())}
+    reasons = {"dispatched": 0, "callee never ran": 0, "other": 0}
+    for pair in graph:
+        if pair in runtime_pairs or pair[0] not in ran:
+            continue
+        if pair in dispatched:
+            reasons["dispatched"] += 1
+        elif pair[1] not in ran:
+            reasons["callee never ran"] += 1
         else:
             reasons["other"] += 1
     return reasons
@@ -325,6 +351,24 @@ def _chains(
     }
 
 
+def _precisions(
+    graph: Mapping[Pair, set[str]],
+    runtime: set[Pair],
+    tiers: tuple[list[str], list[str]],
+    overrides: Mapping[str, Collection[str]],
+    ran: set[str],
+) -> dict[str, Any]:
+    certain, possible = tiers
+    return {
+        "certain": precision(graph, runtime, certain, ran).as_dict(),
+        "possible": precision(graph, runtime, possible, ran).as_dict(),
+        "by_tier": {t: precision(graph, runtime, [t], ran).as_dict() for t in certain + possible},
+        "certain_wrong_because": classify_wrong(
+            {p: t for p, t in graph.items() if t & set(certain)}, runtime, overrides, ran
+        ),
+    }
+
+
 def evaluate(calls_path: Path, client: Neo4jClient) -> dict[str, Any]:
     calls = load_json(calls_path)
     folder = calls_path.parent
@@ -352,8 +396,8 @@ def evaluate(calls_path: Path, client: Neo4jClient) -> dict[str, Any]:
             by_kind.setdefault("explicit", set()).add((a, b))
 
     edges, call_lines = graph_calls(reader, set(mapped.ids.values()))
-    missed = {callee for pair in runtime - edges.keys() for callee in pair[1:]}
-    overrides = {m: [s.id for s in reader.overridden_methods(m)] for m in sorted(missed)}
+    callees = sorted({callee for _, callee in runtime})
+    overrides = {m: [s.id for s in reader.overridden_methods(m)] for m in callees}
     certain, possible = split_tiers(t for found in edges.values() for t in found)
     everything = certain + possible
     ran = {mapped.ids[n] for n in ran_names if n in mapped.ids}
@@ -366,11 +410,7 @@ def evaluate(calls_path: Path, client: Neo4jClient) -> dict[str, Any]:
             for pair, tiers in edges.items()
             if call_lines.get(pair, set()) & lines_run.get(mapped.paths[pair[0]], set())
         }
-        line_ran = {
-            "certain": precision(reached, runtime, certain, ran).as_dict(),
-            "possible": precision(reached, runtime, possible, ran).as_dict(),
-            "by_tier": {t: precision(reached, runtime, [t], ran).as_dict() for t in everything},
-        }
+        line_ran = _precisions(reached, runtime, (certain, possible), overrides, ran)
     with CodeGraph(load_settings(embedder="hashing"), client=client) as graph:
         chains = _chains(graph, calls["chains"], mapped, edges, repo)
         deepest = _chains(graph, calls["deepest_chains"], mapped, edges, repo)
@@ -402,11 +442,7 @@ def evaluate(calls_path: Path, client: Neo4jClient) -> dict[str, Any]:
                 for kind, pairs in sorted(by_kind.items())
             },
         },
-        "precision_caller_ran": {
-            "certain": precision(edges, runtime, certain, ran).as_dict(),
-            "possible": precision(edges, runtime, possible, ran).as_dict(),
-            "by_tier": {t: precision(edges, runtime, [t], ran).as_dict() for t in everything},
-        },
+        "precision_caller_ran": _precisions(edges, runtime, (certain, possible), overrides, ran),
         "precision_call_line_ran": line_ran,
         "chains": chains,
         "deepest_chains": deepest,
@@ -482,18 +518,21 @@ def markdown(results: Sequence[Mapping[str, Any]]) -> str:
             "Precision against the runtime graph, over the CALLS edges between two package "
             f"functions {title}:",
             "",
-            "| package | certain | possible | " + " | ".join(f"`{t}`" for t in tiers) + " |",
-            "|---|---|---|" + "---|" * len(tiers),
+            "| package | certain | possible | "
+            + " | ".join(f"`{t}`" for t in tiers)
+            + " | certain, not seen: dispatched / callee never ran / other |",
+            "|---|---|---|" + "---|" * (len(tiers) + 1),
         ]
         for r in results:
             p = r[key]
             if p is None:
-                lines.append(f"| {r['package']} | no coverage data |" + " |" * (len(tiers) + 1))
+                lines.append(f"| {r['package']} | no coverage data |" + " |" * (len(tiers) + 2))
                 continue
+            wrong = p["certain_wrong_because"]
             lines.append(
                 f"| {r['package']} | {_cell(p['certain'])} | {_cell(p['possible'])} | "
                 + " | ".join(_cell(p["by_tier"][t]) if t in p["by_tier"] else "–" for t in tiers)
-                + " |"
+                + f" | {wrong['dispatched']} / {wrong['callee never ran']} / {wrong['other']} |"
             )
     for kind, title in (
         ("chains", "from a test's first call into the package"),

@@ -11,6 +11,7 @@ from benchmarks.runtime_trace import (
     Ratio,
     chain_figures,
     classify_misses,
+    classify_wrong,
     executed_lines,
     precision,
     recall,
@@ -70,6 +71,24 @@ def test_misses_are_classified_by_the_first_reason_that_fits() -> None:
         "dunder": 1,
         "not explicit": 1,
         "other": 2,
+    }
+
+
+def test_edges_not_seen_at_runtime_are_classified() -> None:
+    runtime = {("c", "Sub.m"), ("c", "f")}
+    graph = {
+        ("c", "f"): {"exact"},  # seen: not counted
+        ("c", "Base.m"): {"inferred"},  # c ran Sub.m, an override, instead
+        ("c", "abstract"): {"exact"},  # never ran at all
+        ("c", "g"): {"exact"},  # g ran, but not from c
+        ("z", "g"): {"exact"},  # z never ran: not judged
+    }
+    overrides = {"Sub.m": ["Base.m"]}
+    ran = {"c", "f", "g", "Sub.m"}
+    assert classify_wrong(graph, runtime, overrides, ran) == {
+        "dispatched": 1,
+        "callee never ran": 1,
+        "other": 1,
     }
 
 
