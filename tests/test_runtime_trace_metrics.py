@@ -118,6 +118,7 @@ def test_chain_figures_share_and_possible_steps() -> None:
     assert figures.chains == 4
     assert figures.found == Ratio(2, 4)
     assert figures.found_by_tests == Ratio(6, 12)
+    assert figures.found_calls_only == Ratio(1, 4)  # the mixed path goes through DEFINES
     assert figures.covered == Ratio(1, 4)
     assert figures.ambiguous_names == 1
     assert figures.mean_runtime_steps == 3.5
