@@ -23,9 +23,13 @@ Tiers come from `graphrag_code.model.Resolution`: `exact` and `inferred` are cer
 docstring), every other member, and any tier an edge carries that the enum does not list, is
 possible; so a tier added later counts as possible without a change here.
 
-    .venv/bin/python -m benchmarks.oracles.runtime_calls       # the oracle (+ runtime_tests)
+    .venv/bin/python -m benchmarks.oracles.runtime_calls   # the oracle: edges and chains
+    .venv/bin/python -m benchmarks.oracles.runtime_tests   # which functions and lines ran
     .venv/bin/python -m benchmarks.runtime_trace [httpx-0.28.1 ...] \
-        [--out benchmarks/results/runtime_trace.json]
+        [--out benchmarks/results/runtime_trace.json]     # and .md beside it
+
+Counts the CALLS edges stored in the graph: were dispatch targets derived at query time
+instead, `graph_calls` would have to ask for them too.
 """
 
 from __future__ import annotations
@@ -41,6 +45,8 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.impact_common import RUNTIME_DIR, Spans, index_folder, load_json, oracle_files
+from benchmarks.oracles.runtime_env import package_functions, runtime_package
+from graphrag_code.api import connect
 from graphrag_code.codegraph import CodeGraph
 from graphrag_code.errors import SymbolNotFoundError
 from graphrag_code.graph import GraphReader, Neo4jClient, PathStep
@@ -298,8 +304,6 @@ def _functions(calls: Mapping[str, Any], folder: Path) -> tuple[dict[str, Any], 
         ran = {n for n, f in tests["functions"].items() if f["tests"]}
         ran |= set(tests.get("executed_outside_tests", []))
         return tests["functions"], ran, "coverage (runtime_tests)"
-    from benchmarks.oracles.runtime_env import package_functions, runtime_package
-
     entry = runtime_package(f"{calls['package']}=={calls['version']}")
     root = folder / calls["root"]
     found = package_functions(root, root / calls["import_root"], entry.top_level or entry.name)
@@ -577,8 +581,6 @@ def main() -> None:
         raise SystemExit(
             f"no calls oracle in {args.oracle_dir}: run benchmarks.oracles.runtime_calls"
         )
-    from graphrag_code.api import connect
-
     with connect(load_settings()) as client:
         results = [evaluate(path, client) for path in paths]
     table = markdown(results)
