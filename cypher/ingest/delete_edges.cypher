@@ -1,0 +1,9 @@
+// Drop the given resolved edges: the keys an incremental run's edge diff found gone or changed
+// (`ingest/edge_diff.py`). An external edge is keyed by its :External's qualified name.
+// Parameters: $rows = [{kind, source, target, external}]
+UNWIND $rows AS row
+MATCH (s:Code {id: row.source})-[r]->(t)
+WHERE type(r) = row.kind
+  AND CASE WHEN row.external THEN t:External AND t.qualified_name = row.target
+      ELSE t.id = row.target END
+DELETE r
