@@ -15,6 +15,8 @@ from enum import Enum
 from typing import Any, Literal
 
 __all__ = [
+    "CERTAIN_TIERS",
+    "POSSIBLE_TIERS",
     "Binding",
     "Block",
     "CallArguments",
@@ -58,6 +60,8 @@ nested tuples tagged by their first item:
 ("iter", Expr)               one element of an iterable (`for x in Expr`)
 ("enter", Expr)              what `with Expr as x` binds
 ("raised", Expr)             what `except Expr as e` binds
+("isinstance", Expr)         an instance of the classes Expr names (`isinstance(x, Foo)`
+                             narrowing, `cast("Foo", v)`, a declared element type)
 ("await", Expr)              `await Expr`
 ("lambda", line, params, Expr)  a lambda: its line, parameter names and body
 ("dict", ((Expr | None, Expr), ...))   a dict display (None key: `**other`)
@@ -102,6 +106,14 @@ class Resolution(str, Enum):
     EXACT = "exact"  # by scope and import rules
     INFERRED = "inferred"  # by simple type inference or value flow (Edge.via says which)
     NAME = "name"  # fallback: the only definition with that name in the repository
+    # a call resolved to a method runs an override of it in an indexed subclass when the
+    # receiver is an instance of that subclass (Edge.via: "dispatch via `Base.m`")
+    DISPATCH = "dispatch"
+
+
+CERTAIN_TIERS = ("exact", "inferred")
+"""The `resolution` values of certain CALLS edges (the others are *possible*)."""
+POSSIBLE_TIERS = ("name", "dispatch")
 
 
 @dataclass(frozen=True)
@@ -228,8 +240,9 @@ class ValueFlow:
     k) the same under the string key k, ("x", "<items>") every element of `value` (`x.extend(v)`,
     `x += v`, `x.update(v)`); ("<return>",), ("<yield>",), ("<yield from>",) what the function
     `scope` returns or yields; ("<default>", p) the default of its parameter p (evaluated in
-    the enclosing scope). The binding takes effect at byte `at`: uses before it see the
-    previous value.
+    the enclosing scope); ("<shape>", p) / ("<shape>", "<return>") the container its parameter
+    p / its result is declared as (`list[Foo]`: a display of Foo instances). The binding
+    takes effect at byte `at`: uses before it see the previous value.
     """
 
     scope: str

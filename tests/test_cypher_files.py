@@ -89,6 +89,7 @@ def _values(dimensions: int) -> dict[str, Any]:
         "include_seeds": True,
         "trace": True,
         "types": ["CALLS", "IMPORTS"],
+        "tiers": ["exact", "inferred"],
         "direction": "in",
         "max_hops": 2,
         "fanout": 25,

@@ -93,6 +93,10 @@ def test_calls_resolve_through_scopes_imports_mro_and_inference(shop: LinkedRepo
             "shop.repositories.OrderRepository.__init__",
         ): "exact",
         ("shop.storage.base.Storage.__init__", "shop.storage.base.Storage.connect"): "exact",
+        # ... and on a SqliteStorage, its override (possible: dispatch, issue 19)
+        ("shop.storage.base.Storage.__init__", "shop.storage.sqlite.SqliteStorage.connect"): (
+            "dispatch"
+        ),
         # super().connect() -> the base class method
         ("shop.storage.sqlite.SqliteStorage.connect", "shop.storage.base.Storage.connect"): "exact",
         ("shop.storage.sqlite.SqliteStorage.save", "shop.storage.sqlite.write_audit_log"): "exact",

@@ -217,7 +217,8 @@ def test_entry_points(shop_graph: CodeGraph) -> None:
 
 def test_callers_through_an_overridden_method_are_possible(shop_graph: CodeGraph) -> None:
     """`Storage.__init__` calls `self.connect()`, which resolves to `Storage.connect`; on a
-    `SqliteStorage` it runs the override, so it is a possible caller of the override."""
+    `SqliteStorage` it runs the override, so it is a possible caller of the override (a
+    stored dispatch edge, issue 19, listed once)."""
     result = shop_graph.callers("SqliteStorage.connect", repo=REPO, depth=2)
     assert result.certain == []
     possible = {r.qualified_name: r for r in result.possible}
@@ -225,9 +226,13 @@ def test_callers_through_an_overridden_method_are_possible(shop_graph: CodeGraph
     assert init.distance == 1
     assert init.via == (
         "shop.storage.sqlite.SqliteStorage.connect",
-        "shop.storage.base.Storage.connect",
         "shop.storage.base.Storage.__init__",
     )
+    assert (init.resolution, init.why) == (
+        "dispatch",
+        "dispatch via `shop.storage.base.Storage.connect`",
+    )
+    assert [r.qualified_name for r in result.all].count("shop.storage.base.Storage.__init__") == 1
     assert possible["shop.services.orders.make_service"].distance == 2
     base = shop_graph.callers("Storage.connect", repo=REPO)  # the base's own callers: certain
     assert {r.qualified_name for r in base.certain} == {

@@ -1,4 +1,6 @@
-// What a function or method calls, inside the repository and outside it.
+// What a function or method calls, inside the repository and outside it. Possible callees
+// have resolution 'name' (the only definition of that name) or 'dispatch' (an override the
+// call may reach: `via` names the base method).
 // :param name => 'shop.api.create_order_endpoint'
 MATCH (source:Code {qualified_name: $name})-[r:CALLS]->(callee)
-RETURN source, r, callee
+RETURN source, r, callee, r.resolution AS resolution, r.via AS why

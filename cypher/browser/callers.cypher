@@ -1,4 +1,5 @@
-// Who calls a function or method (certain edges solid: resolution exact/inferred).
+// Who calls a function or method (certain edges: resolution exact/inferred; possible:
+// 'name', or 'dispatch' for a call to the base method this override may receive).
 // :param name => 'shop.storage.sqlite.SqliteStorage.save'
 MATCH (target:Code {qualified_name: $name})<-[r:CALLS]-(caller:Code)
-RETURN caller, r, target
+RETURN caller, r, target, r.resolution AS resolution, r.via AS why

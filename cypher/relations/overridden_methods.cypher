@@ -1,9 +1,10 @@
 // The methods a method overrides: same name, defined in a class its class inherits from
 // (nearest first). A call to one of them may dispatch to the overriding method at run time.
+// Python stores that as CALLS edges of tier 'dispatch' (linking/dispatch.py): not listed here.
 // Parameters: $id
 MATCH (m:Code {id: $id})<-[:DEFINES]-(:Class)-[inherits:INHERITS*1..6]->(base:Class)
       -[:DEFINES]->(overridden:Code {name: m.name})
-WHERE m.kind = 'Method' AND overridden.kind = 'Method'
+WHERE m.kind = 'Method' AND overridden.kind = 'Method' AND coalesce(m.language, '') <> 'python'
 WITH overridden, min(size(inherits)) AS distance
 RETURN overridden.id AS id, overridden.qualified_name AS qualified_name,
        overridden.kind AS kind, overridden.repo AS repo, overridden.path AS path,

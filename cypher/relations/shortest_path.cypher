@@ -1,8 +1,12 @@
-// The shortest chain of calls, imports and definitions from $source to $target.
-// Parameters: $source, $target
+// The shortest chain of calls, imports and definitions from $source to $target whose CALLS
+// steps all have a resolution in $tiers; DEFINES and IMPORTS steps always count. `path` asks
+// for the certain tiers first, then for all (the predicate on each relationship alone lets
+// Neo4j apply it during the breadth-first search).
+// Parameters: $source, $target, $tiers
 MATCH (a:Code {id: $source}), (b:Code {id: $target})
 MATCH p = shortestPath((a)-[:CALLS|IMPORTS|DEFINES*..10]->(b))
+WHERE all(r IN relationships(p) WHERE type(r) <> 'CALLS' OR r.resolution IN $tiers)
 RETURN [n IN nodes(p) | {id: n.id, qualified_name: n.qualified_name, kind: n.kind,
         path: n.path, start_line: n.start_line, end_line: n.end_line}] AS nodes,
-       [r IN relationships(p) | {type: type(r), resolution: r.resolution, lines: r.lines}]
-         AS relationships
+       [r IN relationships(p) | {type: type(r), resolution: r.resolution, lines: r.lines,
+        via: r.via}] AS relationships

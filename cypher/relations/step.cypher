@@ -16,7 +16,7 @@ CALL (n) {
     RETURN m, r
   }
   WITH m, r
-  ORDER BY CASE r.resolution WHEN 'name' THEN 1 ELSE 0 END, coalesce(m.pagerank, 0) DESC
+  ORDER BY CASE WHEN r.resolution IN ['name', 'dispatch'] THEN 1 ELSE 0 END, coalesce(m.pagerank, 0) DESC
   LIMIT $limit_per_node
   RETURN m, r
 }

@@ -122,10 +122,10 @@ CALL (vector, text, named) {
     WITH m, r WHERE m <> s
     LIMIT $expand_cap  // a hub has thousands of neighbours: rank a bounded sample of them
     WITH m, r
-    ORDER BY CASE r.resolution WHEN 'name' THEN 1 ELSE 0 END, m.pagerank DESC
+    ORDER BY CASE WHEN r.resolution IN ['name', 'dispatch'] THEN 1 ELSE 0 END, m.pagerank DESC
     LIMIT $fanout
     RETURN collect({
-      node: m, dist: 1, possible: coalesce(r.resolution = 'name', false),
+      node: m, dist: 1, possible: coalesce(r.resolution IN ['name', 'dispatch'], false),
       via: [s.qualified_name,
             CASE WHEN startNode(r) = s THEN '-' + type(r) + '->' ELSE '<-' + type(r) + '-' END,
             m.qualified_name]
@@ -150,13 +150,13 @@ CALL (vector, text, named) {
       WITH m, r WHERE m <> f
       LIMIT $expand_cap
       WITH m, r
-      ORDER BY CASE r.resolution WHEN 'name' THEN 1 ELSE 0 END, m.pagerank DESC
+      ORDER BY CASE WHEN r.resolution IN ['name', 'dispatch'] THEN 1 ELSE 0 END, m.pagerank DESC
       LIMIT $fanout
       RETURN m, r
     }
     WITH h, f, m, r WHERE m <> s
     RETURN collect({
-      node: m, dist: 2, possible: h.possible OR coalesce(r.resolution = 'name', false),
+      node: m, dist: 2, possible: h.possible OR coalesce(r.resolution IN ['name', 'dispatch'], false),
       via: h.via + [
         CASE WHEN startNode(r) = f THEN '-' + type(r) + '->' ELSE '<-' + type(r) + '-' END,
         m.qualified_name]
@@ -181,13 +181,13 @@ CALL (vector, text, named) {
       WITH m, r WHERE m <> f
       LIMIT $expand_cap
       WITH m, r
-      ORDER BY CASE r.resolution WHEN 'name' THEN 1 ELSE 0 END, m.pagerank DESC
+      ORDER BY CASE WHEN r.resolution IN ['name', 'dispatch'] THEN 1 ELSE 0 END, m.pagerank DESC
       LIMIT $fanout
       RETURN m, r
     }
     WITH h, f, m, r WHERE m <> s
     RETURN collect({
-      node: m, dist: 3, possible: h.possible OR coalesce(r.resolution = 'name', false),
+      node: m, dist: 3, possible: h.possible OR coalesce(r.resolution IN ['name', 'dispatch'], false),
       via: h.via + [
         CASE WHEN startNode(r) = f THEN '-' + type(r) + '->' ELSE '<-' + type(r) + '-' END,
         m.qualified_name]
@@ -202,11 +202,16 @@ CALL (vector, text, named) {
     WITH s, node AS t, score
     WHERE t <> s AND ($repo IS NULL OR t.repo = $repo)
     WITH s, t ORDER BY score DESC, t.id LIMIT 10
-    MATCH p = shortestPath((s)-[:CALLS*..6]->(t))
+    // a chain of certain calls first; else the shortest, through possible steps (a name
+    // match, a dispatch to an override), which mark it possible from that step on
+    OPTIONAL MATCH certain = shortestPath((s)-[:CALLS*..6]->(t))
+      WHERE all(r IN relationships(certain) WHERE r.resolution IN ['exact', 'inferred'])
+    OPTIONAL MATCH any_path = shortestPath((s)-[:CALLS*..6]->(t))
+    WITH s, coalesce(certain, any_path) AS p WHERE p IS NOT NULL
     UNWIND range(1, length(p)) AS i
     RETURN collect({
       node: nodes(p)[i], dist: i, chain: true,
-      possible: any(r IN relationships(p)[..i] WHERE r.resolution = 'name'),
+      possible: any(r IN relationships(p)[..i] WHERE r.resolution IN ['name', 'dispatch']),
       via: reduce(acc = [s.qualified_name], m IN nodes(p)[1..i + 1] |
                   acc + ['-CALLS->', m.qualified_name])
     }) AS chains

@@ -158,7 +158,7 @@ def _relation(args: argparse.Namespace, console: Console) -> int:
     )
     for title, rows in (
         ("certain", result.certain),
-        ("possible (name match only, or through an overridden method)", result.possible),
+        ("possible (a name match only, or a dispatch to an override)", result.possible),
     ):
         if not rows:
             continue
@@ -203,8 +203,13 @@ def _path(args: argparse.Namespace, console: Console) -> int:
     for step in result.steps:
         if step.edge is not None:
             tier = f" ({step.resolution})" if step.resolution else ""
-            console.print(f"   └─{step.edge}{tier}─▶", highlight=False)
+            why = (
+                f"  [yellow]possible: {step.why or step.resolution}[/]" if not step.certain else ""
+            )
+            console.print(f"   └─{step.edge}{tier}─▶{why}", highlight=False)
         console.print(f"{step.qualified_name}  [dim]{step.location}[/]", highlight=False)
+    if result.possible_steps:
+        console.print(f"[yellow]{result.possible_steps} possible step(s): no certain chain[/]")
     return 0
 
 

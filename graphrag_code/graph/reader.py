@@ -15,6 +15,7 @@ from functools import cache
 from typing import Any, Literal
 
 from ..location import Location
+from ..model import Resolution
 from .capabilities import VectorSearchForm
 from .client import Neo4jClient
 from .queries import load_query, paste_identifier, replace_block
@@ -203,6 +204,17 @@ class GraphReader:
         rows = self.client.read(load_query("relations/overridden_methods"), {"id": node_id})
         return [_symbol(row) for row in rows]
 
+    def overriding_methods(self, ids: Sequence[str], *, limit: int) -> dict[str, list[SymbolRef]]:
+        """The overrides of each method of `ids` in subclasses (nearest first, `limit` each),
+        by the method's id."""
+        rows = self.client.read(
+            load_query("relations/overriding_methods"), {"ids": list(ids), "limit": limit}
+        )
+        found: dict[str, list[SymbolRef]] = {}
+        for row in rows:
+            found.setdefault(row["from_id"], []).append(_symbol(row))
+        return found
+
     def unresolved_callers(self, name: str, *, repo: str) -> list[SymbolRef]:
         """Code of `repo` with an unresolved call site named `name` (at most 100)."""
         rows = self.client.read(
@@ -220,10 +232,15 @@ class GraphReader:
         rows = self.client.read(load_query("relations/descendants"), {"id": node_id})
         return list(rows[0]["ids"]) if rows else []
 
-    def shortest_path(self, source_id: str, target_id: str) -> list[PathStep]:
-        """The shortest CALLS/IMPORTS/DEFINES chain from one node to another; [] if none."""
+    def shortest_path(
+        self, source_id: str, target_id: str, *, tiers: Sequence[str] | None = None
+    ) -> list[PathStep]:
+        """The shortest CALLS/IMPORTS/DEFINES chain from one node to another whose calls all
+        have a resolution in `tiers` (None: any); [] if none."""
+        tiers = [tier.value for tier in Resolution] if tiers is None else list(tiers)
         rows = self.client.read(
-            load_query("relations/shortest_path"), {"source": source_id, "target": target_id}
+            load_query("relations/shortest_path"),
+            {"source": source_id, "target": target_id, "tiers": tiers},
         )
         if not rows:
             return []
@@ -237,6 +254,7 @@ class GraphReader:
                 edge=edge["type"] if edge else None,
                 resolution=edge["resolution"] if edge else None,
                 lines=tuple((edge["lines"] if edge else None) or ()),
+                why=edge.get("via") if edge else None,
             )
             for node, edge in zip(rows[0]["nodes"], edges, strict=True)
         ]

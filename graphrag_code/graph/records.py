@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from ..location import Location
+from ..model import POSSIBLE_TIERS
 
 __all__ = [
     "CallEdge",
@@ -63,7 +64,7 @@ class Neighbour:
     location: Location | None  # None for an external target
     external: bool
     edge: str  # the relationship type
-    resolution: str | None  # CALLS: exact, inferred or name; None for other edges
+    resolution: str | None  # CALLS: exact, inferred, name or dispatch; None for other edges
     lines: tuple[int, ...]
     via: str | None = None  # CALLS: how the call reached it through a value (None: by name)
 
@@ -77,13 +78,15 @@ class PathStep:
     kind: str
     location: Location
     edge: str | None  # the relationship type: CALLS, IMPORTS or DEFINES
-    resolution: str | None  # CALLS: exact, inferred or name; None for other edges
+    resolution: str | None  # CALLS: exact, inferred, name or dispatch; None for other edges
     lines: tuple[int, ...] = ()  # where the edge's calls or imports are written
+    why: str | None = None  # CALLS: why the call reaches it ("dispatch via `Base.m`", a value)
 
     @property
     def certain(self) -> bool:
-        """The edge that led here is not a name match (the first step is certain)."""
-        return self.resolution != "name"
+        """The edge that led here is certain: not a name match, not a dispatch to an
+        override (the first step is certain)."""
+        return self.resolution not in POSSIBLE_TIERS
 
 
 @dataclass(frozen=True)

@@ -4,9 +4,10 @@ connects each affected symbol to the change.
 
 Besides the edges: importers of a module-level symbol by name are affected at distance 1, a
 method's overridden base methods pass their callers on as *possible* callers (the call may
-dispatch to the override), and a removed symbol's possible callers are the code with an
-unresolved call of its name. Test code is left to the tests to run. Ranked by distance,
-certainty, the last edge's tier and centrality; cut at `limit` with a flag.
+dispatch to the override; Python stores these as CALLS edges of tier `dispatch`), and a
+removed symbol's possible callers are the code with an unresolved call of its name. Test
+code is left to the tests to run. Ranked by distance, certainty, the last edge's tier and
+centrality; cut at `limit` with a flag.
 """
 
 from __future__ import annotations
@@ -16,11 +17,12 @@ from dataclasses import dataclass
 
 from ..graph import GraphReader
 from ..graph.records import ImpactStep
+from ..model import POSSIBLE_TIERS as POSSIBLE
 from .records import Affected, ChangedSymbol
 
 __all__ = ["BlastOptions", "blast_radius"]
 
-_TIER = {None: 0, "exact": 0, "inferred": 1, "name": 2}
+_TIER = {None: 0, "exact": 0, "inferred": 1, "name": 2, "dispatch": 2}
 
 
 @dataclass(frozen=True)
@@ -111,7 +113,7 @@ def blast_radius(
             break
         steps = reader.affected_step(list(frontier), limit_per_node=options.limit_per_node)
         candidates = [
-            (s, frontier[s.from_id], frontier[s.from_id].certain and s.resolution != "name")
+            (s, frontier[s.from_id], frontier[s.from_id].certain and s.resolution not in POSSIBLE)
             for s in steps
         ]
         if distance == 1:

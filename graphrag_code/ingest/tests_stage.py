@@ -37,7 +37,12 @@ from .state import Role, SeedIds, TestsBook, packed, unpacked
 
 __all__ = ["TestsBook", "TestsReport", "update_tests"]
 
-_TIER = {Resolution.EXACT: EXACT, Resolution.INFERRED: INFERRED, Resolution.NAME: NAME}
+_TIER = {
+    Resolution.EXACT: EXACT,
+    Resolution.INFERRED: INFERRED,
+    Resolution.NAME: NAME,
+    Resolution.DISPATCH: NAME,  # an override the call may reach: possible, like a name match
+}
 _FUNCTIONS = (SymbolKind.FUNCTION, SymbolKind.METHOD)
 # methods Python calls on an object without a call expression naming them (`with x:`,
 # `for _ in x`, `len(x)`, `x[k]`, `str(x)`, …): possibly run once an instance is built

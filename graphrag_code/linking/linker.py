@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from ..ids import module_id, symbol_id
 from ..model import Edge, EdgeKind, ParsedFile, Resolution, SymbolKind
@@ -19,6 +19,9 @@ from .calls import IMPLICIT, CallLinker
 from .index import Lookups, RepositoryIndex
 from .resolver import External, ModuleRef, Resolver, SymbolRef, Target
 from .values import SharedValues, ValueFlowAnalysis
+
+if TYPE_CHECKING:
+    from .dispatch import DispatchTable
 
 __all__ = ["IMPLICIT", "FileLinks", "NodeIds", "link_file"]
 
@@ -67,7 +70,9 @@ class FileLinks:
         ranked = frozenset(
             (edge.source, edge.target)
             for edge in edges
-            if not edge.external and edge.kind in (EdgeKind.CALLS, EdgeKind.IMPORTS)
+            if not edge.external
+            and edge.kind in (EdgeKind.CALLS, EdgeKind.IMPORTS)
+            and edge.resolution != Resolution.DISPATCH  # PageRank: not the fan-out to overrides
         )
         return cls(
             path, tuple(edges), unresolved_calls, modules_consulted, names_consulted,
@@ -124,6 +129,7 @@ class _EdgeCollector:
         Resolution.EXACT: 3,
         Resolution.INFERRED: 2,
         Resolution.NAME: 1,
+        Resolution.DISPATCH: 0,
     }
 
     def __init__(self) -> None:
@@ -171,9 +177,11 @@ def link_file(
     index: RepositoryIndex,
     ids: NodeIds,
     shared: SharedValues | None = None,
+    dispatch: DispatchTable | None = None,
 ) -> FileLinks:
     """Resolve every import, call, base class and type use of one file (`shared`: value-flow
-    results of the files linked before it in the same run)."""
+    results of the files linked before it in the same run; `dispatch`: the run's classes,
+    for the possible calls of overrides)."""
     lookups = Lookups(index)
     resolver = Resolver(lookups)
     collector = _EdgeCollector()
@@ -194,6 +202,9 @@ def link_file(
                 unresolved_names[scope_id].add(site.callee[-1])
     for implicit in parsed.implicit_calls:
         calls.link_implicit(implicit)
+    if dispatch is not None:
+        for edge in dispatch.edges(collector.edges(), lookups):
+            collector.add(edge)
     return FileLinks.build(
         parsed.path,
         collector.edges(),

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from ..model import ParsedFile
 from .base import LinkContext
+from .dispatch import DispatchTable
 from .index import RepositoryIndex
 from .linker import FileLinks, NodeIds, link_file
 from .values import SharedValues
@@ -21,6 +22,7 @@ class PythonLinkContext(LinkContext):
     what they consulted, so incremental runs stay exact)."""
 
     values: SharedValues = field(default_factory=dict)
+    dispatch: DispatchTable | None = None  # made on the first file (it needs the run's ids)
 
 
 class PythonLinker:
@@ -32,5 +34,8 @@ class PythonLinker:
     def link(
         self, parsed: ParsedFile, index: RepositoryIndex, ids: NodeIds, context: LinkContext
     ) -> FileLinks:
-        shared = context.values if isinstance(context, PythonLinkContext) else None
-        return link_file(parsed, index, ids, shared)
+        if not isinstance(context, PythonLinkContext):
+            return link_file(parsed, index, ids)
+        if context.dispatch is None or context.dispatch.index is not index:
+            context.dispatch = DispatchTable(index, ids)
+        return link_file(parsed, index, ids, context.values, context.dispatch)

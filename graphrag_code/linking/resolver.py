@@ -21,6 +21,7 @@ _PROPERTY_DECORATORS = frozenset(
     {"property", "cached_property", "functools.cached_property", "abc.abstractproperty"}
 )
 _MAX_DEPTH = 12
+_SELF_TYPES = frozenset({("typing", "Self"), ("typing_extensions", "Self")})
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,6 +304,8 @@ class Resolver:
             found = self.class_member(manager.class_name, method, instance=True)
             if isinstance(found, SymbolRef):
                 symbol = self.lookups.symbol(found.qualified_name)
+                if self.returns_self(found.qualified_name):
+                    return manager
                 if symbol is not None and symbol.returns is not None:
                     returned = self._call_result(found)
                     # `-> T` with a TypeVar (or `Self`) resolves to nothing useful: the manager
@@ -333,6 +336,8 @@ class Resolver:
                 return None
             if symbol.kind == SymbolKind.CLASS:
                 return Instance(symbol.qualified_name)
+            if self.returns_self(symbol.qualified_name):
+                return Instance(symbol.parent)
             if symbol.returns is not None:
                 module = self.lookups.index.symbol_module[symbol.qualified_name]
                 return self._as_instance(self.resolve_dotted(symbol.parent, symbol.returns, module))
@@ -340,6 +345,28 @@ class Resolver:
         if isinstance(callee, External) and callee.dotted[-1][:1].isupper():
             return External(callee.dotted, inferred=True)
         return None
+
+    def returns_self(self, function: str) -> bool:
+        """Whether a method returns an instance of its receiver's class: `-> Self`
+        (typing / typing_extensions), or `def m(self: T) -> T` / `def m(cls: type[T]) -> T`
+        with T a TypeVar (bound, constrained or plain: the receiver fixes it)."""
+        symbol = self.lookups.symbol(function)
+        if symbol is None or symbol.kind != SymbolKind.METHOD or symbol.returns is None:
+            return False
+        if symbol.returns[0] == "type[]" or "staticmethod" in symbol.decorators:
+            return False
+        module = self.lookups.index.symbol_module[function]
+        returned = self.resolve_dotted(symbol.parent, symbol.returns, module)
+        if not isinstance(returned, External):
+            return False
+        if returned.dotted in _SELF_TYPES:
+            return True
+        if returned.dotted[-1] != "TypeVar" or not symbol.parameters:
+            return False
+        first = symbol.parameters[0]
+        bindings = self.lookups.index.scope_bindings.get(function, {}).get((first,), [])
+        typed = (b for b in bindings if b.kind in ("annotation", "class"))
+        return any(b.value == symbol.returns for b in typed)
 
     # -- dotted expressions -------------------------------------------------------------------
     def resolve_dotted(

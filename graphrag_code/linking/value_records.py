@@ -80,9 +80,11 @@ class Inert:
 
 @dataclass(frozen=True, slots=True)
 class Bound:
-    """A method reached through an instance (or a classmethod through its class)."""
+    """A method reached through an instance (or a classmethod through its class); `receiver`:
+    that instance's class, which a method returning `Self` returns an instance of."""
 
     qualified_name: str
+    receiver: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

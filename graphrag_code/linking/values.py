@@ -224,6 +224,8 @@ class ValueFlowAnalysis:
             return self._entered(self._eval(expr[1], where), where)
         if tag == "raised":
             return self._raised(self._eval(expr[1], where), where)
+        if tag == "isinstance":
+            return self._instances(expr[1], where).because(f"`isinstance(…, {_render(expr[1])})`")
         if tag == "await":
             return self._eval(expr[1], where)
         if tag == "at":
@@ -409,6 +411,15 @@ class ValueFlowAnalysis:
                     classes.append(target.qualified_name)
         return tuple(classes)
 
+    def _shape(self, function: str, name: str, why: str) -> Values | None:
+        """The container a parameter or result (`<return>`) is declared as, with its
+        declared element types (`list[Foo]`, `dict[str, Foo]`, `Iterator[Foo]`)."""
+        flows = self.lookups.flows(function, ("<shape>", name))
+        if not flows:
+            return None
+        flow = flows[0]
+        return self._eval(flow.value, self._where_of(flow)).because(why)
+
     def _is_class(self, qualified_name: str) -> bool:
         symbol = self.lookups.symbol(qualified_name)
         return symbol is not None and symbol.kind == SymbolKind.CLASS
@@ -448,6 +459,9 @@ class ValueFlowAnalysis:
         declared = [b for b in typed if b.kind in ("annotation", "class")]
         if declared:  # a declared type is what the checkers use: it wins over call sites
             return _target(self.resolver._binding_value(declared, function))
+        shape = self._shape(function, name, f"the parameter `{name}`")
+        if shape is not None:  # `list[Foo]`: its elements are Foos, whoever passes it
+            return shape
         declared_as = self._declared(self.lookups.flows(function, ("<declared>", name)))
         why = f"the parameter `{name}` of `{function}`"
         result = Values()
@@ -637,7 +651,7 @@ class ValueFlowAnalysis:
             if members:
                 member = self.lookups.symbol(members[0])
                 if member is not None and "classmethod" in member.decorators:
-                    return Values.of(Bound(members[0]))
+                    return Values.of(Bound(members[0], class_name))
                 return Values.of(SymbolRef(members[0]))
             flows = [f for f in self.lookups.attribute_flows(cls, name) if f.scope == cls]
             if flows:
@@ -659,7 +673,7 @@ class ValueFlowAnalysis:
         for cls in resolver.mro(class_name):
             members = self.lookups.members(cls, name)
             if members:
-                return self._member_value(members[0], name)
+                return self._member_value(members[0], name, class_name)
             annotated = self.lookups.declared_attribute(cls, name)
             flows = self.lookups.attribute_flows(cls, name)
             if flows or annotated is not None:
@@ -673,7 +687,7 @@ class ValueFlowAnalysis:
         typed = resolver.class_member(class_name, name, instance=True)
         return _target(typed) if typed is not None else Values.unknown()
 
-    def _member_value(self, qualified: str, name: str) -> Values:
+    def _member_value(self, qualified: str, name: str, receiver: str) -> Values:
         member = self.lookups.symbol(qualified)
         if member is None:
             return Values.unknown()
@@ -686,7 +700,7 @@ class ValueFlowAnalysis:
             )
         if "staticmethod" in decorators:
             return Values.of(SymbolRef(qualified))
-        return Values.of(Bound(qualified))
+        return Values.of(Bound(qualified, receiver))
 
     # -- calls ---------------------------------------------------------------------------------
     def _call(
@@ -719,6 +733,9 @@ class ValueFlowAnalysis:
             return None
         (external,) = names
         first = next((v for k, v in arguments if k == 0), None)
+        if external in _CASTS and first is not None and len(arguments) == 2:
+            named = repr(first[1]) if first[0] == "str" else _render(first)
+            return self._instances(first, where).because(f"`cast({named}, ...)`")
         if external in IDENTITY and first is not None:
             return self._eval(first, where)
         if external == "functools.partial" and first is not None:
@@ -772,6 +789,28 @@ class ValueFlowAnalysis:
             return Values.unknown(DYNAMIC[external])
         return None
 
+    def _instances(self, classes: Expr, where: _Where) -> Values:
+        """An instance of the class an expression names (`cast(Foo, v)`, `"Foo"`, an
+        `isinstance` test's classes, a declared element type): complete only when every class
+        is known."""
+        if classes[0] == "str":
+            dotted = tuple(classes[1].strip().split("."))
+            named = self.resolver.resolve_dotted(where.scope, dotted, where.module)
+            values = _target(named)
+        elif classes[0] == "tuple":
+            return union(self._instances(part, where) for part in classes[1])
+        else:
+            values = self._eval(classes, where)
+        result = Values(complete=values.complete, dynamic=values.dynamic)
+        for value, why in values:
+            if isinstance(value, SymbolRef) and self._is_class(value.qualified_name):
+                result.add(Values.of(Instance(value.qualified_name)), why)
+            elif isinstance(value, External) and value.dotted[-1][:1].isupper():
+                result.add(Values.of(External(value.dotted, True)), why)
+            else:
+                result.complete = False
+        return result
+
     def _dict_of(self, values: Values, where: _Where) -> Values:
         """`dict(x)`: x itself for a dict; the dict whose items a list of pairs holds."""
         result = Values(complete=values.complete, dynamic=values.dynamic)
@@ -807,6 +846,10 @@ class ValueFlowAnalysis:
                 return Values.unknown()
             if symbol.kind == SymbolKind.CLASS:
                 return Values.of(Instance(symbol.qualified_name))
+            receiver = value.receiver if isinstance(value, Bound) else None
+            if receiver is not None and self.resolver.returns_self(symbol.qualified_name):
+                why = f"the return value of `{symbol.qualified_name}` (`Self`)"
+                return Values.of(Instance(receiver), why)
             return self._function_result(symbol.qualified_name)
         if isinstance(value, External):
             if value.dotted[-1][:1].isupper():
@@ -837,6 +880,8 @@ class ValueFlowAnalysis:
             return Values.unknown()
         why = f"the return value of `{function}`"
         module = self._module(function)
+        if self.resolver.returns_self(function):
+            return Values.of(Instance(symbol.parent), f"{why} (`Self`)")
         if symbol.returns is not None:
             if symbol.returns[0] == "type[]":
                 held = self.resolver.resolve_dotted(symbol.parent, symbol.returns[1:], module)
@@ -852,6 +897,9 @@ class ValueFlowAnalysis:
             function, ("<yield from>",)
         ):
             return Values.of(Generator(function), f"the generator `{function}`")
+        shape = self._shape(function, "<return>", why)
+        if shape is not None:
+            return shape
         returns = self.lookups.flows(function, ("<return>",))
         if not returns:
             return Values.of(Inert())
@@ -1055,6 +1103,9 @@ class ValueFlowAnalysis:
                 method = self.special_method(value, "__enter__") or self.special_method(
                     value, "__aenter__"
                 )
+                if method is not None and self.resolver.returns_self(method):
+                    result.add(Values.of(value, f"`{method}` returns `Self`"), why)
+                    continue
                 result.add(self._function_result(method) if method else Values.unknown(), why)
             elif isinstance(value, Generator):
                 result.add(self._yields(value.function), why)
@@ -1122,6 +1173,7 @@ class ValueFlowAnalysis:
 
 
 _UNBOUND = Values({}, True, _UNBOUND_MARK)
+_CASTS = frozenset({"typing.cast", "typing_extensions.cast"})
 
 
 # -- helpers -------------------------------------------------------------------------------------

@@ -47,6 +47,8 @@ def related_line(related: Related) -> str:
         line += f", {related.edge.lower()}"
     if related.resolution:
         line += f" [{related.resolution}]"
+    if related.resolution == "dispatch" and related.why:
+        line += f" ({related.why})"
     if len(related.via) > 2:
         line += "; via " + " -> ".join(related.via[1:-1])
     return line
@@ -85,7 +87,7 @@ def hit_line(rank: int, hit: Hit) -> str:
     if hit.explain:
         line += f" why: {hit.explain}"
     if hit.possible:
-        line += " (possible: through a name match)"
+        line += " (possible: through a name match or a dispatch to an override)"
     return line
 
 
@@ -98,7 +100,8 @@ def path_lines(steps: Sequence[PathStep]) -> list[str]:
             continue
         tier = f" [{step.resolution}]" if step.resolution else ""
         at = f" at line {_lines(step.lines)}" if step.lines else ""
-        lines.append(f"  -{step.edge}{tier}{at}-> {step.qualified_name} — {step.location}")
+        why = f" (possible: {step.why or step.resolution})" if not step.certain else ""
+        lines.append(f"  -{step.edge}{tier}{at}-> {step.qualified_name} — {step.location}{why}")
     return lines
 
 

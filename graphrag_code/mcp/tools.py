@@ -549,7 +549,11 @@ class GraphTools:
                 f"{symbol_ref(result.target)} (try the reverse direction, or `impact`)"
             ]
         else:
-            certainty = "certain" if result.certain else "possible (a name-matched step)"
+            certainty = (
+                "certain"
+                if result.certain
+                else f"possible ({result.possible_steps} uncertain step(s), marked below)"
+            )
             lines = [f"path of {len(result.steps) - 1} step(s), {certainty}:"]
             lines += path_lines(result.steps)
         return _result(lines + freshness_lines(freshness), PathAnswer(result, freshness))

@@ -23,6 +23,7 @@ from ..model import (
     Binding,
     CallSite,
     Dotted,
+    Expr,
     ImportStatement,
     ParsedFile,
     ScopeNames,
@@ -90,9 +91,7 @@ def annotation_type(node: ts.Node) -> Dotted | None:
         return _dotted(node)
     if node.type == "string":
         value = _string_value(node)
-        if value and _DOTTED_TEXT.match(value.strip()):
-            return tuple(value.strip().split("."))
-        return None
+        return _string_type(value) if value else None
     if node.type == "binary_operator":  # Foo | None
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
         if left is not None and right is not None:
@@ -104,13 +103,31 @@ def annotation_type(node: ts.Node) -> Dotted | None:
     if node.type in ("generic_type", "subscript"):
         head_node = node.child_by_field_name("value") or node.named_children[0]
         head = _dotted(head_node)
-        if head is None or head[-1] not in _WRAPPERS:
-            return None
         params = [c for c in node.named_children[1:] if c.type != "comment"]
         if node.type == "generic_type" and params and params[0].type == "type_parameter":
             params = list(params[0].named_children)
+        if head is not None and head[-1] == "Union":  # Union[Foo, None]
+            params = [p for p in params if _text(p) != "None"]
+            return annotation_type(params[0]) if len(params) == 1 else None
+        if head is None or head[-1] not in _WRAPPERS:
+            return None
         return annotation_type(params[0]) if params else None
     return None
+
+
+_STRING_OPTIONAL = re.compile(r"^Optional\[(.+)\]$|^(.+?)\s*\|\s*None$|^None\s*\|\s*(.+)$")
+
+
+def _string_type(text: str) -> Dotted | None:
+    """A forward reference's one class: `"Foo"`, `"m.Foo"`, `"Foo | None"`, `"Optional[Foo]"`."""
+    text = text.strip()
+    if _DOTTED_TEXT.match(text):
+        return tuple(text.split("."))
+    optional = _STRING_OPTIONAL.match(text)
+    if optional is None:
+        return None
+    inner = next(group for group in optional.groups() if group is not None)
+    return tuple(inner.strip().split(".")) if _DOTTED_TEXT.match(inner.strip()) else None
 
 
 def class_annotation(node: ts.Node) -> Dotted | None:
@@ -156,6 +173,60 @@ def _declared_classes(node: ts.Node) -> tuple[Dotted, ...] | None:
     if any(word in text for word in _CALLABLE_WORDS) or ("[" not in text and "|" not in text):
         return None
     return tuple(sorted(set(annotation_names(node))))
+
+
+_SEQUENCES = frozenset(
+    {
+        "list", "List", "set", "Set", "frozenset", "FrozenSet", "Sequence", "MutableSequence",
+        "Iterable", "Iterator", "Collection", "AbstractSet", "MutableSet", "Generator",
+        "AsyncIterator", "AsyncIterable", "AsyncGenerator", "Deque", "deque", "Reversible",
+    }
+)  # fmt: skip
+_MAPPINGS = frozenset(
+    {"dict", "Dict", "Mapping", "MutableMapping", "DefaultDict", "defaultdict", "OrderedDict"}
+)
+
+
+def element_types(node: ts.Node) -> Expr | None:
+    """A container annotation as a display of instances of its element types (value flow
+    iterates it like a literal): `list[Foo]` / `Iterator[Foo]` -> ("list", (Foo,)),
+    `dict[K, V]` -> ("dict", ((K, V),)), `tuple[A, B]` -> ("tuple", (A, B)), each element
+    ("isinstance", ("name", ...)) or ("opaque",); None when no element type is one class."""
+    if node.type == "type" and node.named_child_count == 1:
+        return element_types(node.named_children[0])
+    if node.type == "binary_operator":  # list[Foo] | None
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if left is not None and right is not None:
+            if _text(right) == "None":
+                return element_types(left)
+            if _text(left) == "None":
+                return element_types(right)
+        return None
+    if node.type not in ("generic_type", "subscript"):
+        return None
+    head = _dotted(node.child_by_field_name("value") or node.named_children[0])
+    params = [c for c in node.named_children[1:] if c.type != "comment"]
+    if node.type == "generic_type" and params and params[0].type == "type_parameter":
+        params = list(params[0].named_children)
+    if head is None or not params:
+        return None
+    elements = [_instance_of(p) for p in params]
+    shape: Expr | None = None
+    if head[-1] in ("Optional", "Final") and len(params) == 1:
+        return element_types(params[0])
+    if head[-1] in _SEQUENCES or (head[-1] in ("tuple", "Tuple") and _text(params[-1]) == "..."):
+        shape = ("list", (elements[0],))
+    elif head[-1] in ("tuple", "Tuple"):
+        shape = ("tuple", tuple(elements))
+    elif head[-1] in _MAPPINGS and len(params) == 2:
+        shape = ("dict", ((elements[0], elements[1]),))
+    known = any(e[0] == "isinstance" for e in elements)
+    return shape if known else None
+
+
+def _instance_of(node: ts.Node) -> Expr:
+    dotted = annotation_type(node)
+    return ("isinstance", ("name", *dotted)) if dotted is not None else ("opaque",)
 
 
 def _returns(node: ts.Node) -> Dotted | None:
@@ -289,8 +360,9 @@ class PythonParser:
 
     def _flows(self, captures: dict[str, list[ts.Node]], state: _FileState) -> FlowExtractor:
         flows = FlowExtractor(
-            lambda node: self._scope_of(node, state), state.def_scopes, _declared_classes
-        )
+            lambda node: self._scope_of(node, state), state.def_scopes, _declared_classes,
+            element_types,
+        )  # fmt: skip
         handlers = {
             "flow.assign": flows.assignment, "flow.augment": flows.augmented,
             "flow.return": flows.returned, "flow.yield": flows.yielded,
@@ -301,6 +373,7 @@ class PythonParser:
             "call": flows.call, "implicit.operator": flows.operator,
             "implicit.subscript": flows.subscript, "implicit.raise": flows.raised,
             "flow.typed": flows.declared, "definition.function": flows.declared_return,
+            "flow.narrow": flows.narrowed,
         }  # fmt: skip
         for capture, handle in handlers.items():
             for node in captures.get(capture, []):

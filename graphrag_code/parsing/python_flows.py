@@ -223,6 +223,9 @@ class FlowExtractor:
     # the classes an annotation declares when the resolver cannot read it (None: it can,
     # or it declares callables, which value flow follows)
     declared_names: Callable[[ts.Node], tuple[tuple[str, ...], ...] | None]
+    # a container annotation's element types as a display of instances (`list[Foo]` ->
+    # ("list", (("isinstance", ("name", "Foo")),))), None for anything else
+    element_types: Callable[[ts.Node], Expr | None] = lambda _: None
     flows: list[ValueFlow] = field(default_factory=list)
     passes: list[CallArguments] = field(default_factory=list)
     implicit: list[ImplicitCall] = field(default_factory=list)
@@ -286,7 +289,9 @@ class FlowExtractor:
         classes (what the type checkers see)."""
         annotation = node.child_by_field_name("type")
         names = self.declared_names(annotation) if annotation is not None else None
-        if names is None:
+        if node.type != "assignment" and annotation is not None:
+            self._parameter_shape(node, annotation)
+        if names is None or node.type == "typed_default_parameter":
             return
         value: Expr = ("declared", names)
         if node.type == "assignment":
@@ -308,10 +313,51 @@ class FlowExtractor:
                 )
             )  # fmt: skip
 
+    def _parameter_shape(self, node: ts.Node, annotation: ts.Node) -> None:
+        """`def f(xs: list[Foo])`: ("<shape>", "xs") in f holds the container's element types."""
+        shape = self.element_types(annotation)
+        name = node.child_by_field_name("name")
+        if name is None and node.named_children and node.named_children[0].type == "identifier":
+            name = node.named_children[0]
+        params = node.parent
+        function = params.parent if params is not None else None
+        qualified = self.def_scopes.get(function.id) if function is not None else None
+        if shape is None or name is None or qualified is None or function is None:
+            return
+        self.flows.append(
+            ValueFlow(
+                qualified, ("<shape>", node_text(name)), shape, node.start_point[0] + 1,
+                function.start_byte, self.block_of(function),
+            )
+        )  # fmt: skip
+
+    def narrowed(self, node: ts.Node) -> None:
+        """`if isinstance(x, Foo):` (in its body) and `assert isinstance(x, Foo)` (after it):
+        x holds an instance of Foo there, as the type checkers narrow it."""
+        if node.type == "if_statement":
+            condition = node.child_by_field_name("condition")
+            place = node.child_by_field_name("consequence")
+            at = condition.end_byte if condition is not None else 0  # the body sees it
+        else:
+            condition = node.named_children[0] if node.named_children else None
+            place, at = node, node.end_byte
+        if condition is None or place is None:
+            return
+        for name, classes in _isinstance_tests(condition):
+            self._add(place, (name,), ("isinstance", self._expr(classes)), at)
+
     def declared_return(self, function: ts.Node) -> None:
         """`def f() -> list[Foo]`: ("<declared>", "<return>") in f, like a parameter's."""
         annotation = function.child_by_field_name("return_type")
         qualified = self.def_scopes.get(function.id)
+        shape = self.element_types(annotation) if annotation is not None else None
+        if shape is not None and qualified is not None:
+            self.flows.append(
+                ValueFlow(
+                    qualified, ("<shape>", "<return>"), shape, function.start_point[0] + 1,
+                    function.start_byte, self.block_of(function),
+                )
+            )  # fmt: skip
         names = self.declared_names(annotation) if annotation is not None else None
         if names is None or qualified is None:
             return
@@ -626,6 +672,29 @@ def _target_path(node: ts.Node | None) -> tuple[str, ...] | None:
         if obj is not None and attr is not None and obj.type == "identifier":
             return (node_text(obj), node_text(attr))
     return None
+
+
+def _isinstance_tests(condition: ts.Node) -> list[tuple[str, ts.Node]]:
+    """(name, classes) of each `isinstance(name, classes)` a condition requires (alone or
+    joined by `and`)."""
+    if condition.type == "parenthesized_expression" and condition.named_child_count == 1:
+        return _isinstance_tests(condition.named_children[0])
+    if condition.type == "boolean_operator":
+        operator = condition.child_by_field_name("operator")
+        left, right = condition.child_by_field_name("left"), condition.child_by_field_name("right")
+        if operator is None or node_text(operator) != "and" or left is None or right is None:
+            return []
+        return _isinstance_tests(left) + _isinstance_tests(right)
+    if condition.type != "call":
+        return []
+    function = condition.child_by_field_name("function")
+    arguments = condition.child_by_field_name("arguments")
+    if function is None or arguments is None or node_text(function) != "isinstance":
+        return []
+    values = [a for a in arguments.named_children if a.type != "comment"]
+    if len(values) != 2 or values[0].type != "identifier":
+        return []
+    return [(node_text(values[0]), values[1])]
 
 
 def _block_entry(parent: ts.Node, child: ts.Node) -> int | None:

@@ -15,10 +15,12 @@ from ..graph import CallEdge, SymbolRef
 __all__ = ["CallExplanation", "explain_call"]
 
 _IMPLICIT = "implicit: "  # the linker's marker of calls no call expression wrote
+_DISPATCH = "dispatch via "  # linking/dispatch.py: a call of a base method, to an override
 _TIERS = {
     "exact": "by its name (scopes and imports)",
     "inferred": "by the type of a value (a constructor, an annotation or `self`)",
     "name": "only because it is the one definition with that name (a possible call)",
+    "dispatch": "possibly: it overrides the method the call reaches (dispatch)",
 }
 
 
@@ -68,6 +70,9 @@ def reasons(resolution: str | None, via: str | None) -> tuple[str, ...]:
     for reason in via.split("; "):
         if reason.startswith(_IMPLICIT):
             found.append(f"implicitly, {reason.removeprefix(_IMPLICIT)}")
+        elif reason.startswith(_DISPATCH):
+            base = reason.removeprefix(_DISPATCH)
+            found.append(f"possibly: it overrides {base}, which the call reaches (dispatch)")
         else:
             found.append(f"via {reason}")
     return tuple(found)

@@ -3,8 +3,9 @@ impact, paths, entry points.
 
 Traversals run breadth-first, one bounded Cypher step per hop, so the fan-out of hubs is
 capped and every answer knows its distance, the edges that led to it and whether all of them
-were certain (exact or inferred) or possible (matched by name only, or, for callers, a call
-to a method the subject overrides).
+were certain (exact or inferred) or possible (matched by name only, or a dispatch to an
+override: a call of a base method that may run the subclass's method; for languages without
+stored dispatch edges, `callers` derives these from the methods the subject overrides).
 """
 
 from __future__ import annotations
@@ -23,7 +24,9 @@ from ..graph import (
     SymbolRef,
     hop_bound,
 )
+from ..linking.dispatch import MAX_OVERRIDES
 from ..location import Location
+from ..model import CERTAIN_TIERS, POSSIBLE_TIERS
 from .explain import CallExplanation, explain_call
 
 __all__ = [
@@ -51,7 +54,7 @@ class Related:
     location: Location | None  # None for an external target
     distance: int
     edge: str  # the relationship type of the last step
-    resolution: str | None  # of the last step: exact, inferred, name (None for non-call edges)
+    resolution: str | None  # of the last step: exact, inferred, name, dispatch (None: not CALLS)
     certain: bool  # every step of the path was exact or inferred
     via: tuple[str, ...]  # qualified names from the subject to this node
     lines: tuple[int, ...] = ()
@@ -91,8 +94,13 @@ class PathResult:
 
     @property
     def certain(self) -> bool:
-        """No edge of the chain is a name match."""
+        """No edge of the chain is possible (a name match, a dispatch to an override)."""
         return all(step.certain for step in self.steps)
+
+    @property
+    def possible_steps(self) -> int:
+        """How many edges of the chain are possible rather than certain."""
+        return sum(not step.certain for step in self.steps)
 
 
 @dataclass(frozen=True)
@@ -139,14 +147,19 @@ class Relations:
         types: Sequence[str],
         direction: Direction,
         depth: int,
+        possible_start: Mapping[str, tuple[str, ...]] | None = None,
     ) -> tuple[list[Related], bool]:
         """Breadth first from the `start` nodes (id -> the qualified names of the path that
-        reached it, ending with its own)."""
+        reached it, ending with its own); what `possible_start` nodes reach is possible."""
         depth = hop_bound(depth, maximum=_MAX_DEPTH)
         seen = set(start)
         frontier: dict[str, tuple[tuple[str, ...], bool]] = {
             node: (via, True) for node, via in start.items()
         }
+        for node, via in (possible_start or {}).items():
+            if node not in seen:
+                seen.add(node)
+                frontier[node] = (via, False)
         found: list[Related] = []
         truncated = False
         for distance in range(1, depth + 1):
@@ -169,7 +182,7 @@ class Relations:
                     continue
                 seen.add(step.id)
                 via, certain_so_far = frontier[step.from_id]
-                certain = certain_so_far and step.resolution != "name"
+                certain = certain_so_far and step.resolution not in POSSIBLE_TIERS
                 related = Related(
                     id=step.id,
                     qualified_name=step.qualified_name,
@@ -251,24 +264,37 @@ class Relations:
         self, path_or_symbol: str, *, depth: int = 3, repo: str | None = None
     ) -> RelationsResult:
         """What may break if `path_or_symbol` changes: everything that imports, calls,
-        subclasses or uses it or anything it defines, transitively, with distances."""
+        subclasses or uses it or anything it defines, transitively, with distances.
+
+        Both ways of dispatch are possible impact: the callers of a base method that an
+        override receives (the dispatch edges arriving at the override), and, for a changed
+        base method, the callers of its overrides (they run code that honours its contract).
+        """
         subject = self.resolve(path_or_symbol, repo=repo)
         start = self.reader.descendants(subject.id)
+        overrides = self.reader.overriding_methods(start, limit=MAX_OVERRIDES)
         found, truncated = self._walk(
             dict.fromkeys(start, (subject.qualified_name,)),
             types=["IMPORTS", "CALLS", "INHERITS", "USES_TYPE"], direction="in", depth=depth,
+            possible_start={
+                o.id: (subject.qualified_name, o.qualified_name)
+                for found_overrides in overrides.values() for o in found_overrides
+            },
         )  # fmt: skip
         return self._result(subject, "impact", found, truncated)
 
     def path(self, source: str, target: str, *, repo: str | None = None) -> PathResult:
-        """The shortest chain of calls/imports/definitions from `source` to `target`."""
+        """The shortest chain of calls/imports/definitions from `source` to `target`: of
+        certain calls when one exists, else the shortest through possible calls (each such
+        step says why: `PathStep.certain`, `.why`, `PathResult.possible_steps`)."""
         a = self.resolve(source, repo=repo)
         b = self.resolve(target, repo=repo)
         if a.id == b.id:  # Neo4j's shortestPath refuses equal ends; the path is the node
             return PathResult(
                 a, b, [PathStep(a.id, a.qualified_name, a.kind, a.location, None, None)]
             )
-        return PathResult(a, b, self.reader.shortest_path(a.id, b.id))
+        steps = self.reader.shortest_path(a.id, b.id, tiers=CERTAIN_TIERS)
+        return PathResult(a, b, steps or self.reader.shortest_path(a.id, b.id))
 
     def explain(self, source: str, target: str, *, repo: str | None = None) -> CallExplanation:
         """Why `source` calls `target`: by name, by a type, or through which value ("via the

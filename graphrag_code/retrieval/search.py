@@ -71,7 +71,7 @@ class Hit:
     ranks: dict[str, int] = field(default_factory=dict)  # leg -> rank from 1
     leg_scores: dict[str, float] = field(default_factory=dict)
     explain: str | None = None  # the graph path that reached it
-    possible: bool = False  # reached only through name-matched (uncertain) edges
+    possible: bool = False  # reached only through possible edges (a name match, a dispatch)
     pagerank: float = 0.0
 
     # the fields of a Hit before it had a `location`

@@ -66,6 +66,9 @@
 (default_parameter) @flow.default
 (typed_default_parameter) @flow.default
 (typed_parameter) @flow.typed
+(typed_default_parameter) @flow.typed
+(if_statement) @flow.narrow
+(assert_statement) @flow.narrow
 (decorated_definition) @flow.decorated
 (binary_operator) @implicit.operator
 (comparison_operator) @implicit.operator

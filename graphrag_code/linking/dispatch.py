@@ -1,0 +1,133 @@
+"""Dispatch to overrides (issue 19): a call resolved to a method also reaches the methods that
+override it in the indexed subclasses, as *possible* CALLS edges.
+
+`transport.handle_request(r)` resolves to the abstract `BaseTransport.handle_request`; at run
+time it runs `HTTPTransport.handle_request` or `MockTransport.handle_request`, whichever the
+instance is. Static types cannot say which, so every override (through any depth of
+subclassing inside the repository) is a possible target, tier `dispatch`, with the reason
+"dispatch via `Base.m`". Each file's dispatch edges are part of its links; the file records
+the method's name as consulted, so a new override anywhere relinks it (a class that becomes a
+subclass by a change of its bases alone is seen at the next full run).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from ..model import Edge, EdgeKind, Resolution, SymbolKind
+from .index import Lookups, RepositoryIndex
+from .resolver import Resolver, SymbolRef
+
+if TYPE_CHECKING:
+    from .linker import NodeIds
+
+__all__ = ["MAX_OVERRIDES", "DispatchTable"]
+
+MAX_OVERRIDES = 16
+"""A method overridden more often than this (a plug-in hook, `__init__`) gets no dispatch
+edges: so many possible targets say nothing about a trace."""
+
+_LANGUAGES = frozenset({"python"})  # other languages: `callers` derives them at query time
+_NEVER = frozenset({"__init__", "__new__", "__init_subclass__", "__post_init__"})
+
+
+class DispatchTable:
+    """The repository's classes, subclasses and methods, built once per linking run on first
+    use, and the dispatch edges of one file's CALLS edges."""
+
+    def __init__(self, index: RepositoryIndex, ids: NodeIds) -> None:
+        self.index = index
+        self.ids = ids
+        self._built = False
+        self._owner: dict[str, tuple[str, str]] = {}  # method id -> (class qualified, name)
+        self._names: dict[str, str] = {}  # method id -> qualified name
+        self._defined: dict[str, dict[str, str]] = defaultdict(dict)  # class -> name -> method
+        self._subclasses: dict[str, list[str]] = defaultdict(list)  # class -> direct subclasses
+        self._overrides: dict[str, list[str]] = {}
+
+    def edges(self, edges: Iterable[Edge], lookups: Lookups) -> list[Edge]:
+        """The dispatch edges implied by one file's certain CALLS edges: one per (caller,
+        override), never where a CALLS edge between the two exists already. Records the
+        methods' names and the overrides' modules in `lookups` (incremental runs)."""
+        self._build()
+        edges = list(edges)
+        existing = {(e.source, e.target) for e in edges if e.kind == EdgeKind.CALLS}
+        found: dict[tuple[str, str], Edge] = {}
+        for edge in edges:
+            if edge.kind != EdgeKind.CALLS or edge.external or edge.target not in self._owner:
+                continue
+            if edge.resolution not in (Resolution.EXACT, Resolution.INFERRED):
+                continue  # a name match is possible already: its overrides say even less
+            lookups.names_consulted.add(self._owner[edge.target][1])
+            base = self._names[edge.target]
+            for override in self.overrides(edge.target):
+                lookups.modules_consulted.add(self.index.symbol_module[override])
+                target = self.ids.of_target(override)
+                key = (edge.source, target)
+                if key in existing or target == edge.source:
+                    continue
+                old = found.get(key)
+                lines = tuple(sorted(set(edge.lines) | set(old.lines))) if old else edge.lines
+                found[key] = Edge(
+                    EdgeKind.CALLS, edge.source, target, resolution=Resolution.DISPATCH,
+                    lines=lines, via=old.via if old else f"dispatch via `{base}`",
+                )  # fmt: skip
+        return sorted(found.values(), key=lambda e: (e.source, e.target))
+
+    def overrides(self, method_id: str) -> list[str]:
+        """Qualified names of the overrides of a method in the subclasses of its class,
+        transitively; [] above `MAX_OVERRIDES`."""
+        cached = self._overrides.get(method_id)
+        if cached is not None:
+            return cached
+        owner, name = self._owner[method_id]
+        found: list[str] = []
+        seen = {owner}
+        frontier = [owner]
+        while frontier:
+            following: list[str] = []
+            for cls in frontier:
+                for child in self._subclasses.get(cls, ()):
+                    if child in seen:
+                        continue
+                    seen.add(child)
+                    following.append(child)
+                    override = self._defined.get(child, {}).get(name)
+                    if override is not None:
+                        found.append(override)
+            frontier = following
+        result = found if len(found) <= MAX_OVERRIDES else []
+        self._overrides[method_id] = result
+        return result
+
+    def _build(self) -> None:
+        if self._built:
+            return
+        self._built = True
+        index = self.index
+        resolver = Resolver(Lookups(index))  # consulted for the whole run, not for one file
+        for qualified, symbol in index.symbols.items():
+            if _language(index, qualified) not in _LANGUAGES:
+                continue
+            if symbol.kind == SymbolKind.CLASS and symbol.ordinal == 1:
+                module = index.symbol_module[qualified]
+                for base in symbol.bases:
+                    target = resolver.resolve_dotted(symbol.parent, base, module)
+                    if isinstance(target, SymbolRef) and target.qualified_name != qualified:
+                        self._subclasses[target.qualified_name].append(qualified)
+            elif symbol.kind == SymbolKind.METHOD and symbol.name not in _NEVER:
+                parent = index.symbols.get(symbol.parent)
+                if parent is None or parent.kind != SymbolKind.CLASS:
+                    continue
+                method_id = self.ids.of_target(qualified)
+                self._owner[method_id] = (symbol.parent, symbol.name)
+                self._names[method_id] = qualified
+                self._defined[symbol.parent].setdefault(symbol.name, qualified)
+
+
+def _language(index: RepositoryIndex, qualified: str) -> str | None:
+    module = index.symbol_module.get(qualified)
+    info = index.modules.get(module) if module is not None else None
+    return info.parsed.language if info is not None else None

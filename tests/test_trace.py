@@ -1,0 +1,385 @@
+"""Tracing a request end to end (issue 19), indexed into the real Neo4j: the type patterns the
+Python linker follows (one fixture module each, `tests/fixtures/trace/tr/`), with the CALLS
+edges each must produce and those it must not; then dispatch to overrides as *possible*
+edges, used by `path`, `callees`, `callers`, `impact` and the trace intent of search."""
+
+from __future__ import annotations
+
+import shutil
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from graphrag_code.codegraph import CodeGraph
+from graphrag_code.embedding import HashingEmbedder
+from graphrag_code.graph.client import Neo4jClient
+from graphrag_code.graph.schema import SchemaConfig, ensure_schema
+from graphrag_code.ingest.offline import link_repository
+from graphrag_code.ingest.pipeline import build_graph
+from graphrag_code.linking.dispatch import MAX_OVERRIDES
+from graphrag_code.model import Resolution
+from graphrag_code.settings import Settings
+
+from .conftest import drop_search_indexes, wipe
+
+TRACE = Path(__file__).parent / "fixtures" / "trace"
+REPO = "tr"
+
+Calls = dict[tuple[str, str], tuple[str, str | None]]
+
+
+@pytest.fixture(scope="module")
+def graph(
+    session_client: Neo4jClient, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[CodeGraph]:
+    """The fixture indexed with the search indexes and hashing-embedder vectors."""
+    wipe(session_client)
+    drop_search_indexes(session_client)
+    embedder = HashingEmbedder()
+    ensure_schema(session_client, SchemaConfig(dimensions=embedder.dimensions, model=embedder.name))
+    build_graph(TRACE, session_client, repo=REPO, state_dir=tmp_path_factory.mktemp("state"))
+    rows = session_client.read(
+        "MATCH (n:Code {repo: $repo}) RETURN n.id AS id, n.search_text AS text", {"repo": REPO}
+    )
+    vectors = embedder.embed_documents([row["text"] for row in rows])
+    session_client.write(
+        "UNWIND $rows AS row MATCH (n:Code {id: row.id}) "
+        "CALL db.create.setNodeVectorProperty(n, 'embedding', row.vector)",
+        {"rows": [{"id": r["id"], "vector": v} for r, v in zip(rows, vectors, strict=True)]},
+    )
+    yield CodeGraph(Settings(embedder="hashing"), client=session_client, embedder=embedder)
+    drop_search_indexes(session_client)
+
+
+@pytest.fixture(scope="module")
+def calls(graph: CodeGraph) -> Calls:
+    """(caller, callee) -> (tier, via) of every CALLS edge, names without the `tr.` prefix."""
+    rows = graph.client.read(
+        "MATCH (a:Code {repo: $repo})-[r:CALLS]->(b) "
+        "RETURN a.qualified_name AS a, b.qualified_name AS b, r.resolution AS tier, r.via AS via",
+        {"repo": REPO},
+    )
+    return {
+        (row["a"].removeprefix("tr."), row["b"].removeprefix("tr.")): (row["tier"], row["via"])
+        for row in rows
+    }
+
+
+def _check(calls: Calls, expected: list[tuple[str, str, str, str | None]]) -> None:
+    """Each (caller, callee, tier, a phrase of the reason or None) is an edge of the graph."""
+    for caller, callee, tier, reason in expected:
+        assert (caller, callee) in calls, f"missing {caller} -> {callee}"
+        found_tier, via = calls[(caller, callee)]
+        assert found_tier == tier, f"{caller} -> {callee}: {found_tier}"
+        if reason is not None:
+            assert reason in (via or ""), f"{caller} -> {callee}: {via!r}"
+
+
+def _callees(calls: Calls, caller: str) -> set[str]:
+    return {callee for source, callee in calls if source == caller}
+
+
+def test_self_typed_returns(calls: Calls) -> None:
+    _check(
+        calls,
+        [
+            ("selftype.use_self", "selftype.Builder.build", "inferred", "(`Self`)"),
+            ("selftype.use_extensions_self", "selftype.Builder.build", "inferred", "`Self`"),
+            ("selftype.use_bound", "selftype.Builder.build", "inferred", None),
+            ("selftype.use_constrained", "selftype.Builder.build", "inferred", None),
+            ("selftype.use_plain", "selftype.Builder.build", "inferred", None),
+            # the receiver's class, not the class that defines the method
+            ("selftype.use_subclass", "selftype.Special.finish", "inferred", "`Self`"),
+        ],
+    )
+    # `Self` is a type, never a callee: no edge to an external `typing.Self.build`
+    externals = {b for a, b in calls if a.startswith("selftype.") and "Self" in b}
+    assert externals == set()
+
+
+def test_forward_references_and_optional(calls: Calls) -> None:
+    _check(
+        calls,
+        [
+            ("forward.use_return", "target.Widget.ping", "inferred", None),
+            ("forward.use_parameter", "target.Widget.ping", "inferred", None),
+            ("forward.use_variable", "target.Widget.ping", "inferred", None),
+            ("forward.use_method_string", "target.Widget.ping", "inferred", None),
+            ("optional.use_optional", "target.Widget.ping", "inferred", None),
+            ("optional.use_union", "target.Widget.ping", "inferred", None),
+            ("optional.use_typing_union", "target.Widget.ping", "inferred", None),
+            ("optional.use_optional_parameter", "target.Widget.ping", "inferred", None),
+            ("optional.use_string_union_parameter", "target.Gadget.ping", "inferred", None),
+        ],
+    )
+
+
+def test_casts_and_narrowing(calls: Calls) -> None:
+    _check(
+        calls,
+        [
+            ("casts.use_cast", "target.Widget.ping", "inferred", "`cast(Widget, ...)`"),
+            ("casts.use_cast_variable", "target.Widget.ping", "inferred", "the variable"),
+            ("casts.use_string_cast", "target.Gadget.ping", "inferred", "`cast('Gadget'"),
+            ("narrowing.use_assert", "target.Widget.ping", "inferred", "isinstance"),
+            ("narrowing.use_if", "target.Gadget.ping", "inferred", "isinstance"),
+        ],
+    )
+    # after the `if` the value may be anything: no edge
+    assert not {c for c in _callees(calls, "narrowing.use_if_outside") if c.endswith("ping")}
+
+
+def test_constructors_and_properties(calls: Calls) -> None:
+    _check(
+        calls,
+        [
+            ("classmethods.use_create", "classmethods.Config.validate", "inferred", None),
+            ("classmethods.use_load", "classmethods.Config.validate", "inferred", "`Self`"),
+            ("classmethods.use_parse", "classmethods.Config.validate", "inferred", None),
+            ("properties.use_property", "target.Widget.ping", "inferred", None),
+            ("properties.use_cached", "target.Gadget.ping", "inferred", None),
+            ("properties.use_cached_plain", "target.Widget.ping", "inferred", None),
+        ],
+    )
+
+
+def test_element_types_in_for_loops(calls: Calls) -> None:
+    _check(
+        calls,
+        [
+            ("loops.over_list", "target.Widget.ping", "inferred", "the parameter `items`"),
+            ("loops.over_typing_list", "target.Gadget.ping", "inferred", None),
+            ("loops.over_items", "target.Widget.ping", "inferred", "the parameter `table`"),
+            ("loops.over_values", "target.Gadget.ping", "inferred", None),
+            ("loops.over_keys", "target.Widget.ping", "inferred", None),
+            ("loops.over_iterable", "target.Widget.ping", "inferred", None),
+            ("loops.over_iterator", "target.Gadget.ping", "inferred", None),
+            ("loops.over_returned_list", "target.Widget.ping", "inferred", "`tr.loops.widgets`"),
+            ("loops.over_returned_iterator", "target.Gadget.ping", "inferred", None),
+        ],
+    )
+    # `dict[str, Widget]` keys are strings: only the values' method is reached
+    assert _callees(calls, "loops.over_items") & {"target.Gadget.ping"} == set()
+
+
+def test_context_managers_and_await(calls: Calls) -> None:
+    _check(
+        calls,
+        [
+            ("managers.use_typevar_enter", "managers.Session.send", "inferred", None),
+            ("managers.use_self_enter", "managers.Pool.take", "inferred", None),
+            ("managers.use_other_enter", "managers.Connection.query", "inferred", None),
+            ("managers.use_async_with", "managers.AsyncSession.fetch", "inferred", None),
+            ("managers.use_inherited_typevar_enter", "managers.SubSession.only_here",
+             "inferred", "returns `Self`"),
+            ("managers.use_inherited_self_enter", "managers.SubPool.only_here",
+             "inferred", "returns `Self`"),
+            ("awaits.use_await", "target.Widget.ping", "inferred", None),
+            ("awaits.use_await_inline", "target.Widget.ping", "inferred", None),
+        ],
+    )  # fmt: skip
+
+
+def test_transport_chain_resolves_through_the_with_block(calls: Calls) -> None:
+    _check(
+        calls,
+        [
+            ("http._api.get", "http._client.Client.request", "inferred",
+             "__enter__` returns `Self`"),
+            ("http._client.Client.request", "http._transports.BaseTransport.handle_request",
+             "inferred", None),
+        ],
+    )  # fmt: skip
+
+
+# -- dispatch to overrides ---------------------------------------------------------------------
+def test_dispatch_edges_reach_the_overrides_as_possible(calls: Calls) -> None:
+    via = "dispatch via `tr.shapes.Shape.area`"
+    _check(
+        calls,
+        [
+            # an ABC's abstract method: both concrete subclasses, and a subclass of a subclass
+            ("shapes.total", "shapes.Square.area", "dispatch", via),
+            ("shapes.total", "shapes.Circle.area", "dispatch", via),
+            ("shapes.total", "shapes.Ring.area", "dispatch", via),
+            # `self.area()` in the base class (template method)
+            ("shapes.Shape.describe", "shapes.Square.area", "dispatch", via),
+            # a Protocol's implementation that names it as its base
+            ("protocol.flush", "protocol.FileSink.write", "dispatch", "`tr.protocol.Sink.write`"),
+            ("http._client.Client.request", "http._transports.HTTPTransport.handle_request",
+             "dispatch", "dispatch via `tr.http._transports.BaseTransport.handle_request`"),
+            ("http._client.Client.request", "http._transports.MockTransport.handle_request",
+             "dispatch", None),
+        ],
+    )  # fmt: skip
+    # the resolved call itself keeps its certain tier
+    assert calls[("shapes.total", "shapes.Shape.area")][0] == "inferred"
+    # a call resolved to `Square.area` reaches no sibling class's override
+    assert _callees(calls, "shapes.only_square") == {"shapes.Square.area"}
+    # a name match gets no dispatch edges, and constructors none either
+    assert not [k for k, (tier, _) in calls.items() if tier == "dispatch" and "__init__" in k[1]]
+
+
+def test_path_prefers_certain_chains_and_marks_dispatch_steps(graph: CodeGraph) -> None:
+    to_base = graph.path("tr.http._api.get", "tr.http._transports.BaseTransport.handle_request")
+    assert [s.qualified_name for s in to_base.steps] == [
+        "tr.http._api.get",
+        "tr.http._client.Client.request",
+        "tr.http._transports.BaseTransport.handle_request",
+    ]
+    assert to_base.certain
+    assert to_base.possible_steps == 0
+
+    to_http = graph.path("tr.http._api.get", "tr.http._transports.HTTPTransport.handle_request")
+    assert [s.qualified_name for s in to_http.steps] == [
+        "tr.http._api.get",
+        "tr.http._client.Client.request",
+        "tr.http._transports.HTTPTransport.handle_request",
+    ]
+    assert not to_http.certain
+    assert to_http.possible_steps == 1
+    last = to_http.steps[-1]
+    assert (last.resolution, last.certain) == ("dispatch", False)
+    assert last.why == "dispatch via `tr.http._transports.BaseTransport.handle_request`"
+    assert to_http.steps[1].certain
+
+    # `send_directly` calls the concrete transport: a certain chain, no dispatch step in it
+    direct = graph.path("tr.http._api.send_directly", "tr.http._transports.send_bytes")
+    assert direct.certain
+    assert len(direct.steps) == 3
+
+    # a certain chain wins over a shorter one through a dispatch step
+    prefer = graph.path("tr.http._api.both", "tr.http._transports.HTTPTransport.handle_request")
+    assert [s.qualified_name for s in prefer.steps] == [
+        "tr.http._api.both",
+        "tr.http._api.relay",
+        "tr.http._api.send_directly",
+        "tr.http._transports.HTTPTransport.handle_request",
+    ]
+    assert prefer.certain
+
+    deepest = graph.path("tr.http._api.get", "tr.http._transports.send_bytes")
+    assert [s.qualified_name for s in deepest.steps][-2:] == [
+        "tr.http._transports.HTTPTransport.handle_request",
+        "tr.http._transports.send_bytes",
+    ]
+    assert deepest.possible_steps == 1
+
+
+def test_callees_and_callers_list_dispatch_once(graph: CodeGraph) -> None:
+    callees = graph.relations.callees("tr.http._client.Client.request")
+    possible = {r.qualified_name: r for r in callees.possible}
+    assert set(possible) >= {
+        "tr.http._transports.HTTPTransport.handle_request",
+        "tr.http._transports.MockTransport.handle_request",
+    }
+    assert possible["tr.http._transports.MockTransport.handle_request"].why == (
+        "dispatch via `tr.http._transports.BaseTransport.handle_request`"
+    )
+    assert "tr.http._transports.BaseTransport.handle_request" in {
+        r.qualified_name for r in callees.certain
+    }
+
+    callers = graph.relations.callers("tr.http._transports.HTTPTransport.handle_request")
+    names = [r.qualified_name for r in callers.all]
+    assert names.count("tr.http._client.Client.request") == 1  # stored edge, not derived again
+    by_name = {r.qualified_name: r for r in callers.all}
+    assert not by_name["tr.http._client.Client.request"].certain
+    assert by_name["tr.http._api.send_directly"].certain
+
+
+def test_explain_says_a_dispatch_is_possible(graph: CodeGraph) -> None:
+    explained = graph.explain(
+        "tr.http._client.Client.request", "tr.http._transports.MockTransport.handle_request"
+    )
+    assert explained.resolution == "dispatch"
+    assert explained.reasons == (
+        "possibly: it overrides `tr.http._transports.BaseTransport.handle_request`, which the "
+        "call reaches (dispatch)",
+    )
+
+
+def test_impact_follows_dispatch_both_ways(graph: CodeGraph) -> None:
+    # changing an override affects the callers of the base method
+    override = graph.relations.impact("tr.http._transports.MockTransport.handle_request", depth=2)
+    possible = {r.qualified_name for r in override.possible}
+    assert "tr.http._client.Client.request" in possible
+    assert "tr.http._api.get" in possible
+    # changing the base method affects the callers of its overrides
+    base = graph.relations.impact("tr.http._transports.BaseTransport.handle_request", depth=1)
+    assert "tr.http._client.Client.request" in {r.qualified_name for r in base.certain}
+    reached = {r.qualified_name: r for r in base.possible}
+    assert "tr.http._api.send_directly" in reached
+    assert reached["tr.http._api.send_directly"].via == (
+        "tr.http._transports.BaseTransport.handle_request",
+        "tr.http._transports.HTTPTransport.handle_request",
+        "tr.http._api.send_directly",
+    )
+
+
+def test_trace_intent_follows_dispatch_and_marks_it_possible(graph: CodeGraph) -> None:
+    result = graph.search("trace Client.request to send_bytes", repo=REPO)
+    by_name = {hit.qualified_name: hit for hit in result.hits}
+    sent = by_name["tr.http._transports.send_bytes"]
+    assert sent.explain == (
+        "tr.http._client.Client.request -CALLS-> "
+        "tr.http._transports.HTTPTransport.handle_request -CALLS-> tr.http._transports.send_bytes"
+    )
+    assert sent.possible  # through the dispatch to the override
+    assert not by_name["tr.http._transports.BaseTransport.handle_request"].possible
+
+
+def test_a_new_override_relinks_the_callers_of_the_base_method(
+    session_client: Neo4jClient, tmp_path: Path, graph: CodeGraph
+) -> None:
+    """Incremental: an override added in another file gives the unchanged caller's file a new
+    dispatch edge (the caller recorded the method's name), as a clean index would."""
+    root = tmp_path / "trace"
+    shutil.copytree(TRACE, root)
+    state = tmp_path / "state"
+    build_graph(root, session_client, repo="tr2", state_dir=state)
+    (root / "tr" / "http" / "_h2.py").write_text(
+        "from ._transports import BaseTransport, Request\n\n\n"
+        "class H2Transport(BaseTransport):\n"
+        "    def handle_request(self, request: Request) -> int:\n"
+        "        return 2\n"
+    )
+    report = build_graph(root, session_client, repo="tr2", state_dir=state)
+    assert report.mode == "incremental"
+    rows = session_client.read(
+        "MATCH (a:Code {id: $a})-[r:CALLS]->(b:Code {id: $b}) RETURN r.resolution AS tier",
+        {
+            "a": "tr2:tr.http._client.Client.request",
+            "b": "tr2:tr.http._h2.H2Transport.handle_request",
+        },
+    )
+    session_client.write("MATCH (n {repo: 'tr2'}) DETACH DELETE n")
+    assert [row["tier"] for row in rows] == ["dispatch"]
+
+
+def test_a_method_with_too_many_overrides_gets_no_dispatch_edges(tmp_path: Path) -> None:
+    """Above `MAX_OVERRIDES` overrides a call keeps its one certain edge and nothing more;
+    at the cap every override is reached (offline: the linker alone)."""
+    package = tmp_path / "many"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+
+    def module(count: int) -> str:
+        classes = "".join(
+            f"\n\nclass Sub{i}(Base):\n    def run(self) -> int:\n        return {i}\n"
+            for i in range(count)
+        )
+        return (
+            "class Base:\n    def run(self) -> int:\n        return 0\n"
+            + classes
+            + "\n\ndef use(base: Base) -> int:\n    return base.run()\n"
+        )
+
+    (package / "at_cap.py").write_text(module(MAX_OVERRIDES))
+    (package / "above.py").write_text(module(MAX_OVERRIDES + 1))
+    linked = link_repository(tmp_path, repo="m")
+    dispatch = [e for e in linked.edges() if e.resolution == Resolution.DISPATCH]
+    sources = Counter(e.source for e in dispatch)
+    assert sources == {"m:many.at_cap.use": MAX_OVERRIDES}
