@@ -95,8 +95,9 @@ _LAZY = ("roles", "seeds", "receivers")
 # pairs kept apart from the links, node statistics pickled per file; 12: languages, project
 # files, symbols' `declared_as` and `implements`; 13: value flow: flows, passes, implicit
 # calls, call sites' positions and callee expressions, parameter kinds; 14: test roles and
-# TESTS closures; 15: `Self` returns, narrowing, declared element types)
-_FORMAT = 15
+# TESTS closures; 15: `Self` returns, narrowing, declared element types; 16: property
+# accesses, unary operators, f-strings, `del x[k]` as implicit calls)
+_FORMAT = 16
 # the per-file fields pickled one file at a time on disk (see `StateStore._write`)
 _PER_FILE = ("parsed", "links", "node_ids")
 

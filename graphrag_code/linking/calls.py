@@ -52,6 +52,11 @@ _BUILTIN_METHODS = frozenset(
 ) | frozenset({"close", "read", "write", "readline", "flush", "seek", "send", "run", "start"})
 
 
+# decorators whose last name makes a method a property (`@property`, `functools.` or
+# werkzeug / django `cached_property`, `abc.abstractproperty`), matched by name
+_PROPERTY_NAMES = frozenset({"property", "cached_property", "abstractproperty"})
+
+
 class CallLinker:
     """Links the call sites and implicit calls of one file; `add` collects the edges."""
 
@@ -248,18 +253,19 @@ class CallLinker:
 
     # -- implicit calls ------------------------------------------------------------------------
     def link_implicit(self, call: ImplicitCall) -> None:
-        """The special methods `with`, `for`, operators and `raise X` run, when the operand's
-        values are known instances (or, for `raise X`, classes) of the repository (known
-        without following parameters to their callers: operators are everywhere)."""
+        """The special methods `with`, `for`, operators, f-strings and `raise X` run, and the
+        property accessors `x.attr` runs, when the operand's values are known instances (or,
+        for `raise X`, classes) of the repository (known without following parameters to
+        their callers: operators are everywhere). The tier is the receiver's: `exact` when
+        its class is (`self`), else `inferred`."""
+        if call.mode in ("get", "set", "delete"):
+            if self._is_property_name(call.methods[0]):
+                self._link_access(call)
+            return
         if call.methods and not any(self._defined(method) for method in call.methods):
             return
-        values = self.flow.evaluate(
-            call.operand, call.scope, self.parsed.module, call.at, call.block, shallow=True
-        )
-        if not values.complete or not values.found or len(values.found) > MAX_CALLEES:
-            return
         source = self.ids.of_scope(self.parsed, call.scope)
-        for value, _ in values:
+        for value, tier in self._operand_values(call):
             if not call.methods:
                 if isinstance(value, SymbolRef) and self._is_class(value.qualified_name):
                     why = f"{IMPLICIT}`{call.syntax}` constructs it"
@@ -269,7 +275,72 @@ class CallLinker:
                 found = self.flow.special_method(value, method)
                 if found is not None:
                     why = f"{IMPLICIT}`{call.syntax}` runs `{method}`"
-                    self._edge(source, SymbolRef(found), Resolution.INFERRED, call.line, why)
+                    self._edge(source, SymbolRef(found), tier, call.line, why)
+                    if call.mode == "first":
+                        break
+
+    def _operand_values(self, call: ImplicitCall) -> list[tuple[object, Resolution]]:
+        """The operand's values with the tier of each: the resolver's instance when it knows
+        one (`self`, an annotated name), else what value flow finds (complete, few)."""
+        if call.operand[0] == "name":
+            parts = tuple(str(part) for part in call.operand[1:])
+            typed = self.resolver.resolve_dotted(call.scope, parts, self.parsed.module, call.line)
+            if isinstance(typed, Instance):
+                return [(typed, Resolution.INFERRED if typed.inferred else Resolution.EXACT)]
+        values = self.flow.evaluate(
+            call.operand, call.scope, self.parsed.module, call.at, call.block, shallow=True
+        )
+        if not values.complete or not values.found or len(values.found) > MAX_CALLEES:
+            return []
+        return [(value, Resolution.INFERRED) for value, _ in values]
+
+    def _link_access(self, call: ImplicitCall) -> None:
+        """`x.attr` read / assigned / deleted, x an instance: the property's getter, setter
+        or deleter (a class object's attribute is the property itself: nothing runs)."""
+        name = call.methods[0]
+        source = self.ids.of_scope(self.parsed, call.scope)
+        for value, tier in self._operand_values(call):
+            if not isinstance(value, Instance):
+                continue
+            getter = self._property(value.class_name, name)
+            if getter is None:
+                continue
+            if call.mode == "get":
+                why = f"{IMPLICIT}`.{name}` reads the property"
+                self._edge(source, SymbolRef(getter), tier, call.line, why)
+                continue
+            kind = "setter" if call.mode == "set" else "deleter"
+            ordinal = self.resolver.lookups.accessor(getter, kind)
+            if ordinal is not None:
+                target = self.ids.of_symbol(getter, ordinal=ordinal)
+                why = f"{IMPLICIT}`.{name}` runs the property's {kind}"
+                self.add(
+                    Edge(EdgeKind.CALLS, source, target, resolution=tier, lines=(call.line,),
+                         via=why)
+                )  # fmt: skip
+
+    def _property(self, class_name: str, name: str) -> str | None:
+        """The getter of the property `name` the class has (own or inherited), if any."""
+        for cls in self.resolver.mro(class_name):
+            members = self.resolver.lookups.members(cls, name)
+            if members:
+                return members[0] if self._is_property(members[0]) else None
+        return None  # (`self.name = v` in a subclass runs a base's setter: no instance entry)
+
+    def _is_property_name(self, name: str) -> bool:
+        """Whether some method of the repository named `name` is a property (cheap: most
+        attribute reads are of plain attributes and methods)."""
+        lookups = self.resolver.lookups
+        lookups.names_consulted.add(name)  # a class that starts defining it relinks us
+        return any(self._is_property(q) for q in lookups.index.short_names.get(name, ()))
+
+    def _is_property(self, qualified_name: str) -> bool:
+        symbol = self.resolver.lookups.index.symbols.get(qualified_name)
+        return (
+            symbol is not None
+            and symbol.kind == SymbolKind.METHOD
+            and any(d.rpartition(".")[2] in _PROPERTY_NAMES for d in symbol.decorators)
+        )
 
     def _defined(self, method: str) -> bool:
         """Whether some class of the repository defines `method`."""

@@ -227,6 +227,15 @@ def _relative(value: object, block: object) -> object:
     return value
 
 
+def _accessor(symbol: Symbol) -> str | None:
+    """`@name.setter` / `@name.deleter` over `def name`: "setter" / "deleter"."""
+    for decorator in symbol.decorators:
+        owner, _, kind = decorator.rpartition(".")
+        if owner == symbol.name and kind in ("setter", "deleter"):
+            return kind
+    return None
+
+
 class RepositoryIndex:
     """All tables of one repository. Built once per linking run."""
 
@@ -241,6 +250,8 @@ class RepositoryIndex:
         self.scope_names: dict[str, ScopeNames] = {}
         self.attribute_bindings: dict[str, dict[str, list[Binding]]] = defaultdict(dict)
         self.short_names: dict[str, list[str]] = defaultdict(list)
+        # property -> "setter" / "deleter" -> the ordinal of that redefinition (`@x.setter`)
+        self.accessors: dict[str, dict[str, int]] = {}
         # value flow (Python): per scope, target -> flows in source order
         self.scope_flows: dict[str, dict[Dotted, list[ValueFlow]]] = defaultdict(dict)
         # class -> attribute -> flows into `self.attribute` (its methods) or the class body
@@ -265,6 +276,12 @@ class RepositoryIndex:
         self.modules[parsed.module] = _module_info(parsed)
         kinds: dict[str, SymbolKind] = {}
         for symbol in parsed.symbols:
+            if symbol.ordinal != 1 and self.symbol_module.get(symbol.qualified_name) == (
+                parsed.module
+            ):
+                accessor = _accessor(symbol)
+                if accessor is not None:
+                    self.accessors.setdefault(symbol.qualified_name, {})[accessor] = symbol.ordinal
             if symbol.ordinal != 1 or symbol.qualified_name in self.symbols:
                 continue
             self.symbols[symbol.qualified_name] = symbol
@@ -382,6 +399,7 @@ class RepositoryIndex:
             self.attribute_additions.pop(qualified, None)
             self.decorations.pop(qualified, None)
             self.declared_attributes.pop(qualified, None)
+            self.accessors.pop(qualified, None)
         self.scope_flows.pop(parsed.module, None)
         self.module_flows.pop(parsed.module, None)
         for name in {pass_name(call.callee) for call in parsed.passes} - {None}:
@@ -459,6 +477,13 @@ class Lookups:
         for qualified in found:
             self.modules_consulted.add(self.index.symbol_module[qualified])
         return found
+
+    def accessor(self, qualified_name: str, kind: str) -> int | None:
+        """The ordinal of a property's `@name.setter` / `@name.deleter` definition."""
+        module = self.index.symbol_module.get(qualified_name)
+        if module is not None:
+            self.modules_consulted.add(module)
+        return self.index.accessors.get(qualified_name, {}).get(kind)
 
     def attribute_bindings(self, class_name: str, attribute: str) -> list[Binding]:
         module = self.index.symbol_module.get(class_name)
