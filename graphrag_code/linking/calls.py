@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..model import (
+    Block,
     CallArguments,
     CallSite,
     Edge,
@@ -207,15 +208,15 @@ class CallLinker:
         self, source: str, target: External, method: str, arguments: CallArguments, site: CallSite
     ) -> None:
         """`iter(x)`, `next(x)`, `len(x)`: the special method of x's class runs."""
-        passed = self.flow.argument(arguments, (0,), self.parsed.module, shallow=True)
-        if passed is None or not passed.complete or len(passed.found) > MAX_CALLEES:
+        first = next((value for key, value in arguments.arguments if key == 0), None)
+        if first is None:
             return
         short = target.name.removeprefix("<builtin>.")
-        for value, _ in passed:
+        for value, tier in self._values(first, arguments.scope, site.line, site.at, site.block):
             found = self.flow.special_method(value, method)
             if found is not None:
                 why = f"{IMPLICIT}`{short}` runs `{method}`"
-                self._edge(source, SymbolRef(found), Resolution.INFERRED, site.line, why)
+                self._edge(source, SymbolRef(found), tier, site.line, why)
 
     def _unresolved_kind(
         self, site: CallSite, values: Values | None, runs: dict[Target, str], complete: bool
@@ -280,16 +281,20 @@ class CallLinker:
                         break
 
     def _operand_values(self, call: ImplicitCall) -> list[tuple[object, Resolution]]:
-        """The operand's values with the tier of each: the resolver's instance when it knows
-        one (`self`, an annotated name), else what value flow finds (complete, few)."""
-        if call.operand[0] == "name":
-            parts = tuple(str(part) for part in call.operand[1:])
-            typed = self.resolver.resolve_dotted(call.scope, parts, self.parsed.module, call.line)
+        return self._values(call.operand, call.scope, call.line, call.at, call.block)
+
+    def _values(
+        self, operand: Expr, scope: str, line: int, at: int, block: Block
+    ) -> list[tuple[object, Resolution]]:
+        """An operand's values with the tier of each: the resolver's instance when it knows
+        one (`self`, an annotated name), else what value flow finds (complete, few; without
+        following parameters to their callers: operands are everywhere)."""
+        if operand[0] == "name":
+            parts = tuple(str(part) for part in operand[1:])
+            typed = self.resolver.resolve_dotted(scope, parts, self.parsed.module, line)
             if isinstance(typed, Instance):
                 return [(typed, Resolution.INFERRED if typed.inferred else Resolution.EXACT)]
-        values = self.flow.evaluate(
-            call.operand, call.scope, self.parsed.module, call.at, call.block, shallow=True
-        )
+        values = self.flow.evaluate(operand, scope, self.parsed.module, at, block, shallow=True)
         if not values.complete or not values.found or len(values.found) > MAX_CALLEES:
             return []
         return [(value, Resolution.INFERRED) for value, _ in values]
