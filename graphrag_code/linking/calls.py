@@ -289,12 +289,22 @@ class CallLinker:
         """An operand's values with the tier of each: the resolver's instance when it knows
         one (`self`, an annotated name), else what value flow finds (complete, few; without
         following parameters to their callers: operands are everywhere)."""
+        module = self.parsed.module
+        values: Values | None = None
         if operand[0] == "name":
             parts = tuple(str(part) for part in operand[1:])
-            typed = self.resolver.resolve_dotted(scope, parts, self.parsed.module, line)
+            typed = self.resolver.resolve_dotted(scope, parts, module, line)
             if isinstance(typed, Instance):
                 return [(typed, Resolution.INFERRED if typed.inferred else Resolution.EXACT)]
-        values = self.flow.evaluate(operand, scope, self.parsed.module, at, block, shallow=True)
+            # `request.url` where the resolver knows `request` but not `url`'s assignments
+            # (`self.url = URL(a) if p else URL(b)`): value flow goes on from there
+            for end in range(len(parts) - 1, 0, -1):
+                head = self.resolver.resolve_dotted(scope, parts[:end], module, line)
+                if isinstance(head, Instance):
+                    values = self.flow.attributes(head, parts[end:], scope, module, at, block)
+                    break
+        if values is None or not values.complete:
+            values = self.flow.evaluate(operand, scope, module, at, block, shallow=True)
         if not values.complete or not values.found or len(values.found) > MAX_CALLEES:
             return []
         return [(value, Resolution.INFERRED) for value, _ in values]
