@@ -1,7 +1,8 @@
 """Calls without a call expression (issue 19), indexed into the real Neo4j: property reads,
 assignments and deletions (`tests/fixtures/trace/tr/accessors.py`) and the special methods
 that syntax runs (`tr/dunders.py`), each with the receiver's tier when its class is known,
-and no edge when it is not (an unknown value, a class object, a builtin)."""
+and no edge when it is not (an unknown value, a class object, a builtin); and exact names
+of what is defined twice in one file (`tr/redefined.py`) naming one node for `path`."""
 
 from __future__ import annotations
 
@@ -9,8 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from graphrag_code.codegraph import CodeGraph
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.ingest.pipeline import build_graph
+from graphrag_code.settings import Settings
 
 from .conftest import wipe
 
@@ -158,3 +161,39 @@ def test_no_special_method_edge_without_a_known_class(calls: Calls) -> None:
     assert _callees(calls, "dunders.unknown") == set()
     # builtin operands: their methods are not the project's
     assert _callees(calls, "dunders.builtins_only") == set()
+
+
+# -- names defined twice -------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def graph(calls: Calls, session_client: Neo4jClient) -> CodeGraph:
+    """The fixtures' graph (built by `calls`)."""
+    return CodeGraph(Settings(embedder="hashing"), client=session_client)
+
+
+@pytest.mark.parametrize(
+    ("source", "target"),
+    [
+        # a property with a setter: the getter (where reads land, and which calls `helper`)
+        ("tr.redefined.start", "tr.redefined.Box.size"),
+        ("tr.redefined.Box.size", "tr.redefined.helper"),
+        ("tr.redefined.start", "tr.redefined.helper"),
+        # `@overload` variants and a function defined in two branches: the first definition
+        ("tr.redefined.start", "tr.redefined.pick"),
+        ("tr.redefined.twice", "tr.redefined.helper"),
+    ],
+)
+def test_exact_names_of_redefinitions_resolve_to_the_first(
+    graph: CodeGraph, source: str, target: str
+) -> None:
+    found = graph.path(source, target, repo=REPO)
+    assert found.found, f"no path {source} -> {target}"
+    for end in (found.source, found.target, found.steps[0], found.steps[-1]):
+        assert "#" not in end.id, end.id  # not a later definition (`…#2`)
+    assert found.source.qualified_name == source
+    assert found.target.qualified_name == target
+
+
+def test_symbol_lookup_of_a_redefined_name_is_its_first_definition(graph: CodeGraph) -> None:
+    looked_up = graph.symbol("tr.redefined.Box.size", repo=REPO)
+    assert looked_up.definition is not None
+    assert looked_up.definition.symbol.id == "tr:tr.redefined.Box.size"  # the getter, not `#2`
