@@ -110,6 +110,9 @@ def test_statements_run_special_methods(calls: Calls) -> None:
         [
             ("dunders.use_with", "dunders.Vector.__enter__", "inferred", "`with` runs"),
             ("dunders.use_with", "dunders.Vector.__exit__", "inferred", "`with` runs"),
+            # a call's declared return type, where value flow is not sure of the result
+            ("dunders.use_declared_result", "dunders.Vector.__enter__", "inferred", "`with`"),
+            ("dunders.use_declared_result", "dunders.Vector.__exit__", "inferred", "`with`"),
             ("dunders.use_for", "dunders.Vector.__iter__", "inferred", "`for` runs"),
             ("dunders.use_len_next", "dunders.Vector.__len__", "inferred", "`len` runs"),
             ("dunders.use_len_next", "dunders.Counter.__next__", "inferred", "`next` runs"),

@@ -303,6 +303,14 @@ class CallLinker:
                 if isinstance(head, Instance):
                     values = self.flow.attributes(head, parts[end:], scope, module, at, block)
                     break
+        elif operand[0] == "call" and operand[1][0] == "name":
+            # `with self.make_context(...) as ctx`: the callee's declared return type
+            callee = tuple(str(part) for part in operand[1][1:])
+            result = self.resolver._call_result(
+                self.resolver.resolve_dotted(scope, callee, module, line)
+            )
+            if isinstance(result, Instance):
+                return [(result, Resolution.INFERRED)]
         if values is None or not values.complete:
             values = self.flow.evaluate(operand, scope, module, at, block, shallow=True)
         if not values.complete or not values.found or len(values.found) > MAX_CALLEES:
