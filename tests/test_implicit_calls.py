@@ -6,6 +6,7 @@ of what is defined twice in one file (`tr/redefined.py`) naming one node for `pa
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -13,9 +14,11 @@ import pytest
 from graphrag_code.codegraph import CodeGraph
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.ingest.pipeline import build_graph
+from graphrag_code.ingest.report import IngestReport
 from graphrag_code.settings import Settings
 
 from .conftest import wipe
+from .test_ingest import dump
 
 pytestmark = pytest.mark.integration
 
@@ -200,3 +203,62 @@ def test_symbol_lookup_of_a_redefined_name_is_its_first_definition(graph: CodeGr
     looked_up = graph.symbol("tr.redefined.Box.size", repo=REPO)
     assert looked_up.definition is not None
     assert looked_up.definition.symbol.id == "tr:tr.redefined.Box.size"  # the getter, not `#2`
+
+
+# -- incremental runs (last: it wipes the database the fixtures above read) ----------------------
+def _write(root: Path, path: str, text: str) -> None:
+    (root / path).parent.mkdir(parents=True, exist_ok=True)
+    (root / path).write_text(text)
+
+
+def test_incremental_relinks_readers_when_a_method_becomes_a_property(
+    neo4j: Neo4jClient, tmp_path: Path
+) -> None:
+    """Only decorators change in one file (no name appears or goes), yet the reads of
+    `make().size` in a file that names nothing of it now run a getter and its assignments a
+    setter: the incremental run relinks that file and ends equal to a clean index."""
+    work = tmp_path / "work"
+    _write(work, "app/__init__.py", "")
+    plain = "class Box:\n    def size(self) -> int:\n        return 1\n"
+    _write(work, "app/box.py", plain)
+    _write(
+        work, "app/factory.py", "from .box import Box\n\n\ndef make() -> Box:\n    return Box()\n"
+    )
+    # `user` names nothing of `box`: only the property lookup ties it to that file
+    _write(
+        work,
+        "app/user.py",
+        "from .factory import make\n\n\ndef read() -> object:\n    return make().size\n\n\n"
+        "def write() -> None:\n    make().size = 2\n",
+    )
+
+    def index() -> IngestReport:
+        return build_graph(work, neo4j, repo="inc", state_dir=tmp_path / "state")
+
+    def targets(caller: str) -> set[str]:
+        rows = neo4j.read(
+            "MATCH (a:Code {repo: 'inc', qualified_name: $a})-[:CALLS]->(b:Code) RETURN b.id AS b",
+            {"a": caller},
+        )
+        return {row["b"] for row in rows}
+
+    index()
+    # a method read without a call runs nothing
+    assert targets("app.user.read") == {"inc:app.factory.make"}
+    _write(
+        work,
+        "app/box.py",
+        "class Box:\n    @property\n    def size(self) -> int:\n        return 1\n\n"
+        "    @size.setter\n    def size(self, value: int) -> None:\n        pass\n",
+    )
+    report = index()
+    assert report.mode == "incremental"
+    assert targets("app.user.read") == {"inc:app.factory.make", "inc:app.box.Box.size"}
+    assert targets("app.user.write") == {"inc:app.factory.make", "inc:app.box.Box.size#2"}
+    incremental = dump(neo4j, "inc")
+
+    clean = tmp_path / "clean"
+    shutil.copytree(work, clean)
+    wipe(neo4j)
+    build_graph(clean, neo4j, repo="inc", state_dir=tmp_path / "state2")
+    assert dump(neo4j, "inc") == incremental

@@ -25,6 +25,7 @@ from ..model import (
     Resolution,
     SymbolKind,
 )
+from .index import PROPERTY_KEY, is_property
 from .resolver import External, Instance, Resolver, SymbolRef, Target
 from .values import (
     ARGUMENT_CALLERS,
@@ -51,11 +52,6 @@ _BUILTIN_METHODS = frozenset(
     for kind in (list, dict, set, str, bytes, tuple, frozenset, int, float, object)
     for name in dir(kind)
 ) | frozenset({"close", "read", "write", "readline", "flush", "seek", "send", "run", "start"})
-
-
-# decorators whose last name makes a method a property (`@property`, `functools.` or
-# werkzeug / django `cached_property`, `abc.abstractproperty`), matched by name
-_PROPERTY_NAMES = frozenset({"property", "cached_property", "abstractproperty"})
 
 
 class CallLinker:
@@ -354,16 +350,13 @@ class CallLinker:
         """Whether some method of the repository named `name` is a property (cheap: most
         attribute reads are of plain attributes and methods)."""
         lookups = self.resolver.lookups
-        lookups.names_consulted.add(name)  # a class that starts defining it relinks us
+        # a property (or a setter) of that name appearing or going relinks us
+        lookups.names_consulted.add(PROPERTY_KEY + name)
         return any(self._is_property(q) for q in lookups.index.short_names.get(name, ()))
 
     def _is_property(self, qualified_name: str) -> bool:
         symbol = self.resolver.lookups.index.symbols.get(qualified_name)
-        return (
-            symbol is not None
-            and symbol.kind == SymbolKind.METHOD
-            and any(d.rpartition(".")[2] in _PROPERTY_NAMES for d in symbol.decorators)
-        )
+        return symbol is not None and is_property(symbol)
 
     def _defined(self, method: str) -> bool:
         """Whether some class of the repository defines `method`."""

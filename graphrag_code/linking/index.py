@@ -25,8 +25,8 @@ from ..model import (
 )
 
 __all__ = [
-    "CALL_KEY", "FLOWS_KEY", "Lookups", "ModuleInfo", "RepositoryIndex", "call_names",
-    "flow_keys", "interface_hash", "pass_name",
+    "CALL_KEY", "FLOWS_KEY", "PROPERTY_KEY", "Lookups", "ModuleInfo", "RepositoryIndex",
+    "call_names", "flow_keys", "interface_hash", "is_property", "pass_name", "property_names",
 ]  # fmt: skip
 
 FLOWS_KEY = "flows:"
@@ -35,7 +35,30 @@ read that part of a file's value flow (`ParsedFile.flows`, `passes`)."""
 CALL_KEY = "call:"
 """`CALL_KEY + name` in `names_consulted`: the linking looked for every call named `name`
 (the callers of a function whose parameter it followed)."""
+PROPERTY_KEY = "property:"
+"""`PROPERTY_KEY + name` in `names_consulted`: the linking asked whether some method named
+`name` is a property (an attribute read runs its getter); see `property_names`."""
+# decorators whose last name makes a method a property (`@property`, `functools.` or
+# werkzeug / django `cached_property`, `abc.abstractproperty`), matched by name
+_PROPERTY_DECORATORS = frozenset({"property", "cached_property", "abstractproperty"})
 _CONTAINER_MARKS = frozenset({"<item>", "<items>", "<key>"})
+
+
+def is_property(symbol: Symbol) -> bool:
+    """A method decorated as a property (Python)."""
+    return symbol.kind == SymbolKind.METHOD and any(
+        d.rpartition(".")[2] in _PROPERTY_DECORATORS for d in symbol.decorators
+    )
+
+
+def property_names(parsed: ParsedFile) -> list[str]:
+    """`PROPERTY_KEY + name` for each property and each setter / deleter of one: a count
+    that changes says readers of `x.name` elsewhere may link differently."""
+    return [
+        PROPERTY_KEY + s.name
+        for s in parsed.symbols
+        if (s.ordinal == 1 and is_property(s)) or (s.ordinal > 1 and _accessor(s) is not None)
+    ]
 
 
 @dataclass
