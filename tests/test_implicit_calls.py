@@ -158,6 +158,11 @@ def test_conversions_to_text(calls: Calls) -> None:
     # `{v}` without `__format__`: object's `__format__` runs `__str__`; with one, only it
     assert "f-string" in (calls[("dunders.use_strings", "dunders.Vector.__str__", 1)][1] or "")
     assert ("dunders.Formatted.__str__", 1) not in _callees(calls, "dunders.use_format")
+    # a class with `__repr__` alone: object's `__str__` (and `__format__`) run it
+    _check(calls, [("dunders.use_repr_fallback", "dunders.Named.__repr__", "inferred", "`str`")])
+    assert "f-string" in (
+        calls[("dunders.use_repr_fallback", "dunders.Named.__repr__", 1)][1] or ""
+    )
 
 
 def test_no_special_method_edge_without_a_known_class(calls: Calls) -> None:

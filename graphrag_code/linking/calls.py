@@ -54,6 +54,11 @@ _BUILTIN_METHODS = frozenset(
 ) | frozenset({"close", "read", "write", "readline", "flush", "seek", "send", "run", "start"})
 
 
+# what `object`'s own special method runs when the class does not define it: `str(x)` and
+# `format(x)` end in `__repr__` (through `__str__` for `format`)
+_FALLBACKS = {"__str__": ("__repr__",), "__format__": ("__str__", "__repr__")}
+
+
 class CallLinker:
     """Links the call sites and implicit calls of one file; `add` collects the edges."""
 
@@ -209,10 +214,12 @@ class CallLinker:
             return
         short = target.name.removeprefix("<builtin>.")
         for value, tier in self._values(first, arguments.scope, site.line, site.at, site.block):
-            found = self.flow.special_method(value, method)
-            if found is not None:
-                why = f"{IMPLICIT}`{short}` runs `{method}`"
-                self._edge(source, SymbolRef(found), tier, site.line, why)
+            for candidate in (method, *_FALLBACKS.get(method, ())):
+                found = self.flow.special_method(value, candidate)
+                if found is not None:
+                    why = f"{IMPLICIT}`{short}` runs `{candidate}`"
+                    self._edge(source, SymbolRef(found), tier, site.line, why)
+                    break
 
     def _unresolved_kind(
         self, site: CallSite, values: Values | None, runs: dict[Target, str], complete: bool

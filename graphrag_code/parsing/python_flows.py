@@ -654,14 +654,16 @@ class FlowExtractor:
             self._implicit(node, (attribute,), value, f".{attribute}", mode)
 
     def interpolation(self, node: ts.Node) -> None:
-        """`f"{x}"` formats x: `__format__`, else (object's `__format__`) `__str__`, or
-        `__repr__` for `{x!r}`."""
+        """`f"{x}"` formats x: `__format__`, else (object's `__format__`) `__str__`, else
+        (object's `__str__`) `__repr__`; `{x!r}` runs `__repr__`."""
         value = node.child_by_field_name("expression")
         if value is None:
             return
         conversion = node.child_by_field_name("type_conversion")
         text = node_text(conversion) if conversion is not None else ""
-        methods = {"!r": ("__repr__",), "!s": ("__str__",)}.get(text, ("__format__", "__str__"))
+        methods = {"!r": ("__repr__",), "!s": ("__str__", "__repr__")}.get(
+            text, ("__format__", "__str__", "__repr__")
+        )
         self._implicit(node, methods, value, "f-string", "first")
 
     def raised(self, node: ts.Node) -> None:
