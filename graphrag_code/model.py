@@ -269,8 +269,9 @@ class CallArguments:
 
 @dataclass(frozen=True)
 class ImplicitCall:
-    """A special method Python calls without a call expression (Python): `with x` runs
-    `__enter__`/`__exit__`, `for _ in x` `__iter__`, `a + b` `__add__`, `x[k]` `__getitem__`."""
+    """A method Python calls without a call expression (Python): `with x` runs
+    `__enter__`/`__exit__`, `for _ in x` `__iter__`, `a + b` `__add__`, `x[k]` `__getitem__`,
+    `x.attr` a property's getter."""
 
     scope: str
     methods: tuple[str, ...]  # each that the operand's class defines runs; () calls it (`raise X`)
@@ -279,6 +280,11 @@ class ImplicitCall:
     at: int
     block: Block = ()
     syntax: str = ""  # for explanations: "with", "for", "+", "[]"
+    # "": every method of `methods` the class defines runs; "first": only the first it
+    # defines (f-string `{x}`: `__format__`, else `__str__`); "get" / "set" / "delete":
+    # `methods` is one attribute's name, read, assigned or deleted (a property's getter,
+    # setter or deleter runs)
+    mode: Literal["", "first", "get", "set", "delete"] = ""
 
 
 @dataclass(frozen=True)

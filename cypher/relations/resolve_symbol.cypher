@@ -1,5 +1,8 @@
 // Find the code nodes a name refers to: exact qualified name (rank 0), short name (1),
 // dotted suffix such as `orders.OrderService` (2), file path of a module (3).
+// A name defined again in the same file (a property's setter, `@overload` variants, a
+// function defined in two branches) is one match: its first definition, where the calls
+// to it land.
 // Parameters: $name, $repo (or null), $limit
 CALL () {
   MATCH (n:Code) WHERE n.qualified_name = $name
@@ -21,7 +24,11 @@ CALL () {
 }
 WITH n, min(rank) AS rank
 WHERE $repo IS NULL OR n.repo = $repo
-RETURN n.id AS id, n.qualified_name AS qualified_name, n.kind AS kind, n.path AS path,
-       n.repo AS repo, n.start_line AS start_line, n.end_line AS end_line, rank
+WITH n, rank
+ORDER BY n.start_line
+WITH n.repo AS repo, n.path AS path, n.qualified_name AS qualified_name, rank,
+     head(collect(n)) AS n
+RETURN n.id AS id, qualified_name, n.kind AS kind, path, repo, n.start_line AS start_line,
+       n.end_line AS end_line, rank
 ORDER BY rank, qualified_name
 LIMIT $limit

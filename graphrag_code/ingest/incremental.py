@@ -15,7 +15,13 @@ from typing import Any
 from ..graph.client import Neo4jClient
 from ..graph.writer import GraphWriter
 from ..linking.centrality import centrality
-from ..linking.index import RepositoryIndex, call_names, flow_keys, interface_hash
+from ..linking.index import (
+    RepositoryIndex,
+    call_names,
+    flow_keys,
+    interface_hash,
+    property_names,
+)
 from ..linking.linker import FileLinks
 from ..model import ParsedFile, SkippedFile, SourceFile
 from ..parsing import ModuleName
@@ -153,10 +159,12 @@ def files_to_relink(run: IngestRun, index: RepositoryIndex, removed: set[str]) -
 
 
 def _callable_names(parsed: ParsedFile | None) -> list[str]:
-    """Short names of its definitions, and `CALL_KEY + name` for its calls passing values."""
+    """Short names of its definitions, `CALL_KEY + name` for its calls passing values and
+    `PROPERTY_KEY + name` for its properties and their setters / deleters."""
     if parsed is None:
         return []
-    return [s.name for s in parsed.symbols if s.ordinal == 1] + call_names(parsed)
+    names = [s.name for s in parsed.symbols if s.ordinal == 1]
+    return names + call_names(parsed) + property_names(parsed)
 
 
 def _flows(parsed: ParsedFile | None) -> dict[str, str]:

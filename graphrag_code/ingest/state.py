@@ -96,8 +96,9 @@ _LAZY = ("roles", "seeds", "receivers")
 # files, symbols' `declared_as` and `implements`; 13: value flow: flows, passes, implicit
 # calls, call sites' positions and callee expressions, parameter kinds; 14: test roles and
 # TESTS closures; 15: per-file edge digests; 16: `Self` returns, narrowing, declared element
-# types, dispatch edges)
-_FORMAT = 16
+# types, dispatch edges; 17: property accesses, unary operators, f-strings, `del x[k]` as
+# implicit calls)
+_FORMAT = 17
 # the per-file fields pickled one file at a time on disk (see `StateStore._write`)
 _PER_FILE = ("parsed", "links", "node_ids")
 

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..model import (
+    Block,
     CallArguments,
     CallSite,
     Edge,
@@ -24,6 +25,7 @@ from ..model import (
     Resolution,
     SymbolKind,
 )
+from .index import PROPERTY_KEY, is_property
 from .resolver import External, Instance, Resolver, SymbolRef, Target
 from .values import (
     ARGUMENT_CALLERS,
@@ -50,6 +52,11 @@ _BUILTIN_METHODS = frozenset(
     for kind in (list, dict, set, str, bytes, tuple, frozenset, int, float, object)
     for name in dir(kind)
 ) | frozenset({"close", "read", "write", "readline", "flush", "seek", "send", "run", "start"})
+
+
+# what `object`'s own special method runs when the class does not define it: `str(x)` and
+# `format(x)` end in `__repr__` (through `__str__` for `format`)
+_FALLBACKS = {"__str__": ("__repr__",), "__format__": ("__str__", "__repr__")}
 
 
 class CallLinker:
@@ -202,15 +209,17 @@ class CallLinker:
         self, source: str, target: External, method: str, arguments: CallArguments, site: CallSite
     ) -> None:
         """`iter(x)`, `next(x)`, `len(x)`: the special method of x's class runs."""
-        passed = self.flow.argument(arguments, (0,), self.parsed.module, shallow=True)
-        if passed is None or not passed.complete or len(passed.found) > MAX_CALLEES:
+        first = next((value for key, value in arguments.arguments if key == 0), None)
+        if first is None:
             return
         short = target.name.removeprefix("<builtin>.")
-        for value, _ in passed:
-            found = self.flow.special_method(value, method)
-            if found is not None:
-                why = f"{IMPLICIT}`{short}` runs `{method}`"
-                self._edge(source, SymbolRef(found), Resolution.INFERRED, site.line, why)
+        for value, tier in self._values(first, arguments.scope, site.line, site.at, site.block):
+            for candidate in (method, *_FALLBACKS.get(method, ())):
+                found = self.flow.special_method(value, candidate)
+                if found is not None:
+                    why = f"{IMPLICIT}`{short}` runs `{candidate}`"
+                    self._edge(source, SymbolRef(found), tier, site.line, why)
+                    break
 
     def _unresolved_kind(
         self, site: CallSite, values: Values | None, runs: dict[Target, str], complete: bool
@@ -248,18 +257,19 @@ class CallLinker:
 
     # -- implicit calls ------------------------------------------------------------------------
     def link_implicit(self, call: ImplicitCall) -> None:
-        """The special methods `with`, `for`, operators and `raise X` run, when the operand's
-        values are known instances (or, for `raise X`, classes) of the repository (known
-        without following parameters to their callers: operators are everywhere)."""
+        """The special methods `with`, `for`, operators, f-strings and `raise X` run, and the
+        property accessors `x.attr` runs, when the operand's values are known instances (or,
+        for `raise X`, classes) of the repository (known without following parameters to
+        their callers: operators are everywhere). The tier is the receiver's: `exact` when
+        its class is (`self`), else `inferred`."""
+        if call.mode in ("get", "set", "delete"):
+            if self._is_property_name(call.methods[0]):
+                self._link_access(call)
+            return
         if call.methods and not any(self._defined(method) for method in call.methods):
             return
-        values = self.flow.evaluate(
-            call.operand, call.scope, self.parsed.module, call.at, call.block, shallow=True
-        )
-        if not values.complete or not values.found or len(values.found) > MAX_CALLEES:
-            return
         source = self.ids.of_scope(self.parsed, call.scope)
-        for value, _ in values:
+        for value, tier in self._operand_values(call):
             if not call.methods:
                 if isinstance(value, SymbolRef) and self._is_class(value.qualified_name):
                     why = f"{IMPLICIT}`{call.syntax}` constructs it"
@@ -269,7 +279,91 @@ class CallLinker:
                 found = self.flow.special_method(value, method)
                 if found is not None:
                     why = f"{IMPLICIT}`{call.syntax}` runs `{method}`"
-                    self._edge(source, SymbolRef(found), Resolution.INFERRED, call.line, why)
+                    self._edge(source, SymbolRef(found), tier, call.line, why)
+                    if call.mode == "first":
+                        break
+
+    def _operand_values(self, call: ImplicitCall) -> list[tuple[object, Resolution]]:
+        return self._values(call.operand, call.scope, call.line, call.at, call.block)
+
+    def _values(
+        self, operand: Expr, scope: str, line: int, at: int, block: Block
+    ) -> list[tuple[object, Resolution]]:
+        """An operand's values with the tier of each: the resolver's instance when it knows
+        one (`self`, an annotated name), else what value flow finds (complete, few; without
+        following parameters to their callers: operands are everywhere)."""
+        module = self.parsed.module
+        values: Values | None = None
+        if operand[0] == "name":
+            parts = tuple(str(part) for part in operand[1:])
+            typed = self.resolver.resolve_dotted(scope, parts, module, line)
+            if isinstance(typed, Instance):
+                return [(typed, Resolution.INFERRED if typed.inferred else Resolution.EXACT)]
+            # `request.url` where the resolver knows `request` but not `url`'s assignments
+            # (`self.url = URL(a) if p else URL(b)`): value flow goes on from there
+            for end in range(len(parts) - 1, 0, -1):
+                head = self.resolver.resolve_dotted(scope, parts[:end], module, line)
+                if isinstance(head, Instance):
+                    values = self.flow.attributes(head, parts[end:], scope, module, at, block)
+                    break
+        elif operand[0] == "call" and operand[1][0] == "name":
+            # `with self.make_context(...) as ctx`: the callee's declared return type
+            callee = tuple(str(part) for part in operand[1][1:])
+            result = self.resolver._call_result(
+                self.resolver.resolve_dotted(scope, callee, module, line)
+            )
+            if isinstance(result, Instance):
+                return [(result, Resolution.INFERRED)]
+        if values is None or not values.complete:
+            values = self.flow.evaluate(operand, scope, module, at, block, shallow=True)
+        if not values.complete or not values.found or len(values.found) > MAX_CALLEES:
+            return []
+        return [(value, Resolution.INFERRED) for value, _ in values]
+
+    def _link_access(self, call: ImplicitCall) -> None:
+        """`x.attr` read / assigned / deleted, x an instance: the property's getter, setter
+        or deleter (a class object's attribute is the property itself: nothing runs)."""
+        name = call.methods[0]
+        source = self.ids.of_scope(self.parsed, call.scope)
+        for value, tier in self._operand_values(call):
+            if not isinstance(value, Instance):
+                continue
+            getter = self._property(value.class_name, name)
+            if getter is None:
+                continue
+            if call.mode == "get":
+                why = f"{IMPLICIT}`.{name}` reads the property"
+                self._edge(source, SymbolRef(getter), tier, call.line, why)
+                continue
+            kind = "setter" if call.mode == "set" else "deleter"
+            ordinal = self.resolver.lookups.accessor(getter, kind)
+            if ordinal is not None:
+                target = self.ids.of_symbol(getter, ordinal=ordinal)
+                why = f"{IMPLICIT}`.{name}` runs the property's {kind}"
+                self.add(
+                    Edge(EdgeKind.CALLS, source, target, resolution=tier, lines=(call.line,),
+                         via=why)
+                )  # fmt: skip
+
+    def _property(self, class_name: str, name: str) -> str | None:
+        """The getter of the property `name` the class has (own or inherited), if any."""
+        for cls in self.resolver.mro(class_name):
+            members = self.resolver.lookups.members(cls, name)
+            if members:
+                return members[0] if self._is_property(members[0]) else None
+        return None  # (`self.name = v` in a subclass runs a base's setter: no instance entry)
+
+    def _is_property_name(self, name: str) -> bool:
+        """Whether some method of the repository named `name` is a property (cheap: most
+        attribute reads are of plain attributes and methods)."""
+        lookups = self.resolver.lookups
+        # a property (or a setter) of that name appearing or going relinks us
+        lookups.names_consulted.add(PROPERTY_KEY + name)
+        return any(self._is_property(q) for q in lookups.index.short_names.get(name, ()))
+
+    def _is_property(self, qualified_name: str) -> bool:
+        symbol = self.resolver.lookups.index.symbols.get(qualified_name)
+        return symbol is not None and is_property(symbol)
 
     def _defined(self, method: str) -> bool:
         """Whether some class of the repository defines `method`."""

@@ -25,8 +25,8 @@ from ..model import (
 )
 
 __all__ = [
-    "CALL_KEY", "FLOWS_KEY", "Lookups", "ModuleInfo", "RepositoryIndex", "call_names",
-    "flow_keys", "interface_hash", "pass_name",
+    "CALL_KEY", "FLOWS_KEY", "PROPERTY_KEY", "Lookups", "ModuleInfo", "RepositoryIndex",
+    "call_names", "flow_keys", "interface_hash", "is_property", "pass_name", "property_names",
 ]  # fmt: skip
 
 FLOWS_KEY = "flows:"
@@ -35,7 +35,30 @@ read that part of a file's value flow (`ParsedFile.flows`, `passes`)."""
 CALL_KEY = "call:"
 """`CALL_KEY + name` in `names_consulted`: the linking looked for every call named `name`
 (the callers of a function whose parameter it followed)."""
+PROPERTY_KEY = "property:"
+"""`PROPERTY_KEY + name` in `names_consulted`: the linking asked whether some method named
+`name` is a property (an attribute read runs its getter); see `property_names`."""
+# decorators whose last name makes a method a property (`@property`, `functools.` or
+# werkzeug / django `cached_property`, `abc.abstractproperty`), matched by name
+_PROPERTY_DECORATORS = frozenset({"property", "cached_property", "abstractproperty"})
 _CONTAINER_MARKS = frozenset({"<item>", "<items>", "<key>"})
+
+
+def is_property(symbol: Symbol) -> bool:
+    """A method decorated as a property (Python)."""
+    return symbol.kind == SymbolKind.METHOD and any(
+        d.rpartition(".")[2] in _PROPERTY_DECORATORS for d in symbol.decorators
+    )
+
+
+def property_names(parsed: ParsedFile) -> list[str]:
+    """`PROPERTY_KEY + name` for each property and each setter / deleter of one: a count
+    that changes says readers of `x.name` elsewhere may link differently."""
+    return [
+        PROPERTY_KEY + s.name
+        for s in parsed.symbols
+        if (s.ordinal == 1 and is_property(s)) or (s.ordinal > 1 and _accessor(s) is not None)
+    ]
 
 
 @dataclass
@@ -227,6 +250,15 @@ def _relative(value: object, block: object) -> object:
     return value
 
 
+def _accessor(symbol: Symbol) -> str | None:
+    """`@name.setter` / `@name.deleter` over `def name`: "setter" / "deleter"."""
+    for decorator in symbol.decorators:
+        owner, _, kind = decorator.rpartition(".")
+        if owner == symbol.name and kind in ("setter", "deleter"):
+            return kind
+    return None
+
+
 class RepositoryIndex:
     """All tables of one repository. Built once per linking run."""
 
@@ -241,6 +273,8 @@ class RepositoryIndex:
         self.scope_names: dict[str, ScopeNames] = {}
         self.attribute_bindings: dict[str, dict[str, list[Binding]]] = defaultdict(dict)
         self.short_names: dict[str, list[str]] = defaultdict(list)
+        # property -> "setter" / "deleter" -> the ordinal of that redefinition (`@x.setter`)
+        self.accessors: dict[str, dict[str, int]] = {}
         # value flow (Python): per scope, target -> flows in source order
         self.scope_flows: dict[str, dict[Dotted, list[ValueFlow]]] = defaultdict(dict)
         # class -> attribute -> flows into `self.attribute` (its methods) or the class body
@@ -265,6 +299,12 @@ class RepositoryIndex:
         self.modules[parsed.module] = _module_info(parsed)
         kinds: dict[str, SymbolKind] = {}
         for symbol in parsed.symbols:
+            if symbol.ordinal != 1 and self.symbol_module.get(symbol.qualified_name) == (
+                parsed.module
+            ):
+                accessor = _accessor(symbol)
+                if accessor is not None:
+                    self.accessors.setdefault(symbol.qualified_name, {})[accessor] = symbol.ordinal
             if symbol.ordinal != 1 or symbol.qualified_name in self.symbols:
                 continue
             self.symbols[symbol.qualified_name] = symbol
@@ -382,6 +422,7 @@ class RepositoryIndex:
             self.attribute_additions.pop(qualified, None)
             self.decorations.pop(qualified, None)
             self.declared_attributes.pop(qualified, None)
+            self.accessors.pop(qualified, None)
         self.scope_flows.pop(parsed.module, None)
         self.module_flows.pop(parsed.module, None)
         for name in {pass_name(call.callee) for call in parsed.passes} - {None}:
@@ -459,6 +500,13 @@ class Lookups:
         for qualified in found:
             self.modules_consulted.add(self.index.symbol_module[qualified])
         return found
+
+    def accessor(self, qualified_name: str, kind: str) -> int | None:
+        """The ordinal of a property's `@name.setter` / `@name.deleter` definition."""
+        module = self.index.symbol_module.get(qualified_name)
+        if module is not None:
+            self.modules_consulted.add(module)
+        return self.index.accessors.get(qualified_name, {}).get(kind)
 
     def attribute_bindings(self, class_name: str, attribute: str) -> list[Binding]:
         module = self.index.symbol_module.get(class_name)

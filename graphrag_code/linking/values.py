@@ -108,6 +108,25 @@ class ValueFlowAnalysis:
         finally:
             self._level = level
 
+    def attributes(
+        self, value: object, names: tuple[str, ...], scope: str, module: str, at: int, block: Block
+    ) -> Values:
+        """`value.a.b` for a value known otherwise (the resolver's type of `request` in
+        `request.url`, when it cannot read the attribute's assignments), parameters' values
+        not looked for at their callers."""
+        level = self._level
+        self._level = _MAX_LEVEL
+        where = _Where(scope, module, at, block)
+        try:
+            values = Values.of(value)
+            for name in names:
+                values = self._attribute(values, name, where)
+            return values
+        except _Cut:
+            return Values.unknown()
+        finally:
+            self._level = level
+
     def callables(self, values: Values) -> tuple[dict[Target, str], bool]:
         """What calling each value runs: functions, methods, constructors, externals."""
         runs: dict[Target, str] = {}

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Literal
 
 import tree_sitter as ts
 
@@ -43,6 +44,7 @@ _BINARY = {
     "%": "__mod__", "**": "__pow__", "@": "__matmul__", "&": "__and__", "|": "__or__",
     "^": "__xor__", "<<": "__lshift__", ">>": "__rshift__",
 }  # fmt: skip
+_UNARY = {"-": "__neg__", "+": "__pos__", "~": "__invert__"}
 _COMPARE = {
     "==": "__eq__", "!=": "__ne__", "<": "__lt__", "<=": "__le__", ">": "__gt__",
     ">=": "__ge__",
@@ -603,7 +605,15 @@ class FlowExtractor:
                     self._add(node, (*container, "<key>", key), value, node.end_byte)
 
     def operator(self, node: ts.Node) -> None:
-        """`a + b`, `a == b`, `a in b`: the operand's special method (if its class has one)."""
+        """`a + b`, `a == b`, `a in b`, `-a`: the operand's special method (if its class has
+        one)."""
+        if node.type == "unary_operator":
+            operator = node.child_by_field_name("operator")
+            argument = node.child_by_field_name("argument")
+            method = _UNARY.get(node_text(operator)) if operator is not None else None
+            if method is not None and argument is not None:
+                self._implicit(node, (method,), argument, node_text(operator or node))
+            return
         if node.type == "binary_operator":
             operator = node.child_by_field_name("operator")
             left = node.child_by_field_name("left")
@@ -622,15 +632,39 @@ class FlowExtractor:
 
     def subscript(self, node: ts.Node) -> None:
         value = node.child_by_field_name("value")
-        parent = node.parent
         if value is None:
             return
-        store = (
-            parent is not None
-            and parent.type == "assignment"
-            and parent.child_by_field_name("left") == node
+        methods = {
+            "get": ("__getitem__",), "set": ("__setitem__",), "delete": ("__delitem__",),
+            "update": ("__getitem__", "__setitem__"),
+        }[_access(node)]  # fmt: skip
+        self._implicit(node, methods, value, "[]")
+
+    def attribute(self, node: ts.Node) -> None:
+        """`x.name` read, assigned or deleted: a property's getter, setter or deleter runs,
+        when `name` is one of x's class (the linker decides; a plain attribute runs nothing)."""
+        value = node.child_by_field_name("object")
+        name = node.child_by_field_name("attribute")
+        parent = node.parent
+        if value is None or name is None or (parent is not None and parent.type == "decorator"):
+            return
+        access = _access(node)
+        attribute = node_text(name)
+        for mode in ("get", "set") if access == "update" else (access,):
+            self._implicit(node, (attribute,), value, f".{attribute}", mode)
+
+    def interpolation(self, node: ts.Node) -> None:
+        """`f"{x}"` formats x: `__format__`, else (object's `__format__`) `__str__`, else
+        (object's `__str__`) `__repr__`; `{x!r}` runs `__repr__`."""
+        value = node.child_by_field_name("expression")
+        if value is None:
+            return
+        conversion = node.child_by_field_name("type_conversion")
+        text = node_text(conversion) if conversion is not None else ""
+        methods = {"!r": ("__repr__",), "!s": ("__str__", "__repr__")}.get(
+            text, ("__format__", "__str__", "__repr__")
         )
-        self._implicit(node, ("__setitem__",) if store else ("__getitem__",), value, "[]")
+        self._implicit(node, methods, value, "f-string", "first")
 
     def raised(self, node: ts.Node) -> None:
         """`raise Error` (no call) constructs the class."""
@@ -639,16 +673,41 @@ class FlowExtractor:
             self._implicit(node, (), value, "raise")
 
     def _implicit(
-        self, node: ts.Node, methods: tuple[str, ...], operand: ts.Node, syntax: str
+        self,
+        node: ts.Node,
+        methods: tuple[str, ...],
+        operand: ts.Node,
+        syntax: str,
+        mode: Literal["", "first", "get", "set", "delete"] = "",
     ) -> None:
         value = self._expr(operand)
         if value[0] in ("name", "call", "attr", "sub", "await"):
             self.implicit.append(
                 ImplicitCall(
                     self.scope_of(node), methods, value, node.start_point[0] + 1, node.start_byte,
-                    self.block_of(node), syntax,
+                    self.block_of(node), syntax, mode,
                 )
             )  # fmt: skip
+
+
+_PATTERNS = frozenset({"pattern_list", "tuple_pattern", "list_pattern", "expression_list"})
+
+
+def _access(node: ts.Node) -> Literal["get", "set", "delete", "update"]:
+    """How a target expression is used: read, assigned (`x.a = v`, `x.a, y = v`, `for x.a
+    in`), deleted (`del x.a`) or both read and assigned (`x.a += v`)."""
+    child, parent = node, node.parent
+    while parent is not None and parent.type in _PATTERNS | {"parenthesized_expression"}:
+        child, parent = parent, parent.parent
+    if parent is None:
+        return "get"
+    if parent.type == "delete_statement":
+        return "delete"
+    if parent.type in ("assignment", "for_statement", "for_in_clause"):
+        return "set" if child == parent.child_by_field_name("left") else "get"
+    if parent.type == "augmented_assignment":
+        return "update" if child == parent.child_by_field_name("left") else "get"
+    return "get"
 
 
 def _last_value(node: ts.Node) -> ts.Node | None:

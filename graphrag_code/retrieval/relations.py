@@ -127,7 +127,9 @@ class Relations:
     def resolve(self, name: str, *, repo: str | None = None) -> SymbolRef:
         """The one node `name` refers to (qualified name, short name, dotted suffix, path).
 
-        An ambiguous short name raises `AmbiguousSymbolError` listing the candidates.
+        An ambiguous short name raises `AmbiguousSymbolError` listing the candidates; a name
+        defined again in one file (a property's setter, `@overload` variants) is not
+        ambiguous: it is its first definition, where the calls to it land.
         """
         matches = self.reader.resolve_symbol(name, repo=repo, limit=50)
         if not matches:

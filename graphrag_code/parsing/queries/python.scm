@@ -73,4 +73,7 @@
 (binary_operator) @implicit.operator
 (comparison_operator) @implicit.operator
 (subscript) @implicit.subscript
+(attribute) @implicit.attribute
+(unary_operator) @implicit.operator
+(interpolation) @implicit.format
 (raise_statement) @implicit.raise
