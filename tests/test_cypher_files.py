@@ -63,6 +63,12 @@ def _values(dimensions: int) -> dict[str, Any]:
         "symbols": 29,
         "certain": True,
         "rows": [],
+        "packages": ["shop"],
+        "repo_packages": ["shop"],
+        "distributions": ["shop"],
+        "dependencies": ["requests"],
+        "into": REPO,
+        "from": REPO,
         # indexes and search
         "vector_index": "code_embedding",
         "fulltext_index": "code_search_text",

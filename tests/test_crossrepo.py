@@ -1,0 +1,254 @@
+"""Cross-repository edges against a real Neo4j: a service calling its team's library.
+
+The service (`tests/fixtures/crossrepo/service`) imports `billing_lib.money`, calls
+`billing_lib.invoices.total` and `tax`, and subclasses `billing_lib.money.Money`. With the
+library indexed too, those edges end at the library's nodes whatever the order of indexing,
+re-indexing and deletion; without it (or when two copies make the choice ambiguous and the
+service declares neither) they end at `:External` nodes.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from graphrag_code.graph.client import Neo4jClient
+from graphrag_code.graph.crossrepo import Provider, choose_provider
+from graphrag_code.graph.schema import SchemaConfig, ensure_schema
+from graphrag_code.graph.writer import GraphWriter
+from graphrag_code.ingest.dependencies import normalise, project_names, top_level_packages
+from graphrag_code.ingest.pipeline import IndexOptions, build_graph
+from graphrag_code.retrieval.relations import Relations
+
+FIXTURES = Path(__file__).parent / "fixtures" / "crossrepo"
+SERVICE, LIBRARY = FIXTURES / "service", FIXTURES / "billing_lib"
+TOTAL = "billing_lib:billing_lib.invoices.total"
+Edge = tuple[str, str, str, str | None]
+
+# what the service's code reaches in the library, once both are indexed
+CROSS = {
+    ("service:service.checkout", "IMPORTS", "billing_lib:billing_lib.money"),
+    ("service:service.checkout", "IMPORTS", "billing_lib:billing_lib.invoices"),
+    ("service:service.checkout.checkout", "CALLS", TOTAL),
+    ("service:service.checkout.tax_only", "CALLS", "billing_lib:billing_lib.invoices.tax"),
+    ("service:service.checkout.Balance", "INHERITS", "billing_lib:billing_lib.money.Money"),
+}
+
+
+@pytest.fixture
+def graph(neo4j: Neo4jClient) -> Neo4jClient:
+    ensure_schema(neo4j, SchemaConfig())
+    return neo4j
+
+
+def edges(client: Neo4jClient) -> set[Edge]:
+    """Every resolved edge of the graph with both ends' ids (an external's qualified name)
+    and its tier."""
+    rows = client.read(
+        "MATCH (s:Code)-[r:CALLS|IMPORTS|INHERITS|USES_TYPE]->(t) "
+        "RETURN s.id AS s, type(r) AS type, coalesce(t.id, 'external:' + t.qualified_name) AS t, "
+        "r.resolution AS resolution"
+    )
+    return {(row["s"], row["type"], row["t"], row["resolution"]) for row in rows}
+
+
+def plain(found: set[Edge]) -> set[tuple[str, str, str]]:
+    return {(s, kind, t) for s, kind, t, _tier in found}
+
+
+def externals(client: Neo4jClient) -> set[str]:
+    rows = client.read("MATCH (e:External) RETURN e.qualified_name AS name")
+    return {row["name"] for row in rows}
+
+
+def index(client: Neo4jClient, path: Path, repo: str, state: Path, **options: bool) -> int:
+    report = build_graph(path, client, repo=repo, state_dir=state, options=IndexOptions(**options))
+    return report.cross_repo_edges
+
+
+def test_both_orders_give_the_same_graph_with_the_same_tiers(
+    graph: Neo4jClient, tmp_path: Path
+) -> None:
+    assert index(graph, SERVICE, "service", tmp_path) == 0  # nothing to link to yet
+    before = edges(graph)
+    assert "billing_lib.invoices.total" in externals(graph)
+    assert index(graph, LIBRARY, "billing_lib", tmp_path) == len(CROSS)
+    library_first = edges(graph)
+    assert plain(library_first) >= CROSS
+    # no stale external left: every name the library provides now ends at its node
+    assert not {name for name in externals(graph) if name.startswith("billing_lib.")}
+    # the same tier as the external edge it replaced
+    tiers = {(s, kind, t.removeprefix("external:")): tier for s, kind, t, tier in before}
+    for s, kind, t, tier in library_first:
+        if t.startswith("billing_lib:") and s.startswith("service:"):
+            assert tiers[(s, kind, t.split(":", 1)[1])] == tier
+
+    GraphWriter(graph, "service").delete_repository()
+    GraphWriter(graph, "billing_lib").delete_repository()
+    assert edges(graph) == set()
+    index(graph, LIBRARY, "billing_lib", tmp_path / "other", full=True)
+    assert index(graph, SERVICE, "service", tmp_path / "other", full=True) == len(CROSS)
+    assert edges(graph) == library_first
+
+
+def test_callers_of_a_library_function_include_the_service(
+    graph: Neo4jClient, tmp_path: Path
+) -> None:
+    index(graph, LIBRARY, "billing_lib", tmp_path)
+    index(graph, SERVICE, "service", tmp_path)
+    relations = Relations(graph)
+    callers = relations.callers("billing_lib.invoices.total", depth=2)
+    found = {r.qualified_name for r in callers.all}
+    assert "service.checkout.checkout" in found
+    assert "service.api.handle_order" in found  # two hops, across the boundary
+    impact = relations.impact("billing_lib/money.py", repo="billing_lib", depth=2)
+    assert "service.checkout.Balance" in {r.qualified_name for r in impact.all}
+
+
+def test_deleting_the_library_turns_the_edges_back_into_externals(
+    graph: Neo4jClient, tmp_path: Path
+) -> None:
+    index(graph, SERVICE, "service", tmp_path)
+    alone = edges(graph)
+    index(graph, LIBRARY, "billing_lib", tmp_path)
+    GraphWriter(graph, "billing_lib").delete_repository()
+    assert edges(graph) == alone
+    dangling = graph.read(
+        "MATCH (:Code {repo: 'service'})-[r]->(t:Code {repo: 'billing_lib'}) RETURN count(r) AS n"
+    )
+    assert dangling[0]["n"] == 0
+
+
+def test_reindexing_either_side_keeps_the_edges(graph: Neo4jClient, tmp_path: Path) -> None:
+    library = tmp_path / "billing_lib"
+    service = tmp_path / "service"
+    shutil.copytree(LIBRARY, library)
+    shutil.copytree(SERVICE, service)
+    state = tmp_path / "state"
+    index(graph, library, "billing_lib", state)
+    index(graph, service, "service", state)
+    linked = edges(graph)
+    assert plain(linked) >= CROSS
+
+    # an edit of the library (incremental): tax() changes, a function is added, and the
+    # service's edges into the library stay where they were
+    invoices = library / "src" / "billing_lib" / "invoices.py"
+    invoices.write_text(
+        invoices.read_text().replace("amount // 5", "amount // 4")
+        + "\n\ndef discount(amount: int) -> int:\n    return amount // 10\n"
+    )
+    assert index(graph, library, "billing_lib", state) == len(CROSS)
+    assert plain(edges(graph)) >= CROSS
+
+    # the service starts calling the new function: linked once the service is re-indexed
+    checkout = service / "src" / "service" / "checkout.py"
+    checkout.write_text(
+        checkout.read_text().replace("import tax, total", "import discount, tax, total")
+        + "\n\ndef with_discount(amount: int) -> int:\n    return discount(amount)\n"
+    )
+    index(graph, service, "service", state)
+    new_call = (
+        "service:service.checkout.with_discount",
+        "CALLS",
+        "billing_lib:billing_lib.invoices.discount",
+    )
+    assert plain(edges(graph)) >= CROSS | {new_call}
+    assert not {name for name in externals(graph) if name.startswith("billing_lib.")}
+
+    # the library drops tax(): the service's call falls back to an external, nothing dangles
+    invoices.write_text(
+        invoices.read_text()
+        .replace('def tax(amount: int) -> int:\n    """The VAT on an amount in cents."""\n'
+                 "    return amount // 4\n", "")
+        .replace("subtotal + tax(subtotal)", "subtotal")
+    )  # fmt: skip
+    index(graph, library, "billing_lib", state)
+    now = plain(edges(graph))
+    assert (
+        "service:service.checkout.tax_only",
+        "CALLS",
+        "external:billing_lib.invoices.tax",
+    ) in now
+    assert ("service:service.checkout.checkout", "CALLS", TOTAL) in now
+
+
+def _copy(source: Path, target: Path, name: str) -> Path:
+    shutil.copytree(source, target)
+    pyproject = target / "pyproject.toml"
+    text = pyproject.read_text()
+    pyproject.write_text(text.replace('name = "Billing_Lib"', f'name = "{name}"'))
+    return target
+
+
+def test_two_copies_of_the_library_are_chosen_by_the_declared_dependency(
+    graph: Neo4jClient, tmp_path: Path
+) -> None:
+    fork = _copy(LIBRARY, tmp_path / "billing_fork", "billing-fork")
+    index(graph, fork, "billing_fork", tmp_path / "state")
+    index(graph, SERVICE, "service", tmp_path / "state")
+    forked = {(s, k, t.replace("billing_fork:", "billing_lib:")) for s, k, t in plain(edges(graph))}
+    assert forked >= CROSS  # the only provider so far
+    report = build_graph(LIBRARY, graph, repo="billing_lib", state_dir=tmp_path / "state")
+    assert report.cross_repo_ambiguous == 0
+    assert plain(edges(graph)) >= CROSS  # the service declares billing-lib
+    into_fork = {
+        t for s, _k, t in plain(edges(graph)) if s.startswith("service:") and "billing_fork:" in t
+    }
+    assert not into_fork
+
+
+def test_two_copies_without_a_declared_dependency_stay_unresolved(
+    graph: Neo4jClient, tmp_path: Path
+) -> None:
+    service = tmp_path / "service"
+    shutil.copytree(SERVICE, service)
+    (service / "pyproject.toml").write_text('[project]\nname = "order-service"\n')
+    fork = _copy(LIBRARY, tmp_path / "billing_fork", "billing-fork")
+    index(graph, LIBRARY, "billing_lib", tmp_path / "state")
+    index(graph, fork, "billing_fork", tmp_path / "state")
+    report = build_graph(service, graph, repo="service", state_dir=tmp_path / "state")
+    assert report.cross_repo_edges == 0
+    assert report.cross_repo_ambiguous == len(CROSS)
+    assert "billing_lib.invoices.total" in externals(graph)
+    # deleting one copy leaves one provider: the edges link to it
+    GraphWriter(graph, "billing_fork").delete_repository()
+    assert plain(edges(graph)) >= CROSS
+
+
+def test_project_names_read_every_declaration(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "My.Service"\ndependencies = ["Billing_Lib>=1", "requests[socks]"]\n'
+        "[project.optional-dependencies]\nfast = [\"orjson; python_version > '3.8'\"]\n"
+    )
+    (tmp_path / "requirements-dev.txt").write_text("# tools\n-r base.txt\npytest==8.0\n-e .\n")
+    (tmp_path / "setup.cfg").write_text("[options]\ninstall_requires =\n    click>=8\n")
+    (tmp_path / "package.json").write_text('{"name": "web", "dependencies": {"lodash": "4"}}')
+    names = project_names(tmp_path)
+    assert names.distributions == {"my-service", "web"}
+    assert names.dependencies == {"billing-lib", "requests", "orjson", "pytest", "click", "lodash"}
+    assert normalise("Billing__Lib.x") == "billing-lib-x"
+
+
+def test_top_level_packages_leave_out_tests_and_setup() -> None:
+    modules = {
+        "src/billing_lib/invoices.py": "billing_lib.invoices",
+        "tests/test_invoices.py": "tests.test_invoices",
+        "setup.py": "setup",
+        "tools.py": "tools",
+    }
+    assert top_level_packages(modules) == {"billing_lib", "tools"}
+
+
+def test_choose_provider_never_guesses() -> None:
+    def provider(repo: str, dist: str, deps: frozenset[str] = frozenset()) -> Provider:
+        return Provider(repo, frozenset({"billing_lib"}), frozenset({dist}), deps)
+
+    one = [provider("lib", "billing-lib"), provider("svc", "svc", frozenset({"billing-lib"}))]
+    assert choose_provider("svc", "billing_lib", one) == ("lib", False)
+    two = [*one, provider("fork", "billing-fork")]
+    assert choose_provider("svc", "billing_lib", two) == ("lib", False)
+    undeclared = [provider("lib", "billing-lib"), provider("fork", "billing-fork")]
+    assert choose_provider("svc", "billing_lib", undeclared) == (None, True)
+    assert choose_provider("lib", "billing_lib", one[:1]) == (None, False)  # never itself
