@@ -21,6 +21,7 @@ from graphrag_code.graph.writer import GraphWriter
 from graphrag_code.ingest.dependencies import normalise, project_names, top_level_packages
 from graphrag_code.ingest.pipeline import IndexOptions, build_graph
 from graphrag_code.retrieval.relations import Relations
+from graphrag_code.retrieval.search import Searcher, SearchOptions
 
 FIXTURES = Path(__file__).parent / "fixtures" / "crossrepo"
 SERVICE, LIBRARY = FIXTURES / "service", FIXTURES / "billing_lib"
@@ -100,11 +101,53 @@ def test_callers_of_a_library_function_include_the_service(
     index(graph, SERVICE, "service", tmp_path)
     relations = Relations(graph)
     callers = relations.callers("billing_lib.invoices.total", depth=2)
-    found = {r.qualified_name for r in callers.all}
-    assert "service.checkout.checkout" in found
-    assert "service.api.handle_order" in found  # two hops, across the boundary
+    found = {(r.qualified_name, r.repo) for r in callers.all}
+    assert ("service.checkout.checkout", "service") in found
+    assert ("service.api.handle_order", "service") in found  # two hops, across the boundary
+    # --within: the walk stays in the library; --repo: only the answers in that repository
+    assert relations.callers("billing_lib.invoices.total", depth=2, within=True).all == []
+    in_service = relations.callers("billing_lib.invoices.total", depth=2, repo="service")
+    assert in_service.subject.repo == "billing_lib"  # looked up everywhere: not in the service
+    assert {r.repo for r in in_service.all} == {"service"}
+    callees = relations.callees("service.checkout.checkout", repo="service", within=True)
+    assert [r.external for r in callees.all] == []  # the library's node is outside
+    callees = relations.callees("service.checkout.checkout")
+    assert {(r.qualified_name, r.repo) for r in callees.all} == {
+        ("billing_lib.invoices.total", "billing_lib")
+    }
+    path = relations.path("handle_order", "billing_lib.money.cents")
+    assert [step.repo for step in path.steps] == [
+        "service",
+        "service",
+        "billing_lib",
+        "billing_lib",
+    ]
+    assert not relations.path("handle_order", "billing_lib.money.cents", within=True).found
+    impact = relations.impact("billing_lib/money.py", depth=2)
+    assert ("service.checkout.Balance", "service") in {
+        (r.qualified_name, r.repo) for r in impact.all
+    }
     impact = relations.impact("billing_lib/money.py", repo="billing_lib", depth=2)
-    assert "service.checkout.Balance" in {r.qualified_name for r in impact.all}
+    assert "service.checkout.Balance" not in {r.qualified_name for r in impact.all}
+
+
+def test_the_graph_leg_of_search_crosses_repositories_unless_within(
+    graph: Neo4jClient, tmp_path: Path
+) -> None:
+    index(graph, LIBRARY, "billing_lib", tmp_path)
+    index(graph, SERVICE, "service", tmp_path)
+    searcher = Searcher(
+        graph, None, vector_index="code_embedding", fulltext_index="code_search_text"
+    )
+    question = "What does checkout call?"
+    across = searcher.search(question, options=SearchOptions(legs=("graph",)))
+    reached = {(hit.qualified_name, hit.repo) for hit in across.hits}
+    assert ("billing_lib.invoices.total", "billing_lib") in reached
+    within = searcher.search(question, options=SearchOptions(legs=("graph",), within=True))
+    assert "billing_lib" not in {hit.repo for hit in within.hits}
+    # --repo filters the hits of a walk that still crosses: the library's nodes are not hits
+    scoped = searcher.search(question, repo="service", options=SearchOptions(legs=("graph",)))
+    assert {hit.repo for hit in scoped.hits} <= {"service"}
 
 
 def test_deleting_the_library_turns_the_edges_back_into_externals(
@@ -245,10 +288,14 @@ def test_choose_provider_never_guesses() -> None:
     def provider(repo: str, dist: str, deps: frozenset[str] = frozenset()) -> Provider:
         return Provider(repo, frozenset({"billing_lib"}), frozenset({dist}), deps)
 
-    one = [provider("lib", "billing-lib"), provider("svc", "svc", frozenset({"billing-lib"}))]
+    service = Provider("svc", frozenset({"svc"}), frozenset({"svc"}), frozenset({"billing-lib"}))
+    one = [provider("lib", "billing-lib"), service]
     assert choose_provider("svc", "billing_lib", one) == ("lib", False)
     two = [*one, provider("fork", "billing-fork")]
     assert choose_provider("svc", "billing_lib", two) == ("lib", False)
-    undeclared = [provider("lib", "billing-lib"), provider("fork", "billing-fork")]
+    undeclared = [provider("lib", "billing-lib"), provider("fork", "billing-fork"), service]
+    undeclared[2] = Provider("svc", frozenset({"svc"}), frozenset({"svc"}), frozenset())
     assert choose_provider("svc", "billing_lib", undeclared) == (None, True)
     assert choose_provider("lib", "billing_lib", one[:1]) == (None, False)  # never itself
+    # a repository providing the package itself keeps its unresolved names external
+    assert choose_provider("lib", "billing_lib", two) == (None, False)

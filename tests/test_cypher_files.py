@@ -68,6 +68,8 @@ def _values(dimensions: int) -> dict[str, Any]:
         "distributions": ["shop"],
         "dependencies": ["requests"],
         "into": REPO,
+        "within": REPO,
+        "stay_in_repo": True,
         "from": REPO,
         # indexes and search
         "vector_index": "code_embedding",

@@ -1,8 +1,11 @@
 // The shortest chain of calls, imports and definitions from $source to $target.
-// Parameters: $source, $target
+// With $within (a repository name, or null) every node of the chain is in that repository;
+// without it the chain may pass through other indexed repositories.
+// Parameters: $source, $target, $within
 MATCH (a:Code {id: $source}), (b:Code {id: $target})
 MATCH p = shortestPath((a)-[:CALLS|IMPORTS|DEFINES*..10]->(b))
+WHERE $within IS NULL OR all(n IN nodes(p) WHERE n.repo = $within)
 RETURN [n IN nodes(p) | {id: n.id, qualified_name: n.qualified_name, kind: n.kind,
-        path: n.path, start_line: n.start_line, end_line: n.end_line}] AS nodes,
+        repo: n.repo, path: n.path, start_line: n.start_line, end_line: n.end_line}] AS nodes,
        [r IN relationships(p) | {type: type(r), resolution: r.resolution, lines: r.lines}]
          AS relationships

@@ -63,6 +63,8 @@ def choose_provider(
     """The repository `source`'s references to `package` resolve into, and whether the choice
     was ambiguous (several providers, none, or more than one, among `source`'s declared
     dependencies). A repository never provides to itself."""
+    if any(p.repo == source and package in p.packages for p in providers):
+        return None, False  # its own namespace: what it does not define is not another's
     candidates = [p for p in providers if package in p.packages and p.repo != source]
     if len(candidates) == 1:
         return candidates[0].repo, False

@@ -151,10 +151,17 @@ class GraphReader:
         return [SymbolMatch(_symbol(row), int(row["rank"])) for row in rows]
 
     def neighbours(
-        self, ids: Sequence[str], *, types: Sequence[str], direction: Direction, limit_per_node: int
+        self,
+        ids: Sequence[str],
+        *,
+        types: Sequence[str],
+        direction: Direction,
+        limit_per_node: int,
+        within: str | None = None,
     ) -> list[Neighbour]:
         """One breadth-first step: up to `limit_per_node` neighbours of each of `ids` along
-        `types`, certain edges and central nodes first."""
+        `types`, certain edges and central nodes first; with `within`, only neighbours in
+        that repository (and external targets)."""
         rows = self.client.read(
             load_query("relations/step"),
             {
@@ -162,6 +169,7 @@ class GraphReader:
                 "types": list(types),
                 "direction": direction,
                 "limit_per_node": limit_per_node,
+                "within": within,
             },
         )
         return [
@@ -176,6 +184,7 @@ class GraphReader:
                 resolution=row["resolution"],
                 lines=tuple(row["lines"] or ()),
                 via=row["via"] if row["type"] == "CALLS" else None,
+                repo=row["repo"],
             )
             for row in rows
         ]
@@ -220,10 +229,14 @@ class GraphReader:
         rows = self.client.read(load_query("relations/descendants"), {"id": node_id})
         return list(rows[0]["ids"]) if rows else []
 
-    def shortest_path(self, source_id: str, target_id: str) -> list[PathStep]:
-        """The shortest CALLS/IMPORTS/DEFINES chain from one node to another; [] if none."""
+    def shortest_path(
+        self, source_id: str, target_id: str, *, within: str | None = None
+    ) -> list[PathStep]:
+        """The shortest CALLS/IMPORTS/DEFINES chain from one node to another ([] if none);
+        with `within`, a chain inside that repository."""
         rows = self.client.read(
-            load_query("relations/shortest_path"), {"source": source_id, "target": target_id}
+            load_query("relations/shortest_path"),
+            {"source": source_id, "target": target_id, "within": within},
         )
         if not rows:
             return []
@@ -237,6 +250,7 @@ class GraphReader:
                 edge=edge["type"] if edge else None,
                 resolution=edge["resolution"] if edge else None,
                 lines=tuple((edge["lines"] if edge else None) or ()),
+                repo=node["repo"],
             )
             for node, edge in zip(rows[0]["nodes"], edges, strict=True)
         ]

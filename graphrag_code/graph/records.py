@@ -66,6 +66,7 @@ class Neighbour:
     resolution: str | None  # CALLS: exact, inferred or name; None for other edges
     lines: tuple[int, ...]
     via: str | None = None  # CALLS: how the call reached it through a value (None: by name)
+    repo: str | None = None  # the node's repository (None for an external target)
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,7 @@ class PathStep:
     edge: str | None  # the relationship type: CALLS, IMPORTS or DEFINES
     resolution: str | None  # CALLS: exact, inferred or name; None for other edges
     lines: tuple[int, ...] = ()  # where the edge's calls or imports are written
+    repo: str | None = None  # the node's repository (a chain may cross repositories)
 
     @property
     def certain(self) -> bool:

@@ -300,8 +300,10 @@ class GraphTools:
     def _relations(self, relation: str, name: str, depth: int, repo: str | None) -> CallToolResult:
         name = check_name(name, limit=self.options.max_name_chars)
         scope = self._scope(name, repo)
-        method: Callable[..., RelationsResult] = getattr(self.graph, relation)
-        result = method(name, depth=depth, repo=scope)
+        method: Callable[..., RelationsResult] = getattr(self.graph.relations, relation)
+        # a repository the agent named filters the answers; one chosen here (the served one
+        # defining the name) is only where the subject is looked up
+        result = method(name, depth=depth, repo=scope if repo else None, lookup=scope)
         result = replace(
             result, certain=self._served(result.certain), possible=self._served(result.possible)
         )
@@ -311,8 +313,8 @@ class GraphTools:
             f"{relation} of {symbol_ref(subject)}, depth {depth}: {len(result.certain)} "
             f"certain, {len(result.possible)} possible"
         ]
-        certain = [related_line(r) for r in result.certain]
-        possible = [related_line(r) for r in result.possible]
+        certain = [related_line(r, subject.repo) for r in result.certain]
+        possible = [related_line(r, subject.repo) for r in result.possible]
         notes = relations_notes(result, depth)
         footer = notes + freshness_lines(freshness)
         titles = ["certain (exact or inferred edges):", "possible (a name match, or an override):"]
