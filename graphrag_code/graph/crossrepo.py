@@ -145,6 +145,8 @@ class CrossRepoLinker:
         repository provides, and every repository's targets in the packages `repo` provides
         now or provided before (`previous_packages`)."""
         providers = self.providers()
+        if all(p.repo == repo for p in providers):
+            return CrossRepoResult(0, 0, 0)  # alone in the database: nothing can cross
         own = next((p for p in providers if p.repo == repo), None)
         affected = set(previous_packages) | (set(own.packages) if own else set())
         others = {pkg for p in providers if p.repo != repo for pkg in p.packages}
