@@ -95,7 +95,7 @@ def test_two_indexers_at_once_build_the_graph_of_one_after_the_other(
     crossed = neo4j.read(
         "MATCH (:Code {repo: 'service'})-[r]->(:Code {repo: 'billing_lib'}) RETURN count(r) AS n"
     )
-    assert crossed[0]["n"] == 5  # the service's imports, calls and base class in the library
+    assert crossed[0]["n"] == 7  # the service's imports, calls and base class in the library
 
     wipe(neo4j)
     for repo in REPOSITORIES:

@@ -1,7 +1,8 @@
 """Cross-repository edges against a real Neo4j: a service calling its team's library.
 
 The service (`tests/fixtures/crossrepo/service`) imports `billing_lib.money`, calls
-`billing_lib.invoices.total` and `tax`, and subclasses `billing_lib.money.Money`. With the
+`billing_lib.invoices.total` (also as `billing_lib.total`, which the package re-exports) and
+`tax`, and subclasses `billing_lib.money.Money`. With the
 library indexed too, those edges end at the library's nodes whatever the order of indexing,
 re-indexing and deletion; without it (or when two copies make the choice ambiguous and the
 service declares neither) they end at `:External` nodes.
@@ -13,13 +14,19 @@ import shutil
 from pathlib import Path
 
 import pytest
+from mcp.types import TextContent
 
+from graphrag_code.codegraph import CodeGraph
+from graphrag_code.embedding import HashingEmbedder
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.graph.crossrepo import Provider, choose_provider
 from graphrag_code.graph.schema import SchemaConfig, ensure_schema
 from graphrag_code.graph.writer import GraphWriter
 from graphrag_code.ingest.dependencies import normalise, project_names, top_level_packages
 from graphrag_code.ingest.pipeline import IndexOptions, build_graph
+from graphrag_code.mcp.freshness import FreshnessTracker
+from graphrag_code.mcp.options import ServerOptions
+from graphrag_code.mcp.tools import GraphTools
 from graphrag_code.retrieval.relations import Relations
 from graphrag_code.retrieval.search import Searcher, SearchOptions
 
@@ -32,6 +39,9 @@ Edge = tuple[str, str, str, str | None]
 CROSS = {
     ("service:service.checkout", "IMPORTS", "billing_lib:billing_lib.money"),
     ("service:service.checkout", "IMPORTS", "billing_lib:billing_lib.invoices"),
+    ("service:service.api", "IMPORTS", "billing_lib:billing_lib"),
+    # `from billing_lib import total`: the package re-exports billing_lib.invoices.total
+    ("service:service.api.quote", "CALLS", TOTAL),
     ("service:service.checkout.checkout", "CALLS", TOTAL),
     ("service:service.checkout.tax_only", "CALLS", "billing_lib:billing_lib.invoices.tax"),
     ("service:service.checkout.Balance", "INHERITS", "billing_lib:billing_lib.money.Money"),
@@ -80,11 +90,15 @@ def test_both_orders_give_the_same_graph_with_the_same_tiers(
     assert plain(library_first) >= CROSS
     # no stale external left: every name the library provides now ends at its node
     assert not {name for name in externals(graph) if name.startswith("billing_lib.")}
-    # the same tier as the external edge it replaced
-    tiers = {(s, kind, t.removeprefix("external:")): tier for s, kind, t, tier in before}
-    for s, kind, t, tier in library_first:
-        if t.startswith("billing_lib:") and s.startswith("service:"):
-            assert tiers[(s, kind, t.split(":", 1)[1])] == tier
+    # the same tier (and lines) as the external edge each replaced, which it remembers
+    tiers = {(s, kind, t): tier for s, kind, t, tier in before}
+    crossing = graph.read(
+        "MATCH (s:Code {repo: 'service'})-[r]->(:Code {repo: 'billing_lib'}) "
+        "RETURN s.id AS s, type(r) AS kind, r.external_name AS name, r.resolution AS tier"
+    )
+    assert len(crossing) == len(CROSS)
+    for row in crossing:
+        assert tiers[(row["s"], row["kind"], "external:" + row["name"])] == row["tier"]
 
     GraphWriter(graph, "service").delete_repository()
     GraphWriter(graph, "billing_lib").delete_repository()
@@ -299,3 +313,18 @@ def test_choose_provider_never_guesses() -> None:
     assert choose_provider("lib", "billing_lib", one[:1]) == (None, False)  # never itself
     # a repository providing the package itself keeps its unresolved names external
     assert choose_provider("lib", "billing_lib", two) == (None, False)
+
+
+def test_mcp_callers_name_the_other_repository_and_stay_home_within(
+    graph: Neo4jClient, tmp_path: Path
+) -> None:
+    index(graph, LIBRARY, "billing_lib", tmp_path)
+    index(graph, SERVICE, "service", tmp_path)
+    code = CodeGraph(client=graph, embedder=HashingEmbedder())
+    tools = GraphTools(code, ServerOptions(), FreshnessTracker(code.repositories))
+    across = tools.callers("billing_lib.invoices.total")
+    text = "\n".join(part.text for part in across.content if isinstance(part, TextContent))
+    assert "service.checkout.checkout — service: src/service/checkout.py:" in text
+    within = tools.callers("billing_lib.invoices.total", within=True)
+    text = "\n".join(part.text for part in within.content if isinstance(part, TextContent))
+    assert "nothing found" in text

@@ -1,11 +1,12 @@
 // Link the edges of repository row.repo to the :External row.name to the one node of
-// repository row.target with that qualified name instead (none or several: left alone). The
+// repository row.target with that qualified name (or row.node, the name a package
+// re-exports it under: reexports.cypher) instead (none or several: left alone). The
 // new edge keeps the type and properties (tier, lines) and remembers the external it stands
 // for, so that `release` can turn it back. Relationship types cannot be parameters: one
 // FOREACH per type that reaches an :External.
-// Parameters: $rows = [{repo, name, target}]
+// Parameters: $rows = [{repo, name, target, node}]
 UNWIND $rows AS row
-MATCH (t:Code {qualified_name: row.name})
+MATCH (t:Code {qualified_name: coalesce(row.node, row.name)})
 WHERE t.repo = row.target
 WITH row, collect(t) AS targets
 WHERE size(targets) = 1

@@ -177,6 +177,17 @@ class CrossRepoLinker:
     def edges(self, repo: str) -> int:
         return int(self.client.read(load_query("crossrepo/summary"), {"repo": repo})[0]["edges"])
 
+    def _reexported(self, names: set[tuple[str, str]]) -> dict[tuple[str, str], str]:
+        """(external name, providing repository) -> the qualified name of the node a module
+        of that repository re-exports under that name, for names that are no node there."""
+        query = load_query("crossrepo/reexports")
+        ordered = [{"name": name, "target": target} for name, target in sorted(names)]
+        found: dict[tuple[str, str], str] = {}
+        for start in range(0, len(ordered), _BATCH):
+            for row in self.client.read(query, {"rows": ordered[start : start + _BATCH]}):
+                found[(row["name"], row["target"])] = row["node"]
+        return found
+
     def _resolve(
         self,
         providers: Sequence[Provider],
@@ -192,7 +203,7 @@ class CrossRepoLinker:
         by_source: Mapping[tuple[str, str], list[str]] = defaultdict(list)
         for row in names:
             by_source[(row["repo"], row["package"])].append(row["name"])
-        rows: list[dict[str, str]] = []
+        rows: list[dict[str, str | None]] = []
         ambiguous = 0
         for (source, package), externals in sorted(by_source.items()):
             target, unsure = choose_provider(source, package, providers)
@@ -200,12 +211,15 @@ class CrossRepoLinker:
                 ambiguous += len(externals)
             if target is not None:
                 rows.extend({"repo": source, "name": n, "target": target} for n in externals)
+        nodes = self._reexported({(str(r["name"]), str(r["target"])) for r in rows})
+        for row in rows:
+            row["node"] = nodes.get((str(row["name"]), str(row["target"])))
         linked = 0
         query = load_query("crossrepo/resolve")
         for start in range(0, len(rows), _BATCH):
             result = self.client.write(query, {"rows": rows[start : start + _BATCH]})
             linked += int(result[0]["linked"])
-        resolved = sorted({row["name"] for row in rows})
+        resolved = sorted({str(row["name"]) for row in rows})
         if resolved:
             self.client.write(
                 load_query("ingest/delete_orphan_externals_named"), {"names": resolved}
