@@ -1,7 +1,7 @@
 // Turn one batch of cross-repository edges back into edges to their :External target (run
 // until it returns 0): those into the nodes $ids (about to be deleted), those into
-// repository $into (or null) whose external package is in $packages, and those leaving
-// repository $from (or null).
+// repository $into (or null) whose external package is in $packages (null: all of them),
+// and those leaving repository $from (or null).
 // Parameters: $ids, $into, $packages, $from, $limit
 CALL () {
   UNWIND coalesce($ids, []) AS id
@@ -10,7 +10,8 @@ CALL () {
   RETURN s, r
   UNION
   MATCH (t:Code {repo: $into})<-[r:CALLS|IMPORTS|INHERITS]-(s:Code)
-  WHERE r.external_package IN $packages
+  WHERE r.external_name IS NOT NULL
+    AND ($packages IS NULL OR r.external_package IN $packages)
   RETURN s, r
   UNION
   MATCH (s:Code {repo: $from})-[r:CALLS|IMPORTS|INHERITS]->(:Code)

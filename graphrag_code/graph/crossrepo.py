@@ -121,18 +121,19 @@ class CrossRepoLinker:
         *,
         ids: Sequence[str] = (),
         into: str | None = None,
-        packages: Sequence[str] = (),
+        packages: Sequence[str] | None = None,
         source: str | None = None,
     ) -> int:
         """Turn cross edges back into `:External` ones: those into the nodes `ids`, those
-        into repository `into` for `packages`, those leaving repository `source`."""
+        into repository `into` for `packages` (None: all), those leaving repository
+        `source`."""
         query = load_query("crossrepo/release")
         released = 0
         for start in range(0, max(len(ids), 1), _BATCH):
             parameters = {
                 "ids": list(ids[start : start + _BATCH]),
                 "into": into,
-                "packages": list(packages),
+                "packages": None if packages is None else list(packages),
                 "from": source,
                 "limit": _BATCH,
             }
@@ -161,11 +162,10 @@ class CrossRepoLinker:
         )
         return CrossRepoResult(linked, ambiguous, self.edges(repo))
 
-    def forget(self, repo: str, packages: Iterable[str]) -> CrossRepoResult:
+    def forget(self, repo: str) -> CrossRepoResult:
         """Before `repo` is deleted: every cross edge into it goes back to `:External`; once
         it is gone (`relink`), another provider of its packages may take them."""
-        released = self.release(into=repo, packages=sorted(set(packages)))
-        return CrossRepoResult(released, 0, 0)
+        return CrossRepoResult(self.release(into=repo), 0, 0)
 
     def relink(self, packages: Iterable[str]) -> CrossRepoResult:
         """Resolve every repository's `:External` targets in `packages` again."""

@@ -186,7 +186,7 @@ class GraphWriter:
         (or to another repository providing the same package, now the only one)."""
         cross = CrossRepoLinker(self.client)
         packages = next((p.packages for p in cross.providers() if p.repo == self.repo), None)
-        cross.forget(self.repo, packages or ())
+        cross.forget(self.repo)
         self.delete_all_tests_edges()
         query = load_query("ingest/delete_repository")
         while self.client.write(query, {"repo": self.repo, "limit": batch})[0]["deleted"]:
