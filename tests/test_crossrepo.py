@@ -18,6 +18,7 @@ from mcp.types import TextContent
 
 from graphrag_code.codegraph import CodeGraph
 from graphrag_code.embedding import HashingEmbedder
+from graphrag_code.errors import SymbolNotFoundError
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.graph.crossrepo import Provider, choose_provider
 from graphrag_code.graph.schema import SchemaConfig, ensure_schema
@@ -123,6 +124,11 @@ def test_callers_of_a_library_function_include_the_service(
     in_service = relations.callers("billing_lib.invoices.total", depth=2, repo="service")
     assert in_service.subject.repo == "billing_lib"  # looked up everywhere: not in the service
     assert {r.repo for r in in_service.all} == {"service"}
+    with pytest.raises(SymbolNotFoundError) as missing:  # nowhere: the error names the repo asked
+        relations.callers("no_such_function", repo="service")
+    assert missing.value.repo == "service"
+    with pytest.raises(SymbolNotFoundError):  # --within: only the repository named
+        relations.callers("billing_lib.invoices.total", repo="service", within=True)
     callees = relations.callees("service.checkout.checkout", repo="service", within=True)
     assert [r.external for r in callees.all] == []  # the library's node is outside
     callees = relations.callees("service.checkout.checkout")

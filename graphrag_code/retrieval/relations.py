@@ -146,10 +146,13 @@ class Relations:
         where = repo or lookup
         try:
             return self.resolve(name, repo=where)
-        except SymbolNotFoundError:
+        except SymbolNotFoundError as missing:
             if where is None or within:
                 raise
-            return self.resolve(name)
+            try:
+                return self.resolve(name)
+            except SymbolNotFoundError:
+                raise missing from None  # the error names the repository asked
 
     # -- traversals ---------------------------------------------------------------------------
     def _walk(
