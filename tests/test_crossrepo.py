@@ -294,6 +294,22 @@ def test_project_names_read_every_declaration(tmp_path: Path) -> None:
     assert normalise("Billing__Lib.x") == "billing-lib-x"
 
 
+def test_project_names_of_poetry_and_go(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.poetry]\nname = "svc"\n[tool.poetry.dependencies]\npython = "^3.10"\n'
+        'Billing-Lib = "^1"\n'
+    )
+    (tmp_path / "go.mod").write_text(
+        "module example.com/svc\n\nrequire (\n\tgithub.com/pkg/errors v0.9.1 // indirect\n)\n"
+        "require golang.org/x/sync v0.7.0\n"
+    )
+    names = project_names(tmp_path)
+    assert names.distributions == {"svc", "example-com/svc"}
+    assert names.dependencies == {"billing-lib", "github-com/pkg/errors", "golang-org/x/sync"}
+    (tmp_path / "pyproject.toml").write_text("[project\nbroken")  # unreadable: absent
+    assert project_names(tmp_path).distributions == {"example-com/svc"}
+
+
 def test_top_level_packages_leave_out_tests_and_setup() -> None:
     modules = {
         "src/billing_lib/invoices.py": "billing_lib.invoices",
