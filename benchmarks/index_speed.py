@@ -125,6 +125,8 @@ def run(spec: str, edit_file: str, path: Path | None = None) -> dict[str, Any]:
                 "background_save_seconds": round(time.perf_counter() - saving, 3),
                 "relinked_files": report.files_relinked,
                 "parsed_files": report.files_parsed,
+                "edges_written": report.edges_written,
+                "edges_deleted": report.edges_deleted,
                 "stages": {k: round(v, 3) for k, v in report.seconds.items()},
             }
         GraphWriter(client, REPO).delete_repository()

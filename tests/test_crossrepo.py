@@ -220,6 +220,20 @@ def test_reindexing_either_side_keeps_the_edges(graph: Neo4jClient, tmp_path: Pa
     assert plain(edges(graph)) >= CROSS | {new_call}
     assert not {name for name in externals(graph) if name.startswith("billing_lib.")}
 
+    # the call through the re-exported name moves a line: the edge diff replaces that edge
+    # (found by the name it stands for), and the cross stage links it again, once
+    api = service / "src" / "service" / "api.py"
+    api.write_text(
+        api.read_text().replace("    return invoice_total", "    # moved\n    return invoice_total")
+    )
+    index(graph, service, "service", state)
+    quote = graph.read(
+        "MATCH (:Code {id: 'service:service.api.quote'})-[r:CALLS]->(t) "
+        "RETURN coalesce(t.id, t.qualified_name) AS t, r.lines AS lines"
+    )
+    line = api.read_text().splitlines().index("    return invoice_total(prices).cents") + 1
+    assert [(row["t"], row["lines"]) for row in quote] == [(TOTAL, [line])]
+
     # the library drops tax(): the service's call falls back to an external, nothing dangles
     invoices.write_text(
         invoices.read_text()

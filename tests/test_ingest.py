@@ -180,6 +180,52 @@ def test_a_body_edit_restates_only_its_own_nodes_and_equals_a_clean_reindex(
     assert dump(graph, "body") == edited
 
 
+def test_an_interface_edit_writes_only_the_edges_that_changed(
+    graph: Neo4jClient, tmp_path: Path
+) -> None:
+    """A new function in a module that others import relinks the importers, whose edges all
+    come out the same: none is written again, and the graph equals a clean run's."""
+    repo_dir = tmp_path / "shop"
+    shutil.copytree(SHOP, repo_dir)
+    state = tmp_path / "state"
+    full = build_graph(repo_dir, graph, repo="diff", state_dir=state)
+    assert full.edges_written == len(dump(graph, "diff")["rels"]) - _structural(graph, "diff")
+    models = repo_dir / "src/shop/models.py"
+    models.write_text(models.read_text() + "\n\ndef unused_helper() -> int:\n    return 1\n")
+    report = build_graph(repo_dir, graph, repo="diff", state_dir=state)
+    assert report.files_parsed == 1
+    assert report.files_relinked > 1  # the importers of shop.models
+    assert (report.edges_written, report.edges_deleted) == (0, 0)
+    # a call to a function of another module changes one edge of the caller's file
+    orders = repo_dir / "src/shop/reports_new.py"
+    orders.write_text(
+        "from shop.models import unused_helper\n\n\ndef total() -> int:\n"
+        "    return unused_helper()\n"
+    )
+    models.write_text(models.read_text().replace("return 1\n", "return 2\n"))
+    report = build_graph(repo_dir, graph, repo="diff", state_dir=state)
+    assert report.edges_deleted == 0
+    assert 0 < report.edges_written < full.edges_written
+    edited = dump(graph, "diff")
+    assert any(
+        r[0] == "diff:shop.reports_new.total" and r[2] == "diff:shop.models.unused_helper"
+        for r in edited["rels"]
+    )
+    GraphWriter(graph, "diff").delete_repository()
+    build_graph(repo_dir, graph, repo="diff", state_dir=tmp_path / "clean")
+    assert dump(graph, "diff") == edited
+
+
+def _structural(client: Neo4jClient, repo: str) -> int:
+    """Relationships that are not link edges (scope tree, TESTS)."""
+    rows = client.read(
+        "MATCH ({repo: $repo})-[r]->() WHERE NOT type(r) IN "
+        "['CALLS', 'IMPORTS', 'INHERITS', 'USES_TYPE'] RETURN count(r) AS n",
+        {"repo": repo},
+    )
+    return int(rows[0]["n"])
+
+
 def test_warm_incremental_with_watcher_hints_equals_a_clean_reindex(
     graph: Neo4jClient, tmp_path: Path
 ) -> None:

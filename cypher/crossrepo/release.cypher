@@ -1,7 +1,8 @@
 // Turn one batch of cross-repository edges back into edges to their :External target (run
 // until it returns 0): those into the nodes $ids (about to be deleted), those into
 // repository $into (or null) whose external package is in $packages (null: all of them),
-// and those leaving repository $from (or null).
+// and those leaving repository $from (or null). An edge to the :External written since (a
+// re-linked file) is the newer one and stays as it is.
 // Parameters: $ids, $into, $packages, $from, $limit
 CALL () {
   UNWIND coalesce($ids, []) AS id
@@ -24,10 +25,10 @@ MERGE (e:External {qualified_name: r.external_name})
 WITH s, r, e, type(r) AS kind, properties(r) AS old
 WITH s, r, e, kind, old {.*, external_name: null, external_package: null} AS props
 FOREACH (_ IN CASE kind WHEN 'CALLS' THEN [1] ELSE [] END |
-  MERGE (s)-[x:CALLS]->(e) SET x += props)
+  MERGE (s)-[x:CALLS]->(e) ON CREATE SET x += props)
 FOREACH (_ IN CASE kind WHEN 'IMPORTS' THEN [1] ELSE [] END |
-  MERGE (s)-[x:IMPORTS]->(e) SET x += props)
+  MERGE (s)-[x:IMPORTS]->(e) ON CREATE SET x += props)
 FOREACH (_ IN CASE kind WHEN 'INHERITS' THEN [1] ELSE [] END |
-  MERGE (s)-[x:INHERITS]->(e) SET x += props)
+  MERGE (s)-[x:INHERITS]->(e) ON CREATE SET x += props)
 DELETE r
 RETURN count(*) AS released

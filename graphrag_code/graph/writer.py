@@ -115,6 +115,14 @@ class GraphWriter:
     def delete_outgoing_edges(self, ids: Iterable[str]) -> None:
         self._id_batches(load_query("ingest/delete_outgoing_edges"), ids)
 
+    def delete_edges(self, keys: Iterable[tuple[str, str, str, bool]]) -> None:
+        """Delete edges by identity: (kind, source id, target id or external name, external)."""
+        rows = [
+            {"kind": kind, "source": source, "target": target, "external": external}
+            for kind, source, target, external in sorted(set(keys))
+        ]
+        self._batches(load_query("ingest/delete_edges"), rows, None)
+
     def _id_batches(self, query: str, ids: Iterable[str]) -> None:
         self.client.write_batches(query, sorted(set(ids)), batch_size=self.batch_size)
 

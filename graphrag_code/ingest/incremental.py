@@ -47,6 +47,7 @@ class IngestRun:
     fresh: dict[str, ParsedFile] = field(default_factory=dict)  # parsed in this run, with code
     modules: dict[str, ModuleName] = field(default_factory=dict)
     import_prefixes: dict[str, frozenset[str]] = field(default_factory=dict)
+    edge_digests: dict[str, bytes] = field(default_factory=dict)  # see `edge_diff`
 
 
 def usable_state(
@@ -295,6 +296,7 @@ def next_state(
         },
         node_ids=node_ids,
         node_stats=stats,
+        edge_digests=run.edge_digests,
         file_stats={
             p: (s.size, s.mtime_ns, s.sha256) for p, s in run.sources.items() if p in run.parsed
         },

@@ -29,6 +29,7 @@ from ..parsing import ParseJob, imported_prefixes, parse_files, walk_repository
 from ..parsing.walker import DEFAULT_MAX_BYTES, WalkResult, walk_changes
 from ..progress import SILENT, ProgressReporter
 from .dependencies import project_names, top_level_packages
+from .edge_diff import edge_changes
 from .incremental import (
     IngestRun,
     files_to_parse,
@@ -373,13 +374,17 @@ def _write(
     writer.delete_nodes(deleted)
     progress.stage("writing nodes", len(rows))
     writer.write_nodes(rows, progress.advance)
-    relinked_sources = {node for path in relink for node in node_ids.get(path, [])}
-    if state is None:
-        relinked_sources |= existing
-    writer.delete_outgoing_edges(relinked_sources)
-    edges = [edge for path in sorted(relink) for edge in links[path].edges]
-    progress.stage("writing edges", len(edges))
-    writer.write_edges(edges, progress.advance)
+    changes = edge_changes(
+        links, relink, removed, node_ids, state.edge_digests if state is not None else None
+    )
+    wholesale = changes.wholesale_sources | (existing if state is None else set())
+    writer.delete_outgoing_edges(wholesale)
+    writer.delete_edges(changes.delete)
+    progress.stage("writing edges", len(changes.write))
+    writer.write_edges(changes.write, progress.advance)
+    run.edge_digests = changes.digests
+    run.report.edges_written = len(changes.write)
+    run.report.edges_deleted = len(changes.delete)
     changed_stats, stats = node_statistics(
         state, node_ids, links, relink, nodes_deleted=bool(deleted)
     )

@@ -40,6 +40,9 @@ class IngestReport:
     symbols: int = 0
     nodes_written: int = 0
     nodes_deleted: int = 0
+    # edge rows this run wrote and deleted: all of them on a full run, the diff otherwise
+    edges_written: int = 0
+    edges_deleted: int = 0
     edges: Counter[str] = field(default_factory=Counter)  # "CALLS/exact", "IMPORTS/external", …
     unresolved_calls: int = 0
     # why those sites stayed unresolved: "dynamic:eval", "values:many", … (see linking.calls)
@@ -83,6 +86,8 @@ class IngestReport:
             "symbols": self.symbols,
             "nodes_written": self.nodes_written,
             "nodes_deleted": self.nodes_deleted,
+            "edges_written": self.edges_written,
+            "edges_deleted": self.edges_deleted,
             "edges": dict(sorted(self.edges.items())),
             "tests": {
                 "recognised": self.tests,

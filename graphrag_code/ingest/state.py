@@ -95,8 +95,8 @@ _LAZY = ("roles", "seeds", "receivers")
 # pairs kept apart from the links, node statistics pickled per file; 12: languages, project
 # files, symbols' `declared_as` and `implements`; 13: value flow: flows, passes, implicit
 # calls, call sites' positions and callee expressions, parameter kinds; 14: test roles and
-# TESTS closures)
-_FORMAT = 14
+# TESTS closures; 15: per-file edge digests)
+_FORMAT = 15
 # the per-file fields pickled one file at a time on disk (see `StateStore._write`)
 _PER_FILE = ("parsed", "links", "node_ids")
 
@@ -118,6 +118,9 @@ class IndexState:
     node_ids: dict[str, list[str]] = field(default_factory=dict)  # path -> its node ids
     # path -> pickled {node id: ranks and unresolved calls written}, read for relinked files
     node_stats: dict[str, bytes] = field(default_factory=dict)
+    # path -> pickled {edge key: digest of its rows}: what the graph holds of its edges, so
+    # that a relinked file writes only the edges that changed (`edge_diff.py`)
+    edge_digests: dict[str, bytes] = field(default_factory=dict)
     shadowed: frozenset[str] = frozenset()
     skipped: dict[str, tuple[str, str]] = field(default_factory=dict)  # path -> (sha256, reason)
     import_prefixes: dict[str, frozenset[str]] = field(default_factory=dict)  # namespace evidence
