@@ -185,27 +185,42 @@ class CodeGraph:
         options = options or SearchOptions(k=k)
         return self.searcher.search(question, repo=repo, options=options, unit=unit, files=files)
 
-    def callers(self, symbol: str, *, depth: int = 1, repo: str | None = None) -> RelationsResult:
-        return self.relations.callers(symbol, depth=depth, repo=repo)
+    def callers(
+        self, symbol: str, *, depth: int = 1, repo: str | None = None, within: bool = False
+    ) -> RelationsResult:
+        """Who calls `symbol`, across repositories; `repo` filters the answers, `within`
+        keeps the walk in the symbol's repository (the same for every relationship method)."""
+        return self.relations.callers(symbol, depth=depth, repo=repo, within=within)
 
-    def callees(self, symbol: str, *, depth: int = 1, repo: str | None = None) -> RelationsResult:
-        return self.relations.callees(symbol, depth=depth, repo=repo)
+    def callees(
+        self, symbol: str, *, depth: int = 1, repo: str | None = None, within: bool = False
+    ) -> RelationsResult:
+        return self.relations.callees(symbol, depth=depth, repo=repo, within=within)
 
-    def importers(self, module: str, *, depth: int = 1, repo: str | None = None) -> RelationsResult:
-        return self.relations.importers(module, depth=depth, repo=repo)
+    def importers(
+        self, module: str, *, depth: int = 1, repo: str | None = None, within: bool = False
+    ) -> RelationsResult:
+        return self.relations.importers(module, depth=depth, repo=repo, within=within)
 
     def dependencies(
-        self, module: str, *, depth: int = 1, repo: str | None = None
+        self, module: str, *, depth: int = 1, repo: str | None = None, within: bool = False
     ) -> RelationsResult:
-        return self.relations.dependencies(module, depth=depth, repo=repo)
+        return self.relations.dependencies(module, depth=depth, repo=repo, within=within)
 
     def impact(
-        self, path_or_symbol: str, *, depth: int = 3, repo: str | None = None
+        self,
+        path_or_symbol: str,
+        *,
+        depth: int = 3,
+        repo: str | None = None,
+        within: bool = False,
     ) -> RelationsResult:
-        return self.relations.impact(path_or_symbol, depth=depth, repo=repo)
+        return self.relations.impact(path_or_symbol, depth=depth, repo=repo, within=within)
 
-    def path(self, source: str, target: str, *, repo: str | None = None) -> PathResult:
-        return self.relations.path(source, target, repo=repo)
+    def path(
+        self, source: str, target: str, *, repo: str | None = None, within: bool = False
+    ) -> PathResult:
+        return self.relations.path(source, target, repo=repo, within=within)
 
     def explain(self, source: str, target: str, *, repo: str | None = None) -> CallExplanation:
         """Why `source` calls `target` (`.text` says it in words): by name, by a type, or

@@ -1,6 +1,9 @@
 // One breadth-first step of a relationship query: the neighbours of $ids along $types in
 // $direction ('out': edges leaving the node, 'in': edges arriving at it).
-// Parameters: $ids, $types, $direction, $limit_per_node
+// With $within (a repository name, or null), the step never leaves that repository (its
+// :External targets still count); without it, edges into other indexed repositories are
+// followed like any other.
+// Parameters: $ids, $types, $direction, $limit_per_node, $within
 UNWIND $ids AS id
 MATCH (n:Code {id: id})
 CALL (n) {
@@ -8,11 +11,12 @@ CALL (n) {
     WITH n WHERE $direction = 'out'
     MATCH (n)-[r]->(m)
     WHERE type(r) IN $types AND (m:Code OR m:External)
+      AND ($within IS NULL OR m:External OR m.repo = $within)
     RETURN m, r
     UNION
     WITH n WHERE $direction = 'in'
     MATCH (n)<-[r]-(m:Code)
-    WHERE type(r) IN $types
+    WHERE type(r) IN $types AND ($within IS NULL OR m.repo = $within)
     RETURN m, r
   }
   WITH m, r

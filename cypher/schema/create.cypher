@@ -11,6 +11,8 @@ CREATE INDEX code_path IF NOT EXISTS FOR (n:Code) ON (n.path);
 // ENDS WITH on paths ("storage/base.py" names "src/shop/storage/base.py") needs a text index
 CREATE TEXT INDEX code_path_text IF NOT EXISTS FOR (n:Code) ON (n.path);
 CREATE INDEX code_content_hash IF NOT EXISTS FOR (n:Code) ON (n.content_hash);
+// the cross-repository stage looks up the externals of the packages another repository provides
+CREATE INDEX external_package IF NOT EXISTS FOR (e:External) ON (e.package);
 // The vector index: schema/create_vector.cypher, or create_vector_filtered.cypher on 2026.01+.
 // The full-text index over every repository; each repository has one of its own too
 // (create_repository_text.cypher, graph/scoping.py).

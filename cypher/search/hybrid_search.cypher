@@ -22,6 +22,9 @@
 //   $types, $direction ('out' | 'in' | 'both'), $max_hops (0..3; 0: the seeds only)
 //   $fanout (neighbours kept per node), $hub_degree (nodes above it are not expanded),
 //   $expand_cap (neighbours read per node before ranking)
+//   $stay_in_repo  false: the expansion follows edges into other indexed repositories (the
+//                  answers are still those in $repo); true: every hop stays in its seed's
+//                  repository (--within)
 //   $max_seeds, $graph_k   seeds kept; graph hits returned (a seed expands breadth first
 //                  only until it has reached $graph_k nodes)
 //   $trace, $target_lucene   trace questions: also follow the shortest call chains from the
@@ -112,11 +115,11 @@ CALL (vector, text, named) {
   CALL (s) {
     CALL (s) {
       WITH s WHERE $max_hops >= 1 AND $direction IN ['out', 'both']
-      MATCH (s)-[r]->(m:Code) WHERE type(r) IN $types
+      MATCH (s)-[r]->(m:Code) WHERE type(r) IN $types AND (NOT $stay_in_repo OR m.repo = s.repo)
       RETURN m, r
       UNION
       WITH s WHERE $max_hops >= 1 AND $direction IN ['in', 'both']
-      MATCH (s)<-[r]-(m:Code) WHERE type(r) IN $types
+      MATCH (s)<-[r]-(m:Code) WHERE type(r) IN $types AND (NOT $stay_in_repo OR m.repo = s.repo)
       RETURN m, r
     }
     WITH m, r WHERE m <> s
@@ -140,11 +143,11 @@ CALL (vector, text, named) {
     CALL (f) {
       CALL (f) {
         WITH f WHERE $direction IN ['out', 'both']
-        MATCH (f)-[r]->(m:Code) WHERE type(r) IN $types
+        MATCH (f)-[r]->(m:Code) WHERE type(r) IN $types AND (NOT $stay_in_repo OR m.repo = f.repo)
         RETURN m, r
         UNION
         WITH f WHERE $direction IN ['in', 'both']
-        MATCH (f)<-[r]-(m:Code) WHERE type(r) IN $types
+        MATCH (f)<-[r]-(m:Code) WHERE type(r) IN $types AND (NOT $stay_in_repo OR m.repo = f.repo)
         RETURN m, r
       }
       WITH m, r WHERE m <> f
@@ -171,11 +174,11 @@ CALL (vector, text, named) {
     CALL (f) {
       CALL (f) {
         WITH f WHERE $direction IN ['out', 'both']
-        MATCH (f)-[r]->(m:Code) WHERE type(r) IN $types
+        MATCH (f)-[r]->(m:Code) WHERE type(r) IN $types AND (NOT $stay_in_repo OR m.repo = f.repo)
         RETURN m, r
         UNION
         WITH f WHERE $direction IN ['in', 'both']
-        MATCH (f)<-[r]-(m:Code) WHERE type(r) IN $types
+        MATCH (f)<-[r]-(m:Code) WHERE type(r) IN $types AND (NOT $stay_in_repo OR m.repo = f.repo)
         RETURN m, r
       }
       WITH m, r WHERE m <> f

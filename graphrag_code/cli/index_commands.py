@@ -114,6 +114,16 @@ def print_report(console: Console, report: IngestReport, *, as_json: bool) -> No
     if dynamic:  # getattr with a computed name, eval, exec, importlib: never followed
         kinds = ", ".join(f"{k.removeprefix('dynamic:')} {n}" for k, n in sorted(dynamic.items()))
         console.print(f"  of which dynamic: {kinds}", highlight=False)
+    if report.cross_repo_edges or report.cross_repo_ambiguous:
+        console.print(
+            f"edges to or from other indexed repositories: {report.cross_repo_edges}",
+            highlight=False,
+        )
+    if report.cross_repo_ambiguous:
+        console.print(
+            f"[yellow]{report.cross_repo_ambiguous} name(s) left external: several indexed "
+            "repositories provide their package and the declared dependencies choose none[/]"
+        )
     if "embed" in report.seconds:
         console.print(
             f"embedded {report.embedded} symbols ({report.embedding_cache_hits} reused from "

@@ -26,6 +26,7 @@ def register(commands: Any) -> None:
     search = commands.add_parser("search", help="hybrid search: vector + full-text + graph")
     search.add_argument("question")
     _common(search)
+    _within(search)
     search.add_argument("-k", type=int, default=10, help="number of hits (default 10)")
     search.add_argument(
         "--legs", default=",".join(LEGS), help="comma-separated legs to use (ablations)"
@@ -53,12 +54,14 @@ def register(commands: Any) -> None:
         sub.add_argument("name", metavar="NAME", help="qualified name, short name or file path")
         sub.add_argument("--depth", type=int, default=default_depth)
         _common(sub)
+        _within(sub)
         sub.set_defaults(handler=_relation, relation=name)
 
     path = commands.add_parser("path", help="shortest call/import chain from SOURCE to TARGET")
     path.add_argument("source")
     path.add_argument("target")
     _common(path)
+    _within(path)
     path.set_defaults(handler=_path)
 
     explain = commands.add_parser("explain", help="why SOURCE calls TARGET (and through what)")
@@ -98,13 +101,22 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="machine-readable output")
 
 
+def _within(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--within",
+        action="store_true",
+        help="never leave the subject's repository (by default the walk follows edges into "
+        "other indexed repositories, and --repo only filters the answers)",
+    )
+
+
 def _search(args: argparse.Namespace, console: Console) -> int:
     legs = tuple(leg.strip() for leg in args.legs.split(",") if leg.strip())
     with CodeGraph() as graph:
         result = graph.search(
             args.question,
             repo=args.repo,
-            options=SearchOptions(k=args.k, legs=legs),
+            options=SearchOptions(k=args.k, legs=legs, within=args.within),
             unit=args.unit,
         )
     print_warnings(result.warnings)
@@ -146,14 +158,16 @@ def _search(args: argparse.Namespace, console: Console) -> int:
 def _relation(args: argparse.Namespace, console: Console) -> int:
     with CodeGraph() as graph:
         method = getattr(graph, args.relation)
-        result: RelationsResult = method(args.name, depth=args.depth, repo=args.repo)
+        result: RelationsResult = method(
+            args.name, depth=args.depth, repo=args.repo, within=args.within
+        )
     if args.json:
         console.print_json(json.dumps(asdict(result), default=str))
         return 0
     subject = result.subject
     console.print(
         f"[bold]{args.relation}[/] of {subject.qualified_name} ({subject.kind}, "
-        f"{subject.location})",
+        f"{subject.repo}: {subject.location})",
         highlight=False,
     )
     for title, rows in (
@@ -163,11 +177,13 @@ def _relation(args: argparse.Namespace, console: Console) -> int:
         if not rows:
             continue
         table = Table(title=title, show_edge=False)
-        for column in ("distance", "symbol", "kind", "location", "edge", "resolution", "why"):
+        for column in (
+            "distance", "symbol", "kind", "repository", "location", "edge", "resolution", "why"
+        ):  # fmt: skip
             table.add_column(column)
         for row in sorted(rows, key=lambda r: (r.distance, r.qualified_name)):
             table.add_row(
-                str(row.distance), row.qualified_name, row.kind or "external",
+                str(row.distance), row.qualified_name, row.kind or "external", row.repo or "",
                 str(row.location or "(external)"),
                 row.edge, row.resolution or "", row.why or "",
             )  # fmt: skip
@@ -190,7 +206,7 @@ def _relation(args: argparse.Namespace, console: Console) -> int:
 
 def _path(args: argparse.Namespace, console: Console) -> int:
     with CodeGraph() as graph:
-        result = graph.path(args.source, args.target, repo=args.repo)
+        result = graph.path(args.source, args.target, repo=args.repo, within=args.within)
     if args.json:
         console.print_json(json.dumps(asdict(result), default=str))
         return 0
@@ -207,7 +223,9 @@ def _path(args: argparse.Namespace, console: Console) -> int:
                 f"  [yellow]possible: {step.why or step.resolution}[/]" if not step.certain else ""
             )
             console.print(f"   └─{step.edge}{tier}─▶{why}", highlight=False)
-        console.print(f"{step.qualified_name}  [dim]{step.location}[/]", highlight=False)
+        console.print(
+            f"{step.qualified_name}  [dim]{step.repo}: {step.location}[/]", highlight=False
+        )
     if result.possible_steps:
         console.print(f"[yellow]{result.possible_steps} possible step(s): no certain chain[/]")
     return 0

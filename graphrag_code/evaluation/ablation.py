@@ -42,10 +42,10 @@ class Ablation:
         weights = None
         if self.graph_weight is not None:
             weights = {**DEFAULT_WEIGHTS[analyse(question).intent], "graph": self.graph_weight}
-        depth = {} if self.candidates is None else {"candidates_per_leg": self.candidates}
         return SearchOptions(
-            k=k, legs=self.legs, weights=weights, centrality_prior=self.centrality_prior, **depth
-        )
+            k=k, legs=self.legs, weights=weights, centrality_prior=self.centrality_prior,
+            candidates_per_leg=self.candidates or SearchOptions().candidates_per_leg,
+        )  # fmt: skip
 
 
 def select(known: Iterable[Ablation], names: Sequence[str]) -> tuple[Ablation, ...]:

@@ -152,10 +152,17 @@ class GraphReader:
         return [SymbolMatch(_symbol(row), int(row["rank"])) for row in rows]
 
     def neighbours(
-        self, ids: Sequence[str], *, types: Sequence[str], direction: Direction, limit_per_node: int
+        self,
+        ids: Sequence[str],
+        *,
+        types: Sequence[str],
+        direction: Direction,
+        limit_per_node: int,
+        within: str | None = None,
     ) -> list[Neighbour]:
         """One breadth-first step: up to `limit_per_node` neighbours of each of `ids` along
-        `types`, certain edges and central nodes first."""
+        `types`, certain edges and central nodes first; with `within`, only neighbours in
+        that repository (and external targets)."""
         rows = self.client.read(
             load_query("relations/step"),
             {
@@ -163,6 +170,7 @@ class GraphReader:
                 "types": list(types),
                 "direction": direction,
                 "limit_per_node": limit_per_node,
+                "within": within,
             },
         )
         return [
@@ -177,6 +185,7 @@ class GraphReader:
                 resolution=row["resolution"],
                 lines=tuple(row["lines"] or ()),
                 via=row["via"] if row["type"] == "CALLS" else None,
+                repo=row["repo"],
             )
             for row in rows
         ]
@@ -233,14 +242,20 @@ class GraphReader:
         return list(rows[0]["ids"]) if rows else []
 
     def shortest_path(
-        self, source_id: str, target_id: str, *, tiers: Sequence[str] | None = None
+        self,
+        source_id: str,
+        target_id: str,
+        *,
+        tiers: Sequence[str] | None = None,
+        within: str | None = None,
     ) -> list[PathStep]:
         """The shortest CALLS/IMPORTS/DEFINES chain from one node to another whose calls all
-        have a resolution in `tiers` (None: any); [] if none."""
+        have a resolution in `tiers` (None: any); with `within`, a chain inside that
+        repository; [] if none."""
         tiers = [tier.value for tier in Resolution] if tiers is None else list(tiers)
         rows = self.client.read(
             load_query("relations/shortest_path"),
-            {"source": source_id, "target": target_id, "tiers": tiers},
+            {"source": source_id, "target": target_id, "tiers": tiers, "within": within},
         )
         if not rows:
             return []
@@ -255,6 +270,7 @@ class GraphReader:
                 resolution=edge["resolution"] if edge else None,
                 lines=tuple((edge["lines"] if edge else None) or ()),
                 why=edge.get("via") if edge else None,
+                repo=node["repo"],
             )
             for node, edge in zip(rows[0]["nodes"], edges, strict=True)
         ]

@@ -67,6 +67,7 @@ class Neighbour:
     resolution: str | None  # CALLS: exact, inferred, name or dispatch; None for other edges
     lines: tuple[int, ...]
     via: str | None = None  # CALLS: how the call reached it through a value (None: by name)
+    repo: str | None = None  # the node's repository (None for an external target)
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,7 @@ class PathStep:
     resolution: str | None  # CALLS: exact, inferred, name or dispatch; None for other edges
     lines: tuple[int, ...] = ()  # where the edge's calls or imports are written
     why: str | None = None  # CALLS: why the call reaches it ("dispatch via `Base.m`", a value)
+    repo: str | None = None  # the node's repository (a chain may cross repositories)
 
     @property
     def certain(self) -> bool:

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
-from ..errors import EmbeddingMismatchError, SchemaError
+from neo4j.exceptions import Neo4jError
+
+from ..errors import EmbeddingMismatchError, GraphRAGCodeError, SchemaError
 from .client import Neo4jClient
 from .queries import load_query, paste_identifier, split_statements
 from .scoping import repo_label, repository_text_index
@@ -30,6 +32,29 @@ __all__ = [
 ]
 
 _CLEAR_BATCH = 5000
+# Another process created the same index or constraint in the same moment: `IF NOT EXISTS`
+# looked before the other creation committed (two indexers starting on one server).
+_ALREADY_CREATED = frozenset(
+    {
+        "Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists",
+        "Neo.ClientError.Schema.IndexAlreadyExists",
+        "Neo.ClientError.Schema.IndexWithNameAlreadyExists",
+        "Neo.ClientError.Schema.ConstraintAlreadyExists",
+        "Neo.ClientError.Schema.ConstraintWithNameAlreadyExists",
+    }
+)
+
+
+def _create(client: Neo4jClient, statement: str, parameters: dict[str, Any]) -> None:
+    """Run one `CREATE … IF NOT EXISTS`; a rule another process has just created is what
+    was wanted, so that error is not one."""
+    try:
+        client.write(statement, parameters)
+    except GraphRAGCodeError as error:
+        cause = error.__cause__
+        if isinstance(cause, Neo4jError) and cause.code in _ALREADY_CREATED:
+            return
+        raise
 
 
 @dataclass(frozen=True)
@@ -79,8 +104,9 @@ def ensure_schema(
         "fulltext_analyzer": config.fulltext_analyzer,
     }
     for statement in split_statements(load_query("schema/create")):
-        client.write(statement, fulltext)
-    client.write(
+        _create(client, statement, fulltext)
+    _create(
+        client,
         load_query("schema/create_vector_filtered" if filtered else "schema/create_vector"),
         {
             "vector_index": config.vector_index,
@@ -111,7 +137,7 @@ def ensure_repository_text_index(client: Neo4jClient, config: SchemaConfig, repo
     while int(client.write(write, parameters)[0]["written"]):
         pass
     create = paste_identifier(load_query("schema/create_repository_text"), "RepositoryLabel", label)
-    client.write(create, {"name": name, "fulltext_analyzer": config.fulltext_analyzer})
+    _create(client, create, {"name": name, "fulltext_analyzer": config.fulltext_analyzer})
 
 
 @dataclass(frozen=True)

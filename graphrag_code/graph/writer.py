@@ -12,6 +12,7 @@ from typing import Any
 
 from ..model import Edge, EdgeKind, NodeRow, SymbolKind
 from .client import Neo4jClient
+from .crossrepo import CrossRepoLinker
 from .queries import load_query
 from .scoping import repo_label
 
@@ -104,6 +105,11 @@ class GraphWriter:
         self._batches(load_query("ingest/write_defines"), defines, None)
 
     def delete_nodes(self, ids: Iterable[str]) -> None:
+        """Delete these nodes; edges other repositories had linked to them fall back to
+        their `:External` target first (graph/crossrepo.py)."""
+        ids = sorted(set(ids))
+        if ids:
+            CrossRepoLinker(self.client).release(ids=ids)
         self._id_batches(load_query("ingest/delete_nodes"), ids)
 
     def delete_outgoing_edges(self, ids: Iterable[str]) -> None:
@@ -184,7 +190,11 @@ class GraphWriter:
 
     def delete_repository(self, batch: int = 10_000) -> None:
         """Remove every node of this repository, its :Repository node, its own full-text index
-        and orphaned externals."""
+        and orphaned externals. Other repositories' edges into it fall back to `:External`
+        (or to another repository providing the same package, now the only one)."""
+        cross = CrossRepoLinker(self.client)
+        packages = next((p.packages for p in cross.providers() if p.repo == self.repo), None)
+        cross.forget(self.repo)
         self.delete_all_tests_edges()
         query = load_query("ingest/delete_repository")
         while self.client.write(query, {"repo": self.repo, "limit": batch})[0]["deleted"]:
@@ -193,6 +203,8 @@ class GraphWriter:
         label = {"label": repo_label(self.repo)}
         for row in self.client.read(load_query("ingest/repository_indexes"), label):
             self.client.write(load_query("schema/drop_index"), {"name": row["name"]})
+        if packages:
+            cross.relink(packages)
         self.delete_orphan_externals()
 
     def delete_orphan_externals(self, candidates: Sequence[str] | None = None) -> None:

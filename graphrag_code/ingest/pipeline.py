@@ -19,6 +19,7 @@ from pathlib import Path
 
 from ..errors import IngestError
 from ..graph.client import Neo4jClient
+from ..graph.crossrepo import CrossRepoLinker
 from ..graph.writer import GraphWriter
 from ..languages import language_named, module_names
 from ..linking.index import RepositoryIndex
@@ -27,6 +28,7 @@ from ..model import NodeRow, ParsedFile, SkippedFile, SymbolKind
 from ..parsing import ParseJob, imported_prefixes, parse_files, walk_repository
 from ..parsing.walker import DEFAULT_MAX_BYTES, WalkResult, walk_changes
 from ..progress import SILENT, ProgressReporter
+from .dependencies import project_names, top_level_packages
 from .edge_diff import edge_changes
 from .incremental import (
     IngestRun,
@@ -156,6 +158,9 @@ def build_graph(
         links = _link(run, index, ids, relink, removed, progress, langs)
     report.files_relinked = len(relink)
     token = uuid.uuid4().hex
+    cross = CrossRepoLinker(client)
+    with _timed(report, "cross"):
+        previous = _publish(cross, run, root)
     with _timed(report, "write"):
         node_ids, stats = _write(run, writer, index, ids, links, relink, removed, token, progress)
     with _timed(report, "tests"):
@@ -169,6 +174,10 @@ def build_graph(
         )  # fmt: skip
     report.tests, report.tests_recomputed = tests_report.tests, tests_report.tests_recomputed
     report.tests_edges, report.tests_truncated = tests_report.edges_written, tests_report.truncated
+    with _timed(report, "cross"):
+        progress.stage("linking across repositories", None)
+        crossed = cross.link(name, previous_packages=previous)
+    report.cross_repo_edges, report.cross_repo_ambiguous = crossed.edges, crossed.ambiguous
     _summarise(run, index, links)
     new_state = next_state(run, index, links, relink, node_ids, stats, token, skipped_sha)
     new_state.project, new_state.languages, new_state.tests = project, langs.names, tests
@@ -176,6 +185,22 @@ def build_graph(
         store.save(client.endpoint.uri, client.database, new_state, background=background)
     writer.finish_run(token, head=_git_head(root), files=len(run.parsed), symbols=report.symbols)
     return report
+
+
+def _publish(cross: CrossRepoLinker, run: IngestRun, root: Path) -> frozenset[str]:
+    """Record what the repository provides and depends on (before its nodes are written: a
+    concurrent run on another repository sees it as a provider); the packages it provided
+    before come back, for the cross stage to relink."""
+    previous = next((p.packages for p in cross.providers() if p.repo == run.repo), frozenset())
+    python = {p: f.module for p, f in run.parsed.items() if f.language == "python"}
+    names = project_names(root)
+    cross.publish(
+        run.repo,
+        packages=top_level_packages(python),
+        distributions=names.distributions,
+        dependencies=names.dependencies,
+    )
+    return previous
 
 
 def _shas(project: dict[str, tuple[str, str]]) -> dict[str, str]:

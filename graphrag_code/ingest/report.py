@@ -59,6 +59,11 @@ class IngestReport:
     tests_recomputed: int = 0  # tests whose TESTS closure this run computed again
     tests_edges: int = 0  # TESTS edges written by this run
     tests_truncated: int = 0  # closures cut at the size caps
+    # edges linked to (or from) another indexed repository's nodes after this run
+    cross_repo_edges: int = 0
+    # external names another repository provides that stayed :External: several repositories
+    # provide the package and the caller's declared dependencies choose none (or several)
+    cross_repo_ambiguous: int = 0
 
     @property
     def total_seconds(self) -> float:
@@ -89,6 +94,10 @@ class IngestReport:
                 "recomputed": self.tests_recomputed,
                 "edges_written": self.tests_edges,
                 "truncated": self.tests_truncated,
+            },
+            "cross_repo": {
+                "edges": self.cross_repo_edges,
+                "ambiguous": self.cross_repo_ambiguous,
             },
             "unresolved_calls": self.unresolved_calls,
             "unresolved_kinds": dict(sorted(self.unresolved_kinds.items())),

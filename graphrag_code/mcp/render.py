@@ -37,9 +37,12 @@ def _lines(lines: Sequence[int]) -> str:
     return shown + (", …" if len(lines) > _MAX_LINES_SHOWN else "")
 
 
-def related_line(related: Related) -> str:
-    """`2. pkg.mod.f — src/pkg/mod.py:10-20, calls at line 14 [exact]; via pkg.mod.g`."""
+def related_line(related: Related, home: str | None = None) -> str:
+    """`2. pkg.mod.f — src/pkg/mod.py:10-20, calls at line 14 [exact]; via pkg.mod.g`; a node
+    of another repository than `home` (the subject's) names it: `— lib: src/lib/x.py:3-9`."""
     where = "external" if related.external else str(related.location)
+    if related.repo is not None and home is not None and related.repo != home:
+        where = f"{related.repo}: {where}"
     line = f"{related.distance}. {related.qualified_name} — {where}"
     if related.lines:
         line += f", {related.edge.lower()} at line {_lines(related.lines)}"
@@ -94,14 +97,18 @@ def hit_line(rank: int, hit: Hit) -> str:
 def path_lines(steps: Sequence[PathStep]) -> list[str]:
     """The chain, one node per line, each later one with the edge that led to it."""
     lines: list[str] = []
+    home = steps[0].repo if steps else None
     for step in steps:
+        where = str(step.location)
+        if step.repo is not None and step.repo != home:  # the chain crossed repositories
+            where = f"{step.repo}: {where}"
         if step.edge is None:
-            lines.append(f"{step.qualified_name} — {step.location}")
+            lines.append(f"{step.qualified_name} — {where}")
             continue
         tier = f" [{step.resolution}]" if step.resolution else ""
         at = f" at line {_lines(step.lines)}" if step.lines else ""
         why = f" (possible: {step.why or step.resolution})" if not step.certain else ""
-        lines.append(f"  -{step.edge}{tier}{at}-> {step.qualified_name} — {step.location}{why}")
+        lines.append(f"  -{step.edge}{tier}{at}-> {step.qualified_name} — {where}{why}")
     return lines
 
 

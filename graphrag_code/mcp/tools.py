@@ -79,6 +79,13 @@ Symbol = Annotated[
     ),
 ]
 Depth = Annotated[int, Field(ge=1, le=6, description="hops to follow (1 = direct only)")]
+Within = Annotated[
+    bool,
+    Field(
+        description="stay in the symbol's repository; by default the walk follows edges into "
+        "other indexed repositories (a service's calls into a shared library)"
+    ),
+]
 
 _MAX_PATCH_CHARS = 2_000_000  # a unified diff larger than this is not a change to review
 
@@ -297,11 +304,17 @@ class GraphTools:
         return _result([*lines, *freshness_lines(freshness)], answer)
 
     # -- relations ----------------------------------------------------------------------------
-    def _relations(self, relation: str, name: str, depth: int, repo: str | None) -> CallToolResult:
+    def _relations(
+        self, relation: str, name: str, depth: int, repo: str | None, within: bool = False
+    ) -> CallToolResult:
         name = check_name(name, limit=self.options.max_name_chars)
         scope = self._scope(name, repo)
-        method: Callable[..., RelationsResult] = getattr(self.graph, relation)
-        result = method(name, depth=depth, repo=scope)
+        method: Callable[..., RelationsResult] = getattr(self.graph.relations, relation)
+        # a repository the agent named filters the answers; one chosen here (the served one
+        # defining the name) is only where the subject is looked up
+        result = method(
+            name, depth=depth, repo=scope if repo else None, lookup=scope, within=within
+        )
         result = replace(
             result, certain=self._served(result.certain), possible=self._served(result.possible)
         )
@@ -311,8 +324,8 @@ class GraphTools:
             f"{relation} of {symbol_ref(subject)}, depth {depth}: {len(result.certain)} "
             f"certain, {len(result.possible)} possible"
         ]
-        certain = [related_line(r) for r in result.certain]
-        possible = [related_line(r) for r in result.possible]
+        certain = [related_line(r, subject.repo) for r in result.certain]
+        possible = [related_line(r, subject.repo) for r in result.possible]
         notes = relations_notes(result, depth)
         footer = notes + freshness_lines(freshness)
         titles = ["certain (exact or inferred edges):", "possible (a name match, or an override):"]
@@ -340,23 +353,23 @@ class GraphTools:
 
     @_answering
     def callers(
-        self, symbol: Symbol, depth: Depth = 1, repo: Repo = None
+        self, symbol: Symbol, depth: Depth = 1, repo: Repo = None, within: Within = False
     ) -> Annotated[CallToolResult, RelationsAnswer]:
         """Who calls a function or method, directly or up to `depth` hops, each caller with
         its file:line, the line of the call and how the call was resolved (exact, inferred, or
         a name match = possible). Calls to a method the symbol overrides count as possible
         callers; code with an unresolved call of the same name is listed apart. Use before
         changing a function's signature or behaviour."""
-        return self._relations("callers", symbol, depth, repo)
+        return self._relations("callers", symbol, depth, repo, within)
 
     @_answering
     def callees(
-        self, symbol: Symbol, depth: Depth = 1, repo: Repo = None
+        self, symbol: Symbol, depth: Depth = 1, repo: Repo = None, within: Within = False
     ) -> Annotated[CallToolResult, RelationsAnswer]:
         """What a function or method calls, directly or up to `depth` hops: functions of the
         indexed code with their file:line, and external ones (libraries, builtins) by name,
         plus how many of its call sites could not be resolved."""
-        return self._relations("callees", symbol, depth, repo)
+        return self._relations("callees", symbol, depth, repo, within)
 
     @_answering
     def importers(
@@ -364,10 +377,11 @@ class GraphTools:
         module: Annotated[str, Field(description="a module's qualified name or file path")],
         depth: Depth = 1,
         repo: Repo = None,
+        within: Within = False,
     ) -> Annotated[CallToolResult, RelationsAnswer]:
         """Which modules import a module (directly, or transitively up to `depth`), each
         with its file and the line of the import."""
-        return self._relations("importers", module, depth, repo)
+        return self._relations("importers", module, depth, repo, within)
 
     @_answering
     def dependencies(
@@ -375,10 +389,11 @@ class GraphTools:
         module: Annotated[str, Field(description="a module's qualified name or file path")],
         depth: Depth = 1,
         repo: Repo = None,
+        within: Within = False,
     ) -> Annotated[CallToolResult, RelationsAnswer]:
         """What a module imports (directly, or transitively up to `depth`): modules of the
         indexed code with their files, and external packages by name."""
-        return self._relations("dependencies", module, depth, repo)
+        return self._relations("dependencies", module, depth, repo, within)
 
     @_answering
     def impact(
@@ -386,12 +401,13 @@ class GraphTools:
         target: Annotated[str, Field(description="a file path, module, class, function or method")],
         depth: Depth = 3,
         repo: Repo = None,
+        within: Within = False,
     ) -> Annotated[CallToolResult, RelationsAnswer]:
         """What may break if a file or symbol changes: everything that imports, calls,
         subclasses or uses it (or anything it defines), transitively up to `depth` hops,
         nearest first, with file:line and whether each link is certain or only a name
         match. Use to size a change and to pick what to re-test."""
-        return self._relations("impact", target, depth, repo)
+        return self._relations("impact", target, depth, repo, within)
 
     # -- change impact ------------------------------------------------------------------------
     def _indexed_repo(self, repo: str | None) -> str:

@@ -6,6 +6,11 @@ capped and every answer knows its distance, the edges that led to it and whether
 were certain (exact or inferred) or possible (matched by name only, or a dispatch to an
 override: a call of a base method that may run the subclass's method; for languages without
 stored dispatch edges, `callers` derives these from the methods the subject overrides).
+
+Walks cross repositories: an edge into another indexed repository (graph/crossrepo.py) is
+followed like any other, and every answer names its repository. `repo` picks the subject
+(looked up there first) and filters the answers; `within=True` keeps the walk itself inside
+the subject's repository.
 """
 
 from __future__ import annotations
@@ -60,6 +65,7 @@ class Related:
     lines: tuple[int, ...] = ()
     external: bool = False
     why: str | None = None  # CALLS through a value: how the last step's call reached it
+    repo: str | None = None  # the repository of the node (None for an external target)
 
 
 @dataclass(frozen=True)
@@ -141,6 +147,23 @@ class Relations:
             )
         return best[0]
 
+    def subject(
+        self, name: str, *, repo: str | None, within: bool, lookup: str | None = None
+    ) -> SymbolRef:
+        """The subject of a walk: `name` in `repo` (or `lookup`, where a front end has chosen
+        the repository to look in); without one there (and not `within`), in any
+        repository, since `repo` then only filters the answers."""
+        where = repo or lookup
+        try:
+            return self.resolve(name, repo=where)
+        except SymbolNotFoundError as missing:
+            if where is None or within:
+                raise
+            try:
+                return self.resolve(name)
+            except SymbolNotFoundError:
+                raise missing from None  # the error names the repository asked
+
     # -- traversals ---------------------------------------------------------------------------
     def _walk(
         self,
@@ -150,6 +173,7 @@ class Relations:
         direction: Direction,
         depth: int,
         possible_start: Mapping[str, tuple[str, ...]] | None = None,
+        within: str | None = None,
     ) -> tuple[list[Related], bool]:
         """Breadth first from the `start` nodes (id -> the qualified names of the path that
         reached it, ending with its own); what `possible_start` nodes reach is possible."""
@@ -172,6 +196,7 @@ class Relations:
                 types=types,
                 direction=direction,
                 limit_per_node=self.limit_per_node + 1,
+                within=within,
             )
             per_node: dict[str, int] = {}
             next_frontier: dict[str, tuple[tuple[str, ...], bool]] = {}
@@ -198,6 +223,7 @@ class Relations:
                     lines=step.lines,
                     external=step.external,
                     why=step.via,
+                    repo=step.repo,
                 )
                 found.append(related)
                 if not related.external:
@@ -208,13 +234,29 @@ class Relations:
         return found, truncated
 
     def _result(
-        self, subject: SymbolRef, relation: str, found: list[Related], truncated: bool, **extra: Any
+        self,
+        subject: SymbolRef,
+        relation: str,
+        found: list[Related],
+        truncated: bool,
+        repo: str | None = None,
+        **extra: Any,
     ) -> RelationsResult:
+        if repo is not None:  # the answers in `repo` (and external targets), whatever the walk
+            found = [r for r in found if r.external or r.repo == repo]
         certain = [r for r in found if r.certain]
         possible = [r for r in found if not r.certain]
         return RelationsResult(subject, relation, certain, possible, truncated, **extra)
 
-    def callers(self, name: str, *, depth: int = 1, repo: str | None = None) -> RelationsResult:
+    def callers(
+        self,
+        name: str,
+        *,
+        depth: int = 1,
+        repo: str | None = None,
+        within: bool = False,
+        lookup: str | None = None,
+    ) -> RelationsResult:
         """Who calls `name` (transitively up to `depth`), plus code whose unresolved call
         sites use the same name (possible callers no edge records).
 
@@ -222,48 +264,88 @@ class Relations:
         in a base class resolves to the base's `connect`, yet runs a subclass's override on
         the subclass's instances. Their path starts with the overridden method.
         """
-        subject = self.resolve(name, repo=repo)
-        found, truncated = self._walk(_from(subject), types=["CALLS"], direction="in", depth=depth)
+        subject = self.subject(name, repo=repo, within=within, lookup=lookup)
+        scope = subject.repo if within else None
+        found, truncated = self._walk(
+            _from(subject), types=["CALLS"], direction="in", depth=depth, within=scope
+        )
         overridden = self.reader.overridden_methods(subject.id)
         if overridden:
             through, cut = self._walk(
                 {base.id: (subject.qualified_name, base.qualified_name) for base in overridden},
-                types=["CALLS"], direction="in", depth=depth,
+                types=["CALLS"], direction="in", depth=depth, within=scope,
             )  # fmt: skip
             truncated = truncated or cut
             seen = {subject.id} | {related.id for related in found}
             found += [replace(r, certain=False) for r in through if r.id not in seen]
         short = subject.qualified_name.rsplit(".", 1)[-1]
         candidates = self.reader.unresolved_callers(short, repo=subject.repo)
-        return self._result(subject, "callers", found, truncated, unresolved_candidates=candidates)
-
-    def callees(self, name: str, *, depth: int = 1, repo: str | None = None) -> RelationsResult:
-        """What `name` calls (transitively up to `depth`), internal and external."""
-        subject = self.resolve(name, repo=repo)
-        found, truncated = self._walk(_from(subject), types=["CALLS"], direction="out", depth=depth)
-        unresolved = self.reader.unresolved_call_count(subject.id)
-        return self._result(subject, "callees", found, truncated, unresolved_call_sites=unresolved)
-
-    def importers(self, module: str, *, depth: int = 1, repo: str | None = None) -> RelationsResult:
-        """Modules that import `module` (directly, or transitively up to `depth`)."""
-        subject = self.resolve(module, repo=repo)
-        found, truncated = self._walk(
-            _from(subject), types=["IMPORTS"], direction="in", depth=depth
+        return self._result(
+            subject, "callers", found, truncated, repo, unresolved_candidates=candidates
         )
-        return self._result(subject, "importers", found, truncated)
+
+    def callees(
+        self,
+        name: str,
+        *,
+        depth: int = 1,
+        repo: str | None = None,
+        within: bool = False,
+        lookup: str | None = None,
+    ) -> RelationsResult:
+        """What `name` calls (transitively up to `depth`), internal and external."""
+        subject = self.subject(name, repo=repo, within=within, lookup=lookup)
+        found, truncated = self._walk(
+            _from(subject), types=["CALLS"], direction="out", depth=depth,
+            within=subject.repo if within else None,
+        )  # fmt: skip
+        unresolved = self.reader.unresolved_call_count(subject.id)
+        return self._result(
+            subject, "callees", found, truncated, repo, unresolved_call_sites=unresolved
+        )
+
+    def importers(
+        self,
+        module: str,
+        *,
+        depth: int = 1,
+        repo: str | None = None,
+        within: bool = False,
+        lookup: str | None = None,
+    ) -> RelationsResult:
+        """Modules that import `module` (directly, or transitively up to `depth`)."""
+        subject = self.subject(module, repo=repo, within=within, lookup=lookup)
+        found, truncated = self._walk(
+            _from(subject), types=["IMPORTS"], direction="in", depth=depth,
+            within=subject.repo if within else None,
+        )  # fmt: skip
+        return self._result(subject, "importers", found, truncated, repo)
 
     def dependencies(
-        self, module: str, *, depth: int = 1, repo: str | None = None
+        self,
+        module: str,
+        *,
+        depth: int = 1,
+        repo: str | None = None,
+        within: bool = False,
+        lookup: str | None = None,
     ) -> RelationsResult:
         """What `module` imports, internal modules and external packages."""
-        subject = self.resolve(module, repo=repo)
+        subject = self.subject(module, repo=repo, within=within, lookup=lookup)
         found, truncated = self._walk(
-            _from(subject), types=["IMPORTS"], direction="out", depth=depth
-        )
-        return self._result(subject, "dependencies", found, truncated)
+            _from(subject), types=["IMPORTS"], direction="out", depth=depth,
+            within=subject.repo if within else None,
+        )  # fmt: skip
+        return self._result(subject, "dependencies", found, truncated, repo)
 
     def impact(
-        self, path_or_symbol: str, *, depth: int = 3, repo: str | None = None
+        self,
+        path_or_symbol: str,
+        *,
+        depth: int = 3,
+        repo: str | None = None,
+        within: bool = False,
+        lookup: str | None = None,
     ) -> RelationsResult:
         """What may break if `path_or_symbol` changes: everything that imports, calls,
         subclasses or uses it or anything it defines, transitively, with distances.
@@ -272,7 +354,7 @@ class Relations:
         override receives (the dispatch edges arriving at the override), and, for a changed
         base method, the callers of its overrides (they run code that honours its contract).
         """
-        subject = self.resolve(path_or_symbol, repo=repo)
+        subject = self.subject(path_or_symbol, repo=repo, within=within, lookup=lookup)
         start = self.reader.descendants(subject.id)
         overrides = self.reader.overriding_methods(start, limit=MAX_OVERRIDES)
         found, truncated = self._walk(
@@ -282,21 +364,26 @@ class Relations:
                 o.id: (subject.qualified_name, o.qualified_name)
                 for found_overrides in overrides.values() for o in found_overrides
             },
+            within=subject.repo if within else None,
         )  # fmt: skip
-        return self._result(subject, "impact", found, truncated)
+        return self._result(subject, "impact", found, truncated, repo)
 
-    def path(self, source: str, target: str, *, repo: str | None = None) -> PathResult:
+    def path(
+        self, source: str, target: str, *, repo: str | None = None, within: bool = False
+    ) -> PathResult:
         """The shortest chain of calls/imports/definitions from `source` to `target`: of
         certain calls when one exists, else the shortest through possible calls (each such
-        step says why: `PathStep.certain`, `.why`, `PathResult.possible_steps`)."""
-        a = self.resolve(source, repo=repo)
-        b = self.resolve(target, repo=repo)
+        step says why: `PathStep.certain`, `.why`, `PathResult.possible_steps`); through other
+        repositories unless `within` (then inside the source's repository)."""
+        a = self.subject(source, repo=repo, within=within)
+        b = self.subject(target, repo=repo, within=within)
         if a.id == b.id:  # Neo4j's shortestPath refuses equal ends; the path is the node
             return PathResult(
-                a, b, [PathStep(a.id, a.qualified_name, a.kind, a.location, None, None)]
+                a, b, [PathStep(a.id, a.qualified_name, a.kind, a.location, None, None, (), a.repo)]
             )
-        steps = self.reader.shortest_path(a.id, b.id, tiers=CERTAIN_TIERS)
-        return PathResult(a, b, steps or self.reader.shortest_path(a.id, b.id))
+        inside = a.repo if within else None
+        steps = self.reader.shortest_path(a.id, b.id, tiers=CERTAIN_TIERS, within=inside)
+        return PathResult(a, b, steps or self.reader.shortest_path(a.id, b.id, within=inside))
 
     def explain(self, source: str, target: str, *, repo: str | None = None) -> CallExplanation:
         """Why `source` calls `target`: by name, by a type, or through which value ("via the

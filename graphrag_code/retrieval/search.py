@@ -121,6 +121,9 @@ class SearchOptions:
     max_hops: int | None = None  # None: the intent's default
     # some of the legs, e.g. ("text",) or ("vector", "text"): each runs, weighted 1
     legs: tuple[str, ...] = LEGS
+    # the graph leg's walk stays in each seed's repository (by default it follows
+    # cross-repository edges; `repo` filters the hits either way)
+    within: bool = False
 
     def __post_init__(self) -> None:
         for name in ("k", "candidates_per_leg", "fanout", "max_seeds", "seed_k"):
@@ -351,6 +354,7 @@ class Searcher:
             "fanout": options.fanout,
             "expand_cap": options.fanout * 8,
             "hub_degree": options.hub_degree,
+            "stay_in_repo": options.within,
             "max_seeds": options.max_seeds if use_graph else 0,
             "graph_k": depth if use_graph else 0,
         }

@@ -1,0 +1,34 @@
+// Turn one batch of cross-repository edges back into edges to their :External target (run
+// until it returns 0): those into the nodes $ids (about to be deleted), those into
+// repository $into (or null) whose external package is in $packages (null: all of them),
+// and those leaving repository $from (or null). An edge to the :External written since (a
+// re-linked file) is the newer one and stays as it is.
+// Parameters: $ids, $into, $packages, $from, $limit
+CALL () {
+  UNWIND coalesce($ids, []) AS id
+  MATCH (t:Code {id: id})<-[r:CALLS|IMPORTS|INHERITS]-(s:Code)
+  WHERE r.external_name IS NOT NULL
+  RETURN s, r
+  UNION
+  MATCH (t:Code {repo: $into})<-[r:CALLS|IMPORTS|INHERITS]-(s:Code)
+  WHERE r.external_name IS NOT NULL
+    AND ($packages IS NULL OR r.external_package IN $packages)
+  RETURN s, r
+  UNION
+  MATCH (s:Code {repo: $from})-[r:CALLS|IMPORTS|INHERITS]->(:Code)
+  WHERE r.external_name IS NOT NULL
+  RETURN s, r
+}
+WITH s, r LIMIT $limit
+MERGE (e:External {qualified_name: r.external_name})
+  ON CREATE SET e.name = last(split(r.external_name, '.')), e.package = r.external_package
+WITH s, r, e, type(r) AS kind, properties(r) AS old
+WITH s, r, e, kind, old {.*, external_name: null, external_package: null} AS props
+FOREACH (_ IN CASE kind WHEN 'CALLS' THEN [1] ELSE [] END |
+  MERGE (s)-[x:CALLS]->(e) ON CREATE SET x += props)
+FOREACH (_ IN CASE kind WHEN 'IMPORTS' THEN [1] ELSE [] END |
+  MERGE (s)-[x:IMPORTS]->(e) ON CREATE SET x += props)
+FOREACH (_ IN CASE kind WHEN 'INHERITS' THEN [1] ELSE [] END |
+  MERGE (s)-[x:INHERITS]->(e) ON CREATE SET x += props)
+DELETE r
+RETURN count(*) AS released

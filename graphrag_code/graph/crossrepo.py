@@ -1,0 +1,227 @@
+"""Cross-repository edges: a call or import of one indexed repository that names a module or
+symbol of another indexed repository is linked to that repository's node, not to an
+`:External` one.
+
+Linking writes `:External` targets as before (the linkers know one repository). This stage
+then swaps each edge to an `:External` whose qualified name is a node of the repository that
+provides its top-level package for an edge of the same type and properties (tier, lines)
+to that node, which remembers the external it stands for (`external_name`,
+`external_package`). Releasing turns such edges back, so deleting or re-indexing either side
+never leaves a dangling or stale edge: every run first releases the cross edges it may
+change, then resolves again, so the graph is the same in every order of indexing.
+
+Two repositories providing the same package get no silent choice: the caller's declared
+dependencies pick one (by distribution or repository name), else the edge stays `:External`
+and is counted as ambiguous.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from .client import Neo4jClient
+from .queries import load_query
+
+__all__ = ["CrossRepoLinker", "CrossRepoResult", "Provider", "choose_provider"]
+
+_BATCH = 5000
+_SEPARATORS = re.compile(r"[-_.]+")
+
+
+@dataclass(frozen=True)
+class Provider:
+    """What the :Repository node says about a repository."""
+
+    repo: str
+    packages: frozenset[str]
+    distributions: frozenset[str]
+    dependencies: frozenset[str]
+
+    def named(self, wanted: frozenset[str]) -> bool:
+        """Whether `wanted` (normalised dependency names) names this repository."""
+        return bool(self.distributions & wanted) or _normalise(self.repo) in wanted
+
+
+@dataclass(frozen=True)
+class CrossRepoResult:
+    linked: int  # edges linked to another repository's node in this pass
+    ambiguous: int  # external names left unresolved: several providers, no declared choice
+    edges: int  # cross-repository edges leaving or entering the repository afterwards
+
+
+def _normalise(name: str) -> str:
+    """PEP 503's form of a name (as `ingest.dependencies.normalise` writes dependencies)."""
+    return _SEPARATORS.sub("-", name.strip()).lower()
+
+
+def choose_provider(
+    source: str, package: str, providers: Sequence[Provider]
+) -> tuple[str | None, bool]:
+    """The repository `source`'s references to `package` resolve into, and whether the choice
+    was ambiguous (several providers, none, or more than one, among `source`'s declared
+    dependencies). A repository never provides to itself."""
+    if any(p.repo == source and package in p.packages for p in providers):
+        return None, False  # its own namespace: what it does not define is not another's
+    candidates = [p for p in providers if package in p.packages and p.repo != source]
+    if len(candidates) == 1:
+        return candidates[0].repo, False
+    if not candidates:
+        return None, False
+    own = next((p for p in providers if p.repo == source), None)
+    declared = own.dependencies if own is not None else frozenset()
+    chosen = [p for p in candidates if p.named(declared)]
+    if len(chosen) == 1:
+        return chosen[0].repo, False
+    return None, True
+
+
+class CrossRepoLinker:
+    """Keeps the cross-repository edges of one database true (one pass per indexed,
+    re-indexed or deleted repository)."""
+
+    def __init__(self, client: Neo4jClient) -> None:
+        self.client = client
+
+    def providers(self) -> list[Provider]:
+        return [
+            Provider(
+                row["repo"],
+                frozenset(row["packages"]),
+                frozenset(row["distributions"]),
+                frozenset(row["dependencies"]),
+            )
+            for row in self.client.read(load_query("crossrepo/providers"))
+        ]
+
+    def publish(
+        self,
+        repo: str,
+        *,
+        packages: Iterable[str],
+        distributions: Iterable[str],
+        dependencies: Iterable[str],
+    ) -> None:
+        """Record on `repo`'s node what it provides and what it depends on (before its nodes
+        are written, so a concurrent run on another repository already counts it)."""
+        self.client.write(
+            load_query("crossrepo/write_packages"),
+            {
+                "repo": repo,
+                "packages": sorted(set(packages)),
+                "distributions": sorted(set(distributions)),
+                "dependencies": sorted(set(dependencies)),
+            },
+        )
+
+    def release(
+        self,
+        *,
+        ids: Sequence[str] = (),
+        into: str | None = None,
+        packages: Sequence[str] | None = None,
+        source: str | None = None,
+    ) -> int:
+        """Turn cross edges back into `:External` ones: those into the nodes `ids`, those
+        into repository `into` for `packages` (None: all), those leaving repository
+        `source`."""
+        query = load_query("crossrepo/release")
+        released = 0
+        for start in range(0, max(len(ids), 1), _BATCH):
+            parameters = {
+                "ids": list(ids[start : start + _BATCH]),
+                "into": into,
+                "packages": None if packages is None else list(packages),
+                "from": source,
+                "limit": _BATCH,
+            }
+            while count := int(self.client.write(query, parameters)[0]["released"]):
+                released += count
+        return released
+
+    def link(self, repo: str, *, previous_packages: Iterable[str] = ()) -> CrossRepoResult:
+        """After `repo` was written: resolve its own `:External` targets that another
+        repository provides, and every repository's targets in the packages `repo` provides
+        now or provided before (`previous_packages`)."""
+        providers = self.providers()
+        if all(p.repo == repo for p in providers):
+            return CrossRepoResult(0, 0, 0)  # alone in the database: nothing can cross
+        own = next((p for p in providers if p.repo == repo), None)
+        affected = set(previous_packages) | (set(own.packages) if own else set())
+        others = {pkg for p in providers if p.repo != repo for pkg in p.packages}
+        # every edge this pass may decide again goes back to :External first
+        self.release(source=repo)
+        for provider in providers:
+            shared = sorted(affected & provider.packages)
+            if shared or provider.repo == repo:
+                self.release(into=provider.repo, packages=sorted(affected))
+        linked, ambiguous = self._resolve(
+            providers, packages=sorted(affected), repo=repo, repo_packages=sorted(others)
+        )
+        return CrossRepoResult(linked, ambiguous, self.edges(repo))
+
+    def forget(self, repo: str) -> CrossRepoResult:
+        """Before `repo` is deleted: every cross edge into it goes back to `:External`; once
+        it is gone (`relink`), another provider of its packages may take them."""
+        return CrossRepoResult(self.release(into=repo), 0, 0)
+
+    def relink(self, packages: Iterable[str]) -> CrossRepoResult:
+        """Resolve every repository's `:External` targets in `packages` again."""
+        linked, ambiguous = self._resolve(
+            self.providers(), packages=sorted(set(packages)), repo=None, repo_packages=[]
+        )
+        return CrossRepoResult(linked, ambiguous, 0)
+
+    def edges(self, repo: str) -> int:
+        return int(self.client.read(load_query("crossrepo/summary"), {"repo": repo})[0]["edges"])
+
+    def _reexported(self, names: set[tuple[str, str]]) -> dict[tuple[str, str], str]:
+        """(external name, providing repository) -> the qualified name of the node a module
+        of that repository re-exports under that name, for names that are no node there."""
+        query = load_query("crossrepo/reexports")
+        ordered = [{"name": name, "target": target} for name, target in sorted(names)]
+        found: dict[tuple[str, str], str] = {}
+        for start in range(0, len(ordered), _BATCH):
+            for row in self.client.read(query, {"rows": ordered[start : start + _BATCH]}):
+                found[(row["name"], row["target"])] = row["node"]
+        return found
+
+    def _resolve(
+        self,
+        providers: Sequence[Provider],
+        *,
+        packages: Sequence[str],
+        repo: str | None,
+        repo_packages: Sequence[str],
+    ) -> tuple[int, int]:
+        names = self.client.read(
+            load_query("crossrepo/names_to_resolve"),
+            {"packages": list(packages), "repo": repo, "repo_packages": list(repo_packages)},
+        )
+        by_source: Mapping[tuple[str, str], list[str]] = defaultdict(list)
+        for row in names:
+            by_source[(row["repo"], row["package"])].append(row["name"])
+        rows: list[dict[str, str | None]] = []
+        ambiguous = 0
+        for (source, package), externals in sorted(by_source.items()):
+            target, unsure = choose_provider(source, package, providers)
+            if unsure:
+                ambiguous += len(externals)
+            if target is not None:
+                rows.extend({"repo": source, "name": n, "target": target} for n in externals)
+        nodes = self._reexported({(str(r["name"]), str(r["target"])) for r in rows})
+        for row in rows:
+            row["node"] = nodes.get((str(row["name"]), str(row["target"])))
+        linked = 0
+        query = load_query("crossrepo/resolve")
+        for start in range(0, len(rows), _BATCH):
+            result = self.client.write(query, {"rows": rows[start : start + _BATCH]})
+            linked += int(result[0]["linked"])
+        resolved = sorted({str(row["name"]) for row in rows})
+        if resolved:
+            self.client.write(
+                load_query("ingest/delete_orphan_externals_named"), {"names": resolved}
+            )
+        return linked, ambiguous
