@@ -45,6 +45,8 @@ def _values(dimensions: int) -> dict[str, Any]:
         "repo": REPO,
         "repo_label": repo_label(REPO),
         "label": repo_label(REPO),
+        "labels": ["Module", repo_label(REPO)],
+        "kind": "CALLS",
         "id": f"{REPO}:shop.storage.sqlite.SqliteStorage.save",
         "ids": [f"{REPO}:shop.storage.sqlite.SqliteStorage.save", f"{REPO}:shop.api"],
         "source": f"{REPO}:shop.api.create_order_endpoint",

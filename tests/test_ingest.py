@@ -180,6 +180,22 @@ def test_a_body_edit_restates_only_its_own_nodes_and_equals_a_clean_reindex(
     assert dump(graph, "body") == edited
 
 
+def test_a_fresh_repository_is_created_as_the_merging_path_writes_it(
+    graph: Neo4jClient, tmp_path: Path
+) -> None:
+    """A repository with nothing in the graph is written with CREATE (and its statistics with
+    its nodes); the MERGE path over the same graph changes nothing and adds nothing."""
+    created_report = build_graph(SHOP, graph, repo="fresh", state_dir=tmp_path / "a")
+    created = dump(graph, "fresh")
+    ends = [(r[0], r[1], r[2]) for r in created["rels"]]
+    assert len(ends) == len(set(ends))  # no relationship written twice
+    assert created_report.edges_written > 0
+    assert all("pagerank" in props for _, props in created["nodes"].values())
+    merged_report = build_graph(SHOP, graph, repo="fresh", state_dir=tmp_path / "b")
+    assert merged_report.mode == "full"  # no state for this directory, nodes in the graph
+    assert dump(graph, "fresh") == created
+
+
 def test_an_interface_edit_writes_only_the_edges_that_changed(
     graph: Neo4jClient, tmp_path: Path
 ) -> None:

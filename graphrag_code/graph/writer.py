@@ -7,7 +7,7 @@ completed by running it again, with no duplicates.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from ..model import Edge, EdgeKind, NodeRow, SymbolKind
@@ -24,6 +24,15 @@ _NODE_QUERIES = {
     SymbolKind.FUNCTION: "ingest/write_nodes_function",
     SymbolKind.METHOD: "ingest/write_nodes_method",
 }
+# labels of each kind on a fresh repository's CREATE path (the MERGE queries set the same)
+_KIND_LABELS = {
+    SymbolKind.MODULE: ["Module"],
+    SymbolKind.CLASS: ["Symbol", "Class"],
+    SymbolKind.FUNCTION: ["Symbol", "Function"],
+    SymbolKind.METHOD: ["Symbol", "Method"],
+}
+# rows per transaction on the CREATE path: nothing to merge, so larger batches pay (issue 20)
+BULK_BATCH = 10_000
 _EDGE_QUERIES = {
     EdgeKind.CALLS: "ingest/write_edges_calls",
     EdgeKind.IMPORTS: "ingest/write_edges_imports",
@@ -46,6 +55,14 @@ def _edge_props(edge: Edge) -> dict[str, Any]:
     if edge.implements:
         props["implements"] = True
     return props
+
+
+def _edge_row(edge: Edge) -> dict[str, Any]:
+    row: dict[str, Any] = {"source": edge.source, "target": edge.target, "props": _edge_props(edge)}
+    if edge.external:
+        row["name"] = edge.target.rsplit(".", 1)[-1]
+        row["package"] = edge.target.split(".", 1)[0]
+    return row
 
 
 class GraphWriter:
@@ -104,6 +121,59 @@ class GraphWriter:
         defines = [{"id": r.id, "parent": r.parent} for r in ordered if r.parent is not None]
         self._batches(load_query("ingest/write_defines"), defines, None)
 
+    def create_nodes(
+        self,
+        rows: Sequence[NodeRow],
+        stats: Mapping[str, Mapping[str, Any]],
+        progress: Progress | None = None,
+    ) -> None:
+        """`write_nodes` for a repository with no node yet: CREATE in large batches, each
+        node's link statistics (`stats`) set with it rather than in a second pass."""
+        label = repo_label(self.repo)
+        query = load_query("bulk/create_nodes")
+        for kind, labels in _KIND_LABELS.items():
+            batch = [
+                {"id": r.id, "props": {**r.properties, **stats.get(r.id, {})}}
+                for r in rows
+                if r.kind == kind
+            ]
+            self._bulk(query, batch, progress, {"labels": [*labels, label]})
+        modules = [{"id": r.id} for r in rows if r.kind == SymbolKind.MODULE]
+        self._bulk(load_query("bulk/create_contains"), modules, None)
+        defines = [{"id": r.id, "parent": r.parent} for r in rows if r.parent is not None]
+        self._bulk(load_query("bulk/create_defines"), defines, None)
+
+    def create_edges(self, edges: Iterable[Edge], progress: Progress | None = None) -> None:
+        """`write_edges` for a repository with no edge yet: rows with the same ends and kind
+        folded into one (as MERGE then `SET r += props` would), then CREATE."""
+        folded: dict[tuple[EdgeKind, str, str, bool], dict[str, Any]] = {}
+        for edge in edges:
+            row = _edge_row(edge)
+            key = (edge.kind, edge.source, edge.target, edge.external)
+            if key in folded:
+                folded[key]["props"].update(row["props"])
+            else:
+                folded[key] = row
+        for kind in _EDGE_QUERIES:
+            for external, query in (
+                (False, "bulk/create_edges"),
+                (True, "bulk/create_edges_external"),
+            ):
+                rows = [row for key, row in folded.items() if key[0] == kind and key[3] == external]
+                self._bulk(load_query(query), rows, progress, {"kind": kind.value})
+
+    def _bulk(
+        self,
+        query: str,
+        rows: Sequence[dict[str, Any]],
+        progress: Progress | None,
+        extra: dict[str, Any] | None = None,
+    ) -> None:
+        self.client.write_batches(
+            query, rows, batch_size=BULK_BATCH, extra={"repo": self.repo, **(extra or {})},
+            progress=progress,
+        )  # fmt: skip
+
     def delete_nodes(self, ids: Iterable[str]) -> None:
         """Delete these nodes; edges other repositories had linked to them fall back to
         their `:External` target first (graph/crossrepo.py)."""
@@ -130,14 +200,8 @@ class GraphWriter:
         internal: dict[EdgeKind, list[dict[str, Any]]] = defaultdict(list)
         external: dict[EdgeKind, list[dict[str, Any]]] = defaultdict(list)
         for edge in edges:
-            row: dict[str, Any] = {
-                "source": edge.source,
-                "target": edge.target,
-                "props": _edge_props(edge),
-            }
+            row = _edge_row(edge)
             if edge.external:
-                row["name"] = edge.target.rsplit(".", 1)[-1]
-                row["package"] = edge.target.split(".", 1)[0]
                 external[edge.kind].append(row)
             else:
                 internal[edge.kind].append(row)

@@ -371,24 +371,32 @@ def _write(
             node for path in set(run.fresh) | removed for node in state.node_ids.get(path, [])
         }
     deleted = existing - all_ids
-    writer.delete_nodes(deleted)
-    progress.stage("writing nodes", len(rows))
-    writer.write_nodes(rows, progress.advance)
     changes = edge_changes(
         links, relink, removed, node_ids, state.edge_digests if state is not None else None
     )
-    wholesale = changes.wholesale_sources | (existing if state is None else set())
-    writer.delete_outgoing_edges(wholesale)
-    writer.delete_edges(changes.delete)
-    progress.stage("writing edges", len(changes.write))
-    writer.write_edges(changes.write, progress.advance)
-    run.edge_digests = changes.digests
-    run.report.edges_written = len(changes.write)
-    run.report.edges_deleted = len(changes.delete)
     changed_stats, stats = node_statistics(
         state, node_ids, links, relink, nodes_deleted=bool(deleted)
     )
-    writer.write_node_stats(changed_stats)
+    if state is None and not existing:
+        # a repository with nothing in the graph yet: CREATE, statistics set with the nodes
+        progress.stage("writing nodes", len(rows))
+        writer.create_nodes(rows, changed_stats, progress.advance)
+        progress.stage("writing edges", len(changes.write))
+        writer.create_edges(changes.write, progress.advance)
+    else:
+        writer.delete_nodes(deleted)
+        progress.stage("writing nodes", len(rows))
+        writer.write_nodes(rows, progress.advance)
+        writer.delete_outgoing_edges(
+            changes.wholesale_sources | (existing if state is None else set())
+        )
+        writer.delete_edges(changes.delete)
+        progress.stage("writing edges", len(changes.write))
+        writer.write_edges(changes.write, progress.advance)
+        writer.write_node_stats(changed_stats)
+    run.edge_digests = changes.digests
+    run.report.edges_written = len(changes.write)
+    run.report.edges_deleted = len(changes.delete)
     if state is None:
         writer.delete_orphan_externals()
     else:
