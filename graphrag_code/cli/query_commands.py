@@ -216,6 +216,7 @@ def _path(args: argparse.Namespace, console: Console) -> int:
             f"{result.target.qualified_name}"
         )
         return 1
+    home = result.steps[0].repo
     for step in result.steps:
         if step.edge is not None:
             tier = f" ({step.resolution})" if step.resolution else ""
@@ -223,9 +224,9 @@ def _path(args: argparse.Namespace, console: Console) -> int:
                 f"  [yellow]possible: {step.why or step.resolution}[/]" if not step.certain else ""
             )
             console.print(f"   └─{step.edge}{tier}─▶{why}", highlight=False)
-        console.print(
-            f"{step.qualified_name}  [dim]{step.repo}: {step.location}[/]", highlight=False
-        )
+        # the repository only where the chain crossed into another one
+        where = f"{step.repo}: {step.location}" if step.repo != home else str(step.location)
+        console.print(f"{step.qualified_name}  [dim]{where}[/]", highlight=False)
     if result.possible_steps:
         console.print(f"[yellow]{result.possible_steps} possible step(s): no certain chain[/]")
     return 0
