@@ -20,6 +20,19 @@ SHOP = Path(__file__).parent / "fixtures" / "shop"
 REPO = "shop"
 
 
+def embed_with_hashing(client: Neo4jClient, repo: str, embedder: HashingEmbedder) -> None:
+    """Vectors from the hashing embedder on every node of `repo` (tests skip the embed stage)."""
+    rows = client.read(
+        "MATCH (n:Code {repo: $repo}) RETURN n.id AS id, n.search_text AS text", {"repo": repo}
+    )
+    vectors = embedder.embed_documents([row["text"] for row in rows])
+    client.write_batches(
+        "UNWIND $rows AS row MATCH (n:Code {id: row.id}) "
+        "CALL db.create.setNodeVectorProperty(n, 'embedding', row.vector)",
+        [{"id": r["id"], "vector": v} for r, v in zip(rows, vectors, strict=True)],
+    )
+
+
 @pytest.fixture(scope="module", name="shop_graph")
 def shop_graph_fixture(
     session_client: Neo4jClient, tmp_path_factory: pytest.TempPathFactory
@@ -34,15 +47,7 @@ def shop_graph_fixture(
         SchemaConfig(dimensions=embedder.dimensions, model=embedder.name),
     )
     build_graph(SHOP, session_client, repo=REPO, state_dir=tmp_path_factory.mktemp("state"))
-    rows = session_client.read(
-        "MATCH (n:Code {repo: $repo}) RETURN n.id AS id, n.search_text AS text", {"repo": REPO}
-    )
-    vectors = embedder.embed_documents([row["text"] for row in rows])
-    session_client.write(
-        "UNWIND $rows AS row MATCH (n:Code {id: row.id}) "
-        "CALL db.create.setNodeVectorProperty(n, 'embedding', row.vector)",
-        {"rows": [{"id": r["id"], "vector": v} for r, v in zip(rows, vectors, strict=True)]},
-    )
+    embed_with_hashing(session_client, REPO, embedder)
     graph = CodeGraph(settings, client=session_client, embedder=embedder)
     yield graph
     drop_search_indexes(session_client)

@@ -32,7 +32,7 @@ from graphrag_code.model import NodeRow, SymbolKind
 from graphrag_code.retrieval.search import Searcher, SearchResult
 
 from .conftest import drop_search_indexes, wipe
-from .shop_graph import SHOP
+from .shop_graph import SHOP, embed_with_hashing
 
 REPO = "shop"
 COPIES = 100  # x 40 shop nodes: 4,000 neighbour nodes
@@ -68,23 +68,11 @@ class Runs:
     beside: Answers  # with the neighbour
 
 
-def _embed(client: Neo4jClient, embedder: HashingEmbedder, repo: str) -> None:
-    rows = client.read(
-        "MATCH (n:Code {repo: $repo}) RETURN n.id AS id, n.search_text AS text", {"repo": repo}
-    )
-    vectors = embedder.embed_documents([row["text"] for row in rows])
-    client.write_batches(
-        "UNWIND $rows AS row MATCH (n:Code {id: row.id}) "
-        "CALL db.create.setNodeVectorProperty(n, 'embedding', row.vector)",
-        [{"id": r["id"], "vector": v} for r, v in zip(rows, vectors, strict=True)],
-    )
-
-
 def _add_neighbour(client: Neo4jClient, embedder: HashingEmbedder, state: Path) -> None:
     for repo in ("shop-fork", "bulk"):
         ensure_schema(client, CONFIG, repo=repo)
     build_graph(SHOP, client, repo="shop-fork", state_dir=state)
-    _embed(client, embedder, "shop-fork")
+    embed_with_hashing(client, "shop-fork", embedder)
     shop = client.read(
         "MATCH (n:Code {repo: $repo}) RETURN n.kind AS kind, n.name AS name, "
         "n.qualified_name AS qualified_name, n.path AS path, n.search_text AS text",
@@ -111,7 +99,7 @@ def _add_neighbour(client: Neo4jClient, embedder: HashingEmbedder, state: Path) 
         for node in shop
     ]
     GraphWriter(client, "bulk").write_nodes(rows)
-    _embed(client, embedder, "bulk")
+    embed_with_hashing(client, "bulk", embedder)
 
 
 def _answers(
@@ -140,7 +128,7 @@ def runs(session_client: Neo4jClient, tmp_path_factory: pytest.TempPathFactory) 
     embedder = HashingEmbedder()
     ensure_schema(client, CONFIG, repo=REPO)
     build_graph(SHOP, client, repo=REPO, state_dir=tmp_path_factory.mktemp("shop"))
-    _embed(client, embedder, REPO)
+    embed_with_hashing(client, REPO, embedder)
     forms: tuple[VectorSearchForm, ...] = (VectorSearchForm.PROCEDURE,)
     if client.capabilities().vector_search_filters:
         forms += (VectorSearchForm.SEARCH,)

@@ -22,12 +22,12 @@ from graphrag_code.linking.dispatch import MAX_OVERRIDES
 from graphrag_code.model import Resolution
 from graphrag_code.settings import Settings
 
+from .call_edges import Calls, callees_of, check_calls, read_calls
 from .conftest import drop_search_indexes, wipe
+from .shop_graph import embed_with_hashing
 
 TRACE = Path(__file__).parent / "fixtures" / "trace"
 REPO = "tr"
-
-Calls = dict[tuple[str, str], tuple[str, str | None]]
 
 
 @pytest.fixture(scope="module")
@@ -40,49 +40,18 @@ def graph(
     embedder = HashingEmbedder()
     ensure_schema(session_client, SchemaConfig(dimensions=embedder.dimensions, model=embedder.name))
     build_graph(TRACE, session_client, repo=REPO, state_dir=tmp_path_factory.mktemp("state"))
-    rows = session_client.read(
-        "MATCH (n:Code {repo: $repo}) RETURN n.id AS id, n.search_text AS text", {"repo": REPO}
-    )
-    vectors = embedder.embed_documents([row["text"] for row in rows])
-    session_client.write(
-        "UNWIND $rows AS row MATCH (n:Code {id: row.id}) "
-        "CALL db.create.setNodeVectorProperty(n, 'embedding', row.vector)",
-        {"rows": [{"id": r["id"], "vector": v} for r, v in zip(rows, vectors, strict=True)]},
-    )
+    embed_with_hashing(session_client, REPO, embedder)
     yield CodeGraph(Settings(embedder="hashing"), client=session_client, embedder=embedder)
     drop_search_indexes(session_client)
 
 
 @pytest.fixture(scope="module")
 def calls(graph: CodeGraph) -> Calls:
-    """(caller, callee) -> (tier, via) of every CALLS edge, names without the `tr.` prefix."""
-    rows = graph.client.read(
-        "MATCH (a:Code {repo: $repo})-[r:CALLS]->(b) "
-        "RETURN a.qualified_name AS a, b.qualified_name AS b, r.resolution AS tier, r.via AS via",
-        {"repo": REPO},
-    )
-    return {
-        (row["a"].removeprefix("tr."), row["b"].removeprefix("tr.")): (row["tier"], row["via"])
-        for row in rows
-    }
-
-
-def _check(calls: Calls, expected: list[tuple[str, str, str, str | None]]) -> None:
-    """Each (caller, callee, tier, a phrase of the reason or None) is an edge of the graph."""
-    for caller, callee, tier, reason in expected:
-        assert (caller, callee) in calls, f"missing {caller} -> {callee}"
-        found_tier, via = calls[(caller, callee)]
-        assert found_tier == tier, f"{caller} -> {callee}: {found_tier}"
-        if reason is not None:
-            assert reason in (via or ""), f"{caller} -> {callee}: {via!r}"
-
-
-def _callees(calls: Calls, caller: str) -> set[str]:
-    return {callee for source, callee in calls if source == caller}
+    return read_calls(graph.client, REPO)
 
 
 def test_self_typed_returns(calls: Calls) -> None:
-    _check(
+    check_calls(
         calls,
         [
             ("selftype.use_self", "selftype.Builder.build", "inferred", "(`Self`)"),
@@ -100,7 +69,7 @@ def test_self_typed_returns(calls: Calls) -> None:
 
 
 def test_forward_references_and_optional(calls: Calls) -> None:
-    _check(
+    check_calls(
         calls,
         [
             ("forward.use_return", "target.Widget.ping", "inferred", None),
@@ -117,7 +86,7 @@ def test_forward_references_and_optional(calls: Calls) -> None:
 
 
 def test_casts_and_narrowing(calls: Calls) -> None:
-    _check(
+    check_calls(
         calls,
         [
             ("casts.use_cast", "target.Widget.ping", "inferred", "`cast(Widget, ...)`"),
@@ -128,11 +97,11 @@ def test_casts_and_narrowing(calls: Calls) -> None:
         ],
     )
     # after the `if` the value may be anything: no edge
-    assert not {c for c in _callees(calls, "narrowing.use_if_outside") if c.endswith("ping")}
+    assert not {c for c in callees_of(calls, "narrowing.use_if_outside") if c.endswith("ping")}
 
 
 def test_constructors_and_properties(calls: Calls) -> None:
-    _check(
+    check_calls(
         calls,
         [
             ("classmethods.use_create", "classmethods.Config.validate", "inferred", None),
@@ -146,7 +115,7 @@ def test_constructors_and_properties(calls: Calls) -> None:
 
 
 def test_element_types_in_for_loops(calls: Calls) -> None:
-    _check(
+    check_calls(
         calls,
         [
             ("loops.over_list", "target.Widget.ping", "inferred", "the parameter `items`"),
@@ -161,11 +130,11 @@ def test_element_types_in_for_loops(calls: Calls) -> None:
         ],
     )
     # `dict[str, Widget]` keys are strings: only the values' method is reached
-    assert _callees(calls, "loops.over_items") & {"target.Gadget.ping"} == set()
+    assert callees_of(calls, "loops.over_items") & {"target.Gadget.ping"} == set()
 
 
 def test_context_managers_and_await(calls: Calls) -> None:
-    _check(
+    check_calls(
         calls,
         [
             ("managers.use_typevar_enter", "managers.Session.send", "inferred", None),
@@ -183,7 +152,7 @@ def test_context_managers_and_await(calls: Calls) -> None:
 
 
 def test_transport_chain_resolves_through_the_with_block(calls: Calls) -> None:
-    _check(
+    check_calls(
         calls,
         [
             ("http._api.get", "http._client.Client.request", "inferred",
@@ -197,7 +166,7 @@ def test_transport_chain_resolves_through_the_with_block(calls: Calls) -> None:
 # -- dispatch to overrides ---------------------------------------------------------------------
 def test_dispatch_edges_reach_the_overrides_as_possible(calls: Calls) -> None:
     via = "dispatch via `tr.shapes.Shape.area`"
-    _check(
+    check_calls(
         calls,
         [
             # an ABC's abstract method: both concrete subclasses, and a subclass of a subclass
@@ -217,7 +186,7 @@ def test_dispatch_edges_reach_the_overrides_as_possible(calls: Calls) -> None:
     # the resolved call itself keeps its certain tier
     assert calls[("shapes.total", "shapes.Shape.area")][0] == "inferred"
     # a call resolved to `Square.area` reaches no sibling class's override
-    assert _callees(calls, "shapes.only_square") == {"shapes.Square.area"}
+    assert callees_of(calls, "shapes.only_square") == {"shapes.Square.area"}
     # a name match gets no dispatch edges, and constructors none either
     assert not [k for k, (tier, _) in calls.items() if tier == "dispatch" and "__init__" in k[1]]
 

@@ -23,6 +23,7 @@ from graphrag_code.ingest.report import IngestReport
 from graphrag_code.settings import Settings
 
 from .conftest import drop_search_indexes, wipe
+from .shop_graph import embed_with_hashing
 from .test_ingest import dump
 
 MIXED = Path(__file__).parent / "fixtures" / "mixed"
@@ -41,15 +42,7 @@ def indexed(
     report = build_graph(
         MIXED, session_client, repo=REPO, state_dir=tmp_path_factory.mktemp("state")
     )
-    rows = session_client.read(
-        "MATCH (n:Code {repo: $repo}) RETURN n.id AS id, n.search_text AS text", {"repo": REPO}
-    )
-    vectors = embedder.embed_documents([row["text"] for row in rows])
-    session_client.write(
-        "UNWIND $rows AS row MATCH (n:Code {id: row.id}) "
-        "CALL db.create.setNodeVectorProperty(n, 'embedding', row.vector)",
-        {"rows": [{"id": r["id"], "vector": v} for r, v in zip(rows, vectors, strict=True)]},
-    )
+    embed_with_hashing(session_client, REPO, embedder)
     yield CodeGraph(Settings(embedder="hashing"), client=session_client, embedder=embedder), report
     drop_search_indexes(session_client)
 

@@ -23,13 +23,12 @@ from graphrag_code.linking.reaching import reaching
 from graphrag_code.parsing.python import PythonParser
 from graphrag_code.settings import Settings
 
+from .call_edges import Calls, callees_of, check_calls, read_calls
 from .conftest import wipe
 from .test_ingest import dump
 
 VALUEFLOW = Path(__file__).parent / "fixtures" / "valueflow"
 REPO = "vf"
-
-Calls = dict[tuple[str, str], tuple[str, str | None]]
 
 
 @pytest.fixture(scope="module")
@@ -45,34 +44,11 @@ def indexed(
 
 @pytest.fixture(scope="module")
 def calls(indexed: tuple[CodeGraph, IngestReport]) -> Calls:
-    """(caller, callee) -> (tier, via) of every CALLS edge, names without the `vf.` prefix."""
-    rows = indexed[0].client.read(
-        "MATCH (a:Code {repo: $repo})-[r:CALLS]->(b) "
-        "RETURN a.qualified_name AS a, b.qualified_name AS b, r.resolution AS tier, r.via AS via",
-        {"repo": REPO},
-    )
-    return {
-        (row["a"].removeprefix("vf."), row["b"].removeprefix("vf.")): (row["tier"], row["via"])
-        for row in rows
-    }
-
-
-def _check(calls: Calls, expected: list[tuple[str, str, str, str | None]]) -> None:
-    """Each (caller, callee, tier, a phrase of the reason or None) is an edge of the graph."""
-    for caller, callee, tier, reason in expected:
-        assert (caller, callee) in calls, f"missing {caller} -> {callee}"
-        found_tier, via = calls[(caller, callee)]
-        assert found_tier == tier, f"{caller} -> {callee}: {found_tier}"
-        if reason is not None:
-            assert reason in (via or ""), f"{caller} -> {callee}: {via!r}"
-
-
-def _callees(calls: Calls, caller: str) -> set[str]:
-    return {callee for source, callee in calls if source == caller}
+    return read_calls(indexed[0].client, REPO)
 
 
 def test_aliases(calls: Calls) -> None:
-    _check(
+    check_calls(
         calls,
         [
             ("aliases.plain_alias", "helpers.alpha", "inferred", "the variable `a`"),
@@ -87,12 +63,12 @@ def test_aliases(calls: Calls) -> None:
         ],
     )
     # the other element of the tuple, and the value a later assignment replaced, are not called
-    assert "helpers.alpha" not in _callees(calls, "aliases.tuple_unpacking")
-    assert "helpers.alpha" not in _callees(calls, "aliases.rebinding")
+    assert "helpers.alpha" not in callees_of(calls, "aliases.tuple_unpacking")
+    assert "helpers.alpha" not in callees_of(calls, "aliases.rebinding")
 
 
 def test_returned_callables(calls: Calls) -> None:
-    _check(
+    check_calls(
         calls,
         [
             ("returns.call_result", "returns.factory", "exact", None),
@@ -107,7 +83,7 @@ def test_returned_callables(calls: Calls) -> None:
 
 
 def test_callables_passed_as_arguments(calls: Calls) -> None:
-    _check(
+    check_calls(
         calls,
         [
             ("arguments.run", "helpers.alpha", "inferred", "the parameter `callback`"),
@@ -125,7 +101,7 @@ def test_callables_passed_as_arguments(calls: Calls) -> None:
 
 
 def test_decorators(calls: Calls) -> None:
-    _check(
+    check_calls(
         calls,
         [
             # caller -> wrapper -> original, and the call by name is kept
@@ -150,7 +126,7 @@ def test_decorators(calls: Calls) -> None:
 
 def test_containers_and_dispatch_tables(calls: Calls) -> None:
     table = "the dict `HANDLERS`"
-    _check(
+    check_calls(
         calls,
         [
             ("containers.dispatch", "helpers.alpha", "inferred", table),
@@ -169,13 +145,13 @@ def test_containers_and_dispatch_tables(calls: Calls) -> None:
         ],
     )
     # a constant key selects its entry only
-    assert _callees(calls, "containers.dispatch_constant") == {"helpers.beta"}
+    assert callees_of(calls, "containers.dispatch_constant") == {"helpers.beta"}
     # nine possible targets are too many: no edge, the site is counted as unresolved
-    assert not _callees(calls, "containers.too_many")
+    assert not callees_of(calls, "containers.too_many")
 
 
 def test_lambdas_and_partial(calls: Calls) -> None:
-    _check(
+    check_calls(
         calls,
         [
             ("lambdas.lambda_as_value", "helpers.alpha", "exact", None),
@@ -186,7 +162,7 @@ def test_lambdas_and_partial(calls: Calls) -> None:
 
 
 def test_class_objects_as_values(calls: Calls) -> None:
-    _check(
+    check_calls(
         calls,
         [
             ("classes.class_alias", "classes.Handler.__init__", "inferred", "the variable `cls`"),
@@ -200,7 +176,7 @@ def test_class_objects_as_values(calls: Calls) -> None:
 
 
 def test_generators_iteration_and_special_methods(calls: Calls) -> None:
-    _check(
+    check_calls(
         calls,
         [
             ("protocols.iterate_generator", "protocols.numbers", "exact", None),
@@ -220,7 +196,7 @@ def test_generators_iteration_and_special_methods(calls: Calls) -> None:
 
 def test_builtins_that_call_their_arguments(calls: Calls) -> None:
     caller = "builtins_.uses_builtins"
-    _check(
+    check_calls(
         calls,
         [
             (caller, "builtins_.square", "inferred", "`map` calls it"),

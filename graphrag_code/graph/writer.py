@@ -98,11 +98,13 @@ class GraphWriter:
         rows: Sequence[dict[str, Any]],
         progress: Progress | None,
         extra: dict[str, Any] | None = None,
+        *,
+        batch_size: int | None = None,
     ) -> None:
         self.client.write_batches(
             query,
             rows,
-            batch_size=self.batch_size,
+            batch_size=batch_size or self.batch_size,
             extra={"repo": self.repo, **(extra or {})},
             progress=progress,
         )
@@ -137,11 +139,13 @@ class GraphWriter:
                 for r in rows
                 if r.kind == kind
             ]
-            self._bulk(query, batch, progress, {"labels": [*labels, label]})
+            self._batches(
+                query, batch, progress, {"labels": [*labels, label]}, batch_size=BULK_BATCH
+            )
         modules = [{"id": r.id} for r in rows if r.kind == SymbolKind.MODULE]
-        self._bulk(load_query("bulk/create_contains"), modules, None)
+        self._batches(load_query("bulk/create_contains"), modules, None, batch_size=BULK_BATCH)
         defines = [{"id": r.id, "parent": r.parent} for r in rows if r.parent is not None]
-        self._bulk(load_query("bulk/create_defines"), defines, None)
+        self._batches(load_query("bulk/create_defines"), defines, None, batch_size=BULK_BATCH)
 
     def create_edges(self, edges: Iterable[Edge], progress: Progress | None = None) -> None:
         """`write_edges` for a repository with no edge yet: rows with the same ends and kind
@@ -160,19 +164,9 @@ class GraphWriter:
                 (True, "bulk/create_edges_external"),
             ):
                 rows = [row for key, row in folded.items() if key[0] == kind and key[3] == external]
-                self._bulk(load_query(query), rows, progress, {"kind": kind.value})
-
-    def _bulk(
-        self,
-        query: str,
-        rows: Sequence[dict[str, Any]],
-        progress: Progress | None,
-        extra: dict[str, Any] | None = None,
-    ) -> None:
-        self.client.write_batches(
-            query, rows, batch_size=BULK_BATCH, extra={"repo": self.repo, **(extra or {})},
-            progress=progress,
-        )  # fmt: skip
+                self._batches(
+                    load_query(query), rows, progress, {"kind": kind.value}, batch_size=BULK_BATCH
+                )
 
     def delete_nodes(self, ids: Iterable[str]) -> None:
         """Delete these nodes; edges other repositories had linked to them fall back to

@@ -284,6 +284,26 @@ class Relations:
             subject, "callers", found, truncated, repo, unresolved_candidates=candidates
         )
 
+    def _one_way(
+        self,
+        name: str,
+        edge: str,
+        direction: Direction,
+        *,
+        depth: int,
+        repo: str | None,
+        within: bool,
+        lookup: str | None,
+    ) -> tuple[SymbolRef, list[Related], bool]:
+        """The subject and a walk along one edge type: what callees, importers and
+        dependencies share."""
+        subject = self.subject(name, repo=repo, within=within, lookup=lookup)
+        found, truncated = self._walk(
+            _from(subject), types=[edge], direction=direction, depth=depth,
+            within=subject.repo if within else None,
+        )  # fmt: skip
+        return subject, found, truncated
+
     def callees(
         self,
         name: str,
@@ -294,11 +314,9 @@ class Relations:
         lookup: str | None = None,
     ) -> RelationsResult:
         """What `name` calls (transitively up to `depth`), internal and external."""
-        subject = self.subject(name, repo=repo, within=within, lookup=lookup)
-        found, truncated = self._walk(
-            _from(subject), types=["CALLS"], direction="out", depth=depth,
-            within=subject.repo if within else None,
-        )  # fmt: skip
+        subject, found, truncated = self._one_way(
+            name, "CALLS", "out", depth=depth, repo=repo, within=within, lookup=lookup
+        )
         unresolved = self.reader.unresolved_call_count(subject.id)
         return self._result(
             subject, "callees", found, truncated, repo, unresolved_call_sites=unresolved
@@ -314,11 +332,9 @@ class Relations:
         lookup: str | None = None,
     ) -> RelationsResult:
         """Modules that import `module` (directly, or transitively up to `depth`)."""
-        subject = self.subject(module, repo=repo, within=within, lookup=lookup)
-        found, truncated = self._walk(
-            _from(subject), types=["IMPORTS"], direction="in", depth=depth,
-            within=subject.repo if within else None,
-        )  # fmt: skip
+        subject, found, truncated = self._one_way(
+            module, "IMPORTS", "in", depth=depth, repo=repo, within=within, lookup=lookup
+        )
         return self._result(subject, "importers", found, truncated, repo)
 
     def dependencies(
@@ -331,11 +347,9 @@ class Relations:
         lookup: str | None = None,
     ) -> RelationsResult:
         """What `module` imports, internal modules and external packages."""
-        subject = self.subject(module, repo=repo, within=within, lookup=lookup)
-        found, truncated = self._walk(
-            _from(subject), types=["IMPORTS"], direction="out", depth=depth,
-            within=subject.repo if within else None,
-        )  # fmt: skip
+        subject, found, truncated = self._one_way(
+            module, "IMPORTS", "out", depth=depth, repo=repo, within=within, lookup=lookup
+        )
         return self._result(subject, "dependencies", found, truncated, repo)
 
     def impact(
