@@ -3,8 +3,8 @@
 Ground truth: `benchmarks/oracles/runtime_tests.py` ran each package's own test suite under
 coverage.py with per-test contexts and wrote, per function of the package, the tests that
 executed it (`<name>-<version>.tests.json`). Here the same source tree is indexed and, for
-each function the oracle lists, our predicted tests (the TESTS edges into it) are compared
-with the tests that ran it: recall over the functions some test executed, precision over
+each function the oracle lists, our predicted tests (the tests from which a REACHES chain
+leads to it) are compared with the tests that ran it: recall over the functions some test executed, precision over
 the functions we predict tests for (a function no test ran counts as precision 0), both
 macro-averaged over functions; also with certain edges only (exact and inferred).
 
@@ -24,6 +24,7 @@ from typing import Any
 from benchmarks.impact_common import RUNTIME_DIR, Spans, index_folder, load_json, oracle_files
 from graphrag_code.api import connect
 from graphrag_code.graph import GraphReader
+from graphrag_code.impact.tests import reaching_tests
 from graphrag_code.settings import load_settings
 
 __all__ = ["Scores", "score"]
@@ -105,7 +106,7 @@ def evaluate(oracle_path: Path) -> dict[str, Any]:
         certain: dict[str, set[str]] = {node: set() for node in actual}
         ids = sorted(actual)
         for start in range(0, len(ids), 500):
-            for edge in reader.tests_for(ids[start : start + 500]):
+            for edge in reaching_tests(reader, ids[start : start + 500]):
                 predicted[edge.target].add(edge.test.id)
                 if edge.resolution in ("exact", "inferred"):
                     certain[edge.target].add(edge.test.id)
@@ -119,7 +120,7 @@ def evaluate(oracle_path: Path) -> dict[str, Any]:
             "graph_tests": report.tests,
             "all_tiers": asdict(everything),
             "certain_only": asdict(surest),
-            "tests_truncated": report.tests_truncated,
+            "nodes_reached": report.tests_reached,
         }
 
 

@@ -1,10 +1,13 @@
 """Change impact without a database: unified diffs, changed symbols, test conventions,
-fixture wiring, the TESTS closure and the dead-code verdicts (issue 16)."""
+fixture wiring, what a test reaches on the reach graph and the dead-code verdicts (issue 16)."""
 
 from __future__ import annotations
 
+import random
 import textwrap
+from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,7 +18,8 @@ from graphrag_code.conventions import (
     ClassTree,
     EcmaScriptConventions,
     PythonConventions,
-    exercised,
+    exercising,
+    reached_tiers,
     seeds_of_tests,
 )
 from graphrag_code.errors import InvalidArgumentError
@@ -372,36 +376,108 @@ def test_typescript_test_files_are_tests_and_exports_are_entry_points() -> None:
     }  # fmt: skip
 
 
-def test_the_closure_keeps_the_best_tier_then_the_shortest_distance() -> None:
-    graph = {
-        "t": [("a", EXACT), ("n", NAME)],
-        "a": [("b", INFERRED)],
-        "b": [("c", EXACT)],
-        "n": [("c", EXACT), ("d", EXACT)],
-        "fixture": [("e", EXACT)],
-    }
-    reached, cut = exercised("t", [("fixture", "fixture f", EXACT)], graph)
-    assert not cut
-    summary = {node: (hit.distance, hit.resolution, hit.via) for node, hit in reached.items()}
+# test -> its fixtures (via) and calls; `f` a fixture; `a`..`e` code
+_REACH = {
+    "t": [("a", EXACT, None), ("n", NAME, None), ("f", EXACT, "fixture f")],
+    "u": [("n", NAME, None)],
+    "a": [("b", INFERRED, None)],
+    "b": [("c", EXACT, None)],
+    "n": [("c", EXACT, None), ("d", EXACT, None)],
+    "f": [("e", EXACT, None)],
+}
+
+
+def _callers(graph: dict[str, list[tuple[str, int, str | None]]]) -> dict[str, list[Any]]:
+    back: dict[str, list[Any]] = defaultdict(list)
+    for source, edges in graph.items():
+        for target, tier, via in edges:
+            back[target].append((source, tier, via))
+    return back
+
+
+def _forward(test: str, graph: dict[str, list[tuple[str, int, str | None]]]) -> dict[str, Any]:
+    """A reference written apart from the library: every simple path from `test`, each node
+    keeping its best path's weakest tier and, at that tier, the shortest such path."""
+    best: dict[str, tuple[int, int]] = {}
+
+    def walk(node: str, tier: int, depth: int, on_path: set[str]) -> None:
+        for target, edge_tier, _via in graph.get(node, ()):
+            if target in on_path:
+                continue
+            hop = (min(tier, edge_tier), -(depth + 1))
+            if target not in best or hop > best[target]:
+                best[target] = hop
+            walk(target, hop[0], depth + 1, on_path | {target})
+
+    walk(test, EXACT, 0, {test})
+    best.pop(test, None)
+    return {node: (tier, -negative) for node, (tier, negative) in best.items()}
+
+
+def test_a_node_is_exercised_at_its_best_tier_then_its_shortest_distance() -> None:
+    callers = _callers(_REACH)
+    summary = {}
+    for target in ("a", "b", "c", "d", "e", "f"):
+        hits = exercising(target, callers, {"t", "u"})
+        summary[target] = {t: (h.distance, h.resolution, h.via) for t, h in hits.items()}
     assert summary == {
-        "a": (1, "exact", None),
-        "fixture": (1, "exact", "fixture f"),
-        "e": (2, "exact", "fixture f"),
-        "b": (2, "inferred", None),
-        "c": (3, "inferred", None),  # a name edge reaches it sooner, an inferred chain surer
-        "n": (1, "name", None),
-        "d": (2, "name", None),
+        "a": {"t": (1, "exact", None)},
+        "b": {"t": (2, "inferred", None)},
+        "c": {"t": (3, "inferred", None), "u": (2, "name", None)},  # an inferred chain is surer
+        "d": {"t": (2, "name", None), "u": (2, "name", None)},
+        "e": {"t": (2, "exact", "fixture f")},  # through the fixture, which the chain names
+        "f": {"t": (1, "exact", "fixture f")},
     }
-    limited, cut = exercised("t", [], graph, limit=1, possible_limit=1)
-    assert cut
-    assert {node: hit.resolution for node, hit in limited.items()} == {"a": "exact", "n": "name"}
+    assert exercising("t", callers, {"t", "u"}) == {}  # a test is not its own test
+    tiers = reached_tiers(
+        ["t", "u"], {s: [(t, tier) for t, tier, _ in e] for s, e in _REACH.items()}
+    )
+    assert tiers == {
+        "a": EXACT,
+        "b": INFERRED,
+        "c": INFERRED,
+        "d": NAME,
+        "e": EXACT,
+        "f": EXACT,
+        "n": NAME,
+    }
+
+
+def test_exercising_agrees_with_a_path_by_path_reference_on_random_graphs() -> None:
+    rng = random.Random(16)
+    for _ in range(200):
+        nodes = [f"n{i}" for i in range(9)]
+        graph: dict[str, list[tuple[str, int, str | None]]] = defaultdict(list)
+        for _edge in range(rng.randint(5, 22)):
+            source, target = rng.sample(nodes, 2)
+            graph[source].append((target, rng.choice((EXACT, INFERRED, NAME)), None))
+        tests = set(rng.sample(nodes, 3))
+        callers = _callers(graph)
+        for target in nodes:
+            found = {t: (h.tier, h.distance) for t, h in exercising(target, callers, tests).items()}
+            expected = {
+                t: _forward(t, graph)[target] for t in tests if target in _forward(t, graph)
+            }
+            expected.pop(target, None)
+            assert found == expected, (dict(graph), tests, target)
+        reached = reached_tiers(
+            sorted(tests), {s: [(t, k) for t, k, _ in e] for s, e in graph.items()}
+        )
+        forward = [_forward(t, graph) for t in sorted(tests)]
+        expected_tiers = {
+            n: max(f[n][0] for f in forward if n in f)
+            for n in nodes
+            if any(n in f for f in forward)
+        }
+        starts_left_out = {n: tier for n, tier in reached.items() if n not in tests}
+        assert starts_left_out == {n: t for n, t in expected_tiers.items() if n not in tests}
 
 
 def _candidate(
     name: str, *, entries: tuple[str, ...] = (), parent: str = "Module"
 ) -> DeadCandidate:
     symbol = SymbolRef(f"r:m.{name}", f"m.{name}", "Function", "r", Location("m.py", 1, 2))
-    return DeadCandidate(symbol, name, "python", entries, (), parent, "m", (), 0)
+    return DeadCandidate(symbol, name, "python", entries, (), parent, "m", (), None)
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,7 @@
 // :param repo => 'shop'
 MATCH (n:Function|Method)
 WHERE n.repo = $repo AND NOT coalesce(n.test_code, false) AND n.entry_points IS NULL
-  AND NOT EXISTS { (n)<-[:CALLS|USES_TYPE|INHERITS|TESTS]-() }
+  AND NOT EXISTS { (n)<-[:CALLS|USES_TYPE|INHERITS]-() } AND n.test_reach IS NULL
   AND NOT EXISTS { (:Function|Method)-[:DEFINES]->(n) }
 RETURN n.qualified_name AS symbol, n.path AS path, n.start_line AS line
 ORDER BY path, line

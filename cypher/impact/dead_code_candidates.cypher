@@ -1,7 +1,7 @@
 // Functions, methods and classes of a repository outside test code with no inbound CALLS,
 // USES_TYPE or INHERITS edge of any tier, and no import by name: dead-code candidates, with
 // what may still reach them (entry points, an overridden base method that is called, the
-// tests that reach them, decorators). Nested functions are left out: their outer function
+// best tier by which a test reaches them, decorators). Nested functions are left out: their outer function
 // uses them. A class counts as used when any of its methods is.
 // Parameters: $repo
 MATCH (n:Symbol)
@@ -24,5 +24,5 @@ RETURN n.id AS id, n.qualified_name AS qualified_name, n.name AS name, n.kind AS
        parent.name AS parent_name,
        [o IN overridden WHERE EXISTS { (o)<-[:CALLS]-() } OR o.entry_points IS NOT NULL
         | o.qualified_name] AS overrides_used,
-       COUNT { (n)<-[:TESTS]-() } AS tests
+       n.test_reach AS test_reach
 ORDER BY path, start_line

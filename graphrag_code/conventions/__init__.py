@@ -3,14 +3,14 @@
 Each `Language` of the registry names its `Conventions`: which files are test code, which
 functions are tests, fixtures and set-ups, and which code runs without a caller in the
 repository. `fixtures` wires tests to the fixtures and set-ups they run; `exercise` computes
-the code each test reaches (the TESTS edges).
+the code each test reaches on the reach graph (REACHES edges).
 """
 
 from __future__ import annotations
 
 from .base import ClassTree, ConventionConfig, Conventions, FileRoles, Fixture, TestKind, TestUnit
 from .ecmascript import EcmaScriptConventions, is_test_file
-from .exercise import EXACT, INFERRED, NAME, TIERS, Exercised, exercised
+from .exercise import EXACT, INFERRED, NAME, TIER_OF, TIERS, Exercised, exercising, reached_tiers
 from .fixtures import Seed, seeds_of_tests
 from .python import PythonConventions, decorator_name
 
@@ -19,6 +19,7 @@ __all__ = [
     "INFERRED",
     "NAME",
     "TIERS",
+    "TIER_OF",
     "ClassTree",
     "ConventionConfig",
     "Conventions",
@@ -31,7 +32,8 @@ __all__ = [
     "TestKind",
     "TestUnit",
     "decorator_name",
-    "exercised",
+    "exercising",
     "is_test_file",
+    "reached_tiers",
     "seeds_of_tests",
 ]

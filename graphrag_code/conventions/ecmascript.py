@@ -2,7 +2,7 @@
 API as entry points.
 
 Their tests are callbacks passed to `it(...)` / `test(...)` inside `describe(...)` blocks,
-which the parser attributes to the module's scope, so the unit a TESTS edge starts from is
+which the parser attributes to the module's scope, so the unit a test's reach starts from is
 the test *file* (its module node): a file named `*.test.*` or `*.spec.*`, or one in a
 `__tests__` folder or a `test`/`tests` folder.
 """

@@ -1,23 +1,37 @@
-"""The code a test exercises: its static call closure, with tiers and distances.
+"""The code a test exercises, read off the reach graph with tiers and distances.
 
-From the test (distance 0) and the fixtures and set-ups it runs (distance 1), breadth first
-along the call graph. A node's tier is the best path's weakest edge (exact > inferred >
-name), its distance the shortest path of that tier — so a function reached both through a
-name-matched call and a chain of exact ones is `exact`, at the exact chain's distance.
+The reach graph is the call graph as the tests stage keeps it (REACHES edges): each node's
+callees with a tier, plus each test's fixtures and set-ups (distance 1, with the fixture as
+`via`). A test exercises a node when a path leads from the test to it; the node's tier is the
+best path's weakest edge (exact > inferred > name), its distance the shortest path of that
+tier — so a function reached both through a name-matched call and a chain of exact ones is
+`exact`, at the exact chain's distance.
+
+Nothing is stored per (test, node) pair: in Django that was ~2 M edges, a minute of writing.
+`exercising` walks backwards from the asked-for node at query time; `reached_tiers` walks
+forwards from every test at once at index time, for the one property `untested` and the
+dead-code verdicts need.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-__all__ = ["EXACT", "INFERRED", "NAME", "TIERS", "Exercised", "exercised"]
+__all__ = [
+    "EXACT", "INFERRED", "NAME", "TIERS", "TIER_OF", "Exercised", "exercising", "reached_tiers",
+]  # fmt: skip
 
 EXACT, INFERRED, NAME = 3, 2, 1
 TIERS = {EXACT: "exact", INFERRED: "inferred", NAME: "name"}
+TIER_OF = {name: tier for tier, name in TIERS.items()}
 
 CallGraph = Mapping[str, Sequence[tuple[str, int]]]
 """node -> (callee, tier) pairs; tier is EXACT, INFERRED or NAME."""
+
+CallerGraph = Mapping[str, Sequence[tuple[str, int, str | None]]]
+"""node -> (caller, tier, via) pairs: the reach graph read backwards (`via`: the fixture or
+set-up the caller, a test, runs the node as)."""
 
 
 @dataclass(frozen=True)
@@ -31,48 +45,45 @@ class Exercised:
         return TIERS[self.tier]
 
 
-def exercised(
-    test: str,
-    seeds: Sequence[tuple[str, str, int]],
-    graph: CallGraph,
-    *,
-    limit: int | None = None,
-    possible_limit: int | None = None,
-) -> tuple[dict[str, Exercised], bool]:
-    """Everything `test` reaches (itself excluded), and whether a limit cut it short.
-    `seeds`: (node, via, tier) of the fixtures and set-ups it runs. `limit` caps the certain
-    (exact and inferred) part, `possible_limit` the part reached only through name-matched
-    calls, nearest first: in a large code base a few name matches lead into most of it."""
+def exercising(target: str, callers: CallerGraph, tests: Collection[str]) -> dict[str, Exercised]:
+    """The tests (of `tests`) from which a path leads to `target`, each with its best tier
+    and that tier's shortest distance: breadth first backwards, once per tier."""
     found: dict[str, Exercised] = {}
-    cut = False
-    counts = {True: 0, False: 0}  # certain?, nodes added
     for tier in (EXACT, INFERRED, NAME):
-        certain = tier != NAME
-        cap = limit if certain else possible_limit
-        # level 1: the fixtures and set-ups of this tier, then what the test itself calls
-        first = {seed: via for seed, via, seed_tier in seeds if seed_tier >= tier}
-        first.pop(test, None)
-        seen = {test, *first}
-        frontier: dict[str, str | None] = {test: None}
+        seen = {target}
+        frontier = [target]
         distance = 0
         while frontier:
-            if cap is not None and counts[certain] >= cap:
-                cut = True
-                break
             distance += 1
-            step: dict[str, str | None] = dict(first) if distance == 1 else {}
-            for node, via in frontier.items():
+            step: list[str] = []
+            for node in frontier:
+                for caller, edge_tier, via in callers.get(node, ()):
+                    if edge_tier < tier or caller in seen:
+                        continue
+                    seen.add(caller)
+                    step.append(caller)
+                    if caller in tests and caller not in found:
+                        found[caller] = Exercised(distance, tier, via)
+            frontier = step
+    found.pop(target, None)
+    return found
+
+
+def reached_tiers(starts: Iterable[str], graph: CallGraph) -> dict[str, int]:
+    """Node -> the best tier by which a path of one or more steps from any of `starts` reaches
+    it (a start too, when such a path leads back to one)."""
+    sources = list(dict.fromkeys(starts))
+    best: dict[str, int] = {}
+    for tier in (EXACT, INFERRED, NAME):
+        seen: set[str] = set()
+        frontier = sources
+        while frontier:
+            step: list[str] = []
+            for node in frontier:
                 for callee, edge_tier in graph.get(node, ()):
                     if edge_tier >= tier and callee not in seen:
                         seen.add(callee)
-                        step[callee] = via
-            for node, via in step.items():
-                if node in found:
-                    continue
-                if cap is not None and counts[certain] >= cap:
-                    cut = True
-                    break
-                found[node] = Exercised(distance, tier, via)
-                counts[certain] += 1
+                        best.setdefault(callee, tier)
+                        step.append(callee)
             frontier = step
-    return found, cut
+    return best

@@ -9,6 +9,7 @@ three ranked legs, fused by the searcher on the hot path of every question) and
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
 from functools import cache
@@ -30,6 +31,7 @@ from .records import (
     Neighbour,
     Neighbourhood,
     PathStep,
+    ReachBack,
     RepositoryInfo,
     RepositorySize,
     SymbolMatch,
@@ -41,6 +43,7 @@ from .records import (
 __all__ = ["Direction", "GraphReader"]
 
 Direction = Literal["in", "out"]
+_REACH_BATCH = 5_000  # node ids per step of `reach_back`
 
 
 def _location(row: Mapping[str, Any]) -> Location:
@@ -443,20 +446,36 @@ class GraphReader:
         )
         return self._steps(rows)
 
-    def tests_for(self, ids: Sequence[str]) -> list[TestEdge]:
-        """The TESTS edges into `ids`: which tests exercise each, how near and how sure."""
-        rows = self.client.read(load_query("impact/tests_for"), {"ids": list(ids)})
-        return [
-            TestEdge(
-                row["target"],
-                _symbol(row),
-                int(row["distance"] or 0),
-                row["resolution"],
-                row["via"],
-                row["module"],
-            )
-            for row in rows
-        ]
+    def reach_back(self, ids: Sequence[str], *, limit: int = 200_000) -> ReachBack:
+        """The reach graph backwards from `ids`, one step (one read) at a time until no new
+        node appears or `limit` nodes are held: what `tests_for` walks."""
+        callers: dict[str, list[tuple[str, str, str | None]]] = defaultdict(list)
+        tests: set[str] = set()
+        seen = set(ids)
+        frontier = sorted(seen)
+        while frontier:
+            step: list[str] = []
+            for start in range(0, len(frontier), _REACH_BATCH):
+                rows = self.client.read(
+                    load_query("impact/reach_back"), {"ids": frontier[start : start + _REACH_BATCH]}
+                )
+                for row in rows:
+                    source = row["source"]
+                    callers[row["target"]].append((source, row["resolution"], row["via"]))
+                    if row["test"]:
+                        tests.add(source)
+                    if source not in seen:
+                        seen.add(source)
+                        step.append(source)
+            if len(seen) > limit:
+                return ReachBack(dict(callers), frozenset(tests), True)
+            frontier = step
+        return ReachBack(dict(callers), frozenset(tests), False)
+
+    def test_nodes(self, ids: Sequence[str]) -> dict[str, tuple[SymbolRef, str | None]]:
+        """Test id -> (the test, the module that defines it)."""
+        rows = self.client.read(load_query("impact/test_nodes"), {"ids": list(ids)})
+        return {row["id"]: (_symbol(row), row["module"]) for row in rows}
 
     def tests_inside(self, ids: Sequence[str]) -> list[TestEdge]:
         """The tests defined in (or equal to) each of `ids`: a changed test runs itself."""
@@ -484,7 +503,7 @@ class GraphReader:
                 parent_kind=row["parent_kind"],
                 parent_name=row["parent_name"],
                 overrides_used=tuple(row["overrides_used"]),
-                tests=int(row["tests"]),
+                test_reach=row["test_reach"],
             )
             for row in rows
         ]

@@ -24,6 +24,7 @@ __all__ = [
     "Neighbour",
     "Neighbourhood",
     "PathStep",
+    "ReachBack",
     "RepositoryInfo",
     "RepositorySize",
     "SymbolMatch",
@@ -192,7 +193,8 @@ class ImpactStep:
 
 @dataclass(frozen=True)
 class TestEdge:
-    """A test that exercises `target` (a TESTS edge), or a test defined inside it."""
+    """A test that exercises `target` (a REACHES chain leads from it), or a test defined
+    inside it."""
 
     __test__ = False  # a record, not a pytest test class
 
@@ -202,6 +204,17 @@ class TestEdge:
     resolution: str | None  # exact, inferred or name; None for a test inside `target`
     via: str | None  # the fixture or set-up it reaches `target` through
     module: str | None = None  # the module defining the test (None: the test is a module)
+
+
+@dataclass(frozen=True)
+class ReachBack:
+    """The part of the reach graph that leads to some nodes: for each node reached, the
+    REACHES edges into it as (source, resolution, via); which of the sources are tests; and
+    whether the walk stopped at its size cap before it ended."""
+
+    callers: dict[str, list[tuple[str, str, str | None]]]
+    tests: frozenset[str]
+    truncated: bool
 
 
 @dataclass(frozen=True)
@@ -223,7 +236,7 @@ class DeadCandidate:
     parent_kind: str | None
     parent_name: str | None
     overrides_used: tuple[str, ...]  # overridden base methods that are called
-    tests: int  # tests whose closure reaches it
+    test_reach: str | None  # the best tier by which a test reaches it (None: no test does)
 
 
 @dataclass(frozen=True)

@@ -208,43 +208,31 @@ class GraphWriter:
         rows = [{"id": node_id, "props": props} for node_id, props in sorted(stats.items())]
         self._batches(load_query("ingest/write_link_stats"), rows, None)
 
-    # -- test roles and TESTS edges (issue 16) ---------------------------------------------------
+    # -- test roles and the reach graph (issue 16) ----------------------------------------------
     def write_roles(self, rows: Sequence[tuple[str, dict[str, Any]]]) -> None:
         """Set (or, with None values, remove) the role properties of nodes: (id, props)."""
         self._batches(
             load_query("ingest/write_roles"), [{"id": i, "props": p} for i, p in rows], None
         )
 
-    def tests_reaching(self, ids: Iterable[str]) -> set[str]:
-        """The tests whose stored TESTS closure holds any of `ids`."""
-        found: set[str] = set()
-        ordered = sorted(set(ids))
-        for start in range(0, len(ordered), self.batch_size):
-            rows = self.client.read(
-                load_query("ingest/tests_reaching"),
-                {"ids": ordered[start : start + self.batch_size]},
-            )
-            found.update(row["id"] for row in rows)
-        return found
-
-    def delete_tests_edges(self, test_ids: Iterable[str]) -> None:
-        """Drop the TESTS edges of these tests (a few hundred each: small batches keep a
-        transaction's memory in bounds)."""
+    def delete_reach_edges(self, sources: Iterable[str]) -> None:
+        """Drop the REACHES edges leaving these nodes."""
         self.client.write_batches(
-            load_query("ingest/delete_tests_edges"), sorted(set(test_ids)), batch_size=100
+            load_query("ingest/delete_reach_edges"), sorted(set(sources)), batch_size=1_000
         )
 
-    def delete_all_tests_edges(self, batch: int = 50_000) -> None:
-        """Drop every TESTS edge of this repository, one bounded transaction at a time."""
-        query = load_query("ingest/delete_repository_tests")
+    def delete_all_reach_edges(self, batch: int = 50_000) -> None:
+        """Drop every REACHES edge of this repository (and TESTS edges an older version
+        wrote), one bounded transaction at a time."""
+        query = load_query("ingest/delete_repository_reach")
         while self.client.write(query, {"repo": self.repo, "limit": batch})[0]["deleted"]:
             pass
 
-    def write_tests_edges(
+    def write_reach_edges(
         self, rows: Sequence[dict[str, Any]], progress: Progress | None = None
     ) -> None:
-        """TESTS edges: rows of {source, target, props: {resolution, distance, via}}."""
-        self._batches(load_query("ingest/write_edges_tests"), rows, progress)
+        """REACHES edges: rows of {source, target, props: {resolution, via}}."""
+        self._batches(load_query("ingest/write_edges_reach"), rows, progress)
 
     def delete_repository(self, batch: int = 10_000) -> None:
         """Remove every node of this repository, its :Repository node, its own full-text index
@@ -253,7 +241,7 @@ class GraphWriter:
         cross = CrossRepoLinker(self.client)
         packages = next((p.packages for p in cross.providers() if p.repo == self.repo), None)
         cross.forget(self.repo)
-        self.delete_all_tests_edges()
+        self.delete_all_reach_edges()
         query = load_query("ingest/delete_repository")
         while self.client.write(query, {"repo": self.repo, "limit": batch})[0]["deleted"]:
             pass

@@ -3,10 +3,11 @@ tests of a symbol; untested public code; dead code.
 
     diff (git or a patch) ──sources──▶ both sides of each file ──changes──▶ changed symbols
         ──blast──▶ affected code (callers, importers, subclasses, type users)
-        ──tests──▶ the tests whose TESTS edges reach the change
+        ──tests──▶ the tests from which a REACHES chain leads to the change
 
-Reads the graph through `graphrag_code.graph.GraphReader`; the TESTS edges, test roles and
-entry points it relies on are written at ingest (`ingest/tests_stage.py`).
+Reads the graph through `graphrag_code.graph.GraphReader`; the reach graph (REACHES edges,
+`test_reach`), test roles and entry points it relies on are written at ingest
+(`ingest/tests_stage.py`).
 """
 
 from __future__ import annotations

@@ -41,7 +41,7 @@ def judge(candidate: DeadCandidate, mentions: int) -> DeadSymbol | None:
     dispatch or from a test), else how sure it is dead and why. `mentions`: how often its
     name appears in the repository besides its own definitions."""
     strong = [e for e in candidate.entry_points if not e.startswith(_WEAK)]
-    if strong or candidate.overrides_used or candidate.tests:
+    if strong or candidate.overrides_used or candidate.test_reach:
         return None
     if mentions and any(
         d.split("(", 1)[0].rsplit(".", 1)[-1] in _ATTRIBUTES for d in candidate.decorators

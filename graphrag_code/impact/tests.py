@@ -1,16 +1,21 @@
 """Tests to run for a change, tests for a symbol or file, and public code no test reaches,
-all read from the TESTS edges the ingest stage keeps (see `ingest/tests_stage.py`)."""
+all read from the reach graph the ingest stage keeps (REACHES edges and `test_reach`; see
+`ingest/tests_stage.py`)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from ..conventions import TIER_OF, exercising
 from ..graph import GraphReader
 from ..graph.records import TestEdge
 from .records import ChangedSymbol, TestToRun, UntestedSymbol
 
-__all__ = ["affinity", "change_tests", "exercising_tests", "runner_id", "untested_symbols"]
+__all__ = [
+    "affinity", "change_tests", "exercising_tests", "reaching_tests", "runner_id",
+    "untested_symbols",
+]  # fmt: skip
 
 _CERTAIN = ("exact", "inferred", None)
 
@@ -95,6 +100,24 @@ def affinity(test: str, test_path: str, subject: str, subject_path: str | None) 
     return 0
 
 
+def reaching_tests(reader: GraphReader, targets: Sequence[str]) -> list[TestEdge]:
+    """For each of `targets`, the tests from which a REACHES chain leads to it, with the best
+    tier, that tier's distance and the fixture the chain starts with."""
+    back = reader.reach_back(targets)
+    callers = {
+        node: [(source, TIER_OF[resolution], via) for source, resolution, via in edges]
+        for node, edges in back.callers.items()
+    }
+    found = {target: exercising(target, callers, back.tests) for target in targets}
+    tests = reader.test_nodes(sorted({test for hits in found.values() for test in hits}))
+    return [
+        TestEdge(target, tests[test][0], hit.distance, hit.resolution, hit.via, tests[test][1])
+        for target, hits in found.items()
+        for test, hit in sorted(hits.items())
+        if test in tests
+    ]
+
+
 def exercising_tests(
     reader: GraphReader,
     targets: dict[str, str],
@@ -107,7 +130,7 @@ def exercising_tests(
     tests, then tests named after the subject (`paths`: subject -> its file), then by
     distance and certainty."""
     found: dict[str, _Test] = {}
-    edges = reader.tests_for(list(targets)) if targets else []
+    edges = reaching_tests(reader, list(targets)) if targets else []
     edges += reader.tests_inside(list(inside)) if inside else []
     for edge in edges:
         entry = found.setdefault(edge.test.id, _Test(edge))

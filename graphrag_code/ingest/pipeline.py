@@ -172,8 +172,8 @@ def build_graph(
             all_nodes=[node for nodes in node_ids.values() for node in nodes],
             project_changed=project_changed,
         )  # fmt: skip
-    report.tests, report.tests_recomputed = tests_report.tests, tests_report.tests_recomputed
-    report.tests_edges, report.tests_truncated = tests_report.edges_written, tests_report.truncated
+    report.tests, report.tests_reached = tests_report.tests, tests_report.reached
+    report.tests_edges = tests_report.edges_written
     with _timed(report, "cross"):
         progress.stage("linking across repositories", None)
         crossed = cross.link(name, previous_packages=previous)

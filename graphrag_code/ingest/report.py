@@ -56,9 +56,8 @@ class IngestReport:
     embedding_cache_hits: int = 0
     languages: dict[str, LanguageCounts] = field(default_factory=dict)  # "python" -> counts
     tests: int = 0  # tests the conventions recognised
-    tests_recomputed: int = 0  # tests whose TESTS closure this run computed again
-    tests_edges: int = 0  # TESTS edges written by this run
-    tests_truncated: int = 0  # closures cut at the size caps
+    tests_edges: int = 0  # REACHES edges (the graph tests are read from) written by this run
+    tests_reached: int = 0  # nodes some test reaches
     # edges linked to (or from) another indexed repository's nodes after this run
     cross_repo_edges: int = 0
     # external names another repository provides that stayed :External: several repositories
@@ -91,9 +90,8 @@ class IngestReport:
             "edges": dict(sorted(self.edges.items())),
             "tests": {
                 "recognised": self.tests,
-                "recomputed": self.tests_recomputed,
-                "edges_written": self.tests_edges,
-                "truncated": self.tests_truncated,
+                "reach_edges_written": self.tests_edges,
+                "nodes_reached": self.tests_reached,
             },
             "cross_repo": {
                 "edges": self.cross_repo_edges,

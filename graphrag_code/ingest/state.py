@@ -42,7 +42,7 @@ SeedIds = tuple[tuple[str, str, int], ...]  # (seed id, via, tier)
 class TestsBook:
     """What the tests stage (`tests_stage.py`) keeps between runs.
 
-    `roles`, `seeds` and `receivers` (hundreds of thousands of small tuples in Django) are
+    `roles`, `seeds`, `receivers` and `reach` (hundreds of thousands of small tuples in Django) are
     pickled as one blob each and left as bytes when a state is loaded: a run that changes
     nothing they depend on never unpickles them; `unpack()` restores them before use."""
 
@@ -54,9 +54,10 @@ class TestsBook:
     seeds: dict[str, SeedIds] = field(default_factory=dict)  # test id -> its seeds
     # path -> calls on a function's parameters (`runner.invoke`): kept from the last parse
     receivers: dict[str, tuple[tuple[str, str, str], ...]] = field(default_factory=dict)
-    possible_cap: int = 0  # nodes a test may reach through name matches only
+    reach: dict[str, int] = field(default_factory=dict)  # node id -> best tier a test reaches it
     shapes: dict[str, str] = field(default_factory=dict)  # path -> what roles depend on
     tests: int = 0  # how many tests `seeds` holds
+    reached: int = 0  # how many nodes `reach` holds
 
     def __getstate__(self) -> dict[str, Any]:
         data = dict(self.__dict__)
@@ -89,7 +90,7 @@ class TestsBook:
         return self
 
 
-_LAZY = ("roles", "seeds", "receivers")
+_LAZY = ("roles", "seeds", "receivers", "reach")
 # bumped whenever the stored layout or what the parser extracts changes: an older state then
 # means a full run (10: `with ... as x` bindings were paired with the wrong calls; 11: rank
 # pairs kept apart from the links, node statistics pickled per file; 12: languages, project
@@ -97,8 +98,8 @@ _LAZY = ("roles", "seeds", "receivers")
 # calls, call sites' positions and callee expressions, parameter kinds; 14: test roles and
 # TESTS closures; 15: per-file edge digests; 16: `Self` returns, narrowing, declared element
 # types, dispatch edges; 17: property accesses, unary operators, f-strings, `del x[k]` as
-# implicit calls)
-_FORMAT = 17
+# implicit calls; 18: the reach graph (REACHES edges, `test_reach`) replaces TESTS closures)
+_FORMAT = 18
 # the per-file fields pickled one file at a time on disk (see `StateStore._write`)
 _PER_FILE = ("parsed", "links", "node_ids")
 

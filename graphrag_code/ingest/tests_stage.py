@@ -1,14 +1,16 @@
-"""Test roles and TESTS edges, kept true under incremental runs.
+"""Test roles and the reach graph, kept true under incremental runs.
 
 After the links are written, each language's conventions say which files are test code,
 which functions are tests, fixtures and set-ups, and which code runs without a caller (entry
-points); those become node properties (`test_code`, `test_role`, `entry_points`). Then each
-test's static call closure (through its fixtures and set-ups) becomes its TESTS edges.
+points); those become node properties (`test_code`, `test_role`, `entry_points`). Then the
+graph a test's reach is read from becomes REACHES edges: each node's callees with tiers (plus
+nested functions, overrides, the protocol methods of a built class, a decorator's wrapper and
+the namesakes of an unresolved call), and each test's fixtures and set-ups. Which tests reach a
+node is walked on that graph when asked (`conventions.exercising`); only the best tier by which
+any test reaches each node is stored (`test_reach`), for `untested` and dead code.
 
-An incremental run recomputes the roles of every file (cheap, pure) but writes only those
-that changed, and recomputes the closure of a test only when it can have changed: its seeds
-(fixtures, set-ups) changed, or its stored closure holds a node whose outgoing calls changed
-— a closure can only change through such a node, so the graph converges to a clean run's.
+An incremental run recomputes the roles and the reach graph of every file (cheap, pure) but
+writes only the nodes whose roles, reach tier or outgoing REACHES edges changed.
 """
 
 from __future__ import annotations
@@ -23,9 +25,10 @@ from ..conventions import (
     EXACT,
     INFERRED,
     NAME,
+    TIERS,
     ClassTree,
     FileRoles,
-    exercised,
+    reached_tiers,
     seeds_of_tests,
 )
 from ..graph.writer import GraphWriter
@@ -64,19 +67,8 @@ _COMMON_METHODS = frozenset(
     for kind in (list, dict, set, str, bytes, tuple, frozenset, int, float, object)
     for name in dir(kind)
 ) | frozenset({"close", "read", "write", "readline", "flush", "seek", "send", "run", "start"})
-# A test's certain closure (exact and inferred calls) stops growing at MAX_CERTAIN nodes, and
-# the part it reaches only through name-matched calls at the nearest few: in Django a few name
-# matches lead from almost every test into the same 1,200 nodes (18 million edges that would
-# say little; certain closures hold 64 nodes at the median). The possible part's cap shares a
-# budget of edges among the tests, in powers of two from 32 to 256 (so that adding a test
-# rarely changes it: a new cap recomputes every closure). Cuts are counted in the report.
-MAX_CERTAIN = 2_000
-POSSIBLE_BUDGET = 1_000_000
-MAX_POSSIBLE = 256
-MIN_POSSIBLE = 32
-_WRITE_BATCH = 20_000  # TESTS rows held before they are written
-
 Adjacency = dict[str, tuple[tuple[str, int], ...]]  # source id -> (target id, tier)
+ReachGraph = dict[str, dict[str, tuple[int, str | None]]]  # source -> target -> (tier, via)
 
 
 @dataclass
@@ -84,10 +76,10 @@ class TestsReport:
     __test__ = False  # a record, not a pytest test class
 
     tests: int = 0
-    tests_recomputed: int = 0
-    edges_written: int = 0
-    roles_written: int = 0
-    truncated: int = 0  # tests whose closure hit a size cap
+    edges_written: int = 0  # REACHES edges
+    sources_rewritten: int = 0  # nodes whose REACHES edges this run replaced
+    roles_written: int = 0  # nodes whose role or reach tier this run set
+    reached: int = 0  # nodes some test reaches
 
 
 def _shape(parsed: ParsedFile) -> str:
@@ -242,12 +234,13 @@ def _node_roles(roles: Mapping[str, FileRoles], names: _Names) -> dict[str, Role
     }
 
 
-def _role_props(role: Role | None) -> dict[str, Any]:
+def _role_props(role: Role | None, reach: int | None) -> dict[str, Any]:
     code, kind, entries = role or (False, None, ())
     return {
         "test_code": True if code else None,
         "test_role": kind,
         "entry_points": list(entries) if entries else None,
+        "test_reach": TIERS[reach] if reach else None,
     }
 
 
@@ -357,12 +350,20 @@ def _instantiated(
     return found
 
 
-def possible_cap(tests: int) -> int:
-    """How many nodes each test may reach through name-matched calls only."""
-    cap = MAX_POSSIBLE
-    while cap > MIN_POSSIBLE and cap * tests > POSSIBLE_BUDGET:
-        cap //= 2
-    return cap
+def _reach_graph(adjacency: Mapping[str, Adjacency], seeds: Mapping[str, SeedIds]) -> ReachGraph:
+    """The call graph of the tests stage with each test's fixtures and set-ups added: a seed
+    keeps its `via`, and wins over a direct call of the same node at the same tier."""
+    graph: ReachGraph = {}
+    for part in adjacency.values():
+        for source, callees in part.items():
+            graph[source] = {target: (tier, None) for target, tier in callees}
+    for test, test_seeds in seeds.items():
+        edges = graph.setdefault(test, {})
+        for seed, via, tier in test_seeds:
+            known = edges.get(seed)
+            if seed != test and (known is None or known[0] <= tier):
+                edges[seed] = (tier, via)
+    return graph
 
 
 def _changed_sources(old: Mapping[str, bytes], new: Mapping[str, bytes]) -> set[str]:
@@ -381,6 +382,22 @@ def _changed_sources(old: Mapping[str, bytes], new: Mapping[str, bytes]) -> set[
     return changed
 
 
+def _changed_nodes(old: TestsBook, new: TestsBook, names: _Names) -> list[str]:
+    """The nodes (still in the repository) whose role or reach tier differs between books."""
+    nodes = old.roles.keys() | new.roles.keys() | old.reach.keys() | new.reach.keys()
+    return sorted(
+        node
+        for node in nodes
+        if node in names.path_of
+        and (old.roles.get(node), old.reach.get(node)) != (new.roles.get(node), new.reach.get(node))
+    )
+
+
+def _changed_seeds(old: TestsBook, new: TestsBook) -> set[str]:
+    """The tests whose fixtures and set-ups differ between books (or that came or went)."""
+    return {t for t in old.seeds.keys() | new.seeds.keys() if old.seeds.get(t) != new.seeds.get(t)}
+
+
 def update_tests(
     *,
     parsed: Mapping[str, ParsedFile],
@@ -395,8 +412,8 @@ def update_tests(
     project_changed: bool = False,
     progress: Callable[[int], None] | None = None,
 ) -> tuple[TestsBook, TestsReport]:
-    """Write the changed roles and the TESTS edges that may have changed; the book the next
-    run starts from. `previous` None: a full run (every role and closure is written)."""
+    """Write the changed roles, reach tiers and REACHES edges; the book the next run starts
+    from. `previous` None: a full run (every role and edge is written)."""
     report = TestsReport()
     book = TestsBook()
     old = previous or TestsBook()
@@ -416,7 +433,7 @@ def update_tests(
         and all(book.facts[path] == old.facts.get(path) for path in relink)
     ):
         # a body edit that changes no call, name, decorator or parameter: nothing here moves
-        report.tests = old.tests
+        report.tests, report.reached = old.tests, old.reached
         return replace(old, facts=book.facts, shapes=book.shapes), report
     old.unpack()
     calls: list[tuple[str, str, int]] = []
@@ -431,16 +448,6 @@ def update_tests(
     tree = _class_tree(parsed, inherits, names)
     roles = {path: langs.roles(file, tree) for path, file in parsed.items()}
     book.roles = _node_roles(roles, names)
-    if previous is None:
-        changed_roles = sorted(all_nodes)
-    else:
-        changed_roles = sorted(
-            node
-            for node in book.roles.keys() | old.roles.keys()
-            if book.roles.get(node) != old.roles.get(node) and node in names.path_of
-        )
-    writer.write_roles([(node, _role_props(book.roles.get(node))) for node in changed_roles])
-    report.roles_written = len(changed_roles)
 
     adjacency = _adjacency(parsed, calls, unresolved, tree, names, ids)
     book.adjacency = {path: packed(value) for path, value in sorted(adjacency.items())}
@@ -462,42 +469,29 @@ def update_tests(
         roles, names, lambda function, given: typed_calls(function, given, types, receivers, tree)
     )
     report.tests = book.tests = len(book.seeds)
-    book.possible_cap = possible_cap(len(book.seeds))
-    if previous is None or old.possible_cap != book.possible_cap:
-        todo = set(book.seeds)
-        writer.delete_all_tests_edges()
+    graph = _reach_graph(adjacency, book.seeds)
+    book.reach = reached_tiers(
+        book.seeds,
+        {source: [(t, tier) for t, (tier, _) in out.items()] for source, out in graph.items()},
+    )
+    report.reached = book.reached = len(book.reach)
+    if previous is None:
+        changed_nodes = sorted(all_nodes)
+        writer.delete_all_reach_edges()
+        sources = set(graph)
     else:
-        changed = _changed_sources(old.adjacency, book.adjacency)
-        todo = {t for t, s in book.seeds.items() if old.seeds.get(t) != s}
-        todo |= changed & book.seeds.keys()
-        todo |= writer.tests_reaching(changed) & book.seeds.keys()
-        gone = {t for t in old.seeds if t not in book.seeds and t in names.path_of}
-        writer.delete_tests_edges(todo | gone)
-    report.tests_recomputed = len(todo)
-    if not todo:
-        return book, report
-    graph: dict[str, tuple[tuple[str, int], ...]] = {}
-    for value in adjacency.values():
-        graph.update(value)
-    rows: list[dict[str, Any]] = []
-    for test in sorted(todo):
-        reached, cut = exercised(
-            test, book.seeds[test], graph, limit=MAX_CERTAIN, possible_limit=book.possible_cap
-        )
-        if cut:
-            report.truncated += 1
-        rows.extend(
-            {
-                "source": test,
-                "target": target,
-                "props": {"resolution": hit.resolution, "distance": hit.distance, "via": hit.via},
-            }
-            for target, hit in reached.items()
-        )
-        if len(rows) >= _WRITE_BATCH:
-            writer.write_tests_edges(rows, progress)
-            report.edges_written += len(rows)
-            rows = []
-    writer.write_tests_edges(rows, progress)
-    report.edges_written += len(rows)
+        changed_nodes = _changed_nodes(old, book, names)
+        sources = _changed_sources(old.adjacency, book.adjacency) | _changed_seeds(old, book)
+        writer.delete_reach_edges(sources)
+    writer.write_roles(
+        [(node, _role_props(book.roles.get(node), book.reach.get(node))) for node in changed_nodes]
+    )
+    report.roles_written = len(changed_nodes)
+    rows = [
+        {"source": source, "target": target, "props": {"resolution": TIERS[tier], "via": via}}
+        for source in sorted(sources & graph.keys())
+        for target, (tier, via) in sorted(graph[source].items())
+    ]
+    writer.write_reach_edges(rows, progress)
+    report.sources_rewritten, report.edges_written = len(sources), len(rows)
     return book, report
