@@ -208,7 +208,8 @@ def test_incremental_tests_edges_and_roles_equal_a_clean_index(
          "        print(account)\n\n\nclass MemoryStore(Store):")  # fmt: skip
     report = graph.index(ledger, REPO, embed=False)
     assert report.mode == "incremental"
-    assert report.tests and report.tests_reached
+    assert report.tests
+    assert report.tests_reached
     incremental = dump(neo4j, REPO)
     assert any(r[1] == "REACHES" for r in incremental["rels"])
     GraphWriter(neo4j, REPO).delete_repository()

@@ -429,3 +429,25 @@ def test_paused_gc_nests_and_restores_the_collector() -> None:
     with pytest.raises(RuntimeError):
         failing_run()
     assert gc.isenabled()
+
+
+VALUEFLOW = Path(__file__).parent / "fixtures" / "valueflow"
+
+
+def test_linking_on_two_processes_writes_what_one_process_writes(
+    graph: Neo4jClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Value flow shares results between the files one process links: splitting the files
+    between processes must not change a single edge or property."""
+    from graphrag_code.ingest import link_pool
+
+    build_graph(VALUEFLOW, graph, repo="pool", state_dir=tmp_path / "one",
+                options=IndexOptions(workers=1))  # fmt: skip
+    alone = dump(graph, "pool")
+    GraphWriter(graph, "pool").delete_repository()
+    monkeypatch.setattr(link_pool, "MIN_FILES_PER_WORKER", 1)
+    build_graph(VALUEFLOW, graph, repo="pool", state_dir=tmp_path / "two",
+                options=IndexOptions(workers=2))  # fmt: skip
+    assert dump(graph, "pool") == alone
+    assert any(rel[1] == "CALLS" and "via" in dict(rel[3]) for rel in alone["rels"])
+    GraphWriter(graph, "pool").delete_repository()

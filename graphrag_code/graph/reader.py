@@ -446,29 +446,35 @@ class GraphReader:
         )
         return self._steps(rows)
 
-    def reach_back(self, ids: Sequence[str], *, limit: int = 200_000) -> ReachBack:
-        """The reach graph backwards from `ids`, one step (one read) at a time until no new
-        node appears or `limit` nodes are held: what `tests_for` walks."""
+    def reach_back(
+        self, ids: Sequence[str], *, resolutions: Sequence[str] | None = None, limit: int
+    ) -> ReachBack:
+        """The reach graph backwards from `ids` along edges of the given tiers (None: every
+        tier), one step (one read) at a time, nearest first, until no new node appears; a
+        step that would bring the nodes held past `limit` is left out (`truncated`): what
+        `tests_for` walks."""
         callers: dict[str, list[tuple[str, str, str | None]]] = defaultdict(list)
         tests: set[str] = set()
         seen = set(ids)
         frontier = sorted(seen)
+        query = load_query("impact/reach_back")
+        tiers = list(resolutions) if resolutions is not None else None
         while frontier:
-            step: list[str] = []
-            for start in range(0, len(frontier), _REACH_BATCH):
-                rows = self.client.read(
-                    load_query("impact/reach_back"), {"ids": frontier[start : start + _REACH_BATCH]}
+            rows = [
+                row
+                for start in range(0, len(frontier), _REACH_BATCH)
+                for row in self.client.read(
+                    query, {"ids": frontier[start : start + _REACH_BATCH], "resolutions": tiers}
                 )
-                for row in rows:
-                    source = row["source"]
-                    callers[row["target"]].append((source, row["resolution"], row["via"]))
-                    if row["test"]:
-                        tests.add(source)
-                    if source not in seen:
-                        seen.add(source)
-                        step.append(source)
-            if len(seen) > limit:
+            ]
+            step = sorted({row["source"] for row in rows} - seen)
+            if len(seen) + len(step) > limit:
                 return ReachBack(dict(callers), frozenset(tests), True)
+            for row in rows:
+                callers[row["target"]].append((row["source"], row["resolution"], row["via"]))
+                if row["test"]:
+                    tests.add(row["source"])
+            seen.update(step)
             frontier = step
         return ReachBack(dict(callers), frozenset(tests), False)
 

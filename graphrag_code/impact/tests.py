@@ -4,12 +4,14 @@ all read from the reach graph the ingest stage keeps (REACHES edges and `test_re
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..conventions import TIER_OF, exercising
 from ..graph import GraphReader
 from ..graph.records import TestEdge
+from ..model import CERTAIN_TIERS
 from .records import ChangedSymbol, TestToRun, UntestedSymbol
 
 __all__ = [
@@ -18,6 +20,12 @@ __all__ = [
 ]  # fmt: skip
 
 _CERTAIN = ("exact", "inferred", None)
+# The certain part of the reach graph (exact and inferred chains) is walked whole, up to
+# MAX_CERTAIN nodes; chains through name matches only breadth first, nearest first, until the
+# walk holds POSSIBLE_BUDGET nodes: in Django a few name matches lead back from almost any
+# node to nearly all 15.6k tests, which says little about the node and takes seconds to read.
+MAX_CERTAIN = 200_000
+POSSIBLE_BUDGET = 3_000
 
 
 def runner_id(path: str, qualified_name: str, module: str | None) -> str:
@@ -102,19 +110,23 @@ def affinity(test: str, test_path: str, subject: str, subject_path: str | None) 
 
 def reaching_tests(reader: GraphReader, targets: Sequence[str]) -> list[TestEdge]:
     """For each of `targets`, the tests from which a REACHES chain leads to it, with the best
-    tier, that tier's distance and the fixture the chain starts with."""
-    back = reader.reach_back(targets)
-    callers = {
-        node: [(source, TIER_OF[resolution], via) for source, resolution, via in edges]
-        for node, edges in back.callers.items()
-    }
-    found = {target: exercising(target, callers, back.tests) for target in targets}
-    tests = reader.test_nodes(sorted({test for hits in found.values() for test in hits}))
+    tier, that tier's distance and the fixture the chain starts with. Certain chains are
+    walked whole; chains through name matches only as far as `POSSIBLE_BUDGET` nodes back."""
+    certain = reader.reach_back(targets, resolutions=CERTAIN_TIERS, limit=MAX_CERTAIN)
+    possible = reader.reach_back(targets, limit=POSSIBLE_BUDGET)
+    callers: dict[str, set[tuple[str, int, str | None]]] = defaultdict(set)
+    for back in (certain, possible):
+        for node, edges in back.callers.items():
+            callers[node].update((s, TIER_OF[resolution], via) for s, resolution, via in edges)
+    graph = {node: sorted(edges, key=str) for node, edges in callers.items()}
+    tests = certain.tests | possible.tests
+    found = {target: exercising(target, graph, tests) for target in targets}
+    nodes = reader.test_nodes(sorted({test for hits in found.values() for test in hits}))
     return [
-        TestEdge(target, tests[test][0], hit.distance, hit.resolution, hit.via, tests[test][1])
+        TestEdge(target, nodes[test][0], hit.distance, hit.resolution, hit.via, nodes[test][1])
         for target, hits in found.items()
         for test, hit in sorted(hits.items())
-        if test in tests
+        if test in nodes
     ]
 
 

@@ -41,6 +41,7 @@ from .incremental import (
     usable_state,
 )
 from .languages import LanguageRun, per_language, read_project
+from .link_pool import link_in_processes
 from .report import IngestReport
 from .rows import file_rows
 from .state import IndexState, StateStore, paused_gc, with_calls
@@ -155,7 +156,7 @@ def build_graph(
         if project_changed:  # tsconfig.json paths, a workspace's packages: all may resolve anew
             sensitive = langs.project_sensitive()
             relink |= {p for p, f in run.parsed.items() if f.language in sensitive}
-        links = _link(run, index, ids, relink, removed, progress, langs)
+        links = _link(run, index, ids, relink, removed, progress, langs, options.workers)
     report.files_relinked = len(relink)
     token = uuid.uuid4().hex
     cross = CrossRepoLinker(client)
@@ -255,21 +256,36 @@ def _link(
     removed: set[str],
     progress: ProgressReporter,
     langs: LanguageRun,
+    workers: int,
 ) -> dict[str, FileLinks]:
     """Every file's links: the previous run's for files that need no new link, fresh ones
-    for `relink` (whose call sites come back from the state when the file was not parsed)."""
+    for `relink` (whose call sites come back from the state when the file was not parsed),
+    linked on up to `workers` processes."""
     state = run.state
     progress.stage("linking", len(relink))
     links = dict(state.links) if state is not None else {}
     for path in removed:
         links.pop(path, None)
-    for path in sorted(relink):
+
+    def link_one(path: str) -> FileLinks:
         parsed = run.parsed[path]
         if path not in run.fresh and state is not None:
             parsed = with_calls(parsed, state.calls[path])
-        links[path] = langs.link(parsed, index, ids)
-        progress.advance()
+        return langs.link(parsed, index, ids)
+
+    todo = sorted(relink)
+    weights = [_link_weight(run, path) for path in todo]
+    links.update(
+        link_in_processes(todo, weights, link_one, workers=workers, advance=progress.advance)
+    )
     return links
+
+
+def _link_weight(run: IngestRun, path: str) -> int:
+    """About how long a file takes to link: its call sites and symbols (a parse from the
+    state holds no call sites, only its size then)."""
+    parsed = run.parsed[path]
+    return 1 + len(parsed.calls) + len(parsed.symbols) if parsed.calls else 1 + parsed.loc // 8
 
 
 def _import_prefixes(parsed: ParsedFile) -> frozenset[str]:

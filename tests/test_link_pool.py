@@ -1,0 +1,54 @@
+"""Linking on several processes (`ingest/link_pool.py`): shares, forks and order."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from graphrag_code.ingest import link_pool
+from graphrag_code.linking.linker import FileLinks
+
+
+def test_shares_are_runs_of_neighbours_of_about_equal_weight() -> None:
+    assert link_pool.shares(["a", "b", "c", "d"], [3, 1, 1, 1], 2) == [["a"], ["b", "c", "d"]]
+    assert link_pool.shares(["a", "b", "c", "d"], [1, 1, 1, 1], 2) == [["a", "b"], ["c", "d"]]
+    assert link_pool.shares(["a", "b"], [1, 1], 3) == [["a"], ["b"], []]
+
+
+def _pid_of(links: FileLinks) -> str:
+    return links.path.split("@")[1]
+
+
+def test_files_are_linked_in_other_processes_and_come_back_in_order(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(link_pool, "MIN_FILES_PER_WORKER", 2)
+    advanced: list[int] = []
+
+    def link(path: str) -> FileLinks:
+        return FileLinks(path=f"{path}@{os.getpid()}")
+
+    cuts: list[int] = []
+    real_shares = link_pool.shares
+
+    def counted(paths: list[str], weights: list[int], parts: int) -> list[list[str]]:
+        cuts.append(parts)
+        return real_shares(paths, weights, parts)
+
+    monkeypatch.setattr(link_pool, "shares", counted)
+    paths = [f"m{i}.py" for i in range(6)]
+    links = link_pool.link_in_processes(paths, [1] * 6, link, workers=3, advance=advanced.append)
+    assert list(links) == paths
+    assert [links[p].path.split("@")[0] for p in paths] == paths
+    pids = {_pid_of(links[p]) for p in paths}
+    assert str(os.getpid()) in pids  # this process links a share too
+    assert len(pids) >= 2  # and the others go to forked children
+    assert sum(advanced) == 6
+    # no more shares than runs of MIN_FILES_PER_WORKER files; one process below two of them
+    link_pool.link_in_processes(paths, [1] * 6, link, workers=8, advance=advanced.append)
+    alone = link_pool.link_in_processes(
+        paths[:3], [1] * 3, link, workers=2, advance=advanced.append
+    )
+    assert cuts == [3, 3]
+    assert {_pid_of(found) for found in alone.values()} == {str(os.getpid())}
