@@ -4,9 +4,10 @@ Ground truth: `benchmarks/oracles/runtime_tests.py` ran each package's own test 
 coverage.py with per-test contexts and wrote, per function of the package, the tests that
 executed it (`<name>-<version>.tests.json`). Here the same source tree is indexed and, for
 each function the oracle lists, our predicted tests (the tests from which a REACHES chain
-leads to it) are compared with the tests that ran it: recall over the functions some test executed, precision over
-the functions we predict tests for (a function no test ran counts as precision 0), both
-macro-averaged over functions; also with certain edges only (exact and inferred).
+leads to it) are compared with the tests that ran it: recall over the functions some test
+executed, precision over the functions we predict tests for (a function no test ran counts
+as precision 0), both macro-averaged over functions; also with certain edges only (exact and
+inferred).
 
     .venv/bin/python -m benchmarks.impact_tests [flask-3.0.3 ...] [--json out.json]
 """

@@ -16,8 +16,9 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 
 from ..linking.linker import FileLinks
+from ..model import ParsedFile
 
-__all__ = ["MIN_FILES_PER_WORKER", "link_in_processes", "shares"]
+__all__ = ["MIN_FILES_PER_WORKER", "link_in_processes", "link_weight", "shares"]
 
 # Below this many files per process, forking and sending links back costs more than it saves.
 MIN_FILES_PER_WORKER = 300
@@ -36,6 +37,12 @@ def _link_share(paths: Sequence[str]) -> dict[str, FileLinks]:
     if _LINK is None:  # pragma: no cover - a child always ran `_start`
         raise RuntimeError("link worker started without its linker")
     return {path: _LINK(path) for path in paths}
+
+
+def link_weight(parsed: ParsedFile) -> int:
+    """About how long a file takes to link: its call sites and symbols (a parse kept in the
+    incremental state holds no call sites: its size then)."""
+    return 1 + len(parsed.calls) + len(parsed.symbols) if parsed.calls else 1 + parsed.loc // 8
 
 
 def shares(paths: Sequence[str], weights: Sequence[int], parts: int) -> list[list[str]]:

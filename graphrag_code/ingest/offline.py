@@ -15,9 +15,10 @@ from ..linking.index import RepositoryIndex
 from ..linking.linker import FileLinks, NodeIds
 from ..model import Edge, ParsedFile, ParseIssue, SkippedFile
 from ..parsing import ModuleName, ParseJob, imported_prefixes, parse_files, walk_repository
-from .languages import LanguageRun, read_project
+from .languages import LanguageRun, ProjectFiles, read_project
+from .link_pool import link_in_processes, link_weight
 
-__all__ = ["LinkedRepository", "link_repository"]
+__all__ = ["LinkedRepository", "link_parsed", "link_repository"]
 
 
 @dataclass
@@ -68,11 +69,33 @@ def link_repository(
         keep = {f.path: f for f in parsed if f.path not in moved}
         keep.update({f.path: f for f in reparsed})
         parsed = list(keep.values())
-    files = {f.path: f for f in parsed}
+    linked = link_parsed(
+        {f.path: f for f in parsed}, repo=repo, workers=workers, languages=languages,
+        project=read_project(walked.project, {}),
+    )  # fmt: skip
+    linked.skipped = walked.skipped + skipped
+    return linked
+
+
+def link_parsed(
+    files: dict[str, ParsedFile],
+    *,
+    repo: str = "repo",
+    workers: int = 1,
+    languages: frozenset[str] | None = None,
+    project: ProjectFiles | None = None,
+) -> LinkedRepository:
+    """Link parsed files (on up to `workers` processes), as the indexer does."""
+    langs = LanguageRun.of(languages)
     index = RepositoryIndex(files.values())
     ids = NodeIds(repo, index)
-    issues = langs.prepare(index, read_project(walked.project, {}))
-    links = {p: langs.link(f, index, ids) for p, f in sorted(files.items())}
-    return LinkedRepository(
-        repo, files, index, ids, links, walked.skipped + skipped, issues, langs.contexts
+    issues = langs.prepare(index, project or {})
+    paths = sorted(files)
+    links = link_in_processes(
+        paths,
+        [link_weight(files[p]) for p in paths],
+        lambda path: langs.link(files[path], index, ids),
+        workers=workers,
+        advance=lambda _done: None,
     )
+    return LinkedRepository(repo, files, index, ids, links, [], issues, langs.contexts)

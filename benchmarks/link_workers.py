@@ -1,0 +1,86 @@
+"""The link stage on one and on two processes (issue 20): seconds, files/s, and whether the
+links are the same.
+
+Django's sdist (default) is parsed once; then every file is linked with `workers=1` and with
+`workers=2`, each time with fresh linking contexts (nothing shared between the two runs), in
+alternating order, best of `--runs` each. The links of the two are compared edge by edge
+(and every other field of each file's `FileLinks`).
+
+    .venv/bin/python -m benchmarks.link_workers [--package django==5.1.4] [--runs 2] \
+        [--json out.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import time
+from pathlib import Path
+from typing import Any
+
+from benchmarks.oracles.packages import download_sdist, extract_sdist, parse_spec
+from graphrag_code.ingest.offline import link_parsed, link_repository
+from graphrag_code.ingest.state import paused_gc
+
+
+def _timed_link(parsed: dict[str, Any], workers: int) -> tuple[float, Any]:
+    with paused_gc():
+        start = time.perf_counter()
+        linked = link_parsed(parsed, repo="bench", workers=workers)
+        return time.perf_counter() - start, linked
+
+
+def measure(root: Path, runs: int) -> dict[str, Any]:
+    base = link_repository(root, repo="bench", workers=2)
+    parsed = base.parsed
+    seconds: dict[int, list[float]] = {1: [], 2: []}
+    results: dict[int, Any] = {}
+    for run in range(runs):
+        for workers in (1, 2) if run % 2 == 0 else (2, 1):
+            took, linked = _timed_link(parsed, workers)
+            seconds[workers].append(round(took, 2))
+            results[workers] = linked.links
+    one, two = results[1], results[2]
+    differing = sorted(path for path in one.keys() | two.keys() if one.get(path) != two.get(path))
+    best = {workers: min(values) for workers, values in seconds.items()}
+    return {
+        "files": len(parsed),
+        "edges": sum(len(links.edges) for links in one.values()),
+        "cpus": os.cpu_count(),
+        "load_average": os.getloadavg(),
+        "seconds": seconds,
+        "files_per_second": {w: round(len(parsed) / s, 1) for w, s in best.items()},
+        "speed_up": round(best[1] / best[2], 2),
+        "files_with_different_links": differing[:20],
+        "files_with_different_links_count": len(differing),
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "children_peak_rss_mb": round(
+            resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1
+        ),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--package", default="django==5.1.4")
+    parser.add_argument("--path", type=Path, help="a source tree instead of a package")
+    parser.add_argument("--runs", type=int, default=2)
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    if args.path is not None:
+        root, label = args.path, str(args.path)
+    else:
+        name, version = parse_spec(args.package)
+        archive = download_sdist(name, version)
+        root, label = extract_sdist(name, version, archive), args.package
+    result = {"package": label, **measure(root, args.runs)}
+    print(json.dumps(result, indent=2))
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(result, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
