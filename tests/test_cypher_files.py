@@ -64,6 +64,7 @@ def _values(dimensions: int) -> dict[str, Any]:
         "files": 11,
         "symbols": 29,
         "certain": True,
+        "resolutions": ["exact", "inferred"],
         "rows": [],
         "packages": ["shop"],
         "repo_packages": ["shop"],
