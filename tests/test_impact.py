@@ -19,6 +19,8 @@ from graphrag_code.errors import InvalidArgumentError
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.graph.writer import GraphWriter
 from graphrag_code.impact import DiffImpact
+from graphrag_code.impact import tests as impact_tests
+from graphrag_code.impact.tests import reaching_tests
 from graphrag_code.settings import Settings
 
 from .conftest import drop_search_indexes
@@ -106,6 +108,31 @@ def test_tests_are_recognised_and_linked_to_the_code_they_exercise(
     ts = graph.tests_for("web/money.ts", repo=REPO)
     assert [t.runner_id for t in ts.tests] == ["web/money.test.ts"]
     assert graph.tests_for("tests/test_core.py", repo=REPO).tests  # a test file runs itself
+
+
+def test_the_walk_back_stops_before_a_step_past_its_limit(
+    graph: CodeGraph, ledger: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    graph.index(ledger, REPO, embed=False)
+    target = graph.relations.resolve("ledger.storage.save_account", repo=REPO).id
+    whole = graph.reader.reach_back([target], limit=10_000)
+    assert not whole.truncated
+    callers = {source for source, _tier, _via in whole.callers[target]}
+    assert len(callers) >= 2
+    assert whole.tests  # reached through the `account` fixture
+    # the first step alone would hold the target and its callers: past a limit of 2 nodes
+    cut = graph.reader.reach_back([target], limit=2)
+    assert cut.truncated
+    assert cut.callers == {}
+    assert not cut.tests
+    # the possible part of tests_for is what the limit cuts; certain chains are walked whole
+    everything = {
+        e.test.qualified_name: e.resolution for e in reaching_tests(graph.reader, [target])
+    }
+    monkeypatch.setattr(impact_tests, "POSSIBLE_BUDGET", 1)
+    certain = {e.test.qualified_name: e.resolution for e in reaching_tests(graph.reader, [target])}
+    assert certain == {t: r for t, r in everything.items() if r in ("exact", "inferred")}
+    assert certain
 
 
 def test_a_committed_edit_rename_deletion_and_signature_change(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -176,3 +177,44 @@ def test_star_imports_and_conditional_imports(tmp_path: Path) -> None:
     }
     inferred = Resolution.INFERRED
     assert dumps == {"t:pkg.fast.dumps": inferred, "t:pkg.slow.dumps": inferred}
+
+
+def test_modules_that_import_a_name_from_each_other_in_a_cycle(tmp_path: Path) -> None:
+    """numpy and scipy star-import and re-import names in cycles: value flow once recursed
+    until Python's stack ran out (a RecursionError ended the whole index)."""
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("from .a import *\nfrom .b import *\n")
+    (pkg / "a.py").write_text("from .b import *\nfrom .b import handler\n")
+    (pkg / "b.py").write_text("from .a import *\nfrom .a import handler\ndef real():\n    pass\n")
+    (pkg / "user.py").write_text(
+        "from pkg import handler, real\nfrom .a import real as again\n"
+        "def go():\n    handler()\n    real()\n    again()\n"
+    )
+    linked = link_repository(tmp_path, repo="t")
+    calls = {(e.source, e.target) for e in linked.edges() if e.kind == EdgeKind.CALLS}
+    assert ("t:pkg.user.go", "t:pkg.b.real") in calls
+    assert not any(target.endswith("handler") for _source, target in calls)  # bound nowhere
+
+
+def test_a_call_too_deep_for_the_stack_stays_unresolved_and_the_file_still_links(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from graphrag_code.linking import calls as calls_module
+
+    (tmp_path / "mod.py").write_text(
+        "def helper():\n    pass\ndef deep():\n    pass\ndef go():\n    deep()\n    helper()\n"
+    )
+    real = calls_module.CallLinker.link
+
+    def link(self: Any, site: Any) -> Any:
+        if site.callee[-1] == "deep":
+            raise RecursionError("maximum recursion depth exceeded")
+        return real(self, site)
+
+    monkeypatch.setattr(calls_module.CallLinker, "link", link)
+    linked = link_repository(tmp_path, repo="t")
+    calls = {(e.source, e.target) for e in linked.edges() if e.kind == EdgeKind.CALLS}
+    assert ("t:mod.go", "t:mod.helper") in calls
+    assert ("t:mod.go", "t:mod.deep") not in calls
+    assert linked.links["mod.py"].unresolved_kinds == {"values:too-deep": 1}

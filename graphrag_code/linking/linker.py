@@ -193,7 +193,12 @@ def link_file(
     _link_type_uses(parsed, resolver, ids, collector)
     calls = CallLinker(parsed, resolver, ValueFlowAnalysis(resolver, shared), ids, collector.add)
     for site in parsed.calls:
-        outcome = calls.link(site)
+        try:
+            outcome = calls.link(site)
+        except RecursionError:
+            # a chain of values deeper than Python's stack that no guard foresaw: this call
+            # stays unresolved, and the rest of the file (and of the repository) still links
+            outcome = "values:too-deep"
         if outcome is not None:
             scope_id = ids.of_scope(parsed, site.scope)
             unresolved[scope_id] += 1
@@ -201,7 +206,10 @@ def link_file(
             if site.callee[-1] not in ("<expr>", "super()"):
                 unresolved_names[scope_id].add(site.callee[-1])
     for implicit in parsed.implicit_calls:
-        calls.link_implicit(implicit)
+        try:
+            calls.link_implicit(implicit)
+        except RecursionError:
+            kinds["values:too-deep"] += 1
     if dispatch is not None:
         for edge in dispatch.edges(collector.edges(), lookups):
             collector.add(edge)

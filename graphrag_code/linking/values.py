@@ -86,6 +86,7 @@ class ValueFlowAnalysis:
         self.lookups: Lookups = resolver.lookups
         self.index = resolver.lookups.index
         self._active: set[object] = set()
+        self._globals: set[tuple[str, str]] = set()  # module globals being evaluated
         self._cache: SharedValues = shared if shared is not None else {}
         self._cuts = 0
         self._steps = 0
@@ -343,6 +344,21 @@ class ValueFlowAnalysis:
     def _module_name(self, module: str, name: str, where: _Where | None) -> Values:
         """A module's global `name`: its definitions, imports and assignments (all of them
         for a use inside a function, which runs after the module ran)."""
+        if where is None:
+            # another module's global, through an import or a star import: modules import
+            # names from each other in cycles (numpy, scipy), so one met again is unknown
+            key = (module, name)
+            if key in self._globals:
+                self._cuts += 1
+                return Values.unknown()
+            self._globals.add(key)
+            try:
+                return self._module_global(module, name, None)
+            finally:
+                self._globals.discard(key)
+        return self._module_global(module, name, where)
+
+    def _module_global(self, module: str, name: str, where: _Where | None) -> Values:
         lookups, resolver = self.lookups, self.resolver
         info = lookups.module(module)
         if info is None:
