@@ -10,6 +10,11 @@ with the graph our linker builds from the same sdist sources.
   when no `__init__` is found), which is how our edges point.
   Precision and recall are reported for exact + inferred edges (the "certain" tiers), and
   separately for each tier.
+- A third judge where neither jedi nor mypy confirms a pair: the call graph of the package's
+  own test suite run under a tracer (`benchmarks.oracles.runtime_calls`, when its output is
+  in the cache): a pair that ran is right whatever the checkers say. Checkers do not model
+  what a decorator put in place of a definition, a dict of functions, a callback; running
+  code does. Reported apart (precision only), next to the checkers' figures.
 
     .venv/bin/python -m benchmarks.graph_accuracy [requests==2.32.3 ...] [--json out.json]
         [--show-errors N]
@@ -25,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.oracles.packages import ORACLE_OUT_DIR, PACKAGES, fetch, parse_spec
+from benchmarks.oracles.runtime_env import RUNTIME_DIR
 from graphrag_code.ingest.offline import LinkedRepository, link_repository
 from graphrag_code.linking.linker import IMPLICIT
 from graphrag_code.model import Edge, EdgeKind, Resolution
@@ -245,7 +251,25 @@ def evaluate(spec: str, show_errors: int = 0) -> dict[str, Any]:
     calls_oracle = json.loads(Path(f"{base}.calls.json").read_text())
     mypy_path = Path(f"{base}.calls_mypy.json")
     mypy_oracle = json.loads(mypy_path.read_text()) if mypy_path.is_file() else None
-    return compare(spec, imports_oracle, calls_oracle, show_errors, mypy_oracle=mypy_oracle)
+    runtime_path = RUNTIME_DIR / f"{name}-{version}.calls.json"
+    runtime = json.loads(runtime_path.read_text()) if runtime_path.is_file() else None
+    return compare(
+        spec, imports_oracle, calls_oracle, show_errors, mypy_oracle=mypy_oracle,
+        runtime_oracle=runtime,
+    )  # fmt: skip
+
+
+def _runtime_pairs(runtime: dict[str, Any], modules: list[str]) -> set[tuple[str, str]]:
+    """(caller module, callee) of every call the traced test suite made inside the package;
+    the caller's module is the longest module name its qualified name starts with."""
+    known = sorted(modules, key=len, reverse=True)
+    pairs = set()
+    for edge in runtime["edges"]:
+        caller = edge["caller"]
+        module = next((m for m in known if caller == m or caller.startswith(m + ".")), None)
+        if module is not None:
+            pairs.add((module, edge["callee"]))
+    return pairs
 
 
 def compare(
@@ -255,9 +279,11 @@ def compare(
     show_errors: int = 0,
     *,
     mypy_oracle: dict[str, Any] | None = None,
+    runtime_oracle: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Our graph of the package's sources against the oracle outputs (mypy's, when given,
-    only for the call sites jedi left unresolved)."""
+    only for the call sites jedi left unresolved; the runtime call graph's, when given, only
+    for pairs neither confirms)."""
     name, version = parse_spec(spec)
     linked = link_repository(fetch(name, version).package_dir, repo=name)
 
@@ -298,6 +324,13 @@ def compare(
         judged_both = _judged_by_name(linked, certain_tiers, named)
         result["calls_certain_jedi_then_mypy_judged"] = _score(judged_both, both).as_dict()
         result["calls_certain_unjudged"] = sorted(certain - judged_both - both)
+        if runtime_oracle is not None:
+            ran = _runtime_pairs(runtime_oracle, imports_oracle["modules"])
+            confirmed = (certain - both) & ran
+            result["calls_certain_confirmed_by_runtime"] = sorted(confirmed)
+            result["calls_certain_jedi_mypy_runtime_precision"] = round(
+                len(certain & (both | ran)) / len(certain) if certain else 1.0, 4
+            )
     if show_errors:
         result["errors"] = {
             "imports_missing": sorted(oracle_imports - ours_imports)[:show_errors],
@@ -312,8 +345,9 @@ def markdown(results: list[dict[str, Any]]) -> str:
     lines = [
         "| package | modules | imports P | imports R | calls P (exact+inferred) | calls P judged "
         "| calls P (jedi, then mypy) | calls P (jedi, then mypy; judged) | unjudged edges "
-        "| calls R (exact+inferred) | calls R (+name) | name-tier P |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| calls R (exact+inferred) | calls R (+name) | name-tier P "
+        "| calls P (jedi, mypy, then running code) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in results:
         second = r.get("calls_certain_jedi_then_mypy")
@@ -326,9 +360,16 @@ def markdown(results: list[dict[str, Any]]) -> str:
             f"{r['imports']['recall']:.3f} | {r['calls_certain']['precision']:.3f} | "
             f"{r['calls_certain_judged_precision']:.3f} | {with_mypy} | "
             f"{r['calls_certain']['recall']:.3f} | {r['calls_with_name_tier']['recall']:.3f} | "
-            f"{r['calls_by_tier']['name']['precision']:.3f} |"
+            f"{r['calls_by_tier']['name']['precision']:.3f} | {_runtime_cell(r)} |"
         )
     return "\n".join(lines)
+
+
+def _runtime_cell(result: dict[str, Any]) -> str:
+    precision = result.get("calls_certain_jedi_mypy_runtime_precision")
+    if precision is None:
+        return "-"
+    return f"{precision:.3f} (+{len(result['calls_certain_confirmed_by_runtime'])})"
 
 
 def main() -> None:

@@ -107,7 +107,7 @@ def evaluate(oracle_path: Path) -> dict[str, Any]:
         certain: dict[str, set[str]] = {node: set() for node in actual}
         ids = sorted(actual)
         for start in range(0, len(ids), 500):
-            for edge in reaching_tests(reader, ids[start : start + 500]):
+            for edge in reaching_tests(reader, ids[start : start + 500])[0]:
                 predicted[edge.target].add(edge.test.id)
                 if edge.resolution in ("exact", "inferred"):
                     certain[edge.target].add(edge.test.id)

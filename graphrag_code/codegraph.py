@@ -325,13 +325,15 @@ class CodeGraph:
         targets = (
             self.reader.descendants(subject.id) if subject.kind != "Function" else [subject.id]
         )
-        tests = exercising_tests(
+        tests, truncated = exercising_tests(
             self.reader,
             dict.fromkeys(targets, subject.qualified_name),
             inside=[subject.id],
             paths={subject.qualified_name: subject.location.path},
         )
-        return TestsFor(subject=subject.qualified_name, targets=len(targets), tests=tests)
+        return TestsFor(
+            subject=subject.qualified_name, targets=len(targets), tests=tests, truncated=truncated
+        )
 
     def untested(self, repo: str, *, limit: int = 200) -> list[UntestedSymbol]:
         """Public functions, methods and classes outside test code that no test reaches."""

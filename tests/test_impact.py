@@ -126,13 +126,17 @@ def test_the_walk_back_stops_before_a_step_past_its_limit(
     assert cut.callers == {}
     assert not cut.tests
     # the possible part of tests_for is what the limit cuts; certain chains are walked whole
-    everything = {
-        e.test.qualified_name: e.resolution for e in reaching_tests(graph.reader, [target])
-    }
+    reached, cut_short = reaching_tests(graph.reader, [target])
+    everything = {e.test.qualified_name: e.resolution for e in reached}
+    assert not cut_short
+    assert not graph.tests_for("ledger.storage.save_account", repo=REPO).truncated
     monkeypatch.setattr(impact_tests, "POSSIBLE_BUDGET", 1)
-    certain = {e.test.qualified_name: e.resolution for e in reaching_tests(graph.reader, [target])}
+    reached, cut_short = reaching_tests(graph.reader, [target])
+    certain = {e.test.qualified_name: e.resolution for e in reached}
     assert certain == {t: r for t, r in everything.items() if r in ("exact", "inferred")}
     assert certain
+    assert cut_short  # and the answers say so
+    assert graph.tests_for("ledger.storage.save_account", repo=REPO).truncated
 
 
 def test_a_committed_edit_rename_deletion_and_signature_change(
@@ -304,6 +308,11 @@ def test_the_commands(
     assert cli_main(["tests-for", "ledger.core.transfer", "--repo", REPO, "--json"]) == 0
     tests = json.loads(capsys.readouterr().out)
     assert "tests/test_core.py::test_transfer" in [t["runner_id"] for t in tests["tests"]]
+    assert tests["truncated"] is False
+    with monkeypatch.context() as patched:  # a walk cut short says so
+        patched.setattr(impact_tests, "POSSIBLE_BUDGET", 1)
+        assert cli_main(["tests-for", "ledger.core.transfer", "--repo", REPO]) == 0
+        assert "the walk back to the tests was cut" in capsys.readouterr().out
     assert cli_main(["untested", "--repo", REPO]) == 0
     assert "legacy_total" in capsys.readouterr().out
     assert cli_main(["dead-code", "--repo", REPO, "--json"]) == 0

@@ -120,8 +120,15 @@ def test_decorators(calls: Calls) -> None:
              "the property `vf.decorators.Service.handler`"),
             ("decorators.Service.make", "decorators.Service.__init__", "exact", None),
             ("decorators.Service.create", "decorators.Service.__init__", "exact", None),
+            # typed `(f: F) -> F` with `cast(F, update_wrapper(wrapper, f))`, F a TypeVar
+            ("decorators.Registry.route", "decorators.typed_setup.typed_wrapper", "inferred",
+             "`typed_setup`"),
+            ("decorators.typed_setup.typed_wrapper", "decorators.Registry.add_rule",
+             "inferred", "parameter `f`"),
         ],
     )  # fmt: skip
+    # a type variable is no callable: nothing calls `typing.TypeVar` but the line defining F
+    assert {a for a, b in calls if b == "typing.TypeVar"} <= {"decorators"}
 
 
 def test_containers_and_dispatch_tables(calls: Calls) -> None:

@@ -77,6 +77,9 @@ class RuntimePackage:
     deselect: tuple[Deselected, ...] = ()
     top_level: str | None = None
     timeout_s: int = 3600
+    threads: bool = False
+    """Trace the calls of every thread, not only the main one (an app the tests drive
+    through a client that runs it in a thread of its own)."""
 
     @property
     def spec(self) -> str:
@@ -231,6 +234,53 @@ RUNTIME_PACKAGES: tuple[RuntimePackage, ...] = (
             ),
         ),
     ),
+    # Added after issue 15's value flow was built (held out there): a web framework whose
+    # routes, middleware and handlers are callables passed around (the `[full]` extras, the
+    # test client on httpx, trio for the anyio backends); pinned to releases of its time.
+    RuntimePackage(
+        "starlette",
+        "0.41.3",
+        "0e4ab3d16522a255be6b28260b938eae2482f98ce5cc934cb08dce8dc3ba5835",
+        (
+            "anyio==4.6.2.post1",
+            "sniffio==1.3.1",
+            "idna==3.10",
+            "itsdangerous==2.2.0",
+            "jinja2==3.1.4",
+            "markupsafe==3.0.2",
+            "python-multipart==0.0.17",
+            "pyyaml==6.0.2",
+            "httpx==0.27.2",
+            "httpcore==1.0.6",
+            "h11==0.14.0",
+            "certifi==2024.8.30",
+            "typing_extensions==4.12.2",
+            "pytest==8.3.3",
+            "iniconfig==2.0.0",
+            "packaging==24.2",
+            "pluggy==1.5.0",
+            "trio==0.26.2",
+            "attrs==24.2.0",
+            "outcome==1.3.0.post0",
+            "sortedcontainers==2.4.0",
+            _COVERAGE,
+        ),
+        (
+            "hatchling==1.27.0",
+            "editables==0.5",
+            "pathspec==0.12.1",
+            "trove-classifiers==2024.10.21.16",
+        ),
+        deselect=tuple(
+            Deselected(
+                f"tests/test_staticfiles.py::"
+                f"test_staticfiles_with_invalid_dir_permissions_returns_401[{backend}]",
+                "runs as root here: a directory without read permission stays readable",
+            )
+            for backend in ("asyncio", "trio")
+        ),
+        threads=True,  # its TestClient runs the app in an anyio portal thread
+    ),
 )
 
 
@@ -273,6 +323,7 @@ class Suite:
     pytest_args: tuple[str, ...] = ("tests",)
     deselect: tuple[Deselected, ...] = ()
     timeout_s: int = 3600
+    threads: bool = False
 
     @property
     def import_root_rel(self) -> str:
@@ -353,6 +404,7 @@ def prepare(entry: RuntimePackage) -> Suite:
         entry.pytest_args,
         entry.deselect,
         entry.timeout_s,
+        entry.threads,
     )
 
 
@@ -548,6 +600,7 @@ def _child_env(suite: Suite, mode: str, work: Path, plugin_dir: Path) -> dict[st
             "RT_ORACLE_OUT": str(work),
             "RT_ORACLE_IMPORT_ROOT": str(suite.import_root),
             "RT_ORACLE_PACKAGE": suite.package,
+            "RT_ORACLE_THREADS": "1" if suite.threads else "",
         }
     )
     return env

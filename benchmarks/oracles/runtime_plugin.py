@@ -11,6 +11,8 @@ Configuration comes from the environment the oracle sets for the child process:
 ``RT_ORACLE_OUT``          directory for ``report.json`` (and ``calls.json``)
 ``RT_ORACLE_IMPORT_ROOT``  directory whose relative paths name the package's modules
 ``RT_ORACLE_PACKAGE``      top-level package name (its files are ``IMPORT_ROOT/PACKAGE/...``)
+``RT_ORACLE_THREADS``      non-empty: also record the edges of threads started later
+                           (``threading.setprofile``; chains stay the main thread's)
 
 Call tracer (``calls`` mode): ``sys.setprofile`` on the main thread, from plugin load to the
 end of the session. Only ``call`` events of Python code count; a code object is classified
@@ -28,6 +30,7 @@ import dis
 import json
 import os
 import sys
+import threading
 import time
 from collections.abc import Generator
 from pathlib import Path
@@ -82,6 +85,7 @@ class Tracer:
         self.deepest: list[str] = []
         self.callback = self.profile
         """The bound method given to ``sys.setprofile`` (a new one compares equal, not same)."""
+        self.thread_callback = self.profile_edges
 
     # -- classification -----------------------------------------------------------------------
 
@@ -128,23 +132,8 @@ class Tracer:
                 self.entry = None
                 self.entry_done = True
             return
-        code = frame.f_code
-        entry = self.codes.get(id(code))
-        info = entry[1] if entry is not None else self.info(code)
-        if info is None or info[1] != DEF:
-            return
-        if info[2] >= 0 and frame.f_lasti > info[2]:
-            return  # a generator or coroutine resumed, not called
-        self.calls += 1
-        back = frame.f_back
-        if back is not None:
-            caller = self.info(back.f_code)
-            if caller is not None:
-                key = (caller[3], info[0], back.f_lineno)
-                self.edges[key] = self.edges.get(key, 0) + 1
-                if self.nodeid:
-                    self.test_edges.add((caller[3], info[0]))
-        if self.phase != "call":
+        info = self._called(frame)
+        if info is None or self.phase != "call":
             return
         path, top = self._path(frame, info[0])
         if len(path) > len(self.deepest):
@@ -156,6 +145,32 @@ class Tracer:
             self.best = [info[0]]
         elif top is self.entry and len(path) > len(self.best):
             self.best = path
+
+    def profile_edges(self, frame: FrameType, event: str, arg: Any) -> None:
+        """The callback of other threads: their edges, not the main thread's chains."""
+        if event == "call":
+            self._called(frame)
+
+    def _called(self, frame: FrameType) -> CodeInfo | None:
+        """Record the edge into a package def starting in ``frame``; its info, or None when
+        the frame is no such start."""
+        code = frame.f_code
+        entry = self.codes.get(id(code))
+        info = entry[1] if entry is not None else self.info(code)
+        if info is None or info[1] != DEF:
+            return None
+        if info[2] >= 0 and frame.f_lasti > info[2]:
+            return None  # a generator or coroutine resumed, not called
+        self.calls += 1
+        back = frame.f_back
+        if back is not None:
+            caller = self.info(back.f_code)
+            if caller is not None:
+                key = (caller[3], info[0], back.f_lineno)
+                self.edges[key] = self.edges.get(key, 0) + 1
+                if self.nodeid:
+                    self.test_edges.add((caller[3], info[0]))
+        return info
 
     def _path(self, frame: FrameType, qn: str) -> tuple[list[str], FrameType]:
         """Package defs down the stack to ``frame``, from the outermost one reachable by edges.
@@ -321,6 +336,8 @@ def _start() -> Tracer | None:
         raise RuntimeError("the call tracer needs Python 3.11+ (co_qualname, 3.11 f_lasti)")
     tracer = Tracer(os.environ["RT_ORACLE_IMPORT_ROOT"], os.environ["RT_ORACLE_PACKAGE"])
     sys.setprofile(tracer.callback)
+    if os.environ.get("RT_ORACLE_THREADS"):
+        threading.setprofile(tracer.thread_callback)
     return tracer
 
 

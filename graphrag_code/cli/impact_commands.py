@@ -16,7 +16,7 @@ from rich.text import Text
 
 from ..codegraph import CodeGraph
 from ..errors import InvalidArgumentError
-from ..impact import DiffImpact, FailPolicy, TestToRun, impact_markdown
+from ..impact import TESTS_CUT, DiffImpact, FailPolicy, TestToRun, impact_markdown
 from .exit_codes import CHECK_FAILED
 from .query_commands import print_warnings
 
@@ -156,6 +156,8 @@ def _diff_tables(impact: DiffImpact, console: Console) -> None:
         if impact.truncated:
             console.print("[yellow]truncated: the blast radius hit its size cap[/]")
     _tests_table(impact.tests, console, title="tests to run")
+    if impact.tests_truncated:
+        console.print(f"[yellow]{TESTS_CUT}[/]", highlight=False)
     if impact.untested:
         console.print(
             "untested changes: " + ", ".join(c.qualified_name for c in impact.untested),
@@ -190,6 +192,7 @@ def _tests_for(args: argparse.Namespace, console: Console) -> int:
                     "targets": result.targets,
                     "tests": [asdict(t) for t in tests],
                     "total": len(result.tests),
+                    "truncated": result.truncated,
                 },
                 default=str,
             )
@@ -199,6 +202,8 @@ def _tests_for(args: argparse.Namespace, console: Console) -> int:
         f"[bold]tests for[/] {result.subject} ({len(result.tests)} test(s))", highlight=False
     )
     _tests_table(tests, console, title="tests")
+    if result.truncated:
+        console.print(f"[yellow]{TESTS_CUT}[/]", highlight=False)
     return 0
 
 

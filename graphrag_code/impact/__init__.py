@@ -28,10 +28,11 @@ from .records import (
     UntestedSymbol,
 )
 from .sources import DiffSpec, FileChange, git_root, read_changes
-from .tests import change_tests, exercising_tests, runner_id, untested_symbols
+from .tests import TESTS_CUT, change_tests, exercising_tests, runner_id, untested_symbols
 from .unified import looks_like_diff, parse_unified_diff
 
 __all__ = [
+    "TESTS_CUT",
     "Affected",
     "ChangedSymbol",
     "DeadSymbol",

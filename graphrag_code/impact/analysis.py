@@ -206,7 +206,7 @@ def analyse_changes(
     }
     blast = BlastOptions(options.depth, options.limit, options.limit_per_node)
     affected, truncated = blast_radius(reader, repo, symbols, modules, blast)
-    tests, untested = change_tests(reader, symbols)
+    tests, untested, tests_truncated = change_tests(reader, symbols)
     warnings = []
     stale = sorted(c.diff.path for c in changes if not c.new_on_disk)
     if stale:
@@ -231,6 +231,7 @@ def analyse_changes(
         untested=untested,
         risk=_risk(symbols, affected, untested),
         truncated=truncated,
+        tests_truncated=tests_truncated,
         depth=options.depth,
         warnings=warnings,
     )

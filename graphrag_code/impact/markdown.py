@@ -4,6 +4,7 @@ affected code, tests to run, untested changes."""
 from __future__ import annotations
 
 from .records import ChangedSymbol, DiffImpact
+from .tests import TESTS_CUT
 
 __all__ = ["impact_markdown"]
 
@@ -73,6 +74,8 @@ def impact_markdown(impact: DiffImpact, *, rows: int = 30) -> str:
         out += _more(len(impact.tests), rows)
     else:
         out += ["No test reaches the changed code."]
+    if impact.tests_truncated:
+        out += ["", f"_{TESTS_CUT[0].upper()}{TESTS_CUT[1:]}._"]
     if impact.untested:
         out += ["", "### Untested changes", ""]
         out += [

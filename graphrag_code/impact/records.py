@@ -118,6 +118,9 @@ class DiffImpact:
     risk: RiskSummary
     truncated: bool  # the blast radius hit its size cap
     depth: int = 2
+    # the walk back from the changed code to the tests was cut (`impact.tests.reaching_tests`):
+    # tests reached only through longer chains of name matches are not listed
+    tests_truncated: bool = False
     warnings: list[str] = field(default_factory=list)
 
     def callers_of(self, change: ChangedSymbol) -> list[Affected]:
@@ -155,6 +158,9 @@ class TestsFor:
     subject: str
     targets: int  # how many nodes the subject stands for (a file's symbols, a class's methods)
     tests: list[TestToRun]
+    # the walk back to the tests was cut: tests reached only through longer chains of name
+    # matches are not listed (`impact.tests.reaching_tests`)
+    truncated: bool = False
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from ..model import CERTAIN_TIERS
 from .records import ChangedSymbol, TestToRun, UntestedSymbol
 
 __all__ = [
-    "affinity", "change_tests", "exercising_tests", "reaching_tests", "runner_id",
+    "TESTS_CUT", "affinity", "change_tests", "exercising_tests", "reaching_tests", "runner_id",
     "untested_symbols",
 ]  # fmt: skip
 
@@ -26,6 +26,10 @@ _CERTAIN = ("exact", "inferred", None)
 # node to nearly all 15.6k tests, which says little about the node and takes seconds to read.
 MAX_CERTAIN = 200_000
 POSSIBLE_BUDGET = 3_000
+TESTS_CUT = (
+    f"the walk back to the tests was cut (chains through name matches are followed "
+    f"{POSSIBLE_BUDGET:,} nodes back): tests reached only from further away are not listed"
+)
 
 
 def runner_id(path: str, qualified_name: str, module: str | None) -> str:
@@ -108,10 +112,11 @@ def affinity(test: str, test_path: str, subject: str, subject_path: str | None) 
     return 0
 
 
-def reaching_tests(reader: GraphReader, targets: Sequence[str]) -> list[TestEdge]:
+def reaching_tests(reader: GraphReader, targets: Sequence[str]) -> tuple[list[TestEdge], bool]:
     """For each of `targets`, the tests from which a REACHES chain leads to it, with the best
-    tier, that tier's distance and the fixture the chain starts with. Certain chains are
-    walked whole; chains through name matches only as far as `POSSIBLE_BUDGET` nodes back."""
+    tier, that tier's distance and the fixture the chain starts with; and whether a walk was
+    cut (certain chains are walked whole up to `MAX_CERTAIN` nodes, chains through name
+    matches only as far as `POSSIBLE_BUDGET` nodes back: tests further away are missing)."""
     certain = reader.reach_back(targets, resolutions=CERTAIN_TIERS, limit=MAX_CERTAIN)
     possible = reader.reach_back(targets, limit=POSSIBLE_BUDGET)
     callers: dict[str, set[tuple[str, int, str | None]]] = defaultdict(set)
@@ -122,12 +127,13 @@ def reaching_tests(reader: GraphReader, targets: Sequence[str]) -> list[TestEdge
     tests = certain.tests | possible.tests
     found = {target: exercising(target, graph, tests) for target in targets}
     nodes = reader.test_nodes(sorted({test for hits in found.values() for test in hits}))
-    return [
+    reached = [
         TestEdge(target, nodes[test][0], hit.distance, hit.resolution, hit.via, nodes[test][1])
         for target, hits in found.items()
         for test, hit in sorted(hits.items())
         if test in nodes
     ]
+    return reached, certain.truncated or possible.truncated
 
 
 def exercising_tests(
@@ -136,19 +142,19 @@ def exercising_tests(
     *,
     inside: Sequence[str] = (),
     paths: Mapping[str, str] | None = None,
-) -> list[TestToRun]:
+) -> tuple[list[TestToRun], bool]:
     """The tests reaching any of `targets` (node id -> the subject it stands for), and the
     tests defined inside the nodes `inside` (changed tests run themselves), ranked: changed
     tests, then tests named after the subject (`paths`: subject -> its file), then by
-    distance and certainty."""
+    distance and certainty; and whether the walk back was cut (`reaching_tests`)."""
     found: dict[str, _Test] = {}
-    edges = reaching_tests(reader, list(targets)) if targets else []
+    edges, truncated = reaching_tests(reader, list(targets)) if targets else ([], False)
     edges += reader.tests_inside(list(inside)) if inside else []
     for edge in edges:
         entry = found.setdefault(edge.test.id, _Test(edge))
         subject = targets.get(edge.target, edge.test.qualified_name)
         entry.add(edge, subject, (paths or {}).get(subject))
-    return _ranked(found.values())
+    return _ranked(found.values()), truncated
 
 
 def _targets(reader: GraphReader, change: ChangedSymbol) -> list[str]:
@@ -162,8 +168,9 @@ def _targets(reader: GraphReader, change: ChangedSymbol) -> list[str]:
 
 def change_tests(
     reader: GraphReader, changes: Sequence[ChangedSymbol]
-) -> tuple[list[TestToRun], list[ChangedSymbol]]:
-    """The tests to run for `changes`, ranked, and the changed code no test reaches."""
+) -> tuple[list[TestToRun], list[ChangedSymbol], bool]:
+    """The tests to run for `changes`, ranked, the changed code no test reaches, and whether
+    the walk back to the tests was cut (`reaching_tests`)."""
     targets: dict[str, str] = {}
     inside: list[str] = []
     per_change: dict[str, list[str]] = {}
@@ -177,7 +184,7 @@ def change_tests(
         for node in nodes:
             targets.setdefault(node, change.qualified_name)
     paths = {c.qualified_name: c.location.path for c in changes}
-    tests = exercising_tests(reader, targets, inside=inside, paths=paths)
+    tests, truncated = exercising_tests(reader, targets, inside=inside, paths=paths)
     reached = {subject for test in tests for subject in test.reaches}
     untested = [
         c
@@ -188,7 +195,7 @@ def change_tests(
         and c.aspects != ("formatting",)
         and c.qualified_name not in reached
     ]
-    return tests, untested
+    return tests, untested, truncated
 
 
 def untested_symbols(reader: GraphReader, repo: str, *, limit: int = 200) -> list[UntestedSymbol]:

@@ -359,7 +359,7 @@ class CallLinker:
         lookups = self.resolver.lookups
         # a property (or a setter) of that name appearing or going relinks us
         lookups.names_consulted.add(PROPERTY_KEY + name)
-        return any(self._is_property(q) for q in lookups.index.short_names.get(name, ()))
+        return lookups.index.property_names.get(name, 0) > 0
 
     def _is_property(self, qualified_name: str) -> bool:
         symbol = self.resolver.lookups.index.symbols.get(qualified_name)

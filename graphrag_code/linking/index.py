@@ -8,7 +8,7 @@ its interface, exactly the files whose resolution consulted M are linked again.
 from __future__ import annotations
 
 import hashlib
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -273,6 +273,8 @@ class RepositoryIndex:
         self.scope_names: dict[str, ScopeNames] = {}
         self.attribute_bindings: dict[str, dict[str, list[Binding]]] = defaultdict(dict)
         self.short_names: dict[str, list[str]] = defaultdict(list)
+        # short name -> how many of its methods are properties (`x.name` reads run a getter)
+        self.property_names: Counter[str] = Counter()
         # property -> "setter" / "deleter" -> the ordinal of that redefinition (`@x.setter`)
         self.accessors: dict[str, dict[str, int]] = {}
         # value flow (Python): per scope, target -> flows in source order
@@ -316,6 +318,8 @@ class RepositoryIndex:
                 )
             if symbol.kind in (SymbolKind.FUNCTION, SymbolKind.METHOD, SymbolKind.CLASS):
                 self.short_names[symbol.name].append(symbol.qualified_name)
+                if is_property(symbol):
+                    self.property_names[symbol.name] += 1
         for statement in parsed.imports:
             if statement.scope != parsed.module and statement.name != "*" and statement.binds:
                 self.scope_imports[statement.scope].setdefault(statement.bound_name, []).append(
@@ -413,6 +417,10 @@ class RepositoryIndex:
                 if not self.members.get(symbol.parent, True):
                     del self.members[symbol.parent]
             _discard(self.short_names, symbol.name, qualified)
+            if is_property(symbol):
+                self.property_names[symbol.name] -= 1
+                if self.property_names[symbol.name] <= 0:
+                    del self.property_names[symbol.name]
             self.scope_imports.pop(qualified, None)
             self.scope_bindings.pop(qualified, None)
             self.attribute_bindings.pop(qualified, None)

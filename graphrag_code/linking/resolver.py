@@ -325,6 +325,10 @@ class Resolver:
                 return Instance(symbol.qualified_name)
             return None
         if isinstance(target, External) and target.dotted[-1][:1].isupper():
+            # `f: F` with `F = TypeVar("F")`: a type variable names no class (the instance
+            # of `TypeVar` is the variable, not what `f` holds)
+            if is_type_variable(target):
+                return None
             return External(target.dotted, inferred=True)
         return None
 
@@ -531,3 +535,12 @@ def _c3(head: str, base_mros: list[list[str]], bases: list[str]) -> list[str]:
             return result
         result.append(candidate)
         sequences = [s[1:] if s[0] == candidate else s for s in sequences]
+
+
+_TYPE_VARIABLES = frozenset({"TypeVar", "ParamSpec", "TypeVarTuple"})
+
+
+def is_type_variable(target: object) -> bool:
+    """Whether `target` is `typing.TypeVar` (or `ParamSpec`, `TypeVarTuple`) or a variable
+    made by calling it: what a name annotated with it holds is unknown."""
+    return isinstance(target, External) and target.dotted[-1] in _TYPE_VARIABLES

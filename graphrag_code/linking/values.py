@@ -20,7 +20,15 @@ from dataclasses import dataclass, replace
 from ..model import Block, CallArguments, Expr, ImportStatement, SymbolKind, ValueFlow
 from .index import Lookups
 from .reaching import reaching
-from .resolver import External, Instance, ModuleRef, Resolver, SymbolRef, Target
+from .resolver import (
+    External,
+    Instance,
+    ModuleRef,
+    Resolver,
+    SymbolRef,
+    Target,
+    is_type_variable,
+)
 from .value_records import (
     ARGUMENT_CALLERS,
     DYNAMIC,
@@ -491,7 +499,14 @@ class ValueFlowAnalysis:
         if symbol.kind == SymbolKind.METHOD and position == 0 and kind in "po" and not static:
             return _target(self.resolver._self_value(symbol))
         typed = self.index.scope_bindings.get(function, {}).get((name,), [])
-        declared = [b for b in typed if b.kind in ("annotation", "class")]
+        module = self._module(function)
+        declared = [
+            b
+            for b in typed
+            if b.kind in ("annotation", "class")
+            # `f: F`, F a TypeVar (`def setupmethod(f: F) -> F`): the callers say what f is
+            and not is_type_variable(self.resolver.resolve_dotted(b.scope, b.value, module))
+        ]
         if declared:  # a declared type is what the checkers use: it wins over call sites
             return _target(self.resolver._binding_value(declared, function))
         shape = self._shape(function, name, f"the parameter `{name}`")
@@ -770,6 +785,8 @@ class ValueFlowAnalysis:
         first = next((v for k, v in arguments if k == 0), None)
         if external in _CASTS and first is not None and len(arguments) == 2:
             named = repr(first[1]) if first[0] == "str" else _render(first)
+            if first[0] == "name" and self._is_type_variable(first, where):
+                return self._eval(arguments[1][1], where)  # `cast(F, v)`: v's own values
             return self._instances(first, where).because(f"`cast({named}, ...)`")
         if external in IDENTITY and first is not None:
             return self._eval(first, where)
@@ -840,11 +857,18 @@ class ValueFlowAnalysis:
         for value, why in values:
             if isinstance(value, SymbolRef) and self._is_class(value.qualified_name):
                 result.add(Values.of(Instance(value.qualified_name)), why)
+            elif is_type_variable(value):
+                result.complete = False
             elif isinstance(value, External) and value.dotted[-1][:1].isupper():
                 result.add(Values.of(External(value.dotted, True)), why)
             else:
                 result.complete = False
         return result
+
+    def _is_type_variable(self, expr: Expr, where: _Where) -> bool:
+        """Whether `expr` names a type variable (`F = TypeVar("F")`), which names no class."""
+        values = self._eval(expr, where)
+        return bool(values.found) and all(is_type_variable(value) for value, _ in values)
 
     def _dict_of(self, values: Values, where: _Where) -> Values:
         """`dict(x)`: x itself for a dict; the dict whose items a list of pairs holds."""
@@ -926,7 +950,7 @@ class ValueFlowAnalysis:
                 declared = self.resolver._call_result(SymbolRef(function))
                 # `-> T` with a TypeVar (`def __enter__(self: T) -> T`) says nothing: the
                 # returned values do
-                if declared is not None and not _type_variable(declared):
+                if declared is not None and not is_type_variable(declared):
                     return Values.of(declared, why)
         if self.lookups.flows(function, ("<yield>",)) or self.lookups.flows(
             function, ("<yield from>",)
@@ -1214,10 +1238,6 @@ _CASTS = frozenset({"typing.cast", "typing_extensions.cast"})
 # -- helpers -------------------------------------------------------------------------------------
 def _target(target: Target | None) -> Values:
     return Values.of(target) if target is not None else Values.unknown()
-
-
-def _type_variable(target: Target) -> bool:
-    return isinstance(target, External) and target.dotted[-1] in ("TypeVar", "ParamSpec")
 
 
 def _externals(values: Values) -> set[str]:

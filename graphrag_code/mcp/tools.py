@@ -29,6 +29,7 @@ from ..errors import (
     SymbolNotFoundError,
 )
 from ..ids import repository_of
+from ..impact import TESTS_CUT
 from ..location import Location
 from ..retrieval.relations import Related, RelationsResult
 from ..retrieval.search import SearchOptions
@@ -485,6 +486,8 @@ class GraphTools:
             footer.append("other changed files (no code graph): " + ", ".join(impact.other_files))
         if impact.truncated:
             footer.append(f"the blast radius hit its size cap at depth {depth}: more exist")
+        if impact.tests_truncated:
+            footer.append(TESTS_CUT)
         footer += freshness_lines(freshness)
         sections = [
             ("changed:", [changed_line(c) for c in impact.changes]),
@@ -535,7 +538,7 @@ class GraphTools:
             + (f" over its {result.targets} symbols" if result.targets > 1 else "")
         ]
         rows = [test_line(t) for t in result.tests]
-        footer = freshness_lines(freshness)
+        footer = ([TESTS_CUT] if result.truncated else []) + freshness_lines(freshness)
         kept = fit_lines(header + footer, rows, budget=self._budget()) if rows else 0
         lines = header + (rows[:kept] or ["no test reaches it"])
         omitted = len(rows) - kept
