@@ -218,3 +218,42 @@ def test_a_call_too_deep_for_the_stack_stays_unresolved_and_the_file_still_links
     assert ("t:mod.go", "t:mod.helper") in calls
     assert ("t:mod.go", "t:mod.deep") not in calls
     assert linked.links["mod.py"].unresolved_kinds == {"values:too-deep": 1}
+
+
+VALUEFLOW = Path(__file__).parent / "fixtures" / "valueflow"
+
+
+def _link_in_order(parsed: dict[str, Any], order: list[str]) -> dict[str, Any]:
+    """Link `order`'s files one after the other, sharing one run's value-flow results."""
+    from graphrag_code.ingest.languages import LanguageRun
+    from graphrag_code.linking.index import RepositoryIndex
+    from graphrag_code.linking.linker import NodeIds
+
+    langs = LanguageRun.of(None)
+    index = RepositoryIndex(parsed.values())
+    ids = NodeIds("vf", index)
+    langs.prepare(index, {})
+    return {path: langs.link(parsed[path], index, ids) for path in order}
+
+
+@pytest.mark.parametrize(("steps", "depth"), [(120, 24), (5_000_000, 3)])
+def test_a_file_links_the_same_whatever_was_linked_before_it(
+    monkeypatch: pytest.MonkeyPatch, steps: int, depth: int
+) -> None:
+    """Value flow shares results between the files of a run; a reused result must cost (steps,
+    depth) what computing it did, and replay what it consulted, or a file linked after others
+    gets other edges, or other dependencies, than one linked first (a split between processes,
+    an incremental run relinking a few files)."""
+    from graphrag_code.linking import values
+
+    parsed = link_repository(VALUEFLOW, repo="vf").parsed
+    paths = sorted(parsed)
+    unlimited = _link_in_order(parsed, paths)
+    monkeypatch.setattr(values, "_MAX_STEPS", steps)
+    monkeypatch.setattr(values, "_MAX_DEPTH", depth)
+    forward = _link_in_order(parsed, paths)
+    backward = _link_in_order(parsed, paths[::-1])
+    alone = {path: _link_in_order(parsed, [path])[path] for path in paths}
+    assert forward != unlimited  # the limit cuts
+    assert backward == forward
+    assert alone == forward

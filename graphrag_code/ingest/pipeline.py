@@ -56,11 +56,10 @@ _REPO_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
 class IndexOptions:
     max_file_bytes: int = DEFAULT_MAX_BYTES
     workers: int = field(default_factory=lambda: max(1, min(4, os.cpu_count() or 1)))
-    # Processes that link (`link_pool.py`). One by default: value flow shares its results
-    # between the files one process links, and some results depend on which files came
-    # first (a per-file step budget), so a split changes a few edges (2 of Django's 156k,
-    # BENCHMARKS §2) for a 1.2x faster link stage.
-    link_workers: int = 1
+    # Processes that link (`link_pool.py`; a repository under 600 files stays on one). A
+    # file links the same whichever files a process linked before it (value flow charges a
+    # reused result what computing it cost), so the split changes nothing (BENCHMARKS §2).
+    link_workers: int = field(default_factory=lambda: max(1, min(2, os.cpu_count() or 1)))
     full: bool = False  # ignore the incremental state and rebuild this repository's graph
     # paths a file watcher reported: with a warm state, only these are looked at (no walk)
     changed_paths: frozenset[str] | None = None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Set
 from dataclasses import dataclass, field
 
 from ..model import (
@@ -478,14 +478,20 @@ class Lookups:
         self._outer.append((self.modules_consulted, self.names_consulted))
         self.modules_consulted, self.names_consulted = set(), set()
 
-    def end(self) -> tuple[frozenset[str], frozenset[str]]:
-        """What was consulted since the matching `begin`, also kept by the enclosing record."""
-        inner = (frozenset(self.modules_consulted), frozenset(self.names_consulted))
+    @property
+    def recording(self) -> bool:
+        """Whether a nested record (`begin`) is open."""
+        return bool(self._outer)
+
+    def end(self) -> tuple[Set[str], Set[str]]:
+        """What was consulted since the matching `begin`, also kept by the enclosing record
+        (the record's sets, not written again once it ends: handed out as they are)."""
+        inner = (self.modules_consulted, self.names_consulted)
         self.modules_consulted, self.names_consulted = self._outer.pop()
         self.replay(*inner)
         return inner
 
-    def replay(self, modules: frozenset[str], names: frozenset[str]) -> None:
+    def replay(self, modules: Set[str], names: Set[str]) -> None:
         """Record what a reused result consulted when it was computed."""
         self.modules_consulted.update(modules)
         self.names_consulted.update(names)

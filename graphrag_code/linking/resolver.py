@@ -9,12 +9,17 @@ Where Python could bind a name to two different things, the answer is None: we n
 from __future__ import annotations
 
 import builtins
+from collections.abc import Set
 from dataclasses import dataclass
+from typing import TypeVar
 
 from ..model import Binding, Dotted, ImportStatement, Symbol, SymbolKind
 from .index import Lookups, ModuleInfo
 
 __all__ = ["External", "Instance", "ModuleRef", "Resolver", "SymbolRef", "Target"]
+
+_T = TypeVar("_T")
+_Consulted = tuple[Set[str], Set[str]]  # modules and names (see `Lookups.end`)
 
 BUILTIN_NAMES = frozenset(dir(builtins))
 _PROPERTY_DECORATORS = frozenset(
@@ -88,8 +93,11 @@ class Resolver:
 
     def __init__(self, lookups: Lookups) -> None:
         self.lookups = lookups
-        self._module_cache: dict[tuple[str, str], Target | None] = {}
-        self._mro_cache: dict[str, list[str]] = {}
+        # memoised per file, with what computing each answer consulted (replayed on reuse:
+        # a value-flow result computed after a reuse must record it too, or a file that
+        # reuses that result later would miss a module it depends on)
+        self._module_cache: dict[tuple[str, str], tuple[Target | None, _Consulted | None]] = {}
+        self._mro_cache: dict[str, tuple[list[str], _Consulted | None]] = {}
         self._resolving: set[tuple[str, Dotted]] = set()
 
     # -- modules and imports ------------------------------------------------------------------
@@ -139,12 +147,26 @@ class Resolver:
     def lookup_in_module(self, module: str, name: str, depth: int = 0) -> Target | None:
         """`name` as an attribute of internal module `module` (namespace, then submodule)."""
         key = (module, name)
-        if key in self._module_cache:
-            return self._module_cache[key]
-        self._module_cache[key] = None  # cycle guard
-        result = self._lookup_in_module(module, name, depth)
-        self._module_cache[key] = result
+        cached = self._module_cache.get(key)
+        if cached is not None:
+            return self._reused(cached)
+        self._module_cache[key] = (None, None)  # cycle guard
+        self.lookups.begin()
+        try:
+            result = self._lookup_in_module(module, name, depth)
+        finally:
+            consulted = self.lookups.end()
+        self._module_cache[key] = (result, consulted)
         return result
+
+    def _reused(self, cached: tuple[_T, _Consulted | None]) -> _T:
+        """A memoised answer, recording what computing it consulted (none while it is still
+        being computed: a cycle)."""
+        value, consulted = cached
+        if consulted is not None and self.lookups.recording:
+            # (outside a recording the file's own record has it from the first computation)
+            self.lookups.replay(*consulted)
+        return value
 
     def _lookup_in_module(self, module: str, name: str, depth: int) -> Target | None:
         info = self.lookups.module(module)
@@ -475,17 +497,21 @@ class Resolver:
         """Internal classes in method resolution order (C3 where it applies, else DFS)."""
         cached = self._mro_cache.get(class_name)
         if cached is not None:
-            return cached
-        self._mro_cache[class_name] = [class_name]  # cycle guard
-        bases = [
-            base.qualified_name
-            for base in self._bases(class_name)
-            if isinstance(base, SymbolRef)
-            and (symbol := self.lookups.symbol(base.qualified_name)) is not None
-            and symbol.kind == SymbolKind.CLASS
-        ]
-        result = _c3(class_name, [self.mro(base) for base in bases], bases)
-        self._mro_cache[class_name] = result
+            return self._reused(cached)
+        self._mro_cache[class_name] = ([class_name], None)  # cycle guard
+        self.lookups.begin()
+        try:
+            bases = [
+                base.qualified_name
+                for base in self._bases(class_name)
+                if isinstance(base, SymbolRef)
+                and (symbol := self.lookups.symbol(base.qualified_name)) is not None
+                and symbol.kind == SymbolKind.CLASS
+            ]
+            result = _c3(class_name, [self.mro(base) for base in bases], bases)
+        finally:
+            consulted = self.lookups.end()
+        self._mro_cache[class_name] = (result, consulted)
         return result
 
     def constructor(self, class_name: str) -> str | None:

@@ -9,7 +9,7 @@ complete (every source followed to something known).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Set
 from dataclasses import dataclass, field
 
 from ..model import Block, Expr
@@ -154,8 +154,9 @@ Value = SymbolRef | ModuleRef | External | Instance | Inert | Bound | Lambda | P
 Value = Value | Container | View | Generator | Super  # type: ignore[misc]
 
 
-SharedValues = dict[object, tuple["Values", frozenset[str], frozenset[str]]]
-"""Results of one linking run shared by its files, with what computing each consulted."""
+SharedValues = dict[object, tuple["Values", Set[str], Set[str], int, int]]
+"""Results of one linking run shared by its files, with what computing each consulted, the
+steps it took and its height (how deep the computations below it went)."""
 
 
 @dataclass
