@@ -4,10 +4,12 @@ links are the same.
 Django's sdist (default) is parsed once; then every file is linked with `workers=1` and with
 `workers=2`, each time with fresh linking contexts (nothing shared between the two runs), in
 alternating order, best of `--runs` each. The links of the two are compared edge by edge
-(and every other field of each file's `FileLinks`).
+(and every other field of each file's `FileLinks`). `--alone N` also links a seeded sample of
+N Python files each by itself, with nothing shared (what an incremental run that relinks a
+few files does), and counts those whose links equal the one-process run's.
 
     .venv/bin/python -m benchmarks.link_workers [--package django==5.1.4] [--runs 2] \
-        [--json out.json]
+        [--alone 100] [--json out.json]
 """
 
 from __future__ import annotations
@@ -15,14 +17,18 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import resource
 import time
 from pathlib import Path
 from typing import Any
 
 from benchmarks.oracles.packages import download_sdist, extract_sdist, parse_spec
+from graphrag_code.ingest.languages import LanguageRun
 from graphrag_code.ingest.offline import link_parsed, link_repository
 from graphrag_code.ingest.state import paused_gc
+from graphrag_code.linking.index import RepositoryIndex
+from graphrag_code.linking.linker import NodeIds
 
 
 def _timed_link(parsed: dict[str, Any], workers: int) -> tuple[float, Any]:
@@ -32,7 +38,23 @@ def _timed_link(parsed: dict[str, Any], workers: int) -> tuple[float, Any]:
         return time.perf_counter() - start, linked
 
 
-def measure(root: Path, runs: int) -> dict[str, Any]:
+def _alone(parsed: dict[str, Any], full: dict[str, Any], count: int) -> dict[str, Any]:
+    """Link `count` sampled Python files one at a time, each with a fresh linking context."""
+    index = RepositoryIndex(parsed.values())
+    ids = NodeIds("bench", index)
+    python = sorted(path for path in parsed if path.endswith(".py"))
+    sample = random.Random(20261202).sample(python, min(count, len(python)))
+    differing = []
+    with paused_gc():
+        for path in sample:
+            langs = LanguageRun.of(None)
+            langs.prepare(index, {})
+            if langs.link(parsed[path], index, ids) != full[path]:
+                differing.append(path)
+    return {"files": len(sample), "same": len(sample) - len(differing), "differing": differing}
+
+
+def measure(root: Path, runs: int, alone: int = 0) -> dict[str, Any]:
     base = link_repository(root, repo="bench", workers=2)
     parsed = base.parsed
     seconds: dict[int, list[float]] = {1: [], 2: []}
@@ -45,7 +67,9 @@ def measure(root: Path, runs: int) -> dict[str, Any]:
     one, two = results[1], results[2]
     differing = sorted(path for path in one.keys() | two.keys() if one.get(path) != two.get(path))
     best = {workers: min(values) for workers, values in seconds.items()}
+    extra = {"linked_alone": _alone(parsed, one, alone)} if alone else {}
     return {
+        **extra,
         "files": len(parsed),
         "edges": sum(len(links.edges) for links in one.values()),
         "cpus": os.cpu_count(),
@@ -67,6 +91,7 @@ def main() -> None:
     parser.add_argument("--package", default="django==5.1.4")
     parser.add_argument("--path", type=Path, help="a source tree instead of a package")
     parser.add_argument("--runs", type=int, default=2)
+    parser.add_argument("--alone", type=int, default=0, help="files to link one at a time")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     if args.path is not None:
@@ -75,7 +100,7 @@ def main() -> None:
         name, version = parse_spec(args.package)
         archive = download_sdist(name, version)
         root, label = extract_sdist(name, version, archive), args.package
-    result = {"package": label, **measure(root, args.runs)}
+    result = {"package": label, **measure(root, args.runs, args.alone)}
     print(json.dumps(result, indent=2))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
