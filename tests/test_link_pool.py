@@ -52,3 +52,24 @@ def test_files_are_linked_in_other_processes_and_come_back_in_order(
     )
     assert cuts == [3, 3]
     assert {_pid_of(found) for found in alone.values()} == {str(os.getpid())}
+
+
+def _dies(paths: list[str]) -> dict[str, FileLinks]:
+    os._exit(9)  # runs in a child only: the parent links its own share directly
+
+
+def test_a_child_that_dies_has_its_share_linked_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A forked child killed mid-link (the out-of-memory killer) breaks the pool: its files
+    are linked by this process instead of the index ending with a traceback."""
+    monkeypatch.setattr(link_pool, "MIN_FILES_PER_WORKER", 2)
+    monkeypatch.setattr(link_pool, "_link_share", _dies)
+    paths = [f"m{i}.py" for i in range(6)]
+    advanced: list[int] = []
+
+    def link(path: str) -> FileLinks:
+        return FileLinks(path=f"{path}@{os.getpid()}")
+
+    links = link_pool.link_in_processes(paths, [1] * 6, link, workers=3, advance=advanced.append)
+    assert list(links) == paths
+    assert {_pid_of(found) for found in links.values()} == {str(os.getpid())}
+    assert sum(advanced) == 6

@@ -14,6 +14,7 @@ from __future__ import annotations
 import multiprocessing
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from ..linking.linker import FileLinks
 from ..model import ParsedFile
@@ -87,7 +88,12 @@ def link_in_processes(
         for path in cut[0]:
             links[path] = link(path)
             advance(1)
-        for future, size in futures:
-            links.update(future.result())
+        for (future, size), share in zip(futures, cut[1:], strict=True):
+            try:
+                links.update(future.result())
+            except BrokenProcessPool:
+                # a child died (the kernel's out-of-memory killer): its share is linked here,
+                # with the same links a child would have made (a file links the same anywhere)
+                links.update({path: link(path) for path in share})
             advance(size)
     return {path: links[path] for path in paths}

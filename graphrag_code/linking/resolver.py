@@ -9,7 +9,7 @@ Where Python could bind a name to two different things, the answer is None: we n
 from __future__ import annotations
 
 import builtins
-from collections.abc import Set
+from collections.abc import Callable, Set
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -19,6 +19,7 @@ from .index import Lookups, ModuleInfo
 __all__ = ["External", "Instance", "ModuleRef", "Resolver", "SymbolRef", "Target"]
 
 _T = TypeVar("_T")
+_K = TypeVar("_K")
 _Consulted = tuple[Set[str], Set[str]]  # modules and names (see `Lookups.end`)
 
 BUILTIN_NAMES = frozenset(dir(builtins))
@@ -148,25 +149,37 @@ class Resolver:
         """`name` as an attribute of internal module `module` (namespace, then submodule)."""
         key = (module, name)
         cached = self._module_cache.get(key)
-        if cached is not None:
+        if cached is not None:  # (checked here: hits are the hot path)
             return self._reused(cached)
-        self._module_cache[key] = (None, None)  # cycle guard
-        self.lookups.begin()
-        try:
-            result = self._lookup_in_module(module, name, depth)
-        finally:
-            consulted = self.lookups.end()
-        self._module_cache[key] = (result, consulted)
-        return result
+        return self._computed(
+            self._module_cache, key, None, lambda: self._lookup_in_module(module, name, depth)
+        )
 
     def _reused(self, cached: tuple[_T, _Consulted | None]) -> _T:
-        """A memoised answer, recording what computing it consulted (none while it is still
-        being computed: a cycle)."""
+        """A memoised answer, recording again what computing it consulted (the file's own
+        record has it already when no nested record is open; nothing while it is still being
+        computed: a cycle)."""
         value, consulted = cached
         if consulted is not None and self.lookups.recording:
-            # (outside a recording the file's own record has it from the first computation)
             self.lookups.replay(*consulted)
         return value
+
+    def _computed(
+        self,
+        cache: dict[_K, tuple[_T, _Consulted | None]],
+        key: _K,
+        guard: _T,
+        compute: Callable[[], _T],
+    ) -> _T:
+        """`compute()` memoised with what it consulted; `guard` answers while it runs."""
+        cache[key] = (guard, None)
+        self.lookups.begin()
+        try:
+            result = compute()
+        finally:
+            consulted = self.lookups.end()
+        cache[key] = (result, consulted)
+        return result
 
     def _lookup_in_module(self, module: str, name: str, depth: int) -> Target | None:
         info = self.lookups.module(module)
@@ -498,21 +511,19 @@ class Resolver:
         cached = self._mro_cache.get(class_name)
         if cached is not None:
             return self._reused(cached)
-        self._mro_cache[class_name] = ([class_name], None)  # cycle guard
-        self.lookups.begin()
-        try:
-            bases = [
-                base.qualified_name
-                for base in self._bases(class_name)
-                if isinstance(base, SymbolRef)
-                and (symbol := self.lookups.symbol(base.qualified_name)) is not None
-                and symbol.kind == SymbolKind.CLASS
-            ]
-            result = _c3(class_name, [self.mro(base) for base in bases], bases)
-        finally:
-            consulted = self.lookups.end()
-        self._mro_cache[class_name] = (result, consulted)
-        return result
+        return self._computed(
+            self._mro_cache, class_name, [class_name], lambda: self._mro(class_name)
+        )
+
+    def _mro(self, class_name: str) -> list[str]:
+        bases = [
+            base.qualified_name
+            for base in self._bases(class_name)
+            if isinstance(base, SymbolRef)
+            and (symbol := self.lookups.symbol(base.qualified_name)) is not None
+            and symbol.kind == SymbolKind.CLASS
+        ]
+        return _c3(class_name, [self.mro(base) for base in bases], bases)
 
     def constructor(self, class_name: str) -> str | None:
         """The `__init__` a call to the class runs (own or inherited), if internal."""
