@@ -127,6 +127,11 @@ def test_element_types_in_for_loops(calls: Calls) -> None:
             ("loops.over_iterator", "target.Gadget.ping", "inferred", None),
             ("loops.over_returned_list", "target.Widget.ping", "inferred", "`tr.loops.widgets`"),
             ("loops.over_returned_iterator", "target.Gadget.ping", "inferred", None),
+            # a generic class subscripted is still that class
+            ("loops.generic_parameter", "loops.Box.open", "inferred", None),
+            ("loops.generic_element", "loops.Box.open", "inferred", "the parameter `boxes`"),
+            # an attribute annotated with a subscripted type alias: the values assigned
+            ("loops.Holder.build", "loops.default_box", "inferred", "the attribute `make`"),
         ],
     )
     # `dict[str, Widget]` keys are strings: only the values' method is reached

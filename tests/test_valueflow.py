@@ -125,6 +125,12 @@ def test_decorators(calls: Calls) -> None:
              "`typed_setup`"),
             ("decorators.typed_setup.typed_wrapper", "decorators.Registry.add_rule",
              "inferred", "parameter `f`"),
+            # `cast(Type[CmdType], Command)`, CmdType a TypeVar: Command's own value stands
+            ("decorators.command.decorator", "decorators.Command.__init__", "inferred",
+             "the variable `cls`"),
+            # `cast(type[Command], v)`: the class, so calling it constructs a Command
+            ("decorators.class_from_a_cast", "decorators.Command.__init__", "inferred",
+             "from `cast("),
         ],
     )  # fmt: skip
     # a type variable is no callable: nothing calls `typing.TypeVar` but the line defining F

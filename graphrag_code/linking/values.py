@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..model import Block, CallArguments, Expr, ImportStatement, SymbolKind, ValueFlow
+from ..model import Binding, Block, CallArguments, Expr, ImportStatement, SymbolKind, ValueFlow
 from .index import Lookups
 from .reaching import reaching
 from .resolver import (
@@ -516,13 +516,7 @@ class ValueFlowAnalysis:
             return _target(self.resolver._self_value(symbol))
         typed = self.index.scope_bindings.get(function, {}).get((name,), [])
         module = self._module(function)
-        declared = [
-            b
-            for b in typed
-            if b.kind in ("annotation", "class")
-            # `f: F`, F a TypeVar (`def setupmethod(f: F) -> F`): the callers say what f is
-            and not is_type_variable(self.resolver.resolve_dotted(b.scope, b.value, module))
-        ]
+        declared = [b for b in typed if self._names_a_type(b)]
         if declared:  # a declared type is what the checkers use: it wins over call sites
             return _target(self.resolver._binding_value(declared, function))
         shape = self._shape(function, name, f"the parameter `{name}`")
@@ -557,6 +551,18 @@ class ValueFlowAnalysis:
         if not callers and defaults:
             result.add(default, why)
         return self._upcast(result, declared_as)
+
+    def _names_a_type(self, binding: Binding) -> bool:
+        """Whether a binding is an annotation naming a type the resolver knows, which then
+        decides the value (`x: object` too: anything). Not a type variable (`f: F` in flask's
+        `setupmethod(f: F) -> F`) nor a name that resolves to nothing such as a type alias
+        (`Lifespan[Any]`): the assigned values and the callers say what those hold."""
+        if binding.kind not in ("annotation", "class"):
+            return False
+        target = self.resolver.resolve_dotted(
+            binding.scope, binding.value, self._module(binding.scope)
+        )
+        return target is not None and not is_type_variable(target)
 
     def _callers(self, function: str, name: str) -> list[tuple[CallArguments, str, int]] | None:
         """The calls of `function` that pass values, with their module and how many leading
@@ -744,7 +750,7 @@ class ValueFlowAnalysis:
             flows = self.lookups.attribute_flows(cls, name)
             if flows or annotated is not None:
                 bindings = self.lookups.attribute_bindings(cls, name)
-                declared = [b for b in bindings if b.kind in ("annotation", "class")]
+                declared = [b for b in bindings if self._names_a_type(b)]
                 if declared:
                     return _target(resolver._binding_value(declared, cls))
                 why = f"the attribute `{name}`"
@@ -801,8 +807,13 @@ class ValueFlowAnalysis:
         first = next((v for k, v in arguments if k == 0), None)
         if external in _CASTS and first is not None and len(arguments) == 2:
             named = repr(first[1]) if first[0] == "str" else _render(first)
-            if first[0] == "name" and self._is_type_variable(first, where):
-                return self._eval(arguments[1][1], where)  # `cast(F, v)`: v's own values
+            if self._mentions_type_variable(first, where):
+                # `cast(F, v)`, `cast(type[F], v)`: a type variable names no class, v's own
+                # values stand
+                return self._eval(arguments[1][1], where)
+            if first[0] == "sub" and _externals(self._eval(first[1], where)) & _TYPE_OF:
+                # `cast(type[Foo], v)`: the class itself, not an instance of it
+                return self._eval(first[2], where).because(f"`cast({named}, ...)`")
             return self._instances(first, where).because(f"`cast({named}, ...)`")
         if external in IDENTITY and first is not None:
             return self._eval(first, where)
@@ -880,6 +891,17 @@ class ValueFlowAnalysis:
             else:
                 result.complete = False
         return result
+
+    def _mentions_type_variable(self, expr: Expr, where: _Where) -> bool:
+        """Whether a type expression names a type variable: `F`, `type[F]`, `Optional[F]`,
+        `dict[str, F]` (the classes it stands for are the value's own)."""
+        if expr[0] == "name":
+            return self._is_type_variable(expr, where)
+        if expr[0] == "sub":
+            return self._mentions_type_variable(expr[2], where)
+        if expr[0] == "tuple":
+            return any(self._mentions_type_variable(part, where) for part in expr[1])
+        return False
 
     def _is_type_variable(self, expr: Expr, where: _Where) -> bool:
         """Whether `expr` names a type variable (`F = TypeVar("F")`), which names no class."""
@@ -1249,6 +1271,7 @@ class ValueFlowAnalysis:
 
 _UNBOUND = Values({}, True, _UNBOUND_MARK)
 _CASTS = frozenset({"typing.cast", "typing_extensions.cast"})
+_TYPE_OF = frozenset({"typing.Type", "typing_extensions.Type", "<builtin>.type"})
 
 
 # -- helpers -------------------------------------------------------------------------------------

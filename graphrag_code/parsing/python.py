@@ -109,10 +109,31 @@ def annotation_type(node: ts.Node) -> Dotted | None:
         if head is not None and head[-1] == "Union":  # Union[Foo, None]
             params = [p for p in params if _text(p) != "None"]
             return annotation_type(params[0]) if len(params) == 1 else None
-        if head is None or head[-1] not in _WRAPPERS:
+        if head is None or head[-1] in _NOT_ONE_CLASS:
             return None
-        return annotation_type(params[0]) if params else None
+        if head[-1] in _WRAPPERS:
+            return annotation_type(params[0]) if params else None
+        return head  # `Convertor[Any]`, `Box[int]`: an instance of the generic class itself
     return None
+
+
+_NOT_ONE_CLASS = frozenset(
+    {
+        "Union", "Callable", "Literal", "Generic", "Protocol", "TypeGuard", "TypeIs",
+        "Concatenate", "Unpack", "Required", "NotRequired", "ReadOnly", "LiteralString",
+        "Awaitable", "Coroutine", "AsyncContextManager", "ContextManager",
+        "AbstractContextManager", "AbstractAsyncContextManager", "Pattern", "Match", "IO",
+        "KeysView", "ValuesView", "ItemsView", "MappingView", "Container", "Hashable", "Sized",
+        "SupportsInt", "SupportsFloat", "SupportsIndex", "SupportsAbs", "SupportsBytes",
+        "tuple", "Tuple", "Counter", "ChainMap",
+        "list", "List", "set", "Set", "frozenset", "FrozenSet", "Sequence", "MutableSequence",
+        "Iterable", "Iterator", "Collection", "AbstractSet", "MutableSet", "Generator",
+        "AsyncIterator", "AsyncIterable", "AsyncGenerator", "Deque", "deque", "Reversible",
+        "dict", "Dict", "Mapping", "MutableMapping", "DefaultDict", "defaultdict", "OrderedDict",
+    }
+)  # fmt: skip
+"""Subscripted names that are not one class whose instance the value is: typing's special
+forms and protocols, and the containers (their element types are `element_types`' work)."""
 
 
 _STRING_OPTIONAL = re.compile(r"^Optional\[(.+)\]$|^(.+?)\s*\|\s*None$|^None\s*\|\s*(.+)$")
