@@ -38,7 +38,7 @@ from graphrag_code.evaluation.history import (
     write_history_report,
 )
 from graphrag_code.evaluation.runlog import RunLog
-from graphrag_code.retrieval.search import LEGS
+from graphrag_code.retrieval.search import FILE_TEXT, LEGS
 from graphrag_code.retrieval.units import FileRanking, Unit
 
 CHECKOUT = Path(__file__).resolve().parents[1]
@@ -79,6 +79,16 @@ def grid(*, first: bool = True) -> list[Ablation]:
     return found
 
 
+def file_text_grid() -> list[Ablation]:
+    """The whole-file leg's weight in file ranking (0: files by their symbols alone, the
+    ranking before the leg existed); the other settings are the defaults."""
+    found = []
+    for weight in (0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0):
+        files = FileRanking(weights={**FileRanking().weights, FILE_TEXT: weight})
+        found.append(Ablation(f"files file_text{weight:g}", LEGS, unit=Unit.FILE, files=files))
+    return found
+
+
 def checkout(name: str) -> Path:
     """A clone of the mirror at `PINS[name]` (the mirror itself is never written)."""
     target = CACHE / name
@@ -97,17 +107,20 @@ def run(
     tuning: bool,
     console: Console,
     seeds_only: bool = False,
+    file_text: bool = False,
     label: str = "",
 ) -> dict[str, object]:
     root = checkout(name)
     options = HistoryOptions(max_questions=max_commits, rev=PINS[name])
     questions = build_questions(root, options)
     tried = grid(first=not seeds_only) if tuning or seeds_only else []
+    tried += file_text_grid() if file_text else []
     ablations = [a for a in ABLATIONS if a.name in REPORTED] + tried
     command = (
         f".venv/bin/python -m benchmarks.history_localisation {name} --max-commits {max_commits}"
         + (" --grid" if tuning else "")
         + (" --seeds-only" if seeds_only else "")
+        + (" --file-text-grid" if file_text else "")
         + (f" --label {label}" if label else "")
     )
     output = RESULTS / name / ("seeds" if seeds_only else "")
@@ -149,6 +162,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-commits", type=int, default=150)
     parser.add_argument("--grid", action="store_true", help="also the file-ranking grid")
     parser.add_argument("--seeds-only", action="store_true", help="only the grid's second round")
+    parser.add_argument(
+        "--file-text-grid", action="store_true", help="also the whole-file leg's weights"
+    )
     parser.add_argument("--label", default="", help="a fresh repository name in the graph")
     args = parser.parse_args(argv)
     console = Console()
@@ -159,6 +175,7 @@ def main(argv: list[str] | None = None) -> int:
             tuning=args.grid,
             console=console,
             seeds_only=args.seeds_only,
+            file_text=args.file_text_grid,
             label=args.label,
         )
     return 0

@@ -77,6 +77,9 @@ def _values(dimensions: int) -> dict[str, Any]:
         # indexes and search
         "vector_index": "code_embedding",
         "fulltext_index": "code_search_text",
+        "file_index": "code_search_text_files",
+        "file_lucene": "save record database",
+        "file_candidates": 20,
         "dimensions": dimensions,
         "fulltext_analyzer": "english",
         "analyzer": "english",

@@ -180,6 +180,10 @@ def test_cli_search_files_ranks_each_file_once(cli: Any) -> None:
     assert len(paths) == len(set(paths)) <= 4
     assert "src/shop/storage/sqlite.py" in paths
     assert {hit["kind"] for hit in data["hits"]} == {"File"}
+    assert any("file_text" in hit["ranks"] for hit in data["hits"]), "the whole-file leg ran"
+    code, out = cli("search", question, "--repo", REPO, "--files")
+    assert code == 0
+    assert "whole file" in out  # the whole-file leg's column
     code, out = cli("search", question, "--repo", REPO, "--unit", "package")
     assert code == 0
     assert "src/shop/storage" in out

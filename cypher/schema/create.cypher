@@ -1,5 +1,5 @@
 // The graphrag_code schema. Idempotent: every statement is IF NOT EXISTS.
-// Parameters: $fulltext_index, $fulltext_analyzer
+// Parameters: $fulltext_index, $file_index, $fulltext_analyzer
 CREATE CONSTRAINT repository_name IF NOT EXISTS FOR (r:Repository) REQUIRE r.name IS UNIQUE;
 CREATE CONSTRAINT code_id IF NOT EXISTS FOR (n:Code) REQUIRE n.id IS UNIQUE;
 CREATE CONSTRAINT external_name IF NOT EXISTS FOR (e:External) REQUIRE e.qualified_name IS UNIQUE;
@@ -18,4 +18,9 @@ CREATE INDEX external_package IF NOT EXISTS FOR (e:External) ON (e.package);
 // (create_repository_text.cypher, graph/scoping.py).
 CREATE FULLTEXT INDEX $fulltext_index IF NOT EXISTS
 FOR (n:Code) ON EACH [n.search_text]
+OPTIONS {indexConfig: {`fulltext.analyzer`: $fulltext_analyzer, `fulltext.eventually_consistent`: false}};
+// Module nodes' whole-file text (file-level search, retrieval/units.py): an index of its own,
+// so that BM25 weighs a file as one document; per repository too (create_repository_files.cypher).
+CREATE FULLTEXT INDEX $file_index IF NOT EXISTS
+FOR (n:Code) ON EACH [n.file_text]
 OPTIONS {indexConfig: {`fulltext.analyzer`: $fulltext_analyzer, `fulltext.eventually_consistent`: false}};

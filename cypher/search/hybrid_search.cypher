@@ -27,6 +27,10 @@
 //                  repository (--within)
 //   $max_seeds, $graph_k   seeds kept; graph hits returned (a seed expands breadth first
 //                  only until it has reached $graph_k nodes)
+//   $file_index, $file_lucene, $file_candidates   the whole-file leg of file-level search
+//                  (retrieval/units.py): module nodes' `file_text` in $file_index (the
+//                  repository's own when it has one), $file_candidates of them before the
+//                  repository filter; $file_lucene '' (padded) skips it, as for symbols
 //   $trace, $target_lucene   trace questions: also follow the shortest call chains from the
 //                  named seeds to where the trace should end: full-text hits of the words
 //                  that are not the named symbols ("trace X to the database": "database");
@@ -66,6 +70,21 @@ CALL () {
     path: node.path, start_line: node.start_line, end_line: node.end_line,
     signature: node.signature, repo: node.repo, pagerank: node.pagerank
   }) AS text
+}
+CALL () {
+  WITH $file_lucene AS lucene
+  WHERE trim(lucene) <> ''  // blank: no whole-file leg (every symbol-level search)
+  CALL db.index.fulltext.queryNodes($file_index, lucene, {limit: $file_candidates})
+    YIELD node, score
+  WITH node, score
+  WHERE $repo IS NULL OR node.repo = $repo
+  ORDER BY score DESC, node.id
+  LIMIT $k
+  RETURN collect({
+    id: node.id, score: score, kind: node.kind, qualified_name: node.qualified_name,
+    path: node.path, start_line: node.start_line, end_line: node.end_line,
+    signature: node.signature, repo: node.repo, pagerank: node.pagerank
+  }) AS file_text
 }
 CALL () {
   // Seeds named by the question: qualified names, short names, dotted suffixes, file paths.
@@ -242,4 +261,4 @@ CALL (vector, text, named) {
     end_line: n.end_line, signature: n.signature, repo: n.repo, pagerank: n.pagerank
   }) AS graph
 }
-RETURN vector, text, graph, [s IN named | s.id] AS seeds
+RETURN vector, text, file_text, graph, [s IN named | s.id] AS seeds

@@ -16,7 +16,7 @@ from rich.text import Text
 from ..codegraph import CodeGraph
 from ..llm import OpenAIChat
 from ..retrieval.relations import RelationsResult
-from ..retrieval.search import LEGS, SearchOptions
+from ..retrieval.search import FILE_TEXT, LEGS, UNIT_LEGS, SearchOptions
 from ..retrieval.units import Unit
 
 __all__ = ["register"]
@@ -29,7 +29,9 @@ def register(commands: Any) -> None:
     _within(search)
     search.add_argument("-k", type=int, default=10, help="number of hits (default 10)")
     search.add_argument(
-        "--legs", default=",".join(LEGS), help="comma-separated legs to use (ablations)"
+        "--legs",
+        default=",".join(LEGS),
+        help=f"comma-separated legs to use (ablations); file search adds {FILE_TEXT!r} to all",
     )
     unit = search.add_mutually_exclusive_group()
     unit.add_argument(
@@ -141,12 +143,13 @@ def _search(args: argparse.Namespace, console: Console) -> int:
     )
     table = Table(show_edge=False)
     first = "symbol" if args.unit == Unit.SYMBOL.value else args.unit
-    for column in ("#", first, "kind", "location", "vector", "text", "graph", "why"):
-        table.add_column(column)
+    legs = LEGS if args.unit == Unit.SYMBOL.value else UNIT_LEGS
+    for column in ("#", first, "kind", "location", *legs, "why"):
+        table.add_column("whole file" if column == FILE_TEXT else column)
     for rank, hit in enumerate(result.hits, start=1):
         table.add_row(
             str(rank), hit.qualified_name, hit.kind, str(hit.location),
-            *(str(hit.ranks.get(leg, "")) for leg in LEGS),
+            *(str(hit.ranks.get(leg, "")) for leg in legs),
             (hit.explain or "") + (" (possible)" if hit.possible else ""),
         )  # fmt: skip
     console.print(table)

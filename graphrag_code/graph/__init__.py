@@ -41,7 +41,7 @@ from .schema import (
     fulltext_index_properties,
     vector_index_info,
 )
-from .scoping import repo_label, repo_token, repository_text_index
+from .scoping import file_text_index, repo_label, repo_token, repository_text_index
 from .vectors import VectorStore
 from .writer import GraphWriter
 
@@ -69,6 +69,7 @@ __all__ = [
     "check_vector_index",
     "ensure_repository_text_index",
     "ensure_schema",
+    "file_text_index",
     "fulltext_index_properties",
     "hop_bound",
     "repo_label",

@@ -109,15 +109,17 @@ class GraphReader:
         form: VectorSearchForm = VectorSearchForm.PROCEDURE,
     ) -> dict[str, Any]:
         """The ONE hybrid query (`search/hybrid_search.cypher`, its vector leg in `form`): a row
-        with the ranked `vector`, `text` and `graph` legs (lists of maps: id, score, node
-        properties; graph entries also `via` and `possible`) and the `seeds` the question
-        named. A plain row: the searcher fuses it at once. `parameters` are those
-        `Searcher.parameters` builds (their `repo` and `vector_index` pick the text)."""
+        with the ranked `vector`, `text`, `file_text` (file-level search) and `graph` legs
+        (lists of maps: id, score, node properties; graph entries also `via` and `possible`)
+        and the `seeds` the question named. A plain row: the searcher fuses it at once.
+        `parameters` are those `Searcher.parameters` builds (their `repo` and `vector_index`
+        pick the text)."""
         query = hybrid_search_query(
             form, in_repo=parameters["repo"] is not None, vector_index=parameters["vector_index"]
         )
         rows = self.client.read(query, parameters)
-        return rows[0] if rows else {"vector": [], "text": [], "graph": [], "seeds": []}
+        empty: dict[str, Any] = {"vector": [], "text": [], "file_text": [], "graph": []}
+        return rows[0] if rows else {**empty, "seeds": []}
 
     def modules_at(self, locations: Sequence[tuple[str, str]]) -> dict[tuple[str, str], SymbolRef]:
         """The module node at each (repository, path) that has one (file-level search)."""

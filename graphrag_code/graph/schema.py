@@ -17,7 +17,7 @@ from neo4j.exceptions import Neo4jError
 from ..errors import EmbeddingMismatchError, GraphRAGCodeError, SchemaError
 from .client import Neo4jClient
 from .queries import load_query, paste_identifier, split_statements
-from .scoping import repo_label, repository_text_index
+from .scoping import file_text_index, repo_label, repository_text_index
 
 __all__ = [
     "SchemaConfig",
@@ -101,6 +101,7 @@ def ensure_schema(
         _add_vector_filter(client, config)
     fulltext = {
         "fulltext_index": config.fulltext_index,
+        "file_index": file_text_index(config.fulltext_index),
         "fulltext_analyzer": config.fulltext_analyzer,
     }
     for statement in split_statements(load_query("schema/create")):
@@ -125,19 +126,30 @@ def ensure_schema(
 
 
 def ensure_repository_text_index(client: Neo4jClient, config: SchemaConfig, repo: str) -> None:
-    """Create repository `repo`'s own full-text index when it is missing. Its nodes carry the
-    repository's label from the writer on; nodes written before it get it here first (one
-    pass over the repository's nodes), then the index is filled from them."""
+    """Create repository `repo`'s own full-text indexes when they are missing: its symbols'
+    `search_text` and its files' `file_text`. Its nodes carry the repository's label from the
+    writer on; nodes written before it get it here first (one pass over the repository's
+    nodes), then the indexes are filled from them."""
     name = repository_text_index(config.fulltext_index, repo)
-    if fulltext_index_properties(client, name) is not None:
+    files = file_text_index(config.fulltext_index, repo)
+    have_text = fulltext_index_properties(client, name) is not None
+    have_files = fulltext_index_properties(client, files) is not None
+    if have_text and have_files:
         return
     label = repo_label(repo)
-    write = load_query("schema/write_repo_label")
-    parameters = {"repo": repo, "label": label, "limit": _CLEAR_BATCH}
-    while int(client.write(write, parameters)[0]["written"]):
-        pass
-    create = paste_identifier(load_query("schema/create_repository_text"), "RepositoryLabel", label)
-    _create(client, create, {"name": name, "fulltext_analyzer": config.fulltext_analyzer})
+    if not have_text:
+        write = load_query("schema/write_repo_label")
+        parameters = {"repo": repo, "label": label, "limit": _CLEAR_BATCH}
+        while int(client.write(write, parameters)[0]["written"]):
+            pass
+    analyzer = config.fulltext_analyzer
+    for index, query, present in (
+        (name, "schema/create_repository_text", have_text),
+        (files, "schema/create_repository_files", have_files),
+    ):
+        if not present:
+            create = paste_identifier(load_query(query), "RepositoryLabel", label)
+            _create(client, create, {"name": index, "fulltext_analyzer": analyzer})
 
 
 @dataclass(frozen=True)
@@ -247,6 +259,12 @@ def _check_names(client: Neo4jClient, config: SchemaConfig) -> None:
     for wanted, kind, prop, setting in (
         (config.vector_index, "VECTOR", "embedding", "GRAPHRAG_CODE_VECTOR_INDEX"),
         (config.fulltext_index, "FULLTEXT", "search_text", "GRAPHRAG_CODE_FULLTEXT_INDEX"),
+        (
+            file_text_index(config.fulltext_index),
+            "FULLTEXT",
+            "file_text",
+            "GRAPHRAG_CODE_FULLTEXT_INDEX",
+        ),
     ):
         if wanted in names:
             continue

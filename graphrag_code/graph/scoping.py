@@ -12,13 +12,17 @@ repositories.
 
 Names cannot be labels (`bench-django-5.1.4`), so both derive from `repo_token`, a hash of the
 name spelt in 16 lowercase consonants.
+
+Module nodes also carry their whole file's text (`file_text`), indexed apart from the symbols'
+`search_text` (`file_text_index`, shared and per repository alike), so that file-level search
+can weigh a file as one document, as BM25 over files does.
 """
 
 from __future__ import annotations
 
 import hashlib
 
-__all__ = ["repo_label", "repo_token", "repository_text_index"]
+__all__ = ["file_text_index", "repo_label", "repo_token", "repository_text_index"]
 
 _LETTERS = "bcdfghjklmnpqrtvwxz"
 _LENGTH = 16  # 19**16 ~ 2**68 values; search still filters by the repository's name
@@ -46,3 +50,10 @@ def repo_label(repo: str) -> str:
 def repository_text_index(fulltext_index: str, repo: str) -> str:
     """The name of repository `repo`'s own full-text index, beside the shared one."""
     return f"{fulltext_index}_{repo_token(repo)}"
+
+
+def file_text_index(fulltext_index: str, repo: str | None = None) -> str:
+    """The name of the whole-file text index beside `fulltext_index`: the shared one, or with
+    `repo` that repository's own."""
+    shared = f"{fulltext_index}_files"
+    return shared if repo is None else f"{shared}_{repo_token(repo)}"

@@ -70,6 +70,8 @@ def _module_row(repo: str, parsed: ParsedFile, ids: NodeIds) -> NodeRow:
             )
             + "\n"
             + statement_text(top_level_code(parsed)),
+            # the file as one document for file-level search (its own index: graph/scoping.py)
+            "file_text": statement_text(code, max_chars=MAX_MODULE_CODE),
             "content_hash": content_hash(parsed.path, parsed.module, parsed.docstring, code),
         },
     )

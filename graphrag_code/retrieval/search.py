@@ -21,6 +21,7 @@ from ..graph import (
     VectorSearchForm,
     check_fulltext_index,
     check_vector_index,
+    file_text_index,
     fulltext_index_properties,
     hop_bound,
     repository_text_index,
@@ -32,9 +33,13 @@ from .fusion import rrf
 from .question import Intent, Question, analyse, clean_question, lucene_query, target_query
 from .units import FileRanking, Unit, UnitScore, rank_units, unit_key
 
-__all__ = ["Hit", "Reranker", "SearchOptions", "SearchResult", "Searcher"]
+__all__ = ["FILE_TEXT", "UNIT_LEGS", "Hit", "Reranker", "SearchOptions", "SearchResult", "Searcher"]
 
 LEGS = ("vector", "text", "graph")
+FILE_TEXT = "file_text"
+"""The whole-file leg: module nodes' `file_text`, one document per file, in an index of its
+own. Only file- and package-level search runs it (a file is not a symbol answer)."""
+UNIT_LEGS = (*LEGS, FILE_TEXT)
 _EDGE_TYPES = frozenset({"CALLS", "IMPORTS", "INHERITS", "USES_TYPE", "DEFINES"})
 
 # How much each leg counts per intent, from the code-question benchmark (BENCHMARKS.md): the
@@ -119,7 +124,8 @@ class SearchOptions:
     max_seeds: int = 8
     seed_k: int = 3
     max_hops: int | None = None  # None: the intent's default
-    # some of the legs, e.g. ("text",) or ("vector", "text"): each runs, weighted 1
+    # some of the legs, e.g. ("text",) or ("vector", "text"): each runs, weighted 1 (file-level
+    # search adds `FILE_TEXT` to all of them, and takes it by name too)
     legs: tuple[str, ...] = LEGS
     # the graph leg's walk stays in each seed's repository (by default it follows
     # cross-repository edges; `repo` filters the hits either way)
@@ -199,6 +205,7 @@ class Searcher:
         self._requested_form = vector_form  # None: chosen from the server (`vector_form()`)
         self._form: VectorSearchForm | None = None
         self._own_text_index: dict[str, bool] = {}  # repo -> has a full-text index of its own
+        self._file_indexes: dict[str | None, str | None] = {}  # repo -> whole-file index read
         self._vectors_checked = False
         self._text_checked = False
         self._sizes: dict[str, RepositorySize] | None = None
@@ -237,6 +244,17 @@ class Searcher:
             found = fulltext_index_properties(self.client, own) is not None
             self._own_text_index[repo] = found
         return (own, True) if self._own_text_index[repo] else (self.fulltext_index, False)
+
+    def _file_index(self, repo: str | None) -> str | None:
+        """The whole-file index a file-level search in `repo` reads: the repository's own, else
+        the shared one; None when neither exists (a graph written before it: the leg is
+        skipped and the search says so). Read once per repository."""
+        if repo not in self._file_indexes:
+            names = [file_text_index(self.fulltext_index, repo)] if repo is not None else []
+            names.append(file_text_index(self.fulltext_index))
+            found = [n for n in names if fulltext_index_properties(self.client, n) is not None]
+            self._file_indexes[repo] = found[0] if found else None
+        return self._file_indexes[repo]
 
     def _candidates(self, repo: str | None, wanted: int) -> int:
         """How many candidates an index leg that filters after the index search (the
@@ -311,10 +329,14 @@ class Searcher:
         unknown = set(plan.types) - _EDGE_TYPES
         if unknown:
             raise ConfigurationError(f"unknown edge types {sorted(unknown)}")
-        unknown_legs = set(options.legs) - set(LEGS)
+        unknown_legs = set(options.legs) - set(UNIT_LEGS)
         if unknown_legs:
-            raise ConfigurationError(f"unknown legs {sorted(unknown_legs)}; use {LEGS}")
+            raise ConfigurationError(f"unknown legs {sorted(unknown_legs)}; use {UNIT_LEGS}")
         active = _active_legs(question, options)
+        file_index = self._file_index(repo) if FILE_TEXT in active else None
+        own_file_index = file_index is not None and file_index != file_text_index(
+            self.fulltext_index
+        )
         use_graph = "graph" in active
         names = list(question.identifiers) if use_graph else []
         trace = question.intent == Intent.TRACE and use_graph
@@ -335,6 +357,9 @@ class Searcher:
             "candidates": depth if in_index else self._candidates(repo, depth),
             # a margin over `depth`, so that the id breaks ties at the cut-off
             "text_candidates": 2 * depth if own_text_index else self._candidates(repo, depth),
+            "file_index": file_index or text_index,
+            "file_lucene": _fixed_length((lucene_query(question) if file_index else "") or ""),
+            "file_candidates": 2 * depth if own_file_index else self._candidates(repo, depth),
             "names": _fixed_size(names),
             "short_names": _fixed_size(question.short_names if use_graph else ()),
             "dotted": _fixed_size([n for n in names if "." in n]),
@@ -372,6 +397,10 @@ class Searcher:
         folders ranked by the evidence of all their hits: `units.py`, tuned by `files`)."""
         options = options or SearchOptions()
         unit = Unit(unit)
+        if unit is Unit.SYMBOL and FILE_TEXT in options.legs:
+            raise InvalidArgumentError(
+                f"the {FILE_TEXT!r} leg ranks files, not symbols: search with unit='file'"
+            )
         if unit is not Unit.SYMBOL:
             files = files or FileRanking()
             options = replace(
@@ -381,6 +410,7 @@ class Searcher:
                 weights=options.weights
                 if options.weights is not None
                 else _file_weights(files, options),
+                legs=UNIT_LEGS if set(options.legs) == set(LEGS) else options.legs,
             )
         text = clean_question(text)
         if not text.strip():
@@ -409,8 +439,15 @@ class Searcher:
         else:
             hits, legs = self._fuse_units(row, options, unit, files or FileRanking())
         timings["fuse"] = (time.perf_counter() - started) * 1000
+        warnings = self.warnings(repo)
+        if FILE_TEXT in _active_legs(question, options) and self._file_index(repo) is None:
+            warnings += (
+                "this graph has no whole-file text index (it was indexed by an earlier "
+                "version): files are ranked by their symbols alone; index the repository "
+                "again to add it",
+            )
         return SearchResult(
-            question, hits[: options.k], list(row["seeds"]), timings, legs, self.warnings(repo)
+            question, hits[: options.k], list(row["seeds"]), timings, legs, warnings
         )
 
     def _fuse(
@@ -458,7 +495,7 @@ class Searcher:
     def _fuse_units(
         self, row: Mapping[str, Any], options: SearchOptions, unit: Unit, files: FileRanking
     ) -> tuple[list[Hit], dict[str, list[str]]]:
-        entries = {leg: list(row[leg]) for leg in LEGS if leg in options.legs}
+        entries = {leg: list(row.get(leg) or ()) for leg in UNIT_LEGS if leg in options.legs}
         weights = dict(options.weights or {})
         ranked = rank_units(entries, weights, unit_key(unit), decay=files.decay, rrf_k=files.rrf_k)[
             : options.k
@@ -489,10 +526,11 @@ def _unit_hit(score: UnitScore, unit: Unit, module: Any) -> Hit:
 
 
 def _file_weights(files: FileRanking, options: SearchOptions) -> dict[str, float]:
-    """The file ranking's leg weights, restricted to the legs the caller asked for."""
-    if set(options.legs) != set(LEGS):
+    """The file ranking's leg weights when the caller asked for every leg; else 1 for each
+    leg asked for."""
+    if set(options.legs) not in (set(LEGS), set(UNIT_LEGS)):
         return dict.fromkeys(options.legs, 1.0)
-    return {leg: files.weights.get(leg, 0.0) for leg in LEGS}
+    return {leg: files.weights.get(leg, 0.0) for leg in UNIT_LEGS}
 
 
 def _with_prior(
