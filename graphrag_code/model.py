@@ -109,11 +109,14 @@ class Resolution(str, Enum):
     # a call resolved to a method runs an override of it in an indexed subclass when the
     # receiver is an instance of that subclass (Edge.via: "dispatch via `Base.m`")
     DISPATCH = "dispatch"
+    # one of more values than a certain call may have (linking/values.py MAX_CALLEES): each
+    # call runs one of them, as a decorator's wrapper runs whichever function it wraps
+    MANY = "many"
 
 
 CERTAIN_TIERS = ("exact", "inferred")
 """The `resolution` values of certain CALLS edges (the others are *possible*)."""
-POSSIBLE_TIERS = ("name", "dispatch")
+POSSIBLE_TIERS = ("name", "dispatch", "many")
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from graphrag_code.codegraph import CodeGraph
 from graphrag_code.graph import VectorSearchForm, repo_label
 from graphrag_code.graph.queries import load_query, query_names, split_statements
 from graphrag_code.graph.reader import hybrid_search_query
+from graphrag_code.model import CERTAIN_TIERS, POSSIBLE_TIERS
 from harness import queries as harness_queries
 from harness.documents import (
     Document,
@@ -212,3 +213,20 @@ def test_browser_files_name_their_parameters(name: str) -> None:
     used = set(_PARAM.findall(text))
     declared = set(_browser_parameters(text))
     assert used == declared, f"{name}: declare every parameter with a `// :param` line"
+
+
+_TIER_LIST = re.compile(r"resolution IN \[([^\]]*)\]")
+
+
+def test_possible_tier_lists_match_the_model() -> None:
+    """A Cypher list of tiers is either the certain ones or every possible one: a tier added
+    to `Resolution` (such as `many`) must reach each query that ranks possible edges last."""
+    lists = [
+        tuple(part.strip().strip("'") for part in found.split(","))
+        for name in ALL_FILES
+        for found in _TIER_LIST.findall(_text(name))
+    ]
+    assert lists, "no tier list found: the pattern no longer matches the queries"
+    for tiers in lists:
+        assert tiers in (CERTAIN_TIERS, POSSIBLE_TIERS), tiers
+    assert POSSIBLE_TIERS in lists

@@ -159,8 +159,35 @@ def test_containers_and_dispatch_tables(calls: Calls) -> None:
     )
     # a constant key selects its entry only
     assert callees_of(calls, "containers.dispatch_constant") == {"helpers.beta"}
-    # nine possible targets are too many: no edge, the site is counted as unresolved
-    assert not callees_of(calls, "containers.too_many")
+    # nine targets are too many for certain edges: each is a possible one (tier `many`), and
+    # the site is still counted as unresolved
+    too_many = {
+        callee: calls[("containers.too_many", callee)]
+        for callee in callees_of(calls, "containers.too_many")
+    }
+    assert len(too_many) == 9
+    assert {tier for tier, _ in too_many.values()} == {"many"}
+    assert all("one of 9 values" in (via or "") for _, via in too_many.values())
+
+
+def test_a_wrapper_of_many_decorated_functions_may_call_each(calls: Calls) -> None:
+    # 42 decorations: past the 40 callers a parameter is followed through for certain edges
+    wrapped = {f"many_decorated.task_{i:02d}" for i in range(42)}
+    assert callees_of(calls, "many_decorated.setup.wrapper") == wrapped
+    for callee in wrapped:
+        tier, via = calls[("many_decorated.setup.wrapper", callee)]
+        assert tier == "many"
+        assert via is not None
+        assert "one of 42 values" in via
+        assert "parameter `f`" in via
+    # the caller of one decorated function: it by name, certainly, and the wrapper in its place
+    check_calls(
+        calls,
+        [
+            ("many_decorated.calls_one", "many_decorated.task_03", "exact", None),
+            ("many_decorated.calls_one", "many_decorated.setup.wrapper", "inferred", "`setup`"),
+        ],
+    )
 
 
 def test_lambdas_and_partial(calls: Calls) -> None:
@@ -244,7 +271,8 @@ def test_dynamic_calls_stay_unresolved_and_are_counted(
     assert kinds["dynamic:eval"] == 1
     assert kinds["dynamic:exec"] == 1
     assert kinds["dynamic:importlib"] == 2
-    assert kinds["values:many"] == 1
+    # `too_many`'s table, and the wrapper of 42 decorated functions: possible edges only
+    assert kinds["values:many"] == 2
 
 
 def test_explain_says_why_an_edge_exists(indexed: tuple[CodeGraph, IngestReport]) -> None:

@@ -45,6 +45,7 @@ _TIER = {
     Resolution.INFERRED: INFERRED,
     Resolution.NAME: NAME,
     Resolution.DISPATCH: NAME,  # an override the call may reach: possible, like a name match
+    Resolution.MANY: NAME,  # one of many values the call may run: possible too
 }
 _FUNCTIONS = (SymbolKind.FUNCTION, SymbolKind.METHOD)
 # methods Python calls on an object without a call expression naming them (`with x:`,

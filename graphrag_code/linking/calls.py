@@ -3,7 +3,8 @@
 
 A call whose callee is a variable, an element, a result or a parameter takes every function
 its value may be (tier `inferred`, with the reason in `Edge.via`) when that set is complete
-and at most `MAX_CALLEES` large; otherwise the site stays unresolved and counted, by kind.
+and at most `MAX_CALLEES` large; otherwise the site stays unresolved and counted, by kind, and
+where its values are known but too many, each becomes a *possible* target (tier `many`).
 The resolver's answer comes first: value flow only adds to it where the resolver's target is
 among the values (a variable assigned in two branches), and answers where it has none.
 """
@@ -31,6 +32,7 @@ from .values import (
     ARGUMENT_CALLERS,
     DYNAMIC,
     MAX_CALLEES,
+    MAX_POSSIBLE_CALLEES,
     SPECIAL_CALLERS,
     ValueFlowAnalysis,
     Values,
@@ -53,6 +55,12 @@ _BUILTIN_METHODS = frozenset(
     for name in dir(kind)
 ) | frozenset({"close", "read", "write", "readline", "flush", "seek", "send", "run", "start"})
 
+
+# unresolved sites whose values a wide evaluation may find (a parameter of the function or of
+# one enclosing it, as in a decorator's wrapper); `self.x` and expressions are not tried: on
+# Django they found no more edges (BENCHMARKS §2)
+_WIDENED = frozenset({"values:many", "values:unknown:parameter", "values:unknown:variable",
+                      "values:unknown:name"})  # fmt: skip
 
 # what `object`'s own special method runs when the class does not define it: `str(x)` and
 # `format(x)` end in `__repr__` (through `__str__` for `format`)
@@ -112,7 +120,29 @@ class CallLinker:
             if unique is not None:
                 self._edge(source, SymbolRef(unique), Resolution.NAME, site.line, None)
                 return None
-        return self._unresolved_kind(site, values, runs, complete)
+        kind = self._unresolved_kind(site, values, runs, complete)
+        if kind in _WIDENED:
+            return self._many(source, site, runs if kind == "values:many" else None) or kind
+        return kind
+
+    def _many(self, source: str, site: CallSite, runs: dict[Target, str] | None) -> str | None:
+        """Possible edges (tier `many`) for a site left unresolved whose values are known but
+        too many for certain edges: `runs` when the set itself was too large, else what a wide
+        evaluation finds (parameters followed through more callers). "values:many" when it
+        added them: the site still has no certain callee."""
+        if runs is None:
+            runs, complete = self.flow.wide_callables(
+                self._callee_expr(site), site.scope, self.parsed.module, site.at, site.block
+            )
+            if not complete:
+                return None
+        found = {t: why for t, why in runs.items() if isinstance(t, SymbolRef)}
+        if not found or len(found) > MAX_POSSIBLE_CALLEES:
+            return None
+        for target, why in found.items():
+            reason = f"one of {len(found)} values" + (f": {why}" if why else "")
+            self._edge(source, target, Resolution.MANY, site.line, reason)
+        return "values:many"
 
     def _typed_target(self, site: CallSite) -> Target | None:
         """The resolver's callee: a function, a class, an external, or an instance whose

@@ -72,7 +72,8 @@ class FileLinks:
             for edge in edges
             if not edge.external
             and edge.kind in (EdgeKind.CALLS, EdgeKind.IMPORTS)
-            and edge.resolution != Resolution.DISPATCH  # PageRank: not the fan-out to overrides
+            # PageRank: not the fan-out to overrides or to one of many values
+            and edge.resolution not in (Resolution.DISPATCH, Resolution.MANY)
         )
         return cls(
             path, tuple(edges), unresolved_calls, modules_consulted, names_consulted,
@@ -130,6 +131,7 @@ class _EdgeCollector:
         Resolution.INFERRED: 2,
         Resolution.NAME: 1,
         Resolution.DISPATCH: 0,
+        Resolution.MANY: 0,
     }
 
     def __init__(self) -> None:

@@ -52,13 +52,22 @@ from .value_records import (
 )
 
 __all__ = [
-    "ARGUMENT_CALLERS", "DYNAMIC", "MAX_CALLEES", "SPECIAL_CALLERS", "SharedValues",
+    "ARGUMENT_CALLERS", "DYNAMIC", "MAX_CALLEES", "MAX_POSSIBLE_CALLEES", "SPECIAL_CALLERS",
+    "SharedValues",
     "ValueFlowAnalysis", "Values",
 ]  # fmt: skip
 
 MAX_CALLEES = 8
 """At most this many targets for one call through values; more is left unresolved."""
+MAX_POSSIBLE_CALLEES = 64
+"""At most this many *possible* targets (tier `many`) for a call left unresolved because its
+values were too many for `MAX_CALLEES` or came through too many callers: flask's
+`setupmethod.wrapper_func` calls whichever of the 43 methods `@setupmethod` decorates."""
 _MAX_CALLERS = 40  # calls of one function followed for the values of its parameters
+_MAX_WIDE_CALLERS = 64  # the same, when only possible targets are looked for (`wide_callables`)
+# steps of one wide evaluation, a budget of its own: what it spends must not cut the certain
+# answers of the rest of the file short
+_MAX_WIDE_STEPS = 20_000
 _MAX_CANDIDATES = 300  # calls of that name examined to find them
 _MAX_DEPTH = 24
 # a parameter's values come from its callers' arguments, which may be parameters in turn:
@@ -102,6 +111,8 @@ class ValueFlowAnalysis:
         self._steps = 0
         self._depth = 0
         self._level = 0
+        # looking for possible targets only: parameters followed through more callers
+        self._wide = False
         # per computation under way: the height of the tallest computation below it
         self._heights: list[int] = []
 
@@ -153,6 +164,20 @@ class ValueFlowAnalysis:
         except _Cut:
             return runs, False
         return runs, complete
+
+    def wide_callables(
+        self, expr: Expr, scope: str, module: str, at: int, block: Block
+    ) -> tuple[dict[Target, str], bool]:
+        """`callables` of a callee left unresolved, its parameters followed through up to
+        `_MAX_WIDE_CALLERS` calls instead of `_MAX_CALLERS`: what it finds is only *possible*
+        (each call runs one of the values), so it is kept apart from the certain answers (the
+        cache keys say which mode computed them)."""
+        wide, steps, cuts = self._wide, self._steps, self._cuts
+        self._wide, self._steps = True, _MAX_STEPS - _MAX_WIDE_STEPS
+        try:
+            return self.callables(self.evaluate(expr, scope, module, at, block))
+        finally:
+            self._wide, self._steps, self._cuts = wide, steps, cuts
 
     def call_result(self, values: Values, where: _Where) -> Values:
         try:
@@ -216,7 +241,7 @@ class ValueFlowAnalysis:
         this file's budget) and needs the depth computing it needed: so a file links the same
         whether it is linked first or after others that filled the cache (a split between
         processes, an incremental run that relinks a few files)."""
-        key = (self._level, key)
+        key = (self._level, self._wide, key)
         cached = self._cache.get(key)
         if cached is not None:
             values, modules, names, steps, height = cached
@@ -587,7 +612,8 @@ class ValueFlowAnalysis:
                 if offset is not None:
                     found.append((site, module, offset))
                     break
-        return found if len(found) <= _MAX_CALLERS else None
+        limit = _MAX_WIDE_CALLERS if self._wide else _MAX_CALLERS
+        return found if len(found) <= limit else None
 
     def _offset(self, value: object, function: str, decorators: tuple[str, ...]) -> int | None:
         """How a callee value reaches `function`: 0 called plainly, 1 bound to an instance or

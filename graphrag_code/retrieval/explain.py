@@ -21,6 +21,7 @@ _TIERS = {
     "inferred": "by the type of a value (a constructor, an annotation or `self`)",
     "name": "only because it is the one definition with that name (a possible call)",
     "dispatch": "possibly: it overrides the method the call reaches (dispatch)",
+    "many": "possibly: one of more values than a certain call may have (value flow)",
 }
 
 

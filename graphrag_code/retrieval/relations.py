@@ -59,7 +59,7 @@ class Related:
     location: Location | None  # None for an external target
     distance: int
     edge: str  # the relationship type of the last step
-    resolution: str | None  # of the last step: exact, inferred, name, dispatch (None: not CALLS)
+    resolution: str | None  # of the last step: a `Resolution` value (None: not CALLS)
     certain: bool  # every step of the path was exact or inferred
     via: tuple[str, ...]  # qualified names from the subject to this node
     lines: tuple[int, ...] = ()
