@@ -32,6 +32,7 @@ __all__ = [
     "ParsedFile",
     "Resolution",
     "ScopeNames",
+    "Signature",
     "SkippedFile",
     "SourceFile",
     "Symbol",
@@ -112,11 +113,15 @@ class Resolution(str, Enum):
     # one of more values than a certain call may have (linking/values.py MAX_CALLEES): each
     # call runs one of them, as a decorator's wrapper runs whichever function it wraps
     MANY = "many"
+    # a call through a value declared as a callable type (`send: Send`, `Send = Callable[[
+    # Message], Awaitable[None]]`) whose values are unknown may run each indexed function of
+    # that signature (Edge.via: "declared `Send`")
+    SIGNATURE = "signature"
 
 
 CERTAIN_TIERS = ("exact", "inferred")
 """The `resolution` values of certain CALLS edges (the others are *possible*)."""
-POSSIBLE_TIERS = ("name", "dispatch", "many")
+POSSIBLE_TIERS = ("name", "dispatch", "many", "signature")
 
 
 @dataclass(frozen=True)
@@ -291,6 +296,22 @@ class ImplicitCall:
 
 
 @dataclass(frozen=True)
+class Signature:
+    """The positional parameters and result of a callable (Python), as annotated: a function's
+    own (`name` its qualified name), or a declared callable type `Callable[[A, B], R]` — a
+    type alias (`name` the alias's qualified name) or a parameter's annotation (`name`
+    "function(parameter)"). Types are the one class (or alias) each annotation names, as
+    written: None where it names none (unannotated, `None`, a union)."""
+
+    name: str
+    parameters: tuple[Dotted | None, ...]  # positional ones, a method's `self` included
+    required: int  # how many of them have no default
+    returns: Dotted | None  # `Awaitable[R]` / `Coroutine[..., R]` and `async def`: R
+    awaitable: bool  # an `async def`, or declared to return `Awaitable` / `Coroutine`
+    declared: bool = False  # a callable type, not a function
+
+
+@dataclass(frozen=True)
 class TypeUse:
     scope: str
     type_name: Dotted
@@ -329,6 +350,7 @@ class ParsedFile:
     flows: tuple[ValueFlow, ...] = ()  # Python: value flow (see `ValueFlow`)
     passes: tuple[CallArguments, ...] = ()  # Python: calls passing non-literal arguments
     implicit_calls: tuple[ImplicitCall, ...] = ()  # Python: special methods run by syntax
+    signatures: tuple[Signature, ...] = ()  # Python: annotated functions, callable types
 
 
 @dataclass(frozen=True)

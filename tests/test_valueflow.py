@@ -190,6 +190,35 @@ def test_a_wrapper_of_many_decorated_functions_may_call_each(calls: Calls) -> No
     )
 
 
+def test_a_value_of_a_callable_type_may_call_each_function_that_fits(calls: Calls) -> None:
+    """A parameter annotated with an imported alias (`Send`), `self.app` assigned a parameter
+    of type `App`, an inline `Callable[[Request], Response]`: each function whose annotated
+    signature fits is a possible callee (tier `signature`), one that value flow finds stays
+    certain, and a function of another arity, result, type or awaitability is not one."""
+    senders = {"signatures.send_to_socket", "signatures.send_to_queue"}
+    for caller in ("signatures.forward", "signatures.Endpoint.__call__"):
+        assert callees_of(calls, caller) == senders, caller
+    check_calls(
+        calls,
+        [
+            ("signatures.forward", "signatures.send_to_socket", "inferred", "parameter `send`"),
+            ("signatures.forward", "signatures.send_to_queue", "signature",
+             "declared `Send`: one of 2 functions of that signature"),
+            ("signatures.Endpoint.__call__", "signatures.send_to_socket", "signature",
+             "declared `Send`"),
+            ("signatures.handle", "signatures.render", "signature",
+             "declared the annotation of `callback`: one of 1 functions"),
+        ],
+    )  # fmt: skip
+    apps = {"signatures.forward", "signatures.Middleware.__call__", "signatures.Endpoint.__call__"}
+    assert callees_of(calls, "signatures.Middleware.__call__") == apps
+    for callee in apps:
+        tier, via = calls[("signatures.Middleware.__call__", callee)]
+        assert (tier, via) == ("signature", "declared `App`: one of 3 functions of that signature")
+    assert callees_of(calls, "signatures.handle") == {"signatures.render"}
+    assert callees_of(calls, "signatures.loose") == set()
+
+
 def test_lambdas_and_partial(calls: Calls) -> None:
     check_calls(
         calls,

@@ -1,6 +1,7 @@
 // What a function or method calls, inside the repository and outside it. Possible callees
 // have resolution 'name' (the only definition of that name), 'many' (one of more values than
-// a certain call may have: `via` says which) or 'dispatch' (an override the call may reach:
+// a certain call may have: `via` says which), 'signature' (a function of the callable type
+// the callee is declared as: `via` names it) or 'dispatch' (an override the call may reach:
 // `via` names the base method).
 // :param name => 'shop.api.create_order_endpoint'
 MATCH (source:Code {qualified_name: $name})-[r:CALLS]->(callee)

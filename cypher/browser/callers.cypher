@@ -1,6 +1,7 @@
 // Who calls a function or method (certain edges: resolution exact/inferred; possible:
-// 'name', 'many' for one of more values than a certain call may have, or 'dispatch' for a
-// call to the base method this override may receive).
+// 'name', 'many' for one of more values than a certain call may have, 'signature' for a call
+// through a value of a callable type this function fits, or 'dispatch' for a call to the
+// base method this override may receive).
 // :param name => 'shop.storage.sqlite.SqliteStorage.save'
 MATCH (target:Code {qualified_name: $name})<-[r:CALLS]-(caller:Code)
 RETURN caller, r, target, r.resolution AS resolution, r.via AS why

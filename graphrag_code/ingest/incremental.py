@@ -21,6 +21,7 @@ from ..linking.index import (
     flow_keys,
     interface_hash,
     property_names,
+    signature_names,
 )
 from ..linking.linker import FileLinks
 from ..model import ParsedFile, SkippedFile, SourceFile
@@ -160,11 +161,12 @@ def files_to_relink(run: IngestRun, index: RepositoryIndex, removed: set[str]) -
 
 def _callable_names(parsed: ParsedFile | None) -> list[str]:
     """Short names of its definitions, `CALL_KEY + name` for its calls passing values and
-    `PROPERTY_KEY + name` for its properties and their setters / deleters."""
+    `PROPERTY_KEY + name` for its properties and their setters / deleters, `SIGNATURE_KEY +
+    bucket` for its annotated functions."""
     if parsed is None:
         return []
     names = [s.name for s in parsed.symbols if s.ordinal == 1]
-    return names + call_names(parsed) + property_names(parsed)
+    return names + call_names(parsed) + property_names(parsed) + signature_names(parsed)
 
 
 def _flows(parsed: ParsedFile | None) -> dict[str, str]:

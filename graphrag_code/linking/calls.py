@@ -28,6 +28,7 @@ from ..model import (
 )
 from .index import PROPERTY_KEY, is_property
 from .resolver import External, Instance, Resolver, SymbolRef, Target
+from .signatures import SignatureMatcher
 from .values import (
     ARGUMENT_CALLERS,
     DYNAMIC,
@@ -62,6 +63,11 @@ _BUILTIN_METHODS = frozenset(
 _WIDENED = frozenset({"values:many", "values:unknown:parameter", "values:unknown:variable",
                       "values:unknown:name"})  # fmt: skip
 
+# unresolved sites whose callee may be declared as a callable type (a parameter, `self.x`)
+_DECLARED = frozenset({"values:unknown:parameter", "values:unknown:self",
+                       "values:unknown:variable", "values:unknown:name", "values:many",
+                       "values:none"})  # fmt: skip
+
 # what `object`'s own special method runs when the class does not define it: `str(x)` and
 # `format(x)` end in `__repr__` (through `__str__` for `format`)
 _FALLBACKS = {"__str__": ("__repr__",), "__format__": ("__str__", "__repr__")}
@@ -86,6 +92,7 @@ class CallLinker:
         self.passes: dict[tuple[int, Expr], CallArguments] = {
             (p.at, p.callee): p for p in parsed.passes
         }
+        self.signatures = SignatureMatcher(resolver, parsed.module)
 
     # -- call sites ----------------------------------------------------------------------------
     def link(self, site: CallSite) -> str | None:
@@ -113,6 +120,9 @@ class CallLinker:
         if complete and 0 < len(runs) <= MAX_CALLEES:
             for target, why in runs.items():
                 self._edge(source, target, Resolution.INFERRED, site.line, why or None)
+            # the callers value flow followed a parameter to are the ones it could resolve: an
+            # unknown `cls(app=...)` may construct the class too
+            self._by_signature(source, site, runs)
             return None
         if not (len(site.callee) == 1 and self._is_variable(site)):
             # a bare name bound as a variable is that variable, not some function elsewhere
@@ -122,7 +132,11 @@ class CallLinker:
                 return None
         kind = self._unresolved_kind(site, values, runs, complete)
         if kind in _WIDENED:
-            return self._many(source, site, runs if kind == "values:many" else None) or kind
+            many = self._many(source, site, runs if kind == "values:many" else None)
+            if many is not None:
+                kind = many
+        if kind in _DECLARED:
+            self._by_signature(source, site, {})  # (`many` edges outrank its own: linker.py)
         return kind
 
     def _many(self, source: str, site: CallSite, runs: dict[Target, str] | None) -> str | None:
@@ -143,6 +157,22 @@ class CallLinker:
             reason = f"one of {len(found)} values" + (f": {why}" if why else "")
             self._edge(source, target, Resolution.MANY, site.line, reason)
         return "values:many"
+
+    def _by_signature(self, source: str, site: CallSite, known: dict[Target, str]) -> None:
+        """Possible edges (tier `signature`) for a site whose callee is declared as a callable
+        type (a parameter, or `self.x` assigned one): each indexed function of that signature
+        that is not among the `known` values (value flow's certain callees)."""
+        declared = self.signatures.declared(site)
+        if declared is None:
+            return
+        fitting = self.signatures.fitting(declared)
+        if not fitting or len(fitting) > MAX_POSSIBLE_CALLEES:
+            return
+        reason = f"declared {declared.label}: one of {len(fitting)} functions of that signature"
+        certain = {_name(target) for target in known}
+        for name in fitting:
+            if name not in certain:
+                self._edge(source, SymbolRef(name), Resolution.SIGNATURE, site.line, reason)
 
     def _typed_target(self, site: CallSite) -> Target | None:
         """The resolver's callee: a function, a class, an external, or an instance whose

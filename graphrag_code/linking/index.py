@@ -19,14 +19,16 @@ from ..model import (
     ImportStatement,
     ParsedFile,
     ScopeNames,
+    Signature,
     Symbol,
     SymbolKind,
     ValueFlow,
 )
 
 __all__ = [
-    "CALL_KEY", "FLOWS_KEY", "PROPERTY_KEY", "Lookups", "ModuleInfo", "RepositoryIndex",
-    "call_names", "flow_keys", "interface_hash", "is_property", "pass_name", "property_names",
+    "CALL_KEY", "FLOWS_KEY", "PROPERTY_KEY", "SIGNATURE_KEY", "Lookups", "ModuleInfo",
+    "RepositoryIndex", "call_names", "flow_keys", "interface_hash", "is_property", "pass_name",
+    "positional_types", "property_names", "signature_buckets", "signature_names",
 ]  # fmt: skip
 
 FLOWS_KEY = "flows:"
@@ -38,6 +40,10 @@ CALL_KEY = "call:"
 PROPERTY_KEY = "property:"
 """`PROPERTY_KEY + name` in `names_consulted`: the linking asked whether some method named
 `name` is a property (an attribute read runs its getter); see `property_names`."""
+SIGNATURE_KEY = "signature:"
+"""`SIGNATURE_KEY + bucket` in `names_consulted`: the linking matched a callable type against
+the functions of one `signature_buckets` bucket (a function entering it relinks the file)."""
+_NO_PARAMETERS = "()"  # the bucket of functions callable without arguments
 # decorators whose last name makes a method a property (`@property`, `functools.` or
 # werkzeug / django `cached_property`, `abc.abstractproperty`), matched by name
 _PROPERTY_DECORATORS = frozenset({"property", "cached_property", "abstractproperty"})
@@ -58,6 +64,39 @@ def property_names(parsed: ParsedFile) -> list[str]:
         PROPERTY_KEY + s.name
         for s in parsed.symbols
         if (s.ordinal == 1 and is_property(s)) or (s.ordinal > 1 and _accessor(s) is not None)
+    ]
+
+
+def positional_types(signature: Signature, symbol: Symbol | None) -> tuple[Dotted | None, ...]:
+    """The positional parameter types a caller passes: a method's `self` (or `cls`) dropped."""
+    if (
+        symbol is not None
+        and symbol.kind == SymbolKind.METHOD
+        and "staticmethod" not in symbol.decorators
+    ):
+        return signature.parameters[1:]
+    return signature.parameters
+
+
+def signature_buckets(signature: Signature, symbol: Symbol | None) -> list[str]:
+    """Where a function's signature is filed for matching: under the last name of its first
+    positional parameter's type, and under "()" when it can be called without arguments."""
+    types = positional_types(signature, symbol)
+    buckets = [types[0][-1]] if types and types[0] is not None else []
+    required = signature.required - (len(signature.parameters) - len(types))
+    if required <= 0:
+        buckets.append(_NO_PARAMETERS)
+    return buckets
+
+
+def signature_names(parsed: ParsedFile) -> list[str]:
+    """`SIGNATURE_KEY + bucket` for each function signature of a file (see `signature_buckets`)."""
+    symbols = {s.qualified_name: s for s in parsed.symbols if s.ordinal == 1}
+    return [
+        SIGNATURE_KEY + bucket
+        for signature in parsed.signatures
+        if not signature.declared
+        for bucket in signature_buckets(signature, symbols.get(signature.name))
     ]
 
 
@@ -111,6 +150,9 @@ def interface_hash(parsed: ParsedFile) -> str:
                 "import", statement.module, statement.level, statement.name, statement.alias,
                 statement.binds, statement.exported,
             )  # fmt: skip
+    for signature in parsed.signatures:  # what a call through a callable type may run
+        add("signature", signature.name, signature.parameters, signature.required,
+            signature.returns, signature.awaitable, signature.declared)  # fmt: skip
     for binding in parsed.bindings:
         if binding.scope == parsed.module or binding.target[:1] == ("self",):
             add("bind", binding.scope, binding.target, binding.value, binding.kind)
@@ -290,6 +332,10 @@ class RepositoryIndex:
         self.decorations: dict[str, ValueFlow] = {}  # decorated definition -> its binding
         # class -> attribute -> its annotation, when the resolver does not read it
         self.declared_attributes: dict[str, dict[str, ValueFlow]] = defaultdict(dict)
+        # Python: annotated functions and declared callable types by `Signature.name`, with
+        # the module each is written in; the functions by `signature_buckets`
+        self.signatures: dict[str, tuple[Signature, str]] = {}
+        self.signature_buckets: dict[str, list[str]] = defaultdict(list)
         ordered = sorted(files, key=lambda f: (not f.is_package, f.path))
         for parsed in ordered:
             if parsed.module in self.modules:
@@ -343,6 +389,14 @@ class RepositoryIndex:
         for names in parsed.scopes:
             self.scope_names[names.scope] = names
         self._add_flows(parsed, kinds)
+        for signature in parsed.signatures:
+            if signature.name in self.signatures:
+                continue
+            self.signatures[signature.name] = (signature, parsed.module)
+            if not signature.declared and kinds.get(signature.name) is not None:
+                symbol = self.symbols[signature.name]
+                for bucket in signature_buckets(signature, symbol):
+                    self.signature_buckets[bucket].append(signature.name)
 
     def _add_flows(self, parsed: ParsedFile, kinds: dict[str, SymbolKind]) -> None:
         module = parsed.module
@@ -406,6 +460,14 @@ class RepositoryIndex:
 
     def _remove(self, parsed: ParsedFile) -> None:
         del self.modules[parsed.module]
+        for signature in parsed.signatures:
+            if self.signatures.get(signature.name, (None, ""))[1] != parsed.module:
+                continue
+            del self.signatures[signature.name]
+            symbol = self.symbols.get(signature.name)
+            if not signature.declared and symbol is not None:
+                for bucket in signature_buckets(signature, symbol):
+                    _discard(self.signature_buckets, bucket, signature.name)
         for symbol in parsed.symbols:
             qualified = symbol.qualified_name
             if symbol.ordinal != 1 or self.symbol_module.get(qualified) != parsed.module:
@@ -572,6 +634,25 @@ class Lookups:
         found = self.index.passes_by_name.get(name, [])
         for _, call in found:
             self._flows_of(f"{call.scope}/{CALL_KEY}{name}")
+        return found
+
+    def declared_signature(self, name: str) -> tuple[Signature, str] | None:
+        """A declared callable type (`Signature.declared`) and the module it is written in."""
+        found = self.index.signatures.get(name)
+        if found is None or not found[0].declared:
+            return None
+        self.modules_consulted.add(found[1])
+        return found
+
+    def signatures_in(self, bucket: str) -> list[tuple[Symbol, Signature, str]]:
+        """The functions filed under `bucket` (see `signature_buckets`), with their
+        signatures and modules."""
+        self.names_consulted.add(SIGNATURE_KEY + bucket)
+        found: list[tuple[Symbol, Signature, str]] = []
+        for name in self.index.signature_buckets.get(bucket, []):
+            signature, module = self.index.signatures[name]
+            self.modules_consulted.add(module)
+            found.append((self.index.symbols[name], signature, module))
         return found
 
     def unique_callable(

@@ -72,8 +72,8 @@ class FileLinks:
             for edge in edges
             if not edge.external
             and edge.kind in (EdgeKind.CALLS, EdgeKind.IMPORTS)
-            # PageRank: not the fan-out to overrides or to one of many values
-            and edge.resolution not in (Resolution.DISPATCH, Resolution.MANY)
+            # PageRank: not the fan-out to overrides, to one of many values or to a signature
+            and edge.resolution not in (Resolution.DISPATCH, Resolution.MANY, Resolution.SIGNATURE)
         )
         return cls(
             path, tuple(edges), unresolved_calls, modules_consulted, names_consulted,
@@ -132,6 +132,7 @@ class _EdgeCollector:
         Resolution.NAME: 1,
         Resolution.DISPATCH: 0,
         Resolution.MANY: 0,
+        Resolution.SIGNATURE: 0,
     }
 
     def __init__(self) -> None:

@@ -32,6 +32,7 @@ from ..model import (
     TypeUse,
 )
 from .python_flows import FlowExtractor
+from .python_signatures import SignatureExtractor
 from .treesitter import syntax_issues
 
 __all__ = ["PythonParser"]
@@ -356,6 +357,7 @@ class PythonParser:
         symbols = self._symbols(captures.get("definition.class", []), captures, state)
         flows = self._flows(captures, state)
         text = source.decode("utf-8", errors="replace")
+        signatures = SignatureExtractor(module, state.def_scopes, annotation_type, _dotted)
         return ParsedFile(
             path=path,
             module=module,
@@ -377,6 +379,9 @@ class PythonParser:
             flows=tuple(flows.flows),
             passes=tuple(flows.passes),
             implicit_calls=tuple(flows.implicit),
+            signatures=tuple(
+                signatures.extract(tree.root_node, captures.get("definition.function", []))
+            ),
         )
 
     def _flows(self, captures: dict[str, list[ts.Node]], state: _FileState) -> FlowExtractor:
@@ -609,7 +614,9 @@ class PythonParser:
             if right is not None and right.type == "await" and right.named_child_count == 1:
                 right = right.named_children[0]  # x = await f(): typed like f()
             annotation = assignment.child_by_field_name("type")
-            if annotation is not None:
+            if annotation is not None and _text(annotation).rpartition(".")[2] == "TypeAlias":
+                pass  # `X: TypeAlias = ...` names a type: X is no instance of anything
+            elif annotation is not None:
                 held = class_annotation(annotation)
                 value = annotation_type(annotation) if held is None else None
                 if held is not None:

@@ -22,6 +22,7 @@ _TIERS = {
     "name": "only because it is the one definition with that name (a possible call)",
     "dispatch": "possibly: it overrides the method the call reaches (dispatch)",
     "many": "possibly: one of more values than a certain call may have (value flow)",
+    "signature": "possibly: its signature fits the callable type the callee is declared as",
 }
 
 
