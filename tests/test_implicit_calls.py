@@ -6,7 +6,6 @@ of what is defined twice in one file (`tr/redefined.py`) naming one node for `pa
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -18,7 +17,7 @@ from graphrag_code.ingest.report import IngestReport
 from graphrag_code.settings import Settings
 
 from .conftest import wipe
-from .test_ingest import dump
+from .relinking import assert_same_as_clean_index, write_file
 
 pytestmark = pytest.mark.integration
 
@@ -211,9 +210,6 @@ def test_symbol_lookup_of_a_redefined_name_is_its_first_definition(graph: CodeGr
 
 
 # -- incremental runs (last: it wipes the database the fixtures above read) ----------------------
-def _write(root: Path, path: str, text: str) -> None:
-    (root / path).parent.mkdir(parents=True, exist_ok=True)
-    (root / path).write_text(text)
 
 
 def test_incremental_relinks_readers_when_a_method_becomes_a_property(
@@ -223,14 +219,14 @@ def test_incremental_relinks_readers_when_a_method_becomes_a_property(
     `make().size` in a file that names nothing of it now run a getter and its assignments a
     setter: the incremental run relinks that file and ends equal to a clean index."""
     work = tmp_path / "work"
-    _write(work, "app/__init__.py", "")
+    write_file(work, "app/__init__.py", "")
     plain = "class Box:\n    def size(self) -> int:\n        return 1\n"
-    _write(work, "app/box.py", plain)
-    _write(
+    write_file(work, "app/box.py", plain)
+    write_file(
         work, "app/factory.py", "from .box import Box\n\n\ndef make() -> Box:\n    return Box()\n"
     )
     # `user` names nothing of `box`: only the property lookup ties it to that file
-    _write(
+    write_file(
         work,
         "app/user.py",
         "from .factory import make\n\n\ndef read() -> object:\n    return make().size\n\n\n"
@@ -250,7 +246,7 @@ def test_incremental_relinks_readers_when_a_method_becomes_a_property(
     index()
     # a method read without a call runs nothing
     assert targets("app.user.read") == {"inc:app.factory.make"}
-    _write(
+    write_file(
         work,
         "app/box.py",
         "class Box:\n    @property\n    def size(self) -> int:\n        return 1\n\n"
@@ -260,10 +256,4 @@ def test_incremental_relinks_readers_when_a_method_becomes_a_property(
     assert report.mode == "incremental"
     assert targets("app.user.read") == {"inc:app.factory.make", "inc:app.box.Box.size"}
     assert targets("app.user.write") == {"inc:app.factory.make", "inc:app.box.Box.size#2"}
-    incremental = dump(neo4j, "inc")
-
-    clean = tmp_path / "clean"
-    shutil.copytree(work, clean)
-    wipe(neo4j)
-    build_graph(clean, neo4j, repo="inc", state_dir=tmp_path / "state2")
-    assert dump(neo4j, "inc") == incremental
+    assert_same_as_clean_index(neo4j, work, tmp_path, "inc")

@@ -5,7 +5,6 @@ another file (the edges themselves: `test_valueflow.py`)."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 from graphrag_code.graph.client import Neo4jClient
@@ -14,8 +13,7 @@ from graphrag_code.linking.signatures import is_test_module
 from graphrag_code.model import Signature
 from graphrag_code.parsing.python import PythonParser
 
-from .conftest import wipe
-from .test_ingest import dump
+from .relinking import assert_same_as_clean_index, write_file
 
 
 def _signatures(source: str, module: str = "m") -> dict[str, Signature]:
@@ -62,29 +60,24 @@ def test_functions_record_positional_types_defaults_and_awaitability() -> None:
     assert found["m.h(cb)"] == Signature("m.h(cb)", (("A",),), 1, ("B",), False, declared=True)
 
 
-def _write(root: Path, path: str, text: str) -> None:
-    (root / path).parent.mkdir(parents=True, exist_ok=True)
-    (root / path).write_text(text)
-
-
 def test_a_function_of_the_type_appearing_elsewhere_relinks_the_caller(
     neo4j: Neo4jClient, tmp_path: Path
 ) -> None:
     work = tmp_path / "work"
-    _write(work, "app/__init__.py", "")
-    _write(
+    write_file(work, "app/__init__.py", "")
+    write_file(
         work,
         "app/kinds.py",
         "from collections.abc import Callable\n\nHandler = Callable[[int], str]\n",
     )
-    _write(
+    write_file(
         work,
         "app/runner.py",
         "from .kinds import Handler\n\n\ndef run(handler: Handler) -> str:\n"
         "    return handler(1)\n",
     )
-    _write(work, "app/one.py", "def first(n: int) -> str:\n    return str(n)\n")
-    _write(work, "app/other.py", "def unrelated() -> None:\n    pass\n")
+    write_file(work, "app/one.py", "def first(n: int) -> str:\n    return str(n)\n")
+    write_file(work, "app/other.py", "def unrelated() -> None:\n    pass\n")
 
     def index() -> None:
         build_graph(work, neo4j, repo="sig", state_dir=tmp_path / "state")
@@ -99,19 +92,14 @@ def test_a_function_of_the_type_appearing_elsewhere_relinks_the_caller(
     index()
     assert callees() == {"app.one.first": "signature"}
     # only app/other.py changes: a second function of type `Handler` appears in it
-    _write(
+    write_file(
         work,
         "app/other.py",
         "def unrelated() -> None:\n    pass\n\n\ndef second(n: int) -> str:\n    return ''\n",
     )
     index()
     assert callees() == {"app.one.first": "signature", "app.other.second": "signature"}
-    incremental = dump(neo4j, "sig")
-    clean = tmp_path / "clean"
-    shutil.copytree(work, clean)
-    wipe(neo4j)
-    build_graph(clean, neo4j, repo="sig", state_dir=tmp_path / "state2")
-    assert dump(neo4j, "sig") == incremental
+    assert_same_as_clean_index(neo4j, work, tmp_path, "sig")
 
 
 def test_test_modules_are_told_by_their_dotted_names() -> None:

@@ -5,7 +5,6 @@ the API and the CLI, and incremental runs equal to a clean one when a value cros
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -25,7 +24,7 @@ from graphrag_code.settings import Settings
 
 from .call_edges import Calls, callees_of, check_calls, read_calls
 from .conftest import wipe
-from .test_ingest import dump
+from .relinking import assert_same_as_clean_index, write_file
 
 VALUEFLOW = Path(__file__).parent / "fixtures" / "valueflow"
 REPO = "vf"
@@ -353,11 +352,6 @@ def test_explain_on_the_command_line(
     assert '"found": false' in capsys.readouterr().out
 
 
-def _write(root: Path, path: str, text: str) -> None:
-    (root / path).parent.mkdir(parents=True, exist_ok=True)
-    (root / path).write_text(text)
-
-
 @pytest.mark.parametrize("mode", ["cold", "watch"])
 def test_incremental_equals_clean_when_a_value_crosses_files(
     neo4j: Neo4jClient, tmp_path: Path, mode: str
@@ -367,18 +361,18 @@ def test_incremental_equals_clean_when_a_value_crosses_files(
     files that followed those values, and end equal to a clean index; "cold" reads the state
     from disk, "watch" keeps it in memory and updates the lookup tables in place."""
     work = tmp_path / "work"
-    _write(work, "app/__init__.py", "")
-    _write(work, "app/impl.py", "def one():\n    pass\n\n\ndef two():\n    pass\n")
-    _write(
+    write_file(work, "app/__init__.py", "")
+    write_file(work, "app/impl.py", "def one():\n    pass\n\n\ndef two():\n    pass\n")
+    write_file(
         work,
         "app/tables.py",
         "from .impl import one, two\n\nTABLE = {'a': one}\n\n\n"
         "def pick():\n    chosen = two\n    chosen = one\n    return chosen\n",
     )
-    _write(work, "app/runner.py", "def run(callback):\n    callback()\n")
-    _write(work, "app/caller.py", "from .runner import run\nfrom .impl import one\n\n\n"
+    write_file(work, "app/runner.py", "def run(callback):\n    callback()\n")
+    write_file(work, "app/caller.py", "from .runner import run\nfrom .impl import one\n\n\n"
            "def go():\n    run(one)\n")  # fmt: skip
-    _write(
+    write_file(
         work,
         "app/user.py",
         "from .tables import TABLE, pick\n\n\ndef use_pick():\n    pick()()\n\n\n"
@@ -408,13 +402,13 @@ def test_incremental_equals_clean_when_a_value_crosses_files(
     assert targets("app.runner.run") == {"app.impl.one"}
     # body edits only: no definition or import changes; in `pick` only the order of two
     # assignments changes, which decides the value returned
-    _write(
+    write_file(
         work,
         "app/tables.py",
         "from .impl import one, two\n\nTABLE = {'a': one, 'b': two}\n\n\n"
         "def pick():\n    chosen = one\n    chosen = two\n    return chosen\n",
     )
-    _write(work, "app/caller.py", "from .runner import run\nfrom .impl import two\n\n\n"
+    write_file(work, "app/caller.py", "from .runner import run\nfrom .impl import two\n\n\n"
            "def go():\n    run(two)\n")  # fmt: skip
     report = index(frozenset(str(work / p) for p in ("app/tables.py", "app/caller.py")))
     assert report.mode == "incremental"
@@ -422,14 +416,8 @@ def test_incremental_equals_clean_when_a_value_crosses_files(
     assert targets("app.user.use_pick") == {"app.tables.pick", "app.impl.two"}
     assert targets("app.user.use_table") == {"app.impl.one", "app.impl.two"}
     assert targets("app.runner.run") == {"app.impl.two"}
-    incremental = dump(neo4j, "inc")
     store.wait()
-
-    clean = tmp_path / "clean"
-    shutil.copytree(work, clean)
-    wipe(neo4j)
-    build_graph(clean, neo4j, repo="inc", state_dir=tmp_path / "state2")
-    assert dump(neo4j, "inc") == incremental
+    assert_same_as_clean_index(neo4j, work, tmp_path, "inc")
 
 
 def test_flow_keys_change_only_for_what_an_edit_touches() -> None:
