@@ -136,7 +136,7 @@ class CallLinker:
             if many is not None:
                 kind = many
         if kind in _DECLARED:
-            self._by_signature(source, site, {})  # (`many` edges outrank its own: linker.py)
+            self._by_signature(source, site, {})  # a pair with a `many` edge keeps it (first)
         return kind
 
     def _many(self, source: str, site: CallSite, runs: dict[Target, str] | None) -> str | None:
