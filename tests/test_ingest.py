@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +11,7 @@ import pytest
 
 from graphrag_code.graph import repo_label
 from graphrag_code.graph.client import Neo4jClient
+from graphrag_code.graph.queries import load_query
 from graphrag_code.graph.schema import SchemaConfig, ensure_schema
 from graphrag_code.graph.writer import GraphWriter
 from graphrag_code.ingest.pipeline import IndexOptions, build_graph
@@ -451,3 +453,52 @@ def test_linking_on_two_processes_writes_what_one_process_writes(
     assert dump(graph, "pool") == alone
     assert any(rel[1] == "CALLS" and "via" in dict(rel[3]) for rel in alone["rels"])
     GraphWriter(graph, "pool").delete_repository()
+
+
+def test_text_bounds_batches_of_nodes_and_changes_nothing_written(
+    graph: Neo4jClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Node batches stop at `NODE_BATCH_CHARS` of text (the driver holds several copies of a
+    batch while encoding it): on the CREATE and on the MERGE path the graph is the same as
+    with unbounded batches, and no batch of more than one row goes over the bound."""
+    from graphrag_code.graph import client as client_module
+    from graphrag_code.graph import writer as writer_module
+
+    build_graph(SHOP, graph, repo="bounded", state_dir=tmp_path / "plain")
+    plain = dump(graph, "bounded")
+    GraphWriter(graph, "bounded").delete_repository()
+
+    bound = 2_000
+    monkeypatch.setattr(writer_module, "NODE_BATCH_CHARS", bound)
+    batches: list[list[Any]] = []
+    real_write = graph.write
+    node_queries = {load_query("bulk/create_nodes")} | {
+        load_query(name) for name in writer_module._NODE_QUERIES.values()
+    }
+
+    def spy(query: str, parameters: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+        if query in node_queries and parameters is not None:
+            batches.append(parameters["rows"])
+        return real_write(query, parameters)
+
+    monkeypatch.setattr(graph, "write", spy)
+    build_graph(SHOP, graph, repo="bounded", state_dir=tmp_path / "create")  # CREATE path
+    assert dump(graph, "bounded") == plain
+    created = len(batches)
+    build_graph(SHOP, graph, repo="bounded", state_dir=tmp_path / "merge")  # MERGE path
+    assert dump(graph, "bounded") == plain
+    assert created > 4  # more batches than the four node kinds
+    assert len(batches) > 2 * 4
+    assert all(len(rows) == 1 or client_module.text_length(rows) <= bound for rows in batches)
+    GraphWriter(graph, "bounded").delete_repository()
+
+
+def test_batches_are_cut_by_rows_and_by_text() -> None:
+    from graphrag_code.graph.client import _chunks
+
+    rows = [{"code": "x" * n} for n in (3, 3, 3, 10, 1)]
+    assert [len(b) for b in _chunks(rows, 2)] == [2, 2, 1]
+    # at most 6 characters: a row longer than the bound goes alone
+    assert [len(b) for b in _chunks(rows, 10, max_chars=6)] == [2, 1, 1, 1]
+    assert [len(b) for b in _chunks(rows, 2, max_chars=100)] == [2, 2, 1]
+    assert list(_chunks([], 2, max_chars=5)) == []

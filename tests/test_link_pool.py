@@ -42,8 +42,9 @@ def test_files_are_linked_in_other_processes_and_come_back_in_order(
     assert list(links) == paths
     assert [links[p].path.split("@")[0] for p in paths] == paths
     pids = {_pid_of(links[p]) for p in paths}
-    assert str(os.getpid()) in pids  # this process links a share too
-    assert len(pids) >= 2  # and the others go to forked children
+    # every share goes to a forked child: linking's shared results never grow this process
+    assert str(os.getpid()) not in pids
+    assert len(pids) == 3
     assert sum(advanced) == 6
     # no more shares than runs of MIN_FILES_PER_WORKER files; one process below two of them
     link_pool.link_in_processes(paths, [1] * 6, link, workers=8, advance=advanced.append)
@@ -54,12 +55,12 @@ def test_files_are_linked_in_other_processes_and_come_back_in_order(
     assert {_pid_of(found) for found in alone.values()} == {str(os.getpid())}
 
 
-def _dies(paths: list[str]) -> dict[str, FileLinks]:
-    os._exit(9)  # runs in a child only: the parent links its own share directly
+def _dies(link: object, paths: list[str], send: object) -> None:
+    os._exit(9)  # runs in a child only
 
 
 def test_a_child_that_dies_has_its_share_linked_here(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A forked child killed mid-link (the out-of-memory killer) breaks the pool: its files
+    """A forked child killed before sending anything (the out-of-memory killer): its files
     are linked by this process instead of the index ending with a traceback."""
     monkeypatch.setattr(link_pool, "MIN_FILES_PER_WORKER", 2)
     monkeypatch.setattr(link_pool, "_link_share", _dies)
@@ -72,4 +73,29 @@ def test_a_child_that_dies_has_its_share_linked_here(monkeypatch: pytest.MonkeyP
     links = link_pool.link_in_processes(paths, [1] * 6, link, workers=3, advance=advanced.append)
     assert list(links) == paths
     assert {_pid_of(found) for found in links.values()} == {str(os.getpid())}
+    assert sum(advanced) == 6
+
+
+def test_a_child_that_dies_midway_keeps_what_it_sent(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Links a child sent before it died are kept; only the rest of its share is linked
+    here, once each."""
+    monkeypatch.setattr(link_pool, "MIN_FILES_PER_WORKER", 2)
+    monkeypatch.setattr(link_pool, "SEND_EVERY", 1)
+    parent = os.getpid()
+    paths = [f"m{i}.py" for i in range(6)]
+    advanced: list[int] = []
+    linked_here: list[str] = []
+
+    def link(path: str) -> FileLinks:
+        if os.getpid() == parent:
+            linked_here.append(path)
+        elif path == "m4.py":
+            os._exit(9)  # the second share (m3, m4, m5) dies after sending m3
+        return FileLinks(path=f"{path}@{os.getpid()}")
+
+    links = link_pool.link_in_processes(paths, [1] * 6, link, workers=2, advance=advanced.append)
+    assert list(links) == paths
+    assert linked_here == ["m4.py", "m5.py"]
+    assert _pid_of(links["m3.py"]) != str(parent)
+    assert {_pid_of(links[p]) for p in paths[:3]} != {str(parent)}
     assert sum(advanced) == 6

@@ -33,6 +33,8 @@ _KIND_LABELS = {
 }
 # rows per transaction on the CREATE path: nothing to merge, so larger batches pay (issue 20)
 BULK_BATCH = 10_000
+# node batches also stop at this much text (code, search text, a module's whole file)
+NODE_BATCH_CHARS = 4_000_000
 _EDGE_QUERIES = {
     EdgeKind.CALLS: "ingest/write_edges_calls",
     EdgeKind.IMPORTS: "ingest/write_edges_imports",
@@ -100,11 +102,13 @@ class GraphWriter:
         extra: dict[str, Any] | None = None,
         *,
         batch_size: int | None = None,
+        max_chars: int | None = None,
     ) -> None:
         self.client.write_batches(
             query,
             rows,
             batch_size=batch_size or self.batch_size,
+            max_chars=max_chars,
             extra={"repo": self.repo, **(extra or {})},
             progress=progress,
         )
@@ -117,7 +121,13 @@ class GraphWriter:
         # the repository's own label: its full-text index covers it (scoping.py)
         label = {"repo_label": repo_label(self.repo)}
         for kind in (SymbolKind.MODULE, SymbolKind.CLASS, SymbolKind.FUNCTION, SymbolKind.METHOD):
-            self._batches(load_query(_NODE_QUERIES[kind]), by_kind.get(kind, []), progress, label)
+            self._batches(
+                load_query(_NODE_QUERIES[kind]),
+                by_kind.get(kind, []),
+                progress,
+                label,
+                max_chars=NODE_BATCH_CHARS,
+            )
         modules = [{"id": r.id} for r in ordered if r.kind == SymbolKind.MODULE]
         self._batches(load_query("ingest/write_contains"), modules, None)
         defines = [{"id": r.id, "parent": r.parent} for r in ordered if r.parent is not None]
@@ -140,7 +150,12 @@ class GraphWriter:
                 if r.kind == kind
             ]
             self._batches(
-                query, batch, progress, {"labels": [*labels, label]}, batch_size=BULK_BATCH
+                query,
+                batch,
+                progress,
+                {"labels": [*labels, label]},
+                batch_size=BULK_BATCH,
+                max_chars=NODE_BATCH_CHARS,
             )
         modules = [{"id": r.id} for r in rows if r.kind == SymbolKind.MODULE]
         self._batches(load_query("bulk/create_contains"), modules, None, batch_size=BULK_BATCH)

@@ -98,6 +98,11 @@ class LanguageRun:
         language = language_named(parsed.language)
         return language.linker.link(parsed, index, ids, self.contexts[parsed.language])
 
+    def finish_linking(self) -> None:
+        """Drop what the linkers shared between files (value-flow results: most of the
+        indexer's memory after linking) once every file is linked."""
+        self.contexts.clear()
+
     def project_sensitive(self) -> frozenset[str]:
         """The languages whose files must all be linked again when a project file changes."""
         return frozenset(lang.name for lang in self.languages if lang.linker.project_files)

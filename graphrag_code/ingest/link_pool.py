@@ -1,20 +1,24 @@
 """Link files on several processes: forked children read the run's tables as the parent
 built them (copy-on-write), link a contiguous share of the files each, and send back only
-their `FileLinks`.
+their `FileLinks`, a few files at a time.
 
-The parent links the first share itself while the children link the others. Shares are
-runs of neighbouring paths, balanced by call sites, because files of one package consult
-the same modules and the value-flow results a linking context shares (`PythonLinkContext`)
-are then mostly computed once per process. Each file's links record what it consulted, so
-the result does not depend on which process linked it (a test compares with one process).
+Every share goes to a child; the parent only collects. Linking grows a process by the
+value-flow results it shares between files (~800 MB for half of Django), and the parent goes
+on to hold the run's links and write them: it should not carry those results as well.
+Shares are runs of neighbouring paths, balanced by call sites, because files of one package
+consult the same modules and the value-flow results a linking context shares
+(`PythonLinkContext`) are then mostly computed once per process. Each file's links record
+what it consulted, so the result does not depend on which process linked it (a test compares
+with one process).
 """
 
 from __future__ import annotations
 
 import multiprocessing
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from multiprocessing.process import BaseProcess
 
 from ..linking.linker import FileLinks
 from ..model import ParsedFile
@@ -23,21 +27,33 @@ __all__ = ["MIN_FILES_PER_WORKER", "link_in_processes", "link_weight", "shares"]
 
 # Below this many files per process, forking and sending links back costs more than it saves.
 MIN_FILES_PER_WORKER = 300
+# A child sends its links back this many files at a time (the progress bar moves with them).
+SEND_EVERY = 25
 
 LinkOne = Callable[[str], FileLinks]
-
-_LINK: LinkOne | None = None  # set in a forked child only (by `_start`), never in the parent
-
-
-def _start(link: LinkOne) -> None:
-    global _LINK
-    _LINK = link
+Batch = list[tuple[str, FileLinks]]
 
 
-def _link_share(paths: Sequence[str]) -> dict[str, FileLinks]:
-    if _LINK is None:  # pragma: no cover - a child always ran `_start`
-        raise RuntimeError("link worker started without its linker")
-    return {path: _LINK(path) for path in paths}
+def _link_share(link: LinkOne, paths: Sequence[str], send: Connection) -> None:
+    """A child's work: link `paths` in order, send the links in batches, then None."""
+    batch: Batch = []
+    for path in paths:
+        batch.append((path, link(path)))
+        if len(batch) >= SEND_EVERY:
+            send.send(batch)
+            batch = []
+    if batch:
+        send.send(batch)
+    send.send(None)
+    send.close()
+
+
+@dataclass
+class _Child:
+    process: BaseProcess
+    receive: Connection
+    share: Sequence[str]
+    done: bool = False
 
 
 def link_weight(parsed: ParsedFile) -> int:
@@ -66,34 +82,61 @@ def link_in_processes(
     workers: int,
     advance: Callable[[int], None],
 ) -> dict[str, FileLinks]:
-    """Every path's links, the work spread over `workers` processes (this one included);
-    one process when fork is unavailable or the files are too few to pay for it."""
+    """Every path's links, the work spread over `workers` forked processes; linked here
+    when fork is unavailable or the files are too few to pay for it."""
     parts = min(workers, len(paths) // MIN_FILES_PER_WORKER)
+    links: dict[str, FileLinks] = {}
     if parts < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        links = {}
         for path in paths:
             links[path] = link(path)
             advance(1)
         return links
-    cut = shares(paths, weights, parts)
     context = multiprocessing.get_context("fork")
-    links = {}
-    # fork: the children inherit `link` and everything it reaches without a copy being sent
-    with ProcessPoolExecutor(
-        parts - 1, mp_context=context, initializer=_start, initargs=(link,)
-    ) as pool:
-        futures: list[tuple[Future[dict[str, FileLinks]], int]] = [
-            (pool.submit(_link_share, share), len(share)) for share in cut[1:]
-        ]
-        for path in cut[0]:
-            links[path] = link(path)
-            advance(1)
-        for (future, size), share in zip(futures, cut[1:], strict=True):
-            try:
-                links.update(future.result())
-            except BrokenProcessPool:
-                # a child died (the kernel's out-of-memory killer): its share is linked here,
-                # with the same links a child would have made (a file links the same anywhere)
-                links.update({path: link(path) for path in share})
-            advance(size)
+    children: list[_Child] = []
+    for share in shares(paths, weights, parts):
+        receive, send = context.Pipe(duplex=False)
+        # fork: the child inherits `link` and everything it reaches without a copy being sent
+        process = context.Process(target=_link_share, args=(link, share, send), daemon=True)
+        process.start()
+        send.close()  # the child holds the sending end: its exit ends our reads
+        children.append(_Child(process, receive, share))
+    try:
+        _collect(children, links, advance)
+    finally:
+        for child in children:
+            child.receive.close()
+            if child.process.is_alive():
+                child.process.kill()
+            child.process.join()
+    for child in children:
+        if not child.done:
+            # a child died (the kernel's out-of-memory killer): the files it did not send
+            # are linked here, with the links a child would have made (a file links the
+            # same anywhere)
+            missing = [path for path in child.share if path not in links]
+            for path in missing:
+                links[path] = link(path)
+            advance(len(missing))
     return {path: links[path] for path in paths}
+
+
+def _collect(
+    children: list[_Child], links: dict[str, FileLinks], advance: Callable[[int], None]
+) -> None:
+    """Read the children's batches as they come, until each has finished or died."""
+    open_ends = {child.receive: child for child in children}
+    while open_ends:
+        for end in wait(list(open_ends)):
+            child = next(c for c in open_ends.values() if c.receive is end)
+            try:
+                batch: Batch | None = child.receive.recv()
+            except (EOFError, OSError):
+                batch = None  # died before saying it was done
+            else:
+                if batch is None:
+                    child.done = True
+            if batch is None:
+                del open_ends[child.receive]
+                continue
+            links.update(batch)
+            advance(len(batch))

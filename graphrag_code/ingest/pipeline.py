@@ -161,6 +161,7 @@ def build_graph(
             sensitive = langs.project_sensitive()
             relink |= {p for p, f in run.parsed.items() if f.language in sensitive}
         links = _link(run, index, ids, relink, removed, progress, langs, options.link_workers)
+        langs.finish_linking()
     report.files_relinked = len(relink)
     token = uuid.uuid4().hex
     cross = CrossRepoLinker(client)
