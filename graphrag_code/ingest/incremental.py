@@ -15,6 +15,7 @@ from typing import Any
 from ..graph.client import Neo4jClient
 from ..graph.writer import GraphWriter
 from ..linking.centrality import centrality
+from ..linking.consulted import key_hashes
 from ..linking.index import (
     RepositoryIndex,
     call_names,
@@ -151,10 +152,11 @@ def files_to_relink(run: IngestRun, index: RepositoryIndex, removed: set[str]) -
         }
     run.report.files_removed = len(removed)
     relink = set(run.fresh)
+    dirty_keys = key_hashes(dirty_modules)
     for path, links in state.links.items():
         if path not in run.parsed or path in relink:
             continue
-        if links.modules_consulted & dirty_modules or links.names_consulted & dirty_names:
+        if links.modules_consulted.meets(dirty_keys) or links.names_consulted & dirty_names:
             relink.add(path)
     return relink
 

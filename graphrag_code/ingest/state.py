@@ -100,8 +100,9 @@ _LAZY = ("roles", "seeds", "receivers", "reach")
 # types, dispatch edges; 17: property accesses, unary operators, f-strings, `del x[k]` as
 # implicit calls; 18: the reach graph (REACHES edges, `test_reach`) replaces TESTS closures;
 # 19: module nodes carry their file's whole text, `file_text`, for file-level search; 20:
-# parsed files carry annotated signatures, CALLS tier `signature`)
-_FORMAT = 20
+# parsed files carry annotated signatures, CALLS tier `signature`; 21: what a file consulted
+# kept as hashes, `ConsultedKeys`)
+_FORMAT = 21
 # the per-file fields pickled one file at a time on disk (see `StateStore._write`)
 _PER_FILE = ("parsed", "links", "node_ids")
 

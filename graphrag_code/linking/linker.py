@@ -10,12 +10,14 @@ site is counted as unresolved on its caller.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, ClassVar
 
 from ..ids import module_id, symbol_id
 from ..model import Edge, EdgeKind, ParsedFile, Resolution, SymbolKind
 from .calls import IMPLICIT, CallLinker
+from .consulted import ConsultedKeys
 from .index import Lookups, RepositoryIndex
 from .resolver import External, ModuleRef, Resolver, SymbolRef, Target
 from .values import SharedValues, ValueFlowAnalysis
@@ -40,7 +42,8 @@ class FileLinks:
     path: str
     edges: tuple[Edge, ...] = ()
     unresolved_calls: dict[str, int] = field(default_factory=dict)  # node id -> call sites
-    modules_consulted: frozenset[str] = frozenset()
+    # modules and value-flow parts (`FLOWS_KEY` keys) its linking read, as hashes
+    modules_consulted: ConsultedKeys = field(default_factory=ConsultedKeys)
     names_consulted: frozenset[str] = frozenset()
     edge_counts: dict[str, int] = field(default_factory=dict)  # "KIND/tier" -> edges
     rank_edges: frozenset[tuple[str, str]] = frozenset()  # internal CALLS + IMPORTS pairs
@@ -55,7 +58,7 @@ class FileLinks:
         path: str,
         edges: list[Edge],
         unresolved_calls: dict[str, int],
-        modules_consulted: frozenset[str],
+        modules_consulted: Iterable[str],
         names_consulted: frozenset[str],
         unresolved_names: dict[str, tuple[str, ...]] | None = None,
         unresolved_kinds: dict[str, int] | None = None,
@@ -76,7 +79,8 @@ class FileLinks:
             and edge.resolution not in (Resolution.DISPATCH, Resolution.MANY, Resolution.SIGNATURE)
         )
         return cls(
-            path, tuple(edges), unresolved_calls, modules_consulted, names_consulted,
+            path, tuple(edges), unresolved_calls, ConsultedKeys.of(modules_consulted),
+            names_consulted,
             dict(counts), ranked, unresolved_names or {},
             frozenset(edge.target for edge in edges if edge.external), unresolved_kinds or {},
         )  # fmt: skip
