@@ -265,3 +265,19 @@ def test_module_search_text_holds_its_own_statements_not_its_symbols() -> None:
     assert {"charset", "normalizer", "python", "requires", "setuptools"} <= set(words)
     assert '">=3.8"' in text  # as written: the version's numbers are searchable
     assert "compile" not in words
+
+
+def test_short_texts_are_one_object_wherever_they_occur() -> None:
+    """A name mentioned many times is one string object in the parse (so a parse worker
+    pickles it once per file and the indexer holds it once), long texts are left alone."""
+    import pickle
+
+    body = "".join(f"        self.step{i % 3}(value)\n" for i in range(300))
+    parsed = parse(f"class Job:\n    def run(self, value):\n{body}")
+    receivers = [site.callee[0] for site in parsed.calls if site.callee[0] == "self"]
+    assert len(receivers) == 300
+    assert len({id(name) for name in receivers}) == 1
+    again = pickle.loads(pickle.dumps(parsed))
+    names = [site.callee[0] for site in again.calls if site.callee[0] == "self"]
+    assert len({id(name) for name in names}) == 1  # still one object after the trip
+    assert again == parsed

@@ -33,7 +33,7 @@ from ..model import (
 )
 from .python_flows import FlowExtractor
 from .python_signatures import SignatureExtractor
-from .treesitter import syntax_issues
+from .treesitter import node_text, syntax_issues
 
 __all__ = ["PythonParser"]
 
@@ -56,7 +56,7 @@ def _query() -> ts.Query:
 
 
 def _text(node: ts.Node) -> str:
-    return (node.text or b"").decode("utf-8", errors="replace")
+    return node_text(node)
 
 
 def _dotted(node: ts.Node) -> Dotted | None:

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 import tree_sitter as ts
 
 from ..model import Dotted, Signature
+from .treesitter import node_text
 
 __all__ = ["SignatureExtractor"]
 
@@ -21,7 +22,7 @@ _POSITIONAL = frozenset({"identifier", "typed_parameter", *_DEFAULTS})
 
 
 def _text(node: ts.Node) -> str:
-    return (node.text or b"").decode("utf-8", errors="replace")
+    return node_text(node)
 
 
 class SignatureExtractor:

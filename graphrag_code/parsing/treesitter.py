@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import tree_sitter as ts
 
 from ..model import ParseIssue
@@ -9,8 +11,16 @@ from ..model import ParseIssue
 __all__ = ["node_text", "syntax_issues"]
 
 
+# texts up to this long (names, dotted names, short expressions) are interned
+_SHARED_TEXT = 64
+
+
 def node_text(node: ts.Node) -> str:
-    return (node.text or b"").decode("utf-8", errors="replace")
+    """A node's source text; a short one is one shared object wherever it occurs (a parse
+    names `self` or its module thousands of times: as one object, each file pickles it once
+    and the indexer holds it once per file, not once per mention)."""
+    text = (node.text or b"").decode("utf-8", errors="replace")
+    return sys.intern(text) if len(text) <= _SHARED_TEXT else text
 
 
 def syntax_issues(root: ts.Node, limit: int = 50) -> list[ParseIssue]:
