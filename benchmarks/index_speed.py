@@ -1,6 +1,6 @@
 """Indexing speed on a large real package (default: Django's sdist), embeddings off.
 
-Reports files/s, seconds per stage, peak RSS (this process, parse workers, Neo4j), and the time
+Reports files/s, seconds per stage, peak RSS (this process, Neo4j), and the time
 of incremental re-indexes: no change, a one-file body edit, a one-file interface edit.
 
     .venv/bin/python -m benchmarks.index_speed [--package django==5.1.4] [--json out.json]
@@ -32,9 +32,11 @@ REPO = "bench-index-speed"
 
 
 def _peak_rss_mb() -> dict[str, float]:
+    # Not RUSAGE_CHILDREN: the `git rev-parse` forked at the end of a run inherits this
+    # process's resident pages, so that "peak" is always this one (earlier results' equal
+    # `parse_workers_mb`). The workers' own peaks: `benchmarks.index_memory`.
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    return {"python_mb": round(own, 1), "parse_workers_mb": round(children, 1)}
+    return {"python_mb": round(own, 1)}
 
 
 def _neo4j_peak_mb(pid: int | None) -> float | None:
