@@ -99,3 +99,27 @@ def test_a_child_that_dies_midway_keeps_what_it_sent(monkeypatch: pytest.MonkeyP
     assert _pid_of(links["m3.py"]) != str(parent)
     assert {_pid_of(links[p]) for p in paths[:3]} != {str(parent)}
     assert sum(advanced) == 6
+
+
+def test_a_file_that_fails_to_link_fails_here_without_a_childs_traceback(
+    monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """An error linking one file ends its child quietly; the parent links the rest of that
+    share and meets the error itself, as a one-process run would."""
+    monkeypatch.setattr(link_pool, "MIN_FILES_PER_WORKER", 2)
+    parent = os.getpid()
+    tried_here: list[str] = []
+
+    def link(path: str) -> FileLinks:
+        if os.getpid() == parent:
+            tried_here.append(path)
+        if path == "m4.py":
+            raise ValueError("cannot link m4.py")
+        return FileLinks(path=f"{path}@{os.getpid()}")
+
+    paths = [f"m{i}.py" for i in range(6)]
+    with pytest.raises(ValueError, match=r"cannot link m4\.py"):
+        link_pool.link_in_processes(paths, [1] * 6, link, workers=2, advance=lambda _n: None)
+    # the failed child's files, in order, up to the error; the other share came back whole
+    assert tried_here == ["m3.py", "m4.py"]
+    assert "Traceback" not in capfd.readouterr().err

@@ -15,10 +15,12 @@ with one process).
 from __future__ import annotations
 
 import multiprocessing
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
+from typing import cast
 
 from ..linking.linker import FileLinks
 from ..model import ParsedFile
@@ -35,17 +37,25 @@ Batch = list[tuple[str, FileLinks]]
 
 
 def _link_share(link: LinkOne, paths: Sequence[str], send: Connection) -> None:
-    """A child's work: link `paths` in order, send the links in batches, then None."""
+    """A child's work: link `paths` in order, send the links in batches, then None.
+
+    A file whose linking fails ends the child without a word (no traceback printed by
+    `multiprocessing`): the parent links the rest of the share itself, where that failure is
+    raised again and handled as in a one-process run."""
     batch: Batch = []
-    for path in paths:
-        batch.append((path, link(path)))
-        if len(batch) >= SEND_EVERY:
+    try:
+        for path in paths:
+            batch.append((path, link(path)))
+            if len(batch) >= SEND_EVERY:
+                send.send(batch)
+                batch = []
+        if batch:
             send.send(batch)
-            batch = []
-    if batch:
-        send.send(batch)
-    send.send(None)
-    send.close()
+        send.send(None)
+    except Exception:  # noqa: BLE001 - the parent redoes the work and meets it again
+        os._exit(1)
+    finally:
+        send.close()
 
 
 @dataclass
@@ -127,7 +137,7 @@ def _collect(
     open_ends = {child.receive: child for child in children}
     while open_ends:
         for end in wait(list(open_ends)):
-            child = next(c for c in open_ends.values() if c.receive is end)
+            child = open_ends[cast(Connection, end)]
             try:
                 batch: Batch | None = child.receive.recv()
             except (EOFError, OSError):

@@ -55,27 +55,23 @@ def _query() -> ts.Query:
     return query
 
 
-def _text(node: ts.Node) -> str:
-    return node_text(node)
-
-
 def _dotted(node: ts.Node) -> Dotted | None:
     """`a.b.c` -> ("a", "b", "c"); None for anything that is not a plain dotted name."""
     if node.type == "identifier":
-        return (_text(node),)
+        return (node_text(node),)
     if node.type == "attribute":
         obj = node.child_by_field_name("object")
         attr = node.child_by_field_name("attribute")
         if obj is None or attr is None:
             return None
         head = _dotted(obj)
-        return None if head is None else (*head, _text(attr))
+        return None if head is None else (*head, node_text(attr))
     return None
 
 
 def _string_value(node: ts.Node) -> str | None:
     try:
-        value = ast.literal_eval(_text(node))
+        value = ast.literal_eval(node_text(node))
     except (ValueError, SyntaxError, MemoryError, RecursionError):
         return None
     return value if isinstance(value, str) else None
@@ -108,7 +104,7 @@ def annotation_type(node: ts.Node) -> Dotted | None:
         if node.type == "generic_type" and params and params[0].type == "type_parameter":
             params = list(params[0].named_children)
         if head is not None and head[-1] == "Union":  # Union[Foo, None]
-            params = [p for p in params if _text(p) != "None"]
+            params = [p for p in params if node_text(p) != "None"]
             return annotation_type(params[0]) if len(params) == 1 else None
         if head is None or head[-1] in _NOT_ONE_CLASS:
             return None
@@ -191,7 +187,7 @@ def _declared_classes(node: ts.Node) -> tuple[Dotted, ...] | None:
     those)."""
     if annotation_type(node) is not None or class_annotation(node) is not None:
         return None
-    text = _text(node)
+    text = node_text(node)
     if any(word in text for word in _CALLABLE_WORDS) or ("[" not in text and "|" not in text):
         return None
     return tuple(sorted(set(annotation_names(node))))
@@ -219,9 +215,9 @@ def element_types(node: ts.Node) -> Expr | None:
     if node.type == "binary_operator":  # list[Foo] | None
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
         if left is not None and right is not None:
-            if _text(right) == "None":
+            if node_text(right) == "None":
                 return element_types(left)
-            if _text(left) == "None":
+            if node_text(left) == "None":
                 return element_types(right)
         return None
     if node.type not in ("generic_type", "subscript"):
@@ -236,7 +232,8 @@ def element_types(node: ts.Node) -> Expr | None:
     shape: Expr | None = None
     if head[-1] in ("Optional", "Final") and len(params) == 1:
         return element_types(params[0])
-    if head[-1] in _SEQUENCES or (head[-1] in ("tuple", "Tuple") and _text(params[-1]) == "..."):
+    variadic = head[-1] in ("tuple", "Tuple") and node_text(params[-1]) == "..."
+    if head[-1] in _SEQUENCES or variadic:
         shape = ("list", (elements[0],))
     elif head[-1] in ("tuple", "Tuple"):
         shape = ("tuple", tuple(elements))
@@ -294,7 +291,7 @@ def _callee(function: ts.Node) -> tuple[Dotted, Dotted | None]:
         obj = node.child_by_field_name("object")
         if attr is None or obj is None:
             return ("<expr>",), None
-        parts.append(_text(attr))
+        parts.append(node_text(attr))
         node = obj
         direct = _dotted(node)
         if direct is not None:
@@ -302,7 +299,7 @@ def _callee(function: ts.Node) -> tuple[Dotted, Dotted | None]:
     parts.reverse()
     if node.type == "call":
         inner = node.child_by_field_name("function")
-        if inner is not None and inner.type == "identifier" and _text(inner) == "super":
+        if inner is not None and inner.type == "identifier" and node_text(inner) == "super":
             return ("super()", *parts), None
         if inner is not None:
             receiver, _ = _callee(inner)
@@ -444,7 +441,7 @@ class PythonParser:
             if name_node is None:
                 continue
             parent_scope = self._scope_of(node, state)
-            qualified = f"{parent_scope}.{_text(name_node)}"
+            qualified = f"{parent_scope}.{node_text(name_node)}"
             state.def_scopes[node.id] = qualified
             seen[qualified] += 1
             if seen[qualified] == 1:
@@ -457,7 +454,7 @@ class PythonParser:
     ) -> Symbol:
         outer = node.parent if node.parent and node.parent.type == "decorated_definition" else None
         decorators = tuple(
-            _text(child).lstrip("@").strip()
+            node_text(child).lstrip("@").strip()
             for child in (outer.children if outer else [])
             if child.type == "decorator"
         )
@@ -474,7 +471,7 @@ class PythonParser:
                 for base in [_dotted(arg) or self._generic_base(arg)]
                 if base is not None
             )
-            signature = f"class {name}{_text(superclasses) if superclasses else ''}"
+            signature = f"class {name}{node_text(superclasses) if superclasses else ''}"
             kind = SymbolKind.CLASS
             returns = None
             parameters: tuple[str, ...] = ()
@@ -482,9 +479,9 @@ class PythonParser:
             params = node.child_by_field_name("parameters")
             return_node = node.child_by_field_name("return_type")
             is_async = bool(node.children) and node.children[0].type == "async"
-            arrow = f" -> {_text(return_node)}" if return_node is not None else ""
+            arrow = f" -> {node_text(return_node)}" if return_node is not None else ""
             prefix = "async def" if is_async else "def"
-            signature = f"{prefix} {name}{_text(params) if params else '()'}{arrow}"
+            signature = f"{prefix} {name}{node_text(params) if params else '()'}{arrow}"
             kind = (
                 SymbolKind.METHOD
                 if state.def_kinds.get(parent) == "class_definition"
@@ -506,7 +503,7 @@ class PythonParser:
             signature=" ".join(signature.split()),
             docstring=_docstring(body),
             decorators=decorators,
-            code=_text(span),
+            code=node_text(span),
             is_async=node.type == "function_definition"
             and bool(node.children)
             and node.children[0].type == "async",
@@ -614,7 +611,7 @@ class PythonParser:
             if right is not None and right.type == "await" and right.named_child_count == 1:
                 right = right.named_children[0]  # x = await f(): typed like f()
             annotation = assignment.child_by_field_name("type")
-            if annotation is not None and _text(annotation).rpartition(".")[2] == "TypeAlias":
+            if annotation is not None and node_text(annotation).rpartition(".")[2] == "TypeAlias":
                 pass  # `X: TypeAlias = ...` names a type: X is no instance of anything
             elif annotation is not None:
                 held = class_annotation(annotation)
@@ -646,7 +643,7 @@ class PythonParser:
             if receiver is None and callee[0] != "<expr>":
                 scope = self._scope_of(call, state)
                 records.append(
-                    Binding(scope, (_text(target),), callee, "enter", call.start_point[0] + 1)
+                    Binding(scope, (node_text(target),), callee, "enter", call.start_point[0] + 1)
                 )
         records.extend(self._opaque_bindings(captures, state, records))
         records.sort(key=lambda b: (b.line, b.scope, b.target))
@@ -662,7 +659,7 @@ class PythonParser:
             typed_lines[(binding.scope, binding.target)].add(binding.line)
         opaque: list[Binding] = []
         for node in captures.get("local", []):
-            name = (_text(node),)
+            name = (node_text(node),)
             scope = self._scope_of(node, state)
             lines = typed_lines.get((scope, name))
             line = node.start_point[0] + 1
@@ -723,11 +720,11 @@ class PythonParser:
         for node in captures.get("local", []):
             scope = self._scope_of(node, state)
             if scope in functions:
-                names[scope].add(_text(node))
+                names[scope].add(node_text(node))
         for node in captures.get("global", []):
             scope = self._scope_of(node, state)
             if scope in functions:
-                declared[scope].add(_text(node))
+                declared[scope].add(node_text(node))
         for symbol in symbols:
             if symbol.kind in (SymbolKind.FUNCTION, SymbolKind.METHOD):
                 names[symbol.qualified_name].update(symbol.parameters)
@@ -738,7 +735,7 @@ class PythonParser:
 
     def _module_names(self, captures: dict[str, list[ts.Node]], state: _FileState) -> set[str]:
         return {
-            _text(node)
+            node_text(node)
             for node in captures.get("local", [])
             if self._scope_of(node, state) == state.module
         }
@@ -753,7 +750,7 @@ class PythonParser:
             right = assignment.child_by_field_name("right")
             if assignment.type != "assignment" or left is None or right is None:
                 continue
-            if _text(left) != "__all__" or right.type not in ("list", "tuple"):
+            if node_text(left) != "__all__" or right.type not in ("list", "tuple"):
                 continue
             values = [_string_value(item) for item in right.named_children]
             if all(isinstance(v, str) for v in values):
@@ -767,11 +764,11 @@ def _parameters(params: ts.Node) -> list[tuple[str, ts.Node | None]]:
     for child in params.named_children:
         annotation = child.child_by_field_name("type")
         if child.type == "identifier":
-            found.append((_text(child), None))
+            found.append((node_text(child), None))
         elif child.type in ("default_parameter", "typed_default_parameter"):
             name = child.child_by_field_name("name")
             if name is not None:
-                found.append((_text(name), annotation))
+                found.append((node_text(name), annotation))
         elif child.type in ("typed_parameter", "list_splat_pattern", "dictionary_splat_pattern"):
             inner = child.named_children[0] if child.named_children else None
             while inner is not None and inner.type in (
@@ -780,7 +777,7 @@ def _parameters(params: ts.Node) -> list[tuple[str, ts.Node | None]]:
             ):
                 inner = inner.named_children[0] if inner.named_children else None
             if inner is not None and inner.type == "identifier":
-                found.append((_text(inner), annotation))
+                found.append((node_text(inner), annotation))
     return found
 
 
@@ -813,20 +810,20 @@ def _name_and_alias(node: ts.Node) -> tuple[str, str | None]:
     if node.type == "aliased_import":
         name = node.child_by_field_name("name")
         alias = node.child_by_field_name("alias")
-        return (_text(name) if name else "", _text(alias) if alias else None)
-    return _text(node), None
+        return (node_text(name) if name else "", node_text(alias) if alias else None)
+    return node_text(node), None
 
 
 def _relative(module_node: ts.Node) -> tuple[int, str]:
     if module_node.type != "relative_import":
-        return 0, _text(module_node)
+        return 0, node_text(module_node)
     level = 0
     module = ""
     for child in module_node.children:
         if child.type == "import_prefix":
-            level = _text(child).count(".")
+            level = node_text(child).count(".")
         elif child.type == "dotted_name":
-            module = _text(child)
+            module = node_text(child)
     return level, module
 
 
@@ -835,7 +832,7 @@ def _under_type_checking(node: ts.Node) -> bool:
     while parent is not None:
         if parent.type == "if_statement":
             condition = parent.child_by_field_name("condition")
-            if condition is not None and "TYPE_CHECKING" in _text(condition):
+            if condition is not None and "TYPE_CHECKING" in node_text(condition):
                 return True
         parent = parent.parent
     return False

@@ -21,10 +21,6 @@ _DEFAULTS = frozenset({"default_parameter", "typed_default_parameter"})
 _POSITIONAL = frozenset({"identifier", "typed_parameter", *_DEFAULTS})
 
 
-def _text(node: ts.Node) -> str:
-    return node_text(node)
-
-
 class SignatureExtractor:
     """Signatures of one file; `one_type` reads an annotation's one class (`annotation_type`)
     and `head` a dotted name (`_dotted`), both the parser's."""
@@ -67,7 +63,7 @@ class SignatureExtractor:
             if shape is not None:
                 parameters, returns, awaitable = shape
                 yield Signature(
-                    f"{self.module}.{_text(name)}", parameters, len(parameters), returns,
+                    f"{self.module}.{node_text(name)}", parameters, len(parameters), returns,
                     awaitable, declared=True,
                 )  # fmt: skip
 
@@ -134,7 +130,7 @@ class SignatureExtractor:
                 if declared is not None and name is not None:
                     parameters, returns, awaitable = declared
                     yield Signature(
-                        f"{qualified}({_text(name)})", parameters, len(parameters), returns,
+                        f"{qualified}({node_text(name)})", parameters, len(parameters), returns,
                         awaitable, declared=True,
                     )  # fmt: skip
             types.append(self.one_type(annotation) if annotation is not None else None)
