@@ -502,3 +502,31 @@ def test_batches_are_cut_by_rows_and_by_text() -> None:
     assert [len(b) for b in _chunks(rows, 10, max_chars=6)] == [2, 1, 1, 1]
     assert [len(b) for b in _chunks(rows, 2, max_chars=100)] == [2, 2, 1]
     assert list(_chunks([], 2, max_chars=5)) == []
+
+
+def test_written_batches_are_not_kept_alive_while_the_collector_is_paused(
+    graph: Neo4jClient,
+) -> None:
+    """The driver keeps each query's parameters in reference cycles; with the collector
+    paused (as indexing runs) a batch's rows must still go when it is written."""
+    import gc
+
+    from graphrag_code.ingest.state import paused_gc
+
+    rows = [{"id": f"row-{i}", "text": "x" * 100} for i in range(500)]
+    with paused_gc():
+        written = graph.write_batches(
+            "UNWIND $rows AS row RETURN count(row) AS n", rows, batch_size=50
+        )
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        try:
+            gc.collect()
+            kept = [
+                o for o in gc.garbage if isinstance(o, dict) and isinstance(o.get("rows"), list)
+            ]
+            assert kept  # the driver's cycles are there (else this test checks nothing) ...
+            assert all(not o["rows"] for o in kept)  # ... but hold no rows
+        finally:
+            gc.set_debug(0)
+            gc.garbage.clear()
+    assert written == 500

@@ -231,7 +231,16 @@ class Neo4jClient:
         strings in one batch, raised the indexer's peak memory by 440 MB)."""
         done = 0
         for batch in _chunks(rows, batch_size, max_chars):
-            self.write(query, {**(extra or {}), "rows": list(batch)})
+            sent = list(batch)
+            try:
+                self.write(query, {**(extra or {}), "rows": sent})
+            finally:
+                # The driver keeps each query's parameters in reference cycles (its result
+                # summary, session and transaction refer to each other) that only the cyclic
+                # collector frees, and indexing pauses it (`ingest.state.paused_gc`): every
+                # batch stayed alive for the rest of the run (Django's write stage: 228 MB,
+                # 752k objects). Emptied here, the rows go by reference counting.
+                sent.clear()
             done += len(batch)
             if progress is not None:
                 progress(len(batch))

@@ -314,7 +314,7 @@ def next_state(
         },
         shadowed=frozenset(index.shadowed_paths),
         index=index,
-        encoded=state.encoded if state is not None else {},
+        encoded=state.encoded if state is not None else None,
         import_prefixes=run.import_prefixes,
         imported=frozenset().union(*run.import_prefixes.values()),
         skipped={

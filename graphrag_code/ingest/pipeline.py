@@ -385,6 +385,7 @@ def _write(
             node for path in set(run.fresh) | removed for node in state.node_ids.get(path, [])
         }
     deleted = existing - all_ids
+    nodes_written = len(rows)
     changes = edge_changes(
         links, relink, removed, node_ids, state.edge_digests if state is not None else None
     )
@@ -395,12 +396,14 @@ def _write(
         # a repository with nothing in the graph yet: CREATE, statistics set with the nodes
         progress.stage("writing nodes", len(rows))
         writer.create_nodes(rows, changed_stats, progress.advance)
+        rows.clear()  # written: their texts need not stay while the edge rows are built
         progress.stage("writing edges", len(changes.write))
         writer.create_edges(changes.write, progress.advance)
     else:
         writer.delete_nodes(deleted)
         progress.stage("writing nodes", len(rows))
         writer.write_nodes(rows, progress.advance)
+        rows.clear()
         writer.delete_outgoing_edges(
             changes.wholesale_sources | (existing if state is None else set())
         )
@@ -423,7 +426,7 @@ def _write(
         }
         after = {name for path in relink for name in links[path].external_targets}
         writer.delete_orphan_externals(sorted(before - after))
-    run.report.nodes_written = len(rows)
+    run.report.nodes_written = nodes_written
     run.report.nodes_deleted = len(deleted)
     return node_ids, stats
 

@@ -4,11 +4,14 @@ Kept on local disk next to the launcher cache, keyed by server, database and rep
 tied to the graph by a token stored on the `:Repository` node: if the graph was wiped or
 written by another machine, the tokens differ and the next run is a full one.
 
-On disk the per-file parts (parses, link results, node ids) are pickled one file at a time, and
-a state remembers the bytes each unchanged object came from: saving after a one-file edit
-pickles that file again and copies the bytes of the other files (Django: 0.7 s -> under 0.1 s,
-for ~20 MB of bytes kept in memory). Call sites, PageRank's edge pairs and node statistics stay
-pickled in memory too: only the files linked again, or a run that ranks again, need them.
+On disk the per-file parts (parses, link results, node ids) are pickled one file at a time and
+written one after the other, with a table of where each lies at the end (`StateStore._write`).
+A state remembers where in its file each unchanged object came from: saving after a one-file
+edit pickles that file again and copies the bytes of the others from the previous file (Django:
+0.7 s -> under 0.1 s). Neither saving nor loading holds more than one file's bytes at a time:
+homeassistant's 381 MB state held them all beside the objects while it was saved (+340 MB at
+the indexer's peak). Call sites, PageRank's edge pairs and node statistics stay pickled in
+memory: only the files linked again, or a run that ranks again, need them.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from ..linking.index import RepositoryIndex
 from ..linking.linker import FileLinks
@@ -30,8 +33,8 @@ from ..model import Block, CallSite, Dotted, Expr, ParsedFile
 from ..parsing import ModuleName
 
 __all__ = [
-    "IndexState", "RawCall", "StateStore", "TestsBook", "compact", "packed", "paused_gc",
-    "unpacked", "with_calls",
+    "IndexState", "RawCall", "Spans", "StateStore", "TestsBook", "compact", "packed",
+    "paused_gc", "unpacked", "with_calls",
 ]  # fmt: skip
 
 Role = tuple[bool, str | None, tuple[str, ...]]  # test_code, test_role, entry point reasons
@@ -101,8 +104,10 @@ _LAZY = ("roles", "seeds", "receivers", "reach")
 # implicit calls; 18: the reach graph (REACHES edges, `test_reach`) replaces TESTS closures;
 # 19: module nodes carry their file's whole text, `file_text`, for file-level search; 20:
 # parsed files carry annotated signatures, CALLS tier `signature`; 21: what a file consulted
-# kept as hashes, `ConsultedKeys`)
-_FORMAT = 21
+# kept as hashes, `ConsultedKeys`; 22: per-file bytes written in sequence with a table of
+# offsets at the end, `_MAGIC`)
+_FORMAT = 22
+_MAGIC = b"graphrag-code state\n"  # then the table's offset, 8 bytes little-endian
 # the per-file fields pickled one file at a time on disk (see `StateStore._write`)
 _PER_FILE = ("parsed", "links", "node_ids")
 
@@ -140,16 +145,14 @@ class IndexState:
     # the lookup tables of this state, kept in memory only (never pickled): a long-lived store
     # updates them for the changed files instead of rebuilding them
     index: RepositoryIndex | None = field(default=None, compare=False, repr=False)
-    # in memory only: per-file field -> path -> (object, the pickled bytes it was loaded from
-    # or saved as); an object passed on unchanged to the next state is saved as those bytes
-    encoded: dict[str, dict[str, tuple[Any, bytes]]] = field(
-        default_factory=dict, compare=False, repr=False
-    )
+    # in memory only: where the per-file objects lie in the file this state was loaded from or
+    # saved as; an object passed on unchanged to the next state is saved as a copy of its bytes
+    encoded: Spans | None = field(default=None, compare=False, repr=False)
 
     def __getstate__(self) -> dict[str, Any]:
         data = dict(self.__dict__)
         data["index"] = None
-        data["encoded"] = {}
+        data["encoded"] = None
         return data
 
     def __setstate__(self, data: dict[str, Any]) -> None:
@@ -157,6 +160,29 @@ class IndexState:
 
 
 RawCall = tuple[str, Dotted, int, Dotted | None, int, Block, Expr | None]
+FileIdentity = tuple[int, int, int, int]  # st_dev, st_ino, st_size, st_mtime_ns
+
+
+@dataclass(frozen=True)
+class Spans:
+    """Where each per-file object of a state lies in one state file: field -> path ->
+    (the object, offset, length). `identity` tells that file from one written since (by
+    another process): its bytes are copied only from the very file they were read from."""
+
+    identity: FileIdentity
+    objects: dict[str, dict[str, tuple[Any, int, int]]]
+
+    def known(self, name: str, key: str, value: Any) -> tuple[int, int] | None:
+        """The (offset, length) of `value` if it is the very object loaded or saved there."""
+        entry = self.objects.get(name, {}).get(key)
+        if entry is None or entry[0] is not value:
+            return None
+        return entry[1], entry[2]
+
+
+def _identity(descriptor: int) -> FileIdentity:
+    info = os.fstat(descriptor)
+    return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns
 
 
 @contextmanager
@@ -236,22 +262,33 @@ class StateStore:
             return remembered
         try:
             with path.open("rb") as handle:
-                stored = pickle.load(handle)
-            if not isinstance(stored, dict) or stored.get("format") != _FORMAT:
-                return None
-            state = unpacked(stored["header"])
-            if not isinstance(state, IndexState) or state.repo != repo:
-                return None
-            for name in _PER_FILE:
-                blobs: dict[str, bytes] = stored["files"][name]
-                values = {key: unpacked(blob) for key, blob in blobs.items()}
-                setattr(state, name, values)
-                state.encoded[name] = {key: (values[key], blob) for key, blob in blobs.items()}
+                return self._read(handle, repo)
         except (
             OSError, pickle.UnpicklingError, EOFError, AttributeError, TypeError, ValueError,
             KeyError, IndexError,
         ):  # fmt: skip
             return None
+
+    @staticmethod
+    def _read(handle: BinaryIO, repo: str) -> IndexState | None:
+        if handle.read(len(_MAGIC)) != _MAGIC:
+            return None  # an older format: one pickle of everything
+        identity = _identity(handle.fileno())
+        handle.seek(int.from_bytes(handle.read(8), "little"))
+        table = pickle.load(handle)
+        if not isinstance(table, dict) or table.get("format") != _FORMAT:
+            return None
+        handle.seek(table["header"][0])
+        state = pickle.load(handle)  # from the file: its call sites' bytes are not read twice
+        if not isinstance(state, IndexState) or state.repo != repo:
+            return None
+        objects: dict[str, dict[str, tuple[Any, int, int]]] = {}
+        for name in _PER_FILE:
+            spans: dict[str, tuple[int, int]] = table["files"][name]
+            values = {key: unpacked(_span(handle, *at)) for key, at in spans.items()}
+            setattr(state, name, values)
+            objects[name] = {key: (values[key], *spans[key]) for key in spans}
+        state.encoded = Spans(identity, objects)
         return state
 
     def save(
@@ -276,37 +313,84 @@ class StateStore:
 
     @staticmethod
     def _write(path: Path, state: IndexState) -> None:
-        files: dict[str, dict[str, bytes]] = {}
-        encoded: dict[str, dict[str, tuple[Any, bytes]]] = {}
-        for name in _PER_FILE:
-            known = state.encoded.get(name, {})
-            files[name], encoded[name] = {}, {}
-            for key, value in getattr(state, name).items():
-                cached = known.get(key)
-                blob = (
-                    cached[1]
-                    if cached is not None and cached[0] is value  # the very object: unchanged
-                    else packed(value)
-                )
-                files[name][key] = blob
-                encoded[name][key] = (value, blob)
-        header = replace(state, parsed={}, links={}, node_ids={}, index=None, encoded={})
-        stored = {
-            "format": _FORMAT,
-            "header": packed(header),
-            "files": files,
-        }
+        """Write `state` to a temporary file, then put it in place: the magic line, the
+        table's offset, each per-file object's bytes (copied from the file it was loaded
+        from when unchanged), the header (the rest of the state), then the table."""
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         temporary = path.with_suffix(f".{threading.get_ident()}.tmp")
+        previous = _previous_file(path, state.encoded)
+        table: dict[str, dict[str, tuple[int, int]]] = {}
+        objects: dict[str, dict[str, tuple[Any, int, int]]] = {}
         # parses hold the source code: readable by this user only
         descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(descriptor, "wb") as handle:
-            pickle.dump(stored, handle, protocol=pickle.HIGHEST_PROTOCOL)
+        try:
+            with os.fdopen(descriptor, "wb") as handle:
+                handle.write(_MAGIC + bytes(8))
+                for name in _PER_FILE:
+                    table[name], objects[name] = {}, {}
+                    for key, value in getattr(state, name).items():
+                        blob = _blob(previous, state.encoded, name, key, value)
+                        at = (handle.tell(), len(blob))
+                        handle.write(blob)
+                        table[name][key] = at
+                        objects[name][key] = (value, *at)
+                header = replace(state, parsed={}, links={}, node_ids={}, index=None, encoded=None)
+                header_at = handle.tell()
+                pickle.dump(header, handle, protocol=pickle.HIGHEST_PROTOCOL)
+                table_at = handle.tell()
+                stored = {"format": _FORMAT, "header": (header_at, table_at - header_at)}
+                pickle.dump({**stored, "files": table}, handle, protocol=pickle.HIGHEST_PROTOCOL)
+                handle.seek(len(_MAGIC))
+                handle.write(table_at.to_bytes(8, "little"))
+                handle.flush()
+                identity = _identity(handle.fileno())
+        except BaseException:
+            temporary.unlink(missing_ok=True)
+            raise
+        finally:
+            if previous is not None:
+                previous.close()
         os.replace(temporary, path)
-        state.encoded = encoded  # one assignment: a run reading it sees the old or the new
+        # one assignment: a run reading it sees the old or the new
+        state.encoded = Spans(identity, objects)
 
     def delete(self, server: str, database: str, repo: str) -> None:
         self.wait()
         path = self._path(server, database, repo)
         self._memory.pop(path, None)
         path.unlink(missing_ok=True)
+
+
+def _span(handle: BinaryIO, offset: int, length: int) -> bytes:
+    handle.seek(offset)
+    blob = handle.read(length)
+    if len(blob) != length:
+        raise EOFError("state file truncated")
+    return blob
+
+
+def _blob(previous: BinaryIO | None, spans: Spans | None, name: str, key: str, value: Any) -> bytes:
+    """`value` pickled: copied from the previous file when it is the object read from there."""
+    known = spans.known(name, key, value) if previous is not None and spans is not None else None
+    if previous is None or known is None:
+        return packed(value)
+    offset, length = known
+    blob = os.pread(previous.fileno(), length, offset)
+    if len(blob) != length:  # a file cut short under us: pickle afresh
+        return packed(value)
+    return blob
+
+
+def _previous_file(path: Path, spans: Spans | None) -> BinaryIO | None:
+    """The state file `spans` points into, open, if it is still the very file they were
+    read from or written as (no other process wrote one since); else None."""
+    if spans is None:
+        return None
+    try:
+        handle = path.open("rb")
+    except OSError:
+        return None
+    if _identity(handle.fileno()) != spans.identity:
+        handle.close()
+        return None
+    return handle
