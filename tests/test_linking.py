@@ -257,3 +257,51 @@ def test_a_file_links_the_same_whatever_was_linked_before_it(
     assert forward != unlimited  # the limit cuts
     assert backward == forward
     assert alone == forward
+
+
+_DEEP_CHAIN = (
+    "class Leaf:\n    def run(self):\n        pass\n"
+    "def leaf():\n    return Leaf()\n"
+    + "def chain0():\n    return leaf()\n"
+    + "".join(f"def chain{n}():\n    return chain{n - 1}()\n" for n in range(1, 6))
+    + "def use():\n"
+    + "".join(f"    v{n} = chain5()\n    v{n}.run()\n" for n in range(12))
+    # a cycle that closes above the result reused below it: a parameter its own calls pass on
+    + "def walk(node, depth):\n    if depth:\n        walk(node, depth - 1)\n"
+    + "".join(f"    n{n} = node\n    n{n}.run()\n" for n in range(6))
+    + "def start():\n    walk(Leaf(), 3)\n"
+)
+
+
+def test_a_result_cut_short_where_it_ran_is_reused_there_and_links_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A result cut short by the depth limit, or by a cycle closing at a computation still
+    under way above it, holds only where it ran, so it is not shared between files; computing
+    it again at every use made sympy's `concrete/delta.py` link in 18 s. It is reused at the
+    same depth while that computation is under way, and the links are those of computing it
+    every time."""
+    from graphrag_code.linking import values
+
+    (tmp_path / "mod.py").write_text(_DEEP_CHAIN)
+    monkeypatch.setattr(values, "_MAX_DEPTH", 4)
+    computed: list[str] = []
+    real = values.ValueFlowAnalysis._function_result_uncached
+
+    def counted(self: Any, function: str) -> Any:
+        computed.append(function)
+        return real(self, function)
+
+    monkeypatch.setattr(values.ValueFlowAnalysis, "_function_result_uncached", counted)
+    reused = link_repository(tmp_path, repo="t").links["mod.py"]
+    reused_computes = computed.count("mod.chain5")
+    # once per way it is asked for (shallow or with parameters followed), not once per use
+    assert 1 <= reused_computes <= 2
+    computed.clear()
+    monkeypatch.setattr(values._LocalResult, "holds", lambda self, stack: False)
+    every_time = link_repository(tmp_path, repo="t").links["mod.py"]
+    assert computed.count("mod.chain5") == 12 * reused_computes
+    assert reused == every_time
+    calls = {(e.source, e.target) for e in reused.edges if e.kind == EdgeKind.CALLS}
+    assert ("t:mod.start", "t:mod.walk") in calls
+    assert ("t:mod.use", "t:mod.chain5") in calls
