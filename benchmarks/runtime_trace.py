@@ -241,6 +241,10 @@ class Mapped:
     names: dict[str, str]  # node id -> the graph's qualified name
     paths: dict[str, str]  # node id -> its file
     unmapped: list[str]
+    # a redefinition's node (`x#2`: a property's setter, an overload's implementation) -> the
+    # node of its first definition: the oracle names functions by qualified name alone, so
+    # a runtime edge into a setter names the same function as one into the getter
+    redefinitions: dict[str, str] = field(default_factory=dict)
 
 
 def map_functions(spans: Spans, functions: Mapping[str, Mapping[str, Any]]) -> Mapped:
@@ -256,15 +260,25 @@ def map_functions(spans: Spans, functions: Mapping[str, Mapping[str, Any]]) -> M
         ids[name] = node.symbol.id
         names[node.symbol.id] = node.symbol.qualified_name
         paths[node.symbol.id] = node.symbol.location.path
-    return Mapped(ids, names, paths, unmapped)
+    first = {spans.by_name[n].symbol.id: n for n in names.values() if n in spans.by_name}
+    redefinitions = {
+        node.symbol.id: spans.by_name[node.symbol.qualified_name].symbol.id
+        for nodes in spans.by_path.values()
+        for node in nodes
+        if node.symbol.qualified_name in spans.by_name
+        and spans.by_name[node.symbol.qualified_name].symbol.id in first
+        and node.symbol.id != spans.by_name[node.symbol.qualified_name].symbol.id
+    }
+    return Mapped(ids, names, paths, unmapped, redefinitions)
 
 
 def graph_calls(
-    reader: GraphReader, ids: Collection[str]
+    reader: GraphReader, ids: Collection[str], redefinitions: Mapping[str, str] | None = None
 ) -> tuple[dict[Pair, set[str]], dict[Pair, set[int]]]:
     """(caller, callee) -> tiers, and -> call lines, of the stored CALLS edges between the
-    nodes `ids`."""
-    wanted = set(ids)
+    nodes `ids`, and between the `redefinitions` of them, read as their first definitions."""
+    fold = dict(redefinitions or {})
+    wanted = set(ids) | set(fold)
     edges: dict[Pair, set[str]] = {}
     lines: dict[Pair, set[int]] = {}
     ordered = sorted(wanted)
@@ -273,7 +287,7 @@ def graph_calls(
             ordered[start : start + 200], types=["CALLS"], direction="out", limit_per_node=100_000
         ):
             if step.id in wanted:
-                pair = (step.from_id, step.id)
+                pair = (fold.get(step.from_id, step.from_id), fold.get(step.id, step.id))
                 edges.setdefault(pair, set()).add(step.resolution or "none")
                 lines.setdefault(pair, set()).update(step.lines)
     return edges, lines
@@ -403,7 +417,7 @@ def evaluate(calls_path: Path, client: Neo4jClient) -> dict[str, Any]:
         if edge["explicit"]:
             by_kind.setdefault("explicit", set()).add((a, b))
 
-    edges, call_lines = graph_calls(reader, set(mapped.ids.values()))
+    edges, call_lines = graph_calls(reader, set(mapped.ids.values()), mapped.redefinitions)
     callees = sorted({callee for _, callee in runtime})
     overrides = {m: [s.id for s in reader.overridden_methods(m)] for m in callees}
     certain, possible = split_tiers(t for found in edges.values() for t in found)

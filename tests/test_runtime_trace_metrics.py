@@ -148,3 +148,29 @@ def test_executed_lines_reads_coverage_numbits(tmp_path: Path) -> None:
         con.execute("INSERT INTO line_bits VALUES (1, 2, ?)", (bytes([0b10000000]),))
         con.commit()
     assert executed_lines(db, "pkg-1.0") == {"src/pkg/m.py": {1, 3, 7, 9}}
+
+
+def test_a_redefinition_maps_onto_the_name_the_oracle_gives_it() -> None:
+    """The tracer names a function by its qualified name: a property's getter and setter are
+    one function to it. The graph's setter node (`#2`) folds onto the getter's, which the
+    oracle's name maps onto; a name defined once is left alone."""
+    from benchmarks.impact_common import Spans
+    from benchmarks.runtime_trace import map_functions
+    from graphrag_code.graph.records import FileNode, SymbolRef
+
+    def node(node_id: str, name: str, line: int) -> FileNode:
+        ref = SymbolRef(node_id, name, "Method", "r", Location("m.py", line, line + 2))
+        return FileNode(ref, name.rsplit(".", 1)[1], False, None, 0.0)
+
+    nodes = [node("r:m.C.size", "m.C.size", 3), node("r:m.C.size#2", "m.C.size", 7),
+             node("r:m.C.run", "m.C.run", 11)]  # fmt: skip
+    spans = Spans(
+        by_path={"m.py": nodes},
+        starts={"m.py": [3, 7, 11]},
+        by_name={"m.C.size": nodes[0], "m.C.run": nodes[2]},
+    )
+    mapped = map_functions(
+        spans, {"m.C.size": {"file": "m.py", "line": 7}, "m.C.run": {"file": "m.py", "line": 11}}
+    )
+    assert mapped.ids == {"m.C.size": "r:m.C.size", "m.C.run": "r:m.C.run"}
+    assert mapped.redefinitions == {"r:m.C.size#2": "r:m.C.size"}
