@@ -94,6 +94,26 @@ def test_property_assignment_and_deletion_call_setter_and_deleter(calls: Calls) 
     assert _callees(calls, "accessors.Child.reset") == {("accessors.Base.size", 3)}
 
 
+def test_descriptors_in_a_class_body_run_get_set_and_delete(calls: Calls) -> None:
+    _check(
+        calls,
+        [
+            ("descriptors.Settings.configure", "descriptors.Setting.__get__", "inferred",
+             "`.debug` runs the descriptor's `__get__`"),
+            ("descriptors.Settings.configure", "descriptors.Setting.__set__", "inferred",
+             "`.secret` runs the descriptor's `__set__`"),
+            ("descriptors.Settings.configure", "descriptors.Setting.__delete__", "inferred",
+             "`__delete__`"),
+            # inherited from a base class's body
+            ("descriptors.read", "descriptors.ReadOnly.__get__", "inferred", "`.version`"),
+            # `Setting[bool](...)` builds a `Setting`
+            ("descriptors.Settings", "descriptors.Setting.__init__", "exact", ""),
+        ],
+    )  # fmt: skip
+    # `label` holds a `Plain`, which has no `__get__`
+    assert _callees(calls, "descriptors.read") == {("descriptors.ReadOnly.__get__", 1)}
+
+
 def test_no_property_edge_without_a_known_instance(calls: Calls) -> None:
     # a property without a setter: assigning runs no function of the project
     assert _callees(calls, "accessors.assign_read_only") == set()
@@ -164,9 +184,26 @@ def test_conversions_to_text(calls: Calls) -> None:
     )
 
 
+def test_truth_tests_run_bool_else_len(calls: Calls) -> None:
+    _check(
+        calls,
+        [
+            ("dunders.use_bool", "dunders.Vector.__bool__", "inferred", "`truth test` runs"),
+            ("dunders.use_truth", "dunders.Vector.__bool__", "inferred", "`truth test` runs"),
+            ("dunders.use_truth", "dunders.Sized.__len__", "inferred", "`truth test` runs"),
+            ("dunders.use_or", "dunders.Sized.__len__", "inferred", "`truth test` runs"),
+        ],
+    )
+    # `__bool__` wins over `__len__`; a class with neither runs nothing of its own
+    assert _callees(calls, "dunders.use_bool") == {("dunders.Vector.__bool__", 1)}
+    assert _callees(calls, "dunders.use_truth") == {
+        ("dunders.Vector.__bool__", 1),
+        ("dunders.Sized.__len__", 1),
+    }
+    assert _callees(calls, "dunders.use_or") == {("dunders.Sized.__len__", 1)}
+
+
 def test_no_special_method_edge_without_a_known_class(calls: Calls) -> None:
-    # truth tests run `__bool__`, but that is everywhere and rarely informative: skipped
-    assert _callees(calls, "dunders.use_bool") == set()
     # `Any` and unannotated operands: unknown class
     assert _callees(calls, "dunders.unknown") == set()
     # builtin operands: their methods are not the project's
@@ -256,4 +293,43 @@ def test_incremental_relinks_readers_when_a_method_becomes_a_property(
     assert report.mode == "incremental"
     assert targets("app.user.read") == {"inc:app.factory.make", "inc:app.box.Box.size"}
     assert targets("app.user.write") == {"inc:app.factory.make", "inc:app.box.Box.size#2"}
+    assert_same_as_clean_index(neo4j, work, tmp_path, "inc")
+
+
+def test_incremental_relinks_readers_when_a_class_attribute_becomes_a_descriptor(
+    neo4j: Neo4jClient, tmp_path: Path
+) -> None:
+    """`size = 1` becomes `size = Meter()` in one file: the reads of `make().size` in a file
+    that names nothing of it now run `Meter.__get__`; the incremental run relinks that file
+    and ends equal to a clean index."""
+    work = tmp_path / "work"
+    write_file(work, "app/__init__.py", "")
+    meter = "class Meter:\n    def __get__(self, obj: object, owner: object = None) -> int:\n"
+    meter += "        return 1\n"
+    write_file(work, "app/meter.py", meter)
+    write_file(work, "app/box.py", "class Box:\n    size = 1\n")
+    write_file(
+        work, "app/factory.py", "from .box import Box\n\n\ndef make() -> Box:\n    return Box()\n"
+    )
+    write_file(
+        work, "app/user.py", "from .factory import make\n\n\ndef read() -> object:\n"
+        "    return make().size\n",
+    )  # fmt: skip
+
+    def index() -> IngestReport:
+        return build_graph(work, neo4j, repo="inc", state_dir=tmp_path / "state")
+
+    def targets(caller: str) -> set[str]:
+        rows = neo4j.read(
+            "MATCH (a:Code {repo: 'inc', qualified_name: $a})-[:CALLS]->(b:Code) RETURN b.id AS b",
+            {"a": caller},
+        )
+        return {row["b"] for row in rows}
+
+    index()
+    assert targets("app.user.read") == {"inc:app.factory.make"}
+    write_file(work, "app/box.py", "from .meter import Meter\n\n\nclass Box:\n    size = Meter()\n")
+    report = index()
+    assert report.mode == "incremental"
+    assert targets("app.user.read") == {"inc:app.factory.make", "inc:app.meter.Meter.__get__"}
     assert_same_as_clean_index(neo4j, work, tmp_path, "inc")

@@ -305,3 +305,23 @@ def test_a_result_cut_short_where_it_ran_is_reused_there_and_links_the_same(
     calls = {(e.source, e.target) for e in reused.edges if e.kind == EdgeKind.CALLS}
     assert ("t:mod.start", "t:mod.walk") in calls
     assert ("t:mod.use", "t:mod.chain5") in calls
+
+
+def test_updating_the_index_in_place_keeps_descriptor_names_as_a_fresh_build(
+    tmp_path: Path,
+) -> None:
+    """Watch mode swaps a changed file's part of the index in place: the count of class
+    bodies assigning each name a call (where a descriptor may stand) must end as a fresh
+    build of the same files would have it, names that no class assigns any more removed."""
+    from graphrag_code.linking.index import RepositoryIndex
+
+    (tmp_path / "a.py").write_text("class A:\n    size = Meter()\n    name = Meter()\n")
+    (tmp_path / "b.py").write_text("class B:\n    size = Meter()\n    flag = 1\n")
+    before = link_repository(tmp_path, repo="t").parsed
+    index = RepositoryIndex(before.values())
+    assert index.descriptor_names == {"size": 2, "name": 1}
+    (tmp_path / "a.py").write_text("class A:\n    size = 2\n    label = Meter()\n")
+    after = link_repository(tmp_path, repo="t").parsed
+    assert index.update([before["a.py"]], [after["a.py"]])
+    assert index.descriptor_names == RepositoryIndex(after.values()).descriptor_names
+    assert index.descriptor_names == {"size": 1, "label": 1}

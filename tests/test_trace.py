@@ -138,6 +138,24 @@ def test_element_types_in_for_loops(calls: Calls) -> None:
     assert callees_of(calls, "loops.over_items") & {"target.Gadget.ping"} == set()
 
 
+def test_a_union_of_our_classes_stands_for_unknown_arguments(calls: Calls) -> None:
+    # `Body(unknown)`: the callers do not say which stream; the annotation does
+    check_calls(
+        calls,
+        [
+            ("unions.Body.iterate", "unions.SyncStream.__iter__", "inferred", "`for` runs"),
+            ("unions.Body.close", "unions.SyncStream.close", "inferred", "declared"),
+            # and the overrides the base method dispatches to, as possible
+            ("unions.Body.iterate", "unions.BytesStream.__iter__", "dispatch", None),
+            ("unions.Body.iterate", "unions.ChunkedStream.__iter__", "dispatch", None),
+        ],
+    )
+    # the async class has no `__iter__`: a `for` cannot run its `__aiter__`
+    assert "unions.AsyncStream.__aiter__" not in callees_of(calls, "unions.Body.iterate")
+    # a union with a type that is not ours (`bytes`) says nothing certain
+    assert callees_of(calls, "unions.Opaque.iterate") == set()
+
+
 def test_context_managers_and_await(calls: Calls) -> None:
     check_calls(
         calls,

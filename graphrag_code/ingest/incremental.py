@@ -19,6 +19,7 @@ from ..linking.consulted import key_hashes
 from ..linking.index import (
     RepositoryIndex,
     call_names,
+    descriptor_names,
     flow_keys,
     interface_hash,
     property_names,
@@ -163,12 +164,16 @@ def files_to_relink(run: IngestRun, index: RepositoryIndex, removed: set[str]) -
 
 def _callable_names(parsed: ParsedFile | None) -> list[str]:
     """Short names of its definitions, `CALL_KEY + name` for its calls passing values and
-    `PROPERTY_KEY + name` for its properties and their setters / deleters, `SIGNATURE_KEY +
-    bucket` for its annotated functions."""
+    `PROPERTY_KEY + name` for its properties and their setters / deleters, `DESCRIPTOR_KEY +
+    name` for what its class bodies assign calls to, `SIGNATURE_KEY + bucket` for its
+    annotated functions."""
     if parsed is None:
         return []
     names = [s.name for s in parsed.symbols if s.ordinal == 1]
-    return names + call_names(parsed) + property_names(parsed) + signature_names(parsed)
+    return (
+        names + call_names(parsed) + property_names(parsed) + descriptor_names(parsed)
+        + signature_names(parsed)
+    )  # fmt: skip
 
 
 def _flows(parsed: ParsedFile | None) -> dict[str, str]:

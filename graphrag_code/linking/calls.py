@@ -26,7 +26,7 @@ from ..model import (
     Resolution,
     SymbolKind,
 )
-from .index import PROPERTY_KEY, is_property
+from .index import DESCRIPTOR_KEY, PROPERTY_KEY, is_property
 from .resolver import External, Instance, Resolver, SymbolRef, Target
 from .signatures import SignatureMatcher
 from .values import (
@@ -71,6 +71,7 @@ _DECLARED = frozenset({"values:unknown:parameter", "values:unknown:self",
 # what `object`'s own special method runs when the class does not define it: `str(x)` and
 # `format(x)` end in `__repr__` (through `__str__` for `format`)
 _FALLBACKS = {"__str__": ("__repr__",), "__format__": ("__str__", "__repr__")}
+_DESCRIPTOR_METHODS = {"get": "__get__", "set": "__set__", "delete": "__delete__"}
 
 
 class CallLinker:
@@ -325,6 +326,8 @@ class CallLinker:
         if call.mode in ("get", "set", "delete"):
             if self._is_property_name(call.methods[0]):
                 self._link_access(call)
+            if self._is_descriptor_name(call.methods[0]):
+                self._link_descriptor(call)
             return
         if call.methods and not any(self._defined(method) for method in call.methods):
             return
@@ -404,6 +407,34 @@ class CallLinker:
                     Edge(EdgeKind.CALLS, source, target, resolution=tier, lines=(call.line,),
                          via=why)
                 )  # fmt: skip
+
+    def _link_descriptor(self, call: ImplicitCall) -> None:
+        """`x.attr` read / assigned / deleted, x an instance whose class (or a base) holds a
+        descriptor in `attr` (`testing = ConfigAttribute("TESTING")` in the class body): the
+        descriptor's `__get__` / `__set__` / `__delete__` runs."""
+        name = call.methods[0]
+        method = _DESCRIPTOR_METHODS[call.mode]
+        if not self._defined(method):
+            return
+        source = self.ids.of_scope(self.parsed, call.scope)
+        for value, _ in self._operand_values(call):
+            if not isinstance(value, Instance):
+                continue
+            held = self.flow.class_attribute(value.class_name, name)
+            if not held.complete or len(held.found) > MAX_CALLEES:
+                continue
+            for descriptor, _why in held:
+                found = self.flow.special_method(descriptor, method)
+                if found is not None:
+                    why = f"{IMPLICIT}`.{name}` runs the descriptor's `{method}`"
+                    self._edge(source, SymbolRef(found), Resolution.INFERRED, call.line, why)
+
+    def _is_descriptor_name(self, name: str) -> bool:
+        """Whether some class body assigns `name` a call's result (cheap, like
+        `_is_property_name`)."""
+        lookups = self.resolver.lookups
+        lookups.names_consulted.add(DESCRIPTOR_KEY + name)
+        return lookups.index.descriptor_names.get(name, 0) > 0
 
     def _property(self, class_name: str, name: str) -> str | None:
         """The getter of the property `name` the class has (own or inherited), if any."""

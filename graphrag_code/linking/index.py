@@ -26,9 +26,10 @@ from ..model import (
 )
 
 __all__ = [
-    "CALL_KEY", "FLOWS_KEY", "PROPERTY_KEY", "SIGNATURE_KEY", "Lookups", "ModuleInfo",
-    "RepositoryIndex", "call_names", "flow_keys", "interface_hash", "is_property", "pass_name",
-    "positional_types", "property_names", "signature_buckets", "signature_names",
+    "CALL_KEY", "DESCRIPTOR_KEY", "FLOWS_KEY", "PROPERTY_KEY", "SIGNATURE_KEY", "Lookups",
+    "ModuleInfo", "RepositoryIndex", "call_names", "descriptor_names", "flow_keys",
+    "interface_hash", "is_property", "pass_name", "positional_types", "property_names",
+    "signature_buckets", "signature_names",
 ]  # fmt: skip
 
 FLOWS_KEY = "flows:"
@@ -37,6 +38,10 @@ read that part of a file's value flow (`ParsedFile.flows`, `passes`)."""
 CALL_KEY = "call:"
 """`CALL_KEY + name` in `names_consulted`: the linking looked for every call named `name`
 (the callers of a function whose parameter it followed)."""
+DESCRIPTOR_KEY = "descriptor:"
+"""`DESCRIPTOR_KEY + name` in `names_consulted`: the linking asked whether some class body
+assigns `name` a call's result (a descriptor such as flask's `testing =
+ConfigAttribute("TESTING")`, whose `__get__` an attribute read runs); see `descriptor_names`."""
 PROPERTY_KEY = "property:"
 """`PROPERTY_KEY + name` in `names_consulted`: the linking asked whether some method named
 `name` is a property (an attribute read runs its getter); see `property_names`."""
@@ -65,6 +70,23 @@ def property_names(parsed: ParsedFile) -> list[str]:
         for s in parsed.symbols
         if (s.ordinal == 1 and is_property(s)) or (s.ordinal > 1 and _accessor(s) is not None)
     ]
+
+
+def _class_call_attributes(parsed: ParsedFile) -> list[str]:
+    """The names class bodies assign a call's result to (`testing = ConfigAttribute(...)`):
+    where a descriptor may stand."""
+    classes = {s.qualified_name for s in parsed.symbols if s.kind == SymbolKind.CLASS}
+    return [
+        flow.target[0]
+        for flow in parsed.flows
+        if flow.scope in classes and len(flow.target) == 1 and flow.value[0] == "call"
+    ]
+
+
+def descriptor_names(parsed: ParsedFile) -> list[str]:
+    """`DESCRIPTOR_KEY + name` for each name a class body assigns a call's result to: a count
+    that changes says readers of `x.name` elsewhere may link differently."""
+    return [DESCRIPTOR_KEY + name for name in _class_call_attributes(parsed)]
 
 
 def positional_types(signature: Signature, symbol: Symbol | None) -> tuple[Dotted | None, ...]:
@@ -317,6 +339,8 @@ class RepositoryIndex:
         self.short_names: dict[str, list[str]] = defaultdict(list)
         # short name -> how many of its methods are properties (`x.name` reads run a getter)
         self.property_names: Counter[str] = Counter()
+        # short name -> how many class bodies assign it a call's result (a descriptor, maybe)
+        self.descriptor_names: Counter[str] = Counter()
         # property -> "setter" / "deleter" -> the ordinal of that redefinition (`@x.setter`)
         self.accessors: dict[str, dict[str, int]] = {}
         # value flow (Python): per scope, target -> flows in source order
@@ -389,6 +413,7 @@ class RepositoryIndex:
         for names in parsed.scopes:
             self.scope_names[names.scope] = names
         self._add_flows(parsed, kinds)
+        self.descriptor_names.update(_class_call_attributes(parsed))
         for signature in parsed.signatures:
             if signature.name in self.signatures:
                 continue
@@ -460,6 +485,9 @@ class RepositoryIndex:
 
     def _remove(self, parsed: ParsedFile) -> None:
         del self.modules[parsed.module]
+        self.descriptor_names.subtract(_class_call_attributes(parsed))
+        for gone in [n for n, count in self.descriptor_names.items() if count <= 0]:
+            del self.descriptor_names[gone]
         for signature in parsed.signatures:
             if self.signatures.get(signature.name, (None, ""))[1] != parsed.module:
                 continue

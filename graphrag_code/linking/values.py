@@ -82,7 +82,13 @@ _MAX_STEPS = 5_000_000
 _END = 1 << 62  # a position after everything: a module's variables as functions see them
 _NONE: frozenset[int] = frozenset()
 
-_UNBOUND_MARK = "<unbound>"  # a memoised "not bound in this scope" (`_closure`)
+_UNBOUND_MARK = "<unbound>"
+# the names of a union annotation that are not its members' classes
+_UNION_WORDS = frozenset(
+    (*prefix, word)
+    for prefix in ((), ("typing",), ("t",))
+    for word in ("None", "Union", "Optional")
+)  # a memoised "not bound in this scope" (`_closure`)
 
 
 @dataclass(frozen=True)
@@ -256,6 +262,18 @@ class ValueFlowAnalysis:
             return self._entered(values, where)
         except _Cut:
             return Values.unknown()
+
+    def class_attribute(self, class_name: str, name: str) -> Values:
+        """What `name` holds in the body of the class or of a base (not set on instances),
+        parameters' values not looked for at their callers."""
+        level = self._level
+        self._level = _MAX_LEVEL
+        try:
+            return self._class_attribute(class_name, name)
+        except _Cut:
+            return Values.unknown()
+        finally:
+            self._level = level
 
     def special_method(self, value: object, method: str) -> str | None:
         """The internal method `method` of an instance's class, if the class defines one."""
@@ -607,8 +625,35 @@ class ValueFlowAnalysis:
     # -- parameters ----------------------------------------------------------------------------
     def _parameter(self, function: str, name: str) -> Values:
         if self._level >= _MAX_LEVEL:
-            return Values.unknown()
+            return self._declared_union(function, name) or Values.unknown()
         return self._memo(("param", function, name), lambda: self._parameter_values(function, name))
+
+    def _declared_union(self, function: str, name: str) -> Values | None:
+        """A parameter declared as a union of the repository's classes (`stream:
+        SyncByteStream | AsyncByteStream | None`): an instance of one of them (or None), as a
+        type checker reads it, where its callers do not say which (not followed, too many,
+        or passing what is not known). None when the annotation names anything else."""
+        declared = {f.value for f in self.lookups.flows(function, ("<declared>", name))}
+        if len(declared) != 1:
+            return None
+        (value,) = declared
+        if value[0] != "declared":
+            return None
+        symbol = self.lookups.symbol(function)
+        scope = symbol.parent if symbol is not None else function
+        module = self._module(function)
+        result = Values()
+        for dotted in value[1]:
+            if dotted in _UNION_WORDS:
+                if dotted == ("None",):
+                    result.add(Values.of(Inert()), "`None`")
+                continue
+            target = self.resolver.resolve_dotted(scope, dotted, module)
+            if not isinstance(target, SymbolRef) or not self._is_class(target.qualified_name):
+                return None
+            why = f"the parameter `{name}` of `{function}`, declared `{'.'.join(dotted)}`"
+            result.add(Values.of(Instance(target.qualified_name)), why)
+        return result if any(isinstance(v, Instance) for v, _ in result) else None
 
     def _parameter_values(self, function: str, name: str) -> Values:
         symbol = self.lookups.signature(function)
@@ -641,7 +686,7 @@ class ValueFlowAnalysis:
         try:
             callers = self._callers(function, symbol.name)
             if callers is None:
-                return Values.unknown()
+                return self._declared_union(function, name) or Values.unknown()
             for site, module, offset in callers:
                 passed = self._passed(
                     symbol.parameters, symbol.parameter_kinds, position, site, module, offset
@@ -655,6 +700,10 @@ class ValueFlowAnalysis:
             self._level -= 1
         if not callers and defaults:
             result.add(default, why)
+        if not result.complete or not result.found:  # unknown, or only callers outside
+            union = self._declared_union(function, name)
+            if union is not None:
+                return union
         return self._upcast(result, declared_as)
 
     def _names_a_type(self, binding: Binding) -> bool:
@@ -863,7 +912,29 @@ class ValueFlowAnalysis:
                 values = self._flow_values(flows, ("attr", cls, name), why)
                 return self._upcast(values, self._declared([annotated] if annotated else []))
         typed = resolver.class_member(class_name, name, instance=True)
-        return _target(typed) if typed is not None else Values.unknown()
+        if typed is not None:
+            return _target(typed)
+        # a class all of ours, without `__getattr__`, that never sets the name: reading it
+        # fails, so the value is not one of its instances (one member of a declared union
+        # lacking the method the code calls: `stream.close()` on `SyncStream | AsyncStream`)
+        return Values() if self._closed_class(class_name) else Values.unknown()
+
+    def _closed_class(self, class_name: str) -> bool:
+        """Whether every class of the MRO is the repository's (bar `object`) and none
+        defines `__getattr__` / `__getattribute__`: its instances have no attribute it does
+        not define or set."""
+        resolver = self.resolver
+        for cls in resolver.mro(class_name):
+            if self.lookups.members(cls, "__getattr__") or self.lookups.members(
+                cls, "__getattribute__"
+            ):
+                return False
+            for base in resolver._bases(cls):
+                if isinstance(base, External) and base.dotted == ("<builtin>", "object"):
+                    continue
+                if not isinstance(base, SymbolRef):
+                    return False
+        return True
 
     def _member_value(self, qualified: str, name: str, receiver: str) -> Values:
         member = self.lookups.symbol(qualified)
@@ -1293,6 +1364,9 @@ class ValueFlowAnalysis:
                 result.add(self._function_result(method) if method else Values.unknown(), why)
             elif isinstance(value, Inert):
                 result.add(Values.of(Inert()))
+            elif isinstance(value, SymbolRef) and self._is_class(value.qualified_name):
+                # `ConfigAttribute[bool]`: the generic class itself (calling it builds one)
+                result.add(Values.of(value), why)
             else:
                 result.complete = False
         return result

@@ -395,6 +395,7 @@ class PythonParser:
             "flow.default": flows.default, "flow.decorated": flows.decorated,
             "call": flows.call, "implicit.operator": flows.operator,
             "implicit.subscript": flows.subscript, "implicit.raise": flows.raised,
+            "implicit.truth": flows.truth, "implicit.conditional": flows.conditional,
             "implicit.attribute": flows.attribute, "implicit.format": flows.interpolation,
             "flow.typed": flows.declared, "definition.function": flows.declared_return,
             "flow.narrow": flows.narrowed,

@@ -45,6 +45,7 @@ _BINARY = {
     "^": "__xor__", "<<": "__lshift__", ">>": "__rshift__",
 }  # fmt: skip
 _UNARY = {"-": "__neg__", "+": "__pos__", "~": "__invert__"}
+_TRUTH = ("__bool__", "__len__")  # what `bool(x)` runs: the first the class defines
 _COMPARE = {
     "==": "__eq__", "!=": "__ne__", "<": "__lt__", "<=": "__le__", ">": "__gt__",
     ">=": "__ge__",
@@ -293,7 +294,7 @@ class FlowExtractor:
         names = self.declared_names(annotation) if annotation is not None else None
         if node.type != "assignment" and annotation is not None:
             self._parameter_shape(node, annotation)
-        if names is None or node.type == "typed_default_parameter":
+        if names is None:
             return
         value: Expr = ("declared", names)
         if node.type == "assignment":
@@ -464,6 +465,8 @@ class FlowExtractor:
             return
         # visible to the element, which stands before the clause: take effect at the start
         self._bind(left, ("iter", self._expr(right)), node, owner.start_byte)
+        asynchronous = any(child.type == "async" for child in node.children)
+        self._implicit(right, ("__aiter__",) if asynchronous else ("__iter__",), right, "for")
 
     def with_item(self, node: ts.Node) -> None:
         value = node.child_by_field_name("value")
@@ -525,9 +528,8 @@ class FlowExtractor:
                 )  # fmt: skip
 
     def default(self, node: ts.Node) -> None:
-        """`def f(p=value)`: the default, evaluated where the `def` runs."""
-        if node.type == "typed_default_parameter":
-            self.declared(node)
+        """`def f(p=value)`: the default, evaluated where the `def` runs (its annotation
+        is the `flow.typed` capture's)."""
         name = node.child_by_field_name("name")
         value = node.child_by_field_name("value")
         params = node.parent
@@ -665,6 +667,26 @@ class FlowExtractor:
             text, ("__format__", "__str__", "__repr__")
         )
         self._implicit(node, methods, value, "f-string", "first")
+
+    def truth(self, node: ts.Node) -> None:
+        """A value tested for truth (`if x:`, `while`, `assert`, `not x`, `x or y`, a
+        comprehension's `if`): its class's `__bool__`, else its `__len__`. A `not`, or a
+        boolean operator's left operand, is a capture of its own; a boolean operator in a
+        truth test tests its right operand too."""
+        while node.type == "parenthesized_expression" and node.named_child_count == 1:
+            node = node.named_children[0]
+        if node.type == "boolean_operator":
+            right = node.child_by_field_name("right")
+            if right is not None:
+                self.truth(right)
+        elif node.type != "not_operator":
+            self._implicit(node, _TRUTH, node, "truth test", "first")
+
+    def conditional(self, node: ts.Node) -> None:
+        """`a if test else b` tests `test` for truth."""
+        operands = [c for c in node.named_children if c.type != "comment"]
+        if len(operands) == 3:
+            self.truth(operands[1])
 
     def raised(self, node: ts.Node) -> None:
         """`raise Error` (no call) constructs the class."""

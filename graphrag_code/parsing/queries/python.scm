@@ -77,3 +77,11 @@
 (unary_operator) @implicit.operator
 (interpolation) @implicit.format
 (raise_statement) @implicit.raise
+(if_statement condition: (_) @implicit.truth)
+(elif_clause condition: (_) @implicit.truth)
+(while_statement condition: (_) @implicit.truth)
+(if_clause (_) @implicit.truth)
+(assert_statement . (_) @implicit.truth)
+(not_operator argument: (_) @implicit.truth)
+(boolean_operator left: (_) @implicit.truth)
+(conditional_expression) @implicit.conditional
