@@ -1,9 +1,11 @@
 """What stays unresolved, and what value flow resolved, in the measured packages (issue 15).
 
 For each package: call sites, how many the linker resolved by name or type, how many only
-through values (edges whose `via` holds a reason), how many implicit special-method calls it
-added, and the unresolved sites by kind (`linking.calls`: "dynamic:eval", "values:many",
-"values:unknown:parameter", ...). No Neo4j: the graph is linked in memory.
+through values (edges whose `via` holds a reason: certain ones, tier `inferred`, apart from
+the possible ones of tiers `dispatch`, `many` and `signature`), how many implicit
+special-method calls it added, and the unresolved sites by kind (`linking.calls`:
+"dynamic:eval", "values:many", "values:unknown:parameter", ...). No Neo4j: the graph is
+linked in memory.
 
     .venv/bin/python -m benchmarks.unresolved_calls [NAME==VERSION ...] [--json out.json]
 """
@@ -21,7 +23,7 @@ from benchmarks.graph_accuracy import DEFAULT_PACKAGES
 from benchmarks.oracles.packages import fetch, parse_spec
 from graphrag_code.ingest.offline import link_repository
 from graphrag_code.linking.linker import IMPLICIT
-from graphrag_code.model import EdgeKind
+from graphrag_code.model import CERTAIN_TIERS, EdgeKind
 
 # kinds as BENCHMARKS.md names them
 _KIND_NAMES = {
@@ -35,6 +37,9 @@ _KIND_NAMES = {
 }
 
 
+_POSSIBLE = ("dispatch", "many", "signature")
+
+
 def measure(spec: str) -> dict[str, Any]:
     name, version = parse_spec(spec)
     started = time.process_time()
@@ -45,11 +50,14 @@ def measure(spec: str) -> dict[str, Any]:
     for links in linked.links.values():
         kinds.update(links.unresolved_kinds)
     through_values = implicit = 0
+    possible: Counter[str] = Counter()
     for edge in linked.edges():
         if edge.kind != EdgeKind.CALLS or edge.via is None:
             continue
         if all(reason.startswith(IMPLICIT) for reason in edge.via.split("; ")):
             implicit += 1
+        elif edge.resolution is not None and edge.resolution.value not in CERTAIN_TIERS:
+            possible[edge.resolution.value] += 1
         else:
             through_values += 1
     unresolved = sum(kinds.values())
@@ -60,6 +68,7 @@ def measure(spec: str) -> dict[str, Any]:
         "unresolved_share": round(unresolved / sites, 4) if sites else 0.0,
         "edges_through_values": through_values,
         "edges_implicit": implicit,
+        "possible_edges_by_tier": dict(sorted(possible.items())),
         "unresolved_by_kind": dict(kinds.most_common()),
         "link_cpu_seconds": round(seconds, 2),
     }
@@ -67,14 +76,18 @@ def measure(spec: str) -> dict[str, Any]:
 
 def markdown(results: list[dict[str, Any]]) -> str:
     kinds = sorted({k for r in results for k in r["unresolved_by_kind"]})
-    head = ["package", "call sites", "unresolved", "edges via values", "implicit edges", *kinds]
+    head = ["package", "call sites", "unresolved", "certain edges via values",
+            "possible edges (dispatch / many / signature)", "implicit edges", *kinds]  # fmt: skip
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in results:
         by_kind = r["unresolved_by_kind"]
         lines.append(
             f"| {r['package']} | {r['call_sites']} | {r['unresolved_sites']} "
             f"({r['unresolved_share']:.1%}) | {r['edges_through_values']} | "
-            f"{r['edges_implicit']} | " + " | ".join(str(by_kind.get(k, 0)) for k in kinds) + " |"
+            + " / ".join(str(r["possible_edges_by_tier"].get(t, 0)) for t in _POSSIBLE)
+            + f" | {r['edges_implicit']} | "
+            + " | ".join(str(by_kind.get(k, 0)) for k in kinds)
+            + " |"
         )
     legend = [f"- `{kind}`: {_KIND_NAMES.get(kind, kind)}" for kind in kinds]
     return "\n".join([*lines, "", *legend])
