@@ -258,6 +258,16 @@ def test_generators_iteration_and_special_methods(calls: Calls) -> None:
             ("protocols.protocol_calls", "protocols.Bag.__add__", "inferred", "`+` runs"),
             ("protocols.protocol_calls", "protocols.Bag.__call__", "inferred", "variable `bag`"),
             ("protocols.raises", "protocols.Failure.__init__", "exact", None),
+            # a generator object made in another function runs where it is stepped
+            ("protocols.loop_over", "protocols.chunks.stream", "inferred",
+             "implicit: `for` runs the generator"),
+            ("protocols.loop_over", "protocols.numbers", "inferred", "`for` runs the generator"),
+            ("protocols.comprehend", "protocols.chunks.stream", "inferred", "`for` runs"),
+            ("protocols.step_once", "protocols.chunks.stream", "inferred", "`next` runs"),
+            ("protocols.collect", "protocols.chunks.stream", "inferred", "`list` runs"),
+            ("protocols.join_parts", "protocols.chunks.stream", "inferred", "`join` runs"),
+            # the built-ins that iterate to the end run an instance's `__iter__`
+            ("protocols.consume_a_bag", "protocols.Bag.__iter__", "inferred", "`sorted` runs"),
         ],
     )  # fmt: skip
 

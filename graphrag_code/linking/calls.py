@@ -29,6 +29,7 @@ from ..model import (
 from .index import DESCRIPTOR_KEY, PROPERTY_KEY, is_property
 from .resolver import External, Instance, Resolver, SymbolRef, Target
 from .signatures import SignatureMatcher
+from .value_records import Generator
 from .values import (
     ARGUMENT_CALLERS,
     DYNAMIC,
@@ -72,6 +73,14 @@ _DECLARED = frozenset({"values:unknown:parameter", "values:unknown:self",
 # `format(x)` end in `__repr__` (through `__str__` for `format`)
 _FALLBACKS = {"__str__": ("__repr__",), "__format__": ("__str__", "__repr__")}
 _DESCRIPTOR_METHODS = {"get": "__get__", "set": "__set__", "delete": "__delete__"}
+# built-ins that iterate their first argument to its end: its class's `__iter__` runs, or
+# the body of the generator it is
+_CONSUMERS = frozenset(
+    f"<builtin>.{name}"
+    for name in ("list", "tuple", "set", "frozenset", "sorted", "sum", "any", "all")
+)
+# the special methods that step an iterator: over a generator object, its body runs
+_ITERATION = frozenset({"__iter__", "__aiter__", "__next__", "__anext__"})
 
 
 class CallLinker:
@@ -100,6 +109,10 @@ class CallLinker:
         """Add the CALLS edges of one call site; None when resolved, else the kind of
         unresolved site it is ("dynamic:eval", "values:many", "values:unknown:parameter", ...)."""
         source = self.ids.of_scope(self.parsed, site.scope)
+        if _joins_text(site):  # `", ".join(parts)` iterates `parts`
+            arguments = self.passes.get((site.at, self._callee_expr(site)))
+            if arguments is not None:
+                self._special(source, External(("<builtin>", "join")), "__iter__", arguments, site)
         typed = self._typed_target(site)
         values: Values | None = None
         runs: dict[Target, str] = {}
@@ -251,8 +264,14 @@ class CallLinker:
             return None
         keys = ARGUMENT_CALLERS.get(target.name)
         arguments = self.passes.get((site.at, self._callee_expr(site)))
-        special = SPECIAL_CALLERS.get(target.name)
-        if special is not None and arguments is not None and self._defined(special):
+        special = SPECIAL_CALLERS.get(target.name) or (
+            "__iter__" if target.name in _CONSUMERS else None
+        )
+        if (
+            special is not None
+            and arguments is not None
+            and (self._defined(special) or special in _ITERATION)
+        ):
             self._special(source, target, special, arguments, site)
         if keys is not None and arguments is not None:
             passed = self.flow.argument(arguments, keys, self.parsed.module)
@@ -269,12 +288,18 @@ class CallLinker:
     def _special(
         self, source: str, target: External, method: str, arguments: CallArguments, site: CallSite
     ) -> None:
-        """`iter(x)`, `next(x)`, `len(x)`: the special method of x's class runs."""
+        """`iter(x)`, `next(x)`, `len(x)`, `list(x)`: the special method of x's class runs;
+        stepping a generator object runs its body."""
         first = next((value for key, value in arguments.arguments if key == 0), None)
         if first is None:
             return
         short = target.name.removeprefix("<builtin>.")
         for value, tier in self._values(first, arguments.scope, site.line, site.at, site.block):
+            if isinstance(value, Generator):
+                if method in _ITERATION:
+                    why = f"{IMPLICIT}`{short}` runs the generator"
+                    self._edge(source, SymbolRef(value.function), tier, site.line, why)
+                continue
             for candidate in (method, *_FALLBACKS.get(method, ())):
                 found = self.flow.special_method(value, candidate)
                 if found is not None:
@@ -329,10 +354,16 @@ class CallLinker:
             if self._is_descriptor_name(call.methods[0]):
                 self._link_descriptor(call)
             return
-        if call.methods and not any(self._defined(method) for method in call.methods):
+        steps = bool(_ITERATION.intersection(call.methods))
+        if call.methods and not steps and not any(self._defined(m) for m in call.methods):
             return
         source = self.ids.of_scope(self.parsed, call.scope)
         for value, tier in self._operand_values(call):
+            if isinstance(value, Generator):
+                if steps:  # `for x in gen()`: the generator's body runs as the loop asks
+                    why = f"{IMPLICIT}`{call.syntax}` runs the generator"
+                    self._edge(source, SymbolRef(value.function), tier, call.line, why)
+                continue
             if not call.methods:
                 if isinstance(value, SymbolRef) and self._is_class(value.qualified_name):
                     why = f"{IMPLICIT}`{call.syntax}` constructs it"
@@ -510,6 +541,18 @@ class CallLinker:
             Edge(EdgeKind.USES_TYPE, source, self.ids.of_target(qualified_name), lines=(line,))
         )
         return self.resolver.constructor(qualified_name) or qualified_name
+
+
+def _joins_text(site: CallSite) -> bool:
+    """`", ".join(...)` or `b"".join(...)`: a string's `join`, which iterates its argument."""
+    value = site.value
+    return (
+        value is not None
+        and value[0] == "attr"
+        and value[2] == "join"
+        and isinstance(value[1], tuple)
+        and value[1][:1] in (("str",), ("const",))
+    )
 
 
 def _name(target: Target) -> str | None:

@@ -625,8 +625,22 @@ class ValueFlowAnalysis:
     # -- parameters ----------------------------------------------------------------------------
     def _parameter(self, function: str, name: str) -> Values:
         if self._level >= _MAX_LEVEL:
+            # callers are not followed this deep, but a method's receiver needs none
+            receiver = self._receiver(function, name)
+            if receiver is not None:
+                return receiver
             return self._declared_union(function, name) or Values.unknown()
         return self._memo(("param", function, name), lambda: self._parameter_values(function, name))
+
+    def _receiver(self, function: str, name: str) -> Values | None:
+        """`self` (or `cls`) of a method: an instance of its class (the class)."""
+        symbol = self.lookups.signature(function)
+        if symbol is None or symbol.kind != SymbolKind.METHOD or not symbol.parameters:
+            return None
+        if symbol.parameters[0] != name or "staticmethod" in symbol.decorators:
+            return None
+        kind = symbol.parameter_kinds[0] if symbol.parameter_kinds else "p"
+        return _target(self.resolver._self_value(symbol)) if kind in "po" else None
 
     def _declared_union(self, function: str, name: str) -> Values | None:
         """A parameter declared as a union of the repository's classes (`stream:
