@@ -249,6 +249,23 @@ def test_symbol_lookup_of_a_redefined_name_is_its_first_definition(graph: CodeGr
 # -- incremental runs (last: it wipes the database the fixtures above read) ----------------------
 
 
+def _targets(neo4j: Neo4jClient, caller: str) -> set[str]:
+    """The ids `caller` of repository `inc` calls."""
+    rows = neo4j.read(
+        "MATCH (a:Code {repo: 'inc', qualified_name: $a})-[:CALLS]->(b:Code) RETURN b.id AS b",
+        {"a": caller},
+    )
+    return {row["b"] for row in rows}
+
+
+def _write_box_factory(work: Path) -> None:
+    """`app.factory.make() -> Box`: what the readers of `make().size` go through."""
+    write_file(work, "app/__init__.py", "")
+    write_file(
+        work, "app/factory.py", "from .box import Box\n\n\ndef make() -> Box:\n    return Box()\n"
+    )
+
+
 def test_incremental_relinks_readers_when_a_method_becomes_a_property(
     neo4j: Neo4jClient, tmp_path: Path
 ) -> None:
@@ -256,12 +273,9 @@ def test_incremental_relinks_readers_when_a_method_becomes_a_property(
     `make().size` in a file that names nothing of it now run a getter and its assignments a
     setter: the incremental run relinks that file and ends equal to a clean index."""
     work = tmp_path / "work"
-    write_file(work, "app/__init__.py", "")
     plain = "class Box:\n    def size(self) -> int:\n        return 1\n"
     write_file(work, "app/box.py", plain)
-    write_file(
-        work, "app/factory.py", "from .box import Box\n\n\ndef make() -> Box:\n    return Box()\n"
-    )
+    _write_box_factory(work)
     # `user` names nothing of `box`: only the property lookup ties it to that file
     write_file(
         work,
@@ -274,11 +288,7 @@ def test_incremental_relinks_readers_when_a_method_becomes_a_property(
         return build_graph(work, neo4j, repo="inc", state_dir=tmp_path / "state")
 
     def targets(caller: str) -> set[str]:
-        rows = neo4j.read(
-            "MATCH (a:Code {repo: 'inc', qualified_name: $a})-[:CALLS]->(b:Code) RETURN b.id AS b",
-            {"a": caller},
-        )
-        return {row["b"] for row in rows}
+        return _targets(neo4j, caller)
 
     index()
     # a method read without a call runs nothing
@@ -303,14 +313,11 @@ def test_incremental_relinks_readers_when_a_class_attribute_becomes_a_descriptor
     that names nothing of it now run `Meter.__get__`; the incremental run relinks that file
     and ends equal to a clean index."""
     work = tmp_path / "work"
-    write_file(work, "app/__init__.py", "")
     meter = "class Meter:\n    def __get__(self, obj: object, owner: object = None) -> int:\n"
     meter += "        return 1\n"
     write_file(work, "app/meter.py", meter)
     write_file(work, "app/box.py", "class Box:\n    size = 1\n")
-    write_file(
-        work, "app/factory.py", "from .box import Box\n\n\ndef make() -> Box:\n    return Box()\n"
-    )
+    _write_box_factory(work)
     write_file(
         work, "app/user.py", "from .factory import make\n\n\ndef read() -> object:\n"
         "    return make().size\n",
@@ -320,11 +327,7 @@ def test_incremental_relinks_readers_when_a_class_attribute_becomes_a_descriptor
         return build_graph(work, neo4j, repo="inc", state_dir=tmp_path / "state")
 
     def targets(caller: str) -> set[str]:
-        rows = neo4j.read(
-            "MATCH (a:Code {repo: 'inc', qualified_name: $a})-[:CALLS]->(b:Code) RETURN b.id AS b",
-            {"a": caller},
-        )
-        return {row["b"] for row in rows}
+        return _targets(neo4j, caller)
 
     index()
     assert targets("app.user.read") == {"inc:app.factory.make"}
