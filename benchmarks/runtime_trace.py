@@ -260,14 +260,14 @@ def map_functions(spans: Spans, functions: Mapping[str, Mapping[str, Any]]) -> M
         ids[name] = node.symbol.id
         names[node.symbol.id] = node.symbol.qualified_name
         paths[node.symbol.id] = node.symbol.location.path
-    first = {spans.by_name[n].symbol.id: n for n in names.values() if n in spans.by_name}
+    # the first definition of every mapped name, then the other nodes of those names
+    first = {n: spans.by_name[n].symbol.id for n in names.values() if n in spans.by_name}
     redefinitions = {
-        node.symbol.id: spans.by_name[node.symbol.qualified_name].symbol.id
+        node.symbol.id: first[node.symbol.qualified_name]
         for nodes in spans.by_path.values()
         for node in nodes
-        if node.symbol.qualified_name in spans.by_name
-        and spans.by_name[node.symbol.qualified_name].symbol.id in first
-        and node.symbol.id != spans.by_name[node.symbol.qualified_name].symbol.id
+        if node.symbol.qualified_name in first
+        and node.symbol.id != first[node.symbol.qualified_name]
     }
     return Mapped(ids, names, paths, unmapped, redefinitions)
 

@@ -15,7 +15,7 @@ so `Resolver` answers first and value flow fills in where it has nothing.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Set
+from collections.abc import Callable, Iterable, Set
 from dataclasses import dataclass, replace
 
 from ..model import Binding, Block, CallArguments, Expr, ImportStatement, SymbolKind, ValueFlow
@@ -82,13 +82,11 @@ _MAX_STEPS = 5_000_000
 _END = 1 << 62  # a position after everything: a module's variables as functions see them
 _NONE: frozenset[int] = frozenset()
 
-_UNBOUND_MARK = "<unbound>"
-# the names of a union annotation that are not its members' classes
+_UNBOUND_MARK = "<unbound>"  # a memoised "not bound in this scope" (`_closure`)
+# the names of a union annotation that are not its members' classes (`None` is no name there)
 _UNION_WORDS = frozenset(
-    (*prefix, word)
-    for prefix in ((), ("typing",), ("t",))
-    for word in ("None", "Union", "Optional")
-)  # a memoised "not bound in this scope" (`_closure`)
+    (*prefix, word) for prefix in ((), ("typing",), ("t",)) for word in ("Union", "Optional")
+)
 
 
 @dataclass(frozen=True)
@@ -183,14 +181,23 @@ class ValueFlowAnalysis:
         """`value.a.b` for a value known otherwise (the resolver's type of `request` in
         `request.url`, when it cannot read the attribute's assignments), parameters' values
         not looked for at their callers."""
-        level = self._level
-        self._level = _MAX_LEVEL
         where = _Where(scope, module, at, block)
-        try:
+
+        def chain() -> Values:
             values = Values.of(value)
             for name in names:
                 values = self._attribute(values, name, where)
             return values
+
+        return self._shallow(chain)
+
+    def _shallow(self, compute: Callable[[], Values]) -> Values:
+        """`compute()` with parameters' values not looked for at their callers (unknown
+        when the file's step budget runs out)."""
+        level = self._level
+        self._level = _MAX_LEVEL
+        try:
+            return compute()
         except _Cut:
             return Values.unknown()
         finally:
@@ -266,14 +273,7 @@ class ValueFlowAnalysis:
     def class_attribute(self, class_name: str, name: str) -> Values:
         """What `name` holds in the body of the class or of a base (not set on instances),
         parameters' values not looked for at their callers."""
-        level = self._level
-        self._level = _MAX_LEVEL
-        try:
-            return self._class_attribute(class_name, name)
-        except _Cut:
-            return Values.unknown()
-        finally:
-            self._level = level
+        return self._shallow(lambda: self._class_attribute(class_name, name))
 
     def special_method(self, value: object, method: str) -> str | None:
         """The internal method `method` of an instance's class, if the class defines one."""
@@ -644,9 +644,9 @@ class ValueFlowAnalysis:
 
     def _declared_union(self, function: str, name: str) -> Values | None:
         """A parameter declared as a union of the repository's classes (`stream:
-        SyncByteStream | AsyncByteStream | None`): an instance of one of them (or None), as a
-        type checker reads it, where its callers do not say which (not followed, too many,
-        or passing what is not known). None when the annotation names anything else."""
+        SyncByteStream | AsyncByteStream | None`): an instance of one of them, as a type
+        checker reads it, where its callers do not say which (not followed, too many, or
+        passing what is not known). None when the annotation names anything else."""
         declared = {f.value for f in self.lookups.flows(function, ("<declared>", name))}
         if len(declared) != 1:
             return None
@@ -659,25 +659,22 @@ class ValueFlowAnalysis:
         result = Values()
         for dotted in value[1]:
             if dotted in _UNION_WORDS:
-                if dotted == ("None",):
-                    result.add(Values.of(Inert()), "`None`")
                 continue
             target = self.resolver.resolve_dotted(scope, dotted, module)
             if not isinstance(target, SymbolRef) or not self._is_class(target.qualified_name):
                 return None
             why = f"the parameter `{name}` of `{function}`, declared `{'.'.join(dotted)}`"
             result.add(Values.of(Instance(target.qualified_name)), why)
-        return result if any(isinstance(v, Instance) for v, _ in result) else None
+        return result if result.found else None
 
     def _parameter_values(self, function: str, name: str) -> Values:
         symbol = self.lookups.signature(function)
         if symbol is None:
             return Values.unknown()
+        receiver = self._receiver(function, name)
+        if receiver is not None:
+            return receiver
         position = symbol.parameters.index(name)
-        kind = symbol.parameter_kinds[position] if position < len(symbol.parameter_kinds) else "p"
-        static = "staticmethod" in symbol.decorators
-        if symbol.kind == SymbolKind.METHOD and position == 0 and kind in "po" and not static:
-            return _target(self.resolver._self_value(symbol))
         typed = self.index.scope_bindings.get(function, {}).get((name,), [])
         module = self._module(function)
         declared = [b for b in typed if self._names_a_type(b)]

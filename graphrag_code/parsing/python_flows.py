@@ -453,9 +453,8 @@ class FlowExtractor:
         right = node.child_by_field_name("right")
         if left is None or right is None:
             return
-        asynchronous = bool(node.children) and node.children[0].type == "async"
         self._bind(left, ("iter", self._expr(right)), node, right.end_byte)
-        self._implicit(right, ("__aiter__",) if asynchronous else ("__iter__",), right, "for")
+        self._iterated(node, right)
 
     def comprehension(self, node: ts.Node) -> None:
         left = node.child_by_field_name("left")
@@ -465,8 +464,12 @@ class FlowExtractor:
             return
         # visible to the element, which stands before the clause: take effect at the start
         self._bind(left, ("iter", self._expr(right)), node, owner.start_byte)
-        asynchronous = any(child.type == "async" for child in node.children)
-        self._implicit(right, ("__aiter__",) if asynchronous else ("__iter__",), right, "for")
+        self._iterated(node, right)
+
+    def _iterated(self, loop: ts.Node, iterable: ts.Node) -> None:
+        """A `for` statement or clause (`async for` too) runs its iterable's `__iter__`."""
+        asynchronous = any(child.type == "async" for child in loop.children)
+        self._implicit(iterable, ("__aiter__",) if asynchronous else ("__iter__",), iterable, "for")
 
     def with_item(self, node: ts.Node) -> None:
         value = node.child_by_field_name("value")
@@ -673,14 +676,15 @@ class FlowExtractor:
         comprehension's `if`): its class's `__bool__`, else its `__len__`. A `not`, or a
         boolean operator's left operand, is a capture of its own; a boolean operator in a
         truth test tests its right operand too."""
-        while node.type == "parenthesized_expression" and node.named_child_count == 1:
-            node = node.named_children[0]
-        if node.type == "boolean_operator":
-            right = node.child_by_field_name("right")
-            if right is not None:
-                self.truth(right)
-        elif node.type != "not_operator":
-            self._implicit(node, _TRUTH, node, "truth test", "first")
+        current: ts.Node | None = node
+        while current is not None:  # a loop, not recursion: `a or (b or (c or ...))`
+            while current.type == "parenthesized_expression" and current.named_child_count == 1:
+                current = current.named_children[0]
+            if current.type != "boolean_operator":
+                break
+            current = current.child_by_field_name("right")
+        if current is not None and current.type != "not_operator":
+            self._implicit(current, _TRUTH, current, "truth test", "first")
 
     def conditional(self, node: ts.Node) -> None:
         """`a if test else b` tests `test` for truth."""
