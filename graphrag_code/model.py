@@ -64,6 +64,9 @@ nested tuples tagged by their first item:
 ("isinstance", Expr)         an instance of the classes Expr names (`isinstance(x, Foo)`
                              narrowing, `cast("Foo", v)`, a declared element type)
 ("await", Expr)              `await Expr`
+("unlike", Expr, Expr)       the values of the first that are not instances of the classes the
+                             second names (`p if not isinstance(p, str) else …`)
+("sent",)                    what `yield v` evaluates to: the value the generator is sent
 ("lambda", line, params, Expr)  a lambda: its line, parameter names and body
 ("dict", ((Expr | None, Expr), ...))   a dict display (None key: `**other`)
 ("list" | "tuple" | "set", (Expr, ...))  a display; ("star", Expr) elements for `*xs`

@@ -152,8 +152,46 @@ def test_a_union_of_our_classes_stands_for_unknown_arguments(calls: Calls) -> No
     )
     # the async class has no `__iter__`: a `for` cannot run its `__aiter__`
     assert "unions.AsyncStream.__aiter__" not in callees_of(calls, "unions.Body.iterate")
-    # a union with a type that is not ours (`bytes`) says nothing certain
-    assert callees_of(calls, "unions.Opaque.iterate") == set()
+    # a member that is not ours (`bytes`) runs nothing of ours: the others still do
+    check_calls(
+        calls, [("unions.Opaque.iterate", "unions.SyncStream.__iter__", "inferred", "`for`")]
+    )
+    # `Any` may be anything, ours included: nothing certain
+    assert callees_of(calls, "unions.Anything.iterate") == set()
+
+
+def test_type_aliases_of_unions(calls: Calls) -> None:
+    """`StreamTypes = Union["ChunkedStream", str, "Wrapped"]`, `Optional[SyncStream]`: a
+    parameter declared with the alias holds an instance of one of its classes."""
+    check_calls(
+        calls,
+        [
+            # ChunkedStream inherits `close`; Wrapped is both a member and built for a `str`
+            ("unions.Aliased.close", "unions.SyncStream.close", "inferred", "`StreamTypes`"),
+            ("unions.Aliased.close", "unions.Wrapped.close", "inferred", None),
+        ],
+    )
+    assert callees_of(calls, "unions.Aliased.close") == {
+        "unions.SyncStream.close",
+        "unions.Wrapped.close",
+    }
+
+
+def test_what_a_generator_is_sent(calls: Calls) -> None:
+    """`reply = yield request` in a function declared `-> Generator[str, Reply, None]` (or
+    `AsyncGenerator[str, Reply]`) holds a Reply."""
+    check_calls(
+        calls,
+        [
+            ("sent.Flow.steps", "sent.Reply.read", "inferred", "is sent"),
+            ("sent.Flow.steps", "sent.Reply.status", "inferred", "reads the property"),
+            ("sent.Flow.async_steps", "sent.Reply.read", "inferred", "is sent"),
+            ("sent.Flow.qualified", "sent.Reply.read", "inferred", "is sent"),
+        ],
+    )
+    # no annotation, or sent None: nothing is known of `reply`
+    assert callees_of(calls, "sent.Flow.untyped") == set()
+    assert callees_of(calls, "sent.Flow.sends_nothing") == set()
 
 
 def test_context_managers_and_await(calls: Calls) -> None:
@@ -198,6 +236,8 @@ def test_dispatch_edges_reach_the_overrides_as_possible(calls: Calls) -> None:
             ("shapes.total", "shapes.Ring.area", "dispatch", via),
             # `self.area()` in the base class (template method)
             ("shapes.Shape.describe", "shapes.Square.area", "dispatch", via),
+            # a composite's override calling the base method on its parts may call itself
+            ("shapes.Group.area", "shapes.Group.area", "dispatch", via),
             # a Protocol's implementation that names it as its base
             ("protocol.flush", "protocol.FileSink.write", "dispatch", "`tr.protocol.Sink.write`"),
             ("http._client.Client.request", "http._transports.HTTPTransport.handle_request",
@@ -208,6 +248,9 @@ def test_dispatch_edges_reach_the_overrides_as_possible(calls: Calls) -> None:
     )  # fmt: skip
     # the resolved call itself keeps its certain tier
     assert calls[("shapes.total", "shapes.Shape.area")][0] == "inferred"
+    # `super().area()` runs the next class's method, whatever the instance: no override
+    ring = {callee for callee in callees_of(calls, "shapes.Ring.area") if "<" not in callee}
+    assert ring == {"shapes.Circle.area"}
     # a call resolved to `Square.area` reaches no sibling class's override
     assert callees_of(calls, "shapes.only_square") == {"shapes.Square.area"}
     # a name match gets no dispatch edges, and constructors none either

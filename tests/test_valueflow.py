@@ -154,8 +154,11 @@ def test_containers_and_dispatch_tables(calls: Calls) -> None:
             ("containers.dict_values", "helpers.gamma", "inferred", table),
             ("containers.built_by_appends", "helpers.alpha", "inferred", "the list `jobs`"),
             ("containers.built_by_appends", "helpers.delta", "inferred", "the list `jobs`"),
+            ("containers.Registry.run", "helpers.alpha", "inferred", "the dict `handlers`"),
         ],
     )
+    # what `pop(key)` takes out of the dict it puts back is nothing new: one certain callee
+    assert callees_of(calls, "containers.Registry.run") == {"helpers.alpha"}
     # a constant key selects its entry only
     assert callees_of(calls, "containers.dispatch_constant") == {"helpers.beta"}
     # nine targets are too many for certain edges: each is a possible one (tier `many`), and
@@ -268,6 +271,11 @@ def test_generators_iteration_and_special_methods(calls: Calls) -> None:
             ("protocols.join_parts", "protocols.chunks.stream", "inferred", "`join` runs"),
             # the built-ins that iterate to the end run an instance's `__iter__`
             ("protocols.consume_a_bag", "protocols.Bag.__iter__", "inferred", "`sorted` runs"),
+            # unpacking iterates: `a, b = spec` runs `Spec.__iter__` (in a `for` target too)
+            ("protocols.unpack_specs", "protocols.Spec.__iter__", "inferred",
+             "`unpacking` runs `__iter__`"),
+            ("protocols.unpack_specs", "helpers.alpha", "inferred",
+             "the return value of `vf.protocols.Spec.__iter__`"),
         ],
     )  # fmt: skip
 

@@ -11,6 +11,7 @@ among the values (a variable assigned in two branches), and answers where it has
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -103,12 +104,16 @@ class CallLinker:
             (p.at, p.callee): p for p in parsed.passes
         }
         self.signatures = SignatureMatcher(resolver, parsed.module)
+        # caller id -> lines of its `super().m()` calls (no dispatch to overrides from them)
+        self.super_lines: dict[str, set[int]] = defaultdict(set)
 
     # -- call sites ----------------------------------------------------------------------------
     def link(self, site: CallSite) -> str | None:
         """Add the CALLS edges of one call site; None when resolved, else the kind of
         unresolved site it is ("dynamic:eval", "values:many", "values:unknown:parameter", ...)."""
         source = self.ids.of_scope(self.parsed, site.scope)
+        if site.callee[0] == "super()":
+            self.super_lines[source].add(site.line)
         if _joins_text(site):  # `", ".join(parts)` iterates `parts`
             arguments = self.passes.get((site.at, self._callee_expr(site)))
             if arguments is not None:

@@ -13,7 +13,7 @@ subclass by a change of its bases alone is seen at the next full run).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Set
 from typing import TYPE_CHECKING
 
 from ..model import Edge, EdgeKind, Resolution, SymbolKind
@@ -47,10 +47,18 @@ class DispatchTable:
         self._subclasses: dict[str, list[str]] = defaultdict(list)  # class -> direct subclasses
         self._overrides: dict[str, list[str]] = {}
 
-    def edges(self, edges: Iterable[Edge], lookups: Lookups) -> list[Edge]:
+    def edges(
+        self,
+        edges: Iterable[Edge],
+        lookups: Lookups,
+        super_lines: Mapping[str, Set[int]] | None = None,
+    ) -> list[Edge]:
         """The dispatch edges implied by one file's certain CALLS edges: one per (caller,
-        override), never where a CALLS edge between the two exists already. Records the
-        methods' names and the overrides' modules in `lookups` (incremental runs)."""
+        override), never where a CALLS edge between the two exists already, nor from a line
+        of `super_lines` (caller -> lines of its `super().m()` calls, which run the next class's
+        method whatever the instance). Records the methods' names and the overrides' modules
+        in `lookups` (incremental runs)."""
+        super_lines = super_lines or {}
         self._build()
         edges = list(edges)
         existing = {(e.source, e.target) for e in edges if e.kind == EdgeKind.CALLS}
@@ -60,16 +68,20 @@ class DispatchTable:
                 continue
             if edge.resolution not in (Resolution.EXACT, Resolution.INFERRED):
                 continue  # a name match is possible already: its overrides say even less
+            skipped = super_lines.get(edge.source, ())
+            dispatched = tuple(line for line in edge.lines if line not in skipped)
+            if not dispatched:
+                continue
             lookups.names_consulted.add(self._owner[edge.target][1])
             base = self._names[edge.target]
             for override in self.overrides(edge.target):
                 lookups.modules_consulted.add(self.index.symbol_module[override])
                 target = self.ids.of_target(override)
                 key = (edge.source, target)
-                if key in existing or target == edge.source:
+                if key in existing:
                     continue
                 old = found.get(key)
-                lines = tuple(sorted(set(edge.lines) | set(old.lines))) if old else edge.lines
+                lines = tuple(sorted(set(dispatched) | set(old.lines))) if old else dispatched
                 found[key] = Edge(
                     EdgeKind.CALLS, edge.source, target, resolution=Resolution.DISPATCH,
                     lines=lines, via=old.via if old else f"dispatch via `{base}`",

@@ -83,6 +83,10 @@ _END = 1 << 62  # a position after everything: a module's variables as functions
 _NONE: frozenset[int] = frozenset()
 
 _UNBOUND_MARK = "<unbound>"  # a memoised "not bound in this scope" (`_closure`)
+# the modules whose names in an annotation are special forms or containers (`Any`,
+# `Sequence[Foo]`), not the class of the value, and the built-in containers
+_TYPING_MODULES = frozenset({"typing", "typing_extensions", "collections", "types", "abc"})
+_NOT_A_MEMBER = frozenset({"object", "type", "list", "dict", "set", "frozenset", "tuple"})
 # the names of a union annotation that are not its members' classes (`None` is no name there)
 _UNION_WORDS = frozenset(
     (*prefix, word) for prefix in ((), ("typing",), ("t",)) for word in ("Union", "Optional")
@@ -403,6 +407,10 @@ class ValueFlowAnalysis:
             return self._instances(expr[1], where).because(f"`isinstance(…, {_render(expr[1])})`")
         if tag == "await":
             return self._eval(expr[1], where)
+        if tag == "sent":
+            return self._sent(where.scope)
+        if tag == "unlike":
+            return self._unlike(self._eval(expr[1], where), self._eval(expr[2], where))
         if tag == "at":
             return self._eval(expr[3], _Where(where.scope, where.module, expr[1], expr[2]))
         if tag == "lambda":
@@ -593,14 +601,44 @@ class ValueFlowAnalysis:
                     classes.append(target.qualified_name)
         return tuple(classes)
 
-    def _shape(self, function: str, name: str, why: str) -> Values | None:
+    def _shape(self, function: str, name: str, why: str, *, whole: bool = False) -> Values | None:
         """The container a parameter or result (`<return>`) is declared as, with its
-        declared element types (`list[Foo]`, `dict[str, Foo]`, `Iterator[Foo]`)."""
+        declared element types (`list[Foo]`, `dict[str, Foo]`, `Iterator[Foo]`); `whole`:
+        only if it names the type of every element."""
         flows = self.lookups.flows(function, ("<shape>", name))
         if not flows:
             return None
         flow = flows[0]
+        if whole and _leaves_out(flow.value):
+            return None
         return self._eval(flow.value, self._where_of(flow)).because(why)
+
+    def _unlike(self, values: Values, classes: Values) -> Values:
+        """The values that are not instances of one of `classes` (those that are known)."""
+        ours = {c.qualified_name for c, _ in classes if isinstance(c, SymbolRef)}
+        theirs = {c.dotted for c, _ in classes if isinstance(c, External)}
+        for nested, _ in classes:  # `isinstance(x, (str, URL))`
+            if isinstance(nested, Container) and nested.kind == "tuple":
+                parts = self._container_items(nested)
+                ours |= {c.qualified_name for c, _ in parts if isinstance(c, SymbolRef)}
+                theirs |= {c.dotted for c, _ in parts if isinstance(c, External)}
+        result = Values(complete=values.complete, dynamic=values.dynamic)
+        for value, why in values:
+            if isinstance(value, Instance) and ours & set(self.resolver.mro(value.class_name)):
+                continue
+            if isinstance(value, External) and value.inferred and value.dotted in theirs:
+                continue
+            result.found.setdefault(value, why)
+        return result
+
+    def _sent(self, function: str) -> Values:
+        """What `yield v` evaluates to in `function`: an instance of the type its annotation
+        says it is sent (`-> Generator[Request, Response, None]`), else unknown."""
+        flows = self.lookups.flows(function, ("<sent>",))
+        if len(flows) != 1:
+            return Values.unknown()
+        why = f"what `{function}` is sent, as its `Generator` annotation declares"
+        return self._eval(flows[0].value, self._where_of(flows[0])).because(why)
 
     def _is_class(self, qualified_name: str) -> bool:
         symbol = self.lookups.symbol(qualified_name)
@@ -625,11 +663,16 @@ class ValueFlowAnalysis:
     # -- parameters ----------------------------------------------------------------------------
     def _parameter(self, function: str, name: str) -> Values:
         if self._level >= _MAX_LEVEL:
-            # callers are not followed this deep, but a method's receiver needs none
-            receiver = self._receiver(function, name)
-            if receiver is not None:
-                return receiver
-            return self._declared_union(function, name) or Values.unknown()
+            # callers are not followed this deep, but what the parameter is declared as (a
+            # method's receiver, an annotation) needs none
+            return self._memo(
+                ("param", function, name),
+                lambda: (
+                    self._declared_parameter(function, name)
+                    or self._declared_union(function, name)
+                    or Values.unknown()
+                ),
+            )
         return self._memo(("param", function, name), lambda: self._parameter_values(function, name))
 
     def _receiver(self, function: str, name: str) -> Values | None:
@@ -643,46 +686,88 @@ class ValueFlowAnalysis:
         return _target(self.resolver._self_value(symbol)) if kind in "po" else None
 
     def _declared_union(self, function: str, name: str) -> Values | None:
-        """A parameter declared as a union of the repository's classes (`stream:
-        SyncByteStream | AsyncByteStream | None`): an instance of one of them, as a type
-        checker reads it, where its callers do not say which (not followed, too many, or
-        passing what is not known). None when the annotation names anything else."""
+        """A parameter declared as a union of classes (`stream: SyncByteStream |
+        AsyncByteStream | None`, `proxy: ProxyTypes` with `ProxyTypes = Union["URL", str,
+        "Proxy"]`): an instance of one of them, as a type checker reads it, where its callers
+        do not say which (not followed, too many, or passing what is not known). An instance
+        of a class not ours (`str`) runs nothing of ours. None when the annotation names
+        anything else (`Any`, a type variable, a name that is not a class or such a union)."""
         declared = {f.value for f in self.lookups.flows(function, ("<declared>", name))}
-        if len(declared) != 1:
+        if len(declared) > 1:
             return None
-        (value,) = declared
-        if value[0] != "declared":
-            return None
+        if declared:
+            (value,) = declared
+            if value[0] != "declared":
+                return None
+            members: tuple[tuple[str, ...], ...] = value[1]
+        else:  # `x: Alias` reads as one class to the parser, which cannot tell
+            typed = self.index.scope_bindings.get(function, {}).get((name,), [])
+            annotations = {b.value for b in typed if b.kind == "annotation"}
+            if len(annotations) != 1:
+                return None
+            members = tuple(annotations)
         symbol = self.lookups.symbol(function)
         scope = symbol.parent if symbol is not None else function
-        module = self._module(function)
+        where = _Where(scope, self._module(function), _END, ())
         result = Values()
-        for dotted in value[1]:
+        for dotted in members:
             if dotted in _UNION_WORDS:
                 continue
-            target = self.resolver.resolve_dotted(scope, dotted, module)
-            if not isinstance(target, SymbolRef) or not self._is_class(target.qualified_name):
+            member = self._declared_member(dotted, where)
+            if member is None:
                 return None
-            why = f"the parameter `{name}` of `{function}`, declared `{'.'.join(dotted)}`"
-            result.add(Values.of(Instance(target.qualified_name)), why)
+            spelled = ".".join(dotted)
+            result.add(member, f"the parameter `{name}` of `{function}`, declared `{spelled}`")
         return result if result.found else None
+
+    def _declared_member(self, dotted: tuple[str, ...], where: _Where) -> Values | None:
+        """An instance of what one name of a union annotation names: a class (ours or not) or
+        a type alias of a union of classes; None for anything else."""
+        target = self.resolver.resolve_dotted(where.scope, dotted, where.module)
+        if isinstance(target, SymbolRef) and self._is_class(target.qualified_name):
+            return Values.of(Instance(target.qualified_name))
+        if isinstance(target, External):
+            if not _foreign_class(target):
+                return None
+            return Values.of(External(target.dotted, True))
+        if target is not None:
+            return None
+        alias = self._eval(("name", *dotted), where)  # `ProxyTypes = Union["URL", str, "Proxy"]`
+        if not alias.complete or not alias.found:
+            return None
+        result = Values()
+        for value, why in alias:
+            if isinstance(value, SymbolRef) and self._is_class(value.qualified_name):
+                result.add(Values.of(Instance(value.qualified_name)), why)
+            elif isinstance(value, External) and _foreign_class(value):
+                result.add(Values.of(External(value.dotted, True)), why)
+            elif not isinstance(value, Inert):  # `None` in the union
+                return None
+        return result
+
+    def _declared_parameter(self, function: str, name: str) -> Values | None:
+        """What a parameter holds whoever passes it: a method's receiver, an instance of the
+        one class its annotation names, the container `list[Foo]` declares; None when its
+        annotation says none of these."""
+        receiver = self._receiver(function, name)
+        if receiver is not None:
+            return receiver
+        typed = self.index.scope_bindings.get(function, {}).get((name,), [])
+        declared = [b for b in typed if self._names_a_type(b)]
+        if declared:  # a declared type is what the checkers use: it wins over call sites
+            return _target(self.resolver._binding_value(declared, function))
+        # `list[Foo]`: its elements are Foos
+        return self._shape(function, name, f"the parameter `{name}`")
 
     def _parameter_values(self, function: str, name: str) -> Values:
         symbol = self.lookups.signature(function)
         if symbol is None:
             return Values.unknown()
-        receiver = self._receiver(function, name)
-        if receiver is not None:
-            return receiver
+        declared_here = self._declared_parameter(function, name)
+        if declared_here is not None:
+            return declared_here
         position = symbol.parameters.index(name)
-        typed = self.index.scope_bindings.get(function, {}).get((name,), [])
         module = self._module(function)
-        declared = [b for b in typed if self._names_a_type(b)]
-        if declared:  # a declared type is what the checkers use: it wins over call sites
-            return _target(self.resolver._binding_value(declared, function))
-        shape = self._shape(function, name, f"the parameter `{name}`")
-        if shape is not None:  # `list[Foo]`: its elements are Foos, whoever passes it
-            return shape
         declared_as = self._declared(self.lookups.flows(function, ("<declared>", name)))
         why = f"the parameter `{name}` of `{function}`"
         result = Values()
@@ -1026,6 +1111,8 @@ class ValueFlowAnalysis:
                 result.add(self._eval(arguments[2][1], where))
             return result
         short = external.removeprefix("<builtin>.")
+        if short in ("iter", "tuple") and first is not None and first[0] == "tuple":
+            return self._eval(first, where)  # `iter((a, b))` yields a, then b: unpacked in place
         if short in ITERATING and first is not None:
             element = (
                 ("star", first)
@@ -1074,6 +1161,8 @@ class ValueFlowAnalysis:
                 result.add(Values.of(Instance(value.qualified_name)), why)
             elif is_type_variable(value):
                 result.complete = False
+            elif isinstance(value, External) and value.dotted[-1] == "Any":
+                result.complete = False  # `Iterator[Any]`: anything, ours included
             elif isinstance(value, External) and value.dotted[-1][:1].isupper():
                 result.add(Values.of(External(value.dotted, True)), why)
             else:
@@ -1182,10 +1271,12 @@ class ValueFlowAnalysis:
             function, ("<yield from>",)
         ):
             return Values.of(Generator(function), f"the generator `{function}`")
-        shape = self._shape(function, "<return>", why)
+        returns = self.lookups.flows(function, ("<return>",))
+        # a declared container wins, unless it leaves parts unsaid that the returned values
+        # say (`-> tuple[dict[str, str], SyncByteStream | AsyncByteStream]`)
+        shape = self._shape(function, "<return>", why, whole=bool(returns))
         if shape is not None:
             return shape
-        returns = self.lookups.flows(function, ("<return>",))
         if not returns:
             return Values.of(Inert())
         declared_as = self._declared(self.lookups.flows(function, ("<declared>", "<return>")))
@@ -1206,7 +1297,10 @@ class ValueFlowAnalysis:
         if method in ("get", "pop", "setdefault"):
             result = self._element(container, key)
             fallback = next((v for k, v in arguments if k == 1), None)
-            result.add(self._eval(fallback, where) if fallback is not None else Values.of(Inert()))
+            if fallback is not None:
+                result.add(self._eval(fallback, where))
+            elif method != "pop":  # `pop(key)` without a default raises rather than give None
+                result.add(Values.of(Inert()))
             return result
         return Values.unknown()
 
@@ -1236,7 +1330,7 @@ class ValueFlowAnalysis:
                 if not exact or pair_key == key or pair_key[0] not in ("str", "int", "const"):
                     matched = matched or pair_key == key
                     result.add(self._eval(value, where))
-            for flow in self._additions(container):
+            for flow in self._stored(container):
                 added = flow.target[-2:] if flow.target[-2] == "<key>" else ()
                 if flow.target[-1] == "<items>":
                     result.add(self._dict_values(self._eval(flow.value, self._where_of(flow))))
@@ -1272,7 +1366,7 @@ class ValueFlowAnalysis:
                 result.add(self._items(self._eval(element[1], where), where))
             else:
                 result.add(self._eval(element, where))  # type: ignore[arg-type]
-        for flow in self._additions(container):
+        for flow in self._stored(container):
             values = self._eval(flow.value, self._where_of(flow))
             if flow.target[-1] == "<items>":
                 values = self._items(values, self._where_of(flow))
@@ -1287,6 +1381,25 @@ class ValueFlowAnalysis:
             else:
                 result.complete = False
         return result
+
+    def _stored(self, container: Container) -> list[ValueFlow]:
+        """The additions that may bring a new element: not one taken from the container
+        itself (`self.adapters[key] = self.adapters.pop(key)` reorders requests' adapters),
+        which holds nothing the others do not, and would only be a cycle."""
+        return [f for f in self._additions(container) if not self._restores(f, container)]
+
+    def _restores(self, flow: ValueFlow, container: Container) -> bool:
+        value = flow.value
+        if value[0] == "call" and value[1][0] == "name" and value[1][-1] in ("pop", "get"):
+            receiver: Expr = value[1][:-1]
+        elif value[0] == "sub":
+            receiver = value[1]
+        else:
+            return False
+        if receiver[0] != "name" or len(receiver) < 2:
+            return False
+        found = self._eval(receiver, self._where_of(flow))
+        return found.complete and set(found.found) == {container}
 
     def _additions(self, container: Container) -> list[ValueFlow]:
         """Elements stored into the container's home after it was made."""
@@ -1372,7 +1485,12 @@ class ValueFlowAnalysis:
                     result.add(self._element(value.container, ("opaque",)), why)
             elif isinstance(value, Instance):
                 method = self.special_method(value, "__getitem__")
-                result.add(self._function_result(method) if method else Values.unknown(), why)
+                if method is not None:
+                    result.add(self._function_result(method), why)
+                elif key[0] == "int":  # `cls, args = middleware`: unpacking iterates it
+                    result.add(self._unpacked_instance(value, key, where), why)
+                else:
+                    result.complete = False
             elif isinstance(value, Inert):
                 result.add(Values.of(Inert()))
             elif isinstance(value, SymbolRef) and self._is_class(value.qualified_name):
@@ -1380,6 +1498,22 @@ class ValueFlowAnalysis:
                 result.add(Values.of(value), why)
             else:
                 result.complete = False
+        return result
+
+    def _unpacked_instance(self, value: Instance, key: Expr, where: _Where) -> Values:
+        """The element at position `key` of an instance unpacked through its `__iter__`
+        (starlette's `Middleware.__iter__` returns `iter((self.cls, self.args,
+        self.kwargs))`): that position of a tuple it iterates, else any element."""
+        method = self.special_method(value, "__iter__")
+        if method is None:
+            return Values.unknown()
+        iterated = self._function_result(method)
+        result = Values(complete=iterated.complete, dynamic=iterated.dynamic)
+        for inner, why in iterated:
+            if isinstance(inner, Container) and inner.kind == "tuple":
+                result.add(self._element(inner, key), why)
+            else:
+                result.add(self._items(Values.of(inner), where), why)
         return result
 
     def _entered(self, values: Values, where: _Where) -> Values:
@@ -1472,6 +1606,27 @@ def _target(target: Target | None) -> Values:
 
 def _externals(values: Values) -> set[str]:
     return {v.name for v, _ in values if isinstance(v, External)}
+
+
+def _leaves_out(shape: Expr) -> bool:
+    """Whether a declared container's element types leave one out (`("opaque",)`)."""
+    if shape[0] == "opaque":
+        return True
+    if shape[0] in ("list", "tuple", "set"):
+        return any(_leaves_out(part) for part in shape[1])
+    if shape[0] == "dict":
+        return any(_leaves_out(key) or _leaves_out(value) for key, value in shape[1])
+    return False
+
+
+def _foreign_class(target: External) -> bool:
+    """Whether a name of a union annotation, not ours, is the class of a value (`str`,
+    `httpcore.URL`): not `Any`, a container (`Sequence[Foo]`: the names inside are not the
+    value's class either) nor a type variable. An instance of it runs nothing of ours."""
+    dotted = target.dotted
+    if dotted[0] in _TYPING_MODULES or is_type_variable(target):
+        return False
+    return not (dotted[0] == "<builtin>" and dotted[-1] in _NOT_A_MEMBER)
 
 
 def _is_decoration(value: Expr) -> bool:

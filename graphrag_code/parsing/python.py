@@ -209,7 +209,8 @@ def element_types(node: ts.Node) -> Expr | None:
     """A container annotation as a display of instances of its element types (value flow
     iterates it like a literal): `list[Foo]` / `Iterator[Foo]` -> ("list", (Foo,)),
     `dict[K, V]` -> ("dict", ((K, V),)), `tuple[A, B]` -> ("tuple", (A, B)), each element
-    ("isinstance", ("name", ...)) or ("opaque",); None when no element type is one class."""
+    ("isinstance", ("name", ...)), a container of its own (`tuple[str, list[Foo]]`) or
+    ("opaque",); None when no element type is one class or such a container."""
     if node.type == "type" and node.named_child_count == 1:
         return element_types(node.named_children[0])
     if node.type == "binary_operator":  # list[Foo] | None
@@ -228,7 +229,7 @@ def element_types(node: ts.Node) -> Expr | None:
         params = list(params[0].named_children)
     if head is None or not params:
         return None
-    elements = [_instance_of(p) for p in params]
+    elements = [_element_of(p) for p in params]
     shape: Expr | None = None
     if head[-1] in ("Optional", "Final") and len(params) == 1:
         return element_types(params[0])
@@ -239,8 +240,35 @@ def element_types(node: ts.Node) -> Expr | None:
         shape = ("tuple", tuple(elements))
     elif head[-1] in _MAPPINGS and len(params) == 2:
         shape = ("dict", ((elements[0], elements[1]),))
-    known = any(e[0] == "isinstance" for e in elements)
+    known = any(e[0] != "opaque" for e in elements)
     return shape if known else None
+
+
+def _element_of(node: ts.Node) -> Expr:
+    """One element type of a container annotation: an instance of its class, or a container
+    itself (`tuple[str, dict[str, Foo]]`)."""
+    element = _instance_of(node)
+    if element[0] == "isinstance":
+        return element
+    return element_types(node) or element
+
+
+def sent_type(node: ts.Node) -> Expr | None:
+    """What `yield` evaluates to in a function declared `-> Generator[Y, S, R]` (or
+    `AsyncGenerator[Y, S]`): an instance of S, the value its caller sends; None when S is not
+    one class."""
+    if node.type == "type" and node.named_child_count == 1:
+        return sent_type(node.named_children[0])
+    if node.type not in ("generic_type", "subscript"):
+        return None
+    head = _dotted(node.child_by_field_name("value") or node.named_children[0])
+    params = [c for c in node.named_children[1:] if c.type != "comment"]
+    if node.type == "generic_type" and params and params[0].type == "type_parameter":
+        params = list(params[0].named_children)
+    if head is None or head[-1] not in ("Generator", "AsyncGenerator") or len(params) < 2:
+        return None
+    sent = _instance_of(params[1])
+    return sent if sent[0] == "isinstance" else None
 
 
 def _instance_of(node: ts.Node) -> Expr:
@@ -384,7 +412,7 @@ class PythonParser:
     def _flows(self, captures: dict[str, list[ts.Node]], state: _FileState) -> FlowExtractor:
         flows = FlowExtractor(
             lambda node: self._scope_of(node, state), state.def_scopes, _declared_classes,
-            element_types,
+            element_types, sent_type,
         )  # fmt: skip
         handlers = {
             "flow.assign": flows.assignment, "flow.augment": flows.augmented,

@@ -110,6 +110,9 @@ class _Encoder:
         if kind == "subscript":
             value = node.child_by_field_name("value")
             key = node.child_by_field_name("subscript")
+            alias = self._type_union(value, node, depth)
+            if alias is not None:
+                return alias
             return ("sub", self.encode(value, depth + 1), self.encode(key, depth + 1))
         if kind == "string":
             text = _string(node)
@@ -139,15 +142,16 @@ class _Encoder:
         if kind == "conditional_expression":
             parts = [c for c in node.named_children if c.type != "comment"]
             if len(parts) == 3:
-                return (
-                    "union",
-                    (self.encode(parts[0], depth + 1), self.encode(parts[2], depth + 1)),
-                )
+                chosen, otherwise = self._narrowed_arms(parts, depth)
+                return ("union", (chosen, otherwise))
             return _OPAQUE
         if kind == "boolean_operator":
             left = node.child_by_field_name("left")
             right = node.child_by_field_name("right")
             return ("union", (self.encode(left, depth + 1), self.encode(right, depth + 1)))
+        if kind == "yield":  # `x = yield v`: what the generator's caller sends
+            from_ = any(child.type == "from" for child in node.children)
+            return _OPAQUE if from_ else ("sent",)
         if kind == "await":
             awaited = node.named_children[0] if node.named_children else None
             return ("await", self.encode(awaited, depth + 1))
@@ -175,6 +179,46 @@ class _Encoder:
         if kind == "named_expression":
             return self.encode(node.child_by_field_name("value"), depth + 1)
         return _OPAQUE
+
+    def _narrowed_arms(self, parts: list[ts.Node], depth: int) -> tuple[Expr, Expr]:
+        """The two arms of `a if c else b`; where c is `isinstance(x, K)` (or its `not`),
+        the arm that is x itself holds what x holds that is not a K: `Proxy(p) if
+        isinstance(p, str) else p` is a Proxy, wherever p came from."""
+        chosen, test, otherwise = parts
+        arms = [self.encode(chosen, depth + 1), self.encode(otherwise, depth + 1)]
+        negated = test.type == "not_operator"
+        if negated:
+            argument = test.child_by_field_name("argument")
+            if argument is None:
+                return arms[0], arms[1]
+            test = argument
+        tests = _isinstance_tests(test) if test.type == "call" else []
+        if len(tests) == 1:
+            name, classes = tests[0]
+            excluded = 0 if negated else 1  # the arm where x is not a K
+            if arms[excluded] == ("name", name):
+                arms[excluded] = ("unlike", arms[excluded], self.encode(classes, depth + 1))
+        return arms[0], arms[1]
+
+    def _type_union(self, head: ts.Node | None, node: ts.Node, depth: int) -> Expr | None:
+        """`Union[A, "B", None]` / `Optional[A]` as a value (a type alias): one of the classes
+        it names (a string names one too), None (`("const",)`) included."""
+        if head is None or head.type not in ("identifier", "attribute"):
+            return None
+        word = node_text(head).rsplit(".", 1)[-1]
+        if word not in ("Union", "Optional"):
+            return None
+        members: list[Expr] = [_CONST] if word == "Optional" else []
+        for child in node.children_by_field_name("subscript"):
+            if child.type == "string":
+                text = _string(child)
+                dotted = text.strip().split(".") if text is not None else []
+                if not dotted or not all(part.isidentifier() for part in dotted):
+                    return None
+                members.append(("name", *dotted))
+            else:
+                members.append(self.encode(child, depth + 1))
+        return ("union", tuple(members)) if members else None
 
     def _elements(self, node: ts.Node, depth: int) -> tuple[Expr, ...]:
         elements: list[Expr] = []
@@ -229,6 +273,9 @@ class FlowExtractor:
     # a container annotation's element types as a display of instances (`list[Foo]` ->
     # ("list", (("isinstance", ("name", "Foo")),))), None for anything else
     element_types: Callable[[ts.Node], Expr | None] = lambda _: None
+    # a generator annotation's sent type as an instance (`Generator[Y, Foo, R]` ->
+    # ("isinstance", ("name", "Foo"))), None for anything else
+    sent_type: Callable[[ts.Node], Expr | None] = lambda _: None
     flows: list[ValueFlow] = field(default_factory=list)
     passes: list[CallArguments] = field(default_factory=list)
     implicit: list[ImplicitCall] = field(default_factory=list)
@@ -361,6 +408,14 @@ class FlowExtractor:
                     function.start_byte, self.block_of(function),
                 )
             )  # fmt: skip
+        sent = self.sent_type(annotation) if annotation is not None else None
+        if sent is not None and qualified is not None:
+            self.flows.append(
+                ValueFlow(
+                    qualified, ("<sent>",), sent, function.start_point[0] + 1,
+                    function.start_byte, self.block_of(function),
+                )
+            )  # fmt: skip
         names = self.declared_names(annotation) if annotation is not None else None
         if names is None or qualified is None:
             return
@@ -405,6 +460,8 @@ class FlowExtractor:
                       "list"):  # fmt: skip
             targets = [c for c in left.named_children if c.type != "comment"]
             elements = value[1] if value[0] in ("tuple", "list") else None
+            if elements is None:  # `a, b = pair`: unpacking iterates the value
+                self._implicit_value(node, ("__iter__",), value, "unpacking")
             for position, target in enumerate(targets):
                 if target.type in ("list_splat_pattern", "list_splat"):
                     inner = target.named_children[0] if target.named_children else None
@@ -706,8 +763,17 @@ class FlowExtractor:
         syntax: str,
         mode: Literal["", "first", "get", "set", "delete"] = "",
     ) -> None:
-        value = self._expr(operand)
-        if value[0] in ("name", "call", "attr", "sub", "await"):
+        self._implicit_value(node, methods, self._expr(operand), syntax, mode)
+
+    def _implicit_value(
+        self,
+        node: ts.Node,
+        methods: tuple[str, ...],
+        value: Expr,
+        syntax: str,
+        mode: Literal["", "first", "get", "set", "delete"] = "",
+    ) -> None:
+        if value[0] in ("name", "call", "attr", "sub", "await", "iter"):
             self.implicit.append(
                 ImplicitCall(
                     self.scope_of(node), methods, value, node.start_point[0] + 1, node.start_byte,
