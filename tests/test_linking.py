@@ -325,3 +325,29 @@ def test_updating_the_index_in_place_keeps_descriptor_names_as_a_fresh_build(
     assert index.update([before["a.py"]], [after["a.py"]])
     assert index.descriptor_names == RepositoryIndex(after.values()).descriptor_names
     assert index.descriptor_names == {"size": 1, "label": 1}
+
+
+def test_updating_the_index_in_place_keeps_overload_returns_as_a_fresh_build(
+    tmp_path: Path,
+) -> None:
+    """The returns an `@overload` stub's later definitions declare (its own return type
+    stands only if they all declare it, the implementation included) follow an edit in
+    place as a fresh build has them."""
+    from graphrag_code.linking.index import Lookups, RepositoryIndex
+
+    stubs = (
+        "from typing import overload\nclass A: ...\nclass B: ...\n"
+        "@overload\ndef make(x: int) -> A: ...\n"
+        "@overload\ndef make(x: str) -> B: ...\n"
+        "def make(x: int | str) -> A | B:\n    return A() if isinstance(x, int) else B()\n"
+    )
+    (tmp_path / "a.py").write_text(stubs)
+    before = link_repository(tmp_path, repo="t").parsed
+    index = RepositoryIndex(before.values())
+    make = index.symbols["a.make"]
+    assert Lookups(index).declared_return(make) is None  # A or B: the body says which
+    (tmp_path / "a.py").write_text(stubs.replace("-> B", "-> A").replace("-> A | B", "-> A"))
+    after = link_repository(tmp_path, repo="t").parsed
+    assert index.update([before["a.py"]], [after["a.py"]])
+    assert index.redefined_returns == RepositoryIndex(after.values()).redefined_returns
+    assert Lookups(index).declared_return(index.symbols["a.make"]) == ("A",)

@@ -169,12 +169,29 @@ def test_type_aliases_of_unions(calls: Calls) -> None:
             # ChunkedStream inherits `close`; Wrapped is both a member and built for a `str`
             ("unions.Aliased.close", "unions.SyncStream.close", "inferred", "`StreamTypes`"),
             ("unions.Aliased.close", "unions.Wrapped.close", "inferred", None),
+            # a local variable declared as a union, whatever it is assigned
+            ("unions.local_union", "unions.SyncStream.close", "inferred", "declared"),
+            ("unions.local_union", "unions.Wrapped.close", "inferred", "declared"),
         ],
     )
     assert callees_of(calls, "unions.Aliased.close") == {
         "unions.SyncStream.close",
         "unions.Wrapped.close",
     }
+
+
+def test_overloads_return_what_the_implementation_returns(calls: Calls) -> None:
+    """`command("x")(f)`: the first `@overload` stub says `-> Command`, another says a
+    decorator; the implementation returns its nested `decorator`, which the call runs."""
+    check_calls(
+        calls,
+        [
+            ("overloads.use_named", "overloads.command.decorator", "inferred",
+             "the return value of `tr.overloads.command`"),
+            # every definition of `widget` declares a Widget (or None): that type stands
+            ("overloads.use_widget", "overloads.Widget.ping", "inferred", None),
+        ],
+    )  # fmt: skip
 
 
 def test_what_a_generator_is_sent(calls: Calls) -> None:

@@ -294,8 +294,15 @@ def test_builtins_that_call_their_arguments(calls: Calls) -> None:
             (caller, "helpers.gamma", "inferred", "`threading.Thread` calls it"),
             (caller, "helpers.delta", "inferred", "`atexit.register` calls it"),
             (caller, "<builtin>.map", "exact", None),  # the built-in itself, an external
+            # `zip` pairs the elements of its iterables, unpacked by position
+            ("builtins_.zipped", "helpers.alpha", "inferred", "the variable `step`"),
+            ("builtins_.zipped", "helpers.beta", "inferred", "the variable `step`"),
         ],
     )
+    assert {c for c in callees_of(calls, "builtins_.zipped") if "<" not in c} == {
+        "helpers.alpha",
+        "helpers.beta",
+    }
 
 
 def test_dynamic_calls_stay_unresolved_and_are_counted(

@@ -314,6 +314,11 @@ def _relative(value: object, block: object) -> object:
     return value
 
 
+def is_overload(symbol: Symbol) -> bool:
+    """Whether a definition is a `@typing.overload` stub."""
+    return any(decorator.rsplit(".", 1)[-1] == "overload" for decorator in symbol.decorators)
+
+
 def _accessor(symbol: Symbol) -> str | None:
     """`@name.setter` / `@name.deleter` over `def name`: "setter" / "deleter"."""
     for decorator in symbol.decorators:
@@ -343,6 +348,9 @@ class RepositoryIndex:
         self.descriptor_names: Counter[str] = Counter()
         # property -> "setter" / "deleter" -> the ordinal of that redefinition (`@x.setter`)
         self.accessors: dict[str, dict[str, int]] = {}
+        # a name defined again in its module (`@overload` stubs, then the implementation) ->
+        # the returns its later definitions declare
+        self.redefined_returns: dict[str, set[Dotted | None]] = {}
         # value flow (Python): per scope, target -> flows in source order
         self.scope_flows: dict[str, dict[Dotted, list[ValueFlow]]] = defaultdict(dict)
         # class -> attribute -> flows into `self.attribute` (its methods) or the class body
@@ -377,6 +385,7 @@ class RepositoryIndex:
                 accessor = _accessor(symbol)
                 if accessor is not None:
                     self.accessors.setdefault(symbol.qualified_name, {})[accessor] = symbol.ordinal
+                self.redefined_returns.setdefault(symbol.qualified_name, set()).add(symbol.returns)
             if symbol.ordinal != 1 or symbol.qualified_name in self.symbols:
                 continue
             self.symbols[symbol.qualified_name] = symbol
@@ -521,6 +530,7 @@ class RepositoryIndex:
             self.decorations.pop(qualified, None)
             self.declared_attributes.pop(qualified, None)
             self.accessors.pop(qualified, None)
+            self.redefined_returns.pop(qualified, None)
         self.scope_flows.pop(parsed.module, None)
         self.module_flows.pop(parsed.module, None)
         for name in {pass_name(call.callee) for call in parsed.passes} - {None}:
@@ -604,6 +614,17 @@ class Lookups:
         for qualified in found:
             self.modules_consulted.add(self.index.symbol_module[qualified])
         return found
+
+    def declared_return(self, symbol: Symbol) -> Dotted | None:
+        """The one type a call of a function is declared to return: its annotation, unless it
+        is an `@overload` stub whose other definitions declare other types (click's
+        `command(f) -> Command` while `command("name")` returns a decorator): then none, and
+        the implementation's returned values say."""
+        if symbol.returns is None or not is_overload(symbol):
+            return symbol.returns
+        self.modules_consulted.add(self.index.symbol_module[symbol.qualified_name])
+        others = self.index.redefined_returns.get(symbol.qualified_name, set())
+        return symbol.returns if others <= {symbol.returns} else None
 
     def accessor(self, qualified_name: str, kind: str) -> int | None:
         """The ordinal of a property's `@name.setter` / `@name.deleter` definition."""

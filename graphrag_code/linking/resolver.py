@@ -377,9 +377,10 @@ class Resolver:
                 return Instance(symbol.qualified_name)
             if self.returns_self(symbol.qualified_name):
                 return Instance(symbol.parent)
-            if symbol.returns is not None:
+            returns = self.lookups.declared_return(symbol)
+            if returns is not None:
                 module = self.lookups.index.symbol_module[symbol.qualified_name]
-                return self._as_instance(self.resolve_dotted(symbol.parent, symbol.returns, module))
+                return self._as_instance(self.resolve_dotted(symbol.parent, returns, module))
             return None
         if isinstance(callee, External) and callee.dotted[-1][:1].isupper():
             return External(callee.dotted, inferred=True)

@@ -504,6 +504,8 @@ class ValueFlowAnalysis:
         result.add(self._flow_values(reached, (scope, name), f"the variable `{name}`"))
         if entry and is_parameter:
             result.add(self._parameter(symbol.qualified_name, name))
+        elif not result.complete:  # `provider: Router | Starlette | None = scope.get(…)`
+            return self._declared_union(scope, name, "variable") or result
         return result
 
     def _module_name(self, module: str, name: str, where: _Where | None) -> Values:
@@ -685,7 +687,7 @@ class ValueFlowAnalysis:
         kind = symbol.parameter_kinds[0] if symbol.parameter_kinds else "p"
         return _target(self.resolver._self_value(symbol)) if kind in "po" else None
 
-    def _declared_union(self, function: str, name: str) -> Values | None:
+    def _declared_union(self, function: str, name: str, kind: str = "parameter") -> Values | None:
         """A parameter declared as a union of classes (`stream: SyncByteStream |
         AsyncByteStream | None`, `proxy: ProxyTypes` with `ProxyTypes = Union["URL", str,
         "Proxy"]`): an instance of one of them, as a type checker reads it, where its callers
@@ -717,7 +719,7 @@ class ValueFlowAnalysis:
             if member is None:
                 return None
             spelled = ".".join(dotted)
-            result.add(member, f"the parameter `{name}` of `{function}`, declared `{spelled}`")
+            result.add(member, f"the {kind} `{name}` of `{function}`, declared `{spelled}`")
         return result if result.found else None
 
     def _declared_member(self, dotted: tuple[str, ...], where: _Where) -> Values | None:
@@ -1123,6 +1125,12 @@ class ValueFlowAnalysis:
             return Values.of(
                 Container("list", body, where.scope, where.module, where.at, where.block)
             )
+        if short == "zip" and first is not None:  # `for ty, x in zip(types, values)`
+            iterables = tuple(("iter", value) for key, value in arguments if isinstance(key, int))
+            pairs: tuple[Expr, ...] = (("star", ("list", (("tuple", iterables),))),)
+            return Values.of(
+                Container("list", pairs, where.scope, where.module, where.at, where.block)
+            )
         if short == "next" and first is not None:
             result = self._items(self._eval(first, where), where)
             if len(arguments) > 1:
@@ -1256,9 +1264,10 @@ class ValueFlowAnalysis:
         module = self._module(function)
         if self.resolver.returns_self(function):
             return Values.of(Instance(symbol.parent), f"{why} (`Self`)")
-        if symbol.returns is not None:
-            if symbol.returns[0] == "type[]":
-                held = self.resolver.resolve_dotted(symbol.parent, symbol.returns[1:], module)
+        declared_type = self.lookups.declared_return(symbol)
+        if declared_type is not None:
+            if declared_type[0] == "type[]":
+                held = self.resolver.resolve_dotted(symbol.parent, declared_type[1:], module)
                 if isinstance(held, SymbolRef):
                     return Values.of(SymbolRef(held.qualified_name, True), why)
             else:
