@@ -94,8 +94,11 @@ def test_casts_and_narrowing(calls: Calls) -> None:
             ("casts.use_string_cast", "target.Gadget.ping", "inferred", "`cast('Gadget'"),
             ("narrowing.use_assert", "target.Widget.ping", "inferred", "isinstance"),
             ("narrowing.use_if", "target.Gadget.ping", "inferred", "isinstance"),
+            ("narrowing.use_elif", "target.Widget.ping", "inferred", "isinstance"),
         ],
     )
+    # the `elif` narrows its own body only
+    assert "target.Gadget.ping" not in callees_of(calls, "narrowing.use_elif")
     # after the `if` the value may be anything: no edge
     assert not {c for c in callees_of(calls, "narrowing.use_if_outside") if c.endswith("ping")}
 

@@ -382,9 +382,10 @@ class FlowExtractor:
         )  # fmt: skip
 
     def narrowed(self, node: ts.Node) -> None:
-        """`if isinstance(x, Foo):` (in its body) and `assert isinstance(x, Foo)` (after it):
-        x holds an instance of Foo there, as the type checkers narrow it."""
-        if node.type == "if_statement":
+        """`if isinstance(x, Foo):` (in its body; an `elif` in its own) and `assert
+        isinstance(x, Foo)` (after it): x holds an instance of Foo there, as the type checkers
+        narrow it."""
+        if node.type in ("if_statement", "elif_clause"):
             condition = node.child_by_field_name("condition")
             place = node.child_by_field_name("consequence")
             at = condition.end_byte if condition is not None else 0  # the body sees it

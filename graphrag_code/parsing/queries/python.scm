@@ -68,6 +68,7 @@
 (typed_parameter) @flow.typed
 (typed_default_parameter) @flow.typed
 (if_statement) @flow.narrow
+(elif_clause) @flow.narrow
 (assert_statement) @flow.narrow
 (decorated_definition) @flow.decorated
 (binary_operator) @implicit.operator
