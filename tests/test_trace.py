@@ -95,6 +95,7 @@ def test_casts_and_narrowing(calls: Calls) -> None:
             ("narrowing.use_assert", "target.Widget.ping", "inferred", "isinstance"),
             ("narrowing.use_if", "target.Gadget.ping", "inferred", "isinstance"),
             ("narrowing.use_elif", "target.Widget.ping", "inferred", "isinstance"),
+            ("narrowing.use_builtin", "<builtin>.bytes.decode", "inferred", "isinstance"),
         ],
     )
     # the `elif` narrows its own body only

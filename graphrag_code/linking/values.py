@@ -15,6 +15,7 @@ so `Resolver` answers first and value flow fills in where it has nothing.
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Callable, Iterable, Set
 from dataclasses import dataclass, replace
 
@@ -1171,7 +1172,7 @@ class ValueFlowAnalysis:
                 result.complete = False
             elif isinstance(value, External) and value.dotted[-1] == "Any":
                 result.complete = False  # `Iterator[Any]`: anything, ours included
-            elif isinstance(value, External) and value.dotted[-1][:1].isupper():
+            elif isinstance(value, External) and _names_a_class(value):
                 result.add(Values.of(External(value.dotted, True)), why)
             else:
                 result.complete = False
@@ -1626,6 +1627,15 @@ def _leaves_out(shape: Expr) -> bool:
     if shape[0] == "dict":
         return any(_leaves_out(key) or _leaves_out(value) for key, value in shape[1])
     return False
+
+
+def _names_a_class(target: External) -> bool:
+    """Whether an external name in a type's place (`isinstance(x, dict)`, `cast(Foo, v)`,
+    `list[timedelta]`) is a class: a built-in type, or any other name (a module's function
+    there would be an error); not a built-in function."""
+    if target.dotted[0] == "<builtin>":
+        return isinstance(getattr(builtins, target.dotted[-1], None), type)
+    return True
 
 
 def _foreign_class(target: External) -> bool:
