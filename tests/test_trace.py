@@ -272,6 +272,9 @@ def test_dispatch_edges_reach_the_overrides_as_possible(calls: Calls) -> None:
     # `super().area()` runs the next class's method, whatever the instance: no override
     ring = {callee for callee in callees_of(calls, "shapes.Ring.area") if "<" not in callee}
     assert ring == {"shapes.Circle.area"}
+    # nor does `Circle.area(self)`, through the class
+    disc = {callee for callee in callees_of(calls, "shapes.Disc.area") if "<" not in callee}
+    assert disc == {"shapes.Circle.area"}
     # a call resolved to `Square.area` reaches no sibling class's override
     assert callees_of(calls, "shapes.only_square") == {"shapes.Square.area"}
     # a name match gets no dispatch edges, and constructors none either

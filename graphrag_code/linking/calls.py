@@ -104,16 +104,17 @@ class CallLinker:
             (p.at, p.callee): p for p in parsed.passes
         }
         self.signatures = SignatureMatcher(resolver, parsed.module)
-        # caller id -> lines of its `super().m()` calls (no dispatch to overrides from them)
-        self.super_lines: dict[str, set[int]] = defaultdict(set)
+        # caller id -> lines of its calls that name the method they run, `super().m()` and
+        # `Base.m(self)`: no dispatch to overrides from them
+        self.static_lines: dict[str, set[int]] = defaultdict(set)
 
     # -- call sites ----------------------------------------------------------------------------
     def link(self, site: CallSite) -> str | None:
         """Add the CALLS edges of one call site; None when resolved, else the kind of
         unresolved site it is ("dynamic:eval", "values:many", "values:unknown:parameter", ...)."""
         source = self.ids.of_scope(self.parsed, site.scope)
-        if site.callee[0] == "super()":
-            self.super_lines[source].add(site.line)
+        if self._names_its_method(site):
+            self.static_lines[source].add(site.line)
         if _joins_text(site):  # `", ".join(parts)` iterates `parts`
             arguments = self.passes.get((site.at, self._callee_expr(site)))
             if arguments is not None:
@@ -157,6 +158,21 @@ class CallLinker:
         if kind in _DECLARED:
             self._by_signature(source, site, {})  # a pair with a `many` edge keeps it (first)
         return kind
+
+    def _names_its_method(self, site: CallSite) -> bool:
+        """Whether a call runs the very method it names whatever the instance: through
+        `super()` or through a class (`BaseDatabaseWrapper._rollback(self)`)."""
+        if site.callee[0] == "super()":
+            return True
+        if site.value is not None or len(site.callee) < 2:
+            return False
+        method = self.resolver.lookups.signature(site.scope)
+        if method is not None and method.parameters[:1] == (site.callee[0],):
+            return False  # `cls.m()` in a classmethod: `cls` may be a subclass
+        head = self.resolver.resolve_dotted(
+            site.scope, site.callee[:-1], self.parsed.module, site.line
+        )
+        return isinstance(head, SymbolRef) and self._is_class(head.qualified_name)
 
     def _many(self, source: str, site: CallSite, runs: dict[Target, str] | None) -> str | None:
         """Possible edges (tier `many`) for a site left unresolved whose values are known but

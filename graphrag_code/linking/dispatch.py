@@ -51,14 +51,14 @@ class DispatchTable:
         self,
         edges: Iterable[Edge],
         lookups: Lookups,
-        super_lines: Mapping[str, Set[int]] | None = None,
+        static_lines: Mapping[str, Set[int]] | None = None,
     ) -> list[Edge]:
         """The dispatch edges implied by one file's certain CALLS edges: one per (caller,
         override), never where a CALLS edge between the two exists already, nor from a line
-        of `super_lines` (caller -> lines of its `super().m()` calls, which run the next class's
-        method whatever the instance). Records the methods' names and the overrides' modules
-        in `lookups` (incremental runs)."""
-        super_lines = super_lines or {}
+        of `static_lines` (caller -> lines of its `super().m()` and `Base.m(self)` calls, which
+        run the method they name whatever the instance). Records the methods' names and the
+        overrides' modules in `lookups` (incremental runs)."""
+        static_lines = static_lines or {}
         self._build()
         edges = list(edges)
         existing = {(e.source, e.target) for e in edges if e.kind == EdgeKind.CALLS}
@@ -68,7 +68,7 @@ class DispatchTable:
                 continue
             if edge.resolution not in (Resolution.EXACT, Resolution.INFERRED):
                 continue  # a name match is possible already: its overrides say even less
-            skipped = super_lines.get(edge.source, ())
+            skipped = static_lines.get(edge.source, ())
             dispatched = tuple(line for line in edge.lines if line not in skipped)
             if not dispatched:
                 continue

@@ -218,7 +218,7 @@ def link_file(
         except RecursionError:
             kinds["values:too-deep"] += 1
     if dispatch is not None:
-        for edge in dispatch.edges(collector.edges(), lookups, calls.super_lines):
+        for edge in dispatch.edges(collector.edges(), lookups, calls.static_lines):
             collector.add(edge)
     return FileLinks.build(
         parsed.path,
