@@ -1170,8 +1170,8 @@ class ValueFlowAnalysis:
                 result.add(Values.of(Instance(value.qualified_name)), why)
             elif is_type_variable(value):
                 result.complete = False
-            elif isinstance(value, External) and value.dotted[-1] == "Any":
-                result.complete = False  # `Iterator[Any]`: anything, ours included
+            elif isinstance(value, External) and value.dotted[-1] in ("Any", "object"):
+                result.complete = False  # `Iterator[Any]`, `dict[str, object]`: anything
             elif isinstance(value, External) and _names_a_class(value):
                 result.add(Values.of(External(value.dotted, True)), why)
             else:
