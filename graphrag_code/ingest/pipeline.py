@@ -12,10 +12,11 @@ import re
 import subprocess
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from ..errors import IngestError
 from ..graph.client import Neo4jClient
@@ -43,13 +44,16 @@ from .incremental import (
 from .languages import LanguageRun, per_language, read_project
 from .link_pool import link_in_processes, link_weight
 from .report import IngestReport
-from .rows import file_rows
+from .rows import file_node_ids, file_rows
 from .state import IndexState, StateStore, paused_gc, with_calls
 from .tests_stage import update_tests
+from .write_behind import WriteBehind
 
 __all__ = ["IndexOptions", "build_graph", "valid_repo_name"]
 
 _REPO_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
+# Node rows are built and handed to the writer this many at a time (whole files).
+NODE_PART = 10_000
 
 
 @dataclass(frozen=True)
@@ -167,26 +171,33 @@ def build_graph(
     cross = CrossRepoLinker(client)
     with _timed(report, "cross"):
         previous = _publish(cross, run, root)
-    with _timed(report, "write"):
-        node_ids, stats = _write(run, writer, index, ids, links, relink, removed, token, progress)
-    with _timed(report, "tests"):
-        progress.stage("writing tests", None)
-        tests, tests_report = update_tests(
-            parsed=run.parsed, links=links, relink=relink, fresh=set(run.fresh), ids=ids,
-            langs=langs, writer=writer,
-            previous=state.tests if state is not None else None,
-            all_nodes=[node for nodes in node_ids.values() for node in nodes],
-            project_changed=project_changed,
-        )  # fmt: skip
+    # The server writes while the run goes on: the tests stage's reach graph and the next
+    # state are built as the nodes and edges go in (write_behind.py).
+    with WriteBehind() as writes:
+        with _timed(report, "write"):
+            node_ids, stats = _write(
+                run, writer, writes, index, ids, links, relink, removed, token, progress
+            )
+        with _timed(report, "tests"):
+            writes.submit(progress.stage, "writing tests", None)
+            tests, tests_report = update_tests(
+                parsed=run.parsed, links=links, relink=relink, fresh=set(run.fresh), ids=ids,
+                langs=langs, writer=writer, writes=writes,
+                previous=state.tests if state is not None else None,
+                all_nodes=[node for nodes in node_ids.values() for node in nodes],
+                project_changed=project_changed,
+            )  # fmt: skip
+        _summarise(run, index, links)
+        new_state = next_state(run, index, links, relink, node_ids, stats, token, skipped_sha)
+        new_state.project, new_state.languages, new_state.tests = project, langs.names, tests
+        with _timed(report, "write"):  # what the server has still to write
+            writes.drain()
     report.tests, report.tests_reached = tests_report.tests, tests_report.reached
     report.tests_edges = tests_report.edges_written
     with _timed(report, "cross"):
         progress.stage("linking across repositories", None)
         crossed = cross.link(name, previous_packages=previous)
     report.cross_repo_edges, report.cross_repo_ambiguous = crossed.edges, crossed.ambiguous
-    _summarise(run, index, links)
-    new_state = next_state(run, index, links, relink, node_ids, stats, token, skipped_sha)
-    new_state.project, new_state.languages, new_state.tests = project, langs.names, tests
     with _timed(report, "state"):
         store.save(client.endpoint.uri, client.database, new_state, background=background)
     writer.finish_run(token, head=_git_head(root), files=len(run.parsed), symbols=report.symbols)
@@ -355,6 +366,7 @@ def _parse(
 def _write(
     run: IngestRun,
     writer: GraphWriter,
+    writes: WriteBehind,
     index: RepositoryIndex,
     ids: NodeIds,
     links: dict[str, FileLinks],
@@ -365,7 +377,6 @@ def _write(
 ) -> tuple[dict[str, list[str]], dict[str, bytes]]:
     state = run.state
     writer.start_run(str(run.root), token)
-    rows: list[NodeRow] = []
     node_ids: dict[str, list[str]] = (
         {}
         if state is None
@@ -373,10 +384,9 @@ def _write(
             p: ids_ for p, ids_ in state.node_ids.items() if p in run.parsed and p not in run.fresh
         }
     )
-    for path, parsed in sorted(run.fresh.items()):
-        file_node_rows = file_rows(run.repo, parsed, ids)
-        rows.extend(file_node_rows)
-        node_ids[path] = [row.id for row in file_node_rows]
+    fresh = sorted(run.fresh.items())
+    for path, parsed in fresh:
+        node_ids[path] = file_node_ids(parsed, ids)
     all_ids = {node for ids_ in node_ids.values() for node in ids_}
     if state is None:
         existing = writer.existing_node_ids()
@@ -385,37 +395,46 @@ def _write(
             node for path in set(run.fresh) | removed for node in state.node_ids.get(path, [])
         }
     deleted = existing - all_ids
-    nodes_written = len(rows)
+    nodes_written = sum(len(node_ids[path]) for path, _parsed in fresh)
     changes = edge_changes(
         links, relink, removed, node_ids, state.edge_digests if state is not None else None
     )
     changed_stats, stats = node_statistics(
         state, node_ids, links, relink, nodes_deleted=bool(deleted)
     )
-    if state is None and not existing:
-        # a repository with nothing in the graph yet: CREATE, statistics set with the nodes
-        progress.stage("writing nodes", len(rows))
-        writer.create_nodes(rows, changed_stats, progress.advance)
-        rows.clear()  # written: their texts need not stay while the edge rows are built
-        progress.stage("writing edges", len(changes.write))
-        writer.create_edges(changes.write, progress.advance)
+    creating = state is None and not existing
+    if not creating:
+        writes.submit(writer.delete_nodes, deleted)
+    writes.submit(progress.stage, "writing nodes", nodes_written)
+    # Rows are built a part at a time and handed over: the server creates the first part's
+    # nodes while the next part's text is split into words. Parts are whole files (a file's
+    # rows list parents before children).
+    part: list[NodeRow] = []
+    for number, (_path, parsed) in enumerate(fresh, 1):
+        part.extend(file_rows(run.repo, parsed, ids))
+        if len(part) >= NODE_PART or number == len(fresh):
+            if creating:  # nothing of the repository in the graph: CREATE, statistics with it
+                writes.submit(_create_nodes, writer, part, changed_stats, progress.advance)
+            else:
+                writes.submit(_merge_nodes, writer, part, progress.advance)
+            part = []
+    if creating:
+        writes.submit(progress.stage, "writing edges", len(changes.write))
+        writes.submit(writer.create_edges, changes.write, progress.advance)
     else:
-        writer.delete_nodes(deleted)
-        progress.stage("writing nodes", len(rows))
-        writer.write_nodes(rows, progress.advance)
-        rows.clear()
-        writer.delete_outgoing_edges(
-            changes.wholesale_sources | (existing if state is None else set())
+        writes.submit(
+            writer.delete_outgoing_edges,
+            changes.wholesale_sources | (existing if state is None else set()),
         )
-        writer.delete_edges(changes.delete)
-        progress.stage("writing edges", len(changes.write))
-        writer.write_edges(changes.write, progress.advance)
-        writer.write_node_stats(changed_stats)
+        writes.submit(writer.delete_edges, changes.delete)
+        writes.submit(progress.stage, "writing edges", len(changes.write))
+        writes.submit(writer.write_edges, changes.write, progress.advance)
+        writes.submit(writer.write_node_stats, changed_stats)
     run.edge_digests = changes.digests
     run.report.edges_written = len(changes.write)
     run.report.edges_deleted = len(changes.delete)
     if state is None:
-        writer.delete_orphan_externals()
+        writes.submit(writer.delete_orphan_externals)
     else:
         # only externals that lost a reference can have become orphans
         before = {
@@ -425,10 +444,25 @@ def _write(
             for name in state.links[path].external_targets
         }
         after = {name for path in relink for name in links[path].external_targets}
-        writer.delete_orphan_externals(sorted(before - after))
+        writes.submit(writer.delete_orphan_externals, sorted(before - after))
     run.report.nodes_written = nodes_written
     run.report.nodes_deleted = len(deleted)
     return node_ids, stats
+
+
+def _create_nodes(
+    writer: GraphWriter,
+    rows: list[NodeRow],
+    stats: dict[str, dict[str, Any]],
+    progress: Callable[[int], None],
+) -> None:
+    writer.create_nodes(rows, stats, progress)
+    rows.clear()  # written: their texts need not stay while the rest is written
+
+
+def _merge_nodes(writer: GraphWriter, rows: list[NodeRow], progress: Callable[[int], None]) -> None:
+    writer.write_nodes(rows, progress)
+    rows.clear()
 
 
 def _summarise(run: IngestRun, index: RepositoryIndex, links: dict[str, FileLinks]) -> None:

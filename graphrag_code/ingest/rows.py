@@ -8,7 +8,7 @@ from ..linking.linker import NodeIds
 from ..model import NodeRow, ParsedFile, Symbol, SymbolKind
 from ..text import search_text, statement_text
 
-__all__ = ["MAX_MODULE_CODE", "NodeRow", "file_rows"]
+__all__ = ["MAX_MODULE_CODE", "NodeRow", "file_node_ids", "file_rows"]
 
 MAX_MODULE_CODE = 200_000
 """Module nodes keep at most this many characters of source (symbols keep all of theirs)."""
@@ -112,6 +112,13 @@ def _symbol_row(repo: str, parsed: ParsedFile, symbol: Symbol, ids: NodeIds) -> 
             ),
         },
     )
+
+
+def file_node_ids(parsed: ParsedFile, ids: NodeIds) -> list[str]:
+    """The ids of `file_rows`, in its order, without building the rows."""
+    return [ids.of_module(parsed)] + [
+        ids.of_symbol(s.qualified_name, ordinal=s.ordinal, path=parsed.path) for s in parsed.symbols
+    ]
 
 
 def file_rows(repo: str, parsed: ParsedFile, ids: NodeIds) -> list[NodeRow]:

@@ -37,6 +37,7 @@ from ..model import EdgeKind, ParsedFile, Resolution, SymbolKind
 from .languages import LanguageRun
 from .receivers import by_function, fixture_types, receiver_calls, typed_calls
 from .state import Role, SeedIds, TestsBook, packed, unpacked
+from .write_behind import WriteBehind
 
 __all__ = ["TestsBook", "TestsReport", "update_tests"]
 
@@ -409,13 +410,14 @@ def update_tests(
     ids: NodeIds,
     langs: LanguageRun,
     writer: GraphWriter,
+    writes: WriteBehind,
     previous: TestsBook | None,
     all_nodes: Iterable[str],
     project_changed: bool = False,
     progress: Callable[[int], None] | None = None,
 ) -> tuple[TestsBook, TestsReport]:
-    """Write the changed roles, reach tiers and REACHES edges; the book the next run starts
-    from. `previous` None: a full run (every role and edge is written)."""
+    """Write the changed roles, reach tiers and REACHES edges (handed to `writes`); the book
+    the next run starts from. `previous` None: a full run (every role and edge is written)."""
     report = TestsReport()
     book = TestsBook()
     old = previous or TestsBook()
@@ -479,14 +481,15 @@ def update_tests(
     report.reached = book.reached = len(book.reach)
     if previous is None:
         changed_nodes = sorted(all_nodes)
-        writer.delete_all_reach_edges()
+        writes.submit(writer.delete_all_reach_edges)
         sources = set(graph)
     else:
         changed_nodes = _changed_nodes(old, book, names)
         sources = _changed_sources(old.adjacency, book.adjacency) | _changed_seeds(old, book)
-        writer.delete_reach_edges(sources)
-    writer.write_roles(
-        [(node, _role_props(book.roles.get(node), book.reach.get(node))) for node in changed_nodes]
+        writes.submit(writer.delete_reach_edges, sources)
+    writes.submit(
+        writer.write_roles,
+        [(node, _role_props(book.roles.get(node), book.reach.get(node))) for node in changed_nodes],
     )
     report.roles_written = len(changed_nodes)
     rows = [
@@ -494,6 +497,6 @@ def update_tests(
         for source in sorted(sources & graph.keys())
         for target, (tier, via) in sorted(graph[source].items())
     ]
-    writer.write_reach_edges(rows, progress)
+    writes.submit(writer.write_reach_edges, rows, progress)
     report.sources_rewritten, report.edges_written = len(sources), len(rows)
     return book, report
