@@ -69,7 +69,9 @@ def _edit_interface(path: Path) -> None:
     path.write_text(path.read_text() + added)
 
 
-def run(spec: str, edit_file: str, path: Path | None = None) -> dict[str, Any]:
+def run(
+    spec: str, edit_file: str, path: Path | None = None, *, full_only: bool = False
+) -> dict[str, Any]:
     if path is not None:
         source = path.resolve()
         spec = source.name
@@ -102,13 +104,17 @@ def run(spec: str, edit_file: str, path: Path | None = None) -> dict[str, Any]:
         store = StateStore(state_dir)
         edited = frozenset({str(work / edit_file)})
         for label, edit, mode in (
-            ("cold_no_change", None, "cold"),
-            ("cold_one_file_body_edit", _edit_body, "cold"),
-            ("warm_prime", None, "warm"),
-            ("warm_no_change", None, "warm"),
-            ("warm_one_file_body_edit", _edit_body, "warm"),
-            ("watch_one_file_body_edit", _edit_body, "watch"),
-            ("watch_one_file_interface_edit", _edit_interface, "watch"),
+            ()
+            if full_only
+            else (
+                ("cold_no_change", None, "cold"),
+                ("cold_one_file_body_edit", _edit_body, "cold"),
+                ("warm_prime", None, "warm"),
+                ("warm_no_change", None, "warm"),
+                ("warm_one_file_body_edit", _edit_body, "warm"),
+                ("watch_one_file_body_edit", _edit_body, "watch"),
+                ("watch_one_file_interface_edit", _edit_interface, "watch"),
+            )
         ):
             store.wait()
             if edit is not None:
@@ -152,8 +158,11 @@ def main() -> None:
     parser.add_argument("--path", type=Path, help="a local folder instead of a PyPI sdist")
     parser.add_argument("--edit-file", default="django/utils/text.py")
     parser.add_argument("--json", type=Path)
+    parser.add_argument(
+        "--full-only", action="store_true", help="time the full index alone (A/B pairs)"
+    )
     args = parser.parse_args()
-    result = run(args.package, args.edit_file, args.path)
+    result = run(args.package, args.edit_file, args.path, full_only=args.full_only)
     text = json.dumps(result, indent=2)
     print(text)
     if args.json:

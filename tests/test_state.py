@@ -51,6 +51,27 @@ def test_a_saved_state_loads_back_equal(tmp_path: Path) -> None:
     assert calls == _parsed("a.py", "a").calls
 
 
+def test_a_state_saved_early_is_in_place_only_once_committed(tmp_path: Path) -> None:
+    """The run writes its state while the server still writes the graph: until the run
+    commits it, the previous state is what a new run loads; a run that fails leaves no
+    temporary file behind."""
+    first = _state(**{"a.py": _parsed("a.py", "a")})
+    StateStore(tmp_path).save(SERVER, DATABASE, first)
+    second = replace(
+        _state(**{"a.py": _parsed("a.py", "a"), "b.py": _parsed("b.py", "b")}), token="t2"
+    )
+    early = StateStore(tmp_path).save_early(SERVER, DATABASE, second)
+    assert StateStore(tmp_path).load(SERVER, DATABASE, "demo") == first
+    early.commit()
+    early.discard()  # nothing once committed
+    assert StateStore(tmp_path).load(SERVER, DATABASE, "demo") == second
+
+    third = replace(second, token="t3")
+    StateStore(tmp_path).save_early(SERVER, DATABASE, third).discard()
+    assert StateStore(tmp_path).load(SERVER, DATABASE, "demo") == second
+    assert [p.name for p in tmp_path.iterdir() if p.suffix == ".tmp"] == []
+
+
 def _next(loaded: IndexState, changed: ParsedFile) -> IndexState:
     """The state a run that parsed `changed` anew would save after `loaded`."""
     return IndexState(

@@ -45,7 +45,7 @@ from .languages import LanguageRun, per_language, read_project
 from .link_pool import link_in_processes, link_weight
 from .report import IngestReport
 from .rows import file_node_ids, file_rows
-from .state import IndexState, StateStore, paused_gc, with_calls
+from .state import EarlySave, IndexState, StateStore, paused_gc, with_calls
 from .tests_stage import update_tests
 from .write_behind import WriteBehind
 
@@ -172,34 +172,46 @@ def build_graph(
     with _timed(report, "cross"):
         previous = _publish(cross, run, root)
     # The server writes while the run goes on: the tests stage's reach graph and the next
-    # state are built as the nodes and edges go in (write_behind.py).
-    with WriteBehind() as writes:
-        with _timed(report, "write"):
-            node_ids, stats = _write(
-                run, writer, writes, index, ids, links, relink, removed, token, progress
-            )
-        with _timed(report, "tests"):
-            writes.submit(progress.stage, "writing tests", None)
-            tests, tests_report = update_tests(
-                parsed=run.parsed, links=links, relink=relink, fresh=set(run.fresh), ids=ids,
-                langs=langs, writer=writer, writes=writes,
-                previous=state.tests if state is not None else None,
-                all_nodes=[node for nodes in node_ids.values() for node in nodes],
-                project_changed=project_changed,
-            )  # fmt: skip
-        _summarise(run, index, links)
-        new_state = next_state(run, index, links, relink, node_ids, stats, token, skipped_sha)
-        new_state.project, new_state.languages, new_state.tests = project, langs.names, tests
-        with _timed(report, "write"):  # what the server has still to write
-            writes.drain()
-    report.tests, report.tests_reached = tests_report.tests, tests_report.reached
-    report.tests_edges = tests_report.edges_written
-    with _timed(report, "cross"):
-        progress.stage("linking across repositories", None)
-        crossed = cross.link(name, previous_packages=previous)
-    report.cross_repo_edges, report.cross_repo_ambiguous = crossed.edges, crossed.ambiguous
-    with _timed(report, "state"):
-        store.save(client.endpoint.uri, client.database, new_state, background=background)
+    # state are built, and the state written to disk, as the nodes and edges go in
+    # (write_behind.py); the state is put in place once the graph holds what it describes.
+    early: EarlySave | None = None
+    try:
+        with WriteBehind() as writes:
+            with _timed(report, "write"):
+                node_ids, stats = _write(
+                    run, writer, writes, index, ids, links, relink, removed, token, progress
+                )
+            with _timed(report, "tests"):
+                writes.submit(progress.stage, "writing tests", None)
+                tests, tests_report = update_tests(
+                    parsed=run.parsed, links=links, relink=relink, fresh=set(run.fresh),
+                    ids=ids, langs=langs, writer=writer, writes=writes,
+                    previous=state.tests if state is not None else None,
+                    all_nodes=[node for nodes in node_ids.values() for node in nodes],
+                    project_changed=project_changed,
+                )  # fmt: skip
+            _summarise(run, index, links)
+            new_state = next_state(run, index, links, relink, node_ids, stats, token, skipped_sha)
+            new_state.project, new_state.languages, new_state.tests = project, langs.names, tests
+            if not background:  # a long-lived store saves in the background after the run
+                with _timed(report, "state"):
+                    early = store.save_early(client.endpoint.uri, client.database, new_state)
+            with _timed(report, "write"):  # what the server has still to write
+                writes.drain()
+        report.tests, report.tests_reached = tests_report.tests, tests_report.reached
+        report.tests_edges = tests_report.edges_written
+        with _timed(report, "cross"):
+            progress.stage("linking across repositories", None)
+            crossed = cross.link(name, previous_packages=previous)
+        report.cross_repo_edges, report.cross_repo_ambiguous = crossed.edges, crossed.ambiguous
+        with _timed(report, "state"):
+            if early is not None:
+                early.commit()
+            else:
+                store.save(client.endpoint.uri, client.database, new_state, background=True)
+    finally:
+        if early is not None:
+            early.discard()  # nothing once committed
     writer.finish_run(token, head=_git_head(root), files=len(run.parsed), symbols=report.symbols)
     return report
 

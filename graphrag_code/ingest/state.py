@@ -33,7 +33,7 @@ from ..model import Block, CallSite, Dotted, Expr, ParsedFile
 from ..parsing import ModuleName
 
 __all__ = [
-    "IndexState", "RawCall", "Spans", "StateStore", "TestsBook", "compact", "packed",
+    "EarlySave", "IndexState", "RawCall", "Spans", "StateStore", "TestsBook", "compact", "packed",
     "paused_gc", "unpacked", "with_calls",
 ]  # fmt: skip
 
@@ -312,48 +312,18 @@ class StateStore:
             self._writer.join()
             self._writer = None
 
+    def save_early(self, server: str, database: str, state: IndexState) -> EarlySave:
+        """Write `state` to a temporary file now, put in place by `EarlySave.commit` once the
+        graph holds what it describes (the run writes it while the server is still writing
+        the graph: Django's state takes ~1.4 s to write). Not committed, it is as if never
+        saved."""
+        path = self._path(server, database, state.repo)
+        self.wait()
+        return EarlySave(self, path, state, _write_temporary(path, state))
+
     @staticmethod
     def _write(path: Path, state: IndexState) -> None:
-        """Write `state` to a temporary file, then put it in place: the magic line, the
-        table's offset, each per-file object's bytes (copied from the file it was loaded
-        from when unchanged), the header (the rest of the state), then the table."""
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        temporary = path.with_suffix(f".{threading.get_ident()}.tmp")
-        previous = _previous_file(path, state.encoded)
-        table: dict[str, dict[str, tuple[int, int]]] = {}
-        objects: dict[str, dict[str, tuple[Any, int, int]]] = {}
-        # parses hold the source code: readable by this user only
-        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        try:
-            with os.fdopen(descriptor, "wb") as handle:
-                handle.write(_MAGIC + bytes(8))
-                for name in _PER_FILE:
-                    table[name], objects[name] = {}, {}
-                    for key, value in getattr(state, name).items():
-                        blob = _blob(previous, state.encoded, name, key, value)
-                        at = (handle.tell(), len(blob))
-                        handle.write(blob)
-                        table[name][key] = at
-                        objects[name][key] = (value, *at)
-                header = replace(state, parsed={}, links={}, node_ids={}, index=None, encoded=None)
-                header_at = handle.tell()
-                pickle.dump(header, handle, protocol=pickle.HIGHEST_PROTOCOL)
-                table_at = handle.tell()
-                stored = {"format": _FORMAT, "header": (header_at, table_at - header_at)}
-                pickle.dump({**stored, "files": table}, handle, protocol=pickle.HIGHEST_PROTOCOL)
-                handle.seek(len(_MAGIC))
-                handle.write(table_at.to_bytes(8, "little"))
-                handle.flush()
-                identity = _identity(handle.fileno())
-        except BaseException:
-            temporary.unlink(missing_ok=True)
-            raise
-        finally:
-            if previous is not None:
-                previous.close()
-        os.replace(temporary, path)
-        # one assignment: a run reading it sees the old or the new
-        state.encoded = Spans(identity, objects)
+        _put_in_place(path, state, _write_temporary(path, state))
 
     def delete(self, server: str, database: str, repo: str) -> None:
         self.wait()
@@ -395,3 +365,79 @@ def _previous_file(path: Path, spans: Spans | None) -> BinaryIO | None:
         handle.close()
         return None
     return handle
+
+
+@dataclass
+class _Written:
+    """A state file written under a temporary name, and where its objects lie in it."""
+
+    temporary: Path
+    identity: Any
+    objects: dict[str, dict[str, tuple[Any, int, int]]]
+
+
+def _write_temporary(path: Path, state: IndexState) -> _Written:
+    """Write `state` to a temporary file beside `path` (`_put_in_place` then renames it):
+    the magic line, the table's offset, each per-file object's bytes (copied from the file
+    it was loaded from when unchanged), the header (the rest of the state), then the
+    table."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    temporary = path.with_suffix(f".{threading.get_ident()}.tmp")
+    previous = _previous_file(path, state.encoded)
+    table: dict[str, dict[str, tuple[int, int]]] = {}
+    objects: dict[str, dict[str, tuple[Any, int, int]]] = {}
+    # parses hold the source code: readable by this user only
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(_MAGIC + bytes(8))
+            for name in _PER_FILE:
+                table[name], objects[name] = {}, {}
+                for key, value in getattr(state, name).items():
+                    blob = _blob(previous, state.encoded, name, key, value)
+                    at = (handle.tell(), len(blob))
+                    handle.write(blob)
+                    table[name][key] = at
+                    objects[name][key] = (value, *at)
+            header = replace(state, parsed={}, links={}, node_ids={}, index=None, encoded=None)
+            header_at = handle.tell()
+            pickle.dump(header, handle, protocol=pickle.HIGHEST_PROTOCOL)
+            table_at = handle.tell()
+            stored = {"format": _FORMAT, "header": (header_at, table_at - header_at)}
+            pickle.dump({**stored, "files": table}, handle, protocol=pickle.HIGHEST_PROTOCOL)
+            handle.seek(len(_MAGIC))
+            handle.write(table_at.to_bytes(8, "little"))
+            handle.flush()
+            identity = _identity(handle.fileno())
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+    finally:
+        if previous is not None:
+            previous.close()
+    return _Written(temporary, identity, objects)
+
+
+def _put_in_place(path: Path, state: IndexState, written: _Written) -> None:
+    os.replace(written.temporary, path)
+    # one assignment: a run reading it sees the old or the new
+    state.encoded = Spans(written.identity, written.objects)
+
+
+class EarlySave:
+    """A state written to disk before its run ended: `commit` puts it in place, `discard`
+    (or a run that fails before committing) removes it."""
+
+    def __init__(self, store: StateStore, path: Path, state: IndexState, written: _Written):
+        self._store, self._path, self._state, self._written = store, path, state, written
+        self._done = False
+
+    def commit(self) -> None:
+        _put_in_place(self._path, self._state, self._written)
+        self._store._memory[self._path] = self._state
+        self._done = True
+
+    def discard(self) -> None:
+        if not self._done:
+            self._written.temporary.unlink(missing_ok=True)
+            self._done = True
