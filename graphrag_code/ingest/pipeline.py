@@ -12,7 +12,9 @@ import re
 import subprocess
 import time
 import uuid
+from collections import deque
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -52,8 +54,10 @@ from .write_behind import WriteBehind
 __all__ = ["IndexOptions", "build_graph", "valid_repo_name"]
 
 _REPO_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
-# Node rows are built and handed to the writer this many at a time (whole files).
+# Node rows are built and handed to the writer this many at a time (whole files), and at
+# most this many parts are queued.
 NODE_PART = 10_000
+NODE_PARTS_QUEUED = 2
 
 
 @dataclass(frozen=True)
@@ -421,14 +425,20 @@ def _write(
     # Rows are built a part at a time and handed over: the server creates the first part's
     # nodes while the next part's text is split into words. Parts are whole files (a file's
     # rows list parents before children).
+    # At most NODE_PARTS_QUEUED parts wait for the server, so the rows' text alive at once
+    # stays bounded however large the repository.
     part: list[NodeRow] = []
+    queued: deque[Future[None]] = deque()
     for number, (_path, parsed) in enumerate(fresh, 1):
         part.extend(file_rows(run.repo, parsed, ids))
         if len(part) >= NODE_PART or number == len(fresh):
+            if len(queued) >= NODE_PARTS_QUEUED:
+                queued.popleft().result()
             if creating:  # nothing of the repository in the graph: CREATE, statistics with it
-                writes.submit(_create_nodes, writer, part, changed_stats, progress.advance)
+                done = writes.submit(_create_nodes, writer, part, changed_stats, progress.advance)
             else:
-                writes.submit(_merge_nodes, writer, part, progress.advance)
+                done = writes.submit(_merge_nodes, writer, part, progress.advance)
+            queued.append(done)
             part = []
     if creating:
         writes.submit(progress.stage, "writing edges", len(changes.write))

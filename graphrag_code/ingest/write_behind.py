@@ -1,8 +1,8 @@
 """Graph writes run in order on one background thread while the run prepares what comes next.
 
 The write stage used to alternate: Python built rows while the server waited, then the
-server created them while Python waited (Django: ~16 s of the server's time behind 10 s of
-Python's — rows, edge digests, the tests stage's reach graph, the next state). Handed to
+server created them while Python waited (Django: ~20 s of the server's work and ~8 s of
+Python's — node rows, edge digests, the tests stage's reach graph, the next state). Handed to
 `WriteBehind`, each write starts as soon as the one before it is done, and the run goes on
 building the next rows meanwhile. Writes keep the order they were submitted in, on one
 connection at a time, so nothing they do to the graph changes; only *when* they happen.
@@ -53,20 +53,23 @@ class WriteBehind:
             # under way finishes (a transaction is not cut in half), then the thread ends.
             self._pool.shutdown(wait=True, cancel_futures=True)
 
-    def submit(self, write: Callable[P, object], *args: P.args, **kwargs: P.kwargs) -> None:
-        """Queue `write(*args, **kwargs)` after every write submitted before it."""
+    def submit(self, write: Callable[P, object], *args: P.args, **kwargs: P.kwargs) -> Future[None]:
+        """Queue `write(*args, **kwargs)` after every write submitted before it; its future
+        says when it is done (`result()` raises what made it, or a write before it, fail)."""
         self._raise_failure()
 
         def run() -> None:
             if self._failure is not None:
-                return  # an earlier write failed: nothing after it is written
+                raise self._failure  # an earlier write failed: nothing after it is written
             try:
                 write(*args, **kwargs)
             except BaseException as exc:
                 self._failure = exc
                 raise
 
-        self._pending.append(self._pool.submit(run))
+        future = self._pool.submit(run)
+        self._pending.append(future)
+        return future
 
     def drain(self) -> None:
         """Wait until every submitted write is done; raise the first failure."""
