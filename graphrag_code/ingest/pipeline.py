@@ -434,10 +434,13 @@ def _write(
         if len(part) >= NODE_PART or number == len(fresh):
             if len(queued) >= NODE_PARTS_QUEUED:
                 queued.popleft().result()
+            advance = progress.advance
             if creating:  # nothing of the repository in the graph: CREATE, statistics with it
-                done = writes.submit(_create_nodes, writer, part, changed_stats, progress.advance)
+                done = writes.submit(
+                    _freed_once_written, writer.create_nodes, part, changed_stats, advance
+                )
             else:
-                done = writes.submit(_merge_nodes, writer, part, progress.advance)
+                done = writes.submit(_freed_once_written, writer.write_nodes, part, advance)
             queued.append(done)
             part = []
     if creating:
@@ -472,18 +475,10 @@ def _write(
     return node_ids, stats
 
 
-def _create_nodes(
-    writer: GraphWriter,
-    rows: list[NodeRow],
-    stats: dict[str, dict[str, Any]],
-    progress: Callable[[int], None],
-) -> None:
-    writer.create_nodes(rows, stats, progress)
-    rows.clear()  # written: their texts need not stay while the rest is written
-
-
-def _merge_nodes(writer: GraphWriter, rows: list[NodeRow], progress: Callable[[int], None]) -> None:
-    writer.write_nodes(rows, progress)
+def _freed_once_written(write: Callable[..., None], rows: list[NodeRow], *args: Any) -> None:
+    """`write(rows, *args)`, then the rows let go: their texts need not stay while the rest
+    is written."""
+    write(rows, *args)
     rows.clear()
 
 
