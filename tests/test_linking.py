@@ -259,6 +259,42 @@ def test_a_file_links_the_same_whatever_was_linked_before_it(
     assert alone == forward
 
 
+_SHALLOW_OR_DEEP = {
+    # `pick` returns a `Leaf` at once, or one from the end of a chain of calls
+    "lib.py": "class Leaf:\n    def run(self):\n        pass\n"
+    + "def chain0():\n    return Leaf()\n"
+    + "".join(f"def chain{n}():\n    return chain{n - 1}()\n" for n in range(1, 6))
+    + "def pick(flag):\n    if flag:\n        return Leaf()\n    return chain5()\n",
+    # asks for it where all of it fits under the depth limit
+    "a.py": "from lib import pick\ndef use_a():\n    pick(True).run()\n",
+    # asks for it from deep down a chain of its own, where only its first answer fits
+    "b.py": "from lib import pick\ndef w0():\n    return pick(False)\n"
+    + "".join(f"def w{n}():\n    return w{n - 1}()\n" for n in range(1, 4))
+    + "def use_b():\n    w3().run()\n",
+}
+
+
+def test_a_result_too_tall_for_where_it_is_reused_is_computed_there_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A result from the shared cache that needed more depth than is left where it is asked
+    for again is computed there again, not taken as unknown: cut short, a computation still
+    finds some values and consults less than it would in full, so a file linked after the one
+    that filled the cache would otherwise differ from the same file linked first (found on
+    Django: 3 of 2,895 files recorded other dependencies linked on two processes than on one)."""
+    from graphrag_code.linking import values
+
+    for name, text in _SHALLOW_OR_DEEP.items():
+        (tmp_path / name).write_text(text)
+    parsed = link_repository(tmp_path, repo="vf").parsed
+    monkeypatch.setattr(values, "_MAX_DEPTH", 6)
+    after = _link_in_order(parsed, ["lib.py", "a.py", "b.py"])["b.py"]
+    alone = _link_in_order(parsed, ["b.py"])["b.py"]
+    assert after == alone
+    # what the cut-short computation read: a change there must relink b.py
+    assert "flows:lib.chain5/<return>" in after.modules_consulted
+
+
 _DEEP_CHAIN = (
     "class Leaf:\n    def run(self):\n        pass\n"
     "def leaf():\n    return Leaf()\n"
