@@ -225,6 +225,14 @@ VALUEFLOW = Path(__file__).parent / "fixtures" / "valueflow"
 
 def _link_in_order(parsed: dict[str, Any], order: list[str]) -> dict[str, Any]:
     """Link `order`'s files one after the other, sharing one run's value-flow results."""
+    return _link_sharing(parsed, order, shared_mb=None)[0]
+
+
+def _link_sharing(
+    parsed: dict[str, Any], order: list[str], shared_mb: int | None
+) -> tuple[dict[str, Any], int]:
+    """The links of `order`'s files linked in one run, its shared results kept within
+    `shared_mb` of growth, and how often they were dropped."""
     from graphrag_code.ingest.languages import LanguageRun
     from graphrag_code.linking.index import RepositoryIndex
     from graphrag_code.linking.linker import NodeIds
@@ -232,8 +240,21 @@ def _link_in_order(parsed: dict[str, Any], order: list[str]) -> dict[str, Any]:
     langs = LanguageRun.of(None)
     index = RepositoryIndex(parsed.values())
     ids = NodeIds("vf", index)
-    langs.prepare(index, {})
-    return {path: langs.link(parsed[path], index, ids) for path in order}
+    langs.prepare(index, {}, shared_mb)
+    links = {path: langs.link(parsed[path], index, ids) for path in order}
+    return links, langs.contexts["python"].budget.drops
+
+
+def test_shared_results_dropped_at_their_budget_change_no_link() -> None:
+    """A link process drops the value-flow results it shares once they grow it by its budget
+    (a 14k-file tree grew one past 12 GB); a file links the same without them."""
+    parsed = link_repository(VALUEFLOW, repo="vf").parsed
+    paths = sorted(parsed)
+    kept, never = _link_sharing(parsed, paths, shared_mb=None)
+    dropped, drops = _link_sharing(parsed, paths, shared_mb=0)  # reached after every file
+    assert never == 0
+    assert drops > 0
+    assert dropped == kept
 
 
 @pytest.mark.parametrize(("steps", "depth"), [(120, 24), (5_000_000, 3)])

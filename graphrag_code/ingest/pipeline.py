@@ -27,6 +27,7 @@ from ..graph.writer import GraphWriter
 from ..languages import language_named, module_names
 from ..linking.index import RepositoryIndex
 from ..linking.linker import FileLinks, NodeIds
+from ..linking.shared_budget import DEFAULT_SHARED_MB
 from ..model import NodeRow, ParsedFile, SkippedFile, SymbolKind
 from ..parsing import ParseJob, imported_prefixes, parse_files, walk_repository
 from ..parsing.walker import DEFAULT_MAX_BYTES, WalkResult, walk_changes
@@ -68,6 +69,9 @@ class IndexOptions:
     # file links the same whichever files a process linked before it (value flow charges a
     # reused result what computing it cost), so the split changes nothing (BENCHMARKS §2).
     link_workers: int = field(default_factory=lambda: max(1, min(2, os.cpu_count() or 1)))
+    # MiB the value-flow results a link process shares may grow it by before they are
+    # dropped and computed again as needed (links unchanged; None: no limit)
+    link_shared_mb: int | None = DEFAULT_SHARED_MB
     full: bool = False  # ignore the incremental state and rebuild this repository's graph
     # paths a file watcher reported: with a warm state, only these are looked at (no walk)
     changed_paths: frozenset[str] | None = None
@@ -163,7 +167,7 @@ def build_graph(
                 root, client, repo=name, store=store,
                 options=replace(options, full=True, changed_paths=None), progress=progress,
             )  # fmt: skip
-        report.project_issues = langs.prepare(index, project)
+        report.project_issues = langs.prepare(index, project, options.link_shared_mb)
         relink = files_to_relink(run, index, removed)
         if project_changed:  # tsconfig.json paths, a workspace's packages: all may resolve anew
             sensitive = langs.project_sensitive()

@@ -9,6 +9,7 @@ from typing import Protocol
 from ..model import ParsedFile, ParseIssue
 from .index import RepositoryIndex
 from .linker import FileLinks, NodeIds
+from .shared_budget import SharedBudget
 
 __all__ = ["LinkContext", "Linker"]
 
@@ -19,6 +20,8 @@ class LinkContext:
     TypeScript's tsconfig.json paths, a workspace's packages), and what was wrong with it."""
 
     issues: dict[str, list[ParseIssue]] = field(default_factory=dict)  # path -> problems
+    # how much what the linker shares between files may grow a process (`shared_budget.py`)
+    budget: SharedBudget = field(default_factory=SharedBudget)
 
 
 class Linker(Protocol):

@@ -38,4 +38,6 @@ class PythonLinker:
             return link_file(parsed, index, ids)
         if context.dispatch is None or context.dispatch.index is not index:
             context.dispatch = DispatchTable(index, ids)
-        return link_file(parsed, index, ids, context.values, context.dispatch)
+        links = link_file(parsed, index, ids, context.values, context.dispatch)
+        context.budget.check(context.values)
+        return links
