@@ -33,7 +33,7 @@ def test_no_budget_never_drops_and_a_forked_child_measures_its_own_growth() -> N
     readings = iter([1000.0, 5000.0, 5000.0, 5100.0])
     budget = SharedBudget(200, measure=lambda: next(readings))
     budget.begin()
-    object.__setattr__(budget, "_pid", os.getpid() + 1)  # as if begun in another process
+    budget._pid = os.getpid() + 1  # as if begun in another process (the parent)
     assert not budget.check(cache)  # begins again here (5,000), grown 0
     assert not budget.check(cache)  # grown 100 < 200 (4,100 since the parent began)
     assert len(cache) == 1000

@@ -3,8 +3,8 @@ within a memory budget, by dropping them all when they reach it.
 
 Sharing results is what makes value flow affordable (Django links in 38 s of CPU with it, 47 s
 without), but what is shared grows with the repository: a link process of homeassistant held
-2.7 GB, and indexing a 14k-file `site-packages` grew one past 12 GB until the kernel killed
-it. A file links the same whatever the cache holds (a reused result costs and records what
+2.7 GB, and indexing an 11k-file `site-packages` grew one past 12 GB until the kernel
+killed it. A file links the same whatever the cache holds (a reused result costs and records what
 computing it did: `values.py`), so dropping the cache between two files changes no link, only
 the time the next files take to compute results again.
 
@@ -23,8 +23,8 @@ from typing import Any
 
 __all__ = ["DEFAULT_SHARED_MB", "SharedBudget", "resident_mb"]
 
-# A Django link process grows ~600 MB on half of Django (two processes) and stays under it;
-# homeassistant's grew ~1.6 GB.
+# Set by hand, not tuned: a Django link process grows ~700 MB on its half of Django (two
+# processes) and stays under it; homeassistant's grew ~1.6 GB.
 DEFAULT_SHARED_MB = 1024
 
 _PAGE_MB = os.sysconf("SC_PAGE_SIZE") / 2**20 if hasattr(os, "sysconf") else 4096 / 2**20
@@ -52,8 +52,8 @@ class SharedBudget:
     _entries: int | None = field(default=None, repr=False)
 
     def begin(self) -> None:
-        """Take this process's memory as the start (called before its first file; a forked
-        child calls it again, as its own growth is what counts)."""
+        """Take this process's memory as the start. `check` calls it on a process's first
+        file, so a forked child measures its own growth, not the parent's."""
         self._pid, self._start, self._entries = os.getpid(), self.measure() or 0.0, None
 
     def check(self, shared: MutableMapping[Any, Any]) -> bool:
