@@ -8,6 +8,7 @@ peak of the whole tree's PSS (shared pages counted once: what the machine had to
 inherits the indexer's resident pages, so its "peak" is the indexer's.
 
     .venv/bin/python -m benchmarks.index_memory [--only django,homeassistant] [--json out.json]
+        [--link-ceiling-mb MIB|none]
 
 Packages are sdists from PyPI (`benchmarks.scale.PACKAGES`); indexed without embeddings into
 the managed local Neo4j (or NEO4J_URI) as `memory-<package>`, deleted afterwards.
@@ -28,6 +29,7 @@ from typing import Any
 
 from benchmarks.oracles.packages import extract_sdist
 from benchmarks.scale import PACKAGES, fetch_sdist
+from graphrag_code.linking.shared_budget import DEFAULT_CEILING_MB
 
 _SAMPLE_SECONDS = 0.05
 _TREE_EVERY = 4  # samples between two walks of the process tree (reading smaps costs)
@@ -111,7 +113,7 @@ class _Progress:
         return None
 
 
-def measure(source: Path, repo: str) -> dict[str, Any]:
+def measure(source: Path, repo: str, ceiling_mb: int | None = DEFAULT_CEILING_MB) -> dict[str, Any]:
     """Index `source` here (a fresh process: `main --child`) and report its memory."""
     from graphrag_code.api import connect
     from graphrag_code.graph.schema import SchemaConfig, ensure_schema
@@ -131,7 +133,7 @@ def measure(source: Path, repo: str) -> dict[str, Any]:
         started = time.perf_counter()
         report = build_graph(
             source, client, repo=repo, state_dir=Path(tmp) / "state",
-            options=IndexOptions(), progress=_Progress(sampler),
+            options=IndexOptions(link_ceiling_mb=ceiling_mb), progress=_Progress(sampler),
         )  # fmt: skip
         seconds = time.perf_counter() - started
         sampler.enter("done")
@@ -157,9 +159,15 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="write the results here")
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)  # one package, this process
     parser.add_argument("--repo", default="memory", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--link-ceiling-mb",
+        type=lambda text: None if text == "none" else int(text),
+        default=DEFAULT_CEILING_MB,
+        help=f"IndexOptions.link_ceiling_mb, or 'none' (default {DEFAULT_CEILING_MB})",
+    )
     args = parser.parse_args()
     if args.child is not None:
-        print(json.dumps(measure(args.child, args.repo)))
+        print(json.dumps(measure(args.child, args.repo, args.link_ceiling_mb)))
         return
     wanted = (args.only or "django").split(",")
     versions = dict(PACKAGES)
@@ -170,7 +178,7 @@ def main() -> None:
         source = extract_sdist(name, versions[name], fetch_sdist(name, versions[name]))
         done = subprocess.run(
             [sys.executable, "-m", "benchmarks.index_memory", "--child", str(source),
-             "--repo", f"memory-{name}"],
+             "--repo", f"memory-{name}", "--link-ceiling-mb", str(args.link_ceiling_mb).lower()],
             capture_output=True, text=True, check=False,
         )  # fmt: skip
         if done.returncode != 0:

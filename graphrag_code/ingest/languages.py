@@ -21,7 +21,7 @@ from ..languages import (
 from ..linking.base import LinkContext
 from ..linking.index import RepositoryIndex
 from ..linking.linker import FileLinks, NodeIds
-from ..linking.shared_budget import DEFAULT_SHARED_MB, SharedBudget
+from ..linking.shared_budget import DEFAULT_CEILING_MB, DEFAULT_SHARED_MB, SharedBudget
 from ..model import ParsedFile, ParseIssue, SourceFile, SymbolKind
 from .report import LanguageCounts
 
@@ -64,10 +64,12 @@ class LanguageRun:
         index: RepositoryIndex,
         project: ProjectFiles,
         shared_mb: int | None = DEFAULT_SHARED_MB,
+        ceiling_mb: int | None = DEFAULT_CEILING_MB,
     ) -> dict[str, list[ParseIssue]]:
         """One context per linker (languages sharing a linker share it); the problems found
         in project files, by path. `shared_mb`: how much what a linker shares between files
-        may grow a linking process before it is dropped (None: no limit)."""
+        may grow a linking process before it is dropped (None: no limit); less where that
+        would take the process past `ceiling_mb` resident (None: no ceiling)."""
         texts = {path: text for path, (_sha, text) in project.items()}
         by_linker: dict[int, LinkContext] = {}
         issues: dict[str, list[ParseIssue]] = {}
@@ -83,7 +85,7 @@ class LanguageRun:
                     )
                 }
                 by_linker[key] = language.linker.prepare(index, wanted)
-                by_linker[key].budget = SharedBudget(shared_mb)
+                by_linker[key].budget = SharedBudget(shared_mb, ceiling_mb)
                 issues.update(by_linker[key].issues)
             self.contexts[language.name] = by_linker[key]
         by_conventions: dict[int, ConventionConfig] = {}

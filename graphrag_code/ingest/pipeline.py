@@ -27,7 +27,7 @@ from ..graph.writer import GraphWriter
 from ..languages import language_named, module_names
 from ..linking.index import RepositoryIndex
 from ..linking.linker import FileLinks, NodeIds
-from ..linking.shared_budget import DEFAULT_SHARED_MB
+from ..linking.shared_budget import DEFAULT_CEILING_MB, DEFAULT_SHARED_MB
 from ..model import NodeRow, ParsedFile, SkippedFile, SymbolKind
 from ..parsing import ParseJob, imported_prefixes, parse_files, walk_repository
 from ..parsing.walker import DEFAULT_MAX_BYTES, WalkResult, walk_changes
@@ -72,6 +72,9 @@ class IndexOptions:
     # MiB the value-flow results a link process shares may grow it by before they are
     # dropped and computed again as needed (links unchanged; None: no limit)
     link_shared_mb: int | None = DEFAULT_SHARED_MB
+    # ...or by less where that would take a link process past this many MiB resident (its
+    # start counts: a forked process begins with the indexer's pages; None: no ceiling)
+    link_ceiling_mb: int | None = DEFAULT_CEILING_MB
     full: bool = False  # ignore the incremental state and rebuild this repository's graph
     # paths a file watcher reported: with a warm state, only these are looked at (no walk)
     changed_paths: frozenset[str] | None = None
@@ -167,7 +170,9 @@ def build_graph(
                 root, client, repo=name, store=store,
                 options=replace(options, full=True, changed_paths=None), progress=progress,
             )  # fmt: skip
-        report.project_issues = langs.prepare(index, project, options.link_shared_mb)
+        report.project_issues = langs.prepare(
+            index, project, options.link_shared_mb, options.link_ceiling_mb
+        )
         relink = files_to_relink(run, index, removed)
         if project_changed:  # tsconfig.json paths, a workspace's packages: all may resolve anew
             sensitive = langs.project_sensitive()

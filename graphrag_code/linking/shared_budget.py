@@ -12,6 +12,12 @@ The budget is on the growth of the process's resident memory since it began link
 freed by a drop is reused by the results that come after, not given back to the system, so
 resident memory is no measure of the cache after the first drop: the number of results the
 cache held when the budget was first reached is the limit from then on.
+
+A ceiling on the process's resident memory (default 1,792 MiB) can bring the budget down: a
+process forked from a large indexer starts with its pages (homeassistant's after parsing:
+~1.1 GB), and a full budget on top of those passed 2 GB (issue 20's limit per process). The
+budget never falls below `MIN_SHARED_MB`, so a process that starts near or above the ceiling
+still shares some results rather than none.
 """
 
 from __future__ import annotations
@@ -21,11 +27,24 @@ from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["DEFAULT_SHARED_MB", "SharedBudget", "resident_mb"]
+__all__ = [
+    "DEFAULT_CEILING_MB",
+    "DEFAULT_SHARED_MB",
+    "MIN_SHARED_MB",
+    "SharedBudget",
+    "resident_mb",
+]
 
 # Set by hand, not tuned: a Django link process grows ~700 MB on its half of Django (two
 # processes) and stays under it; homeassistant's grew ~1.6 GB.
 DEFAULT_SHARED_MB = 1024
+DEFAULT_CEILING_MB = 1792
+"""Resident MiB a link process aims to stay under: 2 GB less a margin for the file being
+linked when the ceiling is reached (a check runs after each file)."""
+MIN_SHARED_MB = 256
+"""The least a process may grow by, whatever the ceiling: below this the files of a large
+repository compute their results again and again (Django one process: 38 s of CPU with
+sharing, 47 s without)."""
 
 _PAGE_MB = os.sysconf("SC_PAGE_SIZE") / 2**20 if hasattr(os, "sysconf") else 4096 / 2**20
 
@@ -42,19 +61,26 @@ def resident_mb() -> float | None:
 @dataclass
 class SharedBudget:
     """Drops a shared cache when the process has grown by `megabytes` since it began linking
-    (None: never)."""
+    (None: never), or by less where that would take it past `ceiling_mb` (None: no ceiling),
+    but not by less than `MIN_SHARED_MB`."""
 
     megabytes: int | None = DEFAULT_SHARED_MB
+    ceiling_mb: int | None = DEFAULT_CEILING_MB
     measure: Callable[[], float | None] = resident_mb
     drops: int = 0
     _pid: int = field(default=0, repr=False)
     _start: float = field(default=0.0, repr=False)
+    _growth: float = field(default=0.0, repr=False)
     _entries: int | None = field(default=None, repr=False)
 
     def begin(self) -> None:
         """Take this process's memory as the start. `check` calls it on a process's first
         file, so a forked child measures its own growth, not the parent's."""
         self._pid, self._start, self._entries = os.getpid(), self.measure() or 0.0, None
+        self._growth = float(self.megabytes or 0)
+        if self.ceiling_mb is not None:
+            room = max(self.ceiling_mb - self._start, MIN_SHARED_MB)
+            self._growth = min(self._growth, room)
 
     def check(self, shared: MutableMapping[Any, Any]) -> bool:
         """After a file: empty `shared` when it holds the budget; whether it did."""
@@ -64,7 +90,7 @@ class SharedBudget:
             self.begin()
         if self._entries is None:
             now = self.measure()
-            if now is None or now - self._start < self.megabytes:
+            if now is None or now - self._start < self._growth:
                 return False
             self._entries = max(len(shared), 1)
         if len(shared) < self._entries:
