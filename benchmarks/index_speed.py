@@ -4,6 +4,7 @@ Reports files/s, seconds per stage, peak RSS (this process, Neo4j), and the time
 of incremental re-indexes: no change, a one-file body edit, a one-file interface edit.
 
     .venv/bin/python -m benchmarks.index_speed [--package django==5.1.4] [--json out.json]
+        [--full-only] [--workers N]
     .venv/bin/python -m benchmarks.index_speed --path benchmarks/cache/oracles/ts/\
         blueprintjs+core-5.16.0 --edit-file src/components/button/buttons.tsx   # TypeScript
 """
@@ -70,8 +71,14 @@ def _edit_interface(path: Path) -> None:
 
 
 def run(
-    spec: str, edit_file: str, path: Path | None = None, *, full_only: bool = False
+    spec: str,
+    edit_file: str,
+    path: Path | None = None,
+    *,
+    full_only: bool = False,
+    workers: int | None = None,
 ) -> dict[str, Any]:
+    """`workers`: processes that parse and that link (None: the defaults, up to 4 and 2)."""
     if path is not None:
         source = path.resolve()
         spec = source.name
@@ -93,7 +100,12 @@ def run(
         GraphWriter(client, REPO).delete_repository()
 
         started = time.perf_counter()
-        full = build_graph(work, client, repo=REPO, state_dir=state_dir, options=IndexOptions())
+        options = (
+            IndexOptions()
+            if workers is None
+            else IndexOptions(workers=workers, link_workers=workers)
+        )
+        full = build_graph(work, client, repo=REPO, state_dir=state_dir, options=options)
         full_seconds = time.perf_counter() - started
 
         # "cold": a new process each time (state loaded from disk); "warm": a long-lived
@@ -161,8 +173,13 @@ def main() -> None:
     parser.add_argument(
         "--full-only", action="store_true", help="time the full index alone (A/B pairs)"
     )
+    parser.add_argument(
+        "--workers", type=int, help="processes that parse and that link (default: up to 4 and 2)"
+    )
     args = parser.parse_args()
-    result = run(args.package, args.edit_file, args.path, full_only=args.full_only)
+    result = run(
+        args.package, args.edit_file, args.path, full_only=args.full_only, workers=args.workers
+    )
     text = json.dumps(result, indent=2)
     print(text)
     if args.json:
