@@ -153,6 +153,15 @@ def measure(source: Path, repo: str, ceiling_mb: int | None = DEFAULT_CEILING_MB
     }
 
 
+def _megabytes_or_none(text: str) -> int | None:
+    """`--link-ceiling-mb`: a whole number of MiB, or 'none'."""
+    if text.lower() == "none":
+        return None
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"expected MiB or 'none', got {text!r}")
+    return int(text)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", help="comma-separated package names (default: django)")
@@ -161,7 +170,7 @@ def main() -> None:
     parser.add_argument("--repo", default="memory", help=argparse.SUPPRESS)
     parser.add_argument(
         "--link-ceiling-mb",
-        type=lambda text: None if text == "none" else int(text),
+        type=_megabytes_or_none,
         default=DEFAULT_CEILING_MB,
         help=f"IndexOptions.link_ceiling_mb, or 'none' (default {DEFAULT_CEILING_MB})",
     )

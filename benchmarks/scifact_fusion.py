@@ -34,12 +34,18 @@ import numpy as np
 
 from benchmarks.scifact import RESULTS, find_data
 from graphrag_code.api import connect
-from graphrag_code.embedding import JarEmbedder, MiniLMEmbedder
 from graphrag_code.evaluation.metrics import ndcg_at_k
 from graphrag_code.retrieval.fusion import rrf
 from graphrag_code.settings import load_settings
 from harness.beir import Query, read_qrels, read_queries
-from harness.scifact import CORPUS, FLAT_INDEX, VECTOR_INDEX
+from harness.queries import load_query
+from harness.scifact import (
+    CORPUS,
+    FLAT_INDEX,
+    VECTOR_INDEX,
+    embedding_key,
+    scifact_embedder,
+)
 from harness.search import LegHit, Legs, lucene_query, search_legs
 
 Run = Callable[[str], list[str]]
@@ -111,26 +117,21 @@ def main(argv: list[str] | None = None) -> int:
     train = read_qrels(data / "qrels" / "train.tsv")
     test = read_qrels(data / "qrels" / "test.tsv")
     queries: list[Query] = list(read_queries(data / "queries.jsonl", set(train) | set(test)))
-    settings = load_settings()
-    embedder = (
-        MiniLMEmbedder(max_tokens=args.max_tokens)
-        if args.embedder == "minilm"
-        else JarEmbedder(args.embedder, cache_dir=settings.cache_dir, max_tokens=args.max_tokens)
-    )
-    vectors = {q.id: np.asarray(embedder.embed_query(q.text), dtype=np.float32) for q in queries}
-    with connect(settings) as client:
-        stored = client.read(
-            "MATCH (d:Document {corpus: $corpus}) WHERE d.embedding IS NOT NULL "
-            "RETURN d.id AS id, d.embedding AS embedding, d.embedding_model AS model",
-            {"corpus": CORPUS},
-        )
-        models = {row["model"] for row in stored}
-        if len(stored) == 0 or not all(embedder.name in str(m) for m in models):
+    embedder = scifact_embedder(args.embedder, args.max_tokens)
+    key = embedding_key(embedder)
+    with connect(load_settings()) as client:
+        stored = client.read(load_query("documents/vectors"), {"corpus": CORPUS})
+        stale = sum(1 for row in stored if row["embedding_model"] != key)
+        if not stored or stale:
             raise SystemExit(
-                f"the stored vectors are {sorted(map(str, models))}, not {embedder.name}: run "
-                f"`python -m benchmarks.scifact --quick --embedder {args.embedder}` first"
+                f"{stale} of {len(stored)} SciFact documents in Neo4j lack a {key} vector: run "
+                f"`python -m benchmarks.scifact --quick --embedder {args.embedder} "
+                f"--max-tokens {args.max_tokens}` first"
             )
         documents = {row["id"]: np.asarray(row["embedding"], dtype=np.float32) for row in stored}
+        vectors = {
+            q.id: np.asarray(embedder.embed_query(q.text), dtype=np.float32) for q in queries
+        }
 
         def legs_for(query: Query, vector: np.ndarray) -> Legs:
             return search_legs(
@@ -144,13 +145,13 @@ def main(argv: list[str] | None = None) -> int:
 
         def prf(m: int, beta: float) -> Run:
             def run(query_id: str) -> list[str]:
-                key = (query_id, m, beta)
-                if key not in expanded:
+                cached = (query_id, m, beta)
+                if cached not in expanded:
                     seeds = rrf_fusion(legs[query_id], 60.0, 1.0)[:m]
                     centroid = np.mean([documents[d] for d in seeds], axis=0)
                     moved = vectors[query_id] + beta * centroid / np.linalg.norm(centroid)
-                    expanded[key] = legs_for(by_id[query_id], moved / np.linalg.norm(moved))
-                return rrf_fusion(expanded[key], 60.0, 1.0)
+                    expanded[cached] = legs_for(by_id[query_id], moved / np.linalg.norm(moved))
+                return rrf_fusion(expanded[cached], 60.0, 1.0)
 
             return run
 

@@ -66,7 +66,9 @@ __all__ = [
     "Variant",
     "convex",
     "cut",
+    "embedding_key",
     "run_scifact",
+    "scifact_embedder",
     "variants",
 ]
 
@@ -121,6 +123,21 @@ def variants(quick: bool) -> list[Variant]:
     return found
 
 
+def scifact_embedder(name: str, max_tokens: int) -> MiniLMEmbedder | JarEmbedder:
+    """The embedder `name` (a GRAPHRAG_CODE_EMBEDDER value) reading `max_tokens` tokens."""
+    if name == "minilm":
+        return MiniLMEmbedder(max_tokens=max_tokens)
+    return JarEmbedder(name, cache_dir=load_settings().cache_dir, max_tokens=max_tokens)
+
+
+def embedding_key(embedder: MiniLMEmbedder | JarEmbedder) -> str:
+    """The key stored next to each document vector: the model, and the truncation when it is
+    not the usual 256 tokens (another truncation gives other vectors)."""
+    if embedder.max_tokens == 256:
+        return embedder.name
+    return f"{embedder.name}@{embedder.max_tokens}"
+
+
 def ingest(
     client: Neo4jClient,
     dataset: BeirDataset,
@@ -128,7 +145,7 @@ def ingest(
     console: Console,
     progress: ProgressReporter,
 ) -> None:
-    key = embedder.name if embedder.max_tokens == 256 else f"{embedder.name}@{embedder.max_tokens}"
+    key = embedding_key(embedder)
     report = ingest_documents(
         client, CORPUS, dataset.corpus, embedder, embedding_key=key, progress=progress
     )
@@ -339,11 +356,7 @@ def run_scifact(
     console = console or Console(stderr=True, quiet=True)
     dataset = load_beir(data, name="scifact")
     settings = load_settings()
-    embedder = (
-        MiniLMEmbedder(max_tokens=max_tokens)
-        if embedder_name == "minilm"
-        else JarEmbedder(embedder_name, cache_dir=settings.cache_dir, max_tokens=max_tokens)
-    )
+    embedder = scifact_embedder(embedder_name, max_tokens)
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     log = RunLog(
         out / f"scifact-{stamp}.jsonl",
