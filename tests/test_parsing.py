@@ -78,6 +78,34 @@ def test_calls_are_attributed_to_the_scope_that_runs_them() -> None:
     assert chained.receiver_call == ("self_less", "method")
 
 
+def test_code_after_a_nested_definition_belongs_to_the_scope_around_it() -> None:
+    parsed = parse(
+        """
+        class Outer:
+            def first(self):
+                def inner():
+                    deep()
+                after_inner()
+            @decorate(argument())
+            def second(self, value=fallback()):
+                in_second()
+            in_class_body()
+        at_module()
+        """
+    )
+    scopes = {site.callee[0]: site.scope for site in parsed.calls}
+    assert scopes == {
+        "deep": "pkg.mod.Outer.first.inner",
+        "after_inner": "pkg.mod.Outer.first",
+        "decorate": "pkg.mod.Outer",  # a method's decorators and defaults run in the class
+        "argument": "pkg.mod.Outer",
+        "fallback": "pkg.mod.Outer",
+        "in_second": "pkg.mod.Outer.second",
+        "in_class_body": "pkg.mod.Outer",
+        "at_module": "pkg.mod",
+    }
+
+
 def test_imports_relative_aliases_and_type_checking() -> None:
     parsed = parse(
         """

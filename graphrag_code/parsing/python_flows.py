@@ -285,32 +285,32 @@ class FlowExtractor:
     # -- positions ------------------------------------------------------------------------------
     def block_of(self, node: ts.Node) -> Block:
         """The enclosing branches and loops of `node` inside its scope, outermost first."""
-        chain: list[ts.Node] = []
+        # (id, node, its parent): `parent` costs tree-sitter a walk down from the root, so once
+        chain: list[tuple[int, ts.Node, ts.Node | None]] = []
         current: ts.Node | None = node
         found: Block | None = None
         while current is not None:
-            cached = self._blocks.get(current.id)
+            key = current.id
+            cached = self._blocks.get(key)
             if cached is not None:
                 found = cached
                 break
             parent = current.parent
+            chain.append((key, current, parent))
             if parent is None or (
                 parent.type in ("function_definition", "class_definition")
                 and current == parent.child_by_field_name("body")
             ):
                 found = ()
-                chain.append(current)
                 break
-            chain.append(current)
             current = parent
         block = found if found is not None else ()
-        for child in reversed(chain):
-            parent = child.parent
-            entry = _block_entry(parent, child) if parent is not None else None
+        for key, child, above in reversed(chain):
+            entry = _block_entry(above, child) if above is not None else None
             if entry is not None:
-                block = (*block, entry)
-            block = self._interned.setdefault(block, block)
-            self._blocks[child.id] = block
+                extended = (*block, entry)
+                block = self._interned.setdefault(extended, extended)
+            self._blocks[key] = block
         return block
 
     def _expr(self, node: ts.Node | None) -> Expr:
@@ -784,13 +784,14 @@ class FlowExtractor:
 
 
 _PATTERNS = frozenset({"pattern_list", "tuple_pattern", "list_pattern", "expression_list"})
+_TARGET_WRAPPERS = _PATTERNS | {"parenthesized_expression"}
 
 
 def _access(node: ts.Node) -> Literal["get", "set", "delete", "update"]:
     """How a target expression is used: read, assigned (`x.a = v`, `x.a, y = v`, `for x.a
     in`), deleted (`del x.a`) or both read and assigned (`x.a += v`)."""
     child, parent = node, node.parent
-    while parent is not None and parent.type in _PATTERNS | {"parenthesized_expression"}:
+    while parent is not None and parent.type in _TARGET_WRAPPERS:
         child, parent = parent, parent.parent
     if parent is None:
         return "get"
@@ -861,11 +862,14 @@ def _block_entry(parent: ts.Node, child: ts.Node) -> int | None:
             if alternative == child:
                 arm = position + 1
         return base | (arm << 2) | _FLAG_EXCLUSIVE
-    if kind == "block" and parent.parent is not None and parent.parent.type == "match_statement":
-        if child.type == "case_clause":
-            arm = next(i for i, c in enumerate(parent.children) if c == child)
-            return base | (min(arm, 63) << 2) | _FLAG_EXCLUSIVE
-        return None
+    if kind == "block":  # a match statement's arms (the child's type first: `parent` is dear)
+        if child.type != "case_clause":
+            return None
+        statement = parent.parent
+        if statement is None or statement.type != "match_statement":
+            return None
+        arm = next(i for i, c in enumerate(parent.children) if c == child)
+        return base | (min(arm, 63) << 2) | _FLAG_EXCLUSIVE
     if kind in ("for_statement", "while_statement"):
         if child == parent.child_by_field_name("body"):
             return base
