@@ -78,3 +78,19 @@ def test_a_failure_in_the_run_cancels_the_writes_not_yet_started() -> None:
         interrupted_run()
     # the write under way finished (a transaction is not cut in half); the next never ran
     assert done == [1]
+
+
+def test_the_time_each_kind_of_write_took_is_kept_by_its_name() -> None:
+    def create_nodes() -> None:
+        time.sleep(0.06)
+
+    def create_edges() -> None:
+        time.sleep(0.02)
+
+    with WriteBehind() as writes:
+        writes.submit(create_nodes)
+        writes.submit(create_edges)
+        writes.submit(create_nodes)
+    assert set(writes.seconds) == {"create_nodes", "create_edges"}
+    assert writes.seconds["create_nodes"] >= 0.12
+    assert 0.02 <= writes.seconds["create_edges"] < writes.seconds["create_nodes"]

@@ -211,6 +211,7 @@ def build_graph(
                     early = store.save_early(client.endpoint.uri, client.database, new_state)
             with _timed(report, "write"):  # what the server has still to write
                 writes.drain()
+        report.write_seconds = dict(writes.seconds)
         report.tests, report.tests_reached = tests_report.tests, tests_report.reached
         report.tests_edges = tests_report.edges_written
         with _timed(report, "cross"):
@@ -446,10 +447,10 @@ def _write(
             advance = progress.advance
             if creating:  # nothing of the repository in the graph: CREATE, statistics with it
                 done = writes.submit(
-                    _freed_once_written, writer.create_nodes, part, changed_stats, advance
+                    _write_nodes_then_free, writer.create_nodes, part, changed_stats, advance
                 )
             else:
-                done = writes.submit(_freed_once_written, writer.write_nodes, part, advance)
+                done = writes.submit(_write_nodes_then_free, writer.write_nodes, part, advance)
             queued.append(done)
             part = []
     if creating:
@@ -484,7 +485,7 @@ def _write(
     return node_ids, stats
 
 
-def _freed_once_written(write: Callable[..., None], rows: list[NodeRow], *args: Any) -> None:
+def _write_nodes_then_free(write: Callable[..., None], rows: list[NodeRow], *args: Any) -> None:
     """`write(rows, *args)`, then the rows let go: their texts need not stay while the rest
     is written."""
     write(rows, *args)

@@ -52,6 +52,9 @@ class IngestReport:
     parse_issues: dict[str, list[ParseIssue]] = field(default_factory=dict)  # with project's
     project_issues: dict[str, list[ParseIssue]] = field(default_factory=dict)  # tsconfig.json, …
     seconds: dict[str, float] = field(default_factory=dict)
+    # seconds each kind of graph write took on the thread that writes behind the run
+    # ("create_nodes", "create_edges", ...): the stages' times overlap with them
+    write_seconds: dict[str, float] = field(default_factory=dict)
     embedded: int = 0
     embedding_cache_hits: int = 0
     languages: dict[str, LanguageCounts] = field(default_factory=dict)  # "python" -> counts
@@ -106,6 +109,7 @@ class IngestReport:
                 for path, issues in sorted(self.parse_issues.items())
             },
             "seconds": {k: round(v, 3) for k, v in self.seconds.items()},
+            "write_seconds": {k: round(v, 3) for k, v in sorted(self.write_seconds.items())},
             "embedded": self.embedded,
             "embedding_cache_hits": self.embedding_cache_hits,
             "languages": {name: counts.as_dict() for name, counts in self.languages.items()},

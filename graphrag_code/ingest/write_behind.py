@@ -15,6 +15,7 @@ error as before, and nothing is written out of order after it.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from types import TracebackType
@@ -35,6 +36,10 @@ class WriteBehind:
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="graph-writes")
         self._pending: list[Future[None]] = []
         self._failure: BaseException | None = None
+        # seconds each kind of write (the callable's name) took on the writing thread: the
+        # server's work on the run's rows, plus the driver packing them (the run's own work
+        # goes on meanwhile, so the stage's time alone no longer says what writing costs)
+        self.seconds: dict[str, float] = {}
 
     def __enter__(self) -> WriteBehind:
         return self
@@ -61,11 +66,15 @@ class WriteBehind:
         def run() -> None:
             if self._failure is not None:
                 raise self._failure  # an earlier write failed: nothing after it is written
+            started = time.perf_counter()
             try:
                 write(*args, **kwargs)
             except BaseException as exc:
                 self._failure = exc
                 raise
+            finally:
+                kind = getattr(write, "__name__", "write")
+                self.seconds[kind] = self.seconds.get(kind, 0.0) + time.perf_counter() - started
 
         future = self._pool.submit(run)
         self._pending.append(future)
