@@ -175,7 +175,10 @@ def run(spec: str, writes_alone: bool = False) -> dict[str, Any]:
     stage = report.seconds["write"]
     # the writes of these very rows, timed on the thread that writes behind the run (the
     # stage's own time also holds the run's work on other rows, done while the server writes)
-    ours = sum(report.write_seconds.get(kind, 0.0) for kind in _OUR_WRITES)
+    missing = [kind for kind in _OUR_WRITES if kind not in report.write_seconds]
+    if missing:  # a write renamed: the sum would leave it out silently
+        raise SystemExit(f"no time recorded for {missing}: {sorted(report.write_seconds)}")
+    ours = sum(report.write_seconds[kind] for kind in _OUR_WRITES)
     raw_seconds = raw["nodes_seconds"] + raw["relationships_seconds"]
     return {
         "package": spec,

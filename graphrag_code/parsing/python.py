@@ -352,14 +352,50 @@ def _docstring(body: ts.Node | None) -> str | None:
 
 
 @dataclass
+class _ScopeMap:
+    """Which scope runs the code at each byte offset of a file: the definition bodies, met in
+    source order, flattened into the offsets where the innermost one changes (before the
+    first, and between bodies: the module). Looked up by offset because walking up `parent`
+    costs tree-sitter a walk down from the root at each step."""
+
+    module: str
+    starts: list[int] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)  # the scope from each of `starts` on
+    _open: list[tuple[int, str]] = field(default_factory=list)  # (end, scope), innermost last
+
+    def enter(self, offset: int) -> str:
+        """The scope of code at `offset`, while the map is built (offsets in source order):
+        the bodies that end by then are closed."""
+        while self._open and self._open[-1][0] <= offset:
+            end, _ = self._open.pop()
+            self.starts.append(end)
+            self.names.append(self._open[-1][1] if self._open else self.module)
+        return self._open[-1][1] if self._open else self.module
+
+    def open(self, start: int, end: int, scope: str) -> None:
+        """A definition body: `scope` runs the code from `start` to `end`."""
+        self.enter(start)
+        self.starts.append(start)
+        self.names.append(scope)
+        self._open.append((end, scope))
+
+    def finish(self) -> None:
+        self.enter(sys.maxsize)
+
+    def scope_at(self, offset: int) -> str:
+        at = bisect_right(self.starts, offset) - 1
+        return self.names[at] if at >= 0 else self.module
+
+
+@dataclass
 class _FileState:
     module: str
     def_scopes: dict[int, str] = field(default_factory=dict)  # def node id -> its qualified name
     def_kinds: dict[str, str] = field(default_factory=dict)  # qualified name -> node type
-    # byte offsets where the innermost enclosing definition body changes, and the scope that
-    # runs the code from each offset on (before the first: the module)
-    scope_starts: list[int] = field(default_factory=list)
-    scope_names: list[str] = field(default_factory=list)
+    scopes: _ScopeMap = field(init=False)  # complete once `_symbols` has run
+
+    def __post_init__(self) -> None:
+        self.scopes = _ScopeMap(self.module)
 
 
 class PythonParser:
@@ -450,10 +486,8 @@ class PythonParser:
     # -- scopes -------------------------------------------------------------------------------
     def _scope_of(self, node: ts.Node, state: _FileState) -> str:
         """Qualified name of the scope that executes `node`: the innermost definition whose
-        body holds it. Looked up by byte offset (walking up `parent` costs tree-sitter a walk
-        down from the root at each step, and this is asked ~400 times a file)."""
-        at = bisect_right(state.scope_starts, node.start_byte) - 1
-        return state.scope_names[at] if at >= 0 else state.module
+        body holds it."""
+        return state.scopes.scope_at(node.start_byte)
 
     # -- definitions --------------------------------------------------------------------------
     def _symbols(
@@ -464,15 +498,11 @@ class PythonParser:
         )
         symbols: list[Symbol] = []
         seen: dict[str, int] = defaultdict(int)
-        bodies: list[tuple[int, int, str]] = []  # (start, end, scope) of each definition body
-        enclosing: list[tuple[int, str]] = []  # (end, scope) of the bodies around `node`
         for node in nodes:
             name_node = node.child_by_field_name("name")
             if name_node is None:
                 continue
-            while enclosing and enclosing[-1][0] <= node.start_byte:
-                enclosing.pop()
-            parent_scope = enclosing[-1][1] if enclosing else state.module
+            parent_scope = state.scopes.enter(node.start_byte)
             qualified = f"{parent_scope}.{node_text(name_node)}"
             state.def_scopes[node.id] = qualified
             seen[qualified] += 1
@@ -480,10 +510,9 @@ class PythonParser:
                 state.def_kinds[qualified] = node.type
             body = node.child_by_field_name("body")
             if body is not None:
-                bodies.append((body.start_byte, body.end_byte, qualified))
-                enclosing.append((body.end_byte, qualified))
+                state.scopes.open(body.start_byte, body.end_byte, qualified)
             symbols.append(self._symbol(node, qualified, parent_scope, state, seen[qualified]))
-        _map_scopes(bodies, state)
+        state.scopes.finish()
         return tuple(symbols)
 
     def _symbol(
@@ -793,26 +822,6 @@ class PythonParser:
             if all(isinstance(v, str) for v in values):
                 return tuple(v for v in values if v is not None)
         return None
-
-
-def _map_scopes(bodies: list[tuple[int, int, str]], state: _FileState) -> None:
-    """Flatten nested definition bodies (in source order) into the offsets where the
-    innermost one changes."""
-    starts, names = state.scope_starts, state.scope_names
-    open_bodies: list[tuple[int, str]] = []  # (end, scope), innermost last
-
-    def close_until(offset: int) -> None:
-        while open_bodies and open_bodies[-1][0] <= offset:
-            end, _ = open_bodies.pop()
-            starts.append(end)
-            names.append(open_bodies[-1][1] if open_bodies else state.module)
-
-    for start, end, scope in bodies:
-        close_until(start)
-        starts.append(start)
-        names.append(scope)
-        open_bodies.append((end, scope))
-    close_until(sys.maxsize)
 
 
 def _parameters(params: ts.Node) -> list[tuple[str, ts.Node | None]]:
