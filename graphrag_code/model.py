@@ -120,11 +120,15 @@ class Resolution(str, Enum):
     # Message], Awaitable[None]]`) whose values are unknown may run each indexed function of
     # that signature (Edge.via: "declared `Send`")
     SIGNATURE = "signature"
+    # one of the values known to reach the callee (or the operand of an implicit call) when
+    # others may reach it too: a parameter some of whose callers pass what the linking cannot
+    # follow (Edge.via: "one of the values known here")
+    PARTIAL = "partial"
 
 
 CERTAIN_TIERS = ("exact", "inferred")
 """The `resolution` values of certain CALLS edges (the others are *possible*)."""
-POSSIBLE_TIERS = ("name", "dispatch", "many", "signature")
+POSSIBLE_TIERS = ("name", "dispatch", "many", "signature", "partial")
 
 
 @dataclass(frozen=True)

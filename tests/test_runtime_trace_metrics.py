@@ -35,7 +35,7 @@ def test_tiers_come_from_the_library_and_unknown_ones_are_possible() -> None:
     certain, possible = split_tiers(["exact", "dispatch", "a_later_tier"])
     assert certain == ["exact", "inferred"]
     # every possible tier of the library, in its order, then the ones it does not know
-    assert possible == ["name", "dispatch", "many", "signature", "a_later_tier"]
+    assert possible == ["name", "dispatch", "many", "signature", "partial", "a_later_tier"]
 
 
 def test_recall_counts_runtime_edges_joined_by_a_wanted_tier() -> None:

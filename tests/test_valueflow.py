@@ -192,6 +192,33 @@ def test_a_wrapper_of_many_decorated_functions_may_call_each(calls: Calls) -> No
     )
 
 
+def test_values_known_where_others_are_not_are_possible_callees(
+    indexed: tuple[CodeGraph, IngestReport], calls: Calls
+) -> None:
+    """`handle(callback, response)` is called with known values and with values the linking
+    cannot follow: what is known is called there (tier `partial`), calls and implicit calls
+    alike, and no edge is certain; the two call sites stay counted as unresolved."""
+    known = "one of the values known here, others unknown"
+    check_calls(
+        calls,
+        [
+            ("partial.handle", "helpers.alpha", "partial", known),
+            ("partial.handle", "partial.Response.close", "partial", known),
+            ("partial.handle", "partial.Response.content", "partial", "reads the property"),
+            ("partial.handle", "partial.Response.__len__", "partial", "runs `__len__`"),
+        ],
+    )
+    assert {
+        calls[("partial.handle", callee)][0] for callee in callees_of(calls, "partial.handle")
+    } == {"partial"}
+    rows = indexed[0].client.read(
+        "MATCH (n:Code {repo: $repo, qualified_name: 'vf.partial.handle'}) "
+        "RETURN n.unresolved_calls AS unresolved",
+        {"repo": REPO},
+    )
+    assert [row["unresolved"] for row in rows] == [2]
+
+
 def test_a_value_of_a_callable_type_may_call_each_function_that_fits(calls: Calls) -> None:
     """A parameter annotated with an imported alias (`Send`), `self.app` assigned a parameter
     of type `App`, an inline `Callable[[Request], Response]`: each function whose annotated

@@ -20,7 +20,7 @@ CALL (n) {
     RETURN m, r
   }
   WITH m, r
-  ORDER BY CASE WHEN r.resolution IN ['name', 'dispatch', 'many', 'signature'] THEN 1 ELSE 0 END, coalesce(m.pagerank, 0) DESC
+  ORDER BY CASE WHEN r.resolution IN ['name', 'dispatch', 'many', 'signature', 'partial'] THEN 1 ELSE 0 END, coalesce(m.pagerank, 0) DESC
   LIMIT $limit_per_node
   RETURN m, r
 }

@@ -144,10 +144,10 @@ CALL (vector, text, named) {
     WITH m, r WHERE m <> s
     LIMIT $expand_cap  // a hub has thousands of neighbours: rank a bounded sample of them
     WITH m, r
-    ORDER BY CASE WHEN r.resolution IN ['name', 'dispatch', 'many', 'signature'] THEN 1 ELSE 0 END, m.pagerank DESC
+    ORDER BY CASE WHEN r.resolution IN ['name', 'dispatch', 'many', 'signature', 'partial'] THEN 1 ELSE 0 END, m.pagerank DESC
     LIMIT $fanout
     RETURN collect({
-      node: m, dist: 1, possible: coalesce(r.resolution IN ['name', 'dispatch', 'many', 'signature'], false),
+      node: m, dist: 1, possible: coalesce(r.resolution IN ['name', 'dispatch', 'many', 'signature', 'partial'], false),
       via: [s.qualified_name,
             CASE WHEN startNode(r) = s THEN '-' + type(r) + '->' ELSE '<-' + type(r) + '-' END,
             m.qualified_name]
@@ -172,13 +172,13 @@ CALL (vector, text, named) {
       WITH m, r WHERE m <> f
       LIMIT $expand_cap
       WITH m, r
-      ORDER BY CASE WHEN r.resolution IN ['name', 'dispatch', 'many', 'signature'] THEN 1 ELSE 0 END, m.pagerank DESC
+      ORDER BY CASE WHEN r.resolution IN ['name', 'dispatch', 'many', 'signature', 'partial'] THEN 1 ELSE 0 END, m.pagerank DESC
       LIMIT $fanout
       RETURN m, r
     }
     WITH h, f, m, r WHERE m <> s
     RETURN collect({
-      node: m, dist: 2, possible: h.possible OR coalesce(r.resolution IN ['name', 'dispatch', 'many', 'signature'], false),
+      node: m, dist: 2, possible: h.possible OR coalesce(r.resolution IN ['name', 'dispatch', 'many', 'signature', 'partial'], false),
       via: h.via + [
         CASE WHEN startNode(r) = f THEN '-' + type(r) + '->' ELSE '<-' + type(r) + '-' END,
         m.qualified_name]
@@ -203,13 +203,13 @@ CALL (vector, text, named) {
       WITH m, r WHERE m <> f
       LIMIT $expand_cap
       WITH m, r
-      ORDER BY CASE WHEN r.resolution IN ['name', 'dispatch', 'many', 'signature'] THEN 1 ELSE 0 END, m.pagerank DESC
+      ORDER BY CASE WHEN r.resolution IN ['name', 'dispatch', 'many', 'signature', 'partial'] THEN 1 ELSE 0 END, m.pagerank DESC
       LIMIT $fanout
       RETURN m, r
     }
     WITH h, f, m, r WHERE m <> s
     RETURN collect({
-      node: m, dist: 3, possible: h.possible OR coalesce(r.resolution IN ['name', 'dispatch', 'many', 'signature'], false),
+      node: m, dist: 3, possible: h.possible OR coalesce(r.resolution IN ['name', 'dispatch', 'many', 'signature', 'partial'], false),
       via: h.via + [
         CASE WHEN startNode(r) = f THEN '-' + type(r) + '->' ELSE '<-' + type(r) + '-' END,
         m.qualified_name]
@@ -233,7 +233,7 @@ CALL (vector, text, named) {
     UNWIND range(1, length(p)) AS i
     RETURN collect({
       node: nodes(p)[i], dist: i, chain: true,
-      possible: any(r IN relationships(p)[..i] WHERE r.resolution IN ['name', 'dispatch', 'many', 'signature']),
+      possible: any(r IN relationships(p)[..i] WHERE r.resolution IN ['name', 'dispatch', 'many', 'signature', 'partial']),
       via: reduce(acc = [s.qualified_name], m IN nodes(p)[1..i + 1] |
                   acc + ['-CALLS->', m.qualified_name])
     }) AS chains

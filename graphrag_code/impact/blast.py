@@ -22,7 +22,8 @@ from .records import Affected, ChangedSymbol
 
 __all__ = ["BlastOptions", "blast_radius"]
 
-_TIER = {None: 0, "exact": 0, "inferred": 1, "name": 2, "dispatch": 2, "many": 2, "signature": 2}
+_TIER = {None: 0, "exact": 0, "inferred": 1,
+         "name": 2, "dispatch": 2, "many": 2, "signature": 2, "partial": 2}  # fmt: skip
 
 
 @dataclass(frozen=True)

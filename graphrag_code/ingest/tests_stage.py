@@ -48,6 +48,7 @@ _TIER = {
     Resolution.DISPATCH: NAME,  # an override the call may reach: possible, like a name match
     Resolution.MANY: NAME,  # one of many values the call may run: possible too
     Resolution.SIGNATURE: NAME,  # a function of the callee's declared type: possible too
+    Resolution.PARTIAL: NAME,  # one of the values known where others may reach: possible too
 }
 _FUNCTIONS = (SymbolKind.FUNCTION, SymbolKind.METHOD)
 # methods Python calls on an object without a call expression naming them (`with x:`,

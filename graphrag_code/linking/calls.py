@@ -27,6 +27,7 @@ from ..model import (
     Resolution,
     SymbolKind,
 )
+from .dispatch import AbsentMember
 from .index import DESCRIPTOR_KEY, PROPERTY_KEY, is_property
 from .resolver import External, Instance, Resolver, SymbolRef, Target
 from .signatures import SignatureMatcher
@@ -107,6 +108,8 @@ class CallLinker:
         # caller id -> lines of its calls that name the method they run, `super().m()` and
         # `Base.m(self)`: no dispatch to overrides from them
         self.static_lines: dict[str, set[int]] = defaultdict(set)
+        # uses of members the receiver's class lacks, for dispatch to its subclasses' ones
+        self.absent: list[AbsentMember] = []
 
     # -- call sites ----------------------------------------------------------------------------
     def link(self, site: CallSite) -> str | None:
@@ -151,13 +154,52 @@ class CallLinker:
                 self._edge(source, SymbolRef(unique), Resolution.NAME, site.line, None)
                 return None
         kind = self._unresolved_kind(site, values, runs, complete)
+        many = None
         if kind in _WIDENED:
             many = self._many(source, site, runs if kind == "values:many" else None)
             if many is not None:
                 kind = many
+        known = {} if complete or many is not None else self._partial(source, site, runs)
         if kind in _DECLARED:
-            self._by_signature(source, site, {})  # a pair with a `many` edge keeps it (first)
+            # a pair with a `many` or `partial` edge keeps it (first)
+            self._by_signature(source, site, known)
+        if not runs:
+            self._note_absent(source, site)
         return kind
+
+    def _note_absent(self, source: str, site: CallSite) -> None:
+        """`self.m(...)` (`cls.m(...)`) where the class neither defines nor sets `m`, nor
+        inherits it: a mixin's call of what the classes it is mixed into define."""
+        if site.value is not None or site.receiver_call is not None or len(site.callee) != 2:
+            return
+        if site.callee[0] not in ("self", "cls"):
+            return
+        head = self.resolver.resolve_dotted(
+            site.scope, site.callee[:1], self.parsed.module, site.line
+        )
+        if isinstance(head, Instance):
+            owner = head.class_name
+        elif isinstance(head, SymbolRef) and self._is_class(head.qualified_name):
+            owner = head.qualified_name
+        else:
+            return
+        name = site.callee[1]
+        if not self._lacks(owner, name, attributes=True):
+            return
+        self.absent.append(AbsentMember(source, owner, name, site.line, "call"))
+
+    def _lacks(self, class_name: str, name: str, *, attributes: bool) -> bool:
+        """Whether no class of the MRO defines `name` (nor, with `attributes`, assigns or
+        declares it) and the resolver finds it nowhere else (an external base)."""
+        resolver, lookups = self.resolver, self.resolver.lookups
+        for cls in resolver.mro(class_name):
+            if lookups.members(cls, name):
+                return False
+            if attributes and (
+                lookups.attribute_flows(cls, name) or lookups.declared_attribute(cls, name)
+            ):
+                return False
+        return resolver.class_member(class_name, name, instance=True) is None
 
     def _names_its_method(self, site: CallSite) -> bool:
         """Whether a call runs the very method it names whatever the instance: through
@@ -193,10 +235,23 @@ class CallLinker:
             self._edge(source, target, Resolution.MANY, site.line, reason)
         return "values:many"
 
+    def _partial(self, source: str, site: CallSite, runs: dict[Target, str]) -> dict[Target, str]:
+        """Possible edges (tier `partial`) to the functions among the values known to reach a
+        callee whose values are not all known (a parameter some of whose callers pass what the
+        linking cannot follow): each does run there, when those callers call. None above
+        `MAX_CALLEES`, as for certain edges."""
+        known: dict[Target, str] = {t: w for t, w in runs.items() if isinstance(t, SymbolRef)}
+        if not known or len(known) > MAX_CALLEES:
+            return {}
+        for target, why in known.items():
+            reason = "one of the values known here, others unknown" + (f": {why}" if why else "")
+            self._edge(source, target, Resolution.PARTIAL, site.line, reason)
+        return known
+
     def _by_signature(self, source: str, site: CallSite, known: dict[Target, str]) -> None:
         """Possible edges (tier `signature`) for a site whose callee is declared as a callable
         type (a parameter, or `self.x` assigned one): each indexed function of that signature
-        that is not among the `known` values (value flow's certain callees)."""
+        that is not among the `known` values (value flow's callees, certain or partial)."""
         declared = self.signatures.declared(site)
         if declared is None:
             return
@@ -366,9 +421,9 @@ class CallLinker:
     def link_implicit(self, call: ImplicitCall) -> None:
         """The special methods `with`, `for`, operators, f-strings and `raise X` run, and the
         property accessors `x.attr` runs, when the operand's values are known instances (or,
-        for `raise X`, classes) of the repository (known without following parameters to
-        their callers: operators are everywhere). The tier is the receiver's: `exact` when
-        its class is (`self`), else `inferred`."""
+        for `raise X`, classes) of the repository. The tier is the receiver's: `exact` when
+        its class is (`self`), `inferred` when value flow knows all its values, `partial`
+        when it knows some (others come from callers it cannot follow)."""
         if call.mode in ("get", "set", "delete"):
             if self._is_property_name(call.methods[0]):
                 self._link_access(call)
@@ -388,7 +443,8 @@ class CallLinker:
             if not call.methods:
                 if isinstance(value, SymbolRef) and self._is_class(value.qualified_name):
                     why = f"{IMPLICIT}`{call.syntax}` constructs it"
-                    self._edge(source, value, Resolution.INFERRED, call.line, why)
+                    built = tier if tier == Resolution.PARTIAL else Resolution.INFERRED
+                    self._edge(source, value, built, call.line, why)
                 continue
             for method in call.methods:
                 found = self.flow.special_method(value, method)
@@ -405,8 +461,9 @@ class CallLinker:
         self, operand: Expr, scope: str, line: int, at: int, block: Block
     ) -> list[tuple[object, Resolution]]:
         """An operand's values with the tier of each: the resolver's instance when it knows
-        one (`self`, an annotated name), else what value flow finds (complete, few; without
-        following parameters to their callers: operands are everywhere)."""
+        one (`self`, an annotated name), else what value flow finds (few): first without
+        following parameters to their callers (operands are everywhere, and most are known
+        so), then through them; `partial` when the values found are not all there are."""
         module = self.parsed.module
         values: Values | None = None
         if operand[0] == "name":
@@ -431,9 +488,12 @@ class CallLinker:
                 return [(result, Resolution.INFERRED)]
         if values is None or not values.complete:
             values = self.flow.evaluate(operand, scope, module, at, block, shallow=True)
-        if not values.complete or not values.found or len(values.found) > MAX_CALLEES:
+        if not values.complete:  # then through parameters to the callers, as call sites are
+            values = self.flow.evaluate_operand(operand, scope, module, at, block)
+        if not values.found or len(values.found) > MAX_CALLEES:
             return []
-        return [(value, Resolution.INFERRED) for value, _ in values]
+        tier = Resolution.INFERRED if values.complete else Resolution.PARTIAL
+        return [(value, tier) for value, _ in values]
 
     def _link_access(self, call: ImplicitCall) -> None:
         """`x.attr` read / assigned / deleted, x an instance: the property's getter, setter
@@ -445,6 +505,10 @@ class CallLinker:
                 continue
             getter = self._property(value.class_name, name)
             if getter is None:
+                if self._lacks(value.class_name, name, attributes=False):
+                    # a plain class attribute here, a property in a subclass
+                    use = AbsentMember(source, value.class_name, name, call.line, call.mode)
+                    self.absent.append(use)
                 continue
             if call.mode == "get":
                 why = f"{IMPLICIT}`.{name}` reads the property"
@@ -469,7 +533,7 @@ class CallLinker:
         if not self._defined(method):
             return
         source = self.ids.of_scope(self.parsed, call.scope)
-        for value, _ in self._operand_values(call):
+        for value, tier in self._operand_values(call):
             if not isinstance(value, Instance):
                 continue
             held = self.flow.class_attribute(value.class_name, name)
@@ -479,7 +543,8 @@ class CallLinker:
                 found = self.flow.special_method(descriptor, method)
                 if found is not None:
                     why = f"{IMPLICIT}`.{name}` runs the descriptor's `{method}`"
-                    self._edge(source, SymbolRef(found), Resolution.INFERRED, call.line, why)
+                    held_tier = tier if tier == Resolution.PARTIAL else Resolution.INFERRED
+                    self._edge(source, SymbolRef(found), held_tier, call.line, why)
 
     def _is_descriptor_name(self, name: str) -> bool:
         """Whether some class body assigns `name` a call's result (cheap, like

@@ -8,22 +8,27 @@ subclassing inside the repository) is a possible target, tier `dispatch`, with t
 "dispatch via `Base.m`". Each file's dispatch edges are part of its links; the file records
 the method's name as consulted, so a new override anywhere relinks it (a class that becomes a
 subclass by a change of its bases alone is seen at the next full run).
+
+A member a class does not define at all dispatches the same way: a mixin's `self.send(...)`
+runs the `send` of the subclass it is mixed into, and reading `self.name` where the class holds
+a plain class attribute runs a subclass's property of that name (`AbsentMember`).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Set
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..model import Edge, EdgeKind, Resolution, SymbolKind
-from .index import Lookups, RepositoryIndex
+from .index import Lookups, RepositoryIndex, is_property
 from .resolver import Resolver, SymbolRef
 
 if TYPE_CHECKING:
     from .linker import NodeIds
 
-__all__ = ["MAX_OVERRIDES", "DispatchTable"]
+__all__ = ["MAX_OVERRIDES", "AbsentMember", "DispatchTable"]
 
 MAX_OVERRIDES = 16
 """A method overridden more often than this (a plug-in hook, `__init__`) gets no dispatch
@@ -31,6 +36,22 @@ edges: so many possible targets say nothing about a trace."""
 
 _LANGUAGES = frozenset({"python"})  # other languages: `callers` derives them at query time
 _NEVER = frozenset({"__init__", "__new__", "__init_subclass__", "__post_init__"})
+
+
+@dataclass(frozen=True)
+class AbsentMember:
+    """A use of a member its receiver's class (and its bases) does not define: `self.send()`
+    in a mixin (`mode` "call"), or a property access (`mode` "get", "set" or "delete") where the
+    class holds no property of that name."""
+
+    source: str  # node id of the caller
+    class_name: str
+    name: str
+    line: int
+    mode: str
+
+
+_ACCESSORS = {"set": "setter", "delete": "deleter"}
 
 
 class DispatchTable:
@@ -45,7 +66,7 @@ class DispatchTable:
         self._names: dict[str, str] = {}  # method id -> qualified name
         self._defined: dict[str, dict[str, str]] = defaultdict(dict)  # class -> name -> method
         self._subclasses: dict[str, list[str]] = defaultdict(list)  # class -> direct subclasses
-        self._overrides: dict[str, list[str]] = {}
+        self._below: dict[tuple[str, str], list[str]] = {}
 
     def edges(
         self,
@@ -88,16 +109,56 @@ class DispatchTable:
                 )  # fmt: skip
         return sorted(found.values(), key=lambda e: (e.source, e.target))
 
+    def absent_edges(self, absent: Iterable[AbsentMember], lookups: Lookups) -> list[Edge]:
+        """The dispatch edges of members a class lacks: one per (caller, definition in a
+        subclass) of a method for a call, of a property (its setter, its deleter) for an
+        access. Records names and modules in `lookups` as `edges` does."""
+        self._build()
+        found: dict[tuple[str, str], Edge] = {}
+        for use in absent:
+            lookups.names_consulted.add(use.name)
+            for definition in self.defined_below(use.class_name, use.name):
+                symbol = self.index.symbols[definition]
+                if is_property(symbol) != (use.mode != "call"):
+                    continue
+                lookups.modules_consulted.add(self.index.symbol_module[definition])
+                target = self._accessor(definition, use.mode, lookups)
+                if target is None:
+                    continue
+                key = (use.source, target)
+                old = found.get(key)
+                lines = tuple(sorted({use.line, *old.lines})) if old else (use.line,)
+                found[key] = Edge(
+                    EdgeKind.CALLS, use.source, target, resolution=Resolution.DISPATCH,
+                    lines=lines, via=f"dispatch via `{use.class_name}`, which has no `{use.name}`",
+                )  # fmt: skip
+        return sorted(found.values(), key=lambda e: (e.source, e.target))
+
+    def _accessor(self, getter: str, mode: str, lookups: Lookups) -> str | None:
+        """The node a use runs: the method or getter itself, or a property's setter or
+        deleter (None when it has none)."""
+        kind = _ACCESSORS.get(mode)
+        if kind is None:
+            return self.ids.of_target(getter)
+        ordinal = lookups.accessor(getter, kind)
+        return self.ids.of_symbol(getter, ordinal=ordinal) if ordinal is not None else None
+
     def overrides(self, method_id: str) -> list[str]:
         """Qualified names of the overrides of a method in the subclasses of its class,
         transitively; [] above `MAX_OVERRIDES`."""
-        cached = self._overrides.get(method_id)
+        owner, name = self._owner[method_id]
+        return self.defined_below(owner, name)
+
+    def defined_below(self, class_name: str, name: str) -> list[str]:
+        """Qualified names of the methods called `name` the subclasses of a class define,
+        transitively; [] above `MAX_OVERRIDES`."""
+        self._build()
+        cached = self._below.get((class_name, name))
         if cached is not None:
             return cached
-        owner, name = self._owner[method_id]
         found: list[str] = []
-        seen = {owner}
-        frontier = [owner]
+        seen = {class_name}
+        frontier = [class_name]
         while frontier:
             following: list[str] = []
             for cls in frontier:
@@ -111,7 +172,7 @@ class DispatchTable:
                         found.append(override)
             frontier = following
         result = found if len(found) <= MAX_OVERRIDES else []
-        self._overrides[method_id] = result
+        self._below[(class_name, name)] = result
         return result
 
     def _build(self) -> None:

@@ -28,6 +28,10 @@ if TYPE_CHECKING:
 __all__ = ["IMPLICIT", "FileLinks", "NodeIds", "link_file"]
 
 _MAX_UNRESOLVED_NAMES = 50
+# possible edges PageRank leaves out: fan-outs to what a call *may* run
+_UNRANKED = frozenset(
+    {Resolution.DISPATCH, Resolution.MANY, Resolution.SIGNATURE, Resolution.PARTIAL}
+)
 _MAX_REASONS = 3
 
 
@@ -75,8 +79,9 @@ class FileLinks:
             for edge in edges
             if not edge.external
             and edge.kind in (EdgeKind.CALLS, EdgeKind.IMPORTS)
-            # PageRank: not the fan-out to overrides, to one of many values or to a signature
-            and edge.resolution not in (Resolution.DISPATCH, Resolution.MANY, Resolution.SIGNATURE)
+            # PageRank: not the fan-out to overrides, to one of many values, to a signature
+            # or to one of the values known where others are not
+            and edge.resolution not in _UNRANKED
         )
         return cls(
             path, tuple(edges), unresolved_calls, ConsultedKeys.of(modules_consulted),
@@ -137,6 +142,7 @@ class _EdgeCollector:
         Resolution.DISPATCH: 0,
         Resolution.MANY: 0,
         Resolution.SIGNATURE: 0,
+        Resolution.PARTIAL: 0,
     }
 
     def __init__(self) -> None:
@@ -219,6 +225,8 @@ def link_file(
             kinds["values:too-deep"] += 1
     if dispatch is not None:
         for edge in dispatch.edges(collector.edges(), lookups, calls.static_lines):
+            collector.add(edge)
+        for edge in dispatch.absent_edges(calls.absent, lookups):
             collector.add(edge)
     return FileLinks.build(
         parsed.path,

@@ -70,6 +70,10 @@ _MAX_WIDE_CALLERS = 64  # the same, when only possible targets are looked for (`
 # steps of one wide evaluation, a budget of its own: what it spends must not cut the certain
 # answers of the rest of the file short
 _MAX_WIDE_STEPS = 20_000
+# steps of one evaluation of an implicit call's operand through its parameters' callers, a
+# budget of its own: operands are everywhere (Django has ~70k that shallow evaluation leaves
+# unknown), so each may spend little, and nothing it spends cuts the rest of the file short
+_MAX_OPERAND_STEPS = 2_000
 _MAX_CANDIDATES = 300  # calls of that name examined to find them
 _MAX_DEPTH = 24
 # a parameter's values come from its callers' arguments, which may be parameters in turn:
@@ -179,6 +183,19 @@ class ValueFlowAnalysis:
             return Values.unknown()
         finally:
             self._level = level
+
+    def evaluate_operand(
+        self, expr: Expr, scope: str, module: str, at: int, block: Block
+    ) -> Values:
+        """`evaluate` through parameters' callers, on a step budget of its own
+        (`_MAX_OPERAND_STEPS`): for an implicit call's operand that shallow evaluation left
+        unknown. Unknown when the budget runs out."""
+        steps = self._steps
+        self._steps = _MAX_STEPS - _MAX_OPERAND_STEPS
+        try:
+            return self.evaluate(expr, scope, module, at, block)
+        finally:
+            self._steps = steps
 
     def attributes(
         self, value: object, names: tuple[str, ...], scope: str, module: str, at: int, block: Block

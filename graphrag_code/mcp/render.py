@@ -50,7 +50,7 @@ def related_line(related: Related, home: str | None = None) -> str:
         line += f", {related.edge.lower()}"
     if related.resolution:
         line += f" [{related.resolution}]"
-    if related.resolution in ("dispatch", "many", "signature") and related.why:
+    if related.resolution in ("dispatch", "many", "signature", "partial") and related.why:
         line += f" ({related.why})"
     if len(related.via) > 2:
         line += "; via " + " -> ".join(related.via[1:-1])

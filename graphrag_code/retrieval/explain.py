@@ -23,6 +23,7 @@ _TIERS = {
     "dispatch": "possibly: it overrides the method the call reaches (dispatch)",
     "many": "possibly: one of more values than a certain call may have (value flow)",
     "signature": "possibly: its signature fits the callable type the callee is declared as",
+    "partial": "possibly: one of the values known to reach the call, where others may too",
 }
 
 
