@@ -289,7 +289,8 @@ def test_dispatch_edges_reach_the_overrides_as_possible(calls: Calls) -> None:
 
 def test_members_a_class_lacks_dispatch_to_the_subclasses_that_define_them(calls: Calls) -> None:
     """A mixin's `self.send()` may run the `send` of a class it is mixed into; reading a plain
-    class attribute may run a subclass's property of that name. A method no subclass defines
+    class attribute may run a subclass's property of that name; a method of an external base
+    may run a subclass's override. A method no subclass defines
     (only an unrelated class) gets no dispatch edge."""
     check_calls(
         calls,
@@ -299,11 +300,31 @@ def test_members_a_class_lacks_dispatch_to_the_subclasses_that_define_them(calls
             ("mixins.Kind.describe", "mixins.Pair.arity", "dispatch",
              "dispatch via `tr.mixins.Kind`, which has no `arity`"),
             ("mixins.measure", "mixins.Pair.arity", "dispatch", None),
+            # `dict.get`, which a subclass of ours overrides
+            ("mixins.Flags.enabled", "mixins.CountingFlags.get", "dispatch",
+             "dispatch via `tr.mixins.Flags`, which has no `get` of its own"),
         ],
     )  # fmt: skip
     # only the name match any unresolved call gets
     assert calls[("mixins.Plain.run", "mixins.Unrelated.missing")][0] == "name"
     assert callees_of(calls, "mixins.Plain.run") == {"mixins.Unrelated.missing"}
+
+
+def test_new_runs_before_init_and_getattr_reads_a_property(calls: Calls) -> None:
+    check_calls(
+        calls,
+        [
+            ("construction.make", "construction.Path.__init__", "exact", None),
+            ("construction.make", "construction.Path.__new__", "exact",
+             "implicit: constructing `tr.construction.Path` runs `__new__`"),
+            ("construction.read", "construction.Settings.debug", "inferred",
+             "implicit: `getattr` reads the property `debug`"),
+            ("construction.probe", "construction.Settings.debug", "inferred",
+             "implicit: `hasattr` reads the property `debug`"),
+        ],
+    )  # fmt: skip
+    # a name computed at run time names no property
+    assert "construction.Settings.debug" not in callees_of(calls, "construction.unnamed")
 
 
 def test_path_prefers_certain_chains_and_marks_dispatch_steps(graph: CodeGraph) -> None:

@@ -81,6 +81,8 @@ _CONSUMERS = frozenset(
     f"<builtin>.{name}"
     for name in ("list", "tuple", "set", "frozenset", "sorted", "sum", "any", "all")
 )
+# built-ins that read an attribute named by a string: `getattr(x, "name")` runs a property
+_ATTRIBUTE_READERS = frozenset({"<builtin>.getattr", "<builtin>.hasattr"})
 # the special methods that step an iterator: over a generator object, its body runs
 _ITERATION = frozenset({"__iter__", "__aiter__", "__next__", "__anext__"})
 
@@ -139,6 +141,8 @@ class CallLinker:
                 for target, why in runs.items():
                     if not _same(target, typed):
                         self._edge(source, target, Resolution.INFERRED, site.line, why or None)
+            if isinstance(typed, External):
+                self._note_absent(source, site, external=True)
             return self._extras(source, typed, site)
         if complete and 0 < len(runs) <= MAX_CALLEES:
             for target, why in runs.items():
@@ -167,30 +171,35 @@ class CallLinker:
             self._note_absent(source, site)
         return kind
 
-    def _note_absent(self, source: str, site: CallSite) -> None:
-        """`self.m(...)` (`cls.m(...)`) where the class neither defines nor sets `m`, nor
-        inherits it: a mixin's call of what the classes it is mixed into define."""
-        if site.value is not None or site.receiver_call is not None or len(site.callee) != 2:
+    def _note_absent(self, source: str, site: CallSite, *, external: bool = False) -> None:
+        """`x.m(...)` where x is an instance (or `cls`, a class) of ours whose class neither
+        defines nor sets `m`, nor inherits it from a class of ours: a mixin's `self.m()` of
+        what the classes it is mixed into define, a method its subclasses add. `external`:
+        the call resolved to the method of an external base (`MutableMapping.get`), which a
+        subclass of ours may override."""
+        if site.value is not None or site.receiver_call is not None or len(site.callee) < 2:
             return
-        if site.callee[0] not in ("self", "cls"):
+        if site.callee[0] in ("super()", "<expr>"):
             return
         head = self.resolver.resolve_dotted(
-            site.scope, site.callee[:1], self.parsed.module, site.line
+            site.scope, site.callee[:-1], self.parsed.module, site.line
         )
         if isinstance(head, Instance):
             owner = head.class_name
-        elif isinstance(head, SymbolRef) and self._is_class(head.qualified_name):
+        elif isinstance(head, SymbolRef) and site.callee[:-1] == ("cls",):
             owner = head.qualified_name
         else:
             return
-        name = site.callee[1]
-        if not self._lacks(owner, name, attributes=True):
-            return
-        self.absent.append(AbsentMember(source, owner, name, site.line, "call"))
+        name = site.callee[-1]
+        if self._is_class(owner) and self._lacks(owner, name, attributes=True, external=external):
+            self.absent.append(AbsentMember(source, owner, name, site.line, "call"))
 
-    def _lacks(self, class_name: str, name: str, *, attributes: bool) -> bool:
+    def _lacks(
+        self, class_name: str, name: str, *, attributes: bool, external: bool = False
+    ) -> bool:
         """Whether no class of the MRO defines `name` (nor, with `attributes`, assigns or
-        declares it) and the resolver finds it nowhere else (an external base)."""
+        declares it) and, unless `external`, the resolver finds it nowhere else (an external
+        base)."""
         resolver, lookups = self.resolver, self.resolver.lookups
         for cls in resolver.mro(class_name):
             if lookups.members(cls, name):
@@ -199,7 +208,7 @@ class CallLinker:
                 lookups.attribute_flows(cls, name) or lookups.declared_attribute(cls, name)
             ):
                 return False
-        return resolver.class_member(class_name, name, instance=True) is None
+        return external or resolver.class_member(class_name, name, instance=True) is None
 
     def _names_its_method(self, site: CallSite) -> bool:
         """Whether a call runs the very method it names whatever the instance: through
@@ -340,6 +349,8 @@ class CallLinker:
             return None
         keys = ARGUMENT_CALLERS.get(target.name)
         arguments = self.passes.get((site.at, self._callee_expr(site)))
+        if target.name in _ATTRIBUTE_READERS and arguments is not None:
+            self._read_by_name(source, target, arguments, site)
         special = SPECIAL_CALLERS.get(target.name) or (
             "__iter__" if target.name in _CONSUMERS else None
         )
@@ -382,6 +393,29 @@ class CallLinker:
                     why = f"{IMPLICIT}`{short}` runs `{candidate}`"
                     self._edge(source, SymbolRef(found), tier, site.line, why)
                     break
+
+    def _read_by_name(
+        self, source: str, target: External, arguments: CallArguments, site: CallSite
+    ) -> None:
+        """`getattr(x, "name")` / `hasattr(x, "name")` read `x.name`: the property's getter
+        runs, as for the attribute written out."""
+        passed = dict(arguments.arguments)
+        first, named = passed.get(0), passed.get(1)
+        if first is None or named is None or named[0] != "str":
+            return
+        name = str(named[1])
+        if not self._is_property_name(name):
+            return
+        short = target.name.removeprefix("<builtin>.")
+        for value, tier in self._values(first, arguments.scope, site.line, site.at, site.block):
+            if not isinstance(value, Instance):
+                continue
+            getter = self._property(value.class_name, name)
+            if getter is not None:
+                why = f"{IMPLICIT}`{short}` reads the property `{name}`"
+                self._edge(source, SymbolRef(getter), tier, site.line, why)
+            elif self._lacks(value.class_name, name, attributes=False):
+                self.absent.append(AbsentMember(source, value.class_name, name, site.line, "get"))
 
     def _unresolved_kind(
         self, site: CallSite, values: Values | None, runs: dict[Target, str], complete: bool
@@ -614,6 +648,27 @@ class CallLinker:
                     via=via,
                 )
             )
+        allocator = self._allocator(target.qualified_name)
+        if allocator is not None:  # no call expression names it: left out of the oracles'
+            why = f"{IMPLICIT}constructing `{target.qualified_name}` runs `__new__`"
+            self.add(
+                Edge(
+                    EdgeKind.CALLS, source, self.ids.of_target(allocator), resolution=tier,
+                    lines=(line,), via=why,
+                )
+            )  # fmt: skip
+
+    def _allocator(self, qualified_name: str) -> str | None:
+        """The `__new__` a call of a class runs before its `__init__`, when a class of its
+        MRO defines one (None for anything but such a class)."""
+        if not self._is_class(qualified_name):
+            return None
+        lookups = self.resolver.lookups
+        for cls in self.resolver.mro(qualified_name):
+            found = lookups.members(cls, "__new__")
+            if found:
+                return found[0]
+        return None
 
     def _callable(self, qualified_name: str, source: str, line: int) -> str | None:
         """What a call to `qualified_name` runs: a function, or a class's `__init__` (a class

@@ -9,9 +9,10 @@ subclassing inside the repository) is a possible target, tier `dispatch`, with t
 the method's name as consulted, so a new override anywhere relinks it (a class that becomes a
 subclass by a change of its bases alone is seen at the next full run).
 
-A member a class does not define at all dispatches the same way: a mixin's `self.send(...)`
-runs the `send` of the subclass it is mixed into, and reading `self.name` where the class holds
-a plain class attribute runs a subclass's property of that name (`AbsentMember`).
+A member a class of ours does not define dispatches the same way: a mixin's `self.send(...)`
+runs the `send` of the subclass it is mixed into, `self.get(...)` in a `dict` subclass may run
+a subclass's `get`, and reading `self.name` where the class holds a plain class attribute runs
+a subclass's property of that name (`AbsentMember`).
 """
 
 from __future__ import annotations
@@ -128,9 +129,10 @@ class DispatchTable:
                 key = (use.source, target)
                 old = found.get(key)
                 lines = tuple(sorted({use.line, *old.lines})) if old else (use.line,)
+                via = f"dispatch via `{use.class_name}`, which has no `{use.name}` of its own"
                 found[key] = Edge(
                     EdgeKind.CALLS, use.source, target, resolution=Resolution.DISPATCH,
-                    lines=lines, via=f"dispatch via `{use.class_name}`, which has no `{use.name}`",
+                    lines=lines, via=via,
                 )  # fmt: skip
         return sorted(found.values(), key=lambda e: (e.source, e.target))
 
