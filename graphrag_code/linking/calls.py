@@ -522,12 +522,33 @@ class CallLinker:
                 return [(result, Resolution.INFERRED)]
         if values is None or not values.complete:
             values = self.flow.evaluate(operand, scope, module, at, block, shallow=True)
-        if not values.complete:  # then through parameters to the callers, as call sites are
+        if not values.complete and self._names_a_parameter(operand, scope):
+            # then through the parameter to its callers, as call sites are
             values = self.flow.evaluate_operand(operand, scope, module, at, block)
         if not values.found or len(values.found) > MAX_CALLEES:
             return []
         tier = Resolution.INFERRED if values.complete else Resolution.PARTIAL
         return [(value, tier) for value, _ in values]
+
+    def _names_a_parameter(self, operand: Expr, scope: str) -> bool:
+        """Whether an operand is a parameter (`resp`, `resp.headers`) of its function or of one
+        enclosing it, bar `self` / `cls`: what following callers can add to."""
+        if operand[0] != "name" or operand[1] in ("self", "cls"):
+            return False
+        head = str(operand[1])
+        index = self.resolver.lookups.index
+        current: str | None = scope
+        while current is not None and current != self.parsed.module:
+            symbol = index.symbols.get(current)
+            if symbol is None:
+                return False
+            if head in symbol.parameters:
+                return True
+            names = index.scope_names.get(current)
+            if names is not None and head in names.names:
+                return False  # a local variable of that name
+            current = symbol.parent
+        return False
 
     def _link_access(self, call: ImplicitCall) -> None:
         """`x.attr` read / assigned / deleted, x an instance: the property's getter, setter
