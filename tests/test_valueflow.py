@@ -197,7 +197,8 @@ def test_values_known_where_others_are_not_are_possible_callees(
 ) -> None:
     """`handle(callback, response)` is called with known values and with values the linking
     cannot follow: what is known is called there (tier `partial`), calls and implicit calls
-    alike, and no edge is certain; the two call sites stay counted as unresolved."""
+    (on a parameter, or on an attribute of `self` that a parameter set) alike, and no edge is
+    certain; the two call sites stay counted as unresolved."""
     known = "one of the values known here, others unknown"
     check_calls(
         calls,
@@ -206,6 +207,8 @@ def test_values_known_where_others_are_not_are_possible_callees(
             ("partial.handle", "partial.Response.close", "partial", known),
             ("partial.handle", "partial.Response.content", "partial", "reads the property"),
             ("partial.handle", "partial.Response.__len__", "partial", "runs `__len__`"),
+            # an attribute of `self` that `__init__` was passed: followed to its callers too
+            ("partial.Holder.empty", "partial.Response.__len__", "partial", "runs `__len__`"),
         ],
     )
     assert {

@@ -179,8 +179,9 @@ class CallLinker:
         subclass of ours may override."""
         if site.value is not None or site.receiver_call is not None or len(site.callee) < 2:
             return
-        if site.callee[0] in ("super()", "<expr>"):
-            return
+        name = site.callee[-1]
+        if site.callee[0] in ("super()", "<expr>") or not self._defined(name):
+            return  # (no class of ours defines `name`: nothing to dispatch to)
         head = self.resolver.resolve_dotted(
             site.scope, site.callee[:-1], self.parsed.module, site.line
         )
@@ -190,7 +191,6 @@ class CallLinker:
             owner = head.qualified_name
         else:
             return
-        name = site.callee[-1]
         if self._is_class(owner) and self._lacks(owner, name, attributes=True, external=external):
             self.absent.append(AbsentMember(source, owner, name, site.line, "call"))
 
@@ -497,7 +497,8 @@ class CallLinker:
         """An operand's values with the tier of each: the resolver's instance when it knows
         one (`self`, an annotated name), else what value flow finds (few): first without
         following parameters to their callers (operands are everywhere, and most are known
-        so), then through them; `partial` when the values found are not all there are."""
+        so), then, for an operand that is a parameter, through its callers; `partial` when
+        the values found are not all there are."""
         module = self.parsed.module
         values: Values | None = None
         if operand[0] == "name":
@@ -532,9 +533,12 @@ class CallLinker:
 
     def _names_a_parameter(self, operand: Expr, scope: str) -> bool:
         """Whether an operand is a parameter (`resp`, `resp.headers`) of its function or of one
-        enclosing it, bar `self` / `cls`: what following callers can add to."""
-        if operand[0] != "name" or operand[1] in ("self", "cls"):
+        enclosing it, or an attribute of `self` (`self._r.headers`, often a parameter of
+        `__init__`): what following callers can add to."""
+        if operand[0] != "name":
             return False
+        if operand[1] in ("self", "cls"):
+            return len(operand) > 2
         head = str(operand[1])
         index = self.resolver.lookups.index
         current: str | None = scope
