@@ -441,27 +441,15 @@ def test_a_new_override_relinks_the_callers_of_the_base_method(
 ) -> None:
     """Incremental: an override added in another file gives the unchanged caller's file a new
     dispatch edge (the caller recorded the method's name), as a clean index would."""
-    root = tmp_path / "trace"
-    shutil.copytree(TRACE, root)
-    state = tmp_path / "state"
-    build_graph(root, session_client, repo="tr2", state_dir=state)
-    (root / "tr" / "http" / "_h2.py").write_text(
+    tiers = _tiers_after_adding(
+        session_client, tmp_path, "tr2", "http/_h2.py",
         "from ._transports import BaseTransport, Request\n\n\n"
         "class H2Transport(BaseTransport):\n"
         "    def handle_request(self, request: Request) -> int:\n"
-        "        return 2\n"
-    )
-    report = build_graph(root, session_client, repo="tr2", state_dir=state)
-    assert report.mode == "incremental"
-    rows = session_client.read(
-        "MATCH (a:Code {id: $a})-[r:CALLS]->(b:Code {id: $b}) RETURN r.resolution AS tier",
-        {
-            "a": "tr2:tr.http._client.Client.request",
-            "b": "tr2:tr.http._h2.H2Transport.handle_request",
-        },
-    )
-    session_client.write("MATCH (n {repo: 'tr2'}) DETACH DELETE n")
-    assert [row["tier"] for row in rows] == ["dispatch"]
+        "        return 2\n",
+        ("tr.http._client.Client.request", "tr.http._h2.H2Transport.handle_request"),
+    )  # fmt: skip
+    assert tiers == ["dispatch"]
 
 
 def test_a_new_subclass_relinks_a_mixin_that_lacks_the_method(
@@ -469,24 +457,36 @@ def test_a_new_subclass_relinks_a_mixin_that_lacks_the_method(
 ) -> None:
     """Incremental: a class mixing `RedirectMixin` in, added in another file, gives the
     unchanged mixin's `self.send()` a dispatch edge to its `send`."""
-    root = tmp_path / "trace"
-    shutil.copytree(TRACE, root)
-    state = tmp_path / "state"
-    build_graph(root, session_client, repo="tr3", state_dir=state)
-    (root / "tr" / "client.py").write_text(
+    tiers = _tiers_after_adding(
+        session_client, tmp_path, "tr3", "client.py",
         "from .mixins import RedirectMixin\n\n\n"
         "class Client(RedirectMixin):\n"
         "    def send(self, url: str) -> int:\n"
-        "        return 0\n"
-    )
-    report = build_graph(root, session_client, repo="tr3", state_dir=state)
+        "        return 0\n",
+        ("tr.mixins.RedirectMixin.follow", "tr.client.Client.send"),
+    )  # fmt: skip
+    assert tiers == ["dispatch"]
+
+
+def _tiers_after_adding(
+    client: Neo4jClient, tmp_path: Path, repo: str, path: str, text: str, pair: tuple[str, str]
+) -> list[str]:
+    """Index a copy of the fixture as `repo`, add the file `tr/<path>`, index it again
+    (incrementally) and return the tiers of the CALLS edges between the two qualified names;
+    the repository is deleted afterwards."""
+    root = tmp_path / "trace"
+    shutil.copytree(TRACE, root)
+    state = tmp_path / "state"
+    build_graph(root, client, repo=repo, state_dir=state)
+    (root / "tr" / path).write_text(text)
+    report = build_graph(root, client, repo=repo, state_dir=state)
     assert report.mode == "incremental"
-    rows = session_client.read(
+    rows = client.read(
         "MATCH (a:Code {id: $a})-[r:CALLS]->(b:Code {id: $b}) RETURN r.resolution AS tier",
-        {"a": "tr3:tr.mixins.RedirectMixin.follow", "b": "tr3:tr.client.Client.send"},
+        {"a": f"{repo}:{pair[0]}", "b": f"{repo}:{pair[1]}"},
     )
-    session_client.write("MATCH (n {repo: 'tr3'}) DETACH DELETE n")
-    assert [row["tier"] for row in rows] == ["dispatch"]
+    client.write("MATCH (n {repo: $repo}) DETACH DELETE n", {"repo": repo})
+    return [row["tier"] for row in rows]
 
 
 def test_a_method_with_too_many_overrides_gets_no_dispatch_edges(tmp_path: Path) -> None:

@@ -27,7 +27,7 @@ from ..model import (
     Resolution,
     SymbolKind,
 )
-from .dispatch import AbsentMember
+from .dispatch import ACCESSOR_KINDS, AbsentMember
 from .index import DESCRIPTOR_KEY, PROPERTY_KEY, is_property
 from .resolver import External, Instance, Resolver, SymbolRef, Target
 from .signatures import SignatureMatcher
@@ -537,22 +537,11 @@ class CallLinker:
         `__init__`): what following callers can add to."""
         if operand[0] != "name":
             return False
-        if operand[1] in ("self", "cls"):
-            return len(operand) > 2
         head = str(operand[1])
-        index = self.resolver.lookups.index
-        current: str | None = scope
-        while current is not None and current != self.parsed.module:
-            symbol = index.symbols.get(current)
-            if symbol is None:
-                return False
-            if head in symbol.parameters:
-                return True
-            names = index.scope_names.get(current)
-            if names is not None and head in names.names:
-                return False  # a local variable of that name
-            current = symbol.parent
-        return False
+        if head in ("self", "cls"):
+            return len(operand) > 2
+        bound = self.resolver.binding_scope(scope, head, self.parsed.module)
+        return bound is not None and self._is_parameter(bound, head)
 
     def _link_access(self, call: ImplicitCall) -> None:
         """`x.attr` read / assigned / deleted, x an instance: the property's getter, setter
@@ -573,7 +562,7 @@ class CallLinker:
                 why = f"{IMPLICIT}`.{name}` reads the property"
                 self._edge(source, SymbolRef(getter), tier, call.line, why)
                 continue
-            kind = "setter" if call.mode == "set" else "deleter"
+            kind = ACCESSOR_KINDS[call.mode]
             ordinal = self.resolver.lookups.accessor(getter, kind)
             if ordinal is not None:
                 target = self.ids.of_symbol(getter, ordinal=ordinal)

@@ -29,7 +29,7 @@ from .resolver import Resolver, SymbolRef
 if TYPE_CHECKING:
     from .linker import NodeIds
 
-__all__ = ["MAX_OVERRIDES", "AbsentMember", "DispatchTable"]
+__all__ = ["ACCESSOR_KINDS", "MAX_OVERRIDES", "AbsentMember", "DispatchTable"]
 
 MAX_OVERRIDES = 16
 """A method overridden more often than this (a plug-in hook, `__init__`) gets no dispatch
@@ -52,7 +52,8 @@ class AbsentMember:
     mode: str
 
 
-_ACCESSORS = {"set": "setter", "delete": "deleter"}
+ACCESSOR_KINDS = {"set": "setter", "delete": "deleter"}
+"""The property accessor an assignment or a `del` of the attribute runs."""
 
 
 class DispatchTable:
@@ -139,7 +140,7 @@ class DispatchTable:
     def _accessor(self, getter: str, mode: str, lookups: Lookups) -> str | None:
         """The node a use runs: the method or getter itself, or a property's setter or
         deleter (None when it has none)."""
-        kind = _ACCESSORS.get(mode)
+        kind = ACCESSOR_KINDS.get(mode)
         if kind is None:
             return self.ids.of_target(getter)
         ordinal = lookups.accessor(getter, kind)

@@ -250,15 +250,22 @@ class Resolver:
 
     def is_bound(self, scope: str, name: str, module: str) -> bool:
         """True when `name` is a variable of some scope `scope` sees (local or global)."""
+        if self.binding_scope(scope, name, module) is not None:
+            return True
+        info = self.lookups.module(module)
+        return info is not None and name in info.parsed.module_names
+
+    def binding_scope(self, scope: str, name: str, module: str) -> str | None:
+        """The innermost function scope, from `scope` outwards, where `name` is local (a
+        parameter or an assignment target); None when it is global or unbound."""
         current: str | None = scope
         while current is not None and current != module:
             names = self.lookups.index.scope_names.get(current)
             if names is not None and name in names.names:
-                return True
+                return current
             symbol = self.lookups.symbol(current)
             current = symbol.parent if symbol is not None else None
-        info = self.lookups.module(module)
-        return info is not None and name in info.parsed.module_names
+        return None
 
     def _resolve_in_local_scope(
         self, symbol: Symbol, name: str, module: str, line: int | None
