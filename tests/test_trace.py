@@ -327,6 +327,22 @@ def test_new_runs_before_init_and_getattr_reads_a_property(calls: Calls) -> None
     assert "construction.Settings.debug" not in callees_of(calls, "construction.unnamed")
 
 
+def test_a_wrapped_stream_runs_the_methods_textiowrapper_calls(calls: Calls) -> None:
+    runs = "calls `{}` of the stream it wraps"
+    lacks = "looks up what the stream it wraps lacks"
+    for caller in ("streams.wrap", "streams.Wrapper.__init__"):
+        check_calls(
+            calls,
+            [(caller, f"streams.Fixup.{m}", "inferred", runs.format(m))
+             for m in ("readable", "writable", "seekable")]
+            + [(caller, "streams.Fixup.__getattr__", "inferred", lacks)],  # `tell`
+        )  # fmt: skip
+    # the stream a subclass's caller passes, seen through its `cast`
+    check_calls(calls, [("streams.Named.__init__", "streams.Echo.__getattr__", "inferred", lacks)])
+    # a call written out on the cast value is the checkers' `BinaryIO.fileno`, not ours
+    assert "streams.Fixup.fileno" not in callees_of(calls, "streams.Wrapper.__init__")
+
+
 def test_path_prefers_certain_chains_and_marks_dispatch_steps(graph: CodeGraph) -> None:
     to_base = graph.path("tr.http._api.get", "tr.http._transports.BaseTransport.handle_request")
     assert [s.qualified_name for s in to_base.steps] == [

@@ -31,7 +31,7 @@ from .dispatch import ACCESSOR_KINDS, AbsentMember
 from .index import DESCRIPTOR_KEY, PROPERTY_KEY, is_property
 from .resolver import External, Instance, Resolver, SymbolRef, Target
 from .signatures import SignatureMatcher
-from .value_records import Generator
+from .value_records import STREAM_WRAPPERS, Generator
 from .values import (
     ARGUMENT_CALLERS,
     DYNAMIC,
@@ -147,6 +147,8 @@ class CallLinker:
         if complete and 0 < len(runs) <= MAX_CALLEES:
             for target, why in runs.items():
                 self._edge(source, target, Resolution.INFERRED, site.line, why or None)
+                if isinstance(target, External):  # `super().__init__(stream)`
+                    self._wrapped_stream(source, target, site)
             # the callers value flow followed a parameter to are the ones it could resolve: an
             # unknown `cls(app=...)` may construct the class too
             self._by_signature(source, site, runs)
@@ -360,6 +362,7 @@ class CallLinker:
             and (self._defined(special) or special in _ITERATION)
         ):
             self._special(source, target, special, arguments, site)
+        self._wrapped_stream(source, target, site)
         if keys is not None and arguments is not None:
             passed = self.flow.argument(arguments, keys, self.parsed.module)
             if passed is not None:
@@ -393,6 +396,39 @@ class CallLinker:
                     why = f"{IMPLICIT}`{short}` runs `{candidate}`"
                     self._edge(source, SymbolRef(found), tier, site.line, why)
                     break
+
+    def _wrapped_stream(self, source: str, target: External, site: CallSite) -> None:
+        """`io.TextIOWrapper(stream)` (or a subclass's `super().__init__(stream)`) calls
+        `stream.readable()`, `.writable()`, ... (`STREAM_WRAPPERS`): each method the
+        stream's class defines runs, and its `__getattr__` for one it lacks. The stream is
+        what runs, seen through a `cast` (`runtime_view`)."""
+        wrapper = target.name.removesuffix(".__init__")
+        methods = STREAM_WRAPPERS.get(wrapper)
+        arguments = self.passes.get((site.at, self._callee_expr(site)))
+        if methods is None or arguments is None:
+            return
+        # `io.TextIOWrapper.__init__(self, stream)` passes the instance first
+        explicit = target.name.endswith(".__init__") and site.callee[0] != "super()"
+        stream = next((v for k, v in arguments.arguments if k == int(explicit)), None)
+        if stream is None:
+            return
+        with self.flow.runtime_view():
+            values = self._values(stream, arguments.scope, site.line, site.at, site.block)
+        for value, tier in values:
+            if not isinstance(value, Instance):
+                continue
+            lacking = False
+            for method in methods:
+                found = self.flow.special_method(value, method)
+                if found is not None:
+                    why = f"{IMPLICIT}`{wrapper}` calls `{method}` of the stream it wraps"
+                    self._edge(source, SymbolRef(found), tier, site.line, why)
+                elif self.resolver.class_member(value.class_name, method, instance=False) is None:
+                    lacking = True
+            fallback = self.flow.special_method(value, "__getattr__") if lacking else None
+            if fallback is not None:
+                why = f"{IMPLICIT}`{wrapper}` looks up what the stream it wraps lacks"
+                self._edge(source, SymbolRef(fallback), tier, site.line, why)
 
     def _read_by_name(
         self, source: str, target: External, arguments: CallArguments, site: CallSite

@@ -16,7 +16,8 @@ so `Resolver` answers first and value flow fills in where it has nothing.
 from __future__ import annotations
 
 import builtins
-from collections.abc import Callable, Iterable, Set
+from collections.abc import Callable, Iterable, Iterator, Set
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
 from ..model import Binding, Block, CallArguments, Expr, ImportStatement, SymbolKind, ValueFlow
@@ -167,6 +168,8 @@ class ValueFlowAnalysis:
         self._level = 0
         # looking for possible targets only: parameters followed through more callers
         self._wide = False
+        # what runs, not what the checkers see: `cast(T, v)` is v (`runtime_view`)
+        self._uncast = False
 
     # -- entry points ------------------------------------------------------------------------
     def evaluate(
@@ -196,6 +199,19 @@ class ValueFlowAnalysis:
             return self.evaluate(expr, scope, module, at, block)
         finally:
             self._steps = steps
+
+    @contextmanager
+    def runtime_view(self) -> Iterator[None]:
+        """Evaluate as the program runs rather than as the type checkers read it: `cast(T, v)`
+        holds v's own values where they are known (for calls no expression writes, which the
+        checkers do not judge: `io.TextIOWrapper(cast(BinaryIO, Fixup(s)))` calls
+        `Fixup.readable`)."""
+        uncast = self._uncast
+        self._uncast = True
+        try:
+            yield
+        finally:
+            self._uncast = uncast
 
     def attributes(
         self, value: object, names: tuple[str, ...], scope: str, module: str, at: int, block: Block
@@ -328,7 +344,7 @@ class ValueFlowAnalysis:
         first): so a file links the same whether it is linked first or after others that
         filled the cache (a split between processes, an incremental run that relinks a few
         files)."""
-        key = (self._level, self._wide, key)
+        key = (self._level, self._wide, self._uncast, key)
         depth = len(self._stack)
         cached = self._cache.get(key)
         if cached is not None and depth + cached[4] <= _MAX_DEPTH:
@@ -681,18 +697,20 @@ class ValueFlowAnalysis:
 
     # -- parameters ----------------------------------------------------------------------------
     def _parameter(self, function: str, name: str) -> Values:
-        if self._level >= _MAX_LEVEL:
-            # callers are not followed this deep, but what the parameter is declared as (a
-            # method's receiver, an annotation) needs none
-            return self._memo(
-                ("param", function, name),
-                lambda: (
-                    self._declared_parameter(function, name)
-                    or self._declared_union(function, name)
-                    or Values.unknown()
-                ),
-            )
-        return self._memo(("param", function, name), lambda: self._parameter_values(function, name))
+        # callers are not followed this deep, but what the parameter is declared as (a
+        # method's receiver, an annotation) needs none
+        deep = self._level >= _MAX_LEVEL
+        compute = self._declared_only if deep else self._parameter_values
+        return self._memo(("param", function, name), lambda: compute(function, name))
+
+    def _declared_only(self, function: str, name: str) -> Values:
+        """A parameter's values from its declaration alone; unknown where it declares none,
+        and in `runtime_view` where it declares only external types (the callers' values
+        are what runs)."""
+        declared = self._declared_parameter(function, name) or self._declared_union(function, name)
+        if declared is None or (self._uncast and _externals_only(declared)):
+            return Values.unknown()
+        return declared
 
     def _receiver(self, function: str, name: str) -> Values | None:
         """`self` (or `cls`) of a method: an instance of its class (the class)."""
@@ -783,8 +801,9 @@ class ValueFlowAnalysis:
         if symbol is None:
             return Values.unknown()
         declared_here = self._declared_parameter(function, name)
-        if declared_here is not None:
+        if declared_here is not None and not (self._uncast and _externals_only(declared_here)):
             return declared_here
+        # (seen as it runs, `stream: BinaryIO` holds what the callers pass, where known)
         position = symbol.parameters.index(name)
         module = self._module(function)
         declared_as = self._declared(self.lookups.flows(function, ("<declared>", name)))
@@ -815,6 +834,8 @@ class ValueFlowAnalysis:
             self._level -= 1
         if not callers and defaults:
             result.add(default, why)
+        if declared_here is not None and not result.found:
+            return declared_here
         if not result.complete or not result.found:  # unknown, or only callers outside
             union = self._declared_union(function, name)
             if union is not None:
@@ -1098,6 +1119,10 @@ class ValueFlowAnalysis:
         (external,) = names
         first = next((v for k, v in arguments if k == 0), None)
         if external in _CASTS and first is not None and len(arguments) == 2:
+            if self._uncast:
+                own = self._eval(arguments[1][1], where)
+                if own.found:
+                    return own
             named = repr(first[1]) if first[0] == "str" else _render(first)
             if self._mentions_type_variable(first, where):
                 # `cast(F, v)`, `cast(type[F], v)`: a type variable names no class, v's own
@@ -1628,6 +1653,11 @@ _TYPE_OF = frozenset({"typing.Type", "typing_extensions.Type", "<builtin>.type"}
 # -- helpers -------------------------------------------------------------------------------------
 def _target(target: Target | None) -> Values:
     return Values.of(target) if target is not None else Values.unknown()
+
+
+def _externals_only(values: Values) -> bool:
+    """Whether every value is an external one (`typing.BinaryIO`, not a class of ours)."""
+    return all(isinstance(value, External) for value, _ in values)
 
 
 def _externals(values: Values) -> set[str]:
