@@ -197,7 +197,8 @@ def test_values_known_where_others_are_not_are_possible_callees(
 ) -> None:
     """`handle(callback, response)` is called with known values and with values the linking
     cannot follow: what is known is called there (tier `partial`), calls and implicit calls
-    (on a parameter, or on an attribute of `self` that a parameter set) alike, and no edge is
+    (on a parameter, a variable assigned from one, or an attribute of `self` that a parameter
+    set) alike, and no edge is
     certain; the two call sites stay counted as unresolved."""
     known = "one of the values known here, others unknown"
     check_calls(
@@ -209,6 +210,8 @@ def test_values_known_where_others_are_not_are_possible_callees(
             ("partial.handle", "partial.Response.__len__", "partial", "runs `__len__`"),
             # an attribute of `self` that `__init__` was passed: followed to its callers too
             ("partial.Holder.empty", "partial.Response.__len__", "partial", "runs `__len__`"),
+            # a variable assigned from a parameter (`headers = message.headers`)
+            ("partial.has_headers", "partial.Response.__len__", "partial", "runs `__len__`"),
         ],
     )
     assert {

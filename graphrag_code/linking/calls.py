@@ -112,6 +112,8 @@ class CallLinker:
         self.static_lines: dict[str, set[int]] = defaultdict(set)
         # uses of members the receiver's class lacks, for dispatch to its subclasses' ones
         self.absent: list[AbsentMember] = []
+        # (scope, name) of operands whose following to callers ran out of steps
+        self.operands_cut: set[tuple[str, str]] = set()
 
     # -- call sites ----------------------------------------------------------------------------
     def link(self, site: CallSite) -> str | None:
@@ -560,24 +562,40 @@ class CallLinker:
         if values is None or not values.complete:
             values = self.flow.evaluate(operand, scope, module, at, block, shallow=True)
         if not values.complete and self._names_a_parameter(operand, scope):
-            # then through the parameter to its callers, as call sites are
-            values = self.flow.evaluate_operand(operand, scope, module, at, block)
+            # then through the parameter to its callers, as call sites are; an operand whose
+            # head ran out of steps once will again (`x.a` after `x`): not tried twice
+            tried = (scope, str(operand[1]))
+            followed = None
+            if tried not in self.operands_cut:
+                followed = self.flow.evaluate_operand(operand, scope, module, at, block)
+                if followed is None:
+                    self.operands_cut.add(tried)
+            values = followed or values
         if not values.found or len(values.found) > MAX_CALLEES:
             return []
         tier = Resolution.INFERRED if values.complete else Resolution.PARTIAL
         return [(value, tier) for value, _ in values]
 
-    def _names_a_parameter(self, operand: Expr, scope: str) -> bool:
+    def _names_a_parameter(self, operand: Expr, scope: str, *, aliases: bool = True) -> bool:
         """Whether an operand is a parameter (`resp`, `resp.headers`) of its function or of one
         enclosing it, or an attribute of `self` (`self._r.headers`, often a parameter of
-        `__init__`): what following callers can add to."""
+        `__init__`): what following callers can add to. With `aliases`, also a variable
+        assigned from one or from a call of one (`headers = request.headers`,
+        `merged = dict_class(...)`)."""
         if operand[0] != "name":
             return False
         head = str(operand[1])
         if head in ("self", "cls"):
             return len(operand) > 2
         bound = self.resolver.binding_scope(scope, head, self.parsed.module)
-        return bound is not None and self._is_parameter(bound, head)
+        if bound is None:
+            return False
+        if self._is_parameter(bound, head):
+            return True
+        return aliases and any(
+            self._names_a_parameter(_callee_of(flow.value), bound, aliases=False)
+            for flow in self.resolver.lookups.flows(bound, (head,))
+        )
 
     def _link_access(self, call: ImplicitCall) -> None:
         """`x.attr` read / assigned / deleted, x an instance: the property's getter, setter
@@ -744,6 +762,11 @@ def _joins_text(site: CallSite) -> bool:
         and isinstance(value[1], tuple)
         and value[1][:1] in (("str",), ("const",))
     )
+
+
+def _callee_of(value: Expr) -> Expr:
+    """The callee of a call expression; any other expression itself."""
+    return value[1] if value[0] == "call" else value
 
 
 def _name(target: Target) -> str | None:

@@ -189,16 +189,18 @@ class ValueFlowAnalysis:
 
     def evaluate_operand(
         self, expr: Expr, scope: str, module: str, at: int, block: Block
-    ) -> Values:
+    ) -> Values | None:
         """`evaluate` through parameters' callers, on a step budget of its own
         (`_MAX_OPERAND_STEPS`): for an implicit call's operand that shallow evaluation left
-        unknown. Unknown when the budget runs out."""
-        steps = self._steps
+        unknown. None when the budget runs out."""
+        steps, level = self._steps, self._level
         self._steps = _MAX_STEPS - _MAX_OPERAND_STEPS
         try:
-            return self.evaluate(expr, scope, module, at, block)
+            return self._eval(expr, _Where(scope, module, at, block))
+        except _Cut:
+            return None
         finally:
-            self._steps = steps
+            self._steps, self._level = steps, level
 
     @contextmanager
     def runtime_view(self) -> Iterator[None]:
