@@ -58,7 +58,8 @@ def _ensure_schema_for(
     repo: str | None = None,
 ) -> None:
     """The schema, with the vector index recorded for `embedder` and `repo`'s own full-text
-    index: a model switch raises `EmbeddingMismatchError` (naming both models) unless
+    index (and vector index, on a server that cannot filter inside the shared one): a model
+    switch raises `EmbeddingMismatchError` (naming both models) unless
     `reembed` drops the old vectors."""
     config = schema_config(settings, dimensions=embedder.dimensions, model=embedder.name)
     ensure_schema(client, config, reembed=reembed, repo=repo)

@@ -9,13 +9,14 @@ import pytest
 
 from graphrag_code import api
 from graphrag_code.errors import EmbeddingMismatchError, SchemaError
-from graphrag_code.graph import repo_label, repository_text_index
+from graphrag_code.graph import repo_label, repository_text_index, repository_vector_index
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.graph.schema import (
     SchemaConfig,
     check_vector_index,
     ensure_schema,
     fulltext_index_properties,
+    vector_index_info,
 )
 from graphrag_code.settings import Settings
 
@@ -238,6 +239,46 @@ def test_a_repository_gets_a_full_text_index_of_its_own(fresh: Neo4jClient) -> N
     assert again[0]["id"] == index[0]["id"]
 
 
+def test_a_repository_gets_a_vector_index_of_its_own_where_search_cannot_filter(
+    fresh: Neo4jClient,
+) -> None:
+    """On a server whose vector search filters only after the index search (5.26), the
+    repository's own vector index holds its vectors alone (a query for 20 gets its 10, none of
+    the 20 others); a model of another size drops it with the shared one, and indexing the
+    repository again creates it for the new size. 2026.01+ filters inside the shared index and
+    gets none."""
+    index = repository_vector_index("test_vectors", "mine")
+    fresh.write(
+        "UNWIND range(1, 30) AS i CREATE (n:Code {id: 'v' + i, "
+        "repo: CASE WHEN i <= 10 THEN 'mine' ELSE 'other' END}) WITH n, i "
+        "CALL db.create.setNodeVectorProperty(n, 'embedding', [1.0, toFloat(i), 0.0, 0.0])"
+    )
+    other = repository_vector_index("test_vectors", "other")
+    ensure_schema(fresh, CONFIG, repo="mine")
+    if fresh.capabilities().vector_search_filters:
+        assert vector_index_info(fresh, index) is None
+        return
+    ensure_schema(fresh, CONFIG, repo="other")
+    info = vector_index_info(fresh, index)
+    assert info is not None
+    assert info.dimensions == 4
+    assert vector_index_info(fresh, other) is not None
+    hits = fresh.read(
+        "CALL db.index.vector.queryNodes($name, 20, [1.0, 5.0, 0.0, 0.0]) YIELD node "
+        "RETURN collect(DISTINCT node.repo) AS repos, count(node) AS n",
+        {"name": index},
+    )
+    assert hits[0] == {"repos": ["mine"], "n": 10}
+    bigger = SchemaConfig(
+        vector_index="test_vectors", fulltext_index="test_text", dimensions=8, model="bigger-model"
+    )
+    ensure_schema(fresh, bigger, reembed=True, repo="mine")
+    assert vector_index_info(fresh, other) is None
+    info = vector_index_info(fresh, index)
+    assert info is not None
+    assert info.dimensions == 8
+
+
 def test_a_filtered_vector_index_is_not_rebuilt_again(fresh: Neo4jClient) -> None:
     """The rebuild happens once: a second ensure_schema keeps the same index."""
     ensure_schema(fresh, CONFIG)
@@ -258,7 +299,11 @@ def test_indexing_creates_the_repository_index_and_deleting_drops_it(
     )
     api.index_repository(SHOP, "shop", client=fresh, settings=settings, embed=False)
     name = repository_text_index("test_text", "shop")
+    vectors = repository_vector_index("test_vectors", "shop")
+    own_vectors = not fresh.capabilities().vector_search_filters  # 5.26: one of its own
     assert fulltext_index_properties(fresh, name) == ("search_text",)
+    assert (vector_index_info(fresh, vectors) is not None) == own_vectors
     api.delete_repository("shop", client=fresh, settings=settings)
     assert fulltext_index_properties(fresh, name) is None
+    assert vector_index_info(fresh, vectors) is None
     assert fulltext_index_properties(fresh, "test_text") == ("search_text",)  # the shared one

@@ -37,11 +37,18 @@ from .schema import (
     check_fulltext_index,
     check_vector_index,
     ensure_repository_text_index,
+    ensure_repository_vector_index,
     ensure_schema,
     fulltext_index_properties,
     vector_index_info,
 )
-from .scoping import file_text_index, repo_label, repo_token, repository_text_index
+from .scoping import (
+    file_text_index,
+    repo_label,
+    repo_token,
+    repository_text_index,
+    repository_vector_index,
+)
 from .vectors import VectorStore
 from .writer import GraphWriter
 
@@ -68,6 +75,7 @@ __all__ = [
     "check_fulltext_index",
     "check_vector_index",
     "ensure_repository_text_index",
+    "ensure_repository_vector_index",
     "ensure_schema",
     "file_text_index",
     "fulltext_index_properties",
@@ -75,5 +83,6 @@ __all__ = [
     "repo_label",
     "repo_token",
     "repository_text_index",
+    "repository_vector_index",
     "vector_index_info",
 ]

@@ -17,7 +17,7 @@ from neo4j.exceptions import Neo4jError
 from ..errors import EmbeddingMismatchError, GraphRAGCodeError, SchemaError
 from .client import Neo4jClient
 from .queries import load_query, paste_identifier, split_statements
-from .scoping import file_text_index, repo_label, repository_text_index
+from .scoping import file_text_index, repo_label, repository_text_index, repository_vector_index
 
 __all__ = [
     "SchemaConfig",
@@ -25,6 +25,7 @@ __all__ = [
     "check_fulltext_index",
     "check_vector_index",
     "ensure_repository_text_index",
+    "ensure_repository_vector_index",
     "ensure_schema",
     "fulltext_index_properties",
     "vector_index_info",
@@ -83,7 +84,9 @@ def ensure_schema(
     repo: str | None = None,
 ) -> None:
     """Create what is missing, check the vector index matches the embedder, wait for ONLINE;
-    with `repo`, also that repository's own full-text index (`ensure_repository_text_index`).
+    with `repo`, also that repository's own full-text index (`ensure_repository_text_index`)
+    and, on a server whose vector search cannot filter by repository inside the index, its
+    own vector index (`ensure_repository_vector_index`).
 
     If the vector index was built for another model or dimension count, this raises
     `EmbeddingMismatchError` naming both — unless no vectors are stored yet or `reembed` is
@@ -122,6 +125,8 @@ def ensure_schema(
     )
     if repo is not None:
         ensure_repository_text_index(client, config, repo)
+        if not filtered:
+            ensure_repository_vector_index(client, config, repo)
     wait_for_indexes(client, timeout=timeout)
 
 
@@ -150,6 +155,33 @@ def ensure_repository_text_index(client: Neo4jClient, config: SchemaConfig, repo
         if not present:
             create = paste_identifier(load_query(query), "RepositoryLabel", label)
             _create(client, create, {"name": index, "fulltext_analyzer": analyzer})
+
+
+def ensure_repository_vector_index(client: Neo4jClient, config: SchemaConfig, repo: str) -> None:
+    """Create repository `repo`'s own vector index when it is missing, for servers whose
+    vector search filters by repository only after the index search (5.26, 2025.x): over the
+    repository's label (which `ensure_repository_text_index` gives nodes written before it),
+    so a search in `repo` ranks its vectors alone. One of another dimension count (an earlier
+    model) is dropped and created again from the vectors stored now."""
+    name = repository_vector_index(config.vector_index, repo)
+    info = vector_index_info(client, name)
+    if info is not None:
+        if info.dimensions == config.dimensions:
+            return
+        client.write(load_query("schema/drop_index"), {"name": name})
+    create = paste_identifier(
+        load_query("schema/create_repository_vector"), "RepositoryLabel", repo_label(repo)
+    )
+    _create(client, create, {"name": name, "dimensions": config.dimensions})
+
+
+def repository_vector_indexes(client: Neo4jClient, vector_index: str) -> dict[str, int]:
+    """The repositories' own vector indexes beside the shared `vector_index`: name ->
+    dimension count."""
+    rows = client.read(
+        load_query("schema/repository_vector_indexes"), {"prefix": f"{vector_index}_"}
+    )
+    return {str(row["name"]): int(row["dimensions"]) for row in rows}
 
 
 @dataclass(frozen=True)
@@ -240,6 +272,8 @@ def _reconcile_vector_index(client: Neo4jClient, config: SchemaConfig, *, reembe
     while int(client.write(clear, {"limit": _CLEAR_BATCH})[0]["cleared"]):
         pass
     client.write(load_query("schema/drop_index"), {"name": config.vector_index})
+    for name in repository_vector_indexes(client, config.vector_index):
+        client.write(load_query("schema/drop_index"), {"name": name})
 
 
 def _add_vector_filter(client: Neo4jClient, config: SchemaConfig) -> None:

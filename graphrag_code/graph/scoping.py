@@ -13,6 +13,12 @@ repositories.
 Names cannot be labels (`bench-django-5.1.4`), so both derive from `repo_token`, a hash of the
 name spelt in 16 lowercase consonants.
 
+Vectors work the same way on servers whose vector search cannot filter inside the index
+(5.26, 2025.x): `queryNodes` ranks every repository's vectors and the repository filter
+follows, so a large neighbour crowds a small repository's hits out of any over-fetch; a vector
+index over the repository's label (`repository_vector_index`) holds its vectors alone. On
+2026.01+ the shared index filters inside the search and none is created.
+
 Module nodes also carry their whole file's text (`file_text`), indexed apart from the symbols'
 `search_text` (`file_text_index`, shared and per repository alike), so that file-level search
 can weigh a file as one document, as BM25 over files does.
@@ -22,7 +28,10 @@ from __future__ import annotations
 
 import hashlib
 
-__all__ = ["file_text_index", "repo_label", "repo_token", "repository_text_index"]
+__all__ = [
+    "file_text_index", "repo_label", "repo_token", "repository_text_index",
+    "repository_vector_index",
+]  # fmt: skip
 
 _LETTERS = "bcdfghjklmnpqrtvwxz"
 _LENGTH = 16  # 19**16 ~ 2**68 values; search still filters by the repository's name
@@ -50,6 +59,12 @@ def repo_label(repo: str) -> str:
 def repository_text_index(fulltext_index: str, repo: str) -> str:
     """The name of repository `repo`'s own full-text index, beside the shared one."""
     return f"{fulltext_index}_{repo_token(repo)}"
+
+
+def repository_vector_index(vector_index: str, repo: str) -> str:
+    """The name of repository `repo`'s own vector index, beside the shared one (servers
+    whose vector search cannot filter by repository inside the index: `schema.py`)."""
+    return f"{vector_index}_{repo_token(repo)}"
 
 
 def file_text_index(fulltext_index: str, repo: str | None = None) -> str:

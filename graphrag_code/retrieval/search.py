@@ -25,6 +25,7 @@ from ..graph import (
     fulltext_index_properties,
     hop_bound,
     repository_text_index,
+    repository_vector_index,
     vector_index_info,
 )
 from ..graph.repositories import repository_statuses
@@ -205,6 +206,7 @@ class Searcher:
         self._requested_form = vector_form  # None: chosen from the server (`vector_form()`)
         self._form: VectorSearchForm | None = None
         self._own_text_index: dict[str, bool] = {}  # repo -> has a full-text index of its own
+        self._own_vector_index: dict[str, bool] = {}  # repo -> has a vector index of its own
         self._file_indexes: dict[str | None, str | None] = {}  # repo -> whole-file index read
         self._vectors_checked = False
         self._text_checked = False
@@ -244,6 +246,22 @@ class Searcher:
             found = fulltext_index_properties(self.client, own) is not None
             self._own_text_index[repo] = found
         return (own, True) if self._own_text_index[repo] else (self.fulltext_index, False)
+
+    def _vector_index(self, repo: str | None) -> tuple[str, bool]:
+        """The vector index the `PROCEDURE` form reads for a search in `repo`, and whether it is
+        the repository's own (indexing creates one per repository on servers whose vector
+        search cannot filter inside the index: other repositories' vectors cannot crowd its
+        hits out); else the shared one, over-fetched by the repository's share. One of
+        another dimension count than the embedder's is not used. Read once per repository."""
+        if repo is None or self.embedder is None:
+            return self.vector_index, False
+        if repo not in self._own_vector_index:
+            own = vector_index_info(self.client, repository_vector_index(self.vector_index, repo))
+            fits = own is not None and own.dimensions == self.embedder.dimensions
+            self._own_vector_index[repo] = fits
+        if self._own_vector_index[repo]:
+            return repository_vector_index(self.vector_index, repo), True
+        return self.vector_index, False
 
     def _file_index(self, repo: str | None) -> str | None:
         """The whole-file index a file-level search in `repo` reads: the repository's own, else
@@ -344,9 +362,12 @@ class Searcher:
         # inside the indexes where they allow it (no over-fetch then), else over-fetch by the
         # repository's share and filter afterwards
         in_index = self.vector_form() is VectorSearchForm.SEARCH
+        vector_index, own_vectors = (
+            (self.vector_index, False) if in_index else self._vector_index(repo)
+        )
         text_index, own_text_index = self._text_index(repo)
         return {
-            "vector_index": self.vector_index,
+            "vector_index": vector_index,
             "fulltext_index": text_index,
             # without the vector leg, a placeholder of the same type keeps the one shared plan
             "embedding": embedding if embedding is not None else self._placeholder_vector(),
@@ -354,7 +375,7 @@ class Searcher:
             "lucene": _fixed_length((lucene_query(question) if "text" in active else "") or ""),
             "repo": repo,
             "k": depth,
-            "candidates": depth if in_index else self._candidates(repo, depth),
+            "candidates": depth if in_index or own_vectors else self._candidates(repo, depth),
             # a margin over `depth`, so that the id breaks ties at the cut-off
             "text_candidates": 2 * depth if own_text_index else self._candidates(repo, depth),
             "file_index": file_index or text_index,
