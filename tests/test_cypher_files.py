@@ -46,6 +46,7 @@ def _values(dimensions: int) -> dict[str, Any]:
         "repo": REPO,
         "repo_label": repo_label(REPO),
         "label": repo_label(REPO),
+        "prefix": "code_embedding_",
         "labels": ["Module", repo_label(REPO)],
         "kind": "CALLS",
         "id": f"{REPO}:shop.storage.sqlite.SqliteStorage.save",

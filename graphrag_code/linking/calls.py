@@ -402,8 +402,9 @@ class CallLinker:
     def _wrapped_stream(self, source: str, target: External, site: CallSite) -> None:
         """`io.TextIOWrapper(stream)` (or a subclass's `super().__init__(stream)`) calls
         `stream.readable()`, `.writable()`, ... (`STREAM_WRAPPERS`): each method the
-        stream's class defines runs, and its `__getattr__` for one it lacks. The stream is
-        what runs, seen through a `cast` (`runtime_view`)."""
+        stream's class defines runs, and its `__getattr__` for one it lacks; a method called
+        only when the stream says so (`tell`, when it is seekable) is a possible callee (tier
+        `partial`). The stream is what runs, seen through a `cast` (`runtime_view`)."""
         wrapper = target.name.removesuffix(".__init__")
         methods = STREAM_WRAPPERS.get(wrapper)
         arguments = self.passes.get((site.at, self._callee_expr(site)))
@@ -416,21 +417,24 @@ class CallLinker:
             return
         with self.flow.runtime_view():
             values = self._values(stream, arguments.scope, site.line, site.at, site.block)
+        always, sometimes = methods
         for value, tier in values:
             if not isinstance(value, Instance):
                 continue
-            lacking = False
-            for method in methods:
+            lacking: list[Resolution] = []  # the tiers of the calls it lacks a method for
+            for method in always + sometimes:
+                runs = tier if method in always else Resolution.PARTIAL
                 found = self.flow.special_method(value, method)
                 if found is not None:
                     why = f"{IMPLICIT}`{wrapper}` calls `{method}` of the stream it wraps"
-                    self._edge(source, SymbolRef(found), tier, site.line, why)
+                    self._edge(source, SymbolRef(found), runs, site.line, why)
                 elif self.resolver.class_member(value.class_name, method, instance=False) is None:
-                    lacking = True
+                    lacking.append(runs)
             fallback = self.flow.special_method(value, "__getattr__") if lacking else None
             if fallback is not None:
+                gets = tier if tier in lacking else Resolution.PARTIAL
                 why = f"{IMPLICIT}`{wrapper}` looks up what the stream it wraps lacks"
-                self._edge(source, SymbolRef(fallback), tier, site.line, why)
+                self._edge(source, SymbolRef(fallback), gets, site.line, why)
 
     def _read_by_name(
         self, source: str, target: External, arguments: CallArguments, site: CallSite

@@ -64,13 +64,13 @@ SPECIAL_CALLERS = {
         "bytes", "aiter", "anext",
     )
 }  # fmt: skip
-# external constructors that call methods of the stream they wrap, in this order (measured
-# on CPython 3.11; `tell` once the stream says it is seekable): a name the stream's class
-# lacks is looked up through its `__getattr__`
-STREAM_WRAPPERS = {
-    "io.TextIOWrapper": ("readable", "writable", "seekable", "tell"),
-    "io.BufferedReader": ("readable", "tell"),
-    "io.BufferedWriter": ("writable", "tell"),
+# external constructors that call methods of the stream they wrap (measured on CPython 3.11):
+# those always called, then those called only when the stream says so (`tell` once it says
+# it is seekable); a name the stream's class lacks is looked up through its `__getattr__`
+STREAM_WRAPPERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "io.TextIOWrapper": (("readable", "writable", "seekable"), ("tell",)),
+    "io.BufferedReader": (("readable",), ("tell",)),
+    "io.BufferedWriter": (("writable",), ("tell",)),
 }
 DYNAMIC = {
     "<builtin>.eval": "eval", "<builtin>.exec": "exec", "<builtin>.__import__": "importlib",
