@@ -283,8 +283,13 @@ def test_dispatch_edges_reach_the_overrides_as_possible(calls: Calls) -> None:
     assert disc == {"shapes.Circle.area"}
     # a call resolved to `Square.area` reaches no sibling class's override
     assert callees_of(calls, "shapes.only_square") == {"shapes.Square.area"}
-    # a name match gets no dispatch edges, and constructors none either
-    assert not [k for k, (tier, _) in calls.items() if tier == "dispatch" and "__init__" in k[1]]
+    # a name match gets no dispatch edges, and a constructor called by its class's name or
+    # through `super()` none either (through a value: `builders.py`)
+    assert not [
+        k
+        for k, (tier, _) in calls.items()
+        if tier == "dispatch" and "__init__" in k[1] and not k[0].startswith("builders.")
+    ]
 
 
 def test_members_a_class_lacks_dispatch_to_the_subclasses_that_define_them(calls: Calls) -> None:
@@ -325,6 +330,22 @@ def test_new_runs_before_init_and_getattr_reads_a_property(calls: Calls) -> None
     )  # fmt: skip
     # a name computed at run time names no property
     assert "construction.Settings.debug" not in callees_of(calls, "construction.unnamed")
+
+
+def test_a_class_constructed_through_a_value_may_be_a_subclass(calls: Calls) -> None:
+    """`cls(...)` in a classmethod, `self.command_class(...)`, a parameter holding a class:
+    each may construct a subclass, so the `__init__` of each subclass that defines one is a
+    possible callee (tier `dispatch`); a class called by its name runs its own alone."""
+    via = "dispatch via `tr.builders.Command`, constructed through a value"
+    for caller in ("builders.Command.create", "builders.Runner.make", "builders.build"):
+        check_calls(calls, [(caller, "builders.Group.__init__", "dispatch", via)])
+        assert calls[(caller, "builders.Command.__init__")][0] in ("exact", "inferred"), caller
+        # `Alias` defines no `__init__` of its own
+        assert {c for c in callees_of(calls, caller) if c.endswith("__init__")} == {
+            "builders.Command.__init__",
+            "builders.Group.__init__",
+        }, caller
+    assert callees_of(calls, "builders.by_name") == {"builders.Command.__init__"}
 
 
 def test_a_wrapped_stream_runs_the_methods_textiowrapper_calls(calls: Calls) -> None:

@@ -27,7 +27,7 @@ from ..model import (
     Resolution,
     SymbolKind,
 )
-from .dispatch import ACCESSOR_KINDS, AbsentMember
+from .dispatch import ACCESSOR_KINDS, AbsentMember, Constructed
 from .index import DESCRIPTOR_KEY, PROPERTY_KEY, is_property
 from .resolver import External, Instance, Resolver, SymbolRef, Target
 from .signatures import SignatureMatcher
@@ -114,6 +114,8 @@ class CallLinker:
         self.absent: list[AbsentMember] = []
         # (scope, name) of operands whose following to callers ran out of steps
         self.operands_cut: set[tuple[str, str]] = set()
+        # classes constructed through values, for dispatch to their subclasses' `__init__`
+        self.constructed: list[Constructed] = []
 
     # -- call sites ----------------------------------------------------------------------------
     def link(self, site: CallSite) -> str | None:
@@ -145,12 +147,14 @@ class CallLinker:
                         self._edge(source, target, Resolution.INFERRED, site.line, why or None)
             if isinstance(typed, External):
                 self._note_absent(source, site, external=True)
+            self._note_constructed(source, site, [typed, *(runs if complete else ())])
             return self._extras(source, typed, site)
         if complete and 0 < len(runs) <= MAX_CALLEES:
             for target, why in runs.items():
                 self._edge(source, target, Resolution.INFERRED, site.line, why or None)
                 if isinstance(target, External):  # `super().__init__(stream)`
                     self._wrapped_stream(source, target, site)
+            self._note_constructed(source, site, list(runs))
             # the callers value flow followed a parameter to are the ones it could resolve: an
             # unknown `cls(app=...)` may construct the class too
             self._by_signature(source, site, runs)
@@ -197,6 +201,27 @@ class CallLinker:
             return
         if self._is_class(owner) and self._lacks(owner, name, attributes=True, external=external):
             self.absent.append(AbsentMember(source, owner, name, site.line, "call"))
+
+    def _note_constructed(self, source: str, site: CallSite, targets: list[Target]) -> None:
+        """Classes a call constructs through a value that may hold a subclass: `cls(...)`, a
+        parameter (of the function or of one enclosing it), an attribute of `self` / `cls`,
+        `type(self)(...)`; not a class called by its own name."""
+        classes = [
+            t.qualified_name
+            for t in targets
+            if isinstance(t, SymbolRef) and self._is_class(t.qualified_name)
+        ]
+        if not classes or site.receiver_call is not None:
+            return
+        if site.value is not None:
+            through = site.value[:2] == ("call", ("name", "type"))
+        else:
+            operand: Expr = ("name", *site.callee)
+            through = site.callee == ("cls",) or self._names_a_parameter(
+                operand, site.scope, aliases=False
+            )
+        if through:
+            self.constructed += [Constructed(source, c, site.line) for c in classes]
 
     def _lacks(
         self, class_name: str, name: str, *, attributes: bool, external: bool = False

@@ -13,6 +13,10 @@ A member a class of ours does not define dispatches the same way: a mixin's `sel
 runs the `send` of the subclass it is mixed into, `self.get(...)` in a `dict` subclass may run
 a subclass's `get`, and reading `self.name` where the class holds a plain class attribute runs
 a subclass's property of that name (`AbsentMember`).
+
+A class constructed through a value rather than by its name (`cls(...)` in a classmethod or
+through a parameter, `self.context_class(...)`) may be a subclass: the `__init__` of each
+indexed subclass that defines one is a possible callee too (`Constructed`).
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from .resolver import Resolver, SymbolRef
 if TYPE_CHECKING:
     from .linker import NodeIds
 
-__all__ = ["ACCESSOR_KINDS", "MAX_OVERRIDES", "AbsentMember", "DispatchTable"]
+__all__ = ["ACCESSOR_KINDS", "MAX_OVERRIDES", "AbsentMember", "Constructed", "DispatchTable"]
 
 MAX_OVERRIDES = 16
 """A method overridden more often than this (a plug-in hook, `__init__`) gets no dispatch
@@ -50,6 +54,16 @@ class AbsentMember:
     name: str
     line: int
     mode: str
+
+
+@dataclass(frozen=True)
+class Constructed:
+    """A call that constructs `class_name` through a value (a parameter, `cls`, an attribute
+    of `self`), which may hold a subclass."""
+
+    source: str  # node id of the caller
+    class_name: str
+    line: int
 
 
 ACCESSOR_KINDS = {"set": "setter", "delete": "deleter"}
@@ -137,6 +151,31 @@ class DispatchTable:
                 )  # fmt: skip
         return sorted(found.values(), key=lambda e: (e.source, e.target))
 
+    def constructor_edges(
+        self, constructed: Iterable[Constructed], existing: Iterable[Edge], lookups: Lookups
+    ) -> list[Edge]:
+        """The dispatch edges of classes constructed through values: one per (caller,
+        `__init__` of a subclass), never where a CALLS edge between the two exists already.
+        Records names and modules in `lookups` as `edges` does."""
+        self._build()
+        have = {(e.source, e.target) for e in existing if e.kind == EdgeKind.CALLS}
+        found: dict[tuple[str, str], Edge] = {}
+        for use in constructed:
+            lookups.names_consulted.add("__init__")
+            for definition in self.defined_below(use.class_name, "__init__"):
+                lookups.modules_consulted.add(self.index.symbol_module[definition])
+                key = (use.source, self.ids.of_target(definition))
+                if key in have:
+                    continue
+                old = found.get(key)
+                lines = tuple(sorted({use.line, *old.lines})) if old else (use.line,)
+                via = f"dispatch via `{use.class_name}`, constructed through a value"
+                found[key] = Edge(
+                    EdgeKind.CALLS, use.source, key[1], resolution=Resolution.DISPATCH,
+                    lines=lines, via=via,
+                )  # fmt: skip
+        return sorted(found.values(), key=lambda e: (e.source, e.target))
+
     def _accessor(self, getter: str, mode: str, lookups: Lookups) -> str | None:
         """The node a use runs: the method or getter itself, or a property's setter or
         deleter (None when it has none)."""
@@ -193,9 +232,13 @@ class DispatchTable:
                     target = resolver.resolve_dotted(symbol.parent, base, module)
                     if isinstance(target, SymbolRef) and target.qualified_name != qualified:
                         self._subclasses[target.qualified_name].append(qualified)
-            elif symbol.kind == SymbolKind.METHOD and symbol.name not in _NEVER:
+            elif symbol.kind == SymbolKind.METHOD:
                 parent = index.symbols.get(symbol.parent)
                 if parent is None or parent.kind != SymbolKind.CLASS:
+                    continue
+                if symbol.name in _NEVER:  # no dispatch from a call naming it
+                    if symbol.name == "__init__":  # (only from a class built through a value)
+                        self._defined[symbol.parent].setdefault(symbol.name, qualified)
                     continue
                 method_id = self.ids.of_target(qualified)
                 self._owner[method_id] = (symbol.parent, symbol.name)

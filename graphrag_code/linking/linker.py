@@ -228,6 +228,8 @@ def link_file(
             collector.add(edge)
         for edge in dispatch.absent_edges(calls.absent, lookups):
             collector.add(edge)
+        for edge in dispatch.constructor_edges(calls.constructed, collector.edges(), lookups):
+            collector.add(edge)
     return FileLinks.build(
         parsed.path,
         collector.edges(),
