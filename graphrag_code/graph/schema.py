@@ -175,13 +175,12 @@ def ensure_repository_vector_index(client: Neo4jClient, config: SchemaConfig, re
     _create(client, create, {"name": name, "dimensions": config.dimensions})
 
 
-def repository_vector_indexes(client: Neo4jClient, vector_index: str) -> dict[str, int]:
-    """The repositories' own vector indexes beside the shared `vector_index`: name ->
-    dimension count."""
+def repository_vector_indexes(client: Neo4jClient, vector_index: str) -> list[str]:
+    """The names of the repositories' own vector indexes beside the shared `vector_index`."""
     rows = client.read(
         load_query("schema/repository_vector_indexes"), {"prefix": f"{vector_index}_"}
     )
-    return {str(row["name"]): int(row["dimensions"]) for row in rows}
+    return [str(row["name"]) for row in rows]
 
 
 @dataclass(frozen=True)

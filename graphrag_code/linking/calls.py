@@ -594,12 +594,12 @@ class CallLinker:
             # then through the parameter to its callers, as call sites are; an operand whose
             # head ran out of steps once will again (`x.a` after `x`): not tried twice
             tried = (scope, str(operand[1]))
-            followed = None
             if tried not in self.operands_cut:
                 followed = self.flow.evaluate_operand(operand, scope, module, at, block)
                 if followed is None:
                     self.operands_cut.add(tried)
-            values = followed or values
+                else:
+                    values = followed
         if not values.found or len(values.found) > MAX_CALLEES:
             return []
         tier = Resolution.INFERRED if values.complete else Resolution.PARTIAL

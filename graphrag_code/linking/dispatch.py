@@ -114,15 +114,8 @@ class DispatchTable:
             for override in self.overrides(edge.target):
                 lookups.modules_consulted.add(self.index.symbol_module[override])
                 target = self.ids.of_target(override)
-                key = (edge.source, target)
-                if key in existing:
-                    continue
-                old = found.get(key)
-                lines = tuple(sorted(set(dispatched) | set(old.lines))) if old else dispatched
-                found[key] = Edge(
-                    EdgeKind.CALLS, edge.source, target, resolution=Resolution.DISPATCH,
-                    lines=lines, via=old.via if old else f"dispatch via `{base}`",
-                )  # fmt: skip
+                if (edge.source, target) not in existing:
+                    _add(found, edge.source, target, dispatched, f"dispatch via `{base}`")
         return sorted(found.values(), key=lambda e: (e.source, e.target))
 
     def absent_edges(self, absent: Iterable[AbsentMember], lookups: Lookups) -> list[Edge]:
@@ -141,14 +134,8 @@ class DispatchTable:
                 target = self._accessor(definition, use.mode, lookups)
                 if target is None:
                     continue
-                key = (use.source, target)
-                old = found.get(key)
-                lines = tuple(sorted({use.line, *old.lines})) if old else (use.line,)
                 via = f"dispatch via `{use.class_name}`, which has no `{use.name}` of its own"
-                found[key] = Edge(
-                    EdgeKind.CALLS, use.source, target, resolution=Resolution.DISPATCH,
-                    lines=lines, via=via,
-                )  # fmt: skip
+                _add(found, use.source, target, (use.line,), via)
         return sorted(found.values(), key=lambda e: (e.source, e.target))
 
     def constructor_edges(
@@ -164,16 +151,10 @@ class DispatchTable:
             lookups.names_consulted.add("__init__")
             for definition in self.defined_below(use.class_name, "__init__"):
                 lookups.modules_consulted.add(self.index.symbol_module[definition])
-                key = (use.source, self.ids.of_target(definition))
-                if key in have:
-                    continue
-                old = found.get(key)
-                lines = tuple(sorted({use.line, *old.lines})) if old else (use.line,)
-                via = f"dispatch via `{use.class_name}`, constructed through a value"
-                found[key] = Edge(
-                    EdgeKind.CALLS, use.source, key[1], resolution=Resolution.DISPATCH,
-                    lines=lines, via=via,
-                )  # fmt: skip
+                target = self.ids.of_target(definition)
+                if (use.source, target) not in have:
+                    via = f"dispatch via `{use.class_name}`, constructed through a value"
+                    _add(found, use.source, target, (use.line,), via)
         return sorted(found.values(), key=lambda e: (e.source, e.target))
 
     def _accessor(self, getter: str, mode: str, lookups: Lookups) -> str | None:
@@ -244,6 +225,18 @@ class DispatchTable:
                 self._owner[method_id] = (symbol.parent, symbol.name)
                 self._names[method_id] = qualified
                 self._defined[symbol.parent].setdefault(symbol.name, qualified)
+
+
+def _add(
+    found: dict[tuple[str, str], Edge], source: str, target: str, lines: tuple[int, ...], via: str
+) -> None:
+    """One dispatch edge per (caller, target): the lines of every use, the first use's `via`."""
+    old = found.get((source, target))
+    if old is not None:
+        lines, via = tuple(sorted({*lines, *old.lines})), old.via or via
+    found[(source, target)] = Edge(
+        EdgeKind.CALLS, source, target, resolution=Resolution.DISPATCH, lines=lines, via=via
+    )
 
 
 def _language(index: RepositoryIndex, qualified: str) -> str | None:

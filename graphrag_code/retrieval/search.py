@@ -206,7 +206,7 @@ class Searcher:
         self._requested_form = vector_form  # None: chosen from the server (`vector_form()`)
         self._form: VectorSearchForm | None = None
         self._own_text_index: dict[str, bool] = {}  # repo -> has a full-text index of its own
-        self._own_vector_index: dict[str, bool] = {}  # repo -> has a vector index of its own
+        self._own_vector_index: dict[str, str | None] = {}  # repo -> its own vector index
         self._file_indexes: dict[str | None, str | None] = {}  # repo -> whole-file index read
         self._vectors_checked = False
         self._text_checked = False
@@ -256,12 +256,12 @@ class Searcher:
         if repo is None or self.embedder is None:
             return self.vector_index, False
         if repo not in self._own_vector_index:
-            own = vector_index_info(self.client, repository_vector_index(self.vector_index, repo))
+            name = repository_vector_index(self.vector_index, repo)
+            own = vector_index_info(self.client, name)
             fits = own is not None and own.dimensions == self.embedder.dimensions
-            self._own_vector_index[repo] = fits
-        if self._own_vector_index[repo]:
-            return repository_vector_index(self.vector_index, repo), True
-        return self.vector_index, False
+            self._own_vector_index[repo] = name if fits else None
+        own_name = self._own_vector_index[repo]
+        return (own_name, True) if own_name is not None else (self.vector_index, False)
 
     def _file_index(self, repo: str | None) -> str | None:
         """The whole-file index a file-level search in `repo` reads: the repository's own, else
