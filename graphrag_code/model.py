@@ -83,9 +83,11 @@ nested tuples tagged by their first item:
 
 Block = tuple[int, ...]
 """Where a statement sits inside its scope: one entry per enclosing branch or loop body,
-outermost first, each `(statement start byte << 8) | (arm << 1) | exclusive` (exclusive: the
-arms of one `if` / `match`, of which one runs). The linker tells from two blocks whether one
-assignment dominates a use or the two can never both run."""
+outermost first, each `(statement start byte << 8) | (arm << 3) | flags`; the flags: 1 the
+arms of one `if` / `match`, of which one runs; 2 a comprehension's or lambda's own names; 4
+an `if` / `match` arm that always ends in `return` or `raise`. The linker tells from two
+blocks whether one assignment dominates a use, whether the two can never both run, and
+whether the function returns before the assignment reaches the use."""
 
 
 class SymbolKind(str, Enum):

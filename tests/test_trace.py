@@ -108,6 +108,9 @@ def test_casts_and_narrowing(calls: Calls) -> None:
         if callee.endswith("ping")
     }
     assert outside == {"target.Gadget.ping": "partial"}
+    # unless the arm returned or raised: then the value is not the class it was narrowed to
+    for left in ("narrowing.use_if_returned", "narrowing.use_if_raised"):
+        assert not {c for c in callees_of(calls, left) if c.endswith("ping")}, left
 
 
 def test_constructors_and_properties(calls: Calls) -> None:

@@ -520,3 +520,27 @@ def test_reaching_assignments_follow_branches() -> None:
         ["('iter', ('name', 'items'))"],  # the comprehension's own x
         ["('name', 'a')", "('name', 'b')"],  # not the comprehension's
     ]
+
+
+def test_reaching_skips_arms_that_return_or_raise() -> None:
+    """An assignment in an `if` / `elif` arm that always ends in `return` or `raise` (also
+    through an `if`/`else` whose arms all do) reaches nothing after that arm; one in an arm a
+    `break` can leave, or in a `try` body (an exception leaves it midway), still does."""
+    text = (
+        "def f(c, d, items):\n    x = a\n"
+        "    if c:\n        x = b\n        return x()\n"
+        "    elif d:\n        x = e\n        raise Error(x())\n"
+        "    if c:\n        x = g\n        if d:\n            return 1\n        else:\n"
+        "            raise Error()\n"
+        "    for i in items:\n        if d:\n            x = k\n            if c:\n"
+        "                break\n            return 2\n"
+        "    try:\n        x = m\n        return 3\n    except Error:\n        x()\n"
+        "    x()\n"
+    )
+    parsed = PythonParser().parse(path="m.py", module="m", is_package=False,
+                                  source=text.encode(), sha256="x")  # fmt: skip
+    flows = [flow for flow in parsed.flows if flow.target == ("x",)]
+    sites = [site for site in parsed.calls if site.callee == ("x",)]
+    reached = [sorted(str(f.value) for f in reaching(flows, (s.at, s.block))[0]) for s in sites]
+    names = [[value.split("'")[3] for value in values] for values in reached]
+    assert names == [["b"], ["e"], ["a", "k", "m"], ["a", "k", "m"]]

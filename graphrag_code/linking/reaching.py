@@ -9,6 +9,7 @@ __all__ = ["reaching"]
 
 _EXCLUSIVE = 1  # the arms of one `if` / `match`
 _PRIVATE = 2  # a comprehension's or a lambda's own names
+_TERMINATES = 4  # an arm that always ends in `return` / `raise`
 
 
 def reaching(flows: list[ValueFlow], use: tuple[int, Block] | None) -> tuple[list[ValueFlow], bool]:
@@ -25,7 +26,12 @@ def reaching(flows: list[ValueFlow], use: tuple[int, Block] | None) -> tuple[lis
         return [f for f in plain if not _private(f.block)], True
     at, block = use
     before = [
-        f for f in plain if f.at < at and not _excluded(f.block, block) and _visible(f.block, block)
+        f
+        for f in plain
+        if f.at < at
+        and not _excluded(f.block, block)
+        and _visible(f.block, block)
+        and not _left_by_exit(f.block, block)
     ]
     dominating = [f for f in before if block[: len(f.block)] == f.block]
     if not dominating:
@@ -39,6 +45,16 @@ def _excluded(a: Block, b: Block) -> bool:
         if x == y:
             continue
         return x >> 8 == y >> 8 and bool(x & _EXCLUSIVE) and bool(y & _EXCLUSIVE)
+    return False
+
+
+def _left_by_exit(flow: Block, use: Block) -> bool:
+    """Whether an assignment sits in an arm the use is outside of that ends in `return` or
+    `raise`: the function leaves before reaching the use from there."""
+    for position, entry in enumerate(flow):
+        if position < len(use) and use[position] == entry:
+            continue
+        return any(later & _TERMINATES for later in flow[position:])
     return False
 
 

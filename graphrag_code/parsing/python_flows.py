@@ -54,6 +54,17 @@ _COMPARE = {
 # each other (`if`/`match`: one arm runs)
 _FLAG_EXCLUSIVE = 1
 _FLAG_PRIVATE = 2  # comprehensions and lambdas: their names are not seen outside
+# an arm of an `if` / `match` that always ends in `return` or `raise`: what it binds is not
+# seen after it (`if x is None: x = Default(); return x.run()`)
+_FLAG_TERMINATES = 4
+_ARM_SHIFT = 3
+_MAX_ARM = 31
+# statements an arm cannot be left through once they run, and those whose own body a
+# `break` / `continue` inside it belongs to (or that run later: definitions)
+_EXITS = frozenset({"return_statement", "raise_statement"})
+_OWN_JUMPS = frozenset(
+    {"for_statement", "while_statement", "function_definition", "class_definition", "lambda"}
+)
 
 
 def _string(node: ts.Node) -> str | None:
@@ -861,7 +872,7 @@ def _block_entry(parent: ts.Node, child: ts.Node) -> int | None:
         for position, alternative in enumerate(parent.children_by_field_name("alternative")):
             if alternative == child:
                 arm = position + 1
-        return base | (arm << 2) | _FLAG_EXCLUSIVE
+        return base | _arm(arm) | _FLAG_EXCLUSIVE | _terminates_flag(_arm_body(child))
     if kind == "block":  # a match statement's arms (the child's type first: `parent` is dear)
         if child.type != "case_clause":
             return None
@@ -869,17 +880,19 @@ def _block_entry(parent: ts.Node, child: ts.Node) -> int | None:
         if statement is None or statement.type != "match_statement":
             return None
         arm = next(i for i, c in enumerate(parent.children) if c == child)
-        return base | (min(arm, 63) << 2) | _FLAG_EXCLUSIVE
+        body = child.child_by_field_name("consequence")
+        return base | _arm(arm) | _FLAG_EXCLUSIVE | _terminates_flag(body)
     if kind in ("for_statement", "while_statement"):
         if child == parent.child_by_field_name("body"):
             return base
         if child == parent.child_by_field_name("alternative"):
-            return base | (1 << 2)
+            return base | _arm(1)
         return None
     if kind == "try_statement":
+        # never terminating: an exception leaves a `try` body ending in `return` midway
         if child.type in ("block", "except_clause", "except_group_clause", "else_clause"):
             arm = next(i for i, c in enumerate(parent.children) if c == child)
-            return base | (min(arm, 63) << 2)
+            return base | _arm(arm)
         return None
     if kind in _COMPREHENSIONS or kind == "lambda":
         if child.type == "for_in_clause" and kind in _COMPREHENSIONS:
@@ -888,3 +901,53 @@ def _block_entry(parent: ts.Node, child: ts.Node) -> int | None:
             return base | _FLAG_PRIVATE
         return base | _FLAG_PRIVATE
     return None
+
+
+def _arm(position: int) -> int:
+    """An arm's bits of a block entry (arms past `_MAX_ARM` share one: they are then not
+    told apart, which lets more assignments reach a use, never fewer)."""
+    return min(position, _MAX_ARM) << _ARM_SHIFT
+
+
+def _arm_body(arm: ts.Node) -> ts.Node | None:
+    """The statements of an `if` arm: the consequence itself, an `elif`'s or an `else`'s."""
+    if arm.type == "elif_clause":
+        return arm.child_by_field_name("consequence")
+    if arm.type == "else_clause":
+        return arm.child_by_field_name("body")
+    return arm
+
+
+def _terminates_flag(body: ts.Node | None) -> int:
+    return _FLAG_TERMINATES if body is not None and _terminates(body) else 0
+
+
+def _terminates(body: ts.Node) -> bool:
+    """Whether a block always ends in `return` or `raise` (its last statement, or an `if`
+    with an `else` whose arms all do) and holds no `break` / `continue` that could leave it
+    for the code after its loop."""
+    statements = [c for c in body.named_children if c.type != "comment"]
+    if not statements:
+        return False
+    last = statements[-1]
+    if last.type == "if_statement":
+        first = last.child_by_field_name("consequence")
+        arms = [arm for arm in (first, *last.children_by_field_name("alternative")) if arm]
+        if not any(arm.type == "else_clause" for arm in arms):
+            return False
+        ends = all((inner := _arm_body(arm)) is not None and _terminates(inner) for arm in arms)
+    else:
+        ends = last.type in _EXITS
+    return ends and not _jumps_out(body)
+
+
+def _jumps_out(node: ts.Node) -> bool:
+    """A `break` or `continue` under `node` that belongs to a loop around it."""
+    stack = list(node.named_children)
+    while stack:
+        current = stack.pop()
+        if current.type in ("break_statement", "continue_statement"):
+            return True
+        if current.type not in _OWN_JUMPS:
+            stack.extend(current.named_children)
+    return False
