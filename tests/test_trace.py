@@ -111,6 +111,13 @@ def test_casts_and_narrowing(calls: Calls) -> None:
     # unless the arm returned or raised: then the value is not the class it was narrowed to
     for left in ("narrowing.use_if_returned", "narrowing.use_if_raised"):
         assert not {c for c in callees_of(calls, left) if c.endswith("ping")}, left
+    # `if not isinstance(x, C): raise`: past it x is a C, or what its callers pass that is one
+    check_calls(
+        calls, [("narrowing.use_not_isinstance", "target.Widget.ping", "inferred", "isinstance")]
+    )
+    special = {c for c in callees_of(calls, "narrowing.keep_special") if c.endswith("ping")}
+    assert special == {"narrowing.Special.ping"}
+    assert calls[("narrowing.keep_special", "narrowing.Special.ping")][0] == "inferred"
 
 
 def test_constructors_and_properties(calls: Calls) -> None:

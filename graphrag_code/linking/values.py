@@ -20,7 +20,16 @@ from collections.abc import Callable, Iterable, Iterator, Set
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
-from ..model import Binding, Block, CallArguments, Expr, ImportStatement, SymbolKind, ValueFlow
+from ..model import (
+    Binding,
+    Block,
+    CallArguments,
+    Dotted,
+    Expr,
+    ImportStatement,
+    SymbolKind,
+    ValueFlow,
+)
 from .index import Lookups
 from .reaching import reaching
 from .resolver import (
@@ -446,6 +455,8 @@ class ValueFlowAnalysis:
             return self._sent(where.scope)
         if tag == "unlike":
             return self._unlike(self._eval(expr[1], where), self._eval(expr[2], where))
+        if tag == "like":
+            return self._like(self._eval(expr[1], where), expr[2], where)
         if tag == "at":
             return self._eval(expr[3], _Where(where.scope, where.module, expr[1], expr[2]))
         if tag == "lambda":
@@ -652,13 +663,7 @@ class ValueFlowAnalysis:
 
     def _unlike(self, values: Values, classes: Values) -> Values:
         """The values that are not instances of one of `classes` (those that are known)."""
-        ours = {c.qualified_name for c, _ in classes if isinstance(c, SymbolRef)}
-        theirs = {c.dotted for c, _ in classes if isinstance(c, External)}
-        for nested, _ in classes:  # `isinstance(x, (str, URL))`
-            if isinstance(nested, Container) and nested.kind == "tuple":
-                parts = self._container_items(nested)
-                ours |= {c.qualified_name for c, _ in parts if isinstance(c, SymbolRef)}
-                theirs |= {c.dotted for c, _ in parts if isinstance(c, External)}
+        ours, theirs = self._class_names(classes)
         result = Values(complete=values.complete, dynamic=values.dynamic)
         for value, why in values:
             if isinstance(value, Instance) and ours & set(self.resolver.mro(value.class_name)):
@@ -667,6 +672,51 @@ class ValueFlowAnalysis:
                 continue
             result.found.setdefault(value, why)
         return result
+
+    def _like(self, values: Values, classes: Expr, where: _Where) -> Values:
+        """What `if not isinstance(x, K): return` leaves in x: its values that are instances
+        of a K, each as itself (requests' `merge_cookies` keeps the `RequestsCookieJar` its
+        callers pass past `isinstance(cookiejar, cookielib.CookieJar)`), and an instance of
+        K for what x may hold that is not known (none where all are known and none is a K:
+        no call that passes them gets past the test)."""
+        ours, theirs = self._class_names(self._eval(classes, where))
+        result = Values()
+        for value, why in values:
+            if self._is_instance_of(value, ours, theirs):
+                result.found.setdefault(value, why)
+        if not values.complete:
+            why = f"`isinstance(…, {_render(classes)})`"
+            result.add(self._instances(classes, where).because(why))
+        return result
+
+    def _is_instance_of(self, value: object, ours: set[str], theirs: set[Dotted]) -> bool:
+        """Whether a value is an instance of one of the repository's classes `ours` or of
+        the external classes `theirs` (a repository class's external bases included; a class
+        object is an instance of `type`)."""
+        if isinstance(value, Instance):
+            mro = self.resolver.mro(value.class_name)
+            return bool(ours & set(mro)) or any(
+                isinstance(base, External) and base.dotted in theirs
+                for cls in mro
+                for base in self.resolver._bases(cls)
+            )
+        if isinstance(value, External):
+            return value.inferred and value.dotted in theirs
+        if isinstance(value, SymbolRef) and self._is_class(value.qualified_name):
+            return any(dotted[-1] == "type" for dotted in theirs)
+        return False
+
+    def _class_names(self, classes: Values) -> tuple[set[str], set[Dotted]]:
+        """The repository's and the external classes among `classes`, a tuple's included
+        (`isinstance(x, (str, URL))`)."""
+        ours = {c.qualified_name for c, _ in classes if isinstance(c, SymbolRef)}
+        theirs = {c.dotted for c, _ in classes if isinstance(c, External)}
+        for nested, _ in classes:
+            if isinstance(nested, Container) and nested.kind == "tuple":
+                parts = self._container_items(nested)
+                ours |= {c.qualified_name for c, _ in parts if isinstance(c, SymbolRef)}
+                theirs |= {c.dotted for c, _ in parts if isinstance(c, External)}
+        return ours, theirs
 
     def _sent(self, function: str) -> Values:
         """What `yield v` evaluates to in `function`: an instance of the type its annotation

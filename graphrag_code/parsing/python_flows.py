@@ -393,9 +393,9 @@ class FlowExtractor:
         )  # fmt: skip
 
     def narrowed(self, node: ts.Node) -> None:
-        """`if isinstance(x, Foo):` (in its body; an `elif` in its own) and `assert
-        isinstance(x, Foo)` (after it): x holds an instance of Foo there, as the type checkers
-        narrow it."""
+        """`if isinstance(x, Foo):` (in its body; an `elif` in its own), `assert
+        isinstance(x, Foo)` (after it) and `if not isinstance(x, Foo): return` (after it): x
+        holds an instance of Foo there, as the type checkers narrow it."""
         if node.type in ("if_statement", "elif_clause"):
             condition = node.child_by_field_name("condition")
             place = node.child_by_field_name("consequence")
@@ -407,6 +407,15 @@ class FlowExtractor:
             return
         for name, classes in _isinstance_tests(condition):
             self._add(place, (name,), ("isinstance", self._expr(classes)), at)
+        if node.type != "if_statement" or node.children_by_field_name("alternative"):
+            return
+        # `if not isinstance(x, Foo): raise …` with no `elif` / `else`: after it, x is a Foo
+        refuted = _refuted_isinstance_tests(condition)
+        if refuted and _terminates(place):
+            before: Expr
+            for name, classes in refuted:
+                before = ("at", node.start_byte, self.block_of(node), ("name", name))
+                self._add(node, (name,), ("like", before, self._expr(classes)), node.end_byte)
 
     def declared_return(self, function: ts.Node) -> None:
         """`def f() -> list[Foo]`: ("<declared>", "<return>") in f, like a parameter's."""
@@ -836,6 +845,23 @@ def _target_path(node: ts.Node | None) -> tuple[str, ...] | None:
         if obj is not None and attr is not None and obj.type == "identifier":
             return (node_text(obj), node_text(attr))
     return None
+
+
+def _refuted_isinstance_tests(condition: ts.Node) -> list[tuple[str, ts.Node]]:
+    """(name, classes) of each `isinstance(name, classes)` that holds when a condition is
+    false: `not isinstance(…)`, alone or joined by `or`."""
+    if condition.type == "parenthesized_expression" and condition.named_child_count == 1:
+        return _refuted_isinstance_tests(condition.named_children[0])
+    if condition.type == "not_operator":
+        argument = condition.child_by_field_name("argument")
+        return _isinstance_tests(argument) if argument is not None else []
+    if condition.type == "boolean_operator":
+        operator = condition.child_by_field_name("operator")
+        left, right = condition.child_by_field_name("left"), condition.child_by_field_name("right")
+        if operator is None or node_text(operator) != "or" or left is None or right is None:
+            return []
+        return _refuted_isinstance_tests(left) + _refuted_isinstance_tests(right)
+    return []
 
 
 def _isinstance_tests(condition: ts.Node) -> list[tuple[str, ts.Node]]:
