@@ -118,6 +118,10 @@ def test_casts_and_narrowing(calls: Calls) -> None:
     special = {c for c in callees_of(calls, "narrowing.keep_special") if c.endswith("ping")}
     assert special == {"narrowing.Special.ping"}
     assert calls[("narrowing.keep_special", "narrowing.Special.ping")][0] == "inferred"
+    # `if not isinstance(x, C): x = C()`: a C either way, never the Gadget the caller passes
+    converted = {c for c in callees_of(calls, "narrowing.use_converted") if c.endswith("ping")}
+    assert "target.Widget.ping" in converted
+    assert "target.Gadget.ping" not in converted
 
 
 def test_constructors_and_properties(calls: Calls) -> None:

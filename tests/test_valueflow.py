@@ -155,8 +155,17 @@ def test_containers_and_dispatch_tables(calls: Calls) -> None:
             ("containers.built_by_appends", "helpers.alpha", "inferred", "the list `jobs`"),
             ("containers.built_by_appends", "helpers.delta", "inferred", "the list `jobs`"),
             ("containers.Registry.run", "helpers.alpha", "inferred", "the dict `handlers`"),
+            ("containers.concatenated", "helpers.alpha", "inferred", "the list `FIRST`"),
+            ("containers.concatenated", "helpers.beta", "inferred", "the variable `step`"),
+            ("containers.concatenated", "helpers.gamma", "inferred", "the variable `step`"),
+            ("containers.unpack_pair", "containers.Pair.__iter__", "inferred", "unpacking"),
+            ("containers.unpack_pair", "helpers.alpha", "inferred", "the variable `first`"),
+            ("containers.unpack_pair", "helpers.delta", "inferred", "the variable `second`"),
         ],
     )
+    # each name unpacked from `Pair` holds its own position only
+    unpacked = {c for c in callees_of(calls, "containers.unpack_pair") if c.startswith("helpers")}
+    assert unpacked == {"helpers.alpha", "helpers.delta"}
     # what `pop(key)` takes out of the dict it puts back is nothing new: one certain callee
     assert callees_of(calls, "containers.Registry.run") == {"helpers.alpha"}
     # a constant key selects its entry only

@@ -1378,12 +1378,23 @@ class ValueFlowAnalysis:
         # a declared container wins, unless it leaves parts unsaid that the returned values
         # say (`-> tuple[dict[str, str], SyncByteStream | AsyncByteStream]`)
         shape = self._shape(function, "<return>", why, whole=bool(returns))
-        if shape is not None:
+        if shape is not None and not (returns and self._elements_any(function)):
             return shape
         if not returns:
             return Values.of(Inert())
         declared_as = self._declared(self.lookups.flows(function, ("<declared>", "<return>")))
-        return self._upcast(self._flow_values(returns, None, why), declared_as)
+        returned = self._upcast(self._flow_values(returns, None, why), declared_as)
+        # `-> Iterator[Any]` says less than `return iter((self.cls, self.args))`, when that
+        # is known (starlette's `Middleware.__iter__`, unpacked into `cls, args, kwargs`)
+        if shape is not None and not (returned.complete and returned.found):
+            return shape
+        return returned
+
+    def _elements_any(self, function: str) -> bool:
+        """Whether a function's declared result is a container of anything (`list[Any]`,
+        `Iterator[Any]`, `dict[str, object]`)."""
+        flows = self.lookups.flows(function, ("<shape>", "<return>"))
+        return bool(flows) and _of_anything(flows[0].value)
 
     def _container_method(
         self,
@@ -1714,6 +1725,17 @@ def _externals_only(values: Values) -> bool:
 
 def _externals(values: Values) -> set[str]:
     return {v.name for v, _ in values if isinstance(v, External)}
+
+
+def _of_anything(shape: Expr) -> bool:
+    """Whether a declared container's elements may be anything (`Any`, `object`)."""
+    if shape[0] == "isinstance" and shape[1][0] == "name":
+        return str(shape[1][-1]) in ("Any", "object")
+    if shape[0] in ("list", "tuple", "set"):
+        return any(_of_anything(part) for part in shape[1])
+    if shape[0] == "dict":
+        return any(_of_anything(value) for _, value in shape[1])
+    return False
 
 
 def _leaves_out(shape: Expr) -> bool:

@@ -156,6 +156,8 @@ class _Encoder:
                 chosen, otherwise = self._narrowed_arms(parts, depth)
                 return ("union", (chosen, otherwise))
             return _OPAQUE
+        if kind == "binary_operator":
+            return self._concatenated(node, depth)
         if kind == "boolean_operator":
             left = node.child_by_field_name("left")
             right = node.child_by_field_name("right")
@@ -190,6 +192,29 @@ class _Encoder:
         if kind == "named_expression":
             return self.encode(node.child_by_field_name("value"), depth + 1)
         return _OPAQUE
+
+    def _concatenated(self, node: ts.Node, depth: int) -> Expr:
+        """`[a] + rest + [b]`, where a side is a list (or tuple) display: that kind of
+        container holding each side's elements, a side that is not a display as `*side`.
+        Any other `+` (numbers, strings, two names) and other operators: opaque."""
+        operator = node.child_by_field_name("operator")
+        if operator is None or node_text(operator) != "+":
+            return _OPAQUE
+        sides = (
+            self.encode(node.child_by_field_name("left"), depth + 1),
+            self.encode(node.child_by_field_name("right"), depth + 1),
+        )
+        kinds = {side[0] for side in sides if side[0] in ("list", "tuple")}
+        if len(kinds) != 1:  # no display, or a list and a tuple (a TypeError)
+            return _OPAQUE
+        kind = kinds.pop()
+        elements: list[Expr] = []
+        for side in sides:
+            if side[0] == kind:
+                elements.extend(side[1])
+            else:
+                elements.append(("star", side))
+        return (kind, tuple(elements))
 
     def _narrowed_arms(self, parts: list[ts.Node], depth: int) -> tuple[Expr, Expr]:
         """The two arms of `a if c else b`; where c is `isinstance(x, K)` (or its `not`),
@@ -409,13 +434,23 @@ class FlowExtractor:
             self._add(place, (name,), ("isinstance", self._expr(classes)), at)
         if node.type != "if_statement" or node.children_by_field_name("alternative"):
             return
-        # `if not isinstance(x, Foo): raise …` with no `elif` / `else`: after it, x is a Foo
+        # `if not isinstance(x, Foo): raise …` with no `elif` / `else`: after it, x is a Foo;
+        # `if not isinstance(x, Foo): x = Foo(x)`: what the body bound, or a Foo
         refuted = _refuted_isinstance_tests(condition)
-        if refuted and _terminates(place):
-            before: Expr
-            for name, classes in refuted:
-                before = ("at", node.start_byte, self.block_of(node), ("name", name))
-                self._add(node, (name,), ("like", before, self._expr(classes)), node.end_byte)
+        if not refuted:
+            return
+        ends = _terminates(place)
+        bound = set() if ends else _bound_on_every_path(place)
+        here = self.block_of(node)
+        for name, classes in refuted:
+            if not ends and name not in bound:
+                continue
+            before: Expr = ("at", node.start_byte, here, ("name", name))
+            value: Expr = ("like", before, self._expr(classes))
+            if not ends:
+                body: Expr = ("at", place.end_byte, self.block_of(place), ("name", name))
+                value = ("union", (body, value))
+            self._add(node, (name,), value, node.end_byte)
 
     def declared_return(self, function: ts.Node) -> None:
         """`def f() -> list[Foo]`: ("<declared>", "<return>") in f, like a parameter's."""
@@ -965,6 +1000,20 @@ def _terminates(body: ts.Node) -> bool:
     else:
         ends = last.type in _EXITS
     return ends and not _jumps_out(body)
+
+
+def _bound_on_every_path(body: ts.Node) -> set[str]:
+    """The names a block's own statements assign (`x = …`, not inside a nested branch):
+    bound on every way through it that goes on past it."""
+    names: set[str] = set()
+    for statement in body.named_children:
+        if statement.type != "expression_statement" or not statement.named_children:
+            continue
+        assignment = statement.named_children[0]
+        left = assignment.child_by_field_name("left") if assignment.type == "assignment" else None
+        if left is not None and left.type == "identifier":
+            names.add(node_text(left))
+    return names
 
 
 def _jumps_out(node: ts.Node) -> bool:
