@@ -122,6 +122,19 @@ def test_casts_and_narrowing(calls: Calls) -> None:
     converted = {c for c in callees_of(calls, "narrowing.use_converted") if c.endswith("ping")}
     assert "target.Widget.ping" in converted
     assert "target.Gadget.ping" not in converted
+    # an `if`/`else` whose arms all go on and bind x: past it x is what the arms left in it
+    # (the `else` of an `isinstance` test is not a Gadget), not what it held before
+    for joined, wanted in (
+        ("narrowing.use_replaced", {"target.Widget.ping"}),
+        ("narrowing.use_either", {"target.Widget.ping", "narrowing.Special.ping"}),
+    ):
+        pings = {
+            c
+            for c in callees_of(calls, joined)
+            if c.endswith("ping") and calls[(joined, c)][0] != "dispatch"  # overrides: possible
+        }
+        assert pings == wanted, joined
+        assert all(calls[(joined, callee)][0] == "inferred" for callee in wanted), joined
 
 
 def test_constructors_and_properties(calls: Calls) -> None:

@@ -308,6 +308,8 @@ def _relative(value: object, block: object) -> object:
     if isinstance(value, tuple):
         if len(value) == 4 and value[0] == "at":
             return ("at", block(value[2]), _relative(value[3], block))  # type: ignore[operator]
+        if len(value) == 5 and value[0] == "armend":  # ("armend", start, end, block, name)
+            return ("armend", block(value[3]), value[4])  # type: ignore[operator]
         if len(value) == 4 and value[0] == "lambda":  # its line: only for explanations
             return ("lambda", value[2], _relative(value[3], block))
         return tuple(_relative(item, block) for item in value)

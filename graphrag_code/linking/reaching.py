@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..model import Block, ValueFlow
 
-__all__ = ["reaching"]
+__all__ = ["is_join", "reaching"]
 
 _EXCLUSIVE = 1  # the arms of one `if` / `match`
 _PRIVATE = 2  # a comprehension's or a lambda's own names
@@ -22,8 +22,8 @@ def reaching(flows: list[ValueFlow], use: tuple[int, Block] | None) -> tuple[lis
     counts.
     """
     plain = [f for f in flows if len(f.target) == 1]
-    if use is None:
-        return [f for f in plain if not _private(f.block)], True
+    if use is None:  # every assignment counts: an `if`'s join repeats its arms' own
+        return [f for f in plain if not _private(f.block) and not is_join(f)], True
     at, block = use
     before = [
         f
@@ -38,6 +38,17 @@ def reaching(flows: list[ValueFlow], use: tuple[int, Block] | None) -> tuple[lis
         return before, True
     latest = max(dominating, key=lambda f: f.at)
     return [latest, *[f for f in before if f.at > latest.at]], False
+
+
+def is_join(flow: ValueFlow) -> bool:
+    """Whether a flow is the join at the end of an `if`/`else` (`("union", (("armend", …),
+    …))`): what its arms left, which a reading of every assignment has already."""
+    value = flow.value
+    return (
+        value[0] == "union"
+        and bool(value[1])
+        and all(isinstance(part, tuple) and part[0] == "armend" for part in value[1])
+    )
 
 
 def _excluded(a: Block, b: Block) -> bool:

@@ -31,7 +31,7 @@ from ..model import (
     ValueFlow,
 )
 from .index import Lookups
-from .reaching import reaching
+from .reaching import is_join, reaching
 from .resolver import (
     External,
     Instance,
@@ -116,6 +116,9 @@ class _Where:
     module: str
     at: int
     block: Block
+    # where only the assignments of one arm of an `if` (and those before the `if`) count:
+    # (the `if`'s first byte, its last, the arm's block); see `_arm_end`
+    window: tuple[int, int, Block] | None = None
 
 
 class _Cut(Exception):
@@ -459,6 +462,8 @@ class ValueFlowAnalysis:
             return self._like(self._eval(expr[1], where), expr[2], where)
         if tag == "at":
             return self._eval(expr[3], _Where(where.scope, where.module, expr[1], expr[2]))
+        if tag == "armend":
+            return self._arm_end(expr, where)
         if tag == "lambda":
             return Values.of(Lambda(where.scope, where.module, expr[1], expr[2], expr[3]))
         if tag in ("list", "tuple", "set", "dict"):
@@ -542,10 +547,16 @@ class ValueFlowAnalysis:
             result.add(self._imported(statement, module, is_package))
         if defined or imports:
             if flows:  # a def and assignments of one name: all of them
-                result.add(self._flow_values(flows, None, f"the variable `{name}`"))
+                every = [flow for flow in flows if not is_join(flow)]
+                result.add(self._flow_values(every, None, f"the variable `{name}`"))
             return result
         if not flows and not is_parameter:
             return Values.unknown()  # bound by something value flow does not record
+        if where is not None and where.window is not None:
+            start, end, arm = where.window
+            flows = [
+                f for f in flows if f.at < start or (f.at <= end and f.block[: len(arm)] == arm)
+            ]
         reached, entry = reaching(flows, (where.at, where.block) if where else None)
         result.add(self._flow_values(reached, (scope, name), f"the variable `{name}`"))
         if entry and is_parameter:
@@ -572,7 +583,9 @@ class ValueFlowAnalysis:
         for statement in info.imports.get(name, []):
             result.add(self._imported(statement, module, info.parsed.is_package))
         flows = lookups.flows(module, (name,))
-        extra = [f for f in lookups.module_flows(module, name) if len(f.target) == 1]
+        extra = [
+            f for f in lookups.module_flows(module, name) if len(f.target) == 1 and not is_join(f)
+        ]
         if flows or extra:
             reached, _ = reaching(flows, (where.at, where.block) if where else (_END, ()))
             why = f"the variable `{name}`" if where is not None else f"`{module}.{name}`"
@@ -606,6 +619,14 @@ class ValueFlowAnalysis:
         return self._module_name(source, statement.name, None).because(
             f"`{source}.{statement.name}`"
         )
+
+    def _arm_end(self, expr: Expr, where: _Where) -> Values:
+        """`("armend", start, end, arm, name)`: what `name` holds at the end of one arm of
+        the `if` spanning bytes start..end (the assignments in that arm, or before the `if`
+        where none in the arm dominates its end)."""
+        _, start, end, arm, name = expr
+        window = _Where(where.scope, where.module, end + 1, arm, (start, end, arm))
+        return self._name(name, window)
 
     def _flow_values(
         self, flows: list[ValueFlow], home: tuple[str, ...] | None, why: str

@@ -432,6 +432,8 @@ class FlowExtractor:
             return
         for name, classes in _isinstance_tests(condition):
             self._add(place, (name,), ("isinstance", self._expr(classes)), at)
+        if node.type == "if_statement":
+            self._joined(node, condition, place)
         if node.type != "if_statement" or node.children_by_field_name("alternative"):
             return
         # `if not isinstance(x, Foo): raise …` with no `elif` / `else`: after it, x is a Foo;
@@ -451,6 +453,50 @@ class FlowExtractor:
                 body: Expr = ("at", place.end_byte, self.block_of(place), ("name", name))
                 value = ("union", (body, value))
             self._add(node, (name,), value, node.end_byte)
+
+    def _joined(self, node: ts.Node, condition: ts.Node, consequence: ts.Node) -> None:
+        """An `if` with an `else`, after which a name holds what one of its arms left in it,
+        when every arm that goes on binds it: a flow at the `if`'s end joining the arms' ends
+        (so what it held before the `if` no longer reaches past it). An arm binds a name by
+        assigning it at its top level (or in an `if`/`else` that does so in every arm), by
+        an `isinstance` test narrowing it, and the `else` of `if isinstance(x, K):` binds x
+        to its earlier values that are not Ks."""
+        alternatives = node.children_by_field_name("alternative")
+        if not alternatives or alternatives[-1].type != "else_clause" or not _in_function(node):
+            return  # (a module's or class's names are read whole, not at a position)
+        tests = _isinstance_tests(condition) if condition.type == "call" else []
+        otherwise = alternatives[-1].child_by_field_name("body")
+        here = self.block_of(node)
+        if len(tests) == 1 and len(alternatives) == 1 and otherwise is not None:
+            # the `else` of `if isinstance(x, K):`: x is not a K there
+            name, classes = tests[0]
+            before: Expr = ("at", node.start_byte, here, ("name", name))
+            unlike: Expr = ("unlike", before, self._expr(classes))
+            self._add(otherwise, (name,), unlike, otherwise.start_byte)
+        arms: list[tuple[ts.Node, set[str]]] = [
+            (consequence, {name for name, _ in _isinstance_tests(condition)})
+        ]
+        for alternative in alternatives:
+            body = _arm_body(alternative)
+            if body is None:
+                return
+            narrowed: set[str] = set()
+            if alternative.type == "elif_clause":
+                test = alternative.child_by_field_name("condition")
+                narrowed = {n for n, _ in _isinstance_tests(test)} if test is not None else set()
+            elif len(tests) == 1 and len(alternatives) == 1:
+                narrowed = {tests[0][0]}
+            arms.append((body, narrowed))
+        live = [(body, narrowed) for body, narrowed in arms if not _terminates(body)]
+        if not live:
+            return
+        bound = set.intersection(*(_always_bound(body) | narrowed for body, narrowed in live))
+        for name in sorted(bound):
+            ends = tuple(
+                ("armend", node.start_byte, node.end_byte, self.block_of(body), name)
+                for body, _ in live
+            )
+            self._add(node, (name,), ("union", ends), node.end_byte)
 
     def declared_return(self, function: ts.Node) -> None:
         """`def f() -> list[Foo]`: ("<declared>", "<return>") in f, like a parameter's."""
@@ -1000,6 +1046,36 @@ def _terminates(body: ts.Node) -> bool:
     else:
         ends = last.type in _EXITS
     return ends and not _jumps_out(body)
+
+
+def _in_function(node: ts.Node) -> bool:
+    """Whether a statement runs in a function's body (not a module's or a class's)."""
+    current = node.parent
+    while current is not None:
+        if current.type in ("function_definition", "lambda"):
+            return True
+        if current.type == "class_definition":
+            return False
+        current = current.parent
+    return False
+
+
+def _always_bound(body: ts.Node) -> set[str]:
+    """The names a block binds on every way through it that goes on past it: assigned by
+    its own statements, or in every arm that goes on of an `if`/`else` among them."""
+    names = _bound_on_every_path(body)
+    for statement in body.named_children:
+        if statement.type != "if_statement":
+            continue
+        alternatives = statement.children_by_field_name("alternative")
+        if not alternatives or alternatives[-1].type != "else_clause":
+            continue
+        first = statement.child_by_field_name("consequence")
+        bodies = [first, *(_arm_body(arm) for arm in alternatives)]
+        live = [b for b in bodies if b is not None and not _terminates(b)]
+        if live and None not in bodies:
+            names |= set.intersection(*(_always_bound(b) for b in live))
+    return names
 
 
 def _bound_on_every_path(body: ts.Node) -> set[str]:
