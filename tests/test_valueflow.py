@@ -18,7 +18,7 @@ from graphrag_code.ingest.pipeline import IndexOptions, build_graph
 from graphrag_code.ingest.report import IngestReport
 from graphrag_code.ingest.state import StateStore
 from graphrag_code.linking.index import flow_keys
-from graphrag_code.linking.reaching import reaching
+from graphrag_code.linking.reaching import is_join, reaching
 from graphrag_code.parsing.python import PythonParser
 from graphrag_code.settings import Settings
 
@@ -529,6 +529,24 @@ def test_reaching_assignments_follow_branches() -> None:
         ["('iter', ('name', 'items'))"],  # the comprehension's own x
         ["('name', 'a')", "('name', 'b')"],  # not the comprehension's
     ]
+
+
+def test_a_deep_nest_of_if_else_parses_and_joins() -> None:
+    """Which arms end in `return` and which names every arm binds are worked out without
+    recursion: a 400-deep `if`/`else` nest (deeper than Python's recursion limit allows for
+    a recursive walk) parses, and its outermost `if` joins `x`."""
+    depth = 400
+    lines = ["def f(x, c):"]
+    for level in range(depth):
+        lines += ["\t" * (level + 1) + f"if c == {level}:", "\t" * (level + 2) + f"x = {level}"]
+        lines.append("\t" * (level + 1) + "else:")
+    lines += ["\t" * (depth + 1) + "x = -1", "\treturn x"]
+    parsed = PythonParser().parse(path="m.py", module="m", is_package=False,
+                                  source="\n".join(lines).encode(), sha256="x")  # fmt: skip
+    joins = [flow for flow in parsed.flows if flow.target == ("x",) and is_join(flow)]
+    assert len(joins) == depth
+    outermost = min(joins, key=lambda flow: len(flow.block))
+    assert outermost.block == ()
 
 
 def test_reaching_skips_arms_that_return_or_raise() -> None:

@@ -317,6 +317,7 @@ class FlowExtractor:
     implicit: list[ImplicitCall] = field(default_factory=list)
     _blocks: dict[int, Block] = field(default_factory=dict)
     _interned: dict[Block, Block] = field(default_factory=dict)
+    _arms: _Arms = field(default_factory=lambda: _Arms())
 
     # -- positions ------------------------------------------------------------------------------
     def block_of(self, node: ts.Node) -> Block:
@@ -342,7 +343,7 @@ class FlowExtractor:
             current = parent
         block = found if found is not None else ()
         for key, child, above in reversed(chain):
-            entry = _block_entry(above, child) if above is not None else None
+            entry = _block_entry(above, child, self._arms) if above is not None else None
             if entry is not None:
                 extended = (*block, entry)
                 block = self._interned.setdefault(extended, extended)
@@ -441,7 +442,7 @@ class FlowExtractor:
         refuted = _refuted_isinstance_tests(condition)
         if not refuted:
             return
-        ends = _terminates(place)
+        ends = self._arms.terminates(place)
         bound = set() if ends else _bound_on_every_path(place)
         here = self.block_of(node)
         for name, classes in refuted:
@@ -462,7 +463,9 @@ class FlowExtractor:
         an `isinstance` test narrowing it, and the `else` of `if isinstance(x, K):` binds x
         to its earlier values that are not Ks."""
         alternatives = node.children_by_field_name("alternative")
-        if not alternatives or alternatives[-1].type != "else_clause" or not _in_function(node):
+        if not alternatives or alternatives[-1].type != "else_clause":
+            return
+        if not self._arms.in_function(node):
             return  # (a module's or class's names are read whole, not at a position)
         tests = _isinstance_tests(condition) if condition.type == "call" else []
         otherwise = alternatives[-1].child_by_field_name("body")
@@ -487,10 +490,10 @@ class FlowExtractor:
             elif len(tests) == 1 and len(alternatives) == 1:
                 narrowed = {tests[0][0]}
             arms.append((body, narrowed))
-        live = [(body, narrowed) for body, narrowed in arms if not _terminates(body)]
+        live = [(body, narrowed) for body, narrowed in arms if not self._arms.terminates(body)]
         if not live:
             return
-        bound = set.intersection(*(_always_bound(body) | narrowed for body, narrowed in live))
+        bound = set.intersection(*(self._arms.bound(body) | narrowed for body, narrowed in live))
         for name in sorted(bound):
             ends = tuple(
                 ("armend", node.start_byte, node.end_byte, self.block_of(body), name)
@@ -968,7 +971,7 @@ def _isinstance_tests(condition: ts.Node) -> list[tuple[str, ts.Node]]:
     return [(node_text(values[0]), values[1])]
 
 
-def _block_entry(parent: ts.Node, child: ts.Node) -> int | None:
+def _block_entry(parent: ts.Node, child: ts.Node, arms: _Arms) -> int | None:
     """The `Block` entry `parent` adds for code inside its `child`, if it is a branch."""
     kind = parent.type
     base = parent.start_byte << 8
@@ -979,7 +982,7 @@ def _block_entry(parent: ts.Node, child: ts.Node) -> int | None:
         for position, alternative in enumerate(parent.children_by_field_name("alternative")):
             if alternative == child:
                 arm = position + 1
-        return base | _arm(arm) | _FLAG_EXCLUSIVE | _terminates_flag(_arm_body(child))
+        return base | _arm(arm) | _FLAG_EXCLUSIVE | arms.flag(_arm_body(child))
     if kind == "block":  # a match statement's arms (the child's type first: `parent` is dear)
         if child.type != "case_clause":
             return None
@@ -988,7 +991,7 @@ def _block_entry(parent: ts.Node, child: ts.Node) -> int | None:
             return None
         arm = next(i for i, c in enumerate(parent.children) if c == child)
         body = child.child_by_field_name("consequence")
-        return base | _arm(arm) | _FLAG_EXCLUSIVE | _terminates_flag(body)
+        return base | _arm(arm) | _FLAG_EXCLUSIVE | arms.flag(body)
     if kind in ("for_statement", "while_statement"):
         if child == parent.child_by_field_name("body"):
             return base
@@ -1025,45 +1028,110 @@ def _arm_body(arm: ts.Node) -> ts.Node | None:
     return arm
 
 
-def _terminates_flag(body: ts.Node | None) -> int:
-    return _FLAG_TERMINATES if body is not None and _terminates(body) else 0
+class _Arms:
+    """What the arms of one file's branches do, each worked out once (a walk up or down a
+    deep nest of `if`/`else` would otherwise repeat at every level)."""
+
+    def __init__(self) -> None:
+        self._ends: dict[int, bool] = {}
+        self._bound: dict[int, frozenset[str]] = {}
+        self._in_function: dict[int, bool] = {}
+
+    def flag(self, body: ts.Node | None) -> int:
+        return _FLAG_TERMINATES if body is not None and self.terminates(body) else 0
+
+    def terminates(self, body: ts.Node) -> bool:
+        """Whether a block always ends in `return` or `raise` (its last statement, or an
+        `if` with an `else` whose arms all do) and holds no `break` / `continue` that could
+        leave it for the code after its loop. Worked out without recursion: a nest of
+        `if`/`else` is as deep as the file makes it."""
+        stack = [body]
+        while stack:
+            node = stack[-1]
+            if node.id in self._ends:
+                stack.pop()
+                continue
+            arms = _tail_arms(node)
+            pending = [arm for arm in arms or () if arm.id not in self._ends]
+            if pending:
+                stack.extend(pending)
+                continue
+            if arms is None:
+                ends = _last_exits(node)
+            else:
+                ends = bool(arms) and all(self._ends[arm.id] for arm in arms)
+            self._ends[node.id] = ends and not _jumps_out(node)
+            stack.pop()
+        return self._ends[body.id]
+
+    def in_function(self, node: ts.Node) -> bool:
+        """Whether a statement runs in a function's body (not a module's or a class's)."""
+        walked: list[int] = []
+        current = node.parent
+        found = False
+        while current is not None:
+            known = self._in_function.get(current.id)
+            if known is not None:
+                found = known
+                break
+            walked.append(current.id)
+            if current.type in ("function_definition", "lambda", "class_definition"):
+                found = current.type != "class_definition"
+                break
+            current = current.parent
+        for key in walked:
+            self._in_function[key] = found
+        return found
+
+    def bound(self, body: ts.Node) -> set[str]:
+        """The names a block binds on every way through it that goes on past it: assigned
+        by its own statements, or in every arm that goes on of an `if`/`else` among them
+        (without recursion, as `terminates`)."""
+        stack = [body]
+        while stack:
+            node = stack[-1]
+            if node.id in self._bound:
+                stack.pop()
+                continue
+            groups = [
+                [arm for arm in arms if not self.terminates(arm)] for arms in _if_else_arms(node)
+            ]
+            pending = [arm for live in groups for arm in live if arm.id not in self._bound]
+            if pending:
+                stack.extend(pending)
+                continue
+            names = _bound_on_every_path(node)
+            for live in groups:
+                if live:
+                    names |= set.intersection(*(set(self._bound[arm.id]) for arm in live))
+            self._bound[node.id] = frozenset(names)
+            stack.pop()
+        return set(self._bound[body.id])
 
 
-def _terminates(body: ts.Node) -> bool:
-    """Whether a block always ends in `return` or `raise` (its last statement, or an `if`
-    with an `else` whose arms all do) and holds no `break` / `continue` that could leave it
-    for the code after its loop."""
+def _tail_arms(body: ts.Node) -> list[ts.Node] | None:
+    """The arm bodies of a block's last statement when it is an `if`: all of them with an
+    `else`, none without (it can fall through); None when the last statement is no `if`."""
     statements = [c for c in body.named_children if c.type != "comment"]
-    if not statements:
-        return False
+    if not statements or statements[-1].type != "if_statement":
+        return None
     last = statements[-1]
-    if last.type == "if_statement":
-        first = last.child_by_field_name("consequence")
-        arms = [arm for arm in (first, *last.children_by_field_name("alternative")) if arm]
-        if not any(arm.type == "else_clause" for arm in arms):
-            return False
-        ends = all((inner := _arm_body(arm)) is not None and _terminates(inner) for arm in arms)
-    else:
-        ends = last.type in _EXITS
-    return ends and not _jumps_out(body)
+    first = last.child_by_field_name("consequence")
+    arms = [arm for arm in (first, *last.children_by_field_name("alternative")) if arm]
+    if not any(arm.type == "else_clause" for arm in arms):
+        return []
+    bodies = [_arm_body(arm) for arm in arms]
+    return [b for b in bodies if b is not None] if None not in bodies else []
 
 
-def _in_function(node: ts.Node) -> bool:
-    """Whether a statement runs in a function's body (not a module's or a class's)."""
-    current = node.parent
-    while current is not None:
-        if current.type in ("function_definition", "lambda"):
-            return True
-        if current.type == "class_definition":
-            return False
-        current = current.parent
-    return False
+def _last_exits(body: ts.Node) -> bool:
+    statements = [c for c in body.named_children if c.type != "comment"]
+    return bool(statements) and statements[-1].type in _EXITS
 
 
-def _always_bound(body: ts.Node) -> set[str]:
-    """The names a block binds on every way through it that goes on past it: assigned by
-    its own statements, or in every arm that goes on of an `if`/`else` among them."""
-    names = _bound_on_every_path(body)
+def _if_else_arms(body: ts.Node) -> list[list[ts.Node]]:
+    """The arm bodies of each `if`/`else` among a block's own statements."""
+    found: list[list[ts.Node]] = []
     for statement in body.named_children:
         if statement.type != "if_statement":
             continue
@@ -1072,10 +1140,9 @@ def _always_bound(body: ts.Node) -> set[str]:
             continue
         first = statement.child_by_field_name("consequence")
         bodies = [first, *(_arm_body(arm) for arm in alternatives)]
-        live = [b for b in bodies if b is not None and not _terminates(b)]
-        if live and None not in bodies:
-            names |= set.intersection(*(_always_bound(b) for b in live))
-    return names
+        if None not in bodies:
+            found.append([b for b in bodies if b is not None])
+    return found
 
 
 def _bound_on_every_path(body: ts.Node) -> set[str]:
