@@ -450,8 +450,8 @@ class FlowExtractor:
                 continue
             before: Expr = ("at", node.start_byte, here, ("name", name))
             value: Expr = ("like", before, self._expr(classes))
-            if not ends:
-                body: Expr = ("at", place.end_byte, self.block_of(place), ("name", name))
+            if not ends:  # what the body left: read through its window, as a join's arms
+                body: Expr = ("armend", node.start_byte, node.end_byte, self.block_of(place), name)
                 value = ("union", (body, value))
             self._add(node, (name,), value, node.end_byte)
 
@@ -1014,8 +1014,9 @@ def _block_entry(parent: ts.Node, child: ts.Node, arms: _Arms) -> int | None:
 
 
 def _arm(position: int) -> int:
-    """An arm's bits of a block entry (arms past `_MAX_ARM` share one: they are then not
-    told apart, which lets more assignments reach a use, never fewer)."""
+    """An arm's bits of a block entry. Arms past `_MAX_ARM` (an `elif` chain that long is
+    rare) share one and are not told apart: an assignment in one of them may then seem to
+    reach, or to dominate, a use in another."""
     return min(position, _MAX_ARM) << _ARM_SHIFT
 
 
