@@ -510,6 +510,15 @@ def test_flow_keys_change_only_for_what_an_edit_touches() -> None:
     assert "flows:m.pick/chosen" in changed
 
 
+def _reaching_calls_of_x(text: str) -> list[list[str]]:
+    """For each call `x()` in `text`, the values of the assignments of `x` that reach it."""
+    parsed = PythonParser().parse(path="m.py", module="m", is_package=False,
+                                  source=text.encode(), sha256="x")  # fmt: skip
+    flows = [flow for flow in parsed.flows if flow.target == ("x",)]
+    sites = [site for site in parsed.calls if site.callee == ("x",)]
+    return [sorted(str(f.value) for f in reaching(flows, (s.at, s.block))[0]) for s in sites]
+
+
 def test_reaching_assignments_follow_branches() -> None:
     """Which assignments of `x` reach each call of it: the latest enclosing one, and those in
     branches after it; the other arm of an `if` never does; a comprehension's stay inside."""
@@ -517,11 +526,7 @@ def test_reaching_assignments_follow_branches() -> None:
         "def f(c, items):\n    x = a\n    if c:\n        x = b\n        x()\n    else:\n"
         "        x()\n    x()\n    [x() for x in items]\n    x()\n"
     )
-    parsed = PythonParser().parse(path="m.py", module="m", is_package=False,
-                                  source=text.encode(), sha256="x")  # fmt: skip
-    flows = [flow for flow in parsed.flows if flow.target == ("x",)]
-    sites = [site for site in parsed.calls if site.callee == ("x",)]
-    reached = [sorted(str(f.value) for f in reaching(flows, (s.at, s.block))[0]) for s in sites]
+    reached = _reaching_calls_of_x(text)
     assert reached == [
         ["('name', 'b')"],
         ["('name', 'a')"],
@@ -564,10 +569,6 @@ def test_reaching_skips_arms_that_return_or_raise() -> None:
         "    try:\n        x = m\n        return 3\n    except Error:\n        x()\n"
         "    x()\n"
     )
-    parsed = PythonParser().parse(path="m.py", module="m", is_package=False,
-                                  source=text.encode(), sha256="x")  # fmt: skip
-    flows = [flow for flow in parsed.flows if flow.target == ("x",)]
-    sites = [site for site in parsed.calls if site.callee == ("x",)]
-    reached = [sorted(str(f.value) for f in reaching(flows, (s.at, s.block))[0]) for s in sites]
+    reached = _reaching_calls_of_x(text)
     names = [[value.split("'")[3] for value in values] for values in reached]
     assert names == [["b"], ["e"], ["a", "k", "m"], ["a", "k", "m"]]

@@ -443,7 +443,7 @@ class FlowExtractor:
         if not refuted:
             return
         ends = self._arms.terminates(place)
-        bound = set() if ends else _bound_on_every_path(place)
+        bound = set() if ends else self._arms.bound(place)
         here = self.block_of(node)
         for name, classes in refuted:
             if not ends and name not in bound:
@@ -494,11 +494,9 @@ class FlowExtractor:
         if not live:
             return
         bound = set.intersection(*(self._arms.bound(body) | narrowed for body, narrowed in live))
+        blocks = [self.block_of(body) for body, _ in live]
         for name in sorted(bound):
-            ends = tuple(
-                ("armend", node.start_byte, node.end_byte, self.block_of(body), name)
-                for body, _ in live
-            )
+            ends = tuple(("armend", node.start_byte, node.end_byte, b, name) for b in blocks)
             self._add(node, (name,), ("union", ends), node.end_byte)
 
     def declared_return(self, function: ts.Node) -> None:
@@ -934,35 +932,40 @@ def _target_path(node: ts.Node | None) -> tuple[str, ...] | None:
 def _refuted_isinstance_tests(condition: ts.Node) -> list[tuple[str, ts.Node]]:
     """(name, classes) of each `isinstance(name, classes)` that holds when a condition is
     false: `not isinstance(…)`, alone or joined by `or`."""
-    if condition.type == "parenthesized_expression" and condition.named_child_count == 1:
-        return _refuted_isinstance_tests(condition.named_children[0])
-    if condition.type == "not_operator":
-        argument = condition.child_by_field_name("argument")
-        return _isinstance_tests(argument) if argument is not None else []
-    if condition.type == "boolean_operator":
-        operator = condition.child_by_field_name("operator")
-        left, right = condition.child_by_field_name("left"), condition.child_by_field_name("right")
-        if operator is None or node_text(operator) != "or" or left is None or right is None:
-            return []
-        return _refuted_isinstance_tests(left) + _refuted_isinstance_tests(right)
-    return []
+    return _joined_tests(condition, "or", _negated_isinstance_call)
 
 
 def _isinstance_tests(condition: ts.Node) -> list[tuple[str, ts.Node]]:
     """(name, classes) of each `isinstance(name, classes)` a condition requires (alone or
     joined by `and`)."""
+    return _joined_tests(condition, "and", _isinstance_call)
+
+
+def _joined_tests(
+    condition: ts.Node, operator: str, test: Callable[[ts.Node], list[tuple[str, ts.Node]]]
+) -> list[tuple[str, ts.Node]]:
+    """`test` of each part of a condition joined by `operator` (parentheses see through)."""
     if condition.type == "parenthesized_expression" and condition.named_child_count == 1:
-        return _isinstance_tests(condition.named_children[0])
+        return _joined_tests(condition.named_children[0], operator, test)
     if condition.type == "boolean_operator":
-        operator = condition.child_by_field_name("operator")
+        found = condition.child_by_field_name("operator")
         left, right = condition.child_by_field_name("left"), condition.child_by_field_name("right")
-        if operator is None or node_text(operator) != "and" or left is None or right is None:
+        if found is None or node_text(found) != operator or left is None or right is None:
             return []
-        return _isinstance_tests(left) + _isinstance_tests(right)
-    if condition.type != "call":
+        return _joined_tests(left, operator, test) + _joined_tests(right, operator, test)
+    return test(condition)
+
+
+def _negated_isinstance_call(node: ts.Node) -> list[tuple[str, ts.Node]]:
+    argument = node.child_by_field_name("argument") if node.type == "not_operator" else None
+    return _isinstance_tests(argument) if argument is not None else []
+
+
+def _isinstance_call(node: ts.Node) -> list[tuple[str, ts.Node]]:
+    if node.type != "call":
         return []
-    function = condition.child_by_field_name("function")
-    arguments = condition.child_by_field_name("arguments")
+    function = node.child_by_field_name("function")
+    arguments = node.child_by_field_name("arguments")
     if function is None or arguments is None or node_text(function) != "isinstance":
         return []
     values = [a for a in arguments.named_children if a.type != "comment"]
