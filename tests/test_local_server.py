@@ -28,7 +28,7 @@ def _server(home: Path, settings: Settings, **overrides: object) -> LocalNeo4jSe
 
 
 def test_start_status_stop_and_restart_reuses_data(tmp_path: Path, settings: Settings) -> None:
-    server = _server(tmp_path / "home", settings)
+    server = _server(tmp_path / "home", settings, tx_log_retention="2 files")
     assert not server.status().running
     try:
         status = server.start()
@@ -43,6 +43,11 @@ def test_start_status_stop_and_restart_reuses_data(tmp_path: Path, settings: Set
         auth = ("neo4j", server.password() or "")
         with GraphDatabase.driver(status.bolt_uri, auth=auth) as driver:
             driver.execute_query("CREATE (:Marker {value: 42})")
+            policy, _, _ = driver.execute_query(
+                "SHOW SETTINGS YIELD name, value "
+                "WHERE name = 'db.tx_log.rotation.retention_policy' RETURN value"
+            )
+        assert [r["value"] for r in policy] == ["2 files"]
         assert server.stop()
         assert not server.status().running
         assert not server.stop()  # stopping twice is harmless

@@ -245,11 +245,43 @@ def test_the_managed_server_refuses_file_urls(session_client: Neo4jClient, acces
         run("LOAD CSV FROM 'file:///etc/passwd' AS line RETURN line LIMIT 1")
 
 
+def test_the_managed_server_prunes_its_transaction_logs(
+    session_client: Neo4jClient, settings: Settings
+) -> None:
+    """Neo4j's default keeps two days of transaction logs whatever their size (22 GB after a
+    day of benchmarks here); the managed server keeps what the setting says."""
+    if session_client.endpoint.source != "local":
+        pytest.skip("a setting of the managed local server")
+    rows = session_client.read(
+        "SHOW SETTINGS YIELD name, value WHERE name = $name RETURN value",
+        {"name": "db.tx_log.rotation.retention_policy"},
+    )
+    assert rows == [{"value": settings.tx_log_retention}]
+    assert settings.tx_log_retention == "256M size"
+
+
 # -- 8. tracebacks instead of messages --------------------------------------------------------
-def test_invalid_settings_name_the_variable(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("GRAPHRAG_CODE_HEAP", "lots")
-    with pytest.raises(ConfigurationError, match="GRAPHRAG_CODE_HEAP: must be a size"):
+@pytest.mark.parametrize(
+    ("variable", "value", "message"),
+    [
+        ("GRAPHRAG_CODE_HEAP", "lots", "must be a size"),
+        ("GRAPHRAG_CODE_TX_LOG_RETENTION", "forever", "must be a Neo4j retention policy"),
+    ],
+)
+def test_invalid_settings_name_the_variable(
+    monkeypatch: pytest.MonkeyPatch, variable: str, value: str, message: str
+) -> None:
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(ConfigurationError, match=f"{variable}: {message}"):
         load_settings()
+
+
+@pytest.mark.parametrize("policy", ["keep_none", "2 files", "500M size", "2 days 1G"])
+def test_neo4j_retention_policies_are_accepted(
+    monkeypatch: pytest.MonkeyPatch, policy: str
+) -> None:
+    monkeypatch.setenv("GRAPHRAG_CODE_TX_LOG_RETENTION", policy)
+    assert load_settings().tx_log_retention == policy
 
 
 def test_a_folder_that_is_a_file_or_unwritable_is_named(tmp_path: Path) -> None:

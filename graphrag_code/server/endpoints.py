@@ -28,6 +28,7 @@ def local_server(settings: Settings) -> LocalNeo4jServer:
         auth=settings.local_auth,
         heap=settings.heap,
         pagecache=settings.pagecache,
+        tx_log_retention=settings.tx_log_retention,
         java_home=settings.java_home,
     )
 
@@ -94,6 +95,7 @@ def temporary_local_server(
             http_port=free_port() if browser else 0,
             heap=heap,
             pagecache=pagecache,
+            tx_log_retention=settings.tx_log_retention,
             java_home=settings.java_home,
         )
         server.start(attached=True)

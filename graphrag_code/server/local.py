@@ -105,6 +105,7 @@ class LocalNeo4jServer:
         auth: bool = True,
         heap: str = "1g",
         pagecache: str = "512m",
+        tx_log_retention: str = "256M size",
         java_home: Path | None = None,
     ) -> None:
         self.home = home
@@ -115,6 +116,7 @@ class LocalNeo4jServer:
         self.auth = auth
         self.heap = heap
         self.pagecache = pagecache
+        self.tx_log_retention = tx_log_retention
         self.java_home = java_home
         self._child: subprocess.Popen[bytes] | None = None
 
@@ -282,6 +284,7 @@ class LocalNeo4jServer:
             "--bolt-port", str(self.bolt_port),
             "--http-port", str(self.http_port),
             "--pagecache", self.pagecache,
+            "--tx-log-retention", self.tx_log_retention,
         ]  # fmt: skip
         if java.major >= 21:
             command.insert(1, "--enable-native-access=ALL-UNNAMED")

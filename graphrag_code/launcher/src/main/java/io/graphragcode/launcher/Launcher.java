@@ -44,6 +44,9 @@ public final class Launcher {
         int httpPort = Integer.parseInt(args.getOrDefault("http-port", "0"));
         String pageCache = args.getOrDefault("pagecache", "256m");
         String txMemory = args.getOrDefault("tx-memory", "1g");
+        // Neo4j's default keeps two days of transaction logs whatever their size (gigabytes
+        // per large index); what crash recovery needs is kept under any policy.
+        String txLogRetention = args.getOrDefault("tx-log-retention", "256M size");
         Path passwordFile = args.containsKey("password-file") ? Path.of(args.get("password-file")) : null;
         Files.createDirectories(home);
 
@@ -55,6 +58,7 @@ public final class Launcher {
                 .setConfig(GraphDatabaseSettings.pagecache_memory, parseBytes(pageCache))
                 .setConfig(GraphDatabaseSettings.memory_transaction_global_max_size, parseBytes(txMemory))
                 .setConfig(GraphDatabaseSettings.transaction_timeout, Duration.ofMinutes(30))
+                .setConfig(GraphDatabaseSettings.keep_logical_logs, txLogRetention)
                 .setConfig(GraphDatabaseSettings.strict_config_validation, false)
                 // LOAD CSV FROM 'file:///etc/passwd' would let any client read what the server
                 // process can; code graphs never need it. The import root is an empty folder too.
