@@ -167,11 +167,14 @@ class CallLinker:
                 return None
         kind = self._unresolved_kind(site, values, runs, complete)
         many = None
+        partly, limit = runs, MAX_CALLEES
         if kind in _WIDENED:
-            many = self._many(source, site, runs if kind == "values:many" else None)
+            many, wide = self._many(source, site, runs if kind == "values:many" else None)
             if many is not None:
                 kind = many
-        known = {} if complete or many is not None else self._partial(source, site, runs)
+            if wide:  # what callers past the certain edges' reach add (`_many`)
+                partly, limit = {**runs, **wide}, MAX_POSSIBLE_CALLEES
+        known = {} if complete or many is not None else self._partial(source, site, partly, limit)
         if kind in _DECLARED:
             # a pair with a `many` or `partial` edge keeps it (first)
             self._by_signature(source, site, known)
@@ -254,32 +257,37 @@ class CallLinker:
         )
         return isinstance(head, SymbolRef) and self._is_class(head.qualified_name)
 
-    def _many(self, source: str, site: CallSite, runs: dict[Target, str] | None) -> str | None:
+    def _many(
+        self, source: str, site: CallSite, runs: dict[Target, str] | None
+    ) -> tuple[str | None, dict[Target, str]]:
         """Possible edges (tier `many`) for a site left unresolved whose values are known but
         too many for certain edges: `runs` when the set itself was too large, else what a wide
         evaluation finds (parameters followed through more callers). "values:many" when it
-        added them: the site still has no certain callee."""
+        added them: the site still has no certain callee. Else the values the wide
+        evaluation did find, where it found some but not all (for `_partial`)."""
         if runs is None:
             runs, complete = self.flow.wide_callables(
                 self._callee_expr(site), site.scope, self.parsed.module, site.at, site.block
             )
             if not complete:
-                return None
+                return None, runs
         found = {t: why for t, why in runs.items() if isinstance(t, SymbolRef)}
         if not found or len(found) > MAX_POSSIBLE_CALLEES:
-            return None
+            return None, {}
         for target, why in found.items():
             reason = f"one of {len(found)} values" + (f": {why}" if why else "")
             self._edge(source, target, Resolution.MANY, site.line, reason)
-        return "values:many"
+        return "values:many", {}
 
-    def _partial(self, source: str, site: CallSite, runs: dict[Target, str]) -> dict[Target, str]:
+    def _partial(
+        self, source: str, site: CallSite, runs: dict[Target, str], limit: int
+    ) -> dict[Target, str]:
         """Possible edges (tier `partial`) to the functions among the values known to reach a
         callee whose values are not all known (a parameter some of whose callers pass what the
         linking cannot follow): each does run there, when those callers call. None above
-        `MAX_CALLEES`, as for certain edges."""
+        `limit`."""
         known: dict[Target, str] = {t: w for t, w in runs.items() if isinstance(t, SymbolRef)}
-        if not known or len(known) > MAX_CALLEES:
+        if not known or len(known) > limit:
             return {}
         for target, why in known.items():
             reason = "one of the values known here, others unknown" + (f": {why}" if why else "")
@@ -496,7 +504,7 @@ class CallLinker:
         head = site.callee[0]
         if site.value is not None or head == "<expr>":
             what = "expression"
-        elif head in ("self", "cls", "super()"):
+        elif head == "super()" or (head in ("self", "cls") and self._is_self(site)):
             what = "self"
         elif self._is_parameter(site.scope, head):
             what = "parameter"
@@ -505,6 +513,15 @@ class CallLinker:
         else:
             what = "name"
         return f"values:unknown:{what}"
+
+    def _is_self(self, site: CallSite) -> bool:
+        """Whether the callee's head `self` / `cls` is a method's receiver (its own or an
+        enclosing method's), not a variable of that name (`for cls, ... in middleware`)."""
+        symbol = self.resolver.lookups.index.symbols.get(site.scope)
+        method = symbol is not None and symbol.kind == SymbolKind.METHOD
+        if method and symbol is not None and symbol.parameters[:1] == (site.callee[0],):
+            return True
+        return not self._is_variable(site)
 
     def _is_parameter(self, scope: str, name: str) -> bool:
         symbol = self.resolver.lookups.index.symbols.get(scope)

@@ -617,6 +617,13 @@ class Lookups:
             self.modules_consulted.add(self.index.symbol_module[qualified])
         return found
 
+    def member_names(self, scope: str) -> frozenset[str]:
+        """The names a class defines itself (its methods and nested classes)."""
+        module = self.index.symbol_module.get(scope)
+        if module is not None:
+            self.modules_consulted.add(module)
+        return frozenset(self.index.members.get(scope, {}))
+
     def declared_return(self, symbol: Symbol) -> Dotted | None:
         """The one type a call of a function is declared to return: its annotation, unless it
         is an `@overload` stub whose other definitions declare other types (click's

@@ -16,6 +16,7 @@ so `Resolver` answers first and value flow fills in where it has nothing.
 from __future__ import annotations
 
 import builtins
+from collections import Counter, OrderedDict, defaultdict, deque
 from collections.abc import Callable, Iterable, Iterator, Set
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -76,7 +77,7 @@ MAX_POSSIBLE_CALLEES = 64
 values were too many for `MAX_CALLEES` or came through too many callers: flask's
 `setupmethod.wrapper_func` calls whichever of the 43 methods `@setupmethod` decorates."""
 _MAX_CALLERS = 40  # calls of one function followed for the values of its parameters
-_MAX_WIDE_CALLERS = 64  # the same, when only possible targets are looked for (`wide_callables`)
+_MAX_WIDE_CALLERS = 128  # the same, when only possible targets are looked for (`wide_callables`)
 # steps of one wide evaluation, a budget of its own: what it spends must not cut the certain
 # answers of the rest of the file short
 _MAX_WIDE_STEPS = 20_000
@@ -835,6 +836,8 @@ class ValueFlowAnalysis:
         a type alias of a union of classes; None for anything else."""
         target = self.resolver.resolve_dotted(where.scope, dotted, where.module)
         if isinstance(target, SymbolRef) and self._is_class(target.qualified_name):
+            if self._is_callback_protocol(target.qualified_name):
+                return None  # any callable: a class, a function, an instance
             return Values.of(Instance(target.qualified_name))
         if isinstance(target, External):
             if not _foreign_class(target):
@@ -874,7 +877,11 @@ class ValueFlowAnalysis:
         if symbol is None:
             return Values.unknown()
         declared_here = self._declared_parameter(function, name)
-        if declared_here is not None and not (self._uncast and _externals_only(declared_here)):
+        # a callback protocol says "something callable so", which a class or a function is
+        # as well as an instance: the callers say which, where they do
+        callback = declared_here is not None and self._callback_protocols_only(declared_here)
+        runtime_only = self._uncast and _externals_only(declared_here or Values())
+        if declared_here is not None and not runtime_only and not callback:
             return declared_here
         # (seen as it runs, `stream: BinaryIO` holds what the callers pass, where known)
         position = symbol.parameters.index(name)
@@ -893,6 +900,8 @@ class ValueFlowAnalysis:
         try:
             callers = self._callers(function, symbol.name)
             if callers is None:
+                if callback:  # too many to say: unknown, for a wide evaluation to look at
+                    return Values.unknown()
                 return self._declared_union(function, name) or Values.unknown()
             for site, module, offset in callers:
                 passed = self._passed(
@@ -926,6 +935,26 @@ class ValueFlowAnalysis:
             binding.scope, binding.value, self._module(binding.scope)
         )
         return target is not None and not is_type_variable(target)
+
+    def _callback_protocols_only(self, values: Values) -> bool:
+        return bool(values.found) and all(
+            isinstance(value, Instance) and self._is_callback_protocol(value.class_name)
+            for value in values.found
+        )
+
+    def _is_callback_protocol(self, class_name: str) -> bool:
+        """A `Protocol` that declares only `__call__` (starlette's `_MiddlewareFactory`): it
+        says "something callable so", which a class or a function is as well as an instance;
+        what the callers pass says which."""
+        symbol = self.lookups.symbol(class_name)
+        if symbol is None or symbol.kind != SymbolKind.CLASS:
+            return False
+        if self.lookups.member_names(class_name) != {"__call__"}:
+            return False
+        return any(
+            isinstance(base, External) and base.dotted[-1] == "Protocol"
+            for base in self.resolver._bases(class_name)
+        )
 
     def _callers(self, function: str, name: str) -> list[tuple[CallArguments, str, int]] | None:
         """The calls of `function` that pass values, with their module and how many leading
@@ -1237,8 +1266,9 @@ class ValueFlowAnalysis:
                 else ("tuple", (("const",), ("iter", first)))
             )
             body = (element,) if short != "enumerate" else (("star", ("list", (element,))),)
+            kind = "set" if short in ("set", "frozenset") else "list"
             return Values.of(
-                Container("list", body, where.scope, where.module, where.at, where.block)
+                Container(kind, body, where.scope, where.module, where.at, where.block)
             )
         if short == "zip" and first is not None:  # `for ty, x in zip(types, values)`
             iterables = tuple(("iter", value) for key, value in arguments if isinstance(key, int))
@@ -1253,6 +1283,8 @@ class ValueFlowAnalysis:
             return result
         if short == "dict" and first is not None and len(arguments) == 1:
             return self._dict_of(self._eval(first, where), where)
+        if external == "collections.defaultdict" and len(arguments) == 1 and first is not None:
+            first = None  # `defaultdict(list)`: the factory of missing values, an empty dict
         if external in EMPTY_CONTAINERS and first is None:
             kind = EMPTY_CONTAINERS[external]
             pairs = tuple(
@@ -1543,7 +1575,13 @@ class ValueFlowAnalysis:
             return []
         marks = ("<item>", "<items>")
         if home[0] == "attr":
-            flows = self.lookups.attribute_additions(home[1], home[2])
+            # the class that sets the attribute, and its bases: a mixin's method may add to
+            # it (requests' `RequestHooksMixin.register_hook` to `PreparedRequest.hooks`)
+            flows = [
+                flow
+                for cls in self.resolver.mro(home[1])
+                for flow in self.lookups.attribute_additions(cls, home[2])
+            ]
             return [f for f in flows if f.target[2] in (*marks, "<key>")]
         scope, name = home
         found: list[ValueFlow] = []
@@ -1713,6 +1751,12 @@ class ValueFlowAnalysis:
             return self._runs_all(callee, chain(why, f"a lambda (line {value.line})"), depth + 1)
         if isinstance(value, View) and value.kind.startswith("method:"):
             kind = "list" if value.container.kind == "tuple" else value.container.kind
+            kinds = _BUILTIN_CONTAINERS.get(kind)
+            if kinds is not None and not hasattr(kinds[0], value.kind[7:]):
+                # `commands.get(...)` where `commands` may be a list too: that value fails
+                # there and runs nothing; what only a subclass has (`default_factory`,
+                # `move_to_end`, `appendleft`) is not known
+                return {}, not any(hasattr(other, value.kind[7:]) for other in kinds[1:])
             return {External(("<builtin>", kind, value.kind[7:]), True): why}, True
         if isinstance(value, Inert):
             return {}, True
@@ -1830,6 +1874,14 @@ def _container_why(container: Container) -> str:
     if not container.name:
         return ""
     return f"the {container.kind} `{container.name}`"
+
+
+# each kind of container value: its built-in type, then the subclasses made as that kind
+_BUILTIN_CONTAINERS: dict[str, tuple[type, ...]] = {
+    "list": (list, deque),
+    "dict": (dict, defaultdict, OrderedDict, Counter),
+    "set": (set,),
+}
 
 
 def _builtin_names() -> frozenset[str]:

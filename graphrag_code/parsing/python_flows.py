@@ -753,8 +753,10 @@ class FlowExtractor:
         if function.type != "attribute":
             return
         method = node_text(function.child_by_field_name("attribute") or function)
-        container = _target_path(function.child_by_field_name("object"))
+        receiver = function.child_by_field_name("object")
+        container = _target_path(receiver)
         if container is None:
+            self._nested_addition(node, receiver, method, arguments)
             return
         if method in _ADDS:
             stored = [value for key, value in arguments if key == _ADDS[method]]
@@ -768,6 +770,41 @@ class FlowExtractor:
                     self._add(node, (*container, "<items>"), value, node.end_byte)
                 elif isinstance(key, str) and key not in ("*", "**") and method == "update":
                     self._add(node, (*container, "<key>", key), value, node.end_byte)
+
+    def _nested_addition(
+        self,
+        node: ts.Node,
+        receiver: ts.Node | None,
+        method: str,
+        arguments: tuple[tuple[int | str, Expr], ...],
+    ) -> None:
+        """`hooks[event].append(f)`, `funcs.setdefault(key, []).append(f)`: a container held
+        in another one grows. Stored as an element of the outer container that is a list of
+        what was added, so reading `hooks[event]` (or any element) and iterating it meets f
+        (requests' `register_hook` and `dispatch_hook`)."""
+        if receiver is None or method not in ("append", "add", "appendleft", "extend"):
+            return
+        if receiver.type == "subscript":
+            outer = receiver.child_by_field_name("value")
+            key = receiver.child_by_field_name("subscript")
+        elif receiver.type == "call" and _calls_method(receiver, "setdefault"):
+            callee = receiver.child_by_field_name("function")
+            outer = callee.child_by_field_name("object") if callee is not None else None
+            listed = receiver.child_by_field_name("arguments")
+            key = listed.named_children[0] if listed is not None and listed.named_children else None
+        else:
+            return
+        path = _target_path(outer)
+        if path is None:
+            return
+        added = [value for position, value in arguments if position == 0]
+        if len(added) != 1:
+            return
+        element: Expr = ("star", added[0]) if method == "extend" else added[0]
+        text = _string(key) if key is not None and key.type == "string" else None
+        item = ("<key>", text) if text is not None else ("<item>",)
+        kind = "set" if method == "add" else "list"
+        self._add(node, (*path, *item), (kind, (element,)), node.end_byte)
 
     def operator(self, node: ts.Node) -> None:
         """`a + b`, `a == b`, `a in b`, `-a`: the operand's special method (if its class has
@@ -913,6 +950,15 @@ def _last_value(node: ts.Node) -> ts.Node | None:
             return None
         node = right
     return node
+
+
+def _calls_method(node: ts.Node, method: str) -> bool:
+    """Whether a call node calls `<something>.method(...)`."""
+    function = node.child_by_field_name("function")
+    if function is None or function.type != "attribute":
+        return False
+    attribute = function.child_by_field_name("attribute")
+    return attribute is not None and node_text(attribute) == method
 
 
 def _target_path(node: ts.Node | None) -> tuple[str, ...] | None:
