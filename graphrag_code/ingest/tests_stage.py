@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Set
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -255,14 +255,22 @@ def _adjacency(
     tree: ClassTree,
     names: _Names,
     ids: NodeIds,
+    test_code: Set[str] = frozenset(),
 ) -> dict[str, Adjacency]:
     """Per file of the source: each node's callees with tiers, its nested functions (exact:
     defined to be called or returned), the overrides of a method and the methods a built
     instance runs by syntax (name: dispatch), and for a call left unresolved because a few
-    functions share its name, each of them (name)."""
+    functions share its name, each of them (name).
+
+    A call from code under test into `test_code` is left out: the library runs a test's
+    callback (a hook, a view, a signal receiver) only for the test that registered it, and
+    that test reaches it as its own nested function or call; through the library, every test
+    would reach every other test's callbacks."""
     edges: dict[str, dict[str, int]] = defaultdict(dict)
 
     def add(source: str, target: str, tier: int) -> None:
+        if target in test_code and source not in test_code:
+            return
         if edges[source].get(target, 0) < tier:
             edges[source][target] = tier
 
@@ -454,7 +462,13 @@ def update_tests(
     roles = {path: langs.roles(file, tree) for path, file in parsed.items()}
     book.roles = _node_roles(roles, names)
 
-    adjacency = _adjacency(parsed, calls, unresolved, tree, names, ids)
+    test_code = {
+        node
+        for path, file in roles.items()
+        if file.test_code
+        for node in names.of_file.get(path, ())
+    }
+    adjacency = _adjacency(parsed, calls, unresolved, tree, names, ids, test_code)
     book.adjacency = {path: packed(value) for path, value in sorted(adjacency.items())}
     book.receivers = {
         path: receiver_calls(file)

@@ -216,7 +216,9 @@ def link_file(
             scope_id = ids.of_scope(parsed, site.scope)
             unresolved[scope_id] += 1
             kinds[outcome] += 1
-            if site.callee[-1] not in ("<expr>", "super()"):
+            # a call whose values are all known and none runs code of ours ("values:none")
+            # runs no namesake either
+            if site.callee[-1] not in ("<expr>", "super()") and outcome != "values:none":
                 unresolved_names[scope_id].add(site.callee[-1])
     for implicit in parsed.implicit_calls:
         try:
