@@ -320,3 +320,44 @@ def test_the_commands(
     assert "ledger.core._unused_helper" in [d["qualified_name"] for d in dead]
     assert cli_main(["dead-code", "--repo", REPO, "--min-confidence", "2"]) == 2
     assert cli_main(["untested", "--repo", "nope"]) == 1
+
+
+def test_a_callback_a_test_registers_is_reached_by_that_test_alone(
+    graph: CodeGraph, tmp_path: Path
+) -> None:
+    """The library calls every registered hook (a CALLS edge to the test's hook), but only
+    the test that registered it runs it: another test of the same library call does not
+    exercise what the hook calls."""
+    repo = tmp_path / "hooks"
+    (repo / "pkg").mkdir(parents=True)
+    (repo / "tests").mkdir()
+    (repo / "pkg" / "__init__.py").write_text("")
+    (repo / "pkg" / "events.py").write_text(
+        "HOOKS = []\n\n\ndef on_save(hook):\n    HOOKS.append(hook)\n\n\n"
+        "def save(item):\n    for hook in HOOKS:\n        hook(item)\n\n\n"
+        "def audit(item):\n    return item\n\n\n"
+        "class Source:\n    def fetch(self):\n        return b''\n\n\n"
+        "class Pipe:\n    def fetch(self):\n        return b''\n\n\n"
+        "def drain(chunks):\n    if hasattr(chunks, 'fetch'):\n        return chunks.fetch()\n"
+        "    return b''.join(chunks)\n"
+    )
+    (repo / "tests" / "test_events.py").write_text(
+        "from pkg.events import audit, drain, on_save, save\n\n\n"
+        "def test_with_hook():\n    def hook(item):\n        audit(item)\n\n"
+        "    on_save(hook)\n    save(1)\n\n\n"
+        "def test_plain_save():\n    save(2)\n\n\n"
+        "def test_drain():\n    drain([b'a'])\n"
+    )
+    graph.index(repo, "hooks", embed=False)
+    called = {r.qualified_name for r in graph.callees("pkg.events.save", repo="hooks").all}
+    assert "tests.test_events.test_with_hook.hook" in called
+    tests = {t.runner_id for t in graph.tests_for("pkg.events.audit", repo="hooks").tests}
+    assert tests == {"tests/test_events.py::test_with_hook"}
+    saving = {t.runner_id for t in graph.tests_for("pkg.events.save", repo="hooks").tests}
+    assert saving == {
+        "tests/test_events.py::test_with_hook",
+        "tests/test_events.py::test_plain_save",
+    }
+    # `chunks.fetch()` where every value is a list runs no `fetch` of ours, namesakes included
+    assert graph.tests_for("pkg.events.drain", repo="hooks").tests
+    assert not graph.tests_for("pkg.events.Source.fetch", repo="hooks").tests
