@@ -31,7 +31,7 @@ from .dispatch import ACCESSOR_KINDS, AbsentMember, Constructed
 from .index import DESCRIPTOR_KEY, PROPERTY_KEY, is_property
 from .resolver import External, Instance, Resolver, SymbolRef, Target
 from .signatures import SignatureMatcher
-from .value_records import STREAM_WRAPPERS, Generator
+from .value_records import STREAM_WRAPPERS, Generator, Inert
 from .values import (
     ARGUMENT_CALLERS,
     DYNAMIC,
@@ -45,7 +45,7 @@ from .values import (
 if TYPE_CHECKING:
     from .linker import NodeIds
 
-__all__ = ["IMPLICIT", "CallLinker"]
+__all__ = ["IMPLICIT", "RUNS_NOTHING", "CallLinker"]
 
 IMPLICIT = "implicit: "
 """How the `via` of a CALLS edge that no call expression wrote begins (`with`, `for`,
@@ -60,6 +60,10 @@ _BUILTIN_METHODS = frozenset(
 ) | frozenset({"close", "read", "write", "readline", "flush", "seek", "send", "run", "start"})
 
 
+# an unresolved site whose values are all known, none of them a function of ours or `None`:
+# no namesake runs there either (`linker.py` does not record its name)
+RUNS_NOTHING = "values:none:known"
+
 # unresolved sites whose values a wide evaluation may find (a parameter of the function or of
 # one enclosing it, as in a decorator's wrapper); `self.x` and expressions are not tried: on
 # Django they found no more edges (BENCHMARKS §2)
@@ -69,7 +73,7 @@ _WIDENED = frozenset({"values:many", "values:unknown:parameter", "values:unknown
 # unresolved sites whose callee may be declared as a callable type (a parameter, `self.x`)
 _DECLARED = frozenset({"values:unknown:parameter", "values:unknown:self",
                        "values:unknown:variable", "values:unknown:name", "values:many",
-                       "values:none"})  # fmt: skip
+                       "values:none", "values:none:known"})  # fmt: skip
 
 # what `object`'s own special method runs when the class does not define it: `str(x)` and
 # `format(x)` end in `__repr__` (through `__str__` for `format`)
@@ -500,6 +504,14 @@ class CallLinker:
         if complete and len(runs) > MAX_CALLEES:
             return "values:many"
         if complete:
+            # every value known, and none a `None` or literal (a stub's result, a default):
+            # `chunks.read()` where `chunks` is a list runs no `read` at all
+            if (
+                values is not None
+                and values.found
+                and not any(isinstance(value, Inert) for value in values.found)
+            ):
+                return RUNS_NOTHING
             return "values:none"
         head = site.callee[0]
         if site.value is not None or head == "<expr>":

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from ..ids import module_id, symbol_id
 from ..model import Edge, EdgeKind, ParsedFile, Resolution, SymbolKind
-from .calls import IMPLICIT, CallLinker
+from .calls import IMPLICIT, RUNS_NOTHING, CallLinker
 from .consulted import ConsultedKeys
 from .index import Lookups, RepositoryIndex
 from .resolver import External, ModuleRef, Resolver, SymbolRef, Target
@@ -216,9 +216,7 @@ def link_file(
             scope_id = ids.of_scope(parsed, site.scope)
             unresolved[scope_id] += 1
             kinds[outcome] += 1
-            # a call whose values are all known and none runs code of ours ("values:none")
-            # runs no namesake either
-            if site.callee[-1] not in ("<expr>", "super()") and outcome != "values:none":
+            if site.callee[-1] not in ("<expr>", "super()") and outcome != RUNS_NOTHING:
                 unresolved_names[scope_id].add(site.callee[-1])
     for implicit in parsed.implicit_calls:
         try:
