@@ -288,6 +288,17 @@ def test_classes_kept_for_later_are_built_where_the_callers_say(calls: Calls) ->
     assert "factories._Factory.__call__" not in built
 
 
+def test_an_instance_called_by_its_variable_runs_its_call_method(calls: Calls) -> None:
+    check_calls(
+        calls,
+        [
+            ("callables.run_alpha", "callables.Runner.__call__", "inferred", "`runner`"),
+            ("callables.Runner.__call__", "helpers.alpha", "inferred",
+             "passed by `vf.callables.run_alpha`"),
+        ],
+    )  # fmt: skip
+
+
 def test_lambdas_and_partial(calls: Calls) -> None:
     check_calls(
         calls,
@@ -462,8 +473,12 @@ def test_incremental_equals_clean_when_a_value_crosses_files(
         "def pick():\n    chosen = two\n    chosen = one\n    return chosen\n",
     )
     write_file(work, "app/runner.py", "def run(callback):\n    callback()\n")
-    write_file(work, "app/caller.py", "from .runner import run\nfrom .impl import one\n\n\n"
-           "def go():\n    run(one)\n")  # fmt: skip
+    write_file(
+        work, "app/runners.py", "class Runner:\n    def __call__(self, job):\n        job()\n"
+    )
+    write_file(work, "app/caller.py", "from .runner import run\nfrom .runners import Runner\n"
+           "from .impl import one\n\n\ndef go():\n    run(one)\n    runner = Runner()\n"
+           "    runner(one)\n")  # fmt: skip
     write_file(
         work,
         "app/user.py",
@@ -492,6 +507,7 @@ def test_incremental_equals_clean_when_a_value_crosses_files(
     assert targets("app.user.use_pick") == {"app.tables.pick", "app.impl.one"}
     assert targets("app.user.use_table") == {"app.impl.one"}
     assert targets("app.runner.run") == {"app.impl.one"}
+    assert targets("app.runners.Runner.__call__") == {"app.impl.one"}  # `runner(one)`
     # body edits only: no definition or import changes; in `pick` only the order of two
     # assignments changes, which decides the value returned
     write_file(
@@ -500,14 +516,20 @@ def test_incremental_equals_clean_when_a_value_crosses_files(
         "from .impl import one, two\n\nTABLE = {'a': one, 'b': two}\n\n\n"
         "def pick():\n    chosen = one\n    chosen = two\n    return chosen\n",
     )
-    write_file(work, "app/caller.py", "from .runner import run\nfrom .impl import two\n\n\n"
-           "def go():\n    run(two)\n")  # fmt: skip
-    report = index(frozenset(str(work / p) for p in ("app/tables.py", "app/caller.py")))
+    write_file(work, "app/caller.py", "from .runner import run\nfrom .runners import Runner\n"
+           "from .impl import one, two\n\n\ndef go():\n    run(two)\n    runner = Runner()\n"
+           "    runner(one)\n")  # fmt: skip
+    # a new module calls an instance by a variable no earlier call named
+    write_file(work, "app/later.py", "from .runners import Runner\nfrom .impl import two\n\n\n"
+           "def again():\n    other = Runner()\n    other(two)\n")  # fmt: skip
+    changed = ("app/tables.py", "app/caller.py", "app/later.py")
+    report = index(frozenset(str(work / p) for p in changed))
     assert report.mode == "incremental"
-    assert report.files_relinked < 5  # not every file
+    assert report.files_relinked < 7  # not every file (8)
     assert targets("app.user.use_pick") == {"app.tables.pick", "app.impl.two"}
     assert targets("app.user.use_table") == {"app.impl.one", "app.impl.two"}
     assert targets("app.runner.run") == {"app.impl.two"}
+    assert targets("app.runners.Runner.__call__") == {"app.impl.one", "app.impl.two"}
     store.wait()
     assert_same_as_clean_index(neo4j, work, tmp_path, "inc")
 

@@ -108,7 +108,7 @@ _LAZY = ("roles", "seeds", "receivers", "reach")
 # offsets at the end, `_MAGIC`; 23: truth tests and comprehensions' iteration as implicit
 # calls, annotations of parameters with defaults as declared types; 25: block entries say
 # which `if` / `match` arms end in `return` or `raise`)
-_FORMAT = 26
+_FORMAT = 27
 _MAGIC = b"graphrag-code state\n"  # then the table's offset, 8 bytes little-endian
 # the per-file fields pickled one file at a time on disk (see `StateStore._write`)
 _PER_FILE = ("parsed", "links", "node_ids")

@@ -26,10 +26,10 @@ from ..model import (
 )
 
 __all__ = [
-    "CALL_KEY", "DESCRIPTOR_KEY", "FLOWS_KEY", "PROPERTY_KEY", "SIGNATURE_KEY", "Lookups",
-    "ModuleInfo", "RepositoryIndex", "call_names", "descriptor_names", "flow_keys",
+    "CALL_KEY", "DESCRIPTOR_KEY", "FLOWS_KEY", "PROPERTY_KEY", "SIGNATURE_KEY", "VALUE_CALLS",
+    "Lookups", "ModuleInfo", "RepositoryIndex", "call_names", "descriptor_names", "flow_keys",
     "interface_hash", "is_property", "pass_name", "positional_types", "property_names",
-    "signature_buckets", "signature_names",
+    "signature_buckets", "signature_names", "value_calls",
 ]  # fmt: skip
 
 FLOWS_KEY = "flows:"
@@ -197,9 +197,37 @@ def pass_name(callee: tuple[object, ...]) -> str | None:
     return None
 
 
+VALUE_CALLS = "<value>"
+"""The name `passes_named` files every call of a variable under (`auth(self)`, `hook(data)`,
+`config("DEBUG", cast=bool)`: a parameter or a variable assigned in its scope), besides its
+own name: where an instance's `__call__` is called from, which no call names."""
+
+
+def value_calls(parsed: ParsedFile) -> list[CallArguments]:
+    """The calls passing values whose callee is a variable of their scope: a parameter or a
+    name the function assigns, or a module-level name the module assigns (not a `def`,
+    class or import)."""
+    local = {names.scope: names.names for names in parsed.scopes}
+    defined = {s.name for s in parsed.symbols if s.parent == parsed.module}
+    assigned = {
+        f.target[0] for f in parsed.flows if f.scope == parsed.module and len(f.target) == 1
+    } - defined
+    found = []
+    for call in parsed.passes:
+        callee = call.callee
+        if callee[0] != "name" or len(callee) != 2:
+            continue
+        name = str(callee[1])
+        if name in local.get(call.scope, ()) or (call.scope == parsed.module and name in assigned):
+            found.append(call)
+    return found
+
+
 def call_names(parsed: ParsedFile) -> list[str]:
-    """`CALL_KEY + name` for each call passing values (see `CALL_KEY`), one per call."""
-    names = (pass_name(p.callee) for p in parsed.passes)
+    """`CALL_KEY + name` for each call passing values (see `CALL_KEY`), one per call, and
+    `CALL_KEY + VALUE_CALLS` for each call of a variable."""
+    names = [pass_name(p.callee) for p in parsed.passes]
+    names += [VALUE_CALLS] * len(value_calls(parsed))
     return [CALL_KEY + name for name in names if name is not None]
 
 
@@ -224,12 +252,15 @@ def flow_keys(parsed: ParsedFile) -> dict[str, str]:
         keys |= {f"{flow.scope}/{name}" for name in _mentions(flow.value)}
         for key in keys:
             groups[key].append((flow.at, record))
+    variables = {id(call) for call in value_calls(parsed)}
     for call in parsed.passes:
         record = ("pass", call.callee, call.arguments, call.block)
         keys = {f"{call.scope}/{name}" for name in _mentions((call.callee, call.arguments))}
         name = pass_name(call.callee)
         if name is not None:
             keys.add(f"{call.scope}/{CALL_KEY}{name}")
+        if id(call) in variables:
+            keys.add(f"{call.scope}/{CALL_KEY}{VALUE_CALLS}")
         for key in keys:
             groups[key].append((call.at, record))
     for symbol in parsed.symbols:
@@ -468,6 +499,8 @@ class RepositoryIndex:
             name = pass_name(call.callee)
             if name is not None:
                 self.passes_by_name[name].append((module, call))
+        for call in value_calls(parsed):
+            self.passes_by_name[VALUE_CALLS].append((module, call))
 
     def update(self, removed: Iterable[ParsedFile], added: Iterable[ParsedFile]) -> bool:
         """Swap the contributions of changed files in place (watch mode: no full rebuild).
@@ -535,7 +568,10 @@ class RepositoryIndex:
             self.redefined_returns.pop(qualified, None)
         self.scope_flows.pop(parsed.module, None)
         self.module_flows.pop(parsed.module, None)
-        for name in {pass_name(call.callee) for call in parsed.passes} - {None}:
+        names = {pass_name(call.callee) for call in parsed.passes} - {None}
+        if value_calls(parsed):
+            names.add(VALUE_CALLS)
+        for name in names:
             assert name is not None
             kept = [entry for entry in self.passes_by_name[name] if entry[0] != parsed.module]
             if kept:

@@ -31,7 +31,7 @@ from ..model import (
     SymbolKind,
     ValueFlow,
 )
-from .index import Lookups
+from .index import VALUE_CALLS, Lookups
 from .reaching import is_join, reaching
 from .resolver import (
     External,
@@ -967,6 +967,8 @@ class ValueFlowAnalysis:
             names.append(owner.name)
         elif owner is not None and owner.kind != SymbolKind.CLASS:
             names.append(f"{owner.name}()")  # a function its enclosing function returns
+        elif owner is not None and name == "__call__":
+            names.append(VALUE_CALLS)  # `auth(self)`: an instance is called by its variable
         candidates = [entry for n in names for entry in self.lookups.passes_named(n)]
         if len(candidates) > _MAX_CANDIDATES:
             return None
@@ -988,6 +990,10 @@ class ValueFlowAnalysis:
         static = "staticmethod" in decorators
         if isinstance(value, Bound) and value.qualified_name == function:
             return 0 if static else 1
+        if isinstance(value, Instance) and function.endswith(".__call__"):
+            # `config("DEBUG")` with `config` a `Config`: its class's `__call__`, bound
+            found = self._method_of(value.class_name, "__call__")
+            return 1 if found == function else None
         if isinstance(value, SymbolRef):
             if value.qualified_name == function:
                 return 0
@@ -995,6 +1001,14 @@ class ValueFlowAnalysis:
             is_class = symbol is not None and symbol.kind == SymbolKind.CLASS
             if is_class and self.resolver.constructor(value.qualified_name) == function:
                 return 1
+        return None
+
+    def _method_of(self, class_name: str, name: str) -> str | None:
+        """The method `name` a class has, its own or inherited from a class of ours."""
+        for cls in self.resolver.mro(class_name):
+            members = self.lookups.members(cls, name)
+            if members:
+                return members[0]
         return None
 
     def _passed(
