@@ -31,7 +31,7 @@ from .dispatch import ACCESSOR_KINDS, AbsentMember, Constructed
 from .index import DESCRIPTOR_KEY, PROPERTY_KEY, is_property
 from .resolver import External, Instance, Resolver, SymbolRef, Target
 from .signatures import SignatureMatcher
-from .value_records import STREAM_WRAPPERS, Generator, Inert
+from .value_records import STREAM_WRAPPERS, Generator, Inert, Lambda
 from .values import (
     ARGUMENT_CALLERS,
     DYNAMIC,
@@ -504,12 +504,13 @@ class CallLinker:
         if complete and len(runs) > MAX_CALLEES:
             return "values:many"
         if complete:
-            # every value known, and none a `None` or literal (a stub's result, a default):
-            # `chunks.read()` where `chunks` is a list runs no `read` at all
+            # every value known, and none a `None` or literal (a stub's result, a default) nor
+            # a lambda (whose body is read only when it is a call): `chunks.read()` where
+            # `chunks` is a list runs no `read` at all
             if (
                 values is not None
                 and values.found
-                and not any(isinstance(value, Inert) for value in values.found)
+                and not any(isinstance(value, (Inert, Lambda)) for value in values.found)
             ):
                 return RUNS_NOTHING
             return "values:none"
