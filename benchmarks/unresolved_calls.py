@@ -33,7 +33,7 @@ _KIND_NAMES = {
     "values:unknown:variable": "local variable whose value is unknown",
     "values:unknown:expression": "call on an expression (subscript, call result)",
     "values:none": "no callable value (None, a parameter no call passes)",
-    "values:none:known": "values all known, none ours nor None (a list or class lacking the method)",
+    "values:none:known": "values all known, none ours, None or a lambda (a list lacking it)",
     "values:many": f"more than the {8} values allowed",
 }
 
