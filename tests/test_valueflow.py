@@ -17,7 +17,7 @@ from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.ingest.pipeline import IndexOptions, build_graph
 from graphrag_code.ingest.report import IngestReport
 from graphrag_code.ingest.state import StateStore
-from graphrag_code.linking.index import flow_keys
+from graphrag_code.linking.index import CALL_KEY, VALUE_CALLS, call_names, flow_keys, value_calls
 from graphrag_code.linking.reaching import is_join, reaching
 from graphrag_code.parsing.python import PythonParser
 from graphrag_code.settings import Settings
@@ -555,6 +555,22 @@ def test_flow_keys_change_only_for_what_an_edit_touches() -> None:
     swapped = keys(body.replace("chosen = a\n    chosen = b", "chosen = b\n    chosen = a"))
     changed = {k for k in swapped if swapped[k] != base.get(k)}
     assert "flows:m.pick/chosen" in changed
+
+
+def test_calls_of_variables_are_filed_for_the_callers_of_call_methods() -> None:
+    """A call whose callee is a parameter or an assigned variable (of its function, or of
+    the module) may call an instance's `__call__`: such calls are filed under one name, so
+    a file that adds one relinks the files that read the callers of a `__call__`."""
+    text = (
+        "def helper(x):\n    return x\n\n\nconfig = make()\n\n\n"
+        "def use(cb, job):\n    runner = make()\n    runner(job)\n    cb(job)\n"
+        "    helper(job)\n\n\nconfig(helper)\nhelper(config)\n"
+    )
+    parsed = PythonParser().parse(path="m.py", module="m", is_package=False,
+                                  source=text.encode(), sha256="x")  # fmt: skip
+    assert sorted(str(call.callee[1]) for call in value_calls(parsed)) == ["cb", "config", "runner"]
+    assert call_names(parsed).count(CALL_KEY + VALUE_CALLS) == 3
+    assert f"flows:m.use/{CALL_KEY}{VALUE_CALLS}" in flow_keys(parsed)
 
 
 def _reaching_calls_of_x(text: str) -> list[list[str]]:

@@ -255,7 +255,7 @@ def _adjacency(
     tree: ClassTree,
     names: _Names,
     ids: NodeIds,
-    test_code: Set[str] = frozenset(),
+    test_code: Set[str],
 ) -> dict[str, Adjacency]:
     """Per file of the source: each node's callees with tiers, its nested functions (exact:
     defined to be called or returned), the overrides of a method and the methods a built

@@ -73,7 +73,7 @@ _WIDENED = frozenset({"values:many", "values:unknown:parameter", "values:unknown
 # unresolved sites whose callee may be declared as a callable type (a parameter, `self.x`)
 _DECLARED = frozenset({"values:unknown:parameter", "values:unknown:self",
                        "values:unknown:variable", "values:unknown:name", "values:many",
-                       "values:none", "values:none:known"})  # fmt: skip
+                       "values:none", RUNS_NOTHING})  # fmt: skip
 
 # what `object`'s own special method runs when the class does not define it: `str(x)` and
 # `format(x)` end in `__repr__` (through `__str__` for `format`)
@@ -531,10 +531,12 @@ class CallLinker:
         """Whether the callee's head `self` / `cls` is a method's receiver (its own or an
         enclosing method's), not a variable of that name (`for cls, ... in middleware`)."""
         symbol = self.resolver.lookups.index.symbols.get(site.scope)
-        method = symbol is not None and symbol.kind == SymbolKind.METHOD
-        if method and symbol is not None and symbol.parameters[:1] == (site.callee[0],):
-            return True
-        return not self._is_variable(site)
+        receiver = (
+            symbol is not None
+            and symbol.kind == SymbolKind.METHOD
+            and symbol.parameters[:1] == (site.callee[0],)
+        )
+        return receiver or not self._is_variable(site)
 
     def _is_parameter(self, scope: str, name: str) -> bool:
         symbol = self.resolver.lookups.index.symbols.get(scope)

@@ -992,8 +992,7 @@ class ValueFlowAnalysis:
             return 0 if static else 1
         if isinstance(value, Instance) and function.endswith(".__call__"):
             # `config("DEBUG")` with `config` a `Config`: its class's `__call__`, bound
-            found = self._method_of(value.class_name, "__call__")
-            return 1 if found == function else None
+            return 1 if self.special_method(value, "__call__") == function else None
         if isinstance(value, SymbolRef):
             if value.qualified_name == function:
                 return 0
@@ -1001,14 +1000,6 @@ class ValueFlowAnalysis:
             is_class = symbol is not None and symbol.kind == SymbolKind.CLASS
             if is_class and self.resolver.constructor(value.qualified_name) == function:
                 return 1
-        return None
-
-    def _method_of(self, class_name: str, name: str) -> str | None:
-        """The method `name` a class has, its own or inherited from a class of ours."""
-        for cls in self.resolver.mro(class_name):
-            members = self.lookups.members(cls, name)
-            if members:
-                return members[0]
         return None
 
     def _passed(

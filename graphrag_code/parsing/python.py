@@ -459,7 +459,7 @@ class PythonParser:
     def _flows(self, captures: dict[str, list[ts.Node]], state: _FileState) -> FlowExtractor:
         flows = FlowExtractor(
             lambda node: self._scope_of(node, state), state.def_scopes, _declared_classes,
-            element_types, sent_type,
+            element_types, sent_type, state.def_kinds,
         )  # fmt: skip
         handlers = {
             "flow.assign": flows.assignment, "flow.augment": flows.augmented,

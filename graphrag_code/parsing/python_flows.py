@@ -9,9 +9,9 @@ linker can tell which assignments reach a use. Nothing here resolves a name: tha
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, TypeVar
 
 import tree_sitter as ts
 
@@ -38,6 +38,8 @@ _COMPREHENSIONS = {
 # container methods that store their argument: method -> position of the stored value
 _ADDS = {"append": 0, "add": 0, "appendleft": 0, "insert": 1, "setdefault": 1, "put": 0}
 _EXTENDS = frozenset({"extend", "update", "extendleft"})
+# what grows a list or set held in another container (`hooks[event].append(f)`)
+_NESTED_ADDS = frozenset({"append", "add", "appendleft", "extend"})
 # operators -> the special method of the left operand (of the right one for `in`)
 _BINARY = {
     "+": "__add__", "-": "__sub__", "*": "__mul__", "/": "__truediv__", "//": "__floordiv__",
@@ -312,6 +314,8 @@ class FlowExtractor:
     # a generator annotation's sent type as an instance (`Generator[Y, Foo, R]` ->
     # ("isinstance", ("name", "Foo"))), None for anything else
     sent_type: Callable[[ts.Node], Expr | None] = lambda _: None
+    # qualified name -> node type of each definition (`function_definition`, ...)
+    def_kinds: Mapping[str, str] = field(default_factory=dict)
     flows: list[ValueFlow] = field(default_factory=list)
     passes: list[CallArguments] = field(default_factory=list)
     implicit: list[ImplicitCall] = field(default_factory=list)
@@ -465,7 +469,7 @@ class FlowExtractor:
         alternatives = node.children_by_field_name("alternative")
         if not alternatives or alternatives[-1].type != "else_clause":
             return
-        if not self._arms.in_function(node):
+        if self.def_kinds.get(self.scope_of(node)) != "function_definition":
             return  # (a module's or class's names are read whole, not at a position)
         tests = _isinstance_tests(condition) if condition.type == "call" else []
         otherwise = alternatives[-1].child_by_field_name("body")
@@ -782,7 +786,7 @@ class FlowExtractor:
         in another one grows. Stored as an element of the outer container that is a list of
         what was added, so reading `hooks[event]` (or any element) and iterating it meets f
         (requests' `register_hook` and `dispatch_hook`)."""
-        if receiver is None or method not in ("append", "add", "appendleft", "extend"):
+        if receiver is None or method not in _NESTED_ADDS:
             return
         if receiver.type == "subscript":
             outer = receiver.child_by_field_name("value")
@@ -1078,6 +1082,9 @@ def _arm_body(arm: ts.Node) -> ts.Node | None:
     return arm
 
 
+_T = TypeVar("_T")
+
+
 class _Arms:
     """What the arms of one file's branches do, each worked out once (a walk up or down a
     deep nest of `if`/`else` would otherwise repeat at every level)."""
@@ -1085,7 +1092,6 @@ class _Arms:
     def __init__(self) -> None:
         self._ends: dict[int, bool] = {}
         self._bound: dict[int, frozenset[str]] = {}
-        self._in_function: dict[int, bool] = {}
 
     def flag(self, body: ts.Node | None) -> int:
         return _FLAG_TERMINATES if body is not None and self.terminates(body) else 0
@@ -1093,78 +1099,65 @@ class _Arms:
     def terminates(self, body: ts.Node) -> bool:
         """Whether a block always ends in `return` or `raise` (its last statement, or an
         `if` with an `else` whose arms all do) and holds no `break` / `continue` that could
-        leave it for the code after its loop. Worked out without recursion: a nest of
-        `if`/`else` is as deep as the file makes it."""
-        stack = [body]
-        while stack:
-            node = stack[-1]
-            if node.id in self._ends:
-                stack.pop()
-                continue
-            arms = _tail_arms(node)
-            pending = [arm for arm in arms or () if arm.id not in self._ends]
-            if pending:
-                stack.extend(pending)
-                continue
-            if arms is None:
-                ends = _last_exits(node)
-            else:
-                ends = bool(arms) and all(self._ends[arm.id] for arm in arms)
-            self._ends[node.id] = ends and not _jumps_out(node)
-            stack.pop()
-        return self._ends[body.id]
+        leave it for the code after its loop."""
 
-    def in_function(self, node: ts.Node) -> bool:
-        """Whether a statement runs in a function's body (not a module's or a class's)."""
-        walked: list[int] = []
-        current = node.parent
-        found = False
-        while current is not None:
-            known = self._in_function.get(current.id)
-            if known is not None:
-                found = known
-                break
-            walked.append(current.id)
-            if current.type in ("function_definition", "lambda", "class_definition"):
-                found = current.type != "class_definition"
-                break
-            current = current.parent
-        for key in walked:
-            self._in_function[key] = found
-        return found
+        def ends(node: ts.Node, groups: list[list[ts.Node]]) -> bool:
+            (arms,) = groups  # none: the last statement is no `if`, or one that may fall through
+            last = all(self._ends[arm.id] for arm in arms) if arms else _last_exits(node)
+            return last and not _jumps_out(node)
+
+        return _post_order(body, self._ends, lambda node: [_tail_arms(node)], ends)
 
     def bound(self, body: ts.Node) -> set[str]:
         """The names a block binds on every way through it that goes on past it: assigned
-        by its own statements, or in every arm that goes on of an `if`/`else` among them
-        (without recursion, as `terminates`)."""
-        stack = [body]
-        while stack:
-            node = stack[-1]
-            if node.id in self._bound:
-                stack.pop()
-                continue
-            groups = [
+        by its own statements, or in every arm that goes on of an `if`/`else` among them."""
+
+        def live_arms(node: ts.Node) -> list[list[ts.Node]]:
+            return [
                 [arm for arm in arms if not self.terminates(arm)] for arms in _if_else_arms(node)
             ]
-            pending = [arm for live in groups for arm in live if arm.id not in self._bound]
-            if pending:
-                stack.extend(pending)
-                continue
-            names = _bound_on_every_path(node)
+
+        def names(node: ts.Node, groups: list[list[ts.Node]]) -> frozenset[str]:
+            found = _bound_on_every_path(node)
             for live in groups:
                 if live:
-                    names |= set.intersection(*(set(self._bound[arm.id]) for arm in live))
-            self._bound[node.id] = frozenset(names)
+                    found |= set.intersection(*(set(self._bound[arm.id]) for arm in live))
+            return frozenset(found)
+
+        bound: frozenset[str] = _post_order(body, self._bound, live_arms, names)
+        return set(bound)
+
+
+def _post_order(
+    root: ts.Node,
+    memo: dict[int, _T],
+    groups_of: Callable[[ts.Node], list[list[ts.Node]]],
+    compute: Callable[[ts.Node, list[list[ts.Node]]], _T],
+) -> _T:
+    """`memo[root.id]`, each node's value computed from its groups of inner nodes once theirs
+    are known, without recursion: a nest of `if`/`else` is as deep as the file makes it."""
+    stack = [root]
+    while stack:
+        node = stack[-1]
+        if node.id in memo:
             stack.pop()
-        return set(self._bound[body.id])
+            continue
+        groups = groups_of(node)
+        pending = [inner for group in groups for inner in group if inner.id not in memo]
+        if pending:
+            stack.extend(pending)
+            continue
+        memo[node.id] = compute(node, groups)
+        stack.pop()
+    return memo[root.id]
 
 
-def _tail_arms(body: ts.Node) -> list[ts.Node] | None:
-    """The arm bodies of a block's last statement when it is an `if`: all of them with an
-    `else`, none without (it can fall through); None when the last statement is no `if`."""
+def _tail_arms(body: ts.Node) -> list[ts.Node]:
+    """The arm bodies of a block's last statement when it is an `if` with an `else` (none
+    when it is no `if`, or one that can fall through)."""
     statements = [c for c in body.named_children if c.type != "comment"]
     if not statements or statements[-1].type != "if_statement":
-        return None
+        return []
     last = statements[-1]
     first = last.child_by_field_name("consequence")
     arms = [arm for arm in (first, *last.children_by_field_name("alternative")) if arm]
