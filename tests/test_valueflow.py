@@ -17,7 +17,15 @@ from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.ingest.pipeline import IndexOptions, build_graph
 from graphrag_code.ingest.report import IngestReport
 from graphrag_code.ingest.state import StateStore
-from graphrag_code.linking.index import CALL_KEY, VALUE_CALLS, call_names, flow_keys, value_calls
+from graphrag_code.linking.index import (
+    CALL_KEY,
+    STORE_KEY,
+    VALUE_CALLS,
+    call_names,
+    flow_keys,
+    store_names,
+    value_calls,
+)
 from graphrag_code.linking.reaching import is_join, reaching
 from graphrag_code.parsing.python import PythonParser
 from graphrag_code.settings import Settings
@@ -299,6 +307,50 @@ def test_an_instance_called_by_its_variable_runs_its_call_method(calls: Calls) -
     )  # fmt: skip
 
 
+def test_a_helper_that_hands_back_an_argument_returns_what_each_call_passed(
+    calls: Calls,
+) -> None:
+    """`first_set(alpha, None)()` calls alpha, certainly, and not what other calls of
+    `first_set` pass (before: every caller's arguments, each a possible callee)."""
+    check_calls(
+        calls,
+        [
+            ("stores.run_preferred", "helpers.alpha", "inferred", "the argument `preferred`"),
+            ("stores.run_fallback", "helpers.beta", "inferred", "the argument `fallback`"),
+        ],
+    )
+    assert callees_of(calls, "stores.run_preferred") == {"stores.first_set", "helpers.alpha"}
+    assert callees_of(calls, "stores.run_fallback") == {"stores.first_set", "helpers.beta"}
+    # through a call of itself: the call met again while evaluated is unknown, the rest known
+    check_calls(calls, [("stores.run_recursive", "helpers.gamma", "partial", "`value`")])
+
+
+def test_an_attribute_set_from_outside_its_class_is_a_possible_value(calls: Calls) -> None:
+    """`session.auth = TokenAuth()` in a function: what `auth(None)` may call besides the
+    `BasicAuth` the resolver names, where the auth comes partly from callers the linking
+    cannot follow (tier `partial`). The certain edges keep to what the class assigns."""
+    check_calls(
+        calls,
+        [
+            ("stores.apply_auth", "stores.BasicAuth.__call__", "inferred", None),
+            ("stores.apply_auth", "stores.TokenAuth.__call__", "partial", "others unknown"),
+        ],
+    )
+
+
+def test_a_module_is_an_attribute_of_its_package(calls: Calls) -> None:
+    """`import vf.plugins.tools` makes `tools` an attribute of `vf.plugins`, whose
+    `__init__` does not import it: a value read through it is followed."""
+    check_calls(calls, [("stores.run_tools", "plugins.tools.sharpen", "inferred", "TOOLS")])
+
+
+def test_any_str_is_a_type_variable(calls: Calls) -> None:
+    """`Iterator[AnyStr]` says nothing of the class of its items: no `typing.AnyStr.strip`."""
+    callees = callees_of(calls, "stores.strip_all")
+    assert "stores.lines" in callees
+    assert not any(callee.startswith("typing.AnyStr") for callee in callees)
+
+
 def test_lambdas_and_partial(calls: Calls) -> None:
     check_calls(
         calls,
@@ -532,6 +584,65 @@ def test_incremental_equals_clean_when_a_value_crosses_files(
     assert targets("app.runners.Runner.__call__") == {"app.impl.one", "app.impl.two"}
     store.wait()
     assert_same_as_clean_index(neo4j, work, tmp_path, "inc")
+
+
+@pytest.mark.parametrize("mode", ["cold", "watch"])
+def test_incremental_equals_clean_when_a_store_from_outside_appears(
+    neo4j: Neo4jClient, tmp_path: Path, mode: str
+) -> None:
+    """A new module stores a value into an attribute (`session.auth = Token()`): the files
+    whose possible callees read that attribute's stores are relinked, and the graph ends
+    equal to a clean index."""
+    work = tmp_path / "work"
+    write_file(work, "app/__init__.py", "")
+    write_file(work, "app/auth.py", "import json\n\n\nclass Basic:\n    def __call__(self, r):\n"
+           "        return r\n\n\nclass Session:\n    def __init__(self):\n        self.auth = None"
+           "\n\n    def prepare(self, auth):\n        return apply(auth or self.auth)\n\n\n"
+           "def apply(auth):\n    if isinstance(auth, tuple):\n        auth = Basic()\n"
+           "    return auth(None)\n\n\ndef send(text):\n"
+           "    return Session().prepare(json.loads(text))\n")  # fmt: skip
+    write_file(work, "app/token.py", "class Token:\n    def __call__(self, r):\n        return r\n")
+    store = StateStore(tmp_path / "state")
+
+    def index(hints: frozenset[str] | None = None) -> IngestReport:
+        if mode == "cold":
+            return build_graph(work, neo4j, repo="inc", state_dir=tmp_path / "state")
+        return build_graph(
+            work, neo4j, repo="inc", store=store, options=IndexOptions(changed_paths=hints)
+        )
+
+    def targets() -> dict[str, str]:
+        rows = neo4j.read(
+            "MATCH (:Code {repo: 'inc', qualified_name: 'app.auth.apply'})-[r:CALLS]->(b) "
+            "RETURN b.qualified_name AS b, r.resolution AS tier",
+        )
+        return {row["b"]: row["tier"] for row in rows}
+
+    index()
+    assert "app.token.Token.__call__" not in targets()
+    write_file(work, "app/setup.py", "from .auth import Session\nfrom .token import Token\n\n\n"
+           "def configured():\n    session = Session()\n    session.auth = Token()\n"
+           "    return session\n")  # fmt: skip
+    report = index(frozenset({str(work / "app/setup.py")}))
+    assert report.mode == "incremental"
+    assert targets()["app.token.Token.__call__"] == "partial"
+    assert targets()["app.auth.Basic.__call__"] == "inferred"
+    store.wait()
+    assert_same_as_clean_index(neo4j, work, tmp_path, "inc")
+
+
+def test_stores_through_variables_are_filed_by_attribute() -> None:
+    """`session.auth = v` in a function or a module, and `self.x = v` in a function nested in
+    a method, are stores into an attribute through a variable; `self.x = v` in a method and
+    a class body's names are the class's own, and elements added are not stores."""
+    text = (
+        "session.auth = make()\n\n\nclass C:\n    name = 1\n\n    def m(self):\n"
+        "        self.x = 1\n\n        def inner():\n            self.y = 2\n\n\n"
+        "def f(s):\n    s.hook = g\n    s.items.append(g)\n"
+    )
+    parsed = PythonParser().parse(path="m.py", module="m", is_package=False,
+                                  source=text.encode(), sha256="x")  # fmt: skip
+    assert sorted(store_names(parsed)) == [STORE_KEY + n for n in ("auth", "hook", "y")]
 
 
 def test_flow_keys_change_only_for_what_an_edit_touches() -> None:

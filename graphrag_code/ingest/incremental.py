@@ -24,6 +24,7 @@ from ..linking.index import (
     interface_hash,
     property_names,
     signature_names,
+    store_names,
 )
 from ..linking.linker import FileLinks
 from ..model import ParsedFile, SkippedFile, SourceFile
@@ -166,13 +167,14 @@ def _callable_names(parsed: ParsedFile | None) -> list[str]:
     """Short names of its definitions, `CALL_KEY + name` for its calls passing values and
     `PROPERTY_KEY + name` for its properties and their setters / deleters, `DESCRIPTOR_KEY +
     name` for what its class bodies assign calls to, `SIGNATURE_KEY + bucket` for its
-    annotated functions."""
+    annotated functions, `STORE_KEY + attribute` for its stores into attributes through
+    variables."""
     if parsed is None:
         return []
     names = [s.name for s in parsed.symbols if s.ordinal == 1]
     return (
         names + call_names(parsed) + property_names(parsed) + descriptor_names(parsed)
-        + signature_names(parsed)
+        + signature_names(parsed) + store_names(parsed)
     )  # fmt: skip
 
 

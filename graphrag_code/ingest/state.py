@@ -107,8 +107,9 @@ _LAZY = ("roles", "seeds", "receivers", "reach")
 # kept as hashes, `ConsultedKeys`; 22: per-file bytes written in sequence with a table of
 # offsets at the end, `_MAGIC`; 23: truth tests and comprehensions' iteration as implicit
 # calls, annotations of parameters with defaults as declared types; 25: block entries say
-# which `if` / `match` arms end in `return` or `raise`)
-_FORMAT = 27
+# which `if` / `match` arms end in `return` or `raise`; 28: stores into attributes through
+# variables consulted by name, `STORE_KEY`)
+_FORMAT = 28
 _MAGIC = b"graphrag-code state\n"  # then the table's offset, 8 bytes little-endian
 # the per-file fields pickled one file at a time on disk (see `StateStore._write`)
 _PER_FILE = ("parsed", "links", "node_ids")

@@ -140,6 +140,8 @@ class CallLinker:
             values = self._callee_values(site)
             runs, complete = self.flow.callables(values)
             if typed is not None and not (complete and _same_in(typed, runs)):
+                if not complete and len(site.callee) == 1:
+                    self._partial_besides(source, site, typed)
                 runs, complete = {}, False  # the resolver's answer stands alone
         if typed is not None:
             tier = Resolution.INFERRED if typed.inferred else Resolution.EXACT
@@ -282,6 +284,17 @@ class CallLinker:
             reason = f"one of {len(found)} values" + (f": {why}" if why else "")
             self._edge(source, target, Resolution.MANY, site.line, reason)
         return "values:many", {}
+
+    def _partial_besides(self, source: str, site: CallSite, typed: Target) -> None:
+        """A variable called whose value the resolver names (`auth = HTTPBasicAuth(*auth)`
+        before `auth(self)`) but which may hold others it cannot name (a parameter's): the
+        functions a wide evaluation finds besides, as `partial` edges."""
+        wide, _ = self.flow.wide_callables(
+            self._callee_expr(site), site.scope, self.parsed.module, site.at, site.block
+        )
+        others = {t: why for t, why in wide.items() if not _same(t, typed)}
+        if others:
+            self._partial(source, site, others, MAX_POSSIBLE_CALLEES)
 
     def _partial(
         self, source: str, site: CallSite, runs: dict[Target, str], limit: int

@@ -26,10 +26,11 @@ from ..model import (
 )
 
 __all__ = [
-    "CALL_KEY", "DESCRIPTOR_KEY", "FLOWS_KEY", "PROPERTY_KEY", "SIGNATURE_KEY", "VALUE_CALLS",
+    "CALL_KEY", "DESCRIPTOR_KEY", "FLOWS_KEY", "PROPERTY_KEY", "SIGNATURE_KEY", "STORE_KEY",
+    "VALUE_CALLS",
     "Lookups", "ModuleInfo", "RepositoryIndex", "call_names", "descriptor_names", "flow_keys",
-    "interface_hash", "is_property", "pass_name", "positional_types", "property_names",
-    "signature_buckets", "signature_names", "value_calls",
+    "interface_hash", "is_property", "mentions", "pass_name", "positional_types", "property_names",
+    "signature_buckets", "signature_names", "store_names", "stores", "value_calls",
 ]  # fmt: skip
 
 FLOWS_KEY = "flows:"
@@ -48,6 +49,10 @@ PROPERTY_KEY = "property:"
 SIGNATURE_KEY = "signature:"
 """`SIGNATURE_KEY + bucket` in `names_consulted`: the linking matched a callable type against
 the functions of one `signature_buckets` bucket (a function entering it relinks the file)."""
+STORE_KEY = "store:"
+"""`STORE_KEY + attribute` in `names_consulted`: the linking looked for every store into an
+attribute of that name through a variable (`s.auth = HTTPDigestAuth(…)` in a test), to learn
+what an instance attribute may hold; see `stores`."""
 _NO_PARAMETERS = "()"  # the bucket of functions callable without arguments
 # decorators whose last name makes a method a property (`@property`, `functools.` or
 # werkzeug / django `cached_property`, `abc.abstractproperty`), matched by name
@@ -223,6 +228,28 @@ def value_calls(parsed: ParsedFile) -> list[CallArguments]:
     return found
 
 
+def stores(parsed: ParsedFile) -> list[ValueFlow]:
+    """The stores into an attribute of an object a variable holds (`s.auth = v`, `app.x = v`):
+    not `self.x = v` in a method and not a class body's names, which are filed under their
+    class, nor elements added to a container."""
+    kinds = {s.qualified_name: s.kind for s in parsed.symbols}
+    found = []
+    for flow in parsed.flows:
+        target = flow.target
+        if len(target) != 2 or target[0].startswith("<") or target[1].startswith("<"):
+            continue
+        kind = kinds.get(flow.scope)
+        if kind == SymbolKind.CLASS or (target[0] == "self" and kind == SymbolKind.METHOD):
+            continue
+        found.append(flow)
+    return found
+
+
+def store_names(parsed: ParsedFile) -> list[str]:
+    """`STORE_KEY + attribute` for each store of `stores`."""
+    return [STORE_KEY + flow.target[1] for flow in stores(parsed)]
+
+
 def call_names(parsed: ParsedFile) -> list[str]:
     """`CALL_KEY + name` for each call passing values (see `CALL_KEY`), one per call, and
     `CALL_KEY + VALUE_CALLS` for each call of a variable."""
@@ -249,13 +276,13 @@ def flow_keys(parsed: ParsedFile) -> dict[str, str]:
     for flow in parsed.flows:
         record = ("flow", flow.target, flow.value, flow.block)
         keys = _flow_keys(flow, parsed.module, symbols, local)
-        keys |= {f"{flow.scope}/{name}" for name in _mentions(flow.value)}
+        keys |= {f"{flow.scope}/{name}" for name in mentions(flow.value)}
         for key in keys:
             groups[key].append((flow.at, record))
     variables = {id(call) for call in value_calls(parsed)}
     for call in parsed.passes:
         record = ("pass", call.callee, call.arguments, call.block)
-        keys = {f"{call.scope}/{name}" for name in _mentions((call.callee, call.arguments))}
+        keys = {f"{call.scope}/{name}" for name in mentions((call.callee, call.arguments))}
         name = pass_name(call.callee)
         if name is not None:
             keys.add(f"{call.scope}/{CALL_KEY}{name}")
@@ -303,7 +330,7 @@ def _flow_keys(
     return keys
 
 
-def _mentions(value: object) -> set[str]:
+def mentions(value: object) -> set[str]:
     """The names an `Expr` (or a structure of them) reads: heads of its ("name", …) parts."""
     found: set[str] = set()
     stack = [value]
@@ -394,6 +421,8 @@ class RepositoryIndex:
         # (`global` assignments in functions, elements added to it in functions)
         self.module_flows: dict[str, dict[str, list[ValueFlow]]] = defaultdict(dict)
         self.passes_by_name: dict[str, list[tuple[str, CallArguments]]] = defaultdict(list)
+        # attribute -> stores into it through a variable (`stores`), with their modules
+        self.attribute_stores: dict[str, list[tuple[str, ValueFlow]]] = defaultdict(list)
         self.decorations: dict[str, ValueFlow] = {}  # decorated definition -> its binding
         # class -> attribute -> its annotation, when the resolver does not read it
         self.declared_attributes: dict[str, dict[str, ValueFlow]] = defaultdict(dict)
@@ -501,6 +530,8 @@ class RepositoryIndex:
                 self.passes_by_name[name].append((module, call))
         for call in value_calls(parsed):
             self.passes_by_name[VALUE_CALLS].append((module, call))
+        for flow in stores(parsed):
+            self.attribute_stores[flow.target[1]].append((module, flow))
 
     def update(self, removed: Iterable[ParsedFile], added: Iterable[ParsedFile]) -> bool:
         """Swap the contributions of changed files in place (watch mode: no full rebuild).
@@ -578,6 +609,12 @@ class RepositoryIndex:
                 self.passes_by_name[name] = kept
             else:
                 del self.passes_by_name[name]
+        for attribute in {flow.target[1] for flow in stores(parsed)}:
+            left = [e for e in self.attribute_stores[attribute] if e[0] != parsed.module]
+            if left:
+                self.attribute_stores[attribute] = left
+            else:
+                del self.attribute_stores[attribute]
 
 
 def _decorated(value: tuple[object, ...]) -> str | None:
@@ -728,6 +765,15 @@ class Lookups:
         found = self.index.passes_by_name.get(name, [])
         for _, call in found:
             self._flows_of(f"{call.scope}/{CALL_KEY}{name}")
+        return found
+
+    def attribute_stores(self, attribute: str) -> list[tuple[str, ValueFlow]]:
+        """Every store into an attribute named `attribute` through a variable (`stores`),
+        with its module."""
+        self.names_consulted.add(STORE_KEY + attribute)
+        found = self.index.attribute_stores.get(attribute, [])
+        for _, flow in found:
+            self._flows_of(f"{flow.scope}/{flow.target[0]}")
         return found
 
     def declared_signature(self, name: str) -> tuple[Signature, str] | None:

@@ -582,10 +582,11 @@ def _c3(head: str, base_mros: list[list[str]], bases: list[str]) -> list[str]:
         sequences = [s[1:] if s[0] == candidate else s for s in sequences]
 
 
-_TYPE_VARIABLES = frozenset({"TypeVar", "ParamSpec", "TypeVarTuple"})
+# the constructors of type variables, and `typing.AnyStr`, a type variable typing defines
+_TYPE_VARIABLES = frozenset({"TypeVar", "ParamSpec", "TypeVarTuple", "AnyStr"})
 
 
 def is_type_variable(target: object) -> bool:
     """Whether `target` is `typing.TypeVar` (or `ParamSpec`, `TypeVarTuple`) or a variable
-    made by calling it: what a name annotated with it holds is unknown."""
+    made by calling it (or `AnyStr`): what a name annotated with it holds is unknown."""
     return isinstance(target, External) and target.dotted[-1] in _TYPE_VARIABLES

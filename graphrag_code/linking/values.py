@@ -20,6 +20,7 @@ from collections import Counter, OrderedDict, defaultdict, deque
 from collections.abc import Callable, Iterable, Iterator, Set
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from functools import partial
 
 from ..model import (
     Binding,
@@ -28,10 +29,11 @@ from ..model import (
     Dotted,
     Expr,
     ImportStatement,
+    Symbol,
     SymbolKind,
     ValueFlow,
 )
-from .index import VALUE_CALLS, Lookups
+from .index import VALUE_CALLS, Lookups, mentions
 from .reaching import is_join, reaching
 from .resolver import (
     External,
@@ -83,8 +85,10 @@ _MAX_WIDE_CALLERS = 128  # the same, when only possible targets are looked for (
 _MAX_WIDE_STEPS = 20_000
 # steps of one evaluation of an implicit call's operand through its parameters' callers, a
 # budget of its own: operands are everywhere (Django has ~70k that shallow evaluation leaves
-# unknown), so each may spend little, and nothing it spends cuts the rest of the file short
-_MAX_OPERAND_STEPS = 2_000
+# unknown), so each may spend little, and nothing it spends cuts the rest of the file short.
+# 6,000 (was 2,000) reaches requests' `resp.content` after `resp = self.send(…)` in its
+# redirect loop; Django's link took the same time with either (BENCHMARKS §13, stop 41)
+_MAX_OPERAND_STEPS = 6_000
 _MAX_CANDIDATES = 300  # calls of that name examined to find them
 _MAX_DEPTH = 24
 # a parameter's values come from its callers' arguments, which may be parameters in turn:
@@ -463,6 +467,8 @@ class ValueFlowAnalysis:
             return self._like(self._eval(expr[1], where), expr[2], where)
         if tag == "at":
             return self._eval(expr[3], _Where(where.scope, where.module, expr[1], expr[2]))
+        if tag == "in":  # an argument put in place of a parameter (`_through`): read there
+            return self._eval(expr[2], expr[1]).because(expr[3])
         if tag == "armend":
             return self._arm_end(expr, where)
         if tag == "lambda":
@@ -1084,9 +1090,12 @@ class ValueFlowAnalysis:
         self._step()
         resolver = self.resolver
         if isinstance(value, ModuleRef):
-            return self._module_name(value.module, name, None).because(
-                f"`{value.module}.{name}`" if value.module else ""
-            )
+            named = self._module_name(value.module, name, None)
+            submodule = f"{value.module}.{name}" if value.module else name
+            if not named.found and self.lookups.has_module(submodule):
+                # `import requests.adapters` makes `adapters` an attribute of `requests`
+                return Values.of(ModuleRef(submodule))
+            return named.because(f"`{value.module}.{name}`" if value.module else "")
         if isinstance(value, External):
             return Values.of(External((*value.dotted, name), value.inferred))
         if isinstance(value, Instance):
@@ -1153,14 +1162,46 @@ class ValueFlowAnalysis:
                     return _target(resolver._binding_value(declared, cls))
                 why = f"the attribute `{name}`"
                 values = self._flow_values(flows, ("attr", cls, name), why)
+                values.add(self._stored_outside(class_name, name))
                 return self._upcast(values, self._declared([annotated] if annotated else []))
         typed = resolver.class_member(class_name, name, instance=True)
         if typed is not None:
             return _target(typed)
+        stored = self._stored_outside(class_name, name)
+        if stored.found:
+            return stored
         # a class all of ours, without `__getattr__`, that never sets the name: reading it
         # fails, so the value is not one of its instances (one member of a declared union
         # lacking the method the code calls: `stream.close()` on `SyncStream | AsyncStream`)
         return Values() if self._closed_class(class_name) else Values.unknown()
+
+    def _stored_outside(self, class_name: str, name: str) -> Values:
+        """What code outside the class stores into `name` of its instances through a
+        variable (`s = Session(); s.auth = HTTPDigestAuth(…)`): each store whose receiver
+        holds an instance of the class, a subclass or a base (a variable of the base's type
+        may hold this class's instance). Only when looking for possible targets (`_wide`):
+        a store into one object (a test's `prep.headers = {}`) is not what every instance
+        holds, and the certain answers keep to what the class itself assigns, as the type
+        checkers do. Receivers are evaluated shallowly; a store whose receiver is unknown is
+        left out."""
+        result = Values()
+        if not self._wide:
+            return result
+        stores = self.lookups.attribute_stores(name)
+        if not stores or len(stores) > _MAX_CANDIDATES:
+            return result
+        mro = self.resolver.mro(class_name)
+        for module, flow in stores:
+            where = _Where(flow.scope, module, flow.at, flow.block)
+            receivers = self._shallow(partial(self._name, flow.target[0], where))
+            if any(
+                isinstance(value, Instance)
+                and (value.class_name in mro or class_name in self.resolver.mro(value.class_name))
+                for value, _ in receivers
+            ):
+                values = _homed(self._eval(flow.value, where), ("attr", class_name, name))
+                result.add(values, f"`{'.'.join(flow.target)} = …`")
+        return result
 
     def _closed_class(self, class_name: str) -> bool:
         """Whether every class of the MRO is the repository's (bar `object`) and none
@@ -1384,6 +1425,10 @@ class ValueFlowAnalysis:
             if receiver is not None and self.resolver.returns_self(symbol.qualified_name):
                 why = f"the return value of `{symbol.qualified_name}` (`Self`)"
                 return Values.of(Instance(receiver), why)
+            if arguments:
+                inlined = self._passed_through(symbol, value, arguments, where)
+                if inlined is not None:
+                    return inlined
             return self._function_result(symbol.qualified_name)
         if isinstance(value, External):
             if value.dotted[-1][:1].isupper():
@@ -1404,6 +1449,99 @@ class ValueFlowAnalysis:
         if isinstance(value, Inert):
             return Values()
         return Values.unknown()
+
+    def _passed_through(
+        self,
+        symbol: Symbol,
+        callee: SymbolRef | Bound,
+        arguments: tuple[tuple[int | str, Expr], ...],
+        where: _Where,
+    ) -> Values | None:
+        """The result of one call of a function whose returns mention its parameters as it
+        received them (`merge_setting(request_setting, session_setting)` returns either;
+        `pnt_func(f)` returns `double_output(f, …)`, which returns `f`): those returns read
+        with the arguments of this call in place of the parameters, so a call's result is
+        what that call passed, not what every call passes. None (the result of every call
+        alike) where no return mentions such a parameter, or where the function declares
+        its result, yields, or this call unpacks arguments."""
+        function = symbol.qualified_name
+        if self.lookups.declared_return(symbol) is not None or self.resolver.returns_self(function):
+            return None
+        if any(k in ("*", "**") for k, _ in arguments):
+            return None
+        offset = self._offset(callee, function, symbol.decorators)
+        if offset is None:
+            return None
+        if where.scope == function or where.scope.startswith(function + "."):
+            return None  # a function calling itself: read once, not once per level
+        mentioned = self._returned_parameters(symbol, offset)
+        if not any(mentioned):
+            return None
+        key = ("through", function, offset, arguments, where)
+        return self._memo(key, lambda: self._through(symbol, offset, mentioned, arguments, where))
+
+    def _returned_parameters(self, symbol: Symbol, offset: int) -> list[frozenset[str]]:
+        """For each return of a function (in order), the parameters it mentions that hold
+        what the call passed there (no assignment of theirs reaches it); none for a
+        generator."""
+        function, lookups = symbol.qualified_name, self.lookups
+        if lookups.flows(function, ("<yield>",)) or lookups.flows(function, ("<yield from>",)):
+            return []
+        kinds = symbol.parameter_kinds
+        passable = {
+            name
+            for position, name in enumerate(symbol.parameters)
+            if position >= offset and (kinds[position] if position < len(kinds) else "p") in "pok"
+        }
+        found: list[frozenset[str]] = []
+        for flow in lookups.flows(function, ("<return>",)):
+            names = set()
+            for name in mentions(flow.value) & passable:
+                reached, entry = reaching(lookups.flows(function, (name,)), (flow.at, flow.block))
+                if entry and not reached:
+                    names.add(name)
+            found.append(frozenset(names))
+        return found
+
+    def _through(
+        self,
+        symbol: Symbol,
+        offset: int,
+        mentioned: list[frozenset[str]],
+        arguments: tuple[tuple[int | str, Expr], ...],
+        where: _Where,
+    ) -> Values:
+        """`_passed_through`'s result: each return with the arguments passed to the
+        parameters it mentions (their defaults where not passed) in their place."""
+        function, lookups = symbol.qualified_name, self.lookups
+        kinds = symbol.parameter_kinds
+        bound: dict[str, Expr] = {}
+        for position, name in enumerate(symbol.parameters):
+            kind = kinds[position] if position < len(kinds) else "p"
+            passed = next(
+                (
+                    v
+                    for k, v in arguments
+                    if (kind in "po" and k == position - offset) or (kind in "pk" and k == name)
+                ),
+                None,
+            )
+            if passed is not None:
+                bound[name] = ("in", where, passed, f"the argument `{name}`")
+                continue
+            defaults = lookups.flows(function, ("<default>", name))
+            if len(defaults) == 1:
+                parent = symbol.parent
+                default = defaults[0]
+                place = _Where(parent, self._module(parent), default.at, default.block)
+                bound[name] = ("in", place, default.value, f"the default of `{name}`")
+        result = Values()
+        why = f"the return value of `{function}`"
+        returns = lookups.flows(function, ("<return>",))
+        for flow, names in zip(returns, mentioned, strict=True):
+            value = _substituted(flow.value, {n: bound[n] for n in names if n in bound})
+            result.add(self._eval(value, self._where_of(flow)), why)
+        return result
 
     def _function_result(self, function: str) -> Values:
         return self._memo(("result", function), lambda: self._function_result_uncached(function))
@@ -1847,6 +1985,24 @@ def _is_decoration(value: Expr) -> bool:
         if value[0] == "def":
             return True
     return False
+
+
+def _substituted(expr: Expr, bound: dict[str, Expr]) -> Expr:
+    """`expr` with each name of `bound` (and the attributes read from it) replaced by what it
+    is bound to; lambdas and comprehensions are left as they are (they run later, or bind
+    names of their own)."""
+    if not bound:
+        return expr
+    if expr[0] == "name" and len(expr) >= 2 and expr[1] in bound:
+        result = bound[expr[1]]
+        for attribute in expr[2:]:
+            result = ("attr", result, attribute)
+        return result
+    if expr[0] in ("lambda", "comp", "in"):
+        return expr
+    return tuple(
+        _substituted(part, bound) if isinstance(part, tuple) and part else part for part in expr
+    )
 
 
 def _render(expr: Expr) -> str:
