@@ -5,7 +5,7 @@ the API and the CLI, and incremental runs equal to a clean one when a value cros
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -27,6 +27,7 @@ from graphrag_code.linking.index import (
     value_calls,
 )
 from graphrag_code.linking.reaching import is_join, reaching
+from graphrag_code.model import ParsedFile
 from graphrag_code.parsing.python import PythonParser
 from graphrag_code.settings import Settings
 
@@ -507,6 +508,24 @@ def test_explain_on_the_command_line(
     assert '"found": false' in capsys.readouterr().out
 
 
+def _indexer(
+    neo4j: Neo4jClient, work: Path, tmp_path: Path, mode: str
+) -> tuple[Callable[[frozenset[str] | None], IngestReport], StateStore]:
+    """How the incremental tests index `work` as repository "inc": "cold" reads the state
+    from disk in each run, "watch" keeps it in a long-lived store and is told which files
+    changed."""
+    store = StateStore(tmp_path / "state")
+
+    def index(hints: frozenset[str] | None = None) -> IngestReport:
+        if mode == "cold":
+            return build_graph(work, neo4j, repo="inc", state_dir=tmp_path / "state")
+        return build_graph(
+            work, neo4j, repo="inc", store=store, options=IndexOptions(changed_paths=hints)
+        )
+
+    return index, store
+
+
 @pytest.mark.parametrize("mode", ["cold", "watch"])
 def test_incremental_equals_clean_when_a_value_crosses_files(
     neo4j: Neo4jClient, tmp_path: Path, mode: str
@@ -537,16 +556,9 @@ def test_incremental_equals_clean_when_a_value_crosses_files(
         "from .tables import TABLE, pick\n\n\ndef use_pick():\n    pick()()\n\n\n"
         "def use_table(key):\n    TABLE[key]()\n",
     )
-    store = StateStore(tmp_path / "state")
+    index, store = _indexer(neo4j, work, tmp_path, mode)
 
-    def index(hints: frozenset[str] | None = None) -> IngestReport:
-        if mode == "cold":
-            return build_graph(work, neo4j, repo="inc", state_dir=tmp_path / "state")
-        return build_graph(
-            work, neo4j, repo="inc", store=store, options=IndexOptions(changed_paths=hints)
-        )
-
-    index()
+    index(None)
 
     def targets(caller: str) -> set[str]:
         rows = neo4j.read(
@@ -602,14 +614,7 @@ def test_incremental_equals_clean_when_a_store_from_outside_appears(
            "    return auth(None)\n\n\ndef send(text):\n"
            "    return Session().prepare(json.loads(text))\n")  # fmt: skip
     write_file(work, "app/token.py", "class Token:\n    def __call__(self, r):\n        return r\n")
-    store = StateStore(tmp_path / "state")
-
-    def index(hints: frozenset[str] | None = None) -> IngestReport:
-        if mode == "cold":
-            return build_graph(work, neo4j, repo="inc", state_dir=tmp_path / "state")
-        return build_graph(
-            work, neo4j, repo="inc", store=store, options=IndexOptions(changed_paths=hints)
-        )
+    index, store = _indexer(neo4j, work, tmp_path, mode)
 
     def targets() -> dict[str, str]:
         rows = neo4j.read(
@@ -618,7 +623,7 @@ def test_incremental_equals_clean_when_a_store_from_outside_appears(
         )
         return {row["b"]: row["tier"] for row in rows}
 
-    index()
+    index(None)
     assert "app.token.Token.__call__" not in targets()
     write_file(work, "app/setup.py", "from .auth import Session\nfrom .token import Token\n\n\n"
            "def configured():\n    session = Session()\n    session.auth = Token()\n"
@@ -631,6 +636,12 @@ def test_incremental_equals_clean_when_a_store_from_outside_appears(
     assert_same_as_clean_index(neo4j, work, tmp_path, "inc")
 
 
+def _parsed(text: str) -> ParsedFile:
+    """Module `m` with this source, parsed."""
+    return PythonParser().parse(path="m.py", module="m", is_package=False,
+                                source=text.encode(), sha256="x")  # fmt: skip
+
+
 def test_stores_through_variables_are_filed_by_attribute() -> None:
     """`session.auth = v` in a function or a module, and `self.x = v` in a function nested in
     a method, are stores into an attribute through a variable; `self.x = v` in a method and
@@ -640,8 +651,7 @@ def test_stores_through_variables_are_filed_by_attribute() -> None:
         "        self.x = 1\n\n        def inner():\n            self.y = 2\n\n\n"
         "def f(s):\n    s.hook = g\n    s.items.append(g)\n"
     )
-    parsed = PythonParser().parse(path="m.py", module="m", is_package=False,
-                                  source=text.encode(), sha256="x")  # fmt: skip
+    parsed = _parsed(text)
     assert sorted(store_names(parsed)) == [STORE_KEY + n for n in ("auth", "hook", "y")]
 
 
@@ -677,8 +687,7 @@ def test_calls_of_variables_are_filed_for_the_callers_of_call_methods() -> None:
         "def use(cb, job):\n    runner = make()\n    runner(job)\n    cb(job)\n"
         "    helper(job)\n\n\nconfig(helper)\nhelper(config)\n"
     )
-    parsed = PythonParser().parse(path="m.py", module="m", is_package=False,
-                                  source=text.encode(), sha256="x")  # fmt: skip
+    parsed = _parsed(text)
     assert sorted(str(call.callee[1]) for call in value_calls(parsed)) == ["cb", "config", "runner"]
     assert call_names(parsed).count(CALL_KEY + VALUE_CALLS) == 3
     assert f"flows:m.use/{CALL_KEY}{VALUE_CALLS}" in flow_keys(parsed)
@@ -686,8 +695,7 @@ def test_calls_of_variables_are_filed_for_the_callers_of_call_methods() -> None:
 
 def _reaching_calls_of_x(text: str) -> list[list[str]]:
     """For each call `x()` in `text`, the values of the assignments of `x` that reach it."""
-    parsed = PythonParser().parse(path="m.py", module="m", is_package=False,
-                                  source=text.encode(), sha256="x")  # fmt: skip
+    parsed = _parsed(text)
     flows = [flow for flow in parsed.flows if flow.target == ("x",)]
     sites = [site for site in parsed.calls if site.callee == ("x",)]
     return [sorted(str(f.value) for f in reaching(flows, (s.at, s.block))[0]) for s in sites]
@@ -720,8 +728,7 @@ def test_a_deep_nest_of_if_else_parses_and_joins() -> None:
         lines += ["\t" * (level + 1) + f"if c == {level}:", "\t" * (level + 2) + f"x = {level}"]
         lines.append("\t" * (level + 1) + "else:")
     lines += ["\t" * (depth + 1) + "x = -1", "\treturn x"]
-    parsed = PythonParser().parse(path="m.py", module="m", is_package=False,
-                                  source="\n".join(lines).encode(), sha256="x")  # fmt: skip
+    parsed = _parsed("\n".join(lines))
     joins = [flow for flow in parsed.flows if flow.target == ("x",) and is_join(flow)]
     assert len(joins) == depth
     outermost = min(joins, key=lambda flow: len(flow.block))
