@@ -86,8 +86,9 @@ _MAX_WIDE_STEPS = 20_000
 # steps of one evaluation of an implicit call's operand through its parameters' callers, a
 # budget of its own: operands are everywhere (Django has ~70k that shallow evaluation leaves
 # unknown), so each may spend little, and nothing it spends cuts the rest of the file short.
-# 6,000 (was 2,000) reaches requests' `resp.content` after `resp = self.send(…)` in its
-# redirect loop; Django's link took the same time with either (BENCHMARKS §13, stop 41)
+# 6,000 (was 2,000, chosen on requests) reaches `resp.content` after `resp = self.send(…)` in
+# its redirect loop; a profile of Django's link puts the raise at ~4 s of 180 profiled
+# seconds, timed only together with stop 41's other rules (BENCHMARKS §13, stop 41)
 _MAX_OPERAND_STEPS = 6_000
 _MAX_CANDIDATES = 300  # calls of that name examined to find them
 _MAX_DEPTH = 24
@@ -657,6 +658,11 @@ class ValueFlowAnalysis:
     def _where_of(self, flow: ValueFlow) -> _Where:
         return _Where(flow.scope, self._module(flow.scope), flow.at, flow.block)
 
+    def _where_of_default(self, function: Symbol, flow: ValueFlow) -> _Where:
+        """Where a parameter's default is evaluated: in the scope around the function."""
+        parent = function.parent
+        return _Where(parent, self._module(parent), flow.at, flow.block)
+
     def _module(self, scope: str) -> str:
         return self.index.symbol_module.get(scope, scope)
 
@@ -898,10 +904,7 @@ class ValueFlowAnalysis:
         defaults = self.lookups.flows(function, ("<default>", name))
         default = Values()
         for flow in defaults:
-            parent = symbol.parent
-            default.add(
-                self._eval(flow.value, _Where(parent, self._module(parent), flow.at, flow.block))
-            )
+            default.add(self._eval(flow.value, self._where_of_default(symbol, flow)))
         self._level += 1
         try:
             callers = self._callers(function, symbol.name)
@@ -1038,11 +1041,9 @@ class ValueFlowAnalysis:
             )
             pairs += tuple((None, v) for k, v in site.arguments if k == "**")
             return Values.of(Container("dict", pairs, site.scope, module, site.at, site.block))
-        for key, value in site.arguments:
-            if kind in "po" and key == position - offset:
-                return self._eval(value, where)
-            if kind in "pk" and key == name:
-                return self._eval(value, where)
+        passed = _argument(site.arguments, name, kind, position - offset)
+        if passed is not None:
+            return self._eval(passed, where)
         # not passed by itself: maybe inside `*args` / `**kwargs` the call forwards
         spread: Values | None = None
         unpacked = [v for k, v in site.arguments if k == "*"]
@@ -1518,23 +1519,14 @@ class ValueFlowAnalysis:
         bound: dict[str, Expr] = {}
         for position, name in enumerate(symbol.parameters):
             kind = kinds[position] if position < len(kinds) else "p"
-            passed = next(
-                (
-                    v
-                    for k, v in arguments
-                    if (kind in "po" and k == position - offset) or (kind in "pk" and k == name)
-                ),
-                None,
-            )
+            passed = _argument(arguments, name, kind, position - offset)
             if passed is not None:
                 bound[name] = ("in", where, passed, f"the argument `{name}`")
                 continue
             defaults = lookups.flows(function, ("<default>", name))
             if len(defaults) == 1:
-                parent = symbol.parent
-                default = defaults[0]
-                place = _Where(parent, self._module(parent), default.at, default.block)
-                bound[name] = ("in", place, default.value, f"the default of `{name}`")
+                place = self._where_of_default(symbol, defaults[0])
+                bound[name] = ("in", place, defaults[0].value, f"the default of `{name}`")
         result = Values()
         why = f"the return value of `{function}`"
         returns = lookups.flows(function, ("<return>",))
@@ -1985,6 +1977,18 @@ def _is_decoration(value: Expr) -> bool:
         if value[0] == "def":
             return True
     return False
+
+
+def _argument(
+    arguments: tuple[tuple[int | str, Expr], ...], name: str, kind: str, index: int
+) -> Expr | None:
+    """The expression a call passes to parameter `name` of `kind` ("p" positional or
+    keyword, "o" positional only, "k" keyword only) at positional `index` (its position less
+    those the call fills itself), by itself: not inside `*args` / `**kwargs`."""
+    for key, value in arguments:
+        if (kind in "po" and key == index) or (kind in "pk" and key == name):
+            return value
+    return None
 
 
 def _substituted(expr: Expr, bound: dict[str, Expr]) -> Expr:
