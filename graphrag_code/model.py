@@ -258,7 +258,8 @@ class ValueFlow:
     `x += v`, `x.update(v)`); ("<return>",), ("<yield>",), ("<yield from>",) what the function
     `scope` returns or yields; ("<default>", p) the default of its parameter p (evaluated in
     the enclosing scope); ("<shape>", p) / ("<shape>", "<return>") the container its parameter
-    p / its result is declared as (`list[Foo]`: a display of Foo instances). The binding
+    p / its result is declared as (`list[Foo]`: a display of Foo instances), ("<protocol>", p)
+    the same where that is an abstract protocol (`Iterator[Foo]`). The binding
     takes effect at byte `at`: uses before it see the previous value.
     """
 

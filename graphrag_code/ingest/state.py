@@ -109,7 +109,7 @@ _LAZY = ("roles", "seeds", "receivers", "reach")
 # calls, annotations of parameters with defaults as declared types; 25: block entries say
 # which `if` / `match` arms end in `return` or `raise`; 28: stores into attributes through
 # variables consulted by name, `STORE_KEY`)
-_FORMAT = 28
+_FORMAT = 29
 _MAGIC = b"graphrag-code state\n"  # then the table's offset, 8 bytes little-endian
 # the per-file fields pickled one file at a time on disk (see `StateStore._write`)
 _PER_FILE = ("parsed", "links", "node_ids")

@@ -30,8 +30,8 @@ from ..model import (
 from .dispatch import ACCESSOR_KINDS, AbsentMember, Constructed
 from .index import DESCRIPTOR_KEY, PROPERTY_KEY, is_property
 from .resolver import External, Instance, Resolver, SymbolRef, Target
-from .signatures import SignatureMatcher
-from .value_records import STREAM_WRAPPERS, Generator, Inert, Lambda
+from .signatures import SignatureMatcher, is_test_module
+from .value_records import STREAM_WRAPPERS, Container, Generator, Inert, Lambda
 from .values import (
     ARGUMENT_CALLERS,
     DYNAMIC,
@@ -170,6 +170,11 @@ class CallLinker:
             unique = self._by_unique_name(site)
             if unique is not None:
                 self._edge(source, SymbolRef(unique), Resolution.NAME, site.line, None)
+                # the values known to reach the callee run there too (`self.lifespan_context`
+                # assigned `_DefaultLifespan(self)`), whatever else the name may mean
+                others = {t: w for t, w in runs.items() if _name(t) != unique}
+                if others:
+                    self._partial(source, site, others, MAX_CALLEES)
                 return None
         kind = self._unresolved_kind(site, values, runs, complete)
         many = None
@@ -304,12 +309,20 @@ class CallLinker:
         linking cannot follow): each does run there, when those callers call. None above
         `limit`."""
         known: dict[Target, str] = {t: w for t, w in runs.items() if isinstance(t, SymbolRef)}
+        if len(known) > limit and not self.signatures.in_tests:
+            # library code reaches a test suite's functions only through what the tests pass
+            # it (hundreds of endpoints and apps): its own functions among them still run
+            known = {t: w for t, w in known.items() if not self._in_tests(t)}
         if not known or len(known) > limit:
             return {}
         for target, why in known.items():
             reason = "one of the values known here, others unknown" + (f": {why}" if why else "")
             self._edge(source, target, Resolution.PARTIAL, site.line, reason)
         return known
+
+    def _in_tests(self, target: Target) -> bool:
+        module = self.resolver.lookups.index.symbol_module.get(_name(target) or "")
+        return module is not None and is_test_module(module)
 
     def _by_signature(self, source: str, site: CallSite, known: dict[Target, str]) -> None:
         """Possible edges (tier `signature`) for a site whose callee is declared as a callable
@@ -601,7 +614,15 @@ class CallLinker:
                         break
 
     def _operand_values(self, call: ImplicitCall) -> list[tuple[object, Resolution]]:
-        return self._values(call.operand, call.scope, call.line, call.at, call.block)
+        found = self._values(call.operand, call.scope, call.line, call.at, call.block)
+        if any(isinstance(value, Container | External) for value, _ in found) and (
+            self._names_a_parameter(_iterated(call.operand), call.scope)
+        ):
+            # no expression calls these: what runs decides, not the declaration the checkers
+            # read (`stream: AsyncGenerator[bytes, None]` holds a generator object of ours)
+            with self.flow.runtime_view():
+                return self._values(call.operand, call.scope, call.line, call.at, call.block)
+        return found
 
     def _values(
         self, operand: Expr, scope: str, line: int, at: int, block: Block
@@ -635,7 +656,7 @@ class CallLinker:
                 return [(result, Resolution.INFERRED)]
         if values is None or not values.complete:
             values = self.flow.evaluate(operand, scope, module, at, block, shallow=True)
-        if not values.complete and self._names_a_parameter(operand, scope):
+        if not values.complete and self._names_a_parameter(_iterated(operand), scope):
             # then through the parameter to its callers, as call sites are; an operand whose
             # head ran out of steps once will again (`x.a` after `x`): not tried twice
             tried = (scope, str(operand[1]))
@@ -836,6 +857,28 @@ def _joins_text(site: CallSite) -> bool:
         and isinstance(value[1], tuple)
         and value[1][:1] in (("str",), ("const",))
     )
+
+
+# built-ins whose result iterates like their argument (`for x in reversed(items)`)
+_ITERATES_LIKE = frozenset({"reversed", "iter", "list", "tuple", "sorted"})
+
+
+def _iterated(operand: Expr) -> Expr:
+    """What an iterated operand iterates in the end: `items` of `iter(reversed(items))`."""
+    while True:
+        if operand[0] == "iter":
+            operand = operand[1]
+        elif (
+            operand[0] == "call"
+            and operand[1][:1] == ("name",)
+            and len(operand[1]) == 2
+            and operand[1][1] in _ITERATES_LIKE
+            and len(operand[2]) == 1
+            and operand[2][0][0] == 0
+        ):
+            operand = operand[2][0][1]
+        else:
+            return operand
 
 
 def _callee_of(value: Expr) -> Expr:

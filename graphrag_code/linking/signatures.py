@@ -9,7 +9,8 @@ signature fits the declared type may be the callee too, a *possible* edge (tier
 A function fits when its positional parameters (a method's `self` dropped) take exactly the
 declared parameter types, in order (each annotated with the same class or alias, resolved
 through imports), the rest having defaults, and its result matches: the same type, or none
-declared for `None`; awaitable (`async def`) exactly when the declared result is.
+declared for `None`, or `NoReturn` / `Never` for any; awaitable (`async def`) exactly when the
+declared result is.
 
 Library code takes no test module's function: a test suite defines hundreds of ASGI apps,
 which reach the library only through the parameters it is given.
@@ -27,6 +28,12 @@ __all__ = ["DeclaredType", "SignatureMatcher", "is_test_module"]
 
 _MAX_DEPTH = 8  # re-exports followed to where an alias is written
 _TEST_PARTS = frozenset({"test", "tests", "testing", "conftest"})
+# the bottom type, a subtype of every result (`async def empty_send(m) -> NoReturn: raise`)
+_NEVER_RETURNS = frozenset(
+    f"{module}.{name}"
+    for module in ("typing", "typing_extensions")
+    for name in ("NoReturn", "Never")
+)
 
 
 def is_test_module(module: str) -> bool:
@@ -187,9 +194,19 @@ class SignatureMatcher:
         for dotted, key in zip(types, keys, strict=False):
             if dotted is None or self._key(scope, dotted, module) != key:
                 return False
+        returns = self._key(scope, signature.returns, module) if signature.returns else None
+        if returns in _NEVER_RETURNS:
+            # a function that never returns fits any declared result: a module's placeholder
+            # (`empty_send`), not a method that ends its object's work (`ctx.exit`)
+            symbol = self.lookups.symbol(scope)
+            return (
+                symbol is not None
+                and symbol.kind == SymbolKind.FUNCTION
+                and symbol.parent == module
+            )
         if signature.returns is None or result is None:
             return signature.returns is None and result is None
-        return self._key(scope, signature.returns, module) == result
+        return returns == result
 
     # -- type names ----------------------------------------------------------------------------
     def _key(self, scope: str, dotted: Dotted, module: str) -> str | None:

@@ -792,10 +792,13 @@ class ValueFlowAnalysis:
     def _declared_only(self, function: str, name: str) -> Values:
         """A parameter's values from its declaration alone; unknown where it declares none,
         and in `runtime_view` where it declares only external types (the callers' values
-        are what runs)."""
+        are what runs); incomplete there where it declares an abstract protocol."""
         declared = self._declared_parameter(function, name) or self._declared_union(function, name)
         if declared is None or (self._uncast and _externals_only(declared)):
             return Values.unknown()
+        if self._uncast and self._declared_protocol(function, name):
+            # what the callers pass may implement it: not all, for them to be followed
+            return Values(dict(declared.found), False, declared.dynamic)
         return declared
 
     def _receiver(self, function: str, name: str) -> Values | None:
@@ -893,7 +896,15 @@ class ValueFlowAnalysis:
         # as well as an instance: the callers say which, where they do
         callback = declared_here is not None and self._callback_protocols_only(declared_here)
         runtime_only = self._uncast and _externals_only(declared_here or Values())
-        if declared_here is not None and not runtime_only and not callback:
+        # seen as it runs, `stream: AsyncGenerator[bytes, None]` is also what the callers
+        # pass that implements it (`request.stream()`, a generator function's object)
+        protocol = (
+            self._uncast
+            and declared_here is not None
+            and not runtime_only
+            and self._declared_protocol(function, name)
+        )
+        if declared_here is not None and not runtime_only and not callback and not protocol:
             return declared_here
         # (seen as it runs, `stream: BinaryIO` holds what the callers pass, where known)
         position = symbol.parameters.index(name)
@@ -911,6 +922,8 @@ class ValueFlowAnalysis:
             if callers is None:
                 if callback:  # too many to say: unknown, for a wide evaluation to look at
                     return Values.unknown()
+                if protocol and declared_here is not None:
+                    return _implementing(declared_here, default)
                 return self._declared_union(function, name) or Values.unknown()
             for site, module, offset in callers:
                 passed = self._passed(
@@ -925,6 +938,8 @@ class ValueFlowAnalysis:
             self._level -= 1
         if not callers and defaults:
             result.add(default, why)
+        if protocol and declared_here is not None and not (result.complete and result.found):
+            return _implementing(declared_here, result)
         if declared_here is not None and not result.found:
             return declared_here
         if not result.complete or not result.found:  # unknown, or only callers outside
@@ -932,6 +947,13 @@ class ValueFlowAnalysis:
             if union is not None:
                 return union
         return self._upcast(result, declared_as)
+
+    def _declared_protocol(self, function: str, name: str) -> bool:
+        """Whether a parameter is annotated with an abstract protocol and its element types
+        (`stream: AsyncGenerator[bytes, None]`, `environ: Mapping[str, str]`): a shape that
+        whatever class the callers pass may fill (a generator function's object, a
+        `MutableMapping` subclass of ours)."""
+        return bool(self.lookups.flows(function, ("<protocol>", name)))
 
     def _names_a_type(self, binding: Binding) -> bool:
         """Whether a binding is an annotation naming a type the resolver knows, which then
@@ -1298,7 +1320,10 @@ class ValueFlowAnalysis:
         if external == "<builtin>.getattr" and first is not None and len(arguments) >= 2:
             attribute = arguments[1][1]
             if attribute[0] != "str":
-                return Values.unknown("getattr")
+                result = Values.unknown("getattr")
+                if len(arguments) > 2:  # the default is one of the values, whatever the name
+                    result.add(self._eval(arguments[2][1], where))
+                return result
             result = self._attribute(self._eval(first, where), attribute[1], where)
             if len(arguments) > 2:
                 result.add(self._eval(arguments[2][1], where))
@@ -1546,6 +1571,12 @@ class ValueFlowAnalysis:
         module = self._module(function)
         if self.resolver.returns_self(function):
             return Values.of(Instance(symbol.parent), f"{why} (`Self`)")
+        # a generator function returns a generator object whatever its declared result says
+        # (`-> AsyncGenerator[bytes, None]`): where the object is stepped, its body runs
+        if self.lookups.flows(function, ("<yield>",)) or self.lookups.flows(
+            function, ("<yield from>",)
+        ):
+            return Values.of(Generator(function), f"the generator `{function}`")
         declared_type = self.lookups.declared_return(symbol)
         if declared_type is not None:
             if declared_type[0] == "type[]":
@@ -1558,10 +1589,6 @@ class ValueFlowAnalysis:
                 # returned values do
                 if declared is not None and not is_type_variable(declared):
                     return Values.of(declared, why)
-        if self.lookups.flows(function, ("<yield>",)) or self.lookups.flows(
-            function, ("<yield from>",)
-        ):
-            return Values.of(Generator(function), f"the generator `{function}`")
         returns = self.lookups.flows(function, ("<return>",))
         # a declared container wins, unless it leaves parts unsaid that the returned values
         # say (`-> tuple[dict[str, str], SyncByteStream | AsyncByteStream]`)
@@ -1916,6 +1943,18 @@ _TYPE_OF = frozenset({"typing.Type", "typing_extensions.Type", "<builtin>.type"}
 # -- helpers -------------------------------------------------------------------------------------
 def _target(target: Target | None) -> Values:
     return Values.of(target) if target is not None else Values.unknown()
+
+
+def _implementing(shape: Values, passed: Values) -> Values:
+    """A parameter declared as an abstract protocol (`shape`, the display of its element
+    types, which the checkers take as all it holds), with the values among those `passed`
+    that implement it themselves: generator objects and instances of the repository's
+    classes (containers passed are already what the shape says)."""
+    result = shape.copy()
+    for value, why in passed:
+        if isinstance(value, Generator | Instance):
+            result.add(Values.of(value), why)
+    return result
 
 
 def _externals_only(values: Values) -> bool:

@@ -207,6 +207,37 @@ _MAPPINGS = frozenset(
 )
 
 
+# the abstract protocols among those that callers fill with objects of their own more often
+# than with a built-in container: generator objects, mappings (`os.environ`, a class of ours);
+# a `Sequence[Foo]` is nearly always a list
+_PROTOCOLS = frozenset(
+    {
+        "Iterable", "Iterator", "Generator", "AsyncIterator", "AsyncIterable",
+        "AsyncGenerator", "Mapping", "MutableMapping",
+    }
+)  # fmt: skip
+
+
+def declares_protocol(node: ts.Node) -> bool:
+    """Whether an annotation names an abstract protocol with its element types
+    (`AsyncGenerator[bytes, None]`, `Mapping[str, str] | None`), which any class
+    implementing it may fill, not one concrete container (`list[Foo]`)."""
+    if node.type == "type" and node.named_child_count == 1:
+        return declares_protocol(node.named_children[0])
+    if node.type == "binary_operator":  # Mapping[str, str] | None
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if left is not None and right is not None and node_text(right) == "None":
+            return declares_protocol(left)
+        return False
+    if node.type not in ("generic_type", "subscript"):
+        return False
+    head = _dotted(node.child_by_field_name("value") or node.named_children[0])
+    if head is not None and head[-1] == "Optional":
+        params = [c for c in node.named_children[1:] if c.type != "comment"]
+        return len(params) == 1 and declares_protocol(params[0])
+    return head is not None and head[-1] in _PROTOCOLS
+
+
 def element_types(node: ts.Node) -> Expr | None:
     """A container annotation as a display of instances of its element types (value flow
     iterates it like a literal): `list[Foo]` / `Iterator[Foo]` -> ("list", (Foo,)),
@@ -459,7 +490,7 @@ class PythonParser:
     def _flows(self, captures: dict[str, list[ts.Node]], state: _FileState) -> FlowExtractor:
         flows = FlowExtractor(
             lambda node: self._scope_of(node, state), state.def_scopes, _declared_classes,
-            element_types, sent_type, state.def_kinds,
+            element_types, sent_type, state.def_kinds, declares_protocol=declares_protocol,
         )  # fmt: skip
         handlers = {
             "flow.assign": flows.assignment, "flow.augment": flows.augmented,

@@ -15,7 +15,7 @@ from typing import Literal, TypeVar
 
 import tree_sitter as ts
 
-from ..model import Block, CallArguments, Expr, ImplicitCall, ValueFlow
+from ..model import Block, CallArguments, Dotted, Expr, ImplicitCall, ValueFlow
 from .treesitter import node_text
 
 __all__ = ["FlowExtractor", "call_arguments", "expression"]
@@ -38,6 +38,14 @@ _COMPREHENSIONS = {
 # container methods that store their argument: method -> position of the stored value
 _ADDS = {"append": 0, "add": 0, "appendleft": 0, "insert": 1, "setdefault": 1, "put": 0}
 _EXTENDS = frozenset({"extend", "update", "extendleft"})
+# calls that run the callable they are given later, with the positional arguments after it
+# (`task_group.start_soon(wrap, partial(...))`, `executor.submit(fn, a)`): method -> the
+# callable's position
+_SPAWNERS = {
+    "start_soon": 0, "start_task_soon": 0, "submit": 0, "call_soon": 0,
+    "call_soon_threadsafe": 0, "run_sync": 0, "to_thread": 0, "run_in_threadpool": 0,
+    "run_in_executor": 1, "call_later": 1, "call_at": 1,
+}  # fmt: skip
 # what grows a list or set held in another container (`hooks[event].append(f)`)
 _NESTED_ADDS = frozenset({"append", "add", "appendleft", "extend"})
 # operators -> the special method of the left operand (of the right one for `in`)
@@ -316,6 +324,9 @@ class FlowExtractor:
     sent_type: Callable[[ts.Node], Expr | None] = lambda _: None
     # qualified name -> node type of each definition (`function_definition`, ...)
     def_kinds: Mapping[str, str] = field(default_factory=dict)
+    # whether a container annotation names an abstract protocol (`Iterator[Foo]`), which
+    # classes of the repository may implement, rather than a concrete container
+    declares_protocol: Callable[[ts.Node], bool] = lambda _: False
     flows: list[ValueFlow] = field(default_factory=list)
     passes: list[CallArguments] = field(default_factory=list)
     implicit: list[ImplicitCall] = field(default_factory=list)
@@ -405,7 +416,9 @@ class FlowExtractor:
             )  # fmt: skip
 
     def _parameter_shape(self, node: ts.Node, annotation: ts.Node) -> None:
-        """`def f(xs: list[Foo])`: ("<shape>", "xs") in f holds the container's element types."""
+        """`def f(xs: list[Foo])`: ("<shape>", "xs") in f holds the container's element types;
+        ("<protocol>", "xs") the same where the annotation is an abstract protocol
+        (`Iterator[Foo]`), which the caller's own class may implement."""
         shape = self.element_types(annotation)
         name = node.child_by_field_name("name")
         if name is None and node.named_children and node.named_children[0].type == "identifier":
@@ -415,12 +428,20 @@ class FlowExtractor:
         qualified = self.def_scopes.get(function.id) if function is not None else None
         if shape is None or name is None or qualified is None or function is None:
             return
-        self.flows.append(
-            ValueFlow(
-                qualified, ("<shape>", node_text(name)), shape, node.start_point[0] + 1,
-                function.start_byte, self.block_of(function),
+        targets: list[Dotted] = [("<shape>", node_text(name))]
+        if self.declares_protocol(annotation):
+            targets.append(("<protocol>", node_text(name)))
+        for target in targets:
+            self.flows.append(
+                ValueFlow(
+                    qualified,
+                    target,
+                    shape,
+                    node.start_point[0] + 1,
+                    function.start_byte,
+                    self.block_of(function),
+                )
             )
-        )  # fmt: skip
 
     def narrowed(self, node: ts.Node) -> None:
         """`if isinstance(x, Foo):` (in its body; an `elif` in its own), `assert
@@ -754,6 +775,14 @@ class FlowExtractor:
                 self.block_of(node),
             )
         )  # fmt: skip
+        spawned = _spawned(callee, arguments)
+        if spawned is not None:
+            self.passes.append(
+                CallArguments(
+                    self.scope_of(node), spawned[0], spawned[1], node.start_point[0] + 1,
+                    node.start_byte, self.block_of(node),
+                )
+            )  # fmt: skip
         if function.type != "attribute":
             return
         method = node_text(function.child_by_field_name("attribute") or function)
@@ -1212,3 +1241,26 @@ def _jumps_out(node: ts.Node) -> bool:
         if current.type not in _OWN_JUMPS:
             stack.extend(current.named_children)
     return False
+
+
+def _spawned(
+    callee: Expr, arguments: tuple[tuple[int | str, Expr], ...]
+) -> tuple[Expr, tuple[tuple[int | str, Expr], ...]] | None:
+    """The later call a spawning call makes (`start_soon(wrap, p)` -> `wrap(p)`): the
+    callable it is given by name and the positional arguments after it, renumbered; None for
+    any other call, or one that passes the callable nothing."""
+    if callee[0] not in ("name", "attr") or not isinstance(callee[-1], str):
+        return None
+    position = _SPAWNERS.get(callee[-1])
+    if position is None:
+        return None
+    spawned = next((value for key, value in arguments if key == position), None)
+    if spawned is None or spawned[0] != "name":
+        return None
+    passed = tuple(
+        (key - position - 1, value)
+        for key, value in arguments
+        if isinstance(key, int) and key > position
+    )
+    stars = tuple((key, value) for key, value in arguments if key == "*")
+    return (spawned, passed + stars) if passed or stars else None
