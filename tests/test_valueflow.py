@@ -786,16 +786,18 @@ def test_a_spawning_call_is_also_filed_as_the_call_it_makes_later() -> None:
 def test_a_parameter_declared_as_an_abstract_protocol_is_marked_so() -> None:
     """`AsyncGenerator[bytes, None]` and `typing.Mapping[str, str]` are protocols a class
     of ours may implement (`("<protocol>", name)` beside the shape); `list[bytes]` and
-    `Sequence[Foo]` are not."""
+    `Sequence[Foo]` are not. `X | None` is read as X in a type (`Mapping[str, str] | None`,
+    a `union_type` there) as in an expression; a union of two others is no shape."""
     text = (
         "def f(a: AsyncGenerator[bytes, None], b: typing.Mapping[str, str],\n"
-        "      c: list[bytes], d: Sequence[Foo]):\n    pass\n"
+        "      c: list[bytes], d: Sequence[Foo], e: Mapping[str, str] | None,\n"
+        "      g: None | list[Foo], h: list[Foo] | set[Foo]):\n    pass\n"
     )
     parsed = _parsed(text)
     shapes = {flow.target for flow in parsed.flows if flow.target[0] == "<shape>"}
     marked = {flow.target for flow in parsed.flows if flow.target[0] == "<protocol>"}
-    assert shapes == {("<shape>", name) for name in "abcd"}
-    assert marked == {("<protocol>", "a"), ("<protocol>", "b")}
+    assert shapes == {("<shape>", name) for name in "abcdeg"}
+    assert marked == {("<protocol>", "a"), ("<protocol>", "b"), ("<protocol>", "e")}
 
 
 def _reaching_calls_of_x(text: str) -> list[list[str]]:

@@ -218,17 +218,26 @@ _PROTOCOLS = frozenset(
 )  # fmt: skip
 
 
+def _besides_none(node: ts.Node) -> ts.Node | None:
+    """The other member of `X | None` (or `None | X`): a `binary_operator` in an expression
+    (`typing.Mapping[str, str] | None`), a `union_type` in a type (`list[Foo] | None`);
+    None for any other union."""
+    members = [c for c in node.named_children if c.type != "comment"]
+    if len(members) != 2:
+        return None
+    kept = [m for m in members if node_text(m) != "None"]
+    return kept[0] if len(kept) == 1 else None
+
+
 def declares_protocol(node: ts.Node) -> bool:
     """Whether an annotation names an abstract protocol with its element types
     (`AsyncGenerator[bytes, None]`, `Mapping[str, str] | None`), which any class
     implementing it may fill, not one concrete container (`list[Foo]`)."""
     if node.type == "type" and node.named_child_count == 1:
         return declares_protocol(node.named_children[0])
-    if node.type == "binary_operator":  # Mapping[str, str] | None
-        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-        if left is not None and right is not None and node_text(right) == "None":
-            return declares_protocol(left)
-        return False
+    if node.type in ("binary_operator", "union_type"):  # Mapping[str, str] | None
+        inner = _besides_none(node)
+        return inner is not None and declares_protocol(inner)
     if node.type not in ("generic_type", "subscript"):
         return False
     head = _dotted(node.child_by_field_name("value") or node.named_children[0])
@@ -246,14 +255,9 @@ def element_types(node: ts.Node) -> Expr | None:
     ("opaque",); None when no element type is one class or such a container."""
     if node.type == "type" and node.named_child_count == 1:
         return element_types(node.named_children[0])
-    if node.type == "binary_operator":  # list[Foo] | None
-        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-        if left is not None and right is not None:
-            if node_text(right) == "None":
-                return element_types(left)
-            if node_text(left) == "None":
-                return element_types(right)
-        return None
+    if node.type in ("binary_operator", "union_type"):  # list[Foo] | None
+        inner = _besides_none(node)
+        return element_types(inner) if inner is not None else None
     if node.type not in ("generic_type", "subscript"):
         return None
     head = _dotted(node.child_by_field_name("value") or node.named_children[0])
