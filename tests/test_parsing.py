@@ -138,7 +138,7 @@ def test_bindings_for_type_inference() -> None:
                 self.repo = repo
                 self.cache = Cache()
                 self.other = other
-        def g(x: Optional[Widget], y: "mod.Gadget", z: int | None):
+        def g(x: Optional[Widget], y: "mod.Gadget", z: int | None, b: Box[int] | None):
             w = Widget()
         """
     )
@@ -151,6 +151,8 @@ def test_bindings_for_type_inference() -> None:
     assert bindings[("pkg.mod.g", ("x",))] == (("Widget",), "annotation")
     assert bindings[("pkg.mod.g", ("y",))] == (("mod", "Gadget"), "annotation")
     assert bindings[("pkg.mod.g", ("z",))] == (("int",), "annotation")
+    # `Box[int] | None` is a union type, not an expression, to the grammar: read alike
+    assert bindings[("pkg.mod.g", ("b",))] == (("Box",), "annotation")
     assert bindings[("pkg.mod.g", ("w",))] == (("Widget",), "call")
 
 

@@ -91,14 +91,9 @@ def annotation_type(node: ts.Node) -> Dotted | None:
     if node.type == "string":
         value = _string_value(node)
         return _string_type(value) if value else None
-    if node.type == "binary_operator":  # Foo | None
-        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-        if left is not None and right is not None:
-            if right.type == "none":
-                return annotation_type(left)
-            if left.type == "none":
-                return annotation_type(right)
-        return None
+    if node.type in ("binary_operator", "union_type"):  # Foo | None, Box[int] | None
+        inner = _besides_none(node)
+        return annotation_type(inner) if inner is not None else None
     if node.type in ("generic_type", "subscript"):
         head_node = node.child_by_field_name("value") or node.named_children[0]
         head = _dotted(head_node)
@@ -155,14 +150,9 @@ def class_annotation(node: ts.Node) -> Dotted | None:
     `... | None`): the variable holds the class itself, not an instance."""
     if node.type == "type":
         return class_annotation(node.named_children[0]) if node.named_child_count == 1 else None
-    if node.type == "binary_operator":
-        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-        if left is not None and right is not None:
-            if right.type == "none":
-                return class_annotation(left)
-            if left.type == "none":
-                return class_annotation(right)
-        return None
+    if node.type in ("binary_operator", "union_type"):  # type[Foo] | None
+        inner = _besides_none(node)
+        return class_annotation(inner) if inner is not None else None
     if node.type not in ("generic_type", "subscript"):
         return None
     head_node = node.child_by_field_name("value") or node.named_children[0]
