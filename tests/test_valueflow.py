@@ -253,7 +253,8 @@ def test_a_value_of_a_callable_type_may_call_each_function_that_fits(calls: Call
     """A parameter annotated with an imported alias (`Send`), `self.app` assigned a parameter
     of type `App`, an inline `Callable[[Request], Response]`: each function whose annotated
     signature fits is a possible callee (tier `signature`), one that value flow finds stays
-    certain, and a function of another arity, result, type or awaitability is not one."""
+    certain, and a function of another arity, result, type or awaitability is not one, nor
+    one that fits but no code uses as a value (`send_direct`, only ever called)."""
     senders = {"signatures.send_to_socket", "signatures.send_to_queue"}
     for caller in ("signatures.forward", "signatures.Endpoint.__call__"):
         assert callees_of(calls, caller) == senders, caller
@@ -706,6 +707,43 @@ def test_incremental_equals_clean_when_a_store_from_outside_appears(
     assert report.mode == "incremental"
     assert targets()["app.token.Token.__call__"] == "partial"
     assert targets()["app.auth.Basic.__call__"] == "inferred"
+    store.wait()
+    assert_same_as_clean_index(neo4j, work, tmp_path, "inc")
+
+
+@pytest.mark.parametrize("mode", ["cold", "watch"])
+def test_incremental_equals_clean_when_a_function_becomes_a_value(
+    neo4j: Neo4jClient, tmp_path: Path, mode: str
+) -> None:
+    """A function that fits a callable type is no possible callee while code only calls it;
+    a new module that registers it as a value makes it one (tier `signature`) in the files
+    already linked, and the graph ends equal to a clean index."""
+    work = tmp_path / "work"
+    write_file(work, "app/__init__.py", "")
+    write_file(work, "app/types.py", "from collections.abc import Awaitable, Callable\n\n"
+           "Message = dict[str, object]\n"
+           "Send = Callable[[Message], Awaitable[None]]\n")  # fmt: skip
+    write_file(work, "app/relay.py", "from .types import Message, Send\n\n\n"
+           "async def forward(message: Message, send: Send) -> None:\n"
+           "    await send(message)\n")  # fmt: skip
+    write_file(work, "app/sinks.py", "from .types import Message\n\n\n"
+           "async def to_log(message: Message) -> None:\n    pass\n\n\n"
+           "async def flush() -> None:\n    await to_log({})\n")  # fmt: skip
+    index, store = _indexer(neo4j, work, tmp_path, mode)
+
+    def targets() -> dict[str, str]:
+        rows = neo4j.read(
+            "MATCH (:Code {repo: 'inc', qualified_name: 'app.relay.forward'})-[r:CALLS]->(b) "
+            "RETURN b.qualified_name AS b, r.resolution AS tier",
+        )
+        return {row["b"]: row["tier"] for row in rows}
+
+    index(None)
+    assert "app.sinks.to_log" not in targets()
+    write_file(work, "app/registry.py", "from .sinks import to_log\n\nSINKS = [to_log]\n")
+    report = index(frozenset({str(work / "app/registry.py")}))
+    assert report.mode == "incremental"
+    assert targets()["app.sinks.to_log"] == "signature"
     store.wait()
     assert_same_as_clean_index(neo4j, work, tmp_path, "inc")
 

@@ -25,6 +25,7 @@ from ..linking.index import (
     property_names,
     signature_names,
     store_names,
+    value_names,
 )
 from ..linking.linker import FileLinks
 from ..model import ParsedFile, SkippedFile, SourceFile
@@ -168,13 +169,13 @@ def _callable_names(parsed: ParsedFile | None) -> list[str]:
     `PROPERTY_KEY + name` for its properties and their setters / deleters, `DESCRIPTOR_KEY +
     name` for what its class bodies assign calls to, `SIGNATURE_KEY + bucket` for its
     annotated functions, `STORE_KEY + attribute` for its stores into attributes through
-    variables."""
+    variables, `VALUE_KEY + name` for the names it uses as values."""
     if parsed is None:
         return []
     names = [s.name for s in parsed.symbols if s.ordinal == 1]
     return (
         names + call_names(parsed) + property_names(parsed) + descriptor_names(parsed)
-        + signature_names(parsed) + store_names(parsed)
+        + signature_names(parsed) + store_names(parsed) + value_names(parsed)
     )  # fmt: skip
 
 

@@ -27,10 +27,11 @@ from ..model import (
 
 __all__ = [
     "CALL_KEY", "DESCRIPTOR_KEY", "FLOWS_KEY", "PROPERTY_KEY", "SIGNATURE_KEY", "STORE_KEY",
-    "VALUE_CALLS",
+    "VALUE_CALLS", "VALUE_KEY",
     "Lookups", "ModuleInfo", "RepositoryIndex", "call_names", "descriptor_names", "flow_keys",
     "interface_hash", "is_property", "mentions", "pass_name", "positional_types", "property_names",
     "signature_buckets", "signature_names", "store_names", "stores", "value_calls",
+    "value_names",
 ]  # fmt: skip
 
 FLOWS_KEY = "flows:"
@@ -53,6 +54,10 @@ STORE_KEY = "store:"
 """`STORE_KEY + attribute` in `names_consulted`: the linking looked for every store into an
 attribute of that name through a variable (`s.auth = HTTPDigestAuth(…)` in a test), to learn
 what an instance attribute may hold; see `stores`."""
+VALUE_KEY = "value:"
+"""`VALUE_KEY + name` in `names_consulted`: the linking asked whether any code uses something
+of that name as a value (passes, assigns, returns or stores it, rather than only calling it):
+only such a function can be what a variable of a callable type holds; see `value_names`."""
 _NO_PARAMETERS = "()"  # the bucket of functions callable without arguments
 # decorators whose last name makes a method a property (`@property`, `functools.` or
 # werkzeug / django `cached_property`, `abc.abstractproperty`), matched by name
@@ -86,6 +91,41 @@ def _class_call_attributes(parsed: ParsedFile) -> list[str]:
         for flow in parsed.flows
         if flow.scope in classes and len(flow.target) == 1 and flow.value[0] == "call"
     ]
+
+
+def _value_references(parsed: ParsedFile) -> list[str]:
+    """The last names of what a file uses as values (once each): the names and attributes its
+    assignments, returns, defaults and stores read, and the arguments of its calls
+    (decorators included: `@d` passes the function), but not what it only calls."""
+    found: set[str] = set()
+    stack: list[object] = [flow.value for flow in parsed.flows]
+    stack += [value for call in parsed.passes for _, value in call.arguments]
+    while stack:
+        item = stack.pop()
+        if not isinstance(item, tuple) or not item:
+            continue
+        tag = item[0]
+        if not isinstance(tag, str):  # a tuple of expressions, or of (key, value) pairs
+            stack.extend(item)
+        elif tag == "name" and len(item) > 1 and isinstance(item[-1], str):
+            found.add(item[-1])
+        elif tag == "def" and len(item) == 2 and isinstance(item[1], str):
+            found.add(item[1].rpartition(".")[2])
+        elif tag == "attr" and len(item) == 3 and isinstance(item[2], str):
+            found.add(item[2])
+            stack.append(item[1])
+        elif tag == "call" and len(item) == 3:
+            if isinstance(item[1], tuple) and item[1][:1] != ("name",):
+                stack.append(item[1])  # `make()()`: what `make` returns is a value, not make
+            stack.append(item[2])
+        else:
+            stack.extend(part for part in item[1:] if isinstance(part, tuple))
+    return sorted(found)
+
+
+def value_names(parsed: ParsedFile) -> list[str]:
+    """`VALUE_KEY + name` for each name a file uses as a value (see `VALUE_KEY`)."""
+    return [VALUE_KEY + name for name in _value_references(parsed)]
 
 
 def descriptor_names(parsed: ParsedFile) -> list[str]:
@@ -406,6 +446,8 @@ class RepositoryIndex:
         self.property_names: Counter[str] = Counter()
         # short name -> how many class bodies assign it a call's result (a descriptor, maybe)
         self.descriptor_names: Counter[str] = Counter()
+        # short name -> how many files use something of that name as a value (`VALUE_KEY`)
+        self.value_names: Counter[str] = Counter()
         # property -> "setter" / "deleter" -> the ordinal of that redefinition (`@x.setter`)
         self.accessors: dict[str, dict[str, int]] = {}
         # a name defined again in its module (`@overload` stubs, then the implementation) ->
@@ -485,6 +527,7 @@ class RepositoryIndex:
             self.scope_names[names.scope] = names
         self._add_flows(parsed, kinds)
         self.descriptor_names.update(_class_call_attributes(parsed))
+        self.value_names.update(_value_references(parsed))
         for signature in parsed.signatures:
             if signature.name in self.signatures:
                 continue
@@ -563,6 +606,9 @@ class RepositoryIndex:
         self.descriptor_names.subtract(_class_call_attributes(parsed))
         for gone in [n for n, count in self.descriptor_names.items() if count <= 0]:
             del self.descriptor_names[gone]
+        self.value_names.subtract(_value_references(parsed))
+        for gone in [n for n, count in self.value_names.items() if count <= 0]:
+            del self.value_names[gone]
         for signature in parsed.signatures:
             if self.signatures.get(signature.name, (None, ""))[1] != parsed.module:
                 continue
@@ -783,6 +829,11 @@ class Lookups:
             return None
         self.modules_consulted.add(found[1])
         return found
+
+    def used_as_value(self, name: str) -> bool:
+        """Whether any file uses something named `name` as a value (see `VALUE_KEY`)."""
+        self.names_consulted.add(VALUE_KEY + name)
+        return self.index.value_names.get(name, 0) > 0
 
     def signatures_in(self, bucket: str) -> list[tuple[Symbol, Signature, str]]:
         """The functions filed under `bucket` (see `signature_buckets`), with their

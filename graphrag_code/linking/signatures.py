@@ -13,7 +13,9 @@ declared for `None`, or `NoReturn` / `Never` for any; awaitable (`async def`) ex
 declared result is.
 
 Library code takes no test module's function: a test suite defines hundreds of ASGI apps,
-which reach the library only through the parameters it is given.
+which reach the library only through the parameters it is given. Nor does any code take a
+function that nothing uses as a value (passes, assigns, returns, stores): one only called by
+its name cannot be what a variable holds.
 """
 
 from __future__ import annotations
@@ -182,6 +184,9 @@ class SignatureMatcher:
             and not is_property(symbol)
             and signature.awaitable == wanted.awaitable
             and self._fits(symbol.qualified_name, signature, module, keys, result)
+            # a function no code uses as a value (only calls) cannot be what the callee holds;
+            # a `__call__` runs where its class's instances are the values
+            and (symbol.name.startswith("__") or self.lookups.used_as_value(symbol.name))
         ]
 
     def _fits(
