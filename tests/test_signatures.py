@@ -76,7 +76,10 @@ def test_a_function_of_the_type_appearing_elsewhere_relinks_the_caller(
         "from .kinds import Handler\n\n\ndef run(handler: Handler) -> str:\n"
         "    return handler(1)\n",
     )
-    write_file(work, "app/one.py", "def first(n: int) -> str:\n    return str(n)\n")
+    # each used as a value (a function only ever called is no possible callee)
+    write_file(
+        work, "app/one.py", "def first(n: int) -> str:\n    return str(n)\n\n\nALL = [first]\n"
+    )
     write_file(work, "app/other.py", "def unrelated() -> None:\n    pass\n")
 
     def index() -> None:
@@ -95,7 +98,8 @@ def test_a_function_of_the_type_appearing_elsewhere_relinks_the_caller(
     write_file(
         work,
         "app/other.py",
-        "def unrelated() -> None:\n    pass\n\n\ndef second(n: int) -> str:\n    return ''\n",
+        "def unrelated() -> None:\n    pass\n\n\ndef second(n: int) -> str:\n    return ''\n"
+        "\n\nMORE = [second]\n",
     )
     index()
     assert callees() == {"app.one.first": "signature", "app.other.second": "signature"}
