@@ -601,6 +601,16 @@ def _indexer(
     return index, store
 
 
+def _callee_tiers(neo4j: Neo4jClient, caller: str) -> dict[str, str]:
+    """The callees of `caller` in repository "inc", with the tier of each edge."""
+    rows = neo4j.read(
+        "MATCH (:Code {repo: 'inc', qualified_name: $caller})-[r:CALLS]->(b) "
+        "RETURN b.qualified_name AS b, r.resolution AS tier",
+        {"caller": caller},
+    )
+    return {row["b"]: row["tier"] for row in rows}
+
+
 @pytest.mark.parametrize("mode", ["cold", "watch"])
 def test_incremental_equals_clean_when_a_value_crosses_files(
     neo4j: Neo4jClient, tmp_path: Path, mode: str
@@ -692,11 +702,7 @@ def test_incremental_equals_clean_when_a_store_from_outside_appears(
     index, store = _indexer(neo4j, work, tmp_path, mode)
 
     def targets() -> dict[str, str]:
-        rows = neo4j.read(
-            "MATCH (:Code {repo: 'inc', qualified_name: 'app.auth.apply'})-[r:CALLS]->(b) "
-            "RETURN b.qualified_name AS b, r.resolution AS tier",
-        )
-        return {row["b"]: row["tier"] for row in rows}
+        return _callee_tiers(neo4j, "app.auth.apply")
 
     index(None)
     assert "app.token.Token.__call__" not in targets()
@@ -732,11 +738,7 @@ def test_incremental_equals_clean_when_a_function_becomes_a_value(
     index, store = _indexer(neo4j, work, tmp_path, mode)
 
     def targets() -> dict[str, str]:
-        rows = neo4j.read(
-            "MATCH (:Code {repo: 'inc', qualified_name: 'app.relay.forward'})-[r:CALLS]->(b) "
-            "RETURN b.qualified_name AS b, r.resolution AS tier",
-        )
-        return {row["b"]: row["tier"] for row in rows}
+        return _callee_tiers(neo4j, "app.relay.forward")
 
     index(None)
     assert "app.sinks.to_log" not in targets()
