@@ -601,6 +601,14 @@ def _indexer(
     return index, store
 
 
+def _add_module(
+    index: Callable[[frozenset[str] | None], IngestReport], work: Path, path: str, text: str
+) -> None:
+    """Write a new module under `work` and index it as an incremental run of its own."""
+    write_file(work, path, text)
+    assert index(frozenset({str(work / path)})).mode == "incremental"
+
+
 def _callee_tiers(neo4j: Neo4jClient, caller: str) -> dict[str, str]:
     """The callees of `caller` in repository "inc", with the tier of each edge."""
     rows = neo4j.read(
@@ -701,18 +709,14 @@ def test_incremental_equals_clean_when_a_store_from_outside_appears(
     write_file(work, "app/token.py", "class Token:\n    def __call__(self, r):\n        return r\n")
     index, store = _indexer(neo4j, work, tmp_path, mode)
 
-    def targets() -> dict[str, str]:
-        return _callee_tiers(neo4j, "app.auth.apply")
-
     index(None)
-    assert "app.token.Token.__call__" not in targets()
-    write_file(work, "app/setup.py", "from .auth import Session\nfrom .token import Token\n\n\n"
-           "def configured():\n    session = Session()\n    session.auth = Token()\n"
-           "    return session\n")  # fmt: skip
-    report = index(frozenset({str(work / "app/setup.py")}))
-    assert report.mode == "incremental"
-    assert targets()["app.token.Token.__call__"] == "partial"
-    assert targets()["app.auth.Basic.__call__"] == "inferred"
+    assert "app.token.Token.__call__" not in _callee_tiers(neo4j, "app.auth.apply")
+    _add_module(index, work, "app/setup.py", "from .auth import Session\n"
+                "from .token import Token\n\n\ndef configured():\n    session = Session()\n"
+                "    session.auth = Token()\n    return session\n")  # fmt: skip
+    tiers = _callee_tiers(neo4j, "app.auth.apply")
+    assert tiers["app.token.Token.__call__"] == "partial"
+    assert tiers["app.auth.Basic.__call__"] == "inferred"
     store.wait()
     assert_same_as_clean_index(neo4j, work, tmp_path, "inc")
 
@@ -737,15 +741,10 @@ def test_incremental_equals_clean_when_a_function_becomes_a_value(
            "async def flush() -> None:\n    await to_log({})\n")  # fmt: skip
     index, store = _indexer(neo4j, work, tmp_path, mode)
 
-    def targets() -> dict[str, str]:
-        return _callee_tiers(neo4j, "app.relay.forward")
-
     index(None)
-    assert "app.sinks.to_log" not in targets()
-    write_file(work, "app/registry.py", "from .sinks import to_log\n\nSINKS = [to_log]\n")
-    report = index(frozenset({str(work / "app/registry.py")}))
-    assert report.mode == "incremental"
-    assert targets()["app.sinks.to_log"] == "signature"
+    assert "app.sinks.to_log" not in _callee_tiers(neo4j, "app.relay.forward")
+    _add_module(index, work, "app/registry.py", "from .sinks import to_log\n\nSINKS = [to_log]\n")
+    assert _callee_tiers(neo4j, "app.relay.forward")["app.sinks.to_log"] == "signature"
     store.wait()
     assert_same_as_clean_index(neo4j, work, tmp_path, "inc")
 

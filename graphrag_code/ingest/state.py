@@ -108,7 +108,9 @@ _LAZY = ("roles", "seeds", "receivers", "reach")
 # offsets at the end, `_MAGIC`; 23: truth tests and comprehensions' iteration as implicit
 # calls, annotations of parameters with defaults as declared types; 25: block entries say
 # which `if` / `match` arms end in `return` or `raise`; 28: stores into attributes through
-# variables consulted by name, `STORE_KEY`)
+# variables consulted by name, `STORE_KEY`; 29: parameters declared as abstract protocols
+# (`<protocol>` flows), spawning calls filed as the calls they make, `X | None` union types,
+# names used as values consulted by name, `VALUE_KEY`)
 _FORMAT = 29
 _MAGIC = b"graphrag-code state\n"  # then the table's offset, 8 bytes little-endian
 # the per-file fields pickled one file at a time on disk (see `StateStore._write`)

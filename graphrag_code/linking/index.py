@@ -384,6 +384,13 @@ def mentions(value: object) -> set[str]:
     return found
 
 
+def _uncount(counter: Counter[str], names: Iterable[str]) -> None:
+    """Take a removed file's names out of a count, dropping the names none holds any more."""
+    counter.subtract(names)
+    for gone in [name for name, count in counter.items() if count <= 0]:
+        del counter[gone]
+
+
 def _digest(records: list[tuple[int, tuple[object, ...]]]) -> str:
     digest = hashlib.sha256()
     offsets: dict[int, int] = {}
@@ -603,12 +610,8 @@ class RepositoryIndex:
 
     def _remove(self, parsed: ParsedFile) -> None:
         del self.modules[parsed.module]
-        self.descriptor_names.subtract(_class_call_attributes(parsed))
-        for gone in [n for n, count in self.descriptor_names.items() if count <= 0]:
-            del self.descriptor_names[gone]
-        self.value_names.subtract(_value_references(parsed))
-        for gone in [n for n, count in self.value_names.items() if count <= 0]:
-            del self.value_names[gone]
+        _uncount(self.descriptor_names, _class_call_attributes(parsed))
+        _uncount(self.value_names, _value_references(parsed))
         for signature in parsed.signatures:
             if self.signatures.get(signature.name, (None, ""))[1] != parsed.module:
                 continue
