@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import shutil
 import tempfile
@@ -50,6 +51,36 @@ def _neo4j_peak_mb(pid: int | None) -> float | None:
     except OSError:
         return None
     return None
+
+
+def _cpu_seconds(server_pid: int | None) -> tuple[float, float | None]:
+    """CPU seconds used so far by this process with its reaped children (the parse and link
+    workers), and by the Neo4j server (None when it is not a local process)."""
+    own = os.times()
+    ours = own.user + own.system + own.children_user + own.children_system
+    if server_pid is None:
+        return ours, None
+    try:
+        fields = Path(f"/proc/{server_pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return ours, None
+    return ours, (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
+
+def _cpu_use(
+    before: tuple[float, float | None], after: tuple[float, float | None], seconds: float
+) -> dict[str, float | None]:
+    """What the run cost in CPU, and how many cores it kept busy on average: on a machine
+    whose server shares the indexer's cores, two workers can speed a run up by at most
+    cores / busy cores of the one-worker run (issue 20, BENCHMARKS.md section 16e)."""
+    indexer = after[0] - before[0]
+    server = None if after[1] is None or before[1] is None else after[1] - before[1]
+    total = indexer + (server or 0.0)
+    return {
+        "indexer_cpu_seconds": round(indexer, 1),
+        "server_cpu_seconds": None if server is None else round(server, 1),
+        "busy_cores": round(total / seconds, 2),
+    }
 
 
 def _edit_body(path: Path) -> None:
@@ -99,6 +130,7 @@ def run(
         )
         GraphWriter(client, REPO).delete_repository()
 
+        cpu_before = _cpu_seconds(server_pid)
         started = time.perf_counter()
         options = (
             IndexOptions()
@@ -107,6 +139,7 @@ def run(
         )
         full = build_graph(work, client, repo=REPO, state_dir=state_dir, options=options)
         full_seconds = time.perf_counter() - started
+        full_cpu = _cpu_use(cpu_before, _cpu_seconds(server_pid), full_seconds)
 
         # "cold": a new process each time (state loaded from disk); "warm": a long-lived
         # process that keeps the state in memory; "watch": warm, and told which file changed
@@ -158,6 +191,7 @@ def run(
         "edges": sum(full.edges.values()),
         "full_seconds": round(full_seconds, 2),
         "files_per_second": round(full.files_total / full_seconds, 1),
+        "cpu": full_cpu,
         "stages": {k: round(v, 2) for k, v in full.seconds.items()},
         "incremental": incremental,
         "peak_rss": {**_peak_rss_mb(), "neo4j_mb": _neo4j_peak_mb(server_pid)},
