@@ -9,6 +9,7 @@ from pathlib import Path
 from benchmarks.runtime_trace import (
     PathOutcome,
     Ratio,
+    certain_ceiling,
     chain_figures,
     classify_misses,
     classify_wrong,
@@ -44,6 +45,19 @@ def test_recall_counts_runtime_edges_joined_by_a_wanted_tier() -> None:
     assert recall(RUNTIME, GRAPH, ["name"]) == Ratio(2, 4)
     assert Ratio(3, 4).value == 0.75
     assert Ratio(0, 0).value is None
+
+
+def test_certain_ceiling_leaves_out_edges_only_a_possible_by_rule_tier_joins() -> None:
+    runtime = {("a", "b"), ("b", "c"), ("c", "d"), ("a", "d"), ("d", "e")}
+    graph = {
+        ("a", "b"): {"exact", "dispatch"},  # certain as well: not bound by the rule
+        ("b", "c"): {"dispatch"},  # only a dispatch edge: certain recall cannot count it
+        ("c", "d"): {"name"},  # name-matched: a better resolution could make it certain
+        ("d", "e"): {"many", "partial"},
+    }
+    assert certain_ceiling(runtime, graph, ["exact", "inferred"]) == Ratio(3, 5)
+    assert certain_ceiling(runtime, graph, ["exact", "inferred"], by_rule=["many"]) == Ratio(4, 5)
+    assert certain_ceiling(set(), graph, ["exact"]) == Ratio(0, 0)
 
 
 def test_precision_judges_only_edges_whose_caller_ran() -> None:
