@@ -10,6 +10,7 @@ from graphrag_code.errors import (
     AmbiguousSymbolError,
     InvalidArgumentError,
     Neo4jQueryError,
+    RepositoryNotFoundError,
     SymbolNotFoundError,
 )
 from graphrag_code.retrieval.fusion import rrf
@@ -251,6 +252,22 @@ def test_ambiguous_and_unknown_names(shop_graph: CodeGraph) -> None:
     }
     with pytest.raises(SymbolNotFoundError):
         shop_graph.callers("does_not_exist", repo=REPO)
+
+
+def test_a_misspelt_repository_is_named_not_answered_with_nothing(shop_graph: CodeGraph) -> None:
+    misspelt = REPO + "_typo"
+    with pytest.raises(RepositoryNotFoundError) as unknown:
+        shop_graph.entry_points(misspelt)
+    assert unknown.value.repo == misspelt
+    assert REPO in unknown.value.known  # the message lists what the graph holds
+    with pytest.raises(RepositoryNotFoundError):  # not "no symbol named ... in repository"
+        shop_graph.callers("shop.cli.main", repo=misspelt)
+    with pytest.raises(RepositoryNotFoundError):
+        shop_graph.path("shop.cli.main", "write_audit_log", repo=misspelt)
+    # the repository exists: a name it lacks is still a missing symbol
+    with pytest.raises(SymbolNotFoundError) as missing:
+        shop_graph.callers("does_not_exist", repo=REPO)
+    assert not isinstance(missing.value, RepositoryNotFoundError)
 
 
 @pytest.mark.parametrize(
