@@ -4,7 +4,6 @@ run) left out, or recompute them all for another model with `--reembed`."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
@@ -14,6 +13,7 @@ from ..api import connect, embed_repository
 from ..embedding import make_embedder
 from ..ingest.embed_stage import EmbedReport
 from ..settings import load_settings
+from .output import print_json
 from .progress import RichProgress
 
 __all__ = ["register"]
@@ -72,7 +72,7 @@ def _embed(args: argparse.Namespace, console: Console) -> int:
 
 def print_embed_report(console: Console, report: EmbedReport, *, as_json: bool) -> None:
     if as_json:
-        console.print_json(json.dumps(report.as_dict()))
+        print_json(console, report.as_dict())
         return
     where = f"repository {report.repo}" if report.repo else "all repositories"
     if not report.pending:

@@ -10,7 +10,6 @@ does not need. The research benchmarks (SciFact, code questions) are scripts of 
 from __future__ import annotations
 
 import argparse
-import json
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
@@ -21,6 +20,7 @@ from rich.table import Table
 
 from ..codegraph import CodeGraph
 from ..errors import ConfigurationError
+from .output import print_json
 from .progress import RichProgress
 
 if TYPE_CHECKING:
@@ -130,7 +130,7 @@ def _history(args: argparse.Namespace, console: Console) -> int:
     written = write_history_report(result, args.output, command=command, run_log=log.path)
     if args.json:
         files = [str(path) for path in [log.path, *written]]
-        console.print_json(json.dumps({**result.as_dict(), "files": files}))
+        print_json(console, {**result.as_dict(), "files": files})
         return 0
     _show_history(result, console)
     console.print(f"[dim]written: {', '.join(str(p) for p in [log.path, *written])}[/]")

@@ -4,7 +4,6 @@ tables, `--json` or (diff) Markdown for a pull-request comment."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from dataclasses import asdict
 from pathlib import Path
@@ -18,6 +17,7 @@ from ..codegraph import CodeGraph
 from ..errors import InvalidArgumentError
 from ..impact import TESTS_CUT, DiffImpact, FailPolicy, TestToRun, impact_markdown
 from .exit_codes import CHECK_FAILED
+from .output import print_json
 from .query_commands import print_warnings
 
 __all__ = ["register"]
@@ -104,7 +104,7 @@ def _diff(args: argparse.Namespace, console: Console) -> int:
     print_warnings(impact.warnings)
     output = "json" if args.json else args.format
     if output == "json":
-        console.print_json(json.dumps(asdict(impact), default=str))
+        print_json(console, asdict(impact))
     elif output == "markdown":
         console.print(impact_markdown(impact), markup=False, highlight=False, soft_wrap=True)
     else:
@@ -185,17 +185,15 @@ def _tests_for(args: argparse.Namespace, console: Console) -> int:
         result = graph.tests_for(args.name, repo=args.repo)
     tests = result.tests[: args.limit]
     if args.json:
-        console.print_json(
-            json.dumps(
-                {
-                    "subject": result.subject,
-                    "targets": result.targets,
-                    "tests": [asdict(t) for t in tests],
-                    "total": len(result.tests),
-                    "truncated": result.truncated,
-                },
-                default=str,
-            )
+        print_json(
+            console,
+            {
+                "subject": result.subject,
+                "targets": result.targets,
+                "tests": [asdict(t) for t in tests],
+                "total": len(result.tests),
+                "truncated": result.truncated,
+            },
         )
         return 0
     console.print(
@@ -211,7 +209,7 @@ def _untested(args: argparse.Namespace, console: Console) -> int:
     with CodeGraph() as graph:
         found = graph.untested(args.repo, limit=args.limit)
     if args.json:
-        console.print_json(json.dumps([asdict(u) for u in found], default=str))
+        print_json(console, [asdict(u) for u in found])
         return 0
     table = Table(title=f"untested public code of {args.repo}", show_edge=False)
     for column in ("symbol", "kind", "callers", "location"):
@@ -228,7 +226,7 @@ def _dead_code(args: argparse.Namespace, console: Console) -> int:
     with CodeGraph() as graph:
         found = graph.dead_code(args.repo, min_confidence=args.min_confidence)[: args.limit]
     if args.json:
-        console.print_json(json.dumps([asdict(d) for d in found], default=str))
+        print_json(console, [asdict(d) for d in found])
         return 0
     table = Table(title=f"dead code of {args.repo}", show_edge=False)
     for column in ("confidence", "symbol", "kind", "location", "why"):

@@ -18,6 +18,7 @@ from ..graph import GraphReader
 from ..ingest.report import IngestReport
 from ..languages import select_languages
 from ..settings import load_settings
+from .output import print_json
 from .progress import RichProgress, say_waiting
 
 __all__ = ["register"]
@@ -92,7 +93,7 @@ def _index(args: argparse.Namespace, console: Console) -> int:
 
 def print_report(console: Console, report: IngestReport, *, as_json: bool) -> None:
     if as_json:
-        console.print_json(json.dumps(report.as_dict()))
+        print_json(console, report.as_dict())
         return
     console.print(
         f"[bold]{report.repo}[/] ({report.mode}): {report.files_total} files "

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
 from rich.console import Console
@@ -12,6 +11,7 @@ from ..server.build import build_launcher
 from ..server.endpoints import local_server
 from ..server.toolchain import find_java, required_java_major
 from ..settings import load_settings
+from .output import print_json
 from .progress import say_waiting
 
 __all__ = ["register"]
@@ -45,18 +45,17 @@ def _server(args: argparse.Namespace) -> Any:
 
 def _print_status(console: Console, status: Any, as_json: bool) -> None:
     if as_json:
-        console.print_json(
-            json.dumps(
-                {
-                    "running": status.running,
-                    "pid": status.pid,
-                    "bolt_uri": status.bolt_uri,
-                    "browser_url": status.browser_url,
-                    "neo4j_version": status.neo4j_version,
-                    "auth": status.auth,
-                    "home": str(status.home),
-                }
-            )
+        print_json(
+            console,
+            {
+                "running": status.running,
+                "pid": status.pid,
+                "bolt_uri": status.bolt_uri,
+                "browser_url": status.browser_url,
+                "neo4j_version": status.neo4j_version,
+                "auth": status.auth,
+                "home": str(status.home),
+            },
         )
     else:
         console.print(status.describe(), highlight=False)
@@ -84,7 +83,7 @@ def _stop(args: argparse.Namespace, console: Console) -> int:
     _, server = _server(args)
     stopped = server.stop()
     if args.json:
-        console.print_json(json.dumps({"stopped": stopped}))
+        print_json(console, {"stopped": stopped})
     else:
         console.print("stopped" if stopped else "was not running")
     return 0

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
@@ -18,6 +17,7 @@ from ..llm import OpenAIChat
 from ..retrieval.relations import RelationsResult
 from ..retrieval.search import FILE_TEXT, LEGS, UNIT_LEGS, SearchOptions
 from ..retrieval.units import Unit
+from .output import print_json
 
 __all__ = ["register"]
 
@@ -123,17 +123,16 @@ def _search(args: argparse.Namespace, console: Console) -> int:
         )
     print_warnings(result.warnings)
     if args.json:
-        console.print_json(
-            json.dumps(
-                {
-                    "question": result.question.text,
-                    "intent": result.question.intent.value,
-                    "seeds": result.seeds,
-                    "timings_ms": result.timings_ms,
-                    "hits": [asdict(hit) for hit in result.hits],
-                    "warnings": list(result.warnings),
-                }
-            )
+        print_json(
+            console,
+            {
+                "question": result.question.text,
+                "intent": result.question.intent.value,
+                "seeds": result.seeds,
+                "timings_ms": result.timings_ms,
+                "hits": [asdict(hit) for hit in result.hits],
+                "warnings": list(result.warnings),
+            },
         )
         return 0
     console.print(
@@ -165,7 +164,7 @@ def _relation(args: argparse.Namespace, console: Console) -> int:
             args.name, depth=args.depth, repo=args.repo, within=args.within
         )
     if args.json:
-        console.print_json(json.dumps(asdict(result), default=str))
+        print_json(console, asdict(result))
         return 0
     subject = result.subject
     console.print(
@@ -211,7 +210,7 @@ def _path(args: argparse.Namespace, console: Console) -> int:
     with CodeGraph() as graph:
         result = graph.path(args.source, args.target, repo=args.repo, within=args.within)
     if args.json:
-        console.print_json(json.dumps(asdict(result), default=str))
+        print_json(console, asdict(result))
         return 0
     if not result.found:
         console.print(
@@ -239,7 +238,7 @@ def _explain(args: argparse.Namespace, console: Console) -> int:
     with CodeGraph() as graph:
         result = graph.explain(args.source, args.target, repo=args.repo)
     if args.json:
-        console.print_json(json.dumps({**asdict(result), "text": result.text}, default=str))
+        print_json(console, {**asdict(result), "text": result.text})
     else:
         console.print(result.text, highlight=False)
     return 0 if result.found else 1
@@ -250,15 +249,14 @@ def _context(args: argparse.Namespace, console: Console) -> int:
         context = graph.build_context(args.question, max_tokens=args.max_tokens, repo=args.repo)
         print_warnings(graph.searcher.warnings(args.repo))
     if args.json:
-        console.print_json(
-            json.dumps(
-                {
-                    "question": context.question,
-                    "tokens": context.tokens,
-                    "truncated": context.truncated,
-                    "items": [asdict(item) for item in context.items],
-                }
-            )
+        print_json(
+            console,
+            {
+                "question": context.question,
+                "tokens": context.tokens,
+                "truncated": context.truncated,
+                "items": [asdict(item) for item in context.items],
+            },
         )
         return 0
     console.print(context.text, highlight=False, markup=False)
@@ -276,18 +274,17 @@ def _ask(args: argparse.Namespace, console: Console) -> int:
         answer = graph.ask(args.question, repo=args.repo, max_tokens=args.max_tokens, chat=chat)
         print_warnings(graph.searcher.warnings(args.repo))
     if args.json:
-        console.print_json(
-            json.dumps(
-                {
-                    "question": answer.question,
-                    "answer": answer.text,
-                    "citations": answer.citations,
-                    "invalid_citations": answer.invalid_citations,
-                    "enough_context": answer.enough_context,
-                    "model": answer.model,
-                    "context": [item.citation for item in answer.context.items],
-                }
-            )
+        print_json(
+            console,
+            {
+                "question": answer.question,
+                "answer": answer.text,
+                "citations": answer.citations,
+                "invalid_citations": answer.invalid_citations,
+                "enough_context": answer.enough_context,
+                "model": answer.model,
+                "context": [item.citation for item in answer.context.items],
+            },
         )
         return 0
     console.print(answer.text, highlight=False, markup=False)
@@ -304,7 +301,7 @@ def _entry_points(args: argparse.Namespace, console: Console) -> int:
     with CodeGraph() as graph:
         points = graph.entry_points(args.repo, limit=args.limit)
     if args.json:
-        console.print_json(json.dumps(asdict(points), default=str))
+        print_json(console, asdict(points))
         return 0
     for title, rows in (
         ("roots (nothing calls them)", points.roots),

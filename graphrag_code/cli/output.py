@@ -1,0 +1,24 @@
+"""JSON on standard output, as each command's `--json` prints it.
+
+Highlighted for a person at a terminal; plain when piped, which is where scripts, CI and
+agents read it. Rich's highlighting costs ~3 ms a kilobyte: 0.75 s for the ~250 kB that
+`diff --json` prints for a three-file change on Django, as long as the diff itself takes.
+"""
+
+from __future__ import annotations
+
+import json
+
+from rich.console import Console
+
+__all__ = ["print_json"]
+
+
+def print_json(console: Console, data: object) -> None:
+    """`data` as JSON indented by two, non-ASCII kept, anything else as `str` (dates, paths)."""
+    text = json.dumps(data, indent=2, ensure_ascii=False, default=str)
+    if console.is_terminal:
+        console.print_json(text)
+    else:
+        console.file.write(text + "\n")
+        console.file.flush()
