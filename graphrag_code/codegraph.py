@@ -22,7 +22,7 @@ from .api import connect, index_repository
 from .embedding import Embedder, make_embedder
 from .errors import InvalidArgumentError, RepositoryNotFoundError
 from .graph import GraphReader, Neo4jClient, RepositoryInfo
-from .graph.repositories import repository_statuses
+from .graph.repositories import repository_statuses, require_repository
 from .impact import (
     DeadSymbol,
     DiffImpact,
@@ -337,17 +337,13 @@ class CodeGraph:
 
     def untested(self, repo: str, *, limit: int = 200) -> list[UntestedSymbol]:
         """Public functions, methods and classes outside test code that no test reaches."""
-        self._known(repo)
+        require_repository(self.client, repo)
         return untested_symbols(self.reader, repo, limit=limit)
 
     def dead_code(self, repo: str, *, min_confidence: float = 0.0) -> list[DeadSymbol]:
         """Code nothing reaches and no convention runs, surest first, with reasons."""
-        self._known(repo)
+        require_repository(self.client, repo)
         return dead_code(self.reader, repo, min_confidence=min_confidence)
-
-    def _known(self, repo: str) -> None:
-        if self.reader.repository(repo) is None:
-            raise RepositoryNotFoundError(repo, known=list(repository_statuses(self.client)))
 
     def review_context(
         self,

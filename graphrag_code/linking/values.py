@@ -899,12 +899,14 @@ class ValueFlowAnalysis:
         # seen as it runs, `stream: AsyncGenerator[bytes, None]` is also what the callers
         # pass that implements it (`request.stream()`, a generator function's object)
         protocol = (
-            self._uncast
+            declared_here
+            if self._uncast
             and declared_here is not None
             and not runtime_only
             and self._declared_protocol(function, name)
+            else None
         )
-        if declared_here is not None and not runtime_only and not callback and not protocol:
+        if declared_here is not None and not runtime_only and not callback and protocol is None:
             return declared_here
         # (seen as it runs, `stream: BinaryIO` holds what the callers pass, where known)
         position = symbol.parameters.index(name)
@@ -922,8 +924,8 @@ class ValueFlowAnalysis:
             if callers is None:
                 if callback:  # too many to say: unknown, for a wide evaluation to look at
                     return Values.unknown()
-                if protocol and declared_here is not None:
-                    return _implementing(declared_here, default)
+                if protocol is not None:
+                    return _implementing(protocol, default)
                 return self._declared_union(function, name) or Values.unknown()
             for site, module, offset in callers:
                 passed = self._passed(
@@ -938,8 +940,8 @@ class ValueFlowAnalysis:
             self._level -= 1
         if not callers and defaults:
             result.add(default, why)
-        if protocol and declared_here is not None and not (result.complete and result.found):
-            return _implementing(declared_here, result)
+        if protocol is not None and not (result.complete and result.found):
+            return _implementing(protocol, result)
         if declared_here is not None and not result.found:
             return declared_here
         if not result.complete or not result.found:  # unknown, or only callers outside

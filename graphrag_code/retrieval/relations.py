@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..errors import AmbiguousSymbolError, RepositoryNotFoundError, SymbolNotFoundError
+from ..errors import AmbiguousSymbolError, SymbolNotFoundError
 from ..graph import (
     Direction,
     EntryPoint,
@@ -29,7 +29,7 @@ from ..graph import (
     SymbolRef,
     hop_bound,
 )
-from ..graph.repositories import repository_statuses
+from ..graph.repositories import require_repository
 from ..linking.dispatch import MAX_OVERRIDES
 from ..location import Location
 from ..model import CERTAIN_TIERS, POSSIBLE_TIERS
@@ -141,7 +141,8 @@ class Relations:
         matches = self.reader.resolve_symbol(name, repo=repo, limit=50)
         if not matches:
             if repo is not None:
-                self._require_repository(repo)  # a misspelt --repo, not a missing symbol
+                # a misspelt --repo, not a missing symbol (read only when nothing matched)
+                require_repository(self.client, repo)
             raise SymbolNotFoundError(name, repo=repo)
         best = [match.symbol for match in matches if match.rank == matches[0].rank]
         if len(best) > 1:
@@ -420,12 +421,5 @@ class Relations:
         """Roots (public code nothing calls) and the most central symbols of `repo`."""
         roots, central = self.reader.entry_points(repo, limit=limit)
         if not roots and not central:
-            self._require_repository(repo)  # else empty tables for a misspelt name
+            require_repository(self.client, repo)  # else empty tables for a misspelt name
         return EntryPoints(roots=roots, central=central)
-
-    def _require_repository(self, repo: str) -> None:
-        """Raise `RepositoryNotFoundError` (naming those it holds) unless the graph has `repo`.
-        Asked only once an answer came back empty: found answers need no extra read."""
-        known = repository_statuses(self.client)
-        if repo not in known:
-            raise RepositoryNotFoundError(repo, known=list(known))
