@@ -2,9 +2,11 @@
 
 Reports files/s, seconds per stage, peak RSS (this process, Neo4j), and the time
 of incremental re-indexes: no change, a one-file body edit, a one-file interface edit.
+`--timeline` also samples, every half second of the full index, how many cores the machine
+and the server kept busy, beside the moments each stage began: where two cores sat idle.
 
     .venv/bin/python -m benchmarks.index_speed [--package django==5.1.4] [--json out.json]
-        [--full-only] [--workers N]
+        [--full-only] [--workers N] [--timeline]
     .venv/bin/python -m benchmarks.index_speed --path benchmarks/cache/oracles/ts/\
         blueprintjs+core-5.16.0 --edit-file src/components/button/buttons.tsx   # TypeScript
 """
@@ -12,11 +14,13 @@ of incremental re-indexes: no change, a one-file body edit, a one-file interface
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import resource
 import shutil
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -83,6 +87,82 @@ def _cpu_use(
     }
 
 
+def _machine_busy() -> tuple[float, float]:
+    """Seconds of CPU the whole machine has been busy and idle (all cores, /proc/stat)."""
+    fields = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + fields[4]  # idle, iowait
+    tick = os.sysconf("SC_CLK_TCK")
+    return (sum(fields[:8]) - idle) / tick, idle / tick
+
+
+class _Timeline:
+    """Busy cores (the machine's, the server's) every `every` seconds, and stage marks: a
+    progress reporter that records when each stage the run names begins."""
+
+    def __init__(self, server_pid: int | None, every: float = 0.5) -> None:
+        self._server_pid, self._every = server_pid, every
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self.started = time.perf_counter()
+        self.samples: list[tuple[float, float, float | None]] = []
+        self.stages: list[tuple[float, str]] = []
+
+    def stage(self, name: str, total: int | None = None) -> None:
+        self.stages.append((round(time.perf_counter() - self.started, 2), name))
+
+    def advance(self, amount: int = 1) -> None:
+        return None
+
+    def __enter__(self) -> _Timeline:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _sample(self) -> None:
+        busy, _idle = _machine_busy()
+        server = _cpu_seconds(self._server_pid)[1]
+        last = time.perf_counter()
+        while not self._stop.wait(self._every):
+            now = time.perf_counter()
+            busy_now, _idle = _machine_busy()
+            server_now = _cpu_seconds(self._server_pid)[1]
+            span = now - last
+            server_cores = (
+                None if server is None or server_now is None else (server_now - server) / span
+            )
+            self.samples.append(
+                (
+                    round(now - self.started, 2),
+                    round((busy_now - busy) / span, 2),
+                    None if server_cores is None else round(server_cores, 2),
+                )
+            )
+            busy, server, last = busy_now, server_now, now
+
+    def by_stage(self) -> list[dict[str, Any]]:
+        """Each stage's span and the cores the machine and the server kept busy in it."""
+        marks = [*self.stages, (self.samples[-1][0] if self.samples else 0.0, "end")]
+        spans = []
+        for (start, name), (end, _next) in itertools.pairwise(marks):
+            inside = [s for s in self.samples if start < s[0] <= end]
+            if not inside:
+                continue
+            servers = [s[2] for s in inside if s[2] is not None]
+            spans.append(
+                {
+                    "stage": name,
+                    "from_s": start,
+                    "seconds": round(end - start, 2),
+                    "busy_cores": round(sum(s[1] for s in inside) / len(inside), 2),
+                    "server_cores": round(sum(servers) / len(servers), 2) if servers else None,
+                }
+            )
+        return spans
+
+
 def _edit_body(path: Path) -> None:
     text = path.read_text()
     python = path.suffix == ".py"
@@ -108,6 +188,7 @@ def run(
     *,
     full_only: bool = False,
     workers: int | None = None,
+    timeline: bool = False,
 ) -> dict[str, Any]:
     """`workers`: processes that parse and that link (None: the defaults, up to 4 and 2)."""
     if path is not None:
@@ -137,7 +218,10 @@ def run(
             if workers is None
             else IndexOptions(workers=workers, link_workers=workers)
         )
-        full = build_graph(work, client, repo=REPO, state_dir=state_dir, options=options)
+        with _Timeline(server_pid) as sampled:
+            full = build_graph(
+                work, client, repo=REPO, state_dir=state_dir, options=options, progress=sampled
+            )
         full_seconds = time.perf_counter() - started
         full_cpu = _cpu_use(cpu_before, _cpu_seconds(server_pid), full_seconds)
 
@@ -195,6 +279,11 @@ def run(
         "stages": {k: round(v, 2) for k, v in full.seconds.items()},
         "incremental": incremental,
         "peak_rss": {**_peak_rss_mb(), "neo4j_mb": _neo4j_peak_mb(server_pid)},
+        **(
+            {"timeline": {"by_stage": sampled.by_stage(), "samples": sampled.samples}}
+            if timeline
+            else {}
+        ),
     }
 
 
@@ -210,9 +299,17 @@ def main() -> None:
     parser.add_argument(
         "--workers", type=int, help="processes that parse and that link (default: up to 4 and 2)"
     )
+    parser.add_argument(
+        "--timeline", action="store_true", help="busy cores every 0.5 s of the full index"
+    )
     args = parser.parse_args()
     result = run(
-        args.package, args.edit_file, args.path, full_only=args.full_only, workers=args.workers
+        args.package,
+        args.edit_file,
+        args.path,
+        full_only=args.full_only,
+        workers=args.workers,
+        timeline=args.timeline,
     )
     text = json.dumps(result, indent=2)
     print(text)
