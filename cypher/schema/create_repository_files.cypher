@@ -6,5 +6,5 @@
 CREATE FULLTEXT INDEX $name IF NOT EXISTS
 FOR (n:RepositoryLabel) ON EACH [n.file_text]
 OPTIONS {indexConfig: {
-  `fulltext.analyzer`: $fulltext_analyzer, `fulltext.eventually_consistent`: false
+  `fulltext.analyzer`: $fulltext_analyzer, `fulltext.eventually_consistent`: true
 }}

@@ -104,6 +104,8 @@ class GraphWriter:
         )
 
     def finish_run(self, run: str, *, head: str | None, files: int, symbols: int) -> None:
+        """Mark the run done, once the full-text indexes hold what it wrote."""
+        self.await_text_indexes()
         self.client.write(
             load_query("ingest/write_repository_done"),
             {"repo": self.repo, "run": run, "head": head, "files": files, "symbols": symbols},
@@ -280,6 +282,12 @@ class GraphWriter:
         if packages:
             cross.relink(packages)
         self.delete_orphan_externals()
+        self.await_text_indexes()
+
+    def await_text_indexes(self) -> None:
+        """Wait until the full-text indexes, which the server updates after a write commits
+        (`fulltext.eventually_consistent`, schema/create.cypher), have caught up."""
+        self.client.write(load_query("ingest/await_text_indexes"))
 
     def delete_orphan_externals(self, candidates: Sequence[str] | None = None) -> None:
         """Delete :External nodes nothing points at: all of them, or only `candidates`."""
