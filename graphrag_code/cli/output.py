@@ -1,8 +1,9 @@
 """JSON on standard output, as each command's `--json` prints it.
 
 Highlighted for a person at a terminal; plain when piped, which is where scripts, CI and
-agents read it. Rich's highlighting costs ~3 ms a kilobyte: 0.75 s for the ~250 kB that
-`diff --json` prints for a three-file change on Django, as long as the diff itself takes.
+agents read it. Rich's highlighting costs ~2.5 ms a kilobyte: 3.2 s for the 1.3 MB that
+`diff --json` prints for a three-file change on Django, more than the diff itself takes
+(1.2 s; BENCHMARKS.md §10d).
 """
 
 from __future__ import annotations
