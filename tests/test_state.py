@@ -11,7 +11,9 @@ import pytest
 
 from graphrag_code.ingest import state as state_module
 from graphrag_code.ingest.state import IndexState, StateStore, compact, packed, with_calls
-from graphrag_code.model import CallSite, ParsedFile
+from graphrag_code.linking.index import RepositoryIndex
+from graphrag_code.model import CallSite, ImplicitCall, ParsedFile
+from graphrag_code.parsing.python import PythonParser
 
 SERVER, DATABASE = "bolt://127.0.0.1:7687", "neo4j"
 
@@ -21,6 +23,10 @@ def _parsed(path: str, module: str) -> ParsedFile:
         path=path, module=module, is_package=False, language="python", sha256="0" * 64, loc=3,
         code="x = f()\n", docstring=None,
         calls=(CallSite(module, ("f",), 1), CallSite(module, ("g", "h"), 2, ("g",))),
+        implicit_calls=(
+            ImplicitCall(module, ("__enter__", "__exit__"), ("name", "x"), 3, 12, syntax="with"),
+            ImplicitCall(module, ("size",), ("name", "x"), 3, 20, syntax=".", mode="get"),
+        ),
     )  # fmt: skip
 
 
@@ -47,8 +53,10 @@ def test_a_saved_state_loads_back_equal(tmp_path: Path) -> None:
     assert loaded == state
     assert loaded is not None
     assert loaded.parsed["a.py"].code == ""  # compacted: no source text
-    calls = with_calls(loaded.parsed["a.py"], loaded.calls["a.py"]).calls
-    assert calls == _parsed("a.py", "a").calls
+    assert loaded.parsed["a.py"].implicit_calls == ()  # kept pickled with the call sites
+    restored = with_calls(loaded.parsed["a.py"], loaded.calls["a.py"])
+    assert restored.calls == _parsed("a.py", "a").calls
+    assert restored.implicit_calls == _parsed("a.py", "a").implicit_calls
 
 
 def test_a_state_saved_early_is_in_place_only_once_committed(tmp_path: Path) -> None:
@@ -170,3 +178,24 @@ def test_an_unreadable_or_foreign_state_file_means_a_full_run(tmp_path: Path) ->
     assert StateStore(tmp_path).load(SERVER, DATABASE, "demo") is None
     state_file.write_bytes(pickle.dumps(_state()))  # the previous format: one pickled state
     assert StateStore(tmp_path).load(SERVER, DATABASE, "demo") is None
+
+
+def test_a_kept_parse_gives_the_lookup_tables_what_its_flows_give() -> None:
+    """What a file uses as values is worked out once, when its parse is kept: the lookup
+    tables built from kept parses count the same names as those built from fresh ones."""
+    source = (
+        b"from handlers import on_save, on_load\n"
+        b"HANDLERS = {'save': on_save, 'load': on_load}\n"
+        b"def run(callback=default_hook):\n"
+        b"    register(callback, helpers.retry)\n"
+        b"    return make()()\n"
+    )
+    fresh = PythonParser().parse(
+        path="app.py", module="app", is_package=False, source=source, sha256="0" * 64
+    )
+    kept, _calls = compact(fresh)
+    assert fresh.value_references is None
+    assert kept.value_references == (
+        "callback", "default_hook", "on_load", "on_save", "retry",
+    )  # fmt: skip
+    assert RepositoryIndex([kept]).value_names == RepositoryIndex([fresh]).value_names

@@ -31,7 +31,7 @@ __all__ = [
     "Lookups", "ModuleInfo", "RepositoryIndex", "call_names", "descriptor_names", "flow_keys",
     "interface_hash", "is_property", "mentions", "pass_name", "positional_types", "property_names",
     "signature_buckets", "signature_names", "store_names", "stores", "value_calls",
-    "value_names",
+    "value_names", "value_references",
 ]  # fmt: skip
 
 FLOWS_KEY = "flows:"
@@ -123,9 +123,17 @@ def _value_references(parsed: ParsedFile) -> list[str]:
     return sorted(found)
 
 
+def value_references(parsed: ParsedFile) -> tuple[str, ...]:
+    """The last names of what a file uses as values, once each, sorted: those its parse
+    carries when it was kept in the incremental state, else worked out now."""
+    if parsed.value_references is not None:
+        return parsed.value_references
+    return tuple(_value_references(parsed))
+
+
 def value_names(parsed: ParsedFile) -> list[str]:
     """`VALUE_KEY + name` for each name a file uses as a value (see `VALUE_KEY`)."""
-    return [VALUE_KEY + name for name in _value_references(parsed)]
+    return [VALUE_KEY + name for name in value_references(parsed)]
 
 
 def descriptor_names(parsed: ParsedFile) -> list[str]:
@@ -534,7 +542,7 @@ class RepositoryIndex:
             self.scope_names[names.scope] = names
         self._add_flows(parsed, kinds)
         self.descriptor_names.update(_class_call_attributes(parsed))
-        self.value_names.update(_value_references(parsed))
+        self.value_names.update(value_references(parsed))
         for signature in parsed.signatures:
             if signature.name in self.signatures:
                 continue
@@ -611,7 +619,7 @@ class RepositoryIndex:
     def _remove(self, parsed: ParsedFile) -> None:
         del self.modules[parsed.module]
         _uncount(self.descriptor_names, _class_call_attributes(parsed))
-        _uncount(self.value_names, _value_references(parsed))
+        _uncount(self.value_names, value_references(parsed))
         for signature in parsed.signatures:
             if self.signatures.get(signature.name, (None, ""))[1] != parsed.module:
                 continue
