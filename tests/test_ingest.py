@@ -15,6 +15,7 @@ from graphrag_code.graph.queries import load_query
 from graphrag_code.graph.schema import SchemaConfig, ensure_schema
 from graphrag_code.graph.writer import GraphWriter
 from graphrag_code.ingest.pipeline import IndexOptions, build_graph
+from graphrag_code.ingest.state import StateStore
 
 SHOP = Path(__file__).parent / "fixtures" / "shop"
 
@@ -100,6 +101,49 @@ def test_second_run_without_changes_writes_nothing(graph: Neo4jClient, tmp_path:
     assert report.mode == "incremental"
     assert (report.files_parsed, report.nodes_written, report.files_relinked) == (0, 0, 0)
     assert dump(graph, "shop") == before
+
+
+def test_a_run_that_finds_nothing_changed_reports_the_repository_without_reading_the_parses(
+    graph: Neo4jClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new process (a fresh store) that finds every file as the last run left it reports
+    that run's figures from the state's header and records the check on the repository's
+    node; the parses and links are never read, and the next edit still links incrementally
+    to the graph a clean index gives."""
+    repo_dir = tmp_path / "shop"
+    shutil.copytree(SHOP, repo_dir)
+    state = tmp_path / "state"
+    first = build_graph(repo_dir, graph, repo="calm", state_dir=state)
+    before = dump(graph, "calm")
+    stamp = "MATCH (r:Repository {name: 'calm'}) RETURN r.indexed_at AS at, r.state_token AS t"
+    checked_before = graph.read(stamp)[0]
+
+    def unread(*_args: object) -> None:
+        raise AssertionError("the parses were read")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(StateStore, "read_files", unread)
+        report = build_graph(repo_dir, graph, repo="calm", state_dir=state)
+    assert report.mode == "incremental"
+    assert (report.files_parsed, report.files_unchanged) == (0, first.files_total)
+    figures = ("files_total", "modules", "symbols", "edges", "unresolved_calls", "tests")
+    assert {f: getattr(report, f) for f in figures} == {f: getattr(first, f) for f in figures}
+    assert report.languages == first.languages
+    assert "link" not in report.seconds
+    assert dump(graph, "calm") == before
+    checked = graph.read(stamp)[0]
+    assert checked["t"] == checked_before["t"]  # the same run's graph, so the same state
+    assert checked["at"] > checked_before["at"]
+
+    models = repo_dir / "src/shop/models.py"
+    models.write_text(models.read_text().replace("def format_cents(", "def format_money("))
+    edited = build_graph(repo_dir, graph, repo="calm", state_dir=state)
+    assert (edited.mode, edited.files_parsed) == ("incremental", 1)
+    incremental = dump(graph, "calm")
+    GraphWriter(graph, "calm").delete_repository()
+    clean = build_graph(repo_dir, graph, repo="calm", state_dir=tmp_path / "clean")
+    assert clean.mode == "full"
+    assert dump(graph, "calm") == incremental
 
 
 def _edit_shop(root: Path) -> None:

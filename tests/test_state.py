@@ -199,3 +199,23 @@ def test_a_kept_parse_gives_the_lookup_tables_what_its_flows_give() -> None:
         "callback", "default_hook", "on_load", "on_save", "retry",
     )  # fmt: skip
     assert RepositoryIndex([kept]).value_names == RepositoryIndex([fresh]).value_names
+
+
+def test_a_state_read_in_two_steps_equals_one_read_whole(tmp_path: Path) -> None:
+    """The header first (what a run needs to see that nothing changed), the parses, links and
+    node ids only when asked for; the second step refuses a file replaced in between, and a
+    state whose parses were never read cannot be saved in place of the whole one."""
+    state = _state(**{"a.py": _parsed("a.py", "a"), "b.py": _parsed("b.py", "b")})
+    StateStore(tmp_path).save(SERVER, DATABASE, state)
+    header = StateStore(tmp_path).load(SERVER, DATABASE, "demo", files=False)
+    assert header is not None
+    assert (header.files, header.parsed, header.links, header.node_ids) == (state.files, {}, {}, {})
+    with pytest.raises(ValueError, match="cannot be saved"):
+        StateStore(tmp_path).save(SERVER, DATABASE, header)
+    assert StateStore(tmp_path).read_files(header) == state
+    assert header.parsed.keys() == {"a.py", "b.py"}
+
+    stale = StateStore(tmp_path).load(SERVER, DATABASE, "demo", files=False)
+    assert stale is not None
+    StateStore(tmp_path).save(SERVER, DATABASE, _state(**{"c.py": _parsed("c.py", "c")}))
+    assert StateStore(tmp_path).read_files(stale) is None

@@ -111,6 +111,13 @@ class GraphWriter:
             {"repo": self.repo, "run": run, "head": head, "files": files, "symbols": symbols},
         )
 
+    def touch_run(self, root: str, run: str, *, head: str | None) -> None:
+        """Record that a run found the repository as the complete run `run` left it."""
+        self.client.write(
+            load_query("ingest/write_repository_checked"),
+            {"repo": self.repo, "run": run, "root": root, "head": head},
+        )
+
     def repository_state(self) -> dict[str, Any] | None:
         rows = self.client.read(load_query("ingest/read_repository"), {"repo": self.repo})
         return rows[0] if rows else None

@@ -8,6 +8,7 @@ while still converging to the graph a clean run would write (tests prove the equ
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,7 @@ __all__ = [
     "lookup_tables",
     "next_state",
     "node_statistics",
+    "nothing_changed",
     "usable_state",
 ]
 
@@ -64,7 +66,9 @@ class IngestRun:
 def usable_state(
     store: StateStore, client: Neo4jClient, writer: GraphWriter, repo: str
 ) -> IndexState | None:
-    state = store.load(client.endpoint.uri, client.database, repo)
+    """The saved state of `repo` if the graph is the one it describes, its per-file objects
+    not read yet (`StateStore.read_files`)."""
+    state = store.load(client.endpoint.uri, client.database, repo, files=False)
     if state is None:
         return None
     stored = writer.repository_state()
@@ -75,6 +79,21 @@ def usable_state(
     if stored.get("state_token") != state.token:
         return None
     return state
+
+
+def nothing_changed(state: IndexState, files: Iterable[SourceFile]) -> bool:
+    """Whether the walked `files` are those `state` describes, each with the same content
+    (a file skipped for its content, unchanged, stays skipped): then a run has nothing to
+    parse, link or write."""
+    seen = 0
+    for source in files:
+        if state.files.get(source.path) == source.sha256:
+            seen += 1
+            continue
+        skipped = state.skipped.get(source.path)
+        if skipped is None or skipped[0] != source.sha256:
+            return False
+    return seen == len(state.files)
 
 
 def files_to_parse(run: IngestRun) -> set[str]:

@@ -13,7 +13,7 @@ import subprocess
 import time
 import uuid
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -28,7 +28,7 @@ from ..languages import language_named, module_names
 from ..linking.index import RepositoryIndex
 from ..linking.linker import FileLinks, NodeIds
 from ..linking.shared_budget import DEFAULT_CEILING_MB, DEFAULT_SHARED_MB
-from ..model import NodeRow, ParsedFile, SkippedFile, SymbolKind
+from ..model import NodeRow, ParsedFile, SkippedFile, SourceFile, SymbolKind
 from ..parsing import ParseJob, imported_prefixes, parse_files, walk_repository
 from ..parsing.walker import DEFAULT_MAX_BYTES, WalkResult, walk_changes
 from ..progress import SILENT, ProgressReporter
@@ -42,11 +42,12 @@ from .incremental import (
     lookup_tables,
     next_state,
     node_statistics,
+    nothing_changed,
     usable_state,
 )
 from .languages import LanguageRun, per_language, read_project
 from .link_pool import link_in_processes, link_weight
-from .report import IngestReport
+from .report import IngestReport, RepositorySummary
 from .rows import file_node_ids, file_rows
 from .state import EarlySave, IndexState, StateStore, paused_gc, with_calls
 from .tests_stage import update_tests
@@ -147,6 +148,16 @@ def build_graph(
             project = read_project(walked.project, state.project if state is not None else {})
     report.skipped.extend(walked.skipped)
     report.skipped_dirs.extend(walked.skipped_dirs)
+    if (
+        state is not None
+        and state.summary is not None
+        and not partial
+        and _shas(project) == _shas(state.project)
+        and nothing_changed(state, walked.files)
+    ):
+        return _unchanged(root, client, writer, state, state.summary, walked.files, report)
+    with _timed(report, "state"):
+        state = store.read_files(state) if state is not None else None
     skipped_sha = {f.path: f.sha256 for f in walked.files}
     run = IngestRun(
         root=root,
@@ -203,16 +214,17 @@ def build_graph(
                     all_nodes=[node for nodes in node_ids.values() for node in nodes],
                     project_changed=project_changed,
                 )  # fmt: skip
+            report.tests, report.tests_reached = tests_report.tests, tests_report.reached
             _summarise(run, index, links)
             new_state = next_state(run, index, links, relink, node_ids, stats, token, skipped_sha)
             new_state.project, new_state.languages, new_state.tests = project, langs.names, tests
+            new_state.summary = report.summary()
             if not background:  # a long-lived store saves in the background after the run
                 with _timed(report, "state"):
                     early = store.save_early(client.endpoint.uri, client.database, new_state)
             with _timed(report, "write"):  # what the server has still to write
                 writes.drain()
         report.write_seconds = dict(writes.seconds)
-        report.tests, report.tests_reached = tests_report.tests, tests_report.reached
         report.tests_edges = tests_report.edges_written
         with _timed(report, "cross"):
             progress.stage("linking across repositories", None)
@@ -227,6 +239,29 @@ def build_graph(
         if early is not None:
             early.discard()  # nothing once committed
     writer.finish_run(token, head=_git_head(root), files=len(run.parsed), symbols=report.symbols)
+    return report
+
+
+def _unchanged(
+    root: Path,
+    client: Neo4jClient,
+    writer: GraphWriter,
+    state: IndexState,
+    summary: RepositorySummary,
+    walked: Sequence[SourceFile],
+    report: IngestReport,
+) -> IngestReport:
+    """The report of a run that found every file as the last run left it: nothing to parse,
+    link or write, so the parses and links are not even read (Django: 1.9 s -> 0.3 s). The
+    repository's node records the check: its root, git head and time, as a run would."""
+    report.unchanged(summary)
+    report.skipped.extend(
+        SkippedFile(f.path, state.skipped[f.path][1]) for f in walked if f.path not in state.files
+    )
+    cross = CrossRepoLinker(client)
+    if any(provider.repo != report.repo for provider in cross.providers()):
+        report.cross_repo_edges = cross.edges(report.repo)
+    writer.touch_run(str(root), state.token, head=_git_head(root))
     return report
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from ..model import ParseIssue, SkippedFile
 
-__all__ = ["IngestReport", "LanguageCounts"]
+__all__ = ["IngestReport", "LanguageCounts", "RepositorySummary"]
 
 
 @dataclass
@@ -24,6 +24,24 @@ class LanguageCounts:
             "symbols": self.symbols,
             "edges": dict(sorted(self.edges.items())),
         }
+
+
+@dataclass(frozen=True)
+class RepositorySummary:
+    """What a run's report says of the whole repository rather than of what the run changed.
+    Kept in the incremental state: a run that finds nothing changed reports it from there,
+    without reading the parses and links it would otherwise rebuild the same figures from."""
+
+    files: int
+    modules: int
+    symbols: int
+    edges: Counter[str]
+    unresolved_calls: int
+    unresolved_kinds: Counter[str]
+    languages: dict[str, LanguageCounts]
+    tests: int
+    tests_reached: int
+    project_issues: dict[str, list[ParseIssue]]
 
 
 @dataclass
@@ -66,6 +84,33 @@ class IngestReport:
     # external names another repository provides that stayed :External: several repositories
     # provide the package and the caller's declared dependencies choose none (or several)
     cross_repo_ambiguous: int = 0
+
+    def summary(self) -> RepositorySummary:
+        return RepositorySummary(
+            files=self.files_total,
+            modules=self.modules,
+            symbols=self.symbols,
+            edges=Counter(self.edges),
+            unresolved_calls=self.unresolved_calls,
+            unresolved_kinds=Counter(self.unresolved_kinds),
+            languages=dict(self.languages),
+            tests=self.tests,
+            tests_reached=self.tests_reached,
+            project_issues=dict(self.project_issues),
+        )
+
+    def unchanged(self, summary: RepositorySummary) -> None:
+        """Report a run that found nothing changed since the run `summary` is of."""
+        self.mode = "incremental"
+        self.files_total = self.files_unchanged = summary.files
+        self.modules, self.symbols = summary.modules, summary.symbols
+        self.edges = Counter(summary.edges)
+        self.unresolved_calls = summary.unresolved_calls
+        self.unresolved_kinds = Counter(summary.unresolved_kinds)
+        self.languages = dict(summary.languages)
+        self.tests, self.tests_reached = summary.tests, summary.tests_reached
+        self.project_issues = dict(summary.project_issues)
+        self.parse_issues.update(summary.project_issues)
 
     @property
     def total_seconds(self) -> float:

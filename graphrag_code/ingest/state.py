@@ -31,6 +31,7 @@ from ..linking.index import RepositoryIndex, value_references
 from ..linking.linker import FileLinks
 from ..model import Block, CallSite, Dotted, Expr, ImplicitCall, ImplicitMode, ParsedFile
 from ..parsing import ModuleName
+from .report import RepositorySummary
 
 __all__ = [
     "EarlySave", "IndexState", "RawCall", "Spans", "StateStore", "TestsBook", "compact", "packed",
@@ -111,8 +112,9 @@ _LAZY = ("roles", "seeds", "receivers", "reach")
 # variables consulted by name, `STORE_KEY`; 29: parameters declared as abstract protocols
 # (`<protocol>` flows), spawning calls filed as the calls they make, `X | None` union types,
 # names used as values consulted by name, `VALUE_KEY`; 30: implicit calls kept pickled with
-# the call sites, parses carry the names they use as values)
-_FORMAT = 30
+# the call sites, parses carry the names they use as values; 31: the run's summary of the
+# repository, `RepositorySummary`)
+_FORMAT = 31
 _MAGIC = b"graphrag-code state\n"  # then the table's offset, 8 bytes little-endian
 # the per-file fields pickled one file at a time on disk (see `StateStore._write`)
 _PER_FILE = ("parsed", "links", "node_ids")
@@ -147,6 +149,9 @@ class IndexState:
     languages: tuple[str, ...] = ("python",)
     project: dict[str, tuple[str, str]] = field(default_factory=dict)
     tests: TestsBook = field(default_factory=TestsBook)
+    # the run's figures for the whole repository, reported again by a run that finds nothing
+    # changed (None: a state saved without them, e.g. by a test)
+    summary: RepositorySummary | None = None
     format: int = _FORMAT
     # the lookup tables of this state, kept in memory only (never pickled): a long-lived store
     # updates them for the changed files instead of rebuilding them
@@ -154,11 +159,15 @@ class IndexState:
     # in memory only: where the per-file objects lie in the file this state was loaded from or
     # saved as; an object passed on unchanged to the next state is saved as a copy of its bytes
     encoded: Spans | None = field(default=None, compare=False, repr=False)
+    # in memory only: loaded without its per-file objects (`StateStore.load(files=False)`),
+    # where to read them from (`StateStore.read_files`)
+    unread: Unread | None = field(default=None, compare=False, repr=False)
 
     def __getstate__(self) -> dict[str, Any]:
         data = dict(self.__dict__)
         data["index"] = None
         data["encoded"] = None
+        data["unread"] = None
         return data
 
     def __setstate__(self, data: dict[str, Any]) -> None:
@@ -166,8 +175,19 @@ class IndexState:
 
 
 RawCall = tuple[str, Dotted, int, Dotted | None, int, Block, Expr | None]
+FileSpans = dict[str, dict[str, tuple[int, int]]]  # field -> path -> (offset, length)
 RawImplicit = tuple[str, tuple[str, ...], Expr, int, int, Block, str, ImplicitMode]
 FileIdentity = tuple[int, int, int, int]  # st_dev, st_ino, st_size, st_mtime_ns
+
+
+@dataclass(frozen=True)
+class Unread:
+    """The per-file objects of a state not read yet: the file they lie in, which file that
+    was (another process may have replaced it since), and where each lies."""
+
+    path: Path
+    identity: FileIdentity
+    spans: FileSpans
 
 
 @dataclass(frozen=True)
@@ -276,22 +296,40 @@ class StateStore:
         key = hashlib.sha256(f"{server}\n{database}\n{repo}".encode()).hexdigest()[:24]
         return self.directory / f"{repo}-{key}.pickle"
 
-    def load(self, server: str, database: str, repo: str) -> IndexState | None:
+    def load(
+        self, server: str, database: str, repo: str, *, files: bool = True
+    ) -> IndexState | None:
+        """The state saved for `repo`, or None. With `files` False its per-file objects
+        (parses, links, node ids: most of the loading time) are left on disk until
+        `read_files`: a run that finds nothing changed never needs them."""
         path = self._path(server, database, repo)
         remembered = self._memory.get(path)
         if remembered is not None:
             return remembered
         try:
             with path.open("rb") as handle:
-                return self._read(handle, repo)
-        except (
-            OSError, pickle.UnpicklingError, EOFError, AttributeError, TypeError, ValueError,
-            KeyError, IndexError,
-        ):  # fmt: skip
+                return self._read(handle, repo, files=files)
+        except _UNREADABLE:
             return None
 
+    def read_files(self, state: IndexState) -> IndexState | None:
+        """`state` with its per-file objects read (in place), or None when its file was
+        replaced or spoilt since its header was read."""
+        unread = state.unread
+        if unread is None:
+            return state
+        try:
+            with unread.path.open("rb") as handle:
+                if _identity(handle.fileno()) != unread.identity:
+                    return None
+                _read_files(handle, state, unread.identity, unread.spans)
+        except _UNREADABLE:
+            return None
+        state.unread = None
+        return state
+
     @staticmethod
-    def _read(handle: BinaryIO, repo: str) -> IndexState | None:
+    def _read(handle: BinaryIO, repo: str, *, files: bool) -> IndexState | None:
         if handle.read(len(_MAGIC)) != _MAGIC:
             return None  # an older format: one pickle of everything
         identity = _identity(handle.fileno())
@@ -303,18 +341,16 @@ class StateStore:
         state = pickle.load(handle)  # from the file: its call sites' bytes are not read twice
         if not isinstance(state, IndexState) or state.repo != repo:
             return None
-        objects: dict[str, dict[str, tuple[Any, int, int]]] = {}
-        for name in _PER_FILE:
-            spans: dict[str, tuple[int, int]] = table["files"][name]
-            values = {key: unpacked(_span(handle, *at)) for key, at in spans.items()}
-            setattr(state, name, values)
-            objects[name] = {key: (values[key], *spans[key]) for key in spans}
-        state.encoded = Spans(identity, objects)
+        if files:
+            _read_files(handle, state, identity, table["files"])
+        else:
+            state.unread = Unread(Path(handle.name), identity, table["files"])
         return state
 
     def save(
         self, server: str, database: str, state: IndexState, *, background: bool = False
     ) -> None:
+        _check_read(state)
         path = self._path(server, database, state.repo)
         self.wait()
         self._memory[path] = state
@@ -337,6 +373,7 @@ class StateStore:
         graph holds what it describes (the run writes it while the server is still writing
         the graph: Django's state takes ~1.4 s to write). Not committed, it is as if never
         saved."""
+        _check_read(state)
         path = self._path(server, database, state.repo)
         self.wait()
         return EarlySave(self, path, state, _write_temporary(path, state))
@@ -350,6 +387,31 @@ class StateStore:
         path = self._path(server, database, repo)
         self._memory.pop(path, None)
         path.unlink(missing_ok=True)
+
+
+_UNREADABLE = (
+    OSError, pickle.UnpicklingError, EOFError, AttributeError, TypeError, ValueError, KeyError,
+    IndexError,
+)  # fmt: skip
+"""What reading a spoilt, truncated or foreign state file may raise: the state is unusable."""
+
+
+def _check_read(state: IndexState) -> None:
+    if state.unread is not None:  # its parses are not in memory: it would be saved without
+        raise ValueError("a state whose per-file objects were not read cannot be saved")
+
+
+def _read_files(
+    handle: BinaryIO, state: IndexState, identity: FileIdentity, spans: FileSpans
+) -> None:
+    """Read the per-file objects of `state` from `handle` (the file `spans` describe)."""
+    objects: dict[str, dict[str, tuple[Any, int, int]]] = {}
+    for name in _PER_FILE:
+        at: dict[str, tuple[int, int]] = spans[name]
+        values = {key: unpacked(_span(handle, *where)) for key, where in at.items()}
+        setattr(state, name, values)
+        objects[name] = {key: (values[key], *at[key]) for key in at}
+    state.encoded = Spans(identity, objects)
 
 
 def _span(handle: BinaryIO, offset: int, length: int) -> bytes:
