@@ -252,7 +252,7 @@ def _unchanged(
     report: IngestReport,
 ) -> IngestReport:
     """The report of a run that found every file as the last run left it: nothing to parse,
-    link or write, so the parses and links are not even read (Django: 1.9 s -> 0.3 s). The
+    link or write, so the parses and links are not even read (Django: 1.9 s -> 0.2 s). The
     repository's node records the check: its root, git head and time, as a run would."""
     report.unchanged(summary)
     report.skipped.extend(

@@ -86,6 +86,7 @@ class IngestReport:
     cross_repo_ambiguous: int = 0
 
     def summary(self) -> RepositorySummary:
+        """This run's figures for the whole repository, for the next run's state."""
         return RepositorySummary(
             files=self.files_total,
             modules=self.modules,
