@@ -21,6 +21,7 @@ from graphrag_code.embedding import HashingEmbedder
 from graphrag_code.errors import SymbolNotFoundError
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.graph.crossrepo import Provider, choose_provider
+from graphrag_code.graph.queries import load_query
 from graphrag_code.graph.schema import SchemaConfig, ensure_schema
 from graphrag_code.graph.writer import GraphWriter
 from graphrag_code.ingest.dependencies import normalise, project_names, top_level_packages
@@ -364,3 +365,35 @@ def test_mcp_callers_name_the_other_repository_and_stay_home_within(
     within = tools.callers("billing_lib.invoices.total", within=True)
     text = "\n".join(part.text for part in within.content if isinstance(part, TextContent))
     assert "nothing found" in text
+
+
+def _index_scans(client: Neo4jClient, query: str, parameters: dict[str, object]) -> set[str]:
+    """The relationship types `query`'s plan reads through a relationship index."""
+    with client._driver.session(database=client.database) as session:
+        plan = session.run(f"EXPLAIN {query}", parameters).consume().plan
+    found: set[str] = set()
+    stack = [plan]
+    while stack:
+        operator = stack.pop()
+        stack.extend(operator.get("children", []))
+        if "RelationshipIndexScan" in operator["operatorType"]:
+            details = str(operator.get("args", {}).get("Details", ""))
+            found.update(
+                kind for kind in ("CALLS", "IMPORTS", "INHERITS") if f":{kind}(" in details
+            )
+    return found
+
+
+def test_the_cross_stage_reads_a_repositorys_cross_edges_through_their_index(
+    graph: Neo4jClient, tmp_path: Path
+) -> None:
+    """Only edges linked to another repository carry `external_name`: counting and releasing
+    a repository's cross edges read them through that property's index, one per edge type,
+    not every relationship of the repository (Django beside two others: 0.08-0.15 s ->
+    0.002 s a query, warm)."""
+    index(graph, LIBRARY, "billing_lib", tmp_path / "lib")
+    assert index(graph, SERVICE, "service", tmp_path / "svc") == len(CROSS)
+    every = {"CALLS", "IMPORTS", "INHERITS"}
+    assert _index_scans(graph, load_query("crossrepo/summary"), {"repo": "service"}) == every
+    release = {"ids": [], "into": "billing_lib", "packages": None, "from": "service", "limit": 1}
+    assert _index_scans(graph, load_query("crossrepo/release"), release) == every

@@ -2,7 +2,9 @@
 // until it returns 0): those into the nodes $ids (about to be deleted), those into
 // repository $into (or null) whose external package is in $packages (null: all of them),
 // and those leaving repository $from (or null). An edge to the :External written since (a
-// re-linked file) is the newer one and stays as it is.
+// re-linked file) is the newer one and stays as it is. The edges into $into and out of $from
+// are found through the indexes on `external_name`, which only cross edges carry
+// (schema/create.cypher), one per type: not by reading every relationship of the repository.
 // Parameters: $ids, $into, $packages, $from, $limit
 CALL () {
   UNWIND coalesce($ids, []) AS id
@@ -10,13 +12,22 @@ CALL () {
   WHERE r.external_name IS NOT NULL
   RETURN s, r
   UNION
-  MATCH (t:Code {repo: $into})<-[r:CALLS|IMPORTS|INHERITS]-(s:Code)
+  MATCH (s:Code)-[r:CALLS]->(t:Code)
   WHERE r.external_name IS NOT NULL
-    AND ($packages IS NULL OR r.external_package IN $packages)
+    AND ((t.repo = $into AND ($packages IS NULL OR r.external_package IN $packages))
+         OR s.repo = $from)
   RETURN s, r
   UNION
-  MATCH (s:Code {repo: $from})-[r:CALLS|IMPORTS|INHERITS]->(:Code)
+  MATCH (s:Code)-[r:IMPORTS]->(t:Code)
   WHERE r.external_name IS NOT NULL
+    AND ((t.repo = $into AND ($packages IS NULL OR r.external_package IN $packages))
+         OR s.repo = $from)
+  RETURN s, r
+  UNION
+  MATCH (s:Code)-[r:INHERITS]->(t:Code)
+  WHERE r.external_name IS NOT NULL
+    AND ((t.repo = $into AND ($packages IS NULL OR r.external_package IN $packages))
+         OR s.repo = $from)
   RETURN s, r
 }
 WITH s, r LIMIT $limit

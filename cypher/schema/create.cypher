@@ -13,6 +13,12 @@ CREATE TEXT INDEX code_path_text IF NOT EXISTS FOR (n:Code) ON (n.path);
 CREATE INDEX code_content_hash IF NOT EXISTS FOR (n:Code) ON (n.content_hash);
 // the cross-repository stage looks up the externals of the packages another repository provides
 CREATE INDEX external_package IF NOT EXISTS FOR (e:External) ON (e.package);
+// Only the edges the cross-repository stage linked to another repository's node carry
+// `external_name`: these index them alone, so that stage finds a repository's cross edges
+// without reading all its relationships (Django beside two others: 0.12 s -> 0.004 s a count).
+CREATE INDEX calls_external_name IF NOT EXISTS FOR ()-[r:CALLS]-() ON (r.external_name);
+CREATE INDEX imports_external_name IF NOT EXISTS FOR ()-[r:IMPORTS]-() ON (r.external_name);
+CREATE INDEX inherits_external_name IF NOT EXISTS FOR ()-[r:INHERITS]-() ON (r.external_name);
 // The vector index: schema/create_vector.cypher, or create_vector_filtered.cypher on 2026.01+.
 // The full-text index over every repository; each repository has one of its own too
 // (create_repository_text.cypher, graph/scoping.py).

@@ -155,6 +155,12 @@ def build_graph(
         and _shas(project) == _shas(state.project)
         and nothing_changed(state, walked.files)
     ):
+        if background and state.unread is not None:
+            # a caller-held store keeps what it loads: its next run with a change is warm
+            with _timed(report, "state"):
+                full = store.read_files(state)
+            if full is not None:
+                store.keep(client.endpoint.uri, client.database, full)
         return _unchanged(root, client, writer, state, state.summary, walked.files, report)
     with _timed(report, "state"):
         state = store.read_files(state) if state is not None else None
