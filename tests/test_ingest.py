@@ -51,6 +51,17 @@ def dump(client: Neo4jClient, repo: str) -> dict[str, Any]:
     }
 
 
+def assert_equals_a_clean_index(
+    client: Neo4jClient, root: Path, repo: str, incremental: dict[str, Any], state_dir: Path
+) -> None:
+    """`incremental` (the dump of `repo` after incremental runs) equals the graph a full index
+    of `root` writes once the repository is deleted."""
+    GraphWriter(client, repo).delete_repository()
+    clean = build_graph(root, client, repo=repo, state_dir=state_dir)
+    assert clean.mode == "full"
+    assert dump(client, repo) == incremental
+
+
 def test_index_writes_the_scope_tree_edges_and_properties(
     graph: Neo4jClient, tmp_path: Path
 ) -> None:
@@ -139,11 +150,7 @@ def test_a_run_that_finds_nothing_changed_reports_the_repository_without_reading
     models.write_text(models.read_text().replace("def format_cents(", "def format_money("))
     edited = build_graph(repo_dir, graph, repo="calm", state_dir=state)
     assert (edited.mode, edited.files_parsed) == ("incremental", 1)
-    incremental = dump(graph, "calm")
-    GraphWriter(graph, "calm").delete_repository()
-    clean = build_graph(repo_dir, graph, repo="calm", state_dir=tmp_path / "clean")
-    assert clean.mode == "full"
-    assert dump(graph, "calm") == incremental
+    assert_equals_a_clean_index(graph, repo_dir, "calm", dump(graph, "calm"), tmp_path / "clean")
 
 
 def test_a_held_store_keeps_the_whole_state_after_a_run_that_finds_nothing_changed(
@@ -207,10 +214,7 @@ def test_incremental_graph_equals_a_clean_reindex(graph: Neo4jClient, tmp_path: 
         and r[2] == "inc:shop.storage.sqlite.SqliteStorage.save"
         for r in incremental["rels"]
     )
-    GraphWriter(graph, "inc").delete_repository()
-    clean_report = build_graph(repo_dir, graph, repo="inc", state_dir=tmp_path / "clean")
-    assert clean_report.mode == "full"
-    assert dump(graph, "inc") == incremental
+    assert_equals_a_clean_index(graph, repo_dir, "inc", incremental, tmp_path / "clean")
 
 
 def test_a_body_edit_restates_only_its_own_nodes_and_equals_a_clean_reindex(

@@ -24,7 +24,7 @@ from graphrag_code.settings import Settings
 
 from .conftest import drop_search_indexes, wipe
 from .shop_graph import embed_with_hashing
-from .test_ingest import dump
+from .test_ingest import assert_equals_a_clean_index, dump
 
 MIXED = Path(__file__).parent / "fixtures" / "mixed"
 REPO = "mixed"
@@ -316,10 +316,7 @@ def test_incremental_equals_a_clean_index_after_typescript_edits(
         r[0] == "inc:web/cart.ts.Cart.add" and r[2] == "inc:web/store.ts.Store.put"
         for r in incremental["rels"]
     )
-    GraphWriter(neo4j, "inc").delete_repository()
-    clean = build_graph(root, neo4j, repo="inc", state_dir=tmp_path / "clean")
-    assert clean.mode == "full"
-    assert dump(neo4j, "inc") == incremental
+    assert_equals_a_clean_index(neo4j, root, "inc", incremental, tmp_path / "clean")
 
 
 def test_a_tsconfig_change_relinks_and_equals_a_clean_index(
