@@ -153,22 +153,6 @@ def test_a_run_that_finds_nothing_changed_reports_the_repository_without_reading
     assert_equals_a_clean_index(graph, repo_dir, "calm", dump(graph, "calm"), tmp_path / "clean")
 
 
-def test_a_held_store_keeps_the_whole_state_after_a_run_that_finds_nothing_changed(
-    graph: Neo4jClient, tmp_path: Path
-) -> None:
-    """A long-lived store (`CodeGraph`, a watcher) that starts from the state on disk reads
-    it whole even when nothing changed, and keeps it: its next run with a change is warm."""
-    state = tmp_path / "state"
-    first = build_graph(SHOP, graph, repo="held", state_dir=state)
-    held = StateStore(state)
-    report = build_graph(SHOP, graph, repo="held", store=held)
-    assert (report.files_parsed, report.symbols) == (0, first.symbols)
-    kept = held.load(graph.endpoint.uri, graph.database, "held", files=False)
-    assert kept is not None
-    assert kept.unread is None
-    assert kept.parsed.keys() == kept.files.keys()
-
-
 def _edit_shop(root: Path) -> None:
     """Body edit, interface change, new file, deleted file, renamed file."""
     sqlite = root / "src/shop/storage/sqlite.py"

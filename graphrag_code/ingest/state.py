@@ -312,12 +312,6 @@ class StateStore:
         except _UNREADABLE:
             return None
 
-    def keep(self, server: str, database: str, state: IndexState) -> None:
-        """Hold `state` (read whole) in memory as the one on disk: the next `load` returns
-        it without reading the file."""
-        _check_read(state)
-        self._memory[self._path(server, database, state.repo)] = state
-
     def read_files(self, state: IndexState) -> IndexState | None:
         """`state` with its per-file objects read (in place), or None when its file was
         replaced or spoilt since its header was read."""
