@@ -43,6 +43,7 @@ __all__ = [
     "next_state",
     "node_statistics",
     "nothing_changed",
+    "still_skipped",
     "usable_state",
 ]
 
@@ -89,11 +90,16 @@ def nothing_changed(state: IndexState, files: Iterable[SourceFile]) -> bool:
     for source in files:
         if state.files.get(source.path) == source.sha256:
             seen += 1
-            continue
-        skipped = state.skipped.get(source.path)
-        if skipped is None or skipped[0] != source.sha256:
+        elif still_skipped(state, source) is None:
             return False
     return seen == len(state.files)
+
+
+def still_skipped(state: IndexState, source: SourceFile) -> str | None:
+    """Why `source` stays skipped: the reason it was skipped for last time, if its content
+    is the same (None: it was not skipped, or it changed)."""
+    skipped = state.skipped.get(source.path)
+    return skipped[1] if skipped is not None and skipped[0] == source.sha256 else None
 
 
 def files_to_parse(run: IngestRun) -> set[str]:
@@ -106,9 +112,9 @@ def files_to_parse(run: IngestRun) -> set[str]:
     for path, source in run.sources.items():
         if previous.get(path) == source.sha256:
             continue
-        skipped = run.state.skipped.get(path)
-        if skipped is not None and skipped[0] == source.sha256:
-            run.report.skipped.append(SkippedFile(path, skipped[1]))
+        reason = still_skipped(run.state, source)
+        if reason is not None:
+            run.report.skipped.append(SkippedFile(path, reason))
             continue
         changed.add(path)
     for skip in run.report.skipped:

@@ -43,6 +43,7 @@ from .incremental import (
     next_state,
     node_statistics,
     nothing_changed,
+    still_skipped,
     usable_state,
 )
 from .languages import LanguageRun, per_language, read_project
@@ -155,8 +156,9 @@ def build_graph(
         and _shas(project) == _shas(state.project)
         and nothing_changed(state, walked.files)
     ):
-        # a caller-held store is left without it: its first run with a change reads it (a
-        # one-shot `CodeGraph`, as `diff` uses, never needs it: 4.5-6.0 s -> 1.8-3.1 s)
+        # The per-file objects stay unread, a caller-held store's too: its first run with a
+        # change reads them. Reading them here cost `diff`, which runs a one-shot
+        # `CodeGraph`, 4.5-6.0 s a command instead of 1.8-3.1 s.
         return _unchanged(root, client, writer, state, state.summary, walked.files, report)
     with _timed(report, "state"):
         state = store.read_files(state) if state is not None else None
@@ -258,7 +260,9 @@ def _unchanged(
     repository's node records the check: its root, git head and time, as a run would."""
     report.unchanged(summary)
     report.skipped.extend(
-        SkippedFile(f.path, state.skipped[f.path][1]) for f in walked if f.path not in state.files
+        SkippedFile(f.path, reason)
+        for f in walked
+        if f.path not in state.files and (reason := still_skipped(state, f)) is not None
     )
     cross = CrossRepoLinker(client)
     if any(provider.repo != report.repo for provider in cross.providers()):
