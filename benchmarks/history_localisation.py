@@ -33,6 +33,7 @@ from graphrag_code.evaluation.ablation import Ablation
 from graphrag_code.evaluation.history import (
     ABLATIONS,
     HistoryOptions,
+    HistoryQuestion,
     build_questions,
     run_history_benchmark,
     write_history_report,
@@ -43,6 +44,9 @@ from graphrag_code.retrieval.units import FileRanking, Unit
 
 CHECKOUT = Path(__file__).resolve().parents[1]
 CACHE = CHECKOUT / "benchmarks" / "cache" / "history"
+LEGS_DUMPS = CACHE / "legs"
+"""Where `--dump-legs` writes each question's raw file-level evidence (JSON lines), for
+`benchmarks.history_units_offline`."""
 RESULTS = CHECKOUT / "benchmarks" / "results" / "history"
 MIRRORS = Path("/work/.mirror")
 
@@ -89,6 +93,71 @@ def file_text_grid() -> list[Ablation]:
     return found
 
 
+_SYMBOLS_PER_FILE = """
+MATCH (n:Code {repo: $repo})
+WHERE n.path IS NOT NULL AND NOT n:Module
+RETURN n.path AS path, count(*) AS symbols, max(coalesce(n.test_code, false)) AS test_code
+"""
+
+_FILE_EDGES = """
+MATCH (a:Code {repo: $repo})-[r:CALLS|IMPORTS]->(b:Code {repo: $repo})
+WHERE a.path IS NOT NULL AND b.path IS NOT NULL AND a.path <> b.path
+RETURN a.path AS source, b.path AS target, type(r) AS type, count(*) AS edges
+"""
+
+
+class LegsDump:
+    """Writes, per question, the entries of every leg of `search(unit="file")` with the
+    default settings (before files are ranked), and per searched tree how many symbols each
+    file holds, which files are test code, and how many CALLS and IMPORTS edges join each
+    pair of files: enough to score other file rankings of the same evidence offline."""
+
+    def __init__(self, graph: CodeGraph, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._graph, self._handle = graph, path.open("w", encoding="utf-8")
+        self._revision: str | None = None
+
+    def __call__(self, repo: str, question: HistoryQuestion, relevant: tuple[str, ...]) -> None:
+        if question.revision != self._revision:
+            self._revision = question.revision
+            rows = self._graph.client.read(_SYMBOLS_PER_FILE, {"repo": repo})
+            sizes = {str(row["path"]): int(row["symbols"]) for row in rows}
+            tests = sorted(str(row["path"]) for row in rows if row["test_code"])
+            edges = [
+                [row["source"], row["target"], row["type"], row["edges"]]
+                for row in self._graph.client.read(_FILE_EDGES, {"repo": repo})
+            ]
+            self._write(
+                {
+                    "type": "tree",
+                    "revision": question.revision,
+                    "symbols": sizes,
+                    "tests": tests,
+                    "edges": edges,
+                }
+            )
+        legs = self._graph.searcher.unit_legs(question.text, repo=repo, files=FileRanking())
+        self._write(
+            {
+                "type": "question",
+                "id": question.id,
+                "text": question.text,
+                "revision": question.revision,
+                "relevant": list(relevant),
+                "legs": {
+                    leg: [[e["id"], e.get("path"), e.get("kind")] for e in entries]
+                    for leg, entries in legs.items()
+                },
+            }
+        )
+
+    def _write(self, record: dict[str, object]) -> None:
+        self._handle.write(json.dumps(record) + "\n")
+
+    def close(self) -> None:
+        self._handle.close()
+
+
 def checkout(name: str) -> Path:
     """A clone of the mirror at `PINS[name]` (the mirror itself is never written)."""
     target = CACHE / name
@@ -109,6 +178,7 @@ def run(
     seeds_only: bool = False,
     file_text: bool = False,
     label: str = "",
+    dump_legs: bool = False,
 ) -> dict[str, object]:
     root = checkout(name)
     options = HistoryOptions(max_questions=max_commits, rev=PINS[name])
@@ -129,9 +199,15 @@ def run(
     repo = f"{name.replace('+', '-')}{'-' + label if label else ''}-history"
     started = time.perf_counter()
     with CodeGraph() as graph, RichProgress(Console(stderr=True)) as progress:
-        result = run_history_benchmark(
-            questions, graph, repo=repo, ablations=ablations, log=log, progress=progress,
-        )  # fmt: skip
+        dump = LegsDump(graph, LEGS_DUMPS / f"{name}{suffix}.jsonl") if dump_legs else None
+        try:
+            result = run_history_benchmark(
+                questions, graph, repo=repo, ablations=ablations, log=log, progress=progress,
+                observe=dump,
+            )  # fmt: skip
+        finally:
+            if dump is not None:
+                dump.close()
         embedder = graph.embedder.name if graph.embedder is not None else None
     write_history_report(result, output, command=command, run_log=log.path)
     summary = {
@@ -166,6 +242,11 @@ def main(argv: list[str] | None = None) -> int:
         "--file-text-grid", action="store_true", help="also the whole-file leg's weights"
     )
     parser.add_argument("--label", default="", help="a fresh repository name in the graph")
+    parser.add_argument(
+        "--dump-legs",
+        action="store_true",
+        help=f"also write each question's leg entries under {LEGS_DUMPS.relative_to(CHECKOUT)}",
+    )
     args = parser.parse_args(argv)
     console = Console()
     for name in args.repos:
@@ -177,6 +258,7 @@ def main(argv: list[str] | None = None) -> int:
             seeds_only=args.seeds_only,
             file_text=args.file_text_grid,
             label=args.label,
+            dump_legs=args.dump_legs,
         )
     return 0
 

@@ -16,6 +16,7 @@ from graphrag_code.evaluation.history import (
     Commit,
     FileChange,
     HistoryOptions,
+    HistoryQuestion,
     Revision,
     SkipReason,
     answer_paths,
@@ -241,7 +242,17 @@ def test_history_benchmark_end_to_end(
     questions = build_questions(history_repo.root)
     graph = CodeGraph(Settings(embedder="hashing", cache_dir=tmp_path / "cache"), client=neo4j)
     log = RunLog(tmp_path / "out" / "history.jsonl", context={"command": "test"})
-    result = run_history_benchmark(questions, graph, log=log)
+    observed: list[tuple[str, str, tuple[str, ...]]] = []
+
+    def observe(repo: str, question: HistoryQuestion, relevant: tuple[str, ...]) -> None:
+        # the graph holds the question's tree while it is observed
+        paths = {row["path"] for row in neo4j.read(
+            "MATCH (m:Module {repo: $repo}) RETURN m.path AS path", {"repo": repo}
+        )}  # fmt: skip
+        assert set(relevant) <= paths
+        observed.append((repo, question.text, relevant))
+
+    result = run_history_benchmark(questions, graph, log=log, observe=observe)
 
     assert result.repo == "store-history"
     assert result.scored == 3
@@ -267,6 +278,9 @@ def test_history_benchmark_end_to_end(
             assert len(set(outcome.files)) == len(outcome.files), "each file once"
     restock = next(o for o in text.outcomes if "restock_item" in o.question.text)
     assert restock.relevant == ("store-history:store.inventory",)
+    assert len(observed) == 3
+    assert {repo for repo, _, _ in observed} == {"store-history"}
+    assert next(r for _, q, r in observed if "restock_item" in q) == ("store/inventory.py",)
     # each question was asked of its parent: the last tree indexed is the newest parent,
     # which has no returns module yet
     paths = {row["path"] for row in neo4j.read(

@@ -86,6 +86,22 @@ def test_search_ranks_files_by_their_symbols(shop_graph: CodeGraph) -> None:
 
 
 @pytest.mark.integration
+def test_unit_legs_are_the_evidence_search_ranks_files_by(shop_graph: CodeGraph) -> None:
+    question = "save an order record in the sqlite database"
+    files = FileRanking()
+    legs = shop_graph.searcher.unit_legs(question, repo=REPO, files=files)
+    assert set(legs) == {"vector", "text", "graph", "file_text"}
+    assert all(len(entries) <= files.depth for entries in legs.values())
+    assert any(e["path"] == "src/shop/storage/sqlite.py" for e in legs["text"])
+    ranked = rank_units(legs, dict(files.weights), unit_key(Unit.FILE), decay=files.decay)
+    result = shop_graph.search(question, repo=REPO, k=5, unit="file", files=files)
+    assert [u.key[1] for u in ranked[:5]] == [hit.path for hit in result.hits]
+    assert [u.score for u in ranked[:5]] == [hit.score for hit in result.hits]
+    with pytest.raises(InvalidArgumentError, match="files or packages"):
+        shop_graph.searcher.unit_legs(question, repo=REPO, unit=Unit.SYMBOL)
+
+
+@pytest.mark.integration
 def test_search_ranks_packages(shop_graph: CodeGraph) -> None:
     result = shop_graph.search("sqlite storage backend", repo=REPO, k=3, unit=Unit.PACKAGE)
     folders = [hit.path for hit in result.hits]

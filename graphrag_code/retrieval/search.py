@@ -418,12 +418,56 @@ class Searcher:
         folders ranked by the evidence of all their hits: `units.py`, tuned by `files`)."""
         options = options or SearchOptions()
         unit = Unit(unit)
+        files = files or FileRanking()
+        question, options, row, timings = self._query(text, repo, options, unit, files)
+        started = time.perf_counter()
+        if unit is Unit.SYMBOL:
+            hits, legs = self._fuse(question, row, options)
+            if self.reranker is not None:
+                hits = self.reranker.rerank(question.text, hits)
+        else:
+            hits, legs = self._fuse_units(row, options, unit, files)
+        timings["fuse"] = (time.perf_counter() - started) * 1000
+        warnings = self.warnings(repo)
+        if FILE_TEXT in _active_legs(question, options) and self._file_index(repo) is None:
+            warnings += (
+                "this graph has no whole-file text index (it was indexed by an earlier "
+                "version): files are ranked by their symbols alone; index the repository "
+                "again to add it",
+            )
+        return SearchResult(
+            question, hits[: options.k], list(row["seeds"]), timings, legs, warnings
+        )
+
+    def unit_legs(
+        self,
+        text: str,
+        *,
+        repo: str | None = None,
+        options: SearchOptions | None = None,
+        unit: Unit | str = Unit.FILE,
+        files: FileRanking | None = None,
+    ) -> dict[str, list[dict[str, Any]]]:
+        """The entries of each leg that a file- or package-level search ranks units by, best
+        first (id, path, kind, score, ...), before `rank_units`: for scoring other rankings of
+        the same evidence offline (benchmarks)."""
+        unit = Unit(unit)
+        if unit is Unit.SYMBOL:
+            raise InvalidArgumentError("unit_legs ranks files or packages, not symbols")
+        files = files or FileRanking()
+        _, options, row, _ = self._query(text, repo, options or SearchOptions(), unit, files)
+        return {leg: list(row.get(leg) or ()) for leg in UNIT_LEGS if leg in options.legs}
+
+    def _query(
+        self, text: str, repo: str | None, options: SearchOptions, unit: Unit, files: FileRanking
+    ) -> tuple[Question, SearchOptions, Mapping[str, Any], dict[str, float]]:
+        """Run the one Cypher query of a search: the question analysed, the options it ran
+        with (a file search reads every leg deeper), the legs' row and the timings."""
         if unit is Unit.SYMBOL and FILE_TEXT in options.legs:
             raise InvalidArgumentError(
                 f"the {FILE_TEXT!r} leg ranks files, not symbols: search with unit='file'"
             )
         if unit is not Unit.SYMBOL:
-            files = files or FileRanking()
             options = replace(
                 options,
                 candidates_per_leg=max(options.candidates_per_leg, files.depth),
@@ -452,24 +496,7 @@ class Searcher:
         parameters = self.parameters(question, options, repo, embedding)
         row = self.reader.hybrid_search(parameters, form=self.vector_form())
         timings["query"] = (time.perf_counter() - started) * 1000
-        started = time.perf_counter()
-        if unit is Unit.SYMBOL:
-            hits, legs = self._fuse(question, row, options)
-            if self.reranker is not None:
-                hits = self.reranker.rerank(text, hits)
-        else:
-            hits, legs = self._fuse_units(row, options, unit, files or FileRanking())
-        timings["fuse"] = (time.perf_counter() - started) * 1000
-        warnings = self.warnings(repo)
-        if FILE_TEXT in _active_legs(question, options) and self._file_index(repo) is None:
-            warnings += (
-                "this graph has no whole-file text index (it was indexed by an earlier "
-                "version): files are ranked by their symbols alone; index the repository "
-                "again to add it",
-            )
-        return SearchResult(
-            question, hits[: options.k], list(row["seeds"]), timings, legs, warnings
-        )
+        return question, options, row, timings
 
     def _fuse(
         self, question: Question, row: Mapping[str, Any], options: SearchOptions

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import tempfile
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +24,12 @@ from .git import export_tree
 from .questions import HistoryQuestion, QuestionSet, SkippedCommit, SkipReason
 from .scoring import KS, AblationResult, HistoryResult, QuestionOutcome, file_ranking, score_files
 
-__all__ = ["ABLATIONS", "log_ablation", "run_history_benchmark", "select_ablations"]
+__all__ = [
+    "ABLATIONS", "Observer", "log_ablation", "run_history_benchmark", "select_ablations",
+]  # fmt: skip
+
+Observer = Callable[[str, HistoryQuestion, tuple[str, ...]], None]
+"""Called with the graph's repository name, a question and the indexed paths it changed."""
 
 BM25_FILES = "bm25-files"
 """The baseline ablation: BM25 over whole files, run by the benchmark itself (`bm25.py`)."""
@@ -171,13 +176,15 @@ def run_history_benchmark(
     ks: Sequence[int] = KS,
     log: RunLog | None = None,
     progress: ProgressReporter | None = None,
+    observe: Observer | None = None,
 ) -> HistoryResult:
     """Index each searched tree as repository `repo` (default `<folder>-history`, so a normal
     index of the same folder is left alone), ask every question under every ablation, score.
 
     Trees are exported with `git archive` into a temporary folder and indexed incrementally
     one after the other; the last one stays in the graph for inspection. With `log`, each
-    ablation is recorded as a run (`log_ablation`).
+    ablation is recorded as a run (`log_ablation`). `observe` is called once per question
+    asked, while the graph holds its tree (benchmarks record the raw evidence with it).
     """
     if not ablations or not ks or min(ks) < 1:
         raise ConfigurationError("need at least one ablation and cut-offs k >= 1")
@@ -209,6 +216,8 @@ def run_history_benchmark(
                     for ablation in ablations:
                         outcome = _ask(graph, name, question, relevant, modules, ablation, ks, bm25)
                         outcomes[ablation.name].append(outcome)
+                    if observe is not None:
+                        observe(name, question, tuple(p for p in question.paths if p in modules))
                 else:
                     reason = SkipReason.NOT_INDEXED
                     unindexed.append(SkippedCommit(question.commit, question.text, reason))
