@@ -93,7 +93,9 @@ def test_unit_legs_are_the_evidence_search_ranks_files_by(shop_graph: CodeGraph)
     assert set(legs) == {"vector", "text", "graph", "file_text"}
     assert all(len(entries) <= files.depth for entries in legs.values())
     assert any(e["path"] == "src/shop/storage/sqlite.py" for e in legs["text"])
-    ranked = rank_units(legs, dict(files.weights), unit_key(Unit.FILE), decay=files.decay)
+    ranked = rank_units(
+        legs, dict(files.weights), unit_key(Unit.FILE), decay=files.decay, rrf_k=files.rrf_k
+    )
     result = shop_graph.search(question, repo=REPO, k=5, unit="file", files=files)
     assert [u.key[1] for u in ranked[:5]] == [hit.path for hit in result.hits]
     assert [u.score for u in ranked[:5]] == [hit.score for hit in result.hits]
