@@ -37,29 +37,29 @@ class Unit(Enum):
 
 @dataclass(frozen=True)
 class FileRanking:
-    """How files and packages are ranked. Chosen on the commit histories of click and
-    requests (150 commits each) and reported on other repositories (BENCHMARKS.md §6b): every
-    leg runs, five times deeper than for symbols, a file's later hits count a little, the
-    graph leg starts from the top 10 hits of each other leg, and the file as a whole counts
-    most. Stop 46 chose `rrf_k` and the graph leg's weight again, with every other setting,
-    in a grid of 365 scored offline on the same evidence (`benchmarks.history_units_offline`)."""
+    """How files and packages are ranked. Chosen on click's commit history (150 commits, a grid
+    of 45 settings; the whole-file leg's weight on click's and requests') and reported on
+    other repositories (BENCHMARKS.md §6b): every leg runs, five times deeper than for
+    symbols, a file's later hits count a little, the graph leg starts from the top 10 hits of
+    each other leg and counts as much as they do, and the file as a whole counts most.
+
+    Stop 46 chose `rrf_k` and the graph leg's weight again with every other setting, offline
+    on the same two histories (`benchmarks.history_units_offline`): 10 and 0.25 lifted strict
+    Acc@5 from .653 to .693 there (requests .660 -> .740, click level), and lost on the
+    held-out httpx (.627 -> .620) and flask (.493 -> .453); so 60 and 1 stay."""
 
     depth: int = 50
     """Hits read per leg before grouping (symbol search reads 10)."""
     decay: float = 0.25
     """Weight of a unit's i-th hit in a leg: decay**i (0: its best hit only)."""
     weights: Mapping[str, float] = field(
-        default_factory=lambda: {"vector": 1.0, "text": 1.0, "graph": 0.25, "file_text": 3.0}
+        default_factory=lambda: {"vector": 1.0, "text": 1.0, "graph": 1.0, "file_text": 3.0}
     )
     """Fusion weight of each leg. `file_text` is the whole-file leg (each file one document,
     BM25 over files in Neo4j): 3 was best of 0-4 on click's and requests' histories together
-    (strict Acc@5 .640 -> .653, Acc@10 .737 -> .794 over weight 0), held out elsewhere. The
-    graph leg (the tests and callers of the top hits) helps at 0.25 beside a small `rrf_k`."""
-    rrf_k: float = 10.0
-    """The constant of each hit's reciprocal rank, 1 / (rrf_k + rank). With 50 hits a leg,
-    symbol search's 60 made a file's 40th hit count 0.6 of a first one, so a file
-    with many weak hits beat one with a single strong hit; at 10 the strong hit counts 4.5
-    times as much (strict Acc@5 on click and requests .647 / .660 -> .647 / .740)."""
+    (strict Acc@5 .640 -> .653, Acc@10 .737 -> .794 over weight 0), held out elsewhere."""
+    rrf_k: float = 60.0
+    """The constant of each hit's reciprocal rank, 1 / (rrf_k + rank), as in symbol search."""
     seed_k: int = 10
     """The graph leg starts from the top `seed_k` hits of the vector and of the text leg."""
 
