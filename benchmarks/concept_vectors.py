@@ -35,7 +35,7 @@ from graphrag_code.embedding import (
     ghost_text,
     make_embedder,
 )
-from graphrag_code.ingest.offline import link_repository
+from graphrag_code.ingest.offline import LinkedRepository, link_repository
 from graphrag_code.settings import load_settings
 from harness.code_questions import DEFAULT_SEED, concept_questions, copy_package
 from harness.code_questions.definitions import scan_definitions
@@ -70,6 +70,15 @@ class Package:
 
 def load_package(spec: str, work: Path, *, sample: int, seed: int) -> Package:
     """The concept questions of `spec` and the nodes of its copy without docstrings."""
+    package, _ = load_linked(spec, work, sample=sample, seed=seed)
+    return package
+
+
+def load_linked(
+    spec: str, work: Path, *, sample: int, seed: int
+) -> tuple[Package, LinkedRepository]:
+    """`load_package`, and the copy as our linker linked it (its edges, for variants that
+    read the graph)."""
     name, version = parse_spec(spec)
     fetched = fetch(name, version)
     questions = concept_questions(
@@ -77,15 +86,16 @@ def load_package(spec: str, work: Path, *, sample: int, seed: int) -> Package:
     )
     target = work / f"{name}-{version}"
     copy_package(fetched.import_root, fetched.package, target, without_docstrings=True)
+    linked = link_repository(target, repo=name)
     nodes: list[Node] = []
-    for parsed in link_repository(target, repo=name).parsed.values():
+    for parsed in linked.parsed.values():
         nodes.append(Node(parsed.path, parsed.module, "module", None, parsed.code))
         nodes.extend(
             Node(parsed.path, s.qualified_name, s.kind.value.lower(), s.signature, s.code)
             for s in parsed.symbols
         )
     asked = [(q.question, q.subject) for q in questions if q.subject is not None]
-    return Package(spec, asked, nodes)
+    return Package(spec, asked, nodes), linked
 
 
 def _unit(vectors: Sequence[Sequence[float]]) -> NDArray[np.float32]:

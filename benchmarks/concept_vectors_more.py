@@ -31,15 +31,12 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from benchmarks.concept_vectors import PACKAGES, TOP, Node, _unit
-from benchmarks.oracles.packages import fetch, parse_spec
+from benchmarks.concept_vectors import PACKAGES, TOP, Node, _unit, load_linked
 from graphrag_code.embedding import DEFAULT_MAX_WORDS, Embedder, ghost_text, make_embedder
 from graphrag_code.embedding.ghost import count_words
-from graphrag_code.ingest.offline import link_repository
 from graphrag_code.model import EdgeKind, Resolution
 from graphrag_code.settings import load_settings
-from harness.code_questions import DEFAULT_SEED, concept_questions, copy_package
-from harness.code_questions.definitions import scan_definitions
+from harness.code_questions import DEFAULT_SEED
 
 _CERTAIN = (Resolution.EXACT, Resolution.INFERRED)
 _CALLEES, _CALLERS = 8, 5
@@ -55,30 +52,15 @@ class Package:
 
 
 def load(spec: str, work: Path, *, sample: int, seed: int) -> Package:
-    name, version = parse_spec(spec)
-    fetched = fetch(name, version)
-    asked = concept_questions(
-        scan_definitions(fetched.import_root, fetched.package), spec, sample=sample, seed=seed
-    )
-    target = work / f"{name}-{version}"
-    copy_package(fetched.import_root, fetched.package, target, without_docstrings=True)
-    linked = link_repository(target, repo=name)
-    nodes: list[Node] = []
-    for parsed in linked.parsed.values():
-        nodes.append(Node(parsed.path, parsed.module, "module", None, parsed.code))
-        nodes.extend(
-            Node(parsed.path, s.qualified_name, s.kind.value.lower(), s.signature, s.code)
-            for s in parsed.symbols
-        )
+    package, linked = load_linked(spec, work, sample=sample, seed=seed)
     callees: dict[str, list[str]] = defaultdict(list)
     callers: dict[str, list[str]] = defaultdict(list)
     for edge in linked.edges():
         if edge.kind == EdgeKind.CALLS and not edge.external and edge.resolution in _CERTAIN:
-            source, target_name = edge.source.split(":", 1)[1], edge.target.split(":", 1)[1]
-            callees[source].append(target_name)
-            callers[target_name].append(source)
-    questions = [(q.question, q.subject) for q in asked if q.subject is not None]
-    return Package(spec, questions, nodes, dict(callees), dict(callers))
+            source, target = edge.source.split(":", 1)[1], edge.target.split(":", 1)[1]
+            callees[source].append(target)
+            callers[target].append(source)
+    return Package(package.spec, package.questions, package.nodes, dict(callees), dict(callers))
 
 
 def _short_names(names: Sequence[str], most: int) -> list[str]:
