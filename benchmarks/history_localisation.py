@@ -13,6 +13,10 @@ tuning repositories before the others were run.
     .venv/bin/python -m benchmarks.history_localisation pallets+click --grid      # tuning
     .venv/bin/python -m benchmarks.history_localisation pallets+flask encode+httpx psf+requests
 
+With `--dump-legs`, each question's file-level evidence is also written to `LEGS_DUMPS`, for
+`benchmarks.history_units_offline` to rank again under other settings without indexing. A
+run writes its results over the committed ones in `benchmarks/results/history/<repo>/`.
+
 Uses `connect(load_settings())` (NEO4J_URI or the managed server) and the configured embedder
 (GRAPHRAG_CODE_EMBEDDER).
 """
