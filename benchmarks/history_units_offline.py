@@ -49,7 +49,6 @@ class Question:
     text: str
     relevant: tuple[str, ...]
     legs: dict[str, list[dict[str, Any]]]
-    symbols: Mapping[str, int]  # path -> symbols in the searched tree
     tree: Tree
 
 
@@ -57,6 +56,7 @@ class Question:
 class Tree:
     """What a searched tree's graph says about its files."""
 
+    symbols: Mapping[str, int]  # path -> symbols in the file
     tests: frozenset[str]
     # CALLS edges from a test file into each other file: source -> {test file: edges}
     tested_by: Mapping[str, Mapping[str, int]]
@@ -72,7 +72,7 @@ def _tree(record: Mapping[str, Any]) -> Tree:
         if kind == "CALLS" and source in tests and target not in tests:
             tested_by.setdefault(target, {})[source] = edges
             calls.setdefault(source, {})[target] = edges
-    return Tree(tests, tested_by, calls)
+    return Tree(record["symbols"], tests, tested_by, calls)
 
 
 @dataclass(frozen=True)
@@ -92,8 +92,7 @@ class Variant:
 
 def load(path: Path) -> list[Question]:
     questions: list[Question] = []
-    symbols: dict[str, int] = {}
-    tree = Tree(frozenset(), {}, {})
+    tree = Tree({}, frozenset(), {}, {})
     with path.open(encoding="utf-8") as handle:
         for line in handle:
             try:
@@ -101,15 +100,13 @@ def load(path: Path) -> list[Question]:
             except json.JSONDecodeError:  # the last line of a dump still being written
                 break
             if record["type"] == "tree":
-                symbols, tree = record["symbols"], _tree(record)
+                tree = _tree(record)
                 continue
             legs = {
                 leg: [{"id": i, "path": p, "kind": k, "repo": ""} for i, p, k in entries]
                 for leg, entries in record["legs"].items()
             }
-            questions.append(
-                Question(record["text"], tuple(record["relevant"]), legs, symbols, tree)
-            )
+            questions.append(Question(record["text"], tuple(record["relevant"]), legs, tree))
     return questions
 
 
@@ -158,7 +155,7 @@ def _sized_score(
     path: str,
     variant: Variant,
 ) -> float:
-    scale = (1 + question.symbols.get(path, 0)) ** -variant.size_exponent
+    scale = (1 + question.tree.symbols.get(path, 0)) ** -variant.size_exponent
     return sum(
         files.weights.get(leg, 1.0) * score * (1.0 if leg == FILE_TEXT else scale)
         for leg, score in leg_scores.items()
@@ -307,7 +304,7 @@ def candidates(question: Question) -> list[tuple[str, list[float]]]:
                     *(1.0 / u.ranks[leg] if leg in u.ranks else 0.0 for leg in
                       ("vector", "text", "graph", FILE_TEXT)),
                     *(math.log1p(count.get(leg, 0)) for leg in ("vector", "text", "graph")),
-                    math.log1p(question.symbols.get(path, 0)),
+                    math.log1p(question.tree.symbols.get(path, 0)),
                     1.0 if path in question.tree.tests else 0.0,
                     tested.get(path, 0.0),
                     1.0,

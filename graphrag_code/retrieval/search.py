@@ -456,7 +456,7 @@ class Searcher:
             raise InvalidArgumentError("unit_legs ranks files or packages, not symbols")
         files = files or FileRanking()
         _, options, row, _ = self._query(text, repo, options or SearchOptions(), unit, files)
-        return {leg: list(row.get(leg) or ()) for leg in UNIT_LEGS if leg in options.legs}
+        return _unit_entries(row, options)
 
     def _query(
         self, text: str, repo: str | None, options: SearchOptions, unit: Unit, files: FileRanking
@@ -543,7 +543,7 @@ class Searcher:
     def _fuse_units(
         self, row: Mapping[str, Any], options: SearchOptions, unit: Unit, files: FileRanking
     ) -> tuple[list[Hit], dict[str, list[str]]]:
-        entries = {leg: list(row.get(leg) or ()) for leg in UNIT_LEGS if leg in options.legs}
+        entries = _unit_entries(row, options)
         weights = dict(options.weights or {})
         ranked = rank_units(entries, weights, unit_key(unit), decay=files.decay, rrf_k=files.rrf_k)[
             : options.k
@@ -551,6 +551,13 @@ class Searcher:
         modules = self.reader.modules_at([u.key for u in ranked]) if unit is Unit.FILE else {}
         legs = {leg: [entry["id"] for entry in leg_entries] for leg, leg_entries in entries.items()}
         return [_unit_hit(u, unit, modules.get(u.key)) for u in ranked], legs
+
+
+def _unit_entries(
+    row: Mapping[str, Any], options: SearchOptions
+) -> dict[str, list[dict[str, Any]]]:
+    """The entries of each leg a unit search ran, best first: what files are ranked by."""
+    return {leg: list(row.get(leg) or ()) for leg in UNIT_LEGS if leg in options.legs}
 
 
 def _unit_hit(score: UnitScore, unit: Unit, module: Any) -> Hit:
