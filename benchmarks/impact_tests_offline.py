@@ -35,7 +35,7 @@ from typing import Any
 
 from benchmarks.impact_common import RUNTIME_DIR, load_json, oracle_files
 from benchmarks.impact_tests import score
-from graphrag_code.conventions import INFERRED, NAME, exercising
+from graphrag_code.conventions import INFERRED, NAME, Exercised, exercising
 from graphrag_code.ingest import tests_stage
 from graphrag_code.ingest.languages import LanguageRun
 from graphrag_code.ingest.offline import LinkedRepository, link_repository
@@ -43,6 +43,7 @@ from graphrag_code.ingest.state import unpacked
 from graphrag_code.model import SymbolKind
 
 Graph = dict[str, dict[str, tuple[int, str | None]]]  # source -> target -> (tier, via)
+Callers = dict[str, list[tuple[str, int, str | None]]]  # target -> (source, tier, via)
 VARIANTS = ("all tiers", "certain first", "instantiated", "certain or its test file")
 
 
@@ -94,13 +95,37 @@ class _Run:
         wanted = {node: set(predicted.get(node, set())) for node in self.actual}
         return asdict(score(self.actual, wanted, len(self.oracle["functions"])))
 
-    # -- variants ------------------------------------------------------------------------------
-    def exercised(self) -> dict[str, dict[str, Any]]:
-        """Each function's tests as the product walks them back: test -> `Exercised`."""
-        callers: dict[str, list[tuple[str, int, str | None]]] = defaultdict(list)
+    def callers(self) -> Callers:
+        """The reach graph read backwards."""
+        callers: Callers = defaultdict(list)
         for source, out in self.graph.items():
             for target, (tier, via) in out.items():
                 callers[target].append((source, tier, via))
+        return callers
+
+    def constructs(self, node: str) -> str | None:
+        """The class that running `node` constructs: a class, or the owner of its
+        `__init__`/`__new__`."""
+        name = self.names.qualified.get(node, "")
+        symbol = self.linked.index.symbols.get(name)
+        if symbol is not None and symbol.kind == SymbolKind.CLASS:
+            return name
+        owner, _, short = name.rpartition(".")
+        return owner if short in ("__init__", "__new__") else None
+
+    def method_of(self, node: str) -> str | None:
+        """The class `node` is a method of, if it is one."""
+        symbols = self.linked.index.symbols
+        symbol = symbols.get(self.names.qualified.get(node, ""))
+        if symbol is None or symbol.kind != SymbolKind.METHOD:
+            return None
+        parent = symbols.get(symbol.parent)
+        return symbol.parent if parent is not None and parent.kind == SymbolKind.CLASS else None
+
+    # -- variants ------------------------------------------------------------------------------
+    def exercised(self) -> dict[str, dict[str, Exercised]]:
+        """Each function's tests as the product walks them back: test -> `Exercised`."""
+        callers = self.callers()
         return {n: exercising(n, callers, self.tests) for n in self.actual}
 
     def instantiated(self) -> dict[str, set[str]]:
@@ -109,20 +134,9 @@ class _Run:
         symbols = self.linked.index.symbols
         qualified = self.names.qualified
 
-        def built(node: str) -> str | None:
-            name = qualified.get(node, "")
-            symbol = symbols.get(name)
-            if symbol is not None and symbol.kind == SymbolKind.CLASS:
-                return name
-            owner, _, short = name.rpartition(".")
-            return owner if short in ("__init__", "__new__") else None
-
         def owner_class(node: str) -> str | None:
             symbol = symbols.get(qualified.get(node, ""))
-            if symbol is None or symbol.kind != SymbolKind.METHOD or symbol.name == "__init__":
-                return None
-            parent = symbols.get(symbol.parent)
-            return symbol.parent if parent is not None and parent.kind == SymbolKind.CLASS else None
+            return None if symbol is None or symbol.name == "__init__" else self.method_of(node)
 
         predicted: dict[str, set[str]] = defaultdict(set)
         for test in self.tests:
@@ -133,7 +147,7 @@ class _Run:
             while frontier:
                 step: list[str] = []
                 for node in frontier:
-                    cls = built(node)
+                    cls = self.constructs(node)
                     for ancestor in self.tree.ancestors(cls) if cls else ():
                         if ancestor not in classes:
                             classes.add(ancestor)
