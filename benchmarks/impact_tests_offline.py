@@ -28,7 +28,7 @@ import argparse
 import json
 import re
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -214,8 +214,12 @@ def evaluate(oracle_path: Path) -> dict[str, Any]:
     }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+def evaluate_packages(
+    description: str | None, evaluate: Callable[[Path], dict[str, Any]]
+) -> tuple[list[dict[str, Any]], Path | None]:
+    """The command line of the scripts that score runtime oracles (package names, `--json`):
+    `evaluate` of each oracle asked for (all by default), and where to write the results."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("packages", nargs="*", help="oracle names such as flask-3.0.3")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
@@ -224,6 +228,12 @@ def main() -> None:
         raise SystemExit(
             f"no runtime oracle in {RUNTIME_DIR}: run benchmarks.oracles.runtime_tests"
         )
+    out: Path | None = args.json
+    return results, out
+
+
+def main() -> None:
+    results, out = evaluate_packages(__doc__, evaluate)
     print("| package | variant | R | P | tests predicted per function (ran) |")
     print("|---|---|---:|---:|---:|")
     for result in results:
@@ -241,8 +251,8 @@ def main() -> None:
             f"| {result['package']} | {b['predicted_functions']} | {b['predicted_never_ran']} |"
             f" {b['precision_where_ran']:.3f} |"
         )
-    if args.json:
-        args.json.write_text(json.dumps(results, indent=2) + "\n")
+    if out:
+        out.write_text(json.dumps(results, indent=2) + "\n")
 
 
 if __name__ == "__main__":

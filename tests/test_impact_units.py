@@ -27,7 +27,7 @@ from graphrag_code.graph.records import DeadCandidate, SymbolRef
 from graphrag_code.impact.changes import file_changes, pair_moves
 from graphrag_code.impact.deadcode import judge
 from graphrag_code.impact.sources import DiffSpec, read_changes
-from graphrag_code.impact.tests import affinity, runner_id
+from graphrag_code.impact.tests import affinity, run_order, runner_id
 from graphrag_code.impact.unified import looks_like_diff, old_text_from, parse_unified_diff
 from graphrag_code.location import Location
 from graphrag_code.model import ParsedFile
@@ -513,6 +513,30 @@ def test_tests_named_after_the_change_rank_first(
     test: str, path: str, subject: str, subject_path: str, expected: int
 ) -> None:
     assert affinity(test, path, subject, subject_path) == expected
+
+
+def test_tests_to_run_come_changed_then_named_then_certain_then_near() -> None:
+    def test(
+        name: str, *, changed: bool = False, named: int = 0, certain: bool, distance: int
+    ) -> tuple[str, tuple[bool, int, bool, int, int, str]]:
+        key = run_order(
+            changed=changed, affinity=named, certain=certain, distance=distance, reaches=1,
+            name=name,
+        )  # fmt: skip
+        return name, key
+
+    tests = dict(
+        [
+            test("by_name_near", certain=False, distance=1),
+            test("certain_far", certain=True, distance=3),
+            test("certain_near", certain=True, distance=1),
+            test("named_by_name", named=2, certain=False, distance=4),
+            test("edited", changed=True, certain=False, distance=0),
+        ]
+    )
+    ranked = sorted(tests, key=tests.__getitem__)
+    # a test three certain calls away runs the code more often than one a name match away
+    assert ranked == ["edited", "named_by_name", "certain_near", "certain_far", "by_name_near"]
 
 
 def test_runner_ids() -> None:
