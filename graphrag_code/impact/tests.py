@@ -91,7 +91,7 @@ def run_order(
     name match away came before one three certain calls away. Against the tests that ran each
     function under coverage, a test that ran now outranks one that did not more often, on all
     five packages measured (`benchmarks/impact_tests_order.py`); the changed tests of the
-    histories' commits (§10c) rank the same."""
+    histories' commits rank the same (BENCHMARKS.md §10a and §10c, stop 47)."""
     return (not changed, -affinity, not certain, distance, -reaches, name)
 
 
