@@ -327,7 +327,7 @@ class CodeGraph:
         )
         tests, truncated = exercising_tests(
             self.reader,
-            dict.fromkeys(targets, subject.qualified_name),
+            dict.fromkeys(targets, (subject.qualified_name,)),
             inside=[subject.id],
             paths={subject.qualified_name: subject.location.path},
         )

@@ -177,6 +177,34 @@ def test_a_committed_edit_rename_deletion_and_signature_change(
     assert any("ledger.core.Account.deposit" in r for r in impact.risk.reasons)
 
 
+def test_a_change_inside_a_changed_module_or_class_keeps_its_own_tests(
+    graph: CodeGraph, ledger: Path
+) -> None:
+    graph.index(ledger, REPO, embed=False)
+    edit(ledger, "src/ledger/core.py", "LIMIT = 1000", "LIMIT = 2000")
+    edit(ledger, "src/ledger/core.py", '"""An account with a balance."""', '"""An account."""')
+    edit(
+        ledger,
+        "src/ledger/core.py",
+        "        self.cents += amount",
+        "        self.cents += +amount",
+    )
+    impact = graph.diff(path=ledger, repo=REPO)
+    assert by_name(impact) == {
+        "ledger.core": ("modified", ("module level",)),
+        "ledger.core.Account": ("modified", ("docstring",)),
+        "ledger.core.Account.deposit": ("modified", ("body",)),
+    }
+    # the module and the class enclose `deposit`, whose tests reach it whatever else changed
+    assert not impact.untested
+    deposit = next(t for t in impact.tests if t.runner_id == "tests/test_core.py::test_deposit")
+    assert set(deposit.reaches) == {
+        "ledger.core",
+        "ledger.core.Account",
+        "ledger.core.Account.deposit",
+    }
+
+
 def test_a_test_only_change_runs_the_changed_test(graph: CodeGraph, ledger: Path) -> None:
     graph.index(ledger, REPO, embed=False)
     edit(ledger, "tests/test_core.py", "account.deposit(5)", "account.deposit(6)")

@@ -44,19 +44,24 @@ def runner_id(path: str, qualified_name: str, module: str | None) -> str:
 class _Test:
     edge: TestEdge
     reaches: list[str] = field(default_factory=list)
+    # the most specific change of each node reached (a method, not also its changed class):
+    # what the order counts, so that nesting does not count a change twice
+    specific: set[str] = field(default_factory=set)
     distance: int = 1_000
     certain: bool = False
     via: str | None = None
     changed: bool = False
     affinity: int = 0
 
-    def add(self, edge: TestEdge, subject: str, subject_path: str | None) -> None:
-        if subject not in self.reaches:
-            self.reaches.append(subject)
+    def add(self, edge: TestEdge, subjects: Sequence[str], paths: Mapping[str, str]) -> None:
+        """One edge into a node that stands for `subjects`, the most specific first."""
         test = self.edge.test
-        self.affinity = max(
-            self.affinity, affinity(test.qualified_name, test.location.path, subject, subject_path)
-        )
+        for subject in subjects:
+            if subject not in self.reaches:
+                self.reaches.append(subject)
+            named = affinity(test.qualified_name, test.location.path, subject, paths.get(subject))
+            self.affinity = max(self.affinity, named)
+        self.specific.add(subjects[0])
         certain = edge.resolution in _CERTAIN
         if (not self.certain and certain) or (
             certain == self.certain and edge.distance < self.distance
@@ -99,7 +104,7 @@ def _ranked(tests: Iterable[_Test]) -> list[TestToRun]:
     def key(t: _Test) -> tuple[bool, int, bool, int, int, str]:
         return run_order(
             changed=t.changed, affinity=t.affinity, certain=t.certain, distance=t.distance,
-            reaches=len(t.reaches), name=t.edge.test.qualified_name,
+            reaches=len(t.specific), name=t.edge.test.qualified_name,
         )  # fmt: skip
 
     return [t.result() for t in sorted(tests, key=key)]
@@ -146,13 +151,14 @@ def reaching_tests(reader: GraphReader, targets: Sequence[str]) -> tuple[list[Te
 
 def exercising_tests(
     reader: GraphReader,
-    targets: dict[str, str],
+    targets: Mapping[str, Sequence[str]],
     *,
     inside: Sequence[str] = (),
     paths: Mapping[str, str] | None = None,
 ) -> tuple[list[TestToRun], bool]:
-    """The tests reaching any of `targets` (node id -> the subject it stands for), and the
-    tests defined inside the nodes `inside` (changed tests run themselves), ranked by
+    """The tests reaching any of `targets` (node id -> the subjects it stands for, the most
+    specific first: a method stands for itself, then for its changed class and module), and
+    the tests defined inside the nodes `inside` (changed tests run themselves), ranked by
     `run_order` (`paths`: subject -> its file, for the affinity); and whether the walk back
     was cut (`reaching_tests`)."""
     found: dict[str, _Test] = {}
@@ -160,8 +166,7 @@ def exercising_tests(
     edges += reader.tests_inside(list(inside)) if inside else []
     for edge in edges:
         entry = found.setdefault(edge.test.id, _Test(edge))
-        subject = targets.get(edge.target, edge.test.qualified_name)
-        entry.add(edge, subject, (paths or {}).get(subject))
+        entry.add(edge, targets.get(edge.target) or (edge.test.qualified_name,), paths or {})
     return _ranked(found.values()), truncated
 
 
@@ -179,7 +184,7 @@ def change_tests(
 ) -> tuple[list[TestToRun], list[ChangedSymbol], bool]:
     """The tests to run for `changes`, ranked, the changed code no test reaches, and whether
     the walk back to the tests was cut (`reaching_tests`)."""
-    targets: dict[str, str] = {}
+    targets: dict[str, list[str]] = defaultdict(list)
     inside: list[str] = []
     per_change: dict[str, list[str]] = {}
     for change in changes:
@@ -189,8 +194,10 @@ def change_tests(
         per_change[change.qualified_name] = nodes
         if change.test_code and change.id is not None:
             inside.append(change.id)
-        for node in nodes:
-            targets.setdefault(node, change.qualified_name)
+        for node in nodes:  # each change a node is part of: none is left without its tests
+            targets[node].append(change.qualified_name)
+    for subjects in targets.values():  # the most specific (the fewest nodes) first
+        subjects.sort(key=lambda subject: len(per_change[subject]))
     paths = {c.qualified_name: c.location.path for c in changes}
     tests, truncated = exercising_tests(reader, targets, inside=inside, paths=paths)
     reached = {subject for test in tests for subject in test.reaches}
