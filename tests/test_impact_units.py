@@ -507,6 +507,9 @@ def test_dead_code_confidence_weighs_what_the_graph_cannot_see(
         ("tests.test_basic.test_run", "tests/test_basic.py", "click.termui.echo",
          "src/click/termui.py", 0),
         ("tests.test_utils.test_x", "tests/test_utils.py", "pkg.utils.f", "pkg/utils.py", 0),
+        # a module named `tests` is not what every test named `test_..._tests` is about
+        ("tests.test_impact.test_two_tests", "tests/test_impact.py", "pkg.impact.tests",
+         "pkg/impact/tests.py", 0),
     ],
 )  # fmt: skip
 def test_tests_named_after_the_change_rank_first(

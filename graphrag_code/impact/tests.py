@@ -20,6 +20,7 @@ __all__ = [
 ]  # fmt: skip
 
 _CERTAIN = ("exact", "inferred", None)
+_TEST_WORDS = frozenset({"test", "tests"})
 # The certain part of the reach graph (exact and inferred chains) is walked whole, up to
 # MAX_CERTAIN nodes; chains through name matches only breadth first, nearest first, until the
 # walk holds POSSIBLE_BUDGET nodes: in Django a few name matches lead back from almost any
@@ -115,7 +116,8 @@ def affinity(test: str, test_path: str, subject: str, subject_path: str | None) 
     (`test_echo_via_pager` for `echo_via_pager`), 1 when its file is named after the subject's
     module (`tests/test_termui.py` for `click/termui.py`), else 0."""
     short = subject.rsplit(".", 1)[-1].strip("_").lower()
-    if len(short) >= 4 and short in test.rsplit(".", 1)[-1].lower():
+    # ("test", "tests": every test's name holds them, so they say nothing of what it tests)
+    if len(short) >= 4 and short not in _TEST_WORDS and short in test.rsplit(".", 1)[-1].lower():
         return 2
     if subject_path:
         module = subject_path.rpartition("/")[2].split(".", 1)[0].strip("_").lower()
