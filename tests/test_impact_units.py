@@ -328,7 +328,9 @@ def test_project_options_name_test_files_and_entry_points() -> None:
         "@app.route('/x')\ndef view():\n    pass\n\n@click.command()\ndef cmd():\n    pass\n\n"
         "@functools.cache\ndef cached():\n    pass\n\n"
         "class Handler(socketserver.BaseRequestHandler):\n"
-        "    def handle(self):\n        pass\n\n    def __len__(self):\n        return 0\n",
+        "    def handle(self):\n        pass\n\n    def __len__(self):\n        return 0\n\n"
+        "def pytest_configure(config):\n    pass\n\n"
+        "class Plugin:\n    def pytest_sessionfinish(self, session):\n        pass\n",
         "src/pkg/cli.py",
         "pkg.cli",
     )
@@ -342,6 +344,9 @@ def test_project_options_name_test_files_and_entry_points() -> None:
         "pkg.cli.Handler.handle": "may override a method of external base "
         "socketserver.BaseRequestHandler",
         "pkg.cli.Handler.__len__": "dunder method",
+        # pytest calls the hooks of a plugin module and of a plugin object it is given
+        "pkg.cli.pytest_configure": "pytest hook",
+        "pkg.cli.Plugin.pytest_sessionfinish": "pytest hook",
     }
     reasons = [
         r for qn, r in conventions.roles(cli, config, tree).entry_points if qn.endswith("main")

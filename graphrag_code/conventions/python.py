@@ -58,6 +58,9 @@ _TRIVIAL_BASES_WORDS = """object Exception BaseException ValueError TypeError Ru
     NotImplementedError ABC Generic Protocol NamedTuple TypedDict Enum IntEnum StrEnum
     Flag IntFlag dict list set tuple str int float bytes frozenset"""
 _TRIVIAL_BASES = frozenset(_TRIVIAL_BASES_WORDS.split())
+# pytest runs the `pytest_*` hooks of a plugin module and of a plugin object it is handed
+# (`pytest.main(plugins=[Plugin()])`, `config.pluginmanager.register(...)`)
+_HOOK_KINDS = frozenset({SymbolKind.FUNCTION, SymbolKind.METHOD})
 _STRING = re.compile(r"""(['"])(.*?)\1""")
 _NAME_ARGUMENT = re.compile(r"""\bname\s*=\s*(['"])(.+?)\1""")
 _AUTOUSE = re.compile(r"\bautouse\s*=\s*True\b")
@@ -331,7 +334,7 @@ def _entry_points(file: _File, config: PythonConfig, classes: ClassTree) -> list
             found.append((qn, "exported in __all__"))
         if symbol.name.startswith("__") and symbol.name.endswith("__"):
             found.append((qn, "dunder method" if symbol.kind == SymbolKind.METHOD else "dunder"))
-        if symbol.name.startswith("pytest_") and symbol.kind == SymbolKind.FUNCTION:
+        if symbol.name.startswith("pytest_") and symbol.kind in _HOOK_KINDS:
             found.append((qn, "pytest hook"))
         if symbol.kind == SymbolKind.METHOD and symbol.parent in file.symbols:
             bases = [

@@ -326,12 +326,6 @@ class ValueFlowAnalysis:
                 )
         return None
 
-    def entered(self, values: Values, where: _Where) -> Values:
-        try:
-            return self._entered(values, where)
-        except _Cut:
-            return Values.unknown()
-
     def class_attribute(self, class_name: str, name: str) -> Values:
         """What `name` holds in the body of the class or of a base (not set on instances),
         parameters' values not looked for at their callers."""
