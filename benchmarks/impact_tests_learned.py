@@ -385,7 +385,7 @@ def _best_recall(points: Sequence[_Point], precision: float) -> _Point | None:
     return max(at_least, key=lambda pt: pt.recall, default=None)
 
 
-def _auc(y: FloatArray, p: FloatArray) -> float | None:
+def auc(y: FloatArray, p: FloatArray) -> float | None:
     """The chance that a pair that ran outscores one that did not (ties count half)."""
     ran = y > 0
     if ran.all() or not ran.any():
@@ -401,8 +401,8 @@ def _auc_within_function(pairs: _Pairs, p: FloatArray) -> float:
     found = []
     for index in np.unique(pairs.function):
         mine = pairs.function == index
-        if (auc := _auc(pairs.y[mine], p[mine])) is not None:
-            found.append(auc)
+        if (score := auc(pairs.y[mine], p[mine])) is not None:
+            found.append(score)
     return float(np.mean(found))
 
 
@@ -431,7 +431,7 @@ def _held_out(pairs: _Pairs, p: FloatArray) -> _HeldOut:
         at_recall=_best_precision(points, RECALL),
         below_all_tiers=tuple(_best_precision(points, everything.recall - s) for s in SHORTFALLS),
         at_precision=_best_recall(points, PRECISION),
-        auc_pairs=_auc(pairs.y, p), auc_within_function=_auc_within_function(pairs, p),
+        auc_pairs=auc(pairs.y, p), auc_within_function=_auc_within_function(pairs, p),
         certain_among_not_ran=_certain_share(pairs, pairs.y == 0),
     )  # fmt: skip
 

@@ -97,7 +97,9 @@ def _machine_busy() -> tuple[float, float]:
 
 class _Timeline:
     """Busy cores (the machine's, the server's) every `every` seconds, and stage marks: a
-    progress reporter that records when each stage the run names begins."""
+    progress reporter that records when each stage the run names begins, and the CPU the
+    indexer had used by then (its worker processes count once they are reaped, at the end of
+    the stage that ran them)."""
 
     def __init__(self, server_pid: int | None, every: float = 0.5) -> None:
         self._server_pid, self._every = server_pid, every
@@ -106,9 +108,11 @@ class _Timeline:
         self.started = time.perf_counter()
         self.samples: list[tuple[float, float, float | None]] = []
         self.stages: list[tuple[float, str]] = []
+        self._indexer_cpu: list[float] = []  # at each stage mark, then at the end
 
     def stage(self, name: str, total: int | None = None) -> None:
         self.stages.append((round(time.perf_counter() - self.started, 2), name))
+        self._indexer_cpu.append(_cpu_seconds(None)[0])
 
     def advance(self, amount: int = 1) -> None:
         return None
@@ -118,6 +122,7 @@ class _Timeline:
         return self
 
     def __exit__(self, *_exc: object) -> None:
+        self._indexer_cpu.append(_cpu_seconds(None)[0])
         self._stop.set()
         self._thread.join()
 
@@ -143,10 +148,12 @@ class _Timeline:
             busy, server, last = busy_now, server_now, now
 
     def by_stage(self) -> list[dict[str, Any]]:
-        """Each stage's span and the cores the machine and the server kept busy in it."""
+        """Each stage's span, the cores the machine and the server kept busy in it, and the
+        indexer's CPU seconds from its mark to the next."""
         marks = [*self.stages, (self.samples[-1][0] if self.samples else 0.0, "end")]
+        cpu = self._indexer_cpu
         spans = []
-        for (start, name), (end, _next) in itertools.pairwise(marks):
+        for index, ((start, name), (end, _next)) in enumerate(itertools.pairwise(marks)):
             inside = [s for s in self.samples if start < s[0] <= end]
             if not inside:
                 continue
@@ -158,6 +165,7 @@ class _Timeline:
                     "seconds": round(end - start, 2),
                     "busy_cores": round(sum(s[1] for s in inside) / len(inside), 2),
                     "server_cores": round(sum(servers) / len(servers), 2) if servers else None,
+                    "indexer_cpu_s": round(cpu[index + 1] - cpu[index], 1),
                 }
             )
         return spans

@@ -524,24 +524,20 @@ def test_tests_named_after_the_change_rank_first(
 
 
 def test_tests_to_run_come_changed_then_named_then_certain_then_near() -> None:
-    def test(
-        name: str, *, changed: bool = False, named: int = 0, certain: bool, distance: int
-    ) -> tuple[str, tuple[bool, int, bool, int, int, str]]:
-        key = run_order(
-            changed=changed, affinity=named, certain=certain, distance=distance, reaches=1,
-            name=name,
-        )  # fmt: skip
-        return name, key
+    def order(
+        *, changed: bool = False, named: int = 0, certain: bool, distance: int
+    ) -> tuple[bool, int, bool, int, int]:
+        return run_order(
+            changed=changed, affinity=named, certain=certain, distance=distance, reaches=1
+        )
 
-    tests = dict(
-        [
-            test("by_name_near", certain=False, distance=1),
-            test("certain_far", certain=True, distance=3),
-            test("certain_near", certain=True, distance=1),
-            test("named_by_name", named=2, certain=False, distance=4),
-            test("edited", changed=True, certain=False, distance=0),
-        ]
-    )
+    tests = {
+        "by_name_near": order(certain=False, distance=1),
+        "certain_far": order(certain=True, distance=3),
+        "certain_near": order(certain=True, distance=1),
+        "named_by_name": order(named=2, certain=False, distance=4),
+        "edited": order(changed=True, certain=False, distance=0),
+    }
     ranked = sorted(tests, key=tests.__getitem__)
     # a test three certain calls away runs the code more often than one a name match away
     assert ranked == ["edited", "named_by_name", "certain_near", "certain_far", "by_name_near"]

@@ -87,26 +87,28 @@ class _Test:
 
 
 def run_order(
-    *, changed: bool, affinity: int, certain: bool, distance: int, reaches: int, name: str
-) -> tuple[bool, int, bool, int, int, str]:
-    """The sort key of a test to run: changed tests first, then tests named after what they
-    reach (`affinity`), then tests that reach it through certain chains (nearest first) before
-    those that reach it only through name matches, then the tests that reach more of a change.
+    *, changed: bool, affinity: int, certain: bool, distance: int, reaches: int
+) -> tuple[bool, int, bool, int, int]:
+    """The sort key of a test to run (ties go by the test's name): changed tests first, then
+    tests named after what they reach (`affinity`), then tests that reach it through certain
+    chains (nearest first) before those that reach it only through name matches, then the
+    tests that reach more of a change.
 
     Certain chains come before distance since stop 47: ranked by distance first, a test one
     name match away came before one three certain calls away. Against the tests that ran each
     function under coverage, a test that ran now outranks one that did not more often, on all
     five packages measured (`benchmarks/impact_tests_order.py`); the changed tests of the
     histories' commits rank the same (BENCHMARKS.md §10a and §10c, stop 47)."""
-    return (not changed, -affinity, not certain, distance, -reaches, name)
+    return (not changed, -affinity, not certain, distance, -reaches)
 
 
 def _ranked(tests: Iterable[_Test]) -> list[TestToRun]:
-    def key(t: _Test) -> tuple[bool, int, bool, int, int, str]:
-        return run_order(
+    def key(t: _Test) -> tuple[tuple[bool, int, bool, int, int], str]:
+        order = run_order(
             changed=t.changed, affinity=t.affinity, certain=t.certain, distance=t.distance,
-            reaches=len(t.specific), name=t.edge.test.qualified_name,
+            reaches=len(t.specific),
         )  # fmt: skip
+        return order, t.edge.test.qualified_name
 
     return [t.result() for t in sorted(tests, key=key)]
 
