@@ -32,7 +32,7 @@ from typing import Any
 from benchmarks.oracles.packages import ORACLE_OUT_DIR, PACKAGES, fetch, parse_spec
 from benchmarks.oracles.runtime_env import RUNTIME_DIR
 from graphrag_code.ingest.offline import LinkedRepository, link_repository
-from graphrag_code.linking.linker import IMPLICIT
+from graphrag_code.languages.python.linker import IMPLICIT
 from graphrag_code.model import Edge, EdgeKind, Resolution
 
 DEFAULT_PACKAGES = (

@@ -31,8 +31,8 @@ from graphrag_code.ingest.languages import LanguageRun
 from graphrag_code.ingest.offline import link_parsed, link_repository
 from graphrag_code.ingest.state import paused_gc
 from graphrag_code.linking.consulted import ConsultedKeys
+from graphrag_code.linking.edges import FileLinks, NodeIds
 from graphrag_code.linking.index import RepositoryIndex
-from graphrag_code.linking.linker import FileLinks, NodeIds
 
 
 def _cpu() -> tuple[float, float]:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.oracles.packages import download_sdist, extract_sdist, parse_spec
-from graphrag_code.parsing.python import PythonParser
+from graphrag_code.languages.python.parser import PythonParser
 
 
 def measure(root: Path, runs: int) -> dict[str, Any]:

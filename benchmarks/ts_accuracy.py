@@ -35,10 +35,10 @@ from pathlib import Path
 from typing import Any
 
 from graphrag_code.ingest.offline import LinkedRepository, link_repository
-from graphrag_code.linking.ecmascript_modules import EcmaProject
-from graphrag_code.linking.ecmascript_resolver import EcmaResolver
+from graphrag_code.languages.ecmascript.linker import EcmaContext
+from graphrag_code.languages.ecmascript.modules import EcmaProject
+from graphrag_code.languages.ecmascript.resolver import EcmaResolver
 from graphrag_code.linking.index import Lookups
-from graphrag_code.linking.typescript import EcmaContext
 from graphrag_code.model import EdgeKind, Resolution, Symbol, SymbolKind
 
 ORACLE_DIR = Path(__file__).resolve().parent / "cache" / "oracles" / "ts"

@@ -22,7 +22,7 @@ from typing import Any
 from benchmarks.graph_accuracy import DEFAULT_PACKAGES
 from benchmarks.oracles.packages import fetch, parse_spec
 from graphrag_code.ingest.offline import link_repository
-from graphrag_code.linking.linker import IMPLICIT
+from graphrag_code.languages.python.linker import IMPLICIT
 from graphrag_code.model import CERTAIN_TIERS, EdgeKind
 
 # kinds as BENCHMARKS.md names them

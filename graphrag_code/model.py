@@ -50,7 +50,7 @@ follow (`"".join`, `items[0].save`), which only the name-uniqueness fallback can
 """
 
 Expr = tuple[Any, ...]
-"""A Python expression whose value the linker may follow (`graphrag_code.linking.values`), as
+"""A Python expression whose value the linker may follow (`languages/python/values`), as
 nested tuples tagged by their first item:
 
 ("name", *dotted)            a name or a dotted chain of attributes on a name
@@ -116,8 +116,8 @@ class Resolution(str, Enum):
     # a call resolved to a method runs an override of it in an indexed subclass when the
     # receiver is an instance of that subclass (Edge.via: "dispatch via `Base.m`")
     DISPATCH = "dispatch"
-    # one of more values than a certain call may have (linking/values.py MAX_CALLEES): each
-    # call runs one of them, as a decorator's wrapper runs whichever function it wraps
+    # one of more values than a certain call may have (`MAX_CALLEES` of Python's value flow):
+    # each call runs one of them, as a decorator's wrapper runs whichever function it wraps
     MANY = "many"
     # a call through a value declared as a callable type (`send: Send`, `Send = Callable[[
     # Message], Awaitable[None]]`) whose values are unknown may run each indexed function of
@@ -128,6 +128,14 @@ class Resolution(str, Enum):
     # follow (Edge.via: "one of the values known here")
     PARTIAL = "partial"
 
+    @property
+    def rank(self) -> int:
+        """How sure: exact 3, inferred 2, name 1, the other possible tiers 0. Where two
+        findings of one edge meet, the higher rank is kept."""
+        return _RESOLUTION_RANK.get(self.value, 0)
+
+
+_RESOLUTION_RANK = {"exact": 3, "inferred": 2, "name": 1}
 
 CERTAIN_TIERS = ("exact", "inferred")
 """The `resolution` values of certain CALLS edges (the others are *possible*)."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from graphrag_code.linking.centrality import centrality
+from graphrag_code.ingest.centrality import centrality
 
 
 def _graph(size: int, seed: int = 7) -> tuple[list[str], list[tuple[str, str]]]:

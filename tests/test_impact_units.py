@@ -16,8 +16,6 @@ from graphrag_code.conventions import (
     INFERRED,
     NAME,
     ClassTree,
-    EcmaScriptConventions,
-    PythonConventions,
     exercising,
     reached_tiers,
     seeds_of_tests,
@@ -29,10 +27,12 @@ from graphrag_code.impact.deadcode import judge
 from graphrag_code.impact.sources import DiffSpec, read_changes
 from graphrag_code.impact.tests import affinity, run_order, runner_id
 from graphrag_code.impact.unified import looks_like_diff, old_text_from, parse_unified_diff
+from graphrag_code.languages.ecmascript.conventions import EcmaScriptConventions
+from graphrag_code.languages.ecmascript.parser import EcmaScriptParser
+from graphrag_code.languages.python.conventions import PythonConventions
+from graphrag_code.languages.python.parser import PythonParser
 from graphrag_code.location import Location
 from graphrag_code.model import ParsedFile
-from graphrag_code.parsing import PythonParser
-from graphrag_code.parsing.typescript import EcmaScriptParser
 
 PATCH = textwrap.dedent(
     """\

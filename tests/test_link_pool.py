@@ -7,7 +7,7 @@ import os
 import pytest
 
 from graphrag_code.ingest import link_pool
-from graphrag_code.linking.linker import FileLinks
+from graphrag_code.linking.edges import FileLinks
 
 
 def test_shares_are_runs_of_neighbours_of_about_equal_weight() -> None:

@@ -200,7 +200,7 @@ def test_modules_that_import_a_name_from_each_other_in_a_cycle(tmp_path: Path) -
 def test_a_call_too_deep_for_the_stack_stays_unresolved_and_the_file_still_links(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from graphrag_code.linking import calls as calls_module
+    from graphrag_code.languages.python import calls as calls_module
 
     (tmp_path / "mod.py").write_text(
         "def helper():\n    pass\ndef deep():\n    pass\ndef go():\n    deep()\n    helper()\n"
@@ -235,8 +235,8 @@ def _link_sharing(
     `shared_mb` of growth (memory read as constant: with 0, reached after every file), and
     how often they were dropped."""
     from graphrag_code.ingest.languages import LanguageRun
+    from graphrag_code.linking.edges import NodeIds
     from graphrag_code.linking.index import RepositoryIndex
-    from graphrag_code.linking.linker import NodeIds
 
     langs = LanguageRun.of(None)
     index = RepositoryIndex(parsed.values())
@@ -267,7 +267,7 @@ def test_a_file_links_the_same_whatever_was_linked_before_it(
     depth) what computing it did, and replay what it consulted, or a file linked after others
     gets other edges, or other dependencies, than one linked first (a split between processes,
     an incremental run relinking a few files)."""
-    from graphrag_code.linking import values
+    from graphrag_code.languages.python.values import engine as values
 
     parsed = link_repository(VALUEFLOW, repo="vf").parsed
     paths = sorted(parsed)
@@ -305,7 +305,7 @@ def test_a_result_too_tall_for_where_it_is_reused_is_computed_there_again(
     finds some values and consults less than it would in full, so a file linked after the one
     that filled the cache would otherwise differ from the same file linked first (found on
     Django: 3 of 2,895 files recorded other dependencies linked on two processes than on one)."""
-    from graphrag_code.linking import values
+    from graphrag_code.languages.python.values import engine as values
 
     for name, text in _SHALLOW_OR_DEEP.items():
         (tmp_path / name).write_text(text)
@@ -340,7 +340,7 @@ def test_a_result_cut_short_where_it_ran_is_reused_there_and_links_the_same(
     it again at every use made sympy's `concrete/delta.py` link in 18 s. It is reused at the
     same depth while that computation is under way, and the links are those of computing it
     every time."""
-    from graphrag_code.linking import values
+    from graphrag_code.languages.python.values import engine as values
 
     (tmp_path / "mod.py").write_text(_DEEP_CHAIN)
     monkeypatch.setattr(values, "_MAX_DEPTH", 4)

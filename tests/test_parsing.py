@@ -5,9 +5,10 @@ from __future__ import annotations
 import hashlib
 import textwrap
 
+from graphrag_code.languages.python.modules import module_names
+from graphrag_code.languages.python.parser import PythonParser
 from graphrag_code.model import ParsedFile, SymbolKind
-from graphrag_code.parsing import decode_source, module_names
-from graphrag_code.parsing.python import PythonParser
+from graphrag_code.parsing import decode_source
 
 
 def parse(source: str, module: str = "pkg.mod", *, is_package: bool = False) -> ParsedFile:

@@ -9,9 +9,9 @@ from pathlib import Path
 
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.ingest.pipeline import build_graph
-from graphrag_code.linking.signatures import is_test_module
+from graphrag_code.languages.python.parser import PythonParser
+from graphrag_code.languages.python.signatures import is_test_module
 from graphrag_code.model import Signature
-from graphrag_code.parsing.python import PythonParser
 
 from .relinking import assert_same_as_clean_index, write_file
 

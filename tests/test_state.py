@@ -11,9 +11,9 @@ import pytest
 
 from graphrag_code.ingest import state as state_module
 from graphrag_code.ingest.state import IndexState, StateStore, compact, packed, with_calls
+from graphrag_code.languages.python.parser import PythonParser
 from graphrag_code.linking.index import RepositoryIndex
 from graphrag_code.model import CallSite, ImplicitCall, ParsedFile
-from graphrag_code.parsing.python import PythonParser
 
 SERVER, DATABASE = "bolt://127.0.0.1:7687", "neo4j"
 

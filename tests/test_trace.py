@@ -18,7 +18,7 @@ from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.graph.schema import SchemaConfig, ensure_schema
 from graphrag_code.ingest.offline import link_repository
 from graphrag_code.ingest.pipeline import build_graph
-from graphrag_code.linking.dispatch import MAX_OVERRIDES
+from graphrag_code.languages.python.dispatch import MAX_OVERRIDES
 from graphrag_code.model import Resolution
 from graphrag_code.settings import Settings
 

@@ -11,9 +11,9 @@ from graphrag_code.errors import ConfigurationError
 from graphrag_code.ids import path_module_name
 from graphrag_code.ingest.offline import link_repository
 from graphrag_code.languages import SUFFIXES, select_languages
-from graphrag_code.linking.ecmascript_modules import package_name, parse_jsonc, read_project
+from graphrag_code.languages.ecmascript.modules import package_name, parse_jsonc, read_project
+from graphrag_code.languages.ecmascript.parser import EcmaScriptParser
 from graphrag_code.model import EdgeKind, ParsedFile, SymbolKind
-from graphrag_code.parsing.typescript import EcmaScriptParser
 
 MIXED = Path(__file__).parent / "fixtures" / "mixed"
 

@@ -17,6 +17,8 @@ from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.ingest.pipeline import IndexOptions, build_graph
 from graphrag_code.ingest.report import IngestReport
 from graphrag_code.ingest.state import StateStore
+from graphrag_code.languages.python.parser import PythonParser
+from graphrag_code.languages.python.values.reaching import is_join, reaching
 from graphrag_code.linking.index import (
     CALL_KEY,
     STORE_KEY,
@@ -26,9 +28,7 @@ from graphrag_code.linking.index import (
     store_names,
     value_calls,
 )
-from graphrag_code.linking.reaching import is_join, reaching
 from graphrag_code.model import ParsedFile
-from graphrag_code.parsing.python import PythonParser
 from graphrag_code.settings import Settings
 
 from .call_edges import Calls, callees_of, check_calls, read_calls

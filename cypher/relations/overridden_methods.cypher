@@ -1,6 +1,6 @@
 // The methods a method overrides: same name, defined in a class its class inherits from
 // (nearest first). A call to one of them may dispatch to the overriding method at run time.
-// Python stores that as CALLS edges of tier 'dispatch' (linking/dispatch.py): not listed here.
+// Python stores that as CALLS edges of tier 'dispatch' (languages/python/dispatch.py): not listed here.
 // Parameters: $id
 MATCH (m:Code {id: $id})<-[:DEFINES]-(:Class)-[inherits:INHERITS*1..6]->(base:Class)
       -[:DEFINES]->(overridden:Code {name: m.name})

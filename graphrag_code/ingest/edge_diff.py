@@ -20,7 +20,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from ..linking.linker import FileLinks
+from ..linking.edges import FileLinks
 from ..model import Edge
 from .state import packed, unpacked
 

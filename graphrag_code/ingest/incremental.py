@@ -15,8 +15,8 @@ from typing import Any
 
 from ..graph.client import Neo4jClient
 from ..graph.writer import GraphWriter
-from ..linking.centrality import centrality
 from ..linking.consulted import key_hashes
+from ..linking.edges import FileLinks
 from ..linking.index import (
     RepositoryIndex,
     call_names,
@@ -28,9 +28,9 @@ from ..linking.index import (
     store_names,
     value_names,
 )
-from ..linking.linker import FileLinks
 from ..model import ParsedFile, SkippedFile, SourceFile
 from ..parsing import ModuleName
+from .centrality import centrality
 from .report import IngestReport
 from .state import IndexState, StateStore, compact, packed, unpacked
 

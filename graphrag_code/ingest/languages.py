@@ -19,8 +19,8 @@ from ..languages import (
     suffix_map,
 )
 from ..linking.base import LinkContext
+from ..linking.edges import FileLinks, NodeIds
 from ..linking.index import RepositoryIndex
-from ..linking.linker import FileLinks, NodeIds
 from ..linking.shared_budget import DEFAULT_CEILING_MB, DEFAULT_SHARED_MB, SharedBudget
 from ..model import ParsedFile, ParseIssue, SourceFile, SymbolKind
 from .report import LanguageCounts

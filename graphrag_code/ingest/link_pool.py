@@ -25,7 +25,7 @@ from multiprocessing.context import BaseContext
 from multiprocessing.process import BaseProcess
 from typing import cast
 
-from ..linking.linker import FileLinks
+from ..linking.edges import FileLinks
 from ..model import ParsedFile
 
 __all__ = ["MIN_FILES_PER_WORKER", "link_in_processes", "link_weight", "shares"]

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from ..languages import language_named, module_names
 from ..linking.base import LinkContext
+from ..linking.edges import FileLinks, NodeIds
 from ..linking.index import RepositoryIndex
-from ..linking.linker import FileLinks, NodeIds
 from ..model import Edge, ParsedFile, ParseIssue, SkippedFile
 from ..parsing import ModuleName, ParseJob, imported_prefixes, parse_files, walk_repository
 from .languages import LanguageRun, ProjectFiles, read_project

@@ -25,8 +25,8 @@ from ..graph.client import Neo4jClient
 from ..graph.crossrepo import CrossRepoLinker
 from ..graph.writer import GraphWriter
 from ..languages import language_named, module_names
+from ..linking.edges import FileLinks, NodeIds
 from ..linking.index import RepositoryIndex
-from ..linking.linker import FileLinks, NodeIds
 from ..linking.shared_budget import DEFAULT_CEILING_MB, DEFAULT_SHARED_MB
 from ..model import NodeRow, ParsedFile, SkippedFile, SourceFile, SymbolKind
 from ..parsing import ParseJob, imported_prefixes, parse_files, walk_repository

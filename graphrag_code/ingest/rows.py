@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 
-from ..linking.linker import NodeIds
+from ..linking.edges import NodeIds
 from ..model import NodeRow, ParsedFile, Symbol, SymbolKind
 from ..text import search_text, statement_text
 

@@ -27,8 +27,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from ..linking.edges import FileLinks
 from ..linking.index import RepositoryIndex, value_references
-from ..linking.linker import FileLinks
 from ..model import Block, CallSite, Dotted, Expr, ImplicitCall, ImplicitMode, ParsedFile
 from ..parsing import ModuleName
 from .report import RepositorySummary
@@ -113,8 +113,9 @@ _LAZY = ("roles", "seeds", "receivers", "reach")
 # (`<protocol>` flows), spawning calls filed as the calls they make, `X | None` union types,
 # names used as values consulted by name, `VALUE_KEY`; 30: implicit calls kept pickled with
 # the call sites, parses carry the names they use as values; 31: the run's summary of the
-# repository, `RepositorySummary`)
-_FORMAT = 31
+# repository, `RepositorySummary`; 32: pickled records moved with the language folders,
+# `linking.edges.FileLinks`, `parsing.base.ModuleName`)
+_FORMAT = 32
 _MAGIC = b"graphrag-code state\n"  # then the table's offset, 8 bytes little-endian
 # the per-file fields pickled one file at a time on disk (see `StateStore._write`)
 _PER_FILE = ("parsed", "links", "node_ids")

@@ -32,7 +32,7 @@ from ..conventions import (
     seeds_of_tests,
 )
 from ..graph.writer import GraphWriter
-from ..linking.linker import FileLinks, NodeIds
+from ..linking.edges import FileLinks, NodeIds
 from ..model import EdgeKind, ParsedFile, Resolution, SymbolKind
 from .languages import LanguageRun
 from .receivers import by_function, fixture_types, receiver_calls, typed_calls

@@ -1,10 +1,12 @@
-"""The language registry: which parser and which linker read which files.
+"""Languages: one folder each, and the registry that routes files to them.
 
-A language plug-in is a parser (`parsing/<lang>.py` + `parsing/queries/<lang>*.scm`) and a
-linker (`linking/<lang>.py`) that emit and consume the same records for every language; this
-package joins the two, one `Language` entry each, and routes files to them by suffix or by
-the interpreter of a shebang line. Nothing after linking knows a node's language except
-through its `language` property.
+A language folder (`python/`, `ecmascript/`) holds everything that knows the language: its
+parser and tree-sitter queries, module naming, linker and resolvers, conventions. It emits and
+consumes the records every stage shares (`model`), builds on the language-neutral cores
+(`parsing`, `linking`, `conventions`), and declares its `Language` records in its
+`plugin.py`. The registry lists them and routes files by suffix or by the interpreter of a
+shebang line. Nothing after linking knows a node's language except through its `language`
+property; language folders never import each other.
 """
 
 from __future__ import annotations

@@ -3,89 +3,24 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
 
-from ..conventions import Conventions, EcmaScriptConventions, PythonConventions
 from ..errors import ConfigurationError
 from ..linking.base import Linker
-from ..linking.python import PythonLinker
-from ..linking.typescript import EcmaScriptLinker
 from ..model import SourceFile
-from ..parsing import ModuleName, PythonParser, SourceParser
-from ..parsing import module_names as python_module_names
-from ..parsing.typescript import (
-    JAVASCRIPT_SUFFIXES,
-    TYPESCRIPT_SUFFIXES,
-    EcmaScriptParser,
-    ecmascript_module_names,
-)
+from ..parsing import ModuleName
+from .base import Language
+from .ecmascript.plugin import JAVASCRIPT, TYPESCRIPT
+from .python.plugin import PYTHON
 
 __all__ = [
     "LANGUAGES", "Language", "Linker", "interpreter_map", "language_named", "module_names",
     "project_file_names", "select_languages", "suffix_map",
 ]  # fmt: skip
 
-ModuleNamer = Callable[[list[str], frozenset[str], str | None], dict[str, ModuleName]]
-
-
-@dataclass(frozen=True)
-class Language:
-    """A language plug-in. `name` is the `language` property of its nodes; `aliases` are
-    what `index --languages` accepts besides the name."""
-
-    name: str
-    aliases: tuple[str, ...]
-    suffixes: tuple[str, ...]
-    interpreters: tuple[str, ...]  # shebang programs of extension-less scripts
-    parser: type[SourceParser]
-    linker: Linker
-    module_names: ModuleNamer  # paths of its files -> module names (qualified-name scheme)
-    conventions: Conventions  # its tests, fixtures and entry points
-
-
-def _python_names(
-    paths: list[str], imported: frozenset[str], root_name: str | None
-) -> dict[str, ModuleName]:
-    return python_module_names(paths, imported, root_name=root_name)
-
-
-_ECMASCRIPT = EcmaScriptLinker()  # TypeScript and JavaScript import each other: one linker
-_ECMASCRIPT_CONVENTIONS = EcmaScriptConventions()
-
-LANGUAGES: tuple[Language, ...] = (
-    Language(
-        name="python",
-        aliases=("py",),
-        suffixes=(".py",),
-        interpreters=("python", "pypy"),
-        parser=PythonParser,
-        linker=PythonLinker(),
-        module_names=_python_names,
-        conventions=PythonConventions(),
-    ),
-    Language(
-        name="typescript",
-        aliases=("ts", "tsx"),
-        suffixes=TYPESCRIPT_SUFFIXES,
-        interpreters=("ts-node", "tsx", "deno", "bun"),
-        parser=EcmaScriptParser,
-        linker=_ECMASCRIPT,
-        module_names=ecmascript_module_names,
-        conventions=_ECMASCRIPT_CONVENTIONS,
-    ),
-    Language(
-        name="javascript",
-        aliases=("js", "jsx"),
-        suffixes=JAVASCRIPT_SUFFIXES,
-        interpreters=("node", "nodejs"),
-        parser=EcmaScriptParser,
-        linker=_ECMASCRIPT,
-        module_names=ecmascript_module_names,
-        conventions=_ECMASCRIPT_CONVENTIONS,
-    ),
-)
-"""Every supported language. Adding one: a parser, a linker, one entry here."""
+LANGUAGES: tuple[Language, ...] = (PYTHON, TYPESCRIPT, JAVASCRIPT)
+"""Every supported language. Adding one: a folder beside `python/` whose `plugin.py` declares
+its `Language`, and its name here."""
 
 
 def language_named(name: str) -> Language:

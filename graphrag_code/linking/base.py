@@ -7,11 +7,15 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from ..model import ParsedFile, ParseIssue
+from .edges import FileLinks, NodeIds
 from .index import RepositoryIndex
-from .linker import FileLinks, NodeIds
 from .shared_budget import SharedBudget
 
-__all__ = ["LinkContext", "Linker"]
+__all__ = ["MAX_OVERRIDES", "LinkContext", "Linker"]
+
+MAX_OVERRIDES = 16
+"""A method overridden more often than this (a plug-in hook, `__init__`) gets no dispatch
+edges: so many possible targets say nothing about a trace."""
 
 
 @dataclass

@@ -1,5 +1,6 @@
-"""Walk and parse repositories. One module per language plus its tree-sitter query files;
-which language reads which file is decided by `graphrag_code.languages` (the registry)."""
+"""Walk and parse repositories: the language-neutral core (walker, decoding, the parse pool,
+tree-sitter helpers). Each language's parser lives in its folder under
+`graphrag_code.languages`; the registry there decides which parser reads which file."""
 
 from __future__ import annotations
 
@@ -11,21 +12,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..model import ParsedFile, SkippedFile, SourceFile
-from .base import SourceParser
-from .modules import ModuleName, imported_prefixes, module_names
-from .python import PythonParser
+from .base import ModuleName, SourceParser, imported_prefixes
 from .walker import DEFAULT_MAX_BYTES, WalkResult, walk_repository
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
     "ModuleName",
     "ParseJob",
-    "PythonParser",
     "SourceParser",
     "WalkResult",
     "decode_source",
     "imported_prefixes",
-    "module_names",
     "parse_files",
     "walk_repository",
 ]
@@ -37,7 +34,7 @@ _CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
 class ParseJob:
     source: SourceFile
     module: ModuleName
-    parser: type[SourceParser] = PythonParser  # a class: jobs are pickled to worker processes
+    parser: type[SourceParser]  # a class: jobs are pickled to worker processes
 
 
 def decode_source(data: bytes) -> bytes | str:

@@ -1,12 +1,34 @@
-"""What every language's parser offers: one file's bytes in, one `ParsedFile` out."""
+"""What every language's parser offers: one file's bytes in, one `ParsedFile` out; and the
+module name each file gets from its language's naming scheme."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Protocol
 
 from ..model import ParsedFile
 
-__all__ = ["SourceParser"]
+__all__ = ["ModuleName", "SourceParser", "imported_prefixes"]
+
+
+@dataclass(frozen=True)
+class ModuleName:
+    """A file's module: its qualified name in the language's scheme, whether it names a
+    package (a folder), and the import root it was named from ("" for the repository root)."""
+
+    module: str
+    is_package: bool
+    root: str
+
+
+def imported_prefixes(modules: Iterable[str]) -> frozenset[str]:
+    """Every dotted prefix of the given absolute module names (`a.b.c` -> a, a.b, a.b.c)."""
+    found: set[str] = set()
+    for module in modules:
+        parts = module.split(".")
+        found.update(".".join(parts[: i + 1]) for i in range(len(parts)))
+    return frozenset(found)
 
 
 class SourceParser(Protocol):

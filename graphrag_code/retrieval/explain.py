@@ -15,7 +15,7 @@ from ..graph import CallEdge, SymbolRef
 __all__ = ["CallExplanation", "explain_call"]
 
 _IMPLICIT = "implicit: "  # the linker's marker of calls no call expression wrote
-_DISPATCH = "dispatch via "  # linking/dispatch.py: a call of a base method, to an override
+_DISPATCH = "dispatch via "  # languages/python/dispatch.py: a call of a base method, to an override
 _TIERS = {
     "exact": "by its name (scopes and imports)",
     "inferred": "by the type of a value (a constructor, an annotation or `self`)",

@@ -30,7 +30,7 @@ from ..graph import (
     hop_bound,
 )
 from ..graph.repositories import require_repository
-from ..linking.dispatch import MAX_OVERRIDES
+from ..linking.base import MAX_OVERRIDES
 from ..location import Location
 from ..model import CERTAIN_TIERS, POSSIBLE_TIERS
 from .explain import CallExplanation, explain_call

@@ -26,18 +26,16 @@ from collections.abc import Iterable, Mapping, Set
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..model import Edge, EdgeKind, Resolution, SymbolKind
-from .index import Lookups, RepositoryIndex, is_property
+from ...linking.base import MAX_OVERRIDES
+from ...linking.index import Lookups, RepositoryIndex, is_property
+from ...model import Edge, EdgeKind, Resolution, SymbolKind
 from .resolver import Resolver, SymbolRef
 
 if TYPE_CHECKING:
-    from .linker import NodeIds
+    from ...linking.edges import NodeIds
 
 __all__ = ["ACCESSOR_KINDS", "MAX_OVERRIDES", "AbsentMember", "Constructed", "DispatchTable"]
 
-MAX_OVERRIDES = 16
-"""A method overridden more often than this (a plug-in hook, `__init__`) gets no dispatch
-edges: so many possible targets say nothing about a trace."""
 
 _LANGUAGES = frozenset({"python"})  # other languages: `callers` derives them at query time
 _NEVER = frozenset({"__init__", "__new__", "__init_subclass__", "__post_init__"})

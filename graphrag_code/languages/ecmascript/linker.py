@@ -15,13 +15,13 @@ from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ..model import CallSite, Edge, EdgeKind, ParsedFile, Resolution, SymbolKind
-from .base import LinkContext
-from .ecmascript_modules import EcmaProject, read_project
-from .ecmascript_resolver import EcmaResolver
-from .index import Lookups, RepositoryIndex
-from .linker import FileLinks, NodeIds, _EdgeCollector
-from .resolver import External, Instance, ModuleRef, SymbolRef, Target
+from ...linking.base import LinkContext
+from ...linking.edges import EdgeCollector, FileLinks, NodeIds
+from ...linking.index import Lookups, RepositoryIndex
+from ...linking.targets import External, Instance, ModuleRef, SymbolRef, Target
+from ...model import CallSite, Edge, EdgeKind, ParsedFile, Resolution, SymbolKind
+from .modules import EcmaProject, read_project
+from .resolver import EcmaResolver
 
 __all__ = ["ECMASCRIPT_LANGUAGES", "EcmaScriptLinker"]
 
@@ -66,7 +66,7 @@ class EcmaScriptLinker:
         project = context.project if isinstance(context, EcmaContext) else None
         lookups = Lookups(index)
         resolver = EcmaResolver(lookups, project or EcmaProject())
-        collector = _EdgeCollector()
+        collector = EdgeCollector()
         _link_imports(parsed, resolver, ids, collector)
         _link_heritage(parsed, resolver, ids, collector)
         _link_type_uses(parsed, resolver, ids, collector)
@@ -92,7 +92,7 @@ class EcmaScriptLinker:
 
 
 def _link_imports(
-    parsed: ParsedFile, resolver: EcmaResolver, ids: NodeIds, collector: _EdgeCollector
+    parsed: ParsedFile, resolver: EcmaResolver, ids: NodeIds, collector: EdgeCollector
 ) -> None:
     source = ids.of_module(parsed)
     for statement in parsed.imports:
@@ -135,7 +135,7 @@ def _home(target: Target | None, resolver: EcmaResolver) -> str | None:
 
 
 def _link_heritage(
-    parsed: ParsedFile, resolver: EcmaResolver, ids: NodeIds, collector: _EdgeCollector
+    parsed: ParsedFile, resolver: EcmaResolver, ids: NodeIds, collector: EdgeCollector
 ) -> None:
     for symbol in parsed.symbols:
         if symbol.kind != SymbolKind.CLASS or symbol.ordinal != 1:
@@ -160,7 +160,7 @@ def _link_heritage(
 
 
 def _link_type_uses(
-    parsed: ParsedFile, resolver: EcmaResolver, ids: NodeIds, collector: _EdgeCollector
+    parsed: ParsedFile, resolver: EcmaResolver, ids: NodeIds, collector: EdgeCollector
 ) -> None:
     for use in parsed.type_uses:
         target = resolver.resolve_dotted(use.scope, use.type_name, parsed.module)
@@ -200,7 +200,7 @@ def _link_call(
     site: CallSite,
     resolver: EcmaResolver,
     ids: NodeIds,
-    collector: _EdgeCollector,
+    collector: EdgeCollector,
 ) -> bool:
     """Add the CALLS edge of one call site; False when it stays unresolved."""
     source = ids.of_scope(parsed, site.scope)
@@ -241,7 +241,7 @@ def _callable(
     qualified_name: str,
     resolver: EcmaResolver,
     ids: NodeIds,
-    collector: _EdgeCollector,
+    collector: EdgeCollector,
     source: str,
     site: CallSite,
 ) -> str | None:

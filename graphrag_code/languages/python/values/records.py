@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Set
 from dataclasses import dataclass, field
 
-from ..model import Block, Expr
-from .resolver import External, Instance, ModuleRef, SymbolRef
+from ....model import Block, Expr
+from ..resolver import External, Instance, ModuleRef, SymbolRef
 
 __all__ = [
     "ARGUMENT_CALLERS", "DYNAMIC", "EMPTY_CONTAINERS", "IDENTITY", "IDENTITY_FACTORIES",

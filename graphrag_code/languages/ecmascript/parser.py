@@ -30,8 +30,8 @@ import tree_sitter as ts
 import tree_sitter_javascript
 import tree_sitter_typescript
 
-from ..ids import path_module_name
-from ..model import (
+from ...ids import path_module_name
+from ...model import (
     Binding,
     CallSite,
     Dotted,
@@ -42,9 +42,9 @@ from ..model import (
     SymbolKind,
     TypeUse,
 )
-from .modules import ModuleName
-from .treesitter import node_text as _text
-from .treesitter import syntax_issues
+from ...parsing.base import ModuleName
+from ...parsing.treesitter import node_text as _text
+from ...parsing.treesitter import syntax_issues
 
 __all__ = [
     "JAVASCRIPT_SUFFIXES",
@@ -92,7 +92,7 @@ def _language(grammar: Grammar) -> ts.Language:
 
 @cache
 def _query(grammar: Grammar) -> ts.Query:
-    queries = resources.files("graphrag_code").joinpath("parsing/queries")
+    queries = resources.files(__name__.rpartition(".")[0]).joinpath("queries")
     extra = "javascript.scm" if grammar == "javascript" else "typescript.scm"
     text = queries.joinpath("ecmascript.scm").read_text() + queries.joinpath(extra).read_text()
     query: ts.Query = ts.Query(_language(grammar), text)

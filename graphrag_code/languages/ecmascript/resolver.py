@@ -12,10 +12,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..model import Binding, Dotted, ImportStatement, Symbol, SymbolKind
-from .ecmascript_modules import EcmaProject, resolve_specifier
-from .index import Lookups, ModuleInfo
-from .resolver import External, Instance, ModuleRef, SymbolRef, Target
+from ...linking.index import Lookups, ModuleInfo
+from ...linking.targets import (
+    NOT_HERE,
+    External,
+    Instance,
+    ModuleRef,
+    SymbolRef,
+    Target,
+    latest_before,
+    mark,
+    single,
+)  # fmt: skip
+from ...model import Binding, Dotted, ImportStatement, Symbol, SymbolKind
+from .modules import EcmaProject, resolve_specifier
 
 __all__ = ["JS_GLOBALS", "EcmaResolver"]
 
@@ -35,29 +45,6 @@ JS_GLOBALS = frozenset(
 _MAX_DEPTH = 12
 _SCOPES_OF_NAMES = ("namespace",)  # the class-like symbols that scope names
 _EXPORTS = ("module", "exports")
-
-
-def _mark(target: Target | None, inferred: bool) -> Target | None:
-    if target is None or not inferred or target.inferred:
-        return target
-    if isinstance(target, SymbolRef):
-        return SymbolRef(target.qualified_name, True)
-    if isinstance(target, ModuleRef):
-        return ModuleRef(target.module, True)
-    if isinstance(target, External):
-        return External(target.dotted, True)
-    return target
-
-
-def _single(candidates: list[Target | None]) -> Target | None:
-    """The one target all candidates agree on (the exact one when also inferred), else None."""
-    found = {c for c in candidates if c is not None}
-    if len(found) == 1:
-        return found.pop()
-    if len(found) > 1 and len({_mark(c, True) for c in found}) == 1:
-        exact = [c for c in found if not c.inferred]
-        return exact[0] if exact else found.pop()
-    return None
 
 
 @dataclass
@@ -156,7 +143,7 @@ class EcmaResolver:
             if statement.exported or not exported:
                 candidates.append(self.import_target(statement, module))
         if candidates:
-            return _single(candidates)
+            return single(candidates)
         bindings = info.bindings.get(name)
         if bindings and exported:
             bindings = [b for b in bindings if b.kind == "export"] or bindings
@@ -175,7 +162,7 @@ class EcmaResolver:
                 break
             if symbol.kind != SymbolKind.CLASS or symbol.declared_as in _SCOPES_OF_NAMES:
                 found = self._local(symbol, name, module, line if first else None)
-                if found is not _NOT_HERE:
+                if found is not NOT_HERE:
                     return found  # type: ignore[return-value]
             first = False
             current = symbol.parent
@@ -212,14 +199,14 @@ class EcmaResolver:
         imports = self.lookups.index.scope_imports.get(scope, {}).get(name, [])
         candidates += [self.import_target(s, module) for s in imports]
         if candidates:
-            return _single(candidates)
+            return single(candidates)
         names = self.lookups.index.scope_names.get(scope)
         if names is not None and name in names.names:
             bindings = self.lookups.index.scope_bindings.get(scope, {}).get((name,))
             if bindings and line is not None:
-                bindings = _latest_before(bindings, line)
+                bindings = latest_before(bindings, line)
             return self._binding_value(bindings, scope) if bindings else None
-        return _NOT_HERE
+        return NOT_HERE
 
     def this_value(self, scope: str) -> Target | None:
         """What `this` is in `scope`: an instance of the class of a method (of the function
@@ -299,7 +286,7 @@ class EcmaResolver:
     def attribute(self, target: Target, name: str) -> Target | None:
         """`target.name`."""
         if isinstance(target, ModuleRef):
-            return _mark(self.export(target.module, name), target.inferred)
+            return mark(self.export(target.module, name), target.inferred)
         if isinstance(target, External):
             return External((*target.dotted, name), target.inferred)
         if isinstance(target, SymbolRef):
@@ -316,8 +303,8 @@ class EcmaResolver:
                 return None
             if found is None:  # `exports = module.exports = Foo; exports.f = …` is Foo.f
                 found = self._exported_beside(symbol, name)
-            return _mark(found, target.inferred)
-        return _mark(self.member(target.class_name, name, instance=True), target.inferred)
+            return mark(found, target.inferred)
+        return mark(self.member(target.class_name, name, instance=True), target.inferred)
 
     def _exported_beside(self, symbol: Symbol, name: str) -> Target | None:
         """`name` exported by the module whose `module.exports` is `symbol` (CommonJS puts a
@@ -349,12 +336,12 @@ class EcmaResolver:
             if members:
                 if instance:
                     value = self._getter_value(members[0])
-                    if value is not _NOT_HERE:
+                    if value is not NOT_HERE:
                         return value  # type: ignore[return-value]
                 return SymbolRef(members[0])
             bindings = self.lookups.attribute_bindings(cls, name)
             if bindings:
-                return _mark(self._binding_value(bindings, cls), True)
+                return mark(self._binding_value(bindings, cls), True)
         external = self._external_base(class_name)
         if external is not None:
             return External((*external.dotted, name), inferred=True)
@@ -363,10 +350,10 @@ class EcmaResolver:
     def _getter_value(self, qualified_name: str) -> object:
         symbol = self.lookups.symbol(qualified_name)
         if symbol is None or symbol.declared_as != "getter":
-            return _NOT_HERE
+            return NOT_HERE
         if symbol.returns is None:
             return None
-        return _mark(self._typed(symbol, symbol.returns), True)
+        return mark(self._typed(symbol, symbol.returns), True)
 
     def _typed(self, symbol: Symbol, type_name: Dotted) -> Target | None:
         """An instance of `type_name` as seen from `symbol`'s declaration."""
@@ -422,7 +409,7 @@ class EcmaResolver:
                 if binding.kind == "annotation":
                     values.append(self.as_instance(value))
                 elif binding.kind == "alias":
-                    values.append(_mark(value, True))
+                    values.append(mark(value, True))
                 elif binding.kind == "export":
                     values.append(value)
                 else:
@@ -431,7 +418,7 @@ class EcmaResolver:
             self._resolving.discard(key)
         if any(value is None for value in values):
             return None
-        return _single(values)
+        return single(values)
 
     def _module_of(self, scope: str) -> str:
         module = self.lookups.index.symbol_module.get(scope)
@@ -485,18 +472,3 @@ class EcmaResolver:
             if found:
                 return found[0]
         return None
-
-
-def _latest_before(bindings: list[Binding], line: int) -> list[Binding]:
-    before = [b for b in bindings if b.line <= line]
-    if not before:
-        return []
-    last = max(b.line for b in before)
-    return [b for b in before if b.line == last]
-
-
-class _NotHere:
-    """Sentinel: the name is not bound in this scope; look in the enclosing one."""
-
-
-_NOT_HERE = _NotHere()

@@ -1,4 +1,4 @@
-; Captures the Python parser turns into records (see graphrag_code/parsing/python.py).
+; Captures the Python parser turns into records (see graphrag_code/languages/python/parser.py).
 ; Capture names are the contract: definition.*, import.*, call, bind.*, local, global,
 ; annotation, isinstance.
 

@@ -23,7 +23,8 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import NamedTuple
 
-from ..model import (
+from ....linking.index import VALUE_CALLS, Lookups, mentions
+from ....model import (
     Binding,
     Block,
     CallArguments,
@@ -34,9 +35,7 @@ from ..model import (
     SymbolKind,
     ValueFlow,
 )
-from .index import VALUE_CALLS, Lookups, mentions
-from .reaching import is_join, reaching
-from .resolver import (
+from ..resolver import (
     External,
     Instance,
     ModuleRef,
@@ -45,7 +44,8 @@ from .resolver import (
     Target,
     is_type_variable,
 )
-from .value_records import (
+from .reaching import is_join, reaching
+from .records import (
     ARGUMENT_CALLERS,
     DYNAMIC,
     EMPTY_CONTAINERS,
@@ -2089,6 +2089,6 @@ _BUILTIN_CONTAINERS: dict[str, tuple[type, ...]] = {
 
 
 def _builtin_names() -> frozenset[str]:
-    from .resolver import BUILTIN_NAMES
+    from ..resolver import BUILTIN_NAMES
 
     return BUILTIN_NAMES

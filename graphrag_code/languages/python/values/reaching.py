@@ -3,7 +3,7 @@ the flow-sensitive part of Python value flow, as pure functions."""
 
 from __future__ import annotations
 
-from ..model import Block, ValueFlow
+from ....model import Block, ValueFlow
 
 __all__ = ["is_join", "reaching"]
 

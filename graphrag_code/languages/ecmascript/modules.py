@@ -21,9 +21,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..ids import path_module_name
-from ..model import ParseIssue
-from .index import Lookups
+from ...ids import path_module_name
+from ...linking.index import Lookups
+from ...model import ParseIssue
 
 __all__ = [
     "EcmaProject",

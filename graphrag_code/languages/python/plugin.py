@@ -1,19 +1,26 @@
-"""The Python plug-in's linker: scopes (LEGB), imports, MRO and simple type inference
-(`linker.py` and `resolver.py` hold the rules)."""
+"""The Python plug-in: its `Language` record for the registry, and its linker (scopes, LEGB,
+imports, MRO, type inference and value flow: `linker.py`, `resolver.py`, `values/` hold the
+rules)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from ..model import ParsedFile
-from .base import LinkContext
+from ...linking.base import LinkContext
+from ...linking.edges import FileLinks, NodeIds
+from ...linking.index import RepositoryIndex
+from ...model import ParsedFile
+from ...parsing import ModuleName
+from ..base import Language
+from .conventions import PythonConventions
 from .dispatch import DispatchTable
-from .index import RepositoryIndex
-from .linker import FileLinks, NodeIds, link_file
-from .values import SharedValues
+from .linker import link_file
+from .modules import module_names
+from .parser import PythonParser
+from .values.engine import SharedValues
 
-__all__ = ["PythonLinkContext", "PythonLinker"]
+__all__ = ["PYTHON", "PythonLinkContext", "PythonLinker"]
 
 
 @dataclass
@@ -41,3 +48,21 @@ class PythonLinker:
         links = link_file(parsed, index, ids, context.values, context.dispatch)
         context.budget.check(context.values)
         return links
+
+
+def _module_names(
+    paths: list[str], imported: frozenset[str], root_name: str | None
+) -> dict[str, ModuleName]:
+    return module_names(paths, imported, root_name=root_name)
+
+
+PYTHON = Language(
+    name="python",
+    aliases=("py",),
+    suffixes=(".py",),
+    interpreters=("python", "pypy"),
+    parser=PythonParser,
+    linker=PythonLinker(),
+    module_names=_module_names,
+    conventions=PythonConventions(),
+)

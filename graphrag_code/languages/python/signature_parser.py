@@ -10,8 +10,8 @@ from collections.abc import Callable, Iterator
 
 import tree_sitter as ts
 
-from ..model import Dotted, Signature
-from .treesitter import node_text
+from ...model import Dotted, Signature
+from ...parsing.treesitter import node_text
 
 __all__ = ["SignatureExtractor"]
 

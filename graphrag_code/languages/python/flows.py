@@ -15,8 +15,8 @@ from typing import Literal, TypeVar
 
 import tree_sitter as ts
 
-from ..model import Block, CallArguments, Dotted, Expr, ImplicitCall, ValueFlow
-from .treesitter import node_text
+from ...model import Block, CallArguments, Dotted, Expr, ImplicitCall, ValueFlow
+from ...parsing.treesitter import node_text
 
 __all__ = ["FlowExtractor", "call_arguments", "expression"]
 

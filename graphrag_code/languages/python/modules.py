@@ -10,19 +10,13 @@ with `__init__.py`) nested deeper, e.g. `python/mypkg/__init__.py` or Django's
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-__all__ = ["ModuleName", "imported_prefixes", "module_names"]
+from ...parsing.base import ModuleName
+
+__all__ = ["module_names"]
 
 _EXPLICIT_ROOTS = ("src",)
-
-
-@dataclass(frozen=True)
-class ModuleName:
-    module: str
-    is_package: bool
-    root: str  # the import root folder, "" for the repository root
 
 
 def _explicit_root(path: PurePosixPath, src_exists: bool) -> PurePosixPath:
@@ -73,15 +67,6 @@ def module_names(
         module, is_package = _dotted(path, root)
         names[raw] = ModuleName(module=module, is_package=is_package, root=str(root))
     return names
-
-
-def imported_prefixes(modules: Iterable[str]) -> frozenset[str]:
-    """Every dotted prefix of the given absolute module names (`a.b.c` -> a, a.b, a.b.c)."""
-    found: set[str] = set()
-    for module in modules:
-        parts = module.split(".")
-        found.update(".".join(parts[: i + 1]) for i in range(len(parts)))
-    return frozenset(found)
 
 
 def _is_below(path: PurePosixPath, root: PurePosixPath) -> bool:

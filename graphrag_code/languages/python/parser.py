@@ -21,7 +21,7 @@ from typing import Literal
 import tree_sitter as ts
 import tree_sitter_python
 
-from ..model import (
+from ...model import (
     Binding,
     CallSite,
     Dotted,
@@ -33,9 +33,9 @@ from ..model import (
     SymbolKind,
     TypeUse,
 )
-from .python_flows import FlowExtractor
-from .python_signatures import SignatureExtractor
-from .treesitter import node_text, remembered_texts, syntax_issues
+from ...parsing.treesitter import node_text, remembered_texts, syntax_issues
+from .flows import FlowExtractor
+from .signature_parser import SignatureExtractor
 
 __all__ = ["PythonParser"]
 
@@ -52,7 +52,7 @@ def _language() -> ts.Language:
 
 @cache
 def _query() -> ts.Query:
-    text = resources.files("graphrag_code").joinpath("parsing/queries/python.scm").read_text()
+    text = resources.files(__name__.rpartition(".")[0]).joinpath("queries/python.scm").read_text()
     query: ts.Query = ts.Query(_language(), text)
     return query
 

@@ -15,7 +15,8 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..model import (
+from ...linking.index import DESCRIPTOR_KEY, PROPERTY_KEY, is_property
+from ...model import (
     Block,
     CallArguments,
     CallSite,
@@ -28,11 +29,9 @@ from ..model import (
     SymbolKind,
 )
 from .dispatch import ACCESSOR_KINDS, AbsentMember, Constructed
-from .index import DESCRIPTOR_KEY, PROPERTY_KEY, is_property
 from .resolver import External, Instance, Resolver, SymbolRef, Target
 from .signatures import SignatureMatcher, is_test_module
-from .value_records import STREAM_WRAPPERS, Container, Generator, Inert, Lambda
-from .values import (
+from .values.engine import (
     ARGUMENT_CALLERS,
     DYNAMIC,
     MAX_CALLEES,
@@ -41,9 +40,10 @@ from .values import (
     ValueFlowAnalysis,
     Values,
 )
+from .values.records import STREAM_WRAPPERS, Container, Generator, Inert, Lambda
 
 if TYPE_CHECKING:
-    from .linker import NodeIds
+    from ...linking.edges import NodeIds
 
 __all__ = ["IMPLICIT", "RUNS_NOTHING", "CallLinker"]
 

@@ -1,4 +1,4 @@
-; Captures shared by the TypeScript, TSX and JavaScript grammars (see parsing/typescript.py).
+; Captures shared by the TypeScript, TSX and JavaScript grammars (see languages/ecmascript/parser.py).
 ; typescript.scm / javascript.scm add what only one grammar has. Capture names are the
 ; contract: def.*, import.*, export, call, new, bind.*, local, function.any, instanceof.
 

@@ -10,11 +10,20 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Callable, Set
-from dataclasses import dataclass
 from typing import TypeVar
 
-from ..model import Binding, Dotted, ImportStatement, Symbol, SymbolKind
-from .index import Lookups, ModuleInfo
+from ...linking.index import Lookups, ModuleInfo
+from ...linking.targets import (
+    NOT_HERE,
+    External,
+    Instance,
+    ModuleRef,
+    SymbolRef,
+    Target,
+    latest_before,
+    mark,
+)  # fmt: skip
+from ...model import Binding, Dotted, ImportStatement, Symbol, SymbolKind
 
 __all__ = ["External", "Instance", "ModuleRef", "Resolver", "SymbolRef", "Target"]
 
@@ -30,63 +39,12 @@ _MAX_DEPTH = 12
 _SELF_TYPES = frozenset({("typing", "Self"), ("typing_extensions", "Self")})
 
 
-@dataclass(frozen=True, slots=True)
-class SymbolRef:
-    qualified_name: str
-    inferred: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class ModuleRef:
-    module: str
-    inferred: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class External:
-    dotted: Dotted
-    inferred: bool = False
-
-    @property
-    def name(self) -> str:
-        return ".".join(self.dotted)
-
-
-@dataclass(frozen=True, slots=True)
-class Instance:
-    """A value whose type is the internal class `class_name`."""
-
-    class_name: str
-    inferred: bool = True
-
-
-Target = SymbolRef | ModuleRef | External | Instance
-
-
-def _mark(target: Target | None, inferred: bool) -> Target | None:
-    if target is None or not inferred or target.inferred:
-        return target
-    if isinstance(target, SymbolRef):
-        return SymbolRef(target.qualified_name, True)
-    if isinstance(target, ModuleRef):
-        return ModuleRef(target.module, True)
-    if isinstance(target, External):
-        return External(target.dotted, True)
-    return target
-
-
 def _single(candidates: list[Target | None]) -> Target | None:
-    """The one target all candidates agree on (ignoring unknowns), else None."""
+    """The one target all candidates agree on (ignoring unknowns), else None. Unlike
+    `targets.single` (the TypeScript rule), the same thing reached exactly and by inference
+    counts as two answers here: Python's resolver has always treated it so."""
     found = {c for c in candidates if c is not None}
-    if len(found) == 1:
-        return found.pop()
-    if len(found) > 1:
-        # the same thing reached exactly and by inference: keep the exact one
-        plain = {_mark(c, False) for c in found}
-        if len(plain) == 1:
-            exact = [c for c in found if not c.inferred]
-            return exact[0] if exact else found.pop()
-    return None
+    return found.pop() if len(found) == 1 else None
 
 
 class Resolver:
@@ -225,7 +183,7 @@ class Resolver:
             # a class body is a scope only for code directly in it, not for its methods
             if symbol.kind != SymbolKind.CLASS or first:
                 found = self._resolve_in_local_scope(symbol, name, module, line if first else None)
-                if found is not _NOT_HERE:
+                if found is not NOT_HERE:
                     return found  # type: ignore[return-value]
             first = False
             current = symbol.parent
@@ -281,18 +239,18 @@ class Resolver:
             return _single(candidates)
         if symbol.kind == SymbolKind.CLASS:
             bindings = self.lookups.index.scope_bindings.get(scope, {}).get((name,))
-            return self._binding_value(bindings, scope) if bindings else _NOT_HERE
+            return self._binding_value(bindings, scope) if bindings else NOT_HERE
         names = self.lookups.index.scope_names.get(scope)
         if names is not None and name in names.globals:
-            return _NOT_HERE
+            return NOT_HERE
         if symbol.kind == SymbolKind.METHOD and symbol.parameters[:1] == (name,):
             return self._self_value(symbol)
         if names is not None and name in names.names:
             bindings = self.lookups.index.scope_bindings.get(scope, {}).get((name,))
             if bindings and line is not None:
-                bindings = _latest_before(bindings, line)
+                bindings = latest_before(bindings, line)
             return self._binding_value(bindings, scope) if bindings else None
-        return _NOT_HERE
+        return NOT_HERE
 
     def _self_value(self, method: Symbol) -> Target | None:
         if "staticmethod" in method.decorators:
@@ -326,9 +284,9 @@ class Resolver:
                 elif binding.kind == "enter":
                     values.append(self._entered(self._call_result(value)))
                 elif binding.kind == "alias":
-                    values.append(_mark(value, True))
+                    values.append(mark(value, True))
                 elif binding.kind == "class":  # `x: type[Foo]` holds the class Foo
-                    values.append(_mark(value, True) if isinstance(value, SymbolRef) else None)
+                    values.append(mark(value, True) if isinstance(value, SymbolRef) else None)
                 else:
                     values.append(self._call_result(value))
         finally:
@@ -457,17 +415,17 @@ class Resolver:
     def attribute(self, target: Target, name: str) -> Target | None:
         """`target.name`."""
         if isinstance(target, ModuleRef):
-            return _mark(self.lookup_in_module(target.module, name), target.inferred)
+            return mark(self.lookup_in_module(target.module, name), target.inferred)
         if isinstance(target, External):
             return External((*target.dotted, name), target.inferred)
         if isinstance(target, SymbolRef):
             symbol = self.lookups.symbol(target.qualified_name)
             if symbol is None or symbol.kind != SymbolKind.CLASS:
                 return None
-            return _mark(
+            return mark(
                 self.class_member(symbol.qualified_name, name, instance=False), target.inferred
             )
-        return _mark(self.class_member(target.class_name, name, instance=True), target.inferred)
+        return mark(self.class_member(target.class_name, name, instance=True), target.inferred)
 
     def class_member(self, class_name: str, name: str, *, instance: bool) -> Target | None:
         for cls in self.mro(class_name):
@@ -475,12 +433,12 @@ class Resolver:
             if members:
                 if instance:
                     value = self._property_value(members[0])
-                    if value is not _NOT_HERE:
+                    if value is not NOT_HERE:
                         return value  # type: ignore[return-value]
                 return SymbolRef(members[0])
             bindings = self.lookups.attribute_bindings(cls, name)
             if bindings:
-                return _mark(self._binding_value(bindings, cls), True)
+                return mark(self._binding_value(bindings, cls), True)
         external = self._external_base(class_name)
         if external is not None:
             return External((*external.dotted, name), inferred=True)
@@ -490,12 +448,12 @@ class Resolver:
         """The value an instance attribute backed by a `@property` holds (its return type)."""
         symbol = self.lookups.symbol(qualified_name)
         if symbol is None or not _PROPERTY_DECORATORS.intersection(symbol.decorators):
-            return _NOT_HERE
+            return NOT_HERE
         if symbol.returns is None:
             return None
         module = self.lookups.index.symbol_module[qualified_name]
         value = self._as_instance(self.resolve_dotted(symbol.parent, symbol.returns, module))
-        return _mark(value, True)
+        return mark(value, True)
 
     def _external_base(self, class_name: str) -> External | None:
         """The first external base in the MRO, when the class has exactly one."""
@@ -540,23 +498,6 @@ class Resolver:
             if found:
                 return found[0]
         return None
-
-
-def _latest_before(bindings: list[Binding], line: int) -> list[Binding]:
-    """The bindings on the last line, before `line`, that binds the name (flow-insensitive
-    within that line; an empty list when the name is not bound yet)."""
-    before = [b for b in bindings if b.line <= line]
-    if not before:
-        return []
-    last = max(b.line for b in before)
-    return [b for b in before if b.line == last]
-
-
-class _NotHere:
-    """Sentinel: the name is not bound in this scope; look in the enclosing one."""
-
-
-_NOT_HERE = _NotHere()
 
 
 def _c3(head: str, base_mros: list[list[str]], bases: list[str]) -> list[str]:

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..model import ParseIssue
+from ...model import ParseIssue
 
 if sys.version_info >= (3, 11):
     import tomllib

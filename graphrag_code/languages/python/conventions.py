@@ -16,8 +16,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from ..model import ParsedFile, Symbol, SymbolKind
-from .base import ClassTree, ConventionConfig, FileRoles, Fixture, TestUnit
+from ...conventions.base import ClassTree, ConventionConfig, FileRoles, Fixture, TestUnit
+from ...model import ParsedFile, Symbol, SymbolKind
 from .projectfiles import PytestOptions, declared_entry_points, folder_of, pytest_options
 
 __all__ = ["PythonConfig", "PythonConventions", "decorator_name"]

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from ..model import ParsedFile, SymbolKind
-from .base import ClassTree, ConventionConfig, FileRoles, TestUnit
+from ...conventions.base import ClassTree, ConventionConfig, FileRoles, TestUnit
+from ...model import ParsedFile, SymbolKind
 
 __all__ = ["EcmaScriptConventions", "is_test_file"]
 

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..model import CallSite, Dotted, Signature, SymbolKind
-from .index import is_property, positional_types
+from ...linking.index import is_property, positional_types
+from ...model import CallSite, Dotted, Signature, SymbolKind
 from .resolver import External, ModuleRef, Resolver, SymbolRef
 
 __all__ = ["DeclaredType", "SignatureMatcher", "is_test_module"]

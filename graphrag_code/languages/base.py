@@ -1,0 +1,33 @@
+"""What a language plug-in is: one `Language` record binding its files, parser, linker, module
+naming and conventions. Each language folder declares its records in its `plugin.py`; the
+registry lists them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..conventions import Conventions
+from ..linking.base import Linker
+from ..parsing import ModuleName, SourceParser
+
+__all__ = ["Language", "ModuleNamer"]
+
+ModuleNamer = Callable[[list[str], frozenset[str], str | None], dict[str, ModuleName]]
+"""Paths of a language's files, the module names the repository imports, the root folder's
+name -> the module name of each file (its qualified-name scheme)."""
+
+
+@dataclass(frozen=True)
+class Language:
+    """A language plug-in. `name` is the `language` property of its nodes; `aliases` are
+    what `index --languages` accepts besides the name."""
+
+    name: str
+    aliases: tuple[str, ...]
+    suffixes: tuple[str, ...]
+    interpreters: tuple[str, ...]  # shebang programs of extension-less scripts
+    parser: type[SourceParser]
+    linker: Linker
+    module_names: ModuleNamer
+    conventions: Conventions  # its tests, fixtures and entry points
