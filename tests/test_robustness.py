@@ -31,7 +31,7 @@ from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.graph.failures import library_error
 from graphrag_code.graph.schema import ensure_schema
 from graphrag_code.graph.writer import GraphWriter
-from graphrag_code.languages import SUFFIXES
+from graphrag_code.languages import languages, suffix_map
 from graphrag_code.parsing.walker import walk_changes, walk_repository
 from graphrag_code.retrieval.question import analyse, lucene_query
 from graphrag_code.retrieval.search import SearchOptions
@@ -40,6 +40,7 @@ from graphrag_code.settings import Settings, load_settings
 
 from .conftest import drop_search_indexes
 
+SUFFIXES = suffix_map(languages())
 DEEP_TERMS = 3000
 
 

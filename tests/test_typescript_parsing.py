@@ -10,11 +10,12 @@ import pytest
 from graphrag_code.errors import ConfigurationError
 from graphrag_code.ids import path_module_name
 from graphrag_code.ingest.offline import link_repository
-from graphrag_code.languages import SUFFIXES, select_languages
+from graphrag_code.languages import languages, select_languages, suffix_map
 from graphrag_code.languages.ecmascript.modules import package_name, parse_jsonc, read_project
 from graphrag_code.languages.ecmascript.parser import EcmaScriptParser
 from graphrag_code.model import EdgeKind, ParsedFile, SymbolKind
 
+SUFFIXES = suffix_map(languages())
 MIXED = Path(__file__).parent / "fixtures" / "mixed"
 
 

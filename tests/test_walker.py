@@ -5,8 +5,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from graphrag_code.languages import SUFFIXES as LANGUAGES
+from graphrag_code.languages import languages, suffix_map
 from graphrag_code.parsing import walk_repository
+
+LANGUAGES = suffix_map(languages())
 
 
 def _write(path: Path, text: str | bytes = "x = 1\n") -> None:

@@ -14,11 +14,8 @@ from pathlib import Path
 
 import watchfiles
 
-from ..languages import LANGUAGES, project_file_names, suffix_map
+from ..languages import languages, project_file_names, suffix_map
 from ..parsing.walker import SKIP_DIRS
-
-_SUFFIXES = suffix_map(LANGUAGES)
-_PROJECT_FILES = project_file_names(LANGUAGES)
 
 __all__ = ["relevant_change", "watch_changes"]
 
@@ -33,10 +30,11 @@ def relevant_change(path: str, root: Path | None = None) -> bool:
     parts = candidate.parts
     if any(part in SKIP_DIRS or part.endswith(".egg-info") for part in parts):
         return False
+    every = languages()
     return (
-        candidate.suffix in _SUFFIXES
+        candidate.suffix in suffix_map(every)
         or candidate.name == ".gitignore"
-        or any(fnmatch.fnmatch(candidate.name, pattern) for pattern in _PROJECT_FILES)
+        or any(fnmatch.fnmatch(candidate.name, pattern) for pattern in project_file_names(every))
     )
 
 

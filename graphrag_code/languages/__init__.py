@@ -17,24 +17,26 @@ from .registry import (
     Linker,
     interpreter_map,
     language_named,
+    languages,
     module_names,
     project_file_names,
+    register,
     select_languages,
     suffix_map,
+    unregister,
 )
 
 __all__ = [
     "LANGUAGES",
-    "SUFFIXES",
     "Language",
     "Linker",
     "interpreter_map",
     "language_named",
+    "languages",
     "module_names",
     "project_file_names",
+    "register",
     "select_languages",
     "suffix_map",
+    "unregister",
 ]
-
-SUFFIXES: dict[str, str] = suffix_map(LANGUAGES)
-"""File suffix -> language, for every supported language."""

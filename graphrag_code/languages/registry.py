@@ -14,17 +14,44 @@ from .ecmascript.plugin import JAVASCRIPT, TYPESCRIPT
 from .python.plugin import PYTHON
 
 __all__ = [
-    "LANGUAGES", "Language", "Linker", "interpreter_map", "language_named", "module_names",
-    "project_file_names", "select_languages", "suffix_map",
+    "LANGUAGES", "Language", "Linker", "interpreter_map", "language_named", "languages",
+    "module_names", "project_file_names", "register", "select_languages", "suffix_map",
+    "unregister",
 ]  # fmt: skip
 
 LANGUAGES: tuple[Language, ...] = (PYTHON, TYPESCRIPT, JAVASCRIPT)
-"""Every supported language. Adding one: a folder beside `python/` whose `plugin.py` declares
-its `Language`, and its name here."""
+"""The languages that ship with graphrag_code. Adding one: a folder beside `python/` whose
+`plugin.py` declares its `Language`, and its name here."""
+
+_REGISTERED: list[Language] = []  # plug-ins added at run time (`register`)
+
+
+def register(language: Language) -> None:
+    """Add a language plug-in from outside the package (another package, a test) for this
+    process and the worker processes it starts. Its name, aliases and suffixes must be new."""
+    taken = {alias for lang in languages() for alias in (lang.name, *lang.aliases)}
+    clash = taken & {language.name, *language.aliases}
+    suffixes = {suffix for lang in languages() for suffix in lang.suffixes}
+    clash |= suffixes & set(language.suffixes)
+    if clash:
+        raise ConfigurationError(
+            f"cannot register language {language.name!r}: {', '.join(sorted(clash))} already taken"
+        )
+    _REGISTERED.append(language)
+
+
+def unregister(name: str) -> None:
+    """Remove a language added with `register` (the built-in ones stay)."""
+    _REGISTERED[:] = [lang for lang in _REGISTERED if lang.name != name]
+
+
+def languages() -> tuple[Language, ...]:
+    """Every language this process reads: the built-in ones, then those registered."""
+    return (*LANGUAGES, *_REGISTERED)
 
 
 def language_named(name: str) -> Language:
-    for language in LANGUAGES:
+    for language in languages():
         if language.name == name:
             return language
     raise ConfigurationError(f"unknown language {name!r}")
@@ -32,16 +59,17 @@ def language_named(name: str) -> Language:
 
 def select_languages(names: Iterable[str] | None) -> tuple[Language, ...]:
     """The languages a run reads: all of them for None, else those named (`py`, `ts`, …)."""
+    every = languages()
     if names is None:
-        return LANGUAGES
+        return every
     wanted = {name.strip().lower() for name in names if name.strip()}
-    chosen = [lang for lang in LANGUAGES if wanted & {lang.name, *lang.aliases}]
-    known = {alias for lang in LANGUAGES for alias in (lang.name, *lang.aliases)}
+    chosen = [lang for lang in every if wanted & {lang.name, *lang.aliases}]
+    known = {alias for lang in every for alias in (lang.name, *lang.aliases)}
     unknown = sorted(wanted - known)
     if unknown or not chosen:
         raise ConfigurationError(
             f"unknown language(s) {', '.join(unknown) or '(none given)'}: choose from "
-            + ", ".join(f"{lang.name} ({', '.join(lang.aliases)})" for lang in LANGUAGES)
+            + ", ".join(f"{lang.name} ({', '.join(lang.aliases)})" for lang in every)
         )
     return tuple(chosen)
 
