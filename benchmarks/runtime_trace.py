@@ -50,6 +50,7 @@ from graphrag_code.api import connect
 from graphrag_code.codegraph import CodeGraph
 from graphrag_code.errors import SymbolNotFoundError
 from graphrag_code.graph import GraphReader, Neo4jClient, PathStep
+from graphrag_code.languages import dispatch_stored
 from graphrag_code.model import Resolution
 from graphrag_code.settings import load_settings
 
@@ -446,7 +447,9 @@ def evaluate(calls_path: Path, client: Neo4jClient) -> dict[str, Any]:
 
     edges, call_lines = graph_calls(reader, set(mapped.ids.values()), mapped.redefinitions)
     callees = sorted({callee for _, callee in runtime})
-    overrides = {m: [s.id for s in reader.overridden_methods(m)] for m in callees}
+    overrides = {
+        m: [s.id for s in reader.overridden_methods(m, stored=dispatch_stored())] for m in callees
+    }
     certain, possible = split_tiers(t for found in edges.values() for t in found)
     everything = certain + possible
     ran = {mapped.ids[n] for n in ran_names if n in mapped.ids}

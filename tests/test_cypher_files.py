@@ -56,6 +56,7 @@ def _values(dimensions: int) -> dict[str, Any]:
         "name": "save",
         "names": ["shop.api.create_order_endpoint"],
         "short_names": ["save"],
+        "stored": ["python"],  # languages whose dispatch calls are stored edges
         "dotted": ["SqliteStorage.save"],
         "paths": ["shop/models.py"],
         "folders": ["src/shop/", ""],

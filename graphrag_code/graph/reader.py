@@ -213,9 +213,12 @@ class GraphReader:
             via=row["via"],
         )
 
-    def overridden_methods(self, node_id: str) -> list[SymbolRef]:
-        """The methods the method `node_id` overrides, nearest base class first."""
-        rows = self.client.read(load_query("relations/overridden_methods"), {"id": node_id})
+    def overridden_methods(self, node_id: str, *, stored: Sequence[str]) -> list[SymbolRef]:
+        """The methods the method `node_id` overrides, nearest base class first; none for a
+        method of the `stored` languages (their dispatch is stored as CALLS edges)."""
+        rows = self.client.read(
+            load_query("relations/overridden_methods"), {"id": node_id, "stored": list(stored)}
+        )
         return [_symbol(row) for row in rows]
 
     def overriding_methods(self, ids: Sequence[str], *, limit: int) -> dict[str, list[SymbolRef]]:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from ..graph import GraphReader
 from ..graph.records import ImpactStep
+from ..languages import dispatch_stored
 from ..model import POSSIBLE_TIERS as POSSIBLE
 from .records import Affected, ChangedSymbol
 
@@ -99,10 +100,11 @@ def blast_radius(
             named.append((change.id, module[1], change.qualified_name.rsplit(".", 1)[-1]))
     for step in reader.name_importers(named) if named else []:
         first.append((step, frontier[step.from_id], True))
+    stored = dispatch_stored()
     for change in changes:
         if change.id is None or change.kind != "Method":
             continue
-        for base in reader.overridden_methods(change.id):
+        for base in reader.overridden_methods(change.id, stored=stored):
             reach = _Reach(
                 (change.qualified_name, base.qualified_name), False, change.qualified_name
             )

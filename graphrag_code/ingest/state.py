@@ -147,7 +147,7 @@ class IndexState:
     imported: frozenset[str] = frozenset()  # the union of import_prefixes
     # the languages this state's run read, and its project files (tsconfig.json, package.json):
     # path -> (sha256, text)
-    languages: tuple[str, ...] = ("python",)
+    languages: tuple[str, ...] = ()
     project: dict[str, tuple[str, str]] = field(default_factory=dict)
     tests: TestsBook = field(default_factory=TestsBook)
     # the run's figures for the whole repository, reported again by a run that finds nothing

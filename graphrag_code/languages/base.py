@@ -5,17 +5,22 @@ registry lists them."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..conventions import Conventions
 from ..linking.base import Linker
 from ..parsing import ModuleName, SourceParser
 
-__all__ = ["Language", "ModuleNamer"]
+__all__ = ["Language", "ModuleNamer", "block_comment"]
 
 ModuleNamer = Callable[[list[str], frozenset[str], str | None], dict[str, ModuleName]]
 """Paths of a language's files, the module names the repository imports, the root folder's
 name -> the module name of each file (its qualified-name scheme)."""
+
+
+def block_comment(text: str) -> str:
+    """`/** text */`: a documentation comment as the C family writes one."""
+    return f"/** {text} */"
 
 
 @dataclass(frozen=True)
@@ -31,3 +36,8 @@ class Language:
     linker: Linker
     module_names: ModuleNamer
     conventions: Conventions  # its tests, fixtures and entry points
+    # a paragraph of documentation as the language writes it beside code (context for LLMs)
+    doc_comment: Callable[[str], str] = field(default=block_comment)
+    # its linker stores the calls that may reach an override as CALLS edges (tier `dispatch`);
+    # for the others, `callers` and `impact` derive them from INHERITS at query time
+    dispatch_edges: bool = False

@@ -14,9 +14,9 @@ from .ecmascript.plugin import JAVASCRIPT, TYPESCRIPT
 from .python.plugin import PYTHON
 
 __all__ = [
-    "LANGUAGES", "Language", "Linker", "interpreter_map", "language_named", "languages",
-    "module_names", "project_file_names", "register", "select_languages", "suffix_map",
-    "unregister",
+    "LANGUAGES", "Language", "Linker", "dispatch_stored", "interpreter_map", "language_named",
+    "languages", "module_names", "project_file_names", "register", "select_languages",
+    "suffix_map", "unregister",
 ]  # fmt: skip
 
 LANGUAGES: tuple[Language, ...] = (PYTHON, TYPESCRIPT, JAVASCRIPT)
@@ -48,6 +48,11 @@ def unregister(name: str) -> None:
 def languages() -> tuple[Language, ...]:
     """Every language this process reads: the built-in ones, then those registered."""
     return (*LANGUAGES, *_REGISTERED)
+
+
+def dispatch_stored() -> tuple[str, ...]:
+    """The languages whose linkers store the calls that may reach overrides as edges."""
+    return tuple(lang.name for lang in languages() if lang.dispatch_edges)
 
 
 def language_named(name: str) -> Language:

@@ -857,11 +857,10 @@ class Lookups:
             found.append((self.index.symbols[name], signature, module))
         return found
 
-    def unique_callable(
-        self, name: str, languages: frozenset[str] = frozenset({"python"})
-    ) -> str | None:
+    def unique_callable(self, name: str, languages: frozenset[str]) -> str | None:
         """The one function, method or class called `name` among the files of `languages`
-        in the repository, if unique (a Python call never matches a TypeScript name)."""
+        in the repository, if unique (a call in one language never matches a name of another
+        that cannot call it)."""
         self.names_consulted.add(name)
         found = [
             qualified

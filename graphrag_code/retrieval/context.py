@@ -8,11 +8,12 @@ token counts of code closely enough for budgeting without a tokenizer download.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from ..graph import ContextNode, GraphReader, Neo4jClient
+from ..languages import languages
 from ..location import Location
 from .search import Hit, SearchResult
 
@@ -76,9 +77,16 @@ def _summary(node: ContextNode) -> str:
     parts = [node.signature or node.qualified_name]
     doc = (node.docstring or "").strip().split("\n\n", 1)[0]
     if doc:
-        python = (node.language or "python") == "python"
-        parts.append(f'    """{doc}"""' if python else f"    /** {doc} */")
+        parts.append(f"    {_doc_comment(node.language)(doc)}")
     return "\n".join(parts)
+
+
+def _doc_comment(language: str | None) -> Callable[[str], str]:
+    """How the node's language writes documentation (a language this process does not read,
+    or none recorded: the first registered language's way)."""
+    known = {lang.name: lang for lang in languages()}
+    chosen = known.get(language or "") or languages()[0]
+    return chosen.doc_comment
 
 
 def _fence(node: ContextNode) -> str:
@@ -92,7 +100,7 @@ class _Budget:
         self.used = 0
         self.truncated = False
 
-    def fit(self, header: str, body: str, fence: str = "python") -> str | None:
+    def fit(self, header: str, body: str, fence: str) -> str | None:
         """The rendered item if it fits (the body cut down when only part of it does)."""
         text = f"{header}\n```{fence}\n{body}\n```"
         cost = estimate_tokens(text)

@@ -30,6 +30,7 @@ from ..graph import (
     hop_bound,
 )
 from ..graph.repositories import require_repository
+from ..languages import dispatch_stored
 from ..linking.base import MAX_OVERRIDES
 from ..location import Location
 from ..model import CERTAIN_TIERS, POSSIBLE_TIERS
@@ -273,7 +274,7 @@ class Relations:
         found, truncated = self._walk(
             _from(subject), types=["CALLS"], direction="in", depth=depth, within=scope
         )
-        overridden = self.reader.overridden_methods(subject.id)
+        overridden = self.reader.overridden_methods(subject.id, stored=dispatch_stored())
         if overridden:
             through, cut = self._walk(
                 {base.id: (subject.qualified_name, base.qualified_name) for base in overridden},

@@ -53,6 +53,7 @@ operators): the accuracy oracles only see call expressions."""
 
 # Method names of builtin types: a unique repository method with one of these names is not
 # evidence enough that `x.append()` calls it.
+_PYTHON = frozenset({"python"})  # a name-matched callee: only a Python definition
 _BUILTIN_METHODS = frozenset(
     name
     for kind in (list, dict, set, str, bytes, tuple, frozenset, int, float, object)
@@ -574,7 +575,7 @@ class CallLinker:
             return None
         if len(site.callee) > 1 and name in _BUILTIN_METHODS:
             return None
-        return self.resolver.lookups.unique_callable(name)
+        return self.resolver.lookups.unique_callable(name, _PYTHON)
 
     # -- implicit calls ------------------------------------------------------------------------
     def link_implicit(self, call: ImplicitCall) -> None:

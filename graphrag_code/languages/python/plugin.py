@@ -50,6 +50,10 @@ class PythonLinker:
         return links
 
 
+def _docstring(text: str) -> str:
+    return f'"""{text}"""'
+
+
 def _module_names(
     paths: list[str], imported: frozenset[str], root_name: str | None
 ) -> dict[str, ModuleName]:
@@ -65,4 +69,6 @@ PYTHON = Language(
     linker=PythonLinker(),
     module_names=_module_names,
     conventions=PythonConventions(),
+    doc_comment=_docstring,
+    dispatch_edges=True,
 )
