@@ -38,8 +38,8 @@ from graphrag_code.api import connect
 from graphrag_code.cli.progress import RichProgress
 from graphrag_code.embedding import make_embedder
 from graphrag_code.graph.client import Neo4jClient
-from graphrag_code.server.endpoints import local_endpoint
-from graphrag_code.server.local import LocalNeo4jServer, free_port
+from graphrag_code.runtime.server.endpoints import local_endpoint
+from graphrag_code.runtime.server.local import LocalNeo4jServer, free_port
 from graphrag_code.settings import Settings, load_settings
 from harness.code_questions import (
     ABLATIONS,

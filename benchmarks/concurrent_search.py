@@ -38,10 +38,10 @@ from graphrag_code.api import index_repository
 from graphrag_code.codegraph import CodeGraph
 from graphrag_code.embedding import MiniLMEmbedder
 from graphrag_code.embedding.minilm import _Model, default_model_path, default_tokenizer_path
-from graphrag_code.endpoint import Neo4jEndpoint
 from graphrag_code.errors import GraphRAGCodeError
 from graphrag_code.graph.client import Neo4jClient
-from graphrag_code.server.endpoints import resolve_endpoint, temporary_local_server
+from graphrag_code.runtime.endpoint import Neo4jEndpoint
+from graphrag_code.runtime.server.endpoints import resolve_endpoint, temporary_local_server
 from graphrag_code.settings import Settings, load_settings
 
 REPO = "bench-concurrent-search"

@@ -25,7 +25,7 @@ from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.graph.schema import SchemaConfig, ensure_schema
 from graphrag_code.graph.writer import GraphWriter
 from graphrag_code.ingest.pipeline import build_graph
-from graphrag_code.server.endpoints import temporary_local_server
+from graphrag_code.runtime.server.endpoints import temporary_local_server
 from graphrag_code.settings import load_settings
 
 PACKAGES = {"requests": "2.32.3", "urllib3": "2.2.1"}

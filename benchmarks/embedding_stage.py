@@ -38,13 +38,13 @@ from typing import Any
 from benchmarks.oracles.packages import fetch, parse_spec
 from graphrag_code.api import schema_config
 from graphrag_code.embedding import make_embedder
-from graphrag_code.endpoint import Neo4jEndpoint
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.graph.schema import ensure_schema
 from graphrag_code.graph.writer import GraphWriter
 from graphrag_code.ingest.embed_stage import embed_pending, forget_embeddings, node_ghost_text
 from graphrag_code.ingest.pipeline import build_graph
-from graphrag_code.server.endpoints import resolve_endpoint, temporary_local_server
+from graphrag_code.runtime.endpoint import Neo4jEndpoint
+from graphrag_code.runtime.server.endpoints import resolve_endpoint, temporary_local_server
 from graphrag_code.settings import load_settings
 
 REPO = "bench-embedding-stage"

@@ -31,7 +31,7 @@ from graphrag_code.graph.schema import SchemaConfig, ensure_schema
 from graphrag_code.graph.writer import GraphWriter
 from graphrag_code.ingest.pipeline import IndexOptions, build_graph
 from graphrag_code.ingest.state import StateStore
-from graphrag_code.server.endpoints import local_server
+from graphrag_code.runtime.server.endpoints import local_server
 from graphrag_code.settings import load_settings
 
 REPO = "bench-index-speed"

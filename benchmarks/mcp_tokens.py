@@ -54,14 +54,14 @@ from benchmarks.code_questions import oracle_source
 from benchmarks.oracles.packages import fetch
 from graphrag_code.api import index_repository
 from graphrag_code.embedding import MiniLMEmbedder
-from graphrag_code.endpoint import Neo4jEndpoint
 from graphrag_code.evaluation.history import HistoryOptions, Revision, export_tree
 from graphrag_code.evaluation.history import build_questions as history_questions
 from graphrag_code.evaluation.runlog import git_commit
 from graphrag_code.graph import GraphReader, Neo4jClient
 from graphrag_code.retrieval.context import estimate_tokens
-from graphrag_code.server.endpoints import local_endpoint
-from graphrag_code.server.local import LocalNeo4jServer, free_port
+from graphrag_code.runtime.endpoint import Neo4jEndpoint
+from graphrag_code.runtime.server.endpoints import local_endpoint
+from graphrag_code.runtime.server.local import LocalNeo4jServer, free_port
 from graphrag_code.settings import Settings, load_settings
 from harness.code_questions import build_questions, prepare_package
 from harness.code_questions.questions import CodeQuestion

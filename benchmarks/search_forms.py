@@ -40,7 +40,7 @@ from graphrag_code.graph import SchemaConfig, VectorSearchForm, ensure_schema
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.graph.queries import load_query
 from graphrag_code.retrieval.search import Searcher, SearchOptions, SearchResult
-from graphrag_code.server.endpoints import temporary_local_server
+from graphrag_code.runtime.server.endpoints import temporary_local_server
 from graphrag_code.settings import Settings
 
 RESULTS = Path(__file__).resolve().parent / "results"

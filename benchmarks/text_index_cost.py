@@ -26,7 +26,7 @@ from graphrag_code.evaluation.runlog import git_commit
 from graphrag_code.graph import GraphWriter, SchemaConfig, ensure_schema
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.ingest.pipeline import IndexOptions, build_graph
-from graphrag_code.server.endpoints import temporary_local_server
+from graphrag_code.runtime.server.endpoints import temporary_local_server
 from graphrag_code.settings import Settings
 
 RESULTS = Path(__file__).resolve().parent / "results"

@@ -20,7 +20,6 @@ from .embedding import (
     OpenAIEmbedder,
     make_embedder,
 )
-from .endpoint import Neo4jEndpoint
 from .errors import GraphRAGCodeError
 from .graph.client import Neo4jClient
 from .graph.schema import SchemaConfig, ensure_schema
@@ -32,7 +31,8 @@ from .retrieval.context import Context
 from .retrieval.fusion import rrf
 from .retrieval.relations import RelationsResult
 from .retrieval.search import Hit, Reranker, SearchOptions, SearchResult
-from .server.endpoints import resolve_endpoint
+from .runtime.endpoint import Neo4jEndpoint
+from .runtime.server.endpoints import resolve_endpoint
 from .settings import Settings, load_settings
 
 __all__ = [

@@ -20,7 +20,7 @@ from .ingest.report import IngestReport
 from .ingest.state import StateStore
 from .ingest.watch import watch_changes
 from .progress import SILENT, ProgressReporter
-from .server.endpoints import resolve_endpoint
+from .runtime.server.endpoints import resolve_endpoint
 from .settings import Settings, load_settings
 
 __all__ = [

@@ -30,7 +30,7 @@ from neo4j_graphrag.exceptions import SearchQueryParseError
 from neo4j_graphrag.retrievers import HybridRetriever
 
 from graphrag_code.embedding.base import Embedder
-from graphrag_code.endpoint import Neo4jEndpoint
+from graphrag_code.runtime.endpoint import Neo4jEndpoint
 
 __all__ = [
     "BaselineHit",

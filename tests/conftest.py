@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 from pydantic import SecretStr
 
-from graphrag_code.endpoint import Neo4jEndpoint
 from graphrag_code.graph.client import Neo4jClient
-from graphrag_code.server.endpoints import temporary_local_server
+from graphrag_code.runtime.endpoint import Neo4jEndpoint
+from graphrag_code.runtime.server.endpoints import temporary_local_server
 from graphrag_code.settings import Settings
 
 TEST_NEO4J_VERSION = os.environ.get("GRAPHRAG_CODE_TEST_NEO4J_VERSION")

@@ -14,8 +14,8 @@ from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.graph.queries import load_query
 from graphrag_code.graph.schema import SchemaConfig, ensure_schema
 from graphrag_code.ingest.pipeline import build_graph
-from graphrag_code.server.endpoints import local_endpoint
-from graphrag_code.server.local import LocalNeo4jServer, free_port
+from graphrag_code.runtime.server.endpoints import local_endpoint
+from graphrag_code.runtime.server.local import LocalNeo4jServer, free_port
 from graphrag_code.settings import Settings
 
 SHOP = Path(__file__).parent / "fixtures" / "shop"

@@ -17,8 +17,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from graphrag_code.endpoint import Neo4jEndpoint
 from graphrag_code.graph.client import Neo4jClient
+from graphrag_code.runtime.endpoint import Neo4jEndpoint
 
 from .conftest import drop_search_indexes, wipe
 

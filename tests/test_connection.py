@@ -8,10 +8,10 @@ import neo4j as neo4j_driver
 import pytest
 from pydantic import SecretStr
 
-from graphrag_code.endpoint import Neo4jEndpoint
 from graphrag_code.errors import Neo4jUnavailableError
 from graphrag_code.graph.client import Neo4jClient
-from graphrag_code.server.local import free_port
+from graphrag_code.runtime.endpoint import Neo4jEndpoint
+from graphrag_code.runtime.server.local import free_port
 
 
 def test_a_read_from_a_server_that_is_down_is_retried_then_a_clear_error() -> None:

@@ -17,11 +17,11 @@ import pytest
 from graphrag_code import api
 from graphrag_code.cli.main import main as cli_main
 from graphrag_code.embedding import Embedder, HashingEmbedder, MiniLMEmbedder, WrappedEmbedder
-from graphrag_code.endpoint import Neo4jEndpoint
 from graphrag_code.errors import EmbeddingError, EmbeddingMismatchError, IngestError
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.graph.schema import ensure_schema
 from graphrag_code.ingest.embed_stage import embed_pending, node_ghost_text
+from graphrag_code.runtime.endpoint import Neo4jEndpoint
 from graphrag_code.settings import Settings
 
 from .conftest import drop_search_indexes

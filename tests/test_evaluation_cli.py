@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from graphrag_code.cli.main import main
-from graphrag_code.endpoint import Neo4jEndpoint
 from graphrag_code.graph.client import Neo4jClient
+from graphrag_code.runtime.endpoint import Neo4jEndpoint
 
 from .conftest import drop_search_indexes
 from .history_repo import HistoryRepo, make_history_repo

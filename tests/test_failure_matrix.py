@@ -28,12 +28,12 @@ from neo4j import GraphDatabase
 
 from graphrag_code.cli.exit_codes import FAILED, NEO4J, NOT_RUNNING, OK, USAGE
 from graphrag_code.cli.main import main
-from graphrag_code.endpoint import Neo4jEndpoint
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.graph.writer import GraphWriter
-from graphrag_code.server.build import MAIN_CLASS
-from graphrag_code.server.local import free_port
-from graphrag_code.server.processes import find_launchers
+from graphrag_code.runtime.endpoint import Neo4jEndpoint
+from graphrag_code.runtime.server.build import MAIN_CLASS
+from graphrag_code.runtime.server.local import free_port
+from graphrag_code.runtime.server.processes import find_launchers
 
 from .conftest import drop_search_indexes, wipe
 

@@ -14,9 +14,9 @@ import pytest
 
 from benchmarks.scifact import main
 from graphrag_code.embedding import HashingEmbedder
-from graphrag_code.endpoint import Neo4jEndpoint
 from graphrag_code.evaluation.runlog import RunLog
 from graphrag_code.graph.client import Neo4jClient
+from graphrag_code.runtime.endpoint import Neo4jEndpoint
 from harness.beir import load_beir
 from harness.documents import (
     DocumentSchema,

@@ -14,13 +14,13 @@ import pytest
 from graphrag_code.cli import main as cli_main
 from graphrag_code.codegraph import CodeGraph
 from graphrag_code.embedding import HashingEmbedder
-from graphrag_code.endpoint import Neo4jEndpoint
 from graphrag_code.errors import InvalidArgumentError
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.graph.writer import GraphWriter
 from graphrag_code.impact import DiffImpact
 from graphrag_code.impact import tests as impact_tests
 from graphrag_code.impact.tests import reaching_tests
+from graphrag_code.runtime.endpoint import Neo4jEndpoint
 from graphrag_code.settings import Settings
 
 from .conftest import drop_search_indexes

@@ -9,8 +9,8 @@ import pytest
 from neo4j import GraphDatabase
 
 from graphrag_code.errors import PrerequisiteMissingError
-from graphrag_code.server.local import LocalNeo4jServer, free_port
-from graphrag_code.server.toolchain import find_java, required_java_major
+from graphrag_code.runtime.server.local import LocalNeo4jServer, free_port
+from graphrag_code.runtime.server.toolchain import find_java, required_java_major
 from graphrag_code.settings import Settings
 
 

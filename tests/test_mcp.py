@@ -30,11 +30,11 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp_types import CallToolResult, TextContent
 
 from graphrag_code.codegraph import CodeGraph
-from graphrag_code.endpoint import Neo4jEndpoint
 from graphrag_code.errors import ConfigurationError
 from graphrag_code.ingest.pipeline import build_graph
 from graphrag_code.mcp import check_http_bind, is_loopback
 from graphrag_code.mcp.tools import READ_TOOLS, WRITE_TOOLS
+from graphrag_code.runtime.endpoint import Neo4jEndpoint
 
 from .shop_graph import REPO, SHOP, shop_graph_fixture  # noqa: F401 - provides `shop_graph`
 from .test_impact import LEDGER, commit, edit, git

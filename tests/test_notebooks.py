@@ -8,7 +8,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from graphrag_code.endpoint import Neo4jEndpoint
+from graphrag_code.runtime.endpoint import Neo4jEndpoint
 
 NOTEBOOKS = Path(__file__).parent.parent / "notebooks"
 

@@ -12,8 +12,8 @@ import pytest
 from graphrag_code import Location
 from graphrag_code.cli.main import main as cli_main
 from graphrag_code.codegraph import CodeGraph
-from graphrag_code.endpoint import Neo4jEndpoint
 from graphrag_code.retrieval.search import SearchOptions
+from graphrag_code.runtime.endpoint import Neo4jEndpoint
 from graphrag_code.settings import Settings
 
 from .shop_graph import REPO, shop_graph_fixture  # noqa: F401 - provides `shop_graph`

@@ -19,14 +19,12 @@ from neo4j import GraphDatabase
 from graphrag_code import api
 from graphrag_code.codegraph import CodeGraph
 from graphrag_code.embedding import HashingEmbedder, ghost_text
-from graphrag_code.endpoint import Neo4jEndpoint, redact_uri, split_credentials
 from graphrag_code.errors import (
     ConfigurationError,
     InvalidArgumentError,
     Neo4jQueryError,
     RepositoryNotFoundError,
 )
-from graphrag_code.folders import writable_folder
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.graph.failures import library_error
 from graphrag_code.graph.schema import ensure_schema
@@ -35,7 +33,9 @@ from graphrag_code.languages import languages, suffix_map
 from graphrag_code.parsing.walker import walk_changes, walk_repository
 from graphrag_code.retrieval.question import analyse, lucene_query
 from graphrag_code.retrieval.search import SearchOptions
-from graphrag_code.server.endpoints import resolve_endpoint
+from graphrag_code.runtime.endpoint import Neo4jEndpoint, redact_uri, split_credentials
+from graphrag_code.runtime.folders import writable_folder
+from graphrag_code.runtime.server.endpoints import resolve_endpoint
 from graphrag_code.settings import Settings, load_settings
 
 from .conftest import drop_search_indexes

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from graphrag_code.endpoint import Neo4jEndpoint
-from graphrag_code.server.endpoints import resolve_endpoint
+from graphrag_code.runtime.endpoint import Neo4jEndpoint
+from graphrag_code.runtime.server.endpoints import resolve_endpoint
 from graphrag_code.settings import Settings
 
 

@@ -12,7 +12,6 @@ import pytest
 
 from graphrag_code.cli.main import main as cli_main
 from graphrag_code.codegraph import CodeGraph
-from graphrag_code.endpoint import Neo4jEndpoint
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.ingest.pipeline import IndexOptions, build_graph
 from graphrag_code.ingest.report import IngestReport
@@ -29,6 +28,7 @@ from graphrag_code.linking.index import (
     value_calls,
 )
 from graphrag_code.model import ParsedFile
+from graphrag_code.runtime.endpoint import Neo4jEndpoint
 from graphrag_code.settings import Settings
 
 from .call_edges import Calls, callees_of, check_calls, read_calls

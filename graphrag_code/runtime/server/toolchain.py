@@ -9,7 +9,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import PrerequisiteMissingError
+from ...errors import PrerequisiteMissingError
 from ..maven import find_maven
 
 __all__ = ["JavaRuntime", "find_java", "find_maven", "required_java_major"]

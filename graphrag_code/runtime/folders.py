@@ -11,7 +11,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from .errors import ConfigurationError
+from ..errors import ConfigurationError
 
 __all__ = ["PRIVATE_DIR_MODE", "PRIVATE_FILE_MODE", "writable_folder"]
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 from pydantic import SecretStr
 
+from ...errors import Neo4jUnavailableError
+from ...settings import Settings
 from ..endpoint import Neo4jEndpoint, split_credentials
-from ..errors import Neo4jUnavailableError
-from ..settings import Settings
 from .local import LocalNeo4jServer, free_port
 
 __all__ = ["local_endpoint", "local_server", "resolve_endpoint", "temporary_local_server"]

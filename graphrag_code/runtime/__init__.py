@@ -1,0 +1,4 @@
+"""What runs beside the library, below every adapter: the managed local Neo4j (`server/`:
+build, start, stop, find an endpoint), where a database is (`endpoint`), locks between
+processes (`locks`), private data folders (`folders`) and Maven (`maven`), which builds the
+launcher and fetches the embedders' model jars."""
