@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ...linking.base import LinkContext
+from ...linking.declarations import defining_module, link_heritage, link_type_uses
 from ...linking.edges import EdgeCollector, FileLinks, NodeIds
 from ...linking.index import Lookups, RepositoryIndex
 from ...linking.targets import External, Instance, ModuleRef, SymbolRef, Target
@@ -68,8 +69,8 @@ class EcmaScriptLinker:
         resolver = EcmaResolver(lookups, project or EcmaProject())
         collector = EdgeCollector()
         _link_imports(parsed, resolver, ids, collector)
-        _link_heritage(parsed, resolver, ids, collector)
-        _link_type_uses(parsed, resolver, ids, collector)
+        link_heritage(parsed, resolver.resolve_dotted, ids, collector)
+        link_type_uses(parsed, resolver.resolve_dotted, resolver.lookups, ids, collector)
         unresolved: dict[str, int] = defaultdict(int)
         unresolved_names: dict[str, set[str]] = defaultdict(set)
         for site in parsed.calls:
@@ -116,7 +117,9 @@ def _link_imports(
             )
         )  # fmt: skip
         if statement.name not in (None, "*"):  # a name re-exported from another file
-            home = _home(resolver.import_target(statement, parsed.module), resolver)
+            home = defining_module(
+                resolver.import_target(statement, parsed.module), resolver.lookups.index
+            )
             if home is not None and home not in (module, parsed.module):
                 collector.add(
                     Edge(
@@ -124,59 +127,6 @@ def _link_imports(
                         lines=(statement.line,), names=names, via=module,
                     )
                 )  # fmt: skip
-
-
-def _home(target: Target | None, resolver: EcmaResolver) -> str | None:
-    if isinstance(target, SymbolRef):
-        return resolver.lookups.index.symbol_module.get(target.qualified_name)
-    if isinstance(target, ModuleRef):
-        return target.module
-    return None
-
-
-def _link_heritage(
-    parsed: ParsedFile, resolver: EcmaResolver, ids: NodeIds, collector: EdgeCollector
-) -> None:
-    for symbol in parsed.symbols:
-        if symbol.kind != SymbolKind.CLASS or symbol.ordinal != 1:
-            continue
-        source = ids.of_symbol(symbol.qualified_name, path=parsed.path)
-        named = [(base, False) for base in symbol.bases]
-        named += [(interface, True) for interface in symbol.implements]
-        for position, (base, implements) in enumerate(named):
-            target = resolver.resolve_dotted(symbol.parent, base, parsed.module)
-            if isinstance(target, SymbolRef):
-                edge_target, external = ids.of_target(target.qualified_name), False
-            elif isinstance(target, External):
-                edge_target, external = target.name, True
-            else:
-                continue
-            collector.add(
-                Edge(
-                    EdgeKind.INHERITS, source, edge_target, external=external,
-                    lines=(symbol.start_line,), index=position, implements=implements,
-                )
-            )  # fmt: skip
-
-
-def _link_type_uses(
-    parsed: ParsedFile, resolver: EcmaResolver, ids: NodeIds, collector: EdgeCollector
-) -> None:
-    for use in parsed.type_uses:
-        target = resolver.resolve_dotted(use.scope, use.type_name, parsed.module)
-        if not isinstance(target, SymbolRef):
-            continue
-        symbol = resolver.lookups.symbol(target.qualified_name)
-        if symbol is None or symbol.kind != SymbolKind.CLASS:
-            continue
-        collector.add(
-            Edge(
-                EdgeKind.USES_TYPE,
-                source=ids.of_scope(parsed, use.scope),
-                target=ids.of_target(target.qualified_name),
-                lines=(use.line,),
-            )
-        )
 
 
 def _call_target(parsed: ParsedFile, site: CallSite, resolver: EcmaResolver) -> Target | None:

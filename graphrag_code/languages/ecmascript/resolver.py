@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...linking.index import Lookups, ModuleInfo
+from ...linking.members import member_along_mro
 from ...linking.targets import (
     NOT_HERE,
     External,
@@ -331,21 +332,11 @@ class EcmaResolver:
 
     def member(self, class_name: str, name: str, *, instance: bool) -> Target | None:
         """A member of a class (or interface, enum, namespace, object) and its bases."""
-        for cls in self.mro(class_name):
-            members = self.lookups.members(cls, name)
-            if members:
-                if instance:
-                    value = self._getter_value(members[0])
-                    if value is not NOT_HERE:
-                        return value  # type: ignore[return-value]
-                return SymbolRef(members[0])
-            bindings = self.lookups.attribute_bindings(cls, name)
-            if bindings:
-                return mark(self._binding_value(bindings, cls), True)
-        external = self._external_base(class_name)
-        if external is not None:
-            return External((*external.dotted, name), inferred=True)
-        return None
+        return member_along_mro(
+            self.mro(class_name), name, self.lookups, instance=instance,
+            accessor_value=self._getter_value, binding_value=self._binding_value,
+            external_base=lambda: self._external_base(class_name),
+        )  # fmt: skip
 
     def _getter_value(self, qualified_name: str) -> object:
         symbol = self.lookups.symbol(qualified_name)

@@ -12,11 +12,12 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import TYPE_CHECKING
 
+from ...linking.declarations import defining_module, link_heritage, link_type_uses
 from ...linking.edges import EdgeCollector, FileLinks, NodeIds
 from ...linking.index import Lookups, RepositoryIndex
-from ...model import Edge, EdgeKind, ParsedFile, SymbolKind
+from ...model import Edge, EdgeKind, ParsedFile
 from .calls import IMPLICIT, RUNS_NOTHING, CallLinker
-from .resolver import External, ModuleRef, Resolver, SymbolRef, Target
+from .resolver import Resolver
 from .values.engine import SharedValues, ValueFlowAnalysis
 
 if TYPE_CHECKING:
@@ -44,8 +45,8 @@ def link_file(
     unresolved_names: dict[str, set[str]] = defaultdict(set)
     kinds: dict[str, int] = defaultdict(int)
     _link_imports(parsed, resolver, ids, collector)
-    _link_bases(parsed, resolver, ids, collector)
-    _link_type_uses(parsed, resolver, ids, collector)
+    link_heritage(parsed, resolver.resolve_dotted, ids, collector)
+    link_type_uses(parsed, resolver.resolve_dotted, resolver.lookups, ids, collector)
     calls = CallLinker(parsed, resolver, ValueFlowAnalysis(resolver, shared), ids, collector.add)
     for site in parsed.calls:
         try:
@@ -110,7 +111,7 @@ def _link_imports(
             elif lookups.has_module(module):
                 targets.append((module, False, None))
                 defined = resolver.import_target(statement, parsed.module, parsed.is_package)
-                home = _defining_module(defined, index=resolver.lookups.index)
+                home = defining_module(defined, resolver.lookups.index)
                 if home is not None and home != module:
                     targets.append((home, False, module))
             else:
@@ -143,58 +144,3 @@ def _longest_internal(module: str, lookups: Lookups) -> str | None:
             return candidate
         parts.pop()
     return None
-
-
-def _defining_module(target: Target | None, *, index: RepositoryIndex) -> str | None:
-    if isinstance(target, SymbolRef):
-        return index.symbol_module.get(target.qualified_name)
-    if isinstance(target, ModuleRef):
-        return target.module
-    return None
-
-
-def _link_bases(
-    parsed: ParsedFile, resolver: Resolver, ids: NodeIds, collector: EdgeCollector
-) -> None:
-    for symbol in parsed.symbols:
-        if symbol.kind != SymbolKind.CLASS or symbol.ordinal != 1:
-            continue
-        source = ids.of_symbol(symbol.qualified_name, path=parsed.path)
-        for position, base in enumerate(symbol.bases):
-            target = resolver.resolve_dotted(symbol.parent, base, parsed.module)
-            if isinstance(target, SymbolRef):
-                edge_target, external = ids.of_target(target.qualified_name), False
-            elif isinstance(target, External):
-                edge_target, external = target.name, True
-            else:
-                continue
-            collector.add(
-                Edge(
-                    kind=EdgeKind.INHERITS,
-                    source=source,
-                    target=edge_target,
-                    external=external,
-                    lines=(symbol.start_line,),
-                    index=position,
-                )
-            )
-
-
-def _link_type_uses(
-    parsed: ParsedFile, resolver: Resolver, ids: NodeIds, collector: EdgeCollector
-) -> None:
-    for use in parsed.type_uses:
-        target = resolver.resolve_dotted(use.scope, use.type_name, parsed.module)
-        if not isinstance(target, SymbolRef):
-            continue
-        symbol = resolver.lookups.symbol(target.qualified_name)
-        if symbol is None or symbol.kind != SymbolKind.CLASS:
-            continue
-        collector.add(
-            Edge(
-                kind=EdgeKind.USES_TYPE,
-                source=ids.of_scope(parsed, use.scope),
-                target=ids.of_target(target.qualified_name),
-                lines=(use.line,),
-            )
-        )

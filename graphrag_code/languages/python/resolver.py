@@ -13,6 +13,7 @@ from collections.abc import Callable, Set
 from typing import TypeVar
 
 from ...linking.index import Lookups, ModuleInfo
+from ...linking.members import member_along_mro
 from ...linking.targets import (
     NOT_HERE,
     External,
@@ -428,21 +429,11 @@ class Resolver:
         return mark(self.class_member(target.class_name, name, instance=True), target.inferred)
 
     def class_member(self, class_name: str, name: str, *, instance: bool) -> Target | None:
-        for cls in self.mro(class_name):
-            members = self.lookups.members(cls, name)
-            if members:
-                if instance:
-                    value = self._property_value(members[0])
-                    if value is not NOT_HERE:
-                        return value  # type: ignore[return-value]
-                return SymbolRef(members[0])
-            bindings = self.lookups.attribute_bindings(cls, name)
-            if bindings:
-                return mark(self._binding_value(bindings, cls), True)
-        external = self._external_base(class_name)
-        if external is not None:
-            return External((*external.dotted, name), inferred=True)
-        return None
+        return member_along_mro(
+            self.mro(class_name), name, self.lookups, instance=instance,
+            accessor_value=self._property_value, binding_value=self._binding_value,
+            external_base=lambda: self._external_base(class_name),
+        )  # fmt: skip
 
     def _property_value(self, qualified_name: str) -> object:
         """The value an instance attribute backed by a `@property` holds (its return type)."""
