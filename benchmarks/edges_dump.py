@@ -1,9 +1,11 @@
-"""Dump every edge the linker makes for a set of source trees, to compare two versions of the
-code that must link identically (a refactoring: "the edges are the same before and after").
+"""Dump every edge and unresolved call site the linker makes for a set of source trees, to
+compare two versions of the code that must link identically (a refactoring: "the edges are the
+same before and after").
 
 Links each tree offline (`ingest.offline.link_repository`: parse + link, no Neo4j) and writes
-one JSON file: tree name -> sorted edge lines, each `KIND source -> target` with every property
-that the graph stores (tier, lines, index, names, via, implements). `--compare A B` reads two
+one JSON file: tree name -> sorted lines, each edge as `KIND source -> target` with every
+property that the graph stores (tier, lines, index, names, via, implements), and each file's
+unresolved call sites (per caller, with their names and kinds). `--compare A B` reads two
 dumps and prints the edges only one of them has, per tree; it exits 1 when they differ.
 
     .venv/bin/python -m benchmarks.edges_dump TREE [TREE ...] --out before.json
@@ -23,6 +25,7 @@ import time
 from pathlib import Path
 
 from graphrag_code.ingest.offline import link_repository
+from graphrag_code.linking.edges import FileLinks
 from graphrag_code.model import Edge
 
 
@@ -36,15 +39,28 @@ def edge_line(edge: Edge) -> str:
     )
 
 
+def unresolved_lines(links: FileLinks) -> list[str]:
+    """A file's unresolved call sites as stable lines: per caller, then by kind."""
+    names = links.unresolved_names
+    lines = [
+        f"UNRESOLVED {caller} sites={count} names={','.join(names.get(caller, ()))}"
+        for caller, count in links.unresolved_calls.items()
+    ]
+    lines += [f"UNRESOLVED {links.path} {kind}={n}" for kind, n in links.unresolved_kinds.items()]
+    return lines
+
+
 def dump(trees: list[Path]) -> dict[str, list[str]]:
-    """Tree name -> the sorted edge lines of that tree."""
+    """Tree name -> the sorted edge and unresolved-call lines of that tree."""
     out: dict[str, list[str]] = {}
     for tree in trees:
         started = time.perf_counter()
         linked = link_repository(tree, repo=tree.name)
-        out[tree.name] = sorted(edge_line(edge) for edge in linked.edges())
+        lines = [edge_line(edge) for edge in linked.edges()]
+        lines += [line for links in linked.links.values() for line in unresolved_lines(links)]
+        out[tree.name] = sorted(lines)
         seconds = time.perf_counter() - started
-        print(f"{tree.name}: {len(out[tree.name])} edges, {seconds:.1f} s", file=sys.stderr)
+        print(f"{tree.name}: {len(out[tree.name])} lines, {seconds:.1f} s", file=sys.stderr)
     return out
 
 
@@ -54,7 +70,7 @@ def compare(before: dict[str, list[str]], after: dict[str, list[str]]) -> int:
     for name in sorted(set(before) | set(after)):
         old, new = set(before.get(name, [])), set(after.get(name, []))
         if old == new and name in before and name in after:
-            print(f"{name}: identical ({len(old)} edges)")
+            print(f"{name}: identical ({len(old)} lines)")
             continue
         differing += 1
         print(f"{name}: {len(old - new)} only before, {len(new - old)} only after")

@@ -15,7 +15,14 @@ from graphrag_code.errors import ConfigurationError
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.ingest.offline import link_repository
 from graphrag_code.ingest.pipeline import build_graph
-from graphrag_code.languages import LANGUAGES, languages, register, select_languages, unregister
+from graphrag_code.languages import (
+    LANGUAGES,
+    languages,
+    register,
+    routes,
+    select_languages,
+    unregister,
+)
 from graphrag_code.model import EdgeKind, Resolution
 from graphrag_code.settings import Settings
 
@@ -64,10 +71,12 @@ def test_a_registered_language_is_linked_beside_python(toy: None) -> None:
 
 def test_registration_is_checked_and_undone(toy: None) -> None:
     assert [lang.name for lang in select_languages(["tl"])] == ["toy"]
+    assert routes().suffixes[".toy"] == "toy"
     with pytest.raises(ConfigurationError, match="already taken"):
         register(TOY)
     unregister(TOY.name)
     assert languages() == LANGUAGES
+    assert ".toy" not in routes().suffixes
     with pytest.raises(ConfigurationError, match="unknown language"):
         select_languages(["toy"])
     register(TOY)  # for the fixture to remove

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from ..graph import GraphReader
 from ..graph.records import FileNode
 from ..ids import path_module_name
-from ..languages import language_named, languages, suffix_map
+from ..languages import language_named, routes
 from ..location import Location
 from ..model import ParsedFile
 from .blast import BlastOptions, blast_radius
@@ -33,7 +33,7 @@ class ImpactOptions:
 
 
 def _language(path: str) -> str | None:
-    return suffix_map(languages()).get(os.path.splitext(path)[1])
+    return routes().suffixes.get(os.path.splitext(path)[1])
 
 
 def module_name_for(

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import watchfiles
 
-from ..languages import languages, project_file_names, suffix_map
+from ..languages import routes
 from ..parsing.walker import SKIP_DIRS
 
 __all__ = ["relevant_change", "watch_changes"]
@@ -30,11 +30,11 @@ def relevant_change(path: str, root: Path | None = None) -> bool:
     parts = candidate.parts
     if any(part in SKIP_DIRS or part.endswith(".egg-info") for part in parts):
         return False
-    every = languages()
+    known = routes()
     return (
-        candidate.suffix in suffix_map(every)
+        candidate.suffix in known.suffixes
         or candidate.name == ".gitignore"
-        or any(fnmatch.fnmatch(candidate.name, pattern) for pattern in project_file_names(every))
+        or any(fnmatch.fnmatch(candidate.name, pattern) for pattern in known.project_files)
     )
 
 

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from types import MappingProxyType
 
 from ..errors import ConfigurationError
 from ..linking.base import Linker
@@ -15,7 +18,7 @@ from .python.plugin import PYTHON
 
 __all__ = [
     "LANGUAGES", "Language", "Linker", "dispatch_stored", "interpreter_map", "language_named",
-    "languages", "module_names", "project_file_names", "register", "select_languages",
+    "languages", "module_names", "project_file_names", "register", "routes", "select_languages",
     "suffix_map", "unregister",
 ]  # fmt: skip
 
@@ -26,23 +29,41 @@ LANGUAGES: tuple[Language, ...] = (PYTHON, TYPESCRIPT, JAVASCRIPT)
 _REGISTERED: list[Language] = []  # plug-ins added at run time (`register`)
 
 
+@dataclass(frozen=True)
+class Routes:
+    """What decides, for every language this process reads, whether a path is its source
+    (by suffix: the language's name) or a project file one of them reads."""
+
+    suffixes: Mapping[str, str]
+    project_files: frozenset[str]
+
+
 def register(language: Language) -> None:
     """Add a language plug-in from outside the package (another package, a test) for this
     process and the worker processes it starts. Its name, aliases and suffixes must be new."""
     taken = {alias for lang in languages() for alias in (lang.name, *lang.aliases)}
     clash = taken & {language.name, *language.aliases}
-    suffixes = {suffix for lang in languages() for suffix in lang.suffixes}
-    clash |= suffixes & set(language.suffixes)
+    clash |= routes().suffixes.keys() & set(language.suffixes)
     if clash:
         raise ConfigurationError(
             f"cannot register language {language.name!r}: {', '.join(sorted(clash))} already taken"
         )
     _REGISTERED.append(language)
+    routes.cache_clear()
 
 
 def unregister(name: str) -> None:
     """Remove a language added with `register` (the built-in ones stay)."""
     _REGISTERED[:] = [lang for lang in _REGISTERED if lang.name != name]
+    routes.cache_clear()
+
+
+@cache
+def routes() -> Routes:
+    """The suffixes and project files of every language, made once (the watcher and `diff`
+    ask for each path; `register` and `unregister` make them again)."""
+    every = languages()
+    return Routes(MappingProxyType(suffix_map(every)), project_file_names(every))
 
 
 def languages() -> tuple[Language, ...]:

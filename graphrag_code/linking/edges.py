@@ -13,7 +13,7 @@ from ..model import Edge, EdgeKind, ParsedFile, Resolution
 from .consulted import ConsultedKeys
 from .index import RepositoryIndex
 
-__all__ = ["EdgeCollector", "FileLinks", "NodeIds"]
+__all__ = ["EdgeCollector", "FileLinks", "NodeIds", "UnresolvedCalls"]
 
 # possible edges PageRank leaves out: fan-outs to what a call *may* run
 _UNRANKED = frozenset(
@@ -160,3 +160,29 @@ def _merged_via(old: Edge, new: Edge) -> str | None:
         return old.via
     reasons = old.via.split("; ")
     return "; ".join([*reasons, new.via]) if len(reasons) < _MAX_REASONS else old.via
+
+
+class UnresolvedCalls:
+    """The call sites one file's linker left unresolved: how many per caller, under which
+    callee names (the first `MAX_NAMES` in order, for `callers` to offer as candidates), and
+    why, by kind."""
+
+    MAX_NAMES = 50
+
+    def __init__(self) -> None:
+        self.sites: dict[str, int] = defaultdict(int)  # caller id -> unresolved sites
+        self.kinds: dict[str, int] = defaultdict(int)  # "values:many", … -> sites
+        self._names: dict[str, set[str]] = defaultdict(set)
+
+    def add(self, caller: str, name: str | None = None, kind: str | None = None) -> None:
+        """One unresolved site of `caller`, calling `name` (None: no name to offer)."""
+        self.sites[caller] += 1
+        if name is not None:
+            self._names[caller].add(name)
+        if kind is not None:
+            self.kinds[kind] += 1
+
+    def names(self) -> dict[str, tuple[str, ...]]:
+        return {
+            caller: tuple(sorted(found))[: self.MAX_NAMES] for caller, found in self._names.items()
+        }

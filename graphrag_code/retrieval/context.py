@@ -12,8 +12,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from ..errors import ConfigurationError
 from ..graph import ContextNode, GraphReader, Neo4jClient
-from ..languages import languages
+from ..languages import language_named, languages
 from ..location import Location
 from .search import Hit, SearchResult
 
@@ -84,9 +85,10 @@ def _summary(node: ContextNode) -> str:
 def _doc_comment(language: str | None) -> Callable[[str], str]:
     """How the node's language writes documentation (a language this process does not read,
     or none recorded: the first registered language's way)."""
-    known = {lang.name: lang for lang in languages()}
-    chosen = known.get(language or "") or languages()[0]
-    return chosen.doc_comment
+    try:
+        return language_named(language or "").doc_comment
+    except ConfigurationError:
+        return languages()[0].doc_comment
 
 
 def _fence(node: ContextNode) -> str:

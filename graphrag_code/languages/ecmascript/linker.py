@@ -11,13 +11,12 @@ for annotations, generic arguments, `instanceof` and `satisfies`.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ...linking.base import LinkContext
 from ...linking.declarations import defining_module, link_heritage, link_type_uses
-from ...linking.edges import EdgeCollector, FileLinks, NodeIds
+from ...linking.edges import EdgeCollector, FileLinks, NodeIds, UnresolvedCalls
 from ...linking.index import Lookups, RepositoryIndex
 from ...linking.targets import External, Instance, ModuleRef, SymbolRef, Target
 from ...model import CallSite, Edge, EdgeKind, ParsedFile, Resolution, SymbolKind
@@ -42,7 +41,6 @@ _BUILTIN_METHOD_NAMES = """
     read pipe close open send next return throw render toJSON getTime now from of isArray
 """
 _BUILTIN_METHODS = frozenset(_BUILTIN_METHOD_NAMES.split())
-_MAX_UNRESOLVED_NAMES = 50
 
 
 @dataclass
@@ -71,24 +69,19 @@ class EcmaScriptLinker:
         _link_imports(parsed, resolver, ids, collector)
         link_heritage(parsed, resolver.resolve_dotted, ids, collector)
         link_type_uses(parsed, resolver.resolve_dotted, resolver.lookups, ids, collector)
-        unresolved: dict[str, int] = defaultdict(int)
-        unresolved_names: dict[str, set[str]] = defaultdict(set)
+        unresolved = UnresolvedCalls()
         for site in parsed.calls:
             if not _link_call(parsed, site, resolver, ids, collector):
-                scope_id = ids.of_scope(parsed, site.scope)
-                unresolved[scope_id] += 1
-                if site.callee[-1] not in ("<expr>", "super()", "constructor"):
-                    unresolved_names[scope_id].add(site.callee[-1])
+                name = site.callee[-1]
+                named = name not in ("<expr>", "super()", "constructor")
+                unresolved.add(ids.of_scope(parsed, site.scope), name if named else None)
         return FileLinks.build(
             parsed.path,
             collector.edges(),
-            dict(unresolved),
+            dict(unresolved.sites),
             frozenset(lookups.modules_consulted),
             frozenset(lookups.names_consulted),
-            {
-                node: tuple(sorted(names))[:_MAX_UNRESOLVED_NAMES]
-                for node, names in unresolved_names.items()
-            },
+            unresolved.names(),
         )
 
 

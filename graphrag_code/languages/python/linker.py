@@ -9,11 +9,10 @@ site is counted as unresolved on its caller.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from typing import TYPE_CHECKING
 
 from ...linking.declarations import defining_module, link_heritage, link_type_uses
-from ...linking.edges import EdgeCollector, FileLinks, NodeIds
+from ...linking.edges import EdgeCollector, FileLinks, NodeIds, UnresolvedCalls
 from ...linking.index import Lookups, RepositoryIndex
 from ...model import Edge, EdgeKind, ParsedFile
 from .calls import IMPLICIT, RUNS_NOTHING, CallLinker
@@ -24,8 +23,6 @@ if TYPE_CHECKING:
     from .dispatch import DispatchTable
 
 __all__ = ["IMPLICIT", "FileLinks", "NodeIds", "link_file"]
-
-_MAX_UNRESOLVED_NAMES = 50
 
 
 def link_file(
@@ -41,9 +38,7 @@ def link_file(
     lookups = Lookups(index)
     resolver = Resolver(lookups)
     collector = EdgeCollector()
-    unresolved: dict[str, int] = defaultdict(int)
-    unresolved_names: dict[str, set[str]] = defaultdict(set)
-    kinds: dict[str, int] = defaultdict(int)
+    unresolved = UnresolvedCalls()
     _link_imports(parsed, resolver, ids, collector)
     link_heritage(parsed, resolver.resolve_dotted, ids, collector)
     link_type_uses(parsed, resolver.resolve_dotted, resolver.lookups, ids, collector)
@@ -56,16 +51,14 @@ def link_file(
             # stays unresolved, and the rest of the file (and of the repository) still links
             outcome = "values:too-deep"
         if outcome is not None:
-            scope_id = ids.of_scope(parsed, site.scope)
-            unresolved[scope_id] += 1
-            kinds[outcome] += 1
-            if site.callee[-1] not in ("<expr>", "super()") and outcome != RUNS_NOTHING:
-                unresolved_names[scope_id].add(site.callee[-1])
+            name = site.callee[-1]
+            named = name not in ("<expr>", "super()") and outcome != RUNS_NOTHING
+            unresolved.add(ids.of_scope(parsed, site.scope), name if named else None, outcome)
     for implicit in parsed.implicit_calls:
         try:
             calls.link_implicit(implicit)
         except RecursionError:
-            kinds["values:too-deep"] += 1
+            unresolved.kinds["values:too-deep"] += 1
     if dispatch is not None:
         for edge in dispatch.edges(collector.edges(), lookups, calls.static_lines):
             collector.add(edge)
@@ -76,14 +69,11 @@ def link_file(
     return FileLinks.build(
         parsed.path,
         collector.edges(),
-        dict(unresolved),
+        dict(unresolved.sites),
         frozenset(lookups.modules_consulted),
         frozenset(lookups.names_consulted),
-        {
-            node: tuple(sorted(names))[:_MAX_UNRESOLVED_NAMES]
-            for node, names in unresolved_names.items()
-        },
-        dict(kinds),
+        unresolved.names(),
+        dict(unresolved.kinds),
     )
 
 
