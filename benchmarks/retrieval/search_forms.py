@@ -38,9 +38,8 @@ from graphrag_code.api import index_repository
 from graphrag_code.embedding import HashingEmbedder, MiniLMEmbedder
 from graphrag_code.embedding.base import Embedder
 from graphrag_code.evaluation.runlog import git_commit
-from graphrag_code.graph import SchemaConfig, VectorSearchForm, ensure_schema
+from graphrag_code.graph import GraphReader, SchemaConfig, VectorSearchForm, ensure_schema
 from graphrag_code.graph.client import Neo4jClient
-from graphrag_code.graph.queries import load_query
 from graphrag_code.retrieval.search import Searcher, SearchOptions, SearchResult
 from graphrag_code.runtime.server.endpoints import temporary_local_server
 from graphrag_code.settings import Settings
@@ -221,7 +220,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         indexed.append(_index(client, settings, base_embedder, args.neighbour, NEIGHBOUR))
         beside, answers_beside = _latency(_searchers(client, embedder, forms), args.rounds)
         load_after = _load()
-        sizes = client.read(load_query("search/repository_sizes"))
+        sizes = [
+            {"repo": name, "nodes": size.nodes, "vectors": size.vectors}
+            for name, size in GraphReader(client).repository_sizes().items()
+        ]
         index = client.read(
             "SHOW VECTOR INDEXES YIELD properties, options "
             "RETURN properties, options.indexConfig AS config"

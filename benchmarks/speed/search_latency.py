@@ -44,8 +44,8 @@ from graphrag_code.api import connect, index_repository
 from graphrag_code.embedding import MiniLMEmbedder, WrappedEmbedder
 from graphrag_code.evaluation.runlog import git_commit
 from graphrag_code.graph.client import Neo4jClient
-from graphrag_code.graph.queries import load_query
-from graphrag_code.graph.reader import hybrid_search_query
+from graphrag_code.graph.reader import GraphReader, hybrid_search_query
+from graphrag_code.graph.records import RepositorySize
 from graphrag_code.retrieval.question import analyse
 from graphrag_code.retrieval.search import Searcher, SearchOptions
 from graphrag_code.settings import Settings, load_settings
@@ -383,10 +383,13 @@ def markdown(result: Mapping[str, Any]) -> str:
 
 
 def graph_size(client: Neo4jClient, repo: str) -> tuple[dict[str, int], dict[str, int]]:
-    rows = client.read(load_query("search/repository_sizes"))
-    mine = next((r for r in rows if r["repo"] == repo), {"nodes": 0, "vectors": 0})
-    total = {"nodes": sum(r["nodes"] for r in rows), "vectors": sum(r["vectors"] for r in rows)}
-    return {"nodes": mine["nodes"], "vectors": mine["vectors"]}, total
+    sizes = GraphReader(client).repository_sizes()
+    mine = sizes.get(repo, RepositorySize(nodes=0, vectors=0))
+    total = {
+        "nodes": sum(s.nodes for s in sizes.values()),
+        "vectors": sum(s.vectors for s in sizes.values()),
+    }
+    return {"nodes": mine.nodes, "vectors": mine.vectors}, total
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -36,7 +36,6 @@ from typing import Any
 from benchmarks.oracles.packages import download_sdist, extract_sdist, parse_spec
 from graphrag_code.api import connect
 from graphrag_code.graph.client import Neo4jClient
-from graphrag_code.graph.queries import quote_identifier
 from graphrag_code.graph.schema import SchemaConfig, ensure_schema
 from graphrag_code.graph.writer import GraphWriter
 from graphrag_code.ingest.pipeline import build_graph
@@ -136,11 +135,11 @@ def _raw_write(
     for row in client.read(
         "SHOW CONSTRAINTS YIELD name WHERE name STARTS WITH 'raw_bench_' RETURN name"
     ):
-        client.write(f"DROP CONSTRAINT {quote_identifier(row['name'])} IF EXISTS")
+        client.write("DROP CONSTRAINT $name IF EXISTS", {"name": row["name"]})
     for row in client.read(
         "SHOW INDEXES YIELD name WHERE name STARTS WITH 'raw_bench_' RETURN name"
     ):
-        client.write(f"DROP INDEX {quote_identifier(row['name'])} IF EXISTS")
+        client.write("DROP INDEX $name IF EXISTS", {"name": row["name"]})
     return {"nodes_seconds": node_seconds, "relationships_seconds": rel_seconds}
 
 
