@@ -9,8 +9,8 @@ and the independent oracles); never shipped in the wheel. It may import `graphra
     documents        plain text documents as :Document nodes with their own indexes
     search           the two-leg document query (one round trip) and its RRF fusion
     passes           passes over a query set: retrieved, fused, scored, recorded
-    scifact          BEIR SciFact end to end (`python -m benchmarks.scifact`)
+    scifact          BEIR SciFact end to end (`python -m benchmarks.retrieval.scifact`)
     baselines        neo4j-graphrag's HybridRetriever on our indexes
     code_questions   questions about pinned packages answered by jedi, grimp and docstrings
-                     (`python -m benchmarks.code_questions`)
+                     (`python -m benchmarks.retrieval.code_questions`)
 """

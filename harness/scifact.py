@@ -1,6 +1,6 @@
 """BEIR SciFact (test split, 300 queries) end to end through Neo4j: nDCG@10 and Recall@100.
 
-The runner behind `python -m benchmarks.scifact`. Ingests the corpus as `:Document` nodes
+The runner behind `python -m benchmarks.retrieval.scifact`. Ingests the corpus as `:Document` nodes
 (corpus "scifact"), embeds it with the offline MiniLM (minutes on two cores the first time;
 vectors are cached in the graph after that), then runs every query once per full-text variant
 (layout x analyzer x title boost), both legs in one Cypher query at depth 100, and scores

@@ -3,14 +3,14 @@
 grimp (imports) and jedi (calls) analyse the package's sdist without any help from
 graphrag_code, and mypy judges the call sites jedi cannot resolve; we compare our edges with
 theirs. The full table over four packages is in
-BENCHMARKS.md (`python -m benchmarks.graph_accuracy`).
+BENCHMARKS.md (`python -m benchmarks.accuracy.graph_accuracy`).
 """
 
 from __future__ import annotations
 
 import pytest
 
-from benchmarks.graph_accuracy import _second_opinion_pairs, compare
+from benchmarks.accuracy.graph_accuracy import _second_opinion_pairs, compare
 from benchmarks.oracles import calls_jedi, calls_mypy, imports_grimp
 
 

@@ -1,6 +1,6 @@
 """The real SciFact pipeline, small: 10 test queries against their relevant documents plus 200
-others, hashing embedder, through Neo4j, scored and recorded; and `python -m benchmarks.scifact`
-(which runs it all) on a tiny BEIR set with MiniLM."""
+others, hashing embedder, through Neo4j, scored and recorded; and
+`python -m benchmarks.retrieval.scifact` (which runs it all) on a tiny BEIR set with MiniLM."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.scifact import main
+from benchmarks.retrieval.scifact import main
 from graphrag_code.embedding import HashingEmbedder
 from graphrag_code.evaluation.runlog import RunLog
 from graphrag_code.graph.client import Neo4jClient
@@ -157,7 +157,7 @@ def test_scifact_script_quick_on_a_tiny_dataset(
     argv = ["--data", str(data), "--quick", "--max-tokens", "256", "--out", str(out)]
     assert main([*argv, "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
-    assert result["command"].startswith(".venv/bin/python -m benchmarks.scifact --data")
+    assert result["command"].startswith(".venv/bin/python -m benchmarks.retrieval.scifact --data")
     # three queries, six documents: every leg puts the one relevant document first
     assert result["results"]["full-text flat/english"]["ndcg@10"] == 1.0
     assert result["results"]["vector only, MiniLM-L6 int8, 256 tokens"]["recall@100"] == 1.0

@@ -1,4 +1,5 @@
-"""The pure metrics of `benchmarks/runtime_trace.py` on hand-computed examples (no Neo4j)."""
+"""The pure metrics of `benchmarks/accuracy/runtime_trace.py` on hand-computed examples (no
+Neo4j)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
-from benchmarks.runtime_trace import (
+from benchmarks.accuracy.runtime_trace import (
     PathOutcome,
     Ratio,
     certain_ceiling,
@@ -168,8 +169,8 @@ def test_a_redefinition_maps_onto_the_name_the_oracle_gives_it() -> None:
     """The tracer names a function by its qualified name: a property's getter and setter are
     one function to it. The graph's setter node (`#2`) folds onto the getter's, which the
     oracle's name maps onto; a name defined once is left alone."""
-    from benchmarks.impact_common import Spans
-    from benchmarks.runtime_trace import map_functions
+    from benchmarks.accuracy.runtime_trace import map_functions
+    from benchmarks.common.runtime_oracle import Spans
     from graphrag_code.graph.records import FileNode, SymbolRef
 
     def node(node_id: str, name: str, line: int) -> FileNode:

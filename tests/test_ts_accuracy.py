@@ -1,12 +1,12 @@
-"""The TypeScript accuracy comparison (benchmarks/ts_accuracy.py) on a code base whose checker
-answers were written by hand in the oracle's format."""
+"""The TypeScript accuracy comparison (benchmarks/accuracy/ts_accuracy.py) on a code base whose
+checker answers were written by hand in the oracle's format."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from benchmarks.ts_accuracy import compare, markdown
+from benchmarks.accuracy.ts_accuracy import compare, markdown
 
 FIXTURE = Path(__file__).parent / "fixtures" / "ts_accuracy"
 

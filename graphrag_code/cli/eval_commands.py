@@ -4,7 +4,7 @@ Each run writes its JSONL run log, a Markdown report, a summary JSON and a PNG u
 (default `eval-results/`), and prints the means as tables (or everything with `--json`). The
 benchmark is imported inside the handler: it pulls in matplotlib, which `graphrag-code --help`
 does not need. The research benchmarks (SciFact, code questions) are scripts of a checkout:
-`python -m benchmarks.scifact`, `python -m benchmarks.code_questions`.
+`python -m benchmarks.retrieval.scifact`, `python -m benchmarks.retrieval.code_questions`.
 """
 
 from __future__ import annotations

@@ -5,8 +5,8 @@ at 128) and dilutes what a function is *for* with how it does it. A ghost text p
 telling parts first — path, qualified name split into words, signature, the docstring's first
 paragraph — then fills the rest of a ~128-token budget with the start of the body.
 
-Recipes exist so `benchmarks/ghost_text_quality.py` can compare them; `DEFAULT_RECIPE` is the
-one that measured best there.
+Recipes exist so `benchmarks/retrieval/ghost_text_quality.py` can compare them; `DEFAULT_RECIPE`
+is the one that measured best there.
 """
 
 from __future__ import annotations

@@ -80,7 +80,7 @@ def _verified(path: Path | None, *, expected: str, what: str, distribution: str)
     return path
 
 
-_Model = LoadedModel  # the name benchmarks/concurrent_search.py subclasses against
+_Model = LoadedModel  # the name benchmarks/speed/concurrent_search.py subclasses against
 
 
 class MiniLMEmbedder:

@@ -97,7 +97,7 @@ def run_order(
     Certain chains come before distance since stop 47: ranked by distance first, a test one
     name match away came before one three certain calls away. Against the tests that ran each
     function under coverage, a test that ran now outranks one that did not more often, on all
-    five packages measured (`benchmarks/impact_tests_order.py`); the changed tests of the
+    five packages measured (`benchmarks/impact/impact_tests_order.py`); the changed tests of the
     histories' commits rank the same (BENCHMARKS.md §10a and §10c, stop 47)."""
     return (not changed, -affinity, not certain, distance, -reaches)
 

@@ -13,8 +13,8 @@ keeps the model busy:
   write transaction, so memory stays bounded and an interruption loses at most one chunk.
 * One background thread reads the next chunk (building its ghost texts) and writes the previous
   one while the model runs on the current one. onnxruntime and the Neo4j socket release the GIL,
-  so Neo4j I/O and inference overlap on the two cores. `benchmarks/embedding_stage.py` measured
-  2-4 % of the stage's time outside the model, and 0.81-0.97 of the model's own texts/s on
+  so Neo4j I/O and inference overlap on the two cores. `benchmarks/speed/embedding_stage.py`
+  measured 2-4 % of the stage's time outside the model, and 0.81-0.97 of the model's own texts/s on
   requests and flask (two cores shared with other work, so ±20 % noise).
 
 Call `ensure_schema` with the embedder's name and dimension count first: it refuses to mix the

@@ -7,8 +7,8 @@ rank in each leg and in the fusion, its cosine and relative BM25 score, whether 
 reached it only through name-matched edges, its relative PageRank, its kind, and how many of
 the question's words its qualified name holds. `LinearReranker` scores the fused top `depth`
 with fixed weights and reorders them; the rest keep their order below. The weights are fitted
-offline on one question set and evaluated on another (`benchmarks/reranker.py`, BENCHMARKS.md),
-so they are data here, not code to train.
+offline on one question set and evaluated on another (`benchmarks/retrieval/reranker.py`,
+BENCHMARKS.md), so they are data here, not code to train.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ FITTED_WEIGHTS = (
     -2.48, -3.788, -3.008, -2.733, 0.676, 0.664,
 )  # fmt: skip
 """Logistic regression on the concept and definition questions of requests and flask (bge-small
-vectors; `benchmarks/reranker.py`), held out on click's: `search()` MRR@10 0.685 -> 0.709
+vectors; `benchmarks/retrieval/reranker.py`), held out on click's: `search()` MRR@10 0.685 -> 0.709
 (BENCHMARKS.md §9). The kind weights act as the intercept (exactly one kind is 1)."""
 
 RERANKED_INTENTS = frozenset({Intent.CONCEPT, Intent.DEFINITION})

@@ -44,8 +44,8 @@ class FileRanking:
     each other leg and counts as much as they do, and the file as a whole counts most.
 
     Stop 46 chose `rrf_k` and the graph leg's weight again with every other setting, offline
-    on the same two histories (`benchmarks.history_units_offline`): 10 and 0.25 lifted strict
-    Acc@5 from .653 to .693 there (requests .660 -> .740, click level), and lost on the
+    on the same two histories (`benchmarks.retrieval.history_units_offline`): 10 and 0.25 lifted
+    strict Acc@5 from .653 to .693 there (requests .660 -> .740, click level), and lost on the
     held-out httpx (.627 -> .620) and flask (.493 -> .453); so 60 and 1 stay."""
 
     depth: int = 50

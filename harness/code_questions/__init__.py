@@ -21,8 +21,8 @@ suffixes our ids add to redefinitions.
     )
     print(result.to_markdown())
 
-(`oracle_source` is `benchmarks/code_questions.py`'s: it fetches the pinned sdists and runs
-the oracles.)
+(`oracle_source` is `benchmarks/retrieval/code_questions.py`'s: it fetches the pinned sdists and
+runs the oracles.)
 
 Every ablation searches the same indexes: full text only, vector only, vector + text, the full
 hybrid (per-intent weights), hybrid + centrality prior, a sweep of the graph leg's weight, and

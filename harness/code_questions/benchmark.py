@@ -165,10 +165,10 @@ def run_code_benchmark(
     without docstrings), run every ablation on the same indexes, and write to `output_dir`:
     `<summary_name>.json`, `<summary_name>.md`, a JSONL run log and the question sets.
 
-    `sources` turns a spec into its source and oracle outputs (`benchmarks/code_questions.py`
-    fetches the pinned sdists and runs the oracles). Without `client`/`settings`/`embedder`:
-    `NEO4J_URI` or the managed local server, and the embedder the settings name (MiniLM by
-    default).
+    `sources` turns a spec into its source and oracle outputs
+    (`benchmarks/retrieval/code_questions.py` fetches the pinned sdists and runs the oracles).
+    Without `client`/`settings`/`embedder`: `NEO4J_URI` or the managed local server, and the
+    embedder the settings name (MiniLM by default).
     """
     settings = settings or load_settings()
     chosen = choose_ablations(ablations)

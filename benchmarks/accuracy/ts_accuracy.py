@@ -1,0 +1,283 @@
+"""Accuracy of our TypeScript / JavaScript IMPORTS and CALLS edges against the TypeScript checker.
+
+The oracle (`benchmarks/oracles/ts_oracle.py`, the `typescript` package's checker run under
+node with `allowJs` + `checkJs`) writes, per pinned code base, its unpacked sources and two JSON
+files under `benchmarks/cache/oracles/ts/` (format: `benchmarks/oracles/README.md`). This script
+links the same sources with graphrag_code (in memory, no Neo4j) and compares, on the files the
+oracle analysed:
+
+- IMPORTS, file level: (importing file, file the specifier resolves to) for specifiers that
+  resolve inside the code base. Re-export edges (`via`), self-imports and JSON targets (a code
+  graph has no JSON modules; counted apart) are left out. External imports are scored apart as
+  (file, package).
+- CALLS, call-site level: (file, line of the call, target declaration) for every call the
+  checker resolves to a function, method, constructor or class inside the code base (its
+  `kind` "other" targets, variables holding a function, are not callable declarations).
+  A target is matched to our node by file, name and the line of its name (inside the node's
+  span). `new C()` of a class without a constructor: the checker names the class, we name the
+  inherited constructor that runs, when there is one; both count as the same target.
+  Precision and recall are reported for exact + inferred edges (the certain tiers), with the
+  name tier apart. "judged" precision counts only our edges at sites where the checker gave
+  an answer of any kind (inside, outside, or a non-callable declaration); at sites it left
+  unresolved (`any`, unions) our edges can be neither confirmed nor refuted.
+
+    .venv/bin/python -m benchmarks.accuracy.ts_accuracy [mobx-6.13.7 ...] [--json out.json]
+        [--show-errors N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from benchmarks.oracles.packages import ORACLE_OUT_DIR
+from graphrag_code.ingest.offline import LinkedRepository, link_repository
+from graphrag_code.languages.ecmascript.linker import EcmaContext
+from graphrag_code.languages.ecmascript.modules import EcmaProject
+from graphrag_code.languages.ecmascript.resolver import EcmaResolver
+from graphrag_code.linking.index import Lookups
+from graphrag_code.model import EdgeKind, Resolution, Symbol, SymbolKind
+
+ORACLE_DIR = ORACLE_OUT_DIR / "ts"
+CERTAIN = frozenset({Resolution.EXACT, Resolution.INFERRED})
+Site = tuple[str, int]  # (file, line)
+Call = tuple[str, int, str]  # (file, line, target key)
+
+
+@dataclass
+class Score:
+    true_positive: int
+    ours: int
+    oracle: int
+
+    @property
+    def precision(self) -> float:
+        return self.true_positive / self.ours if self.ours else 1.0
+
+    @property
+    def recall(self) -> float:
+        return self.true_positive / self.oracle if self.oracle else 1.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "precision": round(self.precision, 4),
+            "recall": round(self.recall, 4),
+            "true_positive": self.true_positive,
+            "ours": self.ours,
+            "oracle": self.oracle,
+        }
+
+
+def _score(ours: set[Any], oracle: set[Any]) -> Score:
+    return Score(len(ours & oracle), len(ours), len(oracle))
+
+
+class _Nodes:
+    """Our nodes by file and name, to match the checker's declarations (file, name, line)."""
+
+    def __init__(self, linked: LinkedRepository) -> None:
+        self.linked = linked
+        self.by_name: dict[tuple[str, str], list[tuple[int, int, str]]] = defaultdict(list)
+        self.path_of: dict[str, str] = {}
+        self.symbol_of: dict[str, Symbol] = {}
+        for path, parsed in linked.parsed.items():
+            self.path_of[linked.ids.of_module(parsed)] = path
+            for symbol in parsed.symbols:
+                node = linked.ids.of_symbol(
+                    symbol.qualified_name, ordinal=symbol.ordinal, path=parsed.path
+                )
+                self.path_of[node] = path
+                self.symbol_of[node] = symbol
+                self.by_name[(path, symbol.name)].append((symbol.start_line, symbol.end_line, node))
+        context = linked.contexts.get("typescript")
+        project = context.project if isinstance(context, EcmaContext) else None
+        self._resolver = EcmaResolver(Lookups(linked.index), project or EcmaProject())
+
+    def match(self, target: dict[str, Any]) -> str:
+        """Our node for a checker declaration, or a key no node of ours has."""
+        name = target["name"]
+        if name == "module.exports":
+            name = "default"
+        spans = [
+            (end - start, node)
+            for start, end, node in self.by_name.get((target["file"], name), [])
+            if start <= target["line"] <= end
+        ]
+        if not spans:
+            return f"missing:{target['file']}:{target['line']}:{name}"
+        node = min(spans)[1]
+        if target.get("kind") == "class":
+            symbol = self.symbol_of[node]
+            if symbol.kind == SymbolKind.CLASS:
+                runs = self._resolver.constructor(symbol.qualified_name)
+                if runs is not None:
+                    return self.linked.ids.of_target(runs)
+        return node
+
+
+def _oracle_imports(oracle: dict[str, Any], files: set[str]) -> tuple[set[Any], set[Any], int]:
+    internal, external, json_targets = set(), set(), 0
+    for record in oracle["imports"]:
+        if record["file"] not in files:
+            continue
+        resolved = record.get("resolved")
+        if resolved is not None and resolved != record["file"]:
+            if resolved.endswith(".json"):
+                json_targets += 1
+                continue
+            internal.add((record["file"], resolved))
+        elif record.get("external"):
+            external.add((record["file"], record["external"]))
+    return internal, external, json_targets
+
+
+def _our_imports(
+    linked: LinkedRepository, nodes: _Nodes, files: set[str]
+) -> tuple[set[Any], set[Any]]:
+    internal, external = set(), set()
+    for edge in linked.edges():
+        if edge.kind != EdgeKind.IMPORTS or edge.via is not None:
+            continue
+        source = nodes.path_of.get(edge.source)
+        if source is None or source not in files:
+            continue
+        if edge.external:
+            external.add((source, edge.target))
+        else:
+            target = nodes.path_of.get(edge.target)
+            if target is not None and target != source:
+                internal.add((source, target))
+    return internal, external
+
+
+def _oracle_calls(
+    oracle: dict[str, Any], nodes: _Nodes, files: set[str]
+) -> tuple[set[Call], set[Site]]:
+    """(file, line, target) of the calls the checker resolved to a callable declaration
+    inside the code base, and every site where it gave any answer at all."""
+    calls: set[Call] = set()
+    judged: set[Site] = set()
+    for site in oracle["calls"]:
+        if site["file"] not in files:
+            continue
+        target = site.get("target")
+        if target is not None or site.get("external"):
+            judged.add((site["file"], site["line"]))
+        if target is not None and target.get("kind") != "other":
+            calls.add((site["file"], site["line"], nodes.match(target)))
+    return calls, judged
+
+
+def _our_calls(
+    linked: LinkedRepository, nodes: _Nodes, files: set[str]
+) -> dict[Resolution, set[Call]]:
+    by_tier: dict[Resolution, set[Call]] = defaultdict(set)
+    for edge in linked.edges():
+        if edge.kind != EdgeKind.CALLS or edge.external or edge.resolution is None:
+            continue
+        source = nodes.path_of.get(edge.source)
+        if source is None or source not in files:
+            continue
+        for line in edge.lines:
+            by_tier[edge.resolution].add((source, line, edge.target))
+    return by_tier
+
+
+def compare(
+    root: Path, imports_oracle: dict[str, Any], calls_oracle: dict[str, Any], show_errors: int = 0
+) -> dict[str, Any]:
+    """Our graph of the code base at `root` against the checker's answers."""
+    linked = link_repository(root, repo="ts")
+    files = set(calls_oracle.get("files") or imports_oracle.get("files") or linked.parsed)
+    nodes = _Nodes(linked)
+    oracle_imports, oracle_external, json_targets = _oracle_imports(imports_oracle, files)
+    ours_imports, ours_external = _our_imports(linked, nodes, files)
+    oracle_calls, judged = _oracle_calls(calls_oracle, nodes, files)
+    tiers = _our_calls(linked, nodes, files)
+    certain = tiers[Resolution.EXACT] | tiers[Resolution.INFERRED]
+    at_judged = {call for call in certain if call[:2] in judged}
+    named = tiers[Resolution.NAME]
+    result: dict[str, Any] = {
+        "package": f"{calls_oracle.get('package')}@{calls_oracle.get('version')}",
+        "files": len(files),
+        "files_linked": len(files & set(linked.parsed)),
+        "imports": _score(ours_imports, oracle_imports).as_dict(),
+        "imports_json_targets_left_out": json_targets,
+        "imports_external": _score(ours_external, oracle_external).as_dict(),
+        "calls_certain": _score(certain, oracle_calls).as_dict(),
+        "calls_certain_judged": _score(at_judged, oracle_calls).as_dict(),
+        "calls_with_name_tier": _score(certain | named, oracle_calls).as_dict(),
+        "calls_name_tier_judged": _score(
+            {c for c in named if c[:2] in judged}, oracle_calls
+        ).as_dict(),
+        "calls_by_tier": {
+            tier.value: _score(tiers[tier], oracle_calls).as_dict() for tier in Resolution
+        },
+        "oracle_targets_without_a_node": sum(
+            1 for c in oracle_calls if c[2].startswith("missing:")
+        ),
+    }
+    if show_errors:
+        result["errors"] = {
+            "imports_missing": sorted(oracle_imports - ours_imports)[:show_errors],
+            "imports_extra": sorted(ours_imports - oracle_imports)[:show_errors],
+            "calls_missing": sorted(oracle_calls - certain - named)[:show_errors],
+            "calls_extra_judged": sorted(at_judged - oracle_calls)[:show_errors],
+        }
+    return result
+
+
+def evaluate(name: str, show_errors: int = 0) -> dict[str, Any]:
+    """Compare with the oracle output for the code base folder `name` (`mobx-6.13.7`)."""
+    root = ORACLE_DIR / name
+    imports = json.loads((ORACLE_DIR / f"{name}.imports.json").read_text())
+    calls = json.loads((ORACLE_DIR / f"{name}.calls.json").read_text())
+    return compare(root, imports, calls, show_errors)
+
+
+def markdown(results: list[dict[str, Any]]) -> str:
+    lines = [
+        "| code base | files | imports P | imports R | calls P (exact+inferred) | calls P judged "
+        "| calls R (exact+inferred) | calls R (+name) | name-tier P judged (edges) |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in results:
+        lines.append(
+            f"| {r['package']} | {r['files']} | {r['imports']['precision']:.3f} | "
+            f"{r['imports']['recall']:.3f} | {r['calls_certain']['precision']:.3f} | "
+            f"{r['calls_certain_judged']['precision']:.3f} | {r['calls_certain']['recall']:.3f} | "
+            f"{r['calls_with_name_tier']['recall']:.3f} | "
+            f"{r['calls_name_tier_judged']['precision']:.2f} "
+            f"({r['calls_name_tier_judged']['ours']}) |"
+        )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("codebases", nargs="*", help="folders under benchmarks/cache/oracles/ts")
+    parser.add_argument("--json", type=Path)
+    parser.add_argument("--show-errors", type=int, default=0)
+    args = parser.parse_args()
+    names = args.codebases or sorted(
+        p.name.removesuffix(".calls.json") for p in ORACLE_DIR.glob("*.calls.json")
+    )
+    if not names:
+        raise SystemExit(
+            f"no oracle output in {ORACLE_DIR}: run `python -m benchmarks.oracles.ts_oracle`"
+        )
+    results = [evaluate(name, args.show_errors) for name in names]
+    print(markdown(results))
+    if args.show_errors:
+        print(json.dumps([{r["package"]: r["errors"]} for r in results], indent=1))
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(results, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()

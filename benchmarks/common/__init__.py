@@ -1,0 +1,1 @@
+"""Helpers shared by benchmarks of more than one family."""

@@ -1,0 +1,13 @@
+"""Where the benchmarks keep downloads and results: fixed folders of `benchmarks/`, whatever
+family folder a script sits in. The oracles compute the same cache folder on their own
+(`benchmarks.oracles.packages.CACHE_DIR`: they stay standalone, and the jedi oracle's cache
+key hashes its own source, so editing it re-runs jedi)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+BENCHMARKS_DIR = Path(__file__).resolve().parents[1]
+CHECKOUT = BENCHMARKS_DIR.parent
+CACHE_DIR = BENCHMARKS_DIR / "cache"
+RESULTS_DIR = BENCHMARKS_DIR / "results"
