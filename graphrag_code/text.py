@@ -14,6 +14,7 @@ __all__ = [
     "identifier_words",
     "search_text",
     "split_identifier",
+    "split_statements",
     "statement_text",
 ]
 
@@ -100,3 +101,25 @@ def escape_lucene(term: str) -> str:
     if term in _LUCENE_OPERATORS:
         return f'"{term}"'
     return _LUCENE_SPECIAL.sub(r"\\\1", term)
+
+
+def split_statements(text: str) -> list[str]:
+    """Split a Cypher file of `;`-terminated statements, dropping `//` comment lines.
+
+    Our files keep `;` out of string literals, so a line-based split is exact for them.
+    """
+    statements: list[str] = []
+    current: list[str] = []
+    for line in text.splitlines():
+        if line.strip().startswith("//"):
+            continue
+        current.append(line)
+        if line.rstrip().endswith(";"):
+            statement = "\n".join(current).strip().removesuffix(";").strip()
+            if statement:
+                statements.append(statement)
+            current = []
+    tail = "\n".join(current).strip()
+    if tail:
+        statements.append(tail)
+    return statements

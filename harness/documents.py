@@ -28,9 +28,9 @@ from graphrag_code.errors import (
     SchemaError,
 )
 from graphrag_code.graph.client import Neo4jClient
-from graphrag_code.graph.queries import split_statements
 from graphrag_code.graph.schema import wait_for_indexes
 from graphrag_code.progress import ProgressReporter
+from graphrag_code.text import split_statements
 
 from .queries import load_query
 

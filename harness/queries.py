@@ -1,8 +1,8 @@
 """The harness's own Cypher, in `harness/cypher/<owner>/*.cypher`, read like the package's.
 
 The harness's queries (the SciFact `:Document` stack) are not the product's, so they are not
-shipped in the wheel; the file layout, the name rules and `split_statements` are the
-package's (`graphrag_code.graph.queries`).
+shipped in the wheel; the file layout and the name rules are the package's
+(`graphrag_code.graph.queries`); `graphrag_code.text.split_statements` splits a file.
 """
 
 from __future__ import annotations

@@ -21,9 +21,10 @@ import pytest
 
 from graphrag_code.codegraph import CodeGraph
 from graphrag_code.graph import VectorSearchForm, repo_label
-from graphrag_code.graph.queries import load_query, query_names, split_statements
+from graphrag_code.graph.queries import load_query, query_names
 from graphrag_code.graph.reader import hybrid_search_query
 from graphrag_code.model import CERTAIN_TIERS, POSSIBLE_TIERS
+from graphrag_code.text import split_statements
 from harness import queries as harness_queries
 from harness.documents import (
     Document,

@@ -20,9 +20,9 @@ from graphrag_code.graph.queries import (
     query_names,
     quote_identifier,
     replace_block,
-    split_statements,
 )
 from graphrag_code.graph.reader import hybrid_search_query
+from graphrag_code.text import split_statements
 
 
 def test_every_shipped_query_loads() -> None:

@@ -25,7 +25,6 @@ __all__ = [
     "query_names",
     "quote_identifier",
     "replace_block",
-    "split_statements",
 ]
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -59,28 +58,6 @@ def query_names(folder: str = "") -> list[str]:
         elif entry.name.endswith(".cypher"):
             names.append(prefix + entry.name.removesuffix(".cypher"))
     return sorted(names)
-
-
-def split_statements(text: str) -> list[str]:
-    """Split a file of `;`-terminated statements, dropping `//` comment lines.
-
-    Our files keep `;` out of string literals, so a line-based split is exact for them.
-    """
-    statements: list[str] = []
-    current: list[str] = []
-    for line in text.splitlines():
-        if line.strip().startswith("//"):
-            continue
-        current.append(line)
-        if line.rstrip().endswith(";"):
-            statement = "\n".join(current).strip().removesuffix(";").strip()
-            if statement:
-                statements.append(statement)
-            current = []
-    tail = "\n".join(current).strip()
-    if tail:
-        statements.append(tail)
-    return statements
 
 
 def quote_identifier(name: str) -> str:

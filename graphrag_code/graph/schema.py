@@ -15,8 +15,9 @@ from typing import Any, Literal
 from neo4j.exceptions import Neo4jError
 
 from ..errors import EmbeddingMismatchError, GraphRAGCodeError, SchemaError
+from ..text import split_statements
 from .client import Neo4jClient
-from .queries import load_query, paste_identifier, split_statements
+from .queries import load_query, paste_identifier
 from .scoping import file_text_index, repo_label, repository_text_index, repository_vector_index
 
 __all__ = [

@@ -18,7 +18,7 @@ from graphrag_code.evaluation.ablation import Ablation
 from graphrag_code.evaluation.metrics import Summary
 from graphrag_code.evaluation.runlog import RunLog, git_commit
 from graphrag_code.graph.client import Neo4jClient
-from graphrag_code.graph.queries import load_query
+from graphrag_code.graph.reader import GraphReader
 from graphrag_code.ingest.state import StateStore
 from graphrag_code.progress import ProgressReporter
 from graphrag_code.retrieval.search import Searcher, SearchOptions
@@ -226,7 +226,10 @@ def run_code_benchmark(
             )
         for spec, source in found.items():
             runs[spec] = _ask_package(bench, source, chosen, sample=sample, seed=seed)
-        database = client.read(load_query("search/repository_sizes"))
+        database = [
+            {"repo": repo, "nodes": size.nodes, "vectors": size.vectors}
+            for repo, size in sorted(GraphReader(client).repository_sizes().items())
+        ]
         result = _summarise(
             runs, chosen, config={**config, "indexed": indexed}, database=database, bench=bench
         )
