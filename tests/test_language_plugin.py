@@ -17,6 +17,7 @@ from graphrag_code.ingest.offline import link_repository
 from graphrag_code.ingest.pipeline import build_graph
 from graphrag_code.languages import (
     LANGUAGES,
+    language_named,
     languages,
     register,
     routes,
@@ -24,6 +25,7 @@ from graphrag_code.languages import (
     unregister,
 )
 from graphrag_code.model import EdgeKind, Resolution
+from graphrag_code.parsing import ModuleName
 from graphrag_code.settings import Settings
 
 from .conftest import wipe
@@ -104,11 +106,29 @@ def test_a_registered_language_is_indexed_and_answered_from_neo4j(
     }  # fmt: skip
 
 
+def test_a_file_the_graph_lacks_is_named_by_its_language() -> None:
+    python, typescript = language_named("python"), language_named("typescript")
+    beside = {"src/pkg/__init__.py": "pkg", "src/pkg/a.py": "pkg.a"}
+    assert python.guess_module("src/pkg/new.py", beside) == ModuleName("pkg.new", False, "")
+    assert python.guess_module("src/pkg/sub/__init__.py", {}) == ModuleName("pkg.sub", True, "")
+    assert typescript.guess_module("web/app.ts", {"web/b.ts": "web/b.ts"}).module == "web/app.ts"
+    assert TOY.guess_module("app.toy", {}) == ModuleName("./app.toy", False, "")
+    tests = [lang.test_path for lang in (python, python, typescript, typescript, TOY, TOY)]
+    paths = [
+        "a/conftest.py",
+        "a/io_test.py",
+        "a/b.spec.ts",
+        "a/conftest.ts",
+        "tests/a.toy",
+        "a.toy",
+    ]
+    assert [test(path) for test, path in zip(tests, paths, strict=True)] == [1, 1, 1, 0, 1, 0]
+
+
 # Code outside graphrag_code/languages/ that still names a language, by file: the rules to
 # move behind the `Language` record (Structure, part 2). The test fails when a file is added
 # here or when one of them no longer names a language (then take it off the list).
 _STILL_NAMING_A_LANGUAGE = {
-    "impact/analysis.py",  # module names of changed files
     "impact/changes.py",  # header comments and docstrings of changed symbols
     "ingest/dependencies.py",  # the packages a project declares (pyproject.toml, package.json)
     "ingest/pipeline.py",  # the modules cross-repository linking reads

@@ -16,7 +16,7 @@ from ..base import Language
 from .conventions import PythonConventions
 from .dispatch import DispatchTable
 from .linker import link_file
-from .modules import module_names
+from .modules import guess_module, looks_like_test_module, module_names
 from .parser import PythonParser
 from .values.engine import SharedValues
 
@@ -71,4 +71,6 @@ PYTHON = Language(
     conventions=PythonConventions(),
     doc_comment=_docstring,
     dispatch_edges=True,
+    guess_module=guess_module,
+    test_path=looks_like_test_module,
 )
