@@ -11,6 +11,7 @@ from ..conventions import Conventions
 from ..ids import path_module_name
 from ..linking.base import Linker
 from ..parsing import ModuleName, SourceParser
+from .layout import SourceLayout
 
 __all__ = [
     "Language", "ModuleGuess", "ModuleNamer", "block_comment", "looks_like_test",
@@ -73,3 +74,5 @@ class Language:
     # are test code (the graph's roles say so for the files it holds)
     guess_module: ModuleGuess = field(default=module_by_path)
     test_path: Callable[[str], bool] = field(default=looks_like_test)
+    # where its symbols' headers and documentation sit (`diff` tells their edits apart)
+    layout: SourceLayout = field(default_factory=SourceLayout)

@@ -15,6 +15,7 @@ from ...parsing import ModuleName
 from ..base import Language
 from .conventions import PythonConventions
 from .dispatch import DispatchTable
+from .layout import PYTHON_LAYOUT
 from .linker import link_file
 from .modules import guess_module, looks_like_test_module, module_names
 from .parser import PythonParser
@@ -73,4 +74,5 @@ PYTHON = Language(
     dispatch_edges=True,
     guess_module=guess_module,
     test_path=looks_like_test_module,
+    layout=PYTHON_LAYOUT,
 )
