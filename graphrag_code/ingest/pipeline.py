@@ -32,7 +32,7 @@ from ..model import NodeRow, ParsedFile, SkippedFile, SourceFile, SymbolKind
 from ..parsing import ParseJob, imported_prefixes, parse_files, walk_repository
 from ..parsing.walker import DEFAULT_MAX_BYTES, WalkResult, walk_changes
 from ..progress import SILENT, ProgressReporter
-from .dependencies import project_names, top_level_packages
+from .dependencies import project_names, provided_packages
 from .edge_diff import edge_changes
 from .incremental import (
     IngestRun,
@@ -276,11 +276,10 @@ def _publish(cross: CrossRepoLinker, run: IngestRun, root: Path) -> frozenset[st
     concurrent run on another repository sees it as a provider); the packages it provided
     before come back, for the cross stage to relink."""
     previous = next((p.packages for p in cross.providers() if p.repo == run.repo), frozenset())
-    python = {p: f.module for p, f in run.parsed.items() if f.language == "python"}
     names = project_names(root)
     cross.publish(
         run.repo,
-        packages=top_level_packages(python),
+        packages=provided_packages(run.parsed),
         distributions=names.distributions,
         dependencies=names.dependencies,
     )

@@ -12,6 +12,7 @@ from ..ids import path_module_name
 from ..linking.base import Linker
 from ..parsing import ModuleName, SourceParser
 from .layout import SourceLayout
+from .manifests import ManifestReader, PackageNamer, no_packages
 
 __all__ = [
     "Language", "ModuleGuess", "ModuleNamer", "block_comment", "looks_like_test",
@@ -76,3 +77,8 @@ class Language:
     test_path: Callable[[str], bool] = field(default=looks_like_test)
     # where its symbols' headers and documentation sit (`diff` tells their edits apart)
     layout: SourceLayout = field(default_factory=SourceLayout)
+    # cross-repository links: the project files that declare what the repository is
+    # published as and depends on (glob below its top -> reader), and the top-level packages
+    # its modules provide to other repositories
+    manifests: tuple[tuple[str, ManifestReader], ...] = ()
+    packages: PackageNamer = field(default=no_packages)

@@ -15,6 +15,7 @@ from ...parsing import ModuleName
 from ..base import Language
 from .conventions import PythonConventions
 from .dispatch import DispatchTable
+from .distributions import PYTHON_MANIFESTS, top_level_packages
 from .layout import PYTHON_LAYOUT
 from .linker import link_file
 from .modules import guess_module, looks_like_test_module, module_names
@@ -75,4 +76,6 @@ PYTHON = Language(
     guess_module=guess_module,
     test_path=looks_like_test_module,
     layout=PYTHON_LAYOUT,
+    manifests=PYTHON_MANIFESTS,
+    packages=top_level_packages,
 )
