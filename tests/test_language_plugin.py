@@ -24,7 +24,7 @@ from graphrag_code.languages import (
     select_languages,
     unregister,
 )
-from graphrag_code.model import EdgeKind, Resolution
+from graphrag_code.model import EdgeKind, Resolution, Symbol, SymbolKind
 from graphrag_code.parsing import ModuleName
 from graphrag_code.settings import Settings
 
@@ -125,11 +125,22 @@ def test_a_file_the_graph_lacks_is_named_by_its_language() -> None:
     assert [test(path) for test, path in zip(tests, paths, strict=True)] == [1, 1, 1, 0, 1, 0]
 
 
+def test_methods_run_by_syntax_are_the_language_s_own() -> None:
+    def method(name: str, *decorators: str) -> Symbol:
+        return Symbol(f"m.C.{name}", name, SymbolKind.METHOD, "m.C", 1, 2, "", None, decorators, "")
+
+    python, typescript = language_named("python"), language_named("typescript")
+    assert python.runs_by_syntax(method("__enter__"))
+    assert python.runs_by_syntax(method("size", "functools.cached_property"))
+    assert not python.runs_by_syntax(method("size"))
+    assert not typescript.runs_by_syntax(method("__enter__"))
+    assert (python.constructor, typescript.constructor, TOY.constructor) == ("__init__", None, None)
+
+
 # Code outside graphrag_code/languages/ that still names a language, by file: the rules to
 # move behind the `Language` record (Structure, part 2). The test fails when a file is added
 # here or when one of them no longer names a language (then take it off the list).
-_STILL_NAMING_A_LANGUAGE = {
-}
+_STILL_NAMING_A_LANGUAGE = {}
 _NAMES = {alias for lang in LANGUAGES for alias in (lang.name, *lang.aliases)}
 
 

@@ -10,13 +10,14 @@ from dataclasses import dataclass, field
 from ..conventions import Conventions
 from ..ids import path_module_name
 from ..linking.base import Linker
+from ..model import Symbol
 from ..parsing import ModuleName, SourceParser
 from .layout import SourceLayout
 from .manifests import ManifestReader, PackageNamer, no_packages
 
 __all__ = [
     "Language", "ModuleGuess", "ModuleNamer", "block_comment", "looks_like_test",
-    "module_by_path",
+    "module_by_path", "runs_only_when_called",
 ]  # fmt: skip
 
 ModuleNamer = Callable[[list[str], frozenset[str], str | None], dict[str, ModuleName]]
@@ -46,6 +47,11 @@ def looks_like_test(path: str) -> bool:
         or ".spec." in name
         or any(folder in _TEST_FOLDERS for folder in folders)
     )
+
+
+def runs_only_when_called(method: Symbol) -> bool:
+    """No method runs without a call naming it."""
+    return False
 
 
 def block_comment(text: str) -> str:
@@ -82,3 +88,8 @@ class Language:
     # its modules provide to other repositories
     manifests: tuple[tuple[str, ManifestReader], ...] = ()
     packages: PackageNamer = field(default=no_packages)
+    # a method it runs on an instance by syntax, not by a call naming it (Python's `with x:`
+    # runs `__enter__`, reading a property its getter), and the method that builds an
+    # instance: code that builds one possibly reaches those (tests' reach, tier name)
+    runs_by_syntax: Callable[[Symbol], bool] = field(default=runs_only_when_called)
+    constructor: str | None = None

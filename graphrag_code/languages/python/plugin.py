@@ -13,7 +13,7 @@ from ...linking.index import RepositoryIndex
 from ...model import ParsedFile
 from ...parsing import ModuleName
 from ..base import Language
-from .conventions import PythonConventions
+from .conventions import PythonConventions, runs_by_syntax
 from .dispatch import DispatchTable
 from .distributions import PYTHON_MANIFESTS, top_level_packages
 from .layout import PYTHON_LAYOUT
@@ -78,4 +78,6 @@ PYTHON = Language(
     layout=PYTHON_LAYOUT,
     manifests=PYTHON_MANIFESTS,
     packages=top_level_packages,
+    runs_by_syntax=runs_by_syntax,
+    constructor="__init__",
 )
