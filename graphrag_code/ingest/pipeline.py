@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 import time
 import uuid
 from collections import deque
@@ -32,6 +31,7 @@ from ..model import NodeRow, ParsedFile, SkippedFile, SourceFile, SymbolKind
 from ..parsing import ParseJob, imported_prefixes, parse_files, walk_repository
 from ..parsing.walker import DEFAULT_MAX_BYTES, WalkResult, walk_changes
 from ..progress import SILENT, ProgressReporter
+from ..runtime.git import GitError, git
 from .dependencies import project_names, provided_packages
 from .edge_diff import edge_changes
 from .incremental import (
@@ -549,11 +549,10 @@ def _summarise(run: IngestRun, index: RepositoryIndex, links: dict[str, FileLink
 
 
 def _git_head(root: Path) -> str | None:
+    """The commit checked out at `root`; None outside a repository, without git, or when git
+    takes over 5 s (the index does not wait on it)."""
     try:
-        result = subprocess.run(
-            ["git", "-C", str(root), "rev-parse", "HEAD"],
-            capture_output=True, text=True, timeout=5, check=False,
-        )  # fmt: skip
-    except (OSError, subprocess.TimeoutExpired):
+        head = git(root, "rev-parse", "HEAD", timeout=5, check=False)
+    except GitError:
         return None
-    return result.stdout.strip() or None if result.returncode == 0 else None
+    return head.stdout.strip() or None if head.ok else None
