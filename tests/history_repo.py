@@ -4,8 +4,9 @@ keeps or skips, built in a temporary folder (shared by the history and CLI tests
 from __future__ import annotations
 
 import os
-import subprocess
 from pathlib import Path
+
+from graphrag_code.runtime.git import git
 
 INVENTORY = '''"""Stock levels per SKU."""
 
@@ -76,7 +77,6 @@ class HistoryRepo:
         self._tick += 1
         date = f"2024-01-01T00:{self._tick // 60:02d}:{self._tick % 60:02d}+00:00"
         env = {
-            **os.environ,
             "GIT_AUTHOR_NAME": "Test",
             "GIT_AUTHOR_EMAIL": "test@example.com",
             "GIT_COMMITTER_NAME": "Test",
@@ -86,14 +86,7 @@ class HistoryRepo:
             "GIT_CONFIG_GLOBAL": os.devnull,
             "GIT_CONFIG_NOSYSTEM": "1",
         }
-        done = subprocess.run(
-            ["git", "-C", str(self.root), *args],
-            check=True,
-            capture_output=True,
-            text=True,
-            env=env,
-        )
-        return done.stdout
+        return git(self.root, *args, env=env).stdout
 
     def write(self, path: str, text: str) -> None:
         target = self.root / path

@@ -24,11 +24,13 @@ from graphrag_code.graph.crossrepo import Provider, choose_provider
 from graphrag_code.graph.queries import load_query
 from graphrag_code.graph.schema import SchemaConfig, ensure_schema
 from graphrag_code.graph.writer import GraphWriter
-from graphrag_code.ingest.dependencies import normalise, project_names, top_level_packages
+from graphrag_code.ingest.dependencies import project_names, provided_packages
 from graphrag_code.ingest.pipeline import IndexOptions, build_graph
+from graphrag_code.languages.manifests import normalise
 from graphrag_code.mcp.freshness import FreshnessTracker
 from graphrag_code.mcp.options import ServerOptions
 from graphrag_code.mcp.tools import GraphTools
+from graphrag_code.model import ParsedFile
 from graphrag_code.retrieval.relations import Relations
 from graphrag_code.retrieval.search import Searcher, SearchOptions
 
@@ -325,14 +327,21 @@ def test_project_names_of_poetry_and_go(tmp_path: Path) -> None:
     assert project_names(tmp_path).distributions == {"example-com/svc"}
 
 
-def test_top_level_packages_leave_out_tests_and_setup() -> None:
+def test_provided_packages_leave_out_tests_and_setup() -> None:
     modules = {
         "src/billing_lib/invoices.py": "billing_lib.invoices",
         "tests/test_invoices.py": "tests.test_invoices",
         "setup.py": "setup",
         "tools.py": "tools",
     }
-    assert top_level_packages(modules) == {"billing_lib", "tools"}
+    web = {"web/app.ts": "web/app.ts"}  # TypeScript modules are not imported by package name
+    parsed = {
+        path: ParsedFile(
+            path, module, False, "typescript" if path in web else "python", "", 0, "", None
+        )
+        for path, module in (modules | web).items()
+    }
+    assert provided_packages(parsed) == {"billing_lib", "tools"}
 
 
 def test_choose_provider_never_guesses() -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -21,6 +20,7 @@ from graphrag_code.impact import DiffImpact
 from graphrag_code.impact import tests as impact_tests
 from graphrag_code.impact.tests import reaching_tests
 from graphrag_code.runtime.endpoint import Neo4jEndpoint
+from graphrag_code.runtime.git import git as run_git
 from graphrag_code.settings import Settings
 
 from .conftest import drop_search_indexes
@@ -31,11 +31,7 @@ REPO = "ledger"
 
 
 def git(root: Path, *args: str) -> str:
-    done = subprocess.run(
-        ["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@example.com", *args],
-        capture_output=True, text=True, check=True,
-    )  # fmt: skip
-    return done.stdout
+    return run_git(root, *args, config={"user.name": "t", "user.email": "t@example.com"}).stdout
 
 
 def commit(root: Path, message: str) -> None:

@@ -189,6 +189,54 @@ def test_changed_lines_become_changed_symbols_with_what_changed() -> None:
     }
 
 
+TS_OLD = """\
+/**
+ * Adds two numbers.
+ */
+export function add(a: number, b: number): number {
+  return a + b;
+}
+
+export function scale(
+  value: number,
+): number {
+  return value * 2;
+}
+"""
+TS_NEW = """\
+/**
+ * Adds two numbers, exactly.
+ */
+export function add(a: number, b: number): number {
+  return a + b;
+}
+
+export function scale(
+  value: number, factor = 2,
+): number {
+  return value * 2;
+}
+"""
+
+
+def test_a_typescript_doc_comment_and_header_are_read_as_the_c_family_writes_them() -> None:
+    """A `/** … */` edit above a function changes that function, not the module; a header
+    runs to the line that opens the body."""
+
+    def ts(code: str) -> ParsedFile:
+        return EcmaScriptParser().parse(
+            path="web/m.ts", module="web/m.ts", is_package=False, source=code.encode(), sha256=""
+        )
+
+    diff = parse_unified_diff(_diff_of(TS_OLD, TS_NEW, "web/m.ts"))[0]
+    changes = file_changes(diff, ts(TS_OLD), ts(TS_NEW))
+    found = {c.qualified_name: (c.change, c.aspects) for c in changes}
+    assert found == {
+        "web/m.ts.add": ("modified", ("docstring",)),
+        "web/m.ts.scale": ("modified", ("signature",)),
+    }
+
+
 def test_a_moved_file_moves_its_symbols_and_a_deleted_file_removes_them() -> None:
     code = "def kept():\n    return 1\n"
     renamed = parse_unified_diff(

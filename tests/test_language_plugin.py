@@ -5,6 +5,7 @@ linked, written to the real Neo4j and answered like the built-in ones, beside Py
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,13 +18,15 @@ from graphrag_code.ingest.offline import link_repository
 from graphrag_code.ingest.pipeline import build_graph
 from graphrag_code.languages import (
     LANGUAGES,
+    language_named,
     languages,
     register,
     routes,
     select_languages,
     unregister,
 )
-from graphrag_code.model import EdgeKind, Resolution
+from graphrag_code.model import EdgeKind, Resolution, Symbol, SymbolKind
+from graphrag_code.parsing import ModuleName
 from graphrag_code.settings import Settings
 
 from .conftest import wipe
@@ -104,22 +107,42 @@ def test_a_registered_language_is_indexed_and_answered_from_neo4j(
     }  # fmt: skip
 
 
-# Code outside graphrag_code/languages/ that still names a language, by file: the rules to
-# move behind the `Language` record (Structure, part 2). The test fails when a file is added
-# here or when one of them no longer names a language (then take it off the list).
-_STILL_NAMING_A_LANGUAGE = {
-    "impact/analysis.py",  # module names of changed files
-    "impact/changes.py",  # header comments and docstrings of changed symbols
-    "ingest/dependencies.py",  # the packages a project declares (pyproject.toml, package.json)
-    "ingest/pipeline.py",  # the modules cross-repository linking reads
-}
-_NAMES = {alias for lang in LANGUAGES for alias in (lang.name, *lang.aliases)}
+def test_a_file_the_graph_lacks_is_named_by_its_language() -> None:
+    python, typescript = language_named("python"), language_named("typescript")
+    beside = {"src/pkg/__init__.py": "pkg", "src/pkg/a.py": "pkg.a"}
+    assert python.guess_module("src/pkg/new.py", beside) == ModuleName("pkg.new", False, "")
+    assert python.guess_module("src/pkg/sub/__init__.py", {}) == ModuleName("pkg.sub", True, "")
+    assert typescript.guess_module("web/app.ts", {"web/b.ts": "web/b.ts"}).module == "web/app.ts"
+    assert TOY.guess_module("app.toy", {}) == ModuleName("./app.toy", False, "")
+    tests = [lang.test_path for lang in (python, python, typescript, typescript, TOY, TOY)]
+    paths = [
+        "a/conftest.py",
+        "a/io_test.py",
+        "a/b.spec.ts",
+        "a/conftest.ts",
+        "tests/a.toy",
+        "a.toy",
+    ]
+    assert [test(path) for test, path in zip(tests, paths, strict=True)] == [1, 1, 1, 0, 1, 0]
 
 
-def _names_a_language(path: Path) -> bool:
-    """A string constant of the code (not a docstring) that is a language's name or alias."""
-    tree = ast.parse(path.read_text())
-    docstrings = {
+def test_methods_run_by_syntax_are_the_language_s_own() -> None:
+    def method(name: str, *decorators: str) -> Symbol:
+        return Symbol(f"m.C.{name}", name, SymbolKind.METHOD, "m.C", 1, 2, "", None, decorators, "")
+
+    python, typescript = language_named("python"), language_named("typescript")
+    assert python.runs_by_syntax(method("__enter__"))
+    assert python.runs_by_syntax(method("size", "functools.cached_property"))
+    assert not python.runs_by_syntax(method("size"))
+    assert not typescript.runs_by_syntax(method("__enter__"))
+    assert (python.constructor, typescript.constructor, TOY.constructor) == ("__init__", None, None)
+
+
+_NAMES = frozenset(alias for lang in LANGUAGES for alias in (lang.name, *lang.aliases))
+
+
+def _docstrings(tree: ast.Module) -> set[int]:
+    return {
         id(node.body[0].value)
         for node in ast.walk(tree)
         if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
@@ -127,19 +150,52 @@ def _names_a_language(path: Path) -> bool:
         and isinstance(node.body[0], ast.Expr)
         and isinstance(node.body[0].value, ast.Constant)
     }
-    return any(
-        isinstance(node, ast.Constant) and node.value in _NAMES and id(node) not in docstrings
+
+
+def _language_names(path: Path) -> list[str]:
+    """The strings of `path`'s code that name a language: every string constant (a part of
+    an f-string included) that is, in any letter case, a built-in language's name or alias
+    (`"python"`, `"TS"`), which is how code would branch on a language. Docstrings are prose
+    and do not count, nor do names inside longer text (a message saying "Python"). File
+    suffixes do not count yet: the history benchmark's questions are Python commits and the
+    paths a question names are `*.py` paths, rules whose widening would change results."""
+    tree = ast.parse(path.read_text())
+    docstrings = _docstrings(tree)
+    return [
+        node.value
         for node in ast.walk(tree)
-    )
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and node.value.lower() in _NAMES
+        and id(node) not in docstrings
+    ]
 
 
 def test_no_code_outside_the_language_folders_names_a_language() -> None:
+    """Outside `graphrag_code/languages/`, nothing decides by a language's name: what differs
+    between languages is a field or hook of the `Language` record, reached through the
+    registry. No module (of every one in the package, `evaluation/` and the CLI included)
+    holds a string naming a language (`_language_names`), and no Cypher file compares with
+    one, quoted either way in any case."""
     naming = {
-        str(path.relative_to(PACKAGE))
-        for path in PACKAGE.rglob("*.py")
-        if "languages" not in path.relative_to(PACKAGE).parts and _names_a_language(path)
+        str(path.relative_to(PACKAGE)): found
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if "languages" not in path.relative_to(PACKAGE).parts and (found := _language_names(path))
     }
-    assert naming == set(_STILL_NAMING_A_LANGUAGE)
-    quoted = {f"'{name}'" for name in _NAMES}
-    cypher = (PACKAGE.parent / "cypher").rglob("*.cypher")
-    assert [p.name for p in cypher if any(name in p.read_text() for name in quoted)] == []
+    assert naming == {}
+    names = "|".join(map(re.escape, sorted(_NAMES)))
+    quoted = re.compile(rf"(['\"])(?:{names})\1", re.IGNORECASE)
+    assert quoted.search('WHERE n.language = "TypeScript"')  # what it would catch
+    cypher = sorted((PACKAGE.parent / "cypher").rglob("*.cypher"))
+    assert len(cypher) > 50  # the queries are where this test looks for them
+    assert [p.name for p in cypher if quoted.search(p.read_text())] == []
+
+
+def test_the_check_sees_a_language_named_in_code(tmp_path: Path) -> None:
+    code = tmp_path / "leak.py"
+    code.write_text(
+        '"""Python and TypeScript are only named here, in prose."""\n'
+        'def f(lang):\n    """Is it \'python\'?"""\n'
+        '    return lang == "Python" or f"{lang}" == f"ts" or lang in ("js",)\n'
+    )
+    assert sorted(_language_names(code)) == ["Python", "js", "ts"]

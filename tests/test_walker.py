@@ -32,6 +32,8 @@ def test_walk_skips_ignored_virtualenv_build_and_reports_reasons(tmp_path: Path)
     _write(tmp_path / "myenv" / "lib" / "site.py")
     _write(tmp_path / "build" / "lib" / "copy.py")
     _write(tmp_path / "node_modules" / "x.py")
+    for folder in ("target", "vendor", ".gradle"):  # Rust/Maven, Go, Gradle
+        _write(tmp_path / folder / "x.py")
     _write(tmp_path / "README.md", "# not python")
     _write(tmp_path / ".git" / "info" / "exclude", "pkg/excluded_locally.py\n")
     _write(tmp_path / "pkg" / "excluded_locally.py")
@@ -42,6 +44,7 @@ def test_walk_skips_ignored_virtualenv_build_and_reports_reasons(tmp_path: Path)
     assert reasons["myenv"] == "virtualenv"
     assert "build" in reasons
     assert "node_modules" in reasons
+    assert {"target", "vendor", ".gradle"} <= reasons.keys()
 
 
 def test_walk_never_follows_symlinks_and_survives_loops(tmp_path: Path) -> None:

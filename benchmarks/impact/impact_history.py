@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import subprocess
 import tempfile
 import time
 from dataclasses import dataclass
@@ -29,6 +28,7 @@ from graphrag_code.api import delete_repository
 from graphrag_code.codegraph import CodeGraph
 from graphrag_code.embedding import HashingEmbedder
 from graphrag_code.impact import DiffSpec, GraphSide, analyse_changes, change_tests, read_changes
+from graphrag_code.runtime.git import git
 from graphrag_code.settings import load_settings
 
 __all__ = ["CommitResult", "summarise"]
@@ -37,9 +37,7 @@ _KS = (10, 20)
 
 
 def _git(root: Path, *args: str) -> str:
-    return subprocess.run(
-        ["git", "-C", str(root), *args], capture_output=True, text=True, check=True
-    ).stdout
+    return git(root, *args, timeout=None).stdout
 
 
 def _is_test(path: str) -> bool:
@@ -132,7 +130,7 @@ def run(clone: Path, commits: int) -> dict[str, Any]:
     repo = f"bench-history-{clone.name}"
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp) / clone.name
-        subprocess.run(["git", "clone", "-q", str(clone), str(work)], check=True)
+        git(work.parent, "clone", "-q", str(clone), str(work), timeout=None)
         chosen = candidates(work, commits)
         cache = settings.model_copy(update={"cache_dir": Path(tmp) / "cache"})
         results: list[CommitResult] = []

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import time
 from pathlib import Path
 
@@ -47,6 +46,7 @@ from graphrag_code.evaluation.history import (
 from graphrag_code.evaluation.runlog import RunLog
 from graphrag_code.retrieval.search import FILE_TEXT, LEGS
 from graphrag_code.retrieval.units import FileRanking, Unit
+from graphrag_code.runtime.git import git
 
 CACHE = CHECKOUT / "benchmarks" / "cache" / "history"
 LEGS_DUMPS = CACHE / "legs"
@@ -169,8 +169,8 @@ def checkout(name: str) -> Path:
     if not target.exists():
         CACHE.mkdir(parents=True, exist_ok=True)
         mirror = MIRRORS / name / "repo"
-        subprocess.run(["git", "clone", "-q", str(mirror), str(target)], check=True)
-    subprocess.run(["git", "-C", str(target), "checkout", "-q", PINS[name]], check=True)
+        git(CACHE, "clone", "-q", str(mirror), str(target), timeout=None)
+    git(target, "checkout", "-q", PINS[name], timeout=None)
     return target
 
 

@@ -33,6 +33,7 @@ from benchmarks.speed.index_speed import _edit_body
 from graphrag_code.api import delete_repository
 from graphrag_code.codegraph import CodeGraph
 from graphrag_code.embedding import HashingEmbedder
+from graphrag_code.runtime.git import git
 from graphrag_code.settings import load_settings
 
 REPO = "bench-diff-speed"
@@ -41,11 +42,7 @@ EDITED = ("django/db/models/query.py", "django/http/request.py", "django/utils/t
 
 
 def _git(root: Path, *args: str) -> None:
-    subprocess.run(
-        ["git", "-C", str(root), "-c", "user.name=bench", "-c", "user.email=bench@example.com",
-         *args],
-        check=True, capture_output=True,
-    )  # fmt: skip
+    git(root, *args, timeout=None, config={"user.name": "bench", "user.email": "bench@example.com"})
 
 
 def run(spec: str, repeats: int = 5) -> dict[str, Any]:

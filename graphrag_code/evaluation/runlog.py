@@ -13,31 +13,24 @@ run's id. Which records follow is the benchmark's business (``query``, ``answer`
 from __future__ import annotations
 
 import json
-import subprocess
 import uuid
 from collections.abc import Iterable, Mapping
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from ..runtime.git import GitError, git
+
 __all__ = ["RunLog", "git_commit"]
 
 
 def git_commit(root: Path | None = None) -> dict[str, Any]:
     """HEAD's commit and whether tracked files differ from it (None outside a checkout)."""
-    cwd = root or Path(__file__).resolve().parent
+    folder = root or Path(__file__).resolve().parent
     try:
-        head = subprocess.run(
-            ["git", "rev-parse", "HEAD"], cwd=cwd, capture_output=True, text=True, check=True
-        ).stdout.strip()
-        status = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"],
-            cwd=cwd,
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
-    except (OSError, subprocess.CalledProcessError):
+        head = git(folder, "rev-parse", "HEAD").stdout.strip()
+        status = git(folder, "status", "--porcelain", "--untracked-files=no").stdout
+    except GitError:
         return {"commit": None, "dirty": None}
     return {"commit": head, "dirty": bool(status.strip())}
 

@@ -53,7 +53,7 @@ class CrossRepoResult:
 
 
 def _normalise(name: str) -> str:
-    """PEP 503's form of a name (as `ingest.dependencies.normalise` writes dependencies)."""
+    """PEP 503's form of a name (as `languages.manifests.normalise` writes dependencies)."""
     return _SEPARATORS.sub("-", name.strip()).lower()
 
 

@@ -12,10 +12,10 @@ from dataclasses import dataclass, replace
 
 from ..graph import GraphReader
 from ..graph.records import FileNode
-from ..ids import path_module_name
-from ..languages import language_named, routes
+from ..languages import Language, language_named, routes
 from ..location import Location
 from ..model import ParsedFile
+from ..parsing import ModuleName
 from .blast import BlastOptions, blast_radius
 from .changes import SymbolChange, file_changes, pair_moves
 from .records import Affected, ChangedSymbol, DiffImpact, GraphSide, RiskSummary
@@ -37,33 +37,27 @@ def _language(path: str) -> str | None:
 
 
 def module_name_for(
-    path: str, language: str, known: Mapping[str, str], folders: Mapping[str, Mapping[str, str]]
-) -> str:
-    """The module name of `path`: the graph's, else (Python) its folder neighbours' package
-    plus its own stem, else the language's path-based name."""
-    if path in known:
-        return known[path]
-    if language != "python":
-        return path_module_name(path)
-    folder, _, name = path.rpartition("/")
-    stem = name.removesuffix(".py")
-    for sibling, qualified in sorted(folders.get(folder + "/" if folder else "", {}).items()):
-        package = qualified if sibling.endswith("__init__.py") else qualified.rpartition(".")[0]
-        if stem == "__init__":
-            return package
-        return f"{package}.{stem}" if package else stem
-    dotted = path.removesuffix(".py").replace("/", ".").removeprefix("src.")
-    return dotted.removesuffix(".__init__")
+    path: str,
+    language: Language,
+    known: Mapping[str, str],
+    folders: Mapping[str, Mapping[str, str]],
+) -> ModuleName:
+    """The module of `path`: the graph's name, else the language's guess from the graph's
+    modules in its folder (`Language.guess_module`)."""
+    folder = path.rpartition("/")[0]
+    guess = language.guess_module(path, folders.get(folder + "/" if folder else "", {}))
+    return replace(guess, module=known[path]) if path in known else guess
 
 
-def _parse(path: str, text: str | None, module: str, language: str) -> ParsedFile | None:
+def _parse(
+    path: str, text: str | None, module: ModuleName, language: Language
+) -> ParsedFile | None:
     if text is None:
         return None
-    parser = language_named(language).parser()
-    is_package = path.rpartition("/")[2].startswith(("__init__.", "index."))
-    return parser.parse(
-        path=path, module=module, is_package=is_package, source=text.encode(), sha256=""
-    )
+    return language.parser().parse(
+        path=path, module=module.module, is_package=module.is_package, source=text.encode(),
+        sha256="",
+    )  # fmt: skip
 
 
 def _public(qualified_name: str, module: str) -> bool:
@@ -97,16 +91,17 @@ def _symbols(
     modules: dict[str, str] = {}
     for change in readable:
         diff = change.diff
-        language = _language(diff.path) or ""
+        language = language_named(_language(diff.path) or "")
+        none = ModuleName("", False, "")
         old_module = (
-            module_name_for(diff.old_path, language, known, folders) if diff.old_path else ""
+            module_name_for(diff.old_path, language, known, folders) if diff.old_path else none
         )
         new_module = (
-            module_name_for(diff.new_path, language, known, folders) if diff.new_path else ""
+            module_name_for(diff.new_path, language, known, folders) if diff.new_path else none
         )
-        modules[diff.path] = new_module or old_module
+        modules[diff.path] = new_module.module or old_module.module
         if diff.old_path:
-            modules.setdefault(diff.old_path, old_module)
+            modules.setdefault(diff.old_path, old_module.module)
         old = _parse(diff.old_path or "", change.old_text, old_module, language)
         new = _parse(diff.new_path or "", change.new_text, new_module, language)
         if old is None and new is None:
@@ -127,26 +122,17 @@ def _symbols(
                 language=symbol.language,
                 id=node.symbol.id if node else None,
                 public=_public(symbol.qualified_name, module),
-                test_code=node.test_code if node else _test_path(symbol.path),
+                test_code=(
+                    node.test_code
+                    if node
+                    else language_named(symbol.language).test_path(symbol.path)
+                ),
                 test_role=node.test_role if node else None,
                 old_qualified_name=symbol.old_qualified_name,
                 old_path=symbol.old_path,
             )
         )
     return result, sorted(set(others)), nodes
-
-
-def _test_path(path: str) -> bool:
-    """A guess for code the graph does not hold: a test file by its name or folder."""
-    name = path.rpartition("/")[2]
-    parts = path.split("/")[:-1]
-    return (
-        name.startswith("test_")
-        or name.endswith(("_test.py", "conftest.py"))
-        or ".test." in name
-        or ".spec." in name
-        or any(p in ("tests", "__tests__") for p in parts)
-    )
 
 
 def _risk(

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from ..languages import language_named
 from ..model import ParsedFile, Symbol, SymbolKind
 from .unified import FileDiff
 
@@ -24,7 +25,6 @@ __all__ = ["ChangeKind", "SymbolChange", "file_changes", "pair_moves"]
 
 ChangeKind = Literal["added", "removed", "modified", "renamed", "moved"]
 _SPACE = re.compile(r"\s+")
-_DOC_START = re.compile(r"""^[rRuUbBfF]{0,2}("{3}|'{3}|"|')""")
 
 
 @dataclass(frozen=True)
@@ -59,6 +59,7 @@ class _Side:
 
     def __init__(self, parsed: ParsedFile) -> None:
         self.parsed = parsed
+        self.layout = language_named(parsed.language).layout
         self.symbols = {s.qualified_name: s for s in parsed.symbols if s.ordinal == 1}
         self.lines = parsed.code.splitlines()
         # innermost first: a nested symbol starts later than the one around it
@@ -73,55 +74,25 @@ class _Side:
         return None
 
     def doc_holder(self, line: int) -> Symbol | None:
-        """The symbol a `/** … */` comment right above it documents (TypeScript, JS)."""
-        for offset in range(0, 40):
-            index = line - 1 + offset
-            if index >= len(self.lines):
-                return None
-            text = self.lines[index].strip()
-            if text.endswith("*/"):
-                following = index + 2
-                for symbol in self._spans:
-                    if symbol.start_line == following:
-                        return symbol
-                return None
-            if offset and not text.startswith("*"):
-                return None
-        return None
+        """The symbol a documentation comment holding `line` documents (C family: `/** … */`
+        right above it), if the language writes documentation so."""
+        documents = self.layout.documents
+        following = documents(self.lines, line) if documents is not None else None
+        if following is None:
+            return None
+        return next((s for s in self._spans if s.start_line == following), None)
 
     def regions(self, symbol: Symbol) -> tuple[range, range]:
         """Line ranges of the symbol's header (decorators and signature) and docstring."""
         start = symbol.start_line
         header_end = start
-        python = self.parsed.language == "python"
         for number in range(start, min(symbol.end_line, start + 30) + 1):
-            text = self.lines[number - 1].split("#", 1)[0].rstrip() if python else ""
-            if not python:
-                text = self.lines[number - 1].rstrip()
             header_end = number
-            if (python and text.endswith(":") and not text.lstrip().startswith("@")) or (
-                not python and "{" in text
-            ):
+            if self.layout.header_ends(self.lines[number - 1].rstrip()):
                 break
         doc = range(0)
-        if python and symbol.docstring is not None:
-            number = header_end + 1
-            while number <= symbol.end_line and not self.lines[number - 1].strip():
-                number += 1
-            match = (
-                _DOC_START.match(self.lines[number - 1].strip())
-                if number <= len(self.lines)
-                else None
-            )
-            if match:
-                quote = match.group(1)
-                first = self.lines[number - 1].strip()[match.end() :]
-                end = number
-                if quote not in first:
-                    while end < symbol.end_line and quote not in self.lines[end]:
-                        end += 1
-                    end += 1
-                doc = range(number, end + 1)
+        if symbol.docstring is not None:
+            doc = self.layout.docstring(self.lines, header_end, symbol.end_line)
         return range(start, header_end + 1), doc
 
     def children(self, symbol: Symbol) -> list[Symbol]:
@@ -199,7 +170,7 @@ def _touched(side: _Side, lines: Sequence[int]) -> tuple[set[str], bool]:
         if not "".join(side.lines[line - 1 : line]).strip():
             continue  # a blank line changes nothing
         symbol = side.holder(line)
-        if symbol is None and side.parsed.language != "python":
+        if symbol is None:
             symbol = side.doc_holder(line)
         if symbol is None:
             module = True

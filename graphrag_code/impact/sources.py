@@ -7,11 +7,11 @@ disk. A patch's old side is rebuilt from its hunks when the file on disk is its 
 
 from __future__ import annotations
 
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ConfigurationError, InvalidArgumentError
+from ..runtime.git import GitError, git
 from .unified import FileDiff, Hunk, old_text_from, parse_unified_diff
 
 __all__ = ["DiffSpec", "FileChange", "git_root", "read_changes"]
@@ -74,31 +74,34 @@ class FileChange:
 
 
 def _git(root: Path, *args: str, check: bool = True) -> str:
+    """git's output ("" when it failed and `check` is off); its failures as the errors of
+    `diff`: git missing is a configuration to fix, anything else an argument that cannot
+    work."""
     try:
-        done = subprocess.run(
-            ["git", "-C", str(root), "-c", "core.quotepath=off", *args],
-            capture_output=True, timeout=120, check=False,
-        )  # fmt: skip
-    except FileNotFoundError as error:
-        raise ConfigurationError("git is not installed: `diff` needs it (or a patch)") from error
-    except subprocess.TimeoutExpired as error:
-        raise InvalidArgumentError(f"git {' '.join(args)} took over 120 s") from error
-    if check and done.returncode != 0:
-        message = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise InvalidArgumentError(f"git {' '.join(args)}: {message[-1] if message else 'failed'}")
-    return done.stdout.decode("utf-8", "replace") if done.returncode == 0 else ""
+        done = git(root, *args, timeout=120, check=check)
+    except GitError as error:
+        if error.reason == "git missing":
+            raise ConfigurationError(
+                "git is not installed: `diff` needs it (or a patch)"
+            ) from error
+        if error.reason == "timeout":
+            raise InvalidArgumentError(f"git {' '.join(args)} took over 120 s") from error
+        message = error.stderr.strip().splitlines()
+        raise InvalidArgumentError(
+            f"git {' '.join(args)}: {message[-1] if message else 'failed'}"
+        ) from error
+    return done.stdout if done.ok else ""
 
 
 def git_root(path: Path) -> Path | None:
-    """The top folder of the git working tree holding `path`, None outside one."""
+    """The top folder of the git working tree holding `path`, None outside one (or without
+    git)."""
     try:
-        done = subprocess.run(
-            ["git", "-C", str(path), "rev-parse", "--show-toplevel"],
-            capture_output=True, text=True, timeout=30, check=False,
-        )  # fmt: skip
-    except (FileNotFoundError, subprocess.TimeoutExpired):
+        done = git(path, "rev-parse", "--show-toplevel", timeout=30, check=False)
+    except GitError:
         return None
-    return Path(done.stdout.strip()) if done.returncode == 0 and done.stdout.strip() else None
+    top = done.stdout.strip()
+    return Path(top) if done.ok and top else None
 
 
 def _disk(root: Path, path: str | None) -> str | None:
@@ -123,11 +126,7 @@ def _show(root: Path, revision: str, path: str | None) -> str | None:
 
 
 def _exists(root: Path, revision: str, path: str) -> bool:
-    done = subprocess.run(
-        ["git", "-C", str(root), "cat-file", "-e", f"{revision}:./{path}"],
-        capture_output=True, timeout=30, check=False,
-    )  # fmt: skip
-    return done.returncode == 0
+    return git(root, "cat-file", "-e", f"{revision}:./{path}", timeout=30, check=False).ok
 
 
 def _range(root: Path, revisions: str) -> tuple[str, str | None]:

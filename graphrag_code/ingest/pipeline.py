@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 import time
 import uuid
 from collections import deque
@@ -32,7 +31,8 @@ from ..model import NodeRow, ParsedFile, SkippedFile, SourceFile, SymbolKind
 from ..parsing import ParseJob, imported_prefixes, parse_files, walk_repository
 from ..parsing.walker import DEFAULT_MAX_BYTES, WalkResult, walk_changes
 from ..progress import SILENT, ProgressReporter
-from .dependencies import project_names, top_level_packages
+from ..runtime.git import GitError, git
+from .dependencies import project_names, provided_packages
 from .edge_diff import edge_changes
 from .incremental import (
     IngestRun,
@@ -276,11 +276,10 @@ def _publish(cross: CrossRepoLinker, run: IngestRun, root: Path) -> frozenset[st
     concurrent run on another repository sees it as a provider); the packages it provided
     before come back, for the cross stage to relink."""
     previous = next((p.packages for p in cross.providers() if p.repo == run.repo), frozenset())
-    python = {p: f.module for p, f in run.parsed.items() if f.language == "python"}
     names = project_names(root)
     cross.publish(
         run.repo,
-        packages=top_level_packages(python),
+        packages=provided_packages(run.parsed),
         distributions=names.distributions,
         dependencies=names.dependencies,
     )
@@ -550,11 +549,10 @@ def _summarise(run: IngestRun, index: RepositoryIndex, links: dict[str, FileLink
 
 
 def _git_head(root: Path) -> str | None:
+    """The commit checked out at `root`; None outside a repository, without git, or when git
+    takes over 5 s (the index does not wait on it)."""
     try:
-        result = subprocess.run(
-            ["git", "-C", str(root), "rev-parse", "HEAD"],
-            capture_output=True, text=True, timeout=5, check=False,
-        )  # fmt: skip
-    except (OSError, subprocess.TimeoutExpired):
+        head = git(root, "rev-parse", "HEAD", timeout=5, check=False)
+    except GitError:
         return None
-    return result.stdout.strip() or None if result.returncode == 0 else None
+    return head.stdout.strip() or None if head.ok else None

@@ -32,6 +32,7 @@ from ..conventions import (
     seeds_of_tests,
 )
 from ..graph.writer import GraphWriter
+from ..languages import language_named
 from ..linking.edges import FileLinks, NodeIds
 from ..model import EdgeKind, ParsedFile, Resolution, SymbolKind
 from .languages import LanguageRun
@@ -51,18 +52,6 @@ _TIER = {
     Resolution.PARTIAL: NAME,  # one of the values known where others may reach: possible too
 }
 _FUNCTIONS = (SymbolKind.FUNCTION, SymbolKind.METHOD)
-# methods Python calls on an object without a call expression naming them (`with x:`,
-# `for _ in x`, `len(x)`, `x[k]`, `str(x)`, …): possibly run once an instance is built
-_PROTOCOL = frozenset(
-    {
-        "__enter__", "__exit__", "__aenter__", "__aexit__", "__iter__", "__next__",
-        "__aiter__", "__anext__", "__len__", "__getitem__", "__setitem__", "__delitem__",
-        "__contains__", "__call__", "__bool__", "__eq__", "__hash__", "__str__", "__repr__",
-        "__format__", "__lt__", "__le__", "__gt__", "__ge__", "__await__", "__del__",
-        "__post_init__", "__set_name__", "__get__", "__set__",
-    }
-)  # fmt: skip
-_ATTRIBUTES = frozenset({"property", "cached_property", "setter", "getter", "deleter"})
 # An unresolved call whose name a few repository functions share may run any of them; more
 # namesakes than this, or a name of a builtin type's method (`x.get()`), says nothing.
 MAX_NAMESAKES = 4
@@ -285,6 +274,7 @@ def _adjacency(
                 for target in found:
                     add(source, target, NAME)
     for path, file in parsed.items():
+        language = language_named(file.language)
         kinds = {s.qualified_name: s.kind for s in file.symbols if s.ordinal == 1}
         for symbol in file.symbols:
             if symbol.ordinal != 1:
@@ -299,13 +289,14 @@ def _adjacency(
                 base_node = names.by_name.get(base) if base else None
                 if base_node is not None:
                     add(base_node, node, NAME)
-                if symbol.name in _PROTOCOL or any(
-                    d.split("(", 1)[0].rsplit(".", 1)[-1] in _ATTRIBUTES for d in symbol.decorators
-                ):
+                if language.runs_by_syntax(symbol):
                     # built instances get these run by syntax, not by a call naming them
-                    owner = names.find(path, f"{symbol.parent}.__init__") or names.find(
-                        path, symbol.parent
+                    built = (
+                        names.find(path, f"{symbol.parent}.{language.constructor}")
+                        if language.constructor
+                        else None
                     )
+                    owner = built or names.find(path, symbol.parent)
                     if owner is not None and owner != node:
                         add(owner, node, NAME)
     by_file: dict[str, Adjacency] = defaultdict(dict)
@@ -348,13 +339,23 @@ def _seed_ids(
 
 
 def _instantiated(
-    calls: Iterable[tuple[str, str, int]], names: _Names, tree: ClassTree
+    calls: Iterable[tuple[str, str, int]],
+    names: _Names,
+    tree: ClassTree,
+    parsed: Mapping[str, ParsedFile],
 ) -> dict[str, set[str]]:
-    """Function -> the repository classes whose constructor it calls."""
+    """Function -> the repository classes whose constructor it calls (the class itself, or
+    its language's constructor method)."""
+    constructors = {
+        path: f".{constructor}"
+        for path, file in parsed.items()
+        if (constructor := language_named(file.language).constructor)
+    }
     found: dict[str, set[str]] = defaultdict(set)
     for source, target, _tier in calls:
         callee = names.qualified.get(target, "")
-        owner = callee.removesuffix(".__init__")
+        constructor = constructors.get(names.path_of.get(target, ""))
+        owner = callee.removesuffix(constructor) if constructor else callee
         if tree.is_class(owner):
             function = names.qualified.get(source)
             if function is not None:
@@ -480,7 +481,7 @@ def update_tests(
     types = fixture_types(
         [f for file in roles.values() for f in file.fixtures],
         parsed,
-        _instantiated(calls, names, tree),
+        _instantiated(calls, names, tree, parsed),
         receivers,
         tree,
     )

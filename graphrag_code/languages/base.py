@@ -4,18 +4,54 @@ registry lists them."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from ..conventions import Conventions
+from ..ids import path_module_name
 from ..linking.base import Linker
+from ..model import Symbol
 from ..parsing import ModuleName, SourceParser
+from .layout import SourceLayout
+from .manifests import ManifestReader, PackageNamer, no_packages
 
-__all__ = ["Language", "ModuleNamer", "block_comment"]
+__all__ = [
+    "Language", "ModuleGuess", "ModuleNamer", "block_comment", "looks_like_test",
+    "module_by_path", "runs_only_when_called",
+]  # fmt: skip
 
 ModuleNamer = Callable[[list[str], frozenset[str], str | None], dict[str, ModuleName]]
 """Paths of a language's files, the module names the repository imports, the root folder's
 name -> the module name of each file (its qualified-name scheme)."""
+
+ModuleGuess = Callable[[str, Mapping[str, str]], ModuleName]
+"""The path of a file the graph does not hold (one a diff adds or renames) and the graph's
+modules beside it (path -> module name) -> its module, as the next index would name it."""
+
+
+def module_by_path(path: str, neighbours: Mapping[str, str]) -> ModuleName:
+    """A module named by its file's path (`path_module_name`), never a package."""
+    return ModuleName(path_module_name(path), False, "")
+
+
+_TEST_FOLDERS = frozenset({"tests", "__tests__"})
+
+
+def looks_like_test(path: str) -> bool:
+    """A guess, for a file the graph does not hold, that it is test code: `test_*` files,
+    `*.test.*` and `*.spec.*` files, and files in a `tests/` or `__tests__/` folder."""
+    *folders, name = path.split("/")
+    return (
+        name.startswith("test_")
+        or ".test." in name
+        or ".spec." in name
+        or any(folder in _TEST_FOLDERS for folder in folders)
+    )
+
+
+def runs_only_when_called(method: Symbol) -> bool:
+    """No method runs without a call naming it."""
+    return False
 
 
 def block_comment(text: str) -> str:
@@ -41,3 +77,19 @@ class Language:
     # its linker stores the calls that may reach an override as CALLS edges (tier `dispatch`);
     # for the others, `callers` and `impact` derive them from INHERITS at query time
     dispatch_edges: bool = False
+    # `diff`'s names for files the graph does not hold yet: their module, and whether they
+    # are test code (the graph's roles say so for the files it holds)
+    guess_module: ModuleGuess = field(default=module_by_path)
+    test_path: Callable[[str], bool] = field(default=looks_like_test)
+    # where its symbols' headers and documentation sit (`diff` tells their edits apart)
+    layout: SourceLayout = field(default_factory=SourceLayout)
+    # cross-repository links: the project files that declare what the repository is
+    # published as and depends on (glob below its top -> reader), and the top-level packages
+    # its modules provide to other repositories
+    manifests: tuple[tuple[str, ManifestReader], ...] = ()
+    packages: PackageNamer = field(default=no_packages)
+    # a method it runs on an instance by syntax, not by a call naming it (Python's `with x:`
+    # runs `__enter__`, reading a property its getter), and the method that builds an
+    # instance: code that builds one possibly reaches those (tests' reach, tier name)
+    runs_by_syntax: Callable[[Symbol], bool] = field(default=runs_only_when_called)
+    constructor: str | None = None

@@ -38,6 +38,10 @@ SKIP_DIRS = frozenset(
         ".pytest_cache", ".ruff_cache", ".ipynb_checkpoints", "site-packages", ".idea",
         ".vscode", ".cache", "htmlcov", ".next", ".nuxt", ".svelte-kit", ".turbo",
         "bower_components", ".yarn", ".pnpm-store",
+        # build output and vendored dependencies of languages without a plug-in yet (Rust and
+        # Maven `target/`, Go `vendor/`, Gradle `.gradle/`): skipped so that adding one never
+        # indexes a copy of its dependencies
+        "target", "vendor", ".gradle",
     }
 )  # fmt: skip
 # a `coverage/` folder is skipped when it holds a coverage report (coverage.py's own sources

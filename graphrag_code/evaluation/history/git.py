@@ -1,15 +1,16 @@
 """Reading a repository's history with git: its commits, the questions they make, and the
-tree of one revision. Every call is a `git` subprocess; nothing in the repository changes."""
+tree of one revision. Every call runs git (`runtime.git`); nothing in the repository changes."""
 
 from __future__ import annotations
 
 import shutil
-import subprocess
 import tarfile
 from collections.abc import Collection
 from pathlib import Path
+from typing import IO
 
 from ...errors import ConfigurationError
+from ...runtime.git import GitError, git, git_stream
 from .questions import (
     Commit,
     FileChange,
@@ -29,19 +30,17 @@ _RECORD, _FIELD = "\x1e", "\x1f"
 
 
 def _git(root: Path, *args: str) -> str:
-    # core.quotePath=false keeps non-ASCII paths as they are, so they match Module paths.
-    command = ["git", "-c", "core.quotePath=false", "-C", str(root), *args]
+    # no time limit: the log of a large history takes what it takes
     try:
-        done = subprocess.run(
-            command, capture_output=True, check=True, text=True, encoding="utf-8", errors="replace"
-        )
-    except FileNotFoundError as exc:
-        raise ConfigurationError("git is not installed; the history benchmark reads git") from exc
-    except subprocess.CalledProcessError as exc:
+        return git(root, *args, timeout=None).stdout
+    except GitError as exc:
+        if exc.reason == "git missing":
+            raise ConfigurationError(
+                "git is not installed; the history benchmark reads git"
+            ) from exc
         raise ConfigurationError(
             f"`git {args[0]}` failed in {root}: {exc.stderr.strip() or exc}"
         ) from exc
-    return done.stdout
 
 
 def parse_log(text: str) -> list[Commit]:
@@ -140,17 +139,20 @@ def export_tree(root: Path, revision: str, target: Path) -> None:
     if target.exists():
         shutil.rmtree(target)
     target.mkdir(parents=True)
-    command = ["git", "-C", str(root), "archive", "--format=tar", revision]
     failure = ""
-    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
-        stdout, stderr = process.stdout, process.stderr
-        assert stdout is not None
-        assert stderr is not None
+
+    def extract(stdout: IO[bytes]) -> None:
+        nonlocal failure
         try:
             with tarfile.open(fileobj=stdout, mode="r|") as archive:
                 archive.extractall(target, filter=_safe_member)
         except tarfile.TarError as exc:  # git printed nothing, or half an archive
             failure = str(exc)
-        error = stderr.read().decode("utf-8", "replace").strip()
-    if process.returncode != 0 or failure:
-        raise ConfigurationError(f"`git archive {revision}` failed in {root}: {error or failure}")
+
+    try:
+        git_stream(root, "archive", "--format=tar", revision, read=extract)
+    except GitError as exc:
+        error = exc.stderr.strip() or failure or str(exc)
+        raise ConfigurationError(f"`git archive {revision}` failed in {root}: {error}") from exc
+    if failure:
+        raise ConfigurationError(f"`git archive {revision}` failed in {root}: {failure}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..base import Language
 from .conventions import EcmaScriptConventions
+from .distributions import ECMASCRIPT_MANIFESTS
 from .linker import EcmaScriptLinker
 from .parser import (
     JAVASCRIPT_SUFFIXES,
@@ -27,6 +28,7 @@ TYPESCRIPT = Language(
     linker=_LINKER,
     module_names=ecmascript_module_names,
     conventions=_CONVENTIONS,
+    manifests=ECMASCRIPT_MANIFESTS,
 )
 JAVASCRIPT = Language(
     name="javascript",
@@ -37,4 +39,5 @@ JAVASCRIPT = Language(
     linker=_LINKER,
     module_names=ecmascript_module_names,
     conventions=_CONVENTIONS,
+    manifests=ECMASCRIPT_MANIFESTS,
 )

@@ -20,7 +20,7 @@ from ...conventions.base import ClassTree, ConventionConfig, FileRoles, Fixture,
 from ...model import ParsedFile, Symbol, SymbolKind
 from .projectfiles import PytestOptions, declared_entry_points, folder_of, pytest_options
 
-__all__ = ["PythonConfig", "PythonConventions", "decorator_name"]
+__all__ = ["PythonConfig", "PythonConventions", "decorator_name", "runs_by_syntax"]
 
 # method names a test runner calls around each test of a class, or of a module
 _CLASS_SETUPS = (
@@ -64,6 +64,27 @@ _HOOK_KINDS = frozenset({SymbolKind.FUNCTION, SymbolKind.METHOD})
 _STRING = re.compile(r"""(['"])(.*?)\1""")
 _NAME_ARGUMENT = re.compile(r"""\bname\s*=\s*(['"])(.+?)\1""")
 _AUTOUSE = re.compile(r"\bautouse\s*=\s*True\b")
+# methods Python calls on an object without a call expression naming them (`with x:`,
+# `for _ in x`, `len(x)`, `x[k]`, `str(x)`, …)
+_PROTOCOL = frozenset(
+    {
+        "__enter__", "__exit__", "__aenter__", "__aexit__", "__iter__", "__next__",
+        "__aiter__", "__anext__", "__len__", "__getitem__", "__setitem__", "__delitem__",
+        "__contains__", "__call__", "__bool__", "__eq__", "__hash__", "__str__", "__repr__",
+        "__format__", "__lt__", "__le__", "__gt__", "__ge__", "__await__", "__del__",
+        "__post_init__", "__set_name__", "__get__", "__set__",
+    }
+)  # fmt: skip
+# decorators whose methods run when an attribute is read, set or deleted
+_ATTRIBUTES = frozenset({"property", "cached_property", "setter", "getter", "deleter"})
+
+
+def runs_by_syntax(method: Symbol) -> bool:
+    """A method Python runs on an instance by syntax, not by a call naming it: a protocol
+    method (`__enter__`, `__iter__`, …) or a property's getter, setter or deleter."""
+    return method.name in _PROTOCOL or any(
+        d.split("(", 1)[0].rsplit(".", 1)[-1] in _ATTRIBUTES for d in method.decorators
+    )
 
 
 def decorator_name(decorator: str) -> str:

@@ -9,12 +9,13 @@ with `__init__.py`) nested deeper, e.g. `python/mypkg/__init__.py` or Django's
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import PurePosixPath
 
 from ...parsing.base import ModuleName
+from ..base import looks_like_test
 
-__all__ = ["module_names"]
+__all__ = ["guess_module", "looks_like_test_module", "module_names"]
 
 _EXPLICIT_ROOTS = ("src",)
 
@@ -73,3 +74,22 @@ def _is_below(path: PurePosixPath, root: PurePosixPath) -> bool:
     if str(root) in ("", "."):
         return str(path) not in ("", ".")
     return root in path.parents
+
+
+def guess_module(path: str, neighbours: Mapping[str, str]) -> ModuleName:
+    """The module of a file the graph does not hold: its folder's package (read from a
+    neighbour's module name) plus its stem, else its path dotted below a `src/` folder."""
+    stem = path.rpartition("/")[2].removesuffix(".py")
+    is_package = stem == "__init__"
+    for sibling, qualified in sorted(neighbours.items()):
+        package = qualified if sibling.endswith("__init__.py") else qualified.rpartition(".")[0]
+        if is_package:
+            return ModuleName(package, True, "")
+        return ModuleName(f"{package}.{stem}" if package else stem, False, "")
+    dotted = path.removesuffix(".py").replace("/", ".").removeprefix("src.")
+    return ModuleName(dotted.removesuffix(".__init__"), is_package, "")
+
+
+def looks_like_test_module(path: str) -> bool:
+    """`looks_like_test`, and pytest's `*_test.py` modules and `conftest.py` files."""
+    return looks_like_test(path) or path.endswith(("_test.py", "conftest.py"))

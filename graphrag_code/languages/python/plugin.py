@@ -13,10 +13,12 @@ from ...linking.index import RepositoryIndex
 from ...model import ParsedFile
 from ...parsing import ModuleName
 from ..base import Language
-from .conventions import PythonConventions
+from .conventions import PythonConventions, runs_by_syntax
 from .dispatch import DispatchTable
+from .distributions import PYTHON_MANIFESTS, top_level_packages
+from .layout import PYTHON_LAYOUT
 from .linker import link_file
-from .modules import module_names
+from .modules import guess_module, looks_like_test_module, module_names
 from .parser import PythonParser
 from .values.engine import SharedValues
 
@@ -71,4 +73,11 @@ PYTHON = Language(
     conventions=PythonConventions(),
     doc_comment=_docstring,
     dispatch_edges=True,
+    guess_module=guess_module,
+    test_path=looks_like_test_module,
+    layout=PYTHON_LAYOUT,
+    manifests=PYTHON_MANIFESTS,
+    packages=top_level_packages,
+    runs_by_syntax=runs_by_syntax,
+    constructor="__init__",
 )
