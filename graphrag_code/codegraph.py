@@ -14,11 +14,17 @@ Nothing connects in the constructor; the first call that needs Neo4j does.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import TracebackType
 
-from .api import connect, index_repository
+from .api import (
+    connect,
+    delete_repository,
+    embed_repository,
+    index_repository,
+    watch_repository,
+)
 from .embedding import Embedder, make_embedder
 from .errors import InvalidArgumentError, RepositoryNotFoundError
 from .graph import GraphReader, Neo4jClient, RepositoryInfo
@@ -39,6 +45,7 @@ from .impact import (
     read_changes,
     untested_symbols,
 )
+from .ingest.embed_stage import EmbedReport
 from .ingest.report import IngestReport
 from .ingest.state import StateStore
 from .llm import ChatModel, OpenAIChat
@@ -144,6 +151,72 @@ class CodeGraph:
             embedder=self.embedder,
             store=self._store,
             languages=frozenset(languages) if languages is not None else None,
+        )
+
+    def embed(
+        self,
+        repo: str | None = None,
+        *,
+        reembed: bool = False,
+        progress: ProgressReporter | None = None,
+        cancel: threading.Event | None = None,
+    ) -> EmbedReport:
+        """Fill the missing or out-of-date vectors of `repo` (every repository when None):
+        after `index(embed=False)`, or to resume an interrupted run. `reembed` recomputes them
+        all, as switching the embedding model needs (the old model's vectors are dropped)."""
+        self._searcher = None  # a model switch changes what the vector leg can ask
+        return embed_repository(
+            repo,
+            client=self.client,
+            settings=self.settings,
+            embedder=self.embedder,
+            reembed=reembed,
+            progress=progress,
+            cancel=cancel,
+        )
+
+    def watch(
+        self,
+        path: str | Path,
+        repo: str | None = None,
+        *,
+        on_report: Callable[[IngestReport], None] = lambda _report: None,
+        embed: bool = True,
+        languages: Iterable[str] | None = None,
+        debounce_ms: int = 500,
+        stop_event: threading.Event | None = None,
+        stop_after: int | None = None,
+    ) -> None:
+        """Block, re-indexing `path` after each debounced batch of changes and handing each
+        run's report to `on_report`, until `stop_event` is set (or `stop_after` runs). Call
+        `index` first: it catches up with the edits made while nothing watched."""
+
+        def indexed(report: IngestReport) -> None:
+            self._searcher = None  # as after `index`
+            on_report(report)
+
+        watch_repository(
+            path,
+            repo or Path(path).resolve().name,
+            client=self.client,
+            settings=self.settings,
+            on_report=indexed,
+            debounce_ms=debounce_ms,
+            stop_after=stop_after,
+            embed=embed,
+            embedder=self.embedder,
+            stop_event=stop_event,
+            languages=frozenset(languages) if languages is not None else None,
+            store=self._store,
+        )
+
+    def delete(self, repo: str, *, on_wait: Callable[[str], None] | None = None) -> None:
+        """Remove a repository's nodes, edges and incremental state (`RepositoryNotFoundError`
+        when the graph holds none of that name); waits for a run indexing it, calling
+        `on_wait` with a message."""
+        self._searcher = None
+        delete_repository(
+            repo, client=self.client, settings=self.settings, on_wait=on_wait, store=self._store
         )
 
     # -- retrieval ----------------------------------------------------------------------------
