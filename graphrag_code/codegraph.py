@@ -53,10 +53,12 @@ from .progress import ProgressReporter
 from .retrieval.answer import Answer, answer_question
 from .retrieval.context import Context, Role, assemble_context, assemble_node_context
 from .retrieval.lookup import SymbolLookup, lookup_symbol
+from .retrieval.relation_kinds import RelationName
 from .retrieval.relations import (
     CallExplanation,
     EntryPoints,
     PathResult,
+    RelationMethod,
     Relations,
     RelationsResult,
 )
@@ -258,37 +260,25 @@ class CodeGraph:
         options = options or SearchOptions(k=k)
         return self.searcher.search(question, repo=repo, options=options, unit=unit, files=files)
 
-    def callers(
-        self, symbol: str, *, depth: int = 1, repo: str | None = None, within: bool = False
-    ) -> RelationsResult:
-        """Who calls `symbol`, across repositories; `repo` filters the answers, `within`
-        keeps the walk in the symbol's repository (the same for every relationship method)."""
-        return self.relations.callers(symbol, depth=depth, repo=repo, within=within)
-
-    def callees(
-        self, symbol: str, *, depth: int = 1, repo: str | None = None, within: bool = False
-    ) -> RelationsResult:
-        return self.relations.callees(symbol, depth=depth, repo=repo, within=within)
-
-    def importers(
-        self, module: str, *, depth: int = 1, repo: str | None = None, within: bool = False
-    ) -> RelationsResult:
-        return self.relations.importers(module, depth=depth, repo=repo, within=within)
-
-    def dependencies(
-        self, module: str, *, depth: int = 1, repo: str | None = None, within: bool = False
-    ) -> RelationsResult:
-        return self.relations.dependencies(module, depth=depth, repo=repo, within=within)
-
-    def impact(
+    def related(
         self,
-        path_or_symbol: str,
+        relation: RelationName,
+        name: str,
         *,
-        depth: int = 3,
+        depth: int | None = None,
         repo: str | None = None,
         within: bool = False,
     ) -> RelationsResult:
-        return self.relations.impact(path_or_symbol, depth=depth, repo=repo, within=within)
+        """One relation of the family (`"callers"`, `"callees"`, `"importers"`,
+        `"dependencies"`, `"impact"`) of `name`, across repositories: `repo` filters the
+        answers, `within` keeps the walk in the symbol's repository."""
+        return self.relations.related(relation, name, depth=depth, repo=repo, within=within)
+
+    callers = RelationMethod("callers")
+    callees = RelationMethod("callees")
+    importers = RelationMethod("importers")
+    dependencies = RelationMethod("dependencies")
+    impact = RelationMethod("impact")
 
     def path(
         self, source: str, target: str, *, repo: str | None = None, within: bool = False
