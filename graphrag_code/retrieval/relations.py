@@ -151,7 +151,10 @@ class RelationMethod:
 
     def __set_name__(self, owner: type, name: str) -> None:
         if name != self.kind.name:
-            raise TypeError(f"{owner.__name__}.{name} is the method of {self.kind.name!r}")
+            raise TypeError(
+                f"{owner.__name__}.{name} = RelationMethod({self.kind.name!r}): a relation's "
+                "method bears the relation's name"
+            )
 
     @overload
     def __get__(self, instance: None, owner: type) -> RelationMethod: ...
