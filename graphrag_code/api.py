@@ -1,4 +1,5 @@
-"""The library's front door: index repositories and embed them, with sensible defaults."""
+"""What `CodeGraph.index`, `embed`, `watch` and `delete` run (and the CLI's one-shot `index`,
+which keeps no incremental state in memory): users call `CodeGraph`, not these."""
 
 from __future__ import annotations
 
@@ -86,7 +87,7 @@ def index_repository(
 
     Without `client`, connects as `settings` say (NEO4J_URI, else the local server); without
     `embedder`, uses the one `settings.embedder` names. `embed=False` builds the graph and the
-    full-text index only; `graphrag-code embed` (or `embed_repository`) fills the vectors later.
+    full-text index only; `CodeGraph.embed` (`graphrag-code embed`) fills the vectors later.
     `reembed` allows switching the embedding model (the old model's vectors are dropped) and
     recomputes this repository's vectors even where the text did not change. A long-lived
     `store` keeps the incremental state in memory between calls (what `CodeGraph` does);
@@ -145,12 +146,14 @@ def watch_repository(
     embedder: Embedder | None = None,
     stop_event: threading.Event | None = None,
     languages: frozenset[str] | None = None,
+    store: StateStore | None = None,
 ) -> None:
     """Block, re-indexing `path` after each debounced batch of relevant changes (and
     embedding what changed, unless `embed` is False). Run one `index_repository` first: it
     catches up with changes made while no watcher ran. The incremental state stays in memory
-    between runs, so each re-index after a one-file edit takes well under a second."""
-    store = StateStore(settings.cache_dir / "graphs")
+    between runs (in `store`, when the caller holds one), so each re-index after a one-file
+    edit takes well under a second."""
+    store = store or StateStore(settings.cache_dir / "graphs")
     embedder = embedder or make_embedder(settings)
 
     def reindex(changed: frozenset[str]) -> None:
@@ -211,8 +214,10 @@ def delete_repository(
     client: Neo4jClient,
     settings: Settings | None = None,
     on_wait: Callable[[str], None] | None = None,
+    store: StateStore | None = None,
 ) -> None:
-    """Remove a repository's nodes and edges from the graph, and its local incremental state.
+    """Remove a repository's nodes and edges from the graph, and its local incremental state
+    (from `store` too, where the caller holds one).
 
     Raises `RepositoryNotFoundError` when the graph holds no repository of that name; waits
     for a run indexing it to finish (calling `on_wait` with a message) before deleting.
@@ -224,4 +229,4 @@ def delete_repository(
     folder = settings.cache_dir / "graphs"
     with repository_lock(folder, client, repo, on_wait=on_wait or (lambda _message: None)):
         writer.delete_repository()
-        StateStore(folder).delete(client.endpoint.uri, client.database, repo)
+        (store or StateStore(folder)).delete(client.endpoint.uri, client.database, repo)

@@ -14,11 +14,17 @@ Nothing connects in the constructor; the first call that needs Neo4j does.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import TracebackType
 
-from .api import connect, index_repository
+from .api import (
+    connect,
+    delete_repository,
+    embed_repository,
+    index_repository,
+    watch_repository,
+)
 from .embedding import Embedder, make_embedder
 from .errors import InvalidArgumentError, RepositoryNotFoundError
 from .graph import GraphReader, Neo4jClient, RepositoryInfo
@@ -39,6 +45,7 @@ from .impact import (
     read_changes,
     untested_symbols,
 )
+from .ingest.embed_stage import EmbedReport
 from .ingest.report import IngestReport
 from .ingest.state import StateStore
 from .llm import ChatModel, OpenAIChat
@@ -46,10 +53,12 @@ from .progress import ProgressReporter
 from .retrieval.answer import Answer, answer_question
 from .retrieval.context import Context, Role, assemble_context, assemble_node_context
 from .retrieval.lookup import SymbolLookup, lookup_symbol
+from .retrieval.relation_kinds import RelationName
 from .retrieval.relations import (
     CallExplanation,
     EntryPoints,
     PathResult,
+    RelationMethod,
     Relations,
     RelationsResult,
 )
@@ -146,6 +155,72 @@ class CodeGraph:
             languages=frozenset(languages) if languages is not None else None,
         )
 
+    def embed(
+        self,
+        repo: str | None = None,
+        *,
+        reembed: bool = False,
+        progress: ProgressReporter | None = None,
+        cancel: threading.Event | None = None,
+    ) -> EmbedReport:
+        """Fill the missing or out-of-date vectors of `repo` (every repository when None):
+        after `index(embed=False)`, or to resume an interrupted run. `reembed` recomputes them
+        all, as switching the embedding model needs (the old model's vectors are dropped)."""
+        self._searcher = None  # a model switch changes what the vector leg can ask
+        return embed_repository(
+            repo,
+            client=self.client,
+            settings=self.settings,
+            embedder=self.embedder,
+            reembed=reembed,
+            progress=progress,
+            cancel=cancel,
+        )
+
+    def watch(
+        self,
+        path: str | Path,
+        repo: str | None = None,
+        *,
+        on_report: Callable[[IngestReport], None] = lambda _report: None,
+        embed: bool = True,
+        languages: Iterable[str] | None = None,
+        debounce_ms: int = 500,
+        stop_event: threading.Event | None = None,
+        stop_after: int | None = None,
+    ) -> None:
+        """Block, re-indexing `path` after each debounced batch of changes and handing each
+        run's report to `on_report`, until `stop_event` is set (or `stop_after` runs). Call
+        `index` first: it catches up with the edits made while nothing watched."""
+
+        def indexed(report: IngestReport) -> None:
+            self._searcher = None  # as after `index`
+            on_report(report)
+
+        watch_repository(
+            path,
+            repo or Path(path).resolve().name,
+            client=self.client,
+            settings=self.settings,
+            on_report=indexed,
+            debounce_ms=debounce_ms,
+            stop_after=stop_after,
+            embed=embed,
+            embedder=self.embedder,
+            stop_event=stop_event,
+            languages=frozenset(languages) if languages is not None else None,
+            store=self._store,
+        )
+
+    def delete(self, repo: str, *, on_wait: Callable[[str], None] | None = None) -> None:
+        """Remove a repository's nodes, edges and incremental state (`RepositoryNotFoundError`
+        when the graph holds none of that name); waits for a run indexing it, calling
+        `on_wait` with a message."""
+        self._searcher = None
+        delete_repository(
+            repo, client=self.client, settings=self.settings, on_wait=on_wait, store=self._store
+        )
+
     # -- retrieval ----------------------------------------------------------------------------
     @property
     def searcher(self) -> Searcher:
@@ -185,37 +260,25 @@ class CodeGraph:
         options = options or SearchOptions(k=k)
         return self.searcher.search(question, repo=repo, options=options, unit=unit, files=files)
 
-    def callers(
-        self, symbol: str, *, depth: int = 1, repo: str | None = None, within: bool = False
-    ) -> RelationsResult:
-        """Who calls `symbol`, across repositories; `repo` filters the answers, `within`
-        keeps the walk in the symbol's repository (the same for every relationship method)."""
-        return self.relations.callers(symbol, depth=depth, repo=repo, within=within)
-
-    def callees(
-        self, symbol: str, *, depth: int = 1, repo: str | None = None, within: bool = False
-    ) -> RelationsResult:
-        return self.relations.callees(symbol, depth=depth, repo=repo, within=within)
-
-    def importers(
-        self, module: str, *, depth: int = 1, repo: str | None = None, within: bool = False
-    ) -> RelationsResult:
-        return self.relations.importers(module, depth=depth, repo=repo, within=within)
-
-    def dependencies(
-        self, module: str, *, depth: int = 1, repo: str | None = None, within: bool = False
-    ) -> RelationsResult:
-        return self.relations.dependencies(module, depth=depth, repo=repo, within=within)
-
-    def impact(
+    def related(
         self,
-        path_or_symbol: str,
+        relation: RelationName,
+        name: str,
         *,
-        depth: int = 3,
+        depth: int | None = None,
         repo: str | None = None,
         within: bool = False,
     ) -> RelationsResult:
-        return self.relations.impact(path_or_symbol, depth=depth, repo=repo, within=within)
+        """One relation of the family (`"callers"`, `"callees"`, `"importers"`,
+        `"dependencies"`, `"impact"`) of `name`, across repositories: `repo` filters the
+        answers, `within` keeps the walk in the symbol's repository."""
+        return self.relations.related(relation, name, depth=depth, repo=repo, within=within)
+
+    callers = RelationMethod("callers")
+    callees = RelationMethod("callees")
+    importers = RelationMethod("importers")
+    dependencies = RelationMethod("dependencies")
+    impact = RelationMethod("impact")
 
     def path(
         self, source: str, target: str, *, repo: str | None = None, within: bool = False

@@ -134,12 +134,20 @@ class Resolution(str, Enum):
         findings of one edge meet, the higher rank is kept."""
         return _RESOLUTION_RANK.get(self.value, 0)
 
+    @classmethod
+    def of_rank(cls, rank: int) -> Resolution:
+        """The resolution a rank above 0 stands for: exact 3, inferred 2, name 1 (a test's
+        reach is kept as the rank of its weakest edge)."""
+        return _OF_RANK[rank]
+
 
 _RESOLUTION_RANK = {"exact": 3, "inferred": 2, "name": 1}
+_OF_RANK = {rank: Resolution(value) for value, rank in _RESOLUTION_RANK.items()}
 
-CERTAIN_TIERS = ("exact", "inferred")
-"""The `resolution` values of certain CALLS edges (the others are *possible*)."""
-POSSIBLE_TIERS = ("name", "dispatch", "many", "signature", "partial")
+CERTAIN_TIERS = tuple(r.value for r in Resolution if r.rank >= Resolution.INFERRED.rank)
+"""The `resolution` values of certain CALLS edges, exact and inferred (the others are
+*possible*): as Cypher parameters and for comparing the stored strings."""
+POSSIBLE_TIERS = tuple(r.value for r in Resolution if r.value not in CERTAIN_TIERS)
 
 
 @dataclass(frozen=True)

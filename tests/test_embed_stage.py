@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from graphrag_code import api
+from graphrag_code import CodeGraph, api
 from graphrag_code.cli.main import main as cli_main
 from graphrag_code.embedding import Embedder, HashingEmbedder, MiniLMEmbedder, WrappedEmbedder
 from graphrag_code.errors import EmbeddingError, EmbeddingMismatchError, IngestError
@@ -347,12 +347,11 @@ def test_reembed_with_the_same_model_recomputes_everything(
 ) -> None:
     api.index_repository(tiny, "tiny", client=graph, settings=cfg, embedder=HashingEmbedder())
     embedder = CountingEmbedder(HashingEmbedder())
-    report = api.embed_repository(
-        "tiny", client=graph, settings=cfg, embedder=embedder, reembed=True
-    )
+    code = CodeGraph(cfg, client=graph, embedder=embedder)
+    report = code.embed("tiny", reembed=True)
     assert report.embedded == len(embedder.texts) == 9
     with pytest.raises(IngestError, match="no repository 'nope'"):
-        api.embed_repository("nope", client=graph, settings=cfg, embedder=embedder)
+        code.embed("nope")
 
 
 @pytest.fixture

@@ -11,15 +11,7 @@ from typing import Any
 
 import pytest
 
-from graphrag_code.conventions import (
-    EXACT,
-    INFERRED,
-    NAME,
-    ClassTree,
-    exercising,
-    reached_tiers,
-    seeds_of_tests,
-)
+from graphrag_code.conventions import ClassTree, exercising, reached_ranks, seeds_of_tests
 from graphrag_code.errors import InvalidArgumentError
 from graphrag_code.graph.records import DeadCandidate, SymbolRef
 from graphrag_code.impact.changes import file_changes, pair_moves
@@ -32,7 +24,10 @@ from graphrag_code.languages.ecmascript.parser import EcmaScriptParser
 from graphrag_code.languages.python.conventions import PythonConventions
 from graphrag_code.languages.python.parser import PythonParser
 from graphrag_code.location import Location
-from graphrag_code.model import ParsedFile
+from graphrag_code.model import ParsedFile, Resolution
+
+# reach tiers: each a `Resolution.rank`
+EXACT, INFERRED, NAME = Resolution.EXACT.rank, Resolution.INFERRED.rank, Resolution.NAME.rank
 
 PATCH = textwrap.dedent(
     """\
@@ -482,7 +477,7 @@ def test_a_node_is_exercised_at_its_best_tier_then_its_shortest_distance() -> No
         "f": {"t": (1, "exact", "fixture f")},
     }
     assert exercising("t", callers, {"t", "u"}) == {}  # a test is not its own test
-    tiers = reached_tiers(
+    tiers = reached_ranks(
         ["t", "u"], {s: [(t, tier) for t, tier, _ in e] for s, e in _REACH.items()}
     )
     assert tiers == {
@@ -513,7 +508,7 @@ def test_exercising_agrees_with_a_path_by_path_reference_on_random_graphs() -> N
             }
             expected.pop(target, None)
             assert found == expected, (dict(graph), tests, target)
-        reached = reached_tiers(
+        reached = reached_ranks(
             sorted(tests), {s: [(t, k) for t, k, _ in e] for s, e in graph.items()}
         )
         forward = [_forward(t, graph) for t in sorted(tests)]

@@ -420,7 +420,7 @@ def test_watch_reindexes_after_a_change(graph: Neo4jClient, tmp_path: Path) -> N
     import threading
     import time
 
-    from graphrag_code.api import watch_repository
+    from graphrag_code.codegraph import CodeGraph
     from graphrag_code.embedding import HashingEmbedder
     from graphrag_code.ingest.watch import relevant_change
     from graphrag_code.settings import Settings
@@ -436,12 +436,12 @@ def test_watch_reindexes_after_a_change(graph: Neo4jClient, tmp_path: Path) -> N
     build_graph(repo_dir, graph, repo="watched", state_dir=settings.cache_dir / "graphs")
     reports: list[Any] = []
     stop = threading.Event()
+    code = CodeGraph(settings, client=graph, embedder=embedder)
     watcher = threading.Thread(
-        target=watch_repository,
+        target=code.watch,
         args=(repo_dir, "watched"),
         kwargs={
-            "client": graph, "settings": settings, "on_report": reports.append,
-            "debounce_ms": 200, "stop_after": 1, "embed": False, "embedder": embedder,
+            "on_report": reports.append, "debounce_ms": 200, "stop_after": 1, "embed": False,
             "stop_event": stop,
         },
     )  # fmt: skip

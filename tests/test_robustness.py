@@ -358,7 +358,7 @@ def test_k_below_one_is_refused(k: int) -> None:
 
 def test_delete_of_an_unknown_repository_says_so(graph: Neo4jClient, cfg: Settings) -> None:
     with pytest.raises(RepositoryNotFoundError, match="no repository 'ghost'"):
-        api.delete_repository("ghost", client=graph, settings=cfg)
+        CodeGraph(cfg, client=graph).delete("ghost")
 
 
 def test_search_warns_about_an_interrupted_index(

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from graphrag_code import api
+from graphrag_code import CodeGraph, api
 from graphrag_code.errors import EmbeddingMismatchError, SchemaError
 from graphrag_code.graph import repo_label, repository_text_index, repository_vector_index
 from graphrag_code.graph.client import Neo4jClient
@@ -303,7 +303,7 @@ def test_indexing_creates_the_repository_index_and_deleting_drops_it(
     own_vectors = not fresh.capabilities().vector_search_filters  # 5.26: one of its own
     assert fulltext_index_properties(fresh, name) == ("search_text",)
     assert (vector_index_info(fresh, vectors) is not None) == own_vectors
-    api.delete_repository("shop", client=fresh, settings=settings)
+    CodeGraph(settings, client=fresh).delete("shop")
     assert fulltext_index_properties(fresh, name) is None
     assert vector_index_info(fresh, vectors) is None
     assert fulltext_index_properties(fresh, "test_text") == ("search_text",)  # the shared one

@@ -36,7 +36,11 @@ import numpy.typing as npt
 from benchmarks.common.runtime_oracle import oracle_files
 from benchmarks.impact.impact_tests_offline import Callers, Graph, _file_stem, _Run
 from benchmarks.oracles.runtime_env import RUNTIME_DIR
-from graphrag_code.conventions import EXACT, INFERRED, NAME, Exercised, exercising
+from graphrag_code.conventions import Exercised, exercising
+from graphrag_code.model import Resolution
+
+# reach tiers: each a `Resolution.rank`
+EXACT, INFERRED, NAME = Resolution.EXACT.rank, Resolution.INFERRED.rank, Resolution.NAME.rank
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]

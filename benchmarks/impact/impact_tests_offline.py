@@ -36,12 +36,15 @@ from typing import Any
 from benchmarks.common.runtime_oracle import load_json, oracle_files
 from benchmarks.impact.impact_tests import score
 from benchmarks.oracles.runtime_env import RUNTIME_DIR
-from graphrag_code.conventions import INFERRED, NAME, Exercised, exercising
+from graphrag_code.conventions import Exercised, exercising
 from graphrag_code.ingest import tests_stage
 from graphrag_code.ingest.languages import LanguageRun
 from graphrag_code.ingest.offline import LinkedRepository, link_repository
 from graphrag_code.ingest.state import unpacked
-from graphrag_code.model import SymbolKind
+from graphrag_code.model import Resolution, SymbolKind
+
+# reach tiers: each a `Resolution.rank`
+INFERRED, NAME = Resolution.INFERRED.rank, Resolution.NAME.rank
 
 Graph = dict[str, dict[str, tuple[int, str | None]]]  # source -> target -> (tier, via)
 Callers = dict[str, list[tuple[str, int, str | None]]]  # target -> (source, tier, via)

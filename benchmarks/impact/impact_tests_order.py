@@ -24,8 +24,12 @@ import numpy as np
 
 from benchmarks.impact.impact_tests_learned import auc
 from benchmarks.impact.impact_tests_offline import _Run, evaluate_packages
-from graphrag_code.conventions import INFERRED, Exercised
+from graphrag_code.conventions import Exercised
 from graphrag_code.impact.tests import affinity, run_order
+from graphrag_code.model import Resolution
+
+# reach tiers: each a `Resolution.rank`
+INFERRED = Resolution.INFERRED.rank
 
 Order = Callable[[int, bool, int], tuple[object, ...]]  # (affinity, certain, distance) -> key
 TOP = 10

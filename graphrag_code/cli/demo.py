@@ -16,6 +16,7 @@ from rich.table import Table
 
 from ..codegraph import CodeGraph
 from ..errors import GraphRAGCodeError
+from ..retrieval.relation_kinds import RelationName
 from .index_commands import print_report
 from .progress import RichProgress
 
@@ -31,7 +32,7 @@ _QUESTIONS: dict[str, list[str]] = {
         "trace index_repository to the database writes",
     ],
 }
-_RELATIONS: dict[str, list[tuple[str, str]]] = {
+_RELATIONS: dict[str, list[tuple[RelationName, str]]] = {
     "graphrag_code": [("callers", "link_file"), ("impact", "text.py")],
 }
 
@@ -69,7 +70,7 @@ def _demo(args: argparse.Namespace, console: Console) -> int:
             _show_search(console, graph, question, repo)
         for relation, name in [] if args.question else _RELATIONS.get(repo, []):
             try:
-                result = getattr(graph, relation)(name, repo=repo)
+                result = graph.related(relation, name, repo=repo)
             except GraphRAGCodeError as exc:
                 console.print(f"[yellow]{relation}({name}): {exc}[/]")
                 continue

@@ -9,7 +9,7 @@ from typing import Any
 
 from rich.console import Console
 
-from ..api import connect, embed_repository
+from ..codegraph import CodeGraph
 from ..embedding import make_embedder
 from ..ingest.embed_stage import EmbedReport
 from ..settings import load_settings
@@ -53,19 +53,9 @@ def _embed(args: argparse.Namespace, console: Console) -> int:
             load()
         console.print(f"embedder {embedder.name} ready", highlight=False)
         return 0
-    with connect(settings) as client:
-        client.verify()
-        with RichProgress(
-            Console(stderr=True), enabled=not args.json and sys.stderr.isatty()
-        ) as bar:
-            report = embed_repository(
-                args.repo,
-                client=client,
-                settings=settings,
-                embedder=embedder,
-                reembed=args.reembed,
-                progress=bar,
-            )
+    bar = RichProgress(Console(stderr=True), enabled=not args.json and sys.stderr.isatty())
+    with CodeGraph(settings, embedder=embedder) as graph, bar:
+        report = graph.embed(args.repo, reembed=args.reembed, progress=bar)
     print_embed_report(console, report, as_json=args.json)
     return 0
 

@@ -11,7 +11,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from ..api import connect, delete_repository, index_repository, watch_repository
+from ..api import connect, index_repository, watch_repository
+from ..codegraph import CodeGraph
 from ..embedding import make_embedder
 from ..errors import ConfigurationError
 from ..graph import GraphReader
@@ -177,8 +178,7 @@ def _export_callgraph(args: argparse.Namespace, console: Console) -> int:
 
 
 def _delete(args: argparse.Namespace, console: Console) -> int:
-    settings = load_settings()
-    with connect(settings) as client:
-        delete_repository(args.repo, client=client, settings=settings, on_wait=say_waiting)
+    with CodeGraph() as graph:
+        graph.delete(args.repo, on_wait=say_waiting)
     console.print(f"deleted repository {args.repo}")
     return 0

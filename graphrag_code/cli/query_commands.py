@@ -14,7 +14,7 @@ from rich.text import Text
 
 from ..codegraph import CodeGraph
 from ..llm import OpenAIChat
-from ..retrieval.relations import RelationsResult
+from ..retrieval.relation_kinds import RELATIONS
 from ..retrieval.search import FILE_TEXT, LEGS, UNIT_LEGS, SearchOptions
 from ..retrieval.units import Unit
 from .output import print_json
@@ -45,19 +45,13 @@ def register(commands: Any) -> None:
     )
     search.set_defaults(handler=_search)
 
-    for name, text, default_depth in (
-        ("callers", "who calls SYMBOL", 1),
-        ("callees", "what SYMBOL calls", 1),
-        ("importers", "which modules import MODULE", 1),
-        ("dependencies", "what MODULE imports", 1),
-        ("impact", "what may break if PATH_OR_SYMBOL changes", 3),
-    ):
-        sub = commands.add_parser(name, help=text)
+    for kind in RELATIONS.values():
+        sub = commands.add_parser(kind.name, help=kind.summary, description=kind.description)
         sub.add_argument("name", metavar="NAME", help="qualified name, short name or file path")
-        sub.add_argument("--depth", type=int, default=default_depth)
+        sub.add_argument("--depth", type=int, default=kind.depth)
         _common(sub)
         _within(sub)
-        sub.set_defaults(handler=_relation, relation=name)
+        sub.set_defaults(handler=_relation, relation=kind.name)
 
     path = commands.add_parser("path", help="shortest call/import chain from SOURCE to TARGET")
     path.add_argument("source")
@@ -159,9 +153,8 @@ def _search(args: argparse.Namespace, console: Console) -> int:
 
 def _relation(args: argparse.Namespace, console: Console) -> int:
     with CodeGraph() as graph:
-        method = getattr(graph, args.relation)
-        result: RelationsResult = method(
-            args.name, depth=args.depth, repo=args.repo, within=args.within
+        result = graph.related(
+            args.relation, args.name, depth=args.depth, repo=args.repo, within=args.within
         )
     if args.json:
         print_json(console, asdict(result))

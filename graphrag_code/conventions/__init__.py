@@ -11,15 +11,10 @@ the code each test reaches on the reach graph (REACHES edges).
 from __future__ import annotations
 
 from .base import ClassTree, ConventionConfig, Conventions, FileRoles, Fixture, TestKind, TestUnit
-from .exercise import EXACT, INFERRED, NAME, TIER_OF, TIERS, Exercised, exercising, reached_tiers
+from .exercise import Exercised, exercising, reach_rank, reached_ranks
 from .fixtures import Seed, seeds_of_tests
 
 __all__ = [
-    "EXACT",
-    "INFERRED",
-    "NAME",
-    "TIERS",
-    "TIER_OF",
     "ClassTree",
     "ConventionConfig",
     "Conventions",
@@ -30,6 +25,7 @@ __all__ = [
     "TestKind",
     "TestUnit",
     "exercising",
-    "reached_tiers",
+    "reach_rank",
+    "reached_ranks",
     "seeds_of_tests",
 ]

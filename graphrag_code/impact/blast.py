@@ -15,16 +15,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from ..conventions import reach_rank
 from ..graph import GraphReader
 from ..graph.records import ImpactStep
 from ..languages import dispatch_stored
 from ..model import POSSIBLE_TIERS as POSSIBLE
+from ..model import Resolution
 from .records import Affected, ChangedSymbol
 
 __all__ = ["BlastOptions", "blast_radius"]
 
-_TIER = {None: 0, "exact": 0, "inferred": 1,
-         "name": 2, "dispatch": 2, "many": 2, "signature": 2, "partial": 2}  # fmt: skip
+# exact first, then inferred, then every possible resolution alike (a name match's rank)
+_TIER = {None: 0} | {r.value: Resolution.EXACT.rank - reach_rank(r) for r in Resolution}
 
 
 @dataclass(frozen=True)

@@ -8,10 +8,10 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..conventions import TIER_OF, exercising
+from ..conventions import exercising
 from ..graph import GraphReader
 from ..graph.records import TestEdge
-from ..model import CERTAIN_TIERS
+from ..model import CERTAIN_TIERS, Resolution
 from .records import ChangedSymbol, TestToRun, UntestedSymbol
 
 __all__ = [
@@ -19,7 +19,8 @@ __all__ = [
     "runner_id", "untested_symbols",
 ]  # fmt: skip
 
-_CERTAIN = ("exact", "inferred", None)
+_CERTAIN = (*CERTAIN_TIERS, None)
+_RANK = {resolution.value: resolution.rank for resolution in Resolution}  # of a REACHES edge
 _TEST_WORDS = frozenset({"test", "tests"})
 # The certain part of the reach graph (exact and inferred chains) is walked whole, up to
 # MAX_CERTAIN nodes; chains through name matches only breadth first, nearest first, until the
@@ -139,7 +140,7 @@ def reaching_tests(reader: GraphReader, targets: Sequence[str]) -> tuple[list[Te
     callers: dict[str, set[tuple[str, int, str | None]]] = defaultdict(set)
     for back in (certain, possible):
         for node, edges in back.callers.items():
-            callers[node].update((s, TIER_OF[resolution], via) for s, resolution, via in edges)
+            callers[node].update((s, _RANK[resolution], via) for s, resolution, via in edges)
     graph = {node: sorted(edges, key=str) for node, edges in callers.items()}
     tests = certain.tests | possible.tests
     found = {target: exercising(target, graph, tests) for target in targets}

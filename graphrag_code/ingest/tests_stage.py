@@ -21,16 +21,7 @@ from collections.abc import Callable, Iterable, Mapping, Set
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..conventions import (
-    EXACT,
-    INFERRED,
-    NAME,
-    TIERS,
-    ClassTree,
-    FileRoles,
-    reached_tiers,
-    seeds_of_tests,
-)
+from ..conventions import ClassTree, FileRoles, reach_rank, reached_ranks, seeds_of_tests
 from ..graph.writer import GraphWriter
 from ..languages import language_named
 from ..linking.edges import FileLinks, NodeIds
@@ -42,15 +33,10 @@ from .write_behind import WriteBehind
 
 __all__ = ["TestsBook", "TestsReport", "update_tests"]
 
-_TIER = {
-    Resolution.EXACT: EXACT,
-    Resolution.INFERRED: INFERRED,
-    Resolution.NAME: NAME,
-    Resolution.DISPATCH: NAME,  # an override the call may reach: possible, like a name match
-    Resolution.MANY: NAME,  # one of many values the call may run: possible too
-    Resolution.SIGNATURE: NAME,  # a function of the callee's declared type: possible too
-    Resolution.PARTIAL: NAME,  # one of the values known where others may reach: possible too
-}
+_EXACT, _INFERRED, _NAME = Resolution.EXACT.rank, Resolution.INFERRED.rank, Resolution.NAME.rank
+_REACH = {resolution: reach_rank(resolution) for resolution in Resolution}  # per call edge
+# a reach rank as REACHES edges and `test_reach` store it: "exact", "inferred" or "name"
+_STORED = {rank: Resolution.of_rank(rank).value for rank in (_EXACT, _INFERRED, _NAME)}
 _FUNCTIONS = (SymbolKind.FUNCTION, SymbolKind.METHOD)
 # An unresolved call whose name a few repository functions share may run any of them; more
 # namesakes than this, or a name of a builtin type's method (`x.get()`), says nothing.
@@ -60,6 +46,7 @@ _COMMON_METHODS = frozenset(
     for kind in (list, dict, set, str, bytes, tuple, frozenset, int, float, object)
     for name in dir(kind)
 ) | frozenset({"close", "read", "write", "readline", "flush", "seek", "send", "run", "start"})
+# a tier is the `Resolution.rank` of the call (`reach_rank`) or of the weakest call on a path
 Adjacency = dict[str, tuple[tuple[str, int], ...]]  # source id -> (target id, tier)
 ReachGraph = dict[str, dict[str, tuple[int, str | None]]]  # source -> target -> (tier, via)
 
@@ -96,7 +83,7 @@ def _facts(links: FileLinks) -> bytes:
     """What the closure needs of one file's links: internal calls with tiers, base classes,
     and the names of the calls left unresolved in each node."""
     calls = tuple(
-        (e.source, e.target, _TIER[e.resolution or Resolution.EXACT])
+        (e.source, e.target, _REACH[e.resolution or Resolution.EXACT])
         for e in links.edges
         if e.kind == EdgeKind.CALLS and not e.external
     )
@@ -183,7 +170,7 @@ def _wrappers(
                 found = candidates.get(decorator.rsplit(".", 1)[-1], [])
                 if node is not None and len(found) == 1:
                     for wrapper in nested.get(found[0], ()):
-                        add(node, wrapper, NAME)
+                        add(node, wrapper, _NAME)
 
 
 def _callables_by_name(parsed: Mapping[str, ParsedFile], names: _Names) -> dict[str, list[str]]:
@@ -233,7 +220,7 @@ def _role_props(role: Role | None, reach: int | None) -> dict[str, Any]:
         "test_code": True if code else None,
         "test_role": kind,
         "entry_points": list(entries) if entries else None,
-        "test_reach": TIERS[reach] if reach else None,
+        "test_reach": _STORED[reach] if reach else None,
     }
 
 
@@ -272,7 +259,7 @@ def _adjacency(
             found = candidates.get(name, ())
             if 1 < len(found) <= MAX_NAMESAKES and name not in _COMMON_METHODS:
                 for target in found:
-                    add(source, target, NAME)
+                    add(source, target, _NAME)
     for path, file in parsed.items():
         language = language_named(file.language)
         kinds = {s.qualified_name: s.kind for s in file.symbols if s.ordinal == 1}
@@ -283,12 +270,12 @@ def _adjacency(
             if symbol.kind == SymbolKind.FUNCTION and kinds.get(symbol.parent) in _FUNCTIONS:
                 parent = names.find(path, symbol.parent)
                 if parent is not None:
-                    add(parent, node, EXACT)
+                    add(parent, node, _EXACT)
             if symbol.kind == SymbolKind.METHOD:
                 base = tree.overridden(symbol.parent, symbol.name)
                 base_node = names.by_name.get(base) if base else None
                 if base_node is not None:
-                    add(base_node, node, NAME)
+                    add(base_node, node, _NAME)
                 if language.runs_by_syntax(symbol):
                     # built instances get these run by syntax, not by a call naming them
                     built = (
@@ -298,7 +285,7 @@ def _adjacency(
                     )
                     owner = built or names.find(path, symbol.parent)
                     if owner is not None and owner != node:
-                        add(owner, node, NAME)
+                        add(owner, node, _NAME)
     by_file: dict[str, Adjacency] = defaultdict(dict)
     for source in sorted(edges):
         home = names.path_of.get(source)
@@ -320,7 +307,7 @@ def _seed_ids(
         if node is None:
             continue
         ids = [
-            (seed_id, seed.via, EXACT)
+            (seed_id, seed.via, _EXACT)
             for seed in seeds
             if (seed_id := names.find(seed.path, seed.qualified_name)) is not None
         ]
@@ -333,7 +320,7 @@ def _seed_ids(
             for method, parameter in typed(function, given):
                 method_id = names.by_name.get(method)
                 if method_id is not None:
-                    ids.append((method_id, f"fixture {parameter}", INFERRED))
+                    ids.append((method_id, f"fixture {parameter}", _INFERRED))
         found[node] = tuple(dict.fromkeys(ids))
     return found
 
@@ -490,7 +477,7 @@ def update_tests(
     )
     report.tests = book.tests = len(book.seeds)
     graph = _reach_graph(adjacency, book.seeds)
-    book.reach = reached_tiers(
+    book.reach = reached_ranks(
         book.seeds,
         {source: [(t, tier) for t, (tier, _) in out.items()] for source, out in graph.items()},
     )
@@ -509,7 +496,7 @@ def update_tests(
     )
     report.roles_written = len(changed_nodes)
     rows = [
-        {"source": source, "target": target, "props": {"resolution": TIERS[tier], "via": via}}
+        {"source": source, "target": target, "props": {"resolution": _STORED[tier], "via": via}}
         for source in sorted(sources & graph.keys())
         for target, (tier, via) in sorted(graph[source].items())
     ]

@@ -10,6 +10,7 @@ registered only when the server allows writes. A tool is a method returning
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -31,7 +32,8 @@ from ..errors import (
 from ..ids import repository_of
 from ..impact import TESTS_CUT
 from ..location import Location
-from ..retrieval.relations import Related, RelationsResult
+from ..retrieval.relation_kinds import RELATIONS, RelationKind, RelationName
+from ..retrieval.relations import Related
 from ..retrieval.search import SearchOptions
 from .answers import (
     ContextAnswer,
@@ -150,6 +152,40 @@ def _answering(
             return _failure(ToolFailure(type(exc).__name__, str(exc)))
 
     return run
+
+
+def _relation_tool(kind: RelationKind) -> Callable[..., CallToolResult]:
+    """The tool of one relation, made from its definition: named after it, described by it,
+    its subject argument named as it says (`symbol`, `module`, `target`), its default depth
+    the relation's own."""
+    subject: object = (
+        Symbol
+        if kind.subject_text is None
+        else Annotated[str, Field(description=kind.subject_text)]
+    )
+    keyword = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    signature = inspect.Signature(
+        [
+            inspect.Parameter("self", keyword),
+            inspect.Parameter(kind.subject, keyword, annotation=subject),
+            inspect.Parameter("depth", keyword, default=kind.depth, annotation=Depth),
+            inspect.Parameter("repo", keyword, default=None, annotation=Repo),
+            inspect.Parameter("within", keyword, default=False, annotation=Within),
+        ],
+        return_annotation=Annotated[CallToolResult, RelationsAnswer],
+    )
+
+    def tool(*args: Any, **kwargs: Any) -> CallToolResult:
+        given = signature.bind(*args, **kwargs)
+        given.apply_defaults()
+        tools, name, depth, repo, within = given.args
+        assert isinstance(tools, GraphTools)
+        return tools.relation(kind.name, name, depth, repo, within)
+
+    tool.__signature__ = signature  # type: ignore[attr-defined]  # what MCP reads the schema from
+    tool.__name__ = tool.__qualname__ = kind.name
+    tool.__doc__ = kind.description
+    return _answering(tool)
 
 
 class GraphTools:
@@ -305,17 +341,18 @@ class GraphTools:
         return _result([*lines, *freshness_lines(freshness)], answer)
 
     # -- relations ----------------------------------------------------------------------------
-    def _relations(
-        self, relation: str, name: str, depth: int, repo: str | None, within: bool = False
+    def relation(
+        self, relation: RelationName, name: str, depth: int, repo: str | None, within: bool
     ) -> CallToolResult:
+        """The answer of a relation's tool (`_relation_tool`)."""
         name = check_name(name, limit=self.options.max_name_chars)
         scope = self._scope(name, repo)
-        method: Callable[..., RelationsResult] = getattr(self.graph.relations, relation)
         # a repository the agent named filters the answers; one chosen here (the served one
         # defining the name) is only where the subject is looked up
-        result = method(
-            name, depth=depth, repo=scope if repo else None, lookup=scope, within=within
-        )
+        result = self.graph.relations.related(
+            relation, name, depth=depth, repo=scope if repo else None, lookup=scope,
+            within=within,
+        )  # fmt: skip
         result = replace(
             result, certain=self._served(result.certain), possible=self._served(result.possible)
         )
@@ -352,63 +389,11 @@ class GraphTools:
         )
         return _result(lines + footer, RelationsAnswer(trimmed, freshness, omitted))
 
-    @_answering
-    def callers(
-        self, symbol: Symbol, depth: Depth = 1, repo: Repo = None, within: Within = False
-    ) -> Annotated[CallToolResult, RelationsAnswer]:
-        """Who calls a function or method, directly or up to `depth` hops, each caller with
-        its file:line, the line of the call and how the call was resolved (exact, inferred, or
-        a name match = possible). Calls to a method the symbol overrides count as possible
-        callers; code with an unresolved call of the same name is listed apart. Use before
-        changing a function's signature or behaviour."""
-        return self._relations("callers", symbol, depth, repo, within)
-
-    @_answering
-    def callees(
-        self, symbol: Symbol, depth: Depth = 1, repo: Repo = None, within: Within = False
-    ) -> Annotated[CallToolResult, RelationsAnswer]:
-        """What a function or method calls, directly or up to `depth` hops: functions of the
-        indexed code with their file:line, and external ones (libraries, builtins) by name,
-        plus how many of its call sites could not be resolved."""
-        return self._relations("callees", symbol, depth, repo, within)
-
-    @_answering
-    def importers(
-        self,
-        module: Annotated[str, Field(description="a module's qualified name or file path")],
-        depth: Depth = 1,
-        repo: Repo = None,
-        within: Within = False,
-    ) -> Annotated[CallToolResult, RelationsAnswer]:
-        """Which modules import a module (directly, or transitively up to `depth`), each
-        with its file and the line of the import."""
-        return self._relations("importers", module, depth, repo, within)
-
-    @_answering
-    def dependencies(
-        self,
-        module: Annotated[str, Field(description="a module's qualified name or file path")],
-        depth: Depth = 1,
-        repo: Repo = None,
-        within: Within = False,
-    ) -> Annotated[CallToolResult, RelationsAnswer]:
-        """What a module imports (directly, or transitively up to `depth`): modules of the
-        indexed code with their files, and external packages by name."""
-        return self._relations("dependencies", module, depth, repo, within)
-
-    @_answering
-    def impact(
-        self,
-        target: Annotated[str, Field(description="a file path, module, class, function or method")],
-        depth: Depth = 3,
-        repo: Repo = None,
-        within: Within = False,
-    ) -> Annotated[CallToolResult, RelationsAnswer]:
-        """What may break if a file or symbol changes: everything that imports, calls,
-        subclasses or uses it (or anything it defines), transitively up to `depth` hops,
-        nearest first, with file:line and whether each link is certain or only a name
-        match. Use to size a change and to pick what to re-test."""
-        return self._relations("impact", target, depth, repo, within)
+    callers = _relation_tool(RELATIONS["callers"])
+    callees = _relation_tool(RELATIONS["callees"])
+    importers = _relation_tool(RELATIONS["importers"])
+    dependencies = _relation_tool(RELATIONS["dependencies"])
+    impact = _relation_tool(RELATIONS["impact"])
 
     # -- change impact ------------------------------------------------------------------------
     def _indexed_repo(self, repo: str | None) -> str:

@@ -2,7 +2,7 @@
 
 A daemon thread indexes the folder once (catching up with edits made while nothing watched)
 and then re-indexes incrementally after each debounced batch of changes
-(`api.watch_repository`). Each run drops the freshness readings, so the next answer reports
+(`CodeGraph.watch`). Each run drops the freshness readings, so the next answer reports
 the new commit and time; a failure is reported in every answer's freshness line instead of
 stopping the server.
 """
@@ -13,7 +13,6 @@ import threading
 from datetime import datetime, timezone
 from pathlib import Path
 
-from ..api import watch_repository
 from ..codegraph import CodeGraph
 from ..errors import GraphRAGCodeError
 from ..ingest.report import IngestReport
@@ -72,14 +71,11 @@ class RepositoryWatcher:
             self._catch_up()
             self.tracker.watching = True
             self.tracker.forget()
-            watch_repository(
+            self.graph.watch(
                 self.path,
                 self.repo,
-                client=self.graph.client,
-                settings=self.graph.settings,
                 on_report=self._indexed,
                 debounce_ms=self.debounce_ms,
-                embedder=self.graph.embedder,
                 stop_event=self._stop,
             )
         except GraphRAGCodeError as exc:

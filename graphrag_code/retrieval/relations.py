@@ -1,5 +1,5 @@
-"""Relationship questions answered from the graph: callers, callees, importers, dependencies,
-impact, paths, entry points.
+"""Relationship questions answered from the graph: the relation family (callers, callees,
+importers, dependencies, impact: `relation_kinds.RELATIONS`), paths, explanations, entry points.
 
 Traversals run breadth-first, one bounded Cypher step per hop, so the fan-out of hubs is
 capped and every answer knows its distance, the edges that led to it and whether all of them
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol, overload
 
 from ..errors import AmbiguousSymbolError, SymbolNotFoundError
 from ..graph import (
@@ -35,6 +35,7 @@ from ..linking.base import MAX_OVERRIDES
 from ..location import Location
 from ..model import CERTAIN_TIERS, POSSIBLE_TIERS
 from .explain import CallExplanation, explain_call
+from .relation_kinds import RELATIONS, RelationKind, RelationName
 
 __all__ = [
     "CallExplanation",
@@ -43,6 +44,8 @@ __all__ = [
     "PathResult",
     "PathStep",
     "Related",
+    "RelationMethod",
+    "RelationQuery",
     "Relations",
     "RelationsResult",
     "SymbolRef",
@@ -117,9 +120,67 @@ class EntryPoints:
     central: list[EntryPoint]  # the highest PageRank
 
 
-def _from(subject: SymbolRef) -> dict[str, tuple[str, ...]]:
-    """A walk's start: the subject alone, its path just its own name."""
-    return {subject.id: (subject.qualified_name,)}
+class RelationQuery(Protocol):
+    """A relation's method: `graph.callers("Store.save", depth=2, repo="shop")`."""
+
+    def __call__(
+        self, name: str, *, depth: int | None = None, repo: str | None = None, within: bool = False
+    ) -> RelationsResult: ...
+
+
+class _Relating(Protocol):
+    def related(
+        self,
+        relation: RelationName,
+        name: str,
+        *,
+        depth: int | None = None,
+        repo: str | None = None,
+        within: bool = False,
+    ) -> RelationsResult: ...
+
+
+class RelationMethod:
+    """The method of one relation on a class with `related()` (`Relations`, `CodeGraph`),
+    made from its `RelationKind`: `callers = RelationMethod("callers")` asks
+    `self.related("callers", …)`, documented by the kind's description."""
+
+    def __init__(self, relation: RelationName) -> None:
+        self.kind = RELATIONS[relation]
+        self.__doc__ = _method_doc(self.kind)
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        if name != self.kind.name:
+            raise TypeError(
+                f"{owner.__name__}.{name} = RelationMethod({self.kind.name!r}): a relation's "
+                "method bears the relation's name"
+            )
+
+    @overload
+    def __get__(self, instance: None, owner: type) -> RelationMethod: ...
+    @overload
+    def __get__(self, instance: _Relating, owner: type) -> RelationQuery: ...
+    def __get__(self, instance: _Relating | None, owner: type) -> RelationMethod | RelationQuery:
+        if instance is None:
+            return self
+        relation = self.kind.name
+
+        def query(
+            name: str, *, depth: int | None = None, repo: str | None = None, within: bool = False
+        ) -> RelationsResult:
+            return instance.related(relation, name, depth=depth, repo=repo, within=within)
+
+        query.__name__ = query.__qualname__ = relation
+        query.__doc__ = self.__doc__
+        return query
+
+
+def _method_doc(kind: RelationKind) -> str:
+    return (
+        f"{kind.description}\n\n`depth` hops ({kind.depth} unless given); walks cross "
+        "repositories: `repo` picks the subject and filters the answers, `within` keeps the "
+        "walk in the subject's repository."
+    )
 
 
 class Relations:
@@ -253,139 +314,77 @@ class Relations:
         possible = [r for r in found if not r.certain]
         return RelationsResult(subject, relation, certain, possible, truncated, **extra)
 
-    def callers(
+    def related(
         self,
+        relation: RelationName,
         name: str,
         *,
-        depth: int = 1,
+        depth: int | None = None,
         repo: str | None = None,
         within: bool = False,
         lookup: str | None = None,
     ) -> RelationsResult:
-        """Who calls `name` (transitively up to `depth`), plus code whose unresolved call
-        sites use the same name (possible callers no edge records).
-
-        Callers of a method that `name` overrides are possible callers too: `self.connect()`
-        in a base class resolves to the base's `connect`, yet runs a subclass's override on
-        the subclass's instances. Their path starts with the overridden method.
-        """
+        """The walk `RELATIONS[relation]` defines from `name`, up to `depth` hops (by default
+        the relation's own); `repo` picks the subject and filters the answers, `within` keeps
+        the walk in the subject's repository, `lookup` (a front end's choice) is where the
+        subject is looked up."""
+        kind = RELATIONS[relation]
         subject = self.subject(name, repo=repo, within=within, lookup=lookup)
+        hops = kind.depth if depth is None else depth
         scope = subject.repo if within else None
-        found, truncated = self._walk(
-            _from(subject), types=["CALLS"], direction="in", depth=depth, within=scope
-        )
-        overridden = self.reader.overridden_methods(subject.id, stored=dispatch_stored())
-        if overridden:
-            through, cut = self._walk(
-                {base.id: (subject.qualified_name, base.qualified_name) for base in overridden},
-                types=["CALLS"], direction="in", depth=depth, within=scope,
-            )  # fmt: skip
-            truncated = truncated or cut
-            seen = {subject.id} | {related.id for related in found}
-            found += [replace(r, certain=False) for r in through if r.id not in seen]
-        short = subject.qualified_name.rsplit(".", 1)[-1]
-        candidates = self.reader.unresolved_callers(short, repo=subject.repo)
-        return self._result(
-            subject, "callers", found, truncated, repo, unresolved_candidates=candidates
-        )
-
-    def _one_way(
-        self,
-        name: str,
-        edge: str,
-        direction: Direction,
-        *,
-        depth: int,
-        repo: str | None,
-        within: bool,
-        lookup: str | None,
-    ) -> tuple[SymbolRef, list[Related], bool]:
-        """The subject and a walk along one edge type: what callees, importers and
-        dependencies share."""
-        subject = self.subject(name, repo=repo, within=within, lookup=lookup)
-        found, truncated = self._walk(
-            _from(subject), types=[edge], direction=direction, depth=depth,
-            within=subject.repo if within else None,
-        )  # fmt: skip
-        return subject, found, truncated
-
-    def callees(
-        self,
-        name: str,
-        *,
-        depth: int = 1,
-        repo: str | None = None,
-        within: bool = False,
-        lookup: str | None = None,
-    ) -> RelationsResult:
-        """What `name` calls (transitively up to `depth`), internal and external."""
-        subject, found, truncated = self._one_way(
-            name, "CALLS", "out", depth=depth, repo=repo, within=within, lookup=lookup
-        )
-        unresolved = self.reader.unresolved_call_count(subject.id)
-        return self._result(
-            subject, "callees", found, truncated, repo, unresolved_call_sites=unresolved
-        )
-
-    def importers(
-        self,
-        module: str,
-        *,
-        depth: int = 1,
-        repo: str | None = None,
-        within: bool = False,
-        lookup: str | None = None,
-    ) -> RelationsResult:
-        """Modules that import `module` (directly, or transitively up to `depth`)."""
-        subject, found, truncated = self._one_way(
-            module, "IMPORTS", "in", depth=depth, repo=repo, within=within, lookup=lookup
-        )
-        return self._result(subject, "importers", found, truncated, repo)
-
-    def dependencies(
-        self,
-        module: str,
-        *,
-        depth: int = 1,
-        repo: str | None = None,
-        within: bool = False,
-        lookup: str | None = None,
-    ) -> RelationsResult:
-        """What `module` imports, internal modules and external packages."""
-        subject, found, truncated = self._one_way(
-            module, "IMPORTS", "out", depth=depth, repo=repo, within=within, lookup=lookup
-        )
-        return self._result(subject, "dependencies", found, truncated, repo)
-
-    def impact(
-        self,
-        path_or_symbol: str,
-        *,
-        depth: int = 3,
-        repo: str | None = None,
-        within: bool = False,
-        lookup: str | None = None,
-    ) -> RelationsResult:
-        """What may break if `path_or_symbol` changes: everything that imports, calls,
-        subclasses or uses it or anything it defines, transitively, with distances.
-
-        Both ways of dispatch are possible impact: the callers of a base method that an
-        override receives (the dispatch edges arriving at the override), and, for a changed
-        base method, the callers of its overrides (they run code that honours its contract).
-        """
-        subject = self.subject(path_or_symbol, repo=repo, within=within, lookup=lookup)
-        start = self.reader.descendants(subject.id)
-        overrides = self.reader.overriding_methods(start, limit=MAX_OVERRIDES)
-        found, truncated = self._walk(
-            dict.fromkeys(start, (subject.qualified_name,)),
-            types=["IMPORTS", "CALLS", "INHERITS", "USES_TYPE"], direction="in", depth=depth,
-            possible_start={
+        start = self.reader.descendants(subject.id) if kind.whole else [subject.id]
+        possible_start = None
+        if kind.whole:  # what overrides a method it defines is possible impact
+            overrides = self.reader.overriding_methods(start, limit=MAX_OVERRIDES)
+            possible_start = {
                 o.id: (subject.qualified_name, o.qualified_name)
                 for found_overrides in overrides.values() for o in found_overrides
-            },
-            within=subject.repo if within else None,
+            }  # fmt: skip
+        found, truncated = self._walk(
+            dict.fromkeys(start, (subject.qualified_name,)),
+            types=[edge.value for edge in kind.edges], direction=kind.direction, depth=hops,
+            possible_start=possible_start, within=scope,
         )  # fmt: skip
-        return self._result(subject, "impact", found, truncated, repo)
+        if kind.overridden:
+            through, cut = self._through_overridden(subject, kind, hops, scope, found)
+            found, truncated = found + through, truncated or cut
+        extra: dict[str, Any] = {}
+        if kind.unresolved == "candidates":
+            short = subject.qualified_name.rsplit(".", 1)[-1]
+            extra["unresolved_candidates"] = self.reader.unresolved_callers(
+                short, repo=subject.repo
+            )
+        elif kind.unresolved == "sites":
+            extra["unresolved_call_sites"] = self.reader.unresolved_call_count(subject.id)
+        return self._result(subject, relation, found, truncated, repo, **extra)
+
+    def _through_overridden(
+        self,
+        subject: SymbolRef,
+        kind: RelationKind,
+        depth: int,
+        scope: str | None,
+        found: Sequence[Related],
+    ) -> tuple[list[Related], bool]:
+        """What reaches the methods `subject` overrides and not the subject itself: possible,
+        each path starting with the overridden method (for languages without stored dispatch
+        edges these are the only record of the dispatch)."""
+        overridden = self.reader.overridden_methods(subject.id, stored=dispatch_stored())
+        if not overridden:
+            return [], False
+        through, cut = self._walk(
+            {base.id: (subject.qualified_name, base.qualified_name) for base in overridden},
+            types=[edge.value for edge in kind.edges], direction=kind.direction, depth=depth,
+            within=scope,
+        )  # fmt: skip
+        seen = {subject.id} | {related.id for related in found}
+        return [replace(r, certain=False) for r in through if r.id not in seen], cut
+
+    callers = RelationMethod("callers")
+    callees = RelationMethod("callees")
+    importers = RelationMethod("importers")
+    dependencies = RelationMethod("dependencies")
+    impact = RelationMethod("impact")
 
     def path(
         self, source: str, target: str, *, repo: str | None = None, within: bool = False
