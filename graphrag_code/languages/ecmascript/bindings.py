@@ -3,12 +3,13 @@ export (annotations, JSDoc, `new` results, aliases, `export default`, `module.ex
 
 from __future__ import annotations
 
-from collections import defaultdict
 from typing import Literal
 
 import tree_sitter as ts
 
 from ...model import Binding, Dotted, Symbol, SymbolKind
+from ...parsing.records import opaque_bindings
+from ...parsing.treesitter import first_line
 from ...parsing.treesitter import node_text as _text
 from .jsdoc import jsdoc_types
 from .scopes import FileReader
@@ -31,7 +32,7 @@ class Bindings(FileReader):
             if declarator is None:
                 continue
             scope = self._scope(declarator)
-            line = declarator.start_point[0] + 1
+            line = first_line(declarator)
             annotation = single_type(declarator.child_by_field_name("type"))
             if annotation is not None:
                 records.append(Binding(scope, (_text(name),), annotation, "annotation", line))
@@ -41,14 +42,14 @@ class Bindings(FileReader):
             assignment = name.parent
             if assignment is not None:
                 scope = self._scope(assignment)
-                line = assignment.start_point[0] + 1
+                line = first_line(assignment)
                 records.extend(_value_binding(scope, (_text(name),), assignment, line, "right"))
         for member in self.captures.get("bind.this", []):
             assignment = member.parent
             prop = member.child_by_field_name("property")
             if assignment is not None and prop is not None:
                 scope = self._scope(assignment)
-                line = assignment.start_point[0] + 1
+                line = first_line(assignment)
                 target = ("self", _text(prop))
                 records.extend(_value_binding(scope, target, assignment, line, "right"))
         for node in self.captures.get("bind.field", []):
@@ -75,9 +76,7 @@ class Bindings(FileReader):
         for name, annotation, param in parameters_of(node.child_by_field_name("parameters")):
             value = single_type(annotation) or documented.get(f"param:{name}")
             if value is not None:
-                records.append(
-                    Binding(scope, (name,), value, "annotation", param.start_point[0] + 1)
-                )
+                records.append(Binding(scope, (name,), value, "annotation", first_line(param)))
         return records
 
     def _field_binding(self, node: ts.Node) -> list[Binding]:
@@ -87,7 +86,7 @@ class Bindings(FileReader):
         scope = self._scope(node)
         if self.state.kinds.get(scope) != SymbolKind.CLASS:
             return []
-        line = node.start_point[0] + 1
+        line = first_line(node)
         label = _text(name).lstrip("#")
         annotation = single_type(node.child_by_field_name("type"))
         if annotation is not None:
@@ -106,7 +105,7 @@ class Bindings(FileReader):
         if owner is None:
             return []
         klass = owner.rpartition(".")[0]
-        line = node.start_point[0] + 1
+        line = first_line(node)
         return [Binding(klass, (_text(pattern),), annotation, "annotation", line)]
 
     def _export_bindings(self) -> list[Binding]:
@@ -119,7 +118,7 @@ class Bindings(FileReader):
                 continue
             if node.parent.type != "program":
                 continue
-            line = node.start_point[0] + 1
+            line = first_line(node)
             words = {child.type for child in node.children}
             declaration = node.child_by_field_name("declaration")
             value = node.child_by_field_name("value")
@@ -149,7 +148,7 @@ class Bindings(FileReader):
             target = dotted_name(left) if left is not None else None
             if target is None or right is None or self._scope(name) != module:
                 continue
-            line = name.start_point[0] + 1
+            line = first_line(name)
             if target == ("module", "exports") and right.type in FUNCTION_NODES | {"class"}:
                 own = right.child_by_field_name("name")
                 label = _text(own) if own is not None else "default"
@@ -167,18 +166,10 @@ class Bindings(FileReader):
 
     def _opaque(self, typed: list[Binding]) -> list[Binding]:
         """Untyped assignments to names that also have a typed binding in the same scope."""
-        lines: dict[tuple[str, Dotted], set[int]] = defaultdict(set)
-        for binding in typed:
-            lines[(binding.scope, binding.target)].add(binding.line)
-        opaque = []
-        for node in self.captures.get("local", []) + self.captures.get("bind.assign", []):
-            scope = self._declaring_scope(node)
-            target = (_text(node),)
-            known = lines.get((scope, target))
-            line = node.start_point[0] + 1
-            if known is not None and line not in known:
-                opaque.append(Binding(scope, target, (), "opaque", line))
-        return opaque
+        assigned = self.captures.get("local", []) + self.captures.get("bind.assign", [])
+        return opaque_bindings(
+            typed, ((self._declaring_scope(n), (_text(n),), first_line(n)) for n in assigned)
+        )
 
 
 def _expression_binding(

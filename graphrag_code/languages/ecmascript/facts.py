@@ -6,6 +6,7 @@ from collections import defaultdict
 from typing import Literal
 
 from ...model import CallSite, ScopeNames, TypeUse
+from ...parsing.treesitter import first_line
 from ...parsing.treesitter import node_text as _text
 from .scopes import FileReader
 from .syntax import callee_parts, dotted_name, pattern_names
@@ -26,13 +27,13 @@ class Facts(FileReader):
             if function.type == "identifier" and _text(function) == "require":
                 continue
             callee, receiver = callee_parts(function)
-            sites.append(CallSite(self._scope(node), callee, node.start_point[0] + 1, receiver))
+            sites.append(CallSite(self._scope(node), callee, first_line(node), receiver))
         for node in self.captures.get("new", []):
             constructor = node.child_by_field_name("constructor")
             if constructor is None:
                 continue
             callee, receiver = callee_parts(constructor)
-            sites.append(CallSite(self._scope(node), callee, node.start_point[0] + 1, receiver))
+            sites.append(CallSite(self._scope(node), callee, first_line(node), receiver))
         sites.sort(key=lambda site: site.line)
         return sites
 
@@ -45,22 +46,20 @@ class Facts(FileReader):
             if parent is not None and node == parent.child_by_field_name("return_type"):
                 context = "return"
             scope = self._scope(node)
-            line = node.start_point[0] + 1
+            line = first_line(node)
             uses.extend(TypeUse(scope, name, line, context) for name in type_names(node))
         for capture, context_name in (("type.satisfies", "satisfies"), ("type.as", "annotation")):
             for node in self.captures.get(capture, []):
                 if node.named_child_count < 2:
                     continue
                 scope = self._scope(node)
-                line = node.start_point[0] + 1
+                line = first_line(node)
                 for name in type_names(node.named_children[-1]):
                     uses.append(TypeUse(scope, name, line, context_name))  # type: ignore[arg-type]
         for node in self.captures.get("instanceof", []):
             dotted = dotted_name(node)
             if dotted is not None:
-                uses.append(
-                    TypeUse(self._scope(node), dotted, node.start_point[0] + 1, "isinstance")
-                )
+                uses.append(TypeUse(self._scope(node), dotted, first_line(node), "isinstance"))
         uses.sort(key=lambda u: (u.line, u.scope, u.type_name))
         return uses
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import tree_sitter as ts
 
 from ...model import ImportStatement
+from ...parsing.treesitter import first_line
 from ...parsing.treesitter import node_text as _text
 from .scopes import FileReader
 from .syntax import dotted_name, is_exports, string_literal
@@ -39,7 +40,7 @@ class Imports(FileReader):
         if specifier is None or source is None:
             return []
         scope = self._scope(node)
-        line = source.start_point[0] + 1
+        line = first_line(source)
         type_only = any(child.type == "type" for child in node.children)
         if require is not None:
             alias = next((c for c in require.named_children if c.type == "identifier"), None)
@@ -84,7 +85,7 @@ class Imports(FileReader):
         if specifier is None or source is None:
             return []
         scope = self._scope(node)
-        line = source.start_point[0] + 1
+        line = first_line(source)
         type_only = any(child.type == "type" for child in node.children)
         clause = next((c for c in node.named_children if c.type == "export_clause"), None)
         namespace = next((c for c in node.named_children if c.type == "namespace_export"), None)
@@ -121,7 +122,7 @@ class Imports(FileReader):
         if specifier is None or source is None:
             return []
         scope = self._scope(node)
-        line = source.start_point[0] + 1
+        line = first_line(source)
         parent = node.parent
         member: str | None = None
         if parent is not None and parent.type == "member_expression":  # require("x").y
@@ -151,7 +152,7 @@ class Imports(FileReader):
         specifier = string_literal(source)
         if specifier is None or source is None:
             return []
-        line = source.start_point[0] + 1
+        line = first_line(source)
         parent = node.parent
         if parent is not None and parent.type == "await_expression":
             parent = parent.parent

@@ -8,6 +8,7 @@ import re
 import tree_sitter as ts
 
 from ...model import Dotted
+from ...parsing.treesitter import first_line, last_line
 from ...parsing.treesitter import node_text as _text
 
 __all__ = ["jsdoc", "jsdoc_types", "module_doc"]
@@ -21,7 +22,7 @@ def jsdoc(node: ts.Node) -> str | None:
     if previous is None or previous.type != "comment":
         return None
     text = _text(previous)
-    if not text.startswith("/**") or previous.end_point[0] < node.start_point[0] - 1:
+    if not text.startswith("/**") or last_line(previous) < first_line(node) - 1:
         return None
     return _clean_jsdoc(text)
 
@@ -71,6 +72,6 @@ def module_doc(root: ts.Node) -> str | None:
     if first is None or first.type != "comment" or not _text(first).startswith("/**"):
         return None
     following = first.next_named_sibling
-    if following is not None and following.start_point[0] <= first.end_point[0] + 1:
+    if following is not None and first_line(following) <= last_line(first) + 1:
         return None  # it documents the declaration that follows
     return _clean_jsdoc(_text(first))

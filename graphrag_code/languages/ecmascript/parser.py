@@ -25,7 +25,6 @@ from __future__ import annotations
 import itertools
 import re
 from functools import cache
-from importlib import resources
 
 import tree_sitter as ts
 import tree_sitter_javascript
@@ -34,7 +33,8 @@ import tree_sitter_typescript
 from ...ids import path_module_name
 from ...model import ParsedFile
 from ...parsing.base import ModuleName
-from ...parsing.treesitter import syntax_issues
+from ...parsing.records import line_count
+from ...parsing.treesitter import load_query, source_captures, syntax_issues
 from .bindings import Bindings
 from .facts import Facts
 from .imports import Imports
@@ -79,11 +79,8 @@ def _language(grammar: Grammar) -> ts.Language:
 
 @cache
 def _query(grammar: Grammar) -> ts.Query:
-    queries = resources.files(__name__.rpartition(".")[0]).joinpath("queries")
     extra = "javascript.scm" if grammar == "javascript" else "typescript.scm"
-    text = queries.joinpath("ecmascript.scm").read_text() + queries.joinpath(extra).read_text()
-    query: ts.Query = ts.Query(_language(grammar), text)
-    return query
+    return load_query(_language(grammar), __name__.rpartition(".")[0], "ecmascript.scm", extra)
 
 
 def _grammar(path: str) -> tuple[Grammar, str]:
@@ -123,10 +120,7 @@ class EcmaScriptParser:
         tree = parser.parse(source)
         if tree.root_node.has_error:
             tree = _repaired(parser, tree, source)
-        captures = {
-            name: sorted(nodes, key=lambda node: (node.start_byte, -node.end_byte))
-            for name, nodes in ts.QueryCursor(_query(grammar)).captures(tree.root_node).items()
-        }
+        captures = source_captures(_query(grammar), tree.root_node)
         state = FileState(module=module, grammar=grammar)
         symbols = Symbols(state, captures).build()
         declarations_only = bool(_DECLARATION_FILE.search(path))
@@ -138,7 +132,7 @@ class EcmaScriptParser:
             is_package=False,
             language=language,
             sha256=sha256,
-            loc=text.count("\n") + (0 if text.endswith("\n") or not text else 1),
+            loc=line_count(text),
             code=text,
             docstring=module_doc(tree.root_node),
             symbols=symbols,

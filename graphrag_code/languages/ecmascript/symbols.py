@@ -10,6 +10,8 @@ from dataclasses import dataclass
 import tree_sitter as ts
 
 from ...model import Dotted, Symbol, SymbolKind
+from ...parsing.records import clipped_signature
+from ...parsing.treesitter import first_line, last_line
 from ...parsing.treesitter import node_text as _text
 from .jsdoc import jsdoc, jsdoc_types
 from .scopes import FileState, scope_of
@@ -17,8 +19,6 @@ from .syntax import FUNCTION_NODES, dotted_name, is_exports
 from .types import single_type
 
 __all__ = ["Symbols", "parameters_of"]
-
-_MAX_SIGNATURE = 300
 
 
 @dataclass
@@ -298,8 +298,8 @@ class Symbols:
             name=definition.name,
             kind=definition.kind,
             parent=parent,
-            start_line=span.start_point[0] + 1,
-            end_line=span.end_point[0] + 1,
+            start_line=first_line(span),
+            end_line=last_line(span),
             signature=_signature(span, definition),
             docstring=docstring,
             decorators=_decorators(definition.node, span),
@@ -402,9 +402,7 @@ def _signature(span: ts.Node, definition: _Def) -> str:
             )
         ]
     signature = " ".join(text.split()).rstrip("{ ").rstrip()
-    if len(signature) > _MAX_SIGNATURE:
-        signature = signature[: _MAX_SIGNATURE - 1] + "…"
-    return signature
+    return clipped_signature(signature)
 
 
 def _decorators(node: ts.Node, span: ts.Node) -> tuple[str, ...]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import tree_sitter as ts
 
 from ...model import Dotted
+from ...parsing.treesitter import member_chain
 from ...parsing.treesitter import node_text as _text
 
 __all__ = [
@@ -65,19 +66,12 @@ def callee_parts(function: ts.Node) -> tuple[Dotted, Dotted | None]:
     direct = dotted_name(function)
     if direct is not None:
         return direct, None
-    parts: list[str] = []
-    node = function
-    while node.type == "member_expression":
-        prop = node.child_by_field_name("property")
-        obj = node.child_by_field_name("object")
-        if prop is None or obj is None:
-            return ("<expr>",), None
-        parts.append(_text(prop))
-        node = unwrap(obj)
-        direct = dotted_name(node)
-        if direct is not None:
-            return (*direct, *reversed(parts)), None
-    parts.reverse()
+    chain = member_chain(function, "member_expression", "property", dotted_name, unwrap)
+    if chain is None:
+        return ("<expr>",), None
+    parts, node = chain.names, chain.base
+    if chain.head is not None:
+        return (*chain.head, *parts), None
     required = required_specifier(node)
     if required is not None:  # require("./x").f(…)
         return ("require()", required, *parts), None

@@ -6,6 +6,7 @@ from __future__ import annotations
 import tree_sitter as ts
 
 from ...model import Dotted
+from ...parsing.treesitter import collect
 from ...parsing.treesitter import node_text as _text
 from .syntax import dotted_name
 
@@ -18,22 +19,20 @@ _WRAPPERS = frozenset({"Promise", "PromiseLike", "Readonly", "Awaited", "NonNull
 
 def type_names(node: ts.Node) -> list[Dotted]:
     """Every named type in a type expression (`Map<string, Foo>` -> Map, Foo)."""
-    found: list[Dotted] = []
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if current.type == "type_identifier":
-            found.append((_text(current),))
-            continue
-        if current.type == "nested_type_identifier":
-            dotted = dotted_name(current)
-            if dotted is not None:
-                found.append(dotted)
-            continue
-        if current.type in ("type_query", "literal_type", "predefined_type"):
-            continue
-        stack.extend(current.named_children)
-    return found
+    return collect(node, _names_in)
+
+
+def _names_in(node: ts.Node) -> list[Dotted] | None:
+    """The name a type name gives (`type_names`), none for types that name no class; None
+    for the others."""
+    if node.type == "type_identifier":
+        return [(_text(node),)]
+    if node.type == "nested_type_identifier":
+        dotted = dotted_name(node)
+        return [dotted] if dotted is not None else []
+    if node.type in ("type_query", "literal_type", "predefined_type"):
+        return []
+    return None
 
 
 def single_type(node: ts.Node | None) -> Dotted | None:

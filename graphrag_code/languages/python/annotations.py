@@ -8,7 +8,7 @@ import re
 import tree_sitter as ts
 
 from ...model import Dotted, Expr
-from ...parsing.treesitter import node_text
+from ...parsing.treesitter import collect, node_text
 from .syntax import DOTTED_TEXT, dotted_name, string_value
 
 __all__ = [
@@ -254,19 +254,17 @@ def returned_type(node: ts.Node) -> Dotted | None:
 
 def annotation_names(node: ts.Node) -> list[Dotted]:
     """Every dotted name mentioned in an annotation (`dict[str, Foo]` -> str, Foo, dict)."""
-    found: list[Dotted] = []
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if current.type in ("identifier", "attribute"):
-            dotted = dotted_name(current)
-            if dotted is not None:
-                found.append(dotted)
-            continue
-        if current.type == "string":
-            value = string_value(current)
-            if value and DOTTED_TEXT.match(value.strip()):
-                found.append(tuple(value.strip().split(".")))
-            continue
-        stack.extend(current.named_children)
-    return found
+    return collect(node, _names_in)
+
+
+def _names_in(node: ts.Node) -> list[Dotted] | None:
+    """The name a name or a forward reference gives (`annotation_names`); None elsewhere."""
+    if node.type in ("identifier", "attribute"):
+        dotted = dotted_name(node)
+        return [dotted] if dotted is not None else []
+    if node.type == "string":
+        value = string_value(node)
+        return (
+            [tuple(value.strip().split("."))] if value and DOTTED_TEXT.match(value.strip()) else []
+        )
+    return None

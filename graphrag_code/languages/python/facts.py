@@ -8,8 +8,9 @@ from typing import Literal
 
 import tree_sitter as ts
 
-from ...model import Binding, CallSite, Dotted, ScopeNames, Symbol, SymbolKind, TypeUse
-from ...parsing.treesitter import node_text
+from ...model import Binding, CallSite, ScopeNames, Symbol, SymbolKind, TypeUse
+from ...parsing.records import opaque_bindings
+from ...parsing.treesitter import first_line, node_text
 from .annotations import annotation_names, annotation_type, class_annotation
 from .flows import FlowExtractor
 from .scopes import FileState
@@ -29,7 +30,7 @@ def call_sites(nodes: list[ts.Node], state: FileState, flows: FlowExtractor) -> 
         value = None if dotted_name(function) is not None else flows.value(function)
         sites.append(
             CallSite(
-                state.scope_of(node), callee, node.start_point[0] + 1, receiver,
+                state.scope_of(node), callee, first_line(node), receiver,
                 node.start_byte, flows.block_of(node), value,
             )
         )  # fmt: skip
@@ -50,7 +51,7 @@ def bindings(
         for name, type_node in parameters_of(params):
             if type_node is None:
                 continue
-            line = node.start_point[0] + 1
+            line = first_line(node)
             held = class_annotation(type_node)
             value = annotation_type(type_node) if held is None else None
             if held is not None:
@@ -65,7 +66,7 @@ def bindings(
         if target_parts is None:
             continue
         scope = state.scope_of(assignment)
-        line = assignment.start_point[0] + 1
+        line = first_line(assignment)
         right = assignment.child_by_field_name("right")
         if right is not None and right.type == "await" and right.named_child_count == 1:
             right = right.named_children[0]  # x = await f(): typed like f()
@@ -101,9 +102,7 @@ def bindings(
         callee, receiver = callee_parts(function)
         if receiver is None and callee[0] != "<expr>":
             scope = state.scope_of(call)
-            records.append(
-                Binding(scope, (node_text(target),), callee, "enter", call.start_point[0] + 1)
-            )
+            records.append(Binding(scope, (node_text(target),), callee, "enter", first_line(call)))
     records.extend(_opaque_bindings(captures, state, records))
     records.sort(key=lambda b: (b.line, b.scope, b.target))
     return records
@@ -112,20 +111,11 @@ def bindings(
 def _opaque_bindings(
     captures: dict[str, list[ts.Node]], state: FileState, typed: list[Binding]
 ) -> list[Binding]:
-    """Untyped assignments to names that also have a typed binding in the same scope: the
-    resolver needs them to know which binding is the latest before a call."""
-    typed_lines: dict[tuple[str, Dotted], set[int]] = defaultdict(set)
-    for binding in typed:
-        typed_lines[(binding.scope, binding.target)].add(binding.line)
-    opaque: list[Binding] = []
-    for node in captures.get("local", []):
-        name = (node_text(node),)
-        scope = state.scope_of(node)
-        lines = typed_lines.get((scope, name))
-        line = node.start_point[0] + 1
-        if lines is not None and line not in lines:
-            opaque.append(Binding(scope, name, (), "opaque", line))
-    return opaque
+    """Untyped assignments to names that also have a typed binding in the same scope."""
+    assigned = captures.get("local", [])
+    return opaque_bindings(
+        typed, ((state.scope_of(node), (node_text(node),), first_line(node)) for node in assigned)
+    )
 
 
 def type_uses(captures: dict[str, list[ts.Node]], state: FileState) -> list[TypeUse]:
@@ -153,11 +143,11 @@ def type_uses(captures: dict[str, list[ts.Node]], state: FileState) -> list[Type
             )
         else:
             scope = state.scope_of(node)
-        line = node.start_point[0] + 1
+        line = first_line(node)
         uses.extend(TypeUse(scope, name, line, context) for name in annotation_names(node))
     for node in captures.get("isinstance", []):
         scope = state.scope_of(node)
-        line = node.start_point[0] + 1
+        line = first_line(node)
         candidates = node.named_children if node.type == "tuple" else [node]
         for candidate in candidates:
             dotted = dotted_name(candidate)

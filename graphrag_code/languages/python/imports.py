@@ -6,7 +6,7 @@ from __future__ import annotations
 import tree_sitter as ts
 
 from ...model import ImportStatement
-from ...parsing.treesitter import node_text
+from ...parsing.treesitter import first_line, node_text
 from .scopes import FileState
 
 __all__ = ["imports"]
@@ -21,9 +21,7 @@ def imports(captures: dict[str, list[ts.Node]], state: FileState) -> list[Import
             module, alias = _name_and_alias(child)
             if module:
                 records.append(
-                    ImportStatement(
-                        scope, module, 0, None, alias, node.start_point[0] + 1, checking
-                    )
+                    ImportStatement(scope, module, 0, None, alias, first_line(node), checking)
                 )
     for node in captures.get("import.from", []):
         scope = state.scope_of(node)
@@ -32,7 +30,7 @@ def imports(captures: dict[str, list[ts.Node]], state: FileState) -> list[Import
         if module_node is None:
             continue
         level, module = _relative(module_node)
-        line = node.start_point[0] + 1
+        line = first_line(node)
         if any(child.type == "wildcard_import" for child in node.children):
             records.append(ImportStatement(scope, module, level, "*", None, line, checking))
             continue

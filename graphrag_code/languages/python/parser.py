@@ -11,13 +11,13 @@ bindings, type uses, names per scope), `annotations` (what annotations declare) 
 from __future__ import annotations
 
 from functools import cache
-from importlib import resources
 
 import tree_sitter as ts
 import tree_sitter_python
 
 from ...model import ParsedFile
-from ...parsing.treesitter import remembered_texts, syntax_issues
+from ...parsing.records import line_count
+from ...parsing.treesitter import load_query, remembered_texts, source_captures, syntax_issues
 from . import facts
 from .annotations import (
     annotation_type,
@@ -43,9 +43,7 @@ def _language() -> ts.Language:
 
 @cache
 def _query() -> ts.Query:
-    text = resources.files(__name__.rpartition(".")[0]).joinpath("queries/python.scm").read_text()
-    query: ts.Query = ts.Query(_language(), text)
-    return query
+    return load_query(_language(), __name__.rpartition(".")[0], "python.scm")
 
 
 class PythonParser:
@@ -70,11 +68,7 @@ class PythonParser:
     def _records(
         self, tree: ts.Tree, path: str, module: str, is_package: bool, source: bytes, sha256: str
     ) -> ParsedFile:
-        # each capture list in source order: the binding returns them in no stable order
-        captures = {
-            name: sorted(nodes, key=lambda node: (node.start_byte, -node.end_byte))
-            for name, nodes in ts.QueryCursor(_query()).captures(tree.root_node).items()
-        }
+        captures = source_captures(_query(), tree.root_node)
         state = FileState(module=module)
         symbols = definitions(captures.get("definition.class", []), captures, state)
         flows = self._flows(captures, state)
@@ -86,7 +80,7 @@ class PythonParser:
             is_package=is_package,
             language=self.language,
             sha256=sha256,
-            loc=text.count("\n") + (0 if text.endswith("\n") or not text else 1),
+            loc=line_count(text),
             code=text,
             docstring=docstring_of(tree.root_node),
             symbols=symbols,

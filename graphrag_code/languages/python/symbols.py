@@ -8,14 +8,13 @@ from collections import defaultdict
 import tree_sitter as ts
 
 from ...model import Dotted, Symbol, SymbolKind
-from ...parsing.treesitter import node_text
+from ...parsing.records import clipped_signature
+from ...parsing.treesitter import first_line, last_line, node_text
 from .annotations import returned_type
 from .scopes import FileState
 from .syntax import docstring_of, dotted_name
 
 __all__ = ["parameter_kinds_of", "parameters_of", "symbols"]
-
-_MAX_SIGNATURE = 300
 
 
 def symbols(
@@ -82,15 +81,14 @@ def _symbol(node: ts.Node, qualified: str, parent: str, state: FileState, ordina
         returns = returned_type(return_node) if return_node is not None else None
         parameters = tuple(name for name, _ in parameters_of(params)) if params else ()
         parameter_kinds = parameter_kinds_of(params) if params else ""
-    if len(signature) > _MAX_SIGNATURE:
-        signature = signature[: _MAX_SIGNATURE - 1] + "…"
+    signature = clipped_signature(signature)
     return Symbol(
         qualified_name=qualified,
         name=name,
         kind=kind,
         parent=parent,
-        start_line=span.start_point[0] + 1,
-        end_line=span.end_point[0] + 1,
+        start_line=first_line(span),
+        end_line=last_line(span),
         signature=" ".join(signature.split()),
         docstring=docstring_of(body),
         decorators=decorators,

@@ -10,7 +10,7 @@ import re
 import tree_sitter as ts
 
 from ...model import Dotted
-from ...parsing.treesitter import node_text
+from ...parsing.treesitter import member_chain, node_text
 
 __all__ = ["DOTTED_TEXT", "callee_parts", "docstring_of", "dotted_name", "string_value"]
 
@@ -46,19 +46,12 @@ def callee_parts(function: ts.Node) -> tuple[Dotted, Dotted | None]:
         return direct, None
     if function.type != "attribute":
         return ("<expr>",), None
-    parts: list[str] = []
-    node = function
-    while node.type == "attribute":
-        attr = node.child_by_field_name("attribute")
-        obj = node.child_by_field_name("object")
-        if attr is None or obj is None:
-            return ("<expr>",), None
-        parts.append(node_text(attr))
-        node = obj
-        direct = dotted_name(node)
-        if direct is not None:
-            return (*direct, *reversed(parts)), None
-    parts.reverse()
+    chain = member_chain(function, "attribute", "attribute", dotted_name)
+    if chain is None:
+        return ("<expr>",), None
+    parts, node = chain.names, chain.base
+    if chain.head is not None:
+        return (*chain.head, *parts), None
     if node.type == "call":
         inner = node.child_by_field_name("function")
         if inner is not None and inner.type == "identifier" and node_text(inner) == "super":
