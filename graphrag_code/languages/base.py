@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from ..conventions import Conventions
 from ..linking.base import Linker
+from ..linking.rules import PLAIN_RULES, IndexRules
 from ..parsing import ModuleName, SourceParser
 
 __all__ = ["Language", "ModuleNamer", "block_comment"]
@@ -41,3 +42,5 @@ class Language:
     # its linker stores the calls that may reach an override as CALLS edges (tier `dispatch`);
     # for the others, `callers` and `impact` derive them from INHERITS at query time
     dispatch_edges: bool = False
+    # what it tells the repository's lookup tables (properties, overloads, signature buckets)
+    index_rules: IndexRules = field(default=PLAIN_RULES)

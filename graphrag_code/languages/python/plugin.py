@@ -18,6 +18,7 @@ from .dispatch import DispatchTable
 from .linker import link_file
 from .modules import module_names
 from .parser import PythonParser
+from .tables import PYTHON_RULES
 from .values.engine import SharedValues
 
 __all__ = ["PYTHON", "PythonLinkContext", "PythonLinker"]
@@ -71,4 +72,5 @@ PYTHON = Language(
     conventions=PythonConventions(),
     doc_comment=_docstring,
     dispatch_edges=True,
+    index_rules=PYTHON_RULES,
 )
