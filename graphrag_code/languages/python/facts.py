@@ -21,6 +21,7 @@ __all__ = ["all_names", "bindings", "call_sites", "module_names", "scope_names",
 
 
 def call_sites(nodes: list[ts.Node], state: FileState, flows: FlowExtractor) -> list[CallSite]:
+    """The calls of a file, each with its callee's dotted name (or its value flow)."""
     sites = []
     for node in nodes:
         function = node.child_by_field_name("function")
@@ -42,6 +43,7 @@ def bindings(
     state: FileState,
     symbols: tuple[Symbol, ...],
 ) -> list[Binding]:
+    """What types a name: annotations, constructor calls, aliases, `with … as`."""
     records: list[Binding] = []
     for node in captures.get("definition.function", []):
         params = node.child_by_field_name("parameters")
@@ -119,6 +121,7 @@ def _opaque_bindings(
 
 
 def type_uses(captures: dict[str, list[ts.Node]], state: FileState) -> list[TypeUse]:
+    """The types annotations and `isinstance` checks name."""
     uses: list[TypeUse] = []
     for node in captures.get("annotation", []):
         parent = node.parent
@@ -162,6 +165,7 @@ def scope_names(
     state: FileState,
     symbols: tuple[Symbol, ...],
 ) -> list[ScopeNames]:
+    """The local and `global` names of each function."""
     functions = {
         s.qualified_name for s in symbols if s.kind in (SymbolKind.FUNCTION, SymbolKind.METHOD)
     }
@@ -185,6 +189,7 @@ def scope_names(
 
 
 def module_names(captures: dict[str, list[ts.Node]], state: FileState) -> set[str]:
+    """The names the module's own code binds."""
     return {
         node_text(node)
         for node in captures.get("local", [])
@@ -193,6 +198,7 @@ def module_names(captures: dict[str, list[ts.Node]], state: FileState) -> set[st
 
 
 def all_names(root: ts.Node) -> tuple[str, ...] | None:
+    """The literal `__all__` of a module, if it has one."""
     for statement in root.named_children:
         if statement.type != "expression_statement" or statement.named_child_count != 1:
             continue

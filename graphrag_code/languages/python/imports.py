@@ -13,6 +13,7 @@ __all__ = ["imports"]
 
 
 def imports(captures: dict[str, list[ts.Node]], state: FileState) -> list[ImportStatement]:
+    """The import statements of a file, in source order."""
     records: list[ImportStatement] = []
     for node in captures.get("import.plain", []):
         scope = state.scope_of(node)

@@ -30,7 +30,7 @@ from .flows import FlowExtractor
 from .imports import imports
 from .scopes import FileState
 from .signature_parser import SignatureExtractor
-from .symbols import symbols as definitions
+from .symbols import definitions
 from .syntax import docstring_of, dotted_name
 
 __all__ = ["PythonParser"]

@@ -53,7 +53,7 @@ class FileState:
     module: str
     def_scopes: dict[int, str] = field(default_factory=dict)  # def node id -> its qualified name
     def_kinds: dict[str, str] = field(default_factory=dict)  # qualified name -> node type
-    scopes: ScopeMap = field(init=False)  # complete once `symbols.symbols` has run
+    scopes: ScopeMap = field(init=False)  # complete once `symbols.definitions` has run
 
     def __post_init__(self) -> None:
         self.scopes = ScopeMap(self.module)

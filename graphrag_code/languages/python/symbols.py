@@ -14,12 +14,14 @@ from .annotations import returned_type
 from .scopes import FileState
 from .syntax import docstring_of, dotted_name
 
-__all__ = ["parameter_kinds_of", "parameters_of", "symbols"]
+__all__ = ["definitions", "parameter_kinds_of", "parameters_of"]
 
 
-def symbols(
+def definitions(
     classes: list[ts.Node], captures: dict[str, list[ts.Node]], state: FileState
 ) -> tuple[Symbol, ...]:
+    """The symbols of a file in source order; fills `state` (its scope map and the names of
+    its definitions) on the way."""
     nodes = sorted(classes + captures.get("definition.function", []), key=lambda n: n.start_byte)
     symbols: list[Symbol] = []
     seen: dict[str, int] = defaultdict(int)
