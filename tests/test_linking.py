@@ -235,11 +235,12 @@ def _link_sharing(
     `shared_mb` of growth (memory read as constant: with 0, reached after every file), and
     how often they were dropped."""
     from graphrag_code.ingest.languages import LanguageRun
+    from graphrag_code.languages import index_rules
     from graphrag_code.linking.edges import NodeIds
     from graphrag_code.linking.index import RepositoryIndex
 
     langs = LanguageRun.of(None)
-    index = RepositoryIndex(parsed.values())
+    index = RepositoryIndex(parsed.values(), index_rules())
     ids = NodeIds("vf", index)
     langs.prepare(index, {}, shared_mb)
     langs.contexts["python"].budget.measure = lambda: 100.0
@@ -372,17 +373,18 @@ def test_updating_the_index_in_place_keeps_descriptor_names_as_a_fresh_build(
     """Watch mode swaps a changed file's part of the index in place: the count of class
     bodies assigning each name a call (where a descriptor may stand) must end as a fresh
     build of the same files would have it, names that no class assigns any more removed."""
+    from graphrag_code.languages import index_rules
     from graphrag_code.linking.index import RepositoryIndex
 
     (tmp_path / "a.py").write_text("class A:\n    size = Meter()\n    name = Meter()\n")
     (tmp_path / "b.py").write_text("class B:\n    size = Meter()\n    flag = 1\n")
     before = link_repository(tmp_path, repo="t").parsed
-    index = RepositoryIndex(before.values())
+    index = RepositoryIndex(before.values(), index_rules())
     assert index.descriptor_names == {"size": 2, "name": 1}
     (tmp_path / "a.py").write_text("class A:\n    size = 2\n    label = Meter()\n")
     after = link_repository(tmp_path, repo="t").parsed
     assert index.update([before["a.py"]], [after["a.py"]])
-    assert index.descriptor_names == RepositoryIndex(after.values()).descriptor_names
+    assert index.descriptor_names == RepositoryIndex(after.values(), index_rules()).descriptor_names
     assert index.descriptor_names == {"size": 1, "label": 1}
 
 
@@ -392,6 +394,7 @@ def test_updating_the_index_in_place_keeps_overload_returns_as_a_fresh_build(
     """The returns an `@overload` stub's later definitions declare (its own return type
     stands only if they all declare it, the implementation included) follow an edit in
     place as a fresh build has them."""
+    from graphrag_code.languages import index_rules
     from graphrag_code.linking.index import Lookups, RepositoryIndex
 
     stubs = (
@@ -402,11 +405,13 @@ def test_updating_the_index_in_place_keeps_overload_returns_as_a_fresh_build(
     )
     (tmp_path / "a.py").write_text(stubs)
     before = link_repository(tmp_path, repo="t").parsed
-    index = RepositoryIndex(before.values())
+    index = RepositoryIndex(before.values(), index_rules())
     make = index.symbols["a.make"]
     assert Lookups(index).declared_return(make) is None  # A or B: the body says which
     (tmp_path / "a.py").write_text(stubs.replace("-> B", "-> A").replace("-> A | B", "-> A"))
     after = link_repository(tmp_path, repo="t").parsed
     assert index.update([before["a.py"]], [after["a.py"]])
-    assert index.redefined_returns == RepositoryIndex(after.values()).redefined_returns
+    assert (
+        index.redefined_returns == RepositoryIndex(after.values(), index_rules()).redefined_returns
+    )
     assert Lookups(index).declared_return(index.symbols["a.make"]) == ("A",)

@@ -30,6 +30,7 @@ from benchmarks.oracles.packages import download_sdist, extract_sdist, parse_spe
 from graphrag_code.ingest.languages import LanguageRun
 from graphrag_code.ingest.offline import link_parsed, link_repository
 from graphrag_code.ingest.state import paused_gc
+from graphrag_code.languages import index_rules
 from graphrag_code.linking.consulted import ConsultedKeys
 from graphrag_code.linking.edges import FileLinks, NodeIds
 from graphrag_code.linking.index import RepositoryIndex
@@ -54,7 +55,7 @@ def _timed_link(parsed: dict[str, Any], workers: int) -> tuple[float, dict[str, 
 
 def _alone(parsed: dict[str, Any], full: dict[str, Any], count: int) -> dict[str, Any]:
     """Link `count` sampled Python files one at a time, each with a fresh linking context."""
-    index = RepositoryIndex(parsed.values())
+    index = RepositoryIndex(parsed.values(), index_rules())
     ids = NodeIds("bench", index)
     python = sorted(path for path in parsed if path.endswith(".py"))
     sample = random.Random(20261202).sample(python, min(count, len(python)))

@@ -15,16 +15,14 @@ from typing import Any
 
 from ..graph.client import Neo4jClient
 from ..graph.writer import GraphWriter
+from ..languages import index_rules
 from ..linking.consulted import key_hashes
 from ..linking.edges import FileLinks
 from ..linking.index import (
     RepositoryIndex,
     call_names,
-    descriptor_names,
     flow_keys,
     interface_hash,
-    property_names,
-    signature_names,
     store_names,
     value_names,
 )
@@ -134,7 +132,7 @@ def lookup_tables(run: IngestRun, removed: set[str]) -> RepositoryIndex:
         new = [run.parsed[p] for p in sorted(run.fresh)]
         if cached.update(old, new):
             return cached
-    return RepositoryIndex(run.parsed.values())
+    return RepositoryIndex(run.parsed.values(), index_rules())
 
 
 def ids_shift(run: IngestRun, index: RepositoryIndex, removed: set[str]) -> bool:
@@ -173,8 +171,8 @@ def files_to_relink(run: IngestRun, index: RepositoryIndex, removed: set[str]) -
             for key in old_flows.keys() | new_flows.keys()
             if old_flows.get(key) != new_flows.get(key)
         }
-        old_names = Counter(_callable_names(old))
-        new_names = Counter(_callable_names(new))
+        old_names = Counter(_callable_names(old, index))
+        new_names = Counter(_callable_names(new, index))
         dirty_names |= {
             n for n in old_names.keys() | new_names.keys() if old_names[n] != new_names[n]
         }
@@ -189,19 +187,16 @@ def files_to_relink(run: IngestRun, index: RepositoryIndex, removed: set[str]) -
     return relink
 
 
-def _callable_names(parsed: ParsedFile | None) -> list[str]:
-    """Short names of its definitions, `CALL_KEY + name` for its calls passing values and
-    `PROPERTY_KEY + name` for its properties and their setters / deleters, `DESCRIPTOR_KEY +
-    name` for what its class bodies assign calls to, `SIGNATURE_KEY + bucket` for its
-    annotated functions, `STORE_KEY + attribute` for its stores into attributes through
-    variables, `VALUE_KEY + name` for the names it uses as values."""
+def _callable_names(parsed: ParsedFile | None, index: RepositoryIndex) -> list[str]:
+    """Short names of its definitions, `CALL_KEY + name` for its calls passing values, the
+    keys its language's rules offer (`IndexRules.offered_names`: Python's properties,
+    descriptors and signature buckets), `STORE_KEY + attribute` for its stores into
+    attributes through variables, `VALUE_KEY + name` for the names it uses as values."""
     if parsed is None:
         return []
     names = [s.name for s in parsed.symbols if s.ordinal == 1]
-    return (
-        names + call_names(parsed) + property_names(parsed) + descriptor_names(parsed)
-        + signature_names(parsed) + store_names(parsed) + value_names(parsed)
-    )  # fmt: skip
+    offered = index.language_rules(parsed.language).offered_names(parsed)
+    return names + call_names(parsed) + offered + store_names(parsed) + value_names(parsed)
 
 
 def _flows(parsed: ParsedFile | None) -> dict[str, str]:

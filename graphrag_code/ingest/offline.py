@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..languages import language_named, module_names
+from ..languages import index_rules, language_named, module_names
 from ..linking.base import LinkContext
 from ..linking.edges import FileLinks, NodeIds
 from ..linking.index import RepositoryIndex
@@ -87,7 +87,7 @@ def link_parsed(
 ) -> LinkedRepository:
     """Link parsed files (on up to `workers` processes), as the indexer does."""
     langs = LanguageRun.of(languages)
-    index = RepositoryIndex(files.values())
+    index = RepositoryIndex(files.values(), index_rules())
     ids = NodeIds(repo, index)
     issues = langs.prepare(index, project or {})
     paths = sorted(files)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from ..conventions import Conventions
 from ..ids import path_module_name
 from ..linking.base import Linker
+from ..linking.rules import PLAIN_RULES, IndexRules
 from ..model import Symbol
 from ..parsing import ModuleName, SourceParser
 from .layout import SourceLayout
@@ -93,3 +94,5 @@ class Language:
     # instance: code that builds one possibly reaches those (tests' reach, tier name)
     runs_by_syntax: Callable[[Symbol], bool] = field(default=runs_only_when_called)
     constructor: str | None = None
+    # what it tells the repository's lookup tables (properties, overloads, signature buckets)
+    index_rules: IndexRules = field(default=PLAIN_RULES)

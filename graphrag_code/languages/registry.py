@@ -10,6 +10,7 @@ from types import MappingProxyType
 
 from ..errors import ConfigurationError
 from ..linking.base import Linker
+from ..linking.rules import IndexRules
 from ..model import SourceFile
 from ..parsing import ModuleName
 from .base import Language
@@ -17,9 +18,9 @@ from .ecmascript.plugin import JAVASCRIPT, TYPESCRIPT
 from .python.plugin import PYTHON
 
 __all__ = [
-    "LANGUAGES", "Language", "Linker", "dispatch_stored", "interpreter_map", "language_named",
-    "languages", "module_names", "project_file_names", "register", "routes", "select_languages",
-    "suffix_map", "unregister",
+    "LANGUAGES", "Language", "Linker", "dispatch_stored", "index_rules", "interpreter_map",
+    "language_named", "languages", "module_names", "project_file_names", "register", "routes",
+    "select_languages", "suffix_map", "unregister",
 ]  # fmt: skip
 
 LANGUAGES: tuple[Language, ...] = (PYTHON, TYPESCRIPT, JAVASCRIPT)
@@ -74,6 +75,11 @@ def languages() -> tuple[Language, ...]:
 def dispatch_stored() -> tuple[str, ...]:
     """The languages whose linkers store the calls that may reach overrides as edges."""
     return tuple(lang.name for lang in languages() if lang.dispatch_edges)
+
+
+def index_rules() -> dict[str, IndexRules]:
+    """Each language's rules for the repository's lookup tables, by name (`RepositoryIndex`)."""
+    return {lang.name: lang.index_rules for lang in languages()}
 
 
 def language_named(name: str) -> Language:

@@ -24,14 +24,13 @@ from ..model import (
     SymbolKind,
     ValueFlow,
 )
+from .rules import PLAIN_RULES, IndexRules, RulesByLanguage
 
 __all__ = [
-    "CALL_KEY", "DESCRIPTOR_KEY", "FLOWS_KEY", "PROPERTY_KEY", "SIGNATURE_KEY", "STORE_KEY",
-    "VALUE_CALLS", "VALUE_KEY",
-    "Lookups", "ModuleInfo", "RepositoryIndex", "call_names", "descriptor_names", "flow_keys",
-    "interface_hash", "is_property", "mentions", "pass_name", "positional_types", "property_names",
-    "signature_buckets", "signature_names", "store_names", "stores", "value_calls",
-    "value_names", "value_references",
+    "CALL_KEY", "FLOWS_KEY", "SIGNATURE_KEY", "STORE_KEY", "VALUE_CALLS", "VALUE_KEY",
+    "Lookups", "ModuleInfo", "RepositoryIndex", "call_names", "flow_keys", "interface_hash",
+    "mentions", "pass_name", "store_names", "stores", "value_calls", "value_names",
+    "value_references",
 ]  # fmt: skip
 
 FLOWS_KEY = "flows:"
@@ -40,16 +39,10 @@ read that part of a file's value flow (`ParsedFile.flows`, `passes`)."""
 CALL_KEY = "call:"
 """`CALL_KEY + name` in `names_consulted`: the linking looked for every call named `name`
 (the callers of a function whose parameter it followed)."""
-DESCRIPTOR_KEY = "descriptor:"
-"""`DESCRIPTOR_KEY + name` in `names_consulted`: the linking asked whether some class body
-assigns `name` a call's result (a descriptor such as flask's `testing =
-ConfigAttribute("TESTING")`, whose `__get__` an attribute read runs); see `descriptor_names`."""
-PROPERTY_KEY = "property:"
-"""`PROPERTY_KEY + name` in `names_consulted`: the linking asked whether some method named
-`name` is a property (an attribute read runs its getter); see `property_names`."""
 SIGNATURE_KEY = "signature:"
 """`SIGNATURE_KEY + bucket` in `names_consulted`: the linking matched a callable type against
-the functions of one `signature_buckets` bucket (a function entering it relinks the file)."""
+the functions of one bucket (`IndexRules.signature_buckets`: a function entering it relinks
+the file)."""
 STORE_KEY = "store:"
 """`STORE_KEY + attribute` in `names_consulted`: the linking looked for every store into an
 attribute of that name through a variable (`s.auth = HTTPDigestAuth(…)` in a test), to learn
@@ -58,39 +51,7 @@ VALUE_KEY = "value:"
 """`VALUE_KEY + name` in `names_consulted`: the linking asked whether any code uses something
 of that name as a value (passes, assigns, returns or stores it, rather than only calling it):
 only such a function can be what a variable of a callable type holds; see `value_names`."""
-_NO_PARAMETERS = "()"  # the bucket of functions callable without arguments
-# decorators whose last name makes a method a property (`@property`, `functools.` or
-# werkzeug / django `cached_property`, `abc.abstractproperty`), matched by name
-_PROPERTY_DECORATORS = frozenset({"property", "cached_property", "abstractproperty"})
 _CONTAINER_MARKS = frozenset({"<item>", "<items>", "<key>"})
-
-
-def is_property(symbol: Symbol) -> bool:
-    """A method decorated as a property (Python)."""
-    return symbol.kind == SymbolKind.METHOD and any(
-        d.rpartition(".")[2] in _PROPERTY_DECORATORS for d in symbol.decorators
-    )
-
-
-def property_names(parsed: ParsedFile) -> list[str]:
-    """`PROPERTY_KEY + name` for each property and each setter / deleter of one: a count
-    that changes says readers of `x.name` elsewhere may link differently."""
-    return [
-        PROPERTY_KEY + s.name
-        for s in parsed.symbols
-        if (s.ordinal == 1 and is_property(s)) or (s.ordinal > 1 and _accessor(s) is not None)
-    ]
-
-
-def _class_call_attributes(parsed: ParsedFile) -> list[str]:
-    """The names class bodies assign a call's result to (`testing = ConfigAttribute(...)`):
-    where a descriptor may stand."""
-    classes = {s.qualified_name for s in parsed.symbols if s.kind == SymbolKind.CLASS}
-    return [
-        flow.target[0]
-        for flow in parsed.flows
-        if flow.scope in classes and len(flow.target) == 1 and flow.value[0] == "call"
-    ]
 
 
 def _value_references(parsed: ParsedFile) -> list[str]:
@@ -134,45 +95,6 @@ def value_references(parsed: ParsedFile) -> tuple[str, ...]:
 def value_names(parsed: ParsedFile) -> list[str]:
     """`VALUE_KEY + name` for each name a file uses as a value (see `VALUE_KEY`)."""
     return [VALUE_KEY + name for name in value_references(parsed)]
-
-
-def descriptor_names(parsed: ParsedFile) -> list[str]:
-    """`DESCRIPTOR_KEY + name` for each name a class body assigns a call's result to: a count
-    that changes says readers of `x.name` elsewhere may link differently."""
-    return [DESCRIPTOR_KEY + name for name in _class_call_attributes(parsed)]
-
-
-def positional_types(signature: Signature, symbol: Symbol | None) -> tuple[Dotted | None, ...]:
-    """The positional parameter types a caller passes: a method's `self` (or `cls`) dropped."""
-    if (
-        symbol is not None
-        and symbol.kind == SymbolKind.METHOD
-        and "staticmethod" not in symbol.decorators
-    ):
-        return signature.parameters[1:]
-    return signature.parameters
-
-
-def signature_buckets(signature: Signature, symbol: Symbol | None) -> list[str]:
-    """Where a function's signature is filed for matching: under the last name of its first
-    positional parameter's type, and under "()" when it can be called without arguments."""
-    types = positional_types(signature, symbol)
-    buckets = [types[0][-1]] if types and types[0] is not None else []
-    required = signature.required - (len(signature.parameters) - len(types))
-    if required <= 0:
-        buckets.append(_NO_PARAMETERS)
-    return buckets
-
-
-def signature_names(parsed: ParsedFile) -> list[str]:
-    """`SIGNATURE_KEY + bucket` for each function signature of a file (see `signature_buckets`)."""
-    symbols = {s.qualified_name: s for s in parsed.symbols if s.ordinal == 1}
-    return [
-        SIGNATURE_KEY + bucket
-        for signature in parsed.signatures
-        if not signature.declared
-        for bucket in signature_buckets(signature, symbols.get(signature.name))
-    ]
 
 
 @dataclass
@@ -429,24 +351,12 @@ def _relative(value: object, block: object) -> object:
     return value
 
 
-def is_overload(symbol: Symbol) -> bool:
-    """Whether a definition is a `@typing.overload` stub."""
-    return any(decorator.rsplit(".", 1)[-1] == "overload" for decorator in symbol.decorators)
-
-
-def _accessor(symbol: Symbol) -> str | None:
-    """`@name.setter` / `@name.deleter` over `def name`: "setter" / "deleter"."""
-    for decorator in symbol.decorators:
-        owner, _, kind = decorator.rpartition(".")
-        if owner == symbol.name and kind in ("setter", "deleter"):
-            return kind
-    return None
-
-
 class RepositoryIndex:
-    """All tables of one repository. Built once per linking run."""
+    """All tables of one repository. Built once per linking run, with each language's rules
+    (`languages.index_rules()`; a language without rules here is read as plain)."""
 
-    def __init__(self, files: Iterable[ParsedFile]) -> None:
+    def __init__(self, files: Iterable[ParsedFile], rules: RulesByLanguage | None = None) -> None:
+        self.rules: dict[str, IndexRules] = dict(rules or {})
         self.modules: dict[str, ModuleInfo] = {}
         self.shadowed_paths: set[str] = set()
         self.symbols: dict[str, Symbol] = {}
@@ -457,18 +367,20 @@ class RepositoryIndex:
         self.scope_names: dict[str, ScopeNames] = {}
         self.attribute_bindings: dict[str, dict[str, list[Binding]]] = defaultdict(dict)
         self.short_names: dict[str, list[str]] = defaultdict(list)
-        # short name -> how many of its methods are properties (`x.name` reads run a getter)
+        # short name -> how many of its methods are properties (`x.name` reads run a getter;
+        # `IndexRules.is_property`)
         self.property_names: Counter[str] = Counter()
         # short name -> how many class bodies assign it a call's result (a descriptor, maybe)
         self.descriptor_names: Counter[str] = Counter()
         # short name -> how many files use something of that name as a value (`VALUE_KEY`)
         self.value_names: Counter[str] = Counter()
-        # property -> "setter" / "deleter" -> the ordinal of that redefinition (`@x.setter`)
+        # property -> its accessor ("setter", "deleter": `IndexRules.accessor`) -> the ordinal
+        # of that redefinition
         self.accessors: dict[str, dict[str, int]] = {}
-        # a name defined again in its module (`@overload` stubs, then the implementation) ->
+        # a name defined again in its module (overload stubs, then the implementation) ->
         # the returns its later definitions declare
         self.redefined_returns: dict[str, set[Dotted | None]] = {}
-        # value flow (Python): per scope, target -> flows in source order
+        # value flow: per scope, target -> flows in source order
         self.scope_flows: dict[str, dict[Dotted, list[ValueFlow]]] = defaultdict(dict)
         # class -> attribute -> flows into `self.attribute` (its methods) or the class body
         self.attribute_flows: dict[str, dict[str, list[ValueFlow]]] = defaultdict(dict)
@@ -483,8 +395,8 @@ class RepositoryIndex:
         self.decorations: dict[str, ValueFlow] = {}  # decorated definition -> its binding
         # class -> attribute -> its annotation, when the resolver does not read it
         self.declared_attributes: dict[str, dict[str, ValueFlow]] = defaultdict(dict)
-        # Python: annotated functions and declared callable types by `Signature.name`, with
-        # the module each is written in; the functions by `signature_buckets`
+        # annotated functions and declared callable types by `Signature.name`, with the
+        # module each is written in; the functions by `IndexRules.signature_buckets`
         self.signatures: dict[str, tuple[Signature, str]] = {}
         self.signature_buckets: dict[str, list[str]] = defaultdict(list)
         ordered = sorted(files, key=lambda f: (not f.is_package, f.path))
@@ -494,14 +406,24 @@ class RepositoryIndex:
                 continue
             self._add(parsed)
 
+    def language_rules(self, language: str) -> IndexRules:
+        return self.rules.get(language, PLAIN_RULES)
+
+    def symbol_rules(self, qualified_name: str) -> IndexRules:
+        """The rules of the language a symbol of the index is written in."""
+        module = self.symbol_module.get(qualified_name)
+        info = self.modules.get(module) if module is not None else None
+        return self.language_rules(info.parsed.language) if info is not None else PLAIN_RULES
+
     def _add(self, parsed: ParsedFile) -> None:
+        rules = self.language_rules(parsed.language)
         self.modules[parsed.module] = _module_info(parsed)
         kinds: dict[str, SymbolKind] = {}
         for symbol in parsed.symbols:
             if symbol.ordinal != 1 and self.symbol_module.get(symbol.qualified_name) == (
                 parsed.module
             ):
-                accessor = _accessor(symbol)
+                accessor = rules.accessor(symbol)
                 if accessor is not None:
                     self.accessors.setdefault(symbol.qualified_name, {})[accessor] = symbol.ordinal
                 self.redefined_returns.setdefault(symbol.qualified_name, set()).add(symbol.returns)
@@ -516,7 +438,7 @@ class RepositoryIndex:
                 )
             if symbol.kind in (SymbolKind.FUNCTION, SymbolKind.METHOD, SymbolKind.CLASS):
                 self.short_names[symbol.name].append(symbol.qualified_name)
-                if is_property(symbol):
+                if rules.is_property(symbol):
                     self.property_names[symbol.name] += 1
         for statement in parsed.imports:
             if statement.scope != parsed.module and statement.name != "*" and statement.binds:
@@ -541,7 +463,7 @@ class RepositoryIndex:
         for names in parsed.scopes:
             self.scope_names[names.scope] = names
         self._add_flows(parsed, kinds)
-        self.descriptor_names.update(_class_call_attributes(parsed))
+        self.descriptor_names.update(rules.descriptor_attributes(parsed))
         self.value_names.update(value_references(parsed))
         for signature in parsed.signatures:
             if signature.name in self.signatures:
@@ -549,7 +471,7 @@ class RepositoryIndex:
             self.signatures[signature.name] = (signature, parsed.module)
             if not signature.declared and kinds.get(signature.name) is not None:
                 symbol = self.symbols[signature.name]
-                for bucket in signature_buckets(signature, symbol):
+                for bucket in rules.signature_buckets(signature, symbol):
                     self.signature_buckets[bucket].append(signature.name)
 
     def _add_flows(self, parsed: ParsedFile, kinds: dict[str, SymbolKind]) -> None:
@@ -617,8 +539,9 @@ class RepositoryIndex:
         return True
 
     def _remove(self, parsed: ParsedFile) -> None:
+        rules = self.language_rules(parsed.language)
         del self.modules[parsed.module]
-        _uncount(self.descriptor_names, _class_call_attributes(parsed))
+        _uncount(self.descriptor_names, rules.descriptor_attributes(parsed))
         _uncount(self.value_names, value_references(parsed))
         for signature in parsed.signatures:
             if self.signatures.get(signature.name, (None, ""))[1] != parsed.module:
@@ -626,7 +549,7 @@ class RepositoryIndex:
             del self.signatures[signature.name]
             symbol = self.symbols.get(signature.name)
             if not signature.declared and symbol is not None:
-                for bucket in signature_buckets(signature, symbol):
+                for bucket in rules.signature_buckets(signature, symbol):
                     _discard(self.signature_buckets, bucket, signature.name)
         for symbol in parsed.symbols:
             qualified = symbol.qualified_name
@@ -639,7 +562,7 @@ class RepositoryIndex:
                 if not self.members.get(symbol.parent, True):
                     del self.members[symbol.parent]
             _discard(self.short_names, symbol.name, qualified)
-            if is_property(symbol):
+            if rules.is_property(symbol):
                 self.property_names[symbol.name] -= 1
                 if self.property_names[symbol.name] <= 0:
                     del self.property_names[symbol.name]
@@ -756,10 +679,12 @@ class Lookups:
 
     def declared_return(self, symbol: Symbol) -> Dotted | None:
         """The one type a call of a function is declared to return: its annotation, unless it
-        is an `@overload` stub whose other definitions declare other types (click's
-        `command(f) -> Command` while `command("name")` returns a decorator): then none, and
-        the implementation's returned values say."""
-        if symbol.returns is None or not is_overload(symbol):
+        is an overload stub (`IndexRules.is_overload`) whose other definitions declare other
+        types (click's `command(f) -> Command` while `command("name")` returns a decorator):
+        then none, and the implementation's returned values say."""
+        if symbol.returns is None:
+            return None
+        if not self.index.symbol_rules(symbol.qualified_name).is_overload(symbol):
             return symbol.returns
         self.modules_consulted.add(self.index.symbol_module[symbol.qualified_name])
         others = self.index.redefined_returns.get(symbol.qualified_name, set())
@@ -778,7 +703,7 @@ class Lookups:
             self.modules_consulted.add(module)
         return self.index.attribute_bindings.get(class_name, {}).get(attribute, [])
 
-    # -- value flow (Python): each read records the module's flows as consulted ---------------
+    # -- value flow: each read records the module's flows as consulted -----------------------
     def _flows_of(self, key: str) -> None:
         self.modules_consulted.add(FLOWS_KEY + key)
 
@@ -847,7 +772,7 @@ class Lookups:
         return self.index.value_names.get(name, 0) > 0
 
     def signatures_in(self, bucket: str) -> list[tuple[Symbol, Signature, str]]:
-        """The functions filed under `bucket` (see `signature_buckets`), with their
+        """The functions filed under `bucket` (`IndexRules.signature_buckets`), with their
         signatures and modules."""
         self.names_consulted.add(SIGNATURE_KEY + bucket)
         found: list[tuple[Symbol, Signature, str]] = []

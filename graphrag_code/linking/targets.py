@@ -8,13 +8,14 @@ the rest is `exact`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..model import Binding, Dotted
 
 __all__ = [
     "NOT_HERE", "External", "Instance", "ModuleRef", "NotHere", "SymbolRef", "Target",
-    "latest_before", "mark", "single",
+    "agreed_value", "latest_before", "mark", "single",
 ]  # fmt: skip
 
 
@@ -83,6 +84,31 @@ def latest_before(bindings: list[Binding], line: int) -> list[Binding]:
         return []
     last = max(b.line for b in before)
     return [b for b in before if b.line == last]
+
+
+def agreed_value(
+    bindings: list[Binding] | None,
+    resolving: set[tuple[str, Dotted]],
+    value: Callable[[Binding], Target | None],
+    agree: Callable[[list[Target | None]], Target | None] = single,
+) -> Target | None:
+    """The value a name holds when all its bindings agree (`agree`): `value` reads each typed
+    one by its language's rules; an untyped (`opaque`) binding or an unknown value makes it
+    None, and so does a name met again while its bindings are read (`x = x.copy()`), which
+    `resolving` tracks (one set per resolver)."""
+    if not bindings:
+        return None
+    key = (bindings[0].scope, bindings[0].target)
+    if key in resolving:
+        return None
+    resolving.add(key)
+    try:
+        values = [None if binding.kind == "opaque" else value(binding) for binding in bindings]
+    finally:
+        resolving.discard(key)
+    if any(found is None for found in values):
+        return None
+    return agree(values)
 
 
 class NotHere:

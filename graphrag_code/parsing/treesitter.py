@@ -4,14 +4,22 @@ from __future__ import annotations
 
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
+from importlib import resources
+from typing import TypeVar
 
 import tree_sitter as ts
 
-from ..model import ParseIssue
+from ..model import Dotted, ParseIssue
 
-__all__ = ["node_text", "remembered_texts", "syntax_issues"]
+__all__ = [
+    "MemberChain", "collect", "first_line", "last_line", "load_query", "member_chain",
+    "node_text", "remembered_texts", "source_captures", "syntax_issues",
+]  # fmt: skip
+
+_T = TypeVar("_T")
 
 
 # texts up to this long (names, dotted names, short expressions) are interned
@@ -71,3 +79,81 @@ def syntax_issues(root: ts.Node, limit: int = 50) -> list[ParseIssue]:
             stack.extend(reversed([c for c in node.children if c.has_error or c.is_missing]))
     issues.sort(key=lambda issue: issue.line)
     return issues
+
+
+def load_query(language: ts.Language, package: str, *files: str) -> ts.Query:
+    """The query written in the `.scm` files of `package`'s `queries/` folder, in that order
+    (a grammar family's shared captures, then its dialect's)."""
+    folder = resources.files(package).joinpath("queries")
+    query: ts.Query = ts.Query(language, "".join(folder.joinpath(f).read_text() for f in files))
+    return query
+
+
+def source_captures(query: ts.Query, root: ts.Node) -> dict[str, list[ts.Node]]:
+    """The query's captures under `root`, each list in source order, an outer node before the
+    inner ones that start with it (the binding returns them in no stable order)."""
+    return {
+        name: sorted(nodes, key=lambda node: (node.start_byte, -node.end_byte))
+        for name, nodes in ts.QueryCursor(query).captures(root).items()
+    }
+
+
+def first_line(node: ts.Node) -> int:
+    """The line a node starts on, counted from 1."""
+    return node.start_point[0] + 1
+
+
+def last_line(node: ts.Node) -> int:
+    """The line a node ends on, counted from 1."""
+    return node.end_point[0] + 1
+
+
+def collect(root: ts.Node, take: Callable[[ts.Node], Iterable[_T] | None]) -> list[_T]:
+    """What `take` finds in `root`'s subtree, depth first, last child first: where it answers
+    (with what it keeps, maybe nothing) the walk goes no deeper; where it answers None, the
+    walk goes on into the node's named children."""
+    found: list[_T] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        taken = take(node)
+        if taken is None:
+            stack.extend(node.named_children)
+        else:
+            found.extend(taken)
+    return found
+
+
+@dataclass(frozen=True)
+class MemberChain:
+    """`base.a.b` read from the outside in: the member names after the base, in source order,
+    and the base: a dotted name where the language reads one there (`head`), else the node
+    where the chain starts (a call, a subscript)."""
+
+    names: tuple[str, ...]
+    head: Dotted | None
+    base: ts.Node
+
+
+def member_chain(
+    node: ts.Node,
+    member: str,
+    name_field: str,
+    head: Callable[[ts.Node], Dotted | None],
+    inner: Callable[[ts.Node], ts.Node] | None = None,
+) -> MemberChain | None:
+    """The chain of `member` nodes (`attribute`, `member_expression`) that ends at `node`, each
+    naming its member in field `name_field` and its object in `object` (seen through `inner`:
+    parentheses, casts); None when a member lacks either (a broken tree)."""
+    names: list[str] = []
+    while node.type == member:
+        name = node.child_by_field_name(name_field)
+        obj = node.child_by_field_name("object")
+        if name is None or obj is None:
+            return None
+        names.append(node_text(name))
+        node = obj if inner is None else inner(obj)
+        dotted = head(node)
+        if dotted is not None:
+            return MemberChain(tuple(reversed(names)), dotted, node)
+    return MemberChain(tuple(reversed(names)), None, node)

@@ -21,6 +21,7 @@ from ...linking.targets import (
     ModuleRef,
     SymbolRef,
     Target,
+    agreed_value,
     latest_before,
     mark,
     single,
@@ -383,33 +384,19 @@ class EcmaResolver:
 
     def _binding_value(self, bindings: list[Binding] | None, scope: str) -> Target | None:
         """The value a name holds when all its typed bindings agree."""
-        if not bindings:
-            return None
-        key = (bindings[0].scope, bindings[0].target)
-        if key in self._resolving:
-            return None
-        self._resolving.add(key)
-        try:
-            module = self._module_of(scope)
-            values: list[Target | None] = []
-            for binding in bindings:
-                if binding.kind == "opaque":
-                    values.append(None)
-                    continue
-                value = self.resolve_dotted(binding.scope, binding.value, module, binding.line)
-                if binding.kind == "annotation":
-                    values.append(self.as_instance(value))
-                elif binding.kind == "alias":
-                    values.append(mark(value, True))
-                elif binding.kind == "export":
-                    values.append(value)
-                else:
-                    values.append(self.call_result(value))
-        finally:
-            self._resolving.discard(key)
-        if any(value is None for value in values):
-            return None
-        return single(values)
+        module = self._module_of(scope)
+        return agreed_value(bindings, self._resolving, lambda b: self._bound(b, module), single)
+
+    def _bound(self, binding: Binding, module: str) -> Target | None:
+        """The value one typed binding gives its name."""
+        value = self.resolve_dotted(binding.scope, binding.value, module, binding.line)
+        if binding.kind == "annotation":
+            return self.as_instance(value)
+        if binding.kind == "alias":
+            return mark(value, True)
+        if binding.kind == "export":
+            return value
+        return self.call_result(value)
 
     def _module_of(self, scope: str) -> str:
         module = self.lookups.index.symbol_module.get(scope)

@@ -15,7 +15,6 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ...linking.index import DESCRIPTOR_KEY, PROPERTY_KEY, is_property
 from ...model import (
     Block,
     CallArguments,
@@ -31,6 +30,7 @@ from ...model import (
 from .dispatch import ACCESSOR_KINDS, AbsentMember, Constructed
 from .resolver import External, Instance, Resolver, SymbolRef, Target
 from .signatures import SignatureMatcher, is_test_module
+from .tables import DESCRIPTOR_KEY, PROPERTY_KEY, is_property
 from .values.engine import (
     ARGUMENT_CALLERS,
     DYNAMIC,

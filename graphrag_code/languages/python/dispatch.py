@@ -27,9 +27,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ...linking.base import MAX_OVERRIDES
-from ...linking.index import Lookups, RepositoryIndex, is_property
+from ...linking.index import Lookups, RepositoryIndex
 from ...model import Edge, EdgeKind, Resolution, SymbolKind
 from .resolver import Resolver, SymbolRef
+from .tables import is_property
 
 if TYPE_CHECKING:
     from ...linking.edges import NodeIds

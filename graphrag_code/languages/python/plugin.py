@@ -20,6 +20,7 @@ from .layout import PYTHON_LAYOUT
 from .linker import link_file
 from .modules import guess_module, looks_like_test_module, module_names
 from .parser import PythonParser
+from .tables import PYTHON_RULES
 from .values.engine import SharedValues
 
 __all__ = ["PYTHON", "PythonLinkContext", "PythonLinker"]
@@ -80,4 +81,5 @@ PYTHON = Language(
     packages=top_level_packages,
     runs_by_syntax=runs_by_syntax,
     constructor="__init__",
+    index_rules=PYTHON_RULES,
 )

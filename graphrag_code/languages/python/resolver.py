@@ -21,6 +21,7 @@ from ...linking.targets import (
     ModuleRef,
     SymbolRef,
     Target,
+    agreed_value,
     latest_before,
     mark,
 )  # fmt: skip
@@ -266,35 +267,23 @@ class Resolver:
 
     def _binding_value(self, bindings: list[Binding] | None, scope: str) -> Target | None:
         """The type a variable holds, when all its typed bindings agree."""
-        if not bindings:
-            return None
-        key = (bindings[0].scope, bindings[0].target)
-        if key in self._resolving:  # `x = x.copy()`: a binding that depends on itself
-            return None
-        self._resolving.add(key)
-        try:
-            module = self._module_of_scope(scope)
-            values: list[Target | None] = []
-            for binding in bindings:
-                if binding.kind == "opaque":
-                    values.append(None)
-                    continue
-                value = self.resolve_dotted(binding.scope, binding.value, module, binding.line)
-                if binding.kind == "annotation":
-                    values.append(self._as_instance(value))
-                elif binding.kind == "enter":
-                    values.append(self._entered(self._call_result(value)))
-                elif binding.kind == "alias":
-                    values.append(mark(value, True))
-                elif binding.kind == "class":  # `x: type[Foo]` holds the class Foo
-                    values.append(mark(value, True) if isinstance(value, SymbolRef) else None)
-                else:
-                    values.append(self._call_result(value))
-        finally:
-            self._resolving.discard(key)
-        if any(value is None for value in values):
-            return None
-        return _single(values)
+        module = self._module_of_scope(scope)
+        return agreed_value(
+            bindings, self._resolving, lambda binding: self._bound(binding, module), _single
+        )
+
+    def _bound(self, binding: Binding, module: str) -> Target | None:
+        """The type one typed binding gives its variable."""
+        value = self.resolve_dotted(binding.scope, binding.value, module, binding.line)
+        if binding.kind == "annotation":
+            return self._as_instance(value)
+        if binding.kind == "enter":
+            return self._entered(self._call_result(value))
+        if binding.kind == "alias":
+            return mark(value, True)
+        if binding.kind == "class":  # `x: type[Foo]` holds the class Foo
+            return mark(value, True) if isinstance(value, SymbolRef) else None
+        return self._call_result(value)
 
     def _entered(self, manager: Target | None) -> Target | None:
         """What `with manager as x` binds: `__enter__`'s annotated type, else the manager

@@ -22,9 +22,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...linking.index import is_property, positional_types
 from ...model import CallSite, Dotted, Signature, SymbolKind
 from .resolver import External, ModuleRef, Resolver, SymbolRef
+from .tables import is_property, positional_types
 
 __all__ = ["DeclaredType", "SignatureMatcher", "is_test_module"]
 

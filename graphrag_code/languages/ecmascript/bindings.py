@@ -1,0 +1,231 @@
+"""TypeScript / JavaScript bindings -> `Binding` records: what types a name, a field or an
+export (annotations, JSDoc, `new` results, aliases, `export default`, `module.exports`)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import tree_sitter as ts
+
+from ...model import Binding, Dotted, Symbol, SymbolKind
+from ...parsing.records import opaque_bindings
+from ...parsing.treesitter import first_line
+from ...parsing.treesitter import node_text as _text
+from .jsdoc import jsdoc_types
+from .scopes import FileReader
+from .symbols import parameters_of
+from .syntax import FUNCTION_NODES, callee_parts, dotted_name, is_exports, unwrap
+from .types import single_type
+
+__all__ = ["Bindings"]
+
+
+class Bindings(FileReader):
+    """The bindings of one file."""
+
+    def bindings(self) -> list[Binding]:
+        records: list[Binding] = []
+        for node in self.captures.get("function.any", []):
+            records.extend(self._parameter_bindings(node))
+        for name in self.captures.get("bind.variable", []):
+            declarator = name.parent
+            if declarator is None:
+                continue
+            scope = self._scope(declarator)
+            line = first_line(declarator)
+            annotation = single_type(declarator.child_by_field_name("type"))
+            if annotation is not None:
+                records.append(Binding(scope, (_text(name),), annotation, "annotation", line))
+                continue
+            records.extend(_value_binding(scope, (_text(name),), declarator, line))
+        for name in self.captures.get("bind.assign", []):
+            assignment = name.parent
+            if assignment is not None:
+                scope = self._scope(assignment)
+                line = first_line(assignment)
+                records.extend(_value_binding(scope, (_text(name),), assignment, line, "right"))
+        for member in self.captures.get("bind.this", []):
+            assignment = member.parent
+            prop = member.child_by_field_name("property")
+            if assignment is not None and prop is not None:
+                scope = self._scope(assignment)
+                line = first_line(assignment)
+                target = ("self", _text(prop))
+                records.extend(_value_binding(scope, target, assignment, line, "right"))
+        for node in self.captures.get("bind.field", []):
+            records.extend(self._field_binding(node))
+        for node in self.captures.get("bind.parameter_property", []):
+            records.extend(self._parameter_property(node))
+        records.extend(self._export_bindings())
+        records.extend(self._opaque(records))
+        records.sort(key=lambda b: (b.line, b.scope, b.target))
+        return records
+
+    def _symbol_of(self, qualified_name: str) -> Symbol | None:
+        return next((s for s in self.symbols if s.qualified_name == qualified_name), None)
+
+    def _parameter_bindings(self, node: ts.Node) -> list[Binding]:
+        scope = self._function_scope(node)
+        records = []
+        documented: dict[str, Dotted] = {}
+        if self.state.grammar == "javascript" and node.id in self.state.def_scopes:
+            # JavaScript: JSDoc `@param {Suite} suite` types a parameter, as for the checker
+            symbol = self._symbol_of(self.state.def_scopes[node.id])
+            if symbol is not None and symbol.docstring:
+                documented = jsdoc_types(symbol.docstring)
+        for name, annotation, param in parameters_of(node.child_by_field_name("parameters")):
+            value = single_type(annotation) or documented.get(f"param:{name}")
+            if value is not None:
+                records.append(Binding(scope, (name,), value, "annotation", first_line(param)))
+        return records
+
+    def _field_binding(self, node: ts.Node) -> list[Binding]:
+        name = node.child_by_field_name("name") or node.child_by_field_name("property")
+        if name is None or name.type not in ("property_identifier", "private_property_identifier"):
+            return []
+        scope = self._scope(node)
+        if self.state.kinds.get(scope) != SymbolKind.CLASS:
+            return []
+        line = first_line(node)
+        label = _text(name).lstrip("#")
+        annotation = single_type(node.child_by_field_name("type"))
+        if annotation is not None:
+            return [Binding(scope, (label,), annotation, "annotation", line)]
+        return _value_binding(scope, (label,), node, line)
+
+    def _parameter_property(self, node: ts.Node) -> list[Binding]:
+        """`constructor(private readonly repo: Repo)`: a field of the class."""
+        pattern = node.child_by_field_name("pattern")
+        annotation = single_type(node.child_by_field_name("type"))
+        params = node.parent
+        constructor = params.parent if params is not None else None
+        if pattern is None or annotation is None or constructor is None:
+            return []
+        owner = self.state.def_scopes.get(constructor.id)
+        if owner is None:
+            return []
+        klass = owner.rpartition(".")[0]
+        line = first_line(node)
+        return [Binding(klass, (_text(pattern),), annotation, "annotation", line)]
+
+    def _export_bindings(self) -> list[Binding]:
+        """What a module exports under another name: `export default x`, `export { a as b }`,
+        `export = X`, `module.exports = X`, `exports.b = a`."""
+        module = self.state.module
+        records: list[Binding] = []
+        for node in self.captures.get("export", []):
+            if node.child_by_field_name("source") is not None or node.parent is None:
+                continue
+            if node.parent.type != "program":
+                continue
+            line = first_line(node)
+            words = {child.type for child in node.children}
+            declaration = node.child_by_field_name("declaration")
+            value = node.child_by_field_name("value")
+            if "default" in words and declaration is not None:
+                name = declaration.child_by_field_name("name")
+                if name is not None:
+                    records.append(Binding(module, ("default",), (_text(name),), "export", line))
+            elif "default" in words and value is not None and value.type not in FUNCTION_NODES:
+                if value.type != "class":
+                    records.extend(_expression_binding(module, ("default",), value, line, "export"))
+            elif "=" in words:  # export = X
+                value = next((c for c in node.named_children if c.type != "comment"), None)
+                if value is not None:
+                    records.extend(
+                        _expression_binding(module, ("module", "exports"), value, line, "export")
+                    )
+            for clause in (c for c in node.named_children if c.type == "export_clause"):
+                for spec in clause.named_children:
+                    name = spec.child_by_field_name("name")
+                    alias = spec.child_by_field_name("alias") or name
+                    if name is not None and alias is not None:  # `export { a }` too: a is
+                        exported = _text(alias).strip("'\"")  # exported even if imported
+                        records.append(Binding(module, (exported,), (_text(name),), "export", line))
+        for name in self.captures.get("exports.assignment", []):
+            left = name.child_by_field_name("left")
+            right = name.child_by_field_name("right")
+            target = dotted_name(left) if left is not None else None
+            if target is None or right is None or self._scope(name) != module:
+                continue
+            line = first_line(name)
+            if target == ("module", "exports") and right.type in FUNCTION_NODES | {"class"}:
+                own = right.child_by_field_name("name")
+                label = _text(own) if own is not None else "default"
+                records.append(Binding(module, target, (label,), "export", line))
+            elif target == ("module", "exports") and right.type == "object":
+                records.extend(_object_exports(module, right, line))
+            elif right.type not in FUNCTION_NODES | {"class", "object"}:
+                if target == ("module", "exports"):
+                    records.extend(_expression_binding(module, target, right, line, "export"))
+                elif is_exports(target) and len(target) in (2, 3):
+                    records.extend(
+                        _expression_binding(module, (target[-1],), right, line, "export")
+                    )
+        return records
+
+    def _opaque(self, typed: list[Binding]) -> list[Binding]:
+        """Untyped assignments to names that also have a typed binding in the same scope."""
+        assigned = self.captures.get("local", []) + self.captures.get("bind.assign", [])
+        return opaque_bindings(
+            typed, ((self._declaring_scope(n), (_text(n),), first_line(n)) for n in assigned)
+        )
+
+
+def _expression_binding(
+    scope: str,
+    target: Dotted,
+    value: ts.Node,
+    line: int,
+    kind: Literal["alias", "export"] = "alias",
+) -> list[Binding]:
+    """The binding of `target` to expression `value`, when its type may be inferred (to a
+    name: `kind` "export" when an export declaration names it, which is exact)."""
+    value = unwrap(value)
+    if value.type == "new_expression":
+        constructor = value.child_by_field_name("constructor")
+        dotted = dotted_name(constructor) if constructor is not None else None
+        return [Binding(scope, target, dotted, "call", line)] if dotted else []
+    if value.type == "call_expression":
+        function = value.child_by_field_name("function")
+        if function is None or function.type == "import":
+            return []
+        callee, receiver = callee_parts(function)
+        if receiver is None and callee[0] != "<expr>" and callee != ("require",):
+            return [Binding(scope, target, callee, "call", line)]
+        return []
+    if value.type in ("identifier", "member_expression", "this"):
+        dotted = dotted_name(value)
+        if dotted is not None and dotted != target:
+            return [Binding(scope, target, dotted, kind, line)]
+    return []
+
+
+def _value_binding(
+    scope: str, target: Dotted, node: ts.Node, line: int, field_name: str = "value"
+) -> list[Binding]:
+    """The binding an initialiser or assignment gives `target` (`as T` counts as annotated)."""
+    value = node.child_by_field_name(field_name)
+    if value is None:
+        return []
+    if value.type in ("as_expression", "satisfies_expression") and value.named_child_count == 2:
+        annotated = single_type(value.named_children[1])
+        if annotated is not None and value.type == "as_expression":
+            return [Binding(scope, target, annotated, "annotation", line)]
+    if value.type in FUNCTION_NODES | {"class", "object"}:
+        return []
+    return _expression_binding(scope, target, value, line)
+
+
+def _object_exports(module: str, obj: ts.Node, line: int) -> list[Binding]:
+    """`module.exports = { a, b: c }`: the module exports `b` as `c` (and `a` as itself)."""
+    records = []
+    for child in obj.named_children:
+        if child.type == "pair":
+            key = child.child_by_field_name("key")
+            value = child.child_by_field_name("value")
+            if key is None or value is None or value.type in FUNCTION_NODES:
+                continue
+            label = _text(key).strip("'\"")
+            records.extend(_expression_binding(module, (label,), value, line, "export"))
+    return records

@@ -1,0 +1,131 @@
+"""TypeScript / JavaScript plain syntax as tree-sitter gives it: dotted names (through `(x)`,
+`x!`, `x as T`), callees, `require("x")` specifiers, string literals and destructured names."""
+
+from __future__ import annotations
+
+import tree_sitter as ts
+
+from ...model import Dotted
+from ...parsing.treesitter import member_chain
+from ...parsing.treesitter import node_text as _text
+
+__all__ = [
+    "FUNCTION_NODES", "callee_parts", "dotted_name", "is_exports", "pattern_names",
+    "required_specifier", "string_literal", "unwrap",
+]  # fmt: skip
+
+
+FUNCTION_NODES = frozenset(
+    {"function_expression", "arrow_function", "generator_function", "function"}
+)
+_SCOPE_HEADS = {"this": "this", "super": "super()"}
+
+
+def unwrap(node: ts.Node) -> ts.Node:
+    """The expression inside `(x)`, `x!`, `x as T`, `x satisfies T`, `await x`."""
+    while node.type in (
+        "parenthesized_expression", "non_null_expression", "as_expression",
+        "satisfies_expression", "await_expression", "type_assertion",
+    ) and node.named_child_count:  # fmt: skip
+        inner = node.named_children[0] if node.type != "type_assertion" else node.named_children[-1]
+        if inner is None:
+            break
+        node = inner
+    return node
+
+
+def dotted_name(node: ts.Node) -> Dotted | None:
+    """`a.b.c` -> ("a", "b", "c"); `this.x` -> ("this", "x"); None for other expressions."""
+    node = unwrap(node) if node.type == "non_null_expression" else node
+    if node.type in ("identifier", "property_identifier", "type_identifier"):
+        return (_text(node),)
+    if node.type in _SCOPE_HEADS:
+        return (_SCOPE_HEADS[node.type],)
+    if node.type == "member_expression":
+        obj = node.child_by_field_name("object")
+        prop = node.child_by_field_name("property")
+        if obj is None or prop is None or prop.type == "private_property_identifier":
+            return None
+        head = dotted_name(obj)
+        return None if head is None else (*head, _text(prop))
+    if node.type in ("nested_identifier", "nested_type_identifier"):
+        parts = _text(node).replace(" ", "").split(".")
+        return tuple(parts) if all(parts) else None
+    return None
+
+
+def callee_parts(function: ts.Node) -> tuple[Dotted, Dotted | None]:
+    """Dotted callee of a call's `function` node, and the receiver call when chained
+    (`make().run()` -> ("run",) with receiver ("make",); `new A().m()` -> ("m",), ("A",))."""
+    function = unwrap(function) if function.type != "member_expression" else function
+    if function.type == "super":
+        return ("super()", "constructor"), None
+    required = required_specifier(function)
+    if required is not None:  # require("./x")(…)
+        return ("require()", required), None
+    direct = dotted_name(function)
+    if direct is not None:
+        return direct, None
+    chain = member_chain(function, "member_expression", "property", dotted_name, unwrap)
+    if chain is None:
+        return ("<expr>",), None
+    parts, node = chain.names, chain.base
+    if chain.head is not None:
+        return (*chain.head, *parts), None
+    required = required_specifier(node)
+    if required is not None:  # require("./x").f(…)
+        return ("require()", required, *parts), None
+    inner: ts.Node | None = None
+    if node.type == "call_expression":
+        inner = node.child_by_field_name("function")
+    elif node.type == "new_expression":
+        inner = node.child_by_field_name("constructor")
+    if inner is not None and parts:
+        receiver, _ = callee_parts(inner)
+        if receiver[0] != "<expr>":
+            return tuple(parts), receiver
+    return ("<expr>", *parts), None
+
+
+def required_specifier(node: ts.Node) -> str | None:
+    """The specifier of a `require("x")` call."""
+    if node.type != "call_expression":
+        return None
+    function = node.child_by_field_name("function")
+    arguments = node.child_by_field_name("arguments")
+    if function is None or function.type != "identifier" or _text(function) != "require":
+        return None
+    if arguments is None or arguments.named_child_count != 1:
+        return None
+    return string_literal(arguments.named_children[0])
+
+
+def string_literal(node: ts.Node | None) -> str | None:
+    if node is None or node.type not in ("string", "template_string"):
+        return None
+    if node.type == "template_string" and any(
+        c.type == "template_substitution" for c in node.children
+    ):
+        return None
+    return _text(node)[1:-1]
+
+
+def is_exports(target: Dotted) -> bool:
+    return target[0] == "exports" or target[:2] == ("module", "exports")
+
+
+def pattern_names(pattern: ts.Node) -> list[str]:
+    """Names bound by a destructuring parameter (`{ a, b: c }`, `[x, y]`)."""
+    names: list[str] = []
+    stack = [pattern]
+    while stack:
+        node = stack.pop()
+        if node.type in ("identifier", "shorthand_property_identifier_pattern"):
+            names.append(_text(node))
+        elif node.type in ("pair_pattern", "assignment_pattern", "object_assignment_pattern"):
+            inner = node.child_by_field_name("value" if node.type == "pair_pattern" else "left")
+            if inner is not None:
+                stack.append(inner)
+        elif node.type not in ("type_annotation", "property_identifier"):
+            stack.extend(node.named_children)
+    return names

@@ -1,0 +1,66 @@
+"""What TypeScript type annotations name: every type a type expression mentions, and the one
+class an annotation declares."""
+
+from __future__ import annotations
+
+import tree_sitter as ts
+
+from ...model import Dotted
+from ...parsing.treesitter import collect
+from ...parsing.treesitter import node_text as _text
+from .syntax import dotted_name
+
+__all__ = ["single_type", "type_names"]
+
+
+# wrappers whose argument is the type a value really has (`Promise<Foo>` awaited is a Foo)
+_WRAPPERS = frozenset({"Promise", "PromiseLike", "Readonly", "Awaited", "NonNullable"})
+
+
+def type_names(node: ts.Node) -> list[Dotted]:
+    """Every named type in a type expression (`Map<string, Foo>` -> Map, Foo)."""
+    return collect(node, _names_in)
+
+
+def _names_in(node: ts.Node) -> list[Dotted] | None:
+    """The name a type name gives (`type_names`), none for types that name no class; None
+    for the others."""
+    if node.type == "type_identifier":
+        return [(_text(node),)]
+    if node.type == "nested_type_identifier":
+        dotted = dotted_name(node)
+        return [dotted] if dotted is not None else []
+    if node.type in ("type_query", "literal_type", "predefined_type"):
+        return []
+    return None
+
+
+def single_type(node: ts.Node | None) -> Dotted | None:
+    """The one class a type annotation names (`Foo`, `ns.Foo`, `Foo | null`, `Promise<Foo>`),
+    or None for anything else (unions, arrays, object types)."""
+    if node is None:
+        return None
+    if node.type == "type_annotation":
+        return single_type(node.named_children[0]) if node.named_child_count else None
+    if node.type in ("type_identifier", "nested_type_identifier"):
+        return dotted_name(node)
+    if node.type == "parenthesized_type":
+        return single_type(node.named_children[0]) if node.named_child_count else None
+    if node.type == "union_type":
+        kept = [
+            child
+            for child in node.named_children
+            if not (child.type == "literal_type" and _text(child) in ("null", "undefined"))
+            and not (child.type == "predefined_type" and _text(child) in ("undefined", "void"))
+        ]
+        return single_type(kept[0]) if len(kept) == 1 else None
+    if node.type == "generic_type":
+        name = node.child_by_field_name("name")
+        arguments = node.child_by_field_name("type_arguments")
+        head = dotted_name(name) if name is not None else None
+        if head is None:
+            return None
+        if head[-1] in _WRAPPERS and arguments is not None and arguments.named_child_count == 1:
+            return single_type(arguments.named_children[0])
+        return head  # Foo<Bar> is a Foo
+    return None
