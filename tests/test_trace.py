@@ -1,7 +1,8 @@
-"""Tracing a request end to end (issue 19), indexed into the real Neo4j: the type patterns the
-Python linker follows (one fixture module each, `tests/fixtures/trace/tr/`), with the CALLS
-edges each must produce and those it must not; then dispatch to overrides as *possible*
-edges, used by `path`, `callees`, `callers`, `impact` and the trace intent of search."""
+"""Tracing a request end to end (issue 19): the type patterns the Python linker follows (one
+fixture module each, `tests/fixtures/trace/tr/`), with the CALLS edges each must produce and
+those it must not, and dispatch to overrides as *possible* edges, linked offline; indexed into
+the real Neo4j: those edges used by `path`, `callees`, `callers`, `impact` and the trace
+intent of search, and incremental runs that add an override."""
 
 from __future__ import annotations
 
@@ -22,8 +23,8 @@ from graphrag_code.languages.python.dispatch import MAX_OVERRIDES
 from graphrag_code.model import Resolution
 from graphrag_code.settings import Settings
 
-from .call_edges import Calls, callees_of, check_calls, read_calls
 from .conftest import drop_search_indexes, wipe
+from .linking_helpers import Calls, callees_of, check_calls, link_folder
 from .shop_graph import embed_with_hashing
 
 TRACE = Path(__file__).parent / "fixtures" / "trace"
@@ -46,8 +47,9 @@ def graph(
 
 
 @pytest.fixture(scope="module")
-def calls(graph: CodeGraph) -> Calls:
-    return read_calls(graph.client, REPO)
+def calls() -> Calls:
+    """The fixture linked offline, names without the `tr.` prefix."""
+    return link_folder(TRACE, repo=REPO, strip=f"{REPO}.").calls()
 
 
 def test_self_typed_returns(calls: Calls) -> None:
