@@ -85,7 +85,8 @@ class Linked:
         }
 
     def _nodes_named(self, name: str) -> list[str]:
-        return sorted(node for node, (qualified, _) in self._nodes.items() if qualified == name)
+        nodes = self._nodes.items()
+        return sorted(node for node, (qualified, _) in nodes if self._name(qualified) == name)
 
     def unresolved_calls(self, name: str) -> list[int]:
         """The unresolved call sites of each node of this qualified name (as stored on it)."""
