@@ -116,9 +116,10 @@ def link_folder(root: Path, *, repo: str = "t", strip: str = "") -> Linked:
 
 
 def link_snippet(files: Snippet, *, repo: str = "t") -> Linked:
-    """These files (path -> source), written to a temporary folder and linked offline."""
+    """These files (path -> source), written to a temporary folder named `repo` (module names
+    may follow the root's name) and linked offline."""
     with tempfile.TemporaryDirectory() as folder:
-        root = Path(folder)
+        root = Path(folder) / repo
         for path, text in files.items():
             (root / path).parent.mkdir(parents=True, exist_ok=True)
             (root / path).write_text(text)
