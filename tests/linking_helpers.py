@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.ingest.offline import LinkedRepository, link_repository
 from graphrag_code.model import Edge, EdgeKind
 
@@ -26,6 +27,12 @@ Pair = tuple[str, str]  # (source, target) by qualified names
 Calls = dict[Pair, tuple[str | None, str | None]]  # (caller, callee) -> (tier, via)
 # (source, target), optionally with the tier and a phrase of `via` (None: either not checked)
 Expected = tuple[str, str] | tuple[str, str, str | None] | tuple[str, str, str | None, str | None]
+
+
+# an edge with every property the graph stores: kind, source, target, external, tier, via,
+# lines, names, index, implements
+Stored = tuple[str, str, str, bool, str | None, str | None, tuple[int, ...], tuple[str, ...],
+               int | None, bool]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -40,6 +47,11 @@ class Link:
     @property
     def tier(self) -> str | None:
         return self.edge.resolution.value if self.edge.resolution else None
+
+    def stored(self) -> Stored:
+        edge = self.edge
+        return (edge.kind.value, self.source, self.target, edge.external, self.tier, edge.via,
+                edge.lines, edge.names, edge.index, edge.implements)  # fmt: skip
 
 
 class Linked:
@@ -58,15 +70,16 @@ class Linked:
                 self._nodes[node] = (symbol.qualified_name, symbol.ordinal)
         self.links = tuple(link for edge in repository.edges() if (link := self._named(edge)))
 
-    def _name(self, name: str) -> str:
-        return name.removeprefix(self._strip)
+    def name(self, qualified_name: str) -> str:
+        """A node's qualified name as the edges spell it (`strip` taken off)."""
+        return qualified_name.removeprefix(self._strip)
 
     def _named(self, edge: Edge) -> Link | None:
         source = self._nodes.get(edge.source)
         target = (edge.target, 1) if edge.external else self._nodes.get(edge.target)
         if source is None or target is None:
             return None
-        return Link(self._name(source[0]), self._name(target[0]), target[1], edge)
+        return Link(self.name(source[0]), self.name(target[0]), target[1], edge)
 
     def of(self, kind: EdgeKind = EdgeKind.CALLS, *, external: bool = True) -> dict[Pair, Link]:
         """The edges of `kind` by (source, target); `external=False` leaves externals out. Of
@@ -86,7 +99,7 @@ class Linked:
 
     def _nodes_named(self, name: str) -> list[str]:
         nodes = self._nodes.items()
-        return sorted(node for node, (qualified, _) in nodes if self._name(qualified) == name)
+        return sorted(node for node, (qualified, _) in nodes if self.name(qualified) == name)
 
     def unresolved_calls(self, name: str) -> list[int]:
         """The unresolved call sites of each node of this qualified name (as stored on it)."""
@@ -108,6 +121,29 @@ class Linked:
         for links in self.repository.links.values():
             kinds.update(links.unresolved_kinds)
         return kinds
+
+
+def assert_stored_as_linked(client: Neo4jClient, linked: Linked) -> None:
+    """The graph holds the edges of `linked`'s repository exactly as the offline linking makes
+    them, every property included: what the offline tests check is what an index stores."""
+    rows = client.read(
+        "MATCH (a:Code {repo: $repo})-[r:CALLS|IMPORTS|INHERITS|USES_TYPE]->(b) "
+        "RETURN type(r) AS kind, a.qualified_name AS a, b.qualified_name AS b, "
+        "b:External AS external, properties(r) AS p",
+        {"repo": linked.repository.repo},
+    )
+    strip = linked.name
+    stored = Counter(
+        (row["kind"], strip(row["a"]), strip(row["b"]), row["external"],
+         row["p"].get("resolution"), row["p"].get("via"), tuple(row["p"]["lines"]),
+         tuple(row["p"].get("names", ())), row["p"].get("index"),
+         row["p"].get("implements", False))
+        for row in rows
+    )  # fmt: skip
+    offline = Counter(link.stored() for link in linked.links)
+    only = [f"only stored   {edge}" for edge in sorted(stored - offline, key=str)]
+    only += [f"only offline  {edge}" for edge in sorted(offline - stored, key=str)]
+    assert not only, "stored and offline edges differ:\n  " + "\n  ".join(only[:40])
 
 
 def link_folder(root: Path, *, repo: str = "t", strip: str = "") -> Linked:

@@ -24,7 +24,7 @@ from graphrag_code.model import EdgeKind
 from graphrag_code.settings import Settings
 
 from .conftest import drop_search_indexes, wipe
-from .linking_helpers import Linked, link_folder
+from .linking_helpers import Linked, assert_stored_as_linked, link_folder
 from .shop_graph import embed_with_hashing
 from .test_ingest import assert_equals_a_clean_index, dump
 
@@ -91,6 +91,10 @@ def test_one_run_reads_every_language_and_reports_each(
         {"repo": REPO},
     )
     assert {row["language"] for row in languages} == {"python", "typescript", "javascript"}
+
+
+def test_the_index_stores_the_edges_linked_offline(graph: CodeGraph, mixed: Linked) -> None:
+    assert_stored_as_linked(graph.client, mixed)
 
 
 def test_utils_ts_beside_utils_py_do_not_collide(graph: CodeGraph) -> None:

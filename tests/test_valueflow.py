@@ -33,7 +33,14 @@ from graphrag_code.runtime.endpoint import Neo4jEndpoint
 from graphrag_code.settings import Settings
 
 from .conftest import wipe
-from .linking_helpers import Calls, Linked, callees_of, check_calls, link_folder
+from .linking_helpers import (
+    Calls,
+    Linked,
+    assert_stored_as_linked,
+    callees_of,
+    check_calls,
+    link_folder,
+)
 from .relinking import assert_same_as_clean_index, write_file
 
 VALUEFLOW = Path(__file__).parent / "fixtures" / "valueflow"
@@ -526,6 +533,12 @@ def test_dynamic_calls_stay_unresolved_and_are_counted(linked: Linked, calls: Ca
     assert kinds["dynamic:importlib"] == 2
     # `too_many`'s table, and the wrapper of 42 decorated functions: possible edges only
     assert kinds["values:many"] == 2
+
+
+def test_the_index_stores_the_edges_linked_offline(
+    indexed: tuple[CodeGraph, IngestReport], linked: Linked
+) -> None:
+    assert_stored_as_linked(indexed[0].client, linked)
 
 
 def test_the_report_and_the_graph_keep_the_unresolved_counts(
