@@ -1,8 +1,9 @@
-"""Calls without a call expression (issue 19), indexed into the real Neo4j: property reads,
-assignments and deletions (`tests/fixtures/trace/tr/accessors.py`) and the special methods
-that syntax runs (`tr/dunders.py`), each with the receiver's tier when its class is known,
-and no edge when it is not (an unknown value, a class object, a builtin); and exact names
-of what is defined twice in one file (`tr/redefined.py`) naming one node for `path`."""
+"""Calls without a call expression (issue 19), linked offline: property reads, assignments and
+deletions (`tests/fixtures/trace/tr/accessors.py`) and the special methods that syntax runs
+(`tr/dunders.py`), each with the receiver's tier when its class is known, and no edge when it
+is not (an unknown value, a class object, a builtin); indexed into the real Neo4j: exact
+names of what is defined twice in one file (`tr/redefined.py`) naming one node for `path`,
+and incremental runs that relink the readers of a new property or descriptor."""
 
 from __future__ import annotations
 
@@ -14,43 +15,31 @@ from graphrag_code.codegraph import CodeGraph
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.ingest.pipeline import build_graph
 from graphrag_code.ingest.report import IngestReport
+from graphrag_code.model import EdgeKind
 from graphrag_code.settings import Settings
 
 from .conftest import wipe
+from .linking_helpers import link_folder
 from .relinking import assert_same_as_clean_index, write_file
-
-pytestmark = pytest.mark.integration
 
 TRACE = Path(__file__).parent / "fixtures" / "trace"
 REPO = "tr"
 
 # (caller, callee, ordinal of the callee's definition: 2 and 3 for a setter / deleter)
 Key = tuple[str, str, int]
-Calls = dict[Key, tuple[str, str | None]]
+Calls = dict[Key, tuple[str | None, str | None]]
 
 
 @pytest.fixture(scope="module")
-def calls(session_client: Neo4jClient, tmp_path_factory: pytest.TempPathFactory) -> Calls:
-    """Every CALLS edge between the fixtures' functions -> (tier, via), names without the
-    `tr.` prefix (calls of builtins, such as `len` itself, left out)."""
-    wipe(session_client)
-    build_graph(TRACE, session_client, repo=REPO, state_dir=tmp_path_factory.mktemp("state"))
-    rows = session_client.read(
-        "MATCH (a:Code {repo: $repo})-[r:CALLS]->(b:Code) "
-        "RETURN a.qualified_name AS a, b.qualified_name AS b, b.id AS id, "
-        "r.resolution AS tier, r.via AS via",
-        {"repo": REPO},
-    )
-    found: Calls = {}
-    for row in rows:
-        head, _, ordinal = str(row["id"]).rpartition("#")
-        key = (
-            row["a"].removeprefix("tr."),
-            row["b"].removeprefix("tr."),
-            int(ordinal) if head and ordinal.isdigit() else 1,
-        )
-        found[key] = (row["tier"], row["via"])
-    return found
+def calls() -> Calls:
+    """Every CALLS edge between the fixtures' functions -> (tier, via), linked offline, names
+    without the `tr.` prefix (calls of builtins, such as `len` itself, left out)."""
+    linked = link_folder(TRACE, repo=REPO, strip=f"{REPO}.")
+    return {
+        (link.source, link.target, link.ordinal): (link.tier, link.edge.via)
+        for link in linked.links
+        if link.edge.kind == EdgeKind.CALLS and not link.edge.external
+    }
 
 
 def _check(calls: Calls, expected: list[tuple[str, str, str, str]], ordinal: int = 1) -> None:
@@ -212,8 +201,10 @@ def test_no_special_method_edge_without_a_known_class(calls: Calls) -> None:
 
 # -- names defined twice -------------------------------------------------------------------------
 @pytest.fixture(scope="module")
-def graph(calls: Calls, session_client: Neo4jClient) -> CodeGraph:
-    """The fixtures' graph (built by `calls`)."""
+def graph(session_client: Neo4jClient, tmp_path_factory: pytest.TempPathFactory) -> CodeGraph:
+    """The fixtures indexed."""
+    wipe(session_client)
+    build_graph(TRACE, session_client, repo=REPO, state_dir=tmp_path_factory.mktemp("state"))
     return CodeGraph(Settings(embedder="hashing"), client=session_client)
 
 

@@ -1,7 +1,8 @@
-"""Tracing a request end to end (issue 19), indexed into the real Neo4j: the type patterns the
-Python linker follows (one fixture module each, `tests/fixtures/trace/tr/`), with the CALLS
-edges each must produce and those it must not; then dispatch to overrides as *possible*
-edges, used by `path`, `callees`, `callers`, `impact` and the trace intent of search."""
+"""Tracing a request end to end (issue 19): the type patterns the Python linker follows (one
+fixture module each, `tests/fixtures/trace/tr/`), with the CALLS edges each must produce and
+those it must not, and dispatch to overrides as *possible* edges, linked offline; indexed into
+the real Neo4j: those edges used by `path`, `callees`, `callers`, `impact` and the trace
+intent of search, and incremental runs that add an override."""
 
 from __future__ import annotations
 
@@ -22,8 +23,15 @@ from graphrag_code.languages.python.dispatch import MAX_OVERRIDES
 from graphrag_code.model import Resolution
 from graphrag_code.settings import Settings
 
-from .call_edges import Calls, callees_of, check_calls, read_calls
 from .conftest import drop_search_indexes, wipe
+from .linking_helpers import (
+    Calls,
+    Linked,
+    assert_stored_as_linked,
+    callees_of,
+    check_calls,
+    link_folder,
+)
 from .shop_graph import embed_with_hashing
 
 TRACE = Path(__file__).parent / "fixtures" / "trace"
@@ -46,8 +54,14 @@ def graph(
 
 
 @pytest.fixture(scope="module")
-def calls(graph: CodeGraph) -> Calls:
-    return read_calls(graph.client, REPO)
+def linked() -> Linked:
+    """The fixture linked offline, names without the `tr.` prefix."""
+    return link_folder(TRACE, repo=REPO, strip=f"{REPO}.")
+
+
+@pytest.fixture(scope="module")
+def calls(linked: Linked) -> Calls:
+    return linked.calls()
 
 
 def test_self_typed_returns(calls: Calls) -> None:
@@ -392,6 +406,10 @@ def test_a_wrapped_stream_runs_the_methods_textiowrapper_calls(calls: Calls) -> 
     check_calls(calls, [("streams.Named.__init__", "streams.Echo.__getattr__", "inferred", lacks)])
     # a call written out on the cast value is the checkers' `BinaryIO.fileno`, not ours
     assert "streams.Fixup.fileno" not in callees_of(calls, "streams.Wrapper.__init__")
+
+
+def test_the_index_stores_the_edges_linked_offline(graph: CodeGraph, linked: Linked) -> None:
+    assert_stored_as_linked(graph.client, linked)
 
 
 def test_path_prefers_certain_chains_and_marks_dispatch_steps(graph: CodeGraph) -> None:

@@ -1,6 +1,6 @@
-"""TypeScript and JavaScript beside Python in one repository, indexed into the real Neo4j: every
-import and call form, the tiers, search and relations on TS/JS symbols, incremental runs and
-the watcher."""
+"""TypeScript and JavaScript beside Python in one repository: every import and call form and
+the tiers, linked offline; indexed into the real Neo4j: the report, the nodes, search and
+relations on TS/JS symbols, incremental runs and the watcher."""
 
 from __future__ import annotations
 
@@ -20,9 +20,11 @@ from graphrag_code.graph.schema import SchemaConfig, ensure_schema
 from graphrag_code.graph.writer import GraphWriter
 from graphrag_code.ingest.pipeline import IndexOptions, build_graph
 from graphrag_code.ingest.report import IngestReport
+from graphrag_code.model import EdgeKind
 from graphrag_code.settings import Settings
 
 from .conftest import drop_search_indexes, wipe
+from .linking_helpers import Linked, assert_stored_as_linked, link_folder
 from .shop_graph import embed_with_hashing
 from .test_ingest import assert_equals_a_clean_index, dump
 
@@ -52,6 +54,12 @@ def graph(indexed: tuple[CodeGraph, IngestReport]) -> CodeGraph:
     return indexed[0]
 
 
+@pytest.fixture(scope="module")
+def mixed() -> Linked:
+    """The mixed fixture linked offline."""
+    return link_folder(MIXED, repo=REPO)
+
+
 def _edges(graph: CodeGraph, kind: str) -> dict[tuple[str, str], dict[str, Any]]:
     rows = graph.client.read(
         f"MATCH (s:Code {{repo: $repo}})-[r:{kind}]->(t) "
@@ -60,11 +68,6 @@ def _edges(graph: CodeGraph, kind: str) -> dict[tuple[str, str], dict[str, Any]]
         {"repo": REPO},
     )
     return {(row["s"], row["t"]): row["props"] for row in rows}
-
-
-def _tier(graph: CodeGraph, source: str, target: str) -> str | None:
-    props = _edges(graph, "CALLS").get((source, target))
-    return props.get("resolution") if props is not None else None
 
 
 def test_one_run_reads_every_language_and_reports_each(
@@ -88,6 +91,10 @@ def test_one_run_reads_every_language_and_reports_each(
         {"repo": REPO},
     )
     assert {row["language"] for row in languages} == {"python", "typescript", "javascript"}
+
+
+def test_the_index_stores_the_edges_linked_offline(graph: CodeGraph, mixed: Linked) -> None:
+    assert_stored_as_linked(graph.client, mixed)
 
 
 def test_utils_ts_beside_utils_py_do_not_collide(graph: CodeGraph) -> None:
@@ -123,17 +130,17 @@ def test_declarations_are_nodes_with_their_kind(graph: CodeGraph) -> None:
     assert entity["signature"] == "export abstract class Entity"
 
 
-def test_es_module_import_forms(graph: CodeGraph) -> None:
-    imports = _edges(graph, "IMPORTS")
+def test_es_module_import_forms(mixed: Linked) -> None:
+    imports = mixed.of(EdgeKind.IMPORTS)
     index = "web/index.ts"
-    assert imports[(index, "web/cart.ts")]["names"] == ["ShoppingCart", "default"]  # tsconfig paths
-    assert imports[(index, "web/catalog.ts")]["names"] == ["ShoppingCart", "makeStore"]
+    assert imports[(index, "web/cart.ts")].edge.names == ("ShoppingCart", "default")  # tsconfig
+    assert imports[(index, "web/catalog.ts")].edge.names == ("ShoppingCart", "makeStore")
     # `makeStore` comes through `export * from "./store"` in catalog.ts: a re-export edge
-    assert imports[(index, "web/store.ts")]["via"] == "web/catalog.ts"
+    assert imports[(index, "web/store.ts")].edge.via == "web/catalog.ts"
     assert (index, "web/polyfill.ts") in imports  # side-effect import
-    assert imports[(index, "web/base.ts")]["names"] == ["Priced"]  # import type
-    assert imports[(index, "web/lazy.ts")]["resolution"] == "name"  # dynamic import(): possible
-    assert imports[(index, "react")]["names"] == ["default"]  # external, by package name
+    assert imports[(index, "web/base.ts")].edge.names == ("Priced",)  # import type
+    assert imports[(index, "web/lazy.ts")].tier == "name"  # dynamic import(): possible
+    assert imports[(index, "react")].edge.names == ("default",)  # external, by package name
     assert ("web/cart.ts", "web/store.ts") in imports  # "./store.js" written for store.ts
     assert ("web/cart.ts", "web/money.ts") in imports  # import * as money
     assert ("web/catalog.ts", "web/cart.ts") in imports  # export { … } from
@@ -141,18 +148,18 @@ def test_es_module_import_forms(graph: CodeGraph) -> None:
     assert ("web/cycle-b.ts", "web/cycle-a.ts") in imports
 
 
-def test_workspace_and_commonjs_import_forms(graph: CodeGraph) -> None:
-    imports = _edges(graph, "IMPORTS")
+def test_workspace_and_commonjs_import_forms(mixed: Linked) -> None:
+    imports = mixed.of(EdgeKind.IMPORTS)
     # workspace packages by name: `main: dist/index.js` read from its source, `exports` subpath
     assert ("web/index.ts", "packages/shared/src/index.ts") in imports
     assert ("web/index.ts", "packages/other/src/extra.ts") in imports
     assert ("packages/other/src/main.ts", "packages/other/src/extra.ts") in imports
-    assert imports[("web/legacy.js", "web/util.cjs")]["names"] == ["pad", "trim"]  # require
+    assert imports[("web/legacy.js", "web/util.cjs")].edge.names == ("pad", "trim")  # require
     assert ("web/app.jsx", "web/legacy.js") in imports  # ES import of a CommonJS module
     assert ("bin/cli", "web/legacy.js") in imports  # a `#!/usr/bin/env node` script
 
 
-def test_call_forms_and_tiers(graph: CodeGraph) -> None:
+def test_call_forms_and_tiers(mixed: Linked) -> None:
     main = "web/index.ts.main"
     exact = {
         (main, "web/store.ts.makeStore"),  # re-exported through `export *`
@@ -182,16 +189,20 @@ def test_call_forms_and_tiers(graph: CodeGraph) -> None:
         ("web/cart.ts.Cart.add", "web/store.ts.Store.save"),  # a field and a parameter property
         ("web/cart.ts.Cart.total", "web/base.ts.Priced.price"),  # a callback's parameter type
     }
-    calls = _edges(graph, "CALLS")
-    assert {pair: calls[pair]["resolution"] for pair in exact if pair in calls} == dict.fromkeys(
+    calls = mixed.of(EdgeKind.CALLS)
+    assert {pair: calls[pair].tier for pair in exact if pair in calls} == dict.fromkeys(
         exact, "exact"
     )
-    assert {pair: calls[pair]["resolution"] for pair in inferred if pair in calls} == dict.fromkeys(
+    assert {pair: calls[pair].tier for pair in inferred if pair in calls} == dict.fromkeys(
         inferred, "inferred"
     )
-    assert calls[(main, "web/cart.ts.Cart.constructor")]["lines"] == [15, 17]
+    assert calls[(main, "web/cart.ts.Cart.constructor")].edge.lines == (15, 17)
     # `Counter.create().increment()`: an untyped result, the only `increment` in the repository
-    assert _tier(graph, "web/app.jsx.App", "web/legacy.js.Counter.increment") == "name"
+    assert calls[("web/app.jsx.App", "web/legacy.js.Counter.increment")].tier == "name"
+
+
+def test_external_callees_are_nodes_of_their_package(graph: CodeGraph) -> None:
+    main = "web/index.ts.main"
     externals = graph.client.read(
         "MATCH (:Code {qualified_name: $main})-[r:CALLS]->(e:External) "
         "RETURN e.qualified_name AS name, e.package AS package",
@@ -203,24 +214,22 @@ def test_call_forms_and_tiers(graph: CodeGraph) -> None:
     }
 
 
-def test_inheritance_and_type_uses(graph: CodeGraph) -> None:
-    inherits = _edges(graph, "INHERITS")
-    assert "implements" not in inherits[("web/item.ts.Item", "web/base.ts.Entity")]
-    assert inherits[("web/item.ts.Item", "web/base.ts.Priced")]["implements"] is True
+def test_inheritance_and_type_uses(mixed: Linked) -> None:
+    inherits = mixed.of(EdgeKind.INHERITS)
+    assert not inherits[("web/item.ts.Item", "web/base.ts.Entity")].edge.implements
+    assert inherits[("web/item.ts.Item", "web/base.ts.Priced")].edge.implements is True
     assert ("web/cart.ts.Cart", "web/base.ts.Entity") in inherits
-    uses = _edges(graph, "USES_TYPE")
+    uses = mixed.of(EdgeKind.USES_TYPE)
     assert ("web/index.ts.main", "web/item.ts.Item") in uses  # instanceof, new
     assert ("web/index.ts.main", "web/base.ts.Priced") in uses  # satisfies
     assert ("web/cart.ts.Cart", "web/item.ts.Item") in uses  # a generic's argument (Item[])
     assert ("web/item.ts.Item.constructor", "web/item.ts.ItemId") in uses  # a type alias
 
 
-def test_unresolved_call_sites_are_counted_per_function(graph: CodeGraph) -> None:
-    rows = graph.client.read(
-        "MATCH (n:Code {qualified_name: 'web/cart.ts.Cart.add'}) "
-        "RETURN n.unresolved_calls AS n, n.unresolved_names AS names"
-    )
-    assert rows == [{"n": 1, "names": ["push"]}]  # this.lines.push: an array's method
+def test_unresolved_call_sites_are_counted_per_function(mixed: Linked) -> None:
+    add = "web/cart.ts.Cart.add"
+    assert mixed.unresolved_calls(add) == [1]
+    assert mixed.unresolved_names(add) == [("push",)]  # this.lines.push: an array's method
 
 
 def test_relations_on_typescript_symbols(graph: CodeGraph) -> None:

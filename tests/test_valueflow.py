@@ -1,7 +1,8 @@
-"""Calls through values (issue 15), indexed into the real Neo4j: one fixture module per idiom
-(`tests/fixtures/valueflow/vf/`), the CALLS edges each must produce with their tier and the
-reason stored on the edge, the sites that must stay unresolved and be counted, `explain` in
-the API and the CLI, and incremental runs equal to a clean one when a value crosses files."""
+"""Calls through values (issue 15): one fixture module per idiom (`tests/fixtures/valueflow/vf/`),
+the CALLS edges each must produce with their tier and the reason on the edge, and the sites
+that must stay unresolved and be counted, linked offline; indexed into the real Neo4j: the
+counts the report and the graph keep, `explain` in the API and the CLI, and incremental runs
+equal to a clean one when a value crosses files."""
 
 from __future__ import annotations
 
@@ -31,8 +32,15 @@ from graphrag_code.model import ParsedFile
 from graphrag_code.runtime.endpoint import Neo4jEndpoint
 from graphrag_code.settings import Settings
 
-from .call_edges import Calls, callees_of, check_calls, read_calls
 from .conftest import wipe
+from .linking_helpers import (
+    Calls,
+    Linked,
+    assert_stored_as_linked,
+    callees_of,
+    check_calls,
+    link_folder,
+)
 from .relinking import assert_same_as_clean_index, write_file
 
 VALUEFLOW = Path(__file__).parent / "fixtures" / "valueflow"
@@ -51,8 +59,14 @@ def indexed(
 
 
 @pytest.fixture(scope="module")
-def calls(indexed: tuple[CodeGraph, IngestReport]) -> Calls:
-    return read_calls(indexed[0].client, REPO)
+def linked() -> Linked:
+    """The fixture linked offline, names without the `vf.` prefix."""
+    return link_folder(VALUEFLOW, repo=REPO, strip=f"{REPO}.")
+
+
+@pytest.fixture(scope="module")
+def calls(linked: Linked) -> Calls:
+    return linked.calls()
 
 
 def test_aliases(calls: Calls) -> None:
@@ -217,7 +231,7 @@ def test_a_wrapper_of_many_decorated_functions_may_call_each(calls: Calls) -> No
 
 
 def test_values_known_where_others_are_not_are_possible_callees(
-    indexed: tuple[CodeGraph, IngestReport], calls: Calls
+    linked: Linked, calls: Calls
 ) -> None:
     """`handle(callback, response)` is called with known values and with values the linking
     cannot follow: what is known is called there (tier `partial`), calls and implicit calls
@@ -241,12 +255,7 @@ def test_values_known_where_others_are_not_are_possible_callees(
     assert {
         calls[("partial.handle", callee)][0] for callee in callees_of(calls, "partial.handle")
     } == {"partial"}
-    rows = indexed[0].client.read(
-        "MATCH (n:Code {repo: $repo, qualified_name: 'vf.partial.handle'}) "
-        "RETURN n.unresolved_calls AS unresolved",
-        {"repo": REPO},
-    )
-    assert [row["unresolved"] for row in rows] == [2]
+    assert linked.unresolved_calls("partial.handle") == [2]
 
 
 def test_a_value_of_a_callable_type_may_call_each_function_that_fits(calls: Calls) -> None:
@@ -510,21 +519,13 @@ def test_builtins_that_call_their_arguments(calls: Calls) -> None:
     }
 
 
-def test_dynamic_calls_stay_unresolved_and_are_counted(
-    indexed: tuple[CodeGraph, IngestReport], calls: Calls
-) -> None:
-    graph, report = indexed
+def test_dynamic_calls_stay_unresolved_and_are_counted(linked: Linked, calls: Calls) -> None:
     # getattr with a constant name is an attribute like any other
     assert ("dynamic.dynamic", "helpers.alpha") in calls
-    rows = graph.client.read(
-        "MATCH (n:Code {repo: $repo}) WHERE n.qualified_name IN $names "
-        "RETURN n.qualified_name AS name, n.unresolved_calls AS unresolved",
-        {"repo": REPO, "names": ["vf.dynamic.dynamic", "vf.containers.too_many"]},
-    )
-    unresolved = {row["name"]: row["unresolved"] for row in rows}
     # getattr(x, name)(), eval, exec, import_module(name) and its .run()
-    assert unresolved == {"vf.dynamic.dynamic": 5, "vf.containers.too_many": 1}
-    kinds = report.unresolved_kinds
+    assert linked.unresolved_calls("dynamic.dynamic") == [5]
+    assert linked.unresolved_calls("containers.too_many") == [1]
+    kinds = linked.unresolved_kinds()
     # and `streams.Endpoint.dispatch`'s, whose default is a possible callee all the same
     assert kinds["dynamic:getattr"] == 2
     assert kinds["dynamic:eval"] == 1
@@ -532,6 +533,28 @@ def test_dynamic_calls_stay_unresolved_and_are_counted(
     assert kinds["dynamic:importlib"] == 2
     # `too_many`'s table, and the wrapper of 42 decorated functions: possible edges only
     assert kinds["values:many"] == 2
+
+
+def test_the_index_stores_the_edges_linked_offline(
+    indexed: tuple[CodeGraph, IngestReport], linked: Linked
+) -> None:
+    assert_stored_as_linked(indexed[0].client, linked)
+
+
+def test_the_report_and_the_graph_keep_the_unresolved_counts(
+    indexed: tuple[CodeGraph, IngestReport], linked: Linked
+) -> None:
+    """What the linking counted, as the index run reports it and stores it on the nodes."""
+    graph, report = indexed
+    assert report.unresolved_kinds == linked.unresolved_kinds()
+    names = ["dynamic.dynamic", "containers.too_many", "partial.handle"]
+    rows = graph.client.read(
+        "MATCH (n:Code {repo: $repo}) WHERE n.qualified_name IN $names "
+        "RETURN n.qualified_name AS name, n.unresolved_calls AS unresolved",
+        {"repo": REPO, "names": [f"{REPO}.{name}" for name in names]},
+    )
+    stored = {row["name"].removeprefix(f"{REPO}."): row["unresolved"] for row in rows}
+    assert stored == {name: linked.unresolved_calls(name)[0] for name in names}
 
 
 def test_explain_says_why_an_edge_exists(indexed: tuple[CodeGraph, IngestReport]) -> None:
