@@ -16,6 +16,7 @@ from graphrag_code.errors import ConfigurationError
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.ingest.offline import link_repository
 from graphrag_code.ingest.pipeline import build_graph
+from graphrag_code.ingest.receivers import receiver_calls
 from graphrag_code.languages import (
     LANGUAGES,
     language_named,
@@ -25,7 +26,7 @@ from graphrag_code.languages import (
     select_languages,
     unregister,
 )
-from graphrag_code.model import EdgeKind, Resolution, Symbol, SymbolKind
+from graphrag_code.model import EdgeKind, ParsedFile, Resolution, Symbol, SymbolKind
 from graphrag_code.parsing import ModuleName
 from graphrag_code.settings import Settings
 
@@ -136,6 +137,33 @@ def test_methods_run_by_syntax_are_the_language_s_own() -> None:
     assert not python.runs_by_syntax(method("size"))
     assert not typescript.runs_by_syntax(method("__enter__"))
     assert (python.constructor, typescript.constructor, TOY.constructor) == ("__init__", None, None)
+
+
+def _parsed(language: str, path: str, source: str) -> ParsedFile:
+    parser = language_named(language).parser()
+    module = path.rpartition(".")[0]
+    return parser.parse(
+        path=path, module=module, is_package=False, source=source.encode(), sha256=""
+    )
+
+
+def test_parameters_no_fixture_fills_are_the_language_s_own() -> None:
+    """Python's receivers and pytest's `request` give the tests stage no fixture-given object
+    to type; TypeScript has neither (`this` is no parameter there), nor has the toy."""
+    python, typescript = language_named("python"), language_named("typescript")
+    assert python.implicit_parameters == {"self", "cls", "request"}
+    assert typescript.implicit_parameters == TOY.implicit_parameters == frozenset()
+    py = _parsed(
+        "python", "t.py", "def f(self, request, client):\n    request.a()\n    client.b()\n"
+    )
+    ts = _parsed(
+        "typescript", "t.ts", "function f(this: T, request, client) { request.a(); client.b(); }"
+    )
+    assert receiver_calls(py, python.implicit_parameters) == (("t.f", "client", "b"),)
+    assert receiver_calls(ts, typescript.implicit_parameters) == (
+        ("t.f", "client", "b"),
+        ("t.f", "request", "a"),
+    )
 
 
 _NAMES = frozenset(alias for lang in LANGUAGES for alias in (lang.name, *lang.aliases))

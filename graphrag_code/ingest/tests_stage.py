@@ -73,7 +73,8 @@ def _shape(parsed: ParsedFile) -> str:
                  s.returns, s.ordinal, s.signature[:6])
             ).encode()
         )  # fmt: skip
-    digest.update(repr(receiver_calls(parsed) if parsed.calls else ()).encode())
+    implicit = language_named(parsed.language).implicit_parameters
+    digest.update(repr(receiver_calls(parsed, implicit) if parsed.calls else ()).encode())
     runner = any(site.callee[-1] in ("it", "test", "describe") for site in parsed.calls)
     digest.update(b"runner" if runner else b"")
     return digest.hexdigest()[:32]
@@ -459,7 +460,7 @@ def update_tests(
     adjacency = _adjacency(parsed, calls, unresolved, tree, names, ids, test_code)
     book.adjacency = {path: packed(value) for path, value in sorted(adjacency.items())}
     book.receivers = {
-        path: receiver_calls(file)
+        path: receiver_calls(file, language_named(file.language).implicit_parameters)
         if previous is None or path in fresh or path not in old.receivers
         else old.receivers[path]
         for path, file in parsed.items()

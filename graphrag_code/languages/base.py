@@ -96,3 +96,7 @@ class Language:
     constructor: str | None = None
     # what it tells the repository's lookup tables (properties, overloads, signature buckets)
     index_rules: IndexRules = field(default=PLAIN_RULES)
+    # parameters no fixture of the repository fills, so the tests stage never types the
+    # objects its tests call methods on through them (Python's receivers `self` and `cls`,
+    # pytest's own `request`)
+    implicit_parameters: frozenset[str] = frozenset()

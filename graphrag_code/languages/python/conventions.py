@@ -20,7 +20,9 @@ from ...conventions.base import ClassTree, ConventionConfig, FileRoles, Fixture,
 from ...model import ParsedFile, Symbol, SymbolKind
 from .projectfiles import PytestOptions, declared_entry_points, folder_of, pytest_options
 
-__all__ = ["PythonConfig", "PythonConventions", "decorator_name", "runs_by_syntax"]
+__all__ = [
+    "IMPLICIT_PARAMETERS", "PythonConfig", "PythonConventions", "decorator_name", "runs_by_syntax",
+]  # fmt: skip
 
 # method names a test runner calls around each test of a class, or of a module
 _CLASS_SETUPS = (
@@ -77,6 +79,9 @@ _PROTOCOL = frozenset(
 )  # fmt: skip
 # decorators whose methods run when an attribute is read, set or deleted
 _ATTRIBUTES = frozenset({"property", "cached_property", "setter", "getter", "deleter"})
+# parameters no fixture of the repository fills: a method's receiver, and pytest's own
+# `request` fixture (its `getfixturevalue()` is pytest's, not a repository class's)
+IMPLICIT_PARAMETERS = frozenset({"self", "cls", "request"})
 
 
 def runs_by_syntax(method: Symbol) -> bool:
