@@ -14,6 +14,7 @@ import pytest
 from graphrag_code.codegraph import CodeGraph
 from graphrag_code.errors import ConfigurationError
 from graphrag_code.graph.client import Neo4jClient
+from graphrag_code.ingest import tests_stage
 from graphrag_code.ingest.offline import link_repository
 from graphrag_code.ingest.pipeline import build_graph
 from graphrag_code.ingest.receivers import receiver_calls
@@ -164,6 +165,27 @@ def test_parameters_no_fixture_fills_are_the_language_s_own() -> None:
         ("t.f", "client", "b"),
         ("t.f", "request", "a"),
     )
+
+
+def test_test_runner_calls_and_built_in_methods_are_the_language_s_own() -> None:
+    """The tests stage notes in a file's digest whether it declares tests by its language's
+    runner calls (Jest's `it`), and leaves its language's built-in methods (`x.get()`) out of
+    namesake matching. TypeScript keeps the table every language had before each had its own
+    (Python's): one of JavaScript's own would change REACHES edges of three of the five
+    TypeScript benchmark trees."""
+    python, typescript = language_named("python"), language_named("typescript")
+    assert typescript.runner_calls == {"it", "test", "describe"}
+    assert python.runner_calls == TOY.runner_calls == frozenset()
+    assert {"get", "append", "close"} <= python.builtin_methods
+    assert typescript.builtin_methods == python.builtin_methods
+    assert TOY.builtin_methods == frozenset()
+
+    def shape(path: str, source: str) -> str:
+        language = "typescript" if path.endswith(".ts") else "python"
+        return tests_stage._shape(_parsed(language, path, source))
+
+    assert shape("a.ts", "f();") != shape("a.ts", "it();")
+    assert shape("a.py", "f()\n") == shape("a.py", "it()\n")
 
 
 _NAMES = frozenset(alias for lang in LANGUAGES for alias in (lang.name, *lang.aliases))
