@@ -29,6 +29,7 @@ from graphrag_code.languages import (
 )
 from graphrag_code.model import EdgeKind, ParsedFile, Resolution, Symbol, SymbolKind
 from graphrag_code.parsing import ModuleName
+from graphrag_code.retrieval.question import analyse
 from graphrag_code.settings import Settings
 
 from .conftest import wipe
@@ -72,6 +73,13 @@ def test_a_registered_language_is_linked_beside_python(toy: None) -> None:
     }
     imports = {(e.source, e.target) for e in linked.edges() if e.kind == EdgeKind.IMPORTS}
     assert ("toy:./app.toy", "toy:lib/greet.toy") in imports
+
+
+def test_a_question_names_a_file_of_any_language_read(toy: None) -> None:
+    assert analyse("What breaks if I change lib/greet.toy?").paths == ("lib/greet.toy",)
+    unregister(TOY.name)
+    assert analyse("What breaks if I change lib/greet.toy?").paths == ()
+    register(TOY)
 
 
 def test_registration_is_checked_and_undone(toy: None) -> None:
@@ -207,8 +215,8 @@ def _language_names(path: Path) -> list[str]:
     an f-string included) that is, in any letter case, a built-in language's name or alias
     (`"python"`, `"TS"`), which is how code would branch on a language. Docstrings are prose
     and do not count, nor do names inside longer text (a message saying "Python"). File
-    suffixes do not count yet: the history benchmark's questions are Python commits and the
-    paths a question names are `*.py` paths, rules whose widening would change results."""
+    suffixes do not count yet: the history benchmark's questions are Python commits, a rule
+    whose widening would change results."""
     tree = ast.parse(path.read_text())
     docstrings = _docstrings(tree)
     return [
