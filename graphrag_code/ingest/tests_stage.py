@@ -69,10 +69,10 @@ def _shape(parsed: ParsedFile) -> str:
                  s.returns, s.ordinal, s.signature[:6])
             ).encode()
         )  # fmt: skip
-    implicit = language_named(parsed.language).implicit_parameters
-    digest.update(repr(receiver_calls(parsed, implicit) if parsed.calls else ()).encode())
-    runners = language_named(parsed.language).runner_calls
-    runner = any(site.callee[-1] in runners for site in parsed.calls)
+    language = language_named(parsed.language)
+    receivers = receiver_calls(parsed, language.implicit_parameters) if parsed.calls else ()
+    digest.update(repr(receivers).encode())
+    runner = any(site.callee[-1] in language.runner_calls for site in parsed.calls)
     digest.update(b"runner" if runner else b"")
     return digest.hexdigest()[:32]
 
