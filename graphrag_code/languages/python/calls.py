@@ -40,7 +40,7 @@ from .values.engine import (
     ValueFlowAnalysis,
     Values,
 )
-from .values.records import STREAM_WRAPPERS, Container, Generator, Inert, Lambda
+from .values.records import STREAM_WRAPPERS, Container, Generator, Inert, Lambda, Value
 
 if TYPE_CHECKING:
     from ...linking.edges import NodeIds
@@ -614,7 +614,7 @@ class CallLinker:
                     if call.mode == "first":
                         break
 
-    def _operand_values(self, call: ImplicitCall) -> list[tuple[object, Resolution]]:
+    def _operand_values(self, call: ImplicitCall) -> list[tuple[Value, Resolution]]:
         found = self._values(call.operand, call.scope, call.line, call.at, call.block)
         if any(isinstance(value, Container | External) for value, _ in found) and (
             self._names_a_parameter(_iterated(call.operand), call.scope)
@@ -627,7 +627,7 @@ class CallLinker:
 
     def _values(
         self, operand: Expr, scope: str, line: int, at: int, block: Block
-    ) -> list[tuple[object, Resolution]]:
+    ) -> list[tuple[Value, Resolution]]:
         """An operand's values with the tier of each: the resolver's instance when it knows
         one (`self`, an annotated name), else what value flow finds (few): first without
         following parameters to their callers (operands are everywhere, and most are known

@@ -61,6 +61,7 @@ from .records import (
     Partial,
     SharedValues,
     Super,
+    Value,
     Values,
     View,
     chain,
@@ -238,7 +239,7 @@ class ValueFlowAnalysis:
             self._uncast = uncast
 
     def attributes(
-        self, value: object, names: tuple[str, ...], scope: str, module: str, at: int, block: Block
+        self, value: Value, names: tuple[str, ...], scope: str, module: str, at: int, block: Block
     ) -> Values:
         """`value.a.b` for a value known otherwise (the resolver's type of `request` in
         `request.url`, when it cannot read the attribute's assignments), parameters' values
@@ -331,7 +332,7 @@ class ValueFlowAnalysis:
         parameters' values not looked for at their callers."""
         return self._shallow(lambda: self._class_attribute(class_name, name))
 
-    def special_method(self, value: object, method: str) -> str | None:
+    def special_method(self, value: Value, method: str) -> str | None:
         """The internal method `method` of an instance's class, if the class defines one."""
         if isinstance(value, Instance):
             found = self.resolver.class_member(value.class_name, method, instance=False)
@@ -721,7 +722,7 @@ class ValueFlowAnalysis:
             result.add(self._instances(classes, where).because(why))
         return result
 
-    def _is_instance_of(self, value: object, ours: set[str], theirs: set[Dotted]) -> bool:
+    def _is_instance_of(self, value: Value, ours: set[str], theirs: set[Dotted]) -> bool:
         """Whether a value is an instance of one of the repository's classes `ours` or of
         the external classes `theirs` (a repository class's external bases included; a class
         object is an instance of `type`)."""
@@ -1015,7 +1016,7 @@ class ValueFlowAnalysis:
         limit = _MAX_WIDE_CALLERS if self._wide else _MAX_CALLERS
         return found if len(found) <= limit else None
 
-    def _offset(self, value: object, function: str, decorators: tuple[str, ...]) -> int | None:
+    def _offset(self, value: Value, function: str, decorators: tuple[str, ...]) -> int | None:
         """How a callee value reaches `function`: 0 called plainly, 1 bound to an instance or
         class; None when it is not `function`."""
         static = "staticmethod" in decorators
@@ -1109,7 +1110,7 @@ class ValueFlowAnalysis:
             result.add(self._attribute_of(value, name, where).otherwise(why))
         return result
 
-    def _attribute_of(self, value: object, name: str, where: _Where) -> Values:
+    def _attribute_of(self, value: Value, name: str, where: _Where) -> Values:
         self._step()
         resolver = self.resolver
         if isinstance(value, ModuleRef):
@@ -1438,7 +1439,7 @@ class ValueFlowAnalysis:
         return result
 
     def _result_of(
-        self, value: object, arguments: tuple[tuple[int | str, Expr], ...], where: _Where
+        self, value: Value, arguments: tuple[tuple[int | str, Expr], ...], where: _Where
     ) -> Values:
         self._step()
         if isinstance(value, SymbolRef | Bound):
@@ -1885,7 +1886,7 @@ class ValueFlowAnalysis:
         return result
 
     # -- what a call runs ----------------------------------------------------------------------
-    def _runs(self, value: object, why: str, depth: int) -> tuple[dict[Target, str], bool]:
+    def _runs(self, value: Value, why: str, depth: int) -> tuple[dict[Target, str], bool]:
         self._step()
         if isinstance(value, Bound):
             return {SymbolRef(value.qualified_name, True): why}, True
@@ -2063,7 +2064,7 @@ def _homed(values: Values, home: tuple[str, ...]) -> Values:
     """Containers bound to a variable or attribute learn where they live."""
     if not any(isinstance(v, Container) and v.home is None for v, _ in values):
         return values
-    found: dict[object, str] = {}
+    found: dict[Value, str] = {}
     for value, why in values:
         if isinstance(value, Container) and value.home is None:
             value = Container(

@@ -158,8 +158,11 @@ class Super:
     class_name: str
 
 
-Value = SymbolRef | ModuleRef | External | Instance | Inert | Bound | Lambda | Partial
-Value = Value | Container | View | Generator | Super  # type: ignore[misc]
+Value = (
+    SymbolRef | ModuleRef | External | Instance | Inert | Bound | Lambda | Partial | Container
+    | View | Generator | Super
+)  # fmt: skip
+"""Every abstract value: the resolver's targets and the kinds above."""
 
 
 SharedValues = dict[object, tuple["Values", Set[str], Set[str], int, int]]
@@ -171,7 +174,7 @@ steps it took and its height (how deep the computations below it went)."""
 class Values:
     """Possible values, each with why it was found, and whether the set is complete."""
 
-    found: dict[object, str] = field(default_factory=dict)
+    found: dict[Value, str] = field(default_factory=dict)
     complete: bool = True
     dynamic: str = ""  # a dynamic construct made it unknown: "getattr", "eval", "importlib"
 
@@ -180,7 +183,7 @@ class Values:
         return cls({}, False, dynamic)
 
     @classmethod
-    def of(cls, value: object, why: str = "") -> Values:
+    def of(cls, value: Value, why: str = "") -> Values:
         return cls({value: why}, True)
 
     def add(self, other: Values, why: str = "") -> None:
@@ -197,7 +200,7 @@ class Values:
     def copy(self) -> Values:
         return Values(dict(self.found), self.complete, self.dynamic)
 
-    def __iter__(self) -> Iterator[tuple[object, str]]:
+    def __iter__(self) -> Iterator[tuple[Value, str]]:
         return iter(list(self.found.items()))
 
     def because(self, why: str) -> Values:
