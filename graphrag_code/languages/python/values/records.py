@@ -13,12 +13,13 @@ from collections.abc import Iterable, Iterator, Set
 from dataclasses import dataclass, field
 
 from ....model import Block, Expr
-from ..resolver import External, Instance, ModuleRef, SymbolRef
+from ..resolver import External, Instance, ModuleRef, SymbolRef, Target
 
 __all__ = [
     "ARGUMENT_CALLERS", "DYNAMIC", "EMPTY_CONTAINERS", "IDENTITY", "IDENTITY_FACTORIES",
     "ITERATING", "SPECIAL_CALLERS", "STREAM_WRAPPERS", "Bound", "Container", "Generator", "Inert",
-    "Lambda", "Partial", "SharedValues", "Super", "Value", "Values", "View", "chain", "union",
+    "Lambda", "Partial", "SharedValues", "Super", "Value", "Values", "View", "chain",
+    "container_why", "externals", "externals_only", "homed", "of_target", "union",
 ]  # fmt: skip
 
 # Decorators (and wrapper factories) that return the function they are given, as far as
@@ -222,3 +223,37 @@ def union(parts: Iterable[Values]) -> Values:
     for part in parts:
         result.add(part)
     return result
+
+
+def of_target(target: Target | None) -> Values:
+    return Values.of(target) if target is not None else Values.unknown()
+
+
+def externals_only(values: Values) -> bool:
+    """Whether every value is an external one (`typing.BinaryIO`, not a class of ours)."""
+    return all(isinstance(value, External) for value, _ in values)
+
+
+def externals(values: Values) -> set[str]:
+    return {v.name for v, _ in values if isinstance(v, External)}
+
+
+def homed(values: Values, home: tuple[str, ...]) -> Values:
+    """Containers bound to a variable or attribute learn where they live."""
+    if not any(isinstance(v, Container) and v.home is None for v, _ in values):
+        return values
+    found: dict[Value, str] = {}
+    for value, why in values:
+        if isinstance(value, Container) and value.home is None:
+            value = Container(
+                value.kind, value.elements, value.scope, value.module, value.at, value.block,
+                home, home[-1],
+            )  # fmt: skip
+        found[value] = why
+    return Values(found, values.complete)
+
+
+def container_why(container: Container) -> str:
+    if not container.name:
+        return ""
+    return f"the {container.kind} `{container.name}`"
