@@ -114,7 +114,6 @@ class ValueFlowAnalysis(Budget):
     _member_value = attributes._member_value
     # -- what calls return and run (results.py)
     _call = results._call
-    _special_call = results._special_call
     _dict_of = results._dict_of
     _call_result = results._call_result
     _result_of = results._result_of

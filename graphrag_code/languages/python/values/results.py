@@ -14,27 +14,21 @@ from ....model import (
 )
 from ..resolver import External, Instance, SymbolRef, Target, is_type_variable
 from .budget import Where
-from .expressions import argument_for, of_anything, render, substituted
+from .expressions import argument_for, of_anything, substituted
 from .reaching import reaching
 from .records import (
-    DYNAMIC,
-    EMPTY_CONTAINERS,
-    IDENTITY,
-    IDENTITY_FACTORIES,
-    ITERATING,
     Bound,
     Container,
     Generator,
     Inert,
     Lambda,
     Partial,
-    Super,
     Value,
     Values,
     View,
     chain,
-    externals,
 )
+from .stdlib import special_call
 
 if TYPE_CHECKING:
     from .engine import ValueFlowAnalysis
@@ -47,8 +41,6 @@ _BUILTIN_CONTAINERS: dict[str, tuple[type, ...]] = {
     "dict": (dict, defaultdict, OrderedDict, Counter),
     "set": (set,),
 }
-_CASTS = frozenset({"typing.cast", "typing_extensions.cast"})
-_TYPE_OF = frozenset({"typing.Type", "typing_extensions.Type", "<builtin>.type"})
 
 
 def _call(
@@ -57,107 +49,10 @@ def _call(
     arguments: tuple[tuple[int | str, Expr], ...],
     where: Where,
 ) -> Values:
-    special = self._special_call(callee, arguments, where)
+    special = special_call(self, callee, arguments, where)
     if special is not None:
         return special
     return self._call_result(self._eval(callee, where), arguments, where)
-
-
-def _special_call(
-    self: ValueFlowAnalysis,
-    callee: Expr,
-    arguments: tuple[tuple[int | str, Expr], ...],
-    where: Where,
-) -> Values | None:
-    """Built-ins and decorators whose result value flow knows."""
-    if callee == ("name", "super") and not arguments:
-        owner = self.resolver._super(where.scope)
-        return Values.of(Super(owner)) if owner is not None else Values.unknown()
-    if callee[0] == "call":  # functools.wraps(f)(wrapper), lru_cache(maxsize=1)(f), ...
-        factory = self._eval(callee[1], where)
-        if externals(factory) & IDENTITY_FACTORIES and arguments:
-            if externals(factory) == {"functools.partial"}:
-                return None
-            return self._eval(arguments[0][1], where)
-        return None
-    if callee[0] != "name":
-        return None
-    heads = self._eval(callee, where)
-    names = externals(heads)
-    if not names or len(heads.found) != 1:
-        return None
-    (external,) = names
-    first = next((v for k, v in arguments if k == 0), None)
-    if external in _CASTS and first is not None and len(arguments) == 2:
-        if self._uncast:
-            own = self._eval(arguments[1][1], where)
-            if own.found:
-                return own
-        named = repr(first[1]) if first[0] == "str" else render(first)
-        if self._mentions_type_variable(first, where):
-            # `cast(F, v)`, `cast(type[F], v)`: a type variable names no class, v's own
-            # values stand
-            return self._eval(arguments[1][1], where)
-        if first[0] == "sub" and externals(self._eval(first[1], where)) & _TYPE_OF:
-            # `cast(type[Foo], v)`: the class itself, not an instance of it
-            return self._eval(first[2], where).because(f"`cast({named}, ...)`")
-        return self._instances(first, where).because(f"`cast({named}, ...)`")
-    if external in IDENTITY and first is not None:
-        return self._eval(first, where)
-    if external == "functools.partial" and first is not None:
-        return Values.of(Partial(first, where.scope, where.module, where.at, where.block))
-    if external == "<builtin>.type" and first is not None and len(arguments) == 1:
-        result = Values()
-        for value, why in self._eval(first, where):
-            if isinstance(value, Instance):
-                result.add(Values.of(SymbolRef(value.class_name), why), f"`type({render(first)})`")
-            else:
-                result.complete = False
-        return result
-    if external == "<builtin>.getattr" and first is not None and len(arguments) >= 2:
-        attribute = arguments[1][1]
-        if attribute[0] != "str":
-            result = Values.unknown("getattr")
-            if len(arguments) > 2:  # the default is one of the values, whatever the name
-                result.add(self._eval(arguments[2][1], where))
-            return result
-        result = self._attribute(self._eval(first, where), attribute[1], where)
-        if len(arguments) > 2:
-            result.add(self._eval(arguments[2][1], where))
-        return result
-    short = external.removeprefix("<builtin>.")
-    if short in ("iter", "tuple") and first is not None and first[0] == "tuple":
-        return self._eval(first, where)  # `iter((a, b))` yields a, then b: unpacked in place
-    if short in ITERATING and first is not None:
-        element = (
-            ("star", first) if short != "enumerate" else ("tuple", (("const",), ("iter", first)))
-        )
-        body = (element,) if short != "enumerate" else (("star", ("list", (element,))),)
-        kind = "set" if short in ("set", "frozenset") else "list"
-        return Values.of(Container(kind, body, where.scope, where.module, where.at, where.block))
-    if short == "zip" and first is not None:  # `for ty, x in zip(types, values)`
-        iterables = tuple(("iter", value) for key, value in arguments if isinstance(key, int))
-        pairs: tuple[Expr, ...] = (("star", ("list", (("tuple", iterables),))),)
-        return Values.of(Container("list", pairs, where.scope, where.module, where.at, where.block))
-    if short == "next" and first is not None:
-        result = self._items(self._eval(first, where), where)
-        if len(arguments) > 1:
-            result.add(self._eval(arguments[1][1], where))
-        return result
-    if short == "dict" and first is not None and len(arguments) == 1:
-        return self._dict_of(self._eval(first, where), where)
-    if external == "collections.defaultdict" and len(arguments) == 1 and first is not None:
-        first = None  # `defaultdict(list)`: the factory of missing values, an empty dict
-    if external in EMPTY_CONTAINERS and first is None:
-        kind = EMPTY_CONTAINERS[external]
-        pairs = tuple((("str", k), v) for k, v in arguments if isinstance(k, str) and k[0] != "*")
-        elements = pairs if kind == "dict" else ()
-        return Values.of(
-            Container(kind, elements, where.scope, where.module, where.at, where.block)
-        )
-    if external in DYNAMIC:
-        return Values.unknown(DYNAMIC[external])
-    return None
 
 
 def _dict_of(self: ValueFlowAnalysis, values: Values, where: Where) -> Values:
