@@ -17,15 +17,21 @@ from typing import TYPE_CHECKING
 
 from ...linking.index import DESCRIPTOR_KEY, PROPERTY_KEY, is_property
 from ...model import (
+    Attribute,
     Block,
+    Call,
     CallArguments,
     CallSite,
+    Const,
     Edge,
     EdgeKind,
     Expr,
     ImplicitCall,
+    Iterated,
+    Name,
     ParsedFile,
     Resolution,
+    Str,
     SymbolKind,
 )
 from .dispatch import ACCESSOR_KINDS, AbsentMember, Constructed
@@ -118,7 +124,7 @@ class CallLinker:
         # uses of members the receiver's class lacks, for dispatch to its subclasses' ones
         self.absent: list[AbsentMember] = []
         # (scope, name) of operands whose following to callers ran out of steps
-        self.operands_cut: set[tuple[str, str]] = set()
+        self.operands_cut: set[tuple[str, object]] = set()
         # classes constructed through values, for dispatch to their subclasses' `__init__`
         self.constructed: list[Constructed] = []
 
@@ -229,9 +235,9 @@ class CallLinker:
         if not classes or site.receiver_call is not None:
             return
         if site.value is not None:
-            through = site.value[:2] == ("call", ("name", "type"))
+            through = isinstance(site.value, Call) and site.value.callee == Name(("type",))
         else:
-            operand: Expr = ("name", *site.callee)
+            operand: Expr = Name(site.callee)
             through = site.callee == ("cls",) or self._names_a_parameter(
                 operand, site.scope, aliases=False
             )
@@ -366,7 +372,7 @@ class CallLinker:
         return target if isinstance(target, External) else None
 
     def _callee_expr(self, site: CallSite) -> Expr:
-        return site.value if site.value is not None else ("name", *site.callee)
+        return site.value if site.value is not None else Name(site.callee)
 
     def _callee_values(self, site: CallSite) -> Values:
         if site.callee[0] == "super()" and site.value is None:
@@ -507,9 +513,9 @@ class CallLinker:
         runs, as for the attribute written out."""
         passed = dict(arguments.arguments)
         first, named = passed.get(0), passed.get(1)
-        if first is None or named is None or named[0] != "str":
+        if first is None or not isinstance(named, Str):
             return
-        name = str(named[1])
+        name = named.text
         if not self._is_property_name(name):
             return
         short = target.name.removeprefix("<builtin>.")
@@ -635,8 +641,8 @@ class CallLinker:
         the values found are not all there are."""
         module = self.parsed.module
         values: Values | None = None
-        if operand[0] == "name":
-            parts = tuple(str(part) for part in operand[1:])
+        if isinstance(operand, Name):
+            parts = operand.dotted
             typed = self.resolver.resolve_dotted(scope, parts, module, line)
             if isinstance(typed, Instance):
                 return [(typed, Resolution.INFERRED if typed.inferred else Resolution.EXACT)]
@@ -647,9 +653,9 @@ class CallLinker:
                 if isinstance(head, Instance):
                     values = self.flow.attributes(head, parts[end:], scope, module, at, block)
                     break
-        elif operand[0] == "call" and operand[1][0] == "name":
+        elif isinstance(operand, Call) and isinstance(operand.callee, Name):
             # `with self.make_context(...) as ctx`: the callee's declared return type
-            callee = tuple(str(part) for part in operand[1][1:])
+            callee = operand.callee.dotted
             result = self.resolver._call_result(
                 self.resolver.resolve_dotted(scope, callee, module, line)
             )
@@ -660,7 +666,7 @@ class CallLinker:
         if not values.complete and self._names_a_parameter(_iterated(operand), scope):
             # then through the parameter to its callers, as call sites are; an operand whose
             # head ran out of steps once will again (`x.a` after `x`): not tried twice
-            tried = (scope, str(operand[1]))
+            tried = (scope, _head(operand))
             if tried not in self.operands_cut:
                 followed = self.flow.evaluate_operand(operand, scope, module, at, block)
                 if followed is None:
@@ -678,11 +684,11 @@ class CallLinker:
         `__init__`): what following callers can add to. With `aliases`, also a variable
         assigned from one or from a call of one (`headers = request.headers`,
         `merged = dict_class(...)`)."""
-        if operand[0] != "name":
+        if not isinstance(operand, Name):
             return False
-        head = str(operand[1])
+        head = operand.dotted[0]
         if head in ("self", "cls"):
-            return len(operand) > 2
+            return len(operand.dotted) > 1
         bound = self.resolver.binding_scope(scope, head, self.parsed.module)
         if bound is None:
             return False
@@ -852,11 +858,9 @@ def _joins_text(site: CallSite) -> bool:
     """`", ".join(...)` or `b"".join(...)`: a string's `join`, which iterates its argument."""
     value = site.value
     return (
-        value is not None
-        and value[0] == "attr"
-        and value[2] == "join"
-        and isinstance(value[1], tuple)
-        and value[1][:1] in (("str",), ("const",))
+        isinstance(value, Attribute)
+        and value.name == "join"
+        and isinstance(value.value, Str | Const)
     )
 
 
@@ -867,24 +871,26 @@ _ITERATES_LIKE = frozenset({"reversed", "iter", "list", "tuple", "sorted"})
 def _iterated(operand: Expr) -> Expr:
     """What an iterated operand iterates in the end: `items` of `iter(reversed(items))`."""
     while True:
-        if operand[0] == "iter":
-            operand = operand[1]
-        elif (
-            operand[0] == "call"
-            and operand[1][:1] == ("name",)
-            and len(operand[1]) == 2
-            and operand[1][1] in _ITERATES_LIKE
-            and len(operand[2]) == 1
-            and operand[2][0][0] == 0
-        ):
-            operand = operand[2][0][1]
-        else:
-            return operand
+        match operand:
+            case Iterated(iterable):
+                operand = iterable
+            case Call(Name((name,)), ((0, argument),)) if name in _ITERATES_LIKE:
+                operand = argument
+            case _:
+                return operand
 
 
 def _callee_of(value: Expr) -> Expr:
     """The callee of a call expression; any other expression itself."""
-    return value[1] if value[0] == "call" else value
+    return value.callee if isinstance(value, Call) else value
+
+
+def _head(operand: Expr) -> object:
+    """What an operand's values are found through first: a name's head, else its first part
+    (the key under which an operand that ran out of steps is not tried again)."""
+    if isinstance(operand, Name):
+        return operand.dotted[0]
+    return getattr(operand, operand.__slots__[0], operand) if operand.__slots__ else operand
 
 
 def _name(target: Target) -> str | None:

@@ -1,7 +1,7 @@
 """Value flow of one Python file: what names, attributes, containers and results may hold.
 
 The captures of `queries/python.scm` (`flow.*`, `call`, `implicit.*`) become `ValueFlow`,
-`CallArguments` and `ImplicitCall` records whose values are `Expr` tuples (see `model.Expr`).
+`CallArguments` and `ImplicitCall` records whose values are `Expr` records (see `model.Expr`).
 Every record knows its position (`at`, a byte offset) and `Block` inside its scope, so the
 linker can tell which assignments reach a use. Nothing here resolves a name: that is linking.
 """
@@ -15,21 +15,59 @@ from typing import Literal, TypeVar
 
 import tree_sitter as ts
 
-from ...model import Block, CallArguments, Dotted, Expr, ImplicitCall, ValueFlow
+from ...model import (
+    CONST,
+    OPAQUE,
+    Arguments,
+    ArmEnd,
+    At,
+    Attribute,
+    Awaited,
+    Block,
+    Call,
+    CallArguments,
+    Caught,
+    Comprehension,
+    Const,
+    DeclaredAs,
+    Definition,
+    DictDisplay,
+    Display,
+    Dotted,
+    Entered,
+    Expr,
+    ImplicitCall,
+    InstanceOf,
+    Int,
+    Iterated,
+    LambdaExpr,
+    Like,
+    Name,
+    OneOf,
+    Sent,
+    Star,
+    Str,
+    Subscript,
+    Unlike,
+    ValueFlow,
+)
 from ...parsing.treesitter import node_text
 
 __all__ = ["FlowExtractor", "call_arguments", "expression"]
 
 _MAX_DEPTH = 10
-_CONST: Expr = ("const",)
-_OPAQUE: Expr = ("opaque",)
-_LITERALS = frozenset({"const", "str", "int"})
+_LITERALS = (Const, Str, Int)
 _CONST_TYPES = frozenset(
     {"none", "true", "false", "float", "concatenated_string", "not_operator", "comparison_operator",
      "ellipsis", "unary_operator"}
 )  # fmt: skip
-_CONTAINER_TYPES = {"list": "list", "tuple": "tuple", "set": "set", "expression_list": "tuple"}
-_COMPREHENSIONS = {
+_CONTAINER_TYPES: dict[str, Literal["list", "tuple", "set"]] = {
+    "list": "list",
+    "tuple": "tuple",
+    "set": "set",
+    "expression_list": "tuple",
+}
+_COMPREHENSIONS: dict[str, Literal["list", "set", "dict"]] = {
     "list_comprehension": "list",
     "set_comprehension": "set",
     "generator_expression": "list",
@@ -48,6 +86,8 @@ _SPAWNERS = {
 }  # fmt: skip
 # what grows a list or set held in another container (`hooks[event].append(f)`)
 _NESTED_ADDS = frozenset({"append", "add", "appendleft", "extend"})
+# the operands an implicit call is recorded for (what value flow may find a class of)
+_OPERANDS = (Name, Call, Attribute, Subscript, Awaited, Iterated)
 # operators -> the special method of the left operand (of the right one for `in`)
 _BINARY = {
     "+": "__add__", "-": "__sub__", "*": "__mul__", "/": "__truediv__", "//": "__floordiv__",
@@ -97,7 +137,7 @@ def expression(node: ts.Node | None, inner: Callable[[ts.Node], Expr] | None = N
     return _Encoder(inner).encode(node, 0)
 
 
-def call_arguments(node: ts.Node | None) -> tuple[tuple[int | str, Expr], ...]:
+def call_arguments(node: ts.Node | None) -> Arguments:
     return _Encoder(None).arguments(node, 0)
 
 
@@ -107,49 +147,45 @@ class _Encoder:
 
     def encode(self, node: ts.Node | None, depth: int) -> Expr:
         if node is None or depth > _MAX_DEPTH:
-            return _OPAQUE
+            return OPAQUE
         kind = node.type
         if kind == "identifier":
-            return ("name", node_text(node))
+            return Name((node_text(node),))
         if kind == "attribute":
             obj = node.child_by_field_name("object")
             attr = node.child_by_field_name("attribute")
             if obj is None or attr is None:
-                return _OPAQUE
+                return OPAQUE
             head = self.encode(obj, depth + 1)
-            if head[0] == "name":
-                return (*head, node_text(attr))
-            return ("attr", head, node_text(attr))
+            if isinstance(head, Name):
+                return Name((*head.dotted, node_text(attr)))
+            return Attribute(head, node_text(attr))
         if kind == "call":
             function = node.child_by_field_name("function")
             arguments = node.child_by_field_name("arguments")
-            return (
-                "call",
-                self.encode(function, depth + 1),
-                self.arguments(arguments, depth + 1),
-            )
+            return Call(self.encode(function, depth + 1), self.arguments(arguments, depth + 1))
         if kind == "subscript":
             value = node.child_by_field_name("value")
             key = node.child_by_field_name("subscript")
             alias = self._type_union(value, node, depth)
             if alias is not None:
                 return alias
-            return ("sub", self.encode(value, depth + 1), self.encode(key, depth + 1))
+            return Subscript(self.encode(value, depth + 1), self.encode(key, depth + 1))
         if kind == "string":
             text = _string(node)
-            return ("str", text) if text is not None else _CONST
+            return Str(text) if text is not None else CONST
         if kind == "integer":
             try:
-                return ("int", int(node_text(node), 0))
+                return Int(int(node_text(node), 0))
             except ValueError:
-                return _CONST
+                return CONST
         if kind in _CONST_TYPES:
-            return _CONST
+            return CONST
         if kind == "parenthesized_expression":
             inner = [c for c in node.named_children if c.type != "comment"]
-            return self.encode(inner[0], depth) if len(inner) == 1 else _OPAQUE
+            return self.encode(inner[0], depth) if len(inner) == 1 else OPAQUE
         if kind in _CONTAINER_TYPES:
-            return (_CONTAINER_TYPES[kind], self._elements(node, depth))
+            return Display(_CONTAINER_TYPES[kind], self._elements(node, depth))
         if kind == "dictionary":
             pairs: list[tuple[Expr | None, Expr]] = []
             for child in node.named_children:
@@ -159,25 +195,25 @@ class _Encoder:
                     pairs.append((key_expr, value_expr))
                 elif child.type == "dictionary_splat" and child.named_children:
                     pairs.append((None, self.encode(child.named_children[0], depth + 1)))
-            return ("dict", tuple(pairs))
+            return DictDisplay(tuple(pairs))
         if kind == "conditional_expression":
             parts = [c for c in node.named_children if c.type != "comment"]
             if len(parts) == 3:
                 chosen, otherwise = self._narrowed_arms(parts, depth)
-                return ("union", (chosen, otherwise))
-            return _OPAQUE
+                return OneOf((chosen, otherwise))
+            return OPAQUE
         if kind == "binary_operator":
             return self._concatenated(node, depth)
         if kind == "boolean_operator":
             left = node.child_by_field_name("left")
             right = node.child_by_field_name("right")
-            return ("union", (self.encode(left, depth + 1), self.encode(right, depth + 1)))
+            return OneOf((self.encode(left, depth + 1), self.encode(right, depth + 1)))
         if kind == "yield":  # `x = yield v`: what the generator's caller sends
             from_ = any(child.type == "from" for child in node.children)
-            return _OPAQUE if from_ else ("sent",)
+            return OPAQUE if from_ else Sent()
         if kind == "await":
             awaited = node.named_children[0] if node.named_children else None
-            return ("await", self.encode(awaited, depth + 1))
+            return Awaited(self.encode(awaited, depth + 1))
         if kind == "lambda" and self.positioned is not None:
             params = node.child_by_field_name("parameters")
             names = tuple(
@@ -187,21 +223,21 @@ class _Encoder:
                 if name.type == "identifier"
             )
             body = node.child_by_field_name("body")
-            body_expr = self.positioned(body) if body is not None else _OPAQUE
-            return ("lambda", node.start_point[0] + 1, names, body_expr)
+            body_expr = self.positioned(body) if body is not None else OPAQUE
+            return LambdaExpr(node.start_point[0] + 1, names, body_expr)
         if kind in _COMPREHENSIONS and self.positioned is not None:
             body = node.child_by_field_name("body")
             if body is None:
-                return _OPAQUE
+                return OPAQUE
             if kind == "dictionary_comprehension":
                 key, value = body.child_by_field_name("key"), body.child_by_field_name("value")
                 if key is None or value is None:
-                    return _OPAQUE
-                return ("comp", "dict", (self.positioned(key), self.positioned(value)))
-            return ("comp", _COMPREHENSIONS[kind], self.positioned(body))
+                    return OPAQUE
+                return Comprehension("dict", (self.positioned(key), self.positioned(value)))
+            return Comprehension(_COMPREHENSIONS[kind], self.positioned(body))
         if kind == "named_expression":
             return self.encode(node.child_by_field_name("value"), depth + 1)
-        return _OPAQUE
+        return OPAQUE
 
     def _concatenated(self, node: ts.Node, depth: int) -> Expr:
         """`[a] + rest + [b]`, where a side is a list (or tuple) display: that kind of
@@ -209,22 +245,22 @@ class _Encoder:
         Any other `+` (numbers, strings, two names) and other operators: opaque."""
         operator = node.child_by_field_name("operator")
         if operator is None or node_text(operator) != "+":
-            return _OPAQUE
+            return OPAQUE
         sides = (
             self.encode(node.child_by_field_name("left"), depth + 1),
             self.encode(node.child_by_field_name("right"), depth + 1),
         )
-        kinds = {side[0] for side in sides if side[0] in ("list", "tuple")}
+        kinds = {side.kind for side in sides if isinstance(side, Display) and side.kind != "set"}
         if len(kinds) != 1:  # no display, or a list and a tuple (a TypeError)
-            return _OPAQUE
+            return OPAQUE
         kind = kinds.pop()
         elements: list[Expr] = []
         for side in sides:
-            if side[0] == kind:
-                elements.extend(side[1])
+            if isinstance(side, Display) and side.kind == kind:
+                elements.extend(side.elements)
             else:
-                elements.append(("star", side))
-        return (kind, tuple(elements))
+                elements.append(Star(side))
+        return Display(kind, tuple(elements))
 
     def _narrowed_arms(self, parts: list[ts.Node], depth: int) -> tuple[Expr, Expr]:
         """The two arms of `a if c else b`; where c is `isinstance(x, K)` (or its `not`),
@@ -242,29 +278,29 @@ class _Encoder:
         if len(tests) == 1:
             name, classes = tests[0]
             excluded = 0 if negated else 1  # the arm where x is not a K
-            if arms[excluded] == ("name", name):
-                arms[excluded] = ("unlike", arms[excluded], self.encode(classes, depth + 1))
+            if arms[excluded] == Name((name,)):
+                arms[excluded] = Unlike(arms[excluded], self.encode(classes, depth + 1))
         return arms[0], arms[1]
 
     def _type_union(self, head: ts.Node | None, node: ts.Node, depth: int) -> Expr | None:
         """`Union[A, "B", None]` / `Optional[A]` as a value (a type alias): one of the classes
-        it names (a string names one too), None (`("const",)`) included."""
+        it names (a string names one too), None (`CONST`) included."""
         if head is None or head.type not in ("identifier", "attribute"):
             return None
         word = node_text(head).rsplit(".", 1)[-1]
         if word not in ("Union", "Optional"):
             return None
-        members: list[Expr] = [_CONST] if word == "Optional" else []
+        members: list[Expr] = [CONST] if word == "Optional" else []
         for child in node.children_by_field_name("subscript"):
             if child.type == "string":
                 text = _string(child)
                 dotted = text.strip().split(".") if text is not None else []
                 if not dotted or not all(part.isidentifier() for part in dotted):
                     return None
-                members.append(("name", *dotted))
+                members.append(Name(tuple(dotted)))
             else:
                 members.append(self.encode(child, depth + 1))
-        return ("union", tuple(members)) if members else None
+        return OneOf(tuple(members)) if members else None
 
     def _elements(self, node: ts.Node, depth: int) -> tuple[Expr, ...]:
         elements: list[Expr] = []
@@ -272,12 +308,12 @@ class _Encoder:
             if child.type == "comment":
                 continue
             if child.type == "list_splat" and child.named_children:
-                elements.append(("star", self.encode(child.named_children[0], depth + 1)))
+                elements.append(Star(self.encode(child.named_children[0], depth + 1)))
             else:
                 elements.append(self.encode(child, depth + 1))
         return tuple(elements)
 
-    def arguments(self, node: ts.Node | None, depth: int) -> tuple[tuple[int | str, Expr], ...]:
+    def arguments(self, node: ts.Node | None, depth: int) -> Arguments:
         if node is None:
             return ()
         if node.type != "argument_list":  # f(x for x in y): one generator argument
@@ -304,7 +340,7 @@ class _Encoder:
 
 def interesting(value: Expr) -> bool:
     """False for literals: they never hold a function, a class or an instance of one."""
-    return value[0] not in _LITERALS
+    return not isinstance(value, _LITERALS)
 
 
 @dataclass
@@ -317,10 +353,10 @@ class FlowExtractor:
     # or it declares callables, which value flow follows)
     declared_names: Callable[[ts.Node], tuple[tuple[str, ...], ...] | None]
     # a container annotation's element types as a display of instances (`list[Foo]` ->
-    # ("list", (("isinstance", ("name", "Foo")),))), None for anything else
+    # Display("list", (InstanceOf(Name(("Foo",))),))), None for anything else
     element_types: Callable[[ts.Node], Expr | None] = lambda _: None
     # a generator annotation's sent type as an instance (`Generator[Y, Foo, R]` ->
-    # ("isinstance", ("name", "Foo"))), None for anything else
+    # InstanceOf(Name(("Foo",)))), None for anything else
     sent_type: Callable[[ts.Node], Expr | None] = lambda _: None
     # qualified name -> node type of each definition (`function_definition`, ...)
     def_kinds: Mapping[str, str] = field(default_factory=dict)
@@ -374,7 +410,7 @@ class FlowExtractor:
 
     def _positioned(self, node: ts.Node) -> Expr:
         """A body evaluated where it stands (a lambda's, a comprehension's element)."""
-        return ("at", node.start_byte, self.block_of(node), self._expr(node))
+        return At(node.start_byte, self.block_of(node), self._expr(node))
 
     def _add(self, node: ts.Node, target: tuple[str, ...], value: Expr, at: int) -> None:
         self.flows.append(
@@ -387,7 +423,7 @@ class FlowExtractor:
     def declared(self, node: ts.Node) -> None:
         """A parameter or attribute annotated with a type the resolver does not read (a
         container of classes, a union): `("<declared>", name)` / `("<declared>", "self",
-        name)` holds ("declared", names); the values that reach it are taken as the declared
+        name)` holds `DeclaredAs(names)`; the values that reach it are taken as the declared
         classes (what the type checkers see)."""
         annotation = node.child_by_field_name("type")
         names = self.declared_names(annotation) if annotation is not None else None
@@ -395,7 +431,7 @@ class FlowExtractor:
             self._parameter_shape(node, annotation)
         if names is None:
             return
-        value: Expr = ("declared", names)
+        value: Expr = DeclaredAs(names)
         if node.type == "assignment":
             path = _target_path(node.child_by_field_name("left"))
             if path is not None:
@@ -457,7 +493,7 @@ class FlowExtractor:
         if condition is None or place is None:
             return
         for name, classes in _isinstance_tests(condition):
-            self._add(place, (name,), ("isinstance", self._expr(classes)), at)
+            self._add(place, (name,), InstanceOf(self._expr(classes)), at)
         if node.type == "if_statement":
             self._joined(node, condition, place)
         if node.type != "if_statement" or node.children_by_field_name("alternative"):
@@ -473,11 +509,11 @@ class FlowExtractor:
         for name, classes in refuted:
             if not ends and name not in bound:
                 continue
-            before: Expr = ("at", node.start_byte, here, ("name", name))
-            value: Expr = ("like", before, self._expr(classes))
+            before: Expr = At(node.start_byte, here, Name((name,)))
+            value: Expr = Like(before, self._expr(classes))
             if not ends:  # what the body left: read through its window, as a join's arms
-                body: Expr = ("armend", node.start_byte, node.end_byte, self.block_of(place), name)
-                value = ("union", (body, value))
+                body: Expr = ArmEnd(node.start_byte, node.end_byte, self.block_of(place), name)
+                value = OneOf((body, value))
             self._add(node, (name,), value, node.end_byte)
 
     def _joined(self, node: ts.Node, condition: ts.Node, consequence: ts.Node) -> None:
@@ -498,8 +534,8 @@ class FlowExtractor:
         if len(tests) == 1 and len(alternatives) == 1 and otherwise is not None:
             # the `else` of `if isinstance(x, K):`: x is not a K there
             name, classes = tests[0]
-            before: Expr = ("at", node.start_byte, here, ("name", name))
-            unlike: Expr = ("unlike", before, self._expr(classes))
+            before: Expr = At(node.start_byte, here, Name((name,)))
+            unlike: Expr = Unlike(before, self._expr(classes))
             self._add(otherwise, (name,), unlike, otherwise.start_byte)
         arms: list[tuple[ts.Node, set[str]]] = [
             (consequence, {name for name, _ in _isinstance_tests(condition)})
@@ -521,8 +557,8 @@ class FlowExtractor:
         bound = set.intersection(*(self._arms.bound(body) | narrowed for body, narrowed in live))
         blocks = [self.block_of(body) for body, _ in live]
         for name in sorted(bound):
-            ends = tuple(("armend", node.start_byte, node.end_byte, b, name) for b in blocks)
-            self._add(node, (name,), ("union", ends), node.end_byte)
+            ends = tuple(ArmEnd(node.start_byte, node.end_byte, b, name) for b in blocks)
+            self._add(node, (name,), OneOf(ends), node.end_byte)
 
     def declared_return(self, function: ts.Node) -> None:
         """`def f() -> list[Foo]`: ("<declared>", "<return>") in f, like a parameter's."""
@@ -549,7 +585,7 @@ class FlowExtractor:
             return
         self.flows.append(
             ValueFlow(
-                qualified, ("<declared>", "<return>"), ("declared", names),
+                qualified, ("<declared>", "<return>"), DeclaredAs(names),
                 function.start_point[0] + 1, function.start_byte, self.block_of(function),
             )
         )  # fmt: skip
@@ -587,20 +623,22 @@ class FlowExtractor:
         elif kind in ("pattern_list", "tuple_pattern", "list_pattern", "expression_list", "tuple",
                       "list"):  # fmt: skip
             targets = [c for c in left.named_children if c.type != "comment"]
-            elements = value[1] if value[0] in ("tuple", "list") else None
+            elements = (
+                value.elements if isinstance(value, Display) and value.kind != "set" else None
+            )
             if elements is None:  # `a, b = pair`: unpacking iterates the value
                 self._implicit_value(node, ("__iter__",), value, "unpacking")
             for position, target in enumerate(targets):
                 if target.type in ("list_splat_pattern", "list_splat"):
                     inner = target.named_children[0] if target.named_children else None
                     if inner is not None:
-                        self._bind(inner, _OPAQUE, node, at)
+                        self._bind(inner, OPAQUE, node, at)
                     elements = None  # positions after a star are not known
                     continue
                 if elements is not None and len(elements) == len(targets):
                     part = elements[position]
                 else:
-                    part = ("sub", value, ("int", position))
+                    part = Subscript(value, Int(position))
                 self._bind(target, part, node, at)
 
     def augmented(self, node: ts.Node) -> None:
@@ -621,7 +659,9 @@ class FlowExtractor:
         if not values:
             return
         value = (
-            self._expr(values[0]) if len(values) == 1 else ("tuple", tuple(map(self._expr, values)))
+            self._expr(values[0])
+            if len(values) == 1
+            else Display("tuple", tuple(map(self._expr, values)))
         )
         self._add(node, ("<return>",), value, node.start_byte)
 
@@ -638,7 +678,7 @@ class FlowExtractor:
         right = node.child_by_field_name("right")
         if left is None or right is None:
             return
-        self._bind(left, ("iter", self._expr(right)), node, right.end_byte)
+        self._bind(left, Iterated(self._expr(right)), node, right.end_byte)
         self._iterated(node, right)
 
     def comprehension(self, node: ts.Node) -> None:
@@ -648,7 +688,7 @@ class FlowExtractor:
         if left is None or right is None or owner is None:
             return
         # visible to the element, which stands before the clause: take effect at the start
-        self._bind(left, ("iter", self._expr(right)), node, owner.start_byte)
+        self._bind(left, Iterated(self._expr(right)), node, owner.start_byte)
         self._iterated(node, right)
 
     def _iterated(self, loop: ts.Node, iterable: ts.Node) -> None:
@@ -674,7 +714,7 @@ class FlowExtractor:
             if manager is None:
                 return
             if target is not None:
-                self._bind(target, ("enter", self._expr(manager)), node, node.end_byte)
+                self._bind(target, Entered(self._expr(manager)), node, node.end_byte)
             self._implicit(manager, methods, manager, "with")
         else:
             self._implicit(value, methods, value, "with")
@@ -689,9 +729,7 @@ class FlowExtractor:
         alias = pattern.child_by_field_name("alias")
         target = alias.named_children[0] if alias is not None and alias.named_children else None
         if caught is not None and target is not None and target.type == "identifier":
-            self._add(
-                pattern, (node_text(target),), ("raised", self._expr(caught)), pattern.end_byte
-            )
+            self._add(pattern, (node_text(target),), Caught(self._expr(caught)), pattern.end_byte)
 
     def walrus(self, node: ts.Node) -> None:
         name = node.child_by_field_name("name")
@@ -710,7 +748,7 @@ class FlowExtractor:
             if name.type == "identifier":
                 self.flows.append(
                     ValueFlow(
-                        self.scope_of(node), (node_text(name),), _OPAQUE, node.start_point[0] + 1,
+                        self.scope_of(node), (node_text(name),), OPAQUE, node.start_point[0] + 1,
                         params.end_byte, self.block_of(body),
                     )
                 )  # fmt: skip
@@ -743,19 +781,19 @@ class FlowExtractor:
         name = definition.child_by_field_name("name")
         if qualified is None or name is None:
             return
-        value: Expr = ("def", qualified)
+        value: Expr = Definition(qualified)
         decorators = [c for c in node.children if c.type == "decorator"]
         scope = self.scope_of(node)
         block = self.block_of(node)
         for decorator in reversed(decorators):
             inner = decorator.named_children[0] if decorator.named_children else None
             callee = self._expr(inner)
-            arguments: tuple[tuple[int | str, Expr], ...] = ((0, value),)
+            arguments: Arguments = ((0, value),)
             line = decorator.start_point[0] + 1
             self.passes.append(
                 CallArguments(scope, callee, arguments, line, decorator.start_byte, block)
             )
-            value = ("call", callee, arguments)
+            value = Call(callee, arguments)
         self.flows.append(
             ValueFlow(
                 scope, (node_text(name),), value, node.start_point[0] + 1, node.end_byte, block
@@ -793,7 +831,7 @@ class FlowExtractor:
             return
         if method in _ADDS:
             stored = [value for key, value in arguments if key == _ADDS[method]]
-            key_text = next((v[1] for k, v in arguments if k == 0 and v[0] == "str"), None)
+            key_text = next((v.text for k, v in arguments if k == 0 and isinstance(v, Str)), None)
             item = ("<key>", key_text) if method == "setdefault" and key_text else ("<item>",)
             for value in stored:
                 self._add(node, (*container, *item), value, node.end_byte)
@@ -809,7 +847,7 @@ class FlowExtractor:
         node: ts.Node,
         receiver: ts.Node | None,
         method: str,
-        arguments: tuple[tuple[int | str, Expr], ...],
+        arguments: Arguments,
     ) -> None:
         """`hooks[event].append(f)`, `funcs.setdefault(key, []).append(f)`: a container held
         in another one grows. Stored as an element of the outer container that is a list of
@@ -833,11 +871,11 @@ class FlowExtractor:
         added = [value for position, value in arguments if position == 0]
         if len(added) != 1:
             return
-        element: Expr = ("star", added[0]) if method == "extend" else added[0]
+        element: Expr = Star(added[0]) if method == "extend" else added[0]
         text = _string(key) if key is not None and key.type == "string" else None
         item = ("<key>", text) if text is not None else ("<item>",)
-        kind = "set" if method == "add" else "list"
-        self._add(node, (*path, *item), (kind, (element,)), node.end_byte)
+        kind: Literal["set", "list"] = "set" if method == "add" else "list"
+        self._add(node, (*path, *item), Display(kind, (element,)), node.end_byte)
 
     def operator(self, node: ts.Node) -> None:
         """`a + b`, `a == b`, `a in b`, `-a`: the operand's special method (if its class has
@@ -946,7 +984,7 @@ class FlowExtractor:
         syntax: str,
         mode: Literal["", "first", "get", "set", "delete"] = "",
     ) -> None:
-        if value[0] in ("name", "call", "attr", "sub", "await", "iter"):
+        if isinstance(value, _OPERANDS):
             self.implicit.append(
                 ImplicitCall(
                     self.scope_of(node), methods, value, node.start_point[0] + 1, node.start_byte,
@@ -1243,19 +1281,21 @@ def _jumps_out(node: ts.Node) -> bool:
     return False
 
 
-def _spawned(
-    callee: Expr, arguments: tuple[tuple[int | str, Expr], ...]
-) -> tuple[Expr, tuple[tuple[int | str, Expr], ...]] | None:
+def _spawned(callee: Expr, arguments: Arguments) -> tuple[Expr, Arguments] | None:
     """The later call a spawning call makes (`start_soon(wrap, p)` -> `wrap(p)`): the
     callable it is given by name and the positional arguments after it, renumbered; None for
     any other call, or one that passes the callable nothing."""
-    if callee[0] not in ("name", "attr") or not isinstance(callee[-1], str):
+    if isinstance(callee, Name):
+        method = callee.dotted[-1]
+    elif isinstance(callee, Attribute):
+        method = callee.name
+    else:
         return None
-    position = _SPAWNERS.get(callee[-1])
+    position = _SPAWNERS.get(method)
     if position is None:
         return None
     spawned = next((value for key, value in arguments if key == position), None)
-    if spawned is None or spawned[0] != "name":
+    if not isinstance(spawned, Name):
         return None
     passed = tuple(
         (key - position - 1, value)

@@ -6,7 +6,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ....model import (
+    OPAQUE,
+    Arguments,
+    Call,
+    Const,
     Expr,
+    Int,
+    Name,
+    Star,
+    Str,
+    Subscript,
     ValueFlow,
 )
 from ..resolver import External, Instance, SymbolRef
@@ -30,10 +39,10 @@ def _container_method(
     self: ValueFlowAnalysis,
     container: Container,
     method: str,
-    arguments: tuple[tuple[int | str, Expr], ...],
+    arguments: Arguments,
     where: Where,
 ) -> Values:
-    key = next((v for k, v in arguments if k == 0), ("opaque",))
+    key = next((v for k, v in arguments if k == 0), OPAQUE)
     if method in ("items", "values", "keys"):
         return Values.of(View(method, container))
     if method == "copy":
@@ -66,27 +75,27 @@ def _element_of(self: ValueFlowAnalysis, container: Container, key: Expr) -> Val
     where = self._container_where(container)
     if container.kind == "dict":
         pairs = [p for p in container.elements if isinstance(p, tuple)]
-        exact = key[0] == "str"
+        exact = isinstance(key, Str)
         result = Values()
         matched = False
         for pair_key, value in pairs:
             if pair_key is None:  # {**other}
                 result.add(self._dict_values(self._eval(value, where)))
                 continue
-            if not exact or pair_key == key or pair_key[0] not in ("str", "int", "const"):
+            if not exact or pair_key == key or not isinstance(pair_key, Str | Int | Const):
                 matched = matched or pair_key == key
                 result.add(self._eval(value, where))
         for flow in self._stored(container):
             added = flow.target[-2:] if flow.target[-2] == "<key>" else ()
             if flow.target[-1] == "<items>":
                 result.add(self._dict_values(self._eval(flow.value, self._where_of(flow))))
-            elif not exact or not added or added[1] == key[1]:
+            elif not isinstance(key, Str) or not added or added[1] == key.text:
                 result.add(self._eval(flow.value, self._where_of(flow)))
         return result.because(why)
-    if key[0] == "int" and container.kind == "tuple":
-        elements = list(container.elements)
-        if not any(isinstance(e, tuple) and e[0] == "star" for e in elements):
-            index = key[1]
+    if isinstance(key, Int) and container.kind == "tuple":
+        elements = container.elements
+        if not any(isinstance(e, Star) for e in elements):
+            index = key.value
             if -len(elements) <= index < len(elements):
                 return self._eval(elements[index], where).because(why)  # type: ignore[arg-type]
     return self._container_items(container)
@@ -110,8 +119,8 @@ def _container_items_of(self: ValueFlowAnalysis, container: Container) -> Values
             result.add(self._eval(key, where) if key is not None else Values.unknown())
         return result
     for element in container.elements:
-        if isinstance(element, tuple) and element and element[0] == "star":
-            result.add(self._items(self._eval(element[1], where), where))
+        if isinstance(element, Star):
+            result.add(self._items(self._eval(element.value, where), where))
         else:
             result.add(self._eval(element, where))  # type: ignore[arg-type]
     for flow in self._stored(container):
@@ -126,7 +135,7 @@ def _dict_values(self: ValueFlowAnalysis, values: Values) -> Values:
     result = Values(complete=values.complete, dynamic=values.dynamic)
     for value, why in values:
         if isinstance(value, Container) and value.kind == "dict":
-            result.add(self._element(value, ("opaque",)), why)
+            result.add(self._element(value, OPAQUE), why)
         else:
             result.complete = False
     return result
@@ -140,14 +149,14 @@ def _stored(self: ValueFlowAnalysis, container: Container) -> list[ValueFlow]:
 
 
 def _restores(self: ValueFlowAnalysis, flow: ValueFlow, container: Container) -> bool:
-    value = flow.value
-    if value[0] == "call" and value[1][0] == "name" and value[1][-1] in ("pop", "get"):
-        receiver: Expr = value[1][:-1]
-    elif value[0] == "sub":
-        receiver = value[1]
-    else:
-        return False
-    if receiver[0] != "name" or len(receiver) < 2:
+    match flow.value:
+        case Call(Name((*head, "pop" | "get")), _):
+            receiver: Expr = Name(tuple(head))
+        case Subscript(value, _):
+            receiver = value
+        case _:
+            return False
+    if not isinstance(receiver, Name) or not receiver.dotted:
         return False
     found = self._eval(receiver, self._where_of(flow))
     return found.complete and set(found.found) == {container}
@@ -211,7 +220,7 @@ def _view_items(self: ValueFlowAnalysis, view: View) -> Values:
     if view.kind == "items":
         return Values.of(View("pair", view.container))
     if view.kind == "values":
-        return self._element(view.container, ("opaque",))
+        return self._element(view.container, OPAQUE)
     if view.kind == "keys":
         return self._container_items(view.container)
     return Values.unknown()
@@ -237,16 +246,16 @@ def _subscript(self: ValueFlowAnalysis, values: Values, key: Expr, where: Where)
         self._step()
         if isinstance(value, Container):
             result.add(self._element(value, key), why)
-        elif isinstance(value, View) and value.kind == "pair" and key[0] == "int":
-            if key[1] == 0:
+        elif isinstance(value, View) and value.kind == "pair" and isinstance(key, Int):
+            if key.value == 0:
                 result.add(self._container_items(value.container), why)
             else:
-                result.add(self._element(value.container, ("opaque",)), why)
+                result.add(self._element(value.container, OPAQUE), why)
         elif isinstance(value, Instance):
             method = self.special_method(value, "__getitem__")
             if method is not None:
                 result.add(self._function_result(method), why)
-            elif key[0] == "int":  # `cls, args = middleware`: unpacking iterates it
+            elif isinstance(key, Int):  # `cls, args = middleware`: unpacking iterates it
                 result.add(self._unpacked_instance(value, key, where), why)
             else:
                 result.complete = False

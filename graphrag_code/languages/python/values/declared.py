@@ -9,8 +9,13 @@ from typing import TYPE_CHECKING
 
 from ....model import (
     Binding,
+    DeclaredAs,
+    Display,
     Dotted,
     Expr,
+    Name,
+    Str,
+    Subscript,
     SymbolKind,
     ValueFlow,
 )
@@ -47,12 +52,12 @@ def _declared(self: ValueFlowAnalysis, flows: list[ValueFlow]) -> tuple[str, ...
     (`Sequence[Foo]` -> Foo)."""
     classes: list[str] = []
     for flow in flows:
-        if flow.value[0] != "declared":
+        if not isinstance(flow.value, DeclaredAs):
             continue
         symbol = self.lookups.symbol(flow.scope)
         scope = symbol.parent if symbol is not None and flow.target[1] != "self" else flow.scope
         module = self._module(flow.scope)
-        for dotted in flow.value[1]:
+        for dotted in flow.value.classes:
             target = self.resolver.resolve_dotted(scope, dotted, module)
             if isinstance(target, SymbolRef) and self._is_class(target.qualified_name):
                 classes.append(target.qualified_name)
@@ -207,9 +212,9 @@ def _declared_union(
         return None
     if declared:
         (value,) = declared
-        if value[0] != "declared":
+        if not isinstance(value, DeclaredAs):
             return None
-        members: tuple[tuple[str, ...], ...] = value[1]
+        members: tuple[tuple[str, ...], ...] = value.classes
     else:  # `x: Alias` reads as one class to the parser, which cannot tell
         typed = self.index.scope_bindings.get(function, {}).get((name,), [])
         annotations = {b.value for b in typed if b.kind == "annotation"}
@@ -247,7 +252,7 @@ def _declared_member(
         return Values.of(External(target.dotted, True))
     if target is not None:
         return None
-    alias = self._eval(("name", *dotted), where)  # `ProxyTypes = Union["URL", str, "Proxy"]`
+    alias = self._eval(Name(dotted), where)  # `ProxyTypes = Union["URL", str, "Proxy"]`
     if not alias.complete or not alias.found:
         return None
     result = Values()
@@ -321,12 +326,12 @@ def _instances(self: ValueFlowAnalysis, classes: Expr, where: Where) -> Values:
     """An instance of the class an expression names (`cast(Foo, v)`, `"Foo"`, an
     `isinstance` test's classes, a declared element type): complete only when every class
     is known."""
-    if classes[0] == "str":
-        dotted = tuple(classes[1].strip().split("."))
+    if isinstance(classes, Str):
+        dotted = tuple(classes.text.strip().split("."))
         named = self.resolver.resolve_dotted(where.scope, dotted, where.module)
         values = of_target(named)
-    elif classes[0] == "tuple":
-        return union(self._instances(part, where) for part in classes[1])
+    elif isinstance(classes, Display) and classes.kind == "tuple":
+        return union(self._instances(part, where) for part in classes.elements)
     else:
         values = self._eval(classes, where)
     result = Values(complete=values.complete, dynamic=values.dynamic)
@@ -347,12 +352,13 @@ def _instances(self: ValueFlowAnalysis, classes: Expr, where: Where) -> Values:
 def _mentions_type_variable(self: ValueFlowAnalysis, expr: Expr, where: Where) -> bool:
     """Whether a type expression names a type variable: `F`, `type[F]`, `Optional[F]`,
     `dict[str, F]` (the classes it stands for are the value's own)."""
-    if expr[0] == "name":
-        return self._is_type_variable(expr, where)
-    if expr[0] == "sub":
-        return self._mentions_type_variable(expr[2], where)
-    if expr[0] == "tuple":
-        return any(self._mentions_type_variable(part, where) for part in expr[1])
+    match expr:
+        case Name():
+            return self._is_type_variable(expr, where)
+        case Subscript(_, key):
+            return self._mentions_type_variable(key, where)
+        case Display("tuple", elements):
+            return any(self._mentions_type_variable(part, where) for part in elements)
     return False
 
 

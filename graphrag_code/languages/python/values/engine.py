@@ -18,11 +18,39 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from ....model import Block, CallArguments, Expr, SymbolKind
+from ....model import (
+    ArmEnd,
+    At,
+    Attribute,
+    Awaited,
+    Block,
+    Call,
+    CallArguments,
+    Caught,
+    Comprehension,
+    Const,
+    Definition,
+    DictDisplay,
+    Display,
+    Entered,
+    Expr,
+    InstanceOf,
+    Int,
+    Iterated,
+    LambdaExpr,
+    Like,
+    Name,
+    OneOf,
+    Sent,
+    Str,
+    Subscript,
+    SymbolKind,
+    Unlike,
+)
 from ..resolver import Instance, SymbolRef, Target
 from . import attributes, containers, declared, names, parameters, results
 from .budget import MAX_CALLEES, MAX_LEVEL, MAX_POSSIBLE_CALLEES, Budget, Cut, Where
-from .expressions import render
+from .expressions import Placed, render
 from .records import (
     ARGUMENT_CALLERS,
     DYNAMIC,
@@ -284,55 +312,60 @@ class ValueFlowAnalysis(Budget):
     # -- evaluation ----------------------------------------------------------------------------
     def _eval(self, expr: Expr, where: Where) -> Values:
         self._step()
-        tag = expr[0]
-        if tag == "name":
-            values = self._name(expr[1], where)
-            for attribute in expr[2:]:
-                values = self._attribute(values, attribute, where)
-            return values
-        if tag == "def":
-            return Values.of(SymbolRef(expr[1]))
-        if tag == "call":
-            return self._call(expr[1], expr[2], where)
-        if tag == "attr":
-            return self._attribute(self._eval(expr[1], where), expr[2], where)
-        if tag == "sub":
-            return self._subscript(self._eval(expr[1], where), expr[2], where)
-        if tag == "iter":
-            return self._items(self._eval(expr[1], where), where)
-        if tag == "enter":
-            return self._entered(self._eval(expr[1], where), where)
-        if tag == "raised":
-            return self._raised(self._eval(expr[1], where), where)
-        if tag == "isinstance":
-            return self._instances(expr[1], where).because(f"`isinstance(…, {render(expr[1])})`")
-        if tag == "await":
-            return self._eval(expr[1], where)
-        if tag == "sent":
-            return self._sent(where.scope)
-        if tag == "unlike":
-            return self._unlike(self._eval(expr[1], where), self._eval(expr[2], where))
-        if tag == "like":
-            return self._like(self._eval(expr[1], where), expr[2], where)
-        if tag == "at":
-            return self._eval(expr[3], Where(where.scope, where.module, expr[1], expr[2]))
-        if tag == "in":  # an argument put in place of a parameter (`_through`): read there
-            return self._eval(expr[2], expr[1]).because(expr[3])
-        if tag == "armend":
-            return self._arm_end(expr, where)
-        if tag == "lambda":
-            return Values.of(Lambda(where.scope, where.module, expr[1], expr[2], expr[3]))
-        if tag in ("list", "tuple", "set", "dict"):
-            return Values.of(
-                Container(tag, expr[1], where.scope, where.module, where.at, where.block)
-            )
-        if tag == "comp":
-            elements = (expr[2],)  # a dict's: ((key, value),)
-            return Values.of(
-                Container(expr[1], elements, where.scope, where.module, where.at, where.block)
-            )
-        if tag == "union":
-            return union(self._eval(part, where) for part in expr[1])
-        if tag in ("const", "str", "int"):
-            return Values.of(Inert())
+        match expr:
+            case Name(dotted):
+                values = self._name(dotted[0], where)
+                for attribute in dotted[1:]:
+                    values = self._attribute(values, attribute, where)
+                return values
+            case Call(callee, arguments):
+                return self._call(callee, arguments, where)
+            case Attribute(value, name):
+                return self._attribute(self._eval(value, where), name, where)
+            case Const() | Str() | Int():
+                return Values.of(Inert())
+            case At(offset, block, inner):
+                return self._eval(inner, Where(where.scope, where.module, offset, block))
+            case Display(kind, elements):
+                return Values.of(
+                    Container(kind, elements, where.scope, where.module, where.at, where.block)
+                )
+            case DictDisplay(pairs):
+                return Values.of(
+                    Container("dict", pairs, where.scope, where.module, where.at, where.block)
+                )
+            case Subscript(value, key):
+                return self._subscript(self._eval(value, where), key, where)
+            case Iterated(iterable):
+                return self._items(self._eval(iterable, where), where)
+            case OneOf(options):
+                return union(self._eval(part, where) for part in options)
+            case Definition(qualified_name):
+                return Values.of(SymbolRef(qualified_name))
+            case Entered(manager):
+                return self._entered(self._eval(manager, where), where)
+            case Caught(classes):
+                return self._raised(self._eval(classes, where), where)
+            case InstanceOf(classes):
+                return self._instances(classes, where).because(
+                    f"`isinstance(…, {render(classes)})`"
+                )
+            case Awaited(value):
+                return self._eval(value, where)
+            case Sent():
+                return self._sent(where.scope)
+            case Unlike(value, classes):
+                return self._unlike(self._eval(value, where), self._eval(classes, where))
+            case Like(value, classes):
+                return self._like(self._eval(value, where), classes, where)
+            case Placed(place, inner, why):  # an argument in place of a parameter (`_through`)
+                return self._eval(inner, place).because(why)
+            case ArmEnd():
+                return self._arm_end(expr, where)
+            case LambdaExpr(line, params, body):
+                return Values.of(Lambda(where.scope, where.module, line, params, body))
+            case Comprehension(kind, element):  # a dict's element: (key, value)
+                return Values.of(
+                    Container(kind, (element,), where.scope, where.module, where.at, where.block)
+                )
         return Values.unknown()

@@ -1,51 +1,80 @@
 """Pure helpers over value-flow expressions (`model.Expr`): text for reasons, arguments
-matched to parameters, a return read with arguments in place of parameters."""
+matched to parameters, a return read with arguments in place of parameters (`Placed`)."""
 
 from __future__ import annotations
 
-from ....model import Expr
+from dataclasses import dataclass
+
+from ....model import (
+    Arguments,
+    Attribute,
+    Call,
+    Comprehension,
+    Definition,
+    DictDisplay,
+    Display,
+    Expr,
+    InstanceOf,
+    LambdaExpr,
+    Name,
+    Opaque,
+)
+from .budget import Where
 
 __all__ = [
-    "argument_for", "is_decoration", "leaves_out", "of_anything", "render", "substituted",
+    "Placed", "argument_for", "is_decoration", "leaves_out", "of_anything", "render",
+    "substituted",
 ]  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Placed(Expr):
+    """An argument put in place of a parameter (`results._through`): evaluated where the
+    call passed it, `why` its reason."""
+
+    where: Where
+    expr: Expr
+    why: str
 
 
 def of_anything(shape: Expr) -> bool:
     """Whether a declared container's elements may be anything (`Any`, `object`)."""
-    if shape[0] == "isinstance" and shape[1][0] == "name":
-        return str(shape[1][-1]) in ("Any", "object")
-    if shape[0] in ("list", "tuple", "set"):
-        return any(of_anything(part) for part in shape[1])
-    if shape[0] == "dict":
-        return any(of_anything(value) for _, value in shape[1])
+    match shape:
+        case InstanceOf(Name(dotted)):
+            return dotted[-1] in ("Any", "object")
+        case Display(_, elements):
+            return any(of_anything(part) for part in elements)
+        case DictDisplay(pairs):
+            return any(of_anything(value) for _, value in pairs)
     return False
 
 
 def leaves_out(shape: Expr) -> bool:
-    """Whether a declared container's element types leave one out (`("opaque",)`)."""
-    if shape[0] == "opaque":
-        return True
-    if shape[0] in ("list", "tuple", "set"):
-        return any(leaves_out(part) for part in shape[1])
-    if shape[0] == "dict":
-        return any(leaves_out(key) or leaves_out(value) for key, value in shape[1])
+    """Whether a declared container's element types leave one out (`OPAQUE`)."""
+    match shape:
+        case Opaque():
+            return True
+        case Display(_, elements):
+            return any(leaves_out(part) for part in elements)
+        case DictDisplay(pairs):
+            return any(
+                (key is not None and leaves_out(key)) or leaves_out(value) for key, value in pairs
+            )
     return False
 
 
 def is_decoration(value: Expr) -> bool:
-    while value[0] == "call":
-        arguments = value[2]
-        if len(arguments) != 1:
+    """Whether a value is decorators applied to a definition (`d(e(Definition(f)))`)."""
+    while isinstance(value, Call):
+        if len(value.arguments) != 1:
             return False
-        value = arguments[0][1]
-        if value[0] == "def":
+        value = value.arguments[0][1]
+        if isinstance(value, Definition):
             return True
     return False
 
 
-def argument_for(
-    arguments: tuple[tuple[int | str, Expr], ...], name: str, kind: str, index: int
-) -> Expr | None:
+def argument_for(arguments: Arguments, name: str, kind: str, index: int) -> Expr | None:
     """The expression a call passes to parameter `name` of `kind` ("p" positional or
     keyword, "o" positional only, "k" keyword only) at positional `index` (its position less
     those the call fills itself), by itself: not inside `*args` / `**kwargs`."""
@@ -61,24 +90,35 @@ def substituted(expr: Expr, bound: dict[str, Expr]) -> Expr:
     names of their own)."""
     if not bound:
         return expr
-    if expr[0] == "name" and len(expr) >= 2 and expr[1] in bound:
-        result = bound[expr[1]]
-        for attribute in expr[2:]:
-            result = ("attr", result, attribute)
+    if isinstance(expr, Name):
+        head, *attributes = expr.dotted
+        if head not in bound:
+            return expr
+        result = bound[head]
+        for attribute in attributes:
+            result = Attribute(result, attribute)
         return result
-    if expr[0] in ("lambda", "comp", "in"):
+    if isinstance(expr, LambdaExpr | Comprehension | Placed):
         return expr
-    return tuple(
-        substituted(part, bound) if isinstance(part, tuple) and part else part for part in expr
-    )
+    parts = [_substituted_part(getattr(expr, name), bound) for name in expr.__slots__]
+    return type(expr)(*parts)
+
+
+def _substituted_part(part: object, bound: dict[str, Expr]) -> object:
+    if isinstance(part, Expr):
+        return substituted(part, bound)
+    if isinstance(part, tuple):
+        return tuple(_substituted_part(item, bound) for item in part)
+    return part
 
 
 def render(expr: Expr) -> str:
     """Short source-like text of an expression, for reasons."""
-    if expr[0] == "name":
-        return ".".join(expr[1:])
-    if expr[0] == "call":
-        return f"{render(expr[1])}(…)"
-    if expr[0] == "attr":
-        return f"{render(expr[1])}.{expr[2]}"
+    match expr:
+        case Name(dotted):
+            return ".".join(dotted)
+        case Call(callee, _):
+            return f"{render(callee)}(…)"
+        case Attribute(value, name):
+            return f"{render(value)}.{name}"
     return "…"

@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ....model import (
-    Expr,
+    ArmEnd,
+    Call,
     ImportStatement,
     Symbol,
     SymbolKind,
@@ -174,11 +175,10 @@ def _imported(
     return self._module_name(source, statement.name, None).because(f"`{source}.{statement.name}`")
 
 
-def _arm_end(self: ValueFlowAnalysis, expr: Expr, where: Where) -> Values:
-    """`("armend", start, end, arm, name)`: what `name` holds at the end of one arm of
-    the `if` spanning bytes start..end (the assignments in that arm, or before the `if`
-    where none in the arm dominates its end)."""
-    _, start, end, arm, name = expr
+def _arm_end(self: ValueFlowAnalysis, expr: ArmEnd, where: Where) -> Values:
+    """What `name` holds at the end of one arm of the `if` spanning bytes start..end (the
+    assignments in that arm, or before the `if` where none in the arm dominates its end)."""
+    start, end, arm, name = expr.start, expr.end, expr.arm, expr.name
     window = Where(where.scope, where.module, end + 1, arm, (start, end, arm))
     return self._name(name, window)
 
@@ -191,10 +191,10 @@ def _flow_values(
         if flow.target[0] == "<default>":
             continue
         values = self._eval(flow.value, self._where_of(flow))
-        if flow.value[0] == "call" and is_decoration(flow.value):
+        if isinstance(flow.value, Call) and is_decoration(flow.value):
             # an unknown decorator leaves the definition callable by its own name
             values = Values(values.found, True)
-            why_here = f"the decorator `{render(flow.value[1])}`"
+            why_here = f"the decorator `{render(flow.value.callee)}`"
         else:
             why_here = why
         if home is not None:

@@ -9,6 +9,9 @@ from ....linking.index import VALUE_CALLS
 from ....model import (
     CallArguments,
     Expr,
+    Int,
+    Star,
+    Str,
     SymbolKind,
 )
 from ..resolver import Instance, SymbolRef
@@ -172,12 +175,12 @@ def _passed(
     where = Where(site.scope, module, site.at, site.block)
     if kind == "*":
         extra = tuple(v for k, v in site.arguments if isinstance(k, int) and k >= position - offset)
-        stars = tuple(("star", v) for k, v in site.arguments if k == "*")
+        stars = tuple(Star(v) for k, v in site.arguments if k == "*")
         return Values.of(Container("tuple", extra + stars, site.scope, module, site.at, site.block))
     if kind == "d":
         named = {p for p, k in zip(parameters, kinds, strict=False) if k in "pk"}
         pairs: tuple[tuple[Expr | None, Expr], ...] = tuple(
-            (("str", k), v)
+            (Str(k), v)
             for k, v in site.arguments
             if isinstance(k, str) and k not in ("*", "**") and k not in named
         )
@@ -193,10 +196,10 @@ def _passed(
         before = sum(1 for k, _ in site.arguments if isinstance(k, int))
         index = position - offset - before
         if index >= 0:
-            spread = self._unpacked(self._eval(unpacked[0], where), ("int", index))
+            spread = self._unpacked(self._eval(unpacked[0], where), Int(index))
     for value in (v for k, v in site.arguments if k == "**"):
         if kind in "pk":
-            found = self._unpacked(self._eval(value, where), ("str", name), keyed=True)
+            found = self._unpacked(self._eval(value, where), Str(name), keyed=True)
             if found is not None:
                 spread = found if spread is None else union((spread, found))
     return spread

@@ -102,7 +102,7 @@ class Lambda:
     module: str
     line: int
     params: tuple[str, ...]
-    body: Expr  # ("at", offset, block, expr)
+    body: Expr  # an `At`: where the body stands
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,13 +8,16 @@ from typing import TYPE_CHECKING
 
 from ....linking.index import mentions
 from ....model import (
+    Arguments,
+    At,
+    Call,
     Expr,
     Symbol,
     SymbolKind,
 )
 from ..resolver import External, Instance, SymbolRef, Target, is_type_variable
 from .budget import Where
-from .expressions import argument_for, of_anything, substituted
+from .expressions import Placed, argument_for, of_anything, substituted
 from .reaching import reaching
 from .records import (
     Bound,
@@ -46,7 +49,7 @@ _BUILTIN_CONTAINERS: dict[str, tuple[type, ...]] = {
 def _call(
     self: ValueFlowAnalysis,
     callee: Expr,
-    arguments: tuple[tuple[int | str, Expr], ...],
+    arguments: Arguments,
     where: Where,
 ) -> Values:
     special = special_call(self, callee, arguments, where)
@@ -76,7 +79,7 @@ def _dict_of(self: ValueFlowAnalysis, values: Values, where: Where) -> Values:
 def _call_result(
     self: ValueFlowAnalysis,
     callees: Values,
-    arguments: tuple[tuple[int | str, Expr], ...],
+    arguments: Arguments,
     where: Where,
 ) -> Values:
     result = Values(complete=callees.complete, dynamic=callees.dynamic)
@@ -88,7 +91,7 @@ def _call_result(
 def _result_of(
     self: ValueFlowAnalysis,
     value: Value,
-    arguments: tuple[tuple[int | str, Expr], ...],
+    arguments: Arguments,
     where: Where,
 ) -> Values:
     self._step()
@@ -132,7 +135,7 @@ def _passed_through(
     self: ValueFlowAnalysis,
     symbol: Symbol,
     callee: SymbolRef | Bound,
-    arguments: tuple[tuple[int | str, Expr], ...],
+    arguments: Arguments,
     where: Where,
 ) -> Values | None:
     """The result of one call of a function whose returns mention its parameters as it
@@ -190,7 +193,7 @@ def _through(
     symbol: Symbol,
     offset: int,
     mentioned: list[frozenset[str]],
-    arguments: tuple[tuple[int | str, Expr], ...],
+    arguments: Arguments,
     where: Where,
 ) -> Values:
     """`_passed_through`'s result: each return with the arguments passed to the
@@ -202,12 +205,12 @@ def _through(
         kind = kinds[position] if position < len(kinds) else "p"
         passed = argument_for(arguments, name, kind, position - offset)
         if passed is not None:
-            bound[name] = ("in", where, passed, f"the argument `{name}`")
+            bound[name] = Placed(where, passed, f"the argument `{name}`")
             continue
         defaults = lookups.flows(function, ("<default>", name))
         if len(defaults) == 1:
             place = self._where_of_default(symbol, defaults[0])
-            bound[name] = ("in", place, defaults[0].value, f"the default of `{name}`")
+            bound[name] = Placed(place, defaults[0].value, f"the default of `{name}`")
     result = Values()
     why = f"the return value of `{function}`"
     returns = lookups.flows(function, ("<return>",))
@@ -293,11 +296,10 @@ def _runs(
         )
         return self._runs_all(function, chain(why, "`functools.partial`"), depth + 1)
     if isinstance(value, Lambda) and depth < 4:
-        body = value.body[3] if value.body[0] == "at" else value.body
-        if body[0] != "call":
+        if not (isinstance(value.body, At) and isinstance(value.body.expr, Call)):
             return {}, True
-        where = Where(value.scope, value.module, value.body[1], value.body[2])
-        callee = self._eval(body[1], where)
+        where = Where(value.scope, value.module, value.body.offset, value.body.block)
+        callee = self._eval(value.body.expr.callee, where)
         return self._runs_all(callee, chain(why, f"a lambda (line {value.line})"), depth + 1)
     if isinstance(value, View) and value.kind.startswith("method:"):
         kind = "list" if value.container.kind == "tuple" else value.container.kind

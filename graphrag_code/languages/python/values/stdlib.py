@@ -9,9 +9,9 @@ name (`functools.partial`); a name may have several handlers, tried in order.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
-from ....model import Expr
+from ....model import CONST, Arguments, Call, Display, Expr, Iterated, Name, Star, Str, Subscript
 from ..resolver import Instance, SymbolRef
 from .budget import Where
 from .expressions import render
@@ -33,27 +33,27 @@ if TYPE_CHECKING:
 
 __all__ = ["special_call"]
 
-Arguments = tuple[tuple[int | str, Expr], ...]
 Handler = Callable[["ValueFlowAnalysis", Arguments, "Expr | None", Where], "Values | None"]
 """(analysis, the call's arguments, its first positional one, where) -> its values."""
 
 _CASTS = frozenset({"typing.cast", "typing_extensions.cast"})
 _TYPE_OF = frozenset({"typing.Type", "typing_extensions.Type", "<builtin>.type"})
+_SUPER = Name(("super",))
 
 
 def special_call(
     flow: ValueFlowAnalysis, callee: Expr, arguments: Arguments, where: Where
 ) -> Values | None:
     """The values of a call of a built-in or decorator this table knows; None otherwise."""
-    if callee == ("name", "super") and not arguments:
+    if callee == _SUPER and not arguments:
         owner = flow.resolver._super(where.scope)
         return Values.of(Super(owner)) if owner is not None else Values.unknown()
-    if callee[0] == "call":  # functools.wraps(f)(wrapper), lru_cache(maxsize=1)(f), ...
-        factory = externals(flow._eval(callee[1], where))
+    if isinstance(callee, Call):  # functools.wraps(f)(wrapper), lru_cache(maxsize=1)(f), ...
+        factory = externals(flow._eval(callee.callee, where))
         if factory & IDENTITY_FACTORIES and arguments and factory != {"functools.partial"}:
             return flow._eval(arguments[0][1], where)
         return None
-    if callee[0] != "name":
+    if not isinstance(callee, Name):
         return None
     heads = flow._eval(callee, where)
     names = externals(heads)
@@ -83,13 +83,13 @@ def _cast(
         own = flow._eval(arguments[1][1], where)
         if own.found:
             return own
-    named = repr(first[1]) if first[0] == "str" else render(first)
+    named = repr(first.text) if isinstance(first, Str) else render(first)
     if flow._mentions_type_variable(first, where):
         # `cast(F, v)`, `cast(type[F], v)`: a type variable names no class, v's own values stand
         return flow._eval(arguments[1][1], where)
-    if first[0] == "sub" and externals(flow._eval(first[1], where)) & _TYPE_OF:
+    if isinstance(first, Subscript) and externals(flow._eval(first.value, where)) & _TYPE_OF:
         # `cast(type[Foo], v)`: the class itself, not an instance of it
-        return flow._eval(first[2], where).because(f"`cast({named}, ...)`")
+        return flow._eval(first.key, where).because(f"`cast({named}, ...)`")
     return flow._instances(first, where).because(f"`cast({named}, ...)`")
 
 
@@ -130,10 +130,10 @@ def _getattr(
     if first is None or len(arguments) < 2:
         return None
     attribute = arguments[1][1]
-    if attribute[0] != "str":
+    if not isinstance(attribute, Str):
         result = Values.unknown("getattr")
     else:
-        result = flow._attribute(flow._eval(first, where), attribute[1], where)
+        result = flow._attribute(flow._eval(first, where), attribute.text, where)
     if len(arguments) > 2:  # the default is one of the values, whatever the name
         result.add(flow._eval(arguments[2][1], where))
     return result
@@ -143,12 +143,12 @@ def _unpacked_display(
     flow: ValueFlowAnalysis, arguments: Arguments, first: Expr | None, where: Where
 ) -> Values | None:
     """`iter((a, b))` yields a, then b: the tuple display, unpacked in place."""
-    if first is None or first[0] != "tuple":
+    if not (isinstance(first, Display) and first.kind == "tuple"):
         return None
     return flow._eval(first, where)
 
 
-def _copied(kind: str, *, enumerated: bool = False) -> Handler:
+def _copied(kind: Literal["list", "set"], *, enumerated: bool = False) -> Handler:
     """`list(xs)`, `sorted(xs)`, `set(xs)`, `enumerate(xs)`: a new container of `kind` with
     the elements of xs (`(index, element)` pairs for `enumerate`)."""
 
@@ -158,10 +158,10 @@ def _copied(kind: str, *, enumerated: bool = False) -> Handler:
         if first is None:
             return None
         if enumerated:
-            element: Expr = ("tuple", (("const",), ("iter", first)))
-            body: tuple[Expr, ...] = (("star", ("list", (element,))),)
+            element: Expr = Display("tuple", (CONST, Iterated(first)))
+            body: tuple[Expr, ...] = (Star(Display("list", (element,))),)
         else:
-            body = (("star", first),)
+            body = (Star(first),)
         return Values.of(Container(kind, body, where.scope, where.module, where.at, where.block))
 
     return handler
@@ -173,8 +173,8 @@ def _zip(
     """`for ty, x in zip(types, values)`: tuples of one element of each iterable."""
     if first is None:
         return None
-    iterables = tuple(("iter", value) for key, value in arguments if isinstance(key, int))
-    pairs: tuple[Expr, ...] = (("star", ("list", (("tuple", iterables),))),)
+    iterables = tuple(Iterated(value) for key, value in arguments if isinstance(key, int))
+    pairs: tuple[Expr, ...] = (Star(Display("list", (Display("tuple", iterables),))),)
     return Values.of(Container("list", pairs, where.scope, where.module, where.at, where.block))
 
 
@@ -209,7 +209,7 @@ def _empty(kind: str, *, factory: bool = False) -> Handler:
     ) -> Values | None:
         if first is not None and not (factory and len(arguments) == 1):
             return None
-        pairs = tuple((("str", k), v) for k, v in arguments if isinstance(k, str) and k[0] != "*")
+        pairs = tuple((Str(k), v) for k, v in arguments if isinstance(k, str) and k[0] != "*")
         elements = pairs if kind == "dict" else ()
         return Values.of(
             Container(kind, elements, where.scope, where.module, where.at, where.block)
