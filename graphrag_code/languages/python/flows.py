@@ -8,15 +8,13 @@ linker can tell which assignments reach a use. Nothing here resolves a name: tha
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Literal, TypeVar
+from typing import Literal
 
 import tree_sitter as ts
 
 from ...model import (
-    CONST,
     OPAQUE,
     Arguments,
     ArmEnd,
@@ -27,11 +25,8 @@ from ...model import (
     Call,
     CallArguments,
     Caught,
-    Comprehension,
-    Const,
     DeclaredAs,
     Definition,
-    DictDisplay,
     Display,
     Dotted,
     Entered,
@@ -40,11 +35,9 @@ from ...model import (
     InstanceOf,
     Int,
     Iterated,
-    LambdaExpr,
     Like,
     Name,
     OneOf,
-    Sent,
     Star,
     Str,
     Subscript,
@@ -52,27 +45,20 @@ from ...model import (
     ValueFlow,
 )
 from ...parsing.treesitter import node_text
+from .blocks import Arms, arm_body, block_entry
+from .encoder import (
+    Encoder,
+    expression,
+    interesting,
+    isinstance_tests,
+    literal_string,
+    refuted_isinstance_tests,
+    target_access,
+    target_path,
+)
 
-__all__ = ["FlowExtractor", "call_arguments", "expression"]
+__all__ = ["FlowExtractor"]
 
-_MAX_DEPTH = 10
-_LITERALS = (Const, Str, Int)
-_CONST_TYPES = frozenset(
-    {"none", "true", "false", "float", "concatenated_string", "not_operator", "comparison_operator",
-     "ellipsis", "unary_operator"}
-)  # fmt: skip
-_CONTAINER_TYPES: dict[str, Literal["list", "tuple", "set"]] = {
-    "list": "list",
-    "tuple": "tuple",
-    "set": "set",
-    "expression_list": "tuple",
-}
-_COMPREHENSIONS: dict[str, Literal["list", "set", "dict"]] = {
-    "list_comprehension": "list",
-    "set_comprehension": "set",
-    "generator_expression": "list",
-    "dictionary_comprehension": "dict",
-}
 # container methods that store their argument: method -> position of the stored value
 _ADDS = {"append": 0, "add": 0, "appendleft": 0, "insert": 1, "setdefault": 1, "put": 0}
 _EXTENDS = frozenset({"extend", "update", "extendleft"})
@@ -100,247 +86,6 @@ _COMPARE = {
     "==": "__eq__", "!=": "__ne__", "<": "__lt__", "<=": "__le__", ">": "__gt__",
     ">=": "__ge__",
 }  # fmt: skip
-# block-opening statements: the field (or node type) of each arm, and whether arms exclude
-# each other (`if`/`match`: one arm runs)
-_FLAG_EXCLUSIVE = 1
-_FLAG_PRIVATE = 2  # comprehensions and lambdas: their names are not seen outside
-# an arm of an `if` / `match` that always ends in `return` or `raise`: what it binds is not
-# seen after it (`if x is None: x = Default(); return x.run()`)
-_FLAG_TERMINATES = 4
-_ARM_SHIFT = 3
-_MAX_ARM = 31
-# statements an arm cannot be left through once they run, and those whose own body a
-# `break` / `continue` inside it belongs to (or that run later: definitions)
-_EXITS = frozenset({"return_statement", "raise_statement"})
-_OWN_JUMPS = frozenset(
-    {"for_statement", "while_statement", "function_definition", "class_definition", "lambda"}
-)
-
-
-def _string(node: ts.Node) -> str | None:
-    children = node.children
-    if any(child.type == "interpolation" for child in children):
-        return None
-    if len(children) == 2 or (len(children) == 3 and children[1].named_child_count == 0):
-        start = node_text(children[0])
-        if start in ('"', "'", '"""', "'''"):  # no prefix, no escapes: the text itself
-            return node_text(children[1]) if len(children) == 3 else ""
-    try:
-        value = ast.literal_eval(node_text(node))
-    except (ValueError, SyntaxError, MemoryError, RecursionError):
-        return None
-    return value if isinstance(value, str) else None
-
-
-def expression(node: ts.Node | None, inner: Callable[[ts.Node], Expr] | None = None) -> Expr:
-    """The `Expr` of a tree-sitter expression node (`inner` encodes nested scopes' bodies)."""
-    return _Encoder(inner).encode(node, 0)
-
-
-def call_arguments(node: ts.Node | None) -> Arguments:
-    return _Encoder(None).arguments(node, 0)
-
-
-@dataclass
-class _Encoder:
-    positioned: Callable[[ts.Node], Expr] | None  # wraps bodies evaluated at their own place
-
-    def encode(self, node: ts.Node | None, depth: int) -> Expr:
-        if node is None or depth > _MAX_DEPTH:
-            return OPAQUE
-        kind = node.type
-        if kind == "identifier":
-            return Name((node_text(node),))
-        if kind == "attribute":
-            obj = node.child_by_field_name("object")
-            attr = node.child_by_field_name("attribute")
-            if obj is None or attr is None:
-                return OPAQUE
-            head = self.encode(obj, depth + 1)
-            if isinstance(head, Name):
-                return Name((*head.dotted, node_text(attr)))
-            return Attribute(head, node_text(attr))
-        if kind == "call":
-            function = node.child_by_field_name("function")
-            arguments = node.child_by_field_name("arguments")
-            return Call(self.encode(function, depth + 1), self.arguments(arguments, depth + 1))
-        if kind == "subscript":
-            value = node.child_by_field_name("value")
-            key = node.child_by_field_name("subscript")
-            alias = self._type_union(value, node, depth)
-            if alias is not None:
-                return alias
-            return Subscript(self.encode(value, depth + 1), self.encode(key, depth + 1))
-        if kind == "string":
-            text = _string(node)
-            return Str(text) if text is not None else CONST
-        if kind == "integer":
-            try:
-                return Int(int(node_text(node), 0))
-            except ValueError:
-                return CONST
-        if kind in _CONST_TYPES:
-            return CONST
-        if kind == "parenthesized_expression":
-            inner = [c for c in node.named_children if c.type != "comment"]
-            return self.encode(inner[0], depth) if len(inner) == 1 else OPAQUE
-        if kind in _CONTAINER_TYPES:
-            return Display(_CONTAINER_TYPES[kind], self._elements(node, depth))
-        if kind == "dictionary":
-            pairs: list[tuple[Expr | None, Expr]] = []
-            for child in node.named_children:
-                if child.type == "pair":
-                    key_expr = self.encode(child.child_by_field_name("key"), depth + 1)
-                    value_expr = self.encode(child.child_by_field_name("value"), depth + 1)
-                    pairs.append((key_expr, value_expr))
-                elif child.type == "dictionary_splat" and child.named_children:
-                    pairs.append((None, self.encode(child.named_children[0], depth + 1)))
-            return DictDisplay(tuple(pairs))
-        if kind == "conditional_expression":
-            parts = [c for c in node.named_children if c.type != "comment"]
-            if len(parts) == 3:
-                chosen, otherwise = self._narrowed_arms(parts, depth)
-                return OneOf((chosen, otherwise))
-            return OPAQUE
-        if kind == "binary_operator":
-            return self._concatenated(node, depth)
-        if kind == "boolean_operator":
-            left = node.child_by_field_name("left")
-            right = node.child_by_field_name("right")
-            return OneOf((self.encode(left, depth + 1), self.encode(right, depth + 1)))
-        if kind == "yield":  # `x = yield v`: what the generator's caller sends
-            from_ = any(child.type == "from" for child in node.children)
-            return OPAQUE if from_ else Sent()
-        if kind == "await":
-            awaited = node.named_children[0] if node.named_children else None
-            return Awaited(self.encode(awaited, depth + 1))
-        if kind == "lambda" and self.positioned is not None:
-            params = node.child_by_field_name("parameters")
-            names = tuple(
-                node_text(name)
-                for child in (params.named_children if params is not None else [])
-                for name in [child.child_by_field_name("name") or child]
-                if name.type == "identifier"
-            )
-            body = node.child_by_field_name("body")
-            body_expr = self.positioned(body) if body is not None else OPAQUE
-            return LambdaExpr(node.start_point[0] + 1, names, body_expr)
-        if kind in _COMPREHENSIONS and self.positioned is not None:
-            body = node.child_by_field_name("body")
-            if body is None:
-                return OPAQUE
-            if kind == "dictionary_comprehension":
-                key, value = body.child_by_field_name("key"), body.child_by_field_name("value")
-                if key is None or value is None:
-                    return OPAQUE
-                return Comprehension("dict", (self.positioned(key), self.positioned(value)))
-            return Comprehension(_COMPREHENSIONS[kind], self.positioned(body))
-        if kind == "named_expression":
-            return self.encode(node.child_by_field_name("value"), depth + 1)
-        return OPAQUE
-
-    def _concatenated(self, node: ts.Node, depth: int) -> Expr:
-        """`[a] + rest + [b]`, where a side is a list (or tuple) display: that kind of
-        container holding each side's elements, a side that is not a display as `*side`.
-        Any other `+` (numbers, strings, two names) and other operators: opaque."""
-        operator = node.child_by_field_name("operator")
-        if operator is None or node_text(operator) != "+":
-            return OPAQUE
-        sides = (
-            self.encode(node.child_by_field_name("left"), depth + 1),
-            self.encode(node.child_by_field_name("right"), depth + 1),
-        )
-        kinds = {side.kind for side in sides if isinstance(side, Display) and side.kind != "set"}
-        if len(kinds) != 1:  # no display, or a list and a tuple (a TypeError)
-            return OPAQUE
-        kind = kinds.pop()
-        elements: list[Expr] = []
-        for side in sides:
-            if isinstance(side, Display) and side.kind == kind:
-                elements.extend(side.elements)
-            else:
-                elements.append(Star(side))
-        return Display(kind, tuple(elements))
-
-    def _narrowed_arms(self, parts: list[ts.Node], depth: int) -> tuple[Expr, Expr]:
-        """The two arms of `a if c else b`; where c is `isinstance(x, K)` (or its `not`),
-        the arm that is x itself holds what x holds that is not a K: `Proxy(p) if
-        isinstance(p, str) else p` is a Proxy, wherever p came from."""
-        chosen, test, otherwise = parts
-        arms = [self.encode(chosen, depth + 1), self.encode(otherwise, depth + 1)]
-        negated = test.type == "not_operator"
-        if negated:
-            argument = test.child_by_field_name("argument")
-            if argument is None:
-                return arms[0], arms[1]
-            test = argument
-        tests = _isinstance_tests(test) if test.type == "call" else []
-        if len(tests) == 1:
-            name, classes = tests[0]
-            excluded = 0 if negated else 1  # the arm where x is not a K
-            if arms[excluded] == Name((name,)):
-                arms[excluded] = Unlike(arms[excluded], self.encode(classes, depth + 1))
-        return arms[0], arms[1]
-
-    def _type_union(self, head: ts.Node | None, node: ts.Node, depth: int) -> Expr | None:
-        """`Union[A, "B", None]` / `Optional[A]` as a value (a type alias): one of the classes
-        it names (a string names one too), None (`CONST`) included."""
-        if head is None or head.type not in ("identifier", "attribute"):
-            return None
-        word = node_text(head).rsplit(".", 1)[-1]
-        if word not in ("Union", "Optional"):
-            return None
-        members: list[Expr] = [CONST] if word == "Optional" else []
-        for child in node.children_by_field_name("subscript"):
-            if child.type == "string":
-                text = _string(child)
-                dotted = text.strip().split(".") if text is not None else []
-                if not dotted or not all(part.isidentifier() for part in dotted):
-                    return None
-                members.append(Name(tuple(dotted)))
-            else:
-                members.append(self.encode(child, depth + 1))
-        return OneOf(tuple(members)) if members else None
-
-    def _elements(self, node: ts.Node, depth: int) -> tuple[Expr, ...]:
-        elements: list[Expr] = []
-        for child in node.named_children:
-            if child.type == "comment":
-                continue
-            if child.type == "list_splat" and child.named_children:
-                elements.append(Star(self.encode(child.named_children[0], depth + 1)))
-            else:
-                elements.append(self.encode(child, depth + 1))
-        return tuple(elements)
-
-    def arguments(self, node: ts.Node | None, depth: int) -> Arguments:
-        if node is None:
-            return ()
-        if node.type != "argument_list":  # f(x for x in y): one generator argument
-            return ((0, self.encode(node, depth)),)
-        found: list[tuple[int | str, Expr]] = []
-        position = 0
-        for child in node.named_children:
-            if child.type == "comment":
-                continue
-            if child.type == "keyword_argument":
-                name = child.child_by_field_name("name")
-                value = child.child_by_field_name("value")
-                if name is not None:
-                    found.append((node_text(name), self.encode(value, depth + 1)))
-            elif child.type == "list_splat" and child.named_children:
-                found.append(("*", self.encode(child.named_children[0], depth + 1)))
-            elif child.type == "dictionary_splat" and child.named_children:
-                found.append(("**", self.encode(child.named_children[0], depth + 1)))
-            else:
-                found.append((position, self.encode(child, depth + 1)))
-                position += 1
-        return tuple(found)
-
-
-def interesting(value: Expr) -> bool:
-    """False for literals: they never hold a function, a class or an instance of one."""
-    return not isinstance(value, _LITERALS)
 
 
 @dataclass
@@ -368,7 +113,7 @@ class FlowExtractor:
     implicit: list[ImplicitCall] = field(default_factory=list)
     _blocks: dict[int, Block] = field(default_factory=dict)
     _interned: dict[Block, Block] = field(default_factory=dict)
-    _arms: _Arms = field(default_factory=lambda: _Arms())
+    _arms: Arms = field(default_factory=lambda: Arms())
 
     # -- positions ------------------------------------------------------------------------------
     def block_of(self, node: ts.Node) -> Block:
@@ -394,7 +139,7 @@ class FlowExtractor:
             current = parent
         block = found if found is not None else ()
         for key, child, above in reversed(chain):
-            entry = _block_entry(above, child, self._arms) if above is not None else None
+            entry = block_entry(above, child, self._arms) if above is not None else None
             if entry is not None:
                 extended = (*block, entry)
                 block = self._interned.setdefault(extended, extended)
@@ -433,7 +178,7 @@ class FlowExtractor:
             return
         value: Expr = DeclaredAs(names)
         if node.type == "assignment":
-            path = _target_path(node.child_by_field_name("left"))
+            path = target_path(node.child_by_field_name("left"))
             if path is not None:
                 self._add(node, ("<declared>", *path), value, node.start_byte)
             return
@@ -492,7 +237,7 @@ class FlowExtractor:
             place, at = node, node.end_byte
         if condition is None or place is None:
             return
-        for name, classes in _isinstance_tests(condition):
+        for name, classes in isinstance_tests(condition):
             self._add(place, (name,), InstanceOf(self._expr(classes)), at)
         if node.type == "if_statement":
             self._joined(node, condition, place)
@@ -500,7 +245,7 @@ class FlowExtractor:
             return
         # `if not isinstance(x, Foo): raise …` with no `elif` / `else`: after it, x is a Foo;
         # `if not isinstance(x, Foo): x = Foo(x)`: what the body bound, or a Foo
-        refuted = _refuted_isinstance_tests(condition)
+        refuted = refuted_isinstance_tests(condition)
         if not refuted:
             return
         ends = self._arms.terminates(place)
@@ -528,7 +273,7 @@ class FlowExtractor:
             return
         if self.def_kinds.get(self.scope_of(node)) != "function_definition":
             return  # (a module's or class's names are read whole, not at a position)
-        tests = _isinstance_tests(condition) if condition.type == "call" else []
+        tests = isinstance_tests(condition) if condition.type == "call" else []
         otherwise = alternatives[-1].child_by_field_name("body")
         here = self.block_of(node)
         if len(tests) == 1 and len(alternatives) == 1 and otherwise is not None:
@@ -538,16 +283,16 @@ class FlowExtractor:
             unlike: Expr = Unlike(before, self._expr(classes))
             self._add(otherwise, (name,), unlike, otherwise.start_byte)
         arms: list[tuple[ts.Node, set[str]]] = [
-            (consequence, {name for name, _ in _isinstance_tests(condition)})
+            (consequence, {name for name, _ in isinstance_tests(condition)})
         ]
         for alternative in alternatives:
-            body = _arm_body(alternative)
+            body = arm_body(alternative)
             if body is None:
                 return
             narrowed: set[str] = set()
             if alternative.type == "elif_clause":
                 test = alternative.child_by_field_name("condition")
-                narrowed = {n for n, _ in _isinstance_tests(test)} if test is not None else set()
+                narrowed = {n for n, _ in isinstance_tests(test)} if test is not None else set()
             elif len(tests) == 1 and len(alternatives) == 1:
                 narrowed = {tests[0][0]}
             arms.append((body, narrowed))
@@ -614,10 +359,10 @@ class FlowExtractor:
             if obj is not None and attr is not None and obj.type == "identifier":
                 self._add(node, (node_text(obj), node_text(attr)), value, at)
         elif kind == "subscript":
-            container = _target_path(left.child_by_field_name("value"))
+            container = target_path(left.child_by_field_name("value"))
             key = left.child_by_field_name("subscript")
             if container is not None:
-                text = _string(key) if key is not None and key.type == "string" else None
+                text = literal_string(key) if key is not None and key.type == "string" else None
                 item = ("<key>", text) if text is not None else ("<item>",)
                 self._add(node, (*container, *item), value, at)
         elif kind in ("pattern_list", "tuple_pattern", "list_pattern", "expression_list", "tuple",
@@ -645,7 +390,7 @@ class FlowExtractor:
         left = node.child_by_field_name("left")
         right = node.child_by_field_name("right")
         operator = node.child_by_field_name("operator")
-        path = _target_path(left)
+        path = target_path(left)
         if path is None or right is None or operator is None:
             return
         if node_text(operator) in ("+=", "|="):  # x += [f]: the items of the right side join x
@@ -803,7 +548,7 @@ class FlowExtractor:
     def call(self, node: ts.Node) -> None:
         """A call's arguments (when any is not a literal), and what container methods store."""
         function = node.child_by_field_name("function")
-        arguments = _Encoder(self._positioned).arguments(node.child_by_field_name("arguments"), 0)
+        arguments = Encoder(self._positioned).arguments(node.child_by_field_name("arguments"), 0)
         if function is None or not any(interesting(value) for _, value in arguments):
             return
         callee = self._expr(function)
@@ -825,7 +570,7 @@ class FlowExtractor:
             return
         method = node_text(function.child_by_field_name("attribute") or function)
         receiver = function.child_by_field_name("object")
-        container = _target_path(receiver)
+        container = target_path(receiver)
         if container is None:
             self._nested_addition(node, receiver, method, arguments)
             return
@@ -865,14 +610,14 @@ class FlowExtractor:
             key = listed.named_children[0] if listed is not None and listed.named_children else None
         else:
             return
-        path = _target_path(outer)
+        path = target_path(outer)
         if path is None:
             return
         added = [value for position, value in arguments if position == 0]
         if len(added) != 1:
             return
         element: Expr = Star(added[0]) if method == "extend" else added[0]
-        text = _string(key) if key is not None and key.type == "string" else None
+        text = literal_string(key) if key is not None and key.type == "string" else None
         item = ("<key>", text) if text is not None else ("<item>",)
         kind: Literal["set", "list"] = "set" if method == "add" else "list"
         self._add(node, (*path, *item), Display(kind, (element,)), node.end_byte)
@@ -910,7 +655,7 @@ class FlowExtractor:
         methods = {
             "get": ("__getitem__",), "set": ("__setitem__",), "delete": ("__delitem__",),
             "update": ("__getitem__", "__setitem__"),
-        }[_access(node)]  # fmt: skip
+        }[target_access(node)]  # fmt: skip
         self._implicit(node, methods, value, "[]")
 
     def attribute(self, node: ts.Node) -> None:
@@ -921,7 +666,7 @@ class FlowExtractor:
         parent = node.parent
         if value is None or name is None or (parent is not None and parent.type == "decorator"):
             return
-        access = _access(node)
+        access = target_access(node)
         attribute = node_text(name)
         for mode in ("get", "set") if access == "update" else (access,):
             self._implicit(node, (attribute,), value, f".{attribute}", mode)
@@ -993,27 +738,6 @@ class FlowExtractor:
             )  # fmt: skip
 
 
-_PATTERNS = frozenset({"pattern_list", "tuple_pattern", "list_pattern", "expression_list"})
-_TARGET_WRAPPERS = _PATTERNS | {"parenthesized_expression"}
-
-
-def _access(node: ts.Node) -> Literal["get", "set", "delete", "update"]:
-    """How a target expression is used: read, assigned (`x.a = v`, `x.a, y = v`, `for x.a
-    in`), deleted (`del x.a`) or both read and assigned (`x.a += v`)."""
-    child, parent = node, node.parent
-    while parent is not None and parent.type in _TARGET_WRAPPERS:
-        child, parent = parent, parent.parent
-    if parent is None:
-        return "get"
-    if parent.type == "delete_statement":
-        return "delete"
-    if parent.type in ("assignment", "for_statement", "for_in_clause"):
-        return "set" if child == parent.child_by_field_name("left") else "get"
-    if parent.type == "augmented_assignment":
-        return "update" if child == parent.child_by_field_name("left") else "get"
-    return "get"
-
-
 def _last_value(node: ts.Node) -> ts.Node | None:
     while node.type == "assignment":
         right = node.child_by_field_name("right")
@@ -1030,255 +754,6 @@ def _calls_method(node: ts.Node, method: str) -> bool:
         return False
     attribute = function.child_by_field_name("attribute")
     return attribute is not None and node_text(attribute) == method
-
-
-def _target_path(node: ts.Node | None) -> tuple[str, ...] | None:
-    """`x` -> ("x",), `self.items` -> ("self", "items"); None for anything else."""
-    if node is None:
-        return None
-    if node.type == "identifier":
-        return (node_text(node),)
-    if node.type == "attribute":
-        obj = node.child_by_field_name("object")
-        attr = node.child_by_field_name("attribute")
-        if obj is not None and attr is not None and obj.type == "identifier":
-            return (node_text(obj), node_text(attr))
-    return None
-
-
-def _refuted_isinstance_tests(condition: ts.Node) -> list[tuple[str, ts.Node]]:
-    """(name, classes) of each `isinstance(name, classes)` that holds when a condition is
-    false: `not isinstance(…)`, alone or joined by `or`."""
-    return _joined_tests(condition, "or", _negated_isinstance_call)
-
-
-def _isinstance_tests(condition: ts.Node) -> list[tuple[str, ts.Node]]:
-    """(name, classes) of each `isinstance(name, classes)` a condition requires (alone or
-    joined by `and`)."""
-    return _joined_tests(condition, "and", _isinstance_call)
-
-
-def _joined_tests(
-    condition: ts.Node, operator: str, test: Callable[[ts.Node], list[tuple[str, ts.Node]]]
-) -> list[tuple[str, ts.Node]]:
-    """`test` of each part of a condition joined by `operator` (parentheses see through)."""
-    if condition.type == "parenthesized_expression" and condition.named_child_count == 1:
-        return _joined_tests(condition.named_children[0], operator, test)
-    if condition.type == "boolean_operator":
-        found = condition.child_by_field_name("operator")
-        left, right = condition.child_by_field_name("left"), condition.child_by_field_name("right")
-        if found is None or node_text(found) != operator or left is None or right is None:
-            return []
-        return _joined_tests(left, operator, test) + _joined_tests(right, operator, test)
-    return test(condition)
-
-
-def _negated_isinstance_call(node: ts.Node) -> list[tuple[str, ts.Node]]:
-    argument = node.child_by_field_name("argument") if node.type == "not_operator" else None
-    return _isinstance_tests(argument) if argument is not None else []
-
-
-def _isinstance_call(node: ts.Node) -> list[tuple[str, ts.Node]]:
-    if node.type != "call":
-        return []
-    function = node.child_by_field_name("function")
-    arguments = node.child_by_field_name("arguments")
-    if function is None or arguments is None or node_text(function) != "isinstance":
-        return []
-    values = [a for a in arguments.named_children if a.type != "comment"]
-    if len(values) != 2 or values[0].type != "identifier":
-        return []
-    return [(node_text(values[0]), values[1])]
-
-
-def _block_entry(parent: ts.Node, child: ts.Node, arms: _Arms) -> int | None:
-    """The `Block` entry `parent` adds for code inside its `child`, if it is a branch."""
-    kind = parent.type
-    base = parent.start_byte << 8
-    if kind == "if_statement":
-        if child == parent.child_by_field_name("condition"):
-            return None
-        arm = 0
-        for position, alternative in enumerate(parent.children_by_field_name("alternative")):
-            if alternative == child:
-                arm = position + 1
-        return base | _arm(arm) | _FLAG_EXCLUSIVE | arms.flag(_arm_body(child))
-    if kind == "block":  # a match statement's arms (the child's type first: `parent` is dear)
-        if child.type != "case_clause":
-            return None
-        statement = parent.parent
-        if statement is None or statement.type != "match_statement":
-            return None
-        arm = next(i for i, c in enumerate(parent.children) if c == child)
-        body = child.child_by_field_name("consequence")
-        return base | _arm(arm) | _FLAG_EXCLUSIVE | arms.flag(body)
-    if kind in ("for_statement", "while_statement"):
-        if child == parent.child_by_field_name("body"):
-            return base
-        if child == parent.child_by_field_name("alternative"):
-            return base | _arm(1)
-        return None
-    if kind == "try_statement":
-        # never terminating: an exception leaves a `try` body ending in `return` midway
-        if child.type in ("block", "except_clause", "except_group_clause", "else_clause"):
-            arm = next(i for i, c in enumerate(parent.children) if c == child)
-            return base | _arm(arm)
-        return None
-    if kind in _COMPREHENSIONS or kind == "lambda":
-        if child.type == "for_in_clause" and kind in _COMPREHENSIONS:
-            # the first iterable is evaluated outside; treat the clause as inside (its target
-            # must be private), which only matters for names the element also binds
-            return base | _FLAG_PRIVATE
-        return base | _FLAG_PRIVATE
-    return None
-
-
-def _arm(position: int) -> int:
-    """An arm's bits of a block entry. Arms past `_MAX_ARM` (an `elif` chain that long is
-    rare) share one and are not told apart: an assignment in one of them may then seem to
-    reach, or to dominate, a use in another."""
-    return min(position, _MAX_ARM) << _ARM_SHIFT
-
-
-def _arm_body(arm: ts.Node) -> ts.Node | None:
-    """The statements of an `if` arm: the consequence itself, an `elif`'s or an `else`'s."""
-    if arm.type == "elif_clause":
-        return arm.child_by_field_name("consequence")
-    if arm.type == "else_clause":
-        return arm.child_by_field_name("body")
-    return arm
-
-
-_T = TypeVar("_T")
-
-
-class _Arms:
-    """What the arms of one file's branches do, each worked out once (a walk up or down a
-    deep nest of `if`/`else` would otherwise repeat at every level)."""
-
-    def __init__(self) -> None:
-        self._ends: dict[int, bool] = {}
-        self._bound: dict[int, frozenset[str]] = {}
-
-    def flag(self, body: ts.Node | None) -> int:
-        return _FLAG_TERMINATES if body is not None and self.terminates(body) else 0
-
-    def terminates(self, body: ts.Node) -> bool:
-        """Whether a block always ends in `return` or `raise` (its last statement, or an
-        `if` with an `else` whose arms all do) and holds no `break` / `continue` that could
-        leave it for the code after its loop."""
-
-        def ends(node: ts.Node, groups: list[list[ts.Node]]) -> bool:
-            (arms,) = groups  # none: the last statement is no `if`, or one that may fall through
-            last = all(self._ends[arm.id] for arm in arms) if arms else _last_exits(node)
-            return last and not _jumps_out(node)
-
-        return _post_order(body, self._ends, lambda node: [_tail_arms(node)], ends)
-
-    def bound(self, body: ts.Node) -> set[str]:
-        """The names a block binds on every way through it that goes on past it: assigned
-        by its own statements, or in every arm that goes on of an `if`/`else` among them."""
-
-        def live_arms(node: ts.Node) -> list[list[ts.Node]]:
-            return [
-                [arm for arm in arms if not self.terminates(arm)] for arms in _if_else_arms(node)
-            ]
-
-        def names(node: ts.Node, groups: list[list[ts.Node]]) -> frozenset[str]:
-            found = _bound_on_every_path(node)
-            for live in groups:
-                if live:
-                    found |= set.intersection(*(set(self._bound[arm.id]) for arm in live))
-            return frozenset(found)
-
-        bound: frozenset[str] = _post_order(body, self._bound, live_arms, names)
-        return set(bound)
-
-
-def _post_order(
-    root: ts.Node,
-    memo: dict[int, _T],
-    groups_of: Callable[[ts.Node], list[list[ts.Node]]],
-    compute: Callable[[ts.Node, list[list[ts.Node]]], _T],
-) -> _T:
-    """`memo[root.id]`, each node's value computed from its groups of inner nodes once theirs
-    are known, without recursion: a nest of `if`/`else` is as deep as the file makes it."""
-    stack = [root]
-    while stack:
-        node = stack[-1]
-        if node.id in memo:
-            stack.pop()
-            continue
-        groups = groups_of(node)
-        pending = [inner for group in groups for inner in group if inner.id not in memo]
-        if pending:
-            stack.extend(pending)
-            continue
-        memo[node.id] = compute(node, groups)
-        stack.pop()
-    return memo[root.id]
-
-
-def _tail_arms(body: ts.Node) -> list[ts.Node]:
-    """The arm bodies of a block's last statement when it is an `if` with an `else` (none
-    when it is no `if`, or one that can fall through)."""
-    statements = [c for c in body.named_children if c.type != "comment"]
-    if not statements or statements[-1].type != "if_statement":
-        return []
-    last = statements[-1]
-    first = last.child_by_field_name("consequence")
-    arms = [arm for arm in (first, *last.children_by_field_name("alternative")) if arm]
-    if not any(arm.type == "else_clause" for arm in arms):
-        return []
-    bodies = [_arm_body(arm) for arm in arms]
-    return [b for b in bodies if b is not None] if None not in bodies else []
-
-
-def _last_exits(body: ts.Node) -> bool:
-    statements = [c for c in body.named_children if c.type != "comment"]
-    return bool(statements) and statements[-1].type in _EXITS
-
-
-def _if_else_arms(body: ts.Node) -> list[list[ts.Node]]:
-    """The arm bodies of each `if`/`else` among a block's own statements."""
-    found: list[list[ts.Node]] = []
-    for statement in body.named_children:
-        if statement.type != "if_statement":
-            continue
-        alternatives = statement.children_by_field_name("alternative")
-        if not alternatives or alternatives[-1].type != "else_clause":
-            continue
-        first = statement.child_by_field_name("consequence")
-        bodies = [first, *(_arm_body(arm) for arm in alternatives)]
-        if None not in bodies:
-            found.append([b for b in bodies if b is not None])
-    return found
-
-
-def _bound_on_every_path(body: ts.Node) -> set[str]:
-    """The names a block's own statements assign (`x = …`, not inside a nested branch):
-    bound on every way through it that goes on past it."""
-    names: set[str] = set()
-    for statement in body.named_children:
-        if statement.type != "expression_statement" or not statement.named_children:
-            continue
-        assignment = statement.named_children[0]
-        left = assignment.child_by_field_name("left") if assignment.type == "assignment" else None
-        if left is not None and left.type == "identifier":
-            names.add(node_text(left))
-    return names
-
-
-def _jumps_out(node: ts.Node) -> bool:
-    """A `break` or `continue` under `node` that belongs to a loop around it."""
-    stack = list(node.named_children)
-    while stack:
-        current = stack.pop()
-        if current.type in ("break_statement", "continue_statement"):
-            return True
-        if current.type not in _OWN_JUMPS:
-            stack.extend(current.named_children)
-    return False
 
 
 def _spawned(callee: Expr, arguments: Arguments) -> tuple[Expr, Arguments] | None:
