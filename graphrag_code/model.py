@@ -304,11 +304,15 @@ class Opaque(Expr):
 
 CONST = Const()
 OPAQUE = Opaque()
+# the records that hold no expression
+_LEAVES = frozenset({Name, Definition, Str, Int, Const, Opaque, Sent, ArmEnd, DeclaredAs})
 
 
 def subexpressions(expr: Expr) -> list[Expr]:
     """The expressions directly inside one, those in its tuples (elements, arguments, pairs)
     included."""
+    if type(expr) in _LEAVES:
+        return []
     found: list[Expr] = []
     stack: list[object] = [getattr(expr, name) for name in expr.__slots__]
     while stack:
