@@ -48,7 +48,6 @@ from ...parsing.treesitter import node_text
 from .blocks import Arms, arm_body, block_entry
 from .encoder import (
     Encoder,
-    expression,
     interesting,
     isinstance_tests,
     literal_string,
@@ -114,6 +113,10 @@ class FlowExtractor:
     _blocks: dict[int, Block] = field(default_factory=dict)
     _interned: dict[Block, Block] = field(default_factory=dict)
     _arms: Arms = field(default_factory=lambda: Arms())
+    _encoder: Encoder = field(init=False)
+
+    def __post_init__(self) -> None:
+        self._encoder = Encoder(self._positioned)
 
     # -- positions ------------------------------------------------------------------------------
     def block_of(self, node: ts.Node) -> Block:
@@ -147,7 +150,7 @@ class FlowExtractor:
         return block
 
     def _expr(self, node: ts.Node | None) -> Expr:
-        return expression(node, self._positioned)
+        return self._encoder.encode(node, 0)
 
     def value(self, node: ts.Node) -> Expr:
         """The `Expr` of an expression of this file (lambdas and comprehensions included)."""
@@ -548,7 +551,7 @@ class FlowExtractor:
     def call(self, node: ts.Node) -> None:
         """A call's arguments (when any is not a literal), and what container methods store."""
         function = node.child_by_field_name("function")
-        arguments = Encoder(self._positioned).arguments(node.child_by_field_name("arguments"), 0)
+        arguments = self._encoder.arguments(node.child_by_field_name("arguments"), 0)
         if function is None or not any(interesting(value) for _, value in arguments):
             return
         callee = self._expr(function)
