@@ -9,20 +9,30 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Set
+from collections.abc import Callable, Iterable, Set
 from dataclasses import dataclass, field
 
 from ..model import (
+    ArmEnd,
+    At,
+    Attribute,
     Binding,
+    Block,
+    Call,
     CallArguments,
+    Definition,
     Dotted,
+    Expr,
     ImportStatement,
+    LambdaExpr,
+    Name,
     ParsedFile,
     ScopeNames,
     Signature,
     Symbol,
     SymbolKind,
     ValueFlow,
+    subexpressions,
 )
 from .rules import PLAIN_RULES, IndexRules, RulesByLanguage
 
@@ -59,28 +69,23 @@ def _value_references(parsed: ParsedFile) -> list[str]:
     assignments, returns, defaults and stores read, and the arguments of its calls
     (decorators included: `@d` passes the function), but not what it only calls."""
     found: set[str] = set()
-    stack: list[object] = [flow.value for flow in parsed.flows]
+    stack: list[Expr] = [flow.value for flow in parsed.flows]
     stack += [value for call in parsed.passes for _, value in call.arguments]
     while stack:
-        item = stack.pop()
-        if not isinstance(item, tuple) or not item:
-            continue
-        tag = item[0]
-        if not isinstance(tag, str):  # a tuple of expressions, or of (key, value) pairs
-            stack.extend(item)
-        elif tag == "name" and len(item) > 1 and isinstance(item[-1], str):
-            found.add(item[-1])
-        elif tag == "def" and len(item) == 2 and isinstance(item[1], str):
-            found.add(item[1].rpartition(".")[2])
-        elif tag == "attr" and len(item) == 3 and isinstance(item[2], str):
-            found.add(item[2])
-            stack.append(item[1])
-        elif tag == "call" and len(item) == 3:
-            if isinstance(item[1], tuple) and item[1][:1] != ("name",):
-                stack.append(item[1])  # `make()()`: what `make` returns is a value, not make
-            stack.append(item[2])
-        else:
-            stack.extend(part for part in item[1:] if isinstance(part, tuple))
+        match stack.pop():
+            case Name(dotted):
+                found.add(dotted[-1])
+            case Definition(qualified_name):
+                found.add(qualified_name.rpartition(".")[2])
+            case Attribute(value, name):
+                found.add(name)
+                stack.append(value)
+            case Call(callee, arguments):
+                if not isinstance(callee, Name):
+                    stack.append(callee)  # `make()()`: what `make` returns is a value, not make
+                stack += [value for _, value in arguments]
+            case other:
+                stack += subexpressions(other)
     return sorted(found)
 
 
@@ -159,16 +164,17 @@ def interface_hash(parsed: ParsedFile) -> str:
     return digest.hexdigest()
 
 
-def pass_name(callee: tuple[object, ...]) -> str | None:
+def pass_name(callee: Expr) -> str | None:
     """The name a call is made by: `f` for `f(...)`, `m` for `a.b.m(...)` and `x().m(...)`,
     `f()` for `f(...)(...)` (a decorator with arguments calls what `f` returns)."""
-    if callee[0] == "name":
-        return str(callee[-1])
-    if callee[0] == "attr":
-        return str(callee[2])
-    if callee[0] == "call" and isinstance(callee[1], tuple):
-        inner = pass_name(callee[1])
-        return f"{inner}()" if inner is not None and not inner.endswith("()") else None
+    match callee:
+        case Name(dotted):
+            return dotted[-1]
+        case Attribute(_, name):
+            return name
+        case Call(inner_callee, _):
+            inner = pass_name(inner_callee)
+            return f"{inner}()" if inner is not None and not inner.endswith("()") else None
     return None
 
 
@@ -190,9 +196,9 @@ def value_calls(parsed: ParsedFile) -> list[CallArguments]:
     found = []
     for call in parsed.passes:
         callee = call.callee
-        if callee[0] != "name" or len(callee) != 2:
+        if not isinstance(callee, Name) or len(callee.dotted) != 1:
             continue
-        name = str(callee[1])
+        name = callee.dotted[0]
         if name in local.get(call.scope, ()) or (call.scope == parsed.module and name in assigned):
             found.append(call)
     return found
@@ -244,7 +250,7 @@ def flow_keys(parsed: ParsedFile) -> dict[str, str]:
     local = {names.scope: names for names in parsed.scopes}
     groups: dict[str, list[tuple[int, tuple[object, ...]]]] = defaultdict(list)
     for flow in parsed.flows:
-        record = ("flow", flow.target, flow.value, flow.block)
+        record: tuple[object, ...] = ("flow", flow.target, flow.value, flow.block)
         keys = _flow_keys(flow, parsed.module, symbols, local)
         keys |= {f"{flow.scope}/{name}" for name in mentions(flow.value)}
         for key in keys:
@@ -252,7 +258,8 @@ def flow_keys(parsed: ParsedFile) -> dict[str, str]:
     variables = {id(call) for call in value_calls(parsed)}
     for call in parsed.passes:
         record = ("pass", call.callee, call.arguments, call.block)
-        keys = {f"{call.scope}/{name}" for name in mentions((call.callee, call.arguments))}
+        passed = [value for _, value in call.arguments]
+        keys = {f"{call.scope}/{name}" for name in mentions(call.callee, *passed)}
         name = pass_name(call.callee)
         if name is not None:
             keys.add(f"{call.scope}/{CALL_KEY}{name}")
@@ -300,17 +307,16 @@ def _flow_keys(
     return keys
 
 
-def mentions(value: object) -> set[str]:
-    """The names an `Expr` (or a structure of them) reads: heads of its ("name", …) parts."""
+def mentions(*values: Expr) -> set[str]:
+    """The names expressions read: heads of their `Name` parts."""
     found: set[str] = set()
-    stack = [value]
+    stack = list(values)
     while stack:
         item = stack.pop()
-        if isinstance(item, tuple):
-            if len(item) >= 2 and item[0] == "name" and isinstance(item[1], str):
-                found.add(item[1])
-            else:
-                stack.extend(item)
+        if isinstance(item, Name):
+            found.add(item.dotted[0])
+        else:
+            stack += subexpressions(item)
     return found
 
 
@@ -325,29 +331,33 @@ def _digest(records: list[tuple[int, tuple[object, ...]]]) -> str:
     digest = hashlib.sha256()
     offsets: dict[int, int] = {}
 
-    def block(value: object) -> tuple[int, ...]:
+    def block(entries: Block) -> Block:
         # renumber the block entries by first appearance, keeping their flag bits
-        entries: tuple[int, ...] = value  # type: ignore[assignment]
         return tuple(offsets.setdefault(e >> 8, len(offsets)) << 8 | (e & 0xFF) for e in entries)
 
     for _, record in sorted(records, key=lambda r: r[0]):
         if record[0] in ("flow", "pass"):  # (kind, ..., block): the block renumbered too
-            record = (_relative(record[:-1], block), block(record[-1]))
+            record = (_relative(record[:-1], block), block(record[-1]))  # type: ignore[arg-type]
         digest.update(repr(record).encode())
         digest.update(b"\n")
     return digest.hexdigest()
 
 
-def _relative(value: object, block: object) -> object:
-    """An `Expr` with the byte offsets of its `("at", offset, block, expr)` parts dropped."""
-    if isinstance(value, tuple):
-        if len(value) == 4 and value[0] == "at":
-            return ("at", block(value[2]), _relative(value[3], block))  # type: ignore[operator]
-        if len(value) == 5 and value[0] == "armend":  # ("armend", start, end, block, name)
-            return ("armend", block(value[3]), value[4])  # type: ignore[operator]
-        if len(value) == 4 and value[0] == "lambda":  # its line: only for explanations
-            return ("lambda", value[2], _relative(value[3], block))
-        return tuple(_relative(item, block) for item in value)
+def _relative(value: object, block: Callable[[Block], Block]) -> object:
+    """An `Expr` (or a structure of them) as nested tuples, with the byte offsets of its `At`
+    and `ArmEnd` parts dropped and their blocks renumbered."""
+    match value:
+        case At(_, where, expr):
+            return ("At", block(where), _relative(expr, block))
+        case ArmEnd(_, _, arm, name):
+            return ("ArmEnd", block(arm), name)
+        case LambdaExpr(_, params, body):  # its line: only for explanations
+            return ("LambdaExpr", params, _relative(body, block))
+        case Expr():
+            parts = (_relative(getattr(value, name), block) for name in value.__slots__)
+            return (type(value).__name__, *parts)
+        case tuple():
+            return tuple(_relative(item, block) for item in value)
     return value
 
 
@@ -500,7 +510,7 @@ class RepositoryIndex:
                 declared = names is not None and target[0] in names.globals
                 if declared or (len(target) > 1 and target[1] in _CONTAINER_MARKS and not local):
                     self.module_flows[module].setdefault(target[0], []).append(flow)
-            if flow.value[0] == "call" and len(target) == 1:
+            if isinstance(flow.value, Call) and len(target) == 1:
                 decorated = _decorated(flow.value)
                 if decorated is not None:
                     self.decorations.setdefault(decorated, flow)
@@ -597,15 +607,14 @@ class RepositoryIndex:
                 del self.attribute_stores[attribute]
 
 
-def _decorated(value: tuple[object, ...]) -> str | None:
-    """The definition a decorator binding wraps: ("call", d, ((0, ("def", q)),)) -> q."""
-    while value[0] == "call":
-        arguments = value[2]
-        if not isinstance(arguments, tuple) or len(arguments) != 1:
+def _decorated(value: Expr) -> str | None:
+    """The definition a decorator binding wraps: `Call(d, ((0, Definition(q)),))` -> q."""
+    while isinstance(value, Call):
+        if len(value.arguments) != 1:
             return None
-        inner = arguments[0][1]
-        if inner[0] == "def":
-            return str(inner[1])
+        inner = value.arguments[0][1]
+        if isinstance(inner, Definition):
+            return inner.qualified_name
         value = inner
     return None
 
