@@ -617,7 +617,7 @@ class ParsedFile:
     # the last names of what the file uses as values, worked out from `flows` and `passes`
     # once when the parse is kept in the incremental state (`ingest.state.compact`): the
     # lookup tables read them instead of walking every file's flows again (Django: 0.38 s of
-    # each incremental run); None: not worked out yet (`linking.index.value_references`)
+    # each incremental run); None: not worked out yet (`linking.flowkeys.value_references`)
     value_references: tuple[str, ...] | None = None
 
 

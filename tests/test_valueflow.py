@@ -19,7 +19,7 @@ from graphrag_code.ingest.report import IngestReport
 from graphrag_code.ingest.state import StateStore
 from graphrag_code.languages.python.parser import PythonParser
 from graphrag_code.languages.python.values.reaching import is_join, reaching
-from graphrag_code.linking.index import (
+from graphrag_code.linking.flowkeys import (
     CALL_KEY,
     STORE_KEY,
     VALUE_CALLS,

@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from ..linking.edges import FileLinks
-from ..linking.index import RepositoryIndex, value_references
+from ..linking.flowkeys import value_references
+from ..linking.index import RepositoryIndex
 from ..model import Block, CallSite, Dotted, Expr, ImplicitCall, ImplicitMode, ParsedFile
 from ..parsing import ModuleName
 from .report import RepositorySummary

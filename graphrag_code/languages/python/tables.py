@@ -5,7 +5,7 @@ callable types (a method's `self` dropped)."""
 
 from __future__ import annotations
 
-from ...linking.index import SIGNATURE_KEY
+from ...linking.flowkeys import SIGNATURE_KEY
 from ...linking.rules import IndexRules
 from ...model import Call, Dotted, ParsedFile, Signature, Symbol, SymbolKind
 

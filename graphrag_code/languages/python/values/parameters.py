@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ....linking.index import VALUE_CALLS
+from ....linking.flowkeys import VALUE_CALLS
 from ....model import (
     CallArguments,
     Expr,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter, OrderedDict, defaultdict, deque
 from typing import TYPE_CHECKING
 
-from ....linking.index import mentions
+from ....linking.flowkeys import mentions
 from ....model import (
     Arguments,
     At,
