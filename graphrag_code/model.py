@@ -16,30 +16,60 @@ from typing import Any, Literal
 
 __all__ = [
     "CERTAIN_TIERS",
+    "CONST",
+    "OPAQUE",
     "POSSIBLE_TIERS",
+    "Arguments",
+    "ArmEnd",
+    "At",
+    "Attribute",
+    "Awaited",
     "Binding",
     "Block",
+    "Call",
     "CallArguments",
     "CallSite",
+    "Caught",
+    "Comprehension",
+    "Const",
+    "DeclaredAs",
+    "Definition",
+    "DictDisplay",
+    "Display",
     "Dotted",
     "Edge",
     "EdgeKind",
+    "Entered",
     "Expr",
     "ImplicitCall",
     "ImplicitMode",
     "ImportStatement",
+    "InstanceOf",
+    "Int",
+    "Iterated",
+    "LambdaExpr",
+    "Like",
+    "Name",
     "NodeRow",
+    "OneOf",
+    "Opaque",
     "ParseIssue",
     "ParsedFile",
     "Resolution",
     "ScopeNames",
+    "Sent",
     "Signature",
     "SkippedFile",
     "SourceFile",
+    "Star",
+    "Str",
+    "Subscript",
     "Symbol",
     "SymbolKind",
     "TypeUse",
+    "Unlike",
     "ValueFlow",
+    "subexpressions",
 ]
 
 Dotted = tuple[str, ...]
@@ -49,39 +79,6 @@ Special heads: "super()" for `super().m`; "<expr>" when the head is an expressio
 follow (`"".join`, `items[0].save`), which only the name-uniqueness fallback can resolve.
 """
 
-Expr = tuple[Any, ...]
-"""A Python expression whose value the linker may follow (`languages/python/values`), as
-nested tuples tagged by their first item:
-
-("name", *dotted)            a name or a dotted chain of attributes on a name
-("def", qualified_name)      a definition itself (what a decorator receives)
-("call", Expr, arguments)    the result of a call; arguments: ((key, Expr), ...), key an int
-                             position, a keyword, "*" (`*xs`) or "**" (`**kw`)
-("attr", Expr, name)         an attribute of any other expression
-("sub", Expr, Expr)          a subscript (`table[key]`)
-("iter", Expr)               one element of an iterable (`for x in Expr`)
-("enter", Expr)              what `with Expr as x` binds
-("raised", Expr)             what `except Expr as e` binds
-("isinstance", Expr)         an instance of the classes Expr names (`isinstance(x, Foo)`
-                             narrowing, `cast("Foo", v)`, a declared element type)
-("await", Expr)              `await Expr`
-("unlike", Expr, Expr)       the values of the first that are not instances of the classes the
-                             second names (`p if not isinstance(p, str) else …`)
-("sent",)                    what `yield v` evaluates to: the value the generator is sent
-("lambda", line, params, Expr)  a lambda: its line, parameter names and body
-("dict", ((Expr | None, Expr), ...))   a dict display (None key: `**other`)
-("list" | "tuple" | "set", (Expr, ...))  a display; ("star", Expr) elements for `*xs`
-("union", (Expr, ...))       one of several values (`a if c else b`, `a or b`)
-("comp", kind, element)      a comprehension: its element (a dict's: (key, value))
-("at", offset, block, Expr)  an expression evaluated where it stands (a lambda's body, a
-                             comprehension's element), not where the enclosing one is
-("declared", (dotted, ...))  what an annotation the resolver does not read names
-                             (`list[Foo]`): the classes values reaching it are taken as
-("str", text), ("int", n)    a string or integer literal (keys, positions)
-("const",)                   any other literal (None, numbers, f-strings): never callable
-("opaque",)                  anything else
-"""
-
 Block = tuple[int, ...]
 """Where a statement sits inside its scope: one entry per enclosing branch or loop body,
 outermost first, each `(statement start byte << 8) | (arm << 3) | flags`; the flags: 1 the
@@ -89,6 +86,242 @@ arms of one `if` / `match`, of which one runs; 2 a comprehension's or lambda's o
 an `if` / `match` arm that always ends in `return` or `raise`. The linker tells from two
 blocks whether one assignment dominates a use, whether the two can never both run, and
 whether the function returns before the assignment reaches the use."""
+
+
+class Expr:
+    """A Python expression whose value the linker may follow (`languages/python/values`): one
+    of the small frozen records below, read with `match` or by type.
+
+    They pickle as their class and fields (the incremental state holds millions of them;
+    dataclasses' own slotted pickling is several times slower)."""
+
+    __slots__: tuple[str, ...] = ()
+
+    def __reduce__(self) -> tuple[type[Expr], tuple[object, ...]]:
+        return (type(self), tuple(getattr(self, name) for name in self.__slots__))
+
+
+Arguments = tuple[tuple[int | str, Expr], ...]
+"""A call's arguments: (key, Expr) pairs, the key an int position, a keyword, "*" (`*xs`) or
+"**" (`**kw`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Name(Expr):
+    """A name or a dotted chain of attributes on a name (`os.path`)."""
+
+    dotted: Dotted
+
+
+@dataclass(frozen=True, slots=True)
+class Definition(Expr):
+    """A definition itself (what a decorator receives)."""
+
+    qualified_name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Call(Expr):
+    """The result of a call."""
+
+    callee: Expr
+    arguments: Arguments
+
+
+@dataclass(frozen=True, slots=True)
+class Attribute(Expr):
+    """An attribute of any expression other than a name (`f().x`)."""
+
+    value: Expr
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Subscript(Expr):
+    """A subscript (`table[key]`)."""
+
+    value: Expr
+    key: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Iterated(Expr):
+    """One element of an iterable (`for x in iterable`)."""
+
+    iterable: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Entered(Expr):
+    """What `with manager as x` binds."""
+
+    manager: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Caught(Expr):
+    """What `except classes as e` binds."""
+
+    classes: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class InstanceOf(Expr):
+    """An instance of the classes an expression names (`isinstance(x, Foo)` narrowing,
+    `cast("Foo", v)`, a declared element type)."""
+
+    classes: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Awaited(Expr):
+    """`await value`."""
+
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Unlike(Expr):
+    """The values of `value` that are not instances of the classes `classes` names (`p if
+    not isinstance(p, str) else …`)."""
+
+    value: Expr
+    classes: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Like(Expr):
+    """What `if not isinstance(x, K): return` leaves in x (`value`): its values that are Ks,
+    and a K for what is not known."""
+
+    value: Expr
+    classes: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Sent(Expr):
+    """What `yield v` evaluates to: the value the generator is sent."""
+
+
+@dataclass(frozen=True, slots=True)
+class LambdaExpr(Expr):
+    """A lambda: its line, parameter names and body (an `At`)."""
+
+    line: int
+    params: tuple[str, ...]
+    body: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Display(Expr):
+    """A list, tuple or set display; `Star` elements for `*xs`."""
+
+    kind: Literal["list", "tuple", "set"]
+    elements: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DictDisplay(Expr):
+    """A dict display: (key, value) pairs, a None key for `**other`."""
+
+    pairs: tuple[tuple[Expr | None, Expr], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Star(Expr):
+    """`*value` inside a display: each of its elements."""
+
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class OneOf(Expr):
+    """One of several values (`a if c else b`, `a or b`)."""
+
+    options: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Comprehension(Expr):
+    """A comprehension of `kind` and its element (a dict's: (key, value))."""
+
+    kind: Literal["list", "set", "dict"]
+    element: Expr | tuple[Expr, Expr]
+
+
+@dataclass(frozen=True, slots=True)
+class At(Expr):
+    """An expression evaluated where it stands (a lambda's body, a comprehension's element),
+    not where the enclosing one is: its start byte and block."""
+
+    offset: int
+    block: Block
+    expr: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class ArmEnd(Expr):
+    """What `name` holds at the end of one arm (`arm`, its block) of the `if` spanning bytes
+    `start`..`end`."""
+
+    start: int
+    end: int
+    arm: Block
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class DeclaredAs(Expr):
+    """What an annotation the resolver does not read names (`list[Foo]`): the classes values
+    reaching it are taken as."""
+
+    classes: tuple[Dotted, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Str(Expr):
+    """A string literal (keys, attribute names)."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Int(Expr):
+    """An integer literal (positions)."""
+
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class Const(Expr):
+    """Any other literal (None, numbers, f-strings): never callable."""
+
+
+@dataclass(frozen=True, slots=True)
+class Opaque(Expr):
+    """Anything else."""
+
+
+CONST = Const()
+OPAQUE = Opaque()
+# the records that hold no expression
+_LEAVES = frozenset({Name, Definition, Str, Int, Const, Opaque, Sent, ArmEnd, DeclaredAs})
+
+
+def subexpressions(expr: Expr) -> list[Expr]:
+    """The expressions directly inside one, those in its tuples (elements, arguments, pairs)
+    included."""
+    if type(expr) in _LEAVES:
+        return []
+    found: list[Expr] = []
+    stack: list[object] = [getattr(expr, name) for name in expr.__slots__]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Expr):
+            found.append(item)
+        elif isinstance(item, tuple):
+            stack.extend(item)
+    return found
 
 
 class SymbolKind(str, Enum):
@@ -292,11 +525,11 @@ class ValueFlow:
 class CallArguments:
     """The arguments of a call that passes something other than literals (Python): values a
     callee's parameters receive. A decorator is a call too: `@d` over `def f` passes
-    ("def", f) to `d`."""
+    `Definition(f)` to `d`."""
 
     scope: str
     callee: Expr
-    arguments: tuple[tuple[int | str, Expr], ...]
+    arguments: Arguments
     line: int
     at: int
     block: Block = ()
@@ -384,7 +617,7 @@ class ParsedFile:
     # the last names of what the file uses as values, worked out from `flows` and `passes`
     # once when the parse is kept in the incremental state (`ingest.state.compact`): the
     # lookup tables read them instead of walking every file's flows again (Django: 0.38 s of
-    # each incremental run); None: not worked out yet (`linking.index.value_references`)
+    # each incremental run); None: not worked out yet (`linking.flowkeys.value_references`)
     value_references: tuple[str, ...] | None = None
 
 

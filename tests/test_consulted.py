@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 from graphrag_code.linking.consulted import ConsultedKeys, key_hash, key_hashes
-from graphrag_code.linking.index import FLOWS_KEY
+from graphrag_code.linking.flowkeys import FLOWS_KEY
 
 
 def test_keys_are_found_and_changes_meet_them_whichever_way_is_used() -> None:

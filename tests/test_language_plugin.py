@@ -14,8 +14,10 @@ import pytest
 from graphrag_code.codegraph import CodeGraph
 from graphrag_code.errors import ConfigurationError
 from graphrag_code.graph.client import Neo4jClient
+from graphrag_code.ingest import tests_stage
 from graphrag_code.ingest.offline import link_repository
 from graphrag_code.ingest.pipeline import build_graph
+from graphrag_code.ingest.receivers import receiver_calls
 from graphrag_code.languages import (
     LANGUAGES,
     language_named,
@@ -25,8 +27,9 @@ from graphrag_code.languages import (
     select_languages,
     unregister,
 )
-from graphrag_code.model import EdgeKind, Resolution, Symbol, SymbolKind
+from graphrag_code.model import EdgeKind, ParsedFile, Resolution, Symbol, SymbolKind
 from graphrag_code.parsing import ModuleName
+from graphrag_code.retrieval.question import analyse
 from graphrag_code.settings import Settings
 
 from .conftest import wipe
@@ -70,6 +73,13 @@ def test_a_registered_language_is_linked_beside_python(toy: None) -> None:
     }
     imports = {(e.source, e.target) for e in linked.edges() if e.kind == EdgeKind.IMPORTS}
     assert ("toy:./app.toy", "toy:lib/greet.toy") in imports
+
+
+def test_a_question_names_a_file_of_any_language_read(toy: None) -> None:
+    assert analyse("What breaks if I change lib/greet.toy?").paths == ("lib/greet.toy",)
+    unregister(TOY.name)
+    assert analyse("What breaks if I change lib/greet.toy?").paths == ()
+    register(TOY)
 
 
 def test_registration_is_checked_and_undone(toy: None) -> None:
@@ -138,6 +148,54 @@ def test_methods_run_by_syntax_are_the_language_s_own() -> None:
     assert (python.constructor, typescript.constructor, TOY.constructor) == ("__init__", None, None)
 
 
+def _parsed(language: str, path: str, source: str) -> ParsedFile:
+    parser = language_named(language).parser()
+    module = path.rpartition(".")[0]
+    return parser.parse(
+        path=path, module=module, is_package=False, source=source.encode(), sha256=""
+    )
+
+
+def test_parameters_no_fixture_fills_are_the_language_s_own() -> None:
+    """Python's receivers and pytest's `request` give the tests stage no fixture-given object
+    to type; TypeScript has neither (`this` is no parameter there), nor has the toy."""
+    python, typescript = language_named("python"), language_named("typescript")
+    assert python.implicit_parameters == {"self", "cls", "request"}
+    assert typescript.implicit_parameters == TOY.implicit_parameters == frozenset()
+    py = _parsed(
+        "python", "t.py", "def f(self, request, client):\n    request.a()\n    client.b()\n"
+    )
+    ts = _parsed(
+        "typescript", "t.ts", "function f(this: T, request, client) { request.a(); client.b(); }"
+    )
+    assert receiver_calls(py, python.implicit_parameters) == (("t.f", "client", "b"),)
+    assert receiver_calls(ts, typescript.implicit_parameters) == (
+        ("t.f", "client", "b"),
+        ("t.f", "request", "a"),
+    )
+
+
+def test_test_runner_calls_and_built_in_methods_are_the_language_s_own() -> None:
+    """The tests stage notes in a file's digest whether it declares tests by its language's
+    runner calls (Jest's `it`), and leaves its language's built-in methods (`x.get()`) out of
+    namesake matching. TypeScript keeps the table every language had before each had its own
+    (Python's): one of JavaScript's own would change REACHES edges of three of the five
+    TypeScript benchmark trees."""
+    python, typescript = language_named("python"), language_named("typescript")
+    assert typescript.runner_calls == {"it", "test", "describe"}
+    assert python.runner_calls == TOY.runner_calls == frozenset()
+    assert {"get", "append", "close"} <= python.builtin_methods
+    assert typescript.builtin_methods == python.builtin_methods
+    assert TOY.builtin_methods == frozenset()
+
+    def shape(path: str, source: str) -> str:
+        language = "typescript" if path.endswith(".ts") else "python"
+        return tests_stage._shape(_parsed(language, path, source))
+
+    assert shape("a.ts", "f();") != shape("a.ts", "it();")
+    assert shape("a.py", "f()\n") == shape("a.py", "it()\n")
+
+
 _NAMES = frozenset(alias for lang in LANGUAGES for alias in (lang.name, *lang.aliases))
 
 
@@ -157,8 +215,8 @@ def _language_names(path: Path) -> list[str]:
     an f-string included) that is, in any letter case, a built-in language's name or alias
     (`"python"`, `"TS"`), which is how code would branch on a language. Docstrings are prose
     and do not count, nor do names inside longer text (a message saying "Python"). File
-    suffixes do not count yet: the history benchmark's questions are Python commits and the
-    paths a question names are `*.py` paths, rules whose widening would change results."""
+    suffixes do not count yet: the history benchmark's questions are Python commits, a rule
+    whose widening would change results."""
     tree = ast.parse(path.read_text())
     docstrings = _docstrings(tree)
     return [

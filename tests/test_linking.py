@@ -268,13 +268,13 @@ def test_a_file_links_the_same_whatever_was_linked_before_it(
     depth) what computing it did, and replay what it consulted, or a file linked after others
     gets other edges, or other dependencies, than one linked first (a split between processes,
     an incremental run relinking a few files)."""
-    from graphrag_code.languages.python.values import engine as values
+    from graphrag_code.languages.python.values import budget
 
     parsed = link_repository(VALUEFLOW, repo="vf").parsed
     paths = sorted(parsed)
     unlimited = _link_in_order(parsed, paths)
-    monkeypatch.setattr(values, "_MAX_STEPS", steps)
-    monkeypatch.setattr(values, "_MAX_DEPTH", depth)
+    monkeypatch.setattr(budget, "_MAX_STEPS", steps)
+    monkeypatch.setattr(budget, "_MAX_DEPTH", depth)
     forward = _link_in_order(parsed, paths)
     backward = _link_in_order(parsed, paths[::-1])
     alone = {path: _link_in_order(parsed, [path])[path] for path in paths}
@@ -306,12 +306,12 @@ def test_a_result_too_tall_for_where_it_is_reused_is_computed_there_again(
     finds some values and consults less than it would in full, so a file linked after the one
     that filled the cache would otherwise differ from the same file linked first (found on
     Django: 3 of 2,895 files recorded other dependencies linked on two processes than on one)."""
-    from graphrag_code.languages.python.values import engine as values
+    from graphrag_code.languages.python.values import budget
 
     for name, text in _SHALLOW_OR_DEEP.items():
         (tmp_path / name).write_text(text)
     parsed = link_repository(tmp_path, repo="vf").parsed
-    monkeypatch.setattr(values, "_MAX_DEPTH", 6)
+    monkeypatch.setattr(budget, "_MAX_DEPTH", 6)
     after = _link_in_order(parsed, ["lib.py", "a.py", "b.py"])["b.py"]
     alone = _link_in_order(parsed, ["b.py"])["b.py"]
     assert after == alone
@@ -341,10 +341,11 @@ def test_a_result_cut_short_where_it_ran_is_reused_there_and_links_the_same(
     it again at every use made sympy's `concrete/delta.py` link in 18 s. It is reused at the
     same depth while that computation is under way, and the links are those of computing it
     every time."""
+    from graphrag_code.languages.python.values import budget
     from graphrag_code.languages.python.values import engine as values
 
     (tmp_path / "mod.py").write_text(_DEEP_CHAIN)
-    monkeypatch.setattr(values, "_MAX_DEPTH", 4)
+    monkeypatch.setattr(budget, "_MAX_DEPTH", 4)
     computed: list[str] = []
     real = values.ValueFlowAnalysis._function_result_uncached
 
@@ -358,7 +359,7 @@ def test_a_result_cut_short_where_it_ran_is_reused_there_and_links_the_same(
     # once per way it is asked for (shallow or with parameters followed), not once per use
     assert 1 <= reused_computes <= 2
     computed.clear()
-    monkeypatch.setattr(values._LocalResult, "holds", lambda self, stack: False)
+    monkeypatch.setattr(budget._LocalResult, "holds", lambda self, stack: False)
     every_time = link_repository(tmp_path, repo="t").links["mod.py"]
     assert computed.count("mod.chain5") == 12 * reused_computes
     assert reused == every_time

@@ -66,6 +66,10 @@ def test_rrf_weights_ties_and_purity() -> None:
         ("who calls `SqliteStorage.save`?", Intent.CALLERS, ("SqliteStorage.save",), ()),
         ("what does createOrder call", Intent.CALLEES, ("createOrder",), ()),
         ("What breaks if I change shop/models.py?", Intent.IMPACT, (), ("shop/models.py",)),
+        ("What breaks if I change web/app.ts?", Intent.IMPACT, (), ("web/app.ts",)),
+        ("who imports `lib/cli/cli.js`", Intent.IMPORTERS, (), ("lib/cli/cli.js",)),
+        # a path ends in a suffix of a language read (`LANGUAGES`): no language reads `.pyi`
+        ("who imports shop/api.pyi", Intent.IMPORTERS, ("api.pyi",), ()),
         ("who imports shop.models", Intent.IMPORTERS, ("shop.models",), ()),
         ("what does shop.api import", Intent.DEPENDENCIES, ("shop.api",), ()),
         (
@@ -86,6 +90,12 @@ def test_question_analysis(
     assert analysed.intent == intent
     assert analysed.identifiers == identifiers
     assert analysed.paths == paths
+
+
+def test_a_named_path_gives_its_words_without_its_suffix() -> None:
+    python = lucene_query(analyse("What breaks if I change shop/models.py?")) or ""
+    typescript = lucene_query(analyse("What breaks if I change web/app.tsx?")) or ""
+    assert (python, typescript) == ("shop models py", "web app tsx")  # the suffix: a word
 
 
 @pytest.mark.parametrize("hostile", HOSTILE)

@@ -13,7 +13,7 @@ from graphrag_code.ingest import state as state_module
 from graphrag_code.ingest.state import IndexState, StateStore, compact, packed, with_calls
 from graphrag_code.languages.python.parser import PythonParser
 from graphrag_code.linking.index import RepositoryIndex
-from graphrag_code.model import CallSite, ImplicitCall, ParsedFile
+from graphrag_code.model import CallSite, ImplicitCall, Name, ParsedFile
 
 SERVER, DATABASE = "bolt://127.0.0.1:7687", "neo4j"
 
@@ -24,8 +24,8 @@ def _parsed(path: str, module: str) -> ParsedFile:
         code="x = f()\n", docstring=None,
         calls=(CallSite(module, ("f",), 1), CallSite(module, ("g", "h"), 2, ("g",))),
         implicit_calls=(
-            ImplicitCall(module, ("__enter__", "__exit__"), ("name", "x"), 3, 12, syntax="with"),
-            ImplicitCall(module, ("size",), ("name", "x"), 3, 20, syntax=".", mode="get"),
+            ImplicitCall(module, ("__enter__", "__exit__"), Name(("x",)), 3, 12, syntax="with"),
+            ImplicitCall(module, ("size",), Name(("x",)), 3, 20, syntax=".", mode="get"),
         ),
     )  # fmt: skip
 

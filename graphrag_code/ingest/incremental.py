@@ -18,14 +18,8 @@ from ..graph.writer import GraphWriter
 from ..languages import index_rules
 from ..linking.consulted import key_hashes
 from ..linking.edges import FileLinks
-from ..linking.index import (
-    RepositoryIndex,
-    call_names,
-    flow_keys,
-    interface_hash,
-    store_names,
-    value_names,
-)
+from ..linking.flowkeys import call_names, flow_keys, store_names, value_names
+from ..linking.index import RepositoryIndex, interface_hash
 from ..model import ParsedFile, SkippedFile, SourceFile
 from ..parsing import ModuleName
 from .centrality import centrality

@@ -10,7 +10,7 @@ typed fixture (`return app.test_client()` -> `FlaskClient`). Pure: names in, nam
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Set
 
 from ..conventions import ClassTree, Fixture
 from ..model import ParsedFile, SymbolKind
@@ -18,13 +18,13 @@ from ..model import ParsedFile, SymbolKind
 __all__ = ["Receiver", "fixture_types", "receiver_calls", "typed_calls"]
 
 Receiver = tuple[str, str, str]  # (function, parameter, method called on it)
-_PLAIN_PARAMETERS = frozenset({"self", "cls", "request"})
 
 
-def receiver_calls(parsed: ParsedFile) -> tuple[Receiver, ...]:
-    """Calls of one file on a function's own parameters (`param.method(...)`)."""
+def receiver_calls(parsed: ParsedFile, implicit: Set[str]) -> tuple[Receiver, ...]:
+    """Calls of one file on a function's own parameters (`param.method(...)`), those named
+    in `implicit` left out (its language's `Language.implicit_parameters`)."""
     parameters = {
-        s.qualified_name: set(s.parameters) - _PLAIN_PARAMETERS
+        s.qualified_name: set(s.parameters) - implicit
         for s in parsed.symbols
         if s.kind in (SymbolKind.FUNCTION, SymbolKind.METHOD)
     }

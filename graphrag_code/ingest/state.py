@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from ..linking.edges import FileLinks
-from ..linking.index import RepositoryIndex, value_references
+from ..linking.flowkeys import value_references
+from ..linking.index import RepositoryIndex
 from ..model import Block, CallSite, Dotted, Expr, ImplicitCall, ImplicitMode, ParsedFile
 from ..parsing import ModuleName
 from .report import RepositorySummary
@@ -114,8 +115,9 @@ _LAZY = ("roles", "seeds", "receivers", "reach")
 # names used as values consulted by name, `VALUE_KEY`; 30: implicit calls kept pickled with
 # the call sites, parses carry the names they use as values; 31: the run's summary of the
 # repository, `RepositorySummary`; 32: pickled records moved with the language folders,
-# `linking.edges.FileLinks`, `parsing.base.ModuleName`)
-_FORMAT = 32
+# `linking.edges.FileLinks`, `parsing.base.ModuleName`); 33: Python value-flow expressions
+# as typed records (`model.Name`, `model.Call`, ...), not tagged tuples)
+_FORMAT = 33
 _MAGIC = b"graphrag-code state\n"  # then the table's offset, 8 bytes little-endian
 # the per-file fields pickled one file at a time on disk (see `StateStore._write`)
 _PER_FILE = ("parsed", "links", "node_ids")

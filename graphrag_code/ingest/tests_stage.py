@@ -39,13 +39,9 @@ _REACH = {resolution: reach_rank(resolution) for resolution in Resolution}  # pe
 _STORED = {rank: Resolution.of_rank(rank).value for rank in (_EXACT, _INFERRED, _NAME)}
 _FUNCTIONS = (SymbolKind.FUNCTION, SymbolKind.METHOD)
 # An unresolved call whose name a few repository functions share may run any of them; more
-# namesakes than this, or a name of a builtin type's method (`x.get()`), says nothing.
+# namesakes than this, or a name of a built-in type's method (`x.get()`: the caller's
+# `Language.builtin_methods`), says nothing.
 MAX_NAMESAKES = 4
-_COMMON_METHODS = frozenset(
-    name
-    for kind in (list, dict, set, str, bytes, tuple, frozenset, int, float, object)
-    for name in dir(kind)
-) | frozenset({"close", "read", "write", "readline", "flush", "seek", "send", "run", "start"})
 # a tier is the `Resolution.rank` of the call (`reach_rank`) or of the weakest call on a path
 Adjacency = dict[str, tuple[tuple[str, int], ...]]  # source id -> (target id, tier)
 ReachGraph = dict[str, dict[str, tuple[int, str | None]]]  # source -> target -> (tier, via)
@@ -73,8 +69,10 @@ def _shape(parsed: ParsedFile) -> str:
                  s.returns, s.ordinal, s.signature[:6])
             ).encode()
         )  # fmt: skip
-    digest.update(repr(receiver_calls(parsed) if parsed.calls else ()).encode())
-    runner = any(site.callee[-1] in ("it", "test", "describe") for site in parsed.calls)
+    language = language_named(parsed.language)
+    receivers = receiver_calls(parsed, language.implicit_parameters) if parsed.calls else ()
+    digest.update(repr(receivers).encode())
+    runner = any(site.callee[-1] in language.runner_calls for site in parsed.calls)
     digest.update(b"runner" if runner else b"")
     return digest.hexdigest()[:32]
 
@@ -254,10 +252,12 @@ def _adjacency(
         add(source, target, tier)
     candidates = _callables_by_name(parsed, names)
     _wrappers(parsed, names, candidates, add)
+    builtin = {path: language_named(file.language).builtin_methods for path, file in parsed.items()}
     for source, called in unresolved:
+        common = builtin.get(names.path_of.get(source, ""), frozenset())
         for name in called:
             found = candidates.get(name, ())
-            if 1 < len(found) <= MAX_NAMESAKES and name not in _COMMON_METHODS:
+            if 1 < len(found) <= MAX_NAMESAKES and name not in common:
                 for target in found:
                     add(source, target, _NAME)
     for path, file in parsed.items():
@@ -459,7 +459,7 @@ def update_tests(
     adjacency = _adjacency(parsed, calls, unresolved, tree, names, ids, test_code)
     book.adjacency = {path: packed(value) for path, value in sorted(adjacency.items())}
     book.receivers = {
-        path: receiver_calls(file)
+        path: receiver_calls(file, language_named(file.language).implicit_parameters)
         if previous is None or path in fresh or path not in old.receivers
         else old.receivers[path]
         for path, file in parsed.items()

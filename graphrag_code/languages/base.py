@@ -96,3 +96,13 @@ class Language:
     constructor: str | None = None
     # what it tells the repository's lookup tables (properties, overloads, signature buckets)
     index_rules: IndexRules = field(default=PLAIN_RULES)
+    # parameters no fixture of the repository fills, so the tests stage never types the
+    # objects its tests call methods on through them (Python's receivers `self` and `cls`,
+    # pytest's own `request`)
+    implicit_parameters: frozenset[str] = frozenset()
+    # the calls that declare its tests inside a file (Jest's `it(...)`): a file's test roles
+    # read them, so the tests stage's digest of a file notes whether it makes one
+    runner_calls: frozenset[str] = frozenset()
+    # method names of its built-in types (`x.get()`, `f.close()`): an unresolved call by one
+    # says nothing of which repository function runs (the tests stage's namesakes skip them)
+    builtin_methods: frozenset[str] = frozenset()

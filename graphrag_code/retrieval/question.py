@@ -18,7 +18,9 @@ import contextlib
 import re
 from dataclasses import dataclass
 from enum import Enum
+from functools import cache
 
+from ..languages import routes
 from ..text import escape_lucene, split_identifier
 
 __all__ = [
@@ -108,9 +110,6 @@ _INTENT_PATTERNS: tuple[tuple[Intent, re.Pattern[str]], ...] = tuple(
 )
 
 _BACKTICKED = re.compile(r"`([^`]+)`")
-# A path starts where a run of path characters starts (never inside one): with '-' left out
-# of the look-behind, every '-' in `'a-b/' * 25000` began another attempt (quadratic, 38 s).
-_PATH = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+\.py)\b")
 _DOTTED = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\b")
 _WORD = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\b")
 _CALL_SUFFIX = re.compile(r"\(\s*\)$")
@@ -131,6 +130,27 @@ _STOP = frozenset(
     define definition declared where find show list give me get set into out up down about
     handle handled handles happen happens""".split()  # noqa: SIM905 - reads best as words
 )
+
+
+def _suffixes() -> tuple[str, ...]:
+    """The source suffixes of every language this process reads, longest first."""
+    return tuple(sorted(routes().suffixes, key=lambda suffix: (-len(suffix), suffix)))
+
+
+@cache
+def _path_pattern(suffixes: tuple[str, ...]) -> re.Pattern[str]:
+    """A file path ending in one of `suffixes` (`flask/app.py`, `src/app.ts`).
+
+    A path starts where a run of path characters starts (never inside one): with '-' left out
+    of the look-behind, every '-' in `'a-b/' * 25000` began another attempt (quadratic, 38 s).
+    """
+    ends = "|".join(map(re.escape, suffixes))
+    return re.compile(rf"(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+(?:{ends}))\b")
+
+
+def _stem(path: str) -> str:
+    """`path` without its language's suffix."""
+    return next((path.removesuffix(s) for s in _suffixes() if path.endswith(s)), path)
 
 
 def _looks_like_identifier(word: str) -> bool:
@@ -174,15 +194,17 @@ def clean_question(text: str) -> str:
 
 def analyse(text: str) -> Question:
     """Identifiers, file paths and intent of a question."""
+    path_pattern = _path_pattern(_suffixes())
     identifiers: dict[str, None] = {}
     for quoted in _BACKTICKED.findall(text):
         cleaned = _CALL_SUFFIX.sub("", quoted.strip())
-        if _PATH.fullmatch(cleaned):
+        if path_pattern.fullmatch(cleaned):
             continue
         if re.fullmatch(r"[A-Za-z_][\w.]*", cleaned):
             identifiers.setdefault(cleaned, None)
-    paths = tuple(dict.fromkeys(p for p in _PATH.findall(text) if len(p) <= _MAX_NAME_CHARS))
-    without_paths = _PATH.sub(" ", text)
+    found = path_pattern.findall(text)
+    paths = tuple(dict.fromkeys(p for p in found if len(p) <= _MAX_NAME_CHARS))
+    without_paths = path_pattern.sub(" ", text)
     for dotted in _DOTTED.findall(without_paths):
         identifiers.setdefault(dotted, None)
     for word in _WORD.findall(_DOTTED.sub(" ", _BACKTICKED.sub(" ", without_paths))):
@@ -214,7 +236,7 @@ def lucene_query(question: Question) -> str | None:
             for word in split_identifier(part):
                 terms.setdefault(word, None)
     for path in question.paths:
-        for word in split_identifier(path.removesuffix(".py")):
+        for word in split_identifier(_stem(path)):
             terms.setdefault(word, None)
     for word in question.words:
         if word.lower() in _STOP:

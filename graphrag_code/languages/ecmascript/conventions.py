@@ -15,8 +15,21 @@ from collections.abc import Mapping
 from ...conventions.base import ClassTree, ConventionConfig, FileRoles, TestUnit
 from ...model import ParsedFile, SymbolKind
 
-__all__ = ["EcmaScriptConventions", "is_test_file"]
+__all__ = ["BUILTIN_METHODS", "RUNNER_CALLS", "EcmaScriptConventions", "is_test_file"]
 
+# Jest's, Vitest's and Mocha's calls that declare tests and suites; a file in a test folder
+# that calls one of the first two runs as a test file (`roles`)
+RUNNER_CALLS = frozenset({"it", "test", "describe"})
+_TEST_CALLS = ("it", "test")
+# Method names an unresolved call is never matched to namesakes by: still the names of
+# Python's built-in types (and of files and threads) that one table held for every language
+# until each language had its own. A table of JavaScript's own (Array, Map, Promise…) would
+# change which functions a test reaches: that is a rule to measure, not a move.
+BUILTIN_METHODS = frozenset(
+    name
+    for kind in (list, dict, set, str, bytes, tuple, frozenset, int, float, object)
+    for name in dir(kind)
+) | frozenset({"close", "read", "write", "readline", "flush", "seek", "send", "run", "start"})
 _TEST_NAME = re.compile(r"\.(test|spec|tests|e2e)\.[cm]?[jt]sx?$")
 _TEST_FOLDERS = frozenset({"__tests__", "tests", "test", "__mocks__", "__fixtures__"})
 
@@ -39,7 +52,7 @@ class EcmaScriptConventions:
         test_code = is_test_file(parsed.path)
         name = parsed.path.rpartition("/")[2]
         runs = test_code and bool(_TEST_NAME.search(name) or "__tests__" in parsed.path)
-        runs = runs or (test_code and any(s.callee[-1] in ("it", "test") for s in parsed.calls))
+        runs = runs or (test_code and any(s.callee[-1] in _TEST_CALLS for s in parsed.calls))
         tests = (TestUnit(parsed.module, parsed.path),) if runs else ()
         return FileRoles(
             path=parsed.path,

@@ -4,7 +4,7 @@ import each other, so they share one parser, one linker and one set of conventio
 from __future__ import annotations
 
 from ..base import Language
-from .conventions import EcmaScriptConventions
+from .conventions import BUILTIN_METHODS, RUNNER_CALLS, EcmaScriptConventions
 from .distributions import ECMASCRIPT_MANIFESTS
 from .linker import EcmaScriptLinker
 from .parser import (
@@ -29,6 +29,8 @@ TYPESCRIPT = Language(
     module_names=ecmascript_module_names,
     conventions=_CONVENTIONS,
     manifests=ECMASCRIPT_MANIFESTS,
+    runner_calls=RUNNER_CALLS,
+    builtin_methods=BUILTIN_METHODS,
 )
 JAVASCRIPT = Language(
     name="javascript",
@@ -40,4 +42,6 @@ JAVASCRIPT = Language(
     module_names=ecmascript_module_names,
     conventions=_CONVENTIONS,
     manifests=ECMASCRIPT_MANIFESTS,
+    runner_calls=RUNNER_CALLS,
+    builtin_methods=BUILTIN_METHODS,
 )

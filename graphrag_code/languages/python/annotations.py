@@ -7,7 +7,7 @@ import re
 
 import tree_sitter as ts
 
-from ...model import Dotted, Expr
+from ...model import OPAQUE, DictDisplay, Display, Dotted, Expr, InstanceOf, Name
 from ...parsing.treesitter import collect, node_text
 from .syntax import DOTTED_TEXT, dotted_name, string_value
 
@@ -179,10 +179,10 @@ def declares_protocol(node: ts.Node) -> bool:
 
 def element_types(node: ts.Node) -> Expr | None:
     """A container annotation as a display of instances of its element types (value flow
-    iterates it like a literal): `list[Foo]` / `Iterator[Foo]` -> ("list", (Foo,)),
-    `dict[K, V]` -> ("dict", ((K, V),)), `tuple[A, B]` -> ("tuple", (A, B)), each element
-    ("isinstance", ("name", ...)), a container of its own (`tuple[str, list[Foo]]`) or
-    ("opaque",); None when no element type is one class or such a container."""
+    iterates it like a literal): `list[Foo]` / `Iterator[Foo]` -> Display("list", (Foo,)),
+    `dict[K, V]` -> DictDisplay(((K, V),)), `tuple[A, B]` -> Display("tuple", (A, B)), each
+    element InstanceOf(Name(...)), a container of its own (`tuple[str, list[Foo]]`) or
+    OPAQUE; None when no element type is one class or such a container."""
     if node.type == "type" and node.named_child_count == 1:
         return element_types(node.named_children[0])
     if node.type in ("binary_operator", "union_type"):  # list[Foo] | None
@@ -202,12 +202,12 @@ def element_types(node: ts.Node) -> Expr | None:
         return element_types(params[0])
     variadic = head[-1] in ("tuple", "Tuple") and node_text(params[-1]) == "..."
     if head[-1] in _SEQUENCES or variadic:
-        shape = ("list", (elements[0],))
+        shape = Display("list", (elements[0],))
     elif head[-1] in ("tuple", "Tuple"):
-        shape = ("tuple", tuple(elements))
+        shape = Display("tuple", tuple(elements))
     elif head[-1] in _MAPPINGS and len(params) == 2:
-        shape = ("dict", ((elements[0], elements[1]),))
-    known = any(e[0] != "opaque" for e in elements)
+        shape = DictDisplay(((elements[0], elements[1]),))
+    known = any(e != OPAQUE for e in elements)
     return shape if known else None
 
 
@@ -215,7 +215,7 @@ def _element_of(node: ts.Node) -> Expr:
     """One element type of a container annotation: an instance of its class, or a container
     itself (`tuple[str, dict[str, Foo]]`)."""
     element = _instance_of(node)
-    if element[0] == "isinstance":
+    if isinstance(element, InstanceOf):
         return element
     return element_types(node) or element
 
@@ -235,12 +235,12 @@ def sent_type(node: ts.Node) -> Expr | None:
     if head is None or head[-1] not in ("Generator", "AsyncGenerator") or len(params) < 2:
         return None
     sent = _instance_of(params[1])
-    return sent if sent[0] == "isinstance" else None
+    return sent if isinstance(sent, InstanceOf) else None
 
 
 def _instance_of(node: ts.Node) -> Expr:
     dotted = annotation_type(node)
-    return ("isinstance", ("name", *dotted)) if dotted is not None else ("opaque",)
+    return InstanceOf(Name(dotted)) if dotted is not None else OPAQUE
 
 
 def returned_type(node: ts.Node) -> Dotted | None:

@@ -16,21 +16,25 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ...model import (
-    Block,
+    Attribute,
+    Call,
     CallArguments,
     CallSite,
+    Const,
     Edge,
     EdgeKind,
     Expr,
-    ImplicitCall,
+    Name,
     ParsedFile,
     Resolution,
+    Str,
     SymbolKind,
 )
-from .dispatch import ACCESSOR_KINDS, AbsentMember, Constructed
+from . import implicit
+from .dispatch import AbsentMember, Constructed
+from .implicit import FALLBACKS, IMPLICIT, ITERATION
 from .resolver import External, Instance, Resolver, SymbolRef, Target
 from .signatures import SignatureMatcher, is_test_module
-from .tables import DESCRIPTOR_KEY, PROPERTY_KEY, is_property
 from .values.engine import (
     ARGUMENT_CALLERS,
     DYNAMIC,
@@ -40,16 +44,12 @@ from .values.engine import (
     ValueFlowAnalysis,
     Values,
 )
-from .values.records import STREAM_WRAPPERS, Container, Generator, Inert, Lambda
+from .values.records import STREAM_WRAPPERS, Generator, Inert, Lambda
 
 if TYPE_CHECKING:
     from ...linking.edges import NodeIds
 
 __all__ = ["IMPLICIT", "RUNS_NOTHING", "CallLinker"]
-
-IMPLICIT = "implicit: "
-"""How the `via` of a CALLS edge that no call expression wrote begins (`with`, `for`,
-operators): the accuracy oracles only see call expressions."""
 
 # Method names of builtin types: a unique repository method with one of these names is not
 # evidence enough that `x.append()` calls it.
@@ -76,10 +76,6 @@ _DECLARED = frozenset({"values:unknown:parameter", "values:unknown:self",
                        "values:unknown:variable", "values:unknown:name", "values:many",
                        "values:none", RUNS_NOTHING})  # fmt: skip
 
-# what `object`'s own special method runs when the class does not define it: `str(x)` and
-# `format(x)` end in `__repr__` (through `__str__` for `format`)
-_FALLBACKS = {"__str__": ("__repr__",), "__format__": ("__str__", "__repr__")}
-_DESCRIPTOR_METHODS = {"get": "__get__", "set": "__set__", "delete": "__delete__"}
 # built-ins that iterate their first argument to its end: its class's `__iter__` runs, or
 # the body of the generator it is
 _CONSUMERS = frozenset(
@@ -88,8 +84,6 @@ _CONSUMERS = frozenset(
 )
 # built-ins that read an attribute named by a string: `getattr(x, "name")` runs a property
 _ATTRIBUTE_READERS = frozenset({"<builtin>.getattr", "<builtin>.hasattr"})
-# the special methods that step an iterator: over a generator object, its body runs
-_ITERATION = frozenset({"__iter__", "__aiter__", "__next__", "__anext__"})
 
 
 class CallLinker:
@@ -118,7 +112,7 @@ class CallLinker:
         # uses of members the receiver's class lacks, for dispatch to its subclasses' ones
         self.absent: list[AbsentMember] = []
         # (scope, name) of operands whose following to callers ran out of steps
-        self.operands_cut: set[tuple[str, str]] = set()
+        self.operands_cut: set[tuple[str, object]] = set()
         # classes constructed through values, for dispatch to their subclasses' `__init__`
         self.constructed: list[Constructed] = []
 
@@ -229,9 +223,9 @@ class CallLinker:
         if not classes or site.receiver_call is not None:
             return
         if site.value is not None:
-            through = site.value[:2] == ("call", ("name", "type"))
+            through = isinstance(site.value, Call) and site.value.callee == Name(("type",))
         else:
-            operand: Expr = ("name", *site.callee)
+            operand: Expr = Name(site.callee)
             through = site.callee == ("cls",) or self._names_a_parameter(
                 operand, site.scope, aliases=False
             )
@@ -366,7 +360,7 @@ class CallLinker:
         return target if isinstance(target, External) else None
 
     def _callee_expr(self, site: CallSite) -> Expr:
-        return site.value if site.value is not None else ("name", *site.callee)
+        return site.value if site.value is not None else Name(site.callee)
 
     def _callee_values(self, site: CallSite) -> Values:
         if site.callee[0] == "super()" and site.value is None:
@@ -425,7 +419,7 @@ class CallLinker:
         if (
             special is not None
             and arguments is not None
-            and (self._defined(special) or special in _ITERATION)
+            and (self._defined(special) or special in ITERATION)
         ):
             self._special(source, target, special, arguments, site)
         self._wrapped_stream(source, target, site)
@@ -452,11 +446,11 @@ class CallLinker:
         short = target.name.removeprefix("<builtin>.")
         for value, tier in self._values(first, arguments.scope, site.line, site.at, site.block):
             if isinstance(value, Generator):
-                if method in _ITERATION:
+                if method in ITERATION:
                     why = f"{IMPLICIT}`{short}` runs the generator"
                     self._edge(source, SymbolRef(value.function), tier, site.line, why)
                 continue
-            for candidate in (method, *_FALLBACKS.get(method, ())):
+            for candidate in (method, *FALLBACKS.get(method, ())):
                 found = self.flow.special_method(value, candidate)
                 if found is not None:
                     why = f"{IMPLICIT}`{short}` runs `{candidate}`"
@@ -507,9 +501,9 @@ class CallLinker:
         runs, as for the attribute written out."""
         passed = dict(arguments.arguments)
         first, named = passed.get(0), passed.get(1)
-        if first is None or named is None or named[0] != "str":
+        if first is None or not isinstance(named, Str):
             return
-        name = str(named[1])
+        name = named.text
         if not self._is_property_name(name):
             return
         short = target.name.removeprefix("<builtin>.")
@@ -578,199 +572,6 @@ class CallLinker:
         return self.resolver.lookups.unique_callable(name, _PYTHON)
 
     # -- implicit calls ------------------------------------------------------------------------
-    def link_implicit(self, call: ImplicitCall) -> None:
-        """The special methods `with`, `for`, operators, f-strings and `raise X` run, and the
-        property accessors `x.attr` runs, when the operand's values are known instances (or,
-        for `raise X`, classes) of the repository. The tier is the receiver's: `exact` when
-        its class is (`self`), `inferred` when value flow knows all its values, `partial`
-        when it knows some (others come from callers it cannot follow)."""
-        if call.mode in ("get", "set", "delete"):
-            if self._is_property_name(call.methods[0]):
-                self._link_access(call)
-            if self._is_descriptor_name(call.methods[0]):
-                self._link_descriptor(call)
-            return
-        steps = bool(_ITERATION.intersection(call.methods))
-        if call.methods and not steps and not any(self._defined(m) for m in call.methods):
-            return
-        source = self.ids.of_scope(self.parsed, call.scope)
-        for value, tier in self._operand_values(call):
-            if isinstance(value, Generator):
-                if steps:  # `for x in gen()`: the generator's body runs as the loop asks
-                    why = f"{IMPLICIT}`{call.syntax}` runs the generator"
-                    self._edge(source, SymbolRef(value.function), tier, call.line, why)
-                continue
-            if not call.methods:
-                if isinstance(value, SymbolRef) and self._is_class(value.qualified_name):
-                    why = f"{IMPLICIT}`{call.syntax}` constructs it"
-                    built = tier if tier == Resolution.PARTIAL else Resolution.INFERRED
-                    self._edge(source, value, built, call.line, why)
-                continue
-            for method in call.methods:
-                found = self.flow.special_method(value, method)
-                if found is not None:
-                    why = f"{IMPLICIT}`{call.syntax}` runs `{method}`"
-                    self._edge(source, SymbolRef(found), tier, call.line, why)
-                    if call.mode == "first":
-                        break
-
-    def _operand_values(self, call: ImplicitCall) -> list[tuple[object, Resolution]]:
-        found = self._values(call.operand, call.scope, call.line, call.at, call.block)
-        if any(isinstance(value, Container | External) for value, _ in found) and (
-            self._names_a_parameter(_iterated(call.operand), call.scope)
-        ):
-            # no expression calls these: what runs decides, not the declaration the checkers
-            # read (`stream: AsyncGenerator[bytes, None]` holds a generator object of ours)
-            with self.flow.runtime_view():
-                return self._values(call.operand, call.scope, call.line, call.at, call.block)
-        return found
-
-    def _values(
-        self, operand: Expr, scope: str, line: int, at: int, block: Block
-    ) -> list[tuple[object, Resolution]]:
-        """An operand's values with the tier of each: the resolver's instance when it knows
-        one (`self`, an annotated name), else what value flow finds (few): first without
-        following parameters to their callers (operands are everywhere, and most are known
-        so), then, for an operand that is a parameter, through its callers; `partial` when
-        the values found are not all there are."""
-        module = self.parsed.module
-        values: Values | None = None
-        if operand[0] == "name":
-            parts = tuple(str(part) for part in operand[1:])
-            typed = self.resolver.resolve_dotted(scope, parts, module, line)
-            if isinstance(typed, Instance):
-                return [(typed, Resolution.INFERRED if typed.inferred else Resolution.EXACT)]
-            # `request.url` where the resolver knows `request` but not `url`'s assignments
-            # (`self.url = URL(a) if p else URL(b)`): value flow goes on from there
-            for end in range(len(parts) - 1, 0, -1):
-                head = self.resolver.resolve_dotted(scope, parts[:end], module, line)
-                if isinstance(head, Instance):
-                    values = self.flow.attributes(head, parts[end:], scope, module, at, block)
-                    break
-        elif operand[0] == "call" and operand[1][0] == "name":
-            # `with self.make_context(...) as ctx`: the callee's declared return type
-            callee = tuple(str(part) for part in operand[1][1:])
-            result = self.resolver._call_result(
-                self.resolver.resolve_dotted(scope, callee, module, line)
-            )
-            if isinstance(result, Instance):
-                return [(result, Resolution.INFERRED)]
-        if values is None or not values.complete:
-            values = self.flow.evaluate(operand, scope, module, at, block, shallow=True)
-        if not values.complete and self._names_a_parameter(_iterated(operand), scope):
-            # then through the parameter to its callers, as call sites are; an operand whose
-            # head ran out of steps once will again (`x.a` after `x`): not tried twice
-            tried = (scope, str(operand[1]))
-            if tried not in self.operands_cut:
-                followed = self.flow.evaluate_operand(operand, scope, module, at, block)
-                if followed is None:
-                    self.operands_cut.add(tried)
-                else:
-                    values = followed
-        if not values.found or len(values.found) > MAX_CALLEES:
-            return []
-        tier = Resolution.INFERRED if values.complete else Resolution.PARTIAL
-        return [(value, tier) for value, _ in values]
-
-    def _names_a_parameter(self, operand: Expr, scope: str, *, aliases: bool = True) -> bool:
-        """Whether an operand is a parameter (`resp`, `resp.headers`) of its function or of one
-        enclosing it, or an attribute of `self` (`self._r.headers`, often a parameter of
-        `__init__`): what following callers can add to. With `aliases`, also a variable
-        assigned from one or from a call of one (`headers = request.headers`,
-        `merged = dict_class(...)`)."""
-        if operand[0] != "name":
-            return False
-        head = str(operand[1])
-        if head in ("self", "cls"):
-            return len(operand) > 2
-        bound = self.resolver.binding_scope(scope, head, self.parsed.module)
-        if bound is None:
-            return False
-        if self._is_parameter(bound, head):
-            return True
-        return aliases and any(
-            self._names_a_parameter(_callee_of(flow.value), bound, aliases=False)
-            for flow in self.resolver.lookups.flows(bound, (head,))
-        )
-
-    def _link_access(self, call: ImplicitCall) -> None:
-        """`x.attr` read / assigned / deleted, x an instance: the property's getter, setter
-        or deleter (a class object's attribute is the property itself: nothing runs)."""
-        name = call.methods[0]
-        source = self.ids.of_scope(self.parsed, call.scope)
-        for value, tier in self._operand_values(call):
-            if not isinstance(value, Instance):
-                continue
-            getter = self._property(value.class_name, name)
-            if getter is None:
-                if self._lacks(value.class_name, name, attributes=False):
-                    # a plain class attribute here, a property in a subclass
-                    use = AbsentMember(source, value.class_name, name, call.line, call.mode)
-                    self.absent.append(use)
-                continue
-            if call.mode == "get":
-                why = f"{IMPLICIT}`.{name}` reads the property"
-                self._edge(source, SymbolRef(getter), tier, call.line, why)
-                continue
-            kind = ACCESSOR_KINDS[call.mode]
-            ordinal = self.resolver.lookups.accessor(getter, kind)
-            if ordinal is not None:
-                target = self.ids.of_symbol(getter, ordinal=ordinal)
-                why = f"{IMPLICIT}`.{name}` runs the property's {kind}"
-                self.add(
-                    Edge(EdgeKind.CALLS, source, target, resolution=tier, lines=(call.line,),
-                         via=why)
-                )  # fmt: skip
-
-    def _link_descriptor(self, call: ImplicitCall) -> None:
-        """`x.attr` read / assigned / deleted, x an instance whose class (or a base) holds a
-        descriptor in `attr` (`testing = ConfigAttribute("TESTING")` in the class body): the
-        descriptor's `__get__` / `__set__` / `__delete__` runs."""
-        name = call.methods[0]
-        method = _DESCRIPTOR_METHODS[call.mode]
-        if not self._defined(method):
-            return
-        source = self.ids.of_scope(self.parsed, call.scope)
-        for value, tier in self._operand_values(call):
-            if not isinstance(value, Instance):
-                continue
-            held = self.flow.class_attribute(value.class_name, name)
-            if not held.complete or len(held.found) > MAX_CALLEES:
-                continue
-            for descriptor, _why in held:
-                found = self.flow.special_method(descriptor, method)
-                if found is not None:
-                    why = f"{IMPLICIT}`.{name}` runs the descriptor's `{method}`"
-                    held_tier = tier if tier == Resolution.PARTIAL else Resolution.INFERRED
-                    self._edge(source, SymbolRef(found), held_tier, call.line, why)
-
-    def _is_descriptor_name(self, name: str) -> bool:
-        """Whether some class body assigns `name` a call's result (cheap, like
-        `_is_property_name`)."""
-        lookups = self.resolver.lookups
-        lookups.names_consulted.add(DESCRIPTOR_KEY + name)
-        return lookups.index.descriptor_names.get(name, 0) > 0
-
-    def _property(self, class_name: str, name: str) -> str | None:
-        """The getter of the property `name` the class has (own or inherited), if any."""
-        for cls in self.resolver.mro(class_name):
-            members = self.resolver.lookups.members(cls, name)
-            if members:
-                return members[0] if self._is_property(members[0]) else None
-        return None  # (`self.name = v` in a subclass runs a base's setter: no instance entry)
-
-    def _is_property_name(self, name: str) -> bool:
-        """Whether some method of the repository named `name` is a property (cheap: most
-        attribute reads are of plain attributes and methods)."""
-        lookups = self.resolver.lookups
-        # a property (or a setter) of that name appearing or going relinks us
-        lookups.names_consulted.add(PROPERTY_KEY + name)
-        return lookups.index.property_names.get(name, 0) > 0
-
-    def _is_property(self, qualified_name: str) -> bool:
-        symbol = self.resolver.lookups.index.symbols.get(qualified_name)
-        return symbol is not None and is_property(symbol)
-
     def _defined(self, method: str) -> bool:
         """Whether some class of the repository defines `method`."""
         lookups = self.resolver.lookups
@@ -782,6 +583,18 @@ class CallLinker:
         return symbol is not None and symbol.kind == SymbolKind.CLASS
 
     # -- edges ---------------------------------------------------------------------------------
+    # -- implicit calls (implicit.py), bound here as methods
+    link_implicit = implicit.link_implicit
+    _operand_values = implicit._operand_values
+    _values = implicit._values
+    _names_a_parameter = implicit._names_a_parameter
+    _link_access = implicit._link_access
+    _link_descriptor = implicit._link_descriptor
+    _is_descriptor_name = implicit._is_descriptor_name
+    _property = implicit._property
+    _is_property_name = implicit._is_property_name
+    _is_property = implicit._is_property
+
     def _edge(
         self, source: str, target: Target, tier: Resolution, line: int, via: str | None
     ) -> None:
@@ -852,39 +665,10 @@ def _joins_text(site: CallSite) -> bool:
     """`", ".join(...)` or `b"".join(...)`: a string's `join`, which iterates its argument."""
     value = site.value
     return (
-        value is not None
-        and value[0] == "attr"
-        and value[2] == "join"
-        and isinstance(value[1], tuple)
-        and value[1][:1] in (("str",), ("const",))
+        isinstance(value, Attribute)
+        and value.name == "join"
+        and isinstance(value.value, Str | Const)
     )
-
-
-# built-ins whose result iterates like their argument (`for x in reversed(items)`)
-_ITERATES_LIKE = frozenset({"reversed", "iter", "list", "tuple", "sorted"})
-
-
-def _iterated(operand: Expr) -> Expr:
-    """What an iterated operand iterates in the end: `items` of `iter(reversed(items))`."""
-    while True:
-        if operand[0] == "iter":
-            operand = operand[1]
-        elif (
-            operand[0] == "call"
-            and operand[1][:1] == ("name",)
-            and len(operand[1]) == 2
-            and operand[1][1] in _ITERATES_LIKE
-            and len(operand[2]) == 1
-            and operand[2][0][0] == 0
-        ):
-            operand = operand[2][0][1]
-        else:
-            return operand
-
-
-def _callee_of(value: Expr) -> Expr:
-    """The callee of a call expression; any other expression itself."""
-    return value[1] if value[0] == "call" else value
 
 
 def _name(target: Target) -> str | None:

@@ -20,7 +20,10 @@ from ...conventions.base import ClassTree, ConventionConfig, FileRoles, Fixture,
 from ...model import ParsedFile, Symbol, SymbolKind
 from .projectfiles import PytestOptions, declared_entry_points, folder_of, pytest_options
 
-__all__ = ["PythonConfig", "PythonConventions", "decorator_name", "runs_by_syntax"]
+__all__ = [
+    "BUILTIN_METHODS", "IMPLICIT_PARAMETERS", "PythonConfig", "PythonConventions", "decorator_name",
+    "runs_by_syntax",
+]  # fmt: skip
 
 # method names a test runner calls around each test of a class, or of a module
 _CLASS_SETUPS = (
@@ -77,6 +80,16 @@ _PROTOCOL = frozenset(
 )  # fmt: skip
 # decorators whose methods run when an attribute is read, set or deleted
 _ATTRIBUTES = frozenset({"property", "cached_property", "setter", "getter", "deleter"})
+# parameters no fixture of the repository fills: a method's receiver, and pytest's own
+# `request` fixture (its `getfixturevalue()` is pytest's, not a repository class's)
+IMPLICIT_PARAMETERS = frozenset({"self", "cls", "request"})
+# the methods of its built-in types, and of files and threads: `x.get()` left unresolved
+# names no repository function in particular
+BUILTIN_METHODS = frozenset(
+    name
+    for kind in (list, dict, set, str, bytes, tuple, frozenset, int, float, object)
+    for name in dir(kind)
+) | frozenset({"close", "read", "write", "readline", "flush", "seek", "send", "run", "start"})
 
 
 def runs_by_syntax(method: Symbol) -> bool:

@@ -1,7 +1,7 @@
 """Turn one parsed file into resolved edges: IMPORTS, CALLS, INHERITS, USES_TYPE.
 
 Calls resolve through `Resolver` (scopes, imports, MRO, simple type inference), then through
-values (`values.py`: what a variable, element, result or parameter may hold; `calls.py`). A
+values (`values/`: what a variable, element, result or parameter may hold; `calls.py`). A
 call that cannot be resolved falls back to the only function/method/class of that name in the
 repository (resolution `name`); if there are several candidates, no edge is made and the call
 site is counted as unresolved on its caller.

@@ -13,7 +13,12 @@ from ...linking.index import RepositoryIndex
 from ...model import ParsedFile
 from ...parsing import ModuleName
 from ..base import Language
-from .conventions import PythonConventions, runs_by_syntax
+from .conventions import (
+    BUILTIN_METHODS,
+    IMPLICIT_PARAMETERS,
+    PythonConventions,
+    runs_by_syntax,
+)
 from .dispatch import DispatchTable
 from .distributions import PYTHON_MANIFESTS, top_level_packages
 from .layout import PYTHON_LAYOUT
@@ -82,4 +87,6 @@ PYTHON = Language(
     runs_by_syntax=runs_by_syntax,
     constructor="__init__",
     index_rules=PYTHON_RULES,
+    implicit_parameters=IMPLICIT_PARAMETERS,
+    builtin_methods=BUILTIN_METHODS,
 )

@@ -5,9 +5,9 @@ callable types (a method's `self` dropped)."""
 
 from __future__ import annotations
 
-from ...linking.index import SIGNATURE_KEY
+from ...linking.flowkeys import SIGNATURE_KEY
 from ...linking.rules import IndexRules
-from ...model import Dotted, ParsedFile, Signature, Symbol, SymbolKind
+from ...model import Call, Dotted, ParsedFile, Signature, Symbol, SymbolKind
 
 __all__ = [
     "DESCRIPTOR_KEY", "PROPERTY_KEY", "PYTHON_RULES", "PythonIndexRules", "descriptor_names",
@@ -52,7 +52,7 @@ def class_call_attributes(parsed: ParsedFile) -> list[str]:
     return [
         flow.target[0]
         for flow in parsed.flows
-        if flow.scope in classes and len(flow.target) == 1 and flow.value[0] == "call"
+        if flow.scope in classes and len(flow.target) == 1 and isinstance(flow.value, Call)
     ]
 
 

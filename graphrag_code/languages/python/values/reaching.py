@@ -3,7 +3,7 @@ the flow-sensitive part of Python value flow, as pure functions."""
 
 from __future__ import annotations
 
-from ....model import Block, ValueFlow
+from ....model import ArmEnd, Block, OneOf, ValueFlow
 
 __all__ = ["is_join", "reaching"]
 
@@ -41,13 +41,13 @@ def reaching(flows: list[ValueFlow], use: tuple[int, Block] | None) -> tuple[lis
 
 
 def is_join(flow: ValueFlow) -> bool:
-    """Whether a flow is the join at the end of an `if`/`else` (`("union", (("armend", …),
-    …))`): what its arms left, which a reading of every assignment has already."""
+    """Whether a flow is the join at the end of an `if`/`else` (`OneOf` of `ArmEnd`s): what
+    its arms left, which a reading of every assignment has already."""
     value = flow.value
     return (
-        value[0] == "union"
-        and bool(value[1])
-        and all(isinstance(part, tuple) and part[0] == "armend" for part in value[1])
+        isinstance(value, OneOf)
+        and bool(value.options)
+        and all(isinstance(part, ArmEnd) for part in value.options)
     )
 
 

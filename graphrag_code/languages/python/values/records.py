@@ -13,12 +13,13 @@ from collections.abc import Iterable, Iterator, Set
 from dataclasses import dataclass, field
 
 from ....model import Block, Expr
-from ..resolver import External, Instance, ModuleRef, SymbolRef
+from ..resolver import External, Instance, ModuleRef, SymbolRef, Target
 
 __all__ = [
     "ARGUMENT_CALLERS", "DYNAMIC", "EMPTY_CONTAINERS", "IDENTITY", "IDENTITY_FACTORIES",
     "ITERATING", "SPECIAL_CALLERS", "STREAM_WRAPPERS", "Bound", "Container", "Generator", "Inert",
-    "Lambda", "Partial", "SharedValues", "Super", "Value", "Values", "View", "chain", "union",
+    "Lambda", "Partial", "SharedValues", "Super", "Value", "Values", "View", "chain",
+    "container_why", "externals", "externals_only", "homed", "of_target", "union",
 ]  # fmt: skip
 
 # Decorators (and wrapper factories) that return the function they are given, as far as
@@ -101,7 +102,7 @@ class Lambda:
     module: str
     line: int
     params: tuple[str, ...]
-    body: Expr  # ("at", offset, block, expr)
+    body: Expr  # an `At`: where the body stands
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,8 +159,11 @@ class Super:
     class_name: str
 
 
-Value = SymbolRef | ModuleRef | External | Instance | Inert | Bound | Lambda | Partial
-Value = Value | Container | View | Generator | Super  # type: ignore[misc]
+Value = (
+    SymbolRef | ModuleRef | External | Instance | Inert | Bound | Lambda | Partial | Container
+    | View | Generator | Super
+)  # fmt: skip
+"""Every abstract value: the resolver's targets and the kinds above."""
 
 
 SharedValues = dict[object, tuple["Values", Set[str], Set[str], int, int]]
@@ -171,7 +175,7 @@ steps it took and its height (how deep the computations below it went)."""
 class Values:
     """Possible values, each with why it was found, and whether the set is complete."""
 
-    found: dict[object, str] = field(default_factory=dict)
+    found: dict[Value, str] = field(default_factory=dict)
     complete: bool = True
     dynamic: str = ""  # a dynamic construct made it unknown: "getattr", "eval", "importlib"
 
@@ -180,7 +184,7 @@ class Values:
         return cls({}, False, dynamic)
 
     @classmethod
-    def of(cls, value: object, why: str = "") -> Values:
+    def of(cls, value: Value, why: str = "") -> Values:
         return cls({value: why}, True)
 
     def add(self, other: Values, why: str = "") -> None:
@@ -197,7 +201,7 @@ class Values:
     def copy(self) -> Values:
         return Values(dict(self.found), self.complete, self.dynamic)
 
-    def __iter__(self) -> Iterator[tuple[object, str]]:
+    def __iter__(self) -> Iterator[tuple[Value, str]]:
         return iter(list(self.found.items()))
 
     def because(self, why: str) -> Values:
@@ -219,3 +223,37 @@ def union(parts: Iterable[Values]) -> Values:
     for part in parts:
         result.add(part)
     return result
+
+
+def of_target(target: Target | None) -> Values:
+    return Values.of(target) if target is not None else Values.unknown()
+
+
+def externals_only(values: Values) -> bool:
+    """Whether every value is an external one (`typing.BinaryIO`, not a class of ours)."""
+    return all(isinstance(value, External) for value, _ in values)
+
+
+def externals(values: Values) -> set[str]:
+    return {v.name for v, _ in values if isinstance(v, External)}
+
+
+def homed(values: Values, home: tuple[str, ...]) -> Values:
+    """Containers bound to a variable or attribute learn where they live."""
+    if not any(isinstance(v, Container) and v.home is None for v, _ in values):
+        return values
+    found: dict[Value, str] = {}
+    for value, why in values:
+        if isinstance(value, Container) and value.home is None:
+            value = Container(
+                value.kind, value.elements, value.scope, value.module, value.at, value.block,
+                home, home[-1],
+            )  # fmt: skip
+        found[value] = why
+    return Values(found, values.complete)
+
+
+def container_why(container: Container) -> str:
+    if not container.name:
+        return ""
+    return f"the {container.kind} `{container.name}`"

@@ -1,0 +1,191 @@
+"""Attributes in Python value flow: of modules, classes, instances (what the class and its
+bases assign, properties), `super()` and externals."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING
+
+from ....model import (
+    SymbolKind,
+)
+from ..resolver import External, Instance, ModuleRef, SymbolRef
+from .budget import MAX_CANDIDATES, Where
+from .records import (
+    Bound,
+    Container,
+    Inert,
+    Super,
+    Value,
+    Values,
+    View,
+    homed,
+    of_target,
+)
+
+if TYPE_CHECKING:
+    from .engine import ValueFlowAnalysis
+
+__all__: list[str] = []  # the analysis binds these functions as its methods (`engine.py`)
+
+
+def _attribute(self: ValueFlowAnalysis, values: Values, name: str, where: Where) -> Values:
+    """`value.name` for each value: the attribute's own reason (a property, a class
+    attribute) says more than how the object was found, which fills in otherwise."""
+    result = Values(complete=values.complete, dynamic=values.dynamic)
+    for value, why in values:
+        result.add(self._attribute_of(value, name, where).otherwise(why))
+    return result
+
+
+def _attribute_of(self: ValueFlowAnalysis, value: Value, name: str, where: Where) -> Values:
+    self._step()
+    resolver = self.resolver
+    if isinstance(value, ModuleRef):
+        named = self._module_name(value.module, name, None)
+        submodule = f"{value.module}.{name}" if value.module else name
+        if not named.found and self.lookups.has_module(submodule):
+            # `import requests.adapters` makes `adapters` an attribute of `requests`
+            return Values.of(ModuleRef(submodule))
+        return named.because(f"`{value.module}.{name}`" if value.module else "")
+    if isinstance(value, External):
+        return Values.of(External((*value.dotted, name), value.inferred))
+    if isinstance(value, Instance):
+        return self._instance_attribute(value.class_name, name)
+    if isinstance(value, SymbolRef):
+        symbol = self.lookups.symbol(value.qualified_name)
+        if symbol is None or symbol.kind != SymbolKind.CLASS:
+            return Values.unknown()
+        return self._class_attribute(symbol.qualified_name, name)
+    if isinstance(value, Super):
+        for cls in resolver.mro(value.class_name)[1:]:
+            found = self.lookups.members(cls, name)
+            if found:
+                return Values.of(Bound(found[0]))
+        base = resolver._external_base(value.class_name)
+        return Values.of(External((*base.dotted, name), True)) if base else Values.unknown()
+    if isinstance(value, Container):  # a method of the built-in container
+        return Values.of(View(f"method:{name}", value))
+    if isinstance(value, Inert):
+        return Values.of(Inert())
+    return Values.unknown()
+
+
+def _class_attribute(self: ValueFlowAnalysis, class_name: str, name: str) -> Values:
+    return self._memo(
+        ("class attribute", class_name, name),
+        lambda: self._class_attribute_of(class_name, name),
+    )
+
+
+def _class_attribute_of(self: ValueFlowAnalysis, class_name: str, name: str) -> Values:
+    for cls in self.resolver.mro(class_name):
+        members = self.lookups.members(cls, name)
+        if members:
+            member = self.lookups.symbol(members[0])
+            if member is not None and "classmethod" in member.decorators:
+                return Values.of(Bound(members[0], class_name))
+            return Values.of(SymbolRef(members[0]))
+        flows = [f for f in self.lookups.attribute_flows(cls, name) if f.scope == cls]
+        if flows:
+            return self._flow_values(flows, ("attr", cls, name), f"the attribute `{cls}.{name}`")
+    typed = self.resolver.class_member(class_name, name, instance=False)
+    return of_target(typed) if typed is not None else Values.unknown()
+
+
+def _instance_attribute(self: ValueFlowAnalysis, class_name: str, name: str) -> Values:
+    return self._memo(
+        ("attribute", class_name, name), lambda: self._instance_attribute_of(class_name, name)
+    )
+
+
+def _instance_attribute_of(self: ValueFlowAnalysis, class_name: str, name: str) -> Values:
+    resolver = self.resolver
+    if name == "__class__":
+        return Values.of(SymbolRef(class_name, True), "`__class__`")
+    for cls in resolver.mro(class_name):
+        members = self.lookups.members(cls, name)
+        if members:
+            return self._member_value(members[0], name, class_name)
+        annotated = self.lookups.declared_attribute(cls, name)
+        flows = self.lookups.attribute_flows(cls, name)
+        if flows or annotated is not None:
+            bindings = self.lookups.attribute_bindings(cls, name)
+            declared = [b for b in bindings if self._names_a_type(b)]
+            if declared:
+                return of_target(resolver._binding_value(declared, cls))
+            why = f"the attribute `{name}`"
+            values = self._flow_values(flows, ("attr", cls, name), why)
+            values.add(self._stored_outside(class_name, name))
+            return self._upcast(values, self._declared([annotated] if annotated else []))
+    typed = resolver.class_member(class_name, name, instance=True)
+    if typed is not None:
+        return of_target(typed)
+    stored = self._stored_outside(class_name, name)
+    if stored.found:
+        return stored
+    # a class all of ours, without `__getattr__`, that never sets the name: reading it
+    # fails, so the value is not one of its instances (one member of a declared union
+    # lacking the method the code calls: `stream.close()` on `SyncStream | AsyncStream`)
+    return Values() if self._closed_class(class_name) else Values.unknown()
+
+
+def _stored_outside(self: ValueFlowAnalysis, class_name: str, name: str) -> Values:
+    """What code outside the class stores into `name` of its instances through a
+    variable (`s = Session(); s.auth = HTTPDigestAuth(…)`): each store whose receiver
+    holds an instance of the class, a subclass or a base (a variable of the base's type
+    may hold this class's instance). Only when looking for possible targets (`_wide`):
+    a store into one object (a test's `prep.headers = {}`) is not what every instance
+    holds, and the certain answers keep to what the class itself assigns, as the type
+    checkers do. Receivers are evaluated shallowly; a store whose receiver is unknown is
+    left out."""
+    result = Values()
+    if not self._wide:
+        return result
+    stores = self.lookups.attribute_stores(name)
+    if not stores or len(stores) > MAX_CANDIDATES:
+        return result
+    mro = self.resolver.mro(class_name)
+    for module, flow in stores:
+        where = Where(flow.scope, module, flow.at, flow.block)
+        receivers = self._shallow(partial(self._name, flow.target[0], where))
+        if any(
+            isinstance(value, Instance)
+            and (value.class_name in mro or class_name in self.resolver.mro(value.class_name))
+            for value, _ in receivers
+        ):
+            values = homed(self._eval(flow.value, where), ("attr", class_name, name))
+            result.add(values, f"`{'.'.join(flow.target)} = …`")
+    return result
+
+
+def _closed_class(self: ValueFlowAnalysis, class_name: str) -> bool:
+    """Whether every class of the MRO is the repository's (bar `object`) and none
+    defines `__getattr__` / `__getattribute__`: its instances have no attribute it does
+    not define or set."""
+    resolver = self.resolver
+    for cls in resolver.mro(class_name):
+        if self.lookups.members(cls, "__getattr__") or self.lookups.members(
+            cls, "__getattribute__"
+        ):
+            return False
+        for base in resolver._bases(cls):
+            if isinstance(base, External) and base.dotted == ("<builtin>", "object"):
+                continue
+            if not isinstance(base, SymbolRef):
+                return False
+    return True
+
+
+def _member_value(self: ValueFlowAnalysis, qualified: str, name: str, receiver: str) -> Values:
+    member = self.lookups.symbol(qualified)
+    if member is None:
+        return Values.unknown()
+    if member.kind == SymbolKind.CLASS:
+        return Values.of(SymbolRef(qualified))
+    decorators = member.decorators
+    if any(d.split(".")[-1] in ("property", "cached_property") for d in decorators):
+        return self._function_result(qualified).because(f"the property `{member.parent}.{name}`")
+    if "staticmethod" in decorators:
+        return Values.of(SymbolRef(qualified))
+    return Values.of(Bound(qualified, receiver))

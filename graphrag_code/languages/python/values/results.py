@@ -1,0 +1,328 @@
+"""Calls in Python value flow: what a call returns (a function's returns, read with the
+call's own arguments where they mention its parameters) and what calling a value runs."""
+
+from __future__ import annotations
+
+from collections import Counter, OrderedDict, defaultdict, deque
+from typing import TYPE_CHECKING
+
+from ....linking.flowkeys import mentions
+from ....model import (
+    Arguments,
+    At,
+    Call,
+    Expr,
+    Symbol,
+    SymbolKind,
+)
+from ..resolver import External, Instance, SymbolRef, Target, is_type_variable
+from .budget import Where
+from .expressions import Placed, argument_for, of_anything, substituted
+from .reaching import reaching
+from .records import (
+    Bound,
+    Container,
+    Generator,
+    Inert,
+    Lambda,
+    Partial,
+    Value,
+    Values,
+    View,
+    chain,
+)
+from .stdlib import special_call
+
+if TYPE_CHECKING:
+    from .engine import ValueFlowAnalysis
+
+__all__: list[str] = []  # the analysis binds these functions as its methods (`engine.py`)
+
+# each kind of container value: its built-in type, then the subclasses made as that kind
+_BUILTIN_CONTAINERS: dict[str, tuple[type, ...]] = {
+    "list": (list, deque),
+    "dict": (dict, defaultdict, OrderedDict, Counter),
+    "set": (set,),
+}
+
+
+def _call(
+    self: ValueFlowAnalysis,
+    callee: Expr,
+    arguments: Arguments,
+    where: Where,
+) -> Values:
+    special = special_call(self, callee, arguments, where)
+    if special is not None:
+        return special
+    return self._call_result(self._eval(callee, where), arguments, where)
+
+
+def _dict_of(self: ValueFlowAnalysis, values: Values, where: Where) -> Values:
+    """`dict(x)`: x itself for a dict; the dict whose items a list of pairs holds."""
+    result = Values(complete=values.complete, dynamic=values.dynamic)
+    for value, why in values:
+        if isinstance(value, Container) and value.kind == "dict":
+            result.add(Values.of(value), why)
+            continue
+        if isinstance(value, Container):
+            for item, _ in self._container_items(value):
+                if isinstance(item, View) and item.kind == "pair":
+                    result.add(Values.of(item.container), why)
+                else:
+                    result.complete = False
+            continue
+        result.complete = False
+    return result
+
+
+def _call_result(
+    self: ValueFlowAnalysis,
+    callees: Values,
+    arguments: Arguments,
+    where: Where,
+) -> Values:
+    result = Values(complete=callees.complete, dynamic=callees.dynamic)
+    for value, why in callees:
+        result.add(self._result_of(value, arguments, where), why)
+    return result
+
+
+def _result_of(
+    self: ValueFlowAnalysis,
+    value: Value,
+    arguments: Arguments,
+    where: Where,
+) -> Values:
+    self._step()
+    if isinstance(value, SymbolRef | Bound):
+        symbol = self.lookups.symbol(value.qualified_name)
+        if symbol is None:
+            return Values.unknown()
+        if symbol.kind == SymbolKind.CLASS:
+            return Values.of(Instance(symbol.qualified_name))
+        receiver = value.receiver if isinstance(value, Bound) else None
+        if receiver is not None and self.resolver.returns_self(symbol.qualified_name):
+            why = f"the return value of `{symbol.qualified_name}` (`Self`)"
+            return Values.of(Instance(receiver), why)
+        if arguments:
+            inlined = self._passed_through(symbol, value, arguments, where)
+            if inlined is not None:
+                return inlined
+        return self._function_result(symbol.qualified_name)
+    if isinstance(value, External):
+        if value.dotted[-1][:1].isupper():
+            return Values.of(External(value.dotted, inferred=True))
+        return Values.unknown()
+    if isinstance(value, Lambda):
+        return self._eval(value.body, Where(value.scope, value.module, 0, ()))
+    if isinstance(value, Partial):
+        function = self._eval(
+            value.function, Where(value.scope, value.module, value.at, value.block)
+        )
+        return self._call_result(function, (), where)
+    if isinstance(value, Instance):
+        method = self.special_method(value, "__call__")
+        return self._function_result(method) if method else Values.unknown()
+    if isinstance(value, View) and value.kind.startswith("method:"):
+        return self._container_method(value.container, value.kind[7:], arguments, where)
+    if isinstance(value, Inert):
+        return Values()
+    return Values.unknown()
+
+
+def _passed_through(
+    self: ValueFlowAnalysis,
+    symbol: Symbol,
+    callee: SymbolRef | Bound,
+    arguments: Arguments,
+    where: Where,
+) -> Values | None:
+    """The result of one call of a function whose returns mention its parameters as it
+    received them (`merge_setting(request_setting, session_setting)` returns either;
+    `pnt_func(f)` returns `double_output(f, …)`, which returns `f`): those returns read
+    with the arguments of this call in place of the parameters, so a call's result is
+    what that call passed, not what every call passes. None (the result of every call
+    alike) where no return mentions such a parameter, or where the function declares
+    its result, yields, or this call unpacks arguments."""
+    function = symbol.qualified_name
+    if self.lookups.declared_return(symbol) is not None or self.resolver.returns_self(function):
+        return None
+    if any(k in ("*", "**") for k, _ in arguments):
+        return None
+    offset = self._offset(callee, function, symbol.decorators)
+    if offset is None:
+        return None
+    if where.scope == function or where.scope.startswith(function + "."):
+        return None  # a function calling itself: read once, not once per level
+    mentioned = self._returned_parameters(symbol, offset)
+    if not any(mentioned):
+        return None
+    key = ("through", function, offset, arguments, where)
+    return self._memo(key, lambda: self._through(symbol, offset, mentioned, arguments, where))
+
+
+def _returned_parameters(
+    self: ValueFlowAnalysis, symbol: Symbol, offset: int
+) -> list[frozenset[str]]:
+    """For each return of a function (in order), the parameters it mentions that hold
+    what the call passed there (no assignment of theirs reaches it); none for a
+    generator."""
+    function, lookups = symbol.qualified_name, self.lookups
+    if lookups.flows(function, ("<yield>",)) or lookups.flows(function, ("<yield from>",)):
+        return []
+    kinds = symbol.parameter_kinds
+    passable = {
+        name
+        for position, name in enumerate(symbol.parameters)
+        if position >= offset and (kinds[position] if position < len(kinds) else "p") in "pok"
+    }
+    found: list[frozenset[str]] = []
+    for flow in lookups.flows(function, ("<return>",)):
+        names = set()
+        for name in mentions(flow.value) & passable:
+            reached, entry = reaching(lookups.flows(function, (name,)), (flow.at, flow.block))
+            if entry and not reached:
+                names.add(name)
+        found.append(frozenset(names))
+    return found
+
+
+def _through(
+    self: ValueFlowAnalysis,
+    symbol: Symbol,
+    offset: int,
+    mentioned: list[frozenset[str]],
+    arguments: Arguments,
+    where: Where,
+) -> Values:
+    """`_passed_through`'s result: each return with the arguments passed to the
+    parameters it mentions (their defaults where not passed) in their place."""
+    function, lookups = symbol.qualified_name, self.lookups
+    kinds = symbol.parameter_kinds
+    bound: dict[str, Expr] = {}
+    for position, name in enumerate(symbol.parameters):
+        kind = kinds[position] if position < len(kinds) else "p"
+        passed = argument_for(arguments, name, kind, position - offset)
+        if passed is not None:
+            bound[name] = Placed(where, passed, f"the argument `{name}`")
+            continue
+        defaults = lookups.flows(function, ("<default>", name))
+        if len(defaults) == 1:
+            place = self._where_of_default(symbol, defaults[0])
+            bound[name] = Placed(place, defaults[0].value, f"the default of `{name}`")
+    result = Values()
+    why = f"the return value of `{function}`"
+    returns = lookups.flows(function, ("<return>",))
+    for flow, names in zip(returns, mentioned, strict=True):
+        value = substituted(flow.value, {n: bound[n] for n in names if n in bound})
+        result.add(self._eval(value, self._where_of(flow)), why)
+    return result
+
+
+def _function_result(self: ValueFlowAnalysis, function: str) -> Values:
+    return self._memo(("result", function), lambda: self._function_result_uncached(function))
+
+
+def _function_result_uncached(self: ValueFlowAnalysis, function: str) -> Values:
+    symbol = self.lookups.symbol(function)
+    if symbol is None:
+        return Values.unknown()
+    why = f"the return value of `{function}`"
+    module = self._module(function)
+    if self.resolver.returns_self(function):
+        return Values.of(Instance(symbol.parent), f"{why} (`Self`)")
+    # a generator function returns a generator object whatever its declared result says
+    # (`-> AsyncGenerator[bytes, None]`): where the object is stepped, its body runs
+    if self.lookups.flows(function, ("<yield>",)) or self.lookups.flows(
+        function, ("<yield from>",)
+    ):
+        return Values.of(Generator(function), f"the generator `{function}`")
+    declared_type = self.lookups.declared_return(symbol)
+    if declared_type is not None:
+        if declared_type[0] == "type[]":
+            held = self.resolver.resolve_dotted(symbol.parent, declared_type[1:], module)
+            if isinstance(held, SymbolRef):
+                return Values.of(SymbolRef(held.qualified_name, True), why)
+        else:
+            declared = self.resolver._call_result(SymbolRef(function))
+            # `-> T` with a TypeVar (`def __enter__(self: T) -> T`) says nothing: the
+            # returned values do
+            if declared is not None and not is_type_variable(declared):
+                return Values.of(declared, why)
+    returns = self.lookups.flows(function, ("<return>",))
+    # a declared container wins, unless it leaves parts unsaid that the returned values
+    # say (`-> tuple[dict[str, str], SyncByteStream | AsyncByteStream]`)
+    shape = self._shape(function, "<return>", why, whole=bool(returns))
+    if shape is not None and not (returns and self._elements_any(function)):
+        return shape
+    if not returns:
+        return Values.of(Inert())
+    declared_as = self._declared(self.lookups.flows(function, ("<declared>", "<return>")))
+    returned = self._upcast(self._flow_values(returns, None, why), declared_as)
+    # `-> Iterator[Any]` says less than `return iter((self.cls, self.args))`, when that
+    # is known (starlette's `Middleware.__iter__`, unpacked into `cls, args, kwargs`)
+    if shape is not None and not (returned.complete and returned.found):
+        return shape
+    return returned
+
+
+def _elements_any(self: ValueFlowAnalysis, function: str) -> bool:
+    """Whether a function's declared result is a container of anything (`list[Any]`,
+    `Iterator[Any]`, `dict[str, object]`)."""
+    flows = self.lookups.flows(function, ("<shape>", "<return>"))
+    return bool(flows) and of_anything(flows[0].value)
+
+
+def _runs(
+    self: ValueFlowAnalysis, value: Value, why: str, depth: int
+) -> tuple[dict[Target, str], bool]:
+    self._step()
+    if isinstance(value, Bound):
+        return {SymbolRef(value.qualified_name, True): why}, True
+    if isinstance(value, SymbolRef):
+        symbol = self.lookups.symbol(value.qualified_name)
+        if symbol is None:
+            return {}, False
+        return {SymbolRef(value.qualified_name, True): why}, True
+    if isinstance(value, External):
+        return {External(value.dotted, True): why}, True
+    if isinstance(value, Instance):
+        method = self.special_method(value, "__call__")
+        return ({SymbolRef(method, True): why}, True) if method else ({}, False)
+    if isinstance(value, Partial) and depth < 4:
+        function = self._eval(
+            value.function, Where(value.scope, value.module, value.at, value.block)
+        )
+        return self._runs_all(function, chain(why, "`functools.partial`"), depth + 1)
+    if isinstance(value, Lambda) and depth < 4:
+        if not (isinstance(value.body, At) and isinstance(value.body.expr, Call)):
+            return {}, True
+        where = Where(value.scope, value.module, value.body.offset, value.body.block)
+        callee = self._eval(value.body.expr.callee, where)
+        return self._runs_all(callee, chain(why, f"a lambda (line {value.line})"), depth + 1)
+    if isinstance(value, View) and value.kind.startswith("method:"):
+        kind = "list" if value.container.kind == "tuple" else value.container.kind
+        kinds = _BUILTIN_CONTAINERS.get(kind)
+        if kinds is not None and not hasattr(kinds[0], value.kind[7:]):
+            # `commands.get(...)` where `commands` may be a list too: that value fails
+            # there and runs nothing; what only a subclass has (`default_factory`,
+            # `move_to_end`, `appendleft`) is not known
+            return {}, not any(hasattr(other, value.kind[7:]) for other in kinds[1:])
+        return {External(("<builtin>", kind, value.kind[7:]), True): why}, True
+    if isinstance(value, Inert):
+        return {}, True
+    return {}, False
+
+
+def _runs_all(
+    self: ValueFlowAnalysis, values: Values, why: str, depth: int
+) -> tuple[dict[Target, str], bool]:
+    runs: dict[Target, str] = {}
+    complete = values.complete
+    for value, reason in values:
+        found, known = self._runs(value, chain(why, reason), depth)
+        complete = complete and known
+        for target, text in found.items():
+            runs.setdefault(target, text)
+    return runs, complete
