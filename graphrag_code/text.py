@@ -12,6 +12,7 @@ from functools import lru_cache
 __all__ = [
     "escape_lucene",
     "identifier_words",
+    "package_name",
     "search_text",
     "split_identifier",
     "split_statements",
@@ -123,3 +124,11 @@ def split_statements(text: str) -> list[str]:
     if tail:
         statements.append(tail)
     return statements
+
+
+_PACKAGE_SEPARATORS = re.compile(r"[-_.]+")
+
+
+def package_name(name: str) -> str:
+    """A distribution name as PEP 503 compares them: `Billing__Lib.x` -> `billing-lib-x`."""
+    return _PACKAGE_SEPARATORS.sub("-", name.strip()).lower()

@@ -26,13 +26,13 @@ from graphrag_code.graph.schema import SchemaConfig, ensure_schema
 from graphrag_code.graph.writer import GraphWriter
 from graphrag_code.ingest.dependencies import project_names, provided_packages
 from graphrag_code.ingest.pipeline import IndexOptions, build_graph
-from graphrag_code.languages.manifests import normalise
 from graphrag_code.mcp.freshness import FreshnessTracker
 from graphrag_code.mcp.options import ServerOptions
 from graphrag_code.mcp.tools import GraphTools
 from graphrag_code.model import ParsedFile
 from graphrag_code.retrieval.relations import Relations
 from graphrag_code.retrieval.search import Searcher, SearchOptions
+from graphrag_code.text import package_name
 
 FIXTURES = Path(__file__).parent / "fixtures" / "crossrepo"
 SERVICE, LIBRARY = FIXTURES / "service", FIXTURES / "billing_lib"
@@ -308,7 +308,7 @@ def test_project_names_read_every_declaration(tmp_path: Path) -> None:
     names = project_names(tmp_path)
     assert names.distributions == {"my-service", "web"}
     assert names.dependencies == {"billing-lib", "requests", "orjson", "pytest", "click", "lodash"}
-    assert normalise("Billing__Lib.x") == "billing-lib-x"
+    assert package_name("Billing__Lib.x") == "billing-lib-x"
 
 
 def test_project_names_of_poetry_and_go(tmp_path: Path) -> None:

@@ -17,18 +17,17 @@ and is counted as ambiguous.
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from ..text import package_name
 from .client import Neo4jClient
 from .queries import load_query
 
 __all__ = ["CrossRepoLinker", "CrossRepoResult", "Provider", "choose_provider"]
 
 _BATCH = 5000
-_SEPARATORS = re.compile(r"[-_.]+")
 
 
 @dataclass(frozen=True)
@@ -42,7 +41,7 @@ class Provider:
 
     def named(self, wanted: frozenset[str]) -> bool:
         """Whether `wanted` (normalised dependency names) names this repository."""
-        return bool(self.distributions & wanted) or _normalise(self.repo) in wanted
+        return bool(self.distributions & wanted) or package_name(self.repo) in wanted
 
 
 @dataclass(frozen=True)
@@ -50,11 +49,6 @@ class CrossRepoResult:
     linked: int  # edges linked to another repository's node in this pass
     ambiguous: int  # external names left unresolved: several providers, no declared choice
     edges: int  # cross-repository edges leaving or entering the repository afterwards
-
-
-def _normalise(name: str) -> str:
-    """PEP 503's form of a name (as `languages.manifests.normalise` writes dependencies)."""
-    return _SEPARATORS.sub("-", name.strip()).lower()
 
 
 def choose_provider(

@@ -9,18 +9,12 @@ ecosystem, so a dependency and a distribution compare as equal strings.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
-__all__ = ["Declared", "ManifestReader", "PackageNamer", "declared", "no_packages", "normalise"]
+from ..text import package_name
 
-_SEPARATORS = re.compile(r"[-_.]+")
-
-
-def normalise(name: str) -> str:
-    """A distribution name as PEP 503 compares them."""
-    return _SEPARATORS.sub("-", name.strip()).lower()
+__all__ = ["Declared", "ManifestReader", "PackageNamer", "declared", "no_packages"]
 
 
 @dataclass(frozen=True)
@@ -33,7 +27,7 @@ class Declared:
 
 def declared(names: Iterable[str] = (), dependencies: Iterable[str] = ()) -> Declared:
     """A `Declared` of raw names (normalised here)."""
-    return Declared(frozenset(map(normalise, names)), frozenset(map(normalise, dependencies)))
+    return Declared(frozenset(map(package_name, names)), frozenset(map(package_name, dependencies)))
 
 
 ManifestReader = Callable[[str], Declared]

@@ -8,14 +8,14 @@ the rest is `exact`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ..model import Binding, Dotted
 
 __all__ = [
     "NOT_HERE", "External", "Instance", "ModuleRef", "NotHere", "SymbolRef", "Target",
-    "agreed_value", "latest_before", "mark", "single",
+    "agreed_value", "latest_before", "mark", "single", "sole_external",
 ]  # fmt: skip
 
 
@@ -116,3 +116,10 @@ class NotHere:
 
 
 NOT_HERE = NotHere()
+
+
+def sole_external(bases: Iterable[Target | None]) -> External | None:
+    """The one external class among a class's bases along its MRO; None when there are
+    none or several (which of them a member comes from is then unknown)."""
+    externals = [base for base in bases if isinstance(base, External)]
+    return externals[0] if len(externals) == 1 else None

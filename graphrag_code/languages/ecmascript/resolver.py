@@ -25,6 +25,7 @@ from ...linking.targets import (
     latest_before,
     mark,
     single,
+    sole_external,
 )  # fmt: skip
 from ...model import Binding, Dotted, ImportStatement, Symbol, SymbolKind
 from .modules import EcmaProject, resolve_specifier
@@ -429,13 +430,7 @@ class EcmaResolver:
         return order
 
     def _external_base(self, class_name: str) -> External | None:
-        externals = [
-            base
-            for cls in self.mro(class_name)
-            for base in self._bases(cls)
-            if isinstance(base, External)
-        ]
-        return externals[0] if len(externals) == 1 else None
+        return sole_external(base for cls in self.mro(class_name) for base in self._bases(cls))
 
     def constructor(self, class_name: str) -> str | None:
         """The `constructor` a `new` runs (own or inherited through `extends`)."""

@@ -24,6 +24,7 @@ from ...linking.targets import (
     agreed_value,
     latest_before,
     mark,
+    sole_external,
 )  # fmt: skip
 from ...model import Binding, Dotted, ImportStatement, Symbol, SymbolKind
 
@@ -437,13 +438,7 @@ class Resolver:
 
     def _external_base(self, class_name: str) -> External | None:
         """The first external base in the MRO, when the class has exactly one."""
-        externals = [
-            base
-            for cls in self.mro(class_name)
-            for base in self._bases(cls)
-            if isinstance(base, External)
-        ]
-        return externals[0] if len(externals) == 1 else None
+        return sole_external(base for cls in self.mro(class_name) for base in self._bases(cls))
 
     def _bases(self, class_name: str) -> list[Target | None]:
         symbol = self.lookups.symbol(class_name)
