@@ -7,13 +7,17 @@ import asyncio
 import inspect
 
 import pytest
+from pydantic import SecretStr
 
 from graphrag_code import CodeGraph
 from graphrag_code.cli.main import build_parser
+from graphrag_code.errors import InvalidArgumentError
+from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.mcp.options import ServerOptions
 from graphrag_code.mcp.server import build_server
 from graphrag_code.retrieval.relation_kinds import RELATIONS
 from graphrag_code.retrieval.relations import RelationMethod, Relations
+from graphrag_code.runtime.endpoint import Neo4jEndpoint
 from graphrag_code.settings import Settings
 
 
@@ -67,3 +71,14 @@ def test_each_relation_is_a_cli_subcommand_with_its_depth() -> None:
     for kind in RELATIONS.values():
         args = parser.parse_args([kind.name, "pkg.mod.f"])
         assert (args.relation, args.name, args.depth) == (kind.name, "pkg.mod.f", kind.depth)
+
+
+def test_an_unknown_relation_is_named_in_a_clear_error_before_the_server_is_asked() -> None:
+    # port 1 answers nothing: the error must come before any query
+    endpoint = Neo4jEndpoint("bolt://127.0.0.1:1", "neo4j", SecretStr("unused"), "neo4j", "env")
+    client = Neo4jClient(endpoint)
+    try:
+        with pytest.raises(InvalidArgumentError, match=r"no relation 'callerz': one of callers, "):
+            Relations(client).related("callerz", "anything")  # type: ignore[arg-type]
+    finally:
+        client.close()

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, overload
 
-from ..errors import AmbiguousSymbolError, SymbolNotFoundError
+from ..errors import AmbiguousSymbolError, InvalidArgumentError, SymbolNotFoundError
 from ..graph import (
     Direction,
     EntryPoint,
@@ -328,7 +328,11 @@ class Relations:
         the relation's own); `repo` picks the subject and filters the answers, `within` keeps
         the walk in the subject's repository, `lookup` (a front end's choice) is where the
         subject is looked up."""
-        kind = RELATIONS[relation]
+        kind = RELATIONS.get(relation)
+        if kind is None:
+            raise InvalidArgumentError(
+                f"no relation {relation!r}: one of {', '.join(RELATIONS)} is asked by name"
+            )
         subject = self.subject(name, repo=repo, within=within, lookup=lookup)
         hops = kind.depth if depth is None else depth
         scope = subject.repo if within else None
