@@ -7,7 +7,8 @@ Docker engine answers, else the managed local launcher on a free port in a tempo
 `GRAPHRAG_CODE_TEST_NEO4J_VERSION` picks the Neo4j line of every server the tests start (the
 session's and those a test starts itself); `./run tests` runs the suite on 5.26 LTS, then the
 tests marked `integration` (every test that reaches a server: marked here, from its
-fixtures) on the newest calendar release.
+fixtures) on the newest calendar release, less those marked `lifecycle` (they start, kill
+and restart servers of their own: our launcher and recovery, the same code for every line).
 """
 
 from __future__ import annotations

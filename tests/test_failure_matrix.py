@@ -492,6 +492,7 @@ def test_invalid_utf8_argv_and_a_server_down_in_a_real_process(matrix: Matrix) -
 
 
 @pytest.mark.integration
+@pytest.mark.lifecycle
 def test_concurrent_starts_share_one_server_that_status_and_stop_always_find(
     matrix: Matrix, tmp_path: Path
 ) -> None:

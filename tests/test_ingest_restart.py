@@ -60,6 +60,7 @@ class _StopServerWhileWritingEdges:
         return None
 
 
+@pytest.mark.lifecycle
 def test_restart_mid_ingest_then_rerun_completes(
     own_server: LocalNeo4jServer, tmp_path: Path
 ) -> None:
