@@ -207,6 +207,8 @@ def _by_unique_name(site: CallSite, resolver: EcmaResolver) -> str | None:
     name = site.callee[-1]
     if name in ("<expr>", "super()", "constructor") or site.callee[0] == "super()":
         return None
+    if name.startswith("#"):  # a private name is its class's only: another's is never it
+        return None
     if len(site.callee) > 1 and name in _BUILTIN_METHODS:
         return None
     found = resolver.lookups.unique_callable(name, ECMASCRIPT_LANGUAGES)

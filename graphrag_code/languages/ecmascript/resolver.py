@@ -236,6 +236,14 @@ class EcmaResolver:
     ) -> Target | None:
         if not parts or parts[0] == "<expr>":
             return None
+        private = _last_private(parts)
+        if private:  # `x.#p.q`: #p is the class's around the code, whatever x is
+            target = self.private_member(scope, parts[private], module)
+            for attribute in parts[private + 1 :]:
+                if target is None:
+                    return None
+                target = self.attribute(target, attribute)
+            return target
         if parts[0] == "super()":
             return self._super(scope, parts[1:])
         if parts[0] == "this":
@@ -262,6 +270,23 @@ class EcmaResolver:
                 return None
             target = self.attribute(target, attribute)
         return target
+
+    def private_member(self, scope: str, name: str, module: str) -> Target | None:
+        """`#name` as code in `scope` reads it: the member of the innermost class around the
+        code that declares `#name` (a private name is lexical: `obj.#name` is that class's
+        whatever `obj` is, or a syntax error), so no type is needed to reach it. The members
+        of an anonymous class are the function's around it."""
+        current = scope
+        while current != module:
+            symbol = self.lookups.symbol(current)
+            if symbol is None:
+                return None
+            if self.lookups.members(current, name) or self.lookups.attribute_bindings(
+                current, name
+            ):
+                return self.member(current, name, instance=True)
+            current = symbol.parent
+        return None
 
     def _super(self, scope: str, rest: Dotted) -> Target | None:
         method = self.lookups.symbol(scope)
@@ -445,3 +470,8 @@ class EcmaResolver:
             if found:
                 return found[0]
         return None
+
+
+def _last_private(parts: Dotted) -> int:
+    """The index of the last private name (`#x`) after the head of `parts`; 0 when none."""
+    return max((i for i, part in enumerate(parts) if i and part.startswith("#")), default=0)
