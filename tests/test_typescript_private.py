@@ -217,3 +217,26 @@ export class Brand {
         ("./brand.ts.Brand.use", "./cache.ts.Cache.build", "inferred"),
     )
     assert not linked.repository.parsed["brand.ts"].issues
+
+
+def test_a_declared_type_holds_over_what_is_assigned() -> None:
+    # query-core's `#cache: QueryCache` then `this.#cache = config.cache` (a value of no known
+    # type): the checker types the field by its declaration, whatever is assigned to it
+    code = """import { Cache } from "./cache"
+interface Config { cache: Cache }
+export class Query {
+  #cache: Cache
+  private plain: Cache
+  constructor(config: Config) {
+    this.#cache = config.cache
+    this.plain = config.cache
+  }
+  a() { return this.#cache.build() }
+  b() { return this.plain.build() }
+}
+"""
+    assert_calls(
+        {"cache.ts": _CACHE, "query.ts": code},
+        ("./query.ts.Query.a", "./cache.ts.Cache.build", "inferred"),
+        ("./query.ts.Query.b", "./cache.ts.Cache.build", "inferred"),
+    )

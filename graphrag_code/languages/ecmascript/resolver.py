@@ -361,9 +361,17 @@ class EcmaResolver:
         """A member of a class (or interface, enum, namespace, object) and its bases."""
         return member_along_mro(
             self.mro(class_name), name, self.lookups, instance=instance,
-            accessor_value=self._getter_value, binding_value=self._binding_value,
+            accessor_value=self._getter_value, binding_value=self._field_value,
             external_base=lambda: self._external_base(class_name),
         )  # fmt: skip
+
+    def _field_value(self, bindings: list[Binding], scope: str) -> Target | None:
+        """What a field holds: its declared type when it has one (what is assigned to it must
+        fit that, for the checker), else what its bindings agree on. A field is declared once
+        in its class; a name in a scope may be declared again in another block, so this holds
+        for fields only."""
+        declared = [b for b in bindings if b.kind == "annotation"]
+        return self._binding_value(declared or bindings, scope)
 
     def _getter_value(self, qualified_name: str) -> object:
         symbol = self.lookups.symbol(qualified_name)
