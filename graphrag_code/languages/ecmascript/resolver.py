@@ -5,7 +5,9 @@ classes do not scope names for their methods (members are reached through `this`
 and object literals do. A module's namespace is its top-level declarations, its imports and
 its exports (`export { a as b }`, `export default`, `module.exports`, `export * from`).
 Types come from annotations, `new` results, return types and parameter types; any step that
-relies on one marks the result `inferred`. Where two answers are possible the answer is None.
+relies on one marks the result `inferred`; a field's declared type holds over what is assigned
+to it. Where two answers are possible the answer is None. A private name (`obj.#x`) needs no
+type: it is the `#x` of the class around the code.
 """
 
 from __future__ import annotations
