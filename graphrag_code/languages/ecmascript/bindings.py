@@ -87,7 +87,7 @@ class Bindings(FileReader):
         if self.state.kinds.get(scope) != SymbolKind.CLASS:
             return []
         line = first_line(node)
-        label = _text(name).lstrip("#")
+        label = _text(name)  # `#x` keeps its `#`: `this.#x` reads it, `this.x` does not
         annotation = single_type(node.child_by_field_name("type"))
         if annotation is not None:
             return [Binding(scope, (label,), annotation, "annotation", line)]

@@ -3,10 +3,11 @@
 IMPORTS: every ES import, `export … from`, `require`, and dynamic `import()` (a possible edge:
 resolution `name`), to the file it resolves to or to the `:External` package. CALLS with the
 usual tiers: `exact` by scope, imports and declarations (`f()`, `ns.f()`, `new C()`,
-`this.m()`, `super.m()`), `inferred` through types (annotations, parameter types, `new`
-results, return types, class fields), `name` when the callee's name is unique among the
-repository's TS/JS functions. INHERITS for `extends` (and `implements`, marked so); USES_TYPE
-for annotations, generic arguments, `instanceof` and `satisfies`.
+`this.m()`, `super.m()`, `obj.#m()`), `inferred` through types (annotations, parameter types,
+`new` results, return types, class fields), `name` when the callee's name is unique among the
+repository's TS/JS functions (never a private `#m`: another class's is out of reach).
+INHERITS for `extends` (and `implements`, marked so); USES_TYPE for annotations, generic
+arguments, `instanceof` and `satisfies`.
 """
 
 from __future__ import annotations
@@ -206,6 +207,8 @@ def _callable(
 def _by_unique_name(site: CallSite, resolver: EcmaResolver) -> str | None:
     name = site.callee[-1]
     if name in ("<expr>", "super()", "constructor") or site.callee[0] == "super()":
+        return None
+    if name.startswith("#"):  # a private name is its class's only: another's is never it
         return None
     if len(site.callee) > 1 and name in _BUILTIN_METHODS:
         return None

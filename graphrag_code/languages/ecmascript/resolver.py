@@ -5,7 +5,9 @@ classes do not scope names for their methods (members are reached through `this`
 and object literals do. A module's namespace is its top-level declarations, its imports and
 its exports (`export { a as b }`, `export default`, `module.exports`, `export * from`).
 Types come from annotations, `new` results, return types and parameter types; any step that
-relies on one marks the result `inferred`. Where two answers are possible the answer is None.
+relies on one marks the result `inferred`; a field's declared type holds over what is assigned
+to it. Where two answers are possible the answer is None. A private name (`obj.#x`) needs no
+type: it is the `#x` of the class around the code.
 """
 
 from __future__ import annotations
@@ -236,6 +238,14 @@ class EcmaResolver:
     ) -> Target | None:
         if not parts or parts[0] == "<expr>":
             return None
+        private = _last_private(parts)
+        if private:  # `x.#p.q`: #p is the class's around the code, whatever x is
+            target = self.private_member(scope, parts[private], module)
+            for attribute in parts[private + 1 :]:
+                if target is None:
+                    return None
+                target = self.attribute(target, attribute)
+            return target
         if parts[0] == "super()":
             return self._super(scope, parts[1:])
         if parts[0] == "this":
@@ -262,6 +272,23 @@ class EcmaResolver:
                 return None
             target = self.attribute(target, attribute)
         return target
+
+    def private_member(self, scope: str, name: str, module: str) -> Target | None:
+        """`#name` as code in `scope` reads it: the member of the innermost class around the
+        code that declares `#name` (a private name is lexical: `obj.#name` is that class's
+        whatever `obj` is, or a syntax error), so no type is needed to reach it. The members
+        of an anonymous class are the function's around it."""
+        current = scope
+        while current != module:
+            symbol = self.lookups.symbol(current)
+            if symbol is None:
+                return None
+            if self.lookups.members(current, name) or self.lookups.attribute_bindings(
+                current, name
+            ):
+                return self.member(current, name, instance=True)
+            current = symbol.parent
+        return None
 
     def _super(self, scope: str, rest: Dotted) -> Target | None:
         method = self.lookups.symbol(scope)
@@ -336,9 +363,17 @@ class EcmaResolver:
         """A member of a class (or interface, enum, namespace, object) and its bases."""
         return member_along_mro(
             self.mro(class_name), name, self.lookups, instance=instance,
-            accessor_value=self._getter_value, binding_value=self._binding_value,
+            accessor_value=self._getter_value, binding_value=self._field_value,
             external_base=lambda: self._external_base(class_name),
         )  # fmt: skip
+
+    def _field_value(self, bindings: list[Binding], scope: str) -> Target | None:
+        """What a field holds: its declared type when it has one (what is assigned to it must
+        fit that, for the checker), else what its bindings agree on. A field is declared once
+        in its class; a name in a scope may be declared again in another block, so this holds
+        for fields only."""
+        declared = [b for b in bindings if b.kind == "annotation"]
+        return self._binding_value(declared or bindings, scope)
 
     def _getter_value(self, qualified_name: str) -> object:
         symbol = self.lookups.symbol(qualified_name)
@@ -445,3 +480,8 @@ class EcmaResolver:
             if found:
                 return found[0]
         return None
+
+
+def _last_private(parts: Dotted) -> int:
+    """The index of the last private name (`#x`) after the head of `parts`; 0 when none."""
+    return max((i for i, part in enumerate(parts) if i and part.startswith("#")), default=0)

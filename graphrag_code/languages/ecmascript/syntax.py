@@ -19,6 +19,9 @@ FUNCTION_NODES = frozenset(
     {"function_expression", "arrow_function", "generator_function", "function"}
 )
 _SCOPE_HEADS = {"this": "this", "super": "super()"}
+_NAME_NODES = frozenset(
+    {"identifier", "property_identifier", "private_property_identifier", "type_identifier"}
+)
 
 
 def unwrap(node: ts.Node) -> ts.Node:
@@ -35,16 +38,17 @@ def unwrap(node: ts.Node) -> ts.Node:
 
 
 def dotted_name(node: ts.Node) -> Dotted | None:
-    """`a.b.c` -> ("a", "b", "c"); `this.x` -> ("this", "x"); None for other expressions."""
+    """`a.b.c` -> ("a", "b", "c"); `this.x` -> ("this", "x"); `this.#x` -> ("this", "#x") (a
+    private name keeps its `#`: `#x` and `x` are two members); None for other expressions."""
     node = unwrap(node) if node.type == "non_null_expression" else node
-    if node.type in ("identifier", "property_identifier", "type_identifier"):
+    if node.type in _NAME_NODES:
         return (_text(node),)
     if node.type in _SCOPE_HEADS:
         return (_SCOPE_HEADS[node.type],)
     if node.type == "member_expression":
         obj = node.child_by_field_name("object")
         prop = node.child_by_field_name("property")
-        if obj is None or prop is None or prop.type == "private_property_identifier":
+        if obj is None or prop is None:
             return None
         head = dotted_name(obj)
         return None if head is None else (*head, _text(prop))

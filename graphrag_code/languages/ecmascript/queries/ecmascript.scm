@@ -35,7 +35,8 @@
 ; -- bindings that may type a name ---------------------------------------------------------
 (variable_declarator name: (identifier) @bind.variable)
 (assignment_expression left: (identifier) @bind.assign)
-(assignment_expression left: (member_expression object: (this) property: (property_identifier)) @bind.this)
+(assignment_expression
+  left: (member_expression object: (this) property: [(property_identifier) (private_property_identifier)]) @bind.this)
 ; module.exports = …, exports.x = … (typescript.py keeps those)
 (assignment_expression left: (member_expression object: [(identifier) (member_expression)])) @exports.assignment
 
