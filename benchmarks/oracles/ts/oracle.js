@@ -10,6 +10,8 @@
  *    "package": "mobx", "version": "6.13.7",
  *    "include": ["src"],                            folders or files (relative to root) to analyse
  *    "exclude": ["^src/.*\\.test\\.tsx?$"],          regular expressions on root-relative paths
+ *    "hidden": ["\\.d\\.ts$"],                      optional: root-relative paths the checker never
+ *                                                    sees, not even through module resolution
  *    "compiler_options": {"jsx": "react-jsx"},      tsconfig-style overrides (optional)
  *    "imports_out": "/abs/x.imports.json", "calls_out": "/abs/x.calls.json"}
  *
@@ -126,11 +128,16 @@ function compilerOptions(root, host, overrides) {
 }
 
 /** A compiler host that sees only the code base and the compiler's own lib files. */
-function hermeticHost(root) {
+function hermeticHost(root, hidden) {
   const libDir = path.dirname(ts.getDefaultLibFilePath({}));
+  const patterns = (hidden || []).map((p) => new RegExp(p));
+  // A compiled package (lib/x.js beside lib/x.d.ts) is checked as the JavaScript that runs only
+  // when its declarations are out of sight: module resolution prefers .d.ts to .js.
+  const isHidden = (abs) => patterns.some((re) => re.test(toPosix(path.relative(root, abs))));
   const inside = (p) => {
     const abs = path.resolve(p);
-    return abs === root || abs.startsWith(root + path.sep) || abs.startsWith(libDir + path.sep);
+    if (abs.startsWith(libDir + path.sep)) return true;
+    return (abs === root || abs.startsWith(root + path.sep)) && !isHidden(abs);
   };
   // Ancestors of the root must be visible as directories (resolution walks through them) but
   // hold nothing: their node_modules are not the code base's.
@@ -563,7 +570,7 @@ class Oracle {
   constructor(config) {
     this.config = config;
     this.root = path.resolve(config.root);
-    this.host = hermeticHost(this.root);
+    this.host = hermeticHost(this.root, config.hidden);
     this.options = compilerOptions(this.root, this.host, config.compiler_options);
     this.files = collectFiles(this.root, config.include, config.exclude);
     this.program = ts.createProgram({
