@@ -20,9 +20,10 @@
  *   imports: every import / export-from / import-equals / require("x") / import("x") with a
  *            literal specifier, resolved by the checker (the module symbol of the specifier),
  *            else by ts.resolveModuleName with the same options (files that are not modules);
- *   calls:   every CallExpression and NewExpression (require(...) and import(...) excluded:
- *            they are imports), resolved to the declaration the checker binds the callee to,
- *            following import / export / require aliases.
+ *   calls:   every CallExpression, NewExpression and tagged template (`` tag`...` `` calls tag;
+ *            require(...) and import(...) excluded: they are imports), resolved to the
+ *            declaration the checker binds the callee to, following import / export / require
+ *            aliases.
  * The output format is the contract in benchmarks/oracles/README.md ("TypeScript oracle").
  *
  * The compiler host is hermetic: it sees only files inside the code base and the compiler's own
@@ -244,6 +245,11 @@ function isRequireCall(node) {
   return ts.isCallExpression(node) && ts.isIdentifier(node.expression) &&
     node.expression.text === 'require' && node.arguments.length === 1 &&
     ts.isStringLiteralLike(node.arguments[0]);
+}
+
+/** What a call runs: the callee, or the tag of a tagged template (`` _`x` `` calls `_`). */
+function calleeOf(node) {
+  return ts.isTaggedTemplateExpression(node) ? node.tag : node.expression;
 }
 
 function isImportCall(node) {
@@ -861,7 +867,7 @@ class Oracle {
 
   resolveCall(node) {
     const isNew = ts.isNewExpression(node);
-    const callee = node.expression;
+    const callee = calleeOf(node);
     const nameNode = this.calleeNameNode(callee);
     const via = [];
     const isSuper = nameNode !== undefined && nameNode.kind === ts.SyntaxKind.SuperKeyword;
@@ -1022,9 +1028,10 @@ class Oracle {
   callsOf(sf) {
     const calls = [];
     const visit = (node) => {
-      if ((ts.isCallExpression(node) || ts.isNewExpression(node)) && !isRequireCall(node) && !isImportCall(node)) {
+      const isCall = ts.isCallExpression(node) || ts.isNewExpression(node) || ts.isTaggedTemplateExpression(node);
+      if (isCall && !isRequireCall(node) && !isImportCall(node)) {
         const pos = position(sf, node.getStart(sf));
-        const text = node.expression.getText(sf);
+        const text = calleeOf(node).getText(sf);
         calls.push({
           file: this.relative(sf.fileName),
           line: pos.line,
@@ -1033,6 +1040,7 @@ class Oracle {
           caller: callerOf(node),
           callee_text: text.length > CALLEE_TEXT_LIMIT ? text.slice(0, CALLEE_TEXT_LIMIT) : text,
           is_new: ts.isNewExpression(node),
+          ...(ts.isTaggedTemplateExpression(node) ? { tagged_template: true } : {}),
           ...this.resolveCall(node),
         });
       }
