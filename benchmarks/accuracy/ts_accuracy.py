@@ -29,6 +29,7 @@ oracle analysed:
     .venv/bin/python -m benchmarks.accuracy.ts_accuracy --set heldout [--json out.json]
         [--md out.md]
 
+Without names: the first five code bases (`TS_CODEBASES`) whose oracle output exists.
 `--set tuning|heldout|all` scores the code bases of a set of `benchmarks.oracles.ts_oracle`
 (the oracle must have been built for them); `--tiers` prints the per-tier table too.
 """
@@ -43,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.oracles.packages import ORACLE_OUT_DIR
-from benchmarks.oracles.ts_oracle import TS_SETS
+from benchmarks.oracles.ts_oracle import TS_CODEBASES, TS_SETS
 from graphrag_code.ingest.offline import LinkedRepository, link_repository
 from graphrag_code.languages.ecmascript.linker import EcmaContext
 from graphrag_code.languages.ecmascript.modules import EcmaProject
@@ -347,9 +348,12 @@ def main() -> None:
     parser.add_argument("--show-errors", type=int, default=0)
     args = parser.parse_args()
     names = list(args.codebases) + [entry.root_name for entry in TS_SETS.get(args.set or "", ())]
-    names = names or sorted(
-        p.name.removesuffix(".calls.json") for p in ORACLE_DIR.glob("*.calls.json")
-    )
+    # Without names or a set: the first five code bases, as before the sets existed.
+    names = names or [
+        entry.root_name
+        for entry in TS_CODEBASES
+        if (ORACLE_DIR / f"{entry.root_name}.calls.json").is_file()
+    ]
     if not names:
         raise SystemExit(
             f"no oracle output in {ORACLE_DIR}: run `python -m benchmarks.oracles.ts_oracle`"
