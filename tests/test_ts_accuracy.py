@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from benchmarks.accuracy.ts_accuracy import compare, markdown
+from benchmarks.accuracy.ts_accuracy import compare, markdown, set_of, tier_figures, tier_markdown
+from graphrag_code.model import Resolution
 
 FIXTURE = Path(__file__).parent / "fixtures" / "ts_accuracy"
 
@@ -45,3 +46,38 @@ def test_a_wrong_edge_costs_precision(tmp_path: Path) -> None:
     certain = result["calls_certain"]
     assert (certain["true_positive"], certain["ours"]) == (7, 8)
     assert certain["precision"] == 7 / 8
+
+
+def test_tier_figures_count_edges_and_judge_only_answered_sites() -> None:
+    oracle = {("a.ts", 1, "f"), ("a.ts", 2, "g")}
+    judged = {("a.ts", 1), ("a.ts", 2), ("a.ts", 3)}
+    tiers = {
+        Resolution.EXACT: {("a.ts", 1, "f")},
+        # right at line 2, wrong at line 3 (answered), unjudged at line 9 (left unresolved)
+        Resolution.NAME: {("a.ts", 2, "g"), ("a.ts", 3, "h"), ("a.ts", 9, "h")},
+    }
+    edges = {Resolution.EXACT: 1, Resolution.NAME: 2}
+    figures = tier_figures(tiers, edges, oracle, judged)
+    name = figures["tiers"]["name"]
+    assert (name["edges"], name["sites"], name["judged_sites"]) == (2, 3, 2)
+    assert name["precision"] == round(1 / 3, 4)
+    assert name["judged_precision"] == 0.5
+    assert figures["tiers"]["partial"]["judged_precision"] is None
+    assert (figures["certain_edges"], figures["possible_edges"]) == (1, 2)
+    assert figures["possible_per_certain"] == 2.0
+
+
+def test_every_tier_is_reported_per_code_base() -> None:
+    imports = json.loads((FIXTURE / "expected.imports.json").read_text())
+    calls = json.loads((FIXTURE / "expected.calls.json").read_text())
+    result = compare(FIXTURE, imports, calls)
+    tiers = result["calls_tiers"]
+    assert set(tiers["tiers"]) == {tier.value for tier in Resolution}
+    exact, inferred = tiers["tiers"]["exact"], tiers["tiers"]["inferred"]
+    assert exact["sites"] + inferred["sites"] == result["calls_certain"]["ours"]
+    assert tiers["certain_edges"] == exact["edges"] + inferred["edges"] > 0
+    assert tiers["tiers"]["name"]["judged_precision"] == 1.0
+    assert set_of("rxjs-7.8.1") == "heldout"
+    assert set_of("mobx-6.13.7") == "tuning"
+    row = tier_markdown([{"set": set_of("ts-accuracy-0.0.0"), **result}]).splitlines()[2]
+    assert row.startswith("| – | ts-accuracy@0.0.0 | 1.000 | 1.000 |")

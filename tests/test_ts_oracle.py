@@ -227,3 +227,57 @@ def test_integrity_is_npm_sha512(tmp_path: Path) -> None:
     )
     assert ts_oracle.pinned("mobx").spec == "mobx@6.13.7"
     assert ts_oracle.pinned("@blueprintjs/core@5.16.0").root_name == "blueprintjs+core-5.16.0"
+
+
+def _compiled_package(root: Path) -> None:
+    """tsc's CommonJS output: lib/util.js beside its lib/util.d.ts, and a module calling it."""
+    (root / "lib").mkdir(parents=True)
+    (root / "lib" / "util.js").write_text(
+        '"use strict";\nfunction double(x) {\n  return x * 2;\n}\nexports.double = double;\n'
+    )
+    (root / "lib" / "util.d.ts").write_text("export declare function double(x: number): number;\n")
+    (root / "lib" / "main.js").write_text('const util_1 = require("./util");\nutil_1.double(2);\n')
+
+
+@pytest.mark.parametrize(
+    ("hidden", "target"), [((), "lib/util.d.ts"), ((r"\.d\.ts$",), "lib/util.js")]
+)
+def test_hidden_declarations_make_the_checker_read_the_javascript(
+    tmp_path: Path, hidden: tuple[str, ...], target: str
+) -> None:
+    root = tmp_path / "pkg"
+    _compiled_package(root)
+    ts_oracle.run_oracle(
+        root,
+        package="compiled",
+        version="0.0.0",
+        include=("lib",),
+        exclude=(r"\.d\.ts$",),
+        hidden=hidden,
+        imports_out=tmp_path / "imports.json",
+        calls_out=tmp_path / "calls.json",
+    )
+    calls = json.loads((tmp_path / "calls.json").read_text(encoding="utf-8"))
+    assert calls["files"] == ["lib/main.js", "lib/util.js"]
+    call = _call(calls, "lib/main.js", 2, "util_1.double")
+    assert call["target"]["file"] == target
+
+
+def test_sets_are_disjoint_and_pinned() -> None:
+    tuning = {entry.spec for entry in ts_oracle.TS_SETS["tuning"]}
+    held_out = {entry.spec for entry in ts_oracle.TS_SETS["heldout"]}
+    assert len(held_out) == 3
+    assert not tuning & held_out
+    assert {e.spec for e in ts_oracle.TS_CODEBASES} < tuning
+    assert "@tanstack/query-core@5.59.0" in tuning
+    assert ts_oracle.pinned("rxjs").root_name == "rxjs-7.8.1"
+    assert all(e.integrity.startswith("sha512-") for e in ts_oracle.TS_SETS["all"])
+
+
+def test_a_tagged_template_calls_its_tag(oracle: tuple[Json, Json]) -> None:
+    _, calls = oracle
+    site = _call(calls, "src/util.ts", 19, "tag")
+    assert site["tagged_template"] is True
+    assert site["is_new"] is False
+    assert _target(site) == ("src/util.ts", 15, "tag", None, "function")
+    assert "tagged_template" not in _call(calls, "src/util.ts", 11, "double")

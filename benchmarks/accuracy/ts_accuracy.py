@@ -20,9 +20,18 @@ oracle analysed:
   name tier apart. "judged" precision counts only our edges at sites where the checker gave
   an answer of any kind (inside, outside, or a non-callable declaration); at sites it left
   unresolved (`any`, unions) our edges can be neither confirmed nor refuted.
+- Every tier (issue 50: each must earn its place): its CALLS edges (graph edges, internal, from
+  the analysed files), its call sites, its precision over all its sites and judged, and the
+  ratio of possible (name, dispatch, many, signature, partial) to certain graph edges.
 
     .venv/bin/python -m benchmarks.accuracy.ts_accuracy [mobx-6.13.7 ...] [--json out.json]
         [--show-errors N]
+    .venv/bin/python -m benchmarks.accuracy.ts_accuracy --set heldout [--json out.json]
+        [--md out.md]
+
+Without names: the first five code bases (`TS_CODEBASES`) whose oracle output exists.
+`--set tuning|heldout|all` scores the code bases of a set of `benchmarks.oracles.ts_oracle`
+(the oracle must have been built for them); `--tiers` prints the per-tier table too.
 """
 
 from __future__ import annotations
@@ -35,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.oracles.packages import ORACLE_OUT_DIR
+from benchmarks.oracles.ts_oracle import TS_CODEBASES, TS_SETS
 from graphrag_code.ingest.offline import LinkedRepository, link_repository
 from graphrag_code.languages.ecmascript.linker import EcmaContext
 from graphrag_code.languages.ecmascript.modules import EcmaProject
@@ -44,6 +54,7 @@ from graphrag_code.model import EdgeKind, Resolution, Symbol, SymbolKind
 
 ORACLE_DIR = ORACLE_OUT_DIR / "ts"
 CERTAIN = frozenset({Resolution.EXACT, Resolution.INFERRED})
+POSSIBLE = tuple(tier for tier in Resolution if tier not in CERTAIN)
 Site = tuple[str, int]  # (file, line)
 Call = tuple[str, int, str]  # (file, line, target key)
 
@@ -174,17 +185,53 @@ def _oracle_calls(
 
 def _our_calls(
     linked: LinkedRepository, nodes: _Nodes, files: set[str]
-) -> dict[Resolution, set[Call]]:
+) -> tuple[dict[Resolution, set[Call]], dict[Resolution, int]]:
+    """Our call sites by tier, and our CALLS graph edges (source, target) counted by tier."""
     by_tier: dict[Resolution, set[Call]] = defaultdict(set)
+    edges: dict[Resolution, int] = defaultdict(int)
     for edge in linked.edges():
         if edge.kind != EdgeKind.CALLS or edge.external or edge.resolution is None:
             continue
         source = nodes.path_of.get(edge.source)
         if source is None or source not in files:
             continue
+        edges[edge.resolution] += 1
         for line in edge.lines:
             by_tier[edge.resolution].add((source, line, edge.target))
-    return by_tier
+    return by_tier, edges
+
+
+def _ratio(part: int, whole: int) -> float | None:
+    return round(part / whole, 4) if whole else None
+
+
+def tier_figures(
+    tiers: dict[Resolution, set[Call]],
+    edges: dict[Resolution, int],
+    oracle_calls: set[Call],
+    judged: set[Site],
+) -> dict[str, Any]:
+    """Per tier: graph edges, call sites, precision over all sites and over judged ones (None
+    where the tier has no site the checker answered), and possible against certain edges."""
+    figures: dict[str, Any] = {}
+    for tier in Resolution:
+        sites = tiers.get(tier, set())
+        at_judged = {call for call in sites if call[:2] in judged}
+        figures[tier.value] = {
+            "edges": edges.get(tier, 0),
+            "sites": len(sites),
+            "precision": _ratio(len(sites & oracle_calls), len(sites)),
+            "judged_sites": len(at_judged),
+            "judged_precision": _ratio(len(at_judged & oracle_calls), len(at_judged)),
+        }
+    certain = sum(edges.get(tier, 0) for tier in CERTAIN)
+    possible = sum(edges.get(tier, 0) for tier in POSSIBLE)
+    return {
+        "tiers": figures,
+        "certain_edges": certain,
+        "possible_edges": possible,
+        "possible_per_certain": _ratio(possible, certain),
+    }
 
 
 def compare(
@@ -197,7 +244,7 @@ def compare(
     oracle_imports, oracle_external, json_targets = _oracle_imports(imports_oracle, files)
     ours_imports, ours_external = _our_imports(linked, nodes, files)
     oracle_calls, judged = _oracle_calls(calls_oracle, nodes, files)
-    tiers = _our_calls(linked, nodes, files)
+    tiers, edge_counts = _our_calls(linked, nodes, files)
     certain = tiers[Resolution.EXACT] | tiers[Resolution.INFERRED]
     at_judged = {call for call in certain if call[:2] in judged}
     named = tiers[Resolution.NAME]
@@ -220,6 +267,7 @@ def compare(
         "oracle_targets_without_a_node": sum(
             1 for c in oracle_calls if c[2].startswith("missing:")
         ),
+        "calls_tiers": tier_figures(tiers, edge_counts, oracle_calls, judged),
     }
     if show_errors:
         result["errors"] = {
@@ -257,21 +305,73 @@ def markdown(results: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def _cell(value: float | None) -> str:
+    return "–" if value is None else f"{value:.3f}"
+
+
+def tier_markdown(results: list[dict[str, Any]]) -> str:
+    """One row per code base: certain P / judged P / R, each tier's edges and judged precision,
+    and possible edges per certain edge."""
+    head = " | ".join(f"{tier.value} edges (P judged)" for tier in Resolution)
+    lines = [
+        f"| set | code base | certain P | certain P judged | certain R | {head} "
+        "| possible / certain |",
+        "|---|---|" + "---:|" * (len(Resolution) + 4),
+    ]
+    for r in results:
+        tiers = r["calls_tiers"]
+        per_tier = [tiers["tiers"][t.value] for t in Resolution]
+        cells = " | ".join(f"{f['edges']} ({_cell(f['judged_precision'])})" for f in per_tier)
+        lines.append(
+            f"| {r.get('set') or '–'} | {r['package']} | {r['calls_certain']['precision']:.3f} | "
+            f"{r['calls_certain_judged']['precision']:.3f} | {r['calls_certain']['recall']:.3f} "
+            f"| {cells} | {_cell(tiers['possible_per_certain'])} |"
+        )
+    return "\n".join(lines)
+
+
+def set_of(name: str) -> str | None:
+    """`tuning` or `heldout` for a pinned code base folder (`mobx-6.13.7`), else None."""
+    for label in ("tuning", "heldout"):
+        if any(entry.root_name == name for entry in TS_SETS[label]):
+            return label
+    return None
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("codebases", nargs="*", help="folders under benchmarks/cache/oracles/ts")
+    parser.add_argument("--set", choices=sorted(TS_SETS), help="every code base of a set")
+    parser.add_argument("--tiers", action="store_true", help="print the per-tier table too")
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--md", type=Path, help="write both tables as Markdown")
     parser.add_argument("--show-errors", type=int, default=0)
     args = parser.parse_args()
-    names = args.codebases or sorted(
-        p.name.removesuffix(".calls.json") for p in ORACLE_DIR.glob("*.calls.json")
-    )
+    names = list(args.codebases) + [entry.root_name for entry in TS_SETS.get(args.set or "", ())]
+    # Without names or a set: the first five code bases, as before the sets existed.
+    names = names or [
+        entry.root_name
+        for entry in TS_CODEBASES
+        if (ORACLE_DIR / f"{entry.root_name}.calls.json").is_file()
+    ]
     if not names:
         raise SystemExit(
             f"no oracle output in {ORACLE_DIR}: run `python -m benchmarks.oracles.ts_oracle`"
         )
-    results = [evaluate(name, args.show_errors) for name in names]
+    missing = [n for n in names if not (ORACLE_DIR / f"{n}.calls.json").is_file()]
+    if missing:
+        raise SystemExit(
+            f"no oracle output for {', '.join(missing)} in {ORACLE_DIR}: run "
+            "`python -m benchmarks.oracles.ts_oracle --set ...` first"
+        )
+    results = [{"set": set_of(name), **evaluate(name, args.show_errors)} for name in names]
     print(markdown(results))
+    if args.tiers or args.set:
+        print()
+        print(tier_markdown(results))
+    if args.md:
+        args.md.parent.mkdir(parents=True, exist_ok=True)
+        args.md.write_text(markdown(results) + "\n\n" + tier_markdown(results) + "\n")
     if args.show_errors:
         print(json.dumps([{r["package"]: r["errors"]} for r in results], indent=1))
     if args.json:

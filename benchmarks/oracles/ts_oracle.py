@@ -3,10 +3,15 @@
 Usage (from the repository root; node >= 18 and npm on PATH, the npm registry reachable the
 first time)::
 
-    python -m benchmarks.oracles.ts_oracle                     # every pinned code base, a table
+    python -m benchmarks.oracles.ts_oracle                     # the first five code bases
+    python -m benchmarks.oracles.ts_oracle --set tuning        # or heldout, or all
     python -m benchmarks.oracles.ts_oracle mobx@6.13.7 --sample 20 [--seed 0]
 
-Per pinned code base (``TS_CODEBASES``): ``npm pack NAME@VERSION`` downloads the registry
+Two sets (issue 50): the tuning set ``TS_TUNING`` (``TS_CODEBASES``, the first five, plus
+``TS_TUNING_EXTRA``, where the issue's problems were found) and the held-out set
+``TS_HELD_OUT``, chosen before any fix, on which no rule is tuned.
+
+Per pinned code base: ``npm pack NAME@VERSION`` downloads the registry
 tarball into ``benchmarks/cache/ts-oracle/tarballs/``, its sha512 is checked against the pinned
 integrity, it is unpacked into ``benchmarks/cache/oracles/ts/<name>-<version>/`` and
 ``oracles/ts/oracle.js`` (the ``typescript`` package's checker, pinned by
@@ -74,6 +79,9 @@ class PinnedCodebase:
     """Regular expressions on root-relative POSIX paths that are not analysed."""
     compiler_options: Mapping[str, object] = field(default_factory=dict)
     """tsconfig-style overrides, on top of the package's own ``tsconfig.json`` if it ships one."""
+    hidden: tuple[str, ...] = ()
+    """Regular expressions on root-relative paths the checker never sees, not even through
+    module resolution (a compiled package's ``.d.ts``, so that its ``.js`` is what is checked)."""
 
     @property
     def spec(self) -> str:
@@ -128,6 +136,70 @@ TS_CODEBASES: tuple[PinnedCodebase, ...] = (
         include=("src",),
     ),
 )
+
+#: Where issue 50's TypeScript problems were found (``#private`` members, bundles beside
+#: ``lib/``): tuning code bases, studied freely, beside the five above.
+TS_TUNING_EXTRA: tuple[PinnedCodebase, ...] = (
+    PinnedCodebase(
+        "@tanstack/query-core",
+        "5.59.0",
+        "sha512-WGD8uIhX6/deH/tkZqPNcRyAhDUqs729bWKoByYHSogcshXfFbppOdTER5+qY7mFvu8KEFJwT0nxr8RfPTVh0Q==",
+        style="TypeScript library (classes with #private fields, observers, a cache)",
+        include=("src",),
+        # The vitest suite in src/__tests__ tests the library; it is not the library.
+        exclude=(r"(^|/)__tests__/",),
+    ),
+    PinnedCodebase(
+        "zod",
+        "3.23.8",
+        "sha512-XBx9AXhXktjUqnepgTiE5flcKIYWi/rme0Eaj+5Y0lftuGBq+jyRu/md4WnuxqgP1ubdpNCsYEYPxrzVHD8d6g==",
+        style="compiled CommonJS JavaScript (tsc output in lib/*.js beside lib/*.d.ts, no .ts)",
+        # The tarball ships no .ts sources: lib/*.js (tsc's CommonJS output) is what runs, so it
+        # is what is measured. Left out: the bundles of the same modules (index.mjs,
+        # index.umd.js), the .d.ts declarations, and the compiled tests and benchmarks.
+        include=("lib",),
+        exclude=(r"^lib/index\.(mjs|umd\.js)$", r"\.d\.ts$", r"^lib/(__tests__|benchmarks)/"),
+        hidden=(r"\.d\.ts$",),
+    ),
+)
+
+#: The tuning set: every rule may be studied and tuned on these.
+TS_TUNING: tuple[PinnedCodebase, ...] = TS_CODEBASES + TS_TUNING_EXTRA
+
+#: HELD OUT (issue 50): chosen on 2026-12-06 at 6f51630, before any fix of the issue, by their
+#: style and size only (file lists and line counts, no code read). No rule may be tuned on them
+#: and nobody tuning rules reads their code; they are scored before and after every change to
+#: TypeScript linking, beside the tuning set.
+TS_HELD_OUT: tuple[PinnedCodebase, ...] = (
+    PinnedCodebase(
+        "ajv",
+        "8.17.1",
+        "sha512-B/gBuNg5SiMTrPkC+A2+cW0RszwxYmn6VYxB/inlBStS5nx6xHIt/ehKRhIMhqusl7a8LjQoZnjCs5vhwxOQ1g==",
+        style="data validation library in TypeScript (a schema compiler, code generation)",
+        include=("lib",),
+    ),
+    PinnedCodebase(
+        "rxjs",
+        "7.8.1",
+        "sha512-AA3TVj+0A2iuIoQkWEK/tqFjBq2j+6PO6Y0zJcvzLAFhEFIO3HL0vls9hWLncZbAAbK0mar7oZ4V079I/qPMxg==",
+        style="async / stream library in TypeScript (observables, operator functions)",
+        include=("src",),
+    ),
+    PinnedCodebase(
+        "express",
+        "4.21.2",
+        "sha512-28HqgMZAmih1Czt9ny7qr6ek2qddF4FclbMzwhCREB6OFfH+rXAnuNCwo1/wFvrtbgsQDb4kSbX9de9lFbrXnA==",
+        style="web framework and router in plain CommonJS JavaScript",
+        include=("index.js", "lib"),
+    ),
+)
+
+#: The sets ``--set`` names.
+TS_SETS: Mapping[str, tuple[PinnedCodebase, ...]] = {
+    "tuning": TS_TUNING,
+    "heldout": TS_HELD_OUT,
+    "all": TS_TUNING + TS_HELD_OUT,
+}
 
 
 # --------------------------------------------------------------------------------------------
@@ -243,10 +315,10 @@ def fetch_codebase(entry: PinnedCodebase) -> Path:
 
 def pinned(spec: str) -> PinnedCodebase:
     """The pinned entry for ``name@version`` (or just ``name``); anything else is an error."""
-    for entry in TS_CODEBASES:
+    for entry in TS_SETS["all"]:
         if spec in (entry.spec, entry.name):
             return entry
-    known = ", ".join(e.spec for e in TS_CODEBASES)
+    known = ", ".join(e.spec for e in TS_SETS["all"])
     raise ValueError(f"{spec!r} is not a pinned TypeScript code base ({known})")
 
 
@@ -266,6 +338,7 @@ def run_oracle(
     root_name: str | None = None,
     exclude: Sequence[str] = (),
     compiler_options: Mapping[str, object] | None = None,
+    hidden: Sequence[str] = (),
 ) -> JsonDict:
     """Run ``oracle.js`` on the code base at ``root``; returns its one-line summary.
 
@@ -279,6 +352,7 @@ def run_oracle(
         "version": version,
         "include": list(include),
         "exclude": list(exclude),
+        "hidden": list(hidden),
         "compiler_options": dict(compiler_options or {}),
         "imports_out": str(imports_out.resolve()),
         "calls_out": str(calls_out.resolve()),
@@ -320,6 +394,7 @@ def build(entry: PinnedCodebase) -> tuple[JsonDict, JsonDict]:
         include=entry.include,
         exclude=entry.exclude,
         compiler_options=entry.compiler_options,
+        hidden=entry.hidden,
         root_name=entry.root_name,
         imports_out=imports_out,
         calls_out=calls_out,
@@ -397,13 +472,17 @@ def sample_calls(root: Path, calls: JsonDict, count: int, seed: int = 0) -> list
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Build the oracle for the given code bases (default: all pinned) and print the counts."""
+    """Build the oracle for the given code bases (default: the first five) and print the counts."""
     parser = argparse.ArgumentParser(description="the TypeScript checker as an oracle")
     parser.add_argument("specs", nargs="*", metavar="NAME@VERSION")
+    parser.add_argument(
+        "--set", choices=sorted(TS_SETS), help="every code base of a set instead of NAME@VERSION"
+    )
     parser.add_argument("--sample", type=int, default=0, help="print N random resolved calls")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
-    entries = [pinned(s) for s in args.specs] or list(TS_CODEBASES)
+    entries = [pinned(s) for s in args.specs] + list(TS_SETS.get(args.set or "", ()))
+    entries = entries or list(TS_CODEBASES)
     for entry in entries:
         imports, calls = build(entry)
         print(f"== {entry.spec} ({entry.style})")

@@ -10,6 +10,8 @@
  *    "package": "mobx", "version": "6.13.7",
  *    "include": ["src"],                            folders or files (relative to root) to analyse
  *    "exclude": ["^src/.*\\.test\\.tsx?$"],          regular expressions on root-relative paths
+ *    "hidden": ["\\.d\\.ts$"],                      optional: root-relative paths the checker never
+ *                                                    sees, not even through module resolution
  *    "compiler_options": {"jsx": "react-jsx"},      tsconfig-style overrides (optional)
  *    "imports_out": "/abs/x.imports.json", "calls_out": "/abs/x.calls.json"}
  *
@@ -18,9 +20,10 @@
  *   imports: every import / export-from / import-equals / require("x") / import("x") with a
  *            literal specifier, resolved by the checker (the module symbol of the specifier),
  *            else by ts.resolveModuleName with the same options (files that are not modules);
- *   calls:   every CallExpression and NewExpression (require(...) and import(...) excluded:
- *            they are imports), resolved to the declaration the checker binds the callee to,
- *            following import / export / require aliases.
+ *   calls:   every CallExpression, NewExpression and tagged template (`` tag`...` `` calls tag;
+ *            require(...) and import(...) excluded: they are imports), resolved to the
+ *            declaration the checker binds the callee to, following import / export / require
+ *            aliases.
  * The output format is the contract in benchmarks/oracles/README.md ("TypeScript oracle").
  *
  * The compiler host is hermetic: it sees only files inside the code base and the compiler's own
@@ -126,11 +129,16 @@ function compilerOptions(root, host, overrides) {
 }
 
 /** A compiler host that sees only the code base and the compiler's own lib files. */
-function hermeticHost(root) {
+function hermeticHost(root, hidden) {
   const libDir = path.dirname(ts.getDefaultLibFilePath({}));
+  const patterns = (hidden || []).map((p) => new RegExp(p));
+  // A compiled package (lib/x.js beside lib/x.d.ts) is checked as the JavaScript that runs only
+  // when its declarations are out of sight: module resolution prefers .d.ts to .js.
+  const isHidden = (abs) => patterns.some((re) => re.test(toPosix(path.relative(root, abs))));
   const inside = (p) => {
     const abs = path.resolve(p);
-    return abs === root || abs.startsWith(root + path.sep) || abs.startsWith(libDir + path.sep);
+    if (abs.startsWith(libDir + path.sep)) return true;
+    return (abs === root || abs.startsWith(root + path.sep)) && !isHidden(abs);
   };
   // Ancestors of the root must be visible as directories (resolution walks through them) but
   // hold nothing: their node_modules are not the code base's.
@@ -237,6 +245,11 @@ function isRequireCall(node) {
   return ts.isCallExpression(node) && ts.isIdentifier(node.expression) &&
     node.expression.text === 'require' && node.arguments.length === 1 &&
     ts.isStringLiteralLike(node.arguments[0]);
+}
+
+/** What a call runs: the callee, or the tag of a tagged template (`` _`x` `` calls `_`). */
+function calleeOf(node) {
+  return ts.isTaggedTemplateExpression(node) ? node.tag : node.expression;
 }
 
 function isImportCall(node) {
@@ -563,7 +576,7 @@ class Oracle {
   constructor(config) {
     this.config = config;
     this.root = path.resolve(config.root);
-    this.host = hermeticHost(this.root);
+    this.host = hermeticHost(this.root, config.hidden);
     this.options = compilerOptions(this.root, this.host, config.compiler_options);
     this.files = collectFiles(this.root, config.include, config.exclude);
     this.program = ts.createProgram({
@@ -854,7 +867,7 @@ class Oracle {
 
   resolveCall(node) {
     const isNew = ts.isNewExpression(node);
-    const callee = node.expression;
+    const callee = calleeOf(node);
     const nameNode = this.calleeNameNode(callee);
     const via = [];
     const isSuper = nameNode !== undefined && nameNode.kind === ts.SyntaxKind.SuperKeyword;
@@ -1015,9 +1028,10 @@ class Oracle {
   callsOf(sf) {
     const calls = [];
     const visit = (node) => {
-      if ((ts.isCallExpression(node) || ts.isNewExpression(node)) && !isRequireCall(node) && !isImportCall(node)) {
+      const isCall = ts.isCallExpression(node) || ts.isNewExpression(node) || ts.isTaggedTemplateExpression(node);
+      if (isCall && !isRequireCall(node) && !isImportCall(node)) {
         const pos = position(sf, node.getStart(sf));
-        const text = node.expression.getText(sf);
+        const text = calleeOf(node).getText(sf);
         calls.push({
           file: this.relative(sf.fileName),
           line: pos.line,
@@ -1026,6 +1040,7 @@ class Oracle {
           caller: callerOf(node),
           callee_text: text.length > CALLEE_TEXT_LIMIT ? text.slice(0, CALLEE_TEXT_LIMIT) : text,
           is_new: ts.isNewExpression(node),
+          ...(ts.isTaggedTemplateExpression(node) ? { tagged_template: true } : {}),
           ...this.resolveCall(node),
         });
       }
