@@ -34,6 +34,7 @@ from ..progress import SILENT, ProgressReporter
 from ..runtime.git import GitError, git
 from .dependencies import project_names, provided_packages
 from .edge_diff import edge_changes
+from .generated import without_generated
 from .incremental import (
     IngestRun,
     files_to_parse,
@@ -83,6 +84,9 @@ class IndexOptions:
     # the languages to read ("python", "py", "typescript", "ts", …); None: every language.
     # Files of the others are left out of the graph (removed if an earlier run indexed them).
     languages: frozenset[str] | None = None
+    # index generated files and bundles too (`generated.py`); by default they are skipped,
+    # each with its reason in the report
+    include_generated: bool = False
 
 
 def valid_repo_name(name: str) -> str:
@@ -147,6 +151,8 @@ def build_graph(
             project = dict(state.project)
         else:
             project = read_project(walked.project, state.project if state is not None else {})
+        if not options.include_generated:
+            walked = without_generated(walked, langs.derived, project)
     report.skipped.extend(walked.skipped)
     report.skipped_dirs.extend(walked.skipped_dirs)
     if (

@@ -13,12 +13,13 @@ from ..linking.base import Linker
 from ..linking.rules import PLAIN_RULES, IndexRules
 from ..model import Symbol
 from ..parsing import ModuleName, SourceParser
+from ..parsing.generated import FileEnds
 from .layout import SourceLayout
 from .manifests import ManifestReader, PackageNamer, no_packages
 
 __all__ = [
-    "Language", "ModuleGuess", "ModuleNamer", "block_comment", "looks_like_test",
-    "module_by_path", "runs_only_when_called",
+    "DerivedRule", "Language", "ModuleGuess", "ModuleNamer", "block_comment", "looks_like_test",
+    "module_by_path", "none_derived", "runs_only_when_called",
 ]  # fmt: skip
 
 ModuleNamer = Callable[[list[str], frozenset[str], str | None], dict[str, ModuleName]]
@@ -28,6 +29,16 @@ name -> the module name of each file (its qualified-name scheme)."""
 ModuleGuess = Callable[[str, Mapping[str, str]], ModuleName]
 """The path of a file the graph does not hold (one a diff adds or renames) and the graph's
 modules beside it (path -> module name) -> its module, as the next index would name it."""
+
+
+DerivedRule = Callable[[str, FileEnds, frozenset[str]], str | None]
+"""A file's path, its ends (`FileEnds`) and every path the walk found -> why the file is
+built from others the tree holds (a bundle, declarations beside their code), or None."""
+
+
+def none_derived(path: str, ends: FileEnds, paths: frozenset[str]) -> str | None:
+    """No file is built from another (the header markers of `parsing.generated` still apply)."""
+    return None
 
 
 def module_by_path(path: str, neighbours: Mapping[str, str]) -> ModuleName:
@@ -106,3 +117,7 @@ class Language:
     # method names of its built-in types (`x.get()`, `f.close()`): an unresolved call by one
     # says nothing of which repository function runs (the tests stage's namesakes skip them)
     builtin_methods: frozenset[str] = frozenset()
+    # why one of its files is built from others the tree holds (a bundle beside its sources,
+    # declarations beside their code): skipped unless `include_generated` (tool-written
+    # headers, which every language shares, are `parsing.generated`'s)
+    derived: DerivedRule = field(default=none_derived)
