@@ -5,16 +5,21 @@ and the hand-written files that must stay."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 
 from graphrag_code.cli.main import build_parser
+from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.ingest.offline import link_repository
+from graphrag_code.ingest.pipeline import IndexOptions, build_graph
 from graphrag_code.ingest.report import IngestReport
 from graphrag_code.languages import language_named
 from graphrag_code.model import EdgeKind, SkippedFile
 from graphrag_code.parsing.generated import HEAD_BYTES, FileEnds, read_ends, why_generated
+
+from .test_ingest import assert_equals_a_clean_index, dump
 
 FIXTURE = Path(__file__).parent / "fixtures" / "generated"
 
@@ -156,3 +161,34 @@ def test_the_index_command_takes_include_generated() -> None:
     parser = build_parser()
     assert parser.parse_args(["index", "."]).include_generated is False
     assert parser.parse_args(["index", ".", "--include-generated"]).include_generated is True
+
+
+def _paths(client: Neo4jClient, repo: str) -> set[str]:
+    rows = client.read(
+        "MATCH (n:Code {repo: $repo}) WHERE n.path IS NOT NULL RETURN DISTINCT n.path AS path",
+        {"repo": repo},
+    )
+    return {row["path"] for row in rows}
+
+
+def test_incremental_runs_follow_the_option(neo4j: Neo4jClient, tmp_path: Path) -> None:
+    """The option may change between runs of one repository: the generated files come into
+    the graph and go again, and the graph then equals a clean index."""
+    root = tmp_path / "g"
+    shutil.copytree(FIXTURE, root)
+    state = tmp_path / "state"
+    first = build_graph(root, neo4j, repo="g", state_dir=state)
+    assert {s.path: s.reason for s in first.skipped} == SKIPPED
+    assert _paths(neo4j, "g") == HANDWRITTEN
+    everything = build_graph(
+        root, neo4j, repo="g", state_dir=state, options=IndexOptions(include_generated=True)
+    )
+    assert (everything.mode, everything.skipped) == ("incremental", [])
+    assert _paths(neo4j, "g") == HANDWRITTEN | set(SKIPPED)
+    again = build_graph(root, neo4j, repo="g", state_dir=state)
+    assert again.mode == "incremental"
+    assert {s.path: s.reason for s in again.skipped} == SKIPPED
+    assert _paths(neo4j, "g") == HANDWRITTEN
+    unchanged = build_graph(root, neo4j, repo="g", state_dir=state)
+    assert (unchanged.files_parsed, len(unchanged.skipped)) == (0, len(SKIPPED))
+    assert_equals_a_clean_index(neo4j, root, "g", dump(neo4j, "g"), tmp_path / "clean")
