@@ -69,6 +69,8 @@ def why_generated(path: str, head: bytes) -> str | None:
     'generated (protoc header)'
     """
     head = head[:HEAD_BYTES]
+    if b"generated" not in head.lower():  # every marker says it: most files stop here
+        return None
     for pattern, reason in HEADER_MARKERS:
         if pattern.search(head):
             return f"generated ({reason})"

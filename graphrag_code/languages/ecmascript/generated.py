@@ -31,14 +31,16 @@ _ROOT_ENTRIES = ("index.js", "index.mjs", "index.cjs")
 
 BUNDLE_SIZE = 200_000  # bytes: larger, with another sign, a file is one bundle of many modules
 # `//# sourceMappingURL=` (`//@` is the older spelling) as the last line
-_MAP_TRAILER = re.compile(rb"^//[#@] sourceMappingURL=\S+\s*\Z", re.MULTILINE)
-# what bundlers write first: a UMD wrapper, webpack's and browserify's runtimes, parcel's,
-# esbuild's helpers and its `// src/x.ts` module markers
+_MAP_TRAILERS = (b"//# sourceMappingURL=", b"//@ sourceMappingURL=")
+# what bundlers write first: webpack's, browserify's and parcel's runtimes, esbuild's helpers
+# (literal texts: a search for each is cheaper than one pattern), a UMD wrapper, and esbuild's
+# `// src/x.ts` module markers
+_PRELUDE_TEXTS = (
+    b"/******/", b"__webpack_require__", b"webpackBootstrap", b"(function(){function r(e,n,t)",
+    b"require=(function e(t,n,r)", b"parcelRequire", b"var __defProp = Object.defineProperty;",
+)  # fmt: skip
 _PRELUDE = re.compile(
     rb"\(function\s*\(\s*(?:global|root)\s*,\s*factory\s*\)"
-    rb"|/\*{6}/|__webpack_require__|webpackBootstrap"
-    rb"|\(function\(\)\{function r\(e,n,t\)|require=\(function e\(t,n,r\)|parcelRequire"
-    rb"|^var __defProp = Object\.defineProperty;"
     rb"|^// (?:src|node_modules)/\S+\.[cm]?[jt]sx?\r?$",
     re.MULTILINE,
 )
@@ -93,12 +95,15 @@ def _bundle_by_content(ends: FileEnds) -> str | None:
     `BUNDLE_SIZE` or a linter-silencing banner; or a large source-mapped file. tsc writes the
     trailer on every file it compiles, and people write the banner: neither is enough alone,
     nor are the two together (tsc keeps a source's `/* eslint-disable */`)."""
-    mapped = _MAP_TRAILER.search(ends.tail) is not None
+    mapped = ends.tail.rstrip().rpartition(b"\n")[2].startswith(_MAP_TRAILERS)
     large = ends.size >= BUNDLE_SIZE
-    if _PRELUDE.search(ends.head) is not None and (
-        mapped or large or _BANNER.match(ends.head) is not None
-    ):
+    banner = _BANNER.match(ends.head) is not None
+    if (mapped or large or banner) and _prelude(ends.head):
         return "bundle (a bundler's prelude)"
     if mapped and large:
         return "bundle (a large source-mapped file)"
     return None
+
+
+def _prelude(head: bytes) -> bool:
+    return any(text in head for text in _PRELUDE_TEXTS) or _PRELUDE.search(head) is not None
