@@ -15,6 +15,7 @@ from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.ingest.offline import link_repository
 from graphrag_code.ingest.pipeline import IndexOptions, build_graph
 from graphrag_code.ingest.report import IngestReport
+from graphrag_code.ingest.state import StateStore
 from graphrag_code.languages import language_named
 from graphrag_code.model import EdgeKind, SkippedFile
 from graphrag_code.parsing.generated import HEAD_BYTES, FileEnds, read_ends, why_generated
@@ -120,6 +121,7 @@ def test_only_the_head_is_read() -> None:
 
 def test_a_large_file_with_a_prelude_or_a_map_is_a_bundle(tmp_path: Path) -> None:
     derived = language_named("javascript").derived
+    assert derived is not None
     prelude = b"/******/ (() => { // webpackBootstrap\n"
     trailer = b"\n//# sourceMappingURL=app.js.map\n"
     assert derived("a.js", FileEnds(prelude, b"}", 300_000), frozenset()) is not None
@@ -138,13 +140,14 @@ def test_a_large_file_with_a_prelude_or_a_map_is_a_bundle(tmp_path: Path) -> Non
 
 def test_declarations_stay_without_the_code_they_declare() -> None:
     derived = language_named("typescript").derived
+    assert derived is not None
     ends = FileEnds(b"export declare const a: number;", b"", 30)
     assert derived("lib/a.d.ts", ends, frozenset({"lib/a.d.ts"})) is None
     assert derived("lib/a.d.ts", ends, frozenset({"lib/a.d.ts", "lib/a.js"})) is not None
     assert derived("lib/esm/x/a.d.ts", ends, frozenset({"src/x/a.tsx"})) is not None
     assert derived("lib/esm/x/a.d.ts", ends, frozenset({"src/a.tsx"})) is None
     # a language without rules for built files keeps every file without a header
-    assert language_named("python").derived("a.py", ends, frozenset({"a.pyi"})) is None
+    assert language_named("python").derived is None
 
 
 def test_the_closing_report_counts_skips_by_reason() -> None:
@@ -192,3 +195,30 @@ def test_incremental_runs_follow_the_option(neo4j: Neo4jClient, tmp_path: Path) 
     unchanged = build_graph(root, neo4j, repo="g", state_dir=state)
     assert (unchanged.files_parsed, len(unchanged.skipped)) == (0, len(SKIPPED))
     assert_equals_a_clean_index(neo4j, root, "g", dump(neo4j, "g"), tmp_path / "clean")
+
+
+def test_a_watcher_run_sees_declarations_come_and_go_with_their_code(
+    neo4j: Neo4jClient, tmp_path: Path
+) -> None:
+    """With the paths a watcher reported: deleting `a.js` brings its `a.d.ts` into the graph
+    (nothing else declares the module now), restoring it takes it out again."""
+    root = tmp_path / "w"
+    code, declarations = root / "a.js", root / "a.d.ts"
+    root.mkdir()
+    code.write_text("function area(w, h) {\n  return w * h;\n}\nexports.area = area;\n")
+    declarations.write_text("export declare function area(w: number, h: number): number;\n")
+    (root / "b.ts").write_text('import { area } from "./a";\n\nexport const size = area(2, 3);\n')
+    store = StateStore(tmp_path / "state")
+    first = build_graph(root, neo4j, repo="w", store=store)
+    assert [s.path for s in first.skipped] == ["a.d.ts"]
+    text = code.read_text()
+    code.unlink()
+    hint = IndexOptions(changed_paths=frozenset({str(code)}))
+    gone = build_graph(root, neo4j, repo="w", store=store, options=hint)
+    assert (gone.skipped, _paths(neo4j, "w")) == ([], {"a.d.ts", "b.ts"})
+    code.write_text(text)
+    back = build_graph(root, neo4j, repo="w", store=store, options=hint)
+    assert [s.path for s in back.skipped] == ["a.d.ts"]
+    assert _paths(neo4j, "w") == {"a.js", "b.ts"}
+    store.wait()
+    assert_equals_a_clean_index(neo4j, root, "w", dump(neo4j, "w"), tmp_path / "clean")

@@ -6,14 +6,15 @@ converges to what a clean run would skip."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
+from pathlib import Path
 
 from ..languages.base import DerivedRule
 from ..model import SkippedFile
 from ..parsing.generated import read_ends, why_generated
 from ..parsing.walker import WalkResult
 
-__all__ = ["without_generated"]
+__all__ = ["adds_or_removes", "without_generated"]
 
 
 def without_generated(
@@ -38,3 +39,26 @@ def without_generated(
         else:
             skipped.append(SkippedFile(source.path, reason))
     return WalkResult(kept, skipped, walked.skipped_dirs, walked.project)
+
+
+def adds_or_removes(
+    root: Path,
+    known: Collection[str],
+    changed: Iterable[str],
+    suffixes: Mapping[str, str],
+    rules: Mapping[str, DerivedRule],
+) -> bool:
+    """Whether a watcher's `changed` paths add or remove a file of a language with rules for
+    built files (`known`: the files the last run indexed). A file built from it (`x.d.ts`
+    beside `x.js`) may then come or go with it, which only a full walk sees."""
+    for raw in changed:
+        path = Path(raw)
+        if path.is_absolute():
+            if not path.is_relative_to(root):
+                continue
+            path = path.relative_to(root)
+        if suffixes.get(path.suffix) in rules and (root / path).is_file() != (
+            path.as_posix() in known
+        ):
+            return True
+    return False

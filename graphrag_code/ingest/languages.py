@@ -62,8 +62,9 @@ class LanguageRun:
 
     @property
     def derived(self) -> dict[str, DerivedRule]:
-        """Language -> its rule for files built from others the tree holds."""
-        return {lang.name: lang.derived for lang in self.languages}
+        """Language -> its rule for files built from others the tree holds (the languages
+        that have one)."""
+        return {lang.name: lang.derived for lang in self.languages if lang.derived is not None}
 
     def prepare(
         self,

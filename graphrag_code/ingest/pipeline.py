@@ -34,7 +34,7 @@ from ..progress import SILENT, ProgressReporter
 from ..runtime.git import GitError, git
 from .dependencies import project_names, provided_packages
 from .edge_diff import edge_changes
-from .generated import without_generated
+from .generated import adds_or_removes, without_generated
 from .incremental import (
     IngestRun,
     files_to_parse,
@@ -307,7 +307,16 @@ def _walk(
     reported, only those paths are looked at (True: a partial walk, without project files);
     otherwise the whole tree is walked."""
     progress.stage("walking", None)
-    if state is not None and options.changed_paths is not None:
+    if (
+        state is not None
+        and options.changed_paths is not None
+        and (
+            options.include_generated
+            or not adds_or_removes(
+                root, state.file_stats, options.changed_paths, langs.suffixes, langs.derived
+            )
+        )
+    ):
         walked = walk_changes(
             root,
             languages=langs.suffixes,

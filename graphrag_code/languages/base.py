@@ -19,7 +19,7 @@ from .manifests import ManifestReader, PackageNamer, no_packages
 
 __all__ = [
     "DerivedRule", "Language", "ModuleGuess", "ModuleNamer", "block_comment", "looks_like_test",
-    "module_by_path", "none_derived", "runs_only_when_called",
+    "module_by_path", "runs_only_when_called",
 ]  # fmt: skip
 
 ModuleNamer = Callable[[list[str], frozenset[str], str | None], dict[str, ModuleName]]
@@ -34,11 +34,6 @@ modules beside it (path -> module name) -> its module, as the next index would n
 DerivedRule = Callable[[str, FileEnds, frozenset[str]], str | None]
 """A file's path, its ends (`FileEnds`) and every path the walk found -> why the file is
 built from others the tree holds (a bundle, declarations beside their code), or None."""
-
-
-def none_derived(path: str, ends: FileEnds, paths: frozenset[str]) -> str | None:
-    """No file is built from another (the header markers of `parsing.generated` still apply)."""
-    return None
 
 
 def module_by_path(path: str, neighbours: Mapping[str, str]) -> ModuleName:
@@ -120,4 +115,4 @@ class Language:
     # why one of its files is built from others the tree holds (a bundle beside its sources,
     # declarations beside their code): skipped unless `include_generated` (tool-written
     # headers, which every language shares, are `parsing.generated`'s)
-    derived: DerivedRule = field(default=none_derived)
+    derived: DerivedRule | None = None
