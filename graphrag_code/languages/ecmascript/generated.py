@@ -17,7 +17,7 @@ from ...parsing.generated import FileEnds
 
 __all__ = ["BUNDLE_SIZE", "ecmascript_derived"]
 
-_DECLARATIONS = re.compile(r"\.d\.([mc]?)ts$")
+_DECLARATIONS = re.compile(r"\.d\.[mc]?ts$")
 _CODE_SUFFIXES = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 _TYPED_SUFFIXES = (".ts", ".tsx", ".mts", ".cts")
 # folders a build writes its output to: `lib/esm/x.d.ts` declares `src/x.ts`
