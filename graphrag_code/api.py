@@ -81,6 +81,7 @@ def index_repository(
     changed_paths: frozenset[str] | None = None,
     on_wait: Callable[[str], None] | None = None,
     languages: frozenset[str] | None = None,
+    include_generated: bool = False,
 ) -> IngestReport:
     """Index the repository at `path` (incrementally when it was indexed before), then embed
     the nodes whose text changed.
@@ -96,7 +97,9 @@ def index_repository(
     One run per repository at a time: while another process indexes the same repository into
     the same database, this one calls `on_wait` with a message (else reports it as a progress
     stage) and waits for it. `languages` ({"py", "ts"}, names or aliases) restricts the run to
-    those languages' files.
+    those languages' files. Generated files (a `Code generated … DO NOT EDIT` or protoc
+    header) and bundles beside their sources (`index.umd.js`, `.d.ts` beside its `.js`) are
+    skipped, each with its reason in the report, unless `include_generated`.
     """
     settings = settings or load_settings()
     embedder = embedder or make_embedder(settings)
@@ -115,7 +118,12 @@ def index_repository(
                 repo=name,
                 state_dir=None if store is not None else settings.cache_dir / "graphs",
                 store=store,
-                options=IndexOptions(full=full, changed_paths=changed_paths, languages=languages),
+                options=IndexOptions(
+                    full=full,
+                    changed_paths=changed_paths,
+                    languages=languages,
+                    include_generated=include_generated,
+                ),
                 progress=progress,
             )
             if reembed:
@@ -147,6 +155,7 @@ def watch_repository(
     stop_event: threading.Event | None = None,
     languages: frozenset[str] | None = None,
     store: StateStore | None = None,
+    include_generated: bool = False,
 ) -> None:
     """Block, re-indexing `path` after each debounced batch of relevant changes (and
     embedding what changed, unless `embed` is False). Run one `index_repository` first: it
@@ -168,6 +177,7 @@ def watch_repository(
                 store=store,
                 changed_paths=changed,
                 languages=languages,
+                include_generated=include_generated,
             )
         )
 

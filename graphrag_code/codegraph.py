@@ -137,10 +137,13 @@ class CodeGraph:
         embed: bool = True,
         progress: ProgressReporter | None = None,
         languages: Iterable[str] | None = None,
+        include_generated: bool = False,
     ) -> IngestReport:
         """Index (incrementally after the first time) the repository at `path`, then embed
         what changed (`embed=False`: graph and full-text only). `languages` (`["py", "ts"]`)
-        restricts the run to those languages; by default every supported one is read."""
+        restricts the run to those languages; by default every supported one is read.
+        Generated files and bundles are skipped (the report says why) unless
+        `include_generated`."""
         self._searcher = None  # repository sizes (candidate over-fetch) change with indexing
         return index_repository(
             path,
@@ -153,6 +156,7 @@ class CodeGraph:
             embedder=self.embedder,
             store=self._store,
             languages=frozenset(languages) if languages is not None else None,
+            include_generated=include_generated,
         )
 
     def embed(
@@ -185,6 +189,7 @@ class CodeGraph:
         on_report: Callable[[IngestReport], None] = lambda _report: None,
         embed: bool = True,
         languages: Iterable[str] | None = None,
+        include_generated: bool = False,
         debounce_ms: int = 500,
         stop_event: threading.Event | None = None,
         stop_after: int | None = None,
@@ -210,6 +215,7 @@ class CodeGraph:
             stop_event=stop_event,
             languages=frozenset(languages) if languages is not None else None,
             store=self._store,
+            include_generated=include_generated,
         )
 
     def delete(self, repo: str, *, on_wait: Callable[[str], None] | None = None) -> None:

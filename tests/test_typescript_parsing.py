@@ -164,6 +164,43 @@ import("./fire-and-forget");
     }
 
 
+@pytest.mark.parametrize("path", ["src/names.js", "src/names.ts"])
+def test_reserved_words_and_strings_are_import_and_export_names(path: str) -> None:
+    """ES2015 allows any name in an import or export clause (`export { functionType as
+    function }` in zod's bundle); the JavaScript grammar reads only identifiers there and
+    `default` as a bare keyword, the TypeScript grammar reads them all."""
+    parsed = parse(
+        path,
+        """
+import { default as d, function as f } from "./x";
+export { if as when, default as main } from "./y";
+export { default } from "./z";
+export { q as "a-b" } from "./w";
+const functionType = () => d() + f();
+class K {}
+export { functionType as function, K as class, functionType as default, K as "k-k" };
+""",
+    )
+    assert parsed.issues == ()
+    imports = {(i.module, i.name, i.alias, i.exported) for i in parsed.imports}
+    assert imports == {
+        ("./x", "default", "d", False),
+        ("./x", "function", "f", False),
+        ("./y", "if", "when", True),
+        ("./y", "default", "main", True),
+        ("./z", "default", None, True),
+        ("./w", "q", "a-b", True),
+    }
+    exports = {(b.target, b.value) for b in parsed.bindings if b.kind == "export"}
+    assert exports == {
+        (("function",), ("functionType",)),
+        (("class",), ("K",)),
+        (("default",), ("functionType",)),
+        (("k-k",), ("K",)),
+    }
+    assert {s.qualified_name for s in parsed.symbols} == {f"{path}.functionType", f"{path}.K"}
+
+
 def test_calls_bindings_and_type_uses() -> None:
     parsed = parse(
         "src/c.ts",

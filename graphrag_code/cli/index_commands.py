@@ -44,6 +44,12 @@ def register(commands: Any) -> None:
         type=_language_list,
         help="only these languages, comma-separated (py,ts,js; default: every supported one)",
     )
+    index.add_argument(
+        "--include-generated",
+        action="store_true",
+        help="index generated files and bundles too (skipped by default: a `DO NOT EDIT` or "
+        "protoc header, index.umd.js, a .d.ts beside its .js)",
+    )
     index.set_defaults(handler=_index)
 
     export = commands.add_parser("export", help="export parts of the graph")
@@ -80,7 +86,7 @@ def _index(args: argparse.Namespace, console: Console) -> int:
             report = index_repository(
                 args.path, args.repo, client=client, settings=settings, full=args.full,
                 progress=bar, embed=embed, embedder=embedder, on_wait=say_waiting,
-                languages=args.languages,
+                languages=args.languages, include_generated=args.include_generated,
             )  # fmt: skip
         print_report(console, report, as_json=args.json)
         if args.watch:
@@ -88,6 +94,7 @@ def _index(args: argparse.Namespace, console: Console) -> int:
                 args.path, report.repo, client=client, settings=settings,
                 on_report=lambda r: print_report(console, r, as_json=args.json),
                 embed=embed, embedder=embedder, languages=args.languages,
+                include_generated=args.include_generated,
             )  # fmt: skip
     return 0
 
@@ -133,7 +140,10 @@ def print_report(console: Console, report: IngestReport, *, as_json: bool) -> No
             highlight=False,
         )
     if report.skipped:
-        console.print(f"[yellow]skipped {len(report.skipped)} file(s):[/]")
+        reasons = ", ".join(f"{n} {reason}" for reason, n in report.skipped_counts()[:8])
+        console.print(
+            f"[yellow]skipped {len(report.skipped)} file(s):[/] {reasons}", highlight=False
+        )
         for skipped in report.skipped[:20]:
             console.print(f"  {skipped.path}: {skipped.reason}", highlight=False)
         if len(report.skipped) > 20:

@@ -18,6 +18,7 @@ from ..languages import (
     select_languages,
     suffix_map,
 )
+from ..languages.base import DerivedRule
 from ..linking.base import LinkContext
 from ..linking.edges import FileLinks, NodeIds
 from ..linking.index import RepositoryIndex
@@ -58,6 +59,12 @@ class LanguageRun:
     @property
     def project_files(self) -> frozenset[str]:
         return project_file_names(self.languages)
+
+    @property
+    def derived(self) -> dict[str, DerivedRule]:
+        """Language -> its rule for files built from others the tree holds (the languages
+        that have one)."""
+        return {lang.name: lang.derived for lang in self.languages if lang.derived is not None}
 
     def prepare(
         self,

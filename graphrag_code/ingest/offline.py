@@ -15,6 +15,7 @@ from ..linking.edges import FileLinks, NodeIds
 from ..linking.index import RepositoryIndex
 from ..model import Edge, ParsedFile, ParseIssue, SkippedFile
 from ..parsing import ModuleName, ParseJob, imported_prefixes, parse_files, walk_repository
+from .generated import without_generated
 from .languages import LanguageRun, ProjectFiles, read_project
 from .link_pool import link_in_processes, link_weight
 
@@ -42,8 +43,10 @@ def link_repository(
     repo: str = "repo",
     workers: int = 1,
     languages: frozenset[str] | None = None,
+    include_generated: bool = False,
 ) -> LinkedRepository:
-    """Parse and link every source file under `path` (of `languages`; None: all)."""
+    """Parse and link every source file under `path` (of `languages`; None: all), generated
+    files and bundles only when `include_generated`."""
     root = Path(path).resolve()
     langs = LanguageRun.of(languages)
     walked = walk_repository(
@@ -52,6 +55,8 @@ def link_repository(
         interpreters=langs.interpreters,
         project_files=langs.project_files,
     )
+    if not include_generated:
+        walked = without_generated(walked, langs.derived)
     sources = {f.path: f for f in walked.files}
     names = module_names(sources, frozenset(), root_name=root.name)
 

@@ -34,6 +34,7 @@ from ..progress import SILENT, ProgressReporter
 from ..runtime.git import GitError, git
 from .dependencies import project_names, provided_packages
 from .edge_diff import edge_changes
+from .generated import adds_or_removes, without_generated
 from .incremental import (
     IngestRun,
     files_to_parse,
@@ -83,6 +84,9 @@ class IndexOptions:
     # the languages to read ("python", "py", "typescript", "ts", …); None: every language.
     # Files of the others are left out of the graph (removed if an earlier run indexed them).
     languages: frozenset[str] | None = None
+    # index generated files and bundles too (`generated.py`); by default they are skipped,
+    # each with its reason in the report
+    include_generated: bool = False
 
 
 def valid_repo_name(name: str) -> str:
@@ -147,6 +151,8 @@ def build_graph(
             project = dict(state.project)
         else:
             project = read_project(walked.project, state.project if state is not None else {})
+        if not options.include_generated:
+            walked = without_generated(walked, langs.derived, project)
     report.skipped.extend(walked.skipped)
     report.skipped_dirs.extend(walked.skipped_dirs)
     if (
@@ -301,7 +307,16 @@ def _walk(
     reported, only those paths are looked at (True: a partial walk, without project files);
     otherwise the whole tree is walked."""
     progress.stage("walking", None)
-    if state is not None and options.changed_paths is not None:
+    if (
+        state is not None
+        and options.changed_paths is not None
+        and (
+            options.include_generated
+            or not adds_or_removes(
+                root, state.file_stats, options.changed_paths, langs.suffixes, langs.derived
+            )
+        )
+    ):
         walked = walk_changes(
             root,
             languages=langs.suffixes,

@@ -113,6 +113,12 @@ class IngestReport:
         self.project_issues = dict(summary.project_issues)
         self.parse_issues.update(summary.project_issues)
 
+    def skipped_counts(self) -> list[tuple[str, int]]:
+        """(reason, files) for the files this run skipped, most files first: what a closing
+        report leads with ("2 generated (protoc header), 1 bundle (*.umd.*)")."""
+        counts = Counter(s.reason for s in self.skipped)
+        return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+
     @property
     def total_seconds(self) -> float:
         return sum(self.seconds.values())

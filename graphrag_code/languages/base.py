@@ -13,11 +13,12 @@ from ..linking.base import Linker
 from ..linking.rules import PLAIN_RULES, IndexRules
 from ..model import Symbol
 from ..parsing import ModuleName, SourceParser
+from ..parsing.generated import FileEnds
 from .layout import SourceLayout
 from .manifests import ManifestReader, PackageNamer, no_packages
 
 __all__ = [
-    "Language", "ModuleGuess", "ModuleNamer", "block_comment", "looks_like_test",
+    "DerivedRule", "Language", "ModuleGuess", "ModuleNamer", "block_comment", "looks_like_test",
     "module_by_path", "runs_only_when_called",
 ]  # fmt: skip
 
@@ -28,6 +29,11 @@ name -> the module name of each file (its qualified-name scheme)."""
 ModuleGuess = Callable[[str, Mapping[str, str]], ModuleName]
 """The path of a file the graph does not hold (one a diff adds or renames) and the graph's
 modules beside it (path -> module name) -> its module, as the next index would name it."""
+
+
+DerivedRule = Callable[[str, FileEnds, frozenset[str]], str | None]
+"""A file's path, its ends (`FileEnds`) and every path the walk found -> why the file is
+built from others the tree holds (a bundle, declarations beside their code), or None."""
 
 
 def module_by_path(path: str, neighbours: Mapping[str, str]) -> ModuleName:
@@ -106,3 +112,7 @@ class Language:
     # method names of its built-in types (`x.get()`, `f.close()`): an unresolved call by one
     # says nothing of which repository function runs (the tests stage's namesakes skip them)
     builtin_methods: frozenset[str] = frozenset()
+    # why one of its files is built from others the tree holds (a bundle beside its sources,
+    # declarations beside their code): skipped unless `include_generated` (tool-written
+    # headers, which every language shares, are `parsing.generated`'s)
+    derived: DerivedRule | None = None

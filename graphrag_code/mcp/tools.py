@@ -681,7 +681,8 @@ class GraphTools:
             f"{report.unresolved_calls} unresolved call sites, {report.total_seconds:.1f} s"
         ]
         if report.skipped:
-            lines.append(f"skipped {len(report.skipped)} file(s)")
+            reasons = ", ".join(f"{n} {reason}" for reason, n in report.skipped_counts()[:8])
+            lines.append(f"skipped {len(report.skipped)} file(s): {reasons}")
         answer = IndexAnswer(report.repo, report.as_dict(), freshness)
         return _result(lines + freshness_lines(freshness), answer)
 

@@ -14,7 +14,7 @@ from ...parsing.treesitter import node_text as _text
 from .jsdoc import jsdoc_types
 from .scopes import FileReader
 from .symbols import parameters_of
-from .syntax import FUNCTION_NODES, callee_parts, dotted_name, is_exports, unwrap
+from .syntax import FUNCTION_NODES, callee_parts, dotted_name, is_exports, specifier_names, unwrap
 from .types import single_type
 
 __all__ = ["Bindings"]
@@ -137,11 +137,10 @@ class Bindings(FileReader):
                     )
             for clause in (c for c in node.named_children if c.type == "export_clause"):
                 for spec in clause.named_children:
-                    name = spec.child_by_field_name("name")
-                    alias = spec.child_by_field_name("alias") or name
-                    if name is not None and alias is not None:  # `export { a }` too: a is
-                        exported = _text(alias).strip("'\"")  # exported even if imported
-                        records.append(Binding(module, (exported,), (_text(name),), "export", line))
+                    local, exported = specifier_names(spec)
+                    if local is not None:  # `export { a }` too: a is exported even if imported
+                        names = (exported or local,), (local,)
+                        records.append(Binding(module, *names, "export", line))
         for name in self.captures.get("exports.assignment", []):
             left = name.child_by_field_name("left")
             right = name.child_by_field_name("right")

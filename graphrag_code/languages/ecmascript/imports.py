@@ -9,7 +9,7 @@ from ...model import ImportStatement
 from ...parsing.treesitter import first_line
 from ...parsing.treesitter import node_text as _text
 from .scopes import FileReader
-from .syntax import dotted_name, is_exports, string_literal
+from .syntax import dotted_name, is_exports, specifier_names, string_literal
 
 __all__ = ["Imports"]
 
@@ -66,17 +66,13 @@ class Imports(FileReader):
                 for spec in child.named_children:
                     if spec.type != "import_specifier":
                         continue
-                    name = spec.child_by_field_name("name")
-                    alias = spec.child_by_field_name("alias")
-                    if name is None:
+                    imported, local = specifier_names(spec)
+                    if imported is None:
                         continue
                     typed = type_only or any(c.type == "type" for c in spec.children)
                     records.append(
-                        ImportStatement(
-                            scope, specifier, 0, _text(name).strip("'\""),
-                            _text(alias) if alias is not None else None, line, typed,
-                        )
-                    )  # fmt: skip
+                        ImportStatement(scope, specifier, 0, imported, local, line, typed)
+                    )
         return records
 
     def _reexport(self, node: ts.Node) -> list[ImportStatement]:
@@ -101,18 +97,15 @@ class Imports(FileReader):
             return [ImportStatement(scope, specifier, 0, "*", None, line, type_only, exported=True)]
         records = []
         for spec in clause.named_children:
-            name = spec.child_by_field_name("name")
-            alias = spec.child_by_field_name("alias")
-            if spec.type != "export_specifier" or name is None:
+            if spec.type != "export_specifier":
+                continue
+            imported, exported = specifier_names(spec)
+            if imported is None:
                 continue
             typed = type_only or any(c.type == "type" for c in spec.children)
             records.append(
-                ImportStatement(
-                    scope, specifier, 0, _text(name).strip("'\""),
-                    _text(alias).strip("'\"") if alias is not None else None, line, typed,
-                    exported=True,
-                )
-            )  # fmt: skip
+                ImportStatement(scope, specifier, 0, imported, exported, line, typed, exported=True)
+            )
         return records
 
     def _require(self, node: ts.Node) -> list[ImportStatement]:

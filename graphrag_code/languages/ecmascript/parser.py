@@ -117,9 +117,11 @@ class EcmaScriptParser:
         parser = self._parsers.get(grammar)
         if parser is None:
             parser = self._parsers[grammar] = ts.Parser(_language(grammar))
-        tree = parser.parse(source)
+        tree, parsed = parser.parse(source), source
+        if tree.root_node.has_error and grammar == "javascript":
+            tree, parsed = _quoted_names(parser, tree, source)
         if tree.root_node.has_error:
-            tree = _repaired(parser, tree, source)
+            tree = _repaired(parser, tree, parsed)
         captures = source_captures(_query(grammar), tree.root_node)
         state = FileState(module=module, grammar=grammar)
         symbols = Symbols(state, captures).build()
@@ -174,6 +176,45 @@ def _repaired(parser: ts.Parser, tree: ts.Tree, source: bytes) -> ts.Tree:
     repaired = parser.parse(b"\n".join(lines))
     before = len(syntax_issues(tree.root_node))
     return repaired if len(syntax_issues(repaired.root_node)) < before else tree
+
+
+# ES2015 allows any name, reserved words too, as an imported or exported name
+# (`export { functionType as function }`: zod's bundle); the JavaScript grammar reads only
+# identifiers there (the TypeScript grammar reads them all)
+_RESERVED = (
+    rb"break|case|catch|class|const|continue|debugger|delete|do|else|enum|export|extends|false"
+    rb"|finally|for|function|if|import|in|instanceof|new|null|return|super|switch|this|throw"
+    rb"|true|try|typeof|var|void|while|with"
+)
+_CLAUSE = re.compile(rb"\b(?:import|export)\b[^;{}()'\"`]*\{[^{}]*\}")
+_RESERVED_NAME = re.compile(
+    rb"(?<=\bas)(\s+)(" + _RESERVED + rb")\b|(?<=[{,])(\s*)(" + _RESERVED + rb")(?=\s+as\b)"
+)
+
+
+def _quoted_names(parser: ts.Parser, tree: ts.Tree, source: bytes) -> tuple[ts.Tree, bytes]:
+    """The tree (and the source it read) with reserved words quoted where an import or export
+    clause names them (`as function` -> `as "function"`, as ES2022 string names are written),
+    when that parses with fewer errors. Lines keep their numbers."""
+
+    def quote(clause: re.Match[bytes]) -> bytes:
+        return _RESERVED_NAME.sub(
+            lambda m: (
+                m.group(1) + b'"' + m.group(2) + b'"'
+                if m.group(2) is not None
+                else m.group(3) + b'"' + m.group(4) + b'"'
+            ),
+            clause.group(0),
+        )
+
+    quoted = _CLAUSE.sub(quote, source)
+    if quoted == source:
+        return tree, source
+    requoted = parser.parse(quoted)
+    before = len(syntax_issues(tree.root_node))
+    if len(syntax_issues(requoted.root_node)) < before:
+        return requoted, quoted
+    return tree, source
 
 
 def _comment(line: bytes) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from ..base import Language
 from .conventions import BUILTIN_METHODS, RUNNER_CALLS, EcmaScriptConventions
 from .distributions import ECMASCRIPT_MANIFESTS
+from .generated import ecmascript_derived
 from .linker import EcmaScriptLinker
 from .parser import (
     JAVASCRIPT_SUFFIXES,
@@ -31,6 +32,7 @@ TYPESCRIPT = Language(
     manifests=ECMASCRIPT_MANIFESTS,
     runner_calls=RUNNER_CALLS,
     builtin_methods=BUILTIN_METHODS,
+    derived=ecmascript_derived,
 )
 JAVASCRIPT = Language(
     name="javascript",
@@ -44,4 +46,5 @@ JAVASCRIPT = Language(
     manifests=ECMASCRIPT_MANIFESTS,
     runner_calls=RUNNER_CALLS,
     builtin_methods=BUILTIN_METHODS,
+    derived=ecmascript_derived,
 )

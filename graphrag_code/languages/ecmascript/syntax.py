@@ -11,7 +11,7 @@ from ...parsing.treesitter import node_text as _text
 
 __all__ = [
     "FUNCTION_NODES", "callee_parts", "dotted_name", "is_exports", "pattern_names",
-    "required_specifier", "string_literal", "unwrap",
+    "required_specifier", "specifier_names", "string_literal", "unwrap",
 ]  # fmt: skip
 
 
@@ -112,6 +112,23 @@ def string_literal(node: ts.Node | None) -> str | None:
     ):
         return None
     return _text(node)[1:-1]
+
+
+def specifier_names(spec: ts.Node) -> tuple[str | None, str | None]:
+    """(name, alias) of an import or export specifier, `"a-b"` string names unquoted. The
+    JavaScript grammar reads `default` as a bare keyword, outside the name and alias fields:
+    `import { default as y }`, `export { x as default }` (the TypeScript grammar does not)."""
+    name = spec.child_by_field_name("name")
+    alias = spec.child_by_field_name("alias")
+    texts = [_text(name).strip("'\"") if name is not None else None]
+    texts.append(_text(alias).strip("'\"") if alias is not None else None)
+    if name is None or alias is None:
+        words = [c.type for c in spec.children if c.type in ("default", "as")]
+        if words and words[0] == "default":
+            texts[0] = "default"
+        elif words[-2:] == ["as", "default"]:
+            texts[1] = "default"
+    return texts[0], texts[1]
 
 
 def is_exports(target: Dotted) -> bool:
