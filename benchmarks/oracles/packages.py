@@ -253,6 +253,12 @@ def _extract_archive(archive: Path, dest: Path) -> None:
         tf.extractall(dest, filter="data")
 
 
+def sdist_dir(name: str, version: str, into: Path = SRC_DIR) -> Path:
+    """Where the sdist of ``name==version`` is (or will be) extracted: its root, as a user
+    would index the repository (tests and docs included)."""
+    return into / f"{canonical_name(name)}-{version}"
+
+
 def extract_sdist(name: str, version: str, archive: Path, into: Path = SRC_DIR) -> Path:
     """Extract ``archive`` into ``into/<name>-<version>/`` (idempotent) and return it.
 
@@ -260,7 +266,7 @@ def extract_sdist(name: str, version: str, archive: Path, into: Path = SRC_DIR) 
     sdist root (the one holding ``PKG-INFO``). Extraction goes through a temporary directory
     and a rename, so an interrupted run never leaves a half-extracted tree that looks complete.
     """
-    target = into / f"{canonical_name(name)}-{version}"
+    target = sdist_dir(name, version, into)
     if (target / _DONE_MARKER).is_file():
         return target
     into.mkdir(parents=True, exist_ok=True)
