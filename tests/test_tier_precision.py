@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+import pytest
+
+from benchmarks.accuracy import graph_accuracy
 from benchmarks.accuracy.tier_precision import (
     Judges,
     edge_counts,
@@ -111,3 +115,13 @@ def test_the_held_out_set_is_apart_from_the_tuning_set() -> None:
     assert not held_out & {package.name for package in TUNING}
     assert {"attrs", "rich", "click", "flask"} <= {package.name for package in TUNING}
     assert PACKAGES == TUNING + HELD_OUT
+
+
+def test_a_set_leaves_out_the_packages_without_oracles(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(graph_accuracy, "ORACLE_OUT_DIR", tmp_path)
+    (tmp_path / "cleo-2.1.0.calls.json").write_text("{}")
+    assert graph_accuracy._specs([], "heldout") == ["cleo==2.1.0"]
+    assert "marshmallow==3.23.1 left out" in capsys.readouterr().out
+    assert graph_accuracy._specs(["x==1"], "heldout") == ["x==1"]  # named packages win
