@@ -15,9 +15,14 @@ with the graph our linker builds from the same sdist sources.
   in the cache): a pair that ran is right whatever the checkers say. Checkers do not model
   what a decorator put in place of a definition, a dict of functions, a callback; running
   code does. Reported apart (precision only), next to the checkers' figures.
+- Every tier's precision by that chain of judges, the certain tiers' precision and recall, and
+  possible CALLS edges per certain one, in the package and in its whole sdist
+  (`benchmarks.accuracy.tier_precision`), with issue 50's targets met or missed.
+  `--set tuning|heldout|all` runs a set of `benchmarks.oracles.packages` (a package whose
+  oracles are not in the cache is left out with a note).
 
     .venv/bin/python -m benchmarks.accuracy.graph_accuracy [requests==2.32.3 ...] [--json out.json]
-        [--show-errors N]
+        [--show-errors N] [--set heldout] [--md out.md]
 """
 
 from __future__ import annotations
@@ -29,17 +34,34 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchmarks.oracles.packages import ORACLE_OUT_DIR, PACKAGES, fetch, parse_spec
+from benchmarks.accuracy import tier_precision
+from benchmarks.accuracy.tier_precision import Judges, tier_score
+from benchmarks.oracles.packages import (
+    HELD_OUT,
+    ORACLE_OUT_DIR,
+    PACKAGES,
+    TUNING,
+    PinnedPackage,
+    fetch,
+    parse_spec,
+    sdist_dir,
+)
 from benchmarks.oracles.runtime_env import RUNTIME_DIR
 from graphrag_code.ingest.offline import LinkedRepository, link_repository
 from graphrag_code.languages.python.linker import IMPLICIT
-from graphrag_code.model import Edge, EdgeKind, Resolution
+from graphrag_code.model import CERTAIN_TIERS, Edge, EdgeKind, Resolution
 
 DEFAULT_PACKAGES = (
     "requests==2.32.3", "flask==3.0.3", "click==8.1.7", "httpx==0.28.1",
     # held out while value flow was tuned on the four above (issue 15)
     "starlette==0.41.3", "huey==2.5.2",
 )  # fmt: skip
+
+SETS: dict[str, tuple[PinnedPackage, ...]] = {
+    "tuning": TUNING,
+    "heldout": HELD_OUT,
+    "all": PACKAGES,
+}
 
 
 @dataclass
@@ -174,7 +196,7 @@ def _second_opinion_pairs(
     }
 
 
-def _named_sites(jedi: dict[str, Any], mypy: dict[str, Any]) -> set[tuple[str, int, str]]:
+def _named_sites(jedi: dict[str, Any], mypy: dict[str, Any] | None) -> set[tuple[str, int, str]]:
     """(module, line, callee name) of the calls jedi resolved to anything, and of those mypy
     resolved where jedi did not: a call by that name on that line was judged."""
     named = {
@@ -187,7 +209,7 @@ def _named_sites(jedi: dict[str, Any], mypy: dict[str, Any]) -> set[tuple[str, i
         for site in jedi["call_sites"]
         if not site["targets"] and not site.get("external")
     }
-    for site in mypy["call_sites"]:
+    for site in mypy["call_sites"] if mypy is not None else ():
         key = (site["module"], site["line"], site["target"].rsplit(".", 1)[-1])
         if key in unresolved:
             named.add(key)
@@ -253,10 +275,53 @@ def evaluate(spec: str, show_errors: int = 0) -> dict[str, Any]:
     mypy_oracle = json.loads(mypy_path.read_text()) if mypy_path.is_file() else None
     runtime_path = RUNTIME_DIR / f"{name}-{version}.calls.json"
     runtime = json.loads(runtime_path.read_text()) if runtime_path.is_file() else None
-    return compare(
+    result = compare(
         spec, imports_oracle, calls_oracle, show_errors, mypy_oracle=mypy_oracle,
         runtime_oracle=runtime,
     )  # fmt: skip
+    sdist = link_repository(sdist_dir(name, version), repo=name)
+    counts = tier_precision.edge_counts(sdist.edges())
+    result["edges_by_tier_sdist"] = dict(sorted(counts.items()))
+    result["possible_per_certain_sdist"] = tier_precision.possible_per_certain(counts)
+    result["set"] = _set_of(spec)
+    result["targets"] = tier_precision.targets(result)
+    return result
+
+
+def _set_of(spec: str) -> str:
+    """The set `spec` belongs to: tuning, heldout, or "-" in neither."""
+    for name in ("tuning", "heldout"):
+        if any(package.spec == spec for package in SETS[name]):
+            return name
+    return "-"
+
+
+def _by_tier(
+    linked: LinkedRepository,
+    tiers: dict[Resolution, set[tuple[str, str]]],
+    oracle_calls: set[tuple[str, str]],
+    judges: Judges,
+    named: set[tuple[str, int, str]],
+) -> dict[str, Any]:
+    """The certain tiers' precision and recall, and every tier's precision, by `judges`."""
+    certain_tiers = {Resolution(tier) for tier in CERTAIN_TIERS}
+    certain = set().union(*(tiers[tier] for tier in certain_tiers))
+    counts = tier_precision.edge_counts(linked.edges())
+    return {
+        "certain": {
+            **tier_score(certain, _judged_by_name(linked, certain_tiers, named), judges),
+            "recall": round(_score(certain, oracle_calls).recall, 4),
+            "judges": judges.chain,
+        },
+        "tiers": {
+            tier.value: {
+                "edges": counts.get(tier.value, 0),
+                **tier_score(tiers[tier], _judged_by_name(linked, {tier}, named), judges),
+            }
+            for tier in Resolution
+        },
+        "possible_per_certain": tier_precision.possible_per_certain(counts),
+    }
 
 
 def _runtime_pairs(runtime: dict[str, Any], modules: list[str]) -> set[tuple[str, str]]:
@@ -308,9 +373,21 @@ def compare(
             tier.value: _score(tiers[tier], oracle_calls).as_dict() for tier in Resolution
         },
     }
+    ran = (
+        _runtime_pairs(runtime_oracle, imports_oracle["modules"])
+        if runtime_oracle is not None
+        else None
+    )
+    judges = Judges(
+        jedi=frozenset(oracle_calls),
+        checkers=frozenset(oracle_calls | _second_opinion_pairs(calls_oracle, mypy_oracle)),
+        running=frozenset(ran) if ran is not None else None,
+    )
+    named_sites = _named_sites(calls_oracle, mypy_oracle)
+    result.update(_by_tier(linked, tiers, oracle_calls, judges, named_sites))
     if mypy_oracle is not None:
         # precision against jedi, with mypy judging the sites jedi could not
-        both = oracle_calls | _second_opinion_pairs(calls_oracle, mypy_oracle)
+        both = set(judges.checkers)
         result["calls_certain_jedi_then_mypy"] = _score(certain, both).as_dict()
         unresolved = _unresolved_sites(calls_oracle)
         typed = {(site["module"], site["line"]) for site in mypy_oracle["call_sites"]}
@@ -320,12 +397,10 @@ def compare(
         # callee's name): a call neither resolved (a callback, a dict of functions, what a
         # decorator returned) can be neither confirmed nor refuted, and is listed apart
         certain_tiers = {Resolution.EXACT, Resolution.INFERRED}
-        named = _named_sites(calls_oracle, mypy_oracle)
-        judged_both = _judged_by_name(linked, certain_tiers, named)
+        judged_both = _judged_by_name(linked, certain_tiers, named_sites)
         result["calls_certain_jedi_then_mypy_judged"] = _score(judged_both, both).as_dict()
         result["calls_certain_unjudged"] = sorted(certain - judged_both - both)
-        if runtime_oracle is not None:
-            ran = _runtime_pairs(runtime_oracle, imports_oracle["modules"])
+        if ran is not None:
             confirmed = (certain - both) & ran
             result["calls_certain_confirmed_by_runtime"] = sorted(confirmed)
             result["calls_certain_jedi_mypy_runtime_precision"] = round(
@@ -372,19 +447,44 @@ def _runtime_cell(result: dict[str, Any]) -> str:
     return f"{precision:.3f} (+{len(result['calls_certain_confirmed_by_runtime'])})"
 
 
+def _specs(packages: list[str], chosen_set: str | None) -> list[str]:
+    """The packages named, else those of the chosen set whose oracles are cached, else the
+    default six."""
+    if packages:
+        return packages
+    if chosen_set is None:
+        return list(DEFAULT_PACKAGES)
+    specs = []
+    for package in SETS[chosen_set]:
+        if (ORACLE_OUT_DIR / f"{package.name}-{package.version}.calls.json").is_file():
+            specs.append(package.spec)
+        else:
+            print(
+                f"note: {package.spec} left out: no oracles (python -m benchmarks.oracles.run_all)"
+            )
+    return specs
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("packages", nargs="*", default=list(DEFAULT_PACKAGES))
+    parser.add_argument("packages", nargs="*")
+    parser.add_argument("--set", choices=sorted(SETS), dest="chosen_set")
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--md", type=Path, help="the per-tier table, as Markdown")
     parser.add_argument("--show-errors", type=int, default=0)
     args = parser.parse_args()
     known = {p.spec for p in PACKAGES}
     results = []
-    for spec in args.packages:
+    for spec in _specs(args.packages, args.chosen_set):
         if spec not in known:
             print(f"note: {spec} is not pinned in benchmarks/oracles/packages.py")
         results.append(evaluate(spec, args.show_errors))
     print(markdown(results))
+    print()
+    print(tier_precision.markdown(results))
+    if args.md:
+        args.md.parent.mkdir(parents=True, exist_ok=True)
+        args.md.write_text(tier_precision.markdown(results) + "\n")
     if args.show_errors:
         print(json.dumps([{r["package"]: r["errors"]} for r in results], indent=1))
     if args.json:
