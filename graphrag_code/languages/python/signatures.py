@@ -38,6 +38,8 @@ _NEVER_RETURNS = frozenset(
 )
 
 
+# types that every value has: a signature of only these says nothing to match on
+_ANYTHING = frozenset({"typing.Any", "typing_extensions.Any", "<builtin>.object"})
 # a method called through its class as well as an instance: no `self` to bind
 _UNBOUND = frozenset({"staticmethod", "classmethod"})
 
@@ -180,6 +182,8 @@ class SignatureMatcher:
             return None
         if not keys and result is None:
             return None  # `Callable[[], None]`: any function without arguments
+        if all(key in _ANYTHING for key in keys) and (result is None or result in _ANYTHING):
+            return None  # `Callable[[Any], Any]`: any function of one argument
         bucket = keys[0].rpartition(".")[2] if keys else "()"
         return [
             symbol.qualified_name
