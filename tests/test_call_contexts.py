@@ -113,3 +113,24 @@ def test_a_factory_returns_what_this_call_passed() -> None:
         ("m.use_b", "m.make", "exact"),
         ("m.use_b", "m.B", "inferred"),
     )
+
+
+def test_an_instance_made_here_holds_what_this_construction_passed() -> None:
+    # `builder = Builder(A)`: its attribute holds `A`, not what other Builders were given
+    assert_calls(
+        {
+            "m.py": "class Builder:\n    def __init__(self, cls):\n        self._cls = cls\n\n"
+            "    def build(self):\n        return self._cls\n\n\n"
+            "class A:\n    pass\n\n\nclass B:\n    pass\n\n\n"
+            "def make_a():\n    builder = Builder(A)\n    cls = builder.build()\n"
+            "    return cls()\n\n\n"
+            "def make_b():\n    builder = Builder(B)\n    cls = builder.build()\n"
+            "    return cls()\n"
+        },
+        ("m.make_a", "m.Builder.__init__", "exact"),
+        ("m.make_a", "m.Builder.build", "inferred"),
+        ("m.make_a", "m.A", "inferred"),
+        ("m.make_b", "m.Builder.__init__", "exact"),
+        ("m.make_b", "m.Builder.build", "inferred"),
+        ("m.make_b", "m.B", "inferred"),
+    )

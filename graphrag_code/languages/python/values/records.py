@@ -10,7 +10,7 @@ complete (every source followed to something known).
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Set
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ....model import Arguments, Block, Expr
 from ..resolver import External, Instance, ModuleRef, SymbolRef, Target
@@ -186,6 +186,11 @@ class Values:
     their parameters: those calls. One call of such a function is passed its own arguments,
     not every call's (`without_callers_of`)."""
 
+    made_by: dict[Value, Caller] = field(default_factory=dict)
+    """For an instance made by one known call of its class (and a method taken off it): that
+    call, as the `__init__` it runs. Its attributes hold what that call passed, not what other
+    instances were given (`builder = Builder(cls); builder.build()`)."""
+
     @classmethod
     def unknown(cls, dynamic: str = "") -> Values:
         return cls({}, False, dynamic)
@@ -201,7 +206,12 @@ class Values:
                 self.found[value] = chain(why, reason)
                 if through:
                     self.callers_of[value] = through
-            elif value in self.callers_of:
+                if value in other.made_by:
+                    self.made_by[value] = other.made_by[value]
+                continue
+            if self.made_by.get(value) != other.made_by.get(value):
+                self.made_by.pop(value, None)  # made in two places, or one not known
+            if value in self.callers_of:
                 # found both ways: only through the functions both ways pass it to
                 both = _both_ways(self.callers_of[value], through)
                 if both:
@@ -214,17 +224,26 @@ class Values:
     def otherwise(self, why: str) -> Values:
         """These values, with `why` as the reason of those that have none."""
         found = {v: r or why for v, r in self.found.items()}
-        return Values(found, self.complete, self.dynamic, dict(self.callers_of))
+        return replace(
+            self, found=found, callers_of=dict(self.callers_of), made_by=dict(self.made_by)
+        )
 
     def copy(self) -> Values:
-        return Values(dict(self.found), self.complete, self.dynamic, dict(self.callers_of))
+        return replace(
+            self,
+            found=dict(self.found),
+            callers_of=dict(self.callers_of),
+            made_by=dict(self.made_by),
+        )
 
     def __iter__(self) -> Iterator[tuple[Value, str]]:
         return iter(list(self.found.items()))
 
     def because(self, why: str) -> Values:
         found = {v: chain(why, r) for v, r in self.found.items()}
-        return Values(found, self.complete, self.dynamic, dict(self.callers_of))
+        return replace(
+            self, found=found, callers_of=dict(self.callers_of), made_by=dict(self.made_by)
+        )
 
     def passed_to(self, callers: Callers) -> Values:
         """These values as `callers` pass them to functions' parameters (or what calling
@@ -232,7 +251,9 @@ class Values:
         if not callers:
             return self
         callers_of = {v: self.callers_of.get(v, _NO_CALLERS) | callers for v in self.found}
-        return Values(dict(self.found), self.complete, self.dynamic, callers_of)
+        return replace(
+            self, found=dict(self.found), callers_of=callers_of, made_by=dict(self.made_by)
+        )
 
     def without_callers_of(self, call: Caller) -> Values:
         """These values as one call sees them: not those that only other calls of its
@@ -257,7 +278,26 @@ class Values:
             if v not in kept
             for other in self.callers_of[v]
         )
-        return Values(kept, self.complete and not here, self.dynamic, callers_of)
+        made_by = {v: c for v, c in self.made_by.items() if v in kept}
+        return Values(kept, self.complete and not here, self.dynamic, callers_of, made_by)
+
+    def unmade(self) -> Values:
+        """These values with no instance known to be made by one call: what a function returns
+        (its object may be made by an override the call dispatches to: `self.get_huey()`)."""
+        if not self.made_by:
+            return self
+        return replace(self, found=dict(self.found), callers_of=dict(self.callers_of), made_by={})
+
+    def made(self, call: Caller | None, kind: type[Instance] | type[Bound]) -> Values:
+        """These values as made by `call`, those of `kind` (an instance; a method taken off
+        it), where the call is known."""
+        if call is None:
+            return self
+        made_by = dict(self.made_by)
+        made_by.update((v, call) for v in self.found if isinstance(v, kind))
+        return replace(
+            self, found=dict(self.found), callers_of=dict(self.callers_of), made_by=made_by
+        )
 
 
 Caller = tuple[str, str, Arguments]

@@ -89,6 +89,9 @@ def _call_result(
         returned = self._result_of(value, arguments, where)
         # what calling a value the callers of some function passed returns came so too
         through = callees.callers_of.get(value, frozenset())
+        made_by = callees.made_by.get(value)
+        if made_by is not None:  # a method of an instance one known call made
+            returned = returned.without_callers_of(made_by)
         result.add(returned.passed_to(through), why)
     return result
 
@@ -105,7 +108,9 @@ def _result_of(
         if symbol is None:
             return Values.unknown()
         if symbol.kind == SymbolKind.CLASS:
-            return Values.of(Instance(symbol.qualified_name))
+            made = Values.of(Instance(symbol.qualified_name))
+            init = self.resolver.constructor(symbol.qualified_name)
+            return made.made((init, where.scope, arguments) if init else None, Instance)
         receiver = value.receiver if isinstance(value, Bound) else None
         if receiver is not None and self.resolver.returns_self(symbol.qualified_name):
             why = f"the return value of `{symbol.qualified_name}` (`Self`)"
@@ -114,8 +119,8 @@ def _result_of(
         if arguments:
             inlined = self._passed_through(symbol, value, arguments, where)
             if inlined is not None:
-                return inlined.without_callers_of(call)
-        return self._function_result(symbol.qualified_name).without_callers_of(call)
+                return inlined.without_callers_of(call).unmade()
+        return self._function_result(symbol.qualified_name).without_callers_of(call).unmade()
     if isinstance(value, External):
         if value.dotted[-1][:1].isupper():
             return Values.of(External(value.dotted, inferred=True))
