@@ -116,8 +116,9 @@ _LAZY = ("roles", "seeds", "receivers", "reach")
 # the call sites, parses carry the names they use as values; 31: the run's summary of the
 # repository, `RepositorySummary`; 32: pickled records moved with the language folders,
 # `linking.edges.FileLinks`, `parsing.base.ModuleName`); 33: Python value-flow expressions
-# as typed records (`model.Name`, `model.Call`, ...), not tagged tuples)
-_FORMAT = 33
+# as typed records (`model.Name`, `model.Call`, ...), not tagged tuples); 34: `if x is None:`
+# arms as `("<none>", x)` flows)
+_FORMAT = 34
 _MAGIC = b"graphrag-code state\n"  # then the table's offset, 8 bytes little-endian
 # the per-file fields pickled one file at a time on disk (see `StateStore._write`)
 _PER_FILE = ("parsed", "links", "node_ids")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from ..model import (
     ArmEnd,
@@ -20,6 +20,7 @@ from ..model import (
     Call,
     CallArguments,
     Definition,
+    Dotted,
     Expr,
     LambdaExpr,
     Name,
@@ -33,8 +34,9 @@ from ..model import (
 
 __all__ = [
     "ATTRIBUTE", "CALL_KEY", "CONTAINER_MARKS", "FLOWS_KEY", "GLOBALS", "SIGNATURE_KEY",
-    "STORE_KEY", "VALUE_CALLS", "VALUE_KEY", "call_names", "flow_keys", "mentions", "pass_name",
-    "store_names", "stores", "value_calls", "value_names", "value_references",
+    "STORE_KEY", "VALUE_CALLS", "VALUE_KEY", "bound_references", "call_names", "flow_keys",
+    "mentions", "pass_name", "store_names", "stores", "value_calls", "value_names",
+    "value_references",
 ]  # fmt: skip
 
 FLOWS_KEY = "flows:"
@@ -63,25 +65,41 @@ def _value_references(parsed: ParsedFile) -> list[str]:
     """The last names of what a file uses as values (once each): the names and attributes its
     assignments, returns, defaults and stores read, and the arguments of its calls
     (decorators included: `@d` passes the function), but not what it only calls."""
-    found: set[str] = set()
-    stack: list[Expr] = [flow.value for flow in parsed.flows]
-    stack += [value for call in parsed.passes for _, value in call.arguments]
+    return sorted({name for _, name, _ in _references(parsed)})
+
+
+def _references(parsed: ParsedFile) -> Iterator[tuple[str, str, Dotted | None]]:
+    """(scope, name, what it is taken off) of each value reference (`_value_references`):
+    `x.m` is `m` taken off `x`, `f` is taken off nothing (`()`), `f().m` off an expression
+    (None)."""
+    stack: list[tuple[str, Expr]] = [(flow.scope, flow.value) for flow in parsed.flows]
+    stack += [(call.scope, value) for call in parsed.passes for _, value in call.arguments]
     while stack:
-        match stack.pop():
+        scope, expr = stack.pop()
+        match expr:
             case Name(dotted):
-                found.add(dotted[-1])
+                yield scope, dotted[-1], dotted[:-1]
             case Definition(qualified_name):
-                found.add(qualified_name.rpartition(".")[2])
+                yield scope, qualified_name.rpartition(".")[2], ()
             case Attribute(value, name):
-                found.add(name)
-                stack.append(value)
+                yield scope, name, value.dotted if isinstance(value, Name) else None
+                stack.append((scope, value))
             case Call(callee, arguments):
                 if not isinstance(callee, Name):
-                    stack.append(callee)  # `make()()`: what `make` returns is a value, not make
-                stack += [value for _, value in arguments]
+                    # `make()()`: what `make` returns is a value, not make
+                    stack.append((scope, callee))
+                stack += [(scope, value) for _, value in arguments]
             case other:
-                stack += subexpressions(other)
-    return sorted(found)
+                stack += [(scope, part) for part in subexpressions(other)]
+
+
+def bound_references(parsed: ParsedFile) -> list[tuple[str, str, Dotted | None]]:
+    """(name, scope, what it is taken off) of each value reference that takes an attribute
+    off something (`obj.method`, not `function`): how a method becomes a value, bound."""
+    return sorted(
+        {(name, scope, owner) for scope, name, owner in _references(parsed) if owner != ()},
+        key=lambda found: (found[0], found[1], found[2] or ()),
+    )
 
 
 def value_references(parsed: ParsedFile) -> tuple[str, ...]:

@@ -37,6 +37,7 @@ from .flowkeys import (
     STORE_KEY,
     VALUE_CALLS,
     VALUE_KEY,
+    bound_references,
     pass_name,
     stores,
     value_calls,
@@ -139,6 +140,9 @@ class RepositoryIndex:
         self.descriptor_names: Counter[str] = Counter()
         # short name -> how many files use something of that name as a value (`VALUE_KEY`)
         self.value_names: Counter[str] = Counter()
+        # short name -> (module, scope, what it is taken off) of each value reference that
+        # takes an attribute of that name off something (`obj.method`: a bound method)
+        self.bound_references: dict[str, list[tuple[str, str, Dotted | None]]] = defaultdict(list)
         # property -> its accessor ("setter", "deleter": `IndexRules.accessor`) -> the ordinal
         # of that redefinition
         self.accessors: dict[str, dict[str, int]] = {}
@@ -230,6 +234,8 @@ class RepositoryIndex:
         self._add_flows(parsed, kinds)
         self.descriptor_names.update(rules.descriptor_attributes(parsed))
         self.value_names.update(value_references(parsed))
+        for attribute, scope, taken_off in bound_references(parsed):
+            self.bound_references[attribute].append((parsed.module, scope, taken_off))
         for signature in parsed.signatures:
             if signature.name in self.signatures:
                 continue
@@ -308,6 +314,12 @@ class RepositoryIndex:
         del self.modules[parsed.module]
         _uncount(self.descriptor_names, rules.descriptor_attributes(parsed))
         _uncount(self.value_names, value_references(parsed))
+        for attribute in {attribute for attribute, _, _ in bound_references(parsed)}:
+            others = [r for r in self.bound_references[attribute] if r[0] != parsed.module]
+            if others:
+                self.bound_references[attribute] = others
+            else:
+                del self.bound_references[attribute]
         for signature in parsed.signatures:
             if self.signatures.get(signature.name, (None, ""))[1] != parsed.module:
                 continue
@@ -534,6 +546,12 @@ class Lookups:
         """Whether any file uses something named `name` as a value (see `VALUE_KEY`)."""
         self.names_consulted.add(VALUE_KEY + name)
         return self.index.value_names.get(name, 0) > 0
+
+    def bound_references(self, name: str) -> list[tuple[str, str, Dotted | None]]:
+        """(module, scope, what it is taken off) of each use of an attribute `name` as a value
+        (`obj.name` passed, assigned, returned): where a method becomes a bound value."""
+        self.names_consulted.add(VALUE_KEY + name)
+        return self.index.bound_references.get(name, [])
 
     def signatures_in(self, bucket: str) -> list[tuple[Symbol, Signature, str]]:
         """The functions filed under `bucket` (`IndexRules.signature_buckets`), with their

@@ -33,6 +33,7 @@ from ...model import (
 from . import implicit
 from .dispatch import AbsentMember, Constructed
 from .implicit import FALLBACKS, IMPLICIT, ITERATION
+from .receivers import outside_receiver
 from .resolver import External, Instance, Resolver, SymbolRef, Target
 from .signatures import SignatureMatcher, is_test_module
 from .values.engine import (
@@ -567,9 +568,28 @@ class CallLinker:
         name = site.callee[-1]
         if name.startswith("__") or name in ("<expr>", "super()"):
             return None
-        if len(site.callee) > 1 and name in _BUILTIN_METHODS:
+        # `x.m()`, `f().m()`, `x[0].m()`: a method, of the receiver's class
+        method = len(site.callee) > 1 or site.receiver_call is not None or site.value is not None
+        if method and (
+            name in _BUILTIN_METHODS
+            or outside_receiver(self.resolver, site, self.parsed.module)
+            or self._has_attribute(site)
+        ):
             return None
         return self.resolver.lookups.unique_callable(name, _PYTHON)
+
+    def _has_attribute(self, site: CallSite) -> bool:
+        """`x.m()` where x is an instance of ours whose class assigns or declares `m`: the
+        callee is what that attribute holds (value flow's answer), not some method named `m`
+        elsewhere (rich: `self.get_time()` of a `Progress` is no `Task.get_time`)."""
+        if site.value is not None or site.receiver_call is not None:
+            return False
+        head = self.resolver.resolve_dotted(
+            site.scope, site.callee[:-1], self.parsed.module, site.line
+        )
+        return isinstance(head, Instance) and not self._lacks(
+            head.class_name, site.callee[-1], attributes=True, external=True
+        )
 
     # -- implicit calls ------------------------------------------------------------------------
     def _defined(self, method: str) -> bool:

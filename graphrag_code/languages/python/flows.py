@@ -25,6 +25,7 @@ from ...model import (
     Call,
     CallArguments,
     Caught,
+    Const,
     DeclaredAs,
     Definition,
     Display,
@@ -51,6 +52,7 @@ from .encoder import (
     interesting,
     isinstance_tests,
     literal_string,
+    none_tests,
     refuted_isinstance_tests,
     target_access,
     target_path,
@@ -242,6 +244,11 @@ class FlowExtractor:
             return
         for name, classes in isinstance_tests(condition):
             self._add(place, (name,), InstanceOf(self._expr(classes)), at)
+        if node.type != "assert_statement":
+            # `if x is None:` where a call passes x something else: not a way it goes (a
+            # decorator with optional arguments called as `@d`: not its `return wrap`)
+            for name in none_tests(condition):
+                self._add(place, ("<none>", name), Const(), at)
         if node.type == "if_statement":
             self._joined(node, condition, place)
         if node.type != "if_statement" or node.children_by_field_name("alternative"):

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...model import CallSite, Dotted, Signature, SymbolKind
-from .resolver import External, ModuleRef, Resolver, SymbolRef
+from ...model import CallSite, Dotted, Signature, Symbol, SymbolKind
+from .resolver import External, Instance, ModuleRef, Resolver, SymbolRef
 from .tables import is_property, positional_types
 
 __all__ = ["DeclaredType", "SignatureMatcher", "is_test_module"]
@@ -36,6 +36,12 @@ _NEVER_RETURNS = frozenset(
     for module in ("typing", "typing_extensions")
     for name in ("NoReturn", "Never")
 )
+
+
+# types that every value has: a signature of only these says nothing to match on
+_ANYTHING = frozenset({"typing.Any", "typing_extensions.Any", "<builtin>.object"})
+# a method called through its class as well as an instance: no `self` to bind
+_UNBOUND = frozenset({"staticmethod", "classmethod"})
 
 
 def is_test_module(module: str) -> bool:
@@ -176,6 +182,8 @@ class SignatureMatcher:
             return None
         if not keys and result is None:
             return None  # `Callable[[], None]`: any function without arguments
+        if all(key in _ANYTHING for key in keys) and (result is None or result in _ANYTHING):
+            return None  # `Callable[[Any], Any]`: any function of one argument
         bucket = keys[0].rpartition(".")[2] if keys else "()"
         return [
             symbol.qualified_name
@@ -186,8 +194,28 @@ class SignatureMatcher:
             and self._fits(symbol.qualified_name, signature, module, keys, result)
             # a function no code uses as a value (only calls) cannot be what the callee holds;
             # a `__call__` runs where its class's instances are the values
-            and (symbol.name.startswith("__") or self.lookups.used_as_value(symbol.name))
+            and (symbol.name.startswith("__") or self._used_as_value(symbol))
         ]
+
+    def _used_as_value(self, symbol: Symbol) -> bool:
+        """Whether code uses a function as a value; a method (its `self` dropped to fit) only
+        bound, taken off what may be an instance of its class (`console.get_time`, not
+        `file.write` of an `IO[str]` for `NullFile.write`)."""
+        if symbol.kind != SymbolKind.METHOD or _UNBOUND & set(symbol.decorators):
+            return self.lookups.used_as_value(symbol.name)
+        return any(
+            self._may_bind(symbol.parent, module, scope, owner)
+            for module, scope, owner in self.lookups.bound_references(symbol.name)
+        )
+
+    def _may_bind(self, cls: str, module: str, scope: str, owner: Dotted | None) -> bool:
+        """Whether `owner.name` may take the method `name` of `cls` off an instance of it (or
+        of a subclass, or of a base the method overrides), as the resolver knows `owner`."""
+        found = self.resolver.resolve_dotted(scope, owner, module) if owner else None
+        if not isinstance(found, Instance):
+            return False
+        held = found.class_name
+        return held == cls or cls in self.resolver.mro(held) or held in self.resolver.mro(cls)
 
     def _fits(
         self, scope: str, signature: Signature, module: str, keys: list[str], result: str | None

@@ -34,7 +34,13 @@ def _attribute(self: ValueFlowAnalysis, values: Values, name: str, where: Where)
     attribute) says more than how the object was found, which fills in otherwise."""
     result = Values(complete=values.complete, dynamic=values.dynamic)
     for value, why in values:
-        result.add(self._attribute_of(value, name, where).otherwise(why))
+        found = self._attribute_of(value, name, where).otherwise(why)
+        made_by = values.made_by.get(value)
+        if made_by is not None:
+            # an instance one known call made holds what that call passed, and its methods
+            # run on it (`builder = Builder(cls); builder.build()`)
+            found = found.without_callers_of(made_by).made(made_by, Bound)
+        result.add(found)
     return result
 
 

@@ -192,8 +192,11 @@ def _flow_values(
             continue
         values = self._eval(flow.value, self._where_of(flow))
         if isinstance(flow.value, Call) and is_decoration(flow.value):
-            # an unknown decorator leaves the definition callable by its own name
-            values = Values(values.found, True)
+            # an unknown decorator leaves the definition callable by its own name; what
+            # only other calls passed into some function's parameters is theirs, not this
+            # decoration's (`self._cls` of every `_ClassBuilder(cls)`)
+            mine = {v: r for v, r in values.found.items() if v not in values.callers_of}
+            values = Values(mine, True)
             why_here = f"the decorator `{render(flow.value.callee)}`"
         else:
             why_here = why

@@ -92,7 +92,8 @@ def _parameter_values(self: ValueFlowAnalysis, function: str, name: str) -> Valu
                 if defaults:
                     result.add(default, why)
                 continue
-            result.add(passed, f"{why} (passed by `{site.scope}`)")
+            came = passed.passed_to(frozenset({(function, site.scope, site.arguments)}))
+            result.add(came, f"{why} (passed by `{site.scope}`)")
     finally:
         self._level -= 1
     if not callers and defaults:

@@ -10,9 +10,9 @@ complete (every source followed to something known).
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Set
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from ....model import Block, Expr
+from ....model import Arguments, Block, Expr
 from ..resolver import External, Instance, ModuleRef, SymbolRef, Target
 
 __all__ = [
@@ -114,6 +114,9 @@ class Partial:
     module: str
     at: int
     block: Block
+    keywords_only: bool = False
+    """It binds only keywords: a call's own arguments keep their places (`partial(attrs,
+    auto_attribs=True)(cls)` passes `cls` first)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +181,15 @@ class Values:
     found: dict[Value, str] = field(default_factory=dict)
     complete: bool = True
     dynamic: str = ""  # a dynamic construct made it unknown: "getattr", "eval", "importlib"
+    callers_of: dict[Value, Callers] = field(default_factory=dict)
+    """For a value found only through the arguments that calls of some functions pass to
+    their parameters: those calls. One call of such a function is passed its own arguments,
+    not every call's (`without_callers_of`)."""
+
+    made_by: dict[Value, Caller] = field(default_factory=dict)
+    """For an instance made by one known call of its class (and a method taken off it): that
+    call, as the `__init__` it runs. Its attributes hold what that call passed, not what other
+    instances were given (`builder = Builder(cls); builder.build()`)."""
 
     @classmethod
     def unknown(cls, dynamic: str = "") -> Values:
@@ -189,25 +201,131 @@ class Values:
 
     def add(self, other: Values, why: str = "") -> None:
         for value, reason in other.found.items():
+            through = other.callers_of.get(value, _NO_CALLERS)
             if value not in self.found:
                 self.found[value] = chain(why, reason)
+                if through:
+                    self.callers_of[value] = through
+                if value in other.made_by:
+                    self.made_by[value] = other.made_by[value]
+                continue
+            if self.made_by.get(value) != other.made_by.get(value):
+                self.made_by.pop(value, None)  # made in two places, or one not known
+            if value in self.callers_of:
+                # found both ways: only through the functions both ways pass it to
+                both = _both_ways(self.callers_of[value], through)
+                if both:
+                    self.callers_of[value] = both
+                else:
+                    del self.callers_of[value]
         self.complete = self.complete and other.complete
         self.dynamic = self.dynamic or other.dynamic
 
     def otherwise(self, why: str) -> Values:
         """These values, with `why` as the reason of those that have none."""
-        return Values({v: r or why for v, r in self.found.items()}, self.complete, self.dynamic)
+        found = {v: r or why for v, r in self.found.items()}
+        return replace(
+            self, found=found, callers_of=dict(self.callers_of), made_by=dict(self.made_by)
+        )
 
     def copy(self) -> Values:
-        return Values(dict(self.found), self.complete, self.dynamic)
+        return replace(
+            self,
+            found=dict(self.found),
+            callers_of=dict(self.callers_of),
+            made_by=dict(self.made_by),
+        )
 
     def __iter__(self) -> Iterator[tuple[Value, str]]:
         return iter(list(self.found.items()))
 
     def because(self, why: str) -> Values:
-        return Values(
-            {v: chain(why, r) for v, r in self.found.items()}, self.complete, self.dynamic
+        found = {v: chain(why, r) for v, r in self.found.items()}
+        return replace(
+            self, found=found, callers_of=dict(self.callers_of), made_by=dict(self.made_by)
         )
+
+    def passed_to(self, callers: Callers) -> Values:
+        """These values as `callers` pass them to functions' parameters (or what calling
+        such a value returns)."""
+        if not callers:
+            return self
+        callers_of = {v: self.callers_of.get(v, _NO_CALLERS) | callers for v in self.found}
+        return replace(
+            self, found=dict(self.found), callers_of=callers_of, made_by=dict(self.made_by)
+        )
+
+    def without_callers_of(self, call: Caller) -> Values:
+        """These values as one call sees them: not those that only other calls of its
+        function passed (`return Builder(cls).build()` returns the class this call passes,
+        not every decorated class). Complete as before where what was left out was passed
+        from other scopes; a call from this scope with other arguments may be this one, its
+        arguments substituted (`results._through`): incomplete then."""
+        kept = {
+            v: r
+            for v, r in self.found.items()
+            if not _passed_elsewhere(self.callers_of.get(v, _NO_CALLERS), call)
+        }
+        if len(kept) == len(self.found):
+            return self
+        # what this call passed, or calls in its function's body passed on, is its own
+        callers_of = {
+            v: mine for v, c in self.callers_of.items() if v in kept and (mine := _not_in(c, call))
+        }
+        here = any(
+            other[:2] == call[:2]
+            for v in self.found
+            if v not in kept
+            for other in self.callers_of[v]
+        )
+        made_by = {v: c for v, c in self.made_by.items() if v in kept}
+        return Values(kept, self.complete and not here, self.dynamic, callers_of, made_by)
+
+    def unmade(self) -> Values:
+        """These values with no instance known to be made by one call: what a function returns
+        (its object may be made by an override the call dispatches to: `self.get_huey()`)."""
+        if not self.made_by:
+            return self
+        return replace(self, found=dict(self.found), callers_of=dict(self.callers_of), made_by={})
+
+    def made(self, call: Caller | None, kind: type[Instance] | type[Bound]) -> Values:
+        """These values as made by `call`, those of `kind` (an instance; a method taken off
+        it), where the call is known."""
+        if call is None:
+            return self
+        made_by = dict(self.made_by)
+        made_by.update((v, call) for v in self.found if isinstance(v, kind))
+        return replace(
+            self, found=dict(self.found), callers_of=dict(self.callers_of), made_by=made_by
+        )
+
+
+Caller = tuple[str, str, Arguments]
+"""A call of a function, as (the function, the caller's scope, the call's arguments)."""
+Callers = frozenset[Caller]
+_NO_CALLERS: Callers = frozenset()
+
+
+def _both_ways(one: Callers, other: Callers) -> Callers:
+    """Of a value found two ways, the pairs of the functions both pass it to (with either
+    way's callers): through any other function it also came without."""
+    common = {call[0] for call in one} & {call[0] for call in other}
+    return frozenset(call for call in one | other if call[0] in common)
+
+
+def _not_in(callers: Callers, call: Caller) -> Callers:
+    """The calls of `callers` other than `call` and those made inside its function."""
+    function, inside = call[0], call[0] + "."
+    return frozenset(
+        other
+        for other in callers
+        if other[0] != function and other[1] != function and not other[1].startswith(inside)
+    )
+
+
+def _passed_elsewhere(callers: Callers, call: Caller) -> bool:
+    """Whether only other calls of the function `call` calls passed a value."""
+    return call not in callers and any(other[0] == call[0] for other in callers)
 
 
 def chain(outer: str, inner: str) -> str:

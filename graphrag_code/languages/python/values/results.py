@@ -11,9 +11,11 @@ from ....model import (
     Arguments,
     At,
     Call,
+    Definition,
     Expr,
     Symbol,
     SymbolKind,
+    ValueFlow,
 )
 from ..resolver import External, Instance, SymbolRef, Target, is_type_variable
 from .budget import Where
@@ -84,7 +86,13 @@ def _call_result(
 ) -> Values:
     result = Values(complete=callees.complete, dynamic=callees.dynamic)
     for value, why in callees:
-        result.add(self._result_of(value, arguments, where), why)
+        returned = self._result_of(value, arguments, where)
+        # what calling a value the callers of some function passed returns came so too
+        through = callees.callers_of.get(value, frozenset())
+        made_by = callees.made_by.get(value)
+        if made_by is not None:  # a method of an instance one known call made
+            returned = returned.without_callers_of(made_by)
+        result.add(returned.passed_to(through), why)
     return result
 
 
@@ -100,16 +108,19 @@ def _result_of(
         if symbol is None:
             return Values.unknown()
         if symbol.kind == SymbolKind.CLASS:
-            return Values.of(Instance(symbol.qualified_name))
+            made = Values.of(Instance(symbol.qualified_name))
+            init = self.resolver.constructor(symbol.qualified_name)
+            return made.made((init, where.scope, arguments) if init else None, Instance)
         receiver = value.receiver if isinstance(value, Bound) else None
         if receiver is not None and self.resolver.returns_self(symbol.qualified_name):
             why = f"the return value of `{symbol.qualified_name}` (`Self`)"
             return Values.of(Instance(receiver), why)
+        call = (symbol.qualified_name, where.scope, arguments)  # its values, not other calls'
         if arguments:
             inlined = self._passed_through(symbol, value, arguments, where)
             if inlined is not None:
-                return inlined
-        return self._function_result(symbol.qualified_name)
+                return inlined.without_callers_of(call).unmade()
+        return self._function_result(symbol.qualified_name).without_callers_of(call).unmade()
     if isinstance(value, External):
         if value.dotted[-1][:1].isupper():
             return Values.of(External(value.dotted, inferred=True))
@@ -120,7 +131,7 @@ def _result_of(
         function = self._eval(
             value.function, Where(value.scope, value.module, value.at, value.block)
         )
-        return self._call_result(function, (), where)
+        return self._call_result(function, arguments if value.keywords_only else (), where)
     if isinstance(value, Instance):
         method = self.special_method(value, "__call__")
         return self._function_result(method) if method else Values.unknown()
@@ -214,10 +225,36 @@ def _through(
     result = Values()
     why = f"the return value of `{function}`"
     returns = lookups.flows(function, ("<return>",))
+    defined = {n for n, e in bound.items() if _is_definition(e)}
     for flow, names in zip(returns, mentioned, strict=True):
+        if defined and _tested_none(self, function, flow, defined):
+            continue  # not a way this call goes
         value = substituted(flow.value, {n: bound[n] for n in names if n in bound})
         result.add(self._eval(value, self._where_of(flow)), why)
     return result
+
+
+def _is_definition(expr: Expr) -> bool:
+    """Whether an argument is a definition a decorator receives (put in place through
+    the calls that passed it on)."""
+    while isinstance(expr, Placed):
+        expr = expr.expr
+    return isinstance(expr, Definition)
+
+
+def _tested_none(self: ValueFlowAnalysis, function: str, flow: ValueFlow, names: set[str]) -> bool:
+    """Whether a return lies in the arm of an `if p is None:` testing what the call passed
+    to one of these parameters (nothing assigned to it before the test)."""
+    lookups = self.lookups
+    for name in names:
+        for test in lookups.flows(function, ("<none>", name)):
+            inside = flow.block[: len(test.block)] == test.block and test.at <= flow.at
+            if not inside:
+                continue
+            reached, entry = reaching(lookups.flows(function, (name,)), (test.at, test.block))
+            if entry and not reached:
+                return True
+    return False
 
 
 def _function_result(self: ValueFlowAnalysis, function: str) -> Values:

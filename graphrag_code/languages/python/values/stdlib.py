@@ -105,7 +105,10 @@ def _partial(
 ) -> Values | None:
     if first is None:
         return None
-    return Values.of(Partial(first, where.scope, where.module, where.at, where.block))
+    # (key 0 is the function; "**" binds keywords, "*" positions)
+    keywords_only = all(key == 0 or (isinstance(key, str) and key != "*") for key, _ in arguments)
+    partial = Partial(first, where.scope, where.module, where.at, where.block, keywords_only)
+    return Values.of(partial)
 
 
 def _type(
