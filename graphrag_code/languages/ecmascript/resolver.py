@@ -219,6 +219,9 @@ class EcmaResolver:
         symbol = self.lookups.symbol(scope)
         if symbol is not None and self._is_constructor(symbol):  # function Foo() { this… }
             return Instance(symbol.qualified_name, inferred=False)
+        if symbol is not None and _is_class(symbol):  # code in the class body outside a
+            # named method: a field's initialiser, the body of `[Symbol.iterator]() {…}`
+            return Instance(symbol.qualified_name, inferred=False)
         if symbol is None or symbol.kind != SymbolKind.METHOD:
             return None
         owner = self.lookups.symbol(symbol.parent)
@@ -480,6 +483,11 @@ class EcmaResolver:
             if found:
                 return found[0]
         return None
+
+
+def _is_class(symbol: Symbol) -> bool:
+    """A class proper (not an interface, enum, namespace or object literal)."""
+    return symbol.kind == SymbolKind.CLASS and symbol.declared_as in (None, "abstract class")
 
 
 def _last_private(parts: Dotted) -> int:

@@ -25,12 +25,15 @@ _NAME_NODES = frozenset(
 
 
 def unwrap(node: ts.Node) -> ts.Node:
-    """The expression inside `(x)`, `x!`, `x as T`, `x satisfies T`, `await x`."""
+    """The expression inside `(x)`, `x!`, `x as T`, `x satisfies T`, `await x`, and the last
+    of `(a, x)`: a comma expression's value is its last operand (TypeScript's CommonJS output
+    calls an import as `(0, mod_1.f)(…)` so that `this` is not `mod_1`)."""
     while node.type in (
         "parenthesized_expression", "non_null_expression", "as_expression",
-        "satisfies_expression", "await_expression", "type_assertion",
+        "satisfies_expression", "await_expression", "type_assertion", "sequence_expression",
     ) and node.named_child_count:  # fmt: skip
-        inner = node.named_children[0] if node.type != "type_assertion" else node.named_children[-1]
+        last = node.type in ("type_assertion", "sequence_expression")
+        inner = node.named_children[-1] if last else node.named_children[0]
         if inner is None:
             break
         node = inner
@@ -119,12 +122,17 @@ def is_exports(target: Dotted) -> bool:
 
 
 def pattern_names(pattern: ts.Node) -> list[str]:
-    """Names bound by a destructuring parameter (`{ a, b: c }`, `[x, y]`)."""
+    """Names bound by a parameter or a destructuring pattern (`{ a, b: c }`, `[x, y]`), not
+    the names its default values read (`n = nextId()` binds `n` only)."""
     names: list[str] = []
     stack = [pattern]
     while stack:
         node = stack.pop()
-        if node.type in ("identifier", "shorthand_property_identifier_pattern"):
+        if node.type in ("required_parameter", "optional_parameter"):  # TypeScript
+            inner = node.child_by_field_name("pattern")
+            if inner is not None:
+                stack.append(inner)
+        elif node.type in ("identifier", "shorthand_property_identifier_pattern"):
             names.append(_text(node))
         elif node.type in ("pair_pattern", "assignment_pattern", "object_assignment_pattern"):
             inner = node.child_by_field_name("value" if node.type == "pair_pattern" else "left")

@@ -1,0 +1,68 @@
+"""TypeScript / JavaScript calls the checker resolves and the certain tiers used to miss (issue
+50, found on the tuning code bases): TypeScript's CommonJS output `(0, mod_1.f)(…)`, a call in
+a parameter's default value, `this` in a field initialiser or a computed-name method, linked
+offline (a file at the root is module `./name.ts`)."""
+
+from __future__ import annotations
+
+from .linking_helpers import assert_calls, link_snippet
+
+_UTIL_JS = "function nextId() { return 1 }\nexports.nextId = nextId\n"
+
+
+def test_comma_call_of_an_import_is_the_imported_function() -> None:
+    # tsc emits `(0, util_1.nextId)()` for `nextId()` of `import { nextId } from "./util"`: a
+    # comma expression's value is its last operand
+    user = """"use strict";
+const util_1 = require("./util");
+function make() { return (0, util_1.nextId)() }
+function both() { return (util_1, make)() }
+"""
+    assert_calls(
+        {"util.js": _UTIL_JS, "user.js": user},
+        ("./user.js.make", "./util.js.nextId", "exact"),
+        ("./user.js.both", "./user.js.make", "exact"),
+    )
+
+
+def test_a_default_value_reads_names_it_does_not_bind() -> None:
+    # `name = nextId()` binds `name`; `nextId` is still the module's (it was taken for a
+    # parameter, so the call went unresolved)
+    atom = """import { nextId } from "./util"
+export class Atom {
+  constructor(public name: string = "Atom@" + nextId(), size?: number) {}
+}
+export function make(label = nextId(), { depth } = { depth: nextId() }) { return label }
+"""
+    util = "export function nextId(): number { return 1 }\n"
+    assert_calls(
+        {"util.ts": util, "atom.ts": atom},
+        ("./atom.ts.Atom.constructor", "./util.ts.nextId", "exact"),
+        ("./atom.ts.make", "./util.ts.nextId", "exact"),
+    )
+
+
+def test_a_parameter_still_shadows_a_module_function() -> None:
+    source = """export function nextId(): number { return 1 }
+export function run(nextId: () => number, other = nextId()) { return nextId() }
+"""
+    linked = link_snippet({"run.ts": source})
+    assert ("./run.ts.run", "./run.ts.nextId") not in linked.calls()
+
+
+def test_this_in_the_class_body_is_an_instance_of_the_class() -> None:
+    # a field's initialiser and a computed-name method (no symbol of its own) run in the
+    # class's scope, where `this` is the instance
+    for path in ("map.ts", "map.js"):
+        source = """export class Store {
+  size = this.count()
+  count() { return 0 }
+  entries() { return [] }
+  [Symbol.iterator]() { return this.entries() }
+}
+"""
+        assert_calls(
+            {path: source},
+            (f"./{path}.Store", f"./{path}.Store.count", "exact"),
+            (f"./{path}.Store", f"./{path}.Store.entries", "exact"),
+        )
