@@ -66,3 +66,28 @@ def test_this_in_the_class_body_is_an_instance_of_the_class() -> None:
             (f"./{path}.Store", f"./{path}.Store.count", "exact"),
             (f"./{path}.Store", f"./{path}.Store.entries", "exact"),
         )
+
+
+def test_attributes_of_a_constructor_function_and_exports_under_their_own_name() -> None:
+    # ES5 style: `function Mocha() { this.suite = new exports.Suite() }` types `this.suite`
+    # for the prototype's methods, and `exports.Suite = Suite` exports the imported Suite
+    suite = """exports = module.exports = Suite;
+function Suite(title) { this.title = title }
+Suite.prototype.bail = function (bail) { return this }
+"""
+    mocha = """var Suite = require('./suite');
+exports = module.exports = Mocha;
+exports.Suite = Suite;
+function Mocha(options) {
+  this.suite = new exports.Suite('');
+}
+Mocha.prototype.bail = function (bail) {
+  this.suite.bail(bail !== false);
+  return this;
+};
+"""
+    assert_calls(
+        {"suite.js": suite, "mocha.js": mocha},
+        ("./mocha.js.Mocha", "./suite.js.Suite", "exact"),
+        ("./mocha.js.Mocha.bail", "./suite.js.Suite.bail", "inferred"),
+    )

@@ -196,7 +196,9 @@ def _expression_binding(
         return []
     if value.type in ("identifier", "member_expression", "this"):
         dotted = dotted_name(value)
-        if dotted is not None and dotted != target:
+        # `exports.Suite = Suite` exports the module's `Suite` (a declaration, no value flow);
+        # `x = x` tells nothing
+        if dotted is not None and (dotted != target or kind == "export"):
             return [Binding(scope, target, dotted, kind, line)]
     return []
 
