@@ -91,3 +91,85 @@ Mocha.prototype.bail = function (bail) {
         ("./mocha.js.Mocha", "./suite.js.Suite", "exact"),
         ("./mocha.js.Mocha.bail", "./suite.js.Suite.bail", "inferred"),
     )
+
+
+_OBS = "export class Obs {\n  run(): number { return 1 }\n}\n"
+
+
+def test_elements_of_an_array_are_typed_by_its_declaration() -> None:
+    # `#observers: Array<Obs>` types the callback's parameter of `forEach`, `map`, `find`…,
+    # `for … of`, `xs[i]` and `xs.find(…)`, through fields, parameters and variables
+    source = """import { Obs } from "./obs"
+export class Q {
+  #observers: Array<Obs> = []
+  observers: Obs[]
+  constructor(list: readonly Obs[]) { this.observers = []; list.forEach(o => o.run()) }
+  each() { this.#observers.forEach((observer) => { observer.run() }) }
+  mapped() { return this.observers.map(function (x) { return x.run() }) }
+  loop() { for (const o of this.observers) { o.run() } }
+  found() { const f = this.observers.find((x) => x.run() > 0); return f?.run() }
+  first() { const local: Set<Obs> | undefined = new Set(); local.forEach((s) => s.run()) }
+  indexed() { return this.observers[0].run() }
+}
+"""
+    name = "./q.ts.Q"
+    assert_calls(
+        {"obs.ts": _OBS, "q.ts": source},
+        (f"{name}.constructor", "./obs.ts.Obs.run", "inferred"),
+        *(
+            (f"{name}.{m}", "./obs.ts.Obs.run", "inferred")
+            for m in ("each", "mapped", "loop", "found", "first", "indexed")
+        ),
+        exactly=False,
+    )
+
+
+def test_elements_of_what_a_method_returns_and_interface_properties() -> None:
+    source = """import { Obs } from "./obs"
+export interface Match { observer: Obs }
+export class Q {
+  getAll(): Array<Obs> { return [] }
+  matches(): Match[] { return [] }
+  all() { this.getAll().forEach((o) => o.run()) }
+  each() { this.matches().forEach((m) => m.observer.run()) }
+  other(q: Q) { for (const o of q.getAll()) { o.run() } }
+}
+"""
+    assert_calls(
+        {"obs.ts": _OBS, "q.ts": source},
+        *((f"./q.ts.Q.{m}", "./obs.ts.Obs.run", "inferred") for m in ("all", "each", "other")),
+        exactly=False,
+    )
+
+
+def test_jsdoc_arrays_type_their_elements() -> None:
+    source = """class Suite { bail() {} }
+/**
+ * @param {Suite[]} suites
+ * @returns {Array.<Suite>}
+ */
+function roots(suites) { suites[0].bail(); return suites }
+function all() { roots([]).forEach(function (s) { s.bail() }) }
+"""
+    assert_calls(
+        {"m.js": source},
+        ("./m.js.roots", "./m.js.Suite.bail", "inferred"),
+        ("./m.js.all", "./m.js.roots", "exact"),
+        ("./m.js.all", "./m.js.Suite.bail", "inferred"),
+    )
+
+
+def test_elements_of_unknown_collections_stay_unknown() -> None:
+    # `this.props[key]()` of a class with an external base: no `React.Component.props[]`
+    # edge; `fns[i]()` has no name for the name tier to match
+    source = """import { Component } from "react"
+export function handler() { return 1 }
+export class View extends Component {
+  press(key: string) { this.props[key]() }
+  run(fns: Function[]) { fns[0]() }
+}
+"""
+    linked = link_snippet({"view.ts": source})
+    callees = {target for (source_, target) in linked.calls() if source_.startswith("./view")}
+    assert not any("[]" in target for target in callees)
+    assert "./view.ts.handler" not in callees

@@ -14,10 +14,17 @@ from ...parsing.treesitter import node_text as _text
 from .jsdoc import jsdoc_types
 from .scopes import FileReader
 from .symbols import parameters_of
-from .syntax import FUNCTION_NODES, callee_parts, dotted_name, is_exports, unwrap
-from .types import single_type
+from .syntax import FUNCTION_NODES, callee_parts, dotted_name, element_of, is_exports, unwrap
+from .types import element_type, single_type
 
 __all__ = ["Bindings"]
+
+_CALLED = "()"  # `f()`: the name of what calling f returns (its elements are `f()[]`)
+# array methods whose callback's first parameter is an element of the array (or set)
+_ELEMENT_CALLBACKS = frozenset(
+    {"forEach", "map", "filter", "find", "findLast", "findIndex", "findLastIndex", "some",
+     "every", "flatMap"}
+)  # fmt: skip
 
 
 class Bindings(FileReader):
@@ -33,7 +40,9 @@ class Bindings(FileReader):
                 continue
             scope = self._scope(declarator)
             line = first_line(declarator)
-            annotation = single_type(declarator.child_by_field_name("type"))
+            declared = declarator.child_by_field_name("type")
+            records.extend(_elements(scope, (_text(name),), declared, line))
+            annotation = single_type(declared)
             if annotation is not None:
                 records.append(Binding(scope, (_text(name),), annotation, "annotation", line))
                 continue
@@ -56,6 +65,10 @@ class Bindings(FileReader):
             records.extend(self._field_binding(node))
         for node in self.captures.get("bind.parameter_property", []):
             records.extend(self._parameter_property(node))
+        for node in self.captures.get("function.any", []):
+            records.extend(self._callback_element(node))
+        for node in self.captures.get("bind.for_of", []):
+            records.extend(self._for_of_element(node))
         records.extend(self._export_bindings())
         records.extend(self._opaque(records))
         records.sort(key=lambda b: (b.line, b.scope, b.target))
@@ -73,11 +86,64 @@ class Bindings(FileReader):
             symbol = self._symbol_of(self.state.def_scopes[node.id])
             if symbol is not None and symbol.docstring:
                 documented = jsdoc_types(symbol.docstring)
+        records.extend(self._returned_elements(node, documented.get("return[]")))
         for name, annotation, param in parameters_of(node.child_by_field_name("parameters")):
+            line = first_line(param)
             value = single_type(annotation) or documented.get(f"param:{name}")
             if value is not None:
-                records.append(Binding(scope, (name,), value, "annotation", first_line(param)))
+                records.append(Binding(scope, (name,), value, "annotation", line))
+            element = element_type(annotation) or documented.get(f"param:{name}[]")
+            if element is not None:
+                records.append(Binding(scope, element_of((name,)), element, "annotation", line))
         return records
+
+    def _returned_elements(self, node: ts.Node, documented: Dotted | None) -> list[Binding]:
+        """`getAll(): Query[]` declares `getAll()[]`, the elements of what it returns, as Query
+        (in the scope that holds the function: a class's, for a method)."""
+        qualified = self.state.def_scopes.get(node.id)
+        element = element_type(node.child_by_field_name("return_type")) or documented
+        if qualified is None or element is None:
+            return []
+        scope, _, name = qualified.rpartition(".")
+        target = element_of((name + _CALLED,))
+        return [Binding(scope, target, element, "annotation", first_line(node))]
+
+    def _callback_element(self, node: ts.Node) -> list[Binding]:
+        """`xs.forEach((x) => …)`: the callback's first parameter is an element of `xs` (an
+        alias of `xs[]`, which the declaration of `xs` types)."""
+        arguments = node.parent
+        call = arguments.parent if arguments is not None else None
+        if call is None or call.type != "call_expression" or arguments is None:
+            return []
+        if arguments.type != "arguments" or arguments.named_children[:1] != [node]:
+            return []
+        function = call.child_by_field_name("function")
+        if function is None or function.type != "member_expression":
+            return []
+        method = function.child_by_field_name("property")
+        obj = function.child_by_field_name("object")
+        if method is None or obj is None or _text(method) not in _ELEMENT_CALLBACKS:
+            return []
+        array = _collection(obj)
+        params = parameters_of(node.child_by_field_name("parameters"))
+        single = node.child_by_field_name("parameter")  # `x => …`
+        first = _text(single) if single is not None else params[0][0] if params else None
+        if array is None or first is None or (params and params[0][1] is not None):
+            return []
+        line = first_line(node)
+        return [Binding(self._function_scope(node), (first,), element_of(array), "alias", line)]
+
+    def _for_of_element(self, node: ts.Node) -> list[Binding]:
+        """`for (const x of xs)`: `x` is an element of `xs`."""
+        left = node.child_by_field_name("left")
+        right = node.child_by_field_name("right")
+        if left is None or right is None or not any(c.type == "of" for c in node.children):
+            return []
+        array = _collection(right)
+        if array is None:
+            return []
+        scope = self._scope(node)
+        return [Binding(scope, (_text(left),), element_of(array), "alias", first_line(node))]
 
     def _field_binding(self, node: ts.Node) -> list[Binding]:
         name = node.child_by_field_name("name") or node.child_by_field_name("property")
@@ -88,25 +154,31 @@ class Bindings(FileReader):
             return []
         line = first_line(node)
         label = _text(name)  # `#x` keeps its `#`: `this.#x` reads it, `this.x` does not
-        annotation = single_type(node.child_by_field_name("type"))
+        declared = node.child_by_field_name("type")
+        elements = _elements(scope, (label,), declared, line)
+        annotation = single_type(declared)
         if annotation is not None:
-            return [Binding(scope, (label,), annotation, "annotation", line)]
-        return _value_binding(scope, (label,), node, line)
+            return [Binding(scope, (label,), annotation, "annotation", line), *elements]
+        return _value_binding(scope, (label,), node, line) + elements
 
     def _parameter_property(self, node: ts.Node) -> list[Binding]:
         """`constructor(private readonly repo: Repo)`: a field of the class."""
         pattern = node.child_by_field_name("pattern")
-        annotation = single_type(node.child_by_field_name("type"))
+        declared = node.child_by_field_name("type")
         params = node.parent
         constructor = params.parent if params is not None else None
-        if pattern is None or annotation is None or constructor is None:
+        if pattern is None or declared is None or constructor is None:
             return []
         owner = self.state.def_scopes.get(constructor.id)
         if owner is None:
             return []
         klass = owner.rpartition(".")[0]
         line = first_line(node)
-        return [Binding(klass, (_text(pattern),), annotation, "annotation", line)]
+        records = _elements(klass, (_text(pattern),), declared, line)
+        annotation = single_type(declared)
+        if annotation is not None:
+            records.append(Binding(klass, (_text(pattern),), annotation, "annotation", line))
+        return records
 
     def _export_bindings(self) -> list[Binding]:
         """What a module exports under another name: `export default x`, `export { a as b }`,
@@ -170,6 +242,23 @@ class Bindings(FileReader):
         return opaque_bindings(
             typed, ((self._declaring_scope(n), (_text(n),), first_line(n)) for n in assigned)
         )
+
+
+def _collection(node: ts.Node) -> Dotted | None:
+    """The dotted name whose elements `node` holds: `this.xs`, or `this.getAll()` as
+    `this.getAll()` (what a call of getAll returns)."""
+    node = unwrap(node)
+    if node.type == "call_expression":
+        function = node.child_by_field_name("function")
+        called = dotted_name(function) if function is not None else None
+        return (*called[:-1], called[-1] + _CALLED) if called else None
+    return dotted_name(node)
+
+
+def _elements(scope: str, target: Dotted, declared: ts.Node | None, line: int) -> list[Binding]:
+    """`xs: Foo[]` (or `Array<Foo>`, `Set<Foo>`) declares `xs[]`, its elements, as Foo."""
+    element = element_type(declared)
+    return [Binding(scope, element_of(target), element, "annotation", line)] if element else []
 
 
 def _expression_binding(

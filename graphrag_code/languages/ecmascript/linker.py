@@ -23,6 +23,7 @@ from ...linking.targets import External, Instance, ModuleRef, SymbolRef, Target
 from ...model import CallSite, Edge, EdgeKind, ParsedFile, Resolution, SymbolKind
 from .modules import EcmaProject, read_project
 from .resolver import EcmaResolver
+from .syntax import ELEMENT
 
 __all__ = ["ECMASCRIPT_LANGUAGES", "EcmaScriptLinker"]
 
@@ -73,8 +74,8 @@ class EcmaScriptLinker:
         unresolved = UnresolvedCalls()
         for site in parsed.calls:
             if not _link_call(parsed, site, resolver, ids, collector):
-                name = site.callee[-1]
-                named = name not in ("<expr>", "super()", "constructor")
+                name = site.callee[-1]  # `fns[i]()` calls no name
+                named = name not in ("<expr>", "super()", "constructor") and ELEMENT not in name
                 unresolved.add(ids.of_scope(parsed, site.scope), name if named else None)
         return FileLinks.build(
             parsed.path,
@@ -207,6 +208,8 @@ def _callable(
 def _by_unique_name(site: CallSite, resolver: EcmaResolver) -> str | None:
     name = site.callee[-1]
     if name in ("<expr>", "super()", "constructor") or site.callee[0] == "super()":
+        return None
+    if name.endswith(ELEMENT):
         return None
     if name.startswith("#"):  # a private name is its class's only: another's is never it
         return None

@@ -31,6 +31,7 @@ from ...linking.targets import (
 )  # fmt: skip
 from ...model import Binding, Dotted, ImportStatement, Symbol, SymbolKind
 from .modules import EcmaProject, resolve_specifier
+from .syntax import ELEMENT, element_of
 
 __all__ = ["JS_GLOBALS", "EcmaResolver"]
 
@@ -50,6 +51,8 @@ JS_GLOBALS = frozenset(
 _MAX_DEPTH = 12
 _SCOPES_OF_NAMES = ("namespace",)  # the class-like symbols that scope names
 _EXPORTS = ("module", "exports")
+# array methods that give one of the array's elements
+_ELEMENT_CALLS = frozenset({"find", "findLast", "at", "pop", "shift"})
 
 
 @dataclass
@@ -206,7 +209,7 @@ class EcmaResolver:
         if candidates:
             return single(candidates)
         names = self.lookups.index.scope_names.get(scope)
-        if names is not None and name in names.names:
+        if names is not None and name.removesuffix(ELEMENT) in names.names:  # `xs[]`: of xs
             bindings = self.lookups.index.scope_bindings.get(scope, {}).get((name,))
             if bindings and line is not None:
                 bindings = latest_before(bindings, line)
@@ -320,8 +323,12 @@ class EcmaResolver:
         """`target.name`."""
         if isinstance(target, ModuleRef):
             return mark(self.export(target.module, name), target.inferred)
-        if isinstance(target, External):
-            return External((*target.dotted, name), target.inferred)
+        if isinstance(target, External):  # (what an outside collection holds is unknown)
+            return (
+                None
+                if name.endswith(ELEMENT)
+                else External((*target.dotted, name), target.inferred)
+            )
         if isinstance(target, SymbolRef):
             symbol = self.lookups.symbol(target.qualified_name)
             if symbol is None:
@@ -364,10 +371,11 @@ class EcmaResolver:
 
     def member(self, class_name: str, name: str, *, instance: bool) -> Target | None:
         """A member of a class (or interface, enum, namespace, object) and its bases."""
+        outside = name.endswith(ELEMENT)  # what an external base's collection holds: unknown
         return member_along_mro(
             self.mro(class_name), name, self.lookups, instance=instance,
             accessor_value=self._getter_value, binding_value=self._field_value,
-            external_base=lambda: self._external_base(class_name),
+            external_base=lambda: None if outside else self._external_base(class_name),
         )  # fmt: skip
 
     def _field_value(self, bindings: list[Binding], scope: str) -> Target | None:
@@ -435,7 +443,12 @@ class EcmaResolver:
             return mark(value, True)
         if binding.kind == "export":
             return value
-        return self.call_result(value)
+        result = self.call_result(value)
+        if result is None and binding.value[-1] in _ELEMENT_CALLS and len(binding.value) > 1:
+            # `xs.find(…)` of an array: one of its elements (not a method of ours)
+            element = element_of(binding.value[:-1])
+            return mark(self.resolve_dotted(binding.scope, element, module, binding.line), True)
+        return result
 
     def _module_of(self, scope: str) -> str:
         module = self.lookups.index.symbol_module.get(scope)

@@ -10,8 +10,8 @@ from ...parsing.treesitter import member_chain
 from ...parsing.treesitter import node_text as _text
 
 __all__ = [
-    "FUNCTION_NODES", "callee_parts", "dotted_name", "is_exports", "pattern_names",
-    "required_specifier", "string_literal", "unwrap",
+    "ELEMENT", "FUNCTION_NODES", "callee_parts", "dotted_name", "element_of", "is_exports",
+    "pattern_names", "required_specifier", "string_literal", "unwrap",
 ]  # fmt: skip
 
 
@@ -19,6 +19,9 @@ FUNCTION_NODES = frozenset(
     {"function_expression", "arrow_function", "generator_function", "function"}
 )
 _SCOPE_HEADS = {"this": "this", "super": "super()"}
+# the name of the elements of `xs` (`xs[]`): what `xs[i]`, `for (const x of xs)` and the
+# callback of `xs.forEach(x => …)` see, bound where `xs` is declared as `Foo[]`
+ELEMENT = "[]"
 _NAME_NODES = frozenset(
     {"identifier", "property_identifier", "private_property_identifier", "type_identifier"}
 )
@@ -58,7 +61,19 @@ def dotted_name(node: ts.Node) -> Dotted | None:
     if node.type in ("nested_identifier", "nested_type_identifier"):
         parts = _text(node).replace(" ", "").split(".")
         return tuple(parts) if all(parts) else None
+    if node.type == "subscript_expression":  # `xs[i]`, not `obj["key"]`
+        obj = node.child_by_field_name("object")
+        index = node.child_by_field_name("index")
+        if obj is None or index is None or index.type in ("string", "template_string"):
+            return None
+        head = dotted_name(obj)
+        return element_of(head) if head is not None else None
     return None
+
+
+def element_of(dotted: Dotted) -> Dotted:
+    """The dotted name of the elements of `dotted` (`this.xs` -> `this.xs[]`)."""
+    return (*dotted[:-1], dotted[-1] + ELEMENT)
 
 
 def callee_parts(function: ts.Node) -> tuple[Dotted, Dotted | None]:

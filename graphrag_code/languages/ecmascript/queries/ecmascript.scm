@@ -35,6 +35,7 @@
 ; -- bindings that may type a name ---------------------------------------------------------
 (variable_declarator name: (identifier) @bind.variable)
 (assignment_expression left: (identifier) @bind.assign)
+(for_in_statement left: (identifier)) @bind.for_of
 (assignment_expression
   left: (member_expression object: (this) property: [(property_identifier) (private_property_identifier)]) @bind.this)
 ; module.exports = …, exports.x = … (typescript.py keeps those)
