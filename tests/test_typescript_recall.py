@@ -173,3 +173,44 @@ export class View extends Component {
     callees = {target for (source_, target) in linked.calls() if source_.startswith("./view")}
     assert not any("[]" in target for target in callees)
     assert "./view.ts.handler" not in callees
+
+
+def test_functions_of_an_object_a_factory_returns_are_its_members() -> None:
+    # `export const notifyManager = createNotifyManager()` then `notifyManager.batch(…)`:
+    # the returned object's functions are symbols of the factory, and calling the factory
+    # gives an object that has them (also for `() => ({ … })`)
+    manager = """export function createNotifyManager() {
+  const schedule = () => 1
+  return {
+    batch: <T>(callback: () => T): T => callback(),
+    flush() { return this.batch(() => 1) },
+    schedule,
+  } as const
+}
+export const notifyManager = createNotifyManager()
+export const make = () => ({ go: () => 2 })
+"""
+    user = """import { notifyManager, make } from "./manager"
+export function run() { notifyManager.batch(() => 1); return make().go() }
+"""
+    factory = "./manager.ts.createNotifyManager"
+    assert_calls(
+        {"manager.ts": manager, "user.ts": user},
+        ("./manager.ts", factory, "exact"),
+        (f"{factory}.flush", f"{factory}.batch", "exact"),
+        ("./user.ts.run", f"{factory}.batch", "inferred"),
+        ("./user.ts.run", "./manager.ts.make", "exact"),
+        ("./user.ts.run", "./manager.ts.make.go", "inferred"),
+    )
+
+
+def test_an_object_that_is_not_returned_makes_no_members() -> None:
+    source = """export function setup() {
+  register({ start: () => 1 })
+  return 0
+}
+function register(options: object) { return options }
+"""
+    linked = link_snippet({"setup.ts": source})
+    names = {s.qualified_name for p in linked.repository.parsed.values() for s in p.symbols}
+    assert "./setup.ts.setup.start" not in names

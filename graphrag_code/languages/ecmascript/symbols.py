@@ -198,11 +198,37 @@ class Symbols:
         function of `module.exports = { … }`; other objects' functions are no symbols."""
         obj = node.parent
         owner = self.state.def_scopes.get(obj.id) if obj is not None else None
+        if owner is None and obj is not None:
+            owner = self._returned_by(obj)
         if owner is not None:
             return [_Def(node, function, label, SymbolKind.METHOD, "object method", function)]
         if obj is not None and _is_module_exports(obj.parent, obj):
             return [_Def(node, function, label, SymbolKind.FUNCTION, None, function)]
         return []
+
+    def _returned_by(self, obj: ts.Node) -> str | None:
+        """The named function that returns object literal `obj` (`return { batch() {…} }`,
+        `() => ({ … })`): the object's functions are its members, so what a call of the
+        factory gives has them (`createNotifyManager().batch`)."""
+        outer = obj.parent
+        while outer is not None and outer.type in (
+            "parenthesized_expression", "as_expression", "satisfies_expression",
+        ):  # fmt: skip
+            outer = outer.parent
+        if outer is None:
+            return None
+        if outer.type == "return_statement":
+            body = outer.parent
+            function = body.parent if body is not None and body.type == "statement_block" else None
+        elif outer.type == "arrow_function":
+            function = outer
+        else:
+            return None
+        owner = self.state.def_scopes.get(function.id) if function is not None else None
+        if owner is None or self.state.kinds.get(owner) != SymbolKind.FUNCTION:
+            return None
+        self.state.def_scopes[obj.id] = owner
+        return owner
 
     def _pair(self, node: ts.Node) -> list[_Def]:
         key = node.child_by_field_name("key")
