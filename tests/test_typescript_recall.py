@@ -214,3 +214,54 @@ function register(options: object) { return options }
     linked = link_snippet({"setup.ts": source})
     names = {s.qualified_name for p in linked.repository.parsed.values() for s in p.symbols}
     assert "./setup.ts.setup.start" not in names
+
+
+def test_what_returns_this_or_new_x_returns() -> None:
+    # chainable methods (`return this`) and factories (`return new Z()`, `() => new Z()`)
+    # type what a call gives, in JavaScript as in TypeScript without an annotation
+    source = """function Mocha() { this.grep("x").ui("y") }
+Mocha.prototype.grep = function (g) { this.g = g; return this }
+Mocha.prototype.ui = function (u) { if (u) { return this } return this }
+class Z {
+  min() { return new Z() }
+  max() { return this }
+  both() { return this.min().max() }
+  mixed(flag) { if (flag) { return this } return null }
+}
+const make = () => new Z()
+function user() { make().max() }
+function other() { new Z().mixed(true).max() }
+"""
+    assert_calls(
+        {"m.js": source},
+        ("./m.js.Mocha", "./m.js.Mocha.grep", "exact"),
+        ("./m.js.Mocha", "./m.js.Mocha.ui", "inferred"),
+        ("./m.js.Z.min", "./m.js.Z", "exact"),
+        ("./m.js.Z.both", "./m.js.Z.min", "exact"),
+        ("./m.js.Z.both", "./m.js.Z.max", "inferred"),
+        ("./m.js.make", "./m.js.Z", "exact"),
+        ("./m.js.user", "./m.js.make", "exact"),
+        ("./m.js.user", "./m.js.Z.max", "inferred"),
+        ("./m.js.other", "./m.js.Z", "exact"),
+        ("./m.js.other", "./m.js.Z.mixed", "inferred"),
+        ("./m.js.other", "./m.js.Z.max", "name"),  # not certain: mixed may give null
+    )
+
+
+def test_an_arrow_function_sees_the_this_around_it() -> None:
+    source = """function Runner() {}
+Runner.prototype.runSuite = function () { return 1 }
+Runner.prototype.run = function () {
+  const begin = () => { this.runSuite() }
+  return begin
+}
+export class Job {
+  go() { return 1 }
+  start() { const later = async () => this.go(); return later }
+}
+"""
+    assert_calls(
+        {"r.ts": source},
+        ("./r.ts.Runner.run.begin", "./r.ts.Runner.runSuite", "exact"),
+        ("./r.ts.Job.start.later", "./r.ts.Job.go", "exact"),
+    )

@@ -31,6 +31,7 @@ from ...linking.targets import (
 )  # fmt: skip
 from ...model import Binding, Dotted, ImportStatement, Symbol, SymbolKind
 from .modules import EcmaProject, resolve_specifier
+from .returns import THIS
 from .syntax import ELEMENT, element_of
 
 __all__ = ["JS_GLOBALS", "EcmaResolver"]
@@ -222,6 +223,8 @@ class EcmaResolver:
         symbol = self.lookups.symbol(scope)
         if symbol is not None and self._is_constructor(symbol):  # function Foo() { this… }
             return Instance(symbol.qualified_name, inferred=False)
+        if symbol is not None and _is_arrow(symbol):  # its `this` is the code's around it
+            return self.this_value(symbol.parent)
         if symbol is not None and _is_class(symbol):  # code in the class body outside a
             # named method: a field's initialiser, the body of `[Symbol.iterator]() {…}`
             return Instance(symbol.qualified_name, inferred=False)
@@ -397,7 +400,10 @@ class EcmaResolver:
     def _typed(self, symbol: Symbol, type_name: Dotted) -> Target | None:
         """An instance of `type_name` as seen from `symbol`'s declaration."""
         module = self.lookups.index.symbol_module[symbol.qualified_name]
-        return self.as_instance(self.resolve_dotted(symbol.parent, type_name, module))
+        found = self.resolve_dotted(symbol.parent, type_name, module)
+        if type_name == THIS:  # a method that returns `this`: an instance of its class
+            return mark(found, True) if isinstance(found, Instance) else None
+        return self.as_instance(found)
 
     def as_instance(self, target: Target | None) -> Target | None:
         """The value of something declared with type `target`."""
@@ -496,6 +502,11 @@ class EcmaResolver:
             if found:
                 return found[0]
         return None
+
+
+def _is_arrow(symbol: Symbol) -> bool:
+    """A function declared as `const f = () => …` (a class field's arrow is a method)."""
+    return symbol.kind == SymbolKind.FUNCTION and symbol.declared_as == "arrow function"
 
 
 def _is_class(symbol: Symbol) -> bool:

@@ -14,6 +14,7 @@ from ...parsing.records import clipped_signature
 from ...parsing.treesitter import first_line, last_line
 from ...parsing.treesitter import node_text as _text
 from .jsdoc import jsdoc, jsdoc_types
+from .returns import plain_return
 from .scopes import FileState, scope_of
 from .syntax import FUNCTION_NODES, dotted_name, is_exports
 from .types import single_type
@@ -313,6 +314,8 @@ class Symbols:
             returns = single_type(function.child_by_field_name("return_type"))
             if returns is None and state.grammar == "javascript" and docstring:
                 returns = jsdoc_types(docstring).get("return")
+            if returns is None and function.child_by_field_name("return_type") is None:
+                returns = plain_return(function)
             params = function.child_by_field_name("parameters")
             parameters = tuple(name for name, _type, _node in parameters_of(params))
             if params is None:  # `x => …`: one parameter, no parentheses
