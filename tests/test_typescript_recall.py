@@ -265,3 +265,41 @@ export class Job {
         ("./r.ts.Runner.run.begin", "./r.ts.Runner.runSuite", "exact"),
         ("./r.ts.Job.start.later", "./r.ts.Job.go", "exact"),
     )
+
+
+def test_a_variable_holds_the_elements_of_what_it_was_given() -> None:
+    # `xs = this.getAll()` (inherited, or an imported function): xs[i], its callbacks and
+    # `for … of` see getAll's declared elements; `ys = xs.filter(…)` holds xs's elements
+    obs = _OBS + "export function all(): Obs[] { return [] }\n"
+    obs += "export class Base { getAll(): Obs[] { return [] } }\n"
+    source = """import { Obs, all, Base } from "./obs"
+let result: Obs[]
+export class Q extends Base {
+  a() { const xs = this.getAll(); xs.forEach((x) => x.run()) }
+  b() { result = all(); return result[0].run() }
+  c() { for (const o of all()) { o.run() } }
+  d() { const ys = this.getAll().filter((o) => o.run() > 0); return ys[0].run() }
+}
+"""
+    assert_calls(
+        {"obs.ts": obs, "q.ts": source},
+        *((f"./q.ts.Q.{m}", "./obs.ts.Obs.run", "inferred") for m in ("a", "b", "c", "d")),
+        exactly=False,
+    )
+
+
+def test_a_named_class_a_function_returns_is_a_class() -> None:
+    # a mixin: `return class Wrapped extends Base {…}` has fields and methods of its own
+    source = """import { Obs } from "./obs"
+export function wrap<T extends new (...a: any[]) => object>(Base: T) {
+  return class Wrapped extends Base {
+    obs: Obs = new Obs()
+    go() { return this.obs.run() }
+  }
+}
+"""
+    assert_calls(
+        {"obs.ts": _OBS, "wrap.ts": source},
+        ("./wrap.ts.wrap.Wrapped", "./obs.ts.Obs", "exact"),
+        ("./wrap.ts.wrap.Wrapped.go", "./obs.ts.Obs.run", "inferred"),
+    )

@@ -20,6 +20,10 @@ from .types import element_type, single_type
 __all__ = ["Bindings"]
 
 _CALLED = "()"  # `f()`: the name of what calling f returns (its elements are `f()[]`)
+# array methods that give an array of the same elements
+_SAME_ELEMENTS = frozenset(
+    {"filter", "slice", "concat", "sort", "reverse", "toSorted", "toReversed", "splice"}
+)
 # array methods whose callback's first parameter is an element of the array (or set)
 _ELEMENT_CALLBACKS = frozenset(
     {"forEach", "map", "filter", "find", "findLast", "findIndex", "findLastIndex", "some",
@@ -295,10 +299,30 @@ def _expression_binding(
 def _value_binding(
     scope: str, target: Dotted, node: ts.Node, line: int, field_name: str = "value"
 ) -> list[Binding]:
-    """The binding an initialiser or assignment gives `target` (`as T` counts as annotated)."""
+    """The binding an initialiser or assignment gives `target` (`as T` counts as annotated),
+    and the elements it holds when it is what a call returns (`xs = getAll()`: getAll()[])."""
     value = node.child_by_field_name(field_name)
     if value is None:
         return []
+    return _held_elements(scope, target, value, line) + _typed_value(scope, target, value, line)
+
+
+def _held_elements(scope: str, target: Dotted, value: ts.Node, line: int) -> list[Binding]:
+    """`xs = this.getAll()`: xs[] is getAll()[]; `xs = ys.filter(…)` (`slice`, `concat`,
+    `sort`…): xs[] is ys[]."""
+    value = unwrap(value)
+    function = value.child_by_field_name("function") if value.type == "call_expression" else None
+    called = dotted_name(function) if function is not None else None
+    if called is None or called[0] == "require":
+        return []
+    if len(called) > 1 and called[-1] in _SAME_ELEMENTS:
+        held = element_of(called[:-1])
+    else:
+        held = element_of((*called[:-1], called[-1] + _CALLED))
+    return [Binding(scope, element_of(target), held, "alias", line)]
+
+
+def _typed_value(scope: str, target: Dotted, value: ts.Node, line: int) -> list[Binding]:
     if value.type in ("as_expression", "satisfies_expression") and value.named_child_count == 2:
         annotated = single_type(value.named_children[1])
         if annotated is not None and value.type == "as_expression":

@@ -32,7 +32,7 @@ from ...linking.targets import (
 from ...model import Binding, Dotted, ImportStatement, Symbol, SymbolKind
 from .modules import EcmaProject, resolve_specifier
 from .returns import THIS
-from .syntax import ELEMENT, element_of
+from .syntax import ELEMENT, RETURNED_ELEMENT, element_of
 
 __all__ = ["JS_GLOBALS", "EcmaResolver"]
 
@@ -247,6 +247,9 @@ class EcmaResolver:
     ) -> Target | None:
         if not parts or parts[0] == "<expr>":
             return None
+        if parts[-1].endswith(RETURNED_ELEMENT):  # `f()[]`: what f's declaration says
+            called = (*parts[:-1], parts[-1].removesuffix(RETURNED_ELEMENT))
+            return self._returned_elements(self.resolve_dotted(scope, called, module, line))
         private = _last_private(parts)
         if private:  # `x.#p.q`: #p is the class's around the code, whatever x is
             target = self.private_member(scope, parts[private], module)
@@ -281,6 +284,28 @@ class EcmaResolver:
                 return None
             target = self.attribute(target, attribute)
         return target
+
+    def _returned_elements(self, function: Target | None) -> Target | None:
+        """The elements of what calling `function` returns, as the binding `f()[]` beside its
+        declaration says (`getAll(): Query[]`, JSDoc `@returns {Query[]}`)."""
+        symbol = (
+            self.lookups.symbol(function.qualified_name)
+            if isinstance(function, SymbolRef)
+            else None
+        )
+        if symbol is None or symbol.parent is None:
+            return None
+        key = symbol.name + RETURNED_ELEMENT
+        if symbol.parent == self.lookups.index.symbol_module.get(symbol.qualified_name):
+            info = self.lookups.module(symbol.parent)  # a module's function
+            bindings = info.bindings.get(key) if info is not None else None
+        else:
+            bindings = self.lookups.attribute_bindings(symbol.parent, key) or (
+                self.lookups.index.scope_bindings.get(symbol.parent, {}).get((key,))
+            )
+        if not bindings:
+            return None
+        return mark(self._binding_value(bindings, symbol.parent), True)
 
     def private_member(self, scope: str, name: str, module: str) -> Target | None:
         """`#name` as code in `scope` reads it: the member of the innermost class around the

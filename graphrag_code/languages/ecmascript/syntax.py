@@ -10,8 +10,8 @@ from ...parsing.treesitter import member_chain
 from ...parsing.treesitter import node_text as _text
 
 __all__ = [
-    "ELEMENT", "FUNCTION_NODES", "callee_parts", "dotted_name", "element_of", "is_exports",
-    "pattern_names", "required_specifier", "string_literal", "unwrap",
+    "ELEMENT", "FUNCTION_NODES", "RETURNED_ELEMENT", "callee_parts", "dotted_name", "element_of",
+    "is_exports", "pattern_names", "required_specifier", "string_literal", "unwrap",
 ]  # fmt: skip
 
 
@@ -22,6 +22,7 @@ _SCOPE_HEADS = {"this": "this", "super": "super()"}
 # the name of the elements of `xs` (`xs[]`): what `xs[i]`, `for (const x of xs)` and the
 # callback of `xs.forEach(x => …)` see, bound where `xs` is declared as `Foo[]`
 ELEMENT = "[]"
+RETURNED_ELEMENT = "()" + ELEMENT  # `f()[]`: the elements of what calling f returns
 _NAME_NODES = frozenset(
     {"identifier", "property_identifier", "private_property_identifier", "type_identifier"}
 )

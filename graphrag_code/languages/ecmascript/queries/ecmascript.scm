@@ -6,6 +6,8 @@
 (function_declaration name: (identifier)) @def.function
 (generator_function_declaration name: (identifier)) @def.function
 (class_declaration) @def.class
+; a named class a function returns (a mixin: `return class Target extends Wrapped {…}`)
+(return_statement (class name: (_)) @def.class)
 (method_definition) @def.method
 (variable_declarator
   name: (identifier)
