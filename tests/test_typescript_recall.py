@@ -303,3 +303,19 @@ export function wrap<T extends new (...a: any[]) => object>(Base: T) {
         ("./wrap.ts.wrap.Wrapped", "./obs.ts.Obs", "exact"),
         ("./wrap.ts.wrap.Wrapped.go", "./obs.ts.Obs.run", "inferred"),
     )
+
+
+def test_a_declared_this_parameter_types_this() -> None:
+    source = """export type Annotation = {
+  make_(key: string): number
+  extend_(key: string): number
+}
+function make_(this: Annotation, key: string) {
+  return this.extend_(key)
+}
+function plain(key: string) { return this.extend_(key) }
+"""
+    assert_calls(
+        {"a.ts": source},
+        ("./a.ts.make_", "./a.ts.Annotation.extend_", "inferred"),
+    )

@@ -91,6 +91,7 @@ class Bindings(FileReader):
             if symbol is not None and symbol.docstring:
                 documented = jsdoc_types(symbol.docstring)
         records.extend(self._returned_elements(node, documented.get("return[]")))
+        records.extend(self._this_parameter(node))
         for name, annotation, param in parameters_of(node.child_by_field_name("parameters")):
             line = first_line(param)
             value = single_type(annotation) or documented.get(f"param:{name}")
@@ -100,6 +101,20 @@ class Bindings(FileReader):
             if element is not None:
                 records.append(Binding(scope, element_of((name,)), element, "annotation", line))
         return records
+
+    def _this_parameter(self, node: ts.Node) -> list[Binding]:
+        """`function make_(this: Annotation, …)`: TypeScript's declared `this` of a named
+        function."""
+        qualified = self.state.def_scopes.get(node.id)
+        params = node.child_by_field_name("parameters")
+        first = params.named_children[0] if params is not None and params.named_children else None
+        if qualified is None or first is None or first.type != "required_parameter":
+            return []
+        pattern = first.child_by_field_name("pattern")
+        declared = single_type(first.child_by_field_name("type"))
+        if pattern is None or pattern.type != "this" or declared is None:
+            return []
+        return [Binding(qualified, ("this",), declared, "annotation", first_line(first))]
 
     def _returned_elements(self, node: ts.Node, documented: Dotted | None) -> list[Binding]:
         """`getAll(): Query[]` declares `getAll()[]`, the elements of what it returns, as Query

@@ -218,8 +218,12 @@ class EcmaResolver:
         return NOT_HERE
 
     def this_value(self, scope: str) -> Target | None:
-        """What `this` is in `scope`: an instance of the class of a method (of the function
-        whose prototype holds it), the object of an object literal's method."""
+        """What `this` is in `scope`: its declared type (`this: T`), an instance of the class
+        of a method (of the function whose prototype holds it), the object of an object
+        literal's method."""
+        declared = self.lookups.index.scope_bindings.get(scope, {}).get(("this",))
+        if declared:  # TypeScript's `function f(this: T)`
+            return self._binding_value(declared, scope)
         symbol = self.lookups.symbol(scope)
         if symbol is not None and self._is_constructor(symbol):  # function Foo() { this… }
             return Instance(symbol.qualified_name, inferred=False)
