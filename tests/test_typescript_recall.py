@@ -319,3 +319,23 @@ function plain(key: string) { return this.extend_(key) }
         {"a.ts": source},
         ("./a.ts.make_", "./a.ts.Annotation.extend_", "inferred"),
     )
+
+
+def test_an_array_literal_holds_its_items() -> None:
+    source = """class Suite { beforeAll() {} }
+/**
+ * @param {Suite} suite Root suite.
+ */
+module.exports = function (suite) {
+  var suites = [suite];
+  function visit() { suites[0].beforeAll() }
+  var mixed = [suite, other];
+  function other() { mixed[0].beforeAll() }
+  return visit
+};
+"""
+    assert_calls(
+        {"e.js": source},
+        ("./e.js.default.visit", "./e.js.Suite.beforeAll", "inferred"),
+        ("./e.js.default.other", "./e.js.Suite.beforeAll", "name"),  # two kinds of item
+    )

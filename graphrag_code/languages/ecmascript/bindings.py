@@ -324,8 +324,13 @@ def _value_binding(
 
 def _held_elements(scope: str, target: Dotted, value: ts.Node, line: int) -> list[Binding]:
     """`xs = this.getAll()`: xs[] is getAll()[]; `xs = ys.filter(…)` (`slice`, `concat`,
-    `sort`…): xs[] is ys[]."""
+    `sort`…): xs[] is ys[]; `xs = [suite]` (every item the same name): xs[] is suite."""
     value = unwrap(value)
+    if value.type == "array":
+        items = [dotted_name(unwrap(item)) for item in value.named_children]
+        if items and items[0] is not None and all(item == items[0] for item in items):
+            return [Binding(scope, element_of(target), items[0], "alias", line)]
+        return []
     function = value.child_by_field_name("function") if value.type == "call_expression" else None
     called = dotted_name(function) if function is not None else None
     if called is None or called[0] == "require":
