@@ -339,3 +339,34 @@ module.exports = function (suite) {
         ("./e.js.default.visit", "./e.js.Suite.beforeAll", "inferred"),
         ("./e.js.default.other", "./e.js.Suite.beforeAll", "name"),  # two kinds of item
     )
+
+
+def test_destructured_properties_of_what_a_call_returns() -> None:
+    # tsc's output of zod: `_processInputParams` returns `{ status: new ParseStatus(), … }`
+    # and `const { ctx, status } = this._processInputParams(input)` reads it; in TypeScript
+    # the declared return type's property holds
+    util = "class ParseStatus { dirty() {} }\nexports.ParseStatus = ParseStatus;\n"
+    types = """const util_1 = require("./util");
+class ZodType {
+  _process(input) {
+    return { status: new util_1.ParseStatus(), ctx: { data: input } };
+  }
+}
+class ZodArray extends ZodType {
+  _parse(input) {
+    const { ctx, status } = this._process(input);
+    status.dirty();
+  }
+}
+"""
+    typed = """class S { dirty() {} }
+interface R { status: S }
+function make(): R { return { status: new S() } }
+export function use() { const { status: st } = make(); st.dirty() }
+"""
+    assert_calls(
+        {"util.js": util, "types.js": types, "typed.ts": typed},
+        ("./types.js.ZodArray._parse", "./util.js.ParseStatus.dirty", "inferred"),
+        ("./typed.ts.use", "./typed.ts.S.dirty", "inferred"),
+        exactly=False,
+    )

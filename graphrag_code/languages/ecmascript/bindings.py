@@ -12,14 +12,22 @@ from ...parsing.records import opaque_bindings
 from ...parsing.treesitter import first_line
 from ...parsing.treesitter import node_text as _text
 from .jsdoc import jsdoc_types
+from .returns import returned_values
 from .scopes import FileReader
 from .symbols import parameters_of
-from .syntax import FUNCTION_NODES, callee_parts, dotted_name, element_of, is_exports, unwrap
+from .syntax import (
+    CALLED,
+    FUNCTION_NODES,
+    callee_parts,
+    dotted_name,
+    element_of,
+    is_exports,
+    unwrap,
+)
 from .types import element_type, single_type
 
 __all__ = ["Bindings"]
 
-_CALLED = "()"  # `f()`: the name of what calling f returns (its elements are `f()[]`)
 # array methods that give an array of the same elements
 _SAME_ELEMENTS = frozenset(
     {"filter", "slice", "concat", "sort", "reverse", "toSorted", "toReversed", "splice"}
@@ -73,6 +81,8 @@ class Bindings(FileReader):
             records.extend(self._callback_element(node))
         for node in self.captures.get("bind.for_of", []):
             records.extend(self._for_of_element(node))
+        for node in self.captures.get("local.pattern", []):
+            records.extend(self._destructured(node))
         records.extend(self._export_bindings())
         records.extend(self._opaque(records))
         records.sort(key=lambda b: (b.line, b.scope, b.target))
@@ -92,6 +102,7 @@ class Bindings(FileReader):
                 documented = jsdoc_types(symbol.docstring)
         records.extend(self._returned_elements(node, documented.get("return[]")))
         records.extend(self._this_parameter(node))
+        records.extend(self._returned_properties(node))
         for name, annotation, param in parameters_of(node.child_by_field_name("parameters")):
             line = first_line(param)
             value = single_type(annotation) or documented.get(f"param:{name}")
@@ -100,6 +111,61 @@ class Bindings(FileReader):
             element = element_type(annotation) or documented.get(f"param:{name}[]")
             if element is not None:
                 records.append(Binding(scope, element_of((name,)), element, "annotation", line))
+        return records
+
+    def _returned_properties(self, node: ts.Node) -> list[Binding]:
+        """`parse() { return { status: new Status(), … } }` declares `parse().status` (beside
+        parse) as what `new Status()` gives: `const { status } = this.parse(…)` reads it.
+        Only `new` values: other names may be the function's own locals."""
+        qualified = self.state.def_scopes.get(node.id)
+        if qualified is None:
+            return []
+        scope, _, name = qualified.rpartition(".")
+        records = []
+        for value in returned_values(node):
+            value = unwrap(value)
+            if value.type != "object":
+                continue
+            for pair in (c for c in value.named_children if c.type == "pair"):
+                key = pair.child_by_field_name("key")
+                made = pair.child_by_field_name("value")
+                if key is None or made is None or made.type != "new_expression":
+                    continue
+                target = (f"{name}{CALLED}.{_text(key)}",)
+                records.extend(_expression_binding(scope, target, made, first_line(pair)))
+        return records
+
+    def _destructured(self, pattern: ts.Node) -> list[Binding]:
+        """`const { status, ctx: c } = this.parse(…)`: each name is the property of what the
+        call returns (`this.parse().status`)."""
+        declarator = pattern.parent
+        value = declarator.child_by_field_name("value") if declarator is not None else None
+        if declarator is None or value is None or pattern.type != "object_pattern":
+            return []
+        value = unwrap(value)
+        function = (
+            value.child_by_field_name("function") if value.type == "call_expression" else None
+        )
+        called = dotted_name(function) if function is not None else None
+        if called is None or called[0] == "require":
+            return []
+        scope = self._scope(declarator)
+        line = first_line(declarator)
+        records = []
+        for child in pattern.named_children:
+            key: ts.Node | None = child
+            local: ts.Node | None = child
+            if child.type == "pair_pattern":
+                key = child.child_by_field_name("key")
+                local = child.child_by_field_name("value")
+            elif child.type != "shorthand_property_identifier_pattern":
+                continue
+            if key is None or local is None or local.type not in (
+                "identifier", "shorthand_property_identifier_pattern",
+            ):  # fmt: skip
+                continue
+            source = (*called[:-1], f"{called[-1]}{CALLED}.{_text(key)}")
+            records.append(Binding(scope, (_text(local),), source, "alias", line))
         return records
 
     def _this_parameter(self, node: ts.Node) -> list[Binding]:
@@ -124,7 +190,7 @@ class Bindings(FileReader):
         if qualified is None or element is None:
             return []
         scope, _, name = qualified.rpartition(".")
-        target = element_of((name + _CALLED,))
+        target = element_of((name + CALLED,))
         return [Binding(scope, target, element, "annotation", first_line(node))]
 
     def _callback_element(self, node: ts.Node) -> list[Binding]:
@@ -270,7 +336,7 @@ def _collection(node: ts.Node) -> Dotted | None:
     if node.type == "call_expression":
         function = node.child_by_field_name("function")
         called = dotted_name(function) if function is not None else None
-        return (*called[:-1], called[-1] + _CALLED) if called else None
+        return (*called[:-1], called[-1] + CALLED) if called else None
     return dotted_name(node)
 
 
@@ -338,7 +404,7 @@ def _held_elements(scope: str, target: Dotted, value: ts.Node, line: int) -> lis
     if len(called) > 1 and called[-1] in _SAME_ELEMENTS:
         held = element_of(called[:-1])
     else:
-        held = element_of((*called[:-1], called[-1] + _CALLED))
+        held = element_of((*called[:-1], called[-1] + CALLED))
     return [Binding(scope, element_of(target), held, "alias", line)]
 
 

@@ -32,7 +32,7 @@ from ...linking.targets import (
 from ...model import Binding, Dotted, ImportStatement, Symbol, SymbolKind
 from .modules import EcmaProject, resolve_specifier
 from .returns import THIS
-from .syntax import ELEMENT, RETURNED_ELEMENT, element_of
+from .syntax import CALLED, ELEMENT, element_of, returned_part
 
 __all__ = ["JS_GLOBALS", "EcmaResolver"]
 
@@ -251,9 +251,10 @@ class EcmaResolver:
     ) -> Target | None:
         if not parts or parts[0] == "<expr>":
             return None
-        if parts[-1].endswith(RETURNED_ELEMENT):  # `f()[]`: what f's declaration says
-            called = (*parts[:-1], parts[-1].removesuffix(RETURNED_ELEMENT))
-            return self._returned_elements(self.resolve_dotted(scope, called, module, line))
+        returned = returned_part(parts[-1])
+        if returned is not None:  # `f()[]`, `f().k`: what f's declaration says
+            function = self.resolve_dotted(scope, (*parts[:-1], returned[0]), module, line)
+            return self._returned(function, returned[1])
         private = _last_private(parts)
         if private:  # `x.#p.q`: #p is the class's around the code, whatever x is
             target = self.private_member(scope, parts[private], module)
@@ -289,17 +290,21 @@ class EcmaResolver:
             target = self.attribute(target, attribute)
         return target
 
-    def _returned_elements(self, function: Target | None) -> Target | None:
-        """The elements of what calling `function` returns, as the binding `f()[]` beside its
-        declaration says (`getAll(): Query[]`, JSDoc `@returns {Query[]}`)."""
-        symbol = (
-            self.lookups.symbol(function.qualified_name)
-            if isinstance(function, SymbolRef)
-            else None
-        )
+    def _returned(self, function: Target | None, part: str) -> Target | None:
+        """The elements (`part` "[]") or a property (".k") of what calling `function` returns:
+        the property of its return type, else the binding `f()[]`, `f().k` beside its
+        declaration (`getAll(): Query[]`, JSDoc `@returns {Query[]}`, `return { k: new K() }`)."""
+        if not isinstance(function, SymbolRef):
+            return None
+        symbol = self.lookups.symbol(function.qualified_name)
         if symbol is None or symbol.parent is None:
             return None
-        key = symbol.name + RETURNED_ELEMENT
+        if part.startswith("."):
+            result = self.call_result(function)
+            found = self.attribute(result, part[1:]) if result is not None else None
+            if found is not None:
+                return mark(found, True)
+        key = symbol.name + CALLED + part
         if symbol.parent == self.lookups.index.symbol_module.get(symbol.qualified_name):
             info = self.lookups.module(symbol.parent)  # a module's function
             bindings = info.bindings.get(key) if info is not None else None

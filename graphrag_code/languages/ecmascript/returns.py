@@ -11,7 +11,7 @@ from ...model import Dotted
 from ...parsing.treesitter import collect
 from .syntax import FUNCTION_NODES, dotted_name, unwrap
 
-__all__ = ["THIS", "plain_return"]
+__all__ = ["THIS", "plain_return", "returned_values"]
 
 THIS: Dotted = ("this",)  # the return type of a method that returns `this`
 _NESTED = FUNCTION_NODES | {
@@ -37,6 +37,16 @@ def plain_return(function: ts.Node) -> Dotted | None:
         _given(node.named_children[0]) if node.named_child_count else None for node in returns
     }
     return values.pop() if len(values) == 1 else None
+
+
+def returned_values(function: ts.Node) -> list[ts.Node]:
+    """The expressions a function's own `return`s give (or its expression body)."""
+    body = function.child_by_field_name("body")
+    if body is None:
+        return []
+    if body.type != "statement_block":
+        return [body]
+    return [node.named_children[0] for node in collect(body, _returns) if node.named_child_count]
 
 
 def _returns(node: ts.Node) -> list[ts.Node] | None:

@@ -10,8 +10,9 @@ from ...parsing.treesitter import member_chain
 from ...parsing.treesitter import node_text as _text
 
 __all__ = [
-    "ELEMENT", "FUNCTION_NODES", "RETURNED_ELEMENT", "callee_parts", "dotted_name", "element_of",
-    "is_exports", "pattern_names", "required_specifier", "string_literal", "unwrap",
+    "CALLED", "ELEMENT", "FUNCTION_NODES", "RETURNED_ELEMENT", "callee_parts", "dotted_name",
+    "element_of", "is_exports", "pattern_names", "required_specifier", "returned_part",
+    "string_literal", "unwrap",
 ]  # fmt: skip
 
 
@@ -22,7 +23,8 @@ _SCOPE_HEADS = {"this": "this", "super": "super()"}
 # the name of the elements of `xs` (`xs[]`): what `xs[i]`, `for (const x of xs)` and the
 # callback of `xs.forEach(x => …)` see, bound where `xs` is declared as `Foo[]`
 ELEMENT = "[]"
-RETURNED_ELEMENT = "()" + ELEMENT  # `f()[]`: the elements of what calling f returns
+CALLED = "()"  # `f()`: what calling f returns; `f()[]` its elements, `f().k` its property k
+RETURNED_ELEMENT = CALLED + ELEMENT
 _NAME_NODES = frozenset(
     {"identifier", "property_identifier", "private_property_identifier", "type_identifier"}
 )
@@ -70,6 +72,15 @@ def dotted_name(node: ts.Node) -> Dotted | None:
         head = dotted_name(obj)
         return element_of(head) if head is not None else None
     return None
+
+
+def returned_part(name: str) -> tuple[str, str] | None:
+    """`getAll()[]` -> ("getAll", "[]"), `parse().status` -> ("parse", ".status"); None for a
+    plain name."""
+    function, called, rest = name.partition(CALLED)
+    if not called or not function or not (rest == ELEMENT or rest.startswith(".")):
+        return None
+    return function, rest
 
 
 def element_of(dotted: Dotted) -> Dotted:
