@@ -278,7 +278,7 @@ export class Q extends Base {
   a() { const xs = this.getAll(); xs.forEach((x) => x.run()) }
   b() { result = all(); return result[0].run() }
   c() { for (const o of all()) { o.run() } }
-  d() { const ys = this.getAll().filter((o) => o.run() > 0); return ys[0].run() }
+  d() { const ys = this.getAll().filter(Boolean); return ys[0].run() }
 }
 """
     assert_calls(

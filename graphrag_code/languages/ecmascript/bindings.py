@@ -398,13 +398,19 @@ def _held_elements(scope: str, target: Dotted, value: ts.Node, line: int) -> lis
             return [Binding(scope, element_of(target), items[0], "alias", line)]
         return []
     function = value.child_by_field_name("function") if value.type == "call_expression" else None
-    called = dotted_name(function) if function is not None else None
+    if function is None:
+        return []
+    method = function.child_by_field_name("property")
+    if function.type == "member_expression" and method and _text(method) in _SAME_ELEMENTS:
+        obj = function.child_by_field_name("object")  # `this.getAll().filter(…)` too
+        array = _collection(obj) if obj is not None else None
+        return (
+            [Binding(scope, element_of(target), element_of(array), "alias", line)] if array else []
+        )
+    called = dotted_name(function)
     if called is None or called[0] == "require":
         return []
-    if len(called) > 1 and called[-1] in _SAME_ELEMENTS:
-        held = element_of(called[:-1])
-    else:
-        held = element_of((*called[:-1], called[-1] + CALLED))
+    held = element_of((*called[:-1], called[-1] + CALLED))
     return [Binding(scope, element_of(target), held, "alias", line)]
 
 
