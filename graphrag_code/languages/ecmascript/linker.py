@@ -3,9 +3,11 @@
 IMPORTS: every ES import, `export … from`, `require`, and dynamic `import()` (a possible edge:
 resolution `name`), to the file it resolves to or to the `:External` package. CALLS with the
 usual tiers: `exact` by scope, imports and declarations (`f()`, `ns.f()`, `new C()`,
-`this.m()`, `super.m()`, `obj.#m()`), `inferred` through types (annotations, parameter types,
-`new` results, return types, class fields), `name` when the callee's name is unique among the
-repository's TS/JS functions (never a private `#m`: another class's is out of reach).
+`this.m()`, `super.m()`, `obj.#m()`, tsc's `(0, mod_1.f)()`), `inferred` through types
+(annotations, parameter types, `new` results, return types, class and interface fields, the
+elements of typed arrays, what `return this` / `return new X()` / a returned object give),
+`name` when the callee's name is unique among the repository's TS/JS functions (never a
+private `#m`: another class's is out of reach; never `fns[i]()`).
 INHERITS for `extends` (and `implements`, marked so); USES_TYPE for annotations, generic
 arguments, `instanceof` and `satisfies`.
 """

@@ -6,8 +6,10 @@ and object literals do. A module's namespace is its top-level declarations, its 
 its exports (`export { a as b }`, `export default`, `module.exports`, `export * from`).
 Types come from annotations, `new` results, return types and parameter types; any step that
 relies on one marks the result `inferred`; a field's declared type holds over what is assigned
-to it. Where two answers are possible the answer is None. A private name (`obj.#x`) needs no
-type: it is the `#x` of the class around the code.
+to it. `xs[]` names the elements of `xs` and `f()[]`, `f().k` the elements and properties of
+what `f` returns, bound beside their declarations (see `bindings`). Where two answers are
+possible the answer is None. A private name (`obj.#x`) needs no type: it is the `#x` of the
+class around the code.
 """
 
 from __future__ import annotations
