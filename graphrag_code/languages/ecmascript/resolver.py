@@ -462,11 +462,10 @@ class EcmaResolver:
                 return None
             if symbol.kind == SymbolKind.CLASS:
                 return Instance(symbol.qualified_name)
-            if symbol.returns is not None:
-                return self._typed(symbol, symbol.returns)
-            if self._is_constructor(symbol):  # new Foo() of `function Foo` with a prototype
-                return Instance(symbol.qualified_name)
-            return None
+            typed = self._typed(symbol, symbol.returns) if symbol.returns is not None else None
+            if typed is None and self._is_constructor(symbol):  # new Foo() of `function Foo`
+                return Instance(symbol.qualified_name)  # with a prototype
+            return typed
         if isinstance(callee, External) and callee.dotted[-1][:1].isupper():
             return External(callee.dotted, inferred=True)
         return None
