@@ -370,3 +370,27 @@ export function use() { const { status: st } = make(); st.dirty() }
         ("./typed.ts.use", "./typed.ts.S.dirty", "inferred"),
         exactly=False,
     )
+
+
+def test_a_callback_parameter_is_what_the_callee_declares() -> None:
+    # `nearest(handles, getOffset: (handle: Handle) => number)`: the arrow passed as its
+    # second argument gets a Handle; an array method's callback keeps the array's elements
+    source = """export class Handle { offset(): number { return 1 } }
+export class Slider {
+  nearest(handles: Handle[], getOffset: (handle: Handle) => number) { return 1 }
+  run(hs: Handle[]) { return this.nearest(hs, handle => handle.offset()) }
+}
+export function each(cb?: ((h: Handle, i: number) => void) | undefined) {}
+export function go() { each(function (h, i) { h.offset() }) }
+export function untyped(cb: Function) {}
+export function other() { untyped((h) => h.offset()) }
+"""
+    assert_calls(
+        {"h.ts": source},
+        ("./h.ts.Slider.run", "./h.ts.Slider.nearest", "exact"),
+        ("./h.ts.Slider.run", "./h.ts.Handle.offset", "inferred"),
+        ("./h.ts.go", "./h.ts.each", "exact"),
+        ("./h.ts.go", "./h.ts.Handle.offset", "inferred"),
+        ("./h.ts.other", "./h.ts.untyped", "exact"),
+        ("./h.ts.other", "./h.ts.Handle.offset", "name"),  # nothing declared: not certain
+    )

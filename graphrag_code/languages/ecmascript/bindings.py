@@ -18,13 +18,14 @@ from .symbols import parameters_of
 from .syntax import (
     CALLED,
     FUNCTION_NODES,
+    argument_part,
     callee_parts,
     dotted_name,
     element_of,
     is_exports,
     unwrap,
 )
-from .types import element_type, single_type
+from .types import callback_parameter_types, element_type, single_type
 
 __all__ = ["Bindings"]
 
@@ -79,6 +80,7 @@ class Bindings(FileReader):
             records.extend(self._parameter_property(node))
         for node in self.captures.get("function.any", []):
             records.extend(self._callback_element(node))
+            records.extend(self._callback_argument(node))
         for node in self.captures.get("bind.for_of", []):
             records.extend(self._for_of_element(node))
         for node in self.captures.get("local.pattern", []):
@@ -102,6 +104,7 @@ class Bindings(FileReader):
                 documented = jsdoc_types(symbol.docstring)
         records.extend(self._returned_elements(node, documented.get("return[]")))
         records.extend(self._this_parameter(node))
+        records.extend(self._callback_parameters(node))
         records.extend(self._returned_properties(node))
         for name, annotation, param in parameters_of(node.child_by_field_name("parameters")):
             line = first_line(param)
@@ -166,6 +169,66 @@ class Bindings(FileReader):
                 continue
             source = (*called[:-1], f"{called[-1]}{CALLED}.{_text(key)}")
             records.append(Binding(scope, (_text(local),), source, "alias", line))
+        return records
+
+    def _callback_parameters(self, node: ts.Node) -> list[Binding]:
+        """`f(xs, getOffset: (handle: Handle) => number)`: `(1:0)` beside f is Handle, the
+        first parameter of the function f takes as its second argument."""
+        qualified = self.state.def_scopes.get(node.id)
+        params = node.child_by_field_name("parameters")
+        if qualified is None or params is None:
+            return []
+        records = []
+        index = 0
+        for child in params.named_children:
+            pattern = child.child_by_field_name("pattern")
+            if child.type == "comment" or (pattern is not None and pattern.type == "this"):
+                continue
+            types = callback_parameter_types(child.child_by_field_name("type"))
+            for position, declared in enumerate(types):
+                if declared is not None:
+                    target = (argument_part("", index, position),)
+                    records.append(
+                        Binding(qualified, target, declared, "annotation", first_line(child))
+                    )
+            index += 1
+        return records
+
+    def _callback_argument(self, node: ts.Node) -> list[Binding]:
+        """`this.nearest(xs, (handle) => …)`: each untyped parameter of a function passed to
+        a call is what the callee declares for it (`nearest(1:0)`); array methods' callbacks
+        see the array's elements instead (`_callback_element`)."""
+        arguments = node.parent
+        call = arguments.parent if arguments is not None else None
+        if arguments is None or arguments.type != "arguments" or call is None:
+            return []
+        function = call.child_by_field_name("function")
+        called = dotted_name(function) if function is not None else None
+        if call.type != "call_expression" or called is None or called[-1] in _ELEMENT_CALLBACKS:
+            return []
+        position = [a.id for a in arguments.named_children if a.type != "comment"].index(node.id)
+        single = node.child_by_field_name("parameter")  # `x => …`
+        params = node.child_by_field_name("parameters")
+        children = (
+            [single]
+            if single is not None
+            else [
+                c
+                for c in (params.named_children if params is not None else [])
+                if c.type != "comment"
+            ]
+        )
+        records = []
+        for index, child in enumerate(children):
+            name = child if child.type == "identifier" else child.child_by_field_name("pattern")
+            if name is None or name.type != "identifier" or child.child_by_field_name("type"):
+                continue
+            source = (*called[:-1], argument_part(called[-1], position, index))
+            records.append(
+                Binding(
+                    self._function_scope(node), (_text(name),), source, "alias", first_line(node)
+                )
+            )
         return records
 
     def _this_parameter(self, node: ts.Node) -> list[Binding]:

@@ -34,7 +34,7 @@ from ...linking.targets import (
 from ...model import Binding, Dotted, ImportStatement, Symbol, SymbolKind
 from .modules import EcmaProject, resolve_specifier
 from .returns import THIS
-from .syntax import CALLED, ELEMENT, element_of, returned_part
+from .syntax import CALLED, ELEMENT, element_of, returned_part, split_argument_part
 
 __all__ = ["JS_GLOBALS", "EcmaResolver"]
 
@@ -253,6 +253,10 @@ class EcmaResolver:
     ) -> Target | None:
         if not parts or parts[0] == "<expr>":
             return None
+        argument = split_argument_part(parts[-1])
+        if argument is not None:  # `f(1:0)`: what f declares its callback's parameter to be
+            function = self.resolve_dotted(scope, (*parts[:-1], argument[0]), module, line)
+            return self._callback_parameter(function, argument[1])
         returned = returned_part(parts[-1])
         if returned is not None:  # `f()[]`, `f().k`: what f's declaration says
             function = self.resolve_dotted(scope, (*parts[:-1], returned[0]), module, line)
@@ -291,6 +295,15 @@ class EcmaResolver:
                 return None
             target = self.attribute(target, attribute)
         return target
+
+    def _callback_parameter(self, function: Target | None, part: str) -> Target | None:
+        """The declared type of a parameter of the function `function` takes as an argument
+        (`part` "(1:0)", bound beside the function's parameters)."""
+        if not isinstance(function, SymbolRef):
+            return None
+        scope = function.qualified_name
+        bindings = self.lookups.index.scope_bindings.get(scope, {}).get((part,))
+        return mark(self._binding_value(bindings, scope), True) if bindings else None
 
     def _returned(self, function: Target | None, part: str) -> Target | None:
         """The elements (`part` "[]") or a property (".k") of what calling `function` returns:

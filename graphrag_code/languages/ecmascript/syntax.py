@@ -10,9 +10,9 @@ from ...parsing.treesitter import member_chain
 from ...parsing.treesitter import node_text as _text
 
 __all__ = [
-    "CALLED", "ELEMENT", "FUNCTION_NODES", "RETURNED_ELEMENT", "callee_parts", "dotted_name",
-    "element_of", "is_exports", "pattern_names", "required_specifier", "returned_part",
-    "string_literal", "unwrap",
+    "CALLED", "ELEMENT", "FUNCTION_NODES", "RETURNED_ELEMENT", "argument_part", "callee_parts",
+    "dotted_name", "element_of", "is_exports", "pattern_names", "required_specifier",
+    "returned_part", "split_argument_part", "string_literal", "unwrap",
 ]  # fmt: skip
 
 
@@ -72,6 +72,22 @@ def dotted_name(node: ts.Node) -> Dotted | None:
         head = dotted_name(obj)
         return element_of(head) if head is not None else None
     return None
+
+
+def argument_part(function: str, argument: int, parameter: int) -> str:
+    """`f(1:0)`: the first parameter of the function passed to f as its second argument."""
+    return f"{function}({argument}:{parameter})"
+
+
+def split_argument_part(name: str) -> tuple[str, str] | None:
+    """`f(1:0)` -> ("f", "(1:0)"); None for other names."""
+    function, paren, rest = name.partition("(")
+    if not paren or not function or not rest.endswith(")") or ":" not in rest:
+        return None
+    argument, _, parameter = rest[:-1].partition(":")
+    if not (argument.isdigit() and parameter.isdigit()):
+        return None
+    return function, f"({rest}"
 
 
 def returned_part(name: str) -> tuple[str, str] | None:

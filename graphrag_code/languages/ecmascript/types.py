@@ -10,7 +10,7 @@ from ...parsing.treesitter import collect
 from ...parsing.treesitter import node_text as _text
 from .syntax import dotted_name
 
-__all__ = ["element_type", "single_type", "type_names"]
+__all__ = ["callback_parameter_types", "element_type", "single_type", "type_names"]
 
 
 # wrappers whose argument is the type a value really has (`Promise<Foo>` awaited is a Foo)
@@ -93,3 +93,22 @@ def _not_empty(union: ts.Node) -> ts.Node | None:
         and not (child.type == "predefined_type" and _text(child) in ("undefined", "void"))
     ]
     return kept[0] if len(kept) == 1 else None
+
+
+def callback_parameter_types(node: ts.Node | None) -> list[Dotted | None]:
+    """The class of each parameter of a function type (`(h: Handle, i: number) => number`
+    gives [Handle, None]), through `| undefined` and parentheses; [] for other types."""
+    while node is not None and node.type in ("type_annotation", "parenthesized_type", "union_type"):
+        node = (
+            _not_empty(node)
+            if node.type == "union_type"
+            else (node.named_children[0] if node.named_child_count else None)
+        )
+    if node is None or node.type != "function_type":
+        return []
+    params = node.child_by_field_name("parameters")
+    return [
+        single_type(child.child_by_field_name("type"))
+        for child in (params.named_children if params is not None else [])
+        if child.type.endswith("_parameter")
+    ]
