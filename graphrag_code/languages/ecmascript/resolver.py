@@ -7,7 +7,7 @@ its exports (`export { a as b }`, `export default`, `module.exports`, `export * 
 Types come from annotations, `new` results, return types and parameter types; any step that
 relies on one marks the result `inferred`; a field's declared type holds over what is assigned
 to it. `xs[]` names the elements of `xs` and `f()[]`, `f().k` the elements and properties of
-what `f` returns, bound beside their declarations (see `bindings`). Where two answers are
+what `f` returns, bound beside their declarations (see `derived`). Where two answers are
 possible the answer is None. A private name (`obj.#x`) needs no type: it is the `#x` of the
 class around the code.
 """
