@@ -197,8 +197,8 @@ def test_call_forms_and_tiers(mixed: Linked) -> None:
         inferred, "inferred"
     )
     assert calls[(main, "web/cart.ts.Cart.constructor")].edge.lines == (15, 17)
-    # `Counter.create().increment()`: an untyped result, the only `increment` in the repository
-    assert calls[("web/app.jsx.App", "web/legacy.js.Counter.increment")].tier == "name"
+    # `Counter.create().increment()`: create's every `return` is `new Counter(0)`
+    assert calls[("web/app.jsx.App", "web/legacy.js.Counter.increment")].tier == "inferred"
 
 
 def test_external_callees_are_nodes_of_their_package(graph: CodeGraph) -> None:

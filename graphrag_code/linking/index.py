@@ -216,12 +216,13 @@ class RepositoryIndex:
                 )
         for binding in parsed.bindings:
             if binding.target[:1] == ("self",) and len(binding.target) == 2:
-                # the instance attribute of a method's class (`self.x = …`, `this.x = …`)
+                # the instance attribute of a method's class (`self.x = …`, `this.x = …`), or
+                # of a function that is its own class (JavaScript's `function Foo() { this.x
+                # = … }`, whose instances `new Foo()` makes)
                 owner = self.symbols.get(binding.scope)
-                if owner is not None and owner.kind == SymbolKind.METHOD:
-                    self.attribute_bindings[owner.parent].setdefault(binding.target[1], []).append(
-                        binding
-                    )
+                if owner is not None and owner.kind in (SymbolKind.METHOD, SymbolKind.FUNCTION):
+                    cls = owner.parent if owner.kind == SymbolKind.METHOD else binding.scope
+                    self.attribute_bindings[cls].setdefault(binding.target[1], []).append(binding)
                 continue
             if binding.scope != parsed.module:
                 if kinds.get(binding.scope) == SymbolKind.CLASS and len(binding.target) == 1:

@@ -1,8 +1,10 @@
 """TypeScript / JavaScript bindings -> `Binding` records: what types a name, a field or an
-export (annotations, JSDoc, `new` results, aliases, `export default`, `module.exports`)."""
+export (annotations, JSDoc, `new` results, aliases, `export default`, `module.exports`); what
+flows through collections, callbacks and returns is `derived`'s."""
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Literal
 
 import tree_sitter as ts
@@ -11,17 +13,31 @@ from ...model import Binding, Dotted, Symbol, SymbolKind
 from ...parsing.records import opaque_bindings
 from ...parsing.treesitter import first_line
 from ...parsing.treesitter import node_text as _text
+from .derived import DerivedBindings, declared_elements, held_elements
 from .jsdoc import jsdoc_types
 from .scopes import FileReader
 from .symbols import parameters_of
-from .syntax import FUNCTION_NODES, callee_parts, dotted_name, is_exports, specifier_names, unwrap
-from .types import single_type
+from .syntax import (
+    FUNCTION_NODES,
+    callee_parts,
+    dotted_name,
+    element_of,
+    is_exports,
+    specifier_names,
+    unwrap,
+)
+from .types import element_type, single_type
 
 __all__ = ["Bindings"]
 
 
 class Bindings(FileReader):
     """The bindings of one file."""
+
+    @cached_property
+    def derived(self) -> DerivedBindings:
+        """What flows through collections, callbacks and returns (`derived`)."""
+        return DerivedBindings(self.state, self.captures, self.symbols)
 
     def bindings(self) -> list[Binding]:
         records: list[Binding] = []
@@ -33,7 +49,9 @@ class Bindings(FileReader):
                 continue
             scope = self._scope(declarator)
             line = first_line(declarator)
-            annotation = single_type(declarator.child_by_field_name("type"))
+            declared = declarator.child_by_field_name("type")
+            records.extend(declared_elements(scope, (_text(name),), declared, line))
+            annotation = single_type(declared)
             if annotation is not None:
                 records.append(Binding(scope, (_text(name),), annotation, "annotation", line))
                 continue
@@ -56,6 +74,12 @@ class Bindings(FileReader):
             records.extend(self._field_binding(node))
         for node in self.captures.get("bind.parameter_property", []):
             records.extend(self._parameter_property(node))
+        for node in self.captures.get("function.any", []):
+            records.extend(self.derived.of_callback(node))
+        for node in self.captures.get("bind.for_of", []):
+            records.extend(self.derived.of_for_of(node))
+        for node in self.captures.get("local.pattern", []):
+            records.extend(self.derived.of_destructuring(node))
         records.extend(self._export_bindings())
         records.extend(self._opaque(records))
         records.sort(key=lambda b: (b.line, b.scope, b.target))
@@ -73,11 +97,31 @@ class Bindings(FileReader):
             symbol = self._symbol_of(self.state.def_scopes[node.id])
             if symbol is not None and symbol.docstring:
                 documented = jsdoc_types(symbol.docstring)
+        records.extend(self._this_parameter(node))
+        records.extend(self.derived.of_function(node, documented.get("return[]")))
         for name, annotation, param in parameters_of(node.child_by_field_name("parameters")):
+            line = first_line(param)
             value = single_type(annotation) or documented.get(f"param:{name}")
             if value is not None:
-                records.append(Binding(scope, (name,), value, "annotation", first_line(param)))
+                records.append(Binding(scope, (name,), value, "annotation", line))
+            element = element_type(annotation) or documented.get(f"param:{name}[]")
+            if element is not None:
+                records.append(Binding(scope, element_of((name,)), element, "annotation", line))
         return records
+
+    def _this_parameter(self, node: ts.Node) -> list[Binding]:
+        """`function make_(this: Annotation, …)`: TypeScript's declared `this` of a named
+        function."""
+        qualified = self.state.def_scopes.get(node.id)
+        params = node.child_by_field_name("parameters")
+        first = params.named_children[0] if params is not None and params.named_children else None
+        if qualified is None or first is None or first.type != "required_parameter":
+            return []
+        pattern = first.child_by_field_name("pattern")
+        declared = single_type(first.child_by_field_name("type"))
+        if pattern is None or pattern.type != "this" or declared is None:
+            return []
+        return [Binding(qualified, ("this",), declared, "annotation", first_line(first))]
 
     def _field_binding(self, node: ts.Node) -> list[Binding]:
         name = node.child_by_field_name("name") or node.child_by_field_name("property")
@@ -88,25 +132,31 @@ class Bindings(FileReader):
             return []
         line = first_line(node)
         label = _text(name)  # `#x` keeps its `#`: `this.#x` reads it, `this.x` does not
-        annotation = single_type(node.child_by_field_name("type"))
+        declared = node.child_by_field_name("type")
+        elements = declared_elements(scope, (label,), declared, line)
+        annotation = single_type(declared)
         if annotation is not None:
-            return [Binding(scope, (label,), annotation, "annotation", line)]
-        return _value_binding(scope, (label,), node, line)
+            return [Binding(scope, (label,), annotation, "annotation", line), *elements]
+        return _value_binding(scope, (label,), node, line) + elements
 
     def _parameter_property(self, node: ts.Node) -> list[Binding]:
         """`constructor(private readonly repo: Repo)`: a field of the class."""
         pattern = node.child_by_field_name("pattern")
-        annotation = single_type(node.child_by_field_name("type"))
+        declared = node.child_by_field_name("type")
         params = node.parent
         constructor = params.parent if params is not None else None
-        if pattern is None or annotation is None or constructor is None:
+        if pattern is None or declared is None or constructor is None:
             return []
         owner = self.state.def_scopes.get(constructor.id)
         if owner is None:
             return []
         klass = owner.rpartition(".")[0]
         line = first_line(node)
-        return [Binding(klass, (_text(pattern),), annotation, "annotation", line)]
+        records = declared_elements(klass, (_text(pattern),), declared, line)
+        annotation = single_type(declared)
+        if annotation is not None:
+            records.append(Binding(klass, (_text(pattern),), annotation, "annotation", line))
+        return records
 
     def _export_bindings(self) -> list[Binding]:
         """What a module exports under another name: `export default x`, `export { a as b }`,
@@ -195,7 +245,9 @@ def _expression_binding(
         return []
     if value.type in ("identifier", "member_expression", "this"):
         dotted = dotted_name(value)
-        if dotted is not None and dotted != target:
+        # `exports.Suite = Suite` exports the module's `Suite` (a declaration, no value flow);
+        # `x = x` tells nothing
+        if dotted is not None and (dotted != target or kind == "export"):
             return [Binding(scope, target, dotted, kind, line)]
     return []
 
@@ -203,10 +255,15 @@ def _expression_binding(
 def _value_binding(
     scope: str, target: Dotted, node: ts.Node, line: int, field_name: str = "value"
 ) -> list[Binding]:
-    """The binding an initialiser or assignment gives `target` (`as T` counts as annotated)."""
+    """The binding an initialiser or assignment gives `target` (`as T` counts as annotated),
+    and the elements it holds when it is what a call returns (`xs = getAll()`: getAll()[])."""
     value = node.child_by_field_name(field_name)
     if value is None:
         return []
+    return held_elements(scope, target, value, line) + _typed_value(scope, target, value, line)
+
+
+def _typed_value(scope: str, target: Dotted, value: ts.Node, line: int) -> list[Binding]:
     if value.type in ("as_expression", "satisfies_expression") and value.named_child_count == 2:
         annotated = single_type(value.named_children[1])
         if annotated is not None and value.type == "as_expression":

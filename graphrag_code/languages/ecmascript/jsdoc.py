@@ -10,6 +10,7 @@ import tree_sitter as ts
 from ...model import Dotted
 from ...parsing.treesitter import first_line, last_line
 from ...parsing.treesitter import node_text as _text
+from .syntax import ELEMENT
 
 __all__ = ["jsdoc", "jsdoc_types", "module_doc"]
 
@@ -35,7 +36,9 @@ _JSDOC_TYPE = re.compile(r"^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$")
 
 def jsdoc_types(doc: str) -> dict[str, Dotted]:
     """The single class each JSDoc tag names: "param:NAME", "return", "type" -> dotted type
-    (`@param {Suite} suite`, `@returns {?Runner}`, `{Foo|null}`, `{Promise<Foo>}`)."""
+    (`@param {Suite} suite`, `@returns {?Runner}`, `{Foo|null}`, `{Promise<Foo>}`); a
+    parameter or return of an array type gives its elements' class as "param:NAME[]",
+    "return[]" (`{Suite[]}`, `{Array<Suite>}`, `{Array.<Suite>}`)."""
     found: dict[str, Dotted] = {}
     for match in _JSDOC_TAG.finditer(doc):
         tag, raw, name = match.group(1), match.group(2), match.group(3)
@@ -47,14 +50,18 @@ def jsdoc_types(doc: str) -> dict[str, Dotted]:
         wrapped = re.match(r"^(?:Promise|PromiseLike)<(.+)>$", text)
         if wrapped:
             text = wrapped.group(1).strip()
+        suffix = ""
+        array = re.match(r"^(?:(.+)\[\]|Array\.?<(.+)>)$", text)
+        if array:
+            text, suffix = (array.group(1) or array.group(2)).strip(), ELEMENT
         if not _JSDOC_TYPE.match(text) or text in ("Object", "Function", "Array", "string"):
             continue
         dotted = tuple(text.split("."))
         if tag in ("param", "arg", "argument") and name:
-            found[f"param:{name.lstrip('[').split('.')[0]}"] = dotted
+            found[f"param:{name.lstrip('[').split('.')[0]}{suffix}"] = dotted
         elif tag.startswith("return"):
-            found["return"] = dotted
-        elif tag == "type":
+            found["return" + suffix] = dotted
+        elif tag == "type" and not suffix:
             found["type"] = dotted
     return found
 

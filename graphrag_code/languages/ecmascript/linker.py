@@ -3,9 +3,11 @@
 IMPORTS: every ES import, `export … from`, `require`, and dynamic `import()` (a possible edge:
 resolution `name`), to the file it resolves to or to the `:External` package. CALLS with the
 usual tiers: `exact` by scope, imports and declarations (`f()`, `ns.f()`, `new C()`,
-`this.m()`, `super.m()`, `obj.#m()`), `inferred` through types (annotations, parameter types,
-`new` results, return types, class fields), `name` when the callee's name is unique among the
-repository's TS/JS functions (never a private `#m`: another class's is out of reach).
+`this.m()`, `super.m()`, `obj.#m()`, tsc's `(0, mod_1.f)()`), `inferred` through types
+(annotations, parameter types, `new` results, return types, class and interface fields, the
+elements of typed arrays, what `return this` / `return new X()` / a returned object give),
+`name` when the callee's name is unique among the repository's TS/JS functions (never a
+private `#m`: another class's is out of reach; never `fns[i]()`).
 INHERITS for `extends` (and `implements`, marked so); USES_TYPE for annotations, generic
 arguments, `instanceof` and `satisfies`.
 """
@@ -23,6 +25,7 @@ from ...linking.targets import External, Instance, ModuleRef, SymbolRef, Target
 from ...model import CallSite, Edge, EdgeKind, ParsedFile, Resolution, SymbolKind
 from .modules import EcmaProject, read_project
 from .resolver import EcmaResolver
+from .syntax import ELEMENT
 
 __all__ = ["ECMASCRIPT_LANGUAGES", "EcmaScriptLinker"]
 
@@ -73,8 +76,8 @@ class EcmaScriptLinker:
         unresolved = UnresolvedCalls()
         for site in parsed.calls:
             if not _link_call(parsed, site, resolver, ids, collector):
-                name = site.callee[-1]
-                named = name not in ("<expr>", "super()", "constructor")
+                name = site.callee[-1]  # `fns[i]()` calls no name
+                named = name not in ("<expr>", "super()", "constructor") and ELEMENT not in name
                 unresolved.add(ids.of_scope(parsed, site.scope), name if named else None)
         return FileLinks.build(
             parsed.path,
@@ -207,6 +210,8 @@ def _callable(
 def _by_unique_name(site: CallSite, resolver: EcmaResolver) -> str | None:
     name = site.callee[-1]
     if name in ("<expr>", "super()", "constructor") or site.callee[0] == "super()":
+        return None
+    if name.endswith(ELEMENT):
         return None
     if name.startswith("#"):  # a private name is its class's only: another's is never it
         return None

@@ -6,8 +6,10 @@ and object literals do. A module's namespace is its top-level declarations, its 
 its exports (`export { a as b }`, `export default`, `module.exports`, `export * from`).
 Types come from annotations, `new` results, return types and parameter types; any step that
 relies on one marks the result `inferred`; a field's declared type holds over what is assigned
-to it. Where two answers are possible the answer is None. A private name (`obj.#x`) needs no
-type: it is the `#x` of the class around the code.
+to it. `xs[]` names the elements of `xs` and `f()[]`, `f().k` the elements and properties of
+what `f` returns, bound beside their declarations (see `derived`). Where two answers are
+possible the answer is None. A private name (`obj.#x`) needs no type: it is the `#x` of the
+class around the code.
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ from ...linking.targets import (
 )  # fmt: skip
 from ...model import Binding, Dotted, ImportStatement, Symbol, SymbolKind
 from .modules import EcmaProject, resolve_specifier
+from .returns import THIS
+from .syntax import CALLED, ELEMENT, element_of, returned_part, split_argument_part
 
 __all__ = ["JS_GLOBALS", "EcmaResolver"]
 
@@ -50,6 +54,8 @@ JS_GLOBALS = frozenset(
 _MAX_DEPTH = 12
 _SCOPES_OF_NAMES = ("namespace",)  # the class-like symbols that scope names
 _EXPORTS = ("module", "exports")
+# array methods that give one of the array's elements
+_ELEMENT_CALLS = frozenset({"find", "findLast", "at", "pop", "shift"})
 
 
 @dataclass
@@ -206,7 +212,7 @@ class EcmaResolver:
         if candidates:
             return single(candidates)
         names = self.lookups.index.scope_names.get(scope)
-        if names is not None and name in names.names:
+        if names is not None and name.removesuffix(ELEMENT) in names.names:  # `xs[]`: of xs
             bindings = self.lookups.index.scope_bindings.get(scope, {}).get((name,))
             if bindings and line is not None:
                 bindings = latest_before(bindings, line)
@@ -214,10 +220,19 @@ class EcmaResolver:
         return NOT_HERE
 
     def this_value(self, scope: str) -> Target | None:
-        """What `this` is in `scope`: an instance of the class of a method (of the function
-        whose prototype holds it), the object of an object literal's method."""
+        """What `this` is in `scope`: its declared type (`this: T`), an instance of the class
+        of a method (of the function whose prototype holds it), the object of an object
+        literal's method."""
+        declared = self.lookups.index.scope_bindings.get(scope, {}).get(("this",))
+        if declared:  # TypeScript's `function f(this: T)`
+            return self._binding_value(declared, scope)
         symbol = self.lookups.symbol(scope)
         if symbol is not None and self._is_constructor(symbol):  # function Foo() { this… }
+            return Instance(symbol.qualified_name, inferred=False)
+        if symbol is not None and _is_arrow(symbol):  # its `this` is the code's around it
+            return self.this_value(symbol.parent)
+        if symbol is not None and _is_class(symbol):  # code in the class body outside a
+            # named method: a field's initialiser, the body of `[Symbol.iterator]() {…}`
             return Instance(symbol.qualified_name, inferred=False)
         if symbol is None or symbol.kind != SymbolKind.METHOD:
             return None
@@ -238,6 +253,14 @@ class EcmaResolver:
     ) -> Target | None:
         if not parts or parts[0] == "<expr>":
             return None
+        argument = split_argument_part(parts[-1])
+        if argument is not None:  # `f(1:0)`: what f declares its callback's parameter to be
+            function = self.resolve_dotted(scope, (*parts[:-1], argument[0]), module, line)
+            return self._callback_parameter(function, argument[1])
+        returned = returned_part(parts[-1])
+        if returned is not None:  # `f()[]`, `f().k`: what f's declaration says
+            function = self.resolve_dotted(scope, (*parts[:-1], returned[0]), module, line)
+            return self._returned(function, returned[1])
         private = _last_private(parts)
         if private:  # `x.#p.q`: #p is the class's around the code, whatever x is
             target = self.private_member(scope, parts[private], module)
@@ -272,6 +295,41 @@ class EcmaResolver:
                 return None
             target = self.attribute(target, attribute)
         return target
+
+    def _callback_parameter(self, function: Target | None, part: str) -> Target | None:
+        """The declared type of a parameter of the function `function` takes as an argument
+        (`part` "(1:0)", bound beside the function's parameters)."""
+        if not isinstance(function, SymbolRef):
+            return None
+        scope = function.qualified_name
+        bindings = self.lookups.index.scope_bindings.get(scope, {}).get((part,))
+        return mark(self._binding_value(bindings, scope), True) if bindings else None
+
+    def _returned(self, function: Target | None, part: str) -> Target | None:
+        """The elements (`part` "[]") or a property (".k") of what calling `function` returns:
+        the property of its return type, else the binding `f()[]`, `f().k` beside its
+        declaration (`getAll(): Query[]`, JSDoc `@returns {Query[]}`, `return { k: new K() }`)."""
+        if not isinstance(function, SymbolRef):
+            return None
+        symbol = self.lookups.symbol(function.qualified_name)
+        if symbol is None or symbol.parent is None:
+            return None
+        if part.startswith("."):
+            result = self.call_result(function)
+            found = self.attribute(result, part[1:]) if result is not None else None
+            if found is not None:
+                return mark(found, True)
+        key = symbol.name + CALLED + part
+        if symbol.parent == self.lookups.index.symbol_module.get(symbol.qualified_name):
+            info = self.lookups.module(symbol.parent)  # a module's function
+            bindings = info.bindings.get(key) if info is not None else None
+        else:
+            bindings = self.lookups.attribute_bindings(symbol.parent, key) or (
+                self.lookups.index.scope_bindings.get(symbol.parent, {}).get((key,))
+            )
+        if not bindings:
+            return None
+        return mark(self._binding_value(bindings, symbol.parent), True)
 
     def private_member(self, scope: str, name: str, module: str) -> Target | None:
         """`#name` as code in `scope` reads it: the member of the innermost class around the
@@ -317,8 +375,12 @@ class EcmaResolver:
         """`target.name`."""
         if isinstance(target, ModuleRef):
             return mark(self.export(target.module, name), target.inferred)
-        if isinstance(target, External):
-            return External((*target.dotted, name), target.inferred)
+        if isinstance(target, External):  # (what an outside collection holds is unknown)
+            return (
+                None
+                if name.endswith(ELEMENT)
+                else External((*target.dotted, name), target.inferred)
+            )
         if isinstance(target, SymbolRef):
             symbol = self.lookups.symbol(target.qualified_name)
             if symbol is None:
@@ -361,10 +423,11 @@ class EcmaResolver:
 
     def member(self, class_name: str, name: str, *, instance: bool) -> Target | None:
         """A member of a class (or interface, enum, namespace, object) and its bases."""
+        outside = name.endswith(ELEMENT)  # what an external base's collection holds: unknown
         return member_along_mro(
             self.mro(class_name), name, self.lookups, instance=instance,
             accessor_value=self._getter_value, binding_value=self._field_value,
-            external_base=lambda: self._external_base(class_name),
+            external_base=lambda: None if outside else self._external_base(class_name),
         )  # fmt: skip
 
     def _field_value(self, bindings: list[Binding], scope: str) -> Target | None:
@@ -386,7 +449,10 @@ class EcmaResolver:
     def _typed(self, symbol: Symbol, type_name: Dotted) -> Target | None:
         """An instance of `type_name` as seen from `symbol`'s declaration."""
         module = self.lookups.index.symbol_module[symbol.qualified_name]
-        return self.as_instance(self.resolve_dotted(symbol.parent, type_name, module))
+        found = self.resolve_dotted(symbol.parent, type_name, module)
+        if type_name == THIS:  # a method that returns `this`: an instance of its class
+            return mark(found, True) if isinstance(found, Instance) else None
+        return self.as_instance(found)
 
     def as_instance(self, target: Target | None) -> Target | None:
         """The value of something declared with type `target`."""
@@ -409,11 +475,10 @@ class EcmaResolver:
                 return None
             if symbol.kind == SymbolKind.CLASS:
                 return Instance(symbol.qualified_name)
-            if symbol.returns is not None:
-                return self._typed(symbol, symbol.returns)
-            if self._is_constructor(symbol):  # new Foo() of `function Foo` with a prototype
-                return Instance(symbol.qualified_name)
-            return None
+            typed = self._typed(symbol, symbol.returns) if symbol.returns is not None else None
+            if typed is None and self._is_constructor(symbol):  # new Foo() of `function Foo`
+                return Instance(symbol.qualified_name)  # with a prototype
+            return typed
         if isinstance(callee, External) and callee.dotted[-1][:1].isupper():
             return External(callee.dotted, inferred=True)
         return None
@@ -432,7 +497,12 @@ class EcmaResolver:
             return mark(value, True)
         if binding.kind == "export":
             return value
-        return self.call_result(value)
+        result = self.call_result(value)
+        if result is None and binding.value[-1] in _ELEMENT_CALLS and len(binding.value) > 1:
+            # `xs.find(…)` of an array: one of its elements (not a method of ours)
+            element = element_of(binding.value[:-1])
+            return mark(self.resolve_dotted(binding.scope, element, module, binding.line), True)
+        return result
 
     def _module_of(self, scope: str) -> str:
         module = self.lookups.index.symbol_module.get(scope)
@@ -480,6 +550,16 @@ class EcmaResolver:
             if found:
                 return found[0]
         return None
+
+
+def _is_arrow(symbol: Symbol) -> bool:
+    """A function declared as `const f = () => …` (a class field's arrow is a method)."""
+    return symbol.kind == SymbolKind.FUNCTION and symbol.declared_as == "arrow function"
+
+
+def _is_class(symbol: Symbol) -> bool:
+    """A class proper (not an interface, enum, namespace or object literal)."""
+    return symbol.kind == SymbolKind.CLASS and symbol.declared_as in (None, "abstract class")
 
 
 def _last_private(parts: Dotted) -> int:

@@ -14,6 +14,7 @@ from ...parsing.records import clipped_signature
 from ...parsing.treesitter import first_line, last_line
 from ...parsing.treesitter import node_text as _text
 from .jsdoc import jsdoc, jsdoc_types
+from .returns import plain_return
 from .scopes import FileState, scope_of
 from .syntax import FUNCTION_NODES, dotted_name, is_exports
 from .types import single_type
@@ -198,11 +199,37 @@ class Symbols:
         function of `module.exports = { … }`; other objects' functions are no symbols."""
         obj = node.parent
         owner = self.state.def_scopes.get(obj.id) if obj is not None else None
+        if owner is None and obj is not None:
+            owner = self._returned_by(obj)
         if owner is not None:
             return [_Def(node, function, label, SymbolKind.METHOD, "object method", function)]
         if obj is not None and _is_module_exports(obj.parent, obj):
             return [_Def(node, function, label, SymbolKind.FUNCTION, None, function)]
         return []
+
+    def _returned_by(self, obj: ts.Node) -> str | None:
+        """The named function that returns object literal `obj` (`return { batch() {…} }`,
+        `() => ({ … })`): the object's functions are its members, so what a call of the
+        factory gives has them (`createNotifyManager().batch`)."""
+        outer = obj.parent
+        while outer is not None and outer.type in (
+            "parenthesized_expression", "as_expression", "satisfies_expression",
+        ):  # fmt: skip
+            outer = outer.parent
+        if outer is None:
+            return None
+        if outer.type == "return_statement":
+            body = outer.parent
+            function = body.parent if body is not None and body.type == "statement_block" else None
+        elif outer.type == "arrow_function":
+            function = outer
+        else:
+            return None
+        owner = self.state.def_scopes.get(function.id) if function is not None else None
+        if owner is None or self.state.kinds.get(owner) != SymbolKind.FUNCTION:
+            return None
+        self.state.def_scopes[obj.id] = owner
+        return owner
 
     def _pair(self, node: ts.Node) -> list[_Def]:
         key = node.child_by_field_name("key")
@@ -287,6 +314,8 @@ class Symbols:
             returns = single_type(function.child_by_field_name("return_type"))
             if returns is None and state.grammar == "javascript" and docstring:
                 returns = jsdoc_types(docstring).get("return")
+            if returns is None and function.child_by_field_name("return_type") is None:
+                returns = plain_return(function)
             params = function.child_by_field_name("parameters")
             parameters = tuple(name for name, _type, _node in parameters_of(params))
             if params is None:  # `x => …`: one parameter, no parentheses

@@ -10,8 +10,9 @@ from ...parsing.treesitter import member_chain
 from ...parsing.treesitter import node_text as _text
 
 __all__ = [
-    "FUNCTION_NODES", "callee_parts", "dotted_name", "is_exports", "pattern_names",
-    "required_specifier", "specifier_names", "string_literal", "unwrap",
+    "CALLED", "ELEMENT", "FUNCTION_NODES", "RETURNED_ELEMENT", "argument_part", "callee_parts",
+    "dotted_name", "element_of", "is_exports", "pattern_names", "required_specifier",
+    "returned_part", "specifier_names", "split_argument_part", "string_literal", "unwrap",
 ]  # fmt: skip
 
 
@@ -19,18 +20,26 @@ FUNCTION_NODES = frozenset(
     {"function_expression", "arrow_function", "generator_function", "function"}
 )
 _SCOPE_HEADS = {"this": "this", "super": "super()"}
+# the name of the elements of `xs` (`xs[]`): what `xs[i]`, `for (const x of xs)` and the
+# callback of `xs.forEach(x => …)` see, bound where `xs` is declared as `Foo[]`
+ELEMENT = "[]"
+CALLED = "()"  # `f()`: what calling f returns; `f()[]` its elements, `f().k` its property k
+RETURNED_ELEMENT = CALLED + ELEMENT
 _NAME_NODES = frozenset(
     {"identifier", "property_identifier", "private_property_identifier", "type_identifier"}
 )
 
 
 def unwrap(node: ts.Node) -> ts.Node:
-    """The expression inside `(x)`, `x!`, `x as T`, `x satisfies T`, `await x`."""
+    """The expression inside `(x)`, `x!`, `x as T`, `x satisfies T`, `await x`, and the last
+    of `(a, x)`: a comma expression's value is its last operand (TypeScript's CommonJS output
+    calls an import as `(0, mod_1.f)(…)` so that `this` is not `mod_1`)."""
     while node.type in (
         "parenthesized_expression", "non_null_expression", "as_expression",
-        "satisfies_expression", "await_expression", "type_assertion",
+        "satisfies_expression", "await_expression", "type_assertion", "sequence_expression",
     ) and node.named_child_count:  # fmt: skip
-        inner = node.named_children[0] if node.type != "type_assertion" else node.named_children[-1]
+        last = node.type in ("type_assertion", "sequence_expression")
+        inner = node.named_children[-1] if last else node.named_children[0]
         if inner is None:
             break
         node = inner
@@ -55,7 +64,44 @@ def dotted_name(node: ts.Node) -> Dotted | None:
     if node.type in ("nested_identifier", "nested_type_identifier"):
         parts = _text(node).replace(" ", "").split(".")
         return tuple(parts) if all(parts) else None
+    if node.type == "subscript_expression":  # `xs[i]`, not `obj["key"]`
+        obj = node.child_by_field_name("object")
+        index = node.child_by_field_name("index")
+        if obj is None or index is None or index.type in ("string", "template_string"):
+            return None
+        head = dotted_name(obj)
+        return element_of(head) if head is not None else None
     return None
+
+
+def argument_part(function: str, argument: int, parameter: int) -> str:
+    """`f(1:0)`: the first parameter of the function passed to f as its second argument."""
+    return f"{function}({argument}:{parameter})"
+
+
+def split_argument_part(name: str) -> tuple[str, str] | None:
+    """`f(1:0)` -> ("f", "(1:0)"); None for other names."""
+    function, paren, rest = name.partition("(")
+    if not paren or not function or not rest.endswith(")") or ":" not in rest:
+        return None
+    argument, _, parameter = rest[:-1].partition(":")
+    if not (argument.isdigit() and parameter.isdigit()):
+        return None
+    return function, f"({rest}"
+
+
+def returned_part(name: str) -> tuple[str, str] | None:
+    """`getAll()[]` -> ("getAll", "[]"), `parse().status` -> ("parse", ".status"); None for a
+    plain name."""
+    function, called, rest = name.partition(CALLED)
+    if not called or not function or not (rest == ELEMENT or rest.startswith(".")):
+        return None
+    return function, rest
+
+
+def element_of(dotted: Dotted) -> Dotted:
+    """The dotted name of the elements of `dotted` (`this.xs` -> `this.xs[]`)."""
+    return (*dotted[:-1], dotted[-1] + ELEMENT)
 
 
 def callee_parts(function: ts.Node) -> tuple[Dotted, Dotted | None]:
@@ -136,12 +182,17 @@ def is_exports(target: Dotted) -> bool:
 
 
 def pattern_names(pattern: ts.Node) -> list[str]:
-    """Names bound by a destructuring parameter (`{ a, b: c }`, `[x, y]`)."""
+    """Names bound by a parameter or a destructuring pattern (`{ a, b: c }`, `[x, y]`), not
+    the names its default values read (`n = nextId()` binds `n` only)."""
     names: list[str] = []
     stack = [pattern]
     while stack:
         node = stack.pop()
-        if node.type in ("identifier", "shorthand_property_identifier_pattern"):
+        if node.type in ("required_parameter", "optional_parameter"):  # TypeScript
+            inner = node.child_by_field_name("pattern")
+            if inner is not None:
+                stack.append(inner)
+        elif node.type in ("identifier", "shorthand_property_identifier_pattern"):
             names.append(_text(node))
         elif node.type in ("pair_pattern", "assignment_pattern", "object_assignment_pattern"):
             inner = node.child_by_field_name("value" if node.type == "pair_pattern" else "left")

@@ -10,11 +10,13 @@ from ...parsing.treesitter import collect
 from ...parsing.treesitter import node_text as _text
 from .syntax import dotted_name
 
-__all__ = ["single_type", "type_names"]
+__all__ = ["callback_parameter_types", "element_type", "single_type", "type_names"]
 
 
 # wrappers whose argument is the type a value really has (`Promise<Foo>` awaited is a Foo)
 _WRAPPERS = frozenset({"Promise", "PromiseLike", "Readonly", "Awaited", "NonNullable"})
+# collections whose element type `forEach`, `for … of` and `xs[i]` give
+_SEQUENCES = frozenset({"Array", "ReadonlyArray", "Set", "ReadonlySet"})
 
 
 def type_names(node: ts.Node) -> list[Dotted]:
@@ -47,13 +49,8 @@ def single_type(node: ts.Node | None) -> Dotted | None:
     if node.type == "parenthesized_type":
         return single_type(node.named_children[0]) if node.named_child_count else None
     if node.type == "union_type":
-        kept = [
-            child
-            for child in node.named_children
-            if not (child.type == "literal_type" and _text(child) in ("null", "undefined"))
-            and not (child.type == "predefined_type" and _text(child) in ("undefined", "void"))
-        ]
-        return single_type(kept[0]) if len(kept) == 1 else None
+        kept = _not_empty(node)
+        return single_type(kept) if kept is not None else None
     if node.type == "generic_type":
         name = node.child_by_field_name("name")
         arguments = node.child_by_field_name("type_arguments")
@@ -64,3 +61,54 @@ def single_type(node: ts.Node | None) -> Dotted | None:
             return single_type(arguments.named_children[0])
         return head  # Foo<Bar> is a Foo
     return None
+
+
+def element_type(node: ts.Node | None) -> Dotted | None:
+    """The one class the elements of an array or set type are (`Foo[]`, `Array<Foo>`,
+    `readonly Foo[]`, `Set<Foo> | undefined`), or None."""
+    if node is None:
+        return None
+    if node.type in ("type_annotation", "parenthesized_type", "readonly_type"):
+        return element_type(node.named_children[0]) if node.named_child_count else None
+    if node.type == "union_type":
+        return element_type(_not_empty(node))
+    if node.type == "array_type":
+        return single_type(node.named_children[0]) if node.named_child_count else None
+    if node.type == "generic_type":
+        name = node.child_by_field_name("name")
+        arguments = node.child_by_field_name("type_arguments")
+        head = dotted_name(name) if name is not None else None
+        if head is not None and head[-1] in _SEQUENCES and arguments is not None:
+            only = arguments.named_children if arguments.named_child_count == 1 else []
+            return single_type(only[0]) if only else None
+    return None
+
+
+def _not_empty(union: ts.Node) -> ts.Node | None:
+    """The one member of a union besides `null`, `undefined` and `void`, if one."""
+    kept = [
+        child
+        for child in union.named_children
+        if not (child.type == "literal_type" and _text(child) in ("null", "undefined"))
+        and not (child.type == "predefined_type" and _text(child) in ("undefined", "void"))
+    ]
+    return kept[0] if len(kept) == 1 else None
+
+
+def callback_parameter_types(node: ts.Node | None) -> list[Dotted | None]:
+    """The class of each parameter of a function type (`(h: Handle, i: number) => number`
+    gives [Handle, None]), through `| undefined` and parentheses; [] for other types."""
+    while node is not None and node.type in ("type_annotation", "parenthesized_type", "union_type"):
+        node = (
+            _not_empty(node)
+            if node.type == "union_type"
+            else (node.named_children[0] if node.named_child_count else None)
+        )
+    if node is None or node.type != "function_type":
+        return []
+    params = node.child_by_field_name("parameters")
+    return [
+        single_type(child.child_by_field_name("type"))
+        for child in (params.named_children if params is not None else [])
+        if child.type.endswith("_parameter")
+    ]

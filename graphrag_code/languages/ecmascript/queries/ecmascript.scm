@@ -6,6 +6,8 @@
 (function_declaration name: (identifier)) @def.function
 (generator_function_declaration name: (identifier)) @def.function
 (class_declaration) @def.class
+; a named class a function returns (a mixin: `return class Target extends Wrapped {…}`)
+(return_statement (class name: (_)) @def.class)
 (method_definition) @def.method
 (variable_declarator
   name: (identifier)
@@ -35,6 +37,7 @@
 ; -- bindings that may type a name ---------------------------------------------------------
 (variable_declarator name: (identifier) @bind.variable)
 (assignment_expression left: (identifier) @bind.assign)
+(for_in_statement left: (identifier)) @bind.for_of
 (assignment_expression
   left: (member_expression object: (this) property: [(property_identifier) (private_property_identifier)]) @bind.this)
 ; module.exports = …, exports.x = … (typescript.py keeps those)

@@ -12,6 +12,7 @@
 (public_field_definition value: [(arrow_function) (function_expression)]) @def.field
 
 (public_field_definition name: (_)) @bind.field
+(property_signature name: (_)) @bind.field
 (required_parameter (accessibility_modifier)) @bind.parameter_property
 (optional_parameter (accessibility_modifier)) @bind.parameter_property
 
