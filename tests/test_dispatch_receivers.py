@@ -58,6 +58,24 @@ def either(flag):
 
 def make() -> Shape:
     return Circle()
+
+
+class Event:
+    def __new__(cls):
+        return object.__new__(BackendEvent)
+
+    def set(self):
+        raise NotImplementedError
+
+
+class BackendEvent(Event):
+    def set(self):
+        return 1
+
+
+def signal():
+    event = Event()
+    return event.set()
 """
 
 
@@ -78,6 +96,11 @@ def test_a_call_through_self_reaches_only_the_overrides_below_its_class() -> Non
 def test_a_receiver_constructed_by_its_class_name_runs_its_own_methods() -> None:
     # `square = Square()`, `Square()`: a `Square`, no `Cube`; `Square()()` runs no `Loud`'s
     assert _dispatched("shapes.built") == set()
+
+
+def test_a_class_with_a_new_of_ours_may_construct_a_subclass() -> None:
+    # `Event()` runs `Event.__new__`, which may return any instance: a backend's subclass
+    assert _dispatched("shapes.signal") == {"shapes.BackendEvent.set"}
 
 
 def test_a_variable_that_may_hold_something_else_still_dispatches() -> None:

@@ -5,7 +5,8 @@ A call reaches only the overrides below the class its receiver is an instance of
 receiver constructed by its class's name is that class, no subclass: after
 `response = PlainTextResponse(...)`, `response(...)` runs the `__call__` that
 `PlainTextResponse` has, whatever overrides `Response.__call__` elsewhere (issue 50: such
-dispatch edges are never right).
+dispatch edges are never right), unless a `__new__` of ours in its MRO, which may return an
+instance of a subclass (a backend's), says otherwise.
 """
 
 from __future__ import annotations
@@ -90,7 +91,11 @@ def _class_named(
     if not isinstance(target, SymbolRef) or target.inferred:
         return None
     symbol = resolver.lookups.symbol(target.qualified_name)
-    return symbol.qualified_name if symbol is not None and symbol.kind == SymbolKind.CLASS else None
+    if symbol is None or symbol.kind != SymbolKind.CLASS:
+        return None
+    if any(resolver.lookups.members(cls, "__new__") for cls in resolver.mro(symbol.qualified_name)):
+        return None  # a `__new__` of ours may return an instance of a subclass
+    return symbol.qualified_name
 
 
 def _is_parameter(resolver: Resolver, scope: str, name: str) -> bool:
