@@ -31,7 +31,8 @@ from ...model import (
     SymbolKind,
 )
 from . import implicit
-from .dispatch import AbsentMember, Constructed
+from .dispatch import AbsentMember, Constructed, Receiver
+from .dispatch_receivers import receiver_of
 from .implicit import FALLBACKS, IMPLICIT, ITERATION
 from .receivers import outside_receiver
 from .resolver import External, Instance, Resolver, SymbolRef, Target
@@ -116,6 +117,8 @@ class CallLinker:
         self.operands_cut: set[tuple[str, object]] = set()
         # classes constructed through values, for dispatch to their subclasses' `__init__`
         self.constructed: list[Constructed] = []
+        # what the receivers of the method calls are known to be, for dispatch to overrides
+        self.receivers: list[Receiver] = []
 
     # -- call sites ----------------------------------------------------------------------------
     def link(self, site: CallSite) -> str | None:
@@ -124,6 +127,9 @@ class CallLinker:
         source = self.ids.of_scope(self.parsed, site.scope)
         if self._names_its_method(site):
             self.static_lines[source].add(site.line)
+        receiver = receiver_of(self.resolver, site, self.parsed.module, source)
+        if receiver is not None:
+            self.receivers.append(receiver)
         if _joins_text(site):  # `", ".join(parts)` iterates `parts`
             arguments = self.passes.get((site.at, self._callee_expr(site)))
             if arguments is not None:

@@ -14,6 +14,10 @@ runs the `send` of the subclass it is mixed into, `self.get(...)` in a `dict` su
 a subclass's `get`, and reading `self.name` where the class holds a plain class attribute runs
 a subclass's property of that name (`AbsentMember`).
 
+A call reaches only the overrides below the class its receiver is known to be (`Receiver`,
+`dispatch_receivers.py`): `self.area()` in `Square` runs no `Circle.area`, and an instance
+constructed by its class's name runs that class's method alone.
+
 A class constructed through a value rather than by its name (`cls(...)` in a classmethod or
 through a parameter, `self.context_class(...)`) may be a subclass: the `__init__` of each
 indexed subclass that defines one is a possible callee too (`Constructed`).
@@ -35,7 +39,9 @@ from .tables import is_property
 if TYPE_CHECKING:
     from ...linking.edges import NodeIds
 
-__all__ = ["ACCESSOR_KINDS", "MAX_OVERRIDES", "AbsentMember", "Constructed", "DispatchTable"]
+__all__ = [
+    "ACCESSOR_KINDS", "MAX_OVERRIDES", "AbsentMember", "Constructed", "DispatchTable", "Receiver",
+]  # fmt: skip
 
 
 _LANGUAGES = frozenset({"python"})  # other languages: `callers` derives them at query time
@@ -65,6 +71,19 @@ class Constructed:
     line: int
 
 
+@dataclass(frozen=True)
+class Receiver:
+    """What the receiver of a call of the method `name` is known to be: an instance of
+    `class_name` or of a subclass (None: unknown), or, `exact`, of that very class (constructed
+    by its name), which runs the method it has and no override."""
+
+    source: str  # node id of the caller
+    line: int
+    name: str
+    class_name: str | None
+    exact: bool = False
+
+
 ACCESSOR_KINDS = {"set": "setter", "delete": "deleter"}
 """The property accessor an assignment or a `del` of the attribute runs."""
 
@@ -88,13 +107,18 @@ class DispatchTable:
         edges: Iterable[Edge],
         lookups: Lookups,
         static_lines: Mapping[str, Set[int]] | None = None,
+        receivers: Iterable[Receiver] = (),
     ) -> list[Edge]:
         """The dispatch edges implied by one file's certain CALLS edges: one per (caller,
         override), never where a CALLS edge between the two exists already, nor from a line
         of `static_lines` (caller -> lines of its `super().m()` and `Base.m(self)` calls, which
-        run the method they name whatever the instance). Records the methods' names and the
-        overrides' modules in `lookups` (incremental runs)."""
+        run the method they name whatever the instance); from a line whose calls of the
+        method have `receivers`, only the overrides below their classes. Records the methods'
+        names and the overrides' modules in `lookups` (incremental runs)."""
         static_lines = static_lines or {}
+        uses: dict[tuple[str, int, str], list[Receiver]] = defaultdict(list)
+        for receiver in receivers:
+            uses[(receiver.source, receiver.line, receiver.name)].append(receiver)
         self._build()
         edges = list(edges)
         existing = {(e.source, e.target) for e in edges if e.kind == EdgeKind.CALLS}
@@ -108,14 +132,46 @@ class DispatchTable:
             dispatched = tuple(line for line in edge.lines if line not in skipped)
             if not dispatched:
                 continue
-            lookups.names_consulted.add(self._owner[edge.target][1])
+            owner, name = self._owner[edge.target]
+            lookups.names_consulted.add(name)
             base = self._names[edge.target]
-            for override in self.overrides(edge.target):
-                lookups.modules_consulted.add(self.index.symbol_module[override])
-                target = self.ids.of_target(override)
-                if (edge.source, target) not in existing:
-                    _add(found, edge.source, target, dispatched, f"dispatch via `{base}`")
+            for line in dispatched:
+                for override in self._reached(owner, name, uses.get((edge.source, line, name))):
+                    lookups.modules_consulted.add(self.index.symbol_module[override])
+                    target = self.ids.of_target(override)
+                    if (edge.source, target) not in existing:
+                        _add(found, edge.source, target, (line,), f"dispatch via `{base}`")
         return sorted(found.values(), key=lambda e: (e.source, e.target))
+
+    def _reached(self, owner: str, name: str, receivers: list[Receiver] | None) -> list[str]:
+        """The overrides of `owner`'s method `name` that calls through `receivers` may run:
+        those below each receiver's class where it is `owner` or a subclass of it, none for
+        an exact one; every override where nothing is known of the receivers."""
+        every = self.defined_below(owner, name)
+        if not receivers or not every:
+            return every
+        found: list[str] = []
+        for receiver in receivers:
+            if receiver.exact:
+                continue
+            start = receiver.class_name
+            if start is None or not self._descends(start, owner):
+                start = owner
+            found += [m for m in self.defined_below(start, name) if m not in found]
+        return found
+
+    def _descends(self, class_name: str, ancestor: str) -> bool:
+        """Whether `class_name` is `ancestor` or one of its subclasses, transitively."""
+        seen = {ancestor}
+        frontier = [ancestor]
+        while frontier:
+            if class_name in frontier:
+                return True
+            frontier = [
+                c for cls in frontier for c in self._subclasses.get(cls, ()) if c not in seen
+            ]
+            seen.update(frontier)
+        return False
 
     def absent_edges(self, absent: Iterable[AbsentMember], lookups: Lookups) -> list[Edge]:
         """The dispatch edges of members a class lacks: one per (caller, definition in a

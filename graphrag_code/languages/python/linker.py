@@ -60,7 +60,7 @@ def link_file(
         except RecursionError:
             unresolved.kinds["values:too-deep"] += 1
     if dispatch is not None:
-        for edge in dispatch.edges(collector.edges(), lookups, calls.static_lines):
+        for edge in dispatch.edges(collector.edges(), lookups, calls.static_lines, calls.receivers):
             collector.add(edge)
         for edge in dispatch.absent_edges(calls.absent, lookups):
             collector.add(edge)
