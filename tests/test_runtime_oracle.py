@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from benchmarks.oracles import dead_vulture, runtime_calls, runtime_tests
-from benchmarks.oracles.runtime_env import Suite
+from benchmarks.oracles.runtime_env import Deselected, Suite, has_pytest_config
 
 FIXTURE = Path(__file__).parent / "fixtures" / "runtime_oracle"
 CHECKS = "checks/check_rtpkg.py::"
@@ -166,3 +166,32 @@ def test_vulture_baseline_is_judged_by_coverage(tests_oracle: Json) -> None:
     assert never_called["never_executed"] is True
     assert never_called["type"] == "function"
     assert data["summary"]["functions_never_executed"] >= 1
+
+
+def test_deselect_applies_under_a_symlinked_root(tmp_path: Path) -> None:
+    # A worktree reaches the shared cache through a symlink; pytest names tests from resolved
+    # paths, so the ids must still start at the sdist root for `--deselect` to match.
+    link = tmp_path / "cache"
+    link.symlink_to(FIXTURE, target_is_directory=True)
+    suite = Suite(
+        "rtpkg", "0.0.0", link, link / "src", "rtpkg", Path(sys.executable), ("checks",),
+        (Deselected(CHECKS + "test_request", "left out on purpose"),),
+    )  # fmt: skip
+    oracle = runtime_calls.build(suite, tmp_path / "work")
+    assert (oracle["passed"], oracle["failed"], oracle["skipped"]) == (6, 0, 1)
+    assert oracle["deselected"] == [
+        {"nodeid": CHECKS + "test_request", "reason": "left out on purpose"}
+    ]
+    assert all(c["test"].startswith(CHECKS) for c in oracle["chains"])
+    assert ("rtpkg.transport.Client.send", "rtpkg.transport.EchoTransport.handle") not in {
+        (e["caller"], e["callee"]) for e in oracle["edges"]
+    }
+
+
+def test_a_suite_without_pytest_config_gets_an_empty_one(tmp_path: Path) -> None:
+    # Else pytest walks up from the sdist and applies whatever configuration it meets first.
+    (tmp_path / "pyproject.toml").write_text("[build-system]\nrequires = []\n")
+    assert not has_pytest_config(tmp_path)
+    (tmp_path / "setup.cfg").write_text("[tool:pytest]\ntestpaths = tests\n")
+    assert has_pytest_config(tmp_path)
+    assert has_pytest_config(FIXTURE)
