@@ -389,7 +389,8 @@ RUNTIME_PACKAGES: tuple[RuntimePackage, ...] = (
             "pretend==1.0.9",
             "pytest-asyncio==0.23.8",
             "simplejson==3.19.2",
-            # its twisted and rich integrations (their tests skip without them)
+            # its twisted, rich, better-exceptions and greenlet integrations (their tests
+            # skip without them)
             "twisted==24.3.0",
             "attrs==24.2.0",
             "automat==22.10.0",
@@ -403,6 +404,8 @@ RUNTIME_PACKAGES: tuple[RuntimePackage, ...] = (
             "markdown-it-py==3.0.0",
             "mdurl==0.1.2",
             "pygments==2.18.0",
+            "better-exceptions==0.3.3",
+            "greenlet==3.0.3",
             "pytest==8.3.2",
             "iniconfig==2.0.0",
             "packaging==24.1",
