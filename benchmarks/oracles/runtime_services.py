@@ -23,7 +23,8 @@ REDIS_PORT = 6379
 _START_TIMEOUT_S = 10.0
 
 
-def _answers_ping(host: str, port: int) -> bool:
+def answers_ping(host: str, port: int) -> bool:
+    """Whether a Redis server answers ``PING`` on ``host:port``."""
     try:
         with socket.create_connection((host, port), timeout=0.5) as conn:
             conn.sendall(b"PING\r\n")
@@ -32,7 +33,8 @@ def _answers_ping(host: str, port: int) -> bool:
         return False
 
 
-def _port_in_use(host: str, port: int) -> bool:
+def port_in_use(host: str, port: int) -> bool:
+    """Whether something accepts connections on ``host:port``."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
         return probe.connect_ex((host, port)) == 0
 
@@ -47,7 +49,7 @@ def redis_server(work: Path) -> Iterator[None]:
     binary = shutil.which("redis-server")
     if binary is None:
         raise RuntimeError("redis-server is not on PATH: apt-get install -y redis-server")
-    if _port_in_use(REDIS_HOST, REDIS_PORT):
+    if port_in_use(REDIS_HOST, REDIS_PORT):
         raise RuntimeError(
             f"{REDIS_HOST}:{REDIS_PORT} is in use; the suite flushes Redis, so it will not "
             "share a server someone else runs: stop that one first"
@@ -65,7 +67,7 @@ def redis_server(work: Path) -> Iterator[None]:
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + _START_TIMEOUT_S
-        while not _answers_ping(REDIS_HOST, REDIS_PORT):
+        while not answers_ping(REDIS_HOST, REDIS_PORT):
             if server.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"redis-server did not start: see {work / 'redis.log'}")
             time.sleep(0.1)
