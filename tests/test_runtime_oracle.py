@@ -10,6 +10,7 @@ off the fixture's source.
 
 from __future__ import annotations
 
+import shutil
 import sys
 from itertools import pairwise
 from pathlib import Path
@@ -17,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from benchmarks.oracles import dead_vulture, runtime_calls, runtime_tests
-from benchmarks.oracles.runtime_env import Suite
+from benchmarks.oracles import dead_vulture, runtime_calls, runtime_services, runtime_tests
+from benchmarks.oracles.runtime_env import Deselected, Suite, has_pytest_config
 
 FIXTURE = Path(__file__).parent / "fixtures" / "runtime_oracle"
 CHECKS = "checks/check_rtpkg.py::"
@@ -166,3 +167,50 @@ def test_vulture_baseline_is_judged_by_coverage(tests_oracle: Json) -> None:
     assert never_called["never_executed"] is True
     assert never_called["type"] == "function"
     assert data["summary"]["functions_never_executed"] >= 1
+
+
+@pytest.mark.parametrize("through_symlink", [True, False], ids=["symlinked", "plain"])
+def test_deselect_applies_with_or_without_a_symlinked_root(
+    tmp_path: Path, through_symlink: bool
+) -> None:
+    # A worktree reaches the shared cache through a symlink, the main checkout does not;
+    # pytest names tests from resolved paths, so in both the ids must start at the sdist root
+    # for `--deselect` to match.
+    link = tmp_path / "cache"
+    link.symlink_to(FIXTURE, target_is_directory=True)
+    if not through_symlink:
+        link = FIXTURE
+    suite = Suite(
+        "rtpkg", "0.0.0", link, link / "src", "rtpkg", Path(sys.executable), ("checks",),
+        (Deselected(CHECKS + "test_request", "left out on purpose"),),
+    )  # fmt: skip
+    oracle = runtime_calls.build(suite, tmp_path / "work")
+    assert (oracle["passed"], oracle["failed"], oracle["skipped"]) == (6, 0, 1)
+    assert oracle["deselected"] == [
+        {"nodeid": CHECKS + "test_request", "reason": "left out on purpose"}
+    ]
+    assert all(c["test"].startswith(CHECKS) for c in oracle["chains"])
+    assert ("rtpkg.transport.Client.send", "rtpkg.transport.EchoTransport.handle") not in {
+        (e["caller"], e["callee"]) for e in oracle["edges"]
+    }
+
+
+def test_a_suite_without_pytest_config_gets_an_empty_one(tmp_path: Path) -> None:
+    # Else pytest walks up from the sdist and applies whatever configuration it meets first.
+    (tmp_path / "pyproject.toml").write_text("[build-system]\nrequires = []\n")
+    assert not has_pytest_config(tmp_path)
+    (tmp_path / "setup.cfg").write_text("[tool:pytest]\ntestpaths = tests\n")
+    assert has_pytest_config(tmp_path)
+    assert has_pytest_config(FIXTURE)
+
+
+@pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server on PATH")
+def test_redis_server_runs_only_inside_the_block(tmp_path: Path) -> None:
+    address = (runtime_services.REDIS_HOST, runtime_services.REDIS_PORT)
+    if runtime_services.port_in_use(*address):
+        pytest.skip("port 6379 is taken here")
+    with runtime_services.redis_server(tmp_path):
+        assert runtime_services.answers_ping(*address)
+        with pytest.raises(RuntimeError, match="in use"), runtime_services.redis_server(tmp_path):
+            pass  # a second server would share (and flush) the first one's data
+    assert not runtime_services.port_in_use(*address)
