@@ -204,7 +204,7 @@ class Symbols:
         if owner is not None:
             return [_Def(node, function, label, SymbolKind.METHOD, "object method", function)]
         if obj is not None and _is_module_exports(obj.parent, obj):
-            return [_Def(node, function, label, SymbolKind.FUNCTION, None, function)]
+            return [_Def(node, function, label, SymbolKind.FUNCTION, "object method", function)]
         return []
 
     def _returned_by(self, obj: ts.Node) -> str | None:

@@ -1,0 +1,44 @@
+"""Plain CommonJS objects with methods (issue 50, studied on the tuning code base koa): the
+functions of `module.exports = { … }` are the module's, and `this` inside them is the exported
+object (or one made from it with `Object.create`), linked offline."""
+
+from __future__ import annotations
+
+from .linking_helpers import assert_calls
+
+
+def test_this_in_a_function_of_the_exported_object_is_that_object() -> None:
+    # koa's response.js: `module.exports = { set(field, val) {…}, get type() { this.get(…) } }`
+    response = """module.exports = {
+  get(field) { return field },
+  set(field, val) { return this.get(field) },
+  get type() { return this.get('Content-Type') },
+  toJSON() { return {} },
+  inspect() { return this.toJSON() },
+};
+"""
+    assert_calls(
+        {"response.js": response},
+        ("./response.js.set", "./response.js.get", "exact"),
+        ("./response.js.type", "./response.js.get", "exact"),
+        ("./response.js.inspect", "./response.js.toJSON", "exact"),
+    )
+
+
+def test_this_in_a_chained_exports_object() -> None:
+    # koa's context.js: `const proto = module.exports = { … }`
+    context = """const proto = module.exports = {
+  toJSON() { return {} },
+  inspect() { return this.toJSON() },
+};
+"""
+    assert_calls({"context.js": context}, ("./context.js.inspect", "./context.js.toJSON", "exact"))
+
+
+def test_a_top_level_function_keeps_an_unknown_this() -> None:
+    # (a function declaration's `this` is whatever its caller gives: only its name is known)
+    source = """function header(field) { return field }
+function handler() { return this.header('x') }
+module.exports = { header, handler };
+"""
+    assert_calls({"plain.js": source}, ("./plain.js.handler", "./plain.js.header", "name"))
