@@ -42,3 +42,44 @@ function handler() { return this.header('x') }
 module.exports = { header, handler };
 """
     assert_calls({"plain.js": source}, ("./plain.js.handler", "./plain.js.header", "name"))
+
+
+def test_functions_assigned_to_an_exported_object_are_its_methods() -> None:
+    # express's style, as issue 50 describes it: `var app = exports = module.exports = {};
+    # app.init = function () { this.set(…) }`
+    application = """var app = exports = module.exports = {};
+app.init = function init() { this.set('x', 1) };
+app.set = function set(setting, val) { return this.settings(setting) };
+app.settings = function (name) { return name };
+"""
+    assert_calls(
+        {"application.js": application},
+        ("./application.js.app.init", "./application.js.app.set", "exact"),
+        ("./application.js.app.set", "./application.js.app.settings", "exact"),
+    )
+
+
+def test_functions_assigned_to_an_object_made_by_object_create_are_its_methods() -> None:
+    # `var res = Object.create(http.ServerResponse.prototype); res.send = function send(body)`
+    response = """var http = require('http');
+var res = Object.create(http.ServerResponse.prototype);
+module.exports = res;
+res.header = function header(field, val) { return this };
+res.send = function send(body) { this.header('Content-Type', 'text/html'); return this.end(body) };
+"""
+    assert_calls(
+        {"response.js": response},
+        ("./response.js.res.send", "./response.js.res.header", "exact"),
+    )
+
+
+def test_an_object_without_assigned_functions_stays_no_symbol() -> None:
+    source = """var cache = Object.create(null);
+var state = {};
+state.count = 1;
+function read(key) { return cache[key] }
+module.exports = { read };
+"""
+    linked = assert_calls({"cache.js": source})
+    names = {s.qualified_name for p in linked.repository.parsed.values() for s in p.symbols}
+    assert names == {"./cache.js.read"}
