@@ -83,3 +83,19 @@ module.exports = { read };
     linked = assert_calls({"cache.js": source})
     names = {s.qualified_name for p in linked.repository.parsed.values() for s in p.symbols}
     assert names == {"./cache.js.read"}
+
+
+def test_functions_assigned_to_a_name_of_the_exported_function_are_its_methods() -> None:
+    # `var proto = module.exports = function (options) { … }; proto.handle = function handle`
+    router = """var proto = module.exports = function (options) {
+  function router(req, res, next) { router.handle(req, res, next) }
+  return router;
+};
+proto.handle = function handle(req, res, out) { return this.process_params(req) };
+proto.process_params = function process_params(req) { return req };
+"""
+    assert_calls(
+        {"router.js": router},
+        ("./router.js.default.handle", "./router.js.default.process_params", "exact"),
+        ("./router.js.default.router", "./router.js.default.handle", "name"),
+    )

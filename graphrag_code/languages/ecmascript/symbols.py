@@ -67,6 +67,8 @@ class Symbols:
         self.seen: dict[str, int] = defaultdict(int)
         # names whose members are assigned functions (`app.init = function …`) in this file
         self.given_methods = _given_methods(captures.get("def.assignment", []))
+        # `proto` of `var proto = module.exports = function …` -> the function's qualified name
+        self.aliases: dict[str, str] = {}
 
     def build(self) -> tuple[Symbol, ...]:
         found: list[tuple[str, ts.Node]] = [
@@ -270,7 +272,12 @@ class Symbols:
         kind = SymbolKind.CLASS if right.type == "class" else SymbolKind.FUNCTION
         if target == ("module", "exports"):
             own = right.child_by_field_name("name")
-            return [_Def(node, right, _text(own) if own else "default", kind, None, right, right)]
+            label = _text(own) if own else "default"
+            alias = _declared_name(node)  # `var proto = module.exports = function …`
+            if alias is not None:
+                scope = scope_of(node, self.state)
+                self.aliases[f"{scope}.{alias}"] = f"{scope}.{label}"
+            return [_Def(node, right, label, kind, None, right, right)]
         if (len(target) == 2 and target[0] == "exports") or target[:2] == ("module", "exports"):
             if len(target) == 2 or len(target) == 3:
                 return [_Def(node, right, target[-1], kind, None, right, right)]
@@ -287,6 +294,7 @@ class Symbols:
     def _known(self, node: ts.Node, name: str) -> str | None:
         """The qualified name of function or class `name` declared in the scope of `node`."""
         qualified = f"{scope_of(node, self.state)}.{name}"
+        qualified = self.aliases.get(qualified, qualified)
         if self.state.kinds.get(qualified) in (SymbolKind.FUNCTION, SymbolKind.CLASS):
             return qualified
         return None
@@ -403,6 +411,17 @@ def _given_methods(assignments: list[ts.Node]) -> frozenset[str]:
         if right.type in FUNCTION_NODES and target[0] not in ("this", "exports", "module"):
             names.add(target[0])
     return frozenset(names)
+
+
+def _declared_name(assignment: ts.Node) -> str | None:
+    """`x` of `var x = a = b = assignment`: the variable a chain of assignments declares."""
+    outer = assignment.parent
+    while outer is not None and outer.type == "assignment_expression":
+        outer = outer.parent
+    if outer is None or outer.type != "variable_declarator":
+        return None
+    name = outer.child_by_field_name("name")
+    return _text(name) if name is not None and name.type == "identifier" else None
 
 
 def _assigned_value(node: ts.Node) -> ts.Node:
