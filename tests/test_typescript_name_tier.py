@@ -103,3 +103,18 @@ execute({ onSettled })
         ("__tests__/lib.test.ts", "./lib.ts.execute", "exact"),
         ("__tests__/lib.test.ts.helper", "__tests__/lib.test.ts.onSettled", "name"),
     )
+
+
+def test_a_getter_is_never_a_namesake() -> None:
+    # koa: `delegate(proto, 'request').method('accepts')…`: request.js's `get method()` is an
+    # accessor; calling `x.method()` calls what it gives, not it
+    request = """module.exports = {
+  get method() { return this.req.method },
+  set method(val) { this.req.method = val },
+};
+"""
+    context = """const delegate = require('delegates')
+function setup(proto) { delegate(proto, 'request').method('accepts').method('is') }
+module.exports = { setup }
+"""
+    assert_calls({"request.js": request, "context.js": context})

@@ -11,7 +11,8 @@ each possible tier must earn its place, judged against the TypeScript checker):
   callable of that name (else the call had resolved), so what runs is a property of that
   type or an outside object's method;
 - the namesake is in a test file and the caller is not: library code does not call its tests;
-- never a private `#m` (another class's is out of reach), `fns[i]()`, `super` or constructors.
+- never a getter or setter (`x.m()` calls what the getter gives), a private `#m` (another
+  class's is out of reach), `fns[i]()`, `super` or constructors.
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ _BUILTIN_METHOD_NAMES = """
     union intersection difference symmetricDifference isSubsetOf isSupersetOf isDisjointFrom
 """
 _BUILTIN_METHODS = frozenset(_BUILTIN_METHOD_NAMES.split())
+# declarations a call never runs: `x.m()` of a getter calls what the getter gives
+_NOT_CALLED = ("signature", "abstract method", "getter", "setter")
 # what an outside collection's accessors give back may be one of the repository's objects
 _ELEMENT_GETTERS = frozenset({"get", "find", "findLast", "at", "pop", "shift", "deref"})
 
@@ -61,7 +64,7 @@ def by_unique_name(parsed: ParsedFile, site: CallSite, resolver: EcmaResolver) -
     if found is None:
         return None
     symbol = resolver.lookups.symbol(found)
-    if symbol is None or symbol.declared_as in ("signature", "abstract method"):
+    if symbol is None or symbol.declared_as in _NOT_CALLED:
         return None
     home = resolver.lookups.module(resolver.lookups.index.symbol_module[found])
     if home is not None and is_test_file(home.parsed.path) and not is_test_file(parsed.path):

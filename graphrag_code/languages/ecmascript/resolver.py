@@ -562,7 +562,9 @@ def _is_arrow(symbol: Symbol) -> bool:
 def _is_exported_object_method(symbol: Symbol) -> bool:
     """A function of `module.exports = { … }` (a module-level function whose `this` is the
     exports object, or an object made from it with `Object.create`)."""
-    return symbol.kind == SymbolKind.FUNCTION and symbol.declared_as == "object method"
+    return symbol.kind == SymbolKind.FUNCTION and symbol.declared_as in (
+        "object method", "getter", "setter",
+    )  # fmt: skip
 
 
 def _is_class(symbol: Symbol) -> bool:

@@ -213,10 +213,12 @@ class Symbols:
         owner = self.state.def_scopes.get(obj.id) if obj is not None else None
         if owner is None and obj is not None:
             owner = self._returned_by(obj)
+        words = {child.type for child in node.children} if node is function else set()
+        declared = "getter" if "get" in words else "setter" if "set" in words else "object method"
         if owner is not None:
-            return [_Def(node, function, label, SymbolKind.METHOD, "object method", function)]
+            return [_Def(node, function, label, SymbolKind.METHOD, declared, function)]
         if obj is not None and _is_module_exports(obj.parent, obj):
-            return [_Def(node, function, label, SymbolKind.FUNCTION, "object method", function)]
+            return [_Def(node, function, label, SymbolKind.FUNCTION, declared, function)]
         return []
 
     def _returned_by(self, obj: ts.Node) -> str | None:
