@@ -161,6 +161,15 @@ TS_TUNING_EXTRA: tuple[PinnedCodebase, ...] = (
         exclude=(r"^lib/index\.(mjs|umd\.js)$", r"\.d\.ts$", r"^lib/(__tests__|benchmarks)/"),
         hidden=(r"\.d\.ts$",),
     ),
+    PinnedCodebase(
+        "koa",
+        "2.15.3",
+        "sha512-j/8tY9j5t+GVMLeioLaxweJiKUayFhlGqNTzf2ZGwL0ZCQijd2RLHK0SLW5Tsko8YyyqCZC2cojIb0/s62qTAg==",
+        style="web framework in plain CommonJS JavaScript (module.exports = { ... } objects "
+        "with methods and accessors, Object.create of them, this as that object)",
+        # dist/koa.mjs only re-exports lib/application.js for ESM importers.
+        include=("lib",),
+    ),
 )
 
 #: The tuning set: every rule may be studied and tuned on these.

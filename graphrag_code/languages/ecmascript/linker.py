@@ -6,8 +6,8 @@ usual tiers: `exact` by scope, imports and declarations (`f()`, `ns.f()`, `new C
 `this.m()`, `super.m()`, `obj.#m()`, tsc's `(0, mod_1.f)()`), `inferred` through types
 (annotations, parameter types, `new` results, return types, class and interface fields, the
 elements of typed arrays, what `return this` / `return new X()` / a returned object give),
-`name` when the callee's name is unique among the repository's TS/JS functions (never a
-private `#m`: another class's is out of reach; never `fns[i]()`).
+`name` when the callee's name is unique among the repository's TS/JS functions and nothing
+says it is another (`name_tier`).
 INHERITS for `extends` (and `implements`, marked so); USES_TYPE for annotations, generic
 arguments, `instanceof` and `satisfies`.
 """
@@ -24,27 +24,11 @@ from ...linking.index import Lookups, RepositoryIndex
 from ...linking.targets import External, Instance, ModuleRef, SymbolRef, Target
 from ...model import CallSite, Edge, EdgeKind, ParsedFile, Resolution, SymbolKind
 from .modules import EcmaProject, read_project
+from .name_tier import ECMASCRIPT_LANGUAGES, by_unique_name
 from .resolver import EcmaResolver
 from .syntax import ELEMENT
 
 __all__ = ["ECMASCRIPT_LANGUAGES", "EcmaScriptLinker"]
-
-ECMASCRIPT_LANGUAGES = frozenset({"typescript", "javascript"})
-# Methods of built-in objects (arrays, strings, promises, maps, DOM, Node streams): a unique
-# repository method of that name is not evidence enough that `x.push()` calls it.
-_BUILTIN_METHOD_NAMES = """
-    push pop shift unshift slice splice concat join reverse sort indexOf lastIndexOf includes
-    find findIndex findLast filter map forEach reduce reduceRight some every flat flatMap fill
-    keys values entries at toString toLocaleString valueOf charAt charCodeAt codePointAt
-    startsWith endsWith trim trimStart trimEnd padStart padEnd split replace replaceAll match
-    matchAll search substring substr toLowerCase toUpperCase normalize repeat then catch
-    finally resolve reject all allSettled race any get set has delete clear add size apply
-    call bind hasOwnProperty isPrototypeOf test exec assign freeze create defineProperty keys
-    getOwnPropertyNames parse stringify log warn error info debug emit on off once
-    addListener removeListener addEventListener removeEventListener dispatchEvent write end
-    read pipe close open send next return throw render toJSON getTime now from of isArray
-"""
-_BUILTIN_METHODS = frozenset(_BUILTIN_METHOD_NAMES.split())
 
 
 @dataclass
@@ -171,7 +155,7 @@ def _link_call(
     if callee is None and not (
         len(site.callee) == 1 and resolver.is_bound(site.scope, site.callee[0], parsed.module)
     ):
-        callee = _by_unique_name(site, resolver)
+        callee = by_unique_name(parsed, site, resolver)
         resolution = Resolution.NAME
     if callee is None:
         return False
@@ -205,26 +189,3 @@ def _callable(
         Edge(EdgeKind.USES_TYPE, source, ids.of_target(qualified_name), lines=(site.line,))
     )
     return resolver.constructor(qualified_name) or qualified_name
-
-
-def _by_unique_name(site: CallSite, resolver: EcmaResolver) -> str | None:
-    name = site.callee[-1]
-    if name in ("<expr>", "super()", "constructor") or site.callee[0] == "super()":
-        return None
-    if name.endswith(ELEMENT):
-        return None
-    if name.startswith("#"):  # a private name is its class's only: another's is never it
-        return None
-    if len(site.callee) > 1 and name in _BUILTIN_METHODS:
-        return None
-    found = resolver.lookups.unique_callable(name, ECMASCRIPT_LANGUAGES)
-    if found is None:
-        return None
-    symbol = resolver.lookups.symbol(found)
-    if symbol is None or symbol.declared_as in ("signature", "abstract method"):
-        return None
-    if symbol.kind == SymbolKind.CLASS:
-        if symbol.declared_as is not None:
-            return None
-        return resolver.constructor(found) or found
-    return found

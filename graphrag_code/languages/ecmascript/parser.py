@@ -11,8 +11,10 @@ is the module's name, a dot, and its dotted path inside the file (`src/util/date
 What is a symbol: functions (declared, or arrow functions and function expressions bound to a
 name or to `exports.x`), classes (abstract too), methods, constructors, getters and setters,
 class fields holding functions, interfaces and their method signatures, type aliases, enums,
-namespaces, object literals bound to a name (with their methods), `X.prototype.m = function`
-methods, and `export default` functions and classes (named `default` when anonymous).
+namespaces, object literals bound to a name (with their methods), objects whose members are
+assigned functions (`var app = exports = module.exports = {}; app.init = function …`, `var res
+= Object.create(…)`: the functions are their methods), `X.prototype.m = function` methods,
+and `export default` functions and classes (named `default` when anonymous).
 Code in anonymous functions (callbacks) belongs to the named scope around them.
 
 The modules beside it hold the parts: `symbols` (declarations), `imports`, `bindings`,

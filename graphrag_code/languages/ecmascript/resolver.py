@@ -231,6 +231,8 @@ class EcmaResolver:
             return Instance(symbol.qualified_name, inferred=False)
         if symbol is not None and _is_arrow(symbol):  # its `this` is the code's around it
             return self.this_value(symbol.parent)
+        if symbol is not None and _is_exported_object_method(symbol):
+            return ModuleRef(symbol.parent)  # `module.exports = { m() { this.n() } }`
         if symbol is not None and _is_class(symbol):  # code in the class body outside a
             # named method: a field's initialiser, the body of `[Symbol.iterator]() {…}`
             return Instance(symbol.qualified_name, inferred=False)
@@ -555,6 +557,14 @@ class EcmaResolver:
 def _is_arrow(symbol: Symbol) -> bool:
     """A function declared as `const f = () => …` (a class field's arrow is a method)."""
     return symbol.kind == SymbolKind.FUNCTION and symbol.declared_as == "arrow function"
+
+
+def _is_exported_object_method(symbol: Symbol) -> bool:
+    """A function of `module.exports = { … }` (a module-level function whose `this` is the
+    exports object, or an object made from it with `Object.create`)."""
+    return symbol.kind == SymbolKind.FUNCTION and symbol.declared_as in (
+        "object method", "getter", "setter",
+    )  # fmt: skip
 
 
 def _is_class(symbol: Symbol) -> bool:

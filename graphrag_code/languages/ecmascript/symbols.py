@@ -65,6 +65,10 @@ class Symbols:
         self.state = state
         self.captures = captures
         self.seen: dict[str, int] = defaultdict(int)
+        # names whose members are assigned functions (`app.init = function …`) in this file
+        self.given_methods = _given_methods(captures.get("def.assignment", []))
+        # `proto` of `var proto = module.exports = function …` -> the function's qualified name
+        self.aliases: dict[str, str] = {}
 
     def build(self) -> tuple[Symbol, ...]:
         found: list[tuple[str, ts.Node]] = [
@@ -187,12 +191,20 @@ class Symbols:
         return [_Def(node, value, _text(name), SymbolKind.FUNCTION, declared, value)]
 
     def _object(self, node: ts.Node) -> list[_Def]:
-        """`const api = { get() {…} }`: a symbol for the object when it holds functions."""
+        """`const api = { get() {…} }`: a symbol for the object when it holds functions, or
+        when functions are assigned to its members later (`var app = exports =
+        module.exports = {}; app.init = function …`, `var res = Object.create(…)`)."""
         name = node.child_by_field_name("name")
         value = node.child_by_field_name("value")
-        if name is None or value is None or not _holds_functions(value):
+        if name is None or value is None:
             return []
-        return [_Def(node, value, _text(name), SymbolKind.CLASS, "object literal")]
+        given = _text(name) in self.given_methods
+        if value.type == "object" and (given or _holds_functions(value)):
+            return [_Def(node, value, _text(name), SymbolKind.CLASS, "object literal")]
+        made = _assigned_value(value)
+        if given and (made.type == "object" or _is_object_create(made)):
+            return [_Def(node, made, _text(name), SymbolKind.CLASS, "object literal")]
+        return []
 
     def _object_member(self, node: ts.Node, label: str, function: ts.Node) -> list[_Def]:
         """A function in an object literal: a method of the object's symbol, or a module-level
@@ -201,10 +213,12 @@ class Symbols:
         owner = self.state.def_scopes.get(obj.id) if obj is not None else None
         if owner is None and obj is not None:
             owner = self._returned_by(obj)
+        words = {child.type for child in node.children} if node is function else set()
+        declared = "getter" if "get" in words else "setter" if "set" in words else "object method"
         if owner is not None:
-            return [_Def(node, function, label, SymbolKind.METHOD, "object method", function)]
+            return [_Def(node, function, label, SymbolKind.METHOD, declared, function)]
         if obj is not None and _is_module_exports(obj.parent, obj):
-            return [_Def(node, function, label, SymbolKind.FUNCTION, None, function)]
+            return [_Def(node, function, label, SymbolKind.FUNCTION, declared, function)]
         return []
 
     def _returned_by(self, obj: ts.Node) -> str | None:
@@ -260,7 +274,12 @@ class Symbols:
         kind = SymbolKind.CLASS if right.type == "class" else SymbolKind.FUNCTION
         if target == ("module", "exports"):
             own = right.child_by_field_name("name")
-            return [_Def(node, right, _text(own) if own else "default", kind, None, right, right)]
+            label = _text(own) if own else "default"
+            alias = _declared_name(node)  # `var proto = module.exports = function …`
+            if alias is not None:
+                scope = scope_of(node, self.state)
+                self.aliases[f"{scope}.{alias}"] = f"{scope}.{label}"
+            return [_Def(node, right, label, kind, None, right, right)]
         if (len(target) == 2 and target[0] == "exports") or target[:2] == ("module", "exports"):
             if len(target) == 2 or len(target) == 3:
                 return [_Def(node, right, target[-1], kind, None, right, right)]
@@ -277,6 +296,7 @@ class Symbols:
     def _known(self, node: ts.Node, name: str) -> str | None:
         """The qualified name of function or class `name` declared in the scope of `node`."""
         qualified = f"{scope_of(node, self.state)}.{name}"
+        qualified = self.aliases.get(qualified, qualified)
         if self.state.kinds.get(qualified) in (SymbolKind.FUNCTION, SymbolKind.CLASS):
             return qualified
         return None
@@ -379,6 +399,47 @@ def _holds_functions(obj: ts.Node) -> bool:
             if value is not None and value.type in FUNCTION_NODES:
                 return True
     return False
+
+
+def _given_methods(assignments: list[ts.Node]) -> frozenset[str]:
+    """The `x` of every `x.m = function …` (a function assigned to a member of a name)."""
+    names: set[str] = set()
+    for node in assignments:
+        left = node.child_by_field_name("left")
+        right = node.child_by_field_name("right")
+        target = dotted_name(left) if left is not None else None
+        if target is None or len(target) != 2 or right is None:
+            continue
+        if right.type in FUNCTION_NODES and target[0] not in ("this", "exports", "module"):
+            names.add(target[0])
+    return frozenset(names)
+
+
+def _declared_name(assignment: ts.Node) -> str | None:
+    """`x` of `var x = a = b = assignment`: the variable a chain of assignments declares."""
+    outer = assignment.parent
+    while outer is not None and outer.type == "assignment_expression":
+        outer = outer.parent
+    if outer is None or outer.type != "variable_declarator":
+        return None
+    name = outer.child_by_field_name("name")
+    return _text(name) if name is not None and name.type == "identifier" else None
+
+
+def _assigned_value(node: ts.Node) -> ts.Node:
+    """The value of `a = b = value` (the node itself when it is no assignment)."""
+    while node.type == "assignment_expression":
+        right = node.child_by_field_name("right")
+        if right is None:
+            break
+        node = right
+    return node
+
+
+def _is_object_create(node: ts.Node) -> bool:
+    """`Object.create(…)`: an object whose members are what is assigned to it."""
+    function = node.child_by_field_name("function") if node.type == "call_expression" else None
+    return function is not None and dotted_name(function) == ("Object", "create")
 
 
 def _is_module_exports(assignment: ts.Node | None, obj: ts.Node) -> bool:

@@ -13,6 +13,11 @@
   name: (identifier)
   value: [(arrow_function) (function_expression) (generator_function) (class)]) @def.variable
 (variable_declarator name: (identifier) value: (object)) @def.object
+; `var app = exports = module.exports = {}`, `var res = Object.create(…)`: objects whose methods
+; are assigned after (`app.init = function …`) when the file does so
+(variable_declarator
+  name: (identifier)
+  value: [(assignment_expression) (call_expression)]) @def.object
 (assignment_expression
   left: (member_expression)
   right: [(arrow_function) (function_expression) (generator_function) (class) (object)]) @def.assignment
