@@ -146,8 +146,10 @@ class ValueFlowAnalysis(Budget):
     _call_result = results._call_result
     _result_of = results._result_of
     _passed_through = results._passed_through
+    _declares_result = results._declares_result
     _returned_parameters = results._returned_parameters
     _through = results._through
+    _arms_not_taken = results._arms_not_taken
     _function_result = results._function_result
     _function_result_uncached = results._function_result_uncached
     _elements_any = results._elements_any

@@ -10,6 +10,7 @@ from ....linking.flowkeys import mentions
 from ....model import (
     Arguments,
     At,
+    Block,
     Call,
     Expr,
     Symbol,
@@ -146,7 +147,7 @@ def _passed_through(
     alike) where no return mentions such a parameter, or where the function declares
     its result, yields, or this call unpacks arguments."""
     function = symbol.qualified_name
-    if self.lookups.declared_return(symbol) is not None or self.resolver.returns_self(function):
+    if self._declares_result(symbol) or self.resolver.returns_self(function):
         return None
     if any(k in ("*", "**") for k, _ in arguments):
         return None
@@ -160,6 +161,20 @@ def _passed_through(
         return None
     key = ("through", function, offset, arguments, where)
     return self._memo(key, lambda: self._through(symbol, offset, mentioned, arguments, where))
+
+
+def _declares_result(self: ValueFlowAnalysis, symbol: Symbol) -> bool:
+    """Whether a function's declared result says what its calls return: not a type variable
+    (`-> T`, `-> Type[T]`), which says a call returns what it was passed (rich's
+    `do_replace(cls: Type[T]) -> Type[T]` returns the class it decorates)."""
+    declared = self.lookups.declared_return(symbol)
+    if declared is None:
+        return False
+    dotted = declared[1:] if declared[0] == "type[]" else declared
+    if not dotted:
+        return True
+    module = self._module(symbol.qualified_name)
+    return not is_type_variable(self.resolver.resolve_dotted(symbol.parent, dotted, module))
 
 
 def _returned_parameters(
@@ -201,11 +216,12 @@ def _through(
     function, lookups = symbol.qualified_name, self.lookups
     kinds = symbol.parameter_kinds
     bound: dict[str, Expr] = {}
+    given: dict[str, Placed] = {}
     for position, name in enumerate(symbol.parameters):
         kind = kinds[position] if position < len(kinds) else "p"
         passed = argument_for(arguments, name, kind, position - offset)
         if passed is not None:
-            bound[name] = Placed(where, passed, f"the argument `{name}`")
+            bound[name] = given[name] = Placed(where, passed, f"the argument `{name}`")
             continue
         defaults = lookups.flows(function, ("<default>", name))
         if len(defaults) == 1:
@@ -214,10 +230,30 @@ def _through(
     result = Values()
     why = f"the return value of `{function}`"
     returns = lookups.flows(function, ("<return>",))
+    skipped = self._arms_not_taken(function, given)
     for flow, names in zip(returns, mentioned, strict=True):
+        if any(flow.block[: len(arm)] == arm for arm in skipped):
+            continue
         value = substituted(flow.value, {n: bound[n] for n in names if n in bound})
         result.add(self._eval(value, self._where_of(flow)), why)
     return result
+
+
+def _arms_not_taken(
+    self: ValueFlowAnalysis, function: str, given: dict[str, Placed]
+) -> list[Block]:
+    """The blocks of the `if p is None:` arms of `function` that a call passing a value
+    that is never None to p does not run (`@auto` over a class: `auto(cls=None)`'s
+    `if cls is None: return partial(...)` is the decorator factory's arm, not this call's)."""
+    arms: list[Block] = []
+    for name, placed in given.items():
+        flows = self.lookups.flows(function, ("<is None>", name))
+        if not flows:
+            continue
+        passed = self._eval(placed.expr, placed.where)
+        if passed.found and passed.complete and not any(isinstance(v, Inert) for v, _ in passed):
+            arms += [flow.block for flow in flows]
+    return arms
 
 
 def _function_result(self: ValueFlowAnalysis, function: str) -> Values:

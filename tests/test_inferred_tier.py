@@ -1,0 +1,116 @@
+"""Classes of wrong `inferred` CALLS edges found on the tuning packages (issue 50), each a
+rule of value flow that made a call's values look known and complete when they were not,
+checked offline on a snippet of the idiom."""
+
+from __future__ import annotations
+
+from .linking_helpers import assert_calls
+
+# rich's `repr.auto` / `rich_repr`: a decorator usable bare (`@auto`) or as a factory
+# (`@auto(angular=True)`), which tells the two apart by `cls is None`
+OPTIONAL_ARGUMENT_DECORATOR = """
+from functools import partial
+
+
+def auto(cls=None, *, angular=None):
+    def do_replace(cls, angular=None):
+        cls.angular = angular
+        return cls
+
+    if cls is None:
+        return partial(do_replace, angular=angular)
+    else:
+        return do_replace(cls, angular=angular)
+
+
+def rich_repr(cls=None, *, angular=False):
+    if cls is None:
+        return auto(angular=angular)
+    else:
+        return auto(cls)
+
+
+@auto
+class Foo:
+    pass
+"""
+
+
+def test_a_bare_decorator_does_not_return_its_factory_arm() -> None:
+    """`@rich_repr` passes the class: the `if cls is None:` arms (the factory's `partial`)
+    are not what it returns, so `Color(1)` constructs Color and calls nothing else."""
+    code = (
+        OPTIONAL_ARGUMENT_DECORATOR
+        + """
+
+@rich_repr
+class Color:
+    def __init__(self, a):
+        self.a = a
+
+
+def make():
+    return Color(1)
+"""
+    )
+    assert_calls(
+        {"m.py": code},
+        ("m.make", "m.Color.__init__", "exact"),
+        ("m.rich_repr", "m.auto", "exact"),
+        ("m.auto", "m.auto.do_replace", "exact"),
+    )
+
+
+def test_a_call_that_leaves_the_parameter_out_keeps_the_none_arm() -> None:
+    """`auto(angular=True)` leaves `cls` None: it returns the `partial` of the `if cls is
+    None:` arm, which calls `do_replace`."""
+    code = (
+        OPTIONAL_ARGUMENT_DECORATOR
+        + """
+
+def make(klass):
+    decorate = auto(angular=True)
+    return decorate(klass)
+"""
+    )
+    assert_calls(
+        {"m.py": code},
+        ("m.make", "m.auto", "exact"),
+        ("m.make", "m.auto.do_replace", "inferred"),
+        exactly=False,
+    )
+
+
+def test_a_result_declared_as_a_type_variable_is_what_the_call_passed() -> None:
+    """`-> type[T]` says the call returns what it was passed: `keep(A)` is A, not every
+    class any call of `keep` passes."""
+    code = """
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+def keep(cls: type[T]) -> type[T]:
+    return cls
+
+
+class A:
+    pass
+
+
+class B:
+    pass
+
+
+keep(B)
+
+
+def make():
+    return keep(A)()
+"""
+    assert_calls(
+        {"m.py": code},
+        ("m", "m.keep", "exact"),
+        ("m.make", "m.keep", "exact"),
+        ("m.make", "m.A", "inferred"),
+    )
