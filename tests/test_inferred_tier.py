@@ -114,3 +114,31 @@ def make():
         ("m.make", "m.keep", "exact"),
         ("m.make", "m.A", "inferred"),
     )
+
+
+def test_the_code_after_a_returning_not_none_arm_is_the_none_case() -> None:
+    """`if fn is not None: return wrap(fn)` then `return wrap`: `@deco` over a function
+    returns the wrapped function, so calling it runs what `wrap` returned, not `wrap`."""
+    code = """
+def deco(fn=None, *, times=1):
+    def wrap(fn):
+        return fn
+
+    if fn is not None:
+        return wrap(fn)
+    return wrap
+
+
+@deco
+def job():
+    pass
+
+
+def run():
+    job()
+"""
+    assert_calls(
+        {"m.py": code},
+        ("m.deco", "m.deco.wrap", "exact"),
+        ("m.run", "m.job", "exact"),
+    )

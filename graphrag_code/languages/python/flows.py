@@ -285,10 +285,11 @@ class FlowExtractor:
 
     def _none_arms(self, node: ts.Node, condition: ts.Node, consequence: ts.Node) -> None:
         """`if p is None:` / `if p is not None:` in a function: `("<is None>", p)` at the start
-        of the arm where p is None, `("<is not None>", p)` of the one where it is not (the
-        `else` of an `if` without `elif`). A call that passes p, or leaves it None, runs
-        only one of them: `def auto(cls=None): if cls is None: return partial(...)` applied
-        as `@auto` returns what the other arm does."""
+        of the code that runs only where p is None, `("<is not None>", p)` of the code that
+        runs only where it is not: the `if`'s arm, its `else` (of an `if` without `elif`),
+        and the rest of the enclosing block after an arm that always returns or raises. A
+        call that passes p, or leaves it None, runs only one of them: `def auto(cls=None):
+        if cls is None: return partial(...)` applied as `@auto` returns what the rest does."""
         test = none_test(condition)
         if test is None or self.def_kinds.get(self.scope_of(node)) != "function_definition":
             return
@@ -302,6 +303,10 @@ class FlowExtractor:
         for arm, none in arms:
             target = ("<is None>" if none else "<is not None>", name)
             self._add(arm, target, CONST, arm.start_byte)
+        if len(arms) == 1 and not alternatives and self._arms.terminates(consequence):
+            # after `if p is not None: return wrap(p)`, p is None (and the other way round)
+            rest = ("<is not None>" if is_none else "<is None>", name)
+            self._add(node, rest, CONST, node.end_byte)
 
     def _joined(self, node: ts.Node, condition: ts.Node, consequence: ts.Node) -> None:
         """An `if` with an `else`, after which a name holds what one of its arms left in it,

@@ -232,7 +232,7 @@ def _through(
     returns = lookups.flows(function, ("<return>",))
     skipped = self._arms_not_taken(function, given)
     for flow, names in zip(returns, mentioned, strict=True):
-        if any(flow.block[: len(arm)] == arm for arm in skipped):
+        if any(flow.at >= at and flow.block[: len(block)] == block for block, at in skipped):
             continue
         value = substituted(flow.value, {n: bound[n] for n in names if n in bound})
         result.add(self._eval(value, self._where_of(flow)), why)
@@ -241,18 +241,19 @@ def _through(
 
 def _arms_not_taken(
     self: ValueFlowAnalysis, function: str, given: dict[str, Placed]
-) -> list[Block]:
-    """The blocks of the `if p is None:` arms of `function` that a call passing a value
-    that is never None to p does not run (`@auto` over a class: `auto(cls=None)`'s
-    `if cls is None: return partial(...)` is the decorator factory's arm, not this call's)."""
-    arms: list[Block] = []
+) -> list[tuple[Block, int]]:
+    """Where the code of `function` that runs only when a parameter is None begins (its
+    block, and the position in it), for each parameter this call passes a value that is
+    never None (`@auto` over a class: `auto(cls=None)`'s `if cls is None: return
+    partial(...)` is the decorator factory's arm, not this call's)."""
+    arms: list[tuple[Block, int]] = []
     for name, placed in given.items():
         flows = self.lookups.flows(function, ("<is None>", name))
         if not flows:
             continue
         passed = self._eval(placed.expr, placed.where)
         if passed.found and passed.complete and not any(isinstance(v, Inert) for v, _ in passed):
-            arms += [flow.block for flow in flows]
+            arms += [(flow.block, flow.at) for flow in flows]
     return arms
 
 
