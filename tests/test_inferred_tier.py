@@ -142,3 +142,38 @@ def run():
         ("m.deco", "m.deco.wrap", "exact"),
         ("m.run", "m.job", "exact"),
     )
+
+
+def test_a_classmethod_called_on_a_subclass_constructs_the_subclass() -> None:
+    """`Sub.make()` of `Base.make` returning `cls()`: `cls` is Sub there, so the method
+    called on its result is Sub's override, not Base's."""
+    code = """
+class Base:
+    @classmethod
+    def make(cls):
+        return cls()
+
+    def hello(self):
+        pass
+
+
+class Sub(Base):
+    def hello(self):
+        pass
+
+
+def main():
+    Sub.make().hello()
+
+
+def base():
+    Base.make().hello()
+"""
+    assert_calls(
+        {"m.py": code},
+        ("m.Base.make", "m.Base", "exact"),
+        ("m.main", "m.Base.make", "exact"),
+        ("m.main", "m.Sub.hello", "inferred", "the class `m.Sub`"),
+        ("m.base", "m.Base.make", "exact"),
+        ("m.base", "m.Base.hello", "inferred"),
+    )

@@ -12,6 +12,7 @@ from ....model import (
     At,
     Block,
     Call,
+    Definition,
     Expr,
     Symbol,
     SymbolKind,
@@ -106,7 +107,7 @@ def _result_of(
         if receiver is not None and self.resolver.returns_self(symbol.qualified_name):
             why = f"the return value of `{symbol.qualified_name}` (`Self`)"
             return Values.of(Instance(receiver), why)
-        if arguments:
+        if arguments or _called_on(symbol, value) is not None:
             inlined = self._passed_through(symbol, value, arguments, where)
             if inlined is not None:
                 return inlined
@@ -156,11 +157,24 @@ def _passed_through(
         return None
     if where.scope == function or where.scope.startswith(function + "."):
         return None  # a function calling itself: read once, not once per level
-    mentioned = self._returned_parameters(symbol, offset)
+    receiver = _called_on(symbol, callee)
+    mentioned = self._returned_parameters(symbol, 0 if receiver is not None else offset)
     if not any(mentioned):
         return None
-    key = ("through", function, offset, arguments, where)
-    return self._memo(key, lambda: self._through(symbol, offset, mentioned, arguments, where))
+    key = ("through", function, offset, arguments, where, receiver)
+    return self._memo(
+        key, lambda: self._through(symbol, offset, mentioned, arguments, where, receiver)
+    )
+
+
+def _called_on(symbol: Symbol, callee: SymbolRef | Bound) -> str | None:
+    """The class a classmethod is called on where that is not the class defining it
+    (`Sub.make()` of `Base.make`): what its `cls` holds there; None otherwise."""
+    if not isinstance(callee, Bound) or callee.receiver in (None, symbol.parent):
+        return None
+    if "classmethod" not in symbol.decorators or not symbol.parameters:
+        return None
+    return callee.receiver
 
 
 def _declares_result(self: ValueFlowAnalysis, symbol: Symbol) -> bool:
@@ -210,14 +224,21 @@ def _through(
     mentioned: list[frozenset[str]],
     arguments: Arguments,
     where: Where,
+    receiver: str | None = None,
 ) -> Values:
     """`_passed_through`'s result: each return with the arguments passed to the
-    parameters it mentions (their defaults where not passed) in their place."""
+    parameters it mentions (their defaults where not passed) in their place, and a
+    classmethod's `cls` the class it was called on (`receiver`)."""
     function, lookups = symbol.qualified_name, self.lookups
     kinds = symbol.parameter_kinds
     bound: dict[str, Expr] = {}
+    if receiver is not None:
+        first = symbol.parameters[0]
+        bound[first] = Placed(where, Definition(receiver), f"`{first}`, the class `{receiver}`")
     given: dict[str, Placed] = {}
     for position, name in enumerate(symbol.parameters):
+        if position < offset:  # the receiver: bound above, or not read
+            continue
         kind = kinds[position] if position < len(kinds) else "p"
         passed = argument_for(arguments, name, kind, position - offset)
         if passed is not None:
