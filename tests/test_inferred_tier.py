@@ -177,3 +177,46 @@ def base():
         ("m.base", "m.Base.make", "exact"),
         ("m.base", "m.Base.hello", "inferred"),
     )
+
+
+DESCRIPTOR = """
+class Value:
+    def upper(self):
+        pass
+
+
+class Field:
+    def __get__(self, obj, owner)%s:
+        return Value()
+
+    def upper(self):
+        pass
+
+
+class Model:
+    name = Field()
+
+
+def typed(m: Model):
+    m.name.upper()
+
+
+def built():
+    Model().name.upper()
+"""
+
+
+def test_reading_a_class_body_descriptor_gives_what_its_get_returns() -> None:
+    """`name = Field()` in a class body, Field defining `__get__`: `m.name` is what
+    `__get__` returns (a Value), whether `m` is declared or constructed, not the Field."""
+    for returns in ("", " -> Value"):
+        linked = assert_calls(
+            {"m.py": DESCRIPTOR % returns},
+            ("m.typed", "m.Value.upper", "inferred"),
+            ("m.built", "m.Value.upper", "inferred"),
+            ("m.typed", "m.Field.__get__", "inferred", "descriptor"),
+            ("m.built", "m.Field.__get__", "inferred", "descriptor"),
+            exactly=False,
+        )
+        assert ("m.typed", "m.Field.upper") not in linked.calls()
+        assert ("m.built", "m.Field.upper") not in linked.calls()

@@ -419,11 +419,27 @@ class Resolver:
         return mark(self.class_member(target.class_name, name, instance=True), target.inferred)
 
     def class_member(self, class_name: str, name: str, *, instance: bool) -> Target | None:
+        binding_value = self._read_value if instance else self._binding_value
         return member_along_mro(
             self.mro(class_name), name, self.lookups, instance=instance,
-            accessor_value=self._property_value, binding_value=self._binding_value,
+            accessor_value=self._property_value, binding_value=binding_value,
             external_base=lambda: self._external_base(class_name),
         )  # fmt: skip
+
+    def _read_value(self, bindings: list[Binding], scope: str) -> Target | None:
+        """What reading an attribute of an instance gives: a descriptor the class body
+        holds (`name = Field()`, Field defining `__get__`) gives what its `__get__` is
+        declared to return (nothing known when undeclared), not the descriptor."""
+        value = self._binding_value(bindings, scope)
+        if not isinstance(value, Instance) or all(b.scope != scope for b in bindings):
+            return value
+        getter = self.class_member(value.class_name, "__get__", instance=False)
+        if not isinstance(getter, SymbolRef):
+            return value
+        symbol = self.lookups.symbol(getter.qualified_name)
+        if symbol is None or symbol.kind != SymbolKind.METHOD:
+            return value
+        return self._call_result(getter)
 
     def _property_value(self, qualified_name: str) -> object:
         """The value an instance attribute backed by a `@property` holds (its return type)."""

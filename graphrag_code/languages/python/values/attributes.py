@@ -116,6 +116,8 @@ def _instance_attribute_of(self: ValueFlowAnalysis, class_name: str, name: str) 
                 return of_target(resolver._binding_value(declared, cls))
             why = f"the attribute `{name}`"
             values = self._flow_values(flows, ("attr", cls, name), why)
+            if any(flow.scope == cls for flow in flows):
+                values = self._through_descriptors(values, name)
             values.add(self._stored_outside(class_name, name))
             return self._upcast(values, self._declared([annotated] if annotated else []))
     typed = resolver.class_member(class_name, name, instance=True)
@@ -128,6 +130,20 @@ def _instance_attribute_of(self: ValueFlowAnalysis, class_name: str, name: str) 
     # fails, so the value is not one of its instances (one member of a declared union
     # lacking the method the code calls: `stream.close()` on `SyncStream | AsyncStream`)
     return Values() if self._closed_class(class_name) else Values.unknown()
+
+
+def _through_descriptors(self: ValueFlowAnalysis, values: Values, name: str) -> Values:
+    """What reading an attribute of an instance gives where its class body holds
+    descriptors (`name = Field()`, Field defining `__get__`): what their `__get__`
+    returns, not the descriptor."""
+    result = Values(complete=values.complete, dynamic=values.dynamic)
+    for value, why in values:
+        getter = self.special_method(value, "__get__")
+        if getter is None:
+            result.add(Values.of(value), why)
+        else:
+            result.add(self._function_result(getter), f"`.{name}` runs `{getter}`")
+    return result
 
 
 def _stored_outside(self: ValueFlowAnalysis, class_name: str, name: str) -> Values:
