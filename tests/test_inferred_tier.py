@@ -220,3 +220,52 @@ def test_reading_a_class_body_descriptor_gives_what_its_get_returns() -> None:
         )
         assert ("m.typed", "m.Field.upper") not in linked.calls()
         assert ("m.built", "m.Field.upper") not in linked.calls()
+
+
+def test_with_as_binds_what_enter_returns() -> None:
+    """`with Pool() as c` binds `Pool.__enter__()`'s result: a Conn where it returns one,
+    the pool itself where it returns `self`."""
+    code = """
+class Conn:
+    def query(self):
+        pass
+
+
+class Pool:
+    def __enter__(self):
+        return Conn()
+
+    def __exit__(self, *exc):
+        pass
+
+    def query(self):
+        pass
+
+
+class Lock:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        pass
+
+    def query(self):
+        pass
+
+
+def use():
+    with Pool() as c:
+        c.query()
+
+
+def lock():
+    with Lock() as held:
+        held.query()
+"""
+    linked = assert_calls(
+        {"m.py": code},
+        ("m.use", "m.Conn.query", "inferred"),
+        ("m.lock", "m.Lock.query", "inferred"),
+        exactly=False,
+    )
+    assert ("m.use", "m.Pool.query") not in linked.calls()

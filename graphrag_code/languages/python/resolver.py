@@ -26,7 +26,7 @@ from ...linking.targets import (
     mark,
     sole_external,
 )  # fmt: skip
-from ...model import Binding, Dotted, ImportStatement, Symbol, SymbolKind
+from ...model import Binding, Dotted, ImportStatement, Name, Symbol, SymbolKind
 
 __all__ = ["External", "Instance", "ModuleRef", "Resolver", "SymbolRef", "Target"]
 
@@ -288,7 +288,9 @@ class Resolver:
 
     def _entered(self, manager: Target | None) -> Target | None:
         """What `with manager as x` binds: `__enter__`'s annotated type, else the manager
-        itself (the convention `return self`), when the class defines `__enter__`."""
+        itself where `__enter__` returns `self` (the convention) or its returns are not
+        known, when the class defines `__enter__`; None where it returns something else
+        (`return Conn()`), which value flow follows."""
         if not isinstance(manager, Instance):
             return None
         for method in ("__enter__", "__aenter__"):
@@ -301,8 +303,16 @@ class Resolver:
                     returned = self._call_result(found)
                     # `-> T` with a TypeVar (or `Self`) resolves to nothing useful: the manager
                     return returned if isinstance(returned, Instance) else manager
-                return manager
+                return manager if self._returns_itself(found.qualified_name) else None
         return None
+
+    def _returns_itself(self, method: str) -> bool:
+        """Whether every `return` of a method returns its receiver (`return self`), or
+        it has none the parser recorded."""
+        symbol = self.lookups.symbol(method)
+        receiver = symbol.parameters[:1] if symbol is not None else ()
+        returns = self.lookups.flows(method, ("<return>",))
+        return all(flow.value == Name(receiver) for flow in returns)
 
     def _module_of_scope(self, scope: str) -> str:
         module = self.lookups.index.symbol_module.get(scope)
