@@ -173,7 +173,7 @@ def base():
         {"m.py": code},
         ("m.Base.make", "m.Base", "exact"),
         ("m.main", "m.Base.make", "exact"),
-        ("m.main", "m.Sub.hello", "inferred", "the class `m.Sub`"),
+        ("m.main", "m.Sub.hello", "inferred", "of the class `m.Sub`"),
         ("m.base", "m.Base.make", "exact"),
         ("m.base", "m.Base.hello", "inferred"),
     )
@@ -269,3 +269,41 @@ def lock():
         exactly=False,
     )
     assert ("m.use", "m.Pool.query") not in linked.calls()
+
+
+def test_a_method_called_on_a_subclass_instance_returns_with_self_that_instance() -> None:
+    """`Sub().copy()` of `Base.copy` returning `type(self)()` (or `self`): a Sub, whose own
+    `hello` runs; a result declared as a container keeps its declaration."""
+    code = """
+class Base:
+    def copy(self):
+        return type(self)()
+
+    def chain(self):
+        return self
+
+    def names(self) -> list[str]:
+        return sorted(self.table)
+
+    def hello(self):
+        pass
+
+
+class Sub(Base):
+    def hello(self):
+        pass
+
+
+def main():
+    Sub().copy().hello()
+    Sub().chain().hello()
+    for name in Sub().names():
+        name.upper()
+"""
+    linked = assert_calls(
+        {"m.py": code},
+        ("m.main", "m.Sub.hello", "inferred", "of the class `m.Sub`"),
+        exactly=False,
+    )
+    assert ("m.main", "m.Base.hello") not in linked.calls()
+    assert linked.calls()[("m.main", "<builtin>.str.upper")][0] == "inferred"

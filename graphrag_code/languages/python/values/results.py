@@ -14,6 +14,7 @@ from ....model import (
     Call,
     Definition,
     Expr,
+    InstanceOf,
     Symbol,
     SymbolKind,
 )
@@ -158,6 +159,8 @@ def _passed_through(
     if where.scope == function or where.scope.startswith(function + "."):
         return None  # a function calling itself: read once, not once per level
     receiver = _called_on(symbol, callee)
+    if receiver is not None and self.lookups.flows(function, ("<shape>", "<return>")):
+        receiver = None  # declared as a container (`-> list[str]`): that, whoever receives
     mentioned = self._returned_parameters(symbol, 0 if receiver is not None else offset)
     if not any(mentioned):
         return None
@@ -168,11 +171,14 @@ def _passed_through(
 
 
 def _called_on(symbol: Symbol, callee: SymbolRef | Bound) -> str | None:
-    """The class a classmethod is called on where that is not the class defining it
-    (`Sub.make()` of `Base.make`): what its `cls` holds there; None otherwise."""
+    """The class a method is called on where that is not the class defining it
+    (`Sub.make()` of `Base.make`, `Sub().copy()` of `Base.copy`): its `cls`, or the class
+    of its `self`, there; None otherwise."""
     if not isinstance(callee, Bound) or callee.receiver in (None, symbol.parent):
         return None
-    if "classmethod" not in symbol.decorators or not symbol.parameters:
+    if "staticmethod" in symbol.decorators or not symbol.parameters:
+        return None
+    if symbol.kind != SymbolKind.METHOD or symbol.parameter_kinds[:1] not in ("", "p", "o"):
         return None
     return callee.receiver
 
@@ -234,7 +240,10 @@ def _through(
     bound: dict[str, Expr] = {}
     if receiver is not None:
         first = symbol.parameters[0]
-        bound[first] = Placed(where, Definition(receiver), f"`{first}`, the class `{receiver}`")
+        received: Expr = Definition(receiver)
+        if "classmethod" not in symbol.decorators:
+            received = InstanceOf(received)
+        bound[first] = Placed(where, received, f"`{first}`, of the class `{receiver}`")
     given: dict[str, Placed] = {}
     for position, name in enumerate(symbol.parameters):
         if position < offset:  # the receiver: bound above, or not read
