@@ -307,3 +307,45 @@ def main():
     )
     assert ("m.main", "m.Base.hello") not in linked.calls()
     assert linked.calls()[("m.main", "<builtin>.str.upper")][0] == "inferred"
+
+
+def test_after_an_isinstance_arm_that_returns_the_value_is_not_that_class() -> None:
+    """`if isinstance(x, A): return` then `x.m()`: x is not an A there, so A's `m` does
+    not run; an `and`-joined test says nothing after it."""
+    code = """
+class A:
+    def m(self):
+        pass
+
+
+class B:
+    def m(self):
+        pass
+
+
+def use(x):
+    if isinstance(x, A):
+        return
+    x.m()
+
+
+def joined(x, flag):
+    if isinstance(x, A) and flag:
+        return
+    x.m()
+
+
+def main():
+    use(A())
+    use(B())
+    joined(A(), True)
+    joined(B(), False)
+"""
+    linked = assert_calls(
+        {"m.py": code},
+        ("m.use", "m.B.m", "inferred"),
+        ("m.joined", "m.A.m", "inferred"),
+        ("m.joined", "m.B.m", "inferred"),
+        exactly=False,
+    )
+    assert ("m.use", "m.A.m") not in linked.calls()

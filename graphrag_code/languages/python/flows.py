@@ -265,6 +265,7 @@ class FlowExtractor:
             self._joined(node, condition, place)
         if node.type != "if_statement" or node.children_by_field_name("alternative"):
             return
+        self._refuted_after(node, condition, place)
         # `if not isinstance(x, Foo): raise …` with no `elif` / `else`: after it, x is a Foo;
         # `if not isinstance(x, Foo): x = Foo(x)`: what the body bound, or a Foo
         refuted = refuted_isinstance_tests(condition)
@@ -282,6 +283,20 @@ class FlowExtractor:
                 body: Expr = ArmEnd(node.start_byte, node.end_byte, self.block_of(place), name)
                 value = OneOf((body, value))
             self._add(node, (name,), value, node.end_byte)
+
+    def _refuted_after(self, node: ts.Node, condition: ts.Node, consequence: ts.Node) -> None:
+        """`if isinstance(x, Foo): return …` with no `elif` / `else`, in a function: after
+        it, x is not a Foo (`if isinstance(v, URL): return v` then `v.encode()`)."""
+        if condition.type != "call" or not self._arms.terminates(consequence):
+            return
+        if self.def_kinds.get(self.scope_of(node)) != "function_definition":
+            return
+        tests = isinstance_tests(condition)
+        if len(tests) != 1:
+            return
+        name, classes = tests[0]
+        before: Expr = At(node.start_byte, self.block_of(node), Name((name,)))
+        self._add(node, (name,), Unlike(before, self._expr(classes)), node.end_byte)
 
     def _none_arms(self, node: ts.Node, condition: ts.Node, consequence: ts.Node) -> None:
         """`if p is None:` / `if p is not None:` in a function: `("<is None>", p)` at the start
