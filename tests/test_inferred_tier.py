@@ -349,3 +349,44 @@ def main():
         exactly=False,
     )
     assert ("m.use", "m.A.m") not in linked.calls()
+
+
+def test_an_attribute_a_base_assigns_from_self_is_read_as_the_subclass_says() -> None:
+    """`self.engine = self.engine_class()` in `Car.__init__`, `Fast` overriding
+    `engine_class`: a Fast's `engine` is a Turbo; a Car's stays an Engine."""
+    code = """
+class Engine:
+    def start(self):
+        pass
+
+
+class Turbo(Engine):
+    def start(self):
+        pass
+
+
+class Car:
+    engine_class = Engine
+
+    def __init__(self):
+        self.engine = self.engine_class()
+
+
+class Fast(Car):
+    engine_class = Turbo
+
+
+def fast():
+    Fast().engine.start()
+
+
+def plain():
+    Car().engine.start()
+"""
+    linked = assert_calls(
+        {"m.py": code},
+        ("m.fast", "m.Turbo.start", "inferred"),
+        ("m.plain", "m.Engine.start", "inferred"),
+        exactly=False,
+    )
+    assert ("m.fast", "m.Engine.start") not in linked.calls()

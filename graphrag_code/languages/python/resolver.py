@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Callable, Set
+from functools import partial
 from typing import TypeVar
 
 from ...linking.index import Lookups, ModuleInfo
@@ -306,6 +307,13 @@ class Resolver:
                 return manager if self._returns_itself(found.qualified_name) else None
         return None
 
+    def _from_receiver(self, binding: Binding) -> bool:
+        """Whether a method's binding reads its receiver (`self.x = self.make()`)."""
+        symbol = self.lookups.symbol(binding.scope)
+        if symbol is None or symbol.kind != SymbolKind.METHOD or not symbol.parameters:
+            return False
+        return binding.value[:1] == symbol.parameters[:1]
+
     def _returns_itself(self, method: str) -> bool:
         """Whether every `return` of a method returns its receiver (`return self`), or
         it has none the parser recorded."""
@@ -429,17 +437,24 @@ class Resolver:
         return mark(self.class_member(target.class_name, name, instance=True), target.inferred)
 
     def class_member(self, class_name: str, name: str, *, instance: bool) -> Target | None:
-        binding_value = self._read_value if instance else self._binding_value
+        binding_value = (
+            partial(self._read_value, reader=class_name) if instance else self._binding_value
+        )
         return member_along_mro(
             self.mro(class_name), name, self.lookups, instance=instance,
             accessor_value=self._property_value, binding_value=binding_value,
             external_base=lambda: self._external_base(class_name),
         )  # fmt: skip
 
-    def _read_value(self, bindings: list[Binding], scope: str) -> Target | None:
-        """What reading an attribute of an instance gives: a descriptor the class body
-        holds (`name = Field()`, Field defining `__get__`) gives what its `__get__` is
-        declared to return (nothing known when undeclared), not the descriptor."""
+    def _read_value(self, bindings: list[Binding], scope: str, reader: str) -> Target | None:
+        """What reading an attribute of an instance of `reader` gives: a descriptor the
+        class body holds (`name = Field()`, Field defining `__get__`) gives what its
+        `__get__` is declared to return (nothing known when undeclared), not the
+        descriptor; what a base's method assigns from its `self` (`self.engine =
+        self.engine_class()`) is left to value flow, which reads that `self` as the
+        instance of `reader` (a subclass may override `engine_class`)."""
+        if reader != scope and any(self._from_receiver(binding) for binding in bindings):
+            return None
         value = self._binding_value(bindings, scope)
         if not isinstance(value, Instance) or all(b.scope != scope for b in bindings):
             return value

@@ -138,6 +138,7 @@ class ValueFlowAnalysis(Budget):
     _instance_attribute = attributes._instance_attribute
     _instance_attribute_of = attributes._instance_attribute_of
     _through_descriptors = attributes._through_descriptors
+    _inherited_values = attributes._inherited_values
     _stored_outside = attributes._stored_outside
     _closed_class = attributes._closed_class
     _member_value = attributes._member_value
