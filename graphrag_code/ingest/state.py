@@ -117,8 +117,9 @@ _LAZY = ("roles", "seeds", "receivers", "reach")
 # repository, `RepositorySummary`; 32: pickled records moved with the language folders,
 # `linking.edges.FileLinks`, `parsing.base.ModuleName`); 33: Python value-flow expressions
 # as typed records (`model.Name`, `model.Call`, ...), not tagged tuples); 34: `if x is None:`
-# arms as `("<none>", x)` flows)
-_FORMAT = 34
+# arms as `("<none>", x)` flows; 35: the code that runs only when a parameter is or is not
+# None as `("<is None>", p)` / `("<is not None>", p)` flows, in place of 34's)
+_FORMAT = 35
 _MAGIC = b"graphrag-code state\n"  # then the table's offset, 8 bytes little-endian
 # the per-file fields pickled one file at a time on disk (see `StateStore._write`)
 _PER_FILE = ("parsed", "links", "node_ids")

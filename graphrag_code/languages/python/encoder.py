@@ -40,7 +40,6 @@ __all__ = [
     "interesting",
     "isinstance_tests",
     "literal_string",
-    "none_tests",
     "refuted_isinstance_tests",
     "target_access",
     "target_path",
@@ -324,21 +323,6 @@ def _joined_tests(
             return []
         return _joined_tests(left, operator, test) + _joined_tests(right, operator, test)
     return test(condition)
-
-
-def none_tests(condition: ts.Node) -> list[str]:
-    """The names a condition requires to be None (`x is None`, alone or joined by `and`)."""
-    return [name for name, _ in _joined_tests(condition, "and", _none_comparison)]
-
-
-def _none_comparison(node: ts.Node) -> list[tuple[str, ts.Node]]:
-    if node.type != "comparison_operator" or node.named_child_count != 2:
-        return []
-    name, none = node.named_children
-    operators = node.children_by_field_name("operators")
-    if name.type != "identifier" or none.type != "none" or len(operators) != 1:
-        return []
-    return [(node_text(name), none)] if operators[0].type == "is" else []
 
 
 def _negated_isinstance_call(node: ts.Node) -> list[tuple[str, ts.Node]]:

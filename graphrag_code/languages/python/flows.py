@@ -15,6 +15,7 @@ from typing import Literal
 import tree_sitter as ts
 
 from ...model import (
+    CONST,
     OPAQUE,
     Arguments,
     ArmEnd,
@@ -25,7 +26,6 @@ from ...model import (
     Call,
     CallArguments,
     Caught,
-    Const,
     DeclaredAs,
     Definition,
     Display,
@@ -52,13 +52,28 @@ from .encoder import (
     interesting,
     isinstance_tests,
     literal_string,
-    none_tests,
     refuted_isinstance_tests,
     target_access,
     target_path,
 )
 
-__all__ = ["FlowExtractor"]
+__all__ = ["FlowExtractor", "none_test"]
+
+
+def none_test(condition: ts.Node) -> tuple[str, bool] | None:
+    """(name, True) for a condition `name is None`, (name, False) for `name is not None`
+    (parentheses see through); None for any other condition."""
+    if condition.type == "parenthesized_expression" and condition.named_child_count == 1:
+        return none_test(condition.named_children[0])
+    if condition.type != "comparison_operator" or condition.child_count != 3:
+        return None
+    left, operator, right = condition.children
+    if left.type != "identifier" or right.type != "none":
+        return None
+    if operator.type not in ("is", "is not"):
+        return None
+    return node_text(left), operator.type == "is"
+
 
 # container methods that store their argument: method -> position of the stored value
 _ADDS = {"append": 0, "add": 0, "appendleft": 0, "insert": 1, "setdefault": 1, "put": 0}
@@ -244,15 +259,13 @@ class FlowExtractor:
             return
         for name, classes in isinstance_tests(condition):
             self._add(place, (name,), InstanceOf(self._expr(classes)), at)
-        if node.type != "assert_statement":
-            # `if x is None:` where a call passes x something else: not a way it goes (a
-            # decorator with optional arguments called as `@d`: not its `return wrap`)
-            for name in none_tests(condition):
-                self._add(place, ("<none>", name), Const(), at)
+        if node.type in ("if_statement", "elif_clause"):
+            self._none_arms(node, condition, place)
         if node.type == "if_statement":
             self._joined(node, condition, place)
         if node.type != "if_statement" or node.children_by_field_name("alternative"):
             return
+        self._refuted_after(node, condition, place)
         # `if not isinstance(x, Foo): raise …` with no `elif` / `else`: after it, x is a Foo;
         # `if not isinstance(x, Foo): x = Foo(x)`: what the body bound, or a Foo
         refuted = refuted_isinstance_tests(condition)
@@ -270,6 +283,45 @@ class FlowExtractor:
                 body: Expr = ArmEnd(node.start_byte, node.end_byte, self.block_of(place), name)
                 value = OneOf((body, value))
             self._add(node, (name,), value, node.end_byte)
+
+    def _refuted_after(self, node: ts.Node, condition: ts.Node, consequence: ts.Node) -> None:
+        """`if isinstance(x, Foo): return …` with no `elif` / `else`, in a function: after
+        it, x is not a Foo (`if isinstance(v, URL): return v` then `v.encode()`)."""
+        if condition.type != "call" or not self._arms.terminates(consequence):
+            return
+        if self.def_kinds.get(self.scope_of(node)) != "function_definition":
+            return
+        tests = isinstance_tests(condition)
+        if len(tests) != 1:
+            return
+        name, classes = tests[0]
+        before: Expr = At(node.start_byte, self.block_of(node), Name((name,)))
+        self._add(node, (name,), Unlike(before, self._expr(classes)), node.end_byte)
+
+    def _none_arms(self, node: ts.Node, condition: ts.Node, consequence: ts.Node) -> None:
+        """`if p is None:` / `if p is not None:` in a function: `("<is None>", p)` at the start
+        of the code that runs only where p is None, `("<is not None>", p)` of the code that
+        runs only where it is not: the `if`'s arm, its `else` (of an `if` without `elif`),
+        and the rest of the enclosing block after an arm that always returns or raises. A
+        call that passes p, or leaves it None, runs only one of them: `def auto(cls=None):
+        if cls is None: return partial(...)` applied as `@auto` returns what the rest does."""
+        test = none_test(condition)
+        if test is None or self.def_kinds.get(self.scope_of(node)) != "function_definition":
+            return
+        name, is_none = test
+        arms = [(consequence, is_none)]
+        alternatives = node.children_by_field_name("alternative")
+        if node.type == "if_statement" and len(alternatives) == 1:
+            body = arm_body(alternatives[0]) if alternatives[0].type == "else_clause" else None
+            if body is not None:
+                arms.append((body, not is_none))
+        for arm, none in arms:
+            target = ("<is None>" if none else "<is not None>", name)
+            self._add(arm, target, CONST, arm.start_byte)
+        if len(arms) == 1 and not alternatives and self._arms.terminates(consequence):
+            # after `if p is not None: return wrap(p)`, p is None (and the other way round)
+            rest = ("<is not None>" if is_none else "<is None>", name)
+            self._add(node, rest, CONST, node.end_byte)
 
     def _joined(self, node: ts.Node, condition: ts.Node, consequence: ts.Node) -> None:
         """An `if` with an `else`, after which a name holds what one of its arms left in it,

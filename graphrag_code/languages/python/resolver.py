@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Callable, Set
+from functools import partial
 from typing import TypeVar
 
 from ...linking.index import Lookups, ModuleInfo
@@ -26,7 +27,7 @@ from ...linking.targets import (
     mark,
     sole_external,
 )  # fmt: skip
-from ...model import Binding, Dotted, ImportStatement, Symbol, SymbolKind
+from ...model import Binding, Dotted, ImportStatement, Name, Symbol, SymbolKind
 
 __all__ = ["External", "Instance", "ModuleRef", "Resolver", "SymbolRef", "Target"]
 
@@ -288,7 +289,9 @@ class Resolver:
 
     def _entered(self, manager: Target | None) -> Target | None:
         """What `with manager as x` binds: `__enter__`'s annotated type, else the manager
-        itself (the convention `return self`), when the class defines `__enter__`."""
+        itself where `__enter__` returns `self` (the convention) or its returns are not
+        known, when the class defines `__enter__`; None where it returns something else
+        (`return Conn()`), which value flow follows."""
         if not isinstance(manager, Instance):
             return None
         for method in ("__enter__", "__aenter__"):
@@ -301,8 +304,23 @@ class Resolver:
                     returned = self._call_result(found)
                     # `-> T` with a TypeVar (or `Self`) resolves to nothing useful: the manager
                     return returned if isinstance(returned, Instance) else manager
-                return manager
+                return manager if self._returns_itself(found.qualified_name) else None
         return None
+
+    def _from_receiver(self, binding: Binding) -> bool:
+        """Whether a method's binding reads its receiver (`self.x = self.make()`)."""
+        symbol = self.lookups.symbol(binding.scope)
+        if symbol is None or symbol.kind != SymbolKind.METHOD or not symbol.parameters:
+            return False
+        return binding.value[:1] == symbol.parameters[:1]
+
+    def _returns_itself(self, method: str) -> bool:
+        """Whether every `return` of a method returns its receiver (`return self`), or
+        it has none the parser recorded."""
+        symbol = self.lookups.symbol(method)
+        receiver = symbol.parameters[:1] if symbol is not None else ()
+        returns = self.lookups.flows(method, ("<return>",))
+        return all(flow.value == Name(receiver) for flow in returns)
 
     def _module_of_scope(self, scope: str) -> str:
         module = self.lookups.index.symbol_module.get(scope)
@@ -419,11 +437,34 @@ class Resolver:
         return mark(self.class_member(target.class_name, name, instance=True), target.inferred)
 
     def class_member(self, class_name: str, name: str, *, instance: bool) -> Target | None:
+        binding_value = (
+            partial(self._read_value, reader=class_name) if instance else self._binding_value
+        )
         return member_along_mro(
             self.mro(class_name), name, self.lookups, instance=instance,
-            accessor_value=self._property_value, binding_value=self._binding_value,
+            accessor_value=self._property_value, binding_value=binding_value,
             external_base=lambda: self._external_base(class_name),
         )  # fmt: skip
+
+    def _read_value(self, bindings: list[Binding], scope: str, reader: str) -> Target | None:
+        """What reading an attribute of an instance of `reader` gives: a descriptor the
+        class body holds (`name = Field()`, Field defining `__get__`) gives what its
+        `__get__` is declared to return (nothing known when undeclared), not the
+        descriptor; what a base's method assigns from its `self` (`self.engine =
+        self.engine_class()`) is left to value flow, which reads that `self` as the
+        instance of `reader` (a subclass may override `engine_class`)."""
+        if reader != scope and any(self._from_receiver(binding) for binding in bindings):
+            return None
+        value = self._binding_value(bindings, scope)
+        if not isinstance(value, Instance) or all(b.scope != scope for b in bindings):
+            return value
+        getter = self.class_member(value.class_name, "__get__", instance=False)
+        if not isinstance(getter, SymbolRef):
+            return value
+        symbol = self.lookups.symbol(getter.qualified_name)
+        if symbol is None or symbol.kind != SymbolKind.METHOD:
+            return value
+        return self._call_result(getter)
 
     def _property_value(self, qualified_name: str) -> object:
         """The value an instance attribute backed by a `@property` holds (its return type)."""

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from ....model import (
     SymbolKind,
+    ValueFlow,
 )
 from ..resolver import External, Instance, ModuleRef, SymbolRef
 from .budget import MAX_CANDIDATES, Where
@@ -121,7 +122,9 @@ def _instance_attribute_of(self: ValueFlowAnalysis, class_name: str, name: str) 
             if declared:
                 return of_target(resolver._binding_value(declared, cls))
             why = f"the attribute `{name}`"
-            values = self._flow_values(flows, ("attr", cls, name), why)
+            values = self._inherited_values(class_name, cls, flows, name, why)
+            if any(flow.scope == cls for flow in flows):
+                values = self._through_descriptors(values, name)
             values.add(self._stored_outside(class_name, name))
             return self._upcast(values, self._declared([annotated] if annotated else []))
     typed = resolver.class_member(class_name, name, instance=True)
@@ -134,6 +137,42 @@ def _instance_attribute_of(self: ValueFlowAnalysis, class_name: str, name: str) 
     # fails, so the value is not one of its instances (one member of a declared union
     # lacking the method the code calls: `stream.close()` on `SyncStream | AsyncStream`)
     return Values() if self._closed_class(class_name) else Values.unknown()
+
+
+def _inherited_values(
+    self: ValueFlowAnalysis,
+    class_name: str,
+    owner: str,
+    flows: list[ValueFlow],
+    name: str,
+    why: str,
+) -> Values:
+    """What the flows of `owner` (a class of `class_name`'s MRO) put in the attribute,
+    read on an instance of `class_name`: `self` in `owner`'s methods is that instance, so
+    what they read through it is what `class_name` says (`self.storage_class()` in a
+    base's `__init__`, the subclass overriding `storage_class`)."""
+    if owner == class_name or all(flow.scope == owner for flow in flows):
+        return self._flow_values(flows, ("attr", owner, name), why)
+    outer = self._self_class
+    self._self_class = class_name
+    try:
+        return self._flow_values(flows, ("attr", owner, name), why)
+    finally:
+        self._self_class = outer
+
+
+def _through_descriptors(self: ValueFlowAnalysis, values: Values, name: str) -> Values:
+    """What reading an attribute of an instance gives where its class body holds
+    descriptors (`name = Field()`, Field defining `__get__`): what their `__get__`
+    returns, not the descriptor."""
+    result = Values(complete=values.complete, dynamic=values.dynamic)
+    for value, why in values:
+        getter = self.special_method(value, "__get__")
+        if getter is None:
+            result.add(Values.of(value), why)
+        else:
+            result.add(self._function_result(getter), f"`.{name}` runs `{getter}`")
+    return result
 
 
 def _stored_outside(self: ValueFlowAnalysis, class_name: str, name: str) -> Values:

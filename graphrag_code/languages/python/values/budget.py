@@ -116,6 +116,9 @@ class Budget:
         self._wide = False
         # what runs, not what the checkers see: `cast(T, v)` is v (`runtime_view`)
         self._uncast = False
+        # the class whose instance `self` is in the methods of its bases, while an attribute
+        # a base assigns is read on it (`attributes._inherited_values`)
+        self._self_class: str | None = None
 
     def _step(self) -> None:
         self._steps += 1
@@ -137,7 +140,7 @@ class Budget:
         first): so a file links the same whether it is linked first or after others that
         filled the cache (a split between processes, an incremental run that relinks a few
         files)."""
-        key = (self._level, self._wide, self._uncast, key)
+        key = (self._level, self._wide, self._uncast, self._self_class, key)
         depth = len(self._stack)
         cached = self._cache.get(key)
         if cached is not None and depth + cached[4] <= _MAX_DEPTH:

@@ -195,7 +195,17 @@ def _receiver(self: ValueFlowAnalysis, function: str, name: str) -> Values | Non
     if symbol.parameters[0] != name or "staticmethod" in symbol.decorators:
         return None
     kind = symbol.parameter_kinds[0] if symbol.parameter_kinds else "p"
-    return of_target(self.resolver._self_value(symbol)) if kind in "po" else None
+    if kind not in "po":
+        return None
+    value = self.resolver._self_value(symbol)
+    below = self._self_class
+    if below is not None and below != symbol.parent and symbol.parent in self.resolver.mro(below):
+        # a base's method run for an instance of `below`
+        if isinstance(value, Instance):
+            value = Instance(below, inferred=False)
+        elif isinstance(value, SymbolRef):
+            value = SymbolRef(below)
+    return of_target(value)
 
 
 def _declared_union(

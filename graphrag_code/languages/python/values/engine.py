@@ -137,6 +137,8 @@ class ValueFlowAnalysis(Budget):
     _class_attribute_of = attributes._class_attribute_of
     _instance_attribute = attributes._instance_attribute
     _instance_attribute_of = attributes._instance_attribute_of
+    _through_descriptors = attributes._through_descriptors
+    _inherited_values = attributes._inherited_values
     _stored_outside = attributes._stored_outside
     _closed_class = attributes._closed_class
     _member_value = attributes._member_value
@@ -146,8 +148,10 @@ class ValueFlowAnalysis(Budget):
     _call_result = results._call_result
     _result_of = results._result_of
     _passed_through = results._passed_through
+    _declares_result = results._declares_result
     _returned_parameters = results._returned_parameters
     _through = results._through
+    _arms_not_taken = results._arms_not_taken
     _function_result = results._function_result
     _function_result_uncached = results._function_result_uncached
     _elements_any = results._elements_any

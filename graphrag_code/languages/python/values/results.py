@@ -10,12 +10,13 @@ from ....linking.flowkeys import mentions
 from ....model import (
     Arguments,
     At,
+    Block,
     Call,
     Definition,
     Expr,
+    InstanceOf,
     Symbol,
     SymbolKind,
-    ValueFlow,
 )
 from ..resolver import External, Instance, SymbolRef, Target, is_type_variable
 from .budget import Where
@@ -116,7 +117,7 @@ def _result_of(
             why = f"the return value of `{symbol.qualified_name}` (`Self`)"
             return Values.of(Instance(receiver), why)
         call = (symbol.qualified_name, where.scope, arguments)  # its values, not other calls'
-        if arguments:
+        if arguments or _called_on(symbol, value) is not None:
             inlined = self._passed_through(symbol, value, arguments, where)
             if inlined is not None:
                 return inlined.without_callers_of(call).unmade()
@@ -157,7 +158,7 @@ def _passed_through(
     alike) where no return mentions such a parameter, or where the function declares
     its result, yields, or this call unpacks arguments."""
     function = symbol.qualified_name
-    if self.lookups.declared_return(symbol) is not None or self.resolver.returns_self(function):
+    if self._declares_result(symbol) or self.resolver.returns_self(function):
         return None
     if any(k in ("*", "**") for k, _ in arguments):
         return None
@@ -166,11 +167,43 @@ def _passed_through(
         return None
     if where.scope == function or where.scope.startswith(function + "."):
         return None  # a function calling itself: read once, not once per level
-    mentioned = self._returned_parameters(symbol, offset)
+    receiver = _called_on(symbol, callee)
+    if receiver is not None and self.lookups.flows(function, ("<shape>", "<return>")):
+        receiver = None  # declared as a container (`-> list[str]`): that, whoever receives
+    mentioned = self._returned_parameters(symbol, 0 if receiver is not None else offset)
     if not any(mentioned):
         return None
-    key = ("through", function, offset, arguments, where)
-    return self._memo(key, lambda: self._through(symbol, offset, mentioned, arguments, where))
+    key = ("through", function, offset, arguments, where, receiver)
+    return self._memo(
+        key, lambda: self._through(symbol, offset, mentioned, arguments, where, receiver)
+    )
+
+
+def _called_on(symbol: Symbol, callee: SymbolRef | Bound) -> str | None:
+    """The class a method is called on where that is not the class defining it
+    (`Sub.make()` of `Base.make`, `Sub().copy()` of `Base.copy`): its `cls`, or the class
+    of its `self`, there; None otherwise."""
+    if not isinstance(callee, Bound) or callee.receiver in (None, symbol.parent):
+        return None
+    if "staticmethod" in symbol.decorators or not symbol.parameters:
+        return None
+    if symbol.kind != SymbolKind.METHOD or symbol.parameter_kinds[:1] not in ("", "p", "o"):
+        return None
+    return callee.receiver
+
+
+def _declares_result(self: ValueFlowAnalysis, symbol: Symbol) -> bool:
+    """Whether a function's declared result says what its calls return: not a type variable
+    (`-> T`, `-> Type[T]`), which says a call returns what it was passed (rich's
+    `do_replace(cls: Type[T]) -> Type[T]` returns the class it decorates)."""
+    declared = self.lookups.declared_return(symbol)
+    if declared is None:
+        return False
+    dotted = declared[1:] if declared[0] == "type[]" else declared
+    if not dotted:
+        return True
+    module = self._module(symbol.qualified_name)
+    return not is_type_variable(self.resolver.resolve_dotted(symbol.parent, dotted, module))
 
 
 def _returned_parameters(
@@ -206,17 +239,28 @@ def _through(
     mentioned: list[frozenset[str]],
     arguments: Arguments,
     where: Where,
+    receiver: str | None = None,
 ) -> Values:
     """`_passed_through`'s result: each return with the arguments passed to the
-    parameters it mentions (their defaults where not passed) in their place."""
+    parameters it mentions (their defaults where not passed) in their place, and a
+    classmethod's `cls` the class it was called on (`receiver`)."""
     function, lookups = symbol.qualified_name, self.lookups
     kinds = symbol.parameter_kinds
     bound: dict[str, Expr] = {}
+    if receiver is not None:
+        first = symbol.parameters[0]
+        received: Expr = Definition(receiver)
+        if "classmethod" not in symbol.decorators:
+            received = InstanceOf(received)
+        bound[first] = Placed(where, received, f"`{first}`, of the class `{receiver}`")
+    given: dict[str, Placed] = {}
     for position, name in enumerate(symbol.parameters):
+        if position < offset:  # the receiver: bound above, or not read
+            continue
         kind = kinds[position] if position < len(kinds) else "p"
         passed = argument_for(arguments, name, kind, position - offset)
         if passed is not None:
-            bound[name] = Placed(where, passed, f"the argument `{name}`")
+            bound[name] = given[name] = Placed(where, passed, f"the argument `{name}`")
             continue
         defaults = lookups.flows(function, ("<default>", name))
         if len(defaults) == 1:
@@ -225,36 +269,31 @@ def _through(
     result = Values()
     why = f"the return value of `{function}`"
     returns = lookups.flows(function, ("<return>",))
-    defined = {n for n, e in bound.items() if _is_definition(e)}
+    skipped = self._arms_not_taken(function, given)
     for flow, names in zip(returns, mentioned, strict=True):
-        if defined and _tested_none(self, function, flow, defined):
-            continue  # not a way this call goes
+        if any(flow.at >= at and flow.block[: len(block)] == block for block, at in skipped):
+            continue
         value = substituted(flow.value, {n: bound[n] for n in names if n in bound})
         result.add(self._eval(value, self._where_of(flow)), why)
     return result
 
 
-def _is_definition(expr: Expr) -> bool:
-    """Whether an argument is a definition a decorator receives (put in place through
-    the calls that passed it on)."""
-    while isinstance(expr, Placed):
-        expr = expr.expr
-    return isinstance(expr, Definition)
-
-
-def _tested_none(self: ValueFlowAnalysis, function: str, flow: ValueFlow, names: set[str]) -> bool:
-    """Whether a return lies in the arm of an `if p is None:` testing what the call passed
-    to one of these parameters (nothing assigned to it before the test)."""
-    lookups = self.lookups
-    for name in names:
-        for test in lookups.flows(function, ("<none>", name)):
-            inside = flow.block[: len(test.block)] == test.block and test.at <= flow.at
-            if not inside:
-                continue
-            reached, entry = reaching(lookups.flows(function, (name,)), (test.at, test.block))
-            if entry and not reached:
-                return True
-    return False
+def _arms_not_taken(
+    self: ValueFlowAnalysis, function: str, given: dict[str, Placed]
+) -> list[tuple[Block, int]]:
+    """Where the code of `function` that runs only when a parameter is None begins (its
+    block, and the position in it), for each parameter this call passes a value that is
+    never None (`@auto` over a class: `auto(cls=None)`'s `if cls is None: return
+    partial(...)` is the decorator factory's arm, not this call's)."""
+    arms: list[tuple[Block, int]] = []
+    for name, placed in given.items():
+        flows = self.lookups.flows(function, ("<is None>", name))
+        if not flows:
+            continue
+        passed = self._eval(placed.expr, placed.where)
+        if passed.found and passed.complete and not any(isinstance(v, Inert) for v, _ in passed):
+            arms += [(flow.block, flow.at) for flow in flows]
+    return arms
 
 
 def _function_result(self: ValueFlowAnalysis, function: str) -> Values:
