@@ -274,11 +274,15 @@ class CodeGraph:
         depth: int | None = None,
         repo: str | None = None,
         within: bool = False,
+        possible: bool = False,
     ) -> RelationsResult:
         """One relation of the family (`"callers"`, `"callees"`, `"importers"`,
         `"dependencies"`, `"impact"`) of `name`, across repositories: `repo` filters the
-        answers, `within` keeps the walk in the symbol's repository."""
-        return self.relations.related(relation, name, depth=depth, repo=repo, within=within)
+        answers, `within` keeps the walk in the symbol's repository. Along certain edges
+        unless `possible` (or unless nothing certain is found: `leaned_on="fallback"`)."""
+        return self.relations.related(
+            relation, name, depth=depth, repo=repo, within=within, possible=possible
+        )
 
     callers = RelationMethod("callers")
     callees = RelationMethod("callees")

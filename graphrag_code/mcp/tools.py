@@ -32,7 +32,7 @@ from ..errors import (
 from ..ids import repository_of
 from ..impact import TESTS_CUT
 from ..location import Location
-from ..retrieval.relation_kinds import RELATIONS, RelationKind, RelationName
+from ..retrieval.relation_kinds import POSSIBLE_HELP, RELATIONS, RelationKind, RelationName
 from ..retrieval.relations import Related
 from ..retrieval.search import SearchOptions
 from .answers import (
@@ -89,6 +89,7 @@ Within = Annotated[
         "other indexed repositories (a service's calls into a shared library)"
     ),
 ]
+Possible = Annotated[bool, Field(description=POSSIBLE_HELP)]
 
 _MAX_PATCH_CHARS = 2_000_000  # a unified diff larger than this is not a change to review
 
@@ -171,6 +172,7 @@ def _relation_tool(kind: RelationKind) -> Callable[..., CallToolResult]:
             inspect.Parameter("depth", keyword, default=kind.depth, annotation=Depth),
             inspect.Parameter("repo", keyword, default=None, annotation=Repo),
             inspect.Parameter("within", keyword, default=False, annotation=Within),
+            inspect.Parameter("possible", keyword, default=False, annotation=Possible),
         ],
         return_annotation=Annotated[CallToolResult, RelationsAnswer],
     )
@@ -178,9 +180,9 @@ def _relation_tool(kind: RelationKind) -> Callable[..., CallToolResult]:
     def tool(*args: Any, **kwargs: Any) -> CallToolResult:
         given = signature.bind(*args, **kwargs)
         given.apply_defaults()
-        tools, name, depth, repo, within = given.args
+        tools, name, depth, repo, within, possible = given.args
         assert isinstance(tools, GraphTools)
-        return tools.relation(kind.name, name, depth, repo, within)
+        return tools.relation(kind.name, name, depth, repo, within, possible=possible)
 
     tool.__signature__ = signature  # type: ignore[attr-defined]  # what MCP reads the schema from
     tool.__name__ = tool.__qualname__ = kind.name
@@ -342,7 +344,14 @@ class GraphTools:
 
     # -- relations ----------------------------------------------------------------------------
     def relation(
-        self, relation: RelationName, name: str, depth: int, repo: str | None, within: bool
+        self,
+        relation: RelationName,
+        name: str,
+        depth: int,
+        repo: str | None,
+        within: bool,
+        *,
+        possible: bool = False,
     ) -> CallToolResult:
         """The answer of a relation's tool (`_relation_tool`)."""
         name = check_name(name, limit=self.options.max_name_chars)
@@ -351,7 +360,7 @@ class GraphTools:
         # defining the name) is only where the subject is looked up
         result = self.graph.relations.related(
             relation, name, depth=depth, repo=scope if repo else None, lookup=scope,
-            within=within,
+            within=within, possible=possible,
         )  # fmt: skip
         result = replace(
             result, certain=self._served(result.certain), possible=self._served(result.possible)
@@ -362,21 +371,25 @@ class GraphTools:
             f"{relation} of {symbol_ref(subject)}, depth {depth}: {len(result.certain)} "
             f"certain, {len(result.possible)} possible"
         ]
+        if result.leaning:
+            header.append(result.leaning)
+        elif result.leaned_on == "certain":
+            header.append("certain edges only (possible=true adds name matches and dispatch)")
         certain = [related_line(r, subject.repo) for r in result.certain]
-        possible = [related_line(r, subject.repo) for r in result.possible]
+        maybe = [related_line(r, subject.repo) for r in result.possible]
         notes = relations_notes(result, depth)
         footer = notes + freshness_lines(freshness)
         titles = ["certain (exact or inferred edges):", "possible (a name match, or an override):"]
-        kept = fit_lines(header + titles + footer, certain + possible, budget=self._budget())
+        kept = fit_lines(header + titles + footer, certain + maybe, budget=self._budget())
         keep_certain = min(kept, len(certain))
         keep_possible = kept - keep_certain
-        omitted = len(certain) + len(possible) - kept
+        omitted = len(certain) + len(maybe) - kept
         lines = list(header)
         if certain:
             lines += [titles[0], *certain[:keep_certain]]
-        if possible[:keep_possible]:
-            lines += [titles[1], *possible[:keep_possible]]
-        if not certain and not possible:
+        if maybe[:keep_possible]:
+            lines += [titles[1], *maybe[:keep_possible]]
+        if not certain and not maybe:
             lines.append("nothing found")
         if omitted:
             lines.append(

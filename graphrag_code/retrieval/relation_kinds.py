@@ -14,7 +14,7 @@ from typing import Literal
 from ..graph import Direction
 from ..model import EdgeKind
 
-__all__ = ["RELATIONS", "RelationKind", "RelationName"]
+__all__ = ["POSSIBLE_HELP", "RELATIONS", "RelationKind", "RelationName"]
 
 RelationName = Literal["callers", "callees", "importers", "dependencies", "impact"]
 
@@ -41,6 +41,14 @@ class RelationKind:
     # ("candidates", possible callers no edge records) or the subject's own ("sites")
     unresolved: Literal["candidates", "sites"] | None = None
 
+
+POSSIBLE_HELP = (
+    "also walk possible edges (name matches, dispatch to overrides, signature and partial "
+    "matches: right less than half the time on some code), listed apart as possible; by "
+    "default only certain edges (exact, inferred) are walked, and possible ones only when "
+    "nothing certain is found"
+)
+"""The `possible` option of every relation: the CLI's `--possible`, the MCP tools' argument."""
 
 _MODULE = "a module's qualified name or file path"
 
