@@ -442,11 +442,18 @@ class GraphTools:
         ] = False,
         depth: Depth = 2,
         repo: Repo = None,
+        possible: Annotated[
+            bool,
+            Field(
+                description="walk on from what possible edges (name matches, dispatch) reach; "
+                "by default it is listed after the certain, as possible, and not walked from"
+            ),
+        ] = False,
     ) -> Annotated[CallToolResult, DiffImpactAnswer]:
         """What a change touches and what may break: the changed functions, classes and
         methods (body, signature, docstring; renames and moves), the code that calls, imports,
-        subclasses or uses them up to `depth` hops (certain or possible), the tests to run
-        (nearest and surest first, as runner ids such as tests/test_x.py::test_y), the changed
+        subclasses or uses them up to `depth` hops (certain first, then possible), the tests to run
+        (surest and nearest first, as runner ids such as tests/test_x.py::test_y), the changed
         code no test reaches, and a risk level with its reasons. Reads the graph as indexed:
         when files changed since (see the freshness line), `refresh` first."""
         name = self._indexed_repo(repo)
@@ -468,6 +475,7 @@ class GraphTools:
             patch=patch,
             update=False,
             depth=depth,
+            possible=possible,
         )
         freshness = self._freshness([name])
         risk = impact.risk
