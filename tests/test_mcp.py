@@ -61,6 +61,8 @@ def server_env(
         "GRAPHRAG_CODE_EMBEDDER": "hashing",
         "GRAPHRAG_CODE_CACHE_DIR": str(home / "cache"),
         "GRAPHRAG_CODE_DATA_DIR": str(home / "data"),
+        # the server imports the package the tests import (a worktree's, not the installed one)
+        **({"PYTHONPATH": os.environ["PYTHONPATH"]} if os.environ.get("PYTHONPATH") else {}),
     }
 
 
