@@ -25,7 +25,11 @@ from typing import Any
 from graphrag_code.codegraph import CodeGraph
 from graphrag_code.embedding import HashingEmbedder
 from graphrag_code.errors import AmbiguousSymbolError, SymbolNotFoundError
+from graphrag_code.graph import GraphReader
 from graphrag_code.graph.client import Neo4jClient
+from graphrag_code.impact.blast import BlastOptions, blast_radius
+from graphrag_code.impact.records import ChangedSymbol
+from graphrag_code.location import Location
 from graphrag_code.runtime.server.endpoints import temporary_local_server
 from graphrag_code.settings import Settings
 
@@ -64,6 +68,45 @@ def callers_counts(graph: CodeGraph, repo: str) -> dict[str, Any]:
         "functions whose default leaves possible callers out": hiding,
         "possible callers left out": hidden,
         "left out, by tier of the last edge": dict(hidden_tiers.most_common()),
+    }
+
+
+_BODIES = (
+    "MATCH (n:Code {repo: $repo}) WHERE n.kind IN ['Function', 'Method'] "
+    "AND NOT coalesce(n.test_code, false) "
+    "RETURN n.id AS id, n.qualified_name AS name, n.kind AS kind, n.path AS path, "
+    "n.start_line AS start, n.end_line AS end ORDER BY name"
+)
+
+
+def blast_counts(graph: CodeGraph, repo: str) -> dict[str, Any]:
+    """`diff`'s affected code (depth 2) of a body edit of every function and method outside
+    the tests: by default (possible reach listed, not walked from) against walking on."""
+    reader = GraphReader(graph.client)
+    totals = {"default": Counter[str](), "possible": Counter[str]()}
+    grew = mixed = 0
+    for row in graph.client.read(_BODIES, {"repo": repo}):
+        change = ChangedSymbol(
+            row["name"], row["kind"], "modified", ("body",),
+            Location(row["path"], row["start"], row["end"]), "python", row["id"],
+            public=True, test_code=False,
+        )  # fmt: skip
+        sizes = []
+        for label, possible in (("default", False), ("possible", True)):
+            found, _ = blast_radius(reader, repo, [change], {}, BlastOptions(possible=possible))
+            totals[label].update(certain=sum(a.certain for a in found))
+            totals[label].update(possible=sum(not a.certain for a in found))
+            sizes.append(len(found))
+        # main before issue 50 walked on (possible=True) and ranked by distance first
+        before = sorted(found, key=lambda a: (a.distance, not a.certain))
+        mixed += not _certain_first([a.certain for a in before])
+        grew += sizes[1] > sizes[0]
+    return {
+        "affected (certain, possible), summed over every body edit": {
+            label: [counts["certain"], counts["possible"]] for label, counts in totals.items()
+        },
+        "edits whose affected code grows when possible edges are walked on": grew,
+        "edits where distance first (the order before) put a possible one above a certain": (mixed),
     }
 
 
@@ -128,7 +171,8 @@ def main() -> None:
             root = roots[package.name] = git_copy(package.resolve(), Path(folder))
             graph.index(root, root.name, embed=False)
             counts = callers_counts(graph, root.name)
-            print(json.dumps({"package": root.name, "callers": counts}, indent=1), flush=True)
+            blast = blast_counts(graph, root.name)
+            print(json.dumps({"package": root.name, "callers": counts, "diff": blast}, indent=1))
         if args.edit:
             name, file, line = args.edit.split(":")
             example = diff_example(graph, roots[name], file, int(line))
