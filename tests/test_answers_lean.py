@@ -17,6 +17,7 @@ from graphrag_code.cli import main as cli_main
 from graphrag_code.codegraph import CodeGraph
 from graphrag_code.embedding import HashingEmbedder
 from graphrag_code.graph.client import Neo4jClient
+from graphrag_code.retrieval.search import SearchOptions
 from graphrag_code.runtime.endpoint import Neo4jEndpoint
 from graphrag_code.settings import Settings
 
@@ -147,3 +148,15 @@ def test_the_command_line_says_what_an_answer_leans_on(
     assert "--possible adds name matches" in out
     assert cli_main(["callers", "lean.core.target", "--repo", REPO, "--possible"]) == 0
     assert "lean.use.guess_caller" in capsys.readouterr().out
+
+
+def test_the_graph_leg_ranks_a_possible_caller_after_the_certain_ones(graph: CodeGraph) -> None:
+    # guess_caller is a possible caller of both seeds (more support than certain_caller, a
+    # certain caller of one): support must not lift it above the certain hit
+    result = graph.search(
+        "what calls lean.core.target or lean.core.lonely?",
+        repo=REPO,
+        options=SearchOptions(k=10, legs=("graph",)),
+    )
+    reached = [(hit.qualified_name, hit.possible) for hit in result.hits]
+    assert reached[:2] == [("lean.use.certain_caller", False), ("lean.use.guess_caller", True)]
