@@ -274,11 +274,15 @@ class CodeGraph:
         depth: int | None = None,
         repo: str | None = None,
         within: bool = False,
+        possible: bool = False,
     ) -> RelationsResult:
         """One relation of the family (`"callers"`, `"callees"`, `"importers"`,
         `"dependencies"`, `"impact"`) of `name`, across repositories: `repo` filters the
-        answers, `within` keeps the walk in the symbol's repository."""
-        return self.relations.related(relation, name, depth=depth, repo=repo, within=within)
+        answers, `within` keeps the walk in the symbol's repository. Along certain edges
+        unless `possible` (or unless nothing certain is found: `leaned_on="fallback"`)."""
+        return self.relations.related(
+            relation, name, depth=depth, repo=repo, within=within, possible=possible
+        )
 
     callers = RelationMethod("callers")
     callees = RelationMethod("callees")
@@ -351,6 +355,7 @@ class CodeGraph:
         update: bool = True,
         depth: int = 2,
         limit: int = 200,
+        possible: bool = False,
     ) -> DiffImpact:
         """What a change touches, what may break and which tests to run.
 
@@ -359,7 +364,9 @@ class CodeGraph:
         (HEAD against the index) or `patch` (a unified diff whose new side is on disk).
         `path` is the repository (its git working tree). With `update` the graph is first
         brought up to date from the working tree, incrementally and without embeddings;
-        otherwise the result says which commit the graph was built from."""
+        otherwise the result says which commit the graph was built from. What only possible
+        edges (name matches, dispatch, ...) reach is listed after the certain, and the walk
+        goes on from it only with `possible`."""
         if depth < 1 or limit < 1:
             raise InvalidArgumentError("depth and limit must be at least 1")
         spec = DiffSpec(
@@ -384,7 +391,7 @@ class CodeGraph:
         )
         return analyse_changes(
             self.reader, name, changes, source=spec.label, graph=side,
-            options=ImpactOptions(depth=depth, limit=limit),
+            options=ImpactOptions(depth=depth, limit=limit, possible=possible),
         )  # fmt: skip
 
     def tests_for(self, symbol_or_path: str, *, repo: str | None = None) -> TestsFor:

@@ -566,10 +566,10 @@ def test_tests_named_after_the_change_rank_first(
     assert affinity(test, path, subject, subject_path) == expected
 
 
-def test_tests_to_run_come_changed_then_named_then_certain_then_near() -> None:
+def test_tests_to_run_come_changed_then_certain_then_named_then_near() -> None:
     def order(
         *, changed: bool = False, named: int = 0, certain: bool, distance: int
-    ) -> tuple[bool, int, bool, int, int]:
+    ) -> tuple[bool, bool, int, int, int]:
         return run_order(
             changed=changed, affinity=named, certain=certain, distance=distance, reaches=1
         )
@@ -579,11 +579,16 @@ def test_tests_to_run_come_changed_then_named_then_certain_then_near() -> None:
         "certain_far": order(certain=True, distance=3),
         "certain_near": order(certain=True, distance=1),
         "named_by_name": order(named=2, certain=False, distance=4),
+        "named_certain_far": order(named=2, certain=True, distance=3),
         "edited": order(changed=True, certain=False, distance=0),
     }
     ranked = sorted(tests, key=tests.__getitem__)
-    # a test three certain calls away runs the code more often than one a name match away
-    assert ranked == ["edited", "named_by_name", "certain_near", "certain_far", "by_name_near"]
+    # a test three certain calls away runs the code more often than one a name match away;
+    # a name match never lifts a test above a certain one, however plainly it is named
+    assert ranked == [
+        "edited", "named_certain_far", "certain_near", "certain_far", "named_by_name",
+        "by_name_near",
+    ]  # fmt: skip
 
 
 def test_runner_ids() -> None:

@@ -61,6 +61,8 @@ def server_env(
         "GRAPHRAG_CODE_EMBEDDER": "hashing",
         "GRAPHRAG_CODE_CACHE_DIR": str(home / "cache"),
         "GRAPHRAG_CODE_DATA_DIR": str(home / "data"),
+        # the server imports the package the tests import (a worktree's, not the installed one)
+        **({"PYTHONPATH": os.environ["PYTHONPATH"]} if os.environ.get("PYTHONPATH") else {}),
     }
 
 
@@ -141,9 +143,26 @@ def test_stdio_lists_and_answers_every_read_tool(server_env: dict[str, str]) -> 
         callees = await client.call_tool("callees", {"symbol": "shop.cli.main", "repo": REPO})
         result = structured(callees)["result"]
         assert "requests.post" in names(result["certain"])
-        assert list(names(result["possible"])) == ["shop.util.unique_helper_name"]
+        # certain callees exist: the name match is left out unless asked for
+        assert (result["possible"], result["leaned_on"]) == ([], "certain")
+        assert "certain edges only (possible=true adds" in text(callees)
         assert result["unresolved_call_sites"] == 1
         assert "1 call site(s) inside it could not be resolved" in text(callees)
+        asked = await client.call_tool(
+            "callees", {"symbol": "shop.cli.main", "repo": REPO, "possible": True}
+        )
+        result = structured(asked)["result"]
+        assert list(names(result["possible"])) == ["shop.util.unique_helper_name"]
+        assert result["leaned_on"] == "possible"
+        overriding = await client.call_tool(
+            "callers", {"symbol": "SqliteStorage.connect", "repo": REPO}
+        )
+        result = structured(overriding)["result"]
+        assert result["leaned_on"] == "fallback"
+        assert "shop.storage.base.Storage.__init__" in names(result["possible"])
+        assert "no certain callers; possible ones (name matches, dispatch to overrides) below" in (
+            text(overriding)
+        )
 
         importers = await client.call_tool("importers", {"module": "shop.models"})
         assert set(names(structured(importers)["result"]["certain"])) == {

@@ -42,7 +42,11 @@ def test_a_relation_method_asks_related_by_its_name() -> None:
 
     query = Fake().impact
     assert query("pkg/mod.py", depth=2) == "answer"
-    assert asked == [("impact", "pkg/mod.py", {"depth": 2, "repo": None, "within": False})]
+    assert query("pkg/mod.py", possible=True) == "answer"
+    assert asked == [
+        ("impact", "pkg/mod.py", {"depth": 2, "repo": None, "within": False, "possible": False}),
+        ("impact", "pkg/mod.py", {"depth": None, "repo": None, "within": False, "possible": True}),
+    ]
     assert query.__name__ == "impact"
     assert "depth" in inspect.signature(query).parameters
 
@@ -62,8 +66,9 @@ def test_each_relation_is_an_mcp_tool_with_its_subject_and_depth() -> None:
         assert tool.description == kind.description
         schema = tool.input_schema
         assert schema["required"] == [kind.subject]
-        assert list(schema["properties"]) == [kind.subject, "depth", "repo", "within"]
+        assert list(schema["properties"]) == [kind.subject, "depth", "repo", "within", "possible"]
         assert schema["properties"]["depth"]["default"] == kind.depth
+        assert schema["properties"]["possible"]["default"] is False
 
 
 def test_each_relation_is_a_cli_subcommand_with_its_depth() -> None:
@@ -71,6 +76,8 @@ def test_each_relation_is_a_cli_subcommand_with_its_depth() -> None:
     for kind in RELATIONS.values():
         args = parser.parse_args([kind.name, "pkg.mod.f"])
         assert (args.relation, args.name, args.depth) == (kind.name, "pkg.mod.f", kind.depth)
+        assert not args.possible
+        assert parser.parse_args([kind.name, "pkg.mod.f", "--possible"]).possible
 
 
 def test_an_unknown_relation_is_named_in_a_clear_error_before_the_server_is_asked() -> None:

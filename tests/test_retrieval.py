@@ -167,11 +167,19 @@ def test_callers_transitive_with_distances(shop_graph: CodeGraph) -> None:
 
 
 def test_callees_separate_certain_and_possible(shop_graph: CodeGraph) -> None:
-    result = shop_graph.callees("shop.cli.main", repo=REPO)
+    result = shop_graph.callees("shop.cli.main", repo=REPO, possible=True)
     assert "shop.api.create_order_endpoint" in _names(result.certain)
     assert "requests.post" in _names(result.certain)
     assert _names(result.possible) == ["shop.util.unique_helper_name"]
+    assert result.leaned_on == "possible"
     assert result.unresolved_call_sites == 1
+
+
+def test_callees_leave_name_matches_out_where_certain_ones_exist(shop_graph: CodeGraph) -> None:
+    result = shop_graph.callees("shop.cli.main", repo=REPO)
+    assert "requests.post" in _names(result.certain)
+    assert (result.possible, result.leaned_on, result.leaning) == ([], "certain", None)
+    assert shop_graph.related("callees", "shop.cli.main", repo=REPO).possible == []
 
 
 def test_importers_and_dependencies(shop_graph: CodeGraph) -> None:
@@ -232,6 +240,11 @@ def test_callers_through_an_overridden_method_are_possible(shop_graph: CodeGraph
     stored dispatch edge, issue 19, listed once)."""
     result = shop_graph.callers("SqliteStorage.connect", repo=REPO, depth=2)
     assert result.certain == []
+    # no certain caller: the possible ones stand in, and the answer says so
+    assert result.leaned_on == "fallback"
+    assert result.leaning == (
+        "no certain callers; possible ones (name matches, dispatch to overrides) below"
+    )
     possible = {r.qualified_name: r for r in result.possible}
     init = possible["shop.storage.base.Storage.__init__"]
     assert init.distance == 1

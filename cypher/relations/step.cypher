@@ -2,8 +2,9 @@
 // $direction ('out': edges leaving the node, 'in': edges arriving at it).
 // With $within (a repository name, or null), the step never leaves that repository (its
 // :External targets still count); without it, edges into other indexed repositories are
-// followed like any other.
-// Parameters: $ids, $types, $direction, $limit_per_node, $within
+// followed like any other. With $tiers (a list of resolutions, or null), only edges of those
+// tiers (and edges without one) are followed.
+// Parameters: $ids, $types, $direction, $limit_per_node, $within, $tiers
 UNWIND $ids AS id
 MATCH (n:Code {id: id})
 CALL (n) {
@@ -20,6 +21,7 @@ CALL (n) {
     RETURN m, r
   }
   WITH m, r
+  WHERE $tiers IS NULL OR r.resolution IS NULL OR r.resolution IN $tiers
   ORDER BY CASE WHEN r.resolution IN ['name', 'dispatch', 'many', 'signature', 'partial'] THEN 1 ELSE 0 END, coalesce(m.pagerank, 0) DESC
   LIMIT $limit_per_node
   RETURN m, r

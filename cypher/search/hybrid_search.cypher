@@ -244,16 +244,23 @@ CALL (vector, text, named) {
          ELSE [] END + chains + hop1 + hop2 + hop3 AS reached
   UNWIND reached AS x
   WITH s, weight, x
-  ORDER BY coalesce(x.chain, false) DESC, x.dist, x.possible
-  // per (node, seed): on a chain to a target first, then the shortest, most certain path
-  WITH x.node AS n, s, weight, min(x.dist) AS dist, head(collect(x.via)) AS via,
+  ORDER BY coalesce(x.chain, false) DESC, x.possible, x.dist
+  // per (node, seed): on a chain to a target first, then a certain path before a possible
+  // one (issue 50: a low-precision tier never decides a ranking), then the shortest
+  WITH x.node AS n, s, weight, head(collect(x.dist)) AS dist, head(collect(x.via)) AS via,
        head(collect(x.possible)) AS possible, max(coalesce(x.chain, false)) AS chain
-  ORDER BY chain DESC, dist, possible
-  // per node: support from all seeds that reach it; chain nodes count double
-  WITH n, sum(CASE WHEN chain THEN 2 * weight ELSE weight END) AS support, min(dist) AS dist,
-       head(collect(via)) AS via, min(CASE WHEN possible THEN 1 ELSE 0 END) = 1 AS possible
+  ORDER BY possible, chain DESC, dist
+  // per node: support from the seeds that reach it (chain nodes count double), counting
+  // the seeds that reach it through certain edges apart: a node any seed reaches that way
+  // ranks by them alone, before every node reached only through possible edges (those
+  // add candidates after the certain ones, and their support only orders them)
+  WITH n, head(collect(via)) AS via, min(CASE WHEN possible THEN 1 ELSE 0 END) = 1 AS possible,
+       sum(CASE WHEN possible THEN 0 WHEN chain THEN 2 * weight ELSE weight END) AS sure,
+       sum(CASE WHEN chain THEN 2 * weight ELSE weight END) AS support,
+       head(collect(dist)) AS dist
+  WITH n, via, possible, dist, CASE WHEN possible THEN support ELSE sure END AS support
   WHERE $repo IS NULL OR n.repo = $repo
-  ORDER BY support DESC, dist ASC, possible ASC, n.pagerank DESC
+  ORDER BY possible ASC, support DESC, dist ASC, n.pagerank DESC
   LIMIT $graph_k
   RETURN collect({
     id: n.id, score: support, dist: dist, via: via, possible: possible, kind: n.kind,

@@ -49,6 +49,12 @@ def register(commands: Any) -> None:
     diff.add_argument("--depth", type=int, default=2, help="blast radius hops (default 2)")
     diff.add_argument("--limit", type=int, default=200, help="affected symbols at most")
     diff.add_argument(
+        "--possible",
+        action="store_true",
+        help="walk on from what possible edges (name matches, dispatch) reach; by default it "
+        "is listed after the certain, as possible, and the walk stops there",
+    )
+    diff.add_argument(
         "--format", choices=("table", "json", "markdown"), default="table", help="output format"
     )
     diff.add_argument("--json", action="store_true", help="same as --format json")
@@ -99,7 +105,7 @@ def _diff(args: argparse.Namespace, console: Console) -> int:
         impact = graph.diff(
             args.revisions, path=args.path, repo=args.repo, worktree=args.worktree,
             staged=args.staged, patch=patch, update=not args.no_update, depth=args.depth,
-            limit=args.limit,
+            limit=args.limit, possible=args.possible,
         )  # fmt: skip
     print_warnings(impact.warnings)
     output = "json" if args.json else args.format

@@ -14,7 +14,7 @@ from rich.text import Text
 
 from ..codegraph import CodeGraph
 from ..llm import OpenAIChat
-from ..retrieval.relation_kinds import RELATIONS
+from ..retrieval.relation_kinds import POSSIBLE_HELP, RELATIONS
 from ..retrieval.search import FILE_TEXT, LEGS, UNIT_LEGS, SearchOptions
 from ..retrieval.units import Unit
 from .output import print_json
@@ -51,6 +51,7 @@ def register(commands: Any) -> None:
         sub.add_argument("--depth", type=int, default=kind.depth)
         _common(sub)
         _within(sub)
+        sub.add_argument("--possible", action="store_true", help=POSSIBLE_HELP)
         sub.set_defaults(handler=_relation, relation=kind.name)
 
     path = commands.add_parser("path", help="shortest call/import chain from SOURCE to TARGET")
@@ -154,8 +155,9 @@ def _search(args: argparse.Namespace, console: Console) -> int:
 def _relation(args: argparse.Namespace, console: Console) -> int:
     with CodeGraph() as graph:
         result = graph.related(
-            args.relation, args.name, depth=args.depth, repo=args.repo, within=args.within
-        )
+            args.relation, args.name, depth=args.depth, repo=args.repo, within=args.within,
+            possible=args.possible,
+        )  # fmt: skip
     if args.json:
         print_json(console, asdict(result))
         return 0
@@ -165,6 +167,8 @@ def _relation(args: argparse.Namespace, console: Console) -> int:
         f"{subject.repo}: {subject.location})",
         highlight=False,
     )
+    if result.leaning:
+        console.print(f"[yellow]{result.leaning}[/]", highlight=False)
     for title, rows in (
         ("certain", result.certain),
         ("possible (a name match only, or a dispatch to an override)", result.possible),
@@ -196,6 +200,8 @@ def _relation(args: argparse.Namespace, console: Console) -> int:
         )
     if result.truncated:
         console.print("[yellow]truncated: the answer hit a size cap[/]")
+    if result.leaned_on == "certain":
+        console.print("[dim]certain edges only: --possible adds name matches and dispatch[/]")
     return 0
 
 

@@ -164,10 +164,12 @@ class GraphReader:
         direction: Direction,
         limit_per_node: int,
         within: str | None = None,
+        tiers: Sequence[str] | None = None,
     ) -> list[Neighbour]:
         """One breadth-first step: up to `limit_per_node` neighbours of each of `ids` along
         `types`, certain edges and central nodes first; with `within`, only neighbours in
-        that repository (and external targets)."""
+        that repository (and external targets); with `tiers`, only edges of those
+        resolutions (and edges without one: imports, definitions)."""
         rows = self.client.read(
             load_query("relations/step"),
             {
@@ -176,6 +178,7 @@ class GraphReader:
                 "direction": direction,
                 "limit_per_node": limit_per_node,
                 "within": within,
+                "tiers": None if tiers is None else list(tiers),
             },
         )
         return [

@@ -30,6 +30,7 @@ class ImpactOptions:
     depth: int = 2  # blast radius hops
     limit: int = 200  # affected symbols at most
     limit_per_node: int = 100  # inbound edges followed per node and hop
+    possible: bool = False  # walk on through possible edges (else: list what they reach only)
 
 
 def _language(path: str) -> str | None:
@@ -190,7 +191,7 @@ def analyse_changes(
     modules = {
         path: (node.symbol.qualified_name, node.symbol.id) for path, node in nodes.modules.items()
     }
-    blast = BlastOptions(options.depth, options.limit, options.limit_per_node)
+    blast = BlastOptions(options.depth, options.limit, options.limit_per_node, options.possible)
     affected, truncated = blast_radius(reader, repo, symbols, modules, blast)
     tests, untested, tests_truncated = change_tests(reader, symbols)
     warnings = []

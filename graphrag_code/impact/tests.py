@@ -89,10 +89,11 @@ class _Test:
 
 def run_order(
     *, changed: bool, affinity: int, certain: bool, distance: int, reaches: int
-) -> tuple[bool, int, bool, int, int]:
+) -> tuple[bool, bool, int, int, int]:
     """The sort key of a test to run (ties go by the test's name): changed tests first, then
-    tests named after what they reach (`affinity`), then tests that reach it through certain
-    chains (nearest first) before those that reach it only through name matches, then the
+    tests that reach the change through certain chains before those that reach it only through
+    possible ones (name matches, dispatch: issue 50, a low-precision tier never decides a
+    ranking), then tests named after what they reach (`affinity`), nearest first, then the
     tests that reach more of a change.
 
     Certain chains come before distance since stop 47: ranked by distance first, a test one
@@ -100,11 +101,11 @@ def run_order(
     function under coverage, a test that ran now outranks one that did not more often, on all
     five packages measured (`benchmarks/impact/impact_tests_order.py`); the changed tests of the
     histories' commits rank the same (BENCHMARKS.md §10a and §10c, stop 47)."""
-    return (not changed, -affinity, not certain, distance, -reaches)
+    return (not changed, not certain, -affinity, distance, -reaches)
 
 
 def _ranked(tests: Iterable[_Test]) -> list[TestToRun]:
-    def key(t: _Test) -> tuple[tuple[bool, int, bool, int, int], str]:
+    def key(t: _Test) -> tuple[tuple[bool, bool, int, int, int], str]:
         order = run_order(
             changed=t.changed, affinity=t.affinity, certain=t.certain, distance=t.distance,
             reaches=len(t.specific),

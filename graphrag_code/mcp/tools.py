@@ -32,7 +32,7 @@ from ..errors import (
 from ..ids import repository_of
 from ..impact import TESTS_CUT
 from ..location import Location
-from ..retrieval.relation_kinds import RELATIONS, RelationKind, RelationName
+from ..retrieval.relation_kinds import POSSIBLE_HELP, RELATIONS, RelationKind, RelationName
 from ..retrieval.relations import Related
 from ..retrieval.search import SearchOptions
 from .answers import (
@@ -89,6 +89,7 @@ Within = Annotated[
         "other indexed repositories (a service's calls into a shared library)"
     ),
 ]
+Possible = Annotated[bool, Field(description=POSSIBLE_HELP)]
 
 _MAX_PATCH_CHARS = 2_000_000  # a unified diff larger than this is not a change to review
 
@@ -171,6 +172,7 @@ def _relation_tool(kind: RelationKind) -> Callable[..., CallToolResult]:
             inspect.Parameter("depth", keyword, default=kind.depth, annotation=Depth),
             inspect.Parameter("repo", keyword, default=None, annotation=Repo),
             inspect.Parameter("within", keyword, default=False, annotation=Within),
+            inspect.Parameter("possible", keyword, default=False, annotation=Possible),
         ],
         return_annotation=Annotated[CallToolResult, RelationsAnswer],
     )
@@ -178,9 +180,9 @@ def _relation_tool(kind: RelationKind) -> Callable[..., CallToolResult]:
     def tool(*args: Any, **kwargs: Any) -> CallToolResult:
         given = signature.bind(*args, **kwargs)
         given.apply_defaults()
-        tools, name, depth, repo, within = given.args
+        tools, name, depth, repo, within, possible = given.args
         assert isinstance(tools, GraphTools)
-        return tools.relation(kind.name, name, depth, repo, within)
+        return tools.relation(kind.name, name, depth, repo, within, possible=possible)
 
     tool.__signature__ = signature  # type: ignore[attr-defined]  # what MCP reads the schema from
     tool.__name__ = tool.__qualname__ = kind.name
@@ -342,7 +344,14 @@ class GraphTools:
 
     # -- relations ----------------------------------------------------------------------------
     def relation(
-        self, relation: RelationName, name: str, depth: int, repo: str | None, within: bool
+        self,
+        relation: RelationName,
+        name: str,
+        depth: int,
+        repo: str | None,
+        within: bool,
+        *,
+        possible: bool = False,
     ) -> CallToolResult:
         """The answer of a relation's tool (`_relation_tool`)."""
         name = check_name(name, limit=self.options.max_name_chars)
@@ -351,7 +360,7 @@ class GraphTools:
         # defining the name) is only where the subject is looked up
         result = self.graph.relations.related(
             relation, name, depth=depth, repo=scope if repo else None, lookup=scope,
-            within=within,
+            within=within, possible=possible,
         )  # fmt: skip
         result = replace(
             result, certain=self._served(result.certain), possible=self._served(result.possible)
@@ -362,21 +371,25 @@ class GraphTools:
             f"{relation} of {symbol_ref(subject)}, depth {depth}: {len(result.certain)} "
             f"certain, {len(result.possible)} possible"
         ]
+        if result.leaning:
+            header.append(result.leaning)
+        elif result.leaned_on == "certain":
+            header.append("certain edges only (possible=true adds name matches and dispatch)")
         certain = [related_line(r, subject.repo) for r in result.certain]
-        possible = [related_line(r, subject.repo) for r in result.possible]
+        maybe = [related_line(r, subject.repo) for r in result.possible]
         notes = relations_notes(result, depth)
         footer = notes + freshness_lines(freshness)
         titles = ["certain (exact or inferred edges):", "possible (a name match, or an override):"]
-        kept = fit_lines(header + titles + footer, certain + possible, budget=self._budget())
+        kept = fit_lines(header + titles + footer, certain + maybe, budget=self._budget())
         keep_certain = min(kept, len(certain))
         keep_possible = kept - keep_certain
-        omitted = len(certain) + len(possible) - kept
+        omitted = len(certain) + len(maybe) - kept
         lines = list(header)
         if certain:
             lines += [titles[0], *certain[:keep_certain]]
-        if possible[:keep_possible]:
-            lines += [titles[1], *possible[:keep_possible]]
-        if not certain and not possible:
+        if maybe[:keep_possible]:
+            lines += [titles[1], *maybe[:keep_possible]]
+        if not certain and not maybe:
             lines.append("nothing found")
         if omitted:
             lines.append(
@@ -429,11 +442,18 @@ class GraphTools:
         ] = False,
         depth: Depth = 2,
         repo: Repo = None,
+        possible: Annotated[
+            bool,
+            Field(
+                description="walk on from what possible edges (name matches, dispatch) reach; "
+                "by default it is listed after the certain, as possible, and not walked from"
+            ),
+        ] = False,
     ) -> Annotated[CallToolResult, DiffImpactAnswer]:
         """What a change touches and what may break: the changed functions, classes and
         methods (body, signature, docstring; renames and moves), the code that calls, imports,
-        subclasses or uses them up to `depth` hops (certain or possible), the tests to run
-        (nearest and surest first, as runner ids such as tests/test_x.py::test_y), the changed
+        subclasses or uses them up to `depth` hops (certain first, then possible), the tests to run
+        (surest and nearest first, as runner ids such as tests/test_x.py::test_y), the changed
         code no test reaches, and a risk level with its reasons. Reads the graph as indexed:
         when files changed since (see the freshness line), `refresh` first."""
         name = self._indexed_repo(repo)
@@ -455,6 +475,7 @@ class GraphTools:
             patch=patch,
             update=False,
             depth=depth,
+            possible=possible,
         )
         freshness = self._freshness([name])
         risk = impact.risk

@@ -14,7 +14,7 @@ from typing import Literal
 from ..graph import Direction
 from ..model import EdgeKind
 
-__all__ = ["RELATIONS", "RelationKind", "RelationName"]
+__all__ = ["POSSIBLE_HELP", "RELATIONS", "RelationKind", "RelationName"]
 
 RelationName = Literal["callers", "callees", "importers", "dependencies", "impact"]
 
@@ -42,6 +42,14 @@ class RelationKind:
     unresolved: Literal["candidates", "sites"] | None = None
 
 
+POSSIBLE_HELP = (
+    "also walk possible edges (name matches, dispatch to overrides, signature and partial "
+    "matches: right less than half the time on some code), listed apart as possible; by "
+    "default only certain edges (exact, inferred) are walked, and possible ones only when "
+    "nothing certain is found"
+)
+"""The `possible` option of every relation: the CLI's `--possible`, the MCP tools' argument."""
+
 _MODULE = "a module's qualified name or file path"
 
 RELATIONS: dict[RelationName, RelationKind] = {
@@ -51,9 +59,10 @@ RELATIONS: dict[RelationName, RelationKind] = {
             "callers", (EdgeKind.CALLS,), "in", 1, "symbol", "who calls SYMBOL",
             "Who calls a function or method, directly or up to `depth` hops, each caller with "
             "its file:line, the line of the call and how the call was resolved (exact, "
-            "inferred, or a name match = possible). Calls to a method the symbol overrides "
-            "count as possible callers; code with an unresolved call of the same name is "
-            "listed apart. Use before changing a function's signature or behaviour.",
+            "inferred; with `possible`, or when no caller is certain, also name matches and "
+            "calls of a method the symbol overrides, listed apart as possible). Code with an "
+            "unresolved call of the same name is listed apart. Use before changing a "
+            "function's signature or behaviour.",
             overridden=True, unresolved="candidates",
         ),
         RelationKind(
@@ -81,8 +90,9 @@ RELATIONS: dict[RelationName, RelationKind] = {
             "in", 3, "target", "what may break if PATH_OR_SYMBOL changes",
             "What may break if a file or symbol changes: everything that imports, calls, "
             "subclasses or uses it (or anything it defines), transitively up to `depth` hops, "
-            "nearest first, with file:line and whether each link is certain or only a name "
-            "match. Use to size a change and to pick what to re-test.",
+            "nearest first, with file:line, through certain links (through name matches and "
+            "overrides too with `possible`, or when nothing certain is found). Use to size a "
+            "change and to pick what to re-test.",
             subject_text="a file path, module, class, function or method", whole=True,
         ),
     )

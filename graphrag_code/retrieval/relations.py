@@ -7,6 +7,12 @@ were certain (exact or inferred) or possible (matched by name only, or a dispatc
 override: a call of a base method that may run the subclass's method; for languages without
 stored dispatch edges, `callers` derives these from the methods the subject overrides).
 
+Answers lean on certain edges: by default the walk follows only exact and inferred edges, and
+possible ones (a name match, a dispatch to an override, `many`, `signature`, `partial`: tiers
+that on code nobody tuned on are right less than half the time, see
+benchmarks/results/dispatch_narrowing.md) are walked only when asked (`possible=True`) or when
+the certain walk finds nothing; the result says which (`RelationsResult.leaned_on`).
+
 Walks cross repositories: an edge into another indexed repository (graph/crossrepo.py) is
 followed like any other, and every answer names its repository. `repo` picks the subject
 (looked up there first) and filters the answers; `within=True` keeps the walk itself inside
@@ -17,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol, overload
+from typing import Any, Literal, Protocol, overload
 
 from ..errors import AmbiguousSymbolError, InvalidArgumentError, SymbolNotFoundError
 from ..graph import (
@@ -41,6 +47,7 @@ __all__ = [
     "CallExplanation",
     "EntryPoint",
     "EntryPoints",
+    "LeanedOn",
     "PathResult",
     "PathStep",
     "Related",
@@ -52,6 +59,10 @@ __all__ = [
 ]
 
 _MAX_DEPTH = 6
+
+LeanedOn = Literal["certain", "possible", "fallback"]
+"""What an answer walked: certain edges only (the default), possible ones too because they
+were asked for, or possible ones because the certain walk found nothing (`fallback`)."""
 
 
 @dataclass(frozen=True)
@@ -84,6 +95,21 @@ class RelationsResult:
     unresolved_call_sites: int = 0  # callees: the subject's own unresolved call sites
     # callers: code with an unresolved call site of the subject's name (no edge records it)
     unresolved_candidates: list[SymbolRef] = field(default_factory=list)
+    leaned_on: LeanedOn = "certain"
+
+    @property
+    def fallback(self) -> bool:
+        """The possible answers stand in for certain ones: the certain walk found nothing."""
+        return self.leaned_on == "fallback"
+
+    @property
+    def leaning(self) -> str | None:
+        """The line an answer prints when it leans on possible edges it was not asked for."""
+        if not self.fallback:
+            return None
+        return (
+            f"no certain {self.relation}; possible ones (name matches, dispatch to overrides) below"
+        )
 
     @property
     def all(self) -> list[Related]:
@@ -124,7 +150,13 @@ class RelationQuery(Protocol):
     """A relation's method: `graph.callers("Store.save", depth=2, repo="shop")`."""
 
     def __call__(
-        self, name: str, *, depth: int | None = None, repo: str | None = None, within: bool = False
+        self,
+        name: str,
+        *,
+        depth: int | None = None,
+        repo: str | None = None,
+        within: bool = False,
+        possible: bool = False,
     ) -> RelationsResult: ...
 
 
@@ -137,6 +169,7 @@ class _Relating(Protocol):
         depth: int | None = None,
         repo: str | None = None,
         within: bool = False,
+        possible: bool = False,
     ) -> RelationsResult: ...
 
 
@@ -166,9 +199,16 @@ class RelationMethod:
         relation = self.kind.name
 
         def query(
-            name: str, *, depth: int | None = None, repo: str | None = None, within: bool = False
+            name: str,
+            *,
+            depth: int | None = None,
+            repo: str | None = None,
+            within: bool = False,
+            possible: bool = False,
         ) -> RelationsResult:
-            return instance.related(relation, name, depth=depth, repo=repo, within=within)
+            return instance.related(
+                relation, name, depth=depth, repo=repo, within=within, possible=possible
+            )
 
         query.__name__ = query.__qualname__ = relation
         query.__doc__ = self.__doc__
@@ -179,8 +219,15 @@ def _method_doc(kind: RelationKind) -> str:
     return (
         f"{kind.description}\n\n`depth` hops ({kind.depth} unless given); walks cross "
         "repositories: `repo` picks the subject and filters the answers, `within` keeps the "
-        "walk in the subject's repository."
+        "walk in the subject's repository. Certain edges only, unless `possible` (then possible "
+        "ones too, in `possible`) or nothing certain is found (then the possible ones, "
+        "`leaned_on='fallback'`)."
     )
+
+
+def _answers(found: Sequence[Related], repo: str | None) -> bool:
+    """Whether a walk found anything to answer with (in `repo`, where one filters)."""
+    return any(r.external or repo is None or r.repo == repo for r in found)
 
 
 class Relations:
@@ -240,9 +287,11 @@ class Relations:
         depth: int,
         possible_start: Mapping[str, tuple[str, ...]] | None = None,
         within: str | None = None,
+        possible: bool = True,
     ) -> tuple[list[Related], bool]:
         """Breadth first from the `start` nodes (id -> the qualified names of the path that
-        reached it, ending with its own); what `possible_start` nodes reach is possible."""
+        reached it, ending with its own); what `possible_start` nodes reach is possible.
+        Without `possible`, only certain edges are followed."""
         depth = hop_bound(depth, maximum=_MAX_DEPTH)
         seen = set(start)
         frontier: dict[str, tuple[tuple[str, ...], bool]] = {
@@ -263,6 +312,7 @@ class Relations:
                 direction=direction,
                 limit_per_node=self.limit_per_node + 1,
                 within=within,
+                tiers=None if possible else CERTAIN_TIERS,
             )
             per_node: dict[str, int] = {}
             next_frontier: dict[str, tuple[tuple[str, ...], bool]] = {}
@@ -323,11 +373,13 @@ class Relations:
         repo: str | None = None,
         within: bool = False,
         lookup: str | None = None,
+        possible: bool = False,
     ) -> RelationsResult:
         """The walk `RELATIONS[relation]` defines from `name`, up to `depth` hops (by default
         the relation's own); `repo` picks the subject and filters the answers, `within` keeps
         the walk in the subject's repository, `lookup` (a front end's choice) is where the
-        subject is looked up."""
+        subject is looked up. Certain edges only unless `possible`, or unless the certain
+        walk finds nothing (then the possible answers, `leaned_on="fallback"`)."""
         kind = RELATIONS.get(relation)
         if kind is None:
             raise InvalidArgumentError(
@@ -336,23 +388,13 @@ class Relations:
         subject = self.subject(name, repo=repo, within=within, lookup=lookup)
         hops = kind.depth if depth is None else depth
         scope = subject.repo if within else None
-        start = self.reader.descendants(subject.id) if kind.whole else [subject.id]
-        possible_start = None
-        if kind.whole:  # what overrides a method it defines is possible impact
-            overrides = self.reader.overriding_methods(start, limit=MAX_OVERRIDES)
-            possible_start = {
-                o.id: (subject.qualified_name, o.qualified_name)
-                for found_overrides in overrides.values() for o in found_overrides
-            }  # fmt: skip
-        found, truncated = self._walk(
-            dict.fromkeys(start, (subject.qualified_name,)),
-            types=[edge.value for edge in kind.edges], direction=kind.direction, depth=hops,
-            possible_start=possible_start, within=scope,
-        )  # fmt: skip
-        if kind.overridden:
-            through, cut = self._through_overridden(subject, kind, hops, scope, found)
-            found, truncated = found + through, truncated or cut
-        extra: dict[str, Any] = {}
+        found, truncated = self._reach(kind, subject, hops, scope, possible=possible)
+        leaned_on: LeanedOn = "possible" if possible else "certain"
+        if not possible and not _answers(found, repo):
+            every, cut = self._reach(kind, subject, hops, scope, possible=True)
+            if _answers(every, repo):
+                found, truncated, leaned_on = every, cut, "fallback"
+        extra: dict[str, Any] = {"leaned_on": leaned_on}
         if kind.unresolved == "candidates":
             short = subject.qualified_name.rsplit(".", 1)[-1]
             extra["unresolved_candidates"] = self.reader.unresolved_callers(
@@ -361,6 +403,35 @@ class Relations:
         elif kind.unresolved == "sites":
             extra["unresolved_call_sites"] = self.reader.unresolved_call_count(subject.id)
         return self._result(subject, relation, found, truncated, repo, **extra)
+
+    def _reach(
+        self,
+        kind: RelationKind,
+        subject: SymbolRef,
+        hops: int,
+        scope: str | None,
+        *,
+        possible: bool,
+    ) -> tuple[list[Related], bool]:
+        """What the relation reaches from `subject`: along certain edges only, or (`possible`)
+        along every edge and from the overrides and overridden methods that bear on it."""
+        start = self.reader.descendants(subject.id) if kind.whole else [subject.id]
+        possible_start = None
+        if kind.whole and possible:  # what overrides a method it defines is possible impact
+            overrides = self.reader.overriding_methods(start, limit=MAX_OVERRIDES)
+            possible_start = {
+                o.id: (subject.qualified_name, o.qualified_name)
+                for found_overrides in overrides.values() for o in found_overrides
+            }  # fmt: skip
+        found, truncated = self._walk(
+            dict.fromkeys(start, (subject.qualified_name,)),
+            types=[edge.value for edge in kind.edges], direction=kind.direction, depth=hops,
+            possible_start=possible_start, within=scope, possible=possible,
+        )  # fmt: skip
+        if kind.overridden and possible:
+            through, cut = self._through_overridden(subject, kind, hops, scope, found)
+            found, truncated = found + through, truncated or cut
+        return found, truncated
 
     def _through_overridden(
         self,
