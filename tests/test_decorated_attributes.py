@@ -49,3 +49,21 @@ def test_a_decorator_that_returns_the_function_leaves_its_attributes_unknown() -
     )
     tiers = {tier for (a, b), (tier, _) in linked.calls().items() if a == "m.test"}
     assert tiers <= {"name", None}, tiers
+
+
+def test_what_calling_a_decorated_name_returns_is_the_wrappers_result() -> None:
+    # `add(1)` runs `TaskWrapper.__call__`, which returns a `Result`; `add`'s own `a + 1`
+    # is not what the call gives back
+    assert_calls(
+        {
+            "m.py": _WRAPPER.replace(
+                "    def schedule(self):\n",
+                "    def __call__(self, a):\n        return Result()\n\n    def schedule(self):\n",
+            )
+            + "\n\nclass Result:\n    def get(self):\n        return 1\n"
+            "\n\ndef test():\n    huey = Huey()\n\n"
+            "    @huey.task()\n    def add(a):\n        return a + 1\n\n    add(1).get()\n"
+        },
+        ("m.test", "m.Result.get", "inferred"),
+        exactly=False,
+    )

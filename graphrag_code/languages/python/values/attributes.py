@@ -63,7 +63,7 @@ def _attribute_of(self: ValueFlowAnalysis, value: Value, name: str, where: Where
         return self._instance_attribute(value.class_name, name)
     if isinstance(value, SymbolRef):
         symbol = self.lookups.symbol(value.qualified_name)
-        if symbol is not None and _decorated_away(self, symbol.qualified_name):
+        if symbol is not None and self._decorated_away(symbol.qualified_name):
             return Values()  # the name holds what the decorators returned, not the function
         if symbol is None or symbol.kind != SymbolKind.CLASS:
             return Values.unknown()
@@ -86,7 +86,8 @@ def _decorated_away(self: ValueFlowAnalysis, function: str) -> bool:
     """Whether a decorated def's name holds only what its decorators returned, all known and
     all instances of our classes (`@huey.task() def f` binds `f` to a `TaskWrapper`). Value
     flow keeps the def beside those values, as what calling the wrapper runs; for `f.attr`
-    the def has no part, and its unknown attributes would hide the wrapper's."""
+    and for what `f()` returns the def has no part, and its unknown attributes and returns
+    would hide the wrapper's."""
     symbol = self.lookups.symbol(function)
     if symbol is None or symbol.kind != SymbolKind.FUNCTION or not symbol.decorators:
         return False
@@ -97,7 +98,7 @@ def _decorated_away(self: ValueFlowAnalysis, function: str) -> bool:
     ]
     if not decorations:
         return False
-    values = self._flow_values(decorations, None, "")
+    values = self._memo(("decorations", function), lambda: self._flow_values(decorations, None, ""))
     # instances of our classes only: an external result (`lru_cache(f)`, `typing.Any`) may be
     # the function itself, or stand for a value nobody knows
     return (
