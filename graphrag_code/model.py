@@ -19,6 +19,7 @@ __all__ = [
     "CONST",
     "OPAQUE",
     "POSSIBLE_TIERS",
+    "SLICE",
     "Arguments",
     "ArmEnd",
     "At",
@@ -60,6 +61,7 @@ __all__ = [
     "Sent",
     "Signature",
     "SkippedFile",
+    "Slice",
     "SourceFile",
     "Star",
     "Str",
@@ -302,10 +304,17 @@ class Opaque(Expr):
     """Anything else."""
 
 
+@dataclass(frozen=True, slots=True)
+class Slice(Expr):
+    """The key of a slice (`items[1:]`, `hooks[:]`): the result is a container of the
+    subscripted one's items, not one of them."""
+
+
 CONST = Const()
 OPAQUE = Opaque()
+SLICE = Slice()
 # the records that hold no expression
-_LEAVES = frozenset({Name, Definition, Str, Int, Const, Opaque, Sent, ArmEnd, DeclaredAs})
+_LEAVES = frozenset({Name, Definition, Str, Int, Const, Opaque, Slice, Sent, ArmEnd, DeclaredAs})
 
 
 def subexpressions(expr: Expr) -> list[Expr]:

@@ -28,6 +28,7 @@ def member_along_mro(
     """`name` on the first of `classes` (an MRO) that has it. `accessor_value`: what reading
     a member on an instance gives (`NOT_HERE` when it is not an accessor); `binding_value`:
     what an assigned attribute holds; `external_base`: the one external base, if any."""
+    assigned = False  # by one of our classes, in a way no binding records
     for cls in classes:
         members = lookups.members(cls, name)
         if members:
@@ -39,6 +40,11 @@ def member_along_mro(
         bindings = lookups.attribute_bindings(cls, name)
         if bindings:
             return mark(binding_value(bindings, cls), True)
+        assigned = assigned or bool(lookups.attribute_flows(cls, name))
+    if assigned:
+        # `self.console = console if console is not None else get_console()`: value flow's
+        # to follow, not the external base's (`abc.ABC.console`)
+        return None
     external = external_base()
     if external is not None:
         return External((*external.dotted, name), inferred=True)

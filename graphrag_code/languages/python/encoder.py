@@ -13,6 +13,7 @@ import tree_sitter as ts
 from ...model import (
     CONST,
     OPAQUE,
+    SLICE,
     Arguments,
     Attribute,
     Awaited,
@@ -120,6 +121,8 @@ class Encoder:
             alias = self._type_union(value, node, depth)
             if alias is not None:
                 return alias
+            if key is not None and key.type == "slice":
+                return Subscript(self.encode(value, depth + 1), SLICE)
             return Subscript(self.encode(value, depth + 1), self.encode(key, depth + 1))
         if kind == "string":
             literal = literal_string(node)

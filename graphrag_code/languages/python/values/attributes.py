@@ -7,6 +7,9 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from ....model import (
+    Call,
+    Definition,
+    Expr,
     SymbolKind,
     ValueFlow,
 )
@@ -61,6 +64,8 @@ def _attribute_of(self: ValueFlowAnalysis, value: Value, name: str, where: Where
         return self._instance_attribute(value.class_name, name)
     if isinstance(value, SymbolRef):
         symbol = self.lookups.symbol(value.qualified_name)
+        if symbol is not None and self._decorated_away(symbol.qualified_name):
+            return Values()  # the name holds what the decorators returned, not the function
         if symbol is None or symbol.kind != SymbolKind.CLASS:
             return Values.unknown()
         return self._class_attribute(symbol.qualified_name, name)
@@ -76,6 +81,39 @@ def _attribute_of(self: ValueFlowAnalysis, value: Value, name: str, where: Where
     if isinstance(value, Inert):
         return Values.of(Inert())
     return Values.unknown()
+
+
+def _decorated_away(self: ValueFlowAnalysis, function: str) -> bool:
+    """Whether a decorated def's name holds only what its decorators returned, all known and
+    all instances of our classes (`@huey.task() def f` binds `f` to a `TaskWrapper`). Value
+    flow keeps the def beside those values, as what calling the wrapper runs; for `f.attr`
+    and for what `f()` returns the def has no part, and its unknown attributes and returns
+    would hide the wrapper's."""
+    symbol = self.lookups.symbol(function)
+    if symbol is None or symbol.kind != SymbolKind.FUNCTION or not symbol.decorators:
+        return False
+    decorations = [
+        flow
+        for flow in self.lookups.flows(symbol.parent, (symbol.name,))
+        if _decorates(flow.value, function)
+    ]
+    if not decorations:
+        return False
+    values = self._memo(("decorations", function), lambda: self._flow_values(decorations, None, ""))
+    # instances of our classes only: an external result (`lru_cache(f)`, `typing.Any`) may be
+    # the function itself, or stand for a value nobody knows
+    return (
+        values.complete
+        and bool(values.found)
+        and all(isinstance(v, Instance) for v in values.found)
+    )
+
+
+def _decorates(value: Expr, function: str) -> bool:
+    """Whether `value` is decorators applied to the definition `function` (`d(e(f))`)."""
+    while isinstance(value, Call) and len(value.arguments) == 1:
+        value = value.arguments[0][1]
+    return isinstance(value, Definition) and value.qualified_name == function
 
 
 def _class_attribute(self: ValueFlowAnalysis, class_name: str, name: str) -> Values:

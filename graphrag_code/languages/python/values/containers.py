@@ -3,6 +3,7 @@ added to them later, their views and methods, iteration, subscripts, `with` and 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ....model import (
@@ -13,6 +14,7 @@ from ....model import (
     Expr,
     Int,
     Name,
+    Slice,
     Star,
     Str,
     Subscript,
@@ -244,7 +246,11 @@ def _subscript(self: ValueFlowAnalysis, values: Values, key: Expr, where: Where)
     result = Values(complete=values.complete, dynamic=values.dynamic)
     for value, why in values:
         self._step()
-        if isinstance(value, Container):
+        if isinstance(value, Container) and isinstance(key, Slice):
+            # a slice holds the sliced items, a tuple's at other positions (as a list's)
+            sliced = value if value.kind != "tuple" else replace(value, kind="list")
+            result.add(Values.of(sliced), why)
+        elif isinstance(value, Container):
             result.add(self._element(value, key), why)
         elif isinstance(value, View) and value.kind == "pair" and isinstance(key, Int):
             if key.value == 0:

@@ -135,6 +135,7 @@ class ValueFlowAnalysis(Budget):
     _attribute_of = attributes._attribute_of
     _class_attribute = attributes._class_attribute
     _class_attribute_of = attributes._class_attribute_of
+    _decorated_away = attributes._decorated_away
     _instance_attribute = attributes._instance_attribute
     _instance_attribute_of = attributes._instance_attribute_of
     _through_descriptors = attributes._through_descriptors

@@ -112,6 +112,8 @@ def _result_of(
             made = Values.of(Instance(symbol.qualified_name))
             init = self.resolver.constructor(symbol.qualified_name)
             return made.made((init, where.scope, arguments) if init else None, Instance)
+        if isinstance(value, SymbolRef) and self._decorated_away(symbol.qualified_name):
+            return Values()  # `f()` runs the wrapper the decorators put in f's place
         receiver = value.receiver if isinstance(value, Bound) else None
         if receiver is not None and self.resolver.returns_self(symbol.qualified_name):
             why = f"the return value of `{symbol.qualified_name}` (`Self`)"
