@@ -138,3 +138,55 @@ def test_a_special_method_other_than_call_is_no_callable_value() -> None:
         ("m.Lift.__call__", "m.Message", "exact"),
         ("m.wait", "m.Lift.__call__", "signature"),
     )
+
+
+_PLACEHOLDER = """\
+from typing import Awaitable, Callable
+
+
+class Message:
+    pass
+
+
+Send = Callable[[Message], Awaitable[None]]
+
+
+async def unattached(message: Message) -> None:
+    raise RuntimeError
+
+
+class Responder:
+    def __init__(self) -> None:
+        self.send: Send = unattached
+
+    async def attach(self, send: Send) -> None:
+        self.send = send
+
+    async def push(self) -> None:
+        await self.send(Message())
+
+
+async def relay(send: Send) -> None:
+    await send(Message())
+"""
+
+
+def test_a_function_only_its_module_stores_in_an_attribute_is_no_other_callee_of_its_type() -> None:
+    # starlette's `unattached_send`, what `GZipResponder.send` holds until `__call__` sets it:
+    # value flow finds it where the responder calls `self.send`; `relay`'s `send` never holds it
+    assert_calls(
+        {"m.py": _PLACEHOLDER},
+        ("m.Responder.push", "m.Message", "exact"),
+        ("m.Responder.push", "m.unattached", "inferred"),
+        ("m.relay", "m.Message", "exact"),
+    )
+
+
+def test_a_function_another_file_uses_as_a_value_may_be_any_callee_of_its_type() -> None:
+    assert_calls(
+        {"m.py": _PLACEHOLDER, "n.py": "from m import unattached\n\nSENDERS = [unattached]\n"},
+        ("m.Responder.push", "m.Message", "exact"),
+        ("m.Responder.push", "m.unattached", "inferred"),
+        ("m.relay", "m.Message", "exact"),
+        ("m.relay", "m.unattached", "signature"),
+    )

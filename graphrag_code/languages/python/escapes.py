@@ -15,7 +15,18 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...linking.flowkeys import FLOWS_KEY
-from ...model import Call, CallArguments, Definition, Expr, Name, Symbol, SymbolKind, subexpressions
+from ...model import (
+    Call,
+    CallArguments,
+    Definition,
+    Expr,
+    Name,
+    ParsedFile,
+    Symbol,
+    SymbolKind,
+    ValueFlow,
+    subexpressions,
+)
 from .resolver import Resolver, SymbolRef
 
 __all__ = ["escapes_flow"]
@@ -25,31 +36,52 @@ _FOLLOWED = frozenset({SymbolKind.FUNCTION, SymbolKind.METHOD, SymbolKind.CLASS}
 
 
 def escapes_flow(symbol: Symbol, module: str, resolver: Resolver) -> bool:
-    """Whether value flow may lose `symbol` as a value: True for any function not nested in
-    another; for a nested one, whether its enclosing function names it other than as a plain
-    positional or keyword argument of a call the resolver resolves to an indexed function or
-    class (never named: no value at all)."""
+    """Whether value flow may lose a function as a value: True but for a function (not a
+    method) that only its own module uses as a value (a nested one: its enclosing function),
+    there only as a plain argument of a call the resolver resolves to an indexed function or
+    class, or an instance attribute's value (never named: no value)."""
     lookups = resolver.lookups
-    enclosing = lookups.symbol(symbol.parent) if symbol.kind == SymbolKind.FUNCTION else None
     info = lookups.module(module)
-    if enclosing is None or enclosing.kind not in _FUNCTIONS or info is None:
+    scopes = _scopes(symbol, info.parsed, resolver) if info is not None else None
+    if info is None or scopes is None:
         return True
     parsed, name = info.parsed, symbol.name
-    inside = {enclosing.qualified_name} | {
-        s.qualified_name
-        for s in parsed.symbols
-        if s.qualified_name.startswith(enclosing.qualified_name + ".")
-    }
     # what this answer read: the flows and calls that mention the name in each of those scopes
-    lookups.modules_consulted.update(f"{FLOWS_KEY}{scope}/{name}" for scope in inside)
+    lookups.modules_consulted.update(f"{FLOWS_KEY}{scope}/{name}" for scope in scopes)
     for flow in parsed.flows:
-        if flow.scope in inside and name in _value_names(flow.value):
+        if flow.scope in scopes and name in _value_names(flow.value) and not _held(flow, name):
             return True
     return any(
         _lost(call, name, symbol.qualified_name, module, resolver)
         for call in parsed.passes
-        if call.scope in inside
+        if call.scope in scopes
     )
+
+
+def _scopes(symbol: Symbol, parsed: ParsedFile, resolver: Resolver) -> set[str] | None:
+    """The scopes whose uses of the function as a value are all there are: those of its
+    enclosing function, or of its module where no other file uses its name as a value (the
+    index counts files per name); None where they cannot be known."""
+    if symbol.kind != SymbolKind.FUNCTION:
+        return None
+    if symbol.parent == parsed.module:
+        if resolver.lookups.index.value_names.get(symbol.name, 0) > 1:
+            return None  # imported and passed elsewhere, perhaps
+        return {parsed.module} | {s.qualified_name for s in parsed.symbols}
+    enclosing = resolver.lookups.symbol(symbol.parent)
+    if enclosing is None or enclosing.kind not in _FUNCTIONS:
+        return None
+    prefix = enclosing.qualified_name + "."
+    return {enclosing.qualified_name} | {
+        s.qualified_name for s in parsed.symbols if s.qualified_name.startswith(prefix)
+    }
+
+
+def _held(flow: ValueFlow, name: str) -> bool:
+    """Whether a flow puts the function where value flow follows it: an instance attribute
+    (`self.send = unattached_send`). Not a parameter's default (`send: Send = empty_send`):
+    value flow leaves it out where a caller passes what it cannot follow."""
+    return flow.value == Name((name,)) and len(flow.target) == 2 and flow.target[0] == "self"
 
 
 def _lost(call: CallArguments, name: str, qualified: str, module: str, resolver: Resolver) -> bool:
