@@ -190,3 +190,19 @@ def test_a_function_another_file_uses_as_a_value_may_be_any_callee_of_its_type()
         ("m.relay", "m.Message", "exact"),
         ("m.relay", "m.unattached", "signature"),
     )
+
+
+def test_a_function_only_another_file_uses_as_a_value_may_be_any_callee_of_its_type() -> None:
+    # the one file that uses `to_log` as a value is not its own module
+    assert_calls(
+        {
+            "m.py": "from typing import Awaitable, Callable\n\n\n"
+            "class Message:\n    pass\n\n\n"
+            "Send = Callable[[Message], Awaitable[None]]\n\n\n"
+            "async def to_log(message: Message) -> None:\n    pass\n\n\n"
+            "async def relay(send: Send) -> None:\n    await send(Message())\n",
+            "n.py": "from m import to_log\n\nSINKS = [to_log]\n",
+        },
+        ("m.relay", "m.Message", "exact"),
+        ("m.relay", "m.to_log", "signature"),
+    )

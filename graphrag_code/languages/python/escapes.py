@@ -48,14 +48,19 @@ def escapes_flow(symbol: Symbol, module: str, resolver: Resolver) -> bool:
     parsed, name = info.parsed, symbol.name
     # what this answer read: the flows and calls that mention the name in each of those scopes
     lookups.modules_consulted.update(f"{FLOWS_KEY}{scope}/{name}" for scope in scopes)
+    named = False
     for flow in parsed.flows:
-        if flow.scope in scopes and name in _value_names(flow.value) and not _held(flow, name):
-            return True
-    return any(
-        _lost(call, name, symbol.qualified_name, module, resolver)
-        for call in parsed.passes
-        if call.scope in scopes
-    )
+        if flow.scope in scopes and name in _value_names(flow.value):
+            if not _held(flow, name):
+                return True
+            named = True
+    for call in parsed.passes:
+        if call.scope in scopes and _passes(call, name, symbol.qualified_name):
+            if _lost(call, name, symbol.qualified_name, module, resolver):
+                return True
+            named = True
+    # never named here: a nested function is no value; a module's is one in another file
+    return not named and symbol.parent == module
 
 
 def _scopes(symbol: Symbol, parsed: ParsedFile, resolver: Resolver) -> set[str] | None:
@@ -66,7 +71,7 @@ def _scopes(symbol: Symbol, parsed: ParsedFile, resolver: Resolver) -> set[str] 
         return None
     if symbol.parent == parsed.module:
         if resolver.lookups.index.value_names.get(symbol.name, 0) > 1:
-            return None  # imported and passed elsewhere, perhaps
+            return None  # another file uses the name as a value: imported and passed, perhaps
         return {parsed.module} | {s.qualified_name for s in parsed.symbols}
     enclosing = resolver.lookups.symbol(symbol.parent)
     if enclosing is None or enclosing.kind not in _FUNCTIONS:
@@ -82,6 +87,13 @@ def _held(flow: ValueFlow, name: str) -> bool:
     (`self.send = unattached_send`). Not a parameter's default (`send: Send = empty_send`):
     value flow leaves it out where a caller passes what it cannot follow."""
     return flow.value == Name((name,)) and len(flow.target) == 2 and flow.target[0] == "self"
+
+
+def _passes(call: CallArguments, name: str, qualified: str) -> bool:
+    """Whether a call passes the function, plainly or inside an expression."""
+    return any(
+        value == Definition(qualified) or name in _value_names(value) for _, value in call.arguments
+    )
 
 
 def _lost(call: CallArguments, name: str, qualified: str, module: str, resolver: Resolver) -> bool:
