@@ -68,3 +68,141 @@ def test_a_callable_type_of_any_matches_no_function() -> None:
         },
         ("m.make", "m.FuncType.__init__", "exact"),
     )
+
+
+_SEND = """\
+from typing import Awaitable, Callable
+
+
+class Message:
+    pass
+
+
+Send = Callable[[Message], Awaitable[None]]
+
+
+async def relay(send: Send) -> None:
+    await send(Message())
+
+
+async def other(send: Send) -> None:
+    await send(Message())
+
+
+async def serve(out: Send, forward: Callable[[Send], Awaitable[None]]) -> None:
+    async def wrapped(message: Message) -> None:
+        await out(message)
+
+    await {passed_to}(wrapped)
+"""
+
+
+def test_a_nested_function_passed_to_a_named_function_is_no_other_callee_of_its_type() -> None:
+    # starlette's inner ASGI app goes only to `wrap_app_handling_exceptions(app, request)`:
+    # value flow follows it to `relay`'s parameter; `other`'s `send` never holds it
+    assert_calls(
+        {"m.py": _SEND.format(passed_to="relay")},
+        ("m.other", "m.Message", "exact"),
+        ("m.relay", "m.Message", "exact"),
+        ("m.relay", "m.serve.wrapped", "inferred"),
+        ("m.serve", "m.relay", "exact"),
+    )
+
+
+def test_a_nested_function_passed_to_a_value_may_be_any_callee_of_its_type() -> None:
+    # `forward` may be any function taking a `Send`: whatever it does with `wrapped`, value
+    # flow cannot follow, so each call of a `Send` may run it
+    assert_calls(
+        {"m.py": _SEND.format(passed_to="forward")},
+        ("m.other", "m.Message", "exact"),
+        ("m.relay", "m.Message", "exact"),
+        ("m.other", "m.serve.wrapped", "signature"),
+        ("m.relay", "m.serve.wrapped", "signature"),
+        ("m.serve.wrapped", "m.serve.wrapped", "signature"),
+    )
+
+
+def test_a_special_method_other_than_call_is_no_callable_value() -> None:
+    # `async with` runs `__aenter__`; only `__call__` runs where an instance is the value
+    assert_calls(
+        {
+            "m.py": "from typing import Awaitable, Callable\n\n\n"
+            "class Message:\n    pass\n\n\n"
+            "class Lift:\n"
+            "    async def __aenter__(self) -> Message:\n        return Message()\n\n"
+            "    async def __call__(self) -> Message:\n        return Message()\n\n\n"
+            "async def wait(receive: Callable[[], Awaitable[Message]]) -> Message:\n"
+            "    return await receive()\n"
+        },
+        ("m.Lift.__aenter__", "m.Message", "exact"),
+        ("m.Lift.__call__", "m.Message", "exact"),
+        ("m.wait", "m.Lift.__call__", "signature"),
+    )
+
+
+_PLACEHOLDER = """\
+from typing import Awaitable, Callable
+
+
+class Message:
+    pass
+
+
+Send = Callable[[Message], Awaitable[None]]
+
+
+async def unattached(message: Message) -> None:
+    raise RuntimeError
+
+
+class Responder:
+    def __init__(self) -> None:
+        self.send: Send = unattached
+
+    async def attach(self, send: Send) -> None:
+        self.send = send
+
+    async def push(self) -> None:
+        await self.send(Message())
+
+
+async def relay(send: Send) -> None:
+    await send(Message())
+"""
+
+
+def test_a_function_only_its_module_stores_in_an_attribute_is_no_other_callee_of_its_type() -> None:
+    # starlette's `unattached_send`, what `GZipResponder.send` holds until `__call__` sets it:
+    # value flow finds it where the responder calls `self.send`; `relay`'s `send` never holds it
+    assert_calls(
+        {"m.py": _PLACEHOLDER},
+        ("m.Responder.push", "m.Message", "exact"),
+        ("m.Responder.push", "m.unattached", "inferred"),
+        ("m.relay", "m.Message", "exact"),
+    )
+
+
+def test_a_function_another_file_uses_as_a_value_may_be_any_callee_of_its_type() -> None:
+    assert_calls(
+        {"m.py": _PLACEHOLDER, "n.py": "from m import unattached\n\nSENDERS = [unattached]\n"},
+        ("m.Responder.push", "m.Message", "exact"),
+        ("m.Responder.push", "m.unattached", "inferred"),
+        ("m.relay", "m.Message", "exact"),
+        ("m.relay", "m.unattached", "signature"),
+    )
+
+
+def test_a_function_only_another_file_uses_as_a_value_may_be_any_callee_of_its_type() -> None:
+    # the one file that uses `to_log` as a value is not its own module
+    assert_calls(
+        {
+            "m.py": "from typing import Awaitable, Callable\n\n\n"
+            "class Message:\n    pass\n\n\n"
+            "Send = Callable[[Message], Awaitable[None]]\n\n\n"
+            "async def to_log(message: Message) -> None:\n    pass\n\n\n"
+            "async def relay(send: Send) -> None:\n    await send(Message())\n",
+            "n.py": "from m import to_log\n\nSINKS = [to_log]\n",
+        },
+        ("m.relay", "m.Message", "exact"),
+        ("m.relay", "m.to_log", "signature"),
+    )

@@ -112,3 +112,47 @@ def test_test_modules_are_told_by_their_dotted_names() -> None:
         assert is_test_module(module), module
     for module in ("starlette.routing", "pkg.testclient", "contest.app", "attestation"):
         assert not is_test_module(module), module
+
+
+def test_a_nested_function_let_out_of_value_flow_relinks_the_caller(
+    neo4j: Neo4jClient, tmp_path: Path
+) -> None:
+    work = tmp_path / "work"
+    write_file(work, "app/__init__.py", "")
+    write_file(
+        work,
+        "app/kinds.py",
+        "from collections.abc import Callable\n\nHandler = Callable[[int], str]\n",
+    )
+    write_file(
+        work,
+        "app/runner.py",
+        "from .kinds import Handler\n\n\ndef run(handler: Handler) -> str:\n"
+        "    return handler(1)\n",
+    )
+    one = (
+        "from .kinds import Handler\n\nHANDLERS: list[Handler] = []\n\n\n"
+        "def keep(handler: Handler) -> None:\n    pass\n\n\n"
+        "def make() -> None:\n    def inner(n: int) -> str:\n        return str(n)\n\n"
+        "    {use}\n"
+    )
+    # passed only to `keep`, a function value flow follows: no possible callee of `run`
+    write_file(work, "app/one.py", one.format(use="keep(inner)"))
+
+    def index() -> None:
+        build_graph(work, neo4j, repo="sig", state_dir=tmp_path / "state")
+
+    def callees() -> dict[str, str]:
+        rows = neo4j.read(
+            "MATCH (:Code {repo: 'sig', qualified_name: 'app.runner.run'})-[r:CALLS]->(b) "
+            "RETURN b.qualified_name AS b, r.resolution AS tier",
+        )
+        return {row["b"]: row["tier"] for row in rows}
+
+    index()
+    assert callees() == {}
+    # only app/one.py changes: the function goes into a list, where value flow loses it
+    write_file(work, "app/one.py", one.format(use="HANDLERS.append(inner)"))
+    index()
+    assert callees() == {"app.one.make.inner": "signature"}
+    assert_same_as_clean_index(neo4j, work, tmp_path, "sig")

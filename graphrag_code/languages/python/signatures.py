@@ -15,7 +15,8 @@ declared result is.
 Library code takes no test module's function: a test suite defines hundreds of ASGI apps,
 which reach the library only through the parameters it is given. Nor does any code take a
 function that nothing uses as a value (passes, assigns, returns, stores): one only called by
-its name cannot be what a variable holds.
+its name cannot be what a variable holds, and a nested function that its enclosing function
+only passes to functions it names is where value flow finds it (`escapes`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...model import CallSite, Dotted, Signature, Symbol, SymbolKind
+from .escapes import escapes_flow
 from .resolver import External, Instance, ModuleRef, Resolver, SymbolRef
 from .tables import is_property, positional_types
 
@@ -194,7 +196,7 @@ class SignatureMatcher:
             and self._fits(symbol.qualified_name, signature, module, keys, result)
             # a function no code uses as a value (only calls) cannot be what the callee holds;
             # a `__call__` runs where its class's instances are the values
-            and (symbol.name.startswith("__") or self._used_as_value(symbol))
+            and (symbol.name == "__call__" or self._used_as_value(symbol))
         ]
 
     def _used_as_value(self, symbol: Symbol) -> bool:
@@ -202,7 +204,10 @@ class SignatureMatcher:
         bound, taken off what may be an instance of its class (`console.get_time`, not
         `file.write` of an `IO[str]` for `NullFile.write`)."""
         if symbol.kind != SymbolKind.METHOD or _UNBOUND & set(symbol.decorators):
-            return self.lookups.used_as_value(symbol.name)
+            module = self.lookups.index.symbol_module.get(symbol.qualified_name, self.module)
+            return self.lookups.used_as_value(symbol.name) and escapes_flow(
+                symbol, module, self.resolver
+            )
         return any(
             self._may_bind(symbol.parent, module, scope, owner)
             for module, scope, owner in self.lookups.bound_references(symbol.name)
