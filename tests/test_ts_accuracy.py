@@ -82,3 +82,21 @@ def test_every_tier_is_reported_per_code_base() -> None:
     assert set_of("mobx-6.13.7") == "tuning"
     row = tier_markdown([{"set": set_of("ts-accuracy-0.0.0"), **result}]).splitlines()[2]
     assert row.startswith("| – | ts-accuracy@0.0.0 | 1.000 | 1.000 |")
+
+
+def test_an_edge_is_unjudged_where_its_own_call_was_left_unresolved() -> None:
+    imports = json.loads((FIXTURE / "expected.imports.json").read_text())
+    calls = json.loads((FIXTURE / "expected.calls.json").read_text())
+    site = next(s for s in calls["calls"] if s["callee_text"] == "util.helper")
+    # the checker leaves util.helper unresolved but answers another call on its line
+    site.update(target=None, unresolved_reason="any")
+    other = {**site, "callee_text": "String", "column": 99, "external": "lib.es5.d.ts"}
+    calls["calls"].append(other)
+    result = compare(FIXTURE, imports, calls, show_errors=10)
+    assert result["calls_certain"]["ours"] - result["calls_certain"]["true_positive"] == 1
+    assert result["calls_certain_judged"]["precision"] == 1.0
+    assert result["errors"]["calls_extra_judged"] == []
+    # answered under another name only: the edge is judged, and wrong
+    calls["calls"].remove(site)
+    judged = compare(FIXTURE, imports, calls)["calls_certain_judged"]
+    assert judged["ours"] - judged["true_positive"] == 1

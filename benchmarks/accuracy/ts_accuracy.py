@@ -19,7 +19,10 @@ oracle analysed:
   Precision and recall are reported for exact + inferred edges (the certain tiers), with the
   name tier apart. "judged" precision counts only our edges at sites where the checker gave
   an answer of any kind (inside, outside, or a non-callable declaration); at sites it left
-  unresolved (`any`, unions) our edges can be neither confirmed nor refuted.
+  unresolved (`any`, unions) our edges can be neither confirmed nor refuted. Sites are lines,
+  so an edge the checker does not confirm is unjudged too where it left a call of the target's
+  name on that line unresolved (`this.set('views', resolve('views'))`: answering `resolve`
+  says nothing of `this.set`), as the Python oracles judge by a call of the target's name.
 - Every tier (issue 50: each must earn its place): its CALLS edges (graph edges, internal, from
   the analysed files), its call sites, its precision over all its sites and judged, and the
   ratio of possible (name, dispatch, many, signature, partial) to certain graph edges.
@@ -38,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,6 +61,9 @@ CERTAIN = frozenset({Resolution.EXACT, Resolution.INFERRED})
 POSSIBLE = tuple(tier for tier in Resolution if tier not in CERTAIN)
 Site = tuple[str, int]  # (file, line)
 Call = tuple[str, int, str]  # (file, line, target key)
+NamedSite = tuple[str, int, str]  # (file, line, final name of a callee)
+
+_FINAL_NAME = re.compile(r"([A-Za-z_$][\w$]*)\s*$")
 
 
 @dataclass
@@ -167,20 +174,39 @@ def _our_imports(
 
 def _oracle_calls(
     oracle: dict[str, Any], nodes: _Nodes, files: set[str]
-) -> tuple[set[Call], set[Site]]:
+) -> tuple[set[Call], set[Site], set[NamedSite]]:
     """(file, line, target) of the calls the checker resolved to a callable declaration
-    inside the code base, and every site where it gave any answer at all."""
+    inside the code base, every site where it gave any answer at all, and (file, line, final
+    name) of the calls it left unresolved."""
     calls: set[Call] = set()
     judged: set[Site] = set()
+    unanswered: set[NamedSite] = set()
     for site in oracle["calls"]:
         if site["file"] not in files:
             continue
         target = site.get("target")
         if target is not None or site.get("external"):
             judged.add((site["file"], site["line"]))
+        else:
+            final = _FINAL_NAME.search(site.get("callee_text") or "")
+            if final is not None:
+                unanswered.add((site["file"], site["line"], final.group(1)))
         if target is not None and target.get("kind") != "other":
             calls.add((site["file"], site["line"], nodes.match(target)))
-    return calls, judged
+    return calls, judged, unanswered
+
+
+def _unjudged(
+    ours: set[Call], nodes: _Nodes, oracle_calls: set[Call], unanswered: set[NamedSite]
+) -> set[Call]:
+    """Our edges the checker does not confirm whose line holds an unresolved call of the
+    target's name: the answer that makes the line judged was about another call."""
+    unjudged: set[Call] = set()
+    for call in ours - oracle_calls:
+        symbol = nodes.symbol_of.get(call[2])
+        if symbol is not None and (call[0], call[1], symbol.name) in unanswered:
+            unjudged.add(call)
+    return unjudged
 
 
 def _our_calls(
@@ -210,13 +236,15 @@ def tier_figures(
     edges: dict[Resolution, int],
     oracle_calls: set[Call],
     judged: set[Site],
+    unjudged: frozenset[Call] | set[Call] = frozenset(),
 ) -> dict[str, Any]:
     """Per tier: graph edges, call sites, precision over all sites and over judged ones (None
-    where the tier has no site the checker answered), and possible against certain edges."""
+    where the tier has no site the checker answered; `unjudged`: edges at answered lines that
+    still are not judged), and possible against certain edges."""
     figures: dict[str, Any] = {}
     for tier in Resolution:
         sites = tiers.get(tier, set())
-        at_judged = {call for call in sites if call[:2] in judged}
+        at_judged = {call for call in sites if call[:2] in judged and call not in unjudged}
         figures[tier.value] = {
             "edges": edges.get(tier, 0),
             "sites": len(sites),
@@ -243,10 +271,11 @@ def compare(
     nodes = _Nodes(linked)
     oracle_imports, oracle_external, json_targets = _oracle_imports(imports_oracle, files)
     ours_imports, ours_external = _our_imports(linked, nodes, files)
-    oracle_calls, judged = _oracle_calls(calls_oracle, nodes, files)
+    oracle_calls, judged, unanswered = _oracle_calls(calls_oracle, nodes, files)
     tiers, edge_counts = _our_calls(linked, nodes, files)
+    unjudged = _unjudged(set().union(*tiers.values()), nodes, oracle_calls, unanswered)
     certain = tiers[Resolution.EXACT] | tiers[Resolution.INFERRED]
-    at_judged = {call for call in certain if call[:2] in judged}
+    at_judged = {call for call in certain if call[:2] in judged and call not in unjudged}
     named = tiers[Resolution.NAME]
     result: dict[str, Any] = {
         "package": f"{calls_oracle.get('package')}@{calls_oracle.get('version')}",
@@ -259,7 +288,7 @@ def compare(
         "calls_certain_judged": _score(at_judged, oracle_calls).as_dict(),
         "calls_with_name_tier": _score(certain | named, oracle_calls).as_dict(),
         "calls_name_tier_judged": _score(
-            {c for c in named if c[:2] in judged}, oracle_calls
+            {c for c in named if c[:2] in judged and c not in unjudged}, oracle_calls
         ).as_dict(),
         "calls_by_tier": {
             tier.value: _score(tiers[tier], oracle_calls).as_dict() for tier in Resolution
@@ -267,7 +296,7 @@ def compare(
         "oracle_targets_without_a_node": sum(
             1 for c in oracle_calls if c[2].startswith("missing:")
         ),
-        "calls_tiers": tier_figures(tiers, edge_counts, oracle_calls, judged),
+        "calls_tiers": tier_figures(tiers, edge_counts, oracle_calls, judged, unjudged),
     }
     if show_errors:
         result["errors"] = {
