@@ -100,3 +100,29 @@ def test_an_edge_is_unjudged_where_its_own_call_was_left_unresolved() -> None:
     calls["calls"].remove(site)
     judged = compare(FIXTURE, imports, calls)["calls_certain_judged"]
     assert judged["ours"] - judged["true_positive"] == 1
+
+
+def test_a_call_of_an_alias_left_unresolved_leaves_its_edge_unjudged(tmp_path: Path) -> None:
+    # express: `res.set = res.header = function header …; this.set('Content-Type',
+    # setCharset(type))`: the checker leaves this.set unresolved and answers setCharset
+    source = """var res = Object.create(null);
+res.set =
+res.header = function header(field) { return field };
+function setCharset(t) { return t }
+res.send = function send(body) { this.set('Content-Type', setCharset(body)) };
+"""
+    (tmp_path / "r.js").write_text(source)
+    site = {"file": "r.js", "line": 5, "column": 36, "target": None, "external": None}
+    answered = {"file": "r.js", "line": 4, "name": "setCharset", "kind": "function"}
+    calls = {
+        "package": "alias", "version": "0", "files": ["r.js"],
+        "calls": [
+            {**site, "callee_text": "this.set", "unresolved_reason": "no-symbol"},
+            {**site, "callee_text": "setCharset", "target": answered},
+        ],
+    }  # fmt: skip
+    result = compare(tmp_path, {"files": ["r.js"], "imports": []}, calls)
+    assert result["calls_certain"]["ours"] == 2  # this.set -> header, setCharset
+    assert result["calls_certain_judged"] == {
+        "precision": 1.0, "recall": 1.0, "true_positive": 1, "ours": 1, "oracle": 1,
+    }  # fmt: skip

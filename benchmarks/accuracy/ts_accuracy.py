@@ -54,6 +54,7 @@ from graphrag_code.languages.ecmascript.linker import EcmaContext
 from graphrag_code.languages.ecmascript.modules import EcmaProject
 from graphrag_code.languages.ecmascript.resolver import EcmaResolver
 from graphrag_code.linking.index import Lookups
+from graphrag_code.linking.targets import SymbolRef
 from graphrag_code.model import EdgeKind, Resolution, Symbol, SymbolKind
 
 ORACLE_DIR = ORACLE_OUT_DIR / "ts"
@@ -114,6 +115,20 @@ class _Nodes:
         context = linked.contexts.get("typescript")
         project = context.project if isinstance(context, EcmaContext) else None
         self._resolver = EcmaResolver(Lookups(linked.index), project or EcmaProject())
+
+    def called_as(self, node: str, name: str) -> bool:
+        """Whether a call of `name` reaches our node `node`: its own name, or another its owner
+        gives it (`res.set = res.header = function header …`: `this.set()` is `header`)."""
+        symbol = self.symbol_of.get(node)
+        if symbol is None:
+            return False
+        if symbol.name == name:
+            return True
+        owner = self.linked.index.symbols.get(symbol.parent)
+        if owner is None or owner.kind != SymbolKind.CLASS:
+            return False
+        found = self._resolver.attribute(SymbolRef(owner.qualified_name), name)
+        return isinstance(found, SymbolRef) and found.qualified_name == symbol.qualified_name
 
     def match(self, target: dict[str, Any]) -> str:
         """Our node for a checker declaration, or a key no node of ours has."""
@@ -200,13 +215,16 @@ def _unjudged(
     ours: set[Call], nodes: _Nodes, oracle_calls: set[Call], unanswered: set[NamedSite]
 ) -> set[Call]:
     """Our edges the checker does not confirm whose line holds an unresolved call of the
-    target's name: the answer that makes the line judged was about another call."""
-    unjudged: set[Call] = set()
-    for call in ours - oracle_calls:
-        symbol = nodes.symbol_of.get(call[2])
-        if symbol is not None and (call[0], call[1], symbol.name) in unanswered:
-            unjudged.add(call)
-    return unjudged
+    target's name (or an alias of it): the answer that makes the line judged was about another
+    call."""
+    names: dict[Site, set[str]] = defaultdict(set)
+    for file, line, name in unanswered:
+        names[(file, line)].add(name)
+    return {
+        call
+        for call in ours - oracle_calls
+        if any(nodes.called_as(call[2], name) for name in names.get(call[:2], ()))
+    }
 
 
 def _our_calls(
