@@ -95,7 +95,7 @@ def _score(ours: set[Any], oracle: set[Any]) -> Score:
     return Score(len(ours & oracle), len(ours), len(oracle))
 
 
-class _Nodes:
+class Nodes:
     """Our nodes by file and name, to match the checker's declarations (file, name, line)."""
 
     def __init__(self, linked: LinkedRepository) -> None:
@@ -169,7 +169,7 @@ def _oracle_imports(oracle: dict[str, Any], files: set[str]) -> tuple[set[Any], 
 
 
 def _our_imports(
-    linked: LinkedRepository, nodes: _Nodes, files: set[str]
+    linked: LinkedRepository, nodes: Nodes, files: set[str]
 ) -> tuple[set[Any], set[Any]]:
     internal, external = set(), set()
     for edge in linked.edges():
@@ -187,8 +187,8 @@ def _our_imports(
     return internal, external
 
 
-def _oracle_calls(
-    oracle: dict[str, Any], nodes: _Nodes, files: set[str]
+def checker_calls(
+    oracle: dict[str, Any], nodes: Nodes, files: set[str]
 ) -> tuple[set[Call], set[Site], set[NamedSite]]:
     """(file, line, target) of the calls the checker resolved to a callable declaration
     inside the code base, every site where it gave any answer at all, and (file, line, final
@@ -212,7 +212,7 @@ def _oracle_calls(
 
 
 def _unjudged(
-    ours: set[Call], nodes: _Nodes, oracle_calls: set[Call], unanswered: set[NamedSite]
+    ours: set[Call], nodes: Nodes, oracle_calls: set[Call], unanswered: set[NamedSite]
 ) -> set[Call]:
     """Our edges the checker does not confirm whose line holds an unresolved call of the
     target's name (or an alias of it): the answer that makes the line judged was about another
@@ -227,8 +227,8 @@ def _unjudged(
     }
 
 
-def _our_calls(
-    linked: LinkedRepository, nodes: _Nodes, files: set[str]
+def our_calls(
+    linked: LinkedRepository, nodes: Nodes, files: set[str]
 ) -> tuple[dict[Resolution, set[Call]], dict[Resolution, int]]:
     """Our call sites by tier, and our CALLS graph edges (source, target) counted by tier."""
     by_tier: dict[Resolution, set[Call]] = defaultdict(set)
@@ -286,11 +286,11 @@ def compare(
     """Our graph of the code base at `root` against the checker's answers."""
     linked = link_repository(root, repo="ts")
     files = set(calls_oracle.get("files") or imports_oracle.get("files") or linked.parsed)
-    nodes = _Nodes(linked)
+    nodes = Nodes(linked)
     oracle_imports, oracle_external, json_targets = _oracle_imports(imports_oracle, files)
     ours_imports, ours_external = _our_imports(linked, nodes, files)
-    oracle_calls, judged, unanswered = _oracle_calls(calls_oracle, nodes, files)
-    tiers, edge_counts = _our_calls(linked, nodes, files)
+    oracle_calls, judged, unanswered = checker_calls(calls_oracle, nodes, files)
+    tiers, edge_counts = our_calls(linked, nodes, files)
     unjudged = _unjudged(set().union(*tiers.values()), nodes, oracle_calls, unanswered)
     certain = tiers[Resolution.EXACT] | tiers[Resolution.INFERRED]
     at_judged = {call for call in certain if call[:2] in judged and call not in unjudged}
