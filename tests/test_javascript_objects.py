@@ -99,3 +99,33 @@ proto.process_params = function process_params(req) { return req };
         ("./router.js.default.handle", "./router.js.default.process_params", "exact"),
         ("./router.js.default.router", "./router.js.default.handle", "name"),
     )
+
+
+def test_a_chained_member_assignment_is_an_alias_of_the_method() -> None:
+    # express's response.js: `res.set = res.header = function header(field, val) { … }`
+    response = """var res = Object.create(null);
+module.exports = res;
+res.set =
+res.header = function header(field, val) { return this };
+res.send = function send(body) { return this.set('Content-Type', 'x') };
+res.contentType = res.type = function contentType(type) { return type };
+res.json = function json(obj) { return this.contentType('j') };
+"""
+    assert_calls(
+        {"response.js": response},
+        ("./response.js.res.send", "./response.js.res.header", "inferred"),
+        ("./response.js.res.json", "./response.js.res.type", "inferred"),
+        exactly=False,
+    )
+
+
+def test_a_chain_across_objects_is_no_alias() -> None:
+    # `other.m = res.m = function …`: other is no object of ours, so other's m stays unknown
+    source = """var res = Object.create(null);
+res.m = function m() { return 1 };
+var other = {};
+other.set = res.header = function header() { return 2 };
+res.go = function go() { return this.set() };
+"""
+    linked = assert_calls({"r.js": source}, exactly=False)
+    assert not {t for s, t in linked.calls() if s == "./r.js.res.go"} - {"./r.js.res.m"}

@@ -82,3 +82,47 @@ def test_every_tier_is_reported_per_code_base() -> None:
     assert set_of("mobx-6.13.7") == "tuning"
     row = tier_markdown([{"set": set_of("ts-accuracy-0.0.0"), **result}]).splitlines()[2]
     assert row.startswith("| – | ts-accuracy@0.0.0 | 1.000 | 1.000 |")
+
+
+def test_an_edge_is_unjudged_where_its_own_call_was_left_unresolved() -> None:
+    imports = json.loads((FIXTURE / "expected.imports.json").read_text())
+    calls = json.loads((FIXTURE / "expected.calls.json").read_text())
+    site = next(s for s in calls["calls"] if s["callee_text"] == "util.helper")
+    # the checker leaves util.helper unresolved but answers another call on its line
+    site.update(target=None, unresolved_reason="any")
+    other = {**site, "callee_text": "String", "column": 99, "external": "lib.es5.d.ts"}
+    calls["calls"].append(other)
+    result = compare(FIXTURE, imports, calls, show_errors=10)
+    assert result["calls_certain"]["ours"] - result["calls_certain"]["true_positive"] == 1
+    assert result["calls_certain_judged"]["precision"] == 1.0
+    assert result["errors"]["calls_extra_judged"] == []
+    # answered under another name only: the edge is judged, and wrong
+    calls["calls"].remove(site)
+    judged = compare(FIXTURE, imports, calls)["calls_certain_judged"]
+    assert judged["ours"] - judged["true_positive"] == 1
+
+
+def test_a_call_of_an_alias_left_unresolved_leaves_its_edge_unjudged(tmp_path: Path) -> None:
+    # express: `res.set = res.header = function header …; this.set('Content-Type',
+    # setCharset(type))`: the checker leaves this.set unresolved and answers setCharset
+    source = """var res = Object.create(null);
+res.set =
+res.header = function header(field) { return field };
+function setCharset(t) { return t }
+res.send = function send(body) { this.set('Content-Type', setCharset(body)) };
+"""
+    (tmp_path / "r.js").write_text(source)
+    site = {"file": "r.js", "line": 5, "column": 36, "target": None, "external": None}
+    answered = {"file": "r.js", "line": 4, "name": "setCharset", "kind": "function"}
+    calls = {
+        "package": "alias", "version": "0", "files": ["r.js"],
+        "calls": [
+            {**site, "callee_text": "this.set", "unresolved_reason": "no-symbol"},
+            {**site, "callee_text": "setCharset", "target": answered},
+        ],
+    }  # fmt: skip
+    result = compare(tmp_path, {"files": ["r.js"], "imports": []}, calls)
+    assert result["calls_certain"]["ours"] == 2  # this.set -> header, setCharset
+    assert result["calls_certain_judged"] == {
+        "precision": 1.0, "recall": 1.0, "true_positive": 1, "ours": 1, "oracle": 1,
+    }  # fmt: skip

@@ -159,6 +159,34 @@ function all() { roots([]).forEach(function (s) { s.bail() }) }
     )
 
 
+def test_jsdoc_set_apart_by_a_blank_line_still_types_parameters() -> None:
+    # express's router/index.js: `/** … @param {Layer} layer … */`, a blank line, then
+    # `function matchLayer(layer, path) { return layer.match(path) }`; the checker reads it so.
+    # A file's leading comment set apart from the first statement is the file's overview.
+    source = """/**
+ * @param {Layer} first
+ */
+
+function lead(first) { first.match() }
+function Layer() {}
+Layer.prototype.match = function match() {}
+
+/**
+ * Match path to a layer.
+ *
+ * @param {Layer} layer
+ */
+
+function matchLayer(layer) { return layer.match() }
+"""
+    linked = assert_calls(
+        {"m.js": source},
+        ("./m.js.matchLayer", "./m.js.Layer.match", "inferred"),
+        exactly=False,
+    )
+    assert linked.calls().get(("./m.js.lead", "./m.js.Layer.match"), ("",))[0] != "inferred"
+
+
 def test_elements_of_unknown_collections_stay_unknown() -> None:
     # `this.props[key]()` of a class with an external base: no `React.Component.props[]`
     # edge; `fns[i]()` has no name for the name tier to match

@@ -19,7 +19,10 @@ oracle analysed:
   Precision and recall are reported for exact + inferred edges (the certain tiers), with the
   name tier apart. "judged" precision counts only our edges at sites where the checker gave
   an answer of any kind (inside, outside, or a non-callable declaration); at sites it left
-  unresolved (`any`, unions) our edges can be neither confirmed nor refuted.
+  unresolved (`any`, unions) our edges can be neither confirmed nor refuted. Sites are lines,
+  so an edge the checker does not confirm is unjudged too where it left a call of the target's
+  name on that line unresolved (`this.set('views', resolve('views'))`: answering `resolve`
+  says nothing of `this.set`), as the Python oracles judge by a call of the target's name.
 - Every tier (issue 50: each must earn its place): its CALLS edges (graph edges, internal, from
   the analysed files), its call sites, its precision over all its sites and judged, and the
   ratio of possible (name, dispatch, many, signature, partial) to certain graph edges.
@@ -38,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,6 +54,7 @@ from graphrag_code.languages.ecmascript.linker import EcmaContext
 from graphrag_code.languages.ecmascript.modules import EcmaProject
 from graphrag_code.languages.ecmascript.resolver import EcmaResolver
 from graphrag_code.linking.index import Lookups
+from graphrag_code.linking.targets import SymbolRef
 from graphrag_code.model import EdgeKind, Resolution, Symbol, SymbolKind
 
 ORACLE_DIR = ORACLE_OUT_DIR / "ts"
@@ -57,6 +62,9 @@ CERTAIN = frozenset({Resolution.EXACT, Resolution.INFERRED})
 POSSIBLE = tuple(tier for tier in Resolution if tier not in CERTAIN)
 Site = tuple[str, int]  # (file, line)
 Call = tuple[str, int, str]  # (file, line, target key)
+NamedSite = tuple[str, int, str]  # (file, line, final name of a callee)
+
+_FINAL_NAME = re.compile(r"([A-Za-z_$][\w$]*)\s*$")
 
 
 @dataclass
@@ -87,7 +95,7 @@ def _score(ours: set[Any], oracle: set[Any]) -> Score:
     return Score(len(ours & oracle), len(ours), len(oracle))
 
 
-class _Nodes:
+class Nodes:
     """Our nodes by file and name, to match the checker's declarations (file, name, line)."""
 
     def __init__(self, linked: LinkedRepository) -> None:
@@ -107,6 +115,20 @@ class _Nodes:
         context = linked.contexts.get("typescript")
         project = context.project if isinstance(context, EcmaContext) else None
         self._resolver = EcmaResolver(Lookups(linked.index), project or EcmaProject())
+
+    def called_as(self, node: str, name: str) -> bool:
+        """Whether a call of `name` reaches our node `node`: its own name, or another its owner
+        gives it (`res.set = res.header = function header …`: `this.set()` is `header`)."""
+        symbol = self.symbol_of.get(node)
+        if symbol is None:
+            return False
+        if symbol.name == name:
+            return True
+        owner = self.linked.index.symbols.get(symbol.parent)
+        if owner is None or owner.kind != SymbolKind.CLASS:
+            return False
+        found = self._resolver.attribute(SymbolRef(owner.qualified_name), name)
+        return isinstance(found, SymbolRef) and found.qualified_name == symbol.qualified_name
 
     def match(self, target: dict[str, Any]) -> str:
         """Our node for a checker declaration, or a key no node of ours has."""
@@ -147,7 +169,7 @@ def _oracle_imports(oracle: dict[str, Any], files: set[str]) -> tuple[set[Any], 
 
 
 def _our_imports(
-    linked: LinkedRepository, nodes: _Nodes, files: set[str]
+    linked: LinkedRepository, nodes: Nodes, files: set[str]
 ) -> tuple[set[Any], set[Any]]:
     internal, external = set(), set()
     for edge in linked.edges():
@@ -165,26 +187,48 @@ def _our_imports(
     return internal, external
 
 
-def _oracle_calls(
-    oracle: dict[str, Any], nodes: _Nodes, files: set[str]
-) -> tuple[set[Call], set[Site]]:
+def checker_calls(
+    oracle: dict[str, Any], nodes: Nodes, files: set[str]
+) -> tuple[set[Call], set[Site], set[NamedSite]]:
     """(file, line, target) of the calls the checker resolved to a callable declaration
-    inside the code base, and every site where it gave any answer at all."""
+    inside the code base, every site where it gave any answer at all, and (file, line, final
+    name) of the calls it left unresolved."""
     calls: set[Call] = set()
     judged: set[Site] = set()
+    unanswered: set[NamedSite] = set()
     for site in oracle["calls"]:
         if site["file"] not in files:
             continue
         target = site.get("target")
         if target is not None or site.get("external"):
             judged.add((site["file"], site["line"]))
+        else:
+            final = _FINAL_NAME.search(site.get("callee_text") or "")
+            if final is not None:
+                unanswered.add((site["file"], site["line"], final.group(1)))
         if target is not None and target.get("kind") != "other":
             calls.add((site["file"], site["line"], nodes.match(target)))
-    return calls, judged
+    return calls, judged, unanswered
 
 
-def _our_calls(
-    linked: LinkedRepository, nodes: _Nodes, files: set[str]
+def _unjudged(
+    ours: set[Call], nodes: Nodes, oracle_calls: set[Call], unanswered: set[NamedSite]
+) -> set[Call]:
+    """Our edges the checker does not confirm whose line holds an unresolved call of the
+    target's name (or an alias of it): the answer that makes the line judged was about another
+    call."""
+    names: dict[Site, set[str]] = defaultdict(set)
+    for file, line, name in unanswered:
+        names[(file, line)].add(name)
+    return {
+        call
+        for call in ours - oracle_calls
+        if any(nodes.called_as(call[2], name) for name in names.get(call[:2], ()))
+    }
+
+
+def our_calls(
+    linked: LinkedRepository, nodes: Nodes, files: set[str]
 ) -> tuple[dict[Resolution, set[Call]], dict[Resolution, int]]:
     """Our call sites by tier, and our CALLS graph edges (source, target) counted by tier."""
     by_tier: dict[Resolution, set[Call]] = defaultdict(set)
@@ -210,13 +254,15 @@ def tier_figures(
     edges: dict[Resolution, int],
     oracle_calls: set[Call],
     judged: set[Site],
+    unjudged: frozenset[Call] | set[Call] = frozenset(),
 ) -> dict[str, Any]:
     """Per tier: graph edges, call sites, precision over all sites and over judged ones (None
-    where the tier has no site the checker answered), and possible against certain edges."""
+    where the tier has no site the checker answered; `unjudged`: edges at answered lines that
+    still are not judged), and possible against certain edges."""
     figures: dict[str, Any] = {}
     for tier in Resolution:
         sites = tiers.get(tier, set())
-        at_judged = {call for call in sites if call[:2] in judged}
+        at_judged = {call for call in sites if call[:2] in judged and call not in unjudged}
         figures[tier.value] = {
             "edges": edges.get(tier, 0),
             "sites": len(sites),
@@ -240,13 +286,14 @@ def compare(
     """Our graph of the code base at `root` against the checker's answers."""
     linked = link_repository(root, repo="ts")
     files = set(calls_oracle.get("files") or imports_oracle.get("files") or linked.parsed)
-    nodes = _Nodes(linked)
+    nodes = Nodes(linked)
     oracle_imports, oracle_external, json_targets = _oracle_imports(imports_oracle, files)
     ours_imports, ours_external = _our_imports(linked, nodes, files)
-    oracle_calls, judged = _oracle_calls(calls_oracle, nodes, files)
-    tiers, edge_counts = _our_calls(linked, nodes, files)
+    oracle_calls, judged, unanswered = checker_calls(calls_oracle, nodes, files)
+    tiers, edge_counts = our_calls(linked, nodes, files)
+    unjudged = _unjudged(set().union(*tiers.values()), nodes, oracle_calls, unanswered)
     certain = tiers[Resolution.EXACT] | tiers[Resolution.INFERRED]
-    at_judged = {call for call in certain if call[:2] in judged}
+    at_judged = {call for call in certain if call[:2] in judged and call not in unjudged}
     named = tiers[Resolution.NAME]
     result: dict[str, Any] = {
         "package": f"{calls_oracle.get('package')}@{calls_oracle.get('version')}",
@@ -259,7 +306,7 @@ def compare(
         "calls_certain_judged": _score(at_judged, oracle_calls).as_dict(),
         "calls_with_name_tier": _score(certain | named, oracle_calls).as_dict(),
         "calls_name_tier_judged": _score(
-            {c for c in named if c[:2] in judged}, oracle_calls
+            {c for c in named if c[:2] in judged and c not in unjudged}, oracle_calls
         ).as_dict(),
         "calls_by_tier": {
             tier.value: _score(tiers[tier], oracle_calls).as_dict() for tier in Resolution
@@ -267,7 +314,7 @@ def compare(
         "oracle_targets_without_a_node": sum(
             1 for c in oracle_calls if c[2].startswith("missing:")
         ),
-        "calls_tiers": tier_figures(tiers, edge_counts, oracle_calls, judged),
+        "calls_tiers": tier_figures(tiers, edge_counts, oracle_calls, judged, unjudged),
     }
     if show_errors:
         result["errors"] = {

@@ -81,6 +81,7 @@ class Bindings(FileReader):
         for node in self.captures.get("local.pattern", []):
             records.extend(self.derived.of_destructuring(node))
         records.extend(self._export_bindings())
+        records.extend(self._member_aliases())
         records.extend(self._opaque(records))
         records.sort(key=lambda b: (b.line, b.scope, b.target))
         return records
@@ -156,6 +157,35 @@ class Bindings(FileReader):
         annotation = single_type(declared)
         if annotation is not None:
             records.append(Binding(klass, (_text(pattern),), annotation, "annotation", line))
+        return records
+
+    def _member_aliases(self) -> list[Binding]:
+        """`res.set = res.header = function header …` on an object of methods: `set` is an
+        alias of the method `header` (express's response and request)."""
+        records: list[Binding] = []
+        for node in self.captures.get("def.assignment", []):
+            left = node.child_by_field_name("left")
+            right = node.child_by_field_name("right")
+            method = dotted_name(left) if left is not None else None
+            if method is None or len(method) != 2 or right is None:
+                continue
+            if right.type not in FUNCTION_NODES:
+                continue
+            owner = f"{self._scope(node)}.{method[0]}"
+            symbol = self._symbol_of(owner)
+            if symbol is None or symbol.declared_as != "object literal":
+                continue
+            inner, outer = node, node.parent
+            while outer is not None and outer.type == "assignment_expression":
+                if outer.child_by_field_name("right") != inner:
+                    break
+                target = outer.child_by_field_name("left")
+                alias = dotted_name(target) if target is not None else None
+                if alias is None or len(alias) != 2 or alias[0] != method[0]:
+                    break
+                line = first_line(outer)
+                records.append(Binding(owner, (alias[1],), method, "alias", line))
+                inner, outer = outer, outer.parent
         return records
 
     def _export_bindings(self) -> list[Binding]:

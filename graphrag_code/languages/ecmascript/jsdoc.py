@@ -16,14 +16,21 @@ __all__ = ["jsdoc", "jsdoc_types", "module_doc"]
 
 
 def jsdoc(node: ts.Node) -> str | None:
-    """The `/** … */` comment right before a declaration (or the statement wrapping it)."""
+    """The `/** … */` comment right before a declaration (or the statement wrapping it), blank
+    lines between them or not, as the TypeScript checker reads JSDoc (express: `*/`, a blank
+    line, `function matchLayer(layer, path)`); not a file's leading comment set apart from
+    the first statement, which is the file's overview (`module_doc`)."""
     previous = node.prev_sibling
     while previous is not None and previous.type == "decorator":
         previous = previous.prev_sibling
     if previous is None or previous.type != "comment":
         return None
     text = _text(previous)
-    if not text.startswith("/**") or last_line(previous) < first_line(node) - 1:
+    if not text.startswith("/**"):
+        return None
+    parent = previous.parent
+    leading = parent is not None and parent.parent is None and previous.prev_sibling is None
+    if leading and last_line(previous) < first_line(node) - 1:
         return None
     return _clean_jsdoc(text)
 
