@@ -459,7 +459,11 @@ def test_path_prefers_certain_chains_and_marks_dispatch_steps(graph: CodeGraph) 
 
 
 def test_callees_and_callers_list_dispatch_once(graph: CodeGraph) -> None:
-    callees = graph.relations.callees("tr.http._client.Client.request")
+    # by default an answer leans on certain edges: the dispatch to overrides is asked for
+    default = graph.relations.callees("tr.http._client.Client.request")
+    assert not default.possible
+    assert default.leaned_on == "certain"
+    callees = graph.relations.callees("tr.http._client.Client.request", possible=True)
     possible = {r.qualified_name: r for r in callees.possible}
     assert set(possible) >= {
         "tr.http._transports.HTTPTransport.handle_request",
@@ -472,7 +476,9 @@ def test_callees_and_callers_list_dispatch_once(graph: CodeGraph) -> None:
         r.qualified_name for r in callees.certain
     }
 
-    callers = graph.relations.callers("tr.http._transports.HTTPTransport.handle_request")
+    callers = graph.relations.callers(
+        "tr.http._transports.HTTPTransport.handle_request", possible=True
+    )
     names = [r.qualified_name for r in callers.all]
     assert names.count("tr.http._client.Client.request") == 1  # stored edge, not derived again
     by_name = {r.qualified_name: r for r in callers.all}
@@ -498,7 +504,9 @@ def test_impact_follows_dispatch_both_ways(graph: CodeGraph) -> None:
     assert "tr.http._client.Client.request" in possible
     assert "tr.http._api.get" in possible
     # changing the base method affects the callers of its overrides
-    base = graph.relations.impact("tr.http._transports.BaseTransport.handle_request", depth=1)
+    base = graph.relations.impact(
+        "tr.http._transports.BaseTransport.handle_request", depth=1, possible=True
+    )
     assert "tr.http._client.Client.request" in {r.qualified_name for r in base.certain}
     reached = {r.qualified_name: r for r in base.possible}
     assert "tr.http._api.send_directly" in reached
