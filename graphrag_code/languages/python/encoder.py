@@ -41,6 +41,7 @@ __all__ = [
     "interesting",
     "isinstance_tests",
     "literal_string",
+    "none_test",
     "refuted_isinstance_tests",
     "target_access",
     "target_path",
@@ -326,6 +327,21 @@ def _joined_tests(
             return []
         return _joined_tests(left, operator, test) + _joined_tests(right, operator, test)
     return test(condition)
+
+
+def none_test(condition: ts.Node) -> tuple[str, bool] | None:
+    """(name, True) for a condition `name is None`, (name, False) for `name is not None`
+    (parentheses see through); None for any other condition."""
+    if condition.type == "parenthesized_expression" and condition.named_child_count == 1:
+        return none_test(condition.named_children[0])
+    if condition.type != "comparison_operator" or condition.child_count != 3:
+        return None
+    left, operator, right = condition.children
+    if left.type != "identifier" or right.type != "none":
+        return None
+    if operator.type not in ("is", "is not"):
+        return None
+    return node_text(left), operator.type == "is"
 
 
 def _negated_isinstance_call(node: ts.Node) -> list[tuple[str, ts.Node]]:

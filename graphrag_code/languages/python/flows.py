@@ -52,40 +52,20 @@ from .encoder import (
     interesting,
     isinstance_tests,
     literal_string,
+    none_test,
     refuted_isinstance_tests,
     target_access,
     target_path,
 )
+from .spawners import spawned_call
+from .syntax import calls_method, last_value
 
-__all__ = ["FlowExtractor", "none_test"]
-
-
-def none_test(condition: ts.Node) -> tuple[str, bool] | None:
-    """(name, True) for a condition `name is None`, (name, False) for `name is not None`
-    (parentheses see through); None for any other condition."""
-    if condition.type == "parenthesized_expression" and condition.named_child_count == 1:
-        return none_test(condition.named_children[0])
-    if condition.type != "comparison_operator" or condition.child_count != 3:
-        return None
-    left, operator, right = condition.children
-    if left.type != "identifier" or right.type != "none":
-        return None
-    if operator.type not in ("is", "is not"):
-        return None
-    return node_text(left), operator.type == "is"
+__all__ = ["FlowExtractor"]
 
 
 # container methods that store their argument: method -> position of the stored value
 _ADDS = {"append": 0, "add": 0, "appendleft": 0, "insert": 1, "setdefault": 1, "put": 0}
 _EXTENDS = frozenset({"extend", "update", "extendleft"})
-# calls that run the callable they are given later, with the positional arguments after it
-# (`task_group.start_soon(wrap, partial(...))`, `executor.submit(fn, a)`): method -> the
-# callable's position
-_SPAWNERS = {
-    "start_soon": 0, "start_task_soon": 0, "submit": 0, "call_soon": 0,
-    "call_soon_threadsafe": 0, "run_sync": 0, "to_thread": 0, "run_in_threadpool": 0,
-    "run_in_executor": 1, "call_later": 1, "call_at": 1,
-}  # fmt: skip
 # what grows a list or set held in another container (`hooks[event].append(f)`)
 _NESTED_ADDS = frozenset({"append", "add", "appendleft", "extend"})
 # the operands an implicit call is recorded for (what value flow may find a class of)
@@ -406,7 +386,7 @@ class FlowExtractor:
         if right is None:  # `x: int` declares, binds nothing
             return
         if right.type == "assignment":  # a = b = value: a gets the value (b is its own capture)
-            right = _last_value(right)
+            right = last_value(right)
             if right is None:
                 return
         self._bind(left, self._expr(right), node, node.end_byte)
@@ -620,7 +600,7 @@ class FlowExtractor:
                 self.block_of(node),
             )
         )  # fmt: skip
-        spawned = _spawned(callee, arguments)
+        spawned = spawned_call(callee, arguments)
         if spawned is not None:
             self.passes.append(
                 CallArguments(
@@ -665,7 +645,7 @@ class FlowExtractor:
         if receiver.type == "subscript":
             outer = receiver.child_by_field_name("value")
             key = receiver.child_by_field_name("subscript")
-        elif receiver.type == "call" and _calls_method(receiver, "setdefault"):
+        elif receiver.type == "call" and calls_method(receiver, "setdefault"):
             callee = receiver.child_by_field_name("function")
             outer = callee.child_by_field_name("object") if callee is not None else None
             listed = receiver.child_by_field_name("arguments")
@@ -798,46 +778,3 @@ class FlowExtractor:
                     self.block_of(node), syntax, mode,
                 )
             )  # fmt: skip
-
-
-def _last_value(node: ts.Node) -> ts.Node | None:
-    while node.type == "assignment":
-        right = node.child_by_field_name("right")
-        if right is None:
-            return None
-        node = right
-    return node
-
-
-def _calls_method(node: ts.Node, method: str) -> bool:
-    """Whether a call node calls `<something>.method(...)`."""
-    function = node.child_by_field_name("function")
-    if function is None or function.type != "attribute":
-        return False
-    attribute = function.child_by_field_name("attribute")
-    return attribute is not None and node_text(attribute) == method
-
-
-def _spawned(callee: Expr, arguments: Arguments) -> tuple[Expr, Arguments] | None:
-    """The later call a spawning call makes (`start_soon(wrap, p)` -> `wrap(p)`): the
-    callable it is given by name and the positional arguments after it, renumbered; None for
-    any other call, or one that passes the callable nothing."""
-    if isinstance(callee, Name):
-        method = callee.dotted[-1]
-    elif isinstance(callee, Attribute):
-        method = callee.name
-    else:
-        return None
-    position = _SPAWNERS.get(method)
-    if position is None:
-        return None
-    spawned = next((value for key, value in arguments if key == position), None)
-    if not isinstance(spawned, Name):
-        return None
-    passed = tuple(
-        (key - position - 1, value)
-        for key, value in arguments
-        if isinstance(key, int) and key > position
-    )
-    stars = tuple((key, value) for key, value in arguments if key == "*")
-    return (spawned, passed + stars) if passed or stars else None

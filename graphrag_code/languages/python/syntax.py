@@ -12,7 +12,10 @@ import tree_sitter as ts
 from ...model import Dotted
 from ...parsing.treesitter import member_chain, node_text
 
-__all__ = ["DOTTED_TEXT", "callee_parts", "docstring_of", "dotted_name", "string_value"]
+__all__ = [
+    "DOTTED_TEXT", "callee_parts", "calls_method", "docstring_of", "dotted_name", "last_value",
+    "string_value",
+]  # fmt: skip
 
 DOTTED_TEXT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 
@@ -74,3 +77,22 @@ def docstring_of(body: ts.Node | None) -> str | None:
         return None
     value = string_value(string)
     return inspect.cleandoc(value) if value else None
+
+
+def last_value(node: ts.Node) -> ts.Node | None:
+    """The value a chain of assignments ends in (`a = b = f()` -> `f()`)."""
+    while node.type == "assignment":
+        right = node.child_by_field_name("right")
+        if right is None:
+            return None
+        node = right
+    return node
+
+
+def calls_method(node: ts.Node, method: str) -> bool:
+    """Whether a call node calls `<something>.method(...)`."""
+    function = node.child_by_field_name("function")
+    if function is None or function.type != "attribute":
+        return False
+    attribute = function.child_by_field_name("attribute")
+    return attribute is not None and node_text(attribute) == method
