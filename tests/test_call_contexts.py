@@ -134,3 +134,25 @@ def test_an_instance_made_here_holds_what_this_construction_passed() -> None:
         ("m.make_b", "m.Builder.build", "inferred"),
         ("m.make_b", "m.B", "inferred"),
     )
+
+
+def test_a_module_named_attr_holds_variables_not_attributes() -> None:
+    # a container's home is a variable `(scope, name)` or an attribute: a module named `attr`
+    # (the attrs project has one) does not make its variables attributes
+    assert_calls(
+        {
+            "attr.py": """
+def g():
+    pass
+
+hooks = []
+hooks.append(g)
+
+def run():
+    for h in hooks:
+        h()
+"""
+        },
+        ("attr.run", "attr.g"),
+        exactly=False,
+    )

@@ -13,9 +13,11 @@ import pytest
 
 from graphrag_code.conventions import ClassTree, exercising, reached_ranks, seeds_of_tests
 from graphrag_code.errors import InvalidArgumentError
-from graphrag_code.graph.records import DeadCandidate, SymbolRef
+from graphrag_code.graph.records import DeadCandidate, ImpactStep, SymbolRef
+from graphrag_code.impact.blast import BlastOptions, blast_radius
 from graphrag_code.impact.changes import file_changes, pair_moves
 from graphrag_code.impact.deadcode import judge
+from graphrag_code.impact.records import ChangedSymbol
 from graphrag_code.impact.sources import DiffSpec, read_changes
 from graphrag_code.impact.tests import affinity, run_order, runner_id
 from graphrag_code.impact.unified import looks_like_diff, old_text_from, parse_unified_diff
@@ -619,3 +621,47 @@ def test_a_patch_never_reads_outside_the_repository(tmp_path: Path) -> None:
     assert changes["inside.py"].new_text == "x = 2\n"
     assert changes["../outside.py"].new_text is None  # not read: outside the repository
     assert not changes["../outside.py"].new_on_disk
+
+
+class _CallGraph:
+    """A reader of a blast radius over a fixed graph: callee id -> (caller id, tier)."""
+
+    def __init__(self, callers: dict[str, list[tuple[str, str]]]) -> None:
+        self.callers = callers
+
+    def affected_step(self, ids: list[str], limit_per_node: int) -> list[ImpactStep]:
+        return [
+            ImpactStep(callee, _symbol(caller), "CALLS", tier, (1,), 0.0, False)
+            for callee in ids
+            for caller, tier in self.callers.get(callee, [])
+        ]
+
+    def name_importers(self, named: object) -> list[ImpactStep]:
+        return []
+
+    def overridden_methods(self, *args: object, **kwargs: object) -> list[SymbolRef]:
+        return []
+
+    def unresolved_callers(self, *args: object, **kwargs: object) -> list[SymbolRef]:
+        return []
+
+
+def _symbol(name: str) -> SymbolRef:
+    return SymbolRef(name, f"m.{name}", "Function", "r", Location("m.py", 1, 2))
+
+
+def test_a_certain_chain_outranks_an_earlier_name_match_and_is_walked_on() -> None:
+    # target <-exact- B <-exact- A, target <-name- A, A <-exact- C: A is certain (through B),
+    # and C, A's certain caller, is affected
+    reader = _CallGraph(
+        {"target": [("A", "name"), ("B", "exact")], "B": [("A", "exact")], "A": [("C", "exact")]}
+    )
+    change = ChangedSymbol(
+        "m.target", "Function", "modified", ("body",), Location("m.py", 1, 2), "python",
+        "target", True, False,
+    )  # fmt: skip
+    found, truncated = blast_radius(reader, "r", [change], {}, BlastOptions(depth=3))  # type: ignore[arg-type]
+    assert not truncated
+    assert [(a.qualified_name, a.certain, a.distance) for a in found] == [
+        ("m.B", True, 1), ("m.A", True, 2), ("m.C", True, 3),
+    ]  # fmt: skip

@@ -422,3 +422,23 @@ export function other() { untyped((h) => h.offset()) }
         ("./h.ts.other", "./h.ts.untyped", "exact"),
         ("./h.ts.other", "./h.ts.Handle.offset", "name"),  # nothing declared: not certain
     )
+
+
+def test_a_nested_generator_returns_are_its_own() -> None:
+    # `return this` in a nested `function*` is the generator's, not `make`'s: make gives a Z
+    source = """class Z {
+  max() { return 1 }
+}
+function make() {
+  function* steps() { return this }
+  return new Z()
+}
+function user() { make().max() }
+"""
+    assert_calls(
+        {"m.js": source},
+        ("./m.js.make", "./m.js.Z", "exact"),
+        ("./m.js.user", "./m.js.make", "exact"),
+        ("./m.js.user", "./m.js.Z.max", "inferred"),
+        exactly=False,
+    )

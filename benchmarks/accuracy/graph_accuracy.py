@@ -447,6 +447,17 @@ def _runtime_cell(result: dict[str, Any]) -> str:
     return f"{precision:.3f} (+{len(result['calls_certain_confirmed_by_runtime'])})"
 
 
+def require_oracles(specs: list[str]) -> None:
+    """Stop with a message naming the command to run when a package's call oracle is not in
+    the cache (before anything is downloaded or linked)."""
+    for spec in specs:
+        name, version = parse_spec(spec)
+        if not (ORACLE_OUT_DIR / f"{name}-{version}.calls.json").is_file():
+            raise SystemExit(
+                f"no oracles for {spec}: run `python -m benchmarks.oracles.run_all {spec}` first"
+            )
+
+
 def _specs(packages: list[str], chosen_set: str | None) -> list[str]:
     """The packages named, else those of the chosen set whose oracles are cached, else the
     default six."""

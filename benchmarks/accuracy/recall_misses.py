@@ -25,6 +25,7 @@ from benchmarks.accuracy.graph_accuracy import (
     _oracle_call_pairs,
     _site_targets,
     _strip,
+    require_oracles,
 )
 from benchmarks.oracles.packages import ORACLE_OUT_DIR, fetch, parse_spec
 from graphrag_code.ingest.offline import LinkedRepository, link_repository
@@ -104,6 +105,7 @@ def main() -> None:
     parser.add_argument("packages", nargs="+")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
+    require_oracles(args.packages)
     rows = [row for spec in args.packages for row in misses(spec)]
     for row in rows:
         ours = ", ".join(f"{tier}:{to}" for tier, to in row["ours"]) or "-"

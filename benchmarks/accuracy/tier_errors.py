@@ -115,10 +115,13 @@ def report(sites: list[Site]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("packages", nargs="+")
-    parser.add_argument("--tier", default=Resolution.INFERRED.value)
+    parser.add_argument(
+        "--tier", default=Resolution.INFERRED.value, choices=[tier.value for tier in Resolution]
+    )
     parser.add_argument("--only", choices=("wrong", "unjudged"))
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
+    ga.require_oracles(args.packages)
     everything = {}
     for spec in args.packages:
         sites = unconfirmed(spec, Resolution(args.tier))

@@ -200,7 +200,8 @@ def _relation(args: argparse.Namespace, console: Console) -> int:
         )
     if result.truncated:
         console.print("[yellow]truncated: the answer hit a size cap[/]")
-    if result.leaned_on == "certain":
+    if result.leaned_on == "certain" and result.certain:
+        # (with no answer at all the possible walk ran too, and found nothing either)
         console.print("[dim]certain edges only: --possible adds name matches and dispatch[/]")
     return 0
 

@@ -78,24 +78,34 @@ def blast_radius(
         if c.id is not None
     }
 
+    # node id -> its place in `found`, while only possible edges have reached it: a certain
+    # reach later (a longer certain chain) takes its place and is walked on from
+    possible_only: dict[str, int] = {}
+
     def take(step: ImpactStep, reach: _Reach, distance: int, certain: bool) -> _Reach | None:
         nonlocal truncated
         node = step.symbol
-        if node.id in seen or step.test_code:
+        upgraded = possible_only.pop(node.id, None) if certain else None
+        if (node.id in seen and upgraded is None) or step.test_code:
             return None
-        seen.add(node.id)
-        if len(found) >= options.limit:
+        if upgraded is None and len(found) >= options.limit:
+            seen.add(node.id)
             truncated = True
             return None
+        seen.add(node.id)
         path = (*reach.path, node.qualified_name)
-        found.append(
-            Affected(
-                id=node.id, qualified_name=node.qualified_name, kind=node.kind,
-                location=node.location, distance=distance, certain=certain, edge=step.edge,
-                resolution=step.resolution, changed=reach.changed, path=path,
-                pagerank=step.pagerank,
-            )
+        affected = Affected(
+            id=node.id, qualified_name=node.qualified_name, kind=node.kind,
+            location=node.location, distance=distance, certain=certain, edge=step.edge,
+            resolution=step.resolution, changed=reach.changed, path=path,
+            pagerank=step.pagerank,
         )  # fmt: skip
+        if upgraded is not None:
+            found[upgraded] = affected
+        else:
+            found.append(affected)
+            if not certain:
+                possible_only[node.id] = len(found) - 1
         return _Reach(path, certain, reach.changed)
 
     first: list[tuple[ImpactStep, _Reach, bool]] = []

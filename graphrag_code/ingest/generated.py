@@ -31,7 +31,7 @@ def without_generated(
             kept.append(source)
             continue
         rule = rules.get(source.language)
-        reason = why_generated(source.path, ends.head) or (
+        reason = why_generated(ends.head) or (
             rule(source.path, ends, paths) if rule is not None else None
         )
         if reason is None:

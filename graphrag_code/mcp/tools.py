@@ -373,7 +373,7 @@ class GraphTools:
         ]
         if result.leaning:
             header.append(result.leaning)
-        elif result.leaned_on == "certain":
+        elif result.leaned_on == "certain" and result.certain:
             header.append("certain edges only (possible=true adds name matches and dispatch)")
         certain = [related_line(r, subject.repo) for r in result.certain]
         maybe = [related_line(r, subject.repo) for r in result.possible]

@@ -17,7 +17,7 @@ from .symbols import parameters_of
 from .syntax import CALLED, argument_part, dotted_name, element_of, unwrap
 from .types import callback_parameter_types, element_type
 
-__all__ = ["DerivedBindings", "collection", "declared_elements", "held_elements"]
+__all__ = ["DerivedBindings", "declared_elements", "held_elements"]
 
 # array methods that give an array of the same elements
 _SAME_ELEMENTS = frozenset(
@@ -45,12 +45,6 @@ class DerivedBindings(FileReader):
     def of_callback(self, node: ts.Node) -> list[Binding]:
         """The parameters of a function passed as an argument."""
         return self._callback_element(node) + self._callback_argument(node)
-
-    def of_for_of(self, node: ts.Node) -> list[Binding]:
-        return self._for_of_element(node)
-
-    def of_destructuring(self, pattern: ts.Node) -> list[Binding]:
-        return self._destructured(pattern)
 
     def _returned_elements(self, node: ts.Node, documented: Dotted | None) -> list[Binding]:
         """`getAll(): Query[]` declares `getAll()[]`, the elements of what it returns, as Query
@@ -173,7 +167,7 @@ class DerivedBindings(FileReader):
             )
         return records
 
-    def _for_of_element(self, node: ts.Node) -> list[Binding]:
+    def of_for_of(self, node: ts.Node) -> list[Binding]:
         """`for (const x of xs)`: `x` is an element of `xs`."""
         left = node.child_by_field_name("left")
         right = node.child_by_field_name("right")
@@ -185,7 +179,7 @@ class DerivedBindings(FileReader):
         scope = self._scope(node)
         return [Binding(scope, (_text(left),), element_of(array), "alias", first_line(node))]
 
-    def _destructured(self, pattern: ts.Node) -> list[Binding]:
+    def of_destructuring(self, pattern: ts.Node) -> list[Binding]:
         """`const { status, ctx: c } = this.parse(…)`: each name is the property of what the
         call returns (`this.parse().status`)."""
         declarator = pattern.parent

@@ -21,7 +21,7 @@ from ...linking.targets import External, Instance, SymbolRef, Target
 from ...model import CallSite, ParsedFile, SymbolKind
 from .conventions import is_test_file
 from .resolver import EcmaResolver
-from .syntax import ELEMENT
+from .syntax import ELEMENT, ELEMENT_CALLS
 
 __all__ = ["ECMASCRIPT_LANGUAGES", "by_unique_name"]
 
@@ -44,8 +44,9 @@ _BUILTIN_METHOD_NAMES = """
 _BUILTIN_METHODS = frozenset(_BUILTIN_METHOD_NAMES.split())
 # declarations a call never runs: `x.m()` of a getter calls what the getter gives
 _NOT_CALLED = ("signature", "abstract method", "getter", "setter")
-# what an outside collection's accessors give back may be one of the repository's objects
-_ELEMENT_GETTERS = frozenset({"get", "find", "findLast", "at", "pop", "shift", "deref"})
+# what an outside collection's accessors give back (an array's element, a Map's or a
+# WeakRef's value) may be one of the repository's objects
+_ELEMENT_GETTERS = ELEMENT_CALLS | {"get", "deref"}
 
 
 def by_unique_name(parsed: ParsedFile, site: CallSite, resolver: EcmaResolver) -> str | None:

@@ -34,7 +34,14 @@ from ...linking.targets import (
 from ...model import Binding, Dotted, ImportStatement, Symbol, SymbolKind
 from .modules import EcmaProject, resolve_specifier
 from .returns import THIS
-from .syntax import CALLED, ELEMENT, element_of, returned_part, split_argument_part
+from .syntax import (
+    CALLED,
+    ELEMENT,
+    ELEMENT_CALLS,
+    element_of,
+    returned_part,
+    split_argument_part,
+)
 
 __all__ = ["JS_GLOBALS", "EcmaResolver"]
 
@@ -55,7 +62,6 @@ _MAX_DEPTH = 12
 _SCOPES_OF_NAMES = ("namespace",)  # the class-like symbols that scope names
 _EXPORTS = ("module", "exports")
 # array methods that give one of the array's elements
-_ELEMENT_CALLS = frozenset({"find", "findLast", "at", "pop", "shift"})
 
 
 @dataclass
@@ -500,7 +506,7 @@ class EcmaResolver:
         if binding.kind == "export":
             return value
         result = self.call_result(value)
-        if result is None and binding.value[-1] in _ELEMENT_CALLS and len(binding.value) > 1:
+        if result is None and binding.value[-1] in ELEMENT_CALLS and len(binding.value) > 1:
             # `xs.find(…)` of an array: one of its elements (not a method of ours)
             element = element_of(binding.value[:-1])
             return mark(self.resolve_dotted(binding.scope, element, module, binding.line), True)

@@ -19,6 +19,7 @@ _NESTED = FUNCTION_NODES | {
     "class_declaration",
     "method_definition",
     "function_declaration",
+    "generator_function_declaration",
 }
 
 

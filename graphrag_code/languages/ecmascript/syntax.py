@@ -10,7 +10,8 @@ from ...parsing.treesitter import member_chain
 from ...parsing.treesitter import node_text as _text
 
 __all__ = [
-    "CALLED", "ELEMENT", "FUNCTION_NODES", "RETURNED_ELEMENT", "argument_part", "callee_parts",
+    "CALLED", "ELEMENT", "ELEMENT_CALLS", "FUNCTION_NODES", "RETURNED_ELEMENT", "argument_part",
+    "callee_parts",
     "dotted_name", "element_of", "is_exports", "pattern_names", "required_specifier",
     "returned_part", "specifier_names", "split_argument_part", "string_literal", "unwrap",
 ]  # fmt: skip
@@ -19,6 +20,8 @@ __all__ = [
 FUNCTION_NODES = frozenset(
     {"function_expression", "arrow_function", "generator_function", "function"}
 )
+# array methods that return one of the array's elements (`xs.find(…)`)
+ELEMENT_CALLS = frozenset({"find", "findLast", "at", "pop", "shift"})
 _SCOPE_HEADS = {"this": "this", "super": "super()"}
 # the name of the elements of `xs` (`xs[]`): what `xs[i]`, `for (const x of xs)` and the
 # callback of `xs.forEach(x => …)` see, bound where `xs` is declared as `Foo[]`

@@ -16,6 +16,7 @@ from ....model import (
 from ..resolver import External, Instance, ModuleRef, SymbolRef
 from .budget import MAX_CANDIDATES, Where
 from .records import (
+    ATTRIBUTE_HOME,
     Bound,
     Container,
     Inert,
@@ -133,7 +134,9 @@ def _class_attribute_of(self: ValueFlowAnalysis, class_name: str, name: str) -> 
             return Values.of(SymbolRef(members[0]))
         flows = [f for f in self.lookups.attribute_flows(cls, name) if f.scope == cls]
         if flows:
-            return self._flow_values(flows, ("attr", cls, name), f"the attribute `{cls}.{name}`")
+            return self._flow_values(
+                flows, (ATTRIBUTE_HOME, cls, name), f"the attribute `{cls}.{name}`"
+            )
     typed = self.resolver.class_member(class_name, name, instance=False)
     return of_target(typed) if typed is not None else Values.unknown()
 
@@ -190,11 +193,11 @@ def _inherited_values(
     what they read through it is what `class_name` says (`self.storage_class()` in a
     base's `__init__`, the subclass overriding `storage_class`)."""
     if owner == class_name or all(flow.scope == owner for flow in flows):
-        return self._flow_values(flows, ("attr", owner, name), why)
+        return self._flow_values(flows, (ATTRIBUTE_HOME, owner, name), why)
     outer = self._self_class
     self._self_class = class_name
     try:
-        return self._flow_values(flows, ("attr", owner, name), why)
+        return self._flow_values(flows, (ATTRIBUTE_HOME, owner, name), why)
     finally:
         self._self_class = outer
 
@@ -237,7 +240,7 @@ def _stored_outside(self: ValueFlowAnalysis, class_name: str, name: str) -> Valu
             and (value.class_name in mro or class_name in self.resolver.mro(value.class_name))
             for value, _ in receivers
         ):
-            values = homed(self._eval(flow.value, where), ("attr", class_name, name))
+            values = homed(self._eval(flow.value, where), (ATTRIBUTE_HOME, class_name, name))
             result.add(values, f"`{'.'.join(flow.target)} = …`")
     return result
 

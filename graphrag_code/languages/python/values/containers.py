@@ -23,6 +23,7 @@ from ....model import (
 from ..resolver import External, Instance, SymbolRef
 from .budget import Where
 from .records import (
+    ATTRIBUTE_HOME,
     Container,
     Generator,
     Inert,
@@ -170,7 +171,7 @@ def _additions(self: ValueFlowAnalysis, container: Container) -> list[ValueFlow]
     if home is None:
         return []
     marks = ("<item>", "<items>")
-    if home[0] == "attr":
+    if home[0] == ATTRIBUTE_HOME:
         # the class that sets the attribute, and its bases: a mixin's method may add to
         # it (requests' `RequestHooksMixin.register_hook` to `PreparedRequest.hooks`)
         flows = [

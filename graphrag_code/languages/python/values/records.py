@@ -16,10 +16,33 @@ from ....model import Arguments, Block, Expr
 from ..resolver import External, Instance, ModuleRef, SymbolRef, Target
 
 __all__ = [
-    "ARGUMENT_CALLERS", "DYNAMIC", "EMPTY_CONTAINERS", "IDENTITY", "IDENTITY_FACTORIES",
-    "ITERATING", "SPECIAL_CALLERS", "STREAM_WRAPPERS", "Bound", "Container", "Generator", "Inert",
-    "Lambda", "Partial", "SharedValues", "Super", "Value", "Values", "View", "chain",
-    "container_why", "externals", "externals_only", "homed", "of_target", "union",
+    "ARGUMENT_CALLERS",
+    "ATTRIBUTE_HOME",
+    "DYNAMIC",
+    "EMPTY_CONTAINERS",
+    "IDENTITY",
+    "IDENTITY_FACTORIES",
+    "ITERATING",
+    "SPECIAL_CALLERS",
+    "STREAM_WRAPPERS",
+    "Bound",
+    "Container",
+    "Generator",
+    "Inert",
+    "Lambda",
+    "Partial",
+    "SharedValues",
+    "Super",
+    "Value",
+    "Values",
+    "View",
+    "chain",
+    "container_why",
+    "externals",
+    "externals_only",
+    "homed",
+    "of_target",
+    "union",
 ]  # fmt: skip
 
 # Decorators (and wrapper factories) that return the function they are given, as far as
@@ -119,13 +142,18 @@ class Partial:
     auto_attribs=True)(cls)` passes `cls` first)."""
 
 
+# the tag of an attribute's home: no scope is named so (`attr` may be a module's name)
+ATTRIBUTE_HOME = "<attribute>"
+
+
 @dataclass(frozen=True, slots=True)
 class Container:
     """A list, tuple, set or dict display (or a comprehension) and where it is stored.
 
     `elements` are unevaluated: list/tuple/set -> (Expr, ...), dict -> ((key, value), ...);
     `home` names the variable or attribute it was bound to, so elements added there
-    (`x.append(f)`, `x[k] = f`) count too.
+    (`x.append(f)`, `x[k] = f`) count too: `(scope, name)`, or `(ATTRIBUTE_HOME, class,
+    name)` for an attribute.
     """
 
     kind: str
