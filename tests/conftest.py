@@ -23,6 +23,7 @@ from pydantic import SecretStr
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.runtime.endpoint import Neo4jEndpoint
 from graphrag_code.runtime.server.endpoints import temporary_local_server
+from graphrag_code.runtime.server.local import LocalNeo4jServer, free_port
 from graphrag_code.settings import Settings
 
 TEST_NEO4J_VERSION = os.environ.get("GRAPHRAG_CODE_TEST_NEO4J_VERSION")
@@ -50,7 +51,7 @@ def _docker_answers() -> bool:
     return True
 
 
-_SERVER_FIXTURES = frozenset({"neo4j_endpoint", "settings"})
+_SERVER_FIXTURES = frozenset({"neo4j_endpoint", "settings", "spare_server"})
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -105,6 +106,29 @@ def session_client(neo4j_endpoint: Neo4jEndpoint) -> Iterator[Neo4jClient]:
     client.verify()
     yield client
     client.close()
+
+
+@pytest.fixture(scope="session")
+def spare_server(
+    tmp_path_factory: pytest.TempPathFactory, settings: Settings
+) -> Iterator[LocalNeo4jServer]:
+    """A managed server of the tests' own, beside the session's, for the tests that drive the
+    launcher itself (stop, restart, the Browser it serves, its log-retention setting). A test
+    may stop and restart it but leaves it running; each start costs 10-15 s, so the tests
+    share one instead of starting their own."""
+    server = LocalNeo4jServer(
+        tmp_path_factory.mktemp("spare-home") / "home",
+        cache_dir=settings.cache_dir,
+        neo4j_version=settings.neo4j_version,
+        bolt_port=free_port(),
+        http_port=free_port(),
+        heap="512m",
+        pagecache="64m",
+        tx_log_retention="2 files",
+    )
+    server.start(attached=True)
+    yield server
+    server.stop()
 
 
 def wipe(client: Neo4jClient) -> None:

@@ -4,7 +4,6 @@ generated password, apply our style, run a curated query, save a screenshot."""
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 
@@ -15,8 +14,7 @@ from graphrag_code.graph.queries import load_query
 from graphrag_code.graph.schema import SchemaConfig, ensure_schema
 from graphrag_code.ingest.pipeline import build_graph
 from graphrag_code.runtime.server.endpoints import local_endpoint
-from graphrag_code.runtime.server.local import LocalNeo4jServer, free_port
-from graphrag_code.settings import Settings
+from graphrag_code.runtime.server.local import LocalNeo4jServer
 
 SHOP = Path(__file__).parent / "fixtures" / "shop"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -33,23 +31,13 @@ ARGS = [
 
 @pytest.fixture(scope="module")
 def browser_server(
-    tmp_path_factory: pytest.TempPathFactory, settings: Settings
-) -> Iterator[LocalNeo4jServer]:
-    server = LocalNeo4jServer(
-        tmp_path_factory.mktemp("browser-home"),
-        cache_dir=settings.cache_dir,
-        neo4j_version=settings.neo4j_version,
-        bolt_port=free_port(),
-        http_port=free_port(),
-        heap="512m",
-        pagecache="64m",
-    )
-    server.start(attached=True)
-    with Neo4jClient(local_endpoint(server)) as client:
+    spare_server: LocalNeo4jServer, tmp_path_factory: pytest.TempPathFactory
+) -> LocalNeo4jServer:
+    spare_server.start(attached=True)
+    with Neo4jClient(local_endpoint(spare_server)) as client:
         ensure_schema(client, SchemaConfig())
         build_graph(SHOP, client, repo="shop", state_dir=tmp_path_factory.mktemp("state"))
-    yield server
-    server.stop()
+    return spare_server
 
 
 def test_browser_connects_styles_and_runs_a_curated_query(

@@ -3,7 +3,6 @@ the graph with no duplicates (the same graph as a clean index)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,26 +14,19 @@ from graphrag_code.graph.schema import SchemaConfig, ensure_schema
 from graphrag_code.graph.writer import GraphWriter
 from graphrag_code.ingest.pipeline import build_graph
 from graphrag_code.runtime.server.endpoints import local_endpoint
-from graphrag_code.runtime.server.local import LocalNeo4jServer, free_port
-from graphrag_code.settings import Settings
+from graphrag_code.runtime.server.local import LocalNeo4jServer
 
+from .conftest import wipe
 from .test_ingest import SHOP, dump
 
 
 @pytest.fixture
-def own_server(tmp_path: Path, settings: Settings) -> Iterator[LocalNeo4jServer]:
-    server = LocalNeo4jServer(
-        tmp_path / "home",
-        cache_dir=settings.cache_dir,
-        neo4j_version=settings.neo4j_version,
-        bolt_port=free_port(),
-        http_port=0,
-        heap="512m",
-        pagecache="64m",
-    )
-    server.start(attached=True)
-    yield server
-    server.stop()
+def own_server(spare_server: LocalNeo4jServer) -> LocalNeo4jServer:
+    """The tests' spare server (conftest), running and empty: this test stops it."""
+    spare_server.start(attached=True)
+    with _client(spare_server) as client:
+        wipe(client)
+    return spare_server
 
 
 def _client(server: LocalNeo4jServer) -> Neo4jClient:

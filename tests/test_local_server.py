@@ -1,4 +1,5 @@
-"""The managed local server: start / status / stop, reuse of data, one server per home."""
+"""The managed local server: start / status / stop, reuse of data, one server per home. The
+running server is the tests' spare one (conftest), shared to start fewer servers."""
 
 from __future__ import annotations
 
@@ -27,73 +28,63 @@ def _server(home: Path, settings: Settings, **overrides: object) -> LocalNeo4jSe
     return LocalNeo4jServer(home, **options)  # type: ignore[arg-type]
 
 
-def test_start_status_stop_and_restart_reuses_data(tmp_path: Path, settings: Settings) -> None:
-    server = _server(tmp_path / "home", settings, tx_log_retention="2 files")
-    assert not server.status().running
-    try:
-        status = server.start()
-        assert status.running
-        assert status.bolt_uri == f"bolt://127.0.0.1:{server.bolt_port}"
-        assert status.auth
-        assert (server.password_file.stat().st_mode & 0o777) == 0o600
-
-        again = server.start()  # a second start finds the first server
-        assert again.pid == status.pid
-
-        auth = ("neo4j", server.password() or "")
-        with GraphDatabase.driver(status.bolt_uri, auth=auth) as driver:
-            driver.execute_query("CREATE (:Marker {value: 42})")
-            policy, _, _ = driver.execute_query(
-                "SHOW SETTINGS YIELD name, value "
-                "WHERE name = 'db.tx_log.rotation.retention_policy' RETURN value"
-            )
-        assert [r["value"] for r in policy] == ["2 files"]
-        assert server.stop()
-        assert not server.status().running
-        assert not server.stop()  # stopping twice is harmless
-
-        restarted = server.start()
-        assert restarted.pid != status.pid
-        with GraphDatabase.driver(restarted.bolt_uri or "", auth=auth) as driver:
-            records, _, _ = driver.execute_query("MATCH (m:Marker) RETURN m.value AS v")
-        assert [r["v"] for r in records] == [42]
-    finally:
-        server.stop()
+def test_a_second_start_finds_the_running_server(spare_server: LocalNeo4jServer) -> None:
+    status = spare_server.start(attached=True)
+    assert status.running
+    assert status.bolt_uri == f"bolt://127.0.0.1:{spare_server.bolt_port}"
+    assert status.auth
+    assert (spare_server.password_file.stat().st_mode & 0o777) == 0o600
+    again = spare_server.start(attached=True)
+    assert again.pid == status.pid
 
 
-def test_browser_is_served_on_loopback(tmp_path: Path, settings: Settings) -> None:
+def test_browser_is_served_on_loopback(spare_server: LocalNeo4jServer) -> None:
     import urllib.request
 
-    server = _server(tmp_path / "home", settings)
-    try:
-        status = server.start()
-        assert status.browser_url is not None
-        with urllib.request.urlopen(status.browser_url, timeout=10) as response:
-            page = response.read().decode()
-        assert "<html" in page.lower()
-        request = urllib.request.Request(
-            f"http://127.0.0.1:{server.http_port}/", headers={"Accept": "application/json"}
-        )
-        with urllib.request.urlopen(request, timeout=10) as response:
-            discovery = response.read().decode()
-        assert f"bolt://127.0.0.1:{server.bolt_port}" in discovery
-    finally:
-        server.stop()
+    status = spare_server.start(attached=True)
+    assert status.browser_url is not None
+    with urllib.request.urlopen(status.browser_url, timeout=10) as response:
+        page = response.read().decode()
+    assert "<html" in page.lower()
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{spare_server.http_port}/", headers={"Accept": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        discovery = response.read().decode()
+    assert f"bolt://127.0.0.1:{spare_server.bolt_port}" in discovery
 
 
-def test_wrong_password_is_rejected(tmp_path: Path, settings: Settings) -> None:
+def test_wrong_password_is_rejected(spare_server: LocalNeo4jServer) -> None:
     from neo4j.exceptions import AuthError
 
-    server = _server(tmp_path / "home", settings, http_port=0)
-    try:
-        status = server.start()
-        with (
-            GraphDatabase.driver(status.bolt_uri or "", auth=("neo4j", "wrong")) as driver,
-            pytest.raises(AuthError),
-        ):
-            driver.verify_connectivity()
-    finally:
-        server.stop()
+    status = spare_server.start(attached=True)
+    with (
+        GraphDatabase.driver(status.bolt_uri or "", auth=("neo4j", "wrong")) as driver,
+        pytest.raises(AuthError),
+    ):
+        driver.verify_connectivity()
+
+
+def test_stop_then_restart_reuses_data(spare_server: LocalNeo4jServer) -> None:
+    status = spare_server.start(attached=True)
+    auth = ("neo4j", spare_server.password() or "")
+    with GraphDatabase.driver(status.bolt_uri or "", auth=auth) as driver:
+        driver.execute_query("MATCH (m:Marker) DETACH DELETE m")
+        driver.execute_query("CREATE (:Marker {value: 42})")
+        policy, _, _ = driver.execute_query(
+            "SHOW SETTINGS YIELD name, value "
+            "WHERE name = 'db.tx_log.rotation.retention_policy' RETURN value"
+        )
+    assert [r["value"] for r in policy] == ["2 files"]
+    assert spare_server.stop()
+    assert not spare_server.status().running
+    assert not spare_server.stop()  # stopping twice is harmless
+
+    restarted = spare_server.start(attached=True)
+    assert restarted.pid != status.pid
+    with GraphDatabase.driver(restarted.bolt_uri or "", auth=auth) as driver:
+        records, _, _ = driver.execute_query("MATCH (m:Marker) RETURN m.value AS v")
+    assert [r["v"] for r in records] == [42]
 
 
 def test_taken_port_gives_a_clear_error(tmp_path: Path, settings: Settings) -> None:
