@@ -13,9 +13,9 @@ import pytest
 from graphrag_code.cli.main import build_parser
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.ingest.offline import link_repository
-from graphrag_code.ingest.pipeline import IndexOptions, build_graph
+from graphrag_code.ingest.pipeline import IndexOptions, _kept_choices, build_graph
 from graphrag_code.ingest.report import IngestReport
-from graphrag_code.ingest.state import StateStore
+from graphrag_code.ingest.state import IndexState, StateStore
 from graphrag_code.languages import language_named
 from graphrag_code.model import EdgeKind, SkippedFile
 from graphrag_code.parsing.generated import HEAD_BYTES, FileEnds, read_ends, why_generated
@@ -166,12 +166,29 @@ def test_the_index_command_takes_include_generated() -> None:
     assert parser.parse_args(["index", ".", "--include-generated"]).include_generated is True
 
 
+def test_a_refresh_keeps_the_choices_the_last_run_saved() -> None:
+    """`keep_choices` (`diff`, MCP, a watcher) reads what the saved state's run read; a
+    repository without a state takes the options as given."""
+    saved = IndexState(repo="g", token="t", languages=("python",), include_generated=True)
+    kept = _kept_choices(IndexOptions(keep_choices=True), saved)
+    assert (kept.languages, kept.include_generated) == (frozenset({"python"}), True)
+    assert not kept.keep_choices
+    given = IndexOptions(languages=frozenset({"ts"}), keep_choices=True)
+    first = _kept_choices(given, None)
+    assert (first.languages, first.include_generated) == (frozenset({"ts"}), False)
+
+
 def _paths(client: Neo4jClient, repo: str) -> set[str]:
     rows = client.read(
         "MATCH (n:Code {repo: $repo}) WHERE n.path IS NOT NULL RETURN DISTINCT n.path AS path",
         {"repo": repo},
     )
     return {row["path"] for row in rows}
+
+
+def _symbols(client: Neo4jClient, repo: str) -> set[str]:
+    rows = client.read("MATCH (n:Code {repo: $repo}) RETURN n.id AS id", {"repo": repo})
+    return {row["id"] for row in rows}
 
 
 def test_incremental_runs_follow_the_option(neo4j: Neo4jClient, tmp_path: Path) -> None:
@@ -188,6 +205,14 @@ def test_incremental_runs_follow_the_option(neo4j: Neo4jClient, tmp_path: Path) 
     )
     assert (everything.mode, everything.skipped) == ("incremental", [])
     assert _paths(neo4j, "g") == HANDWRITTEN | set(SKIPPED)
+    # a refresh (`diff`, MCP, a watcher) after an edit reads the generated files again
+    handwritten = root / "py" / "handwritten.py"
+    handwritten.write_text(handwritten.read_text() + "\n\ndef added():\n    return 1\n")
+    kept = IndexOptions(keep_choices=True)
+    refreshed = build_graph(root, neo4j, repo="g", state_dir=state, options=kept)
+    assert (refreshed.mode, refreshed.files_parsed, refreshed.skipped) == ("incremental", 1, [])
+    assert _paths(neo4j, "g") == HANDWRITTEN | set(SKIPPED)
+    assert "g:py.api_pb2.message" in _symbols(neo4j, "g")
     again = build_graph(root, neo4j, repo="g", state_dir=state)
     assert again.mode == "incremental"
     assert {s.path: s.reason for s in again.skipped} == SKIPPED

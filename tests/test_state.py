@@ -59,6 +59,30 @@ def test_a_saved_state_loads_back_equal(tmp_path: Path) -> None:
     assert restored.implicit_calls == _parsed("a.py", "a").implicit_calls
 
 
+def test_a_state_keeps_the_run_s_choices_and_reads_the_format_before_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`include_generated` and `languages` are what a refresh reads again; a state of format
+    35, saved before `include_generated` was, loads as a run that skipped generated files."""
+    state = replace(_state(), languages=("python",), include_generated=True)
+    StateStore(tmp_path / "new").save(SERVER, DATABASE, state)
+    loaded = StateStore(tmp_path / "new").load(SERVER, DATABASE, "demo")
+    assert loaded is not None
+    assert (loaded.languages, loaded.include_generated) == (("python",), True)
+    old = replace(_state(), languages=("python",))
+    del vars(old)["include_generated"]  # as a format-35 run pickled it
+    monkeypatch.setattr(state_module, "_FORMAT", 35)
+    StateStore(tmp_path / "old").save(SERVER, DATABASE, old)
+    monkeypatch.undo()
+    loaded = StateStore(tmp_path / "old").load(SERVER, DATABASE, "demo")
+    assert loaded is not None
+    assert (loaded.languages, loaded.include_generated) == (("python",), False)
+    monkeypatch.setattr(state_module, "_FORMAT", 34)
+    StateStore(tmp_path / "older").save(SERVER, DATABASE, state)
+    monkeypatch.undo()
+    assert StateStore(tmp_path / "older").load(SERVER, DATABASE, "demo") is None
+
+
 def test_a_state_saved_early_is_in_place_only_once_committed(tmp_path: Path) -> None:
     """The run writes its state while the server still writes the graph: until the run
     commits it, the previous state is what a new run loads; a run that fails leaves no

@@ -87,6 +87,10 @@ class IndexOptions:
     # index generated files and bundles too (`generated.py`); by default they are skipped,
     # each with its reason in the report
     include_generated: bool = False
+    # read what the repository's last run read (its `languages`, `include_generated`), which
+    # its state records, in place of the two above: a refresh (`diff`, MCP, a watcher's runs)
+    # keeps the user's choices. A repository without a state takes the two above.
+    keep_choices: bool = False
 
 
 def valid_repo_name(name: str) -> str:
@@ -140,9 +144,11 @@ def build_graph(
             raise IngestError("build_graph needs a state_dir or a store")
         store = StateStore(state_dir)
 
-    langs = LanguageRun.of(options.languages)
     with _timed(report, "state"):
         state = None if options.full else usable_state(store, client, writer, name)
+        if options.keep_choices:
+            options = _kept_choices(options, state or _saved(store, client, name))
+        langs = LanguageRun.of(options.languages)
         if state is not None and state.languages != langs.names:
             state = None  # another choice of languages: a full run
     with _timed(report, "walk"):
@@ -228,6 +234,7 @@ def build_graph(
             _summarise(run, index, links)
             new_state = next_state(run, index, links, relink, node_ids, stats, token, skipped_sha)
             new_state.project, new_state.languages, new_state.tests = project, langs.names, tests
+            new_state.include_generated = options.include_generated
             new_state.summary = report.summary()
             if not background:  # a long-lived store saves in the background after the run
                 with _timed(report, "state"):
@@ -250,6 +257,25 @@ def build_graph(
             early.discard()  # nothing once committed
     writer.finish_run(token, head=_git_head(root), files=len(run.parsed), symbols=report.symbols)
     return report
+
+
+def _saved(store: StateStore, client: Neo4jClient, repo: str) -> IndexState | None:
+    """The repository's saved state, whether or not the graph still matches it (a full run
+    keeps the choices it records)."""
+    return store.load(client.endpoint.uri, client.database, repo, files=False)
+
+
+def _kept_choices(options: IndexOptions, state: IndexState | None) -> IndexOptions:
+    """`options` with the languages and generated files `state`'s run read (unchanged without
+    a state)."""
+    if state is None:
+        return replace(options, keep_choices=False)
+    return replace(
+        options,
+        languages=frozenset(state.languages) or None,
+        include_generated=state.include_generated,
+        keep_choices=False,
+    )
 
 
 def _unchanged(

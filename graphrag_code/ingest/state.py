@@ -118,8 +118,12 @@ _LAZY = ("roles", "seeds", "receivers", "reach")
 # `linking.edges.FileLinks`, `parsing.base.ModuleName`); 33: Python value-flow expressions
 # as typed records (`model.Name`, `model.Call`, ...), not tagged tuples); 34: `if x is None:`
 # arms as `("<none>", x)` flows; 35: the code that runs only when a parameter is or is not
-# None as `("<is None>", p)` / `("<is not None>", p)` flows, in place of 34's)
-_FORMAT = 35
+# None as `("<is None>", p)` / `("<is not None>", p)` flows, in place of 34's; 36: whether
+# the run read generated files, `include_generated`)
+_FORMAT = 36
+# the formats read: 35 differs only by lacking `include_generated`, read as False (what its
+# runs did unless asked otherwise)
+_READ_FORMATS = frozenset({35, _FORMAT})
 _MAGIC = b"graphrag-code state\n"  # then the table's offset, 8 bytes little-endian
 # the per-file fields pickled one file at a time on disk (see `StateStore._write`)
 _PER_FILE = ("parsed", "links", "node_ids")
@@ -153,6 +157,9 @@ class IndexState:
     # path -> (sha256, text)
     languages: tuple[str, ...] = ()
     project: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # whether the run read generated files and bundles (`index --include-generated`); with
+    # `languages`, what a refresh reads again (`IndexOptions.keep_choices`)
+    include_generated: bool = False
     tests: TestsBook = field(default_factory=TestsBook)
     # the run's figures for the whole repository, reported again by a run that finds nothing
     # changed (None: a state saved without them, e.g. by a test)
@@ -340,7 +347,7 @@ class StateStore:
         identity = _identity(handle.fileno())
         handle.seek(int.from_bytes(handle.read(8), "little"))
         table = pickle.load(handle)
-        if not isinstance(table, dict) or table.get("format") != _FORMAT:
+        if not isinstance(table, dict) or table.get("format") not in _READ_FORMATS:
             return None
         handle.seek(table["header"][0])
         state = pickle.load(handle)  # from the file: its call sites' bytes are not read twice
