@@ -32,6 +32,7 @@ from ..linking.flowkeys import value_references
 from ..linking.index import RepositoryIndex
 from ..model import Block, CallSite, Dotted, Expr, ImplicitCall, ImplicitMode, ParsedFile
 from ..parsing import ModuleName
+from .generated import GeneratedBook
 from .report import RepositorySummary
 
 __all__ = [
@@ -119,10 +120,10 @@ _LAZY = ("roles", "seeds", "receivers", "reach")
 # as typed records (`model.Name`, `model.Call`, ...), not tagged tuples); 34: `if x is None:`
 # arms as `("<none>", x)` flows; 35: the code that runs only when a parameter is or is not
 # None as `("<is None>", p)` / `("<is not None>", p)` flows, in place of 34's; 36: whether
-# the run read generated files, `include_generated`)
+# the run read generated files, `include_generated`, and its walk's verdicts, `generated`)
 _FORMAT = 36
 # the formats read: 35 differs only by lacking `include_generated`, read as False (what its
-# runs did unless asked otherwise)
+# runs did unless asked otherwise), and `generated` (None: every file's verdict made anew)
 _READ_FORMATS = frozenset({35, _FORMAT})
 _MAGIC = b"graphrag-code state\n"  # then the table's offset, 8 bytes little-endian
 # the per-file fields pickled one file at a time on disk (see `StateStore._write`)
@@ -160,6 +161,8 @@ class IndexState:
     # whether the run read generated files and bundles (`index --include-generated`); with
     # `languages`, what a refresh reads again (`IndexOptions.keep_choices`)
     include_generated: bool = False
+    # the generated-file verdicts of the run's walk (None: generated files were read)
+    generated: GeneratedBook | None = None
     tests: TestsBook = field(default_factory=TestsBook)
     # the run's figures for the whole repository, reported again by a run that finds nothing
     # changed (None: a state saved without them, e.g. by a test)
