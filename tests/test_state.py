@@ -205,24 +205,33 @@ def test_an_unreadable_or_foreign_state_file_means_a_full_run(tmp_path: Path) ->
 
 
 def test_a_kept_parse_gives_the_lookup_tables_what_its_flows_give() -> None:
-    """What a file uses as values is worked out once, when its parse is kept: the lookup
-    tables built from kept parses count the same names as those built from fresh ones."""
+    """What a file uses as values (and which of them are bound methods) is worked out once,
+    when its parse is kept: the lookup tables built from kept parses hold the same names as
+    those built from fresh ones."""
     source = (
         b"from handlers import on_save, on_load\n"
         b"HANDLERS = {'save': on_save, 'load': on_load}\n"
         b"def run(callback=default_hook):\n"
         b"    register(callback, helpers.retry)\n"
         b"    return make()()\n"
+        b"def later(store):\n"
+        b"    return [store.save, make().load]\n"
     )
     fresh = PythonParser().parse(
         path="app.py", module="app", is_package=False, source=source, sha256="0" * 64
     )
     kept, _calls = compact(fresh)
-    assert fresh.value_references is None
+    assert (fresh.value_references, fresh.bound_references) == (None, None)
     assert kept.value_references == (
-        "callback", "default_hook", "on_load", "on_save", "retry",
+        "callback", "default_hook", "load", "on_load", "on_save", "retry", "save",
     )  # fmt: skip
+    # bound: taken off a name (`make().load` is taken off a call, which no resolver names)
+    assert kept.bound_references == (
+        ("retry", "app.run", ("helpers",)),
+        ("save", "app.later", ("store",)),
+    )
     assert RepositoryIndex([kept]).value_names == RepositoryIndex([fresh]).value_names
+    assert RepositoryIndex([kept]).bound_references == RepositoryIndex([fresh]).bound_references
 
 
 def test_a_state_read_in_two_steps_equals_one_read_whole(tmp_path: Path) -> None:

@@ -34,7 +34,8 @@ from ..model import (
 
 __all__ = [
     "ATTRIBUTE", "CALL_KEY", "CONTAINER_MARKS", "FLOWS_KEY", "GLOBALS", "SIGNATURE_KEY",
-    "STORE_KEY", "VALUE_CALLS", "VALUE_KEY", "bound_references", "call_names", "flow_keys",
+    "STORE_KEY", "VALUE_CALLS", "VALUE_KEY", "BoundReference", "bound_references", "call_names",
+    "flow_keys",
     "mentions", "pass_name", "store_names", "stores", "value_calls", "value_names",
     "value_references",
 ]  # fmt: skip
@@ -71,7 +72,8 @@ def _value_references(parsed: ParsedFile) -> list[str]:
 def _references(parsed: ParsedFile) -> Iterator[tuple[str, str, Dotted | None]]:
     """(scope, name, what it is taken off) of each value reference (`_value_references`):
     `x.m` is `m` taken off `x`, `f` is taken off nothing (`()`), `f().m` off an expression
-    (None)."""
+    (None). The parser folds an attribute of a name into the name (`Name(("x", "m"))`), so
+    an `Attribute` is always taken off an expression."""
     stack: list[tuple[str, Expr]] = [(flow.scope, flow.value) for flow in parsed.flows]
     stack += [(call.scope, value) for call in parsed.passes for _, value in call.arguments]
     while stack:
@@ -82,7 +84,7 @@ def _references(parsed: ParsedFile) -> Iterator[tuple[str, str, Dotted | None]]:
             case Definition(qualified_name):
                 yield scope, qualified_name.rpartition(".")[2], ()
             case Attribute(value, name):
-                yield scope, name, value.dotted if isinstance(value, Name) else None
+                yield scope, name, None
                 stack.append((scope, value))
             case Call(callee, arguments):
                 if not isinstance(callee, Name):
@@ -93,12 +95,23 @@ def _references(parsed: ParsedFile) -> Iterator[tuple[str, str, Dotted | None]]:
                 stack += [(scope, part) for part in subexpressions(other)]
 
 
-def bound_references(parsed: ParsedFile) -> list[tuple[str, str, Dotted | None]]:
-    """(name, scope, what it is taken off) of each value reference that takes an attribute
-    off something (`obj.method`, not `function`): how a method becomes a value, bound."""
-    return sorted(
-        {(name, scope, owner) for scope, name, owner in _references(parsed) if owner != ()},
-        key=lambda found: (found[0], found[1], found[2] or ()),
+BoundReference = tuple[str, str, Dotted]
+"""(attribute, scope, the name it is taken off): `obj.method` used as a value in `scope`."""
+
+
+def bound_references(parsed: ParsedFile) -> tuple[BoundReference, ...]:
+    """The value references that take an attribute off a name (`obj.method`, not `function`
+    nor `make().method`, whose owner no resolver names): how a method becomes a value,
+    bound. Those its parse carries when it was kept in the incremental state, else worked
+    out now."""
+    if parsed.bound_references is not None:
+        return parsed.bound_references
+    return _bound_references(parsed)
+
+
+def _bound_references(parsed: ParsedFile) -> tuple[BoundReference, ...]:
+    return tuple(
+        sorted({(name, scope, owner) for scope, name, owner in _references(parsed) if owner})
     )
 
 
