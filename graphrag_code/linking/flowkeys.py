@@ -37,7 +37,7 @@ __all__ = [
     "STORE_KEY", "VALUE_CALLS", "VALUE_KEY", "BoundReference", "bound_references", "call_names",
     "flow_keys",
     "mentions", "pass_name", "store_names", "stores", "value_calls", "value_names",
-    "value_references",
+    "value_parts", "value_references",
 ]  # fmt: skip
 
 FLOWS_KEY = "flows:"
@@ -74,25 +74,38 @@ def _references(parsed: ParsedFile) -> Iterator[tuple[str, str, Dotted | None]]:
     `x.m` is `m` taken off `x`, `f` is taken off nothing (`()`), `f().m` off an expression
     (None). The parser folds an attribute of a name into the name (`Name(("x", "m"))`), so
     an `Attribute` is always taken off an expression."""
-    stack: list[tuple[str, Expr]] = [(flow.scope, flow.value) for flow in parsed.flows]
-    stack += [(call.scope, value) for call in parsed.passes for _, value in call.arguments]
+    roots = [(flow.scope, flow.value) for flow in parsed.flows]
+    roots += [(call.scope, value) for call in parsed.passes for _, value in call.arguments]
+    for scope, root in roots:
+        for part in value_parts(root):
+            match part:
+                case Name(dotted):
+                    yield scope, dotted[-1], dotted[:-1]
+                case Definition(qualified_name):
+                    yield scope, qualified_name.rpartition(".")[2], ()
+                case Attribute(_, name):
+                    yield scope, name, None
+
+
+def value_parts(expr: Expr) -> Iterator[Name | Definition | Attribute]:
+    """The parts of an expression that it uses as values: names, definitions (a decorated
+    `def`) and attributes of other expressions, but not the names it only calls (`f(x)` uses
+    `x`; `make()()` uses what `make` returns, not `make`)."""
+    stack = [expr]
     while stack:
-        scope, expr = stack.pop()
-        match expr:
-            case Name(dotted):
-                yield scope, dotted[-1], dotted[:-1]
-            case Definition(qualified_name):
-                yield scope, qualified_name.rpartition(".")[2], ()
-            case Attribute(value, name):
-                yield scope, name, None
-                stack.append((scope, value))
+        item = stack.pop()
+        match item:
+            case Name() | Definition():
+                yield item
+            case Attribute(value, _):
+                yield item
+                stack.append(value)
             case Call(callee, arguments):
                 if not isinstance(callee, Name):
-                    # `make()()`: what `make` returns is a value, not make
-                    stack.append((scope, callee))
-                stack += [(scope, value) for _, value in arguments]
+                    stack.append(callee)
+                stack += [value for _, value in arguments]
             case other:
-                stack += [(scope, part) for part in subexpressions(other)]
+                stack += subexpressions(other)
 
 
 BoundReference = tuple[str, str, Dotted]
