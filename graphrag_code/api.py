@@ -82,6 +82,7 @@ def index_repository(
     on_wait: Callable[[str], None] | None = None,
     languages: frozenset[str] | None = None,
     include_generated: bool = False,
+    keep_choices: bool = False,
 ) -> IngestReport:
     """Index the repository at `path` (incrementally when it was indexed before), then embed
     the nodes whose text changed.
@@ -99,7 +100,9 @@ def index_repository(
     stage) and waits for it. `languages` ({"py", "ts"}, names or aliases) restricts the run to
     those languages' files. Generated files (a `Code generated … DO NOT EDIT` or protoc
     header) and bundles beside their sources (`index.umd.js`, `.d.ts` beside its `.js`) are
-    skipped, each with its reason in the report, unless `include_generated`.
+    skipped, each with its reason in the report, unless `include_generated`. `keep_choices`
+    reads what the repository's last run read (its languages, generated files or not) in
+    place of those two: a refresh keeps what the user chose.
     """
     settings = settings or load_settings()
     embedder = embedder or make_embedder(settings)
@@ -123,6 +126,7 @@ def index_repository(
                     changed_paths=changed_paths,
                     languages=languages,
                     include_generated=include_generated,
+                    keep_choices=keep_choices,
                 ),
                 progress=progress,
             )
@@ -155,15 +159,17 @@ def watch_repository(
     stop_event: threading.Event | None = None,
     languages: frozenset[str] | None = None,
     store: StateStore | None = None,
-    include_generated: bool = False,
+    include_generated: bool | None = None,
 ) -> None:
     """Block, re-indexing `path` after each debounced batch of relevant changes (and
     embedding what changed, unless `embed` is False). Run one `index_repository` first: it
     catches up with changes made while no watcher ran. The incremental state stays in memory
     between runs (in `store`, when the caller holds one), so each re-index after a one-file
-    edit takes well under a second."""
+    edit takes well under a second. With neither `languages` nor `include_generated` given,
+    each run reads what the last run read (the `index` run's choices)."""
     store = store or StateStore(settings.cache_dir / "graphs")
     embedder = embedder or make_embedder(settings)
+    keep_choices = languages is None and include_generated is None
 
     def reindex(changed: frozenset[str]) -> None:
         on_report(
@@ -177,7 +183,8 @@ def watch_repository(
                 store=store,
                 changed_paths=changed,
                 languages=languages,
-                include_generated=include_generated,
+                include_generated=bool(include_generated),
+                keep_choices=keep_choices,
             )
         )
 

@@ -138,12 +138,14 @@ class CodeGraph:
         progress: ProgressReporter | None = None,
         languages: Iterable[str] | None = None,
         include_generated: bool = False,
+        keep_choices: bool = False,
     ) -> IngestReport:
         """Index (incrementally after the first time) the repository at `path`, then embed
         what changed (`embed=False`: graph and full-text only). `languages` (`["py", "ts"]`)
         restricts the run to those languages; by default every supported one is read.
         Generated files and bundles are skipped (the report says why) unless
-        `include_generated`."""
+        `include_generated`. `keep_choices` reads what the last run of the repository read
+        (its languages, generated files or not) in place of those two, as a refresh wants."""
         self._searcher = None  # repository sizes (candidate over-fetch) change with indexing
         return index_repository(
             path,
@@ -157,6 +159,7 @@ class CodeGraph:
             store=self._store,
             languages=frozenset(languages) if languages is not None else None,
             include_generated=include_generated,
+            keep_choices=keep_choices,
         )
 
     def embed(
@@ -189,14 +192,15 @@ class CodeGraph:
         on_report: Callable[[IngestReport], None] = lambda _report: None,
         embed: bool = True,
         languages: Iterable[str] | None = None,
-        include_generated: bool = False,
+        include_generated: bool | None = None,
         debounce_ms: int = 500,
         stop_event: threading.Event | None = None,
         stop_after: int | None = None,
     ) -> None:
         """Block, re-indexing `path` after each debounced batch of changes and handing each
         run's report to `on_report`, until `stop_event` is set (or `stop_after` runs). Call
-        `index` first: it catches up with the edits made while nothing watched."""
+        `index` first: it catches up with the edits made while nothing watched. With neither
+        `languages` nor `include_generated` given, each run reads what the last one read."""
 
         def indexed(report: IngestReport) -> None:
             self._searcher = None  # as after `index`
@@ -381,7 +385,7 @@ class CodeGraph:
         name = repo or root.name
         files_parsed = 0
         if update:
-            files_parsed = self.index(root, name, embed=False).files_parsed
+            files_parsed = self.index(root, name, embed=False, keep_choices=True).files_parsed
         info = self.reader.repository(name)
         if info is None:
             raise RepositoryNotFoundError(name, known=list(repository_statuses(self.client)))

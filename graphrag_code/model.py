@@ -628,6 +628,9 @@ class ParsedFile:
     # lookup tables read them instead of walking every file's flows again (Django: 0.38 s of
     # each incremental run); None: not worked out yet (`linking.flowkeys.value_references`)
     value_references: tuple[str, ...] | None = None
+    # likewise the (attribute, scope, what it is taken off) of each attribute taken off a
+    # name as a value (`obj.method`: a bound method; `linking.flowkeys.bound_references`)
+    bound_references: tuple[tuple[str, str, Dotted], ...] | None = None
 
 
 @dataclass(frozen=True)

@@ -155,3 +155,29 @@ def drop_search_indexes(client: Neo4jClient) -> None:
     for row in rows:
         client.write("DROP INDEX $name IF EXISTS", {"name": row["name"]})
     client.write("MATCH (m:EmbeddingIndex) DETACH DELETE m")
+
+
+def point_the_cli_at(
+    monkeypatch: pytest.MonkeyPatch,
+    endpoint: Neo4jEndpoint,
+    cache_dir: Path,
+    *,
+    embedder: str | None = "hashing",
+) -> None:
+    """The CLI builds its Settings from the environment: point it at `endpoint`, with a cache
+    of its own and the `embedder` (hashing: fast, the same code path; None: the default). An
+    empty password is no password (`resolve_endpoint`)."""
+    monkeypatch.setenv("NEO4J_URI", endpoint.uri)
+    monkeypatch.setenv("NEO4J_USERNAME", endpoint.username)
+    password = endpoint.password
+    monkeypatch.setenv("NEO4J_PASSWORD", password.get_secret_value() if password else "")
+    monkeypatch.setenv("NEO4J_DATABASE", endpoint.database)
+    if embedder is not None:
+        monkeypatch.setenv("GRAPHRAG_CODE_EMBEDDER", embedder)
+    monkeypatch.setenv("GRAPHRAG_CODE_CACHE_DIR", str(cache_dir))
+
+
+@pytest.fixture
+def cli_env(monkeypatch: pytest.MonkeyPatch, neo4j_endpoint: Neo4jEndpoint, tmp_path: Path) -> None:
+    """The CLI's environment pointing at the test server (`point_the_cli_at`)."""
+    point_the_cli_at(monkeypatch, neo4j_endpoint, tmp_path / "cli-cache")

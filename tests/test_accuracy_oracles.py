@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks.accuracy.graph_accuracy import _second_opinion_pairs, compare
+from benchmarks.accuracy.call_pairs import second_opinion_pairs
+from benchmarks.accuracy.graph_accuracy import compare
 from benchmarks.oracles import calls_jedi, calls_mypy, imports_grimp
 
 
@@ -62,5 +63,5 @@ def test_mypy_speaks_only_where_jedi_is_silent() -> None:
             {"module": "pkg.a", "line": 10, "target": "werkzeug.x"},  # not in the package
         ]
     }
-    assert _second_opinion_pairs(jedi, mypy) == {("pkg.a", "pkg.b.Base.m")}
-    assert _second_opinion_pairs(jedi, None) == set()
+    assert second_opinion_pairs(jedi, mypy) == {("pkg.a", "pkg.b.Base.m")}
+    assert second_opinion_pairs(jedi, None) == set()

@@ -18,7 +18,6 @@ from graphrag_code.codegraph import CodeGraph
 from graphrag_code.embedding import HashingEmbedder
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.retrieval.search import SearchOptions
-from graphrag_code.runtime.endpoint import Neo4jEndpoint
 from graphrag_code.settings import Settings
 
 from .conftest import drop_search_indexes
@@ -122,20 +121,10 @@ def test_diff_lists_possible_reach_after_the_certain_and_walks_no_further(
     ]
 
 
+@pytest.mark.usefixtures("cli_env")
 def test_the_command_line_says_what_an_answer_leans_on(
-    graph: CodeGraph,
-    monkeypatch: pytest.MonkeyPatch,
-    neo4j_endpoint: Neo4jEndpoint,
-    tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
+    graph: CodeGraph, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setenv("NEO4J_URI", neo4j_endpoint.uri)
-    monkeypatch.setenv("NEO4J_USERNAME", neo4j_endpoint.username)
-    password = neo4j_endpoint.password
-    monkeypatch.setenv("NEO4J_PASSWORD", password.get_secret_value() if password else "")
-    monkeypatch.setenv("NEO4J_DATABASE", neo4j_endpoint.database)
-    monkeypatch.setenv("GRAPHRAG_CODE_EMBEDDER", "hashing")
-    monkeypatch.setenv("GRAPHRAG_CODE_CACHE_DIR", str(tmp_path / "cli-cache"))
     capsys.readouterr()
     assert cli_main(["callers", "lean.core.lonely", "--repo", REPO]) == 0
     out = capsys.readouterr().out

@@ -21,7 +21,6 @@ from graphrag_code.errors import EmbeddingError, EmbeddingMismatchError, IngestE
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.graph.schema import ensure_schema
 from graphrag_code.ingest.embed_stage import embed_pending, node_ghost_text
-from graphrag_code.runtime.endpoint import Neo4jEndpoint
 from graphrag_code.settings import Settings
 
 from .conftest import drop_search_indexes
@@ -352,18 +351,6 @@ def test_reembed_with_the_same_model_recomputes_everything(
     assert report.embedded == len(embedder.texts) == 9
     with pytest.raises(IngestError, match="no repository 'nope'"):
         code.embed("nope")
-
-
-@pytest.fixture
-def cli_env(monkeypatch: pytest.MonkeyPatch, neo4j_endpoint: Neo4jEndpoint, tmp_path: Path) -> None:
-    """The CLI builds its Settings from the environment: point it at the test server."""
-    monkeypatch.setenv("NEO4J_URI", neo4j_endpoint.uri)
-    monkeypatch.setenv("NEO4J_USERNAME", neo4j_endpoint.username)
-    password = neo4j_endpoint.password
-    monkeypatch.setenv("NEO4J_PASSWORD", password.get_secret_value() if password else "")
-    monkeypatch.setenv("NEO4J_DATABASE", neo4j_endpoint.database)
-    monkeypatch.setenv("GRAPHRAG_CODE_EMBEDDER", "hashing")
-    monkeypatch.setenv("GRAPHRAG_CODE_CACHE_DIR", str(tmp_path / "cli-cache"))
 
 
 @pytest.mark.usefixtures("cli_env")

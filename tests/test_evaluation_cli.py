@@ -12,7 +12,7 @@ from graphrag_code.cli.main import main
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.runtime.endpoint import Neo4jEndpoint
 
-from .conftest import drop_search_indexes
+from .conftest import drop_search_indexes, point_the_cli_at
 from .history_repo import HistoryRepo, make_history_repo
 
 
@@ -28,17 +28,9 @@ def cli_env(
     monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
 ) -> Iterator[None]:
-    """The CLI builds its Settings from the environment: point it at the test server."""
+    """The CLI pointed at the test server, the search indexes dropped before and after."""
     drop_search_indexes(neo4j)
-    monkeypatch.setenv("NEO4J_URI", neo4j_endpoint.uri)
-    monkeypatch.setenv("NEO4J_USERNAME", neo4j_endpoint.username)
-    monkeypatch.setenv("NEO4J_DATABASE", neo4j_endpoint.database)
-    if neo4j_endpoint.password is not None:
-        monkeypatch.setenv("NEO4J_PASSWORD", neo4j_endpoint.password.get_secret_value())
-    else:
-        monkeypatch.delenv("NEO4J_PASSWORD", raising=False)
-    monkeypatch.setenv("GRAPHRAG_CODE_EMBEDDER", "hashing")
-    monkeypatch.setenv("GRAPHRAG_CODE_CACHE_DIR", str(tmp_path / "cache"))
+    point_the_cli_at(monkeypatch, neo4j_endpoint, tmp_path / "cache")
     yield
     drop_search_indexes(neo4j)
 

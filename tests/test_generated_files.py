@@ -6,19 +6,24 @@ and the hand-written files that must stay."""
 from __future__ import annotations
 
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from graphrag_code.cli.main import build_parser
 from graphrag_code.graph.client import Neo4jClient
+from graphrag_code.ingest import generated as generated_module
+from graphrag_code.ingest.generated import without_generated
+from graphrag_code.ingest.languages import LanguageRun
 from graphrag_code.ingest.offline import link_repository
-from graphrag_code.ingest.pipeline import IndexOptions, build_graph
+from graphrag_code.ingest.pipeline import IndexOptions, _kept_choices, build_graph
 from graphrag_code.ingest.report import IngestReport
-from graphrag_code.ingest.state import StateStore
+from graphrag_code.ingest.state import IndexState, StateStore
 from graphrag_code.languages import language_named
 from graphrag_code.model import EdgeKind, SkippedFile
 from graphrag_code.parsing.generated import HEAD_BYTES, FileEnds, read_ends, why_generated
+from graphrag_code.parsing.walker import walk_repository
 
 from .test_ingest import assert_equals_a_clean_index, dump
 
@@ -166,12 +171,58 @@ def test_the_index_command_takes_include_generated() -> None:
     assert parser.parse_args(["index", ".", "--include-generated"]).include_generated is True
 
 
+def test_verdicts_are_read_again_only_for_changed_content_or_paths(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A run reads the ends of no file whose content and siblings are as the last run saw
+    them; a path that comes or goes (a rule looks at siblings) has every verdict made anew."""
+    langs = LanguageRun.of(None)
+    rules = langs.derived
+    walked = walk_repository(FIXTURE, languages=langs.suffixes, project_files=langs.project_files)
+    first, book = without_generated(walked, rules)
+    reads: list[str] = []
+
+    def counted(absolute: str) -> FileEnds | None:
+        reads.append(absolute)
+        return read_ends(absolute)
+
+    monkeypatch.setattr(generated_module, "read_ends", counted)
+    again, same = without_generated(walked, rules, book=book)
+    assert (reads, again, same) == ([], first, book)
+    edited = [replace(f, sha256="0" * 64) if f.path == "py/meta.py" else f for f in walked.files]
+    _, _ = without_generated(replace(walked, files=edited), rules, book=book)
+    assert [Path(r).name for r in reads] == ["meta.py"]
+    reads.clear()
+    fewer = replace(walked, files=[f for f in walked.files if f.path != "pkg/src/helper.ts"])
+    kept, _ = without_generated(fewer, rules, book=book)
+    assert len(reads) == len(fewer.files)
+    assert {s.path: s.reason for s in first.skipped} == SKIPPED
+    assert "pkg/src/helper.js" in {f.path for f in kept.files}
+
+
+def test_a_refresh_keeps_the_choices_the_last_run_saved() -> None:
+    """`keep_choices` (`diff`, MCP, a watcher) reads what the saved state's run read; a
+    repository without a state takes the options as given."""
+    saved = IndexState(repo="g", token="t", languages=("python",), include_generated=True)
+    kept = _kept_choices(IndexOptions(keep_choices=True), saved)
+    assert (kept.languages, kept.include_generated) == (frozenset({"python"}), True)
+    assert not kept.keep_choices
+    given = IndexOptions(languages=frozenset({"ts"}), keep_choices=True)
+    first = _kept_choices(given, None)
+    assert (first.languages, first.include_generated) == (frozenset({"ts"}), False)
+
+
 def _paths(client: Neo4jClient, repo: str) -> set[str]:
     rows = client.read(
         "MATCH (n:Code {repo: $repo}) WHERE n.path IS NOT NULL RETURN DISTINCT n.path AS path",
         {"repo": repo},
     )
     return {row["path"] for row in rows}
+
+
+def _symbols(client: Neo4jClient, repo: str) -> set[str]:
+    rows = client.read("MATCH (n:Code {repo: $repo}) RETURN n.id AS id", {"repo": repo})
+    return {row["id"] for row in rows}
 
 
 def test_incremental_runs_follow_the_option(neo4j: Neo4jClient, tmp_path: Path) -> None:
@@ -188,6 +239,14 @@ def test_incremental_runs_follow_the_option(neo4j: Neo4jClient, tmp_path: Path) 
     )
     assert (everything.mode, everything.skipped) == ("incremental", [])
     assert _paths(neo4j, "g") == HANDWRITTEN | set(SKIPPED)
+    # a refresh (`diff`, MCP, a watcher) after an edit reads the generated files again
+    handwritten = root / "py" / "handwritten.py"
+    handwritten.write_text(handwritten.read_text() + "\n\ndef added():\n    return 1\n")
+    kept = IndexOptions(keep_choices=True)
+    refreshed = build_graph(root, neo4j, repo="g", state_dir=state, options=kept)
+    assert (refreshed.mode, refreshed.files_parsed, refreshed.skipped) == ("incremental", 1, [])
+    assert _paths(neo4j, "g") == HANDWRITTEN | set(SKIPPED)
+    assert "g:py.api_pb2.message" in _symbols(neo4j, "g")
     again = build_graph(root, neo4j, repo="g", state_dir=state)
     assert again.mode == "incremental"
     assert {s.path: s.reason for s in again.skipped} == SKIPPED

@@ -34,7 +34,7 @@ from harness.passes import (
     write_pass,
 )
 
-from .conftest import drop_search_indexes
+from .conftest import drop_search_indexes, point_the_cli_at
 
 pytestmark = pytest.mark.integration
 
@@ -112,12 +112,7 @@ def server_env(
 ) -> Iterator[None]:
     """The script connects with `load_settings()`: point the environment at the test server."""
     drop_search_indexes(neo4j)
-    monkeypatch.setenv("NEO4J_URI", neo4j_endpoint.uri)
-    monkeypatch.setenv("NEO4J_USERNAME", neo4j_endpoint.username)
-    monkeypatch.setenv("NEO4J_DATABASE", neo4j_endpoint.database)
-    password = neo4j_endpoint.password
-    monkeypatch.setenv("NEO4J_PASSWORD", password.get_secret_value() if password else "")
-    monkeypatch.setenv("GRAPHRAG_CODE_CACHE_DIR", str(tmp_path / "cache"))
+    point_the_cli_at(monkeypatch, neo4j_endpoint, tmp_path / "cache", embedder=None)
     yield
     drop_search_indexes(neo4j)
 

@@ -19,7 +19,6 @@ from graphrag_code.graph.writer import GraphWriter
 from graphrag_code.impact import DiffImpact
 from graphrag_code.impact import tests as impact_tests
 from graphrag_code.impact.tests import reaching_tests
-from graphrag_code.runtime.endpoint import Neo4jEndpoint
 from graphrag_code.runtime.git import git as run_git
 from graphrag_code.settings import Settings
 
@@ -291,17 +290,6 @@ def test_untested_and_dead_code(graph: CodeGraph, ledger: Path) -> None:
         "tests.conftest.store",  # test code
     ):
         assert live not in dead, live
-
-
-@pytest.fixture
-def cli_env(monkeypatch: pytest.MonkeyPatch, neo4j_endpoint: Neo4jEndpoint, tmp_path: Path) -> None:
-    monkeypatch.setenv("NEO4J_URI", neo4j_endpoint.uri)
-    monkeypatch.setenv("NEO4J_USERNAME", neo4j_endpoint.username)
-    password = neo4j_endpoint.password
-    monkeypatch.setenv("NEO4J_PASSWORD", password.get_secret_value() if password else "")
-    monkeypatch.setenv("NEO4J_DATABASE", neo4j_endpoint.database)
-    monkeypatch.setenv("GRAPHRAG_CODE_EMBEDDER", "hashing")
-    monkeypatch.setenv("GRAPHRAG_CODE_CACHE_DIR", str(tmp_path / "cli-cache"))
 
 
 @pytest.mark.usefixtures("cli_env")

@@ -10,6 +10,8 @@ from nbclient import NotebookClient
 
 from graphrag_code.runtime.endpoint import Neo4jEndpoint
 
+from .conftest import point_the_cli_at
+
 NOTEBOOKS = Path(__file__).parent.parent / "notebooks"
 
 
@@ -35,14 +37,7 @@ def test_notebook_runs(
     assert all(not cell.get("outputs") for cell in notebook.cells if cell.cell_type == "code"), (
         "commit notebooks without outputs (notebooks/build_notebooks.py writes them clean)"
     )
-    password = neo4j_endpoint.password.get_secret_value() if neo4j_endpoint.password else ""
-    monkeypatch.setenv("NEO4J_URI", neo4j_endpoint.uri)
-    monkeypatch.setenv("NEO4J_USERNAME", neo4j_endpoint.username)
-    monkeypatch.setenv("NEO4J_PASSWORD", password)
-    monkeypatch.setenv("NEO4J_DATABASE", neo4j_endpoint.database)
-    # the hashing embedder keeps the run short; the code path is the same as with MiniLM
-    monkeypatch.setenv("GRAPHRAG_CODE_EMBEDDER", "hashing")
-    monkeypatch.setenv("GRAPHRAG_CODE_CACHE_DIR", str(tmp_path / "cache"))
+    point_the_cli_at(monkeypatch, neo4j_endpoint, tmp_path / "cache")
     monkeypatch.setenv("MPLBACKEND", "Agg")
     client = NotebookClient(
         notebook,

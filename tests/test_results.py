@@ -4,7 +4,6 @@ centrality prior scaled by `rrf_k`, and the CLI's tables and `--json` over the s
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,7 +12,6 @@ from graphrag_code import Location
 from graphrag_code.cli.main import main as cli_main
 from graphrag_code.codegraph import CodeGraph
 from graphrag_code.retrieval.search import SearchOptions
-from graphrag_code.runtime.endpoint import Neo4jEndpoint
 from graphrag_code.settings import Settings
 
 from .shop_graph import REPO, shop_graph_fixture  # noqa: F401 - provides `shop_graph`
@@ -81,21 +79,8 @@ def test_related_externals_have_no_location(shop_graph: CodeGraph) -> None:
 
 # -- the CLI --------------------------------------------------------------------------------------
 @pytest.fixture
-def cli(
-    shop_graph: CodeGraph,
-    neo4j_endpoint: Neo4jEndpoint,
-    monkeypatch: pytest.MonkeyPatch,
-    tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
-) -> Any:
+def cli(shop_graph: CodeGraph, cli_env: None, capsys: pytest.CaptureFixture[str]) -> Any:
     """Run `graphrag-code ARGS` against the shop graph; returns (exit code, stdout)."""
-    monkeypatch.setenv("NEO4J_URI", neo4j_endpoint.uri)
-    monkeypatch.setenv("NEO4J_USERNAME", neo4j_endpoint.username)
-    password = neo4j_endpoint.password
-    monkeypatch.setenv("NEO4J_PASSWORD", password.get_secret_value() if password else "")
-    monkeypatch.setenv("NEO4J_DATABASE", neo4j_endpoint.database)
-    monkeypatch.setenv("GRAPHRAG_CODE_EMBEDDER", "hashing")
-    monkeypatch.setenv("GRAPHRAG_CODE_CACHE_DIR", str(tmp_path / "cli-cache"))
 
     def run(*args: str) -> tuple[int, str]:
         capsys.readouterr()

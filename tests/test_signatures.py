@@ -23,6 +23,38 @@ def _signatures(source: str, module: str = "m") -> dict[str, Signature]:
     return {signature.name: signature for signature in parsed.signatures}
 
 
+def _handler_app(tmp_path: Path) -> Path:
+    """A package whose `app.runner.run` calls a parameter of the callable type `Handler`
+    (`app.kinds`): what may run there is a `signature` question."""
+    work = tmp_path / "work"
+    write_file(work, "app/__init__.py", "")
+    write_file(
+        work,
+        "app/kinds.py",
+        "from collections.abc import Callable\n\nHandler = Callable[[int], str]\n",
+    )
+    write_file(
+        work,
+        "app/runner.py",
+        "from .kinds import Handler\n\n\ndef run(handler: Handler) -> str:\n"
+        "    return handler(1)\n",
+    )
+    return work
+
+
+def _index(neo4j: Neo4jClient, tmp_path: Path) -> None:
+    build_graph(tmp_path / "work", neo4j, repo="sig", state_dir=tmp_path / "state")
+
+
+def _run_callees(neo4j: Neo4jClient) -> dict[str, str]:
+    """What `app.runner.run` calls, with each edge's tier."""
+    rows = neo4j.read(
+        "MATCH (:Code {repo: 'sig', qualified_name: 'app.runner.run'})-[r:CALLS]->(b) "
+        "RETURN b.qualified_name AS b, r.resolution AS tier",
+    )
+    return {row["b"]: row["tier"] for row in rows}
+
+
 def test_callable_aliases_in_each_spelling_are_declared_types() -> None:
     found = _signatures(
         "import typing\n"
@@ -63,37 +95,14 @@ def test_functions_record_positional_types_defaults_and_awaitability() -> None:
 def test_a_function_of_the_type_appearing_elsewhere_relinks_the_caller(
     neo4j: Neo4jClient, tmp_path: Path
 ) -> None:
-    work = tmp_path / "work"
-    write_file(work, "app/__init__.py", "")
-    write_file(
-        work,
-        "app/kinds.py",
-        "from collections.abc import Callable\n\nHandler = Callable[[int], str]\n",
-    )
-    write_file(
-        work,
-        "app/runner.py",
-        "from .kinds import Handler\n\n\ndef run(handler: Handler) -> str:\n"
-        "    return handler(1)\n",
-    )
+    work = _handler_app(tmp_path)
     # each used as a value (a function only ever called is no possible callee)
     write_file(
         work, "app/one.py", "def first(n: int) -> str:\n    return str(n)\n\n\nALL = [first]\n"
     )
     write_file(work, "app/other.py", "def unrelated() -> None:\n    pass\n")
-
-    def index() -> None:
-        build_graph(work, neo4j, repo="sig", state_dir=tmp_path / "state")
-
-    def callees() -> dict[str, str]:
-        rows = neo4j.read(
-            "MATCH (:Code {repo: 'sig', qualified_name: 'app.runner.run'})-[r:CALLS]->(b) "
-            "RETURN b.qualified_name AS b, r.resolution AS tier",
-        )
-        return {row["b"]: row["tier"] for row in rows}
-
-    index()
-    assert callees() == {"app.one.first": "signature"}
+    _index(neo4j, tmp_path)
+    assert _run_callees(neo4j) == {"app.one.first": "signature"}
     # only app/other.py changes: a second function of type `Handler` appears in it
     write_file(
         work,
@@ -101,8 +110,8 @@ def test_a_function_of_the_type_appearing_elsewhere_relinks_the_caller(
         "def unrelated() -> None:\n    pass\n\n\ndef second(n: int) -> str:\n    return ''\n"
         "\n\nMORE = [second]\n",
     )
-    index()
-    assert callees() == {"app.one.first": "signature", "app.other.second": "signature"}
+    _index(neo4j, tmp_path)
+    assert _run_callees(neo4j) == {"app.one.first": "signature", "app.other.second": "signature"}
     assert_same_as_clean_index(neo4j, work, tmp_path, "sig")
 
 
@@ -117,19 +126,7 @@ def test_test_modules_are_told_by_their_dotted_names() -> None:
 def test_a_nested_function_let_out_of_value_flow_relinks_the_caller(
     neo4j: Neo4jClient, tmp_path: Path
 ) -> None:
-    work = tmp_path / "work"
-    write_file(work, "app/__init__.py", "")
-    write_file(
-        work,
-        "app/kinds.py",
-        "from collections.abc import Callable\n\nHandler = Callable[[int], str]\n",
-    )
-    write_file(
-        work,
-        "app/runner.py",
-        "from .kinds import Handler\n\n\ndef run(handler: Handler) -> str:\n"
-        "    return handler(1)\n",
-    )
+    work = _handler_app(tmp_path)
     one = (
         "from .kinds import Handler\n\nHANDLERS: list[Handler] = []\n\n\n"
         "def keep(handler: Handler) -> None:\n    pass\n\n\n"
@@ -138,21 +135,10 @@ def test_a_nested_function_let_out_of_value_flow_relinks_the_caller(
     )
     # passed only to `keep`, a function value flow follows: no possible callee of `run`
     write_file(work, "app/one.py", one.format(use="keep(inner)"))
-
-    def index() -> None:
-        build_graph(work, neo4j, repo="sig", state_dir=tmp_path / "state")
-
-    def callees() -> dict[str, str]:
-        rows = neo4j.read(
-            "MATCH (:Code {repo: 'sig', qualified_name: 'app.runner.run'})-[r:CALLS]->(b) "
-            "RETURN b.qualified_name AS b, r.resolution AS tier",
-        )
-        return {row["b"]: row["tier"] for row in rows}
-
-    index()
-    assert callees() == {}
+    _index(neo4j, tmp_path)
+    assert _run_callees(neo4j) == {}
     # only app/one.py changes: the function goes into a list, where value flow loses it
     write_file(work, "app/one.py", one.format(use="HANDLERS.append(inner)"))
-    index()
-    assert callees() == {"app.one.make.inner": "signature"}
+    _index(neo4j, tmp_path)
+    assert _run_callees(neo4j) == {"app.one.make.inner": "signature"}
     assert_same_as_clean_index(neo4j, work, tmp_path, "sig")

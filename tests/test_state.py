@@ -59,6 +59,30 @@ def test_a_saved_state_loads_back_equal(tmp_path: Path) -> None:
     assert restored.implicit_calls == _parsed("a.py", "a").implicit_calls
 
 
+def test_a_state_keeps_the_run_s_choices_and_reads_the_format_before_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`include_generated` and `languages` are what a refresh reads again; a state of format
+    35, saved before `include_generated` was, loads as a run that skipped generated files."""
+    state = replace(_state(), languages=("python",), include_generated=True)
+    StateStore(tmp_path / "new").save(SERVER, DATABASE, state)
+    loaded = StateStore(tmp_path / "new").load(SERVER, DATABASE, "demo")
+    assert loaded is not None
+    assert (loaded.languages, loaded.include_generated) == (("python",), True)
+    old = replace(_state(), languages=("python",))
+    del vars(old)["include_generated"]  # as a format-35 run pickled it
+    monkeypatch.setattr(state_module, "_FORMAT", 35)
+    StateStore(tmp_path / "old").save(SERVER, DATABASE, old)
+    monkeypatch.undo()
+    loaded = StateStore(tmp_path / "old").load(SERVER, DATABASE, "demo")
+    assert loaded is not None
+    assert (loaded.languages, loaded.include_generated) == (("python",), False)
+    monkeypatch.setattr(state_module, "_FORMAT", 34)
+    StateStore(tmp_path / "older").save(SERVER, DATABASE, state)
+    monkeypatch.undo()
+    assert StateStore(tmp_path / "older").load(SERVER, DATABASE, "demo") is None
+
+
 def test_a_state_saved_early_is_in_place_only_once_committed(tmp_path: Path) -> None:
     """The run writes its state while the server still writes the graph: until the run
     commits it, the previous state is what a new run loads; a run that fails leaves no
@@ -181,24 +205,33 @@ def test_an_unreadable_or_foreign_state_file_means_a_full_run(tmp_path: Path) ->
 
 
 def test_a_kept_parse_gives_the_lookup_tables_what_its_flows_give() -> None:
-    """What a file uses as values is worked out once, when its parse is kept: the lookup
-    tables built from kept parses count the same names as those built from fresh ones."""
+    """What a file uses as values (and which of them are bound methods) is worked out once,
+    when its parse is kept: the lookup tables built from kept parses hold the same names as
+    those built from fresh ones."""
     source = (
         b"from handlers import on_save, on_load\n"
         b"HANDLERS = {'save': on_save, 'load': on_load}\n"
         b"def run(callback=default_hook):\n"
         b"    register(callback, helpers.retry)\n"
         b"    return make()()\n"
+        b"def later(store):\n"
+        b"    return [store.save, make().load]\n"
     )
     fresh = PythonParser().parse(
         path="app.py", module="app", is_package=False, source=source, sha256="0" * 64
     )
     kept, _calls = compact(fresh)
-    assert fresh.value_references is None
+    assert (fresh.value_references, fresh.bound_references) == (None, None)
     assert kept.value_references == (
-        "callback", "default_hook", "on_load", "on_save", "retry",
+        "callback", "default_hook", "load", "on_load", "on_save", "retry", "save",
     )  # fmt: skip
+    # bound: taken off a name (`make().load` is taken off a call, which no resolver names)
+    assert kept.bound_references == (
+        ("retry", "app.run", ("helpers",)),
+        ("save", "app.later", ("store",)),
+    )
     assert RepositoryIndex([kept]).value_names == RepositoryIndex([fresh]).value_names
+    assert RepositoryIndex([kept]).bound_references == RepositoryIndex([fresh]).bound_references
 
 
 def test_a_state_read_in_two_steps_equals_one_read_whole(tmp_path: Path) -> None:

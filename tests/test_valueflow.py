@@ -29,7 +29,6 @@ from graphrag_code.linking.flowkeys import (
     value_calls,
 )
 from graphrag_code.model import Expr, Int, Iterated, Name, ParsedFile
-from graphrag_code.runtime.endpoint import Neo4jEndpoint
 from graphrag_code.settings import Settings
 
 from .conftest import wipe
@@ -585,20 +584,8 @@ def test_explain_says_why_an_edge_exists(indexed: tuple[CodeGraph, IngestReport]
     assert why["vf.lambdas.partial_call"] == "the variable `bound`, from `functools.partial`"
 
 
-@pytest.mark.usefixtures("indexed")
-def test_explain_on_the_command_line(
-    monkeypatch: pytest.MonkeyPatch,
-    neo4j_endpoint: Neo4jEndpoint,
-    tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    monkeypatch.setenv("NEO4J_URI", neo4j_endpoint.uri)
-    monkeypatch.setenv("NEO4J_USERNAME", neo4j_endpoint.username)
-    password = neo4j_endpoint.password
-    monkeypatch.setenv("NEO4J_PASSWORD", password.get_secret_value() if password else "")
-    monkeypatch.setenv("NEO4J_DATABASE", neo4j_endpoint.database)
-    monkeypatch.setenv("GRAPHRAG_CODE_EMBEDDER", "hashing")
-    monkeypatch.setenv("GRAPHRAG_CODE_CACHE_DIR", str(tmp_path / "cli-cache"))
+@pytest.mark.usefixtures("indexed", "cli_env")
+def test_explain_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
     capsys.readouterr()
     assert cli_main(["explain", "vf.arguments.run", "vf.helpers.alpha", "--repo", REPO]) == 0
     out = " ".join(capsys.readouterr().out.split())

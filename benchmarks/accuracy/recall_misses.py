@@ -18,15 +18,15 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
-from benchmarks.accuracy.graph_accuracy import (
-    _caller_module,
-    _implicit,
-    _module_of_file,
-    _oracle_call_pairs,
-    _site_targets,
-    _strip,
-    require_oracles,
+from benchmarks.accuracy.call_pairs import (
+    caller_module,
+    is_implicit,
+    module_of_file,
+    oracle_call_pairs,
+    site_targets,
+    strip,
 )
+from benchmarks.accuracy.graph_accuracy import require_oracles
 from benchmarks.oracles.packages import ORACLE_OUT_DIR, fetch, parse_spec
 from graphrag_code.ingest.offline import LinkedRepository, link_repository
 from graphrag_code.model import CERTAIN_TIERS, EdgeKind
@@ -40,10 +40,10 @@ def _edges_by_line(linked: LinkedRepository) -> dict[tuple[str, int], list[tuple
     for edge in linked.edges():
         if edge.kind != EdgeKind.CALLS or edge.external or edge.resolution is None:
             continue
-        if _implicit(edge):
+        if is_implicit(edge):
             continue
-        module = _caller_module(linked, edge.source)
-        target = _strip(linked.repo, edge.target)
+        module = caller_module(linked, edge.source)
+        target = strip(linked.repo, edge.target)
         for line in edge.lines:
             by_line[(module, line)].append((edge.resolution.value, target))
     return by_line
@@ -67,21 +67,21 @@ def misses(spec: str) -> list[Row]:
     oracle = json.loads(Path(ORACLE_OUT_DIR / f"{name}-{version}.calls.json").read_text())
     linked = link_repository(fetch(name, version).package_dir, repo=name)
     certain = {
-        (_caller_module(linked, e.source), _strip(linked.repo, e.target))
+        (caller_module(linked, e.source), strip(linked.repo, e.target))
         for e in linked.edges()
         if e.kind == EdgeKind.CALLS
         and not e.external
         and e.resolution is not None
         and e.resolution.value in CERTAIN_TIERS
-        and not _implicit(e)
+        and not is_implicit(e)
     }
-    missed = _oracle_call_pairs(oracle) - certain
+    missed = oracle_call_pairs(oracle) - certain
     classes = {c["qname"]: c for c in oracle["classes"]}
     by_line = _edges_by_line(linked)
     rows: list[Row] = []
     for site in oracle["call_sites"]:
-        module = _module_of_file(site["file"])
-        for target in _site_targets(site, oracle["package"]):
+        module = module_of_file(site["file"])
+        for target in site_targets(site, oracle["package"]):
             cls = classes.get(target)
             inits = (cls["init_targets"] or site.get("init_targets") or []) if cls else []
             pair_target = inits[0] if inits else target

@@ -21,12 +21,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from benchmarks.accuracy import call_pairs
 from benchmarks.accuracy import graph_accuracy as ga
 from benchmarks.accuracy.tier_precision import Judges
 from benchmarks.oracles.packages import ORACLE_OUT_DIR, fetch, parse_spec
 from benchmarks.oracles.runtime_env import RUNTIME_DIR
 from graphrag_code.ingest.offline import LinkedRepository, link_repository
-from graphrag_code.model import EdgeKind, Resolution
+from graphrag_code.model import Resolution
 
 
 @dataclass(frozen=True)
@@ -55,13 +56,13 @@ def _judges(spec: str, modules: list[str]) -> tuple[Judges, set[tuple[str, int, 
     jedi = json.loads(Path(f"{base}.calls.json").read_text())
     mypy = _load(Path(f"{base}.calls_mypy.json"))
     runtime = _load(RUNTIME_DIR / f"{name}-{version}.calls.json")
-    oracle = ga._oracle_call_pairs(jedi)
+    oracle = call_pairs.oracle_call_pairs(jedi)
     judges = Judges(
         jedi=frozenset(oracle),
-        checkers=frozenset(oracle | ga._second_opinion_pairs(jedi, mypy)),
-        running=frozenset(ga._runtime_pairs(runtime, modules)) if runtime else None,
+        checkers=frozenset(oracle | call_pairs.second_opinion_pairs(jedi, mypy)),
+        running=frozenset(call_pairs.runtime_pairs(runtime, modules)) if runtime else None,
     )
-    return judges, ga._named_sites(jedi, mypy)
+    return judges, call_pairs.named_sites(jedi, mypy)
 
 
 def unconfirmed(spec: str, tier: Resolution) -> list[Site]:
@@ -71,7 +72,7 @@ def unconfirmed(spec: str, tier: Resolution) -> list[Site]:
     imports = json.loads(Path(f"{ORACLE_OUT_DIR / f'{name}-{version}'}.imports.json").read_text())
     judges, named = _judges(spec, imports["modules"])
     confirmed = judges.confirmed()
-    judged = ga._judged_by_name(linked, {tier}, named)
+    judged = call_pairs.judged_by_name(linked, {tier}, named)
     return sorted(_sites(linked, tier, confirmed, judged), key=lambda s: (s.rule, s.file, s.lines))
 
 
@@ -83,16 +84,13 @@ def _sites(
 ) -> list[Site]:
     sites = []
     for path in sorted(linked.links):
-        for edge in linked.links[path].edges:
-            if edge.kind != EdgeKind.CALLS or edge.external or edge.resolution != tier:
-                continue
-            if ga._implicit(edge):
-                continue
-            pair = (ga._caller_module(linked, edge.source), ga._strip(linked.repo, edge.target))
+        edges = linked.links[path].edges
+        for module, callee, edge in call_pairs.tier_edges(linked, {tier}, edges):
+            pair = (module, callee)
             if pair in confirmed:
                 continue
             verdict = "wrong" if pair in judged else "unjudged"
-            caller = ga._strip(linked.repo, edge.source)
+            caller = call_pairs.strip(linked.repo, edge.source)
             sites.append(Site(verdict, caller, pair[1], path, edge.lines, edge.via or "-"))
     return sites
 

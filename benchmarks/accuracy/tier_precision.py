@@ -27,6 +27,36 @@ POSSIBLE_PRECISION_TARGET = 0.50
 POSSIBLE_PER_CERTAIN_TARGET = 1.0
 
 
+@dataclass
+class Score:
+    """Our pairs against an oracle's: how many of ours it has, of ours, of its."""
+
+    true_positive: int
+    ours: int
+    oracle: int
+
+    @property
+    def precision(self) -> float:
+        return self.true_positive / self.ours if self.ours else 1.0
+
+    @property
+    def recall(self) -> float:
+        return self.true_positive / self.oracle if self.oracle else 1.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "precision": round(self.precision, 4),
+            "recall": round(self.recall, 4),
+            "true_positive": self.true_positive,
+            "ours": self.ours,
+            "oracle": self.oracle,
+        }
+
+
+def score(ours: set[Any], oracle: set[Any]) -> Score:
+    return Score(len(ours & oracle), len(ours), len(oracle))
+
+
 @dataclass(frozen=True)
 class Judges:
     """The confirmed pairs of each judge, strongest chain last."""

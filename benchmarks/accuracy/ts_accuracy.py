@@ -43,10 +43,10 @@ import argparse
 import json
 import re
 from collections import defaultdict
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from benchmarks.accuracy.tier_precision import score
 from benchmarks.oracles.packages import ORACLE_OUT_DIR
 from benchmarks.oracles.ts_oracle import TS_CODEBASES, TS_SETS
 from graphrag_code.ingest.offline import LinkedRepository, link_repository
@@ -65,34 +65,6 @@ Call = tuple[str, int, str]  # (file, line, target key)
 NamedSite = tuple[str, int, str]  # (file, line, final name of a callee)
 
 _FINAL_NAME = re.compile(r"([A-Za-z_$][\w$]*)\s*$")
-
-
-@dataclass
-class Score:
-    true_positive: int
-    ours: int
-    oracle: int
-
-    @property
-    def precision(self) -> float:
-        return self.true_positive / self.ours if self.ours else 1.0
-
-    @property
-    def recall(self) -> float:
-        return self.true_positive / self.oracle if self.oracle else 1.0
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "precision": round(self.precision, 4),
-            "recall": round(self.recall, 4),
-            "true_positive": self.true_positive,
-            "ours": self.ours,
-            "oracle": self.oracle,
-        }
-
-
-def _score(ours: set[Any], oracle: set[Any]) -> Score:
-    return Score(len(ours & oracle), len(ours), len(oracle))
 
 
 class Nodes:
@@ -299,17 +271,17 @@ def compare(
         "package": f"{calls_oracle.get('package')}@{calls_oracle.get('version')}",
         "files": len(files),
         "files_linked": len(files & set(linked.parsed)),
-        "imports": _score(ours_imports, oracle_imports).as_dict(),
+        "imports": score(ours_imports, oracle_imports).as_dict(),
         "imports_json_targets_left_out": json_targets,
-        "imports_external": _score(ours_external, oracle_external).as_dict(),
-        "calls_certain": _score(certain, oracle_calls).as_dict(),
-        "calls_certain_judged": _score(at_judged, oracle_calls).as_dict(),
-        "calls_with_name_tier": _score(certain | named, oracle_calls).as_dict(),
-        "calls_name_tier_judged": _score(
+        "imports_external": score(ours_external, oracle_external).as_dict(),
+        "calls_certain": score(certain, oracle_calls).as_dict(),
+        "calls_certain_judged": score(at_judged, oracle_calls).as_dict(),
+        "calls_with_name_tier": score(certain | named, oracle_calls).as_dict(),
+        "calls_name_tier_judged": score(
             {c for c in named if c[:2] in judged and c not in unjudged}, oracle_calls
         ).as_dict(),
         "calls_by_tier": {
-            tier.value: _score(tiers[tier], oracle_calls).as_dict() for tier in Resolution
+            tier.value: score(tiers[tier], oracle_calls).as_dict() for tier in Resolution
         },
         "oracle_targets_without_a_node": sum(
             1 for c in oracle_calls if c[2].startswith("missing:")

@@ -19,8 +19,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from benchmarks.accuracy.graph_accuracy import DEFAULT_PACKAGES
-from benchmarks.oracles.packages import fetch, parse_spec
+from benchmarks.oracles.packages import DEFAULT_SPECS, fetch, parse_spec
 from graphrag_code.ingest.offline import link_repository
 from graphrag_code.languages.python.linker import IMPLICIT
 from graphrag_code.model import CERTAIN_TIERS, EdgeKind
@@ -96,7 +95,7 @@ def markdown(results: list[dict[str, Any]]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("packages", nargs="*", default=list(DEFAULT_PACKAGES))
+    parser.add_argument("packages", nargs="*", default=list(DEFAULT_SPECS))
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     results = [measure(spec) for spec in args.packages]

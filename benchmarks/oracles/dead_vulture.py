@@ -17,7 +17,6 @@ Never import ``graphrag_code`` from here.
 
 from __future__ import annotations
 
-import argparse
 import ast
 import json
 from collections import Counter
@@ -27,7 +26,7 @@ from benchmarks.oracles.packages import locate_package, package_modules
 from benchmarks.oracles.runtime_env import (
     RUNTIME_DIR,
     JsonDict,
-    parse_specs,
+    command_line,
     unpack,
     write_json,
 )
@@ -120,20 +119,14 @@ def summarize(items: list[JsonDict], never: set[str] | None) -> JsonDict:
 
 def main(argv: list[str] | None = None) -> int:
     """Command-line entry point (see the module docstring)."""
-    parser = argparse.ArgumentParser(description="vulture dead-code baseline")
-    parser.add_argument("specs", nargs="*", metavar="NAME==VERSION")
-    parser.add_argument("--out", type=Path, help="output file (one package only)")
-    args = parser.parse_args(argv)
-    entries = parse_specs(args.specs)
-    if args.out is not None and len(entries) != 1:
-        parser.error("--out needs exactly one package")
+    entries, chosen_out = command_line("vulture dead-code baseline", argv)
     for entry in entries:
         root = unpack(entry)
         fetched = locate_package(root, entry.name, entry.top_level)
         tests_path = RUNTIME_DIR / f"{entry.key}.tests.json"
         tests = json.loads(tests_path.read_text(encoding="utf-8")) if tests_path.is_file() else None
         data = build(entry.name, entry.version, root, fetched.import_root, fetched.package, tests)
-        out = args.out or RUNTIME_DIR / f"{entry.key}.vulture.json"
+        out = chosen_out or RUNTIME_DIR / f"{entry.key}.vulture.json"
         write_json(out, data)
         print(f"{entry.spec}: {data['summary']} -> {out}")
     return 0

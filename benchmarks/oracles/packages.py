@@ -165,6 +165,18 @@ HELD_OUT: tuple[PinnedPackage, ...] = (
 #: The packages every oracle and benchmark run is evaluated on: both sets.
 PACKAGES: tuple[PinnedPackage, ...] = TUNING + HELD_OUT
 
+#: The sets by the names the scripts' ``--set`` takes.
+SETS: dict[str, tuple[PinnedPackage, ...]] = {
+    "tuning": TUNING,
+    "heldout": HELD_OUT,
+    "all": PACKAGES,
+}
+
+#: What the accuracy scripts score when named no package: the tuning set as it stood at issue
+#: 15 (requests, flask, click and httpx; starlette and huey, held out while value flow was
+#: tuned on the four), the rows BENCHMARKS.md has followed since.
+DEFAULT_SPECS: tuple[str, ...] = tuple(package.spec for package in TUNING[:6])
+
 
 class Fetched(NamedTuple):
     """Where an extracted sdist lives: unpack as ``import_root, package = fetch(...)``."""

@@ -26,7 +26,6 @@ Never import ``graphrag_code`` from here.
 
 from __future__ import annotations
 
-import argparse
 import ast
 import json
 from collections import defaultdict
@@ -38,9 +37,9 @@ from benchmarks.oracles.runtime_env import (
     FunctionInfo,
     JsonDict,
     Suite,
+    command_line,
     header,
     package_functions,
-    parse_specs,
     prepare,
     run_suite,
     write_json,
@@ -196,17 +195,11 @@ def default_out(suite: Suite) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     """Command-line entry point (see the module docstring)."""
-    parser = argparse.ArgumentParser(description="runtime call-edge oracle")
-    parser.add_argument("specs", nargs="*", metavar="NAME==VERSION")
-    parser.add_argument("--out", type=Path, help="output file (one package only)")
-    args = parser.parse_args(argv)
-    entries = parse_specs(args.specs)
-    if args.out is not None and len(entries) != 1:
-        parser.error("--out needs exactly one package")
+    entries, chosen_out = command_line("runtime call-edge oracle", argv)
     for entry in entries:
         suite = prepare(entry)
         data = build(suite)
-        out = args.out or default_out(suite)
+        out = chosen_out or default_out(suite)
         write_json(out, data)
         counts = {k: data[k] for k in ("passed", "failed", "errors", "skipped")}
         summary = {k: v for k, v in data["summary"].items() if k != "unknown_callees"}

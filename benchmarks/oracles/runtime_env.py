@@ -20,6 +20,7 @@ Never import ``graphrag_code`` from here.
 
 from __future__ import annotations
 
+import argparse
 import ast
 import contextlib
 import hashlib
@@ -45,6 +46,7 @@ from benchmarks.oracles.packages import (
     locate_package,
     package_modules,
     parse_spec,
+    pinned,
 )
 from benchmarks.oracles.runtime_services import redis_server
 
@@ -55,7 +57,7 @@ PLUGIN_MODULE = "rt_oracle_plugin"
 
 JsonDict = dict[str, Any]
 
-_COVERAGE = "coverage==7.17.5"
+_COVERAGE = "coverage==7.17.5"  # as the `bench` extra pins it: the harness reads its data
 _SETUPTOOLS = ("setuptools==75.6.0", "wheel==0.45.1")
 
 
@@ -86,8 +88,10 @@ class RuntimePackage:
     name: str
     version: str
     sdist_sha256: str
-    requirements: tuple[str, ...]
-    """The complete closure of test and runtime requirements, installed with ``--no-deps``."""
+    suite_requirements: tuple[str, ...]
+    """What the suite needs besides the package's pinned runtime dependencies
+    (``packages.PinnedPackage.dependencies``): the rest of the closure of its test and runtime
+    requirements."""
     build_requirements: tuple[str, ...]
     """The sdist's build backend, for the editable install without build isolation."""
     pytest_args: tuple[str, ...] = ("tests",)
@@ -108,19 +112,16 @@ class RuntimePackage:
         return f"{self.name}=={self.version}"
 
     @property
+    def requirements(self) -> tuple[str, ...]:
+        """The complete closure of test and runtime requirements, installed with
+        ``--no-deps``: the package's pinned dependencies, then the suite's."""
+        return (*pinned(self.name, self.version).dependencies, *self.suite_requirements)
+
+    @property
     def key(self) -> str:
         """``<name>-<version>``: the folder, venv and output file stem."""
         return f"{canonical_name(self.name)}-{self.version}"
 
-
-_FLASK_DEPS = (
-    "werkzeug==3.0.3",
-    "jinja2==3.1.4",
-    "markupsafe==2.1.5",
-    "itsdangerous==2.2.0",
-    "click==8.1.7",
-    "blinker==1.8.2",
-)
 
 _HATCH_VCS = (
     "hatchling==1.25.0",
@@ -182,7 +183,6 @@ RUNTIME_PACKAGES: tuple[RuntimePackage, ...] = (
         "3.0.3",
         "ceb27b0af3823ea2737928a4d99d125a06175b8512c445cbd9a9ce200ef76842",
         (
-            *_FLASK_DEPS,
             "pytest==8.1.1",
             "iniconfig==2.0.0",
             "packaging==24.0",
@@ -198,12 +198,6 @@ RUNTIME_PACKAGES: tuple[RuntimePackage, ...] = (
         "0.28.1",
         "75e98c5f16b0f35b567856f597f06ff2270a374470a5c2392242528e3e3e42fc",
         (
-            "httpcore==1.0.7",
-            "h11==0.14.0",
-            "anyio==4.7.0",
-            "sniffio==1.3.1",
-            "idna==3.10",
-            "certifi==2024.12.14",
             # extras brotli, cli, http2, socks, zstd (the suite tests all of them)
             "brotli==1.1.0",
             "click==8.1.7",
@@ -257,10 +251,6 @@ RUNTIME_PACKAGES: tuple[RuntimePackage, ...] = (
         "2.32.3",
         "55365417734eb18255590a9ff9eb97e9e1da868d4ccd6402399eaf68af20a760",
         (
-            "urllib3==2.2.1",
-            "idna==3.7",
-            "charset-normalizer==3.3.2",
-            "certifi==2024.2.2",
             "PySocks==1.7.1",
             # tests: a local httpbin (a flask app) behind pytest-httpbin, TLS certificates
             "pytest==8.2.2",
@@ -270,7 +260,7 @@ RUNTIME_PACKAGES: tuple[RuntimePackage, ...] = (
             "pytest-httpbin==2.0.0",
             "httpbin==0.10.4",
             "flask==3.0.3",
-            *_FLASK_DEPS,
+            *pinned("flask", "3.0.3").dependencies,
             "brotlicffi==1.1.0.0",
             "decorator==5.1.1",
             "greenlet==2.0.2",
@@ -306,9 +296,6 @@ RUNTIME_PACKAGES: tuple[RuntimePackage, ...] = (
         "0.41.3",
         "0e4ab3d16522a255be6b28260b938eae2482f98ce5cc934cb08dce8dc3ba5835",
         (
-            "anyio==4.6.2.post1",
-            "sniffio==1.3.1",
-            "idna==3.10",
             "itsdangerous==2.2.0",
             "jinja2==3.1.4",
             "markupsafe==3.0.2",
@@ -353,7 +340,6 @@ RUNTIME_PACKAGES: tuple[RuntimePackage, ...] = (
         "3.23.1",
         "3a8dfda6edd8dcdbf216c0ede1d1e78d230a6dc9c5a088f58c4083b974a0d468",
         (
-            "packaging==24.2",
             "simplejson==3.19.3",
             "pytest==8.3.3",
             "iniconfig==2.0.0",
@@ -367,8 +353,6 @@ RUNTIME_PACKAGES: tuple[RuntimePackage, ...] = (
         "2.1.0",
         "0b2c880b5d13660a7ea651001fb4acb527696c01f15c9ee650f377aa543fd523",
         (
-            "crashtest==0.4.1",
-            "rapidfuzz==3.5.2",
             "pytest==7.4.3",
             "iniconfig==2.0.0",
             "packaging==23.2",
@@ -419,15 +403,6 @@ RUNTIME_PACKAGES: tuple[RuntimePackage, ...] = (
         "2.0.2",
         "372138a738e4216535cc76dcce6eddd5a1aaca95130f2354fb834264c06f18de",
         (
-            "hupper==1.12",
-            "plaster==1.1.2",
-            "plaster-pastedeploy==1.0.1",
-            "pastedeploy==3.0.1",
-            "translationstring==1.4",
-            "venusian==3.0.0",
-            "webob==1.8.7",
-            "zope.deprecation==5.0",
-            "zope.interface==6.0",
             # tests (setup.py's tests_require and testing extra)
             "webtest==3.0.0",
             "waitress==2.1.2",
@@ -449,8 +424,6 @@ RUNTIME_PACKAGES: tuple[RuntimePackage, ...] = (
         "4.7.0",
         "2f834749c602966b7d456a7567cafcb309f96482b5081d14ac93ccd457f9dd48",
         (
-            "idna==3.10",
-            "sniffio==1.3.1",
             "typing_extensions==4.12.2",
             # the `test` extra: both backends, uvloop, TLS certificates
             "trio==0.27.0",
@@ -522,9 +495,6 @@ RUNTIME_PACKAGES: tuple[RuntimePackage, ...] = (
         "13.9.4",
         "439594978a49a09530cff7ebc4b5c7103ef57baf48d5ea3184f21d9a2befa098",
         (
-            "markdown-it-py==3.0.0",
-            "mdurl==0.1.2",
-            "pygments==2.18.0",
             # poetry.lock's dev group at the tag
             "pytest==7.4.4",
             "iniconfig==2.0.0",
@@ -563,6 +533,21 @@ def parse_specs(specs: Sequence[str]) -> list[RuntimePackage]:
         if "==" in spec:
             parse_spec(spec)  # the same validation as the other oracles
     return [runtime_package(s) for s in specs]
+
+
+def command_line(
+    description: str, argv: list[str] | None
+) -> tuple[list[RuntimePackage], Path | None]:
+    """The packages a runtime oracle's command line names (``NAME==VERSION ...``; none: every
+    pinned one) and its ``--out`` file (one package only)."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("specs", nargs="*", metavar="NAME==VERSION")
+    parser.add_argument("--out", type=Path, help="output file (one package only)")
+    args = parser.parse_args(argv)
+    entries = parse_specs(args.specs)
+    if args.out is not None and len(entries) != 1:
+        parser.error("--out needs exactly one package")
+    return entries, args.out
 
 
 # --------------------------------------------------------------------------------------------

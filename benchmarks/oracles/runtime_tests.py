@@ -18,17 +18,16 @@ Never import ``graphrag_code`` from here.
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
 from benchmarks.oracles.runtime_env import (
     RUNTIME_DIR,
     JsonDict,
     Suite,
+    command_line,
     function_record,
     header,
     package_functions,
-    parse_specs,
     prepare,
     run_suite,
     tests_section,
@@ -123,17 +122,11 @@ def default_out(suite: Suite) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     """Command-line entry point (see the module docstring)."""
-    parser = argparse.ArgumentParser(description="per-test coverage oracle")
-    parser.add_argument("specs", nargs="*", metavar="NAME==VERSION")
-    parser.add_argument("--out", type=Path, help="output file (one package only)")
-    args = parser.parse_args(argv)
-    entries = parse_specs(args.specs)
-    if args.out is not None and len(entries) != 1:
-        parser.error("--out needs exactly one package")
+    entries, chosen_out = command_line("per-test coverage oracle", argv)
     for entry in entries:
         suite = prepare(entry)
         data = build(suite)
-        out = args.out or default_out(suite)
+        out = chosen_out or default_out(suite)
         write_json(out, data)
         counts = {k: data[k] for k in ("passed", "failed", "errors", "skipped")}
         print(f"{entry.spec}: {counts} {data['summary']} -> {out}")

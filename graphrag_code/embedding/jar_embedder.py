@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..errors import ConfigurationError, EmbeddingError
 from .jar_models import JAR_MODELS, JarModel, fetch_model
-from .onnx import MAX_POSITIONS, LoadedModel, embed_texts, shared_model
+from .onnx import LoadedModel, check_limits, embed_texts, shared_model
 
 __all__ = ["JarEmbedder"]
 
@@ -42,12 +42,7 @@ class JarEmbedder:
                     f"unknown Maven-packaged model {model!r}; choose from {sorted(JAR_MODELS)}"
                 )
             model = JAR_MODELS[model]
-        if not 1 <= max_tokens <= MAX_POSITIONS:
-            raise ConfigurationError(f"max_tokens must be 1..{MAX_POSITIONS}, got {max_tokens}")
-        if batch_size < 1:
-            raise ConfigurationError(f"batch_size must be at least 1, got {batch_size}")
-        if threads is not None and threads < 1:
-            raise ConfigurationError(f"threads must be at least 1, got {threads}")
+        check_limits(max_tokens, batch_size, threads)
         self.spec = model
         self.cache_dir = cache_dir
         self.max_tokens = max_tokens

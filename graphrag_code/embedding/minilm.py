@@ -14,11 +14,11 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..errors import ConfigurationError, EmbeddingError
+from ..errors import EmbeddingError
 from .onnx import (
-    MAX_POSITIONS,
     LoadedModel,
     Pooling,
+    check_limits,
     embed_texts,
     file_sha256,
     load_model,
@@ -103,12 +103,7 @@ class MiniLMEmbedder:
         model_path: Path | None = None,
         tokenizer_path: Path | None = None,
     ) -> None:
-        if not 1 <= max_tokens <= MAX_POSITIONS:
-            raise ConfigurationError(f"max_tokens must be 1..{MAX_POSITIONS}, got {max_tokens}")
-        if batch_size < 1:
-            raise ConfigurationError(f"batch_size must be at least 1, got {batch_size}")
-        if threads is not None and threads < 1:
-            raise ConfigurationError(f"threads must be at least 1, got {threads}")
+        check_limits(max_tokens, batch_size, threads)
         self.max_tokens = max_tokens
         self.batch_size = batch_size
         self.threads = threads

@@ -21,12 +21,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import EmbeddingError
+from ..errors import ConfigurationError, EmbeddingError
 
 __all__ = [
     "MAX_POSITIONS",
     "LoadedModel",
     "Pooling",
+    "check_limits",
     "embed_texts",
     "file_sha256",
     "load_model",
@@ -36,6 +37,16 @@ __all__ = [
 MAX_POSITIONS = 512  # BERT position embeddings: the model cannot see further
 _KNOWN_INPUTS = {"input_ids", "attention_mask", "token_type_ids"}
 _CHARS_PER_TOKEN_CAP = 32  # far above real code; only stops megabyte strings reaching WordPiece
+
+
+def check_limits(max_tokens: int, batch_size: int, threads: int | None) -> None:
+    """Reject an ONNX embedder's limits that no model run could honour."""
+    if not 1 <= max_tokens <= MAX_POSITIONS:
+        raise ConfigurationError(f"max_tokens must be 1..{MAX_POSITIONS}, got {max_tokens}")
+    if batch_size < 1:
+        raise ConfigurationError(f"batch_size must be at least 1, got {batch_size}")
+    if threads is not None and threads < 1:
+        raise ConfigurationError(f"threads must be at least 1, got {threads}")
 
 
 class Pooling(Enum):

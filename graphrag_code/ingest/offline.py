@@ -56,7 +56,7 @@ def link_repository(
         project_files=langs.project_files,
     )
     if not include_generated:
-        walked = without_generated(walked, langs.derived)
+        walked, _verdicts = without_generated(walked, langs.derived)
     sources = {f.path: f for f in walked.files}
     names = module_names(sources, frozenset(), root_name=root.name)
 

@@ -34,7 +34,7 @@ from ..progress import SILENT, ProgressReporter
 from ..runtime.git import GitError, git
 from .dependencies import project_names, provided_packages
 from .edge_diff import edge_changes
-from .generated import adds_or_removes, without_generated
+from .generated import without_generated
 from .incremental import (
     IngestRun,
     files_to_parse,
@@ -87,6 +87,10 @@ class IndexOptions:
     # index generated files and bundles too (`generated.py`); by default they are skipped,
     # each with its reason in the report
     include_generated: bool = False
+    # read what the repository's last run read (its `languages`, `include_generated`), which
+    # its state records, in place of the two above: a refresh (`diff`, MCP, a watcher's runs)
+    # keeps the user's choices. A repository without a state takes the two above.
+    keep_choices: bool = False
 
 
 def valid_repo_name(name: str) -> str:
@@ -140,9 +144,11 @@ def build_graph(
             raise IngestError("build_graph needs a state_dir or a store")
         store = StateStore(state_dir)
 
-    langs = LanguageRun.of(options.languages)
     with _timed(report, "state"):
         state = None if options.full else usable_state(store, client, writer, name)
+        if options.keep_choices:
+            options = _kept_choices(options, state or _saved(store, client, name))
+        langs = LanguageRun.of(options.languages)
         if state is not None and state.languages != langs.names:
             state = None  # another choice of languages: a full run
     with _timed(report, "walk"):
@@ -151,8 +157,10 @@ def build_graph(
             project = dict(state.project)
         else:
             project = read_project(walked.project, state.project if state is not None else {})
+        book = None
         if not options.include_generated:
-            walked = without_generated(walked, langs.derived, project)
+            verdicts = state.generated if state is not None else None
+            walked, book = without_generated(walked, langs.derived, project, verdicts)
     report.skipped.extend(walked.skipped)
     report.skipped_dirs.extend(walked.skipped_dirs)
     if (
@@ -228,6 +236,7 @@ def build_graph(
             _summarise(run, index, links)
             new_state = next_state(run, index, links, relink, node_ids, stats, token, skipped_sha)
             new_state.project, new_state.languages, new_state.tests = project, langs.names, tests
+            new_state.include_generated, new_state.generated = options.include_generated, book
             new_state.summary = report.summary()
             if not background:  # a long-lived store saves in the background after the run
                 with _timed(report, "state"):
@@ -250,6 +259,25 @@ def build_graph(
             early.discard()  # nothing once committed
     writer.finish_run(token, head=_git_head(root), files=len(run.parsed), symbols=report.symbols)
     return report
+
+
+def _saved(store: StateStore, client: Neo4jClient, repo: str) -> IndexState | None:
+    """The repository's saved state, whether or not the graph still matches it (a full run
+    keeps the choices it records)."""
+    return store.load(client.endpoint.uri, client.database, repo, files=False)
+
+
+def _kept_choices(options: IndexOptions, state: IndexState | None) -> IndexOptions:
+    """`options` with the languages and generated files `state`'s run read (unchanged without
+    a state)."""
+    if state is None:
+        return replace(options, keep_choices=False)
+    return replace(
+        options,
+        languages=frozenset(state.languages) or None,
+        include_generated=state.include_generated,
+        keep_choices=False,
+    )
 
 
 def _unchanged(
@@ -307,20 +335,16 @@ def _walk(
     reported, only those paths are looked at (True: a partial walk, without project files);
     otherwise the whole tree is walked."""
     progress.stage("walking", None)
-    if (
-        state is not None
-        and options.changed_paths is not None
-        and (
-            options.include_generated
-            or not adds_or_removes(
-                root, state.file_stats, options.changed_paths, langs.suffixes, langs.derived
-            )
-        )
-    ):
+    # every file the last walk found, the generated ones too: a watcher's walk then gives the
+    # rules for files built from others every path a full walk would
+    known = None
+    if state is not None:
+        known = state.generated.stats() if state.generated is not None else state.file_stats
+    if state is not None and known is not None and options.changed_paths is not None:
         walked = walk_changes(
             root,
             languages=langs.suffixes,
-            known=state.file_stats,
+            known=known,
             changed=options.changed_paths,
             max_bytes=options.max_file_bytes,
             interpreters=langs.interpreters,
@@ -338,7 +362,7 @@ def _walk(
         root,
         languages=langs.suffixes,
         max_bytes=options.max_file_bytes,
-        known=state.file_stats if state is not None else None,
+        known=known,
         interpreters=langs.interpreters,
         project_files=langs.project_files,
     )

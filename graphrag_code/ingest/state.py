@@ -28,10 +28,11 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from ..linking.edges import FileLinks
-from ..linking.flowkeys import value_references
+from ..linking.flowkeys import bound_references, value_references
 from ..linking.index import RepositoryIndex
 from ..model import Block, CallSite, Dotted, Expr, ImplicitCall, ImplicitMode, ParsedFile
 from ..parsing import ModuleName
+from .generated import GeneratedBook
 from .report import RepositorySummary
 
 __all__ = [
@@ -118,8 +119,14 @@ _LAZY = ("roles", "seeds", "receivers", "reach")
 # `linking.edges.FileLinks`, `parsing.base.ModuleName`); 33: Python value-flow expressions
 # as typed records (`model.Name`, `model.Call`, ...), not tagged tuples); 34: `if x is None:`
 # arms as `("<none>", x)` flows; 35: the code that runs only when a parameter is or is not
-# None as `("<is None>", p)` / `("<is not None>", p)` flows, in place of 34's)
-_FORMAT = 35
+# None as `("<is None>", p)` / `("<is not None>", p)` flows, in place of 34's; 36: whether
+# the run read generated files, `include_generated`, and its walk's verdicts, `generated`;
+# parses carry their `bound_references`)
+_FORMAT = 36
+# the formats read: 35 differs only by lacking `include_generated`, read as False (what its
+# runs did unless asked otherwise), `generated` (None: every file's verdict made anew) and
+# its parses' `bound_references` (None: worked out as needed)
+_READ_FORMATS = frozenset({35, _FORMAT})
 _MAGIC = b"graphrag-code state\n"  # then the table's offset, 8 bytes little-endian
 # the per-file fields pickled one file at a time on disk (see `StateStore._write`)
 _PER_FILE = ("parsed", "links", "node_ids")
@@ -153,6 +160,11 @@ class IndexState:
     # path -> (sha256, text)
     languages: tuple[str, ...] = ()
     project: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # whether the run read generated files and bundles (`index --include-generated`); with
+    # `languages`, what a refresh reads again (`IndexOptions.keep_choices`)
+    include_generated: bool = False
+    # the generated-file verdicts of the run's walk (None: generated files were read)
+    generated: GeneratedBook | None = None
     tests: TestsBook = field(default_factory=TestsBook)
     # the run's figures for the whole repository, reported again by a run that finds nothing
     # changed (None: a state saved without them, e.g. by a test)
@@ -248,7 +260,8 @@ def unpacked(blob: bytes) -> Any:
 
 def compact(parsed: ParsedFile) -> tuple[ParsedFile, bytes]:
     """A parse without source text, call sites or implicit calls, and those two pickled as
-    plain tuples; what the file uses as values is worked out once, for the lookup tables.
+    plain tuples; what the file uses as values (bound or not) is worked out once, for the
+    lookup tables.
 
     Linking needs names, not code; and a file's call sites and implicit calls are only needed
     again when that file is linked again, so they stay pickled until then (plain tuples load
@@ -262,6 +275,7 @@ def compact(parsed: ParsedFile) -> tuple[ParsedFile, bytes]:
         implicit_calls=(),
         symbols=tuple(replace(symbol, code="") for symbol in parsed.symbols),
         value_references=value_references(parsed),
+        bound_references=bound_references(parsed),
     )
     raw: tuple[RawCall, ...] = tuple(
         (c.scope, c.callee, c.line, c.receiver_call, c.at, c.block, c.value) for c in parsed.calls
@@ -340,7 +354,7 @@ class StateStore:
         identity = _identity(handle.fileno())
         handle.seek(int.from_bytes(handle.read(8), "little"))
         table = pickle.load(handle)
-        if not isinstance(table, dict) or table.get("format") != _FORMAT:
+        if not isinstance(table, dict) or table.get("format") not in _READ_FORMATS:
             return None
         handle.seek(table["header"][0])
         state = pickle.load(handle)  # from the file: its call sites' bytes are not read twice

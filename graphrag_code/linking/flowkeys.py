@@ -34,9 +34,10 @@ from ..model import (
 
 __all__ = [
     "ATTRIBUTE", "CALL_KEY", "CONTAINER_MARKS", "FLOWS_KEY", "GLOBALS", "SIGNATURE_KEY",
-    "STORE_KEY", "VALUE_CALLS", "VALUE_KEY", "bound_references", "call_names", "flow_keys",
+    "STORE_KEY", "VALUE_CALLS", "VALUE_KEY", "BoundReference", "bound_references", "call_names",
+    "flow_keys",
     "mentions", "pass_name", "store_names", "stores", "value_calls", "value_names",
-    "value_references",
+    "value_parts", "value_references",
 ]  # fmt: skip
 
 FLOWS_KEY = "flows:"
@@ -71,34 +72,59 @@ def _value_references(parsed: ParsedFile) -> list[str]:
 def _references(parsed: ParsedFile) -> Iterator[tuple[str, str, Dotted | None]]:
     """(scope, name, what it is taken off) of each value reference (`_value_references`):
     `x.m` is `m` taken off `x`, `f` is taken off nothing (`()`), `f().m` off an expression
-    (None)."""
-    stack: list[tuple[str, Expr]] = [(flow.scope, flow.value) for flow in parsed.flows]
-    stack += [(call.scope, value) for call in parsed.passes for _, value in call.arguments]
+    (None). The parser folds an attribute of a name into the name (`Name(("x", "m"))`), so
+    an `Attribute` is always taken off an expression."""
+    roots = [(flow.scope, flow.value) for flow in parsed.flows]
+    roots += [(call.scope, value) for call in parsed.passes for _, value in call.arguments]
+    for scope, root in roots:
+        for part in value_parts(root):
+            match part:
+                case Name(dotted):
+                    yield scope, dotted[-1], dotted[:-1]
+                case Definition(qualified_name):
+                    yield scope, qualified_name.rpartition(".")[2], ()
+                case Attribute(_, name):
+                    yield scope, name, None
+
+
+def value_parts(expr: Expr) -> Iterator[Name | Definition | Attribute]:
+    """The parts of an expression that it uses as values: names, definitions (a decorated
+    `def`) and attributes of other expressions, but not the names it only calls (`f(x)` uses
+    `x`; `make()()` uses what `make` returns, not `make`)."""
+    stack = [expr]
     while stack:
-        scope, expr = stack.pop()
-        match expr:
-            case Name(dotted):
-                yield scope, dotted[-1], dotted[:-1]
-            case Definition(qualified_name):
-                yield scope, qualified_name.rpartition(".")[2], ()
-            case Attribute(value, name):
-                yield scope, name, value.dotted if isinstance(value, Name) else None
-                stack.append((scope, value))
+        item = stack.pop()
+        match item:
+            case Name() | Definition():
+                yield item
+            case Attribute(value, _):
+                yield item
+                stack.append(value)
             case Call(callee, arguments):
                 if not isinstance(callee, Name):
-                    # `make()()`: what `make` returns is a value, not make
-                    stack.append((scope, callee))
-                stack += [(scope, value) for _, value in arguments]
+                    stack.append(callee)
+                stack += [value for _, value in arguments]
             case other:
-                stack += [(scope, part) for part in subexpressions(other)]
+                stack += subexpressions(other)
 
 
-def bound_references(parsed: ParsedFile) -> list[tuple[str, str, Dotted | None]]:
-    """(name, scope, what it is taken off) of each value reference that takes an attribute
-    off something (`obj.method`, not `function`): how a method becomes a value, bound."""
-    return sorted(
-        {(name, scope, owner) for scope, name, owner in _references(parsed) if owner != ()},
-        key=lambda found: (found[0], found[1], found[2] or ()),
+BoundReference = tuple[str, str, Dotted]
+"""(attribute, scope, the name it is taken off): `obj.method` used as a value in `scope`."""
+
+
+def bound_references(parsed: ParsedFile) -> tuple[BoundReference, ...]:
+    """The value references that take an attribute off a name (`obj.method`, not `function`
+    nor `make().method`, whose owner no resolver names): how a method becomes a value,
+    bound. Those its parse carries when it was kept in the incremental state, else worked
+    out now."""
+    if parsed.bound_references is not None:
+        return parsed.bound_references
+    return _bound_references(parsed)
+
+
+def _bound_references(parsed: ParsedFile) -> tuple[BoundReference, ...]:
+    return tuple(
+        sorted({(name, scope, owner) for scope, name, owner in _references(parsed) if owner})
     )
 
 

@@ -142,7 +142,7 @@ class RepositoryIndex:
         self.value_names: Counter[str] = Counter()
         # short name -> (module, scope, what it is taken off) of each value reference that
         # takes an attribute of that name off something (`obj.method`: a bound method)
-        self.bound_references: dict[str, list[tuple[str, str, Dotted | None]]] = defaultdict(list)
+        self.bound_references: dict[str, list[tuple[str, str, Dotted]]] = defaultdict(list)
         # property -> its accessor ("setter", "deleter": `IndexRules.accessor`) -> the ordinal
         # of that redefinition
         self.accessors: dict[str, dict[str, int]] = {}
@@ -548,7 +548,7 @@ class Lookups:
         self.names_consulted.add(VALUE_KEY + name)
         return self.index.value_names.get(name, 0) > 0
 
-    def bound_references(self, name: str) -> list[tuple[str, str, Dotted | None]]:
+    def bound_references(self, name: str) -> list[tuple[str, str, Dotted]]:
         """(module, scope, what it is taken off) of each use of an attribute `name` as a value
         (`obj.name` passed, assigned, returned): where a method becomes a bound value."""
         self.names_consulted.add(VALUE_KEY + name)

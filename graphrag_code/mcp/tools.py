@@ -692,7 +692,7 @@ class GraphTools:
             self._check_served(Path(path).resolve().name)
         if not path.is_dir():
             raise InvalidArgumentError(f"{path} is not a folder on the server's machine")
-        report = self.graph.index(path, repo, full=full)
+        report = self.graph.index(path, repo, full=full, keep_choices=True)
         self.tracker.forget()
         freshness = self._freshness([report.repo])
         lines = [

@@ -61,7 +61,7 @@ class RepositoryWatcher:
         run walked the tree would otherwise wait for the next change to be seen)."""
         while not self._stop.is_set():
             started = datetime.now(timezone.utc)
-            self._indexed(self.graph.index(self.path, self.repo))
+            self._indexed(self.graph.index(self.path, self.repo, keep_choices=True))
             changes = changed_since(self.path, started)
             if not changes or not changes[0]:
                 return

@@ -190,10 +190,7 @@ def element_types(node: ts.Node) -> Expr | None:
         return element_types(inner) if inner is not None else None
     if node.type not in ("generic_type", "subscript"):
         return None
-    head = dotted_name(node.child_by_field_name("value") or node.named_children[0])
-    params = [c for c in node.named_children[1:] if c.type != "comment"]
-    if node.type == "generic_type" and params and params[0].type == "type_parameter":
-        params = list(params[0].named_children)
+    head, params = _generic(node)
     if head is None or not params:
         return None
     elements = [_element_of(p) for p in params]
@@ -209,6 +206,16 @@ def element_types(node: ts.Node) -> Expr | None:
         shape = DictDisplay(((elements[0], elements[1]),))
     known = any(e != OPAQUE for e in elements)
     return shape if known else None
+
+
+def _generic(node: ts.Node) -> tuple[Dotted | None, list[ts.Node]]:
+    """The type a generic annotation (`list[Foo]`, a `generic_type` or a `subscript`)
+    applies, and its parameters."""
+    head = dotted_name(node.child_by_field_name("value") or node.named_children[0])
+    params = [c for c in node.named_children[1:] if c.type != "comment"]
+    if node.type == "generic_type" and params and params[0].type == "type_parameter":
+        params = list(params[0].named_children)
+    return head, params
 
 
 def _element_of(node: ts.Node) -> Expr:
@@ -228,10 +235,7 @@ def sent_type(node: ts.Node) -> Expr | None:
         return sent_type(node.named_children[0])
     if node.type not in ("generic_type", "subscript"):
         return None
-    head = dotted_name(node.child_by_field_name("value") or node.named_children[0])
-    params = [c for c in node.named_children[1:] if c.type != "comment"]
-    if node.type == "generic_type" and params and params[0].type == "type_parameter":
-        params = list(params[0].named_children)
+    head, params = _generic(node)
     if head is None or head[-1] not in ("Generator", "AsyncGenerator") or len(params) < 2:
         return None
     sent = _instance_of(params[1])

@@ -117,8 +117,9 @@ class CallLinker:
         self.operands_cut: set[tuple[str, object]] = set()
         # classes constructed through values, for dispatch to their subclasses' `__init__`
         self.constructed: list[Constructed] = []
-        # what the receivers of the method calls are known to be, for dispatch to overrides
-        self.receivers: list[Receiver] = []
+        # each caller's call sites by line, whose receivers dispatch to overrides may ask for
+        self._sites: dict[tuple[str, int], list[CallSite]] = defaultdict(list)
+        self._receivers: dict[tuple[str, int], list[Receiver]] = {}
 
     # -- call sites ----------------------------------------------------------------------------
     def link(self, site: CallSite) -> str | None:
@@ -127,9 +128,7 @@ class CallLinker:
         source = self.ids.of_scope(self.parsed, site.scope)
         if self._names_its_method(site):
             self.static_lines[source].add(site.line)
-        receiver = receiver_of(self.resolver, site, self.parsed.module, source)
-        if receiver is not None:
-            self.receivers.append(receiver)
+        self._sites[(source, site.line)].append(site)
         if _joins_text(site):  # `", ".join(parts)` iterates `parts`
             arguments = self.passes.get((site.at, self._callee_expr(site)))
             if arguments is not None:
@@ -194,6 +193,21 @@ class CallLinker:
         if not runs:
             self._note_absent(source, site)
         return kind
+
+    def receivers(self, source: str, line: int, name: str) -> list[Receiver]:
+        """What the receivers of a caller's calls of the method `name` on `line` are known to
+        be (`dispatch_receivers.py`): worked out for the lines dispatch asks about, those
+        with a certain call of a method that has overrides."""
+        key = (source, line)
+        found = self._receivers.get(key)
+        if found is None:
+            module = self.parsed.module
+            found = self._receivers[key] = [
+                receiver
+                for site in self._sites.get(key, ())
+                if (receiver := receiver_of(self.resolver, site, module, source)) is not None
+            ]
+        return [receiver for receiver in found if receiver.name == name]
 
     def _note_absent(self, source: str, site: CallSite, *, external: bool = False) -> None:
         """`x.m(...)` where x is an instance (or `cls`, a class) of ours whose class neither
@@ -547,7 +561,7 @@ class CallLinker:
             what = "expression"
         elif head == "super()" or (head in ("self", "cls") and self._is_self(site)):
             what = "self"
-        elif self._is_parameter(site.scope, head):
+        elif self.resolver.is_parameter(site.scope, head):
             what = "parameter"
         elif len(site.callee) == 1 and self._is_variable(site):
             what = "variable"
@@ -565,10 +579,6 @@ class CallLinker:
             and symbol.parameters[:1] == (site.callee[0],)
         )
         return receiver or not self._is_variable(site)
-
-    def _is_parameter(self, scope: str, name: str) -> bool:
-        symbol = self.resolver.lookups.index.symbols.get(scope)
-        return symbol is not None and name in symbol.parameters
 
     def _by_unique_name(self, site: CallSite) -> str | None:
         name = site.callee[-1]

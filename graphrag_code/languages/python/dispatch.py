@@ -26,7 +26,7 @@ indexed subclass that defines one is a possible callee too (`Constructed`).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Set
+from collections.abc import Callable, Iterable, Mapping, Set
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -84,6 +84,10 @@ class Receiver:
     exact: bool = False
 
 
+ReceiversAt = Callable[[str, int, str], list[Receiver]]
+"""(caller id, line, method name) -> what the receivers of the caller's calls of that method
+on that line are known to be (`CallLinker.receivers`)."""
+
 ACCESSOR_KINDS = {"set": "setter", "delete": "deleter"}
 """The property accessor an assignment or a `del` of the attribute runs."""
 
@@ -101,24 +105,23 @@ class DispatchTable:
         self._defined: dict[str, dict[str, str]] = defaultdict(dict)  # class -> name -> method
         self._subclasses: dict[str, list[str]] = defaultdict(list)  # class -> direct subclasses
         self._below: dict[tuple[str, str], list[str]] = {}
+        self._subclasses_below: dict[str, list[str]] = {}
 
     def edges(
         self,
         edges: Iterable[Edge],
         lookups: Lookups,
         static_lines: Mapping[str, Set[int]] | None = None,
-        receivers: Iterable[Receiver] = (),
+        receivers: ReceiversAt = lambda _source, _line, _name: [],
     ) -> list[Edge]:
         """The dispatch edges implied by one file's certain CALLS edges: one per (caller,
         override), never where a CALLS edge between the two exists already, nor from a line
         of `static_lines` (caller -> lines of its `super().m()` and `Base.m(self)` calls, which
         run the method they name whatever the instance); from a line whose calls of the
-        method have `receivers`, only the overrides below their classes. Records the methods'
-        names and the overrides' modules in `lookups` (incremental runs)."""
+        method have `receivers` (asked only where the method has overrides), only the
+        overrides below their classes. Records the methods' names and the overrides' modules
+        in `lookups` (incremental runs)."""
         static_lines = static_lines or {}
-        uses: dict[tuple[str, int, str], list[Receiver]] = defaultdict(list)
-        for receiver in receivers:
-            uses[(receiver.source, receiver.line, receiver.name)].append(receiver)
         self._build()
         edges = list(edges)
         existing = {(e.source, e.target) for e in edges if e.kind == EdgeKind.CALLS}
@@ -135,43 +138,36 @@ class DispatchTable:
             owner, name = self._owner[edge.target]
             lookups.names_consulted.add(name)
             base = self._names[edge.target]
+            every = self.defined_below(owner, name)
+            if not every:
+                continue
             for line in dispatched:
-                for override in self._reached(owner, name, uses.get((edge.source, line, name))):
+                for override in self._reached(
+                    owner, name, every, receivers(edge.source, line, name)
+                ):
                     lookups.modules_consulted.add(self.index.symbol_module[override])
                     target = self.ids.of_target(override)
                     if (edge.source, target) not in existing:
                         _add(found, edge.source, target, (line,), f"dispatch via `{base}`")
         return sorted(found.values(), key=lambda e: (e.source, e.target))
 
-    def _reached(self, owner: str, name: str, receivers: list[Receiver] | None) -> list[str]:
-        """The overrides of `owner`'s method `name` that calls through `receivers` may run:
-        those below each receiver's class where it is `owner` or a subclass of it, none for
-        an exact one; every override where nothing is known of the receivers."""
-        every = self.defined_below(owner, name)
-        if not receivers or not every:
+    def _reached(
+        self, owner: str, name: str, every: list[str], receivers: list[Receiver]
+    ) -> list[str]:
+        """Which of `every` override of `owner`'s method `name` calls through `receivers` may
+        run: those below each receiver's class where it is `owner` or a subclass of it, none
+        for an exact one; all where nothing is known of the receivers."""
+        if not receivers:
             return every
         found: list[str] = []
         for receiver in receivers:
             if receiver.exact:
                 continue
             start = receiver.class_name
-            if start is None or not self._descends(start, owner):
+            if start is None or (start != owner and start not in self._below_classes(owner)):
                 start = owner
             found += [m for m in self.defined_below(start, name) if m not in found]
         return found
-
-    def _descends(self, class_name: str, ancestor: str) -> bool:
-        """Whether `class_name` is `ancestor` or one of its subclasses, transitively."""
-        seen = {ancestor}
-        frontier = [ancestor]
-        while frontier:
-            if class_name in frontier:
-                return True
-            frontier = [
-                c for cls in frontier for c in self._subclasses.get(cls, ()) if c not in seen
-            ]
-            seen.update(frontier)
-        return False
 
     def absent_edges(self, absent: Iterable[AbsentMember], lookups: Lookups) -> list[Edge]:
         """The dispatch edges of members a class lacks: one per (caller, definition in a
@@ -234,6 +230,20 @@ class DispatchTable:
         cached = self._below.get((class_name, name))
         if cached is not None:
             return cached
+        found = [
+            override
+            for child in self._below_classes(class_name)
+            if (override := self._defined.get(child, {}).get(name)) is not None
+        ]
+        result = found if len(found) <= MAX_OVERRIDES else []
+        self._below[(class_name, name)] = result
+        return result
+
+    def _below_classes(self, class_name: str) -> list[str]:
+        """The subclasses of a class, transitively, nearest first."""
+        cached = self._subclasses_below.get(class_name)
+        if cached is not None:
+            return cached
         found: list[str] = []
         seen = {class_name}
         frontier = [class_name]
@@ -241,17 +251,13 @@ class DispatchTable:
             following: list[str] = []
             for cls in frontier:
                 for child in self._subclasses.get(cls, ()):
-                    if child in seen:
-                        continue
-                    seen.add(child)
-                    following.append(child)
-                    override = self._defined.get(child, {}).get(name)
-                    if override is not None:
-                        found.append(override)
+                    if child not in seen:
+                        seen.add(child)
+                        following.append(child)
+            found += following
             frontier = following
-        result = found if len(found) <= MAX_OVERRIDES else []
-        self._below[(class_name, name)] = result
-        return result
+        self._subclasses_below[class_name] = found
+        return found
 
     def _build(self) -> None:
         if self._built:

@@ -63,7 +63,7 @@ def _constructed(resolver: Resolver, site: CallSite, receiver: object, module: s
     if not isinstance(receiver, Name) or len(receiver.dotted) != 1:
         return None
     variable = receiver.dotted[0]
-    if variable in _VARIABLE_HEADS or _is_parameter(resolver, site.scope, variable):
+    if variable in _VARIABLE_HEADS or resolver.is_parameter(site.scope, variable):
         return None
     if resolver.binding_scope(site.scope, variable, module) != site.scope:
         return None  # a global, or a variable of an enclosing function
@@ -96,8 +96,3 @@ def _class_named(
     if any(resolver.lookups.members(cls, "__new__") for cls in resolver.mro(symbol.qualified_name)):
         return None  # a `__new__` of ours may return an instance of a subclass
     return symbol.qualified_name
-
-
-def _is_parameter(resolver: Resolver, scope: str, name: str) -> bool:
-    symbol = resolver.lookups.index.symbols.get(scope)
-    return symbol is not None and name in symbol.parameters

@@ -12,11 +12,8 @@ may be wherever such a value goes, as the `signature` tier says.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-from ...linking.flowkeys import FLOWS_KEY
+from ...linking.flowkeys import FLOWS_KEY, value_parts
 from ...model import (
-    Call,
     CallArguments,
     Definition,
     Expr,
@@ -25,7 +22,6 @@ from ...model import (
     Symbol,
     SymbolKind,
     ValueFlow,
-    subexpressions,
 )
 from .resolver import Resolver, SymbolRef
 
@@ -121,20 +117,8 @@ def _followed(call: CallArguments, module: str, resolver: Resolver) -> bool:
 
 def _value_names(expr: Expr) -> set[str]:
     """The heads of the names an expression uses as values (not those it only calls)."""
-    return set(_heads(expr))
-
-
-def _heads(expr: Expr) -> Iterator[str]:
-    stack = [expr]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, Name):
-            yield item.dotted[0]
-        elif isinstance(item, Definition):
-            yield item.qualified_name.rpartition(".")[2]
-        elif isinstance(item, Call):
-            if not isinstance(item.callee, Name):
-                stack.append(item.callee)
-            stack += [value for _, value in item.arguments]
-        else:
-            stack += subexpressions(item)
+    return {
+        part.dotted[0] if isinstance(part, Name) else part.qualified_name.rpartition(".")[2]
+        for part in value_parts(expr)
+        if isinstance(part, Name | Definition)
+    }

@@ -182,12 +182,7 @@ class FlowExtractor:
             if path is not None:
                 self._add(node, ("<declared>", *path), value, node.start_byte)
             return
-        name = node.child_by_field_name("name")
-        if name is None and node.named_children and node.named_children[0].type == "identifier":
-            name = node.named_children[0]
-        params = node.parent
-        function = params.parent if params is not None else None
-        qualified = self.def_scopes.get(function.id) if function is not None else None
+        name, function, qualified = self._parameter_of(node)
         if name is not None and qualified is not None and function is not None:
             self.flows.append(
                 ValueFlow(
@@ -196,17 +191,23 @@ class FlowExtractor:
                 )
             )  # fmt: skip
 
-    def _parameter_shape(self, node: ts.Node, annotation: ts.Node) -> None:
-        """`def f(xs: list[Foo])`: ("<shape>", "xs") in f holds the container's element types;
-        ("<protocol>", "xs") the same where the annotation is an abstract protocol
-        (`Iterator[Foo]`), which the caller's own class may implement."""
-        shape = self.element_types(annotation)
+    def _parameter_of(self, node: ts.Node) -> tuple[ts.Node | None, ts.Node | None, str | None]:
+        """A parameter node's name, the function whose parameter it is, and that function's
+        qualified name (each None where the tree has none)."""
         name = node.child_by_field_name("name")
         if name is None and node.named_children and node.named_children[0].type == "identifier":
             name = node.named_children[0]
         params = node.parent
         function = params.parent if params is not None else None
         qualified = self.def_scopes.get(function.id) if function is not None else None
+        return name, function, qualified
+
+    def _parameter_shape(self, node: ts.Node, annotation: ts.Node) -> None:
+        """`def f(xs: list[Foo])`: ("<shape>", "xs") in f holds the container's element types;
+        ("<protocol>", "xs") the same where the annotation is an abstract protocol
+        (`Iterator[Foo]`), which the caller's own class may implement."""
+        shape = self.element_types(annotation)
+        name, function, qualified = self._parameter_of(node)
         if shape is None or name is None or qualified is None or function is None:
             return
         targets: list[Dotted] = [("<shape>", node_text(name))]

@@ -145,7 +145,7 @@ def _names_a_parameter(
     bound = self.resolver.binding_scope(scope, head, self.parsed.module)
     if bound is None:
         return False
-    if self._is_parameter(bound, head):
+    if self.resolver.is_parameter(bound, head):
         return True
     return aliases and any(
         self._names_a_parameter(_callee_of(flow.value), bound, aliases=False)

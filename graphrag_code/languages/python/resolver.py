@@ -217,6 +217,11 @@ class Resolver:
         info = self.lookups.module(module)
         return info is not None and name in info.parsed.module_names
 
+    def is_parameter(self, scope: str, name: str) -> bool:
+        """Whether `name` is a parameter of the function `scope` (a value its callers pick)."""
+        symbol = self.lookups.index.symbols.get(scope)
+        return symbol is not None and name in symbol.parameters
+
     def binding_scope(self, scope: str, name: str, module: str) -> str | None:
         """The innermost function scope, from `scope` outwards, where `name` is local (a
         parameter or an assignment target); None when it is global or unbound."""

@@ -213,10 +213,10 @@ class SignatureMatcher:
             for module, scope, owner in self.lookups.bound_references(symbol.name)
         )
 
-    def _may_bind(self, cls: str, module: str, scope: str, owner: Dotted | None) -> bool:
+    def _may_bind(self, cls: str, module: str, scope: str, owner: Dotted) -> bool:
         """Whether `owner.name` may take the method `name` of `cls` off an instance of it (or
         of a subclass, or of a base the method overrides), as the resolver knows `owner`."""
-        found = self.resolver.resolve_dotted(scope, owner, module) if owner else None
+        found = self.resolver.resolve_dotted(scope, owner, module)
         if not isinstance(found, Instance):
             return False
         held = found.class_name

@@ -10,7 +10,7 @@ complete (every source followed to something known).
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Set
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from ....model import Arguments, Block, Expr
 from ..resolver import External, Instance, ModuleRef, SymbolRef, Target
@@ -251,27 +251,30 @@ class Values:
 
     def otherwise(self, why: str) -> Values:
         """These values, with `why` as the reason of those that have none."""
-        found = {v: r or why for v, r in self.found.items()}
-        return replace(
-            self, found=found, callers_of=dict(self.callers_of), made_by=dict(self.made_by)
-        )
+        return self.copy(found={v: r or why for v, r in self.found.items()})
 
-    def copy(self) -> Values:
-        return replace(
-            self,
-            found=dict(self.found),
-            callers_of=dict(self.callers_of),
-            made_by=dict(self.made_by),
+    def copy(
+        self,
+        *,
+        found: dict[Value, str] | None = None,
+        callers_of: dict[Value, Callers] | None = None,
+        made_by: dict[Value, Caller] | None = None,
+    ) -> Values:
+        """These values in dicts of their own (those given in their place): the copy may be
+        added to without changing these."""
+        return Values(
+            found=dict(self.found) if found is None else found,
+            complete=self.complete,
+            dynamic=self.dynamic,
+            callers_of=dict(self.callers_of) if callers_of is None else callers_of,
+            made_by=dict(self.made_by) if made_by is None else made_by,
         )
 
     def __iter__(self) -> Iterator[tuple[Value, str]]:
         return iter(list(self.found.items()))
 
     def because(self, why: str) -> Values:
-        found = {v: chain(why, r) for v, r in self.found.items()}
-        return replace(
-            self, found=found, callers_of=dict(self.callers_of), made_by=dict(self.made_by)
-        )
+        return self.copy(found={v: chain(why, r) for v, r in self.found.items()})
 
     def passed_to(self, callers: Callers) -> Values:
         """These values as `callers` pass them to functions' parameters (or what calling
@@ -279,9 +282,7 @@ class Values:
         if not callers:
             return self
         callers_of = {v: self.callers_of.get(v, _NO_CALLERS) | callers for v in self.found}
-        return replace(
-            self, found=dict(self.found), callers_of=callers_of, made_by=dict(self.made_by)
-        )
+        return self.copy(callers_of=callers_of)
 
     def without_callers_of(self, call: Caller) -> Values:
         """These values as one call sees them: not those that only other calls of its
@@ -314,7 +315,7 @@ class Values:
         (its object may be made by an override the call dispatches to: `self.get_huey()`)."""
         if not self.made_by:
             return self
-        return replace(self, found=dict(self.found), callers_of=dict(self.callers_of), made_by={})
+        return self.copy(made_by={})
 
     def made(self, call: Caller | None, kind: type[Instance] | type[Bound]) -> Values:
         """These values as made by `call`, those of `kind` (an instance; a method taken off
@@ -323,9 +324,7 @@ class Values:
             return self
         made_by = dict(self.made_by)
         made_by.update((v, call) for v in self.found if isinstance(v, kind))
-        return replace(
-            self, found=dict(self.found), callers_of=dict(self.callers_of), made_by=made_by
-        )
+        return self.copy(made_by=made_by)
 
 
 Caller = tuple[str, str, Arguments]
