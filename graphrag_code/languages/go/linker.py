@@ -1,0 +1,181 @@
+"""The Go plug-in's linker: one parsed file in, its edges out.
+
+IMPORTS from the file to the imported package's package file (`modules`), or to the
+`:External` import path. CALLS `exact`: functions of the file's package (any file of it),
+`pkg.F()` of an imported package (an external one's as `path.F`); a conversion `T(x)` is no
+call but a type use. CALLS `inferred`: methods through the receiver's declared type
+(`resolver`): receivers, parameters, `var x T`, `x := T{}` / `&T{}` / `new(T)` /
+`NewT()` (its first declared result) / `y.(T)`, type switches, struct fields (`s.f.M()`),
+promoted methods of embedded types, a call on a call's result (`NewT().M()`), method
+expressions `T.M`; a method of a known external type as `path.Type.Method`. A call through an
+interface-typed value reaches the interface's method (as the type checker names it). Other
+call sites stay unresolved (function values, untyped receivers). INHERITS: embedded structs
+(`via` "struct embedding") and embedded interfaces ("interface embedding"). USES_TYPE:
+parameters, results, fields, variables, composite literals, assertions, conversions.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from ...linking.base import LinkContext
+from ...linking.edges import EdgeCollector, FileLinks, NodeIds, UnresolvedCalls
+from ...linking.index import Lookups, RepositoryIndex
+from ...model import CallSite, Edge, EdgeKind, ParsedFile, Resolution, SymbolKind
+from .modules import GoProject, package_dir, package_file, read_go_mod
+from .resolver import Callee, GoResolver
+
+__all__ = ["GoLinker"]
+
+_EMBEDDING = {"struct": "struct embedding", "interface": "interface embedding"}
+
+
+@dataclass
+class GoContext(LinkContext):
+    project: GoProject = field(default_factory=GoProject)
+
+
+def go_project(index: RepositoryIndex, project: Mapping[str, str]) -> GoProject:
+    """The modules `go.mod` files declare and the packages the index holds."""
+    modules: dict[str, str] = {}
+    for path, text in project.items():
+        declared = read_go_mod(text)
+        if declared is not None:
+            directory = path.rpartition("/")[0]
+            modules[declared] = directory
+    packages: dict[str, list[str]] = defaultdict(list)
+    for name, info in index.modules.items():
+        if info.parsed.language == "go":
+            packages[package_dir(name)].append(name)
+    return GoProject(modules, {d: sorted(files) for d, files in packages.items()})
+
+
+class GoLinker:
+    project_files: frozenset[str] = frozenset({"go.mod"})
+
+    def prepare(self, index: RepositoryIndex, project: Mapping[str, str]) -> LinkContext:
+        return GoContext(project=go_project(index, project))
+
+    def link(
+        self, parsed: ParsedFile, index: RepositoryIndex, ids: NodeIds, context: LinkContext
+    ) -> FileLinks:
+        project = context.project if isinstance(context, GoContext) else go_project(index, {})
+        lookups = Lookups(index)
+        resolver = GoResolver(parsed, lookups, project)
+        collector = EdgeCollector()
+        _link_imports(parsed, resolver, ids, collector)
+        _link_embedding(parsed, resolver, ids, collector)
+        _link_type_uses(parsed, resolver, ids, collector)
+        unresolved = UnresolvedCalls()
+        for site in parsed.calls:
+            if not _link_call(parsed, site, resolver, ids, collector):
+                name = site.callee[-1]
+                unresolved.add(
+                    ids.of_scope(parsed, site.scope), name if name != "<expr>" else None,
+                    "go:unresolved",
+                )  # fmt: skip
+        return FileLinks.build(
+            parsed.path, collector.edges(), dict(unresolved.sites),
+            frozenset(lookups.modules_consulted), frozenset(lookups.names_consulted),
+            unresolved.names(), dict(unresolved.kinds),
+        )  # fmt: skip
+
+
+def _link_imports(
+    parsed: ParsedFile, resolver: GoResolver, ids: NodeIds, collector: EdgeCollector
+) -> None:
+    source = ids.of_module(parsed)
+    for statement in parsed.imports:
+        directory = resolver.project.directory_of(statement.module)
+        if directory is None:
+            collector.add(
+                Edge(EdgeKind.IMPORTS, source, statement.module, external=True,
+                     lines=(statement.line,))
+            )  # fmt: skip
+            continue
+        files = resolver.project.packages.get(directory, [])
+        files = [f for f in files if not f.endswith("_test.go")] or files
+        if not files:
+            continue
+        resolver.consult_package(directory)
+        target = package_file(files, directory)
+        if target != parsed.module:
+            collector.add(
+                Edge(EdgeKind.IMPORTS, source, ids.of_target(target), lines=(statement.line,))
+            )
+
+
+def _link_embedding(
+    parsed: ParsedFile, resolver: GoResolver, ids: NodeIds, collector: EdgeCollector
+) -> None:
+    for symbol in parsed.symbols:
+        via = _EMBEDDING.get(symbol.declared_as or "")
+        if symbol.kind != SymbolKind.CLASS or via is None or symbol.ordinal != 1:
+            continue
+        source = ids.of_symbol(symbol.qualified_name, path=parsed.path)
+        for position, base in enumerate(symbol.bases):
+            found = resolver.type_of(base)
+            if found is None:
+                continue
+            target = found.name if found.external else ids.of_target(found.name)
+            collector.add(
+                Edge(
+                    EdgeKind.INHERITS, source, target, external=found.external,
+                    lines=(symbol.start_line,), index=position, via=via,
+                )
+            )  # fmt: skip
+
+
+def _link_type_uses(
+    parsed: ParsedFile, resolver: GoResolver, ids: NodeIds, collector: EdgeCollector
+) -> None:
+    for use in parsed.type_uses:
+        found = resolver.type_of(use.type_name)
+        if found is None or found.external or found.name == use.scope:
+            continue
+        collector.add(
+            Edge(
+                EdgeKind.USES_TYPE, ids.of_scope(parsed, use.scope), ids.of_target(found.name),
+                lines=(use.line,),
+            )
+        )  # fmt: skip
+
+
+def _call_target(site: CallSite, resolver: GoResolver) -> Callee | None:
+    if site.receiver_call is None:
+        return resolver.callee(site.scope, site.callee, site.line)
+    receiver = resolver.result_type(site.scope, site.receiver_call, site.line, 0)
+    if receiver is None:
+        return None
+    return resolver.method_on(receiver, list(site.callee), site.scope, site.line)
+
+
+def _link_call(
+    parsed: ParsedFile,
+    site: CallSite,
+    resolver: GoResolver,
+    ids: NodeIds,
+    collector: EdgeCollector,
+) -> bool:
+    """Add the CALLS (or a conversion's USES_TYPE) edge of one call site; False when it stays
+    unresolved."""
+    source = ids.of_scope(parsed, site.scope)
+    found = _call_target(site, resolver)
+    if found is None:
+        return False
+    if found.conversion:
+        collector.add(
+            Edge(EdgeKind.USES_TYPE, source, ids.of_target(found.name), lines=(site.line,))
+        )
+        return True
+    resolution = Resolution.INFERRED if found.inferred else Resolution.EXACT
+    target = found.name if found.external else ids.of_target(found.name)
+    collector.add(
+        Edge(
+            EdgeKind.CALLS, source, target, external=found.external, resolution=resolution,
+            lines=(site.line,),
+        )
+    )  # fmt: skip
+    return True

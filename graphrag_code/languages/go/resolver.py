@@ -1,0 +1,330 @@
+"""What a Go name, type or callee is, seen from one file: the package's declarations (any file
+of it), the file's imports, and the declared types of receivers, parameters, variables and
+struct fields.
+
+A type is a `TypeRef`: an internal type's qualified name, or an external one by import path
+and name (`bytes.Buffer`). A callee resolves to a `Callee`: the function or method it names
+and whether that took a type's inference (tier `inferred`) or only scope and imports
+(`exact`). Method lookups follow embedded fields (promoted methods), breadth first, and
+aliases (`type A = B`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ...linking.index import Lookups
+from ...model import Binding, Dotted, ImportStatement, ParsedFile, SymbolKind
+from .modules import GoProject, package_dir, package_name, qualify
+from .syntax import LITERAL_MARK, package_clause
+
+__all__ = ["Callee", "GoResolver", "Imported", "TypeRef"]
+
+_VERSION = re.compile(r"v[0-9]+")
+_MAX_DEPTH = 6  # embedded structs, aliases and call results followed at most this deep
+
+
+@dataclass(frozen=True)
+class TypeRef:
+    """A named type: internal (`name` a qualified name) or external (`name` "path.Type")."""
+
+    name: str
+    external: bool = False
+
+
+@dataclass(frozen=True)
+class Callee:
+    name: str  # a qualified name, or an external "path.Name"
+    external: bool
+    inferred: bool
+    conversion: bool = False  # `T(x)`: a type, not a call
+
+
+@dataclass(frozen=True)
+class Imported:
+    """One import of the file: the path, the repository directory it leads to (None outside)."""
+
+    path: str
+    directory: str | None
+
+
+def _guessed_name(path: str) -> str:
+    """The package name an import path conventionally binds (`gopkg.in/yaml.v3` -> yaml,
+    `github.com/mattn/go-isatty` -> isatty, `github.com/x/y/v2` -> y)."""
+    parts = path.split("/")
+    last = parts[-1]
+    if len(parts) > 1 and _VERSION.fullmatch(last):
+        last = parts[-2]
+    last = last.removeprefix("go-").removesuffix("-go").split(".")[0]
+    return last.replace("-", "_")
+
+
+class GoResolver:
+    """Resolves names for one file."""
+
+    def __init__(self, parsed: ParsedFile, lookups: Lookups, project: GoProject) -> None:
+        self.parsed = parsed
+        self.lookups = lookups
+        self.project = project
+        self.package = _package_of(parsed)
+        self.imports: dict[str, Imported] = {}  # bound name -> import
+        self.dot_imports: list[Imported] = []
+        for statement in parsed.imports:
+            self._bind(statement)
+
+    # -- imports ---------------------------------------------------------------------------
+    def _bind(self, statement: ImportStatement) -> None:
+        directory = self.project.directory_of(statement.module)
+        imported = Imported(statement.module, directory)
+        if statement.alias == ".":
+            self.dot_imports.append(imported)
+        elif statement.alias not in (None, "_"):
+            self.imports[statement.alias] = imported
+        elif statement.alias is None:
+            name = self._package_clause(directory) if directory is not None else None
+            self.imports[name or _guessed_name(statement.module)] = imported
+
+    def _package_clause(self, directory: str) -> str | None:
+        for module in self.project.packages.get(directory, ()):
+            info = self.lookups.module(module)
+            if info is not None and not info.parsed.path.endswith("_test.go"):
+                return package_clause(info.parsed.code)
+        return None
+
+    def consult_package(self, directory: str) -> None:
+        """Note every file of a package as consulted (a declaration may move between them)."""
+        self.lookups.modules_consulted.update(self.project.packages.get(directory, ()))
+
+    # -- types -----------------------------------------------------------------------------
+    def type_in(self, parsed: ParsedFile, dotted: Dotted) -> TypeRef | None:
+        """The type `dotted` names in another file (where a field or a result is declared)."""
+        if parsed.path == self.parsed.path:
+            return self.type_of(dotted)
+        return GoResolver(parsed, self.lookups, self.project).type_of(dotted)
+
+    def type_of(self, dotted: Dotted) -> TypeRef | None:
+        if len(dotted) == 1:
+            found = self._local(dotted[0])
+            return TypeRef(found) if found is not None and self._is_type(found) else None
+        if len(dotted) == 2 and dotted[0] in self.imports:
+            imported = self.imports[dotted[0]]
+            if imported.directory is None:
+                return TypeRef(f"{imported.path}.{dotted[1]}", external=True)
+            self.consult_package(imported.directory)
+            found = qualify(package_name(imported.directory), dotted[1])
+            return TypeRef(found) if self._is_type(found) else None
+        return None
+
+    def _local(self, name: str) -> str | None:
+        """A package-level declaration of the file's package (or of a dot-imported one)."""
+        self.consult_package(package_dir(self.parsed.module))
+        found = qualify(self.package, name)
+        if self.lookups.symbol(found) is not None:
+            return found
+        for imported in self.dot_imports:
+            if imported.directory is not None:
+                found = qualify(package_name(imported.directory), name)
+                if self.lookups.symbol(found) is not None:
+                    return found
+        return None
+
+    def _is_type(self, qualified: str) -> bool:
+        symbol = self.lookups.symbol(qualified)
+        return symbol is not None and symbol.kind == SymbolKind.CLASS
+
+    def file_of(self, qualified: str) -> ParsedFile | None:
+        module = self.lookups.index.symbol_module.get(qualified)
+        info = self.lookups.module(module) if module is not None else None
+        return info.parsed if info is not None else None
+
+    def unaliased(self, ref: TypeRef, depth: int = 0) -> TypeRef:
+        """The type an alias stands for (`type A = B`), itself otherwise."""
+        symbol = self.lookups.symbol(ref.name) if not ref.external else None
+        if symbol is None or symbol.declared_as != "type alias" or not symbol.bases:
+            return ref
+        home = self.file_of(ref.name)
+        target = self.type_in(home, symbol.bases[0]) if home is not None else None
+        return self.unaliased(target, depth + 1) if target and depth < _MAX_DEPTH else ref
+
+    def member(self, ref: TypeRef, name: str) -> tuple[str, bool] | None:
+        """The method (or field's type owner) `name` of a type: (qualified name or external
+        name, external). Promoted members of embedded types count, the shallowest first."""
+        queue: list[tuple[TypeRef, int]] = [(self.unaliased(ref), 0)]
+        seen: set[TypeRef] = set()
+        while queue:
+            current, depth = queue.pop(0)
+            if current in seen:
+                continue
+            seen.add(current)
+            if current.external:
+                if depth == 0:
+                    return (f"{current.name}.{name}", True)
+                continue
+            for found in self.lookups.members(current.name, name):
+                return (found, False)
+            symbol = self.lookups.symbol(current.name)
+            home = self.file_of(current.name) if symbol is not None else None
+            if symbol is None or home is None or depth >= _MAX_DEPTH:
+                continue
+            for base in symbol.bases:
+                embedded = self.type_in(home, base)
+                if embedded is not None:
+                    queue.append((self.unaliased(embedded), depth + 1))
+        return None
+
+    def field_type(self, ref: TypeRef, name: str, depth: int = 0) -> TypeRef | None:
+        """The declared type of a struct field (promoted fields included)."""
+        ref = self.unaliased(ref)
+        if ref.external or depth > _MAX_DEPTH:
+            return None
+        bindings = self.lookups.index.attribute_bindings.get(ref.name, {}).get(name)
+        home = self.file_of(ref.name)
+        if home is None:
+            return None
+        if bindings:
+            return self.type_in(home, bindings[0].value)
+        symbol = self.lookups.symbol(ref.name)
+        for base in symbol.bases if symbol is not None else ():
+            embedded = self.type_in(home, base)
+            if embedded is not None:
+                found = self.field_type(embedded, name, depth + 1)
+                if found is not None:
+                    return found
+        return None
+
+    # -- values ----------------------------------------------------------------------------
+    def variable(self, scope: str, name: str, line: int) -> Binding | None:
+        """The latest binding of a local name before `line`, else the package-level one."""
+        bindings = self.lookups.index.scope_bindings.get(scope, {}).get((name,), [])
+        before = [b for b in bindings if b.line <= line]
+        if before:
+            return max(before, key=lambda b: b.line)
+        if bindings:
+            return None  # bound later in the function: a name used before is another
+        return self._package_variable(name)
+
+    def _package_variable(self, name: str) -> Binding | None:
+        directory = package_dir(self.parsed.module)
+        for module in self.project.packages.get(directory, ()):
+            info = self.lookups.module(module)
+            if info is None or _package_of(info.parsed) != self.package:
+                continue
+            found = info.bindings.get(name)
+            if found:
+                return found[0]
+        return None
+
+    def is_variable(self, scope: str, name: str, line: int) -> bool:
+        return self.variable(scope, name, line) is not None
+
+    def binding_type(self, binding: Binding, depth: int = 0) -> TypeRef | None:
+        """The type a binding gives its name."""
+        if depth > _MAX_DEPTH or not binding.value:
+            return None
+        home = self._binding_file(binding)
+        if binding.kind == "annotation":
+            return self.type_in(home, binding.value)
+        if binding.kind == "call":
+            return self.result_type(binding.scope, binding.value, binding.line, depth + 1, home)
+        if binding.kind == "alias":
+            return self.value_type(binding.scope, binding.value, binding.line, depth + 1)
+        return None
+
+    def _binding_file(self, binding: Binding) -> ParsedFile:
+        if binding.scope == self.parsed.module:
+            return self.parsed
+        module = self.lookups.index.symbol_module.get(binding.scope, binding.scope)
+        info = self.lookups.module(module)
+        return info.parsed if info is not None else self.parsed
+
+    def value_type(self, scope: str, dotted: Dotted, line: int, depth: int = 0) -> TypeRef | None:
+        """The type of a dotted value (`x`, `x.f.g`, `T{}`)."""
+        head, *fields = dotted
+        if head.endswith(LITERAL_MARK):
+            current = self.type_of(tuple(head[: -len(LITERAL_MARK)].split(".")))
+        else:
+            binding = self.variable(scope, head, line)
+            current = self.binding_type(binding, depth) if binding is not None else None
+        for name in fields:
+            if current is None:
+                return None
+            current = self.field_type(current, name)
+        return current
+
+    def result_type(
+        self, scope: str, callee: Dotted, line: int, depth: int, home: ParsedFile | None = None
+    ) -> TypeRef | None:
+        """The type of a call's (first) result."""
+        resolver = self if home is None or home.path == self.parsed.path else None
+        resolver = resolver or GoResolver(home or self.parsed, self.lookups, self.project)
+        found = resolver.callee(scope, callee, line, depth)
+        if found is None:
+            return None
+        if found.conversion:
+            return None if found.external else TypeRef(found.name)
+        if found.external:
+            return None
+        symbol = self.lookups.symbol(found.name)
+        if symbol is None or symbol.returns is None:
+            return None
+        where = self.file_of(found.name)
+        return self.type_in(where, symbol.returns) if where is not None else None
+
+    def callee(self, scope: str, dotted: Dotted, line: int, depth: int = 0) -> Callee | None:
+        """What a call of `dotted` runs (see the module's docstring)."""
+        head, *rest = dotted
+        if not rest:
+            if self.is_variable(scope, head, line):
+                return None  # a function value
+            found = self._local(head)
+            return self._named(found, False) if found is not None else None
+        if head.endswith(LITERAL_MARK):
+            receiver = self.value_type(scope, (head,), line, depth)
+            return self.method_on(receiver, rest, scope, line)
+        if not self.is_variable(scope, head, line) and head in self.imports:
+            imported = self.imports[head]
+            if len(rest) != 1:
+                return None
+            if imported.directory is None:
+                return Callee(f"{imported.path}.{rest[0]}", True, False)
+            self.consult_package(imported.directory)
+            found = qualify(package_name(imported.directory), rest[0])
+            return self._named(found, False) if self.lookups.symbol(found) else None
+        receiver = self.value_type(scope, (head,), line, depth)
+        if receiver is None and not self.is_variable(scope, head, line):
+            declared = self._local(head)  # a method expression `T.M`
+            if declared is not None and self._is_type(declared) and len(rest) == 1:
+                found_member = self.member(TypeRef(declared), rest[0])
+                if found_member is not None and not found_member[1]:
+                    return Callee(found_member[0], False, False)
+            return None
+        return self.method_on(receiver, rest, scope, line)
+
+    def method_on(
+        self, receiver: TypeRef | None, names: list[str], scope: str, line: int
+    ) -> Callee | None:
+        for name in names[:-1]:
+            if receiver is None:
+                return None
+            receiver = self.field_type(receiver, name)
+        if receiver is None:
+            return None
+        found = self.member(receiver, names[-1])
+        if found is None:
+            return None
+        return Callee(found[0], found[1], True)
+
+    def _named(self, qualified: str, inferred: bool) -> Callee | None:
+        symbol = self.lookups.symbol(qualified)
+        if symbol is None:
+            return None
+        if symbol.kind == SymbolKind.CLASS:
+            return Callee(qualified, False, inferred, conversion=True)
+        return Callee(qualified, False, inferred)
+
+
+def _package_of(parsed: ParsedFile) -> str:
+    clause = package_clause(parsed.code) or ""
+    external = clause.endswith("_test") and parsed.path.endswith("_test.go")
+    return package_name(package_dir(parsed.module), external_test=external)

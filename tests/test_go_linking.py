@@ -1,0 +1,171 @@
+"""The Go linker, offline: CALLS tiers, IMPORTS, INHERITS by embedding, the fixture `go_shop`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from graphrag_code.model import EdgeKind
+
+from .linking_helpers import assert_calls, link_folder, link_snippet
+
+GO_MOD = "module example.com/m\n\ngo 1.22\n"
+SHOP = Path(__file__).parent / "fixtures" / "go_shop"
+
+
+def test_package_functions_in_any_file_are_exact() -> None:
+    assert_calls(
+        {
+            "go.mod": GO_MOD,
+            "a/a.go": "package a\n\nfunc F() { g() }\n",
+            "a/b.go": "package a\n\nfunc g() {}\n\ntype T int\n\nfunc h() { _ = T(3) }\n",
+        },
+        ("a.F", "a.g", "exact"),
+    )
+
+
+def test_imported_package_functions_by_go_mod_path_and_alias() -> None:
+    linked = assert_calls(
+        {
+            "go.mod": GO_MOD,
+            "lib/util/util.go": "package util\n\nfunc Do() {}\n",
+            "main.go": (
+                'package main\n\nimport (\n\t"fmt"\n\tu "example.com/m/lib/util"\n)\n\n'
+                "func main() {\n\tu.Do()\n\tfmt.Println()\n}\n"
+            ),
+        },
+        (".main", "lib/util.Do", "exact"),
+    )
+    imports = {pair for pair in linked.of(EdgeKind.IMPORTS)}
+    assert imports == {("./main.go", "lib/util/util.go"), ("./main.go", "fmt")}
+    assert linked.calls()[(".main", "fmt.Println")] == ("exact", None)
+
+
+METHODS = {
+    "go.mod": GO_MOD,
+    "s/types.go": """package s
+
+import "bytes"
+
+type Base struct{}
+
+func (b *Base) Hello() {}
+
+type DB struct{}
+
+type Server struct {
+\tBase
+\tdb  *DB
+\tbuf bytes.Buffer
+}
+
+func NewServer() (*Server, error) { return &Server{}, nil }
+""",
+    "s/methods.go": """package s
+
+func (d *DB) Query() {}
+
+func (s Server) Run() {}
+
+func Use(p *Server, x interface{}) {
+\tp.Run()
+\tp.db.Query()
+\tp.Hello()
+\tv := Server{}
+\tv.Run()
+\tw := &Server{}
+\tw.Run()
+\tn := new(DB)
+\tn.Query()
+\tc, _ := NewServer()
+\tc.Run()
+\tNewServer().Run()
+\tServer{}.Run()
+\tif a, ok := x.(*DB); ok {
+\t\ta.Query()
+\t}
+\tswitch t := x.(type) {
+\tcase *Server:
+\t\tt.Run()
+\t}
+\tp.buf.WriteString("")
+\tvar unknown interface{ Run() }
+\tunknown.Run()
+}
+""",
+}
+
+
+def test_methods_through_declared_and_inferred_types() -> None:
+    linked = assert_calls(
+        METHODS,
+        ("s.Use", "s.Server.Run", "inferred"), ("s.Use", "s.DB.Query", "inferred"),
+        ("s.Use", "s.Base.Hello", "inferred"), ("s.Use", "s.NewServer", "exact"),
+    )  # fmt: skip
+    edges = linked.of(EdgeKind.CALLS)
+    assert edges[("s.Use", "s.Server.Run")].edge.lines == (8, 12, 14, 18, 19, 20, 26)
+    assert edges[("s.Use", "s.DB.Query")].edge.lines == (9, 16, 22)
+    assert linked.calls()[("s.Use", "bytes.Buffer.WriteString")] == ("inferred", None)
+    assert linked.unresolved_calls("s.Use") == [1]  # `unknown.Run()`: an anonymous interface
+
+
+def test_method_declared_in_another_file_belongs_to_its_type() -> None:
+    linked = link_snippet(METHODS)
+    run = next(s for f in linked.repository.parsed.values() for s in f.symbols if s.name == "Run")
+    assert (run.parent, linked.repository.parsed["s/methods.go"].module) == (
+        "s.Server", "s/methods.go",
+    )  # fmt: skip
+
+
+def test_embedding_is_inherits_saying_which() -> None:
+    linked = link_snippet(
+        {
+            "go.mod": GO_MOD,
+            "p/p.go": (
+                'package p\n\nimport "io"\n\ntype A struct{}\n\ntype B struct {\n\tA\n}\n\n'
+                "type R interface {\n\tio.Reader\n\tS\n}\n\ntype S interface{ M() }\n"
+            ),
+        }
+    )
+    inherits = {pair: link.edge.via for pair, link in linked.of(EdgeKind.INHERITS).items()}
+    assert inherits == {
+        ("p.B", "p.A"): "struct embedding", ("p.R", "io.Reader"): "interface embedding",
+        ("p.R", "p.S"): "interface embedding",
+    }  # fmt: skip
+
+
+def test_a_local_function_value_is_not_the_package_function() -> None:
+    assert_calls(
+        {"go.mod": GO_MOD, "a/a.go": "package a\n\nfunc g() {}\n\nfunc F(g func()) { g() }\n"},
+    )
+
+
+def test_without_go_mod_an_import_path_ending_in_a_folder_leads_there() -> None:
+    assert_calls(
+        {
+            "util/u.go": "package util\n\nfunc Do() {}\n",
+            "cmd/main.go": (
+                'package main\n\nimport "github.com/x/y/util"\n\nfunc main() { util.Do() }\n'
+            ),
+        },
+        ("cmd.main", "util.Do", "exact"),
+    )
+
+
+def test_the_shop_fixture() -> None:
+    linked = link_folder(SHOP)
+    assert_calls(
+        linked,
+        ("cmd/shop.main", "internal/order.NewOrder", "exact"),
+        ("cmd/shop.main", "internal/order.Order.Add", "inferred"),
+        ("cmd/shop.main", "internal/order.Order.Total", "inferred"),
+        ("cmd/shop.main", "internal/order.Base.Describe", "inferred"),
+        ("cmd/shop.main", "cmd/shop.report", "exact"),
+        ("cmd/shop.report", "internal/order.Pricer.Price", "inferred"),
+        ("internal/order.Order.Add", "internal/order.describe", "exact"),
+        ("internal/order.Order.Price", "internal/order.Order.Total", "inferred"),
+        ("internal/order.TestTotal", "internal/order.NewOrder", "exact"),
+        ("internal/order.TestTotal", "internal/order.Order.Add", "inferred"),
+        ("internal/order.TestTotal", "internal/order.Order.Total", "inferred"),
+        ("internal/order.BenchmarkAdd", "internal/order.Order.Add", "inferred"),
+    )
+    assert not linked.unresolved_kinds()
