@@ -169,3 +169,77 @@ def test_the_shop_fixture() -> None:
         ("internal/order.BenchmarkAdd", "internal/order.Order.Add", "inferred"),
     )
     assert not linked.unresolved_kinds()
+
+
+def test_elements_results_chains_and_package_values() -> None:
+    linked = assert_calls(
+        {
+            "go.mod": GO_MOD,
+            "c/c.go": """package c
+
+type Level int
+
+const (
+\tLow Level = iota
+\tHigh
+)
+
+func (l Level) String() string { return "" }
+
+type Cmd struct{ subs []*Cmd }
+
+type Cmds []*Cmd
+
+func (c *Cmd) Name() string { return "" }
+
+func (c *Cmd) Root() *Cmd { return c }
+
+func (c *Cmd) Subs() []*Cmd { return c.subs }
+
+func Pair() (*Level, *Cmd) { return nil, nil }
+
+var All = []Level{Low, High}
+""",
+            "c/use.go": """package c
+
+func Use(cs Cmds, more ...*Cmd) {
+\tfor _, c := range cs[0].Subs() {
+\t\tc.Name()
+\t}
+\tfor _, c := range more {
+\t\tc.Root().Root().Name()
+\t}
+\tcs[1].Name()
+\t_, second := Pair()
+\tsecond.Name()
+\tHigh.String()
+\tx := cs[0]
+\tx.Name()
+}
+""",
+            "d/d_test.go": """package d_test
+
+import (
+\t"testing"
+
+\t. "example.com/m/c"
+)
+
+func TestLevels(t *testing.T) {
+\tfor _, l := range All {
+\t\tl.String()
+\t}
+\tLow.String()
+}
+""",
+        },
+        ("c.Use", "c.Cmd.Subs", "inferred"), ("c.Use", "c.Cmd.Name", "inferred"),
+        ("c.Use", "c.Cmd.Root", "inferred"), ("c.Use", "c.Pair", "exact"),
+        ("c.Use", "c.Level.String", "inferred"),
+        ("d_test.TestLevels", "c.Level.String", "inferred"),
+        exactly=False,
+    )  # fmt: skip
+    edges = linked.of(EdgeKind.CALLS)
+    assert edges[("c.Use", "c.Cmd.Name")].edge.lines == (5, 8, 10, 12, 15)
+    assert edges[("c.Use", "c.Cmd.Root")].edge.lines == (8,)
+    assert edges[("d_test.TestLevels", "c.Level.String")].edge.lines == (11, 13)

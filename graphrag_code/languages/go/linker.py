@@ -25,7 +25,7 @@ from ...linking.edges import EdgeCollector, FileLinks, NodeIds, UnresolvedCalls
 from ...linking.index import Lookups, RepositoryIndex
 from ...model import CallSite, Edge, EdgeKind, ParsedFile, Resolution, SymbolKind
 from .modules import GoProject, package_dir, package_file, read_go_mod
-from .resolver import Callee, GoResolver
+from .resolver import GoResolver
 
 __all__ = ["GoLinker"]
 
@@ -143,15 +143,6 @@ def _link_type_uses(
         )  # fmt: skip
 
 
-def _call_target(site: CallSite, resolver: GoResolver) -> Callee | None:
-    if site.receiver_call is None:
-        return resolver.callee(site.scope, site.callee, site.line)
-    receiver = resolver.result_type(site.scope, site.receiver_call, site.line, 0)
-    if receiver is None:
-        return None
-    return resolver.method_on(receiver, list(site.callee), site.scope, site.line)
-
-
 def _link_call(
     parsed: ParsedFile,
     site: CallSite,
@@ -162,7 +153,7 @@ def _link_call(
     """Add the CALLS (or a conversion's USES_TYPE) edge of one call site; False when it stays
     unresolved."""
     source = ids.of_scope(parsed, site.scope)
-    found = _call_target(site, resolver)
+    found = resolver.callee(site.scope, site.callee, site.line)
     if found is None:
         return False
     if found.conversion:

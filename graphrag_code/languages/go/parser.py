@@ -31,7 +31,18 @@ from ...model import (
 from ...parsing.records import clipped_signature, line_count
 from ...parsing.treesitter import node_text, remembered_texts, syntax_issues
 from .modules import package_dir, package_name, qualify
-from .syntax import builtin_call, callee_shape, doc_comment, literal_head, type_name
+from .syntax import (
+    CALLED,
+    ELEMENT,
+    RESULT,
+    builtin_call,
+    callee_shape,
+    declared_type,
+    doc_comment,
+    element_of,
+    literal_head,
+    type_name,
+)
 
 __all__ = ["GO_SUFFIXES", "GoParser"]
 
@@ -191,8 +202,26 @@ class _FileReader:
         )  # fmt: skip
         if result is not None:
             self._type_uses_in(result, qualified)
+            self._later_results(result, qualified)
         if body is not None:
             self._body(body, qualified)
+
+    def _later_results(self, result: ts.Node, scope: str) -> None:
+        """The types of a function's results after the first, as bindings of `#1`, `#2`, …
+        in its scope (`Symbol.returns` holds the first)."""
+        if result.type != "parameter_list":
+            return
+        position = 0
+        for declaration in result.named_children:
+            if declaration.type != "parameter_declaration":
+                continue
+            named = declared_type(declaration.child_by_field_name("type"))
+            for _ in declaration.children_by_field_name("name") or [declaration]:
+                if position and named is not None:
+                    target = (f"{RESULT}{position}",)
+                    line = _line(declaration)
+                    self.bindings.append(Binding(scope, target, named, "annotation", line))
+                position += 1
 
     def _parameters(self, parameters: ts.Node, scope: str) -> tuple[str, ...]:
         names: list[str] = []
@@ -200,7 +229,9 @@ class _FileReader:
             if declaration.type not in ("parameter_declaration", "variadic_parameter_declaration"):
                 continue
             declared = declaration.child_by_field_name("type")
-            named = type_name(declared) if declaration.type == "parameter_declaration" else None
+            named = declared_type(declared)
+            if declaration.type != "parameter_declaration":  # `xs ...T`: a slice of T
+                named = (ELEMENT, *named) if named is not None and named[0] != ELEMENT else None
             for name_node in declaration.children_by_field_name("name"):
                 name = node_text(name_node)
                 names.append(name)
@@ -235,6 +266,8 @@ class _FileReader:
             bases = self._interface(declared, qualified)
         else:
             kind = "type"
+            underlying = declared_type(declared)  # `type Commands []*Command`: its elements
+            bases = [underlying] if underlying is not None and underlying[0] == ELEMENT else []
         self._type_uses_in(declared, qualified)
         self._add(
             Symbol(
@@ -251,9 +284,9 @@ class _FileReader:
             for field in fields.named_children:
                 if field.type != "field_declaration":
                     continue
-                named = type_name(field.child_by_field_name("type"))
+                named = declared_type(field.child_by_field_name("type"))
                 names = field.children_by_field_name("name")
-                if not names and named is not None:
+                if not names and named is not None and named[0] != ELEMENT:
                     embedded.append(named)
                     self.bindings.append(
                         Binding(owner, (named[-1],), named, "annotation", _line(field))
@@ -305,12 +338,7 @@ class _FileReader:
             elif kind == "type_switch_statement":
                 self._type_switch(node, scope)
             elif kind == "range_clause":
-                left = node.child_by_field_name("left")
-                for name in left.named_children if left is not None else ():
-                    if name.type == "identifier":
-                        self.bindings.append(
-                            Binding(scope, (node_text(name),), (), "opaque", _line(name))
-                        )
+                self._range(node, scope)
             elif kind == "func_literal":
                 parameters = node.child_by_field_name("parameters")
                 if parameters is not None:
@@ -330,14 +358,10 @@ class _FileReader:
                 if arguments is not None and arguments.named_children:
                     self._type_uses_in(arguments.named_children[0], scope)
             return
-        receiver: Dotted | None = None
-        if inner is not None:
-            inner_function = inner.child_by_field_name("function")
-            shape = callee_shape(inner_function) if inner_function is not None else None
-            receiver = shape[0] if shape is not None and shape[1] is None else ("<expr>",)
-        self.calls.append(
-            CallSite(scope, callee, _name_line(function), receiver, at=node.start_byte)
-        )
+        if inner is not None:  # on a call's result: `NewT().M()` is ("NewT()", "M")
+            chained = _chain(inner)
+            callee = (*chained, *callee) if chained is not None else ("<expr>", *callee)
+        self.calls.append(CallSite(scope, callee, _name_line(function), at=node.start_byte))
 
     def _assignment(self, node: ts.Node, scope: str) -> None:
         left = node.child_by_field_name("left")
@@ -350,23 +374,38 @@ class _FileReader:
             if target.type != "identifier" or node_text(target) == "_":
                 continue
             value = values[position] if len(values) == len(targets) else None
-            if value is None and position == 0 and len(values) == 1:
+            if value is None and len(values) == 1:
                 value = values[0]
-                if value.type not in ("call_expression", "type_assertion_expression"):
-                    value = None  # `v, ok := m[k]`: only a call's first result, `y.(T)`'s T
-            self.bindings.append(self._binding(scope, node_text(target), value, _line(target)))
+                if value.type not in ("call_expression", "type_assertion_expression") or (
+                    position and value.type != "call_expression"
+                ):
+                    value = None  # `v, ok := m[k]`: a call's results, `y.(T)`'s T
+            binding = self._binding(scope, node_text(target), value, _line(target))
+            if position and value is not None and len(values) == 1:  # `a, b := f()`: b
+                if binding.kind != "call":
+                    binding = Binding(scope, binding.target, (), "opaque", binding.line)
+                else:
+                    position_mark = f"{RESULT}{position}"
+                    binding = Binding(scope, binding.target, (*binding.value, position_mark),
+                                      "call", binding.line)  # fmt: skip
+            self.bindings.append(binding)
 
     def _variables(self, node: ts.Node, scope: str) -> None:
         specs = list(node.named_children)
         for group in node.named_children:
             if group.type in ("var_spec_list", "const_spec_list"):
                 specs.extend(group.named_children)
+        carried: Dotted | None = None  # `const (A T = iota; B; C)`: B and C are Ts too
         for spec in specs:
             if spec.type not in ("var_spec", "const_spec"):
                 continue
             declared = spec.child_by_field_name("type")
-            named = type_name(declared)
+            named = declared_type(declared)
             values_node = spec.child_by_field_name("value")
+            if spec.type == "const_spec":
+                if declared is None and values_node is None:
+                    named = carried
+                carried = named
             values = values_node.named_children if values_node is not None else []
             names = spec.children_by_field_name("name")
             if declared is not None:
@@ -394,6 +433,10 @@ class _FileReader:
         literal = literal_head(value)
         if literal is not None:
             return Binding(scope, (name,), tuple(literal[:-2].split(".")), "annotation", line)
+        if value.type == "composite_literal":  # `[]T{…}`, `map[K]T{…}`
+            shaped = declared_type(value.child_by_field_name("type"))
+            if shaped is not None:
+                return Binding(scope, (name,), shaped, "annotation", line)
         kind = value.type
         if kind == "type_assertion_expression":
             named = type_name(value.child_by_field_name("type"))
@@ -403,23 +446,41 @@ class _FileReader:
             function = value.child_by_field_name("function")
             if function is not None:
                 callee, inner = callee_shape(function)
-                if callee == ("new",):
+                if callee in (("new",), ("make",)):
                     arguments = value.child_by_field_name("arguments")
                     first = (
                         arguments.named_children[0]
                         if arguments and arguments.named_children
                         else None
                     )
-                    named = type_name(first)
+                    named = (type_name if callee == ("new",) else declared_type)(first)
                     if named is not None:
                         return Binding(scope, (name,), named, "annotation", line)
-                elif inner is None and "<expr>" not in callee:
-                    return Binding(scope, (name,), callee, "call", line)
-        elif kind in ("identifier", "selector_expression"):
-            named = type_name(value)
+                elif "<expr>" not in callee:
+                    chained = _chain(inner) if inner is not None else ()
+                    if chained is not None:
+                        return Binding(scope, (name,), (*chained, *callee), "call", line)
+        elif kind in ("identifier", "selector_expression", "index_expression"):
+            named = type_name(value) if kind != "index_expression" else element_of(value)
             if named is not None:
                 return Binding(scope, (name,), named, "alias", line)
         return Binding(scope, (name,), (), "opaque", line)
+
+    def _range(self, node: ts.Node, scope: str) -> None:
+        """`for i, v := range xs`: v is an element of xs (a slice's, a map's value)."""
+        left = node.child_by_field_name("left")
+        names = left.named_children if left is not None else []
+        right = node.child_by_field_name("right")
+        for position, name in enumerate(names):
+            if name.type != "identifier":
+                continue
+            binding = Binding(scope, (node_text(name),), (), "opaque", _line(name))
+            if position == 1 and right is not None:
+                whole = self._binding(scope, node_text(name), right, _line(name))
+                if whole.kind in ("call", "alias") and whole.value[:1] != (ELEMENT,):
+                    binding = Binding(scope, whole.target, (ELEMENT, *whole.value), whole.kind,
+                                      whole.line)  # fmt: skip
+            self.bindings.append(binding)
 
     def _type_switch(self, node: ts.Node, scope: str) -> None:
         alias = node.child_by_field_name("alias")
@@ -454,14 +515,33 @@ class _FileReader:
             stack.extend(current.named_children)
 
 
+def _chain(call: ts.Node, depth: int = 0) -> Dotted | None:
+    """A call a value is taken off as dotted parts, its result marked by `CALLED`
+    (`c.Root()` -> ("c", "Root()"), `a.B().C()` -> ("a", "B()", "C()")); None when a part
+    is no name."""
+    function = call.child_by_field_name("function")
+    if function is None or depth > 8:
+        return None
+    callee, inner = callee_shape(function)
+    if "<expr>" in callee:
+        return None
+    head: Dotted = ()
+    if inner is not None:
+        found = _chain(inner, depth + 1)
+        if found is None:
+            return None
+        head = found
+    return (*head, *callee[:-1], callee[-1] + CALLED)
+
+
 def _first_result(result: ts.Node | None) -> Dotted | None:
     """The type a function's (first) result names."""
     if result is None:
         return None
     if result.type == "parameter_list":
         declared = [n for n in result.named_children if n.type == "parameter_declaration"]
-        return type_name(declared[0].child_by_field_name("type")) if declared else None
-    return type_name(result)
+        return declared_type(declared[0].child_by_field_name("type")) if declared else None
+    return declared_type(result)
 
 
 def _name_line(function: ts.Node) -> int:

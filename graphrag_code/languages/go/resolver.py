@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from ...linking.index import Lookups
 from ...model import Binding, Dotted, ImportStatement, ParsedFile, SymbolKind
 from .modules import GoProject, package_dir, package_name, qualify
-from .syntax import LITERAL_MARK, package_clause
+from .syntax import CALLED, ELEMENT, LITERAL_MARK, RESULT, package_clause
 
 __all__ = ["Callee", "GoResolver", "Imported", "TypeRef"]
 
@@ -31,6 +31,11 @@ class TypeRef:
 
     name: str
     external: bool = False
+    container: bool = False  # a slice, array, map or channel of the type (`[]*T`)
+
+    def element(self) -> TypeRef | None:
+        """What indexing or ranging over a container of the type gives."""
+        return TypeRef(self.name, self.external) if self.container else None
 
 
 @dataclass(frozen=True)
@@ -104,6 +109,9 @@ class GoResolver:
         return GoResolver(parsed, self.lookups, self.project).type_of(dotted)
 
     def type_of(self, dotted: Dotted) -> TypeRef | None:
+        if dotted[:1] == (ELEMENT,):
+            inner = self.type_of(dotted[1:])
+            return TypeRef(inner.name, inner.external, True) if inner is not None else None
         if len(dotted) == 1:
             found = self._local(dotted[0])
             return TypeRef(found) if found is not None and self._is_type(found) else None
@@ -140,7 +148,7 @@ class GoResolver:
 
     def unaliased(self, ref: TypeRef, depth: int = 0) -> TypeRef:
         """The type an alias stands for (`type A = B`), itself otherwise."""
-        symbol = self.lookups.symbol(ref.name) if not ref.external else None
+        symbol = self.lookups.symbol(ref.name) if not (ref.external or ref.container) else None
         if symbol is None or symbol.declared_as != "type alias" or not symbol.bases:
             return ref
         home = self.file_of(ref.name)
@@ -150,6 +158,8 @@ class GoResolver:
     def member(self, ref: TypeRef, name: str) -> tuple[str, bool] | None:
         """The method (or field's type owner) `name` of a type: (qualified name or external
         name, external). Promoted members of embedded types count, the shallowest first."""
+        if ref.container:
+            return None
         queue: list[tuple[TypeRef, int]] = [(self.unaliased(ref), 0)]
         seen: set[TypeRef] = set()
         while queue:
@@ -176,7 +186,7 @@ class GoResolver:
     def field_type(self, ref: TypeRef, name: str, depth: int = 0) -> TypeRef | None:
         """The declared type of a struct field (promoted fields included)."""
         ref = self.unaliased(ref)
-        if ref.external or depth > _MAX_DEPTH:
+        if ref.external or ref.container or depth > _MAX_DEPTH:
             return None
         bindings = self.lookups.index.attribute_bindings.get(ref.name, {}).get(name)
         home = self.file_of(ref.name)
@@ -193,6 +203,31 @@ class GoResolver:
                     return found
         return None
 
+    def element(self, ref: TypeRef) -> TypeRef | None:
+        """What indexing or ranging over a value of the type gives (a named slice type's
+        elements too: `type Commands []*Command`)."""
+        if ref.container:
+            return ref.element()
+        symbol = self.lookups.symbol(ref.name) if not ref.external else None
+        if symbol is None or symbol.declared_as != "type" or not symbol.bases:
+            return None
+        home = self.file_of(ref.name)
+        underlying = self.type_in(home, symbol.bases[0]) if home is not None else None
+        return underlying.element() if underlying is not None else None
+
+    def step(self, ref: TypeRef, name: str) -> TypeRef | None:
+        """The type of `value.name` (a field) or of `value.name()` (a method's result)."""
+        if not name.endswith(CALLED):
+            return self.field_type(ref, name)
+        found = self.member(ref, name[: -len(CALLED)])
+        if found is None or found[1]:
+            return None
+        symbol = self.lookups.symbol(found[0])
+        home = self.file_of(found[0])
+        if symbol is None or symbol.returns is None or home is None:
+            return None
+        return self.type_in(home, symbol.returns)
+
     # -- values ----------------------------------------------------------------------------
     def variable(self, scope: str, name: str, line: int) -> Binding | None:
         """The latest binding of a local name before `line`, else the package-level one."""
@@ -202,13 +237,21 @@ class GoResolver:
             return max(before, key=lambda b: b.line)
         if bindings:
             return None  # bound later in the function: a name used before is another
-        return self._package_variable(name)
+        found = self.package_variable(package_dir(self.parsed.module), name, self.package)
+        for imported in self.dot_imports:
+            if found is None and imported.directory is not None:
+                found = self.package_variable(imported.directory, name)
+        return found
 
-    def _package_variable(self, name: str) -> Binding | None:
-        directory = package_dir(self.parsed.module)
+    def package_variable(
+        self, directory: str, name: str, package: str | None = None
+    ) -> Binding | None:
+        """A package-level variable or constant of the package in `directory` (its external
+        test package's when `package` names it)."""
+        package = package or package_name(directory)
         for module in self.project.packages.get(directory, ()):
             info = self.lookups.module(module)
-            if info is None or _package_of(info.parsed) != self.package:
+            if info is None or _package_of(info.parsed) != package:
                 continue
             found = info.bindings.get(name)
             if found:
@@ -225,11 +268,21 @@ class GoResolver:
         home = self._binding_file(binding)
         if binding.kind == "annotation":
             return self.type_in(home, binding.value)
-        if binding.kind == "call":
-            return self.result_type(binding.scope, binding.value, binding.line, depth + 1, home)
-        if binding.kind == "alias":
-            return self.value_type(binding.scope, binding.value, binding.line, depth + 1)
-        return None
+        element = binding.value[0] == ELEMENT
+        value = binding.value[1:] if element else binding.value
+        position = 0
+        if value and value[-1].startswith(RESULT):
+            position, value = int(value[-1][len(RESULT) :]), value[:-1]
+        found: TypeRef | None = None
+        if binding.kind == "call" and value:
+            found = self.result_type(
+                binding.scope, value, binding.line, depth + 1, home, position=position
+            )
+        elif binding.kind == "alias" and value:
+            found = self.value_type(binding.scope, value, binding.line, depth + 1)
+        if found is not None and element:
+            return self.element(found)
+        return found
 
     def _binding_file(self, binding: Binding) -> ParsedFile:
         if binding.scope == self.parsed.module:
@@ -241,19 +294,37 @@ class GoResolver:
     def value_type(self, scope: str, dotted: Dotted, line: int, depth: int = 0) -> TypeRef | None:
         """The type of a dotted value (`x`, `x.f.g`, `T{}`)."""
         head, *fields = dotted
-        if head.endswith(LITERAL_MARK):
+        if head == ELEMENT and fields:
+            container = self.value_type(scope, (fields[0],), line, depth + 1)
+            current = self.element(container) if container is not None else None
+            fields = fields[1:]
+        elif head.endswith(CALLED):
+            current = self.result_type(scope, (head[: -len(CALLED)],), line, depth + 1)
+        elif head.endswith(LITERAL_MARK):
             current = self.type_of(tuple(head[: -len(LITERAL_MARK)].split(".")))
+        elif fields and head in self.imports and not self.is_variable(scope, head, line):
+            directory = self.imports[head].directory  # `pkg.Var.f`
+            binding = self.package_variable(directory, fields[0]) if directory is not None else None
+            current = self.binding_type(binding, depth) if binding is not None else None
+            fields = fields[1:]
         else:
             binding = self.variable(scope, head, line)
             current = self.binding_type(binding, depth) if binding is not None else None
         for name in fields:
             if current is None:
                 return None
-            current = self.field_type(current, name)
+            current = self.step(current, name)
         return current
 
     def result_type(
-        self, scope: str, callee: Dotted, line: int, depth: int, home: ParsedFile | None = None
+        self,
+        scope: str,
+        callee: Dotted,
+        line: int,
+        depth: int,
+        home: ParsedFile | None = None,
+        *,
+        position: int = 0,
     ) -> TypeRef | None:
         """The type of a call's (first) result."""
         resolver = self if home is None or home.path == self.parsed.path else None
@@ -266,10 +337,13 @@ class GoResolver:
         if found.external:
             return None
         symbol = self.lookups.symbol(found.name)
-        if symbol is None or symbol.returns is None:
-            return None
+        declared = symbol.returns if symbol is not None else None
+        if position:
+            later = self.lookups.index.scope_bindings.get(found.name, {})
+            results = later.get((f"{RESULT}{position}",))
+            declared = results[0].value if results else None
         where = self.file_of(found.name)
-        return self.type_in(where, symbol.returns) if where is not None else None
+        return self.type_in(where, declared) if where is not None and declared else None
 
     def callee(self, scope: str, dotted: Dotted, line: int, depth: int = 0) -> Callee | None:
         """What a call of `dotted` runs (see the module's docstring)."""
@@ -279,11 +353,18 @@ class GoResolver:
                 return None  # a function value
             found = self._local(head)
             return self._named(found, False) if found is not None else None
-        if head.endswith(LITERAL_MARK):
+        if head.endswith((LITERAL_MARK, CALLED)):
             receiver = self.value_type(scope, (head,), line, depth)
             return self.method_on(receiver, rest, scope, line)
+        if head == ELEMENT:
+            receiver = self.value_type(scope, (head, rest[0]), line, depth)
+            return self.method_on(receiver, rest[1:], scope, line) if rest[1:] else None
         if not self.is_variable(scope, head, line) and head in self.imports:
             imported = self.imports[head]
+            if len(rest) > 1 and rest[0].endswith(CALLED):  # `pkg.New().M()`
+                made = (head, rest[0][: -len(CALLED)])
+                receiver = self.result_type(scope, made, line, depth + 1)
+                return self.method_on(receiver, rest[1:], scope, line)
             if len(rest) != 1:
                 return None
             if imported.directory is None:
@@ -307,7 +388,7 @@ class GoResolver:
         for name in names[:-1]:
             if receiver is None:
                 return None
-            receiver = self.field_type(receiver, name)
+            receiver = self.step(receiver, name)
         if receiver is None:
             return None
         found = self.member(receiver, names[-1])

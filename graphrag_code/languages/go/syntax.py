@@ -11,10 +11,15 @@ from ...model import Dotted
 from ...parsing.treesitter import node_text
 
 __all__ = [
+    "CALLED",
+    "ELEMENT",
     "LITERAL_MARK",
+    "RESULT",
     "builtin_call",
     "callee_shape",
+    "declared_type",
     "doc_comment",
+    "element_of",
     "literal_head",
     "package_clause",
     "type_name",
@@ -24,6 +29,23 @@ LITERAL_MARK = "{}"
 """A callee's head naming a composite literal of a type (`T{}.M()` -> ("T{}", "M"); a
 qualified type keeps its dot inside the head: ("pkg.T{}", "M"))."""
 
+CALLED = "()"
+"""The end of a dotted part that is called, its result taken (`c.Root().Find()` binds the
+result of ("c", "Root()", "Find"))."""
+
+RESULT = "#"
+"""A result after the first, by position: `a, b := f()` binds b to the result of
+("f", "#1"); f's scope binds ("#1",) to the result's declared type."""
+
+ELEMENT = "[]"
+"""The head of a dotted name standing for one element of what follows: a declared type
+`[]*T` is ("[]", "T") (slices, arrays, a map's values, a channel's), a value `xs[i]` is
+("[]", "xs"), a range variable over `c.Children()` is ("[]", "c", "Children")."""
+
+_CONTAINERS = {
+    "slice_type": "element", "array_type": "element",
+    "implicit_length_array_type": "element", "map_type": "value", "channel_type": "value",
+}  # fmt: skip
 _PACKAGE = re.compile(r"^package\s+(\w+)", re.MULTILINE)
 _BUILTINS = frozenset(
     [
@@ -82,6 +104,24 @@ def type_name(node: ts.Node | None) -> Dotted | None:
         else:
             return None
     return None
+
+
+def declared_type(node: ts.Node | None) -> Dotted | None:
+    """`type_name`, and containers of a named type as `ELEMENT` and the type (`[]*T`)."""
+    if node is not None and node.type in _CONTAINERS:
+        named = type_name(node.child_by_field_name(_CONTAINERS[node.type]))
+        return (ELEMENT, *named) if named is not None else None
+    return type_name(node)
+
+
+def element_of(node: ts.Node) -> Dotted | None:
+    """`xs[i]` on a name -> ("[]", "xs"); None for other subscripts."""
+    if node.type != "index_expression":
+        return None
+    operand = node.child_by_field_name("operand")
+    if operand is None or operand.type != "identifier":
+        return None
+    return (ELEMENT, node_text(operand))
 
 
 def literal_head(node: ts.Node) -> str | None:
@@ -145,6 +185,9 @@ def callee_shape(function: ts.Node) -> tuple[Dotted, ts.Node | None]:
         return ("<expr>",), None
     if node.type == "identifier":
         return (node_text(node), *names), None
+    element = element_of(node)
+    if element is not None:
+        return (*element, *names), None
     if node.type == "call_expression":
         return tuple(names), node
     head = literal_head(node)
