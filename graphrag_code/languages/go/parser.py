@@ -477,7 +477,7 @@ class _FileReader:
             binding = Binding(scope, (node_text(name),), (), "opaque", _line(name))
             if position == 1 and right is not None:
                 whole = self._binding(scope, node_text(name), right, _line(name))
-                if whole.kind in ("call", "alias") and whole.value[:1] != (ELEMENT,):
+                if whole.kind in ("call", "alias"):
                     binding = Binding(scope, whole.target, (ELEMENT, *whole.value), whole.kind,
                                       whole.line)  # fmt: skip
             self.bindings.append(binding)
