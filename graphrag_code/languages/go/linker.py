@@ -25,7 +25,7 @@ from ...linking.edges import EdgeCollector, FileLinks, NodeIds, UnresolvedCalls
 from ...linking.index import Lookups, RepositoryIndex
 from ...model import CallSite, Edge, EdgeKind, ParsedFile, Resolution, SymbolKind
 from .modules import GoProject, package_dir, package_file, read_go_mod
-from .resolver import GoResolver
+from .resolver import GoResolver, file_package
 
 __all__ = ["GoLinker"]
 
@@ -46,10 +46,18 @@ def go_project(index: RepositoryIndex, project: Mapping[str, str]) -> GoProject:
             directory = path.rpartition("/")[0]
             modules[declared] = directory
     packages: dict[str, list[str]] = defaultdict(list)
-    for name, info in index.modules.items():
-        if info.parsed.language == "go":
-            packages[package_dir(name)].append(name)
-    return GoProject(modules, {d: sorted(files) for d, files in packages.items()})
+    package_of: dict[str, str] = {}
+    variables: dict[str, dict[str, str]] = defaultdict(dict)
+    for name, info in sorted(index.modules.items()):
+        if info.parsed.language != "go":
+            continue
+        packages[package_dir(name)].append(name)
+        package = package_of[name] = file_package(info.parsed)
+        for variable in info.bindings:
+            variables[package].setdefault(variable, name)
+    return GoProject(
+        modules, {d: sorted(files) for d, files in packages.items()}, package_of, dict(variables)
+    )
 
 
 class GoLinker:

@@ -119,9 +119,18 @@ class GoProject:
 
     modules: dict[str, str] = field(default_factory=dict)  # module path -> its directory
     packages: dict[str, list[str]] = field(default_factory=dict)  # directory -> file modules
+    package_of: dict[str, str] = field(default_factory=dict)  # file module -> its package
+    # package -> package-level variable or constant name -> the file module declaring it
+    variables: dict[str, dict[str, str]] = field(default_factory=dict)
+    _directories: dict[str, str | None] = field(default_factory=dict)
 
     def directory_of(self, import_path: str) -> str | None:
         """The repository directory an import path names, None when it is outside."""
+        if import_path not in self._directories:
+            self._directories[import_path] = self._directory_of(import_path)
+        return self._directories[import_path]
+
+    def _directory_of(self, import_path: str) -> str | None:
         best: tuple[int, str] | None = None
         for module, directory in self.modules.items():
             under = import_path == module or import_path.startswith(module + "/")

@@ -72,7 +72,9 @@ class GoResolver:
         self.parsed = parsed
         self.lookups = lookups
         self.project = project
-        self.package = _package_of(parsed)
+        self.package = project.package_of.get(parsed.module) or file_package(parsed)
+        self._consulted: set[str] = set()
+        self._others: dict[str, GoResolver] = {parsed.path: self}
         self.imports: dict[str, Imported] = {}  # bound name -> import
         self.dot_imports: list[Imported] = []
         for statement in parsed.imports:
@@ -99,14 +101,22 @@ class GoResolver:
 
     def consult_package(self, directory: str) -> None:
         """Note every file of a package as consulted (a declaration may move between them)."""
-        self.lookups.modules_consulted.update(self.project.packages.get(directory, ()))
+        if directory not in self._consulted or self.lookups.recording:
+            self._consulted.add(directory)
+            self.lookups.modules_consulted.update(self.project.packages.get(directory, ()))
 
     # -- types -----------------------------------------------------------------------------
     def type_in(self, parsed: ParsedFile, dotted: Dotted) -> TypeRef | None:
         """The type `dotted` names in another file (where a field or a result is declared)."""
-        if parsed.path == self.parsed.path:
-            return self.type_of(dotted)
-        return GoResolver(parsed, self.lookups, self.project).type_of(dotted)
+        return self.resolver_of(parsed).type_of(dotted)
+
+    def resolver_of(self, parsed: ParsedFile) -> GoResolver:
+        """The resolver of another file (where a field, a result, a variable is declared)."""
+        other = self._others.get(parsed.path)
+        if other is None:
+            other = self._others[parsed.path] = GoResolver(parsed, self.lookups, self.project)
+            other._others = self._others
+        return other
 
     def type_of(self, dotted: Dotted) -> TypeRef | None:
         if dotted[:1] == (ELEMENT,):
@@ -249,14 +259,11 @@ class GoResolver:
         """A package-level variable or constant of the package in `directory` (its external
         test package's when `package` names it)."""
         package = package or package_name(directory)
-        for module in self.project.packages.get(directory, ()):
-            info = self.lookups.module(module)
-            if info is None or _package_of(info.parsed) != package:
-                continue
-            found = info.bindings.get(name)
-            if found:
-                return found[0]
-        return None
+        self.consult_package(directory)
+        module = self.project.variables.get(package, {}).get(name)
+        info = self.lookups.module(module) if module is not None else None
+        found = info.bindings.get(name) if info is not None else None
+        return found[0] if found else None
 
     def is_variable(self, scope: str, name: str, line: int) -> bool:
         return self.variable(scope, name, line) is not None
@@ -327,8 +334,7 @@ class GoResolver:
         position: int = 0,
     ) -> TypeRef | None:
         """The type of a call's (first) result."""
-        resolver = self if home is None or home.path == self.parsed.path else None
-        resolver = resolver or GoResolver(home or self.parsed, self.lookups, self.project)
+        resolver = self.resolver_of(home) if home is not None else self
         found = resolver.callee(scope, callee, line, depth)
         if found is None:
             return None
@@ -405,7 +411,8 @@ class GoResolver:
         return Callee(qualified, False, inferred)
 
 
-def _package_of(parsed: ParsedFile) -> str:
+def file_package(parsed: ParsedFile) -> str:
+    """The package a file belongs to (`modules.package_name`), from its package clause."""
     clause = package_clause(parsed.code) or ""
     external = clause.endswith("_test") and parsed.path.endswith("_test.go")
     return package_name(package_dir(parsed.module), external_test=external)
