@@ -161,6 +161,7 @@ def test_the_shop_fixture() -> None:
         ("cmd/shop.main", "internal/order.Base.Describe", "inferred"),
         ("cmd/shop.main", "cmd/shop.report", "exact"),
         ("cmd/shop.report", "internal/order.Pricer.Price", "inferred"),
+        ("cmd/shop.report", "internal/order.Order.Price", "dispatch"),
         ("internal/order.Order.Add", "internal/order.describe", "exact"),
         ("internal/order.Order.Price", "internal/order.Order.Total", "inferred"),
         ("internal/order.TestTotal", "internal/order.NewOrder", "exact"),
@@ -243,3 +244,60 @@ func TestLevels(t *testing.T) {
     assert edges[("c.Use", "c.Cmd.Name")].edge.lines == (5, 8, 10, 12, 15)
     assert edges[("c.Use", "c.Cmd.Root")].edge.lines == (8,)
     assert edges[("d_test.TestLevels", "c.Level.String")].edge.lines == (11, 13)
+
+
+def test_satisfaction_by_method_sets_and_dispatch_through_interfaces() -> None:
+    linked = link_snippet(
+        {
+            "go.mod": GO_MOD,
+            "s/s.go": """package s
+
+import "io"
+
+type Namer interface{ Name() string }
+
+type Store interface {
+\tNamer
+\tSave() error
+}
+
+type Stream interface {
+\tio.Reader
+\tName() string
+}
+
+type Base struct{}
+
+func (b *Base) Name() string { return "" }
+
+type File struct{ Base }
+
+func (f File) Save() error { return nil }
+
+type Other struct{}
+
+func (o Other) Name() string { return "" }
+
+func Keep(s Store, n Namer) {
+\ts.Save()
+\tn.Name()
+}
+""",
+        }
+    )
+    satisfies = {
+        pair for pair, link in linked.of(EdgeKind.INHERITS).items() if link.edge.via == "satisfies"
+    }
+    assert satisfies == {
+        ("s.File", "s.Store"),
+        ("s.File", "s.Namer"),
+        ("s.Base", "s.Namer"),
+        ("s.Other", "s.Namer"),
+    }  # fmt: skip  (Stream embeds io.Reader: its methods are unknown, none satisfies it)
+    assert all(link.edge.implements for link in linked.of(EdgeKind.INHERITS).values()
+               if link.edge.via == "satisfies")  # fmt: skip
+    calls = linked.calls(external=False)
+    assert calls[("s.Keep", "s.Store.Save")] == ("inferred", None)
+    assert calls[("s.Keep", "s.File.Save")] == ("dispatch", "dispatch via `s.Store.Save`")
+    assert calls[("s.Keep", "s.Base.Name")][0] == "dispatch"  # File's, promoted, and Base's
+    assert calls[("s.Keep", "s.Other.Name")][0] == "dispatch"

@@ -24,6 +24,7 @@ from ...linking.base import LinkContext
 from ...linking.edges import EdgeCollector, FileLinks, NodeIds, UnresolvedCalls
 from ...linking.index import Lookups, RepositoryIndex
 from ...model import CallSite, Edge, EdgeKind, ParsedFile, Resolution, SymbolKind
+from .dispatch import Satisfaction, satisfaction
 from .modules import GoProject, package_dir, package_file, read_go_mod
 from .resolver import GoResolver, file_package
 
@@ -35,6 +36,7 @@ _EMBEDDING = {"struct": "struct embedding", "interface": "interface embedding"}
 @dataclass
 class GoContext(LinkContext):
     project: GoProject = field(default_factory=GoProject)
+    satisfaction: Satisfaction = field(default_factory=Satisfaction)
 
 
 def go_project(index: RepositoryIndex, project: Mapping[str, str]) -> GoProject:
@@ -64,21 +66,25 @@ class GoLinker:
     project_files: frozenset[str] = frozenset({"go.mod"})
 
     def prepare(self, index: RepositoryIndex, project: Mapping[str, str]) -> LinkContext:
-        return GoContext(project=go_project(index, project))
+        found = go_project(index, project)
+        return GoContext(project=found, satisfaction=satisfaction(index, found))
 
     def link(
         self, parsed: ParsedFile, index: RepositoryIndex, ids: NodeIds, context: LinkContext
     ) -> FileLinks:
-        project = context.project if isinstance(context, GoContext) else go_project(index, {})
+        if not isinstance(context, GoContext):
+            context = self.prepare(index, {})
+        assert isinstance(context, GoContext)
         lookups = Lookups(index)
-        resolver = GoResolver(parsed, lookups, project)
+        resolver = GoResolver(parsed, lookups, context.project)
         collector = EdgeCollector()
         _link_imports(parsed, resolver, ids, collector)
         _link_embedding(parsed, resolver, ids, collector)
+        _link_satisfaction(parsed, context.satisfaction, lookups, ids, collector)
         _link_type_uses(parsed, resolver, ids, collector)
         unresolved = UnresolvedCalls()
         for site in parsed.calls:
-            if not _link_call(parsed, site, resolver, ids, collector):
+            if not _link_call(parsed, site, resolver, context.satisfaction, ids, collector):
                 name = site.callee[-1]
                 unresolved.add(
                     ids.of_scope(parsed, site.scope), name if name != "<expr>" else None,
@@ -136,6 +142,28 @@ def _link_embedding(
             )  # fmt: skip
 
 
+def _link_satisfaction(
+    parsed: ParsedFile,
+    found: Satisfaction,
+    lookups: Lookups,
+    ids: NodeIds,
+    collector: EdgeCollector,
+) -> None:
+    """INHERITS edges from the file's types to the interfaces they satisfy (`dispatch`)."""
+    for symbol in parsed.symbols:
+        if symbol.kind != SymbolKind.CLASS or symbol.declared_as not in ("struct", "type"):
+            continue
+        lookups.modules_consulted.update(found.interface_modules)
+        source = ids.of_symbol(symbol.qualified_name, path=parsed.path)
+        for interface in found.satisfied.get(symbol.qualified_name, ()):
+            collector.add(
+                Edge(
+                    EdgeKind.INHERITS, source, ids.of_target(interface),
+                    lines=(symbol.start_line,), via="satisfies", implements=True,
+                )
+            )  # fmt: skip
+
+
 def _link_type_uses(
     parsed: ParsedFile, resolver: GoResolver, ids: NodeIds, collector: EdgeCollector
 ) -> None:
@@ -155,6 +183,7 @@ def _link_call(
     parsed: ParsedFile,
     site: CallSite,
     resolver: GoResolver,
+    found_types: Satisfaction,
     ids: NodeIds,
     collector: EdgeCollector,
 ) -> bool:
@@ -177,4 +206,14 @@ def _link_call(
             lines=(site.line,),
         )
     )  # fmt: skip
+    method = None if found.external else resolver.lookups.symbol(found.name)
+    if method is not None and method.declared_as == "interface method":
+        for override in found_types.dispatch_targets(method, resolver):
+            collector.add(
+                Edge(
+                    EdgeKind.CALLS, source, ids.of_target(override),
+                    resolution=Resolution.DISPATCH, lines=(site.line,),
+                    via=f"dispatch via `{found.name}`",
+                )
+            )  # fmt: skip
     return True

@@ -28,4 +28,5 @@ GO = Language(
     doc_comment=_line_comment,
     guess_module=guess_go_module,
     test_path=is_test_path,
+    dispatch_edges=True,
 )
