@@ -18,6 +18,7 @@ from graphrag_code.settings import Settings
 
 from .conftest import drop_search_indexes, wipe
 from .linking_helpers import assert_stored_as_linked, link_folder
+from .test_ingest import assert_equals_a_clean_index, dump
 
 SHOP = Path(__file__).parent / "fixtures" / "go_shop"
 REPO = "goshop"
@@ -112,3 +113,26 @@ def test_diff_of_a_method_in_another_file_than_its_type(
         a.qualified_name for a in impact.affected
     }
     assert "internal/order.TestTotal" in {t.qualified_name for t in impact.tests}
+
+
+def test_a_method_added_in_a_new_file_of_the_package_links_incrementally_as_clean(
+    indexed: tuple[CodeGraph, IngestReport], shop: Path, tmp_path: Path
+) -> None:
+    graph, _ = indexed
+    main = shop / "cmd" / "shop" / "main.go"
+    main.write_text(main.read_text().replace("\treport(o)\n", "\treport(o)\n\t_ = o.Count()\n"))
+    graph.index(shop, REPO, embed=False)  # `o.Count()` calls nothing yet
+    callees = {c.qualified_name for c in graph.callees("cmd/shop.main", repo=REPO).certain}
+    assert "internal/order.Order.Count" not in callees
+    (shop / "internal" / "order" / "count.go").write_text(
+        "package order\n\n// Count says how many items.\nfunc (o *Order) Count() int {\n"
+        "\treturn len(o.Items)\n}\n"
+    )
+    graph.index(shop, REPO, embed=False)  # main.go unchanged, linked again
+    callees = {c.qualified_name for c in graph.callees("cmd/shop.main", repo=REPO).certain}
+    assert "internal/order.Order.Count" in callees
+    incremental = dump(graph.client, REPO)
+    for _labels, properties in incremental["nodes"].values():  # the clean index embeds none
+        for embedded in ("embedding", "embedded_hash", "embedded_model"):
+            properties.pop(embedded, None)
+    assert_equals_a_clean_index(graph.client, shop, REPO, incremental, tmp_path)

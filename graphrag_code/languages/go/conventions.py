@@ -61,7 +61,7 @@ class GoConventions:
 
 
 def _entry_points(parsed: ParsedFile) -> list[tuple[str, str]]:
-    main = package_clause(parsed.code) == "main"
+    main = package_clause(parsed) == "main"
     found: list[tuple[str, str]] = []
     for symbol in parsed.symbols:
         if symbol.kind == SymbolKind.FUNCTION and symbol.name == "init":

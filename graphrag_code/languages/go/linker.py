@@ -27,6 +27,7 @@ from ...model import CallSite, Edge, EdgeKind, ParsedFile, Resolution, SymbolKin
 from .dispatch import Satisfaction, satisfaction
 from .modules import GoProject, package_dir, package_file, read_go_mod
 from .resolver import GoResolver, file_package
+from .rules import INTERFACES_KEY
 
 __all__ = ["GoLinker"]
 
@@ -154,6 +155,7 @@ def _link_satisfaction(
         if symbol.kind != SymbolKind.CLASS or symbol.declared_as not in ("struct", "type"):
             continue
         lookups.modules_consulted.update(found.interface_modules)
+        lookups.names_consulted.add(INTERFACES_KEY)
         source = ids.of_symbol(symbol.qualified_name, path=parsed.path)
         for interface in found.satisfied.get(symbol.qualified_name, ()):
             collector.add(

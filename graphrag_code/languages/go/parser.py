@@ -34,6 +34,7 @@ from .modules import package_dir, package_name, qualify
 from .syntax import (
     CALLED,
     ELEMENT,
+    PACKAGE_MARK,
     RESULT,
     builtin_call,
     callee_shape,
@@ -126,6 +127,8 @@ class _FileReader:
     def _package(self, node: ts.Node) -> None:
         self.docstring = doc_comment(node)
         name = node.named_children[0] if node.named_children else None
+        if name is not None:
+            self.names.add(PACKAGE_MARK + node_text(name))
         if name is not None and node_text(name).endswith("_test"):
             self.package = package_name(package_dir(self.module), external_test=True)
 

@@ -7,6 +7,7 @@ from .conventions import GoConventions, is_test_path
 from .linker import GoLinker
 from .modules import go_module_names, guess_go_module
 from .parser import GO_SUFFIXES, GoParser
+from .rules import GO_RULES
 
 __all__ = ["GO"]
 
@@ -29,4 +30,5 @@ GO = Language(
     guess_module=guess_go_module,
     test_path=is_test_path,
     dispatch_edges=True,
+    index_rules=GO_RULES,
 )

@@ -19,7 +19,7 @@ from ...model import Binding, Dotted, ImportStatement, ParsedFile, SymbolKind
 from .modules import GoProject, package_dir, package_name, qualify
 from .syntax import CALLED, ELEMENT, LITERAL_MARK, RESULT, package_clause
 
-__all__ = ["Callee", "GoResolver", "Imported", "TypeRef"]
+__all__ = ["Callee", "GoResolver", "Imported", "TypeRef", "variable_key"]
 
 _VERSION = re.compile(r"v[0-9]+")
 _MAX_DEPTH = 6  # embedded structs, aliases and call results followed at most this deep
@@ -52,6 +52,12 @@ class Imported:
 
     path: str
     directory: str | None
+
+
+def variable_key(name: str) -> str:
+    """The name an incremental run compares for a package-level variable or constant (`rules`
+    offers it for each file declaring one)."""
+    return f"go:var:{name}"
 
 
 def _guessed_name(path: str) -> str:
@@ -96,7 +102,7 @@ class GoResolver:
         for module in self.project.packages.get(directory, ()):
             info = self.lookups.module(module)
             if info is not None and not info.parsed.path.endswith("_test.go"):
-                return package_clause(info.parsed.code)
+                return package_clause(info.parsed)
         return None
 
     def consult_package(self, directory: str) -> None:
@@ -136,6 +142,7 @@ class GoResolver:
 
     def _local(self, name: str) -> str | None:
         """A package-level declaration of the file's package (or of a dot-imported one)."""
+        self.lookups.names_consulted.add(name)  # a file of the package may declare it later
         self.consult_package(package_dir(self.parsed.module))
         found = qualify(self.package, name)
         if self.lookups.symbol(found) is not None:
@@ -166,8 +173,9 @@ class GoResolver:
         return self.unaliased(target, depth + 1) if target and depth < _MAX_DEPTH else ref
 
     def member(self, ref: TypeRef, name: str) -> tuple[str, bool] | None:
-        """The method (or field's type owner) `name` of a type: (qualified name or external
-        name, external). Promoted members of embedded types count, the shallowest first."""
+        """The method `name` of a type: (qualified name or external name, external).
+        Promoted methods of embedded types count, the shallowest first."""
+        self.lookups.names_consulted.add(name)  # any file of the package may declare it
         if ref.container:
             return None
         queue: list[tuple[TypeRef, int]] = [(self.unaliased(ref), 0)]
@@ -260,6 +268,7 @@ class GoResolver:
         test package's when `package` names it)."""
         package = package or package_name(directory)
         self.consult_package(directory)
+        self.lookups.names_consulted.add(variable_key(name))
         module = self.project.variables.get(package, {}).get(name)
         info = self.lookups.module(module) if module is not None else None
         found = info.bindings.get(name) if info is not None else None
@@ -376,6 +385,7 @@ class GoResolver:
             if imported.directory is None:
                 return Callee(f"{imported.path}.{rest[0]}", True, False)
             self.consult_package(imported.directory)
+            self.lookups.names_consulted.add(rest[0])
             found = qualify(package_name(imported.directory), rest[0])
             return self._named(found, False) if self.lookups.symbol(found) else None
         receiver = self.value_type(scope, (head,), line, depth)
@@ -413,6 +423,6 @@ class GoResolver:
 
 def file_package(parsed: ParsedFile) -> str:
     """The package a file belongs to (`modules.package_name`), from its package clause."""
-    clause = package_clause(parsed.code) or ""
+    clause = package_clause(parsed) or ""
     external = clause.endswith("_test") and parsed.path.endswith("_test.go")
     return package_name(package_dir(parsed.module), external_test=external)

@@ -7,13 +7,14 @@ import re
 
 import tree_sitter as ts
 
-from ...model import Dotted
+from ...model import Dotted, ParsedFile
 from ...parsing.treesitter import node_text
 
 __all__ = [
     "CALLED",
     "ELEMENT",
     "LITERAL_MARK",
+    "PACKAGE_MARK",
     "RESULT",
     "builtin_call",
     "callee_shape",
@@ -71,10 +72,17 @@ _BUILTINS = frozenset(
 )
 
 
-def package_clause(code: str) -> str | None:
-    """The name a file's `package` clause declares (read from the text: the linker has no
-    tree)."""
-    match = _PACKAGE.search(code)
+PACKAGE_MARK = "package "
+"""The entry of `ParsedFile.module_names` naming the file's package clause (`package main`):
+the parse the incremental state keeps holds no source text to read it from."""
+
+
+def package_clause(parsed: ParsedFile) -> str | None:
+    """The name a file's `package` clause declares."""
+    for name in parsed.module_names:
+        if name.startswith(PACKAGE_MARK):
+            return name[len(PACKAGE_MARK) :]
+    match = _PACKAGE.search(parsed.code)
     return match.group(1) if match else None
 
 
