@@ -8,9 +8,11 @@ call but a type use. CALLS `inferred`: methods through the receiver's declared t
 `NewT()` (its first declared result) / `y.(T)`, type switches, struct fields (`s.f.M()`),
 promoted methods of embedded types, a call on a call's result (`NewT().M()`), method
 expressions `T.M`; a method of a known external type as `path.Type.Method`. A call through an
-interface-typed value reaches the interface's method (as the type checker names it). Other
-call sites stay unresolved (function values, untyped receivers). INHERITS: embedded structs
-(`via` "struct embedding") and embedded interfaces ("interface embedding"). USES_TYPE:
+interface-typed value reaches the interface's method (as the type checker names it), and
+the methods of the types satisfying it as `dispatch` edges (`dispatch`). Other call sites stay
+unresolved (function values, untyped receivers). INHERITS: embedded structs (`via` "struct
+embedding"), embedded interfaces ("interface embedding") and satisfaction ("satisfies",
+`implements` set). USES_TYPE:
 parameters, results, fields, variables, composite literals, assertions, conversions.
 """
 
