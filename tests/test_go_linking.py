@@ -301,3 +301,38 @@ func Keep(s Store, n Namer) {
     assert calls[("s.Keep", "s.File.Save")] == ("dispatch", "dispatch via `s.Store.Save`")
     assert calls[("s.Keep", "s.Base.Name")][0] == "dispatch"  # File's, promoted, and Base's
     assert calls[("s.Keep", "s.Other.Name")][0] == "dispatch"
+
+
+def test_external_methods_the_self_shadowing_name_and_the_same_line() -> None:
+    linked = link_snippet(
+        {
+            "go.mod": GO_MOD,
+            "a/a_test.go": """package a
+
+import (
+\t"testing"
+
+\t"github.com/stretchr/testify/assert"
+)
+
+type Node struct{ up *Node }
+
+func (n *Node) Parent() *Node { return n.up }
+
+func TestWalk(t *testing.T) {
+\tassert := assert.New(t)
+\tfor p := &Node{}; p != nil; p = p.Parent() {
+\t\tt.Errorf("at %v", p)
+\t}
+\tvar err error
+\t_ = err.Error()
+\t_ = assert
+}
+""",
+        }
+    )
+    calls = linked.calls()
+    assert calls[("a.TestWalk", "github.com/stretchr/testify/assert.New")] == ("exact", None)
+    assert calls[("a.TestWalk", "a.Node.Parent")] == ("inferred", None)
+    assert calls[("a.TestWalk", "testing.common.Errorf")] == ("inferred", None)  # promoted
+    assert calls[("a.TestWalk", "error.Error")] == ("inferred", None)

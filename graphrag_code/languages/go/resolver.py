@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from ...linking.index import Lookups
 from ...model import Binding, Dotted, ImportStatement, ParsedFile, SymbolKind
+from .externals import PREDECLARED_INTERFACES, external_method
 from .modules import GoProject, package_dir, package_name, qualify
 from .syntax import CALLED, ELEMENT, LITERAL_MARK, RESULT, package_clause
 
@@ -130,6 +131,8 @@ class GoResolver:
             return TypeRef(inner.name, inner.external, True) if inner is not None else None
         if len(dotted) == 1:
             found = self._local(dotted[0])
+            if found is None and dotted[0] in PREDECLARED_INTERFACES:
+                return TypeRef(dotted[0], external=True)
             return TypeRef(found) if found is not None and self._is_type(found) else None
         if len(dotted) == 2 and dotted[0] in self.imports:
             imported = self.imports[dotted[0]]
@@ -187,7 +190,7 @@ class GoResolver:
             seen.add(current)
             if current.external:
                 if depth == 0:
-                    return (f"{current.name}.{name}", True)
+                    return (external_method(current.name, name), True)
                 continue
             for found in self.lookups.members(current.name, name):
                 return (found, False)
@@ -250,8 +253,12 @@ class GoResolver:
     def variable(self, scope: str, name: str, line: int) -> Binding | None:
         """The latest binding of a local name before `line`, else the package-level one."""
         bindings = self.lookups.index.scope_bindings.get(scope, {}).get((name,), [])
-        before = [b for b in bindings if b.line <= line]
-        if before:
+        # a value computed from the name itself on the call's own line is not bound yet
+        # (`assert := assert.New(t)` calls the package, `p = p.Parent()` the earlier p)
+        before = [
+            b for b in bindings if b.line < line or (b.line == line and name not in b.value[:2])
+        ]
+        if before:  # the latest (of one line's, the first)
             return max(before, key=lambda b: b.line)
         if bindings:
             return None  # bound later in the function: a name used before is another
