@@ -310,6 +310,7 @@ def test_external_methods_the_self_shadowing_name_and_the_same_line() -> None:
             "a/a_test.go": """package a
 
 import (
+\t"os"
 \t"testing"
 
 \t"github.com/stretchr/testify/assert"
@@ -327,6 +328,8 @@ func TestWalk(t *testing.T) {
 \tvar err error
 \t_ = err.Error()
 \t_ = assert
+\tf, _ := os.Create("x")
+\tf.Close()
 }
 """,
         }
@@ -336,3 +339,4 @@ func TestWalk(t *testing.T) {
     assert calls[("a.TestWalk", "a.Node.Parent")] == ("inferred", None)
     assert calls[("a.TestWalk", "testing.common.Errorf")] == ("inferred", None)  # promoted
     assert calls[("a.TestWalk", "error.Error")] == ("inferred", None)
+    assert calls[("a.TestWalk", "os.File.Close")] == ("inferred", None)  # os.Create's result

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from ...linking.index import Lookups
 from ...model import Binding, Dotted, ImportStatement, ParsedFile, SymbolKind
-from .externals import PREDECLARED_INTERFACES, external_method
+from .externals import PREDECLARED_INTERFACES, external_method, external_result
 from .modules import GoProject, package_dir, package_name, qualify
 from .syntax import CALLED, ELEMENT, LITERAL_MARK, RESULT, package_clause
 
@@ -357,7 +357,8 @@ class GoResolver:
         if found.conversion:
             return None if found.external else TypeRef(found.name)
         if found.external:
-            return None
+            known = external_result(found.name) if not position else None
+            return TypeRef(known, external=True) if known is not None else None
         symbol = self.lookups.symbol(found.name)
         declared = symbol.returns if symbol is not None else None
         if position:
