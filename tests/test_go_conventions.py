@@ -1,11 +1,15 @@
-"""Go conventions: `go test`'s files and functions, entry points, and what the walk skips."""
+"""Go conventions: `go test`'s files and functions, entry points, what the walk skips, and
+where a doc comment sits (what `diff` reads)."""
 
 from __future__ import annotations
 
+import difflib
 import tempfile
 from pathlib import Path
 
 from graphrag_code.conventions import ClassTree
+from graphrag_code.impact.changes import file_changes
+from graphrag_code.impact.unified import parse_unified_diff
 from graphrag_code.ingest.offline import link_repository
 from graphrag_code.languages.go.conventions import GoConventions
 from graphrag_code.languages.go.parser import GoParser
@@ -71,3 +75,41 @@ def test_generated_vendor_and_testdata_files_are_not_indexed() -> None:
         assert sorted(linked.parsed) == ["a/a.go"]
         reasons = {skip.path: skip.reason for skip in linked.skipped}
         assert "a/testdata/t.go" in reasons
+
+
+GO_OLD = """package a
+
+// Add adds.
+func Add(a, b int) int {
+\treturn a + b
+}
+
+func Scale(v int) int {
+\treturn v * 2
+}
+"""
+GO_NEW = """package a
+
+// Add adds two numbers,
+// exactly.
+func Add(a, b int) int {
+\treturn a + b
+}
+
+func Scale(v, factor int) int {
+\treturn v * 2
+}
+"""
+
+
+def test_diff_reads_a_go_doc_comment_and_header() -> None:
+    """A `//` edit above a function changes that function's docstring, not the file."""
+    lines = difflib.unified_diff(
+        GO_OLD.splitlines(), GO_NEW.splitlines(), "a/a/a.go", "b/a/a.go", n=0, lineterm=""
+    )
+    diff = parse_unified_diff("diff --git a/a/a.go b/a/a.go\n" + "\n".join(lines) + "\n")[0]
+    changes = file_changes(diff, parse("a/a.go", GO_OLD), parse("a/a.go", GO_NEW))
+    assert {c.qualified_name: (c.change, c.aspects) for c in changes} == {
+        "a.Add": ("modified", ("docstring",)),
+        "a.Scale": ("modified", ("signature",)),
+    }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..base import Language, block_comment
 from .conventions import GoConventions, is_test_path
+from .layout import GO_LAYOUT
 from .linker import GoLinker
 from .modules import go_module_names, guess_go_module
 from .parser import GO_SUFFIXES, GoParser
@@ -31,4 +32,5 @@ GO = Language(
     test_path=is_test_path,
     dispatch_edges=True,
     index_rules=GO_RULES,
+    layout=GO_LAYOUT,
 )
