@@ -340,3 +340,22 @@ func TestWalk(t *testing.T) {
     assert calls[("a.TestWalk", "testing.common.Errorf")] == ("inferred", None)  # promoted
     assert calls[("a.TestWalk", "error.Error")] == ("inferred", None)
     assert calls[("a.TestWalk", "os.File.Close")] == ("inferred", None)  # os.Create's result
+
+
+def test_nested_modules_and_a_local_replace() -> None:
+    assert_calls(
+        {
+            "go.mod": "module example.com/app\n\nreplace example.com/lib => ./third/lib\n",
+            "third/lib/go.mod": "module github.com/other/lib\n",
+            "third/lib/lib.go": "package lib\n\nfunc Help() {}\n",
+            "tools/go.mod": "module example.com/tools\n",
+            "tools/t/t.go": "package t\n\nfunc Tool() {}\n",
+            "main.go": (
+                'package main\n\nimport (\n\t"example.com/lib"\n\t"example.com/tools/t"\n'
+                '\tother "github.com/other/lib"\n)\n\nfunc main() {\n\tlib.Help()\n\tt.Tool()\n'
+                "\tother.Help()\n}\n"
+            ),
+        },
+        (".main", "third/lib.Help", "exact"),
+        (".main", "tools/t.Tool", "exact"),
+    )

@@ -18,6 +18,7 @@ parameters, results, fields, variables, composite literals, assertions, conversi
 
 from __future__ import annotations
 
+import posixpath
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -27,7 +28,7 @@ from ...linking.edges import EdgeCollector, FileLinks, NodeIds, UnresolvedCalls
 from ...linking.index import Lookups, RepositoryIndex
 from ...model import CallSite, Edge, EdgeKind, ParsedFile, Resolution, SymbolKind
 from .dispatch import Satisfaction, satisfaction
-from .modules import GoProject, package_dir, package_file, read_go_mod
+from .modules import GoProject, local_replacements, package_dir, package_file, read_go_mod
 from .resolver import GoResolver, file_package
 from .rules import INTERFACES_KEY
 
@@ -45,11 +46,17 @@ class GoContext(LinkContext):
 def go_project(index: RepositoryIndex, project: Mapping[str, str]) -> GoProject:
     """The modules `go.mod` files declare and the packages the index holds."""
     modules: dict[str, str] = {}
-    for path, text in project.items():
+    replaced: dict[str, str] = {}
+    for path, text in sorted(project.items()):
+        directory = path.rpartition("/")[0]
         declared = read_go_mod(text)
         if declared is not None:
-            directory = path.rpartition("/")[0]
             modules[declared] = directory
+        for old, folder in local_replacements(text).items():
+            target = posixpath.normpath(posixpath.join(directory, folder))
+            if not target.startswith(".."):  # outside the repository: external
+                replaced[old] = "" if target == "." else target
+    modules.update({old: d for old, d in replaced.items() if old not in modules})
     packages: dict[str, list[str]] = defaultdict(list)
     package_of: dict[str, str] = {}
     variables: dict[str, dict[str, str]] = defaultdict(dict)

@@ -31,7 +31,8 @@ also stay put when `go.mod`'s module line changes. `go.mod` is read where it mat
 linker (`GoProject`): each `go.mod` (nested ones too) maps its module path to its directory,
 and an import path under one of them leads to the package of that directory. Without a
 `go.mod` above a package, an import path ending in a package's directory leads there.
-`replace` directives and `go.work` are not read yet.
+A `replace` directive that leads to a folder of the repository (`=> ../lib`) names that folder
+too; `go.work` adds nothing more (every `go.mod` is read).
 
 IMPORTS from a file point at one file of the imported package, its *package file*: `doc.go`,
 else the file named as the directory (`order/order.go`), else the first by name (the graph
@@ -53,6 +54,7 @@ __all__ = [
     "GoProject",
     "go_module_names",
     "guess_go_module",
+    "local_replacements",
     "package_dir",
     "package_file",
     "package_name",
@@ -63,6 +65,8 @@ __all__ = [
 ROOT_PACKAGE = "."
 _TEST_SUFFIX = "_test"
 _MODULE_LINE = re.compile(r"^\s*module\s+(\"[^\"]+\"|\S+)", re.MULTILINE)
+# `old [version] => new [version]`, after `replace` or inside a `replace ( … )` block
+_REPLACE = re.compile(r"^\s*(?:replace\s+)?(\S+)(?:\s+v\S+)?\s+=>\s+(\S+)", re.MULTILINE)
 
 
 def go_module_names(
@@ -111,6 +115,16 @@ def read_go_mod(text: str) -> str | None:
     """The module path a `go.mod` declares, None when it declares none."""
     match = _MODULE_LINE.search(text)
     return match.group(1).strip('"') if match else None
+
+
+def local_replacements(text: str) -> dict[str, str]:
+    """The `replace` directives of a `go.mod` that lead to a folder (`replace a/b => ../b`,
+    in a line or a block): module path -> the folder, relative to the `go.mod`'s."""
+    found: dict[str, str] = {}
+    for old, new in _REPLACE.findall(text):
+        if new.startswith(("./", "../")) or new in (".", ".."):
+            found[old.strip('"')] = new.strip('"')
+    return found
 
 
 @dataclass
