@@ -1,0 +1,1 @@
+"""Go: packages, methods, interfaces (see `modules` for how names are made)."""

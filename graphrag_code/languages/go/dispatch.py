@@ -1,0 +1,118 @@
+"""Interface satisfaction, which Go never writes down, and the calls through an interface that
+may run each type satisfying it.
+
+A type satisfies an interface of the repository when its method set holds every method the
+interface names, its own and its embedded interfaces' (by name: parameter and result types
+are not compared). A type's method set is the methods declared on it, with value or pointer
+receivers, and those promoted from its embedded types. An interface that embeds one from
+outside the repository (`io.Reader`) has methods we cannot list, so nothing is said to
+satisfy it. Each satisfaction is an INHERITS edge from the type to the interface,
+`implements` set and `via` "satisfies"; a call resolved to an interface's method gets a CALLS
+edge of tier `dispatch` to each satisfying type's method (`via` "dispatch via `I.M`"), none
+where more than `MAX_OVERRIDES` types satisfy it.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from ...linking.base import MAX_OVERRIDES
+from ...linking.index import Lookups, RepositoryIndex
+from ...model import Symbol, SymbolKind
+from .modules import GoProject
+from .resolver import GoResolver, TypeRef
+
+__all__ = ["Satisfaction", "satisfaction"]
+
+_MAX_EMBEDDING = 4
+_CONCRETE = ("struct", "type")
+
+
+@dataclass
+class Satisfaction:
+    """Which of the repository's types satisfy which of its interfaces."""
+
+    implementers: dict[str, list[str]] = field(default_factory=dict)  # interface -> types
+    satisfied: dict[str, list[str]] = field(default_factory=dict)  # type -> interfaces
+    interface_modules: frozenset[str] = frozenset()  # the files declaring interfaces
+
+    def dispatch_targets(self, method: Symbol, resolver: GoResolver) -> list[str]:
+        """The methods a call of interface method `method` may run (none past the limit)."""
+        types = self.implementers.get(method.parent, [])
+        if len(types) > MAX_OVERRIDES:
+            return []
+        found: list[str] = []
+        for name in types:
+            member = resolver.member(TypeRef(name), method.name)
+            if member is not None and not member[1]:
+                found.append(member[0])
+        return found
+
+
+def satisfaction(index: RepositoryIndex, project: GoProject) -> Satisfaction:
+    """Every satisfaction among the Go types of the repository (once per run)."""
+    lookups = Lookups(index)  # consulted for the whole run, not for one file
+    resolvers: dict[str, GoResolver] = {}
+
+    def resolver(qualified: str) -> GoResolver | None:
+        module = index.symbol_module.get(qualified)
+        info = index.modules.get(module) if module is not None else None
+        if module is None or info is None:
+            return None
+        if module not in resolvers:
+            resolvers[module] = GoResolver(info.parsed, lookups, project)
+        return resolvers[module]
+
+    go_types = {
+        name: symbol
+        for name, symbol in index.symbols.items()
+        if symbol.kind == SymbolKind.CLASS and index.symbol_module.get(name) in project.package_of
+    }
+    methods: dict[str, set[str]] = defaultdict(set)
+    for name in go_types:
+        methods[name].update(index.members.get(name, {}))
+
+    def interface_methods(name: str, depth: int = 0) -> set[str] | None:
+        symbol = go_types.get(name)
+        if symbol is None or symbol.declared_as != "interface" or depth > _MAX_EMBEDDING:
+            return None
+        found = set(methods[name])
+        home = resolver(name)
+        for base in symbol.bases:
+            embedded = home.type_of(base) if home is not None else None
+            inner = interface_methods(embedded.name, depth + 1) if embedded else None
+            if embedded is None or embedded.external or inner is None:
+                return None  # an interface from outside: its methods are unknown
+            found |= inner
+        return found
+
+    def method_set(name: str, depth: int = 0) -> set[str]:
+        symbol = go_types[name]
+        found = set(methods[name])
+        home = resolver(name)
+        if depth < _MAX_EMBEDDING and home is not None:
+            for base in symbol.bases:
+                embedded = home.type_of(base)
+                if embedded is not None and not embedded.external and embedded.name in go_types:
+                    found |= method_set(embedded.name, depth + 1)
+        return found
+
+    interfaces = {
+        name: names
+        for name, symbol in go_types.items()
+        if symbol.declared_as == "interface"
+        and (names := interface_methods(name))  # an empty interface says nothing
+    }
+    result = Satisfaction(
+        interface_modules=frozenset(index.symbol_module[name] for name in interfaces)
+    )
+    for name, symbol in sorted(go_types.items()):
+        if symbol.declared_as not in _CONCRETE or (not methods[name] and not symbol.bases):
+            continue
+        has = method_set(name)
+        for interface, wanted in interfaces.items():
+            if wanted <= has:
+                result.implementers.setdefault(interface, []).append(name)
+                result.satisfied.setdefault(name, []).append(interface)
+    return result

@@ -1,0 +1,66 @@
+"""What is known of types outside the repository without reading them: the methods a type of
+the standard library has through an embedded, unexported type (the type checker names the
+method by the type that declares it: `t.Errorf` on a `*testing.T` is `testing.common.Errorf`),
+the predeclared interface `error`, and the types the standard library's common constructors
+return (`f, err := os.Create(p)`: `f.Close()` is `os.File.Close`)."""
+
+from __future__ import annotations
+
+__all__ = ["PREDECLARED_INTERFACES", "external_method", "external_result"]
+
+PREDECLARED_INTERFACES = frozenset({"error"})
+"""Predeclared interface types: an `error` value's `Error()` is `error.Error`."""
+
+_TESTING_COMMON = frozenset(
+    {
+        "Cleanup", "Error", "Errorf", "Fail", "FailNow", "Failed", "Fatal", "Fatalf", "Helper",
+        "Log", "Logf", "Name", "Skip", "SkipNow", "Skipf", "Skipped", "TempDir",
+    }
+)  # fmt: skip
+# (type, method) -> the type that declares the method, for methods promoted from an
+# embedded type of the same package
+_PROMOTED: dict[tuple[str, str], str] = {
+    (owner, method): "testing.common"
+    for owner in ("testing.T", "testing.B", "testing.F")
+    for method in _TESTING_COMMON
+}
+
+
+def external_method(type_name: str, method: str) -> str:
+    """The external name of `method` called on a value of the external type `type_name`."""
+    return f"{_PROMOTED.get((type_name, method), type_name)}.{method}"
+
+
+# function (import path + name) -> the named type of its first result (import path + name)
+_RESULTS: dict[str, str] = {
+    "os.Create": "os.File", "os.Open": "os.File", "os.OpenFile": "os.File",
+    "os.CreateTemp": "os.File", "os/exec.Command": "os/exec.Cmd",
+    "os/exec.CommandContext": "os/exec.Cmd", "reflect.ValueOf": "reflect.Value",
+    "reflect.Indirect": "reflect.Value", "reflect.New": "reflect.Value",
+    "reflect.TypeOf": "reflect.Type", "text/template.New": "text/template.Template",
+    "text/template.Must": "text/template.Template", "html/template.New": "html/template.Template",
+    "html/template.Must": "html/template.Template", "bytes.NewBuffer": "bytes.Buffer",
+    "bytes.NewBufferString": "bytes.Buffer", "bytes.NewReader": "bytes.Reader",
+    "strings.NewReader": "strings.Reader", "strings.NewReplacer": "strings.Replacer",
+    "bufio.NewReader": "bufio.Reader", "bufio.NewWriter": "bufio.Writer",
+    "bufio.NewScanner": "bufio.Scanner", "time.Now": "time.Time", "time.Unix": "time.Time",
+    "time.Date": "time.Time", "time.Parse": "time.Time", "time.NewTimer": "time.Timer",
+    "time.NewTicker": "time.Ticker", "errors.New": "error", "fmt.Errorf": "error",
+    "regexp.MustCompile": "regexp.Regexp", "regexp.Compile": "regexp.Regexp",
+    "encoding/json.NewEncoder": "encoding/json.Encoder",
+    "encoding/json.NewDecoder": "encoding/json.Decoder",
+    "net/http.NewRequest": "net/http.Request",
+    "net/http.NewRequestWithContext": "net/http.Request",
+    "net/http/httptest.NewRecorder": "net/http/httptest.ResponseRecorder",
+    "net/http/httptest.NewServer": "net/http/httptest.Server",
+    "net/url.Parse": "net/url.URL", "log.New": "log.Logger",
+    "context.Background": "context.Context", "context.TODO": "context.Context",
+    "context.WithCancel": "context.Context", "context.WithTimeout": "context.Context",
+    "context.WithDeadline": "context.Context", "context.WithValue": "context.Context",
+}  # fmt: skip
+
+
+def external_result(function: str) -> str | None:
+    """The external type a standard library function's first result is, when the table knows
+    it (`os.Create` -> `os.File`; `error` for `errors.New`)."""
+    return _RESULTS.get(function)
