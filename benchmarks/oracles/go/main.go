@@ -44,7 +44,23 @@ type Decl struct {
 	File string `json:"file"`
 	Line int    `json:"line"`
 	Name string `json:"name"` // pkgpath.Name or pkgpath.Recv.Name
-	Kind string `json:"kind"` // func | method | interface-method | var | field | builtin
+	Kind string `json:"kind"` // func | method | interface-method | var
+}
+
+// Span is a caller declaration with the lines it covers (the func keyword or the var name
+// to the closing brace), so that a graph's nested caller can be mapped to it by location.
+type Span struct {
+	Decl
+	StartLine int `json:"start_line"`
+	EndLine   int `json:"end_line"`
+}
+
+// Conversion is a conversion T(x): no call, listed apart so a graph's edge there is explained.
+type Conversion struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
+	Type string `json:"type"`
+	Decl *Decl  `json:"decl"` // the type's declaration when in the module
 }
 
 // External names a callee declared outside the module.
@@ -112,6 +128,8 @@ type oracle struct {
 	files   map[string]bool
 	calls   map[string]*Call
 	imports map[string]*Import
+	decls   map[string]*Span
+	convs   map[string]*Conversion
 }
 
 func main() {
@@ -151,7 +169,8 @@ func run(dir, out, graphs string) error {
 		return fmt.Errorf("no packages under %s", root)
 	}
 	o := &oracle{root: root, fset: pkgs[0].Fset, files: map[string]bool{},
-		calls: map[string]*Call{}, imports: map[string]*Import{}}
+		calls: map[string]*Call{}, imports: map[string]*Import{},
+		decls: map[string]*Span{}, convs: map[string]*Conversion{}}
 	errs := []string{}
 	var pkgPaths []string
 	seenPkg := map[string]bool{}
@@ -197,11 +216,21 @@ func run(dir, out, graphs string) error {
 	for _, k := range sortedKeys(o.imports) {
 		imports = append(imports, o.imports[k])
 	}
+	decls := make([]*Span, 0, len(o.decls))
+	for _, k := range sortedKeys(o.decls) {
+		decls = append(decls, o.decls[k])
+	}
+	convs := make([]*Conversion, 0, len(o.convs))
+	for _, k := range sortedKeys(o.convs) {
+		convs = append(convs, o.convs[k])
+	}
 	h.WallTimeS = time.Since(start).Seconds()
 	if err := writeJSON(out+".calls.json", struct {
 		header
-		Calls []*Call `json:"calls"`
-	}{h, calls}); err != nil {
+		Decls       []*Span       `json:"decls"`
+		Calls       []*Call       `json:"calls"`
+		Conversions []*Conversion `json:"conversions"`
+	}{h, decls, calls, convs}); err != nil {
 		return err
 	}
 	if err := writeJSON(out+".imports.json", struct {
@@ -268,50 +297,83 @@ func (o *oracle) collectImports(p *packages.Package, f *ast.File, rel string) {
 	}
 }
 
-// enclosing walks the file's declarations; calls in a FuncDecl's body (closures included) get
-// that FuncDecl as caller; calls elsewhere (package-level var initialisers) get none.
+// collectCalls walks the file's declarations. Calls in a FuncDecl (closures included) get
+// that FuncDecl as caller; calls inside a function literal in a package-level var spec
+// (`var h = func() { ... }`) get that var; other package-level calls (initialisers) get none.
 func (o *oracle) collectCalls(p *packages.Package, f *ast.File, rel string) {
 	isTest := strings.HasSuffix(rel, "_test.go")
 	for _, d := range f.Decls {
-		var caller *Decl
-		if fd, ok := d.(*ast.FuncDecl); ok {
-			if obj, ok := p.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			var caller *Decl
+			if obj, ok := p.TypesInfo.Defs[d.Name].(*types.Func); ok {
 				caller = o.declOf(obj)
 			}
-			if caller == nil { // init functions have no object in Defs
+			if caller == nil || d.Name.Name == "init" { // init: no object, several per package
 				kind := "func"
-				if fd.Recv != nil {
+				if d.Recv != nil {
 					kind = "method"
 				}
-				caller = &Decl{File: rel, Line: o.fset.Position(fd.Name.Pos()).Line,
-					Name: p.PkgPath + "." + fd.Name.Name, Kind: kind}
+				caller = &Decl{File: rel, Line: o.fset.Position(d.Name.Pos()).Line,
+					Name: p.PkgPath + "." + d.Name.Name, Kind: kind}
+			}
+			o.addSpan(caller, d)
+			o.walkCalls(p, d, rel, caller, isTest)
+		case *ast.GenDecl:
+			for _, spec := range d.Specs {
+				vs, ok := spec.(*ast.ValueSpec)
+				if !ok {
+					o.walkCalls(p, spec, rel, nil, isTest)
+					continue
+				}
+				for i, value := range vs.Values {
+					var caller *Decl
+					if _, isLit := ast.Unparen(value).(*ast.FuncLit); isLit && i < len(vs.Names) {
+						name := vs.Names[i]
+						caller = &Decl{File: rel, Line: o.fset.Position(name.Pos()).Line,
+							Name: p.PkgPath + "." + name.Name, Kind: "var"}
+						o.addSpan(caller, value)
+					}
+					o.walkCalls(p, value, rel, caller, isTest)
+				}
 			}
 		}
-		closures := 0
-		astutil.Apply(d, func(c *astutil.Cursor) bool {
-			switch n := c.Node().(type) {
-			case *ast.FuncLit:
-				closures++
-			case *ast.CallExpr:
-				o.addCall(p, n, rel, caller, closures > 0, isTest)
-			}
-			return true
-		}, func(c *astutil.Cursor) bool {
-			if _, ok := c.Node().(*ast.FuncLit); ok {
-				closures--
-			}
-			return true
-		})
 	}
+}
+
+func (o *oracle) addSpan(d *Decl, n ast.Node) {
+	key := fmt.Sprintf("%s:%09d:%s", d.File, d.Line, d.Name)
+	o.decls[key] = &Span{Decl: *d, StartLine: o.fset.Position(n.Pos()).Line,
+		EndLine: o.fset.Position(n.End()).Line}
+}
+
+func (o *oracle) walkCalls(p *packages.Package, n ast.Node, rel string, caller *Decl, isTest bool) {
+	closures := 0
+	astutil.Apply(n, func(c *astutil.Cursor) bool {
+		switch n := c.Node().(type) {
+		case *ast.FuncLit:
+			closures++
+		case *ast.CallExpr:
+			o.addCall(p, n, rel, caller, closures > 0, isTest)
+		}
+		return true
+	}, func(c *astutil.Cursor) bool {
+		if _, ok := c.Node().(*ast.FuncLit); ok {
+			closures--
+		}
+		return true
+	})
 }
 
 func (o *oracle) addCall(p *packages.Package, call *ast.CallExpr, rel string, caller *Decl, inClosure, isTest bool) {
 	info := p.TypesInfo
-	if tv, ok := info.Types[call.Fun]; ok && tv.IsType() {
-		return // a conversion T(x)
-	}
 	start := o.fset.Position(call.Pos())
-	key := fmt.Sprintf("%s:%09d:%06d", rel, start.Line, start.Column)
+	if tv, ok := info.Types[call.Fun]; ok && tv.IsType() {
+		o.addConversion(tv.Type, rel, start.Line)
+		return // a conversion T(x): no call
+	}
+	// a.F().G() and a.F() start at the same place: the "(" tells them apart
+	key := fmt.Sprintf("%s:%09d:%06d:%09d", rel, start.Line, start.Column, o.fset.Position(call.Lparen).Offset)
 	if _, seen := o.calls[key]; seen {
 		return
 	}
@@ -370,6 +432,17 @@ func (o *oracle) addCall(p *packages.Package, call *ast.CallExpr, rel string, ca
 		c.Kind = "value"
 	}
 	o.calls[key] = c
+}
+
+func (o *oracle) addConversion(t types.Type, rel string, line int) {
+	c := &Conversion{File: rel, Line: line, Type: types.TypeString(t, nil)}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		if r, ok := o.rel(n.Obj().Pos()); ok {
+			c.Decl = &Decl{File: r, Line: o.fset.Position(n.Obj().Pos()).Line,
+				Name: n.Obj().Pkg().Path() + "." + n.Obj().Name(), Kind: "type"}
+		}
+	}
+	o.convs[fmt.Sprintf("%s:%09d:%s", rel, line, c.Type)] = c
 }
 
 func (o *oracle) text(e ast.Expr) string {
