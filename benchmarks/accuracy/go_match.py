@@ -165,9 +165,13 @@ class OracleIndex:
     """Oracle calls and conversions by (file, line), every line of a call counting."""
 
     def __init__(
-        self, calls: Sequence[OracleCall], conversions: Iterable[Mapping[str, Any]] = ()
+        self,
+        calls: Sequence[OracleCall],
+        conversions: Iterable[Mapping[str, Any]] = (),
+        files: Iterable[str] = (),
     ) -> None:
         self.calls = list(calls)
+        self.files = frozenset(files)  # the files go/types loaded (empty: not known)
         self.at: dict[Loc, list[OracleCall]] = defaultdict(list)
         for call in self.calls:
             for line in call.lines:
@@ -183,6 +187,9 @@ class OracleIndex:
                 return "right", call
         if same_target:
             return "wrong caller", None
+        if self.files and pair.callee is not None and pair.callee[0] not in self.files:
+            # e.g. one of several files declaring a function under different build tags
+            return "target in a file outside the build", None
         if not here:
             return ("conversion" if (pair.file, pair.line) in self.conversions else "no call"), None
         if any(call.kind == "value" for call in here):
