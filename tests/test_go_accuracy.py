@@ -76,8 +76,13 @@ RAW = [
     call(17, "interface", ("a.go", 61)),  # d.Do() through Doer
     call(41, "func", ("a.go", 50), caller=40),  # helper() inside the var's closure
     call(19, "method", external="testing.common.Fatal"),  # t.Fatal, promoted from common
+    call(22, "method", ("a.go", 30), col=2),  # s.Do() < t.Do(): two calls, one graph pair
+    call(22, "method", ("a.go", 30), col=12),
 ]
-CONVERSIONS = [{"file": "a.go", "line": 18, "type": "a.Kind"}]
+CONVERSIONS = [
+    {"file": "a.go", "line": 18, "type": "a.Kind", "decl": {"file": "a.go", "line": 5}},
+    {"file": "a.go", "line": 15, "type": "fmt.Stringer", "decl": None},  # beside a real call
+]
 
 
 def pair(
@@ -133,6 +138,8 @@ def test_wrong_pairs_get_a_class(index: OracleIndex) -> None:
             pair(21, ("a.go", 50)),  # no call there at all
             pair(11, ("a_windows.go", 3)),  # helper() declared for another build
             pair(15, external="fmt.Printf"),
+            pair(15, external="fmt.Stringer"),  # the conversion on a line with a call
+            pair(18, ("a.go", 5)),  # the conversion's type, in the module
         ],
     )
     classes = [cls for _, cls in verdicts.wrong]
@@ -146,6 +153,8 @@ def test_wrong_pairs_get_a_class(index: OracleIndex) -> None:
         "no call",
         "target in a file outside the build",
         "other external",
+        "conversion",
+        "conversion",
     ]
     assert verdicts.precision == 0.0
     assert not verdicts.found
@@ -162,11 +171,13 @@ def test_a_line_with_a_function_value_call_is_unjudged_never_right(index: Oracle
 def test_recall_counts_concrete_in_module_callees_and_lists_the_misses(
     index: OracleIndex,
 ) -> None:
-    verdicts = judge_all(index, [pair(11, ("a.go", 50)), pair(17, ("a.go", 61))])
+    verdicts = judge_all(
+        index, [pair(11, ("a.go", 50)), pair(17, ("a.go", 61)), pair(22, ("a.go", 30))]
+    )
     wanted = [c for c in index.calls if c.kind in CONCRETE and c.callee is not None]
-    assert recall(verdicts.found, wanted) == {"recall": 0.3333, "found": 1, "oracle": 3}
+    assert recall(verdicts.found, wanted) == {"recall": 0.6, "found": 3, "oracle": 5}
     with_interface = [c for c in index.calls if c.kind in CONCRETE | DYNAMIC and c.callee]
-    assert recall(verdicts.found, with_interface)["recall"] == 0.5
+    assert recall(verdicts.found, with_interface)["recall"] == 0.6667
     assert sorted(c.line for c in missed(index, verdicts.found, CONCRETE)) == [12, 41]
 
 

@@ -48,6 +48,7 @@ class OracleCall:
     file: str
     lines: frozenset[int]  # start, final name, "("
     line: int  # start
+    col: int  # start (two calls may share every line)
     caller: Loc
     kind: str  # func | method | interface | typeparam | builtin | value
     callee: Loc | None  # in-module declaration
@@ -146,6 +147,7 @@ def oracle_calls(calls: Iterable[Mapping[str, Any]]) -> list[OracleCall]:
                     {record["line"], record.get("name_line", 0), record.get("lparen_line", 0)} - {0}
                 ),
                 line=record["line"],
+                col=record.get("col", 0),
                 caller=(record["file"], caller["line"]) if caller else (record["file"], 0),
                 kind=record["kind"],
                 callee=_loc(record.get("callee")),
@@ -176,33 +178,41 @@ class OracleIndex:
         for call in self.calls:
             for line in call.lines:
                 self.at[(call.file, line)].append(call)
-        self.conversions: set[Loc] = {(c["file"], c["line"]) for c in conversions}
+        self.conversions: dict[Loc, set[Any]] = defaultdict(set)
+        for conv in conversions:  # the type converted to: its name, its declaration
+            types = self.conversions[(conv["file"], conv["line"])]
+            types.add(conv.get("type"))
+            types.add(_loc(conv.get("decl")))
 
-    def judge(self, pair: GraphCall) -> tuple[str, OracleCall | None]:
-        """`right` (with the oracle call), `unjudged`, or a wrong class."""
+    def judge(self, pair: GraphCall) -> tuple[str, list[OracleCall]]:
+        """`right` (with the oracle calls it stands for: `c.Name() < d.Name()` is two calls of
+        one target on one line, one graph pair), `unjudged`, or a wrong class."""
         here = self.at.get((pair.file, pair.line), [])
         same_target = [call for call in here if _same_target(call, pair)]
-        for call in same_target:
-            if call.caller == pair.caller:
-                return "right", call
+        confirmed = [call for call in same_target if call.caller == pair.caller]
+        if confirmed:
+            return "right", confirmed
         if same_target:
-            return "wrong caller", None
+            return "wrong caller", []
+        converted = self.conversions.get((pair.file, pair.line), set())
+        if (pair.external or pair.callee) in converted:
+            return "conversion", []
         if self.files and pair.callee is not None and pair.callee[0] not in self.files:
             # e.g. one of several files declaring a function under different build tags
-            return "target in a file outside the build", None
+            return "target in a file outside the build", []
         if not here:
-            return ("conversion" if (pair.file, pair.line) in self.conversions else "no call"), None
+            return ("conversion" if converted else "no call"), []
         if any(call.kind == "value" for call in here):
-            return "unjudged", None
+            return "unjudged", []
         if pair.external is not None:
-            return "other external", None
+            return "other external", []
         if any(call.callee is not None for call in here):
             if any(call.kind in DYNAMIC for call in here):
-                return "interface call named concrete", None
-            return "other in-module target", None
+                return "interface call named concrete", []
+            return "other in-module target", []
         if all(call.kind == "builtin" for call in here):
-            return "builtin named in-module", None
-        return "external call named in-module", None
+            return "builtin named in-module", []
+        return "external call named in-module", []
 
 
 def _same_target(call: OracleCall, pair: GraphCall) -> bool:
@@ -225,11 +235,10 @@ def judge_all(index: OracleIndex, pairs: Iterable[GraphCall]) -> Verdicts:
     """Each graph pair judged; `found` collects the oracle calls they confirm."""
     verdicts = Verdicts()
     for pair in pairs:
-        verdict, call = index.judge(pair)
+        verdict, calls = index.judge(pair)
         if verdict == "right":
             verdicts.right.append(pair)
-            assert call is not None
-            verdicts.found.add(call)
+            verdicts.found.update(calls)
         elif verdict == "unjudged":
             verdicts.unjudged.append(pair)
         else:
