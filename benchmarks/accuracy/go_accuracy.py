@@ -176,6 +176,17 @@ def timed_link(
     return linked, best
 
 
+def line_count(root: Path, paths: Iterable[str]) -> int:
+    """Lines of the given files under `root` (for lines/s beside files/s)."""
+    total = 0
+    for path in paths:
+        try:
+            total += (root / path).read_bytes().count(b"\n")
+        except OSError:
+            continue
+    return total
+
+
 def compare(
     root: Path,
     calls_json: JsonDict,
@@ -238,6 +249,7 @@ def compare(
         "link_s": round(link_s, 2),
         "go_files_linked": go_files,
         "files_per_s": round(go_files / link_s, 1) if link_s else None,
+        "lines_per_s": round(line_count(root, linked.parsed) / link_s) if link_s else None,
     }
     return result, {"certain": certain, "external": ext, "index": index, "root": root}
 
@@ -317,8 +329,8 @@ def markdown(results: Sequence[JsonDict]) -> str:
     lines = [
         "| set | module | files | imports P | imports R | calls P (exact+inferred) "
         "| unjudged | calls R (concrete) | R (+ interface methods) | R (any tier) "
-        "| external P | external R | dispatch P cha / vta (pairs) | link s | files/s |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|",
+        "| external P | external R | dispatch P cha / vta (pairs) | link s | files/s | lines/s |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|",
     ]
     for r in results:
         d = r["dispatch"]
@@ -333,7 +345,7 @@ def markdown(results: Sequence[JsonDict]) -> str:
             f"| {_cell(r['external_calls']['precision'])} | {_cell(r['external_calls']['recall'])} "
             f"| {_cell(d.get('cha', {}).get('precision'))} / "
             f"{_cell(d.get('vta', {}).get('precision'))} ({pairs}) "
-            f"| {r['link_s']} | {r['files_per_s']} |"
+            f"| {r['link_s']} | {r['files_per_s']} | {r['lines_per_s']} |"
         )
     tiers = [t.value for t in Resolution]
     lines += [
@@ -352,13 +364,20 @@ def markdown(results: Sequence[JsonDict]) -> str:
 
 def speed_table(trees: Sequence[Path], repeat: int) -> str:
     """`link_repository` files/s of other trees, timed the same way, to set beside Go's."""
-    lines = ["| tree | files linked | link s (best of N) | files/s |", "|---|---:|---:|---:|"]
+    lines = [
+        "| tree | files linked | lines | link s (best of N) | files/s | lines/s |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
     for tree in trees:
         if not tree.is_dir():
             raise OracleSetupError(f"{tree} is not a folder")
         linked, seconds = timed_link(tree, repeat)
         count = len(linked.parsed)
-        lines.append(f"| {tree.name} | {count} | {seconds:.2f} | {count / seconds:.1f} |")
+        loc = line_count(tree, linked.parsed)
+        lines.append(
+            f"| {tree.name} | {count} | {loc} | {seconds:.2f} | {count / seconds:.1f} "
+            f"| {loc / seconds:.0f} |"
+        )
     return "\n".join(lines)
 
 
