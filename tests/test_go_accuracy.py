@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from benchmarks.accuracy.go_accuracy import GraphNodes, graph_calls, graph_imports
 from benchmarks.accuracy.go_match import (
     CONCRETE,
     DYNAMIC,
@@ -22,6 +24,7 @@ from benchmarks.accuracy.go_match import (
     score_sets,
 )
 from benchmarks.accuracy.go_match import judge_dispatch as dispatch_scores
+from graphrag_code.ingest.offline import link_repository
 
 # a.go:  10 func Run()      { helper(); s.Do(); f() }      (lines 10-20)
 #        30 func (s *S) Do() {}                            (lines 30-32)
@@ -231,3 +234,23 @@ def test_dispatch_precision_and_recall_per_call_graph() -> None:
     assert scores["vta"]["precision"] == 0.3333
     assert scores["vta"]["recall"] == 1.0
     assert scores["graph_pairs_off_interface_sites"] == 1
+
+
+def test_graph_edges_become_located_pairs_with_nested_callers_mapped(tmp_path: Path) -> None:
+    """The edge -> pair conversion is language-blind: checked on a Python pair of files."""
+    (tmp_path / "a.py").write_text("def helper():\n    pass\n")
+    (tmp_path / "b.py").write_text(
+        "from a import helper\n\n\ndef run():\n    def inner():\n        helper()\n\n    helper()\n"
+    )
+    linked = link_repository(tmp_path, repo="t")
+    files = {"a.py", "b.py"}
+    nodes = GraphNodes(linked, files)
+    spans = Spans([{"file": "b.py", "line": 4, "start_line": 4, "end_line": 8}])
+    pairs = {
+        (p.file, p.line, p.caller, p.callee, p.tier)
+        for p in graph_calls(linked, nodes, spans, files)
+    }
+    # the call in `inner` (a nested def) belongs to `run`, as in the Go oracle's closures
+    assert ("b.py", 6, ("b.py", 4), ("a.py", 1), "exact") in pairs
+    assert ("b.py", 8, ("b.py", 4), ("a.py", 1), "exact") in pairs
+    assert graph_imports(linked, nodes, files, "example.com/m") == {("b.py", "example.com/m")}
