@@ -286,14 +286,10 @@ func (o *oracle) collectImports(p *packages.Package, f *ast.File, rel string) {
 		if _, seen := o.imports[key]; seen {
 			continue
 		}
-		std := false
-		if ip, ok := p.Imports[path]; ok && ip.Module == nil && !strings.Contains(strings.SplitN(path, "/", 2)[0], ".") {
-			std = true
-		} else if !strings.Contains(strings.SplitN(path, "/", 2)[0], ".") && !o.inModule(path) {
-			std = true
-		}
+		// the standard library's import paths have no dot in their first element
+		std := !o.inModule(path) && !strings.Contains(strings.SplitN(path, "/", 2)[0], ".")
 		o.imports[key] = &Import{File: rel, Line: line, Path: path, Alias: alias,
-			InModule: o.inModule(path), Std: std, Package: strings.TrimSuffix(p.PkgPath, "_test")}
+			InModule: o.inModule(path), Std: std, Package: p.PkgPath}
 	}
 }
 
