@@ -31,6 +31,7 @@ from ..errors import (
 )
 from ..ids import repository_of
 from ..impact import TESTS_CUT
+from ..ingest.pipeline import valid_repo_name
 from ..location import Location
 from ..retrieval.relation_kinds import POSSIBLE_HELP, RELATIONS, RelationKind, RelationName
 from ..retrieval.relations import Related
@@ -49,6 +50,7 @@ from .answers import (
     TestsForAnswer,
     ToolFailure,
 )
+from .confine import check_write, resolve_folder
 from .freshness import Freshness, FreshnessTracker
 from .guard import check_name, check_question, cut_text, estimate_tokens, fit_lines
 from .options import ServerOptions
@@ -686,12 +688,13 @@ class GraphTools:
 
     # -- writes (only with --allow-write) -----------------------------------------------------
     def _indexed(self, path: Path, repo: str | None, full: bool) -> CallToolResult:
-        if repo is not None:
-            self._check_served(repo)
-        elif not self.options.allows(Path(path).resolve().name):
-            self._check_served(Path(path).resolve().name)
-        if not path.is_dir():
-            raise InvalidArgumentError(f"{path} is not a folder on the server's machine")
+        """Index the resolved folder `path` as `repo`, within the write confinement: nothing
+        is written when it refuses."""
+        repo = valid_repo_name(repo if repo is not None else path.name)
+        self._check_served(repo)
+        self.tracker.forget()  # the roots as the graph holds them now
+        recorded = {name: info.root for name, info in self.tracker.repositories().items()}
+        check_write(path, repo, recorded=recorded, roots=self.options.write_roots)
         report = self.graph.index(path, repo, full=full)
         self.tracker.forget()
         freshness = self._freshness([report.repo])
@@ -720,7 +723,7 @@ class GraphTools:
         the graph, so the other tools can answer about it. Only servers started with
         --allow-write offer this tool."""
         path = check_name(path, limit=4096, what="path")
-        return self._indexed(Path(path).expanduser(), repo, full)
+        return self._indexed(resolve_folder(path), repo, full)
 
     @_answering
     def refresh(
@@ -737,7 +740,7 @@ class GraphTools:
             raise RepositoryNotFoundError(repo, known=known)
         if not info.root:
             raise InvalidArgumentError(f"the graph does not record the folder of {repo!r}")
-        return self._indexed(Path(info.root), repo, False)
+        return self._indexed(resolve_folder(info.root), repo, False)
 
 
 READ_TOOLS = (
