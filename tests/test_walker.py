@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import threading
 from pathlib import Path
 
+import pytest
+
 from graphrag_code.languages import languages, suffix_map
-from graphrag_code.parsing import walk_repository
+from graphrag_code.parsing import WalkResult, walk_repository
 
 LANGUAGES = suffix_map(languages())
 
@@ -118,3 +122,46 @@ def test_project_files_are_collected_apart(tmp_path: Path) -> None:
     )
     assert [f.path for f in result.files] == ["a.py"]
     assert [f.path for f in result.project] == ["web/tsconfig.json"]
+
+
+# -- only regular files are ever opened (issue 57, item 3) -------------------------------------
+def _walk_within(root: Path, seconds: float, fifos: list[Path]) -> WalkResult:
+    """The walk of `root`, or a failure when it has not ended within `seconds` (a blocked
+    open of one of `fifos` is then released, so the test fails instead of hanging)."""
+    done: list[WalkResult] = []
+    thread = threading.Thread(
+        target=lambda: done.append(
+            walk_repository(root, languages=LANGUAGES, interpreters={"python": "python"})
+        ),
+        daemon=True,
+    )
+    thread.start()
+    thread.join(seconds)
+    if thread.is_alive():
+        for fifo in fifos:  # a writer releases a reader blocked in open()
+            with contextlib.suppress(OSError):
+                os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        thread.join(5)
+        pytest.fail(f"the walk of {root} did not end within {seconds} s")
+    return done[0]
+
+
+def test_an_extension_less_fifo_is_never_opened(tmp_path: Path) -> None:
+    """Before: the shebang sniff opened `bin/run` (a FIFO) and the walk hung forever; a
+    `.gitignore` that is a FIFO hung it the same way."""
+    _write(tmp_path / "bin" / "tool", "#!/usr/bin/env python3\nprint('hi')\n")
+    fifos = [tmp_path / "bin" / "run", tmp_path / ".gitignore", tmp_path / "bin" / ".gitignore"]
+    for fifo in fifos:
+        os.mkfifo(fifo)
+    (tmp_path / "bin" / "linked").symlink_to(fifos[0])
+    result = _walk_within(tmp_path, 10, fifos)
+    assert [f.path for f in result.files] == ["bin/tool"]
+
+
+def test_walking_dev_ends_at_once() -> None:
+    """`index /dev` hung (the sniff opened devices, `/dev/stdin` among them); `/proc` took
+    9.8 s here once fixed, too slow for the suite."""
+    if not Path("/dev").is_dir():
+        pytest.skip("no /dev here")
+    result = _walk_within(Path("/dev"), 20, [])
+    assert result.files == []

@@ -9,10 +9,10 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from pathlib import Path
 
 from ..model import ParsedFile, SkippedFile, SourceFile
 from .base import ModuleName, SourceParser, imported_prefixes
+from .regular import read_regular
 from .walker import DEFAULT_MAX_BYTES, WalkResult, walk_repository
 
 __all__ = [
@@ -66,7 +66,7 @@ def _parse_one(job: ParseJob) -> ParsedFile | SkippedFile:
     import hashlib
 
     try:
-        raw = Path(job.source.absolute).read_bytes()
+        raw = read_regular(job.source.absolute)
     except OSError as exc:
         return SkippedFile(job.source.path, f"unreadable: {exc.strerror}")
     decoded = decode_source(raw)

@@ -10,7 +10,6 @@ read (`tsconfig.json`, `package.json`) are collected apart.
 
 from __future__ import annotations
 
-import errno
 import fnmatch
 import hashlib
 import os
@@ -23,6 +22,7 @@ from pathlib import Path
 import pathspec
 
 from ..model import SkippedFile, SourceFile
+from .regular import file_type, open_regular, read_regular
 
 __all__ = [
     "DEFAULT_MAX_BYTES", "SKIP_DIRS", "WalkResult", "language_of", "walk_changes",
@@ -71,9 +71,9 @@ def language_of(
     if not interpreters:
         return None
     try:
-        with open(absolute, "rb") as handle:
+        with open_regular(absolute) as handle:
             first = handle.readline(256)
-    except OSError:
+    except OSError:  # not a regular file (a FIFO, a device): `_check_file` says why
         return None
     match = _SHEBANG.match(first)
     if match is None:
@@ -107,16 +107,18 @@ def _is_skipped_dir(path: str, name: str) -> str | None:
 # the files in a folder that can hold ignore rules for it, and the entries that lead to them
 _IGNORE_FILES = ((".gitignore",), (".git", "info", "exclude"))
 _IGNORE_ENTRIES = frozenset(parts[0] for parts in _IGNORE_FILES)
+_MAX_IGNORE_BYTES = 1_000_000
 
 
 def _load_ignore(directory: str) -> pathspec.GitIgnoreSpec | None:
     lines: list[str] = []
     for parts in _IGNORE_FILES:
-        try:
-            with open(os.path.join(directory, *parts), encoding="utf-8", errors="replace") as f:
-                lines.extend(f.read().splitlines())
+        try:  # a FIFO is no rule file, nor a link (git 2.32+ does not follow one either)
+            with open_regular(os.path.join(directory, *parts)) as f:
+                text = f.read(_MAX_IGNORE_BYTES).decode("utf-8", "replace")
         except OSError:
             continue
+        lines.extend(text.splitlines())
     if not lines:
         return None
     return pathspec.GitIgnoreSpec.from_lines(lines)
@@ -162,25 +164,7 @@ class _IgnoreStack:
 
 
 def _read_limited(path: Path, max_bytes: int) -> bytes:
-    # O_NONBLOCK: a file swapped for a FIFO after the check must not block the walk either
-    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    with os.fdopen(descriptor, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-            raise OSError(errno.EINVAL, "not a regular file")
-        return handle.read(max_bytes + 1)
-
-
-def _file_type(mode: int) -> str:
-    for test, name in (
-        (stat.S_ISFIFO, "FIFO"),
-        (stat.S_ISSOCK, "socket"),
-        (stat.S_ISCHR, "character device"),
-        (stat.S_ISBLK, "block device"),
-        (stat.S_ISDIR, "directory"),
-    ):
-        if test(mode):
-            return name
-    return "special file"
+    return read_regular(path, max_bytes + 1)
 
 
 def walk_repository(
@@ -389,7 +373,7 @@ def _check_file(path: Path, relative: str, max_bytes: int) -> SkippedFile | tupl
         return SkippedFile(relative, f"symlink to {target} (not followed)")
     if not stat.S_ISREG(info.st_mode):
         # opening a FIFO blocks until a writer comes: `index --watch` hung forever on one
-        return SkippedFile(relative, f"not a regular file ({_file_type(info.st_mode)})")
+        return SkippedFile(relative, f"not a regular file ({file_type(info.st_mode)})")
     if info.st_size > max_bytes:
         return SkippedFile(relative, f"larger than {max_bytes} bytes ({info.st_size})")
     try:
