@@ -57,7 +57,9 @@ from .write_behind import WriteBehind
 
 __all__ = ["IndexOptions", "build_graph", "valid_repo_name"]
 
-_REPO_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
+# matched whole (`fullmatch`): with `match`, `$` also matches before a final newline, and
+# "victim\n" became a repository that listings broke on and `--repo` could not name
+_REPO_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
 # Node rows are built and handed to the writer this many at a time (whole files), and at
 # most this many parts are queued.
 NODE_PART = 10_000
@@ -90,7 +92,7 @@ class IndexOptions:
 
 
 def valid_repo_name(name: str) -> str:
-    if not _REPO_NAME.match(name):
+    if not _REPO_NAME.fullmatch(name):
         raise IngestError(
             f"repository name {name!r} must be 1-100 letters, digits, '.', '_' or '-' "
             "and start with a letter or digit"
