@@ -29,6 +29,7 @@ from neo4j import GraphDatabase
 from graphrag_code.cli.exit_codes import FAILED, NEO4J, NOT_RUNNING, OK, USAGE
 from graphrag_code.cli.main import main
 from graphrag_code.graph.client import Neo4jClient
+from graphrag_code.graph.crossrepo import CrossRepoLinker
 from graphrag_code.graph.writer import GraphWriter
 from graphrag_code.runtime.endpoint import Neo4jEndpoint
 from graphrag_code.runtime.server.build import MAIN_CLASS
@@ -447,6 +448,46 @@ def test_a_fifo_in_the_tree_is_reported_not_read(matrix: Matrix, tmp_path: Path)
     deleted = matrix.run(["delete", "--repo", "withfifo"])
     assert deleted.code == OK, deleted.text
     assert fingerprint(matrix.client) == matrix.fingerprint
+
+
+# -- issue 57 (part 2, robust-b): a refused run writes nothing ----------------------------------
+def _index_names(client: Neo4jClient) -> list[str]:
+    return sorted(row["name"] for row in client.read("SHOW INDEXES YIELD name RETURN name"))
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["index", "/no/such/folder"], r"/no/such/folder is not a directory"),
+        (["index", str(SHOP), "--repo", "victim\n"], r"repository name 'victim\\n' must be"),
+        (["index", str(SHOP / "README.md")], r"README\.md is not a directory"),
+    ],
+    ids=["no-folder", "name-with-newline", "a-file"],
+)
+def test_a_refused_index_writes_nothing(matrix: Matrix, argv: list[str], message: str) -> None:
+    """Items 12 and 13: "victim\\n" was accepted as a repository name; a run refused after
+    the schema step left the repository's full-text indexes behind, and the node that the
+    cross-repository step MERGEd before the run's own (null status) was listed by `search`."""
+    indexes = _index_names(matrix.client)
+    result = matrix.run(argv)
+    assert_clean(result)
+    assert result.code == FAILED, result.text
+    assert re.search(message, " ".join(result.err.split())), result.err
+    assert fingerprint(matrix.client) == matrix.fingerprint
+    assert _index_names(matrix.client) == indexes
+
+
+@pytest.mark.integration
+def test_publishing_packages_never_makes_a_repository_node(matrix: Matrix) -> None:
+    """A run that stops before its own node is written leaves no phantom repository."""
+    CrossRepoLinker(matrix.client).publish(
+        "phantom", packages=["phantom"], distributions=[], dependencies=[]
+    )
+    assert fingerprint(matrix.client) == matrix.fingerprint
+
+
+# -- end of issue 57 (robust-b) block ------------------------------------------------------------
 
 
 @pytest.mark.integration

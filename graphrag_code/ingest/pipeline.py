@@ -55,7 +55,7 @@ from .state import EarlySave, IndexState, StateStore, paused_gc, with_calls
 from .tests_stage import update_tests
 from .write_behind import WriteBehind
 
-__all__ = ["IndexOptions", "build_graph", "valid_repo_name"]
+__all__ = ["IndexOptions", "build_graph", "repository_root", "valid_repo_name"]
 
 # matched whole (`fullmatch`): with `match`, `$` also matches before a final newline, and
 # "victim\n" became a repository that listings broke on and `--repo` could not name
@@ -89,6 +89,14 @@ class IndexOptions:
     # index generated files and bundles too (`generated.py`); by default they are skipped,
     # each with its reason in the report
     include_generated: bool = False
+
+
+def repository_root(path: str | Path) -> Path:
+    """The resolved folder to index, or `IngestError`: checked before anything is written."""
+    root = Path(path).resolve()
+    if not root.is_dir():
+        raise IngestError(f"{root} is not a directory")
+    return root
 
 
 def valid_repo_name(name: str) -> str:
@@ -130,9 +138,7 @@ def build_graph(
     """
     options = options or IndexOptions()
     progress = progress or SILENT
-    root = Path(path).resolve()
-    if not root.is_dir():
-        raise IngestError(f"{root} is not a directory")
+    root = repository_root(path)
     name = valid_repo_name(repo or root.name)
     report = IngestReport(repo=name, root=str(root))
     writer = GraphWriter(client, name)
@@ -205,6 +211,9 @@ def build_graph(
     report.files_relinked = len(relink)
     token = uuid.uuid4().hex
     cross = CrossRepoLinker(client)
+    # The repository's node is made here and only here, once every check has passed: a
+    # refused run wrote a phantom node (null status) that `search` and MCP then listed.
+    writer.start_run(str(run.root), token)
     with _timed(report, "cross"):
         previous = _publish(cross, run, root)
     # The server writes while the run goes on: the tests stage's reach graph and the next
@@ -459,7 +468,6 @@ def _write(
     progress: ProgressReporter,
 ) -> tuple[dict[str, list[str]], dict[str, bytes]]:
     state = run.state
-    writer.start_run(str(run.root), token)
     node_ids: dict[str, list[str]] = (
         {}
         if state is None
