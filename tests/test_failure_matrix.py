@@ -487,6 +487,29 @@ def test_publishing_packages_never_makes_a_repository_node(matrix: Matrix) -> No
     assert fingerprint(matrix.client) == matrix.fingerprint
 
 
+@pytest.mark.integration
+def test_names_from_code_reach_the_terminal_escaped(matrix: Matrix, tmp_path: Path) -> None:
+    """Item 8: a TS method named with a string literal holding `ESC]0;… BEL ESC[2J ESC[31m`
+    was printed raw (it retitled, cleared and recoloured the terminal)."""
+    root = tmp_path / "evil"
+    root.mkdir()
+    name = "\x1b]0;pwned\x07\x1b[2J\x1b[31mred\u202e"
+    (root / "evil.ts").write_text(
+        f'export class Evil {{\n  "{name}"() {{\n    return 1;\n  }}\n}}\n'
+    )
+    indexed = matrix.run(["index", str(root), "--repo", "evil", "--no-embeddings"])
+    assert indexed.code == OK, indexed.text
+    try:
+        for argv in (["entry-points", "--repo", "evil"], ["search", "Evil", "--legs", "text"]):
+            result = matrix.run([*argv, "--repo", "evil"] if argv[0] == "search" else argv)
+            assert result.code == OK, result.text
+            assert 'Evil."\\x1b]0;pwned\\x07\\x1b[2J\\x1b[31mred\\u202e"' in result.out
+            assert not {"\x1b", "\x07", "\u202e"} & set(result.text), result.text
+    finally:
+        assert matrix.run(["delete", "--repo", "evil"]).code == OK
+    assert fingerprint(matrix.client) == matrix.fingerprint
+
+
 # -- end of issue 57 (robust-b) block ------------------------------------------------------------
 
 

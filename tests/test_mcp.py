@@ -272,6 +272,12 @@ def test_errors_are_tool_errors_that_say_what_to_do(server_env: dict[str, str]) 
             assert isinstance(result, CallToolResult)
             result = await client.call_tool("symbol", {"name": hostile})
             assert result.is_error
+        # questions and names are echoed escaped, never as terminal sequences (issue 57, 8)
+        escape = "\x1b]0;pwned\x07\x1b[2J\x1b[31m orders \u202e"
+        for tool, argument in (("search", "question"), ("callers", "symbol")):
+            echoed = await client.call_tool(tool, {argument: escape, "repo": REPO})
+            assert "\\x1b]0;pwned\\x07\\x1b[2J" in text(echoed), text(echoed)
+            assert not {"\x1b", "\x07", "\u202e"} & set(text(echoed) + str(echoed))
         # the index tool is not there without --allow-write
         write = await client.call_tool("index", {"path": str(SHOP)})
         assert write.is_error

@@ -10,6 +10,7 @@ from rich.console import Console
 
 from ..errors import InvalidArgumentError
 from ..settings import load_settings
+from .console import SafeConsole
 
 if TYPE_CHECKING:
     from ..mcp import ServerOptions
@@ -98,7 +99,7 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
     if args.http:
         check_http_bind(args.host, token)  # before anything starts
     elif token is not None:
-        Console(stderr=True).print(f"note: {TOKEN_VARIABLE} is only used with --http")
+        SafeConsole(stderr=True).print(f"note: {TOKEN_VARIABLE} is only used with --http")
     with CodeGraph(settings) as graph:
         tracker = FreshnessTracker(graph.repositories, ttl_s=options.freshness_ttl_s)
         watcher = None

@@ -36,6 +36,7 @@ from ..location import Location
 from ..retrieval.relation_kinds import POSSIBLE_HELP, RELATIONS, RelationKind, RelationName
 from ..retrieval.relations import Related
 from ..retrieval.search import SearchOptions
+from ..text import printable
 from .answers import (
     ContextAnswer,
     DiffImpactAnswer,
@@ -102,20 +103,32 @@ def _structured(answer: object) -> dict[str, Any]:
     kind = type(answer)
     if kind not in _ADAPTERS:
         _ADAPTERS[kind] = TypeAdapter(kind)
-    data: dict[str, Any] = _ADAPTERS[kind].dump_python(answer, mode="json")
+    data: dict[str, Any] = _printable(_ADAPTERS[kind].dump_python(answer, mode="json"))
+    return data
+
+
+def _printable(data: Any) -> Any:
+    """Every string of an answer's structured content through the one sanitiser (names from
+    code and the question echoed carried terminal escapes to the client: issue 57, item 8)."""
+    if isinstance(data, str):
+        return printable(data)
+    if isinstance(data, dict):
+        return {printable(key): _printable(value) for key, value in data.items()}
+    if isinstance(data, list):
+        return [_printable(item) for item in data]
     return data
 
 
 def _result(lines: Sequence[str], answer: object) -> CallToolResult:
     return CallToolResult(
-        content=[TextContent(type="text", text="\n".join(lines))],
+        content=[TextContent(type="text", text=printable("\n".join(lines)))],
         structured_content=_structured(answer),
     )
 
 
 def _failure(failure: ToolFailure) -> CallToolResult:
     return CallToolResult(
-        content=[TextContent(type="text", text=failure.message)],
+        content=[TextContent(type="text", text=printable(failure.message))],
         structured_content=_structured(failure),
         is_error=True,
     )
