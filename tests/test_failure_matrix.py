@@ -488,25 +488,32 @@ def test_publishing_packages_never_makes_a_repository_node(matrix: Matrix) -> No
 
 
 @pytest.mark.integration
-def test_names_from_code_reach_the_terminal_escaped(matrix: Matrix, tmp_path: Path) -> None:
+def test_names_from_code_escaped_and_found(matrix: Matrix, tmp_path: Path) -> None:
     """Item 8: a TS method named with a string literal holding `ESC]0;… BEL ESC[2J ESC[31m`
-    was printed raw (it retitled, cleared and recoloured the terminal)."""
-    root = tmp_path / "evil"
+    was printed raw (it retitled, cleared and recoloured the terminal). Item 11: `search
+    "Ünïcödé" --legs text` found nothing (the analysed query was empty)."""
+    root = tmp_path / "odd"
     root.mkdir()
     name = "\x1b]0;pwned\x07\x1b[2J\x1b[31mred\u202e"
     (root / "evil.ts").write_text(
         f'export class Evil {{\n  "{name}"() {{\n    return 1;\n  }}\n}}\n'
     )
-    indexed = matrix.run(["index", str(root), "--repo", "evil", "--no-embeddings"])
+    (root / "uni.py").write_text("def Ünïcödé():\n    return 1\n\n\ndef order():\n    return 2\n")
+    indexed = matrix.run(["index", str(root), "--repo", "odd", "--no-embeddings"])
     assert indexed.code == OK, indexed.text
     try:
-        for argv in (["entry-points", "--repo", "evil"], ["search", "Evil", "--legs", "text"]):
-            result = matrix.run([*argv, "--repo", "evil"] if argv[0] == "search" else argv)
+        for argv in (["entry-points"], ["search", "Evil", "--legs", "text"]):
+            result = matrix.run([*argv, "--repo", "odd"])
             assert result.code == OK, result.text
             assert 'Evil."\\x1b]0;pwned\\x07\\x1b[2J\\x1b[31mred\\u202e"' in result.out
             assert not {"\x1b", "\x07", "\u202e"} & set(result.text), result.text
+        for question in ("Ünïcödé", "ünïcödé order"):  # "café order" was asked as "order"
+            found = matrix.run(["search", question, "--legs", "text", "--repo", "odd", "--json"])
+            assert found.code == OK, found.text
+            hits = [hit["qualified_name"] for hit in json.loads(found.out)["hits"]]
+            assert "uni.Ünïcödé" in hits[:2], hits
     finally:
-        assert matrix.run(["delete", "--repo", "evil"]).code == OK
+        assert matrix.run(["delete", "--repo", "odd"]).code == OK
     assert fingerprint(matrix.client) == matrix.fingerprint
 
 
