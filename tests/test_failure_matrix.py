@@ -517,6 +517,33 @@ def test_names_from_code_escaped_and_found(matrix: Matrix, tmp_path: Path) -> No
     assert fingerprint(matrix.client) == matrix.fingerprint
 
 
+@pytest.mark.integration
+def test_names_that_are_not_utf8(matrix: Matrix, tmp_path: Path) -> None:
+    """Item 5: one file name that is not UTF-8 made the repository impossible to index
+    (UnicodeEncodeError); now it is skipped and reported, and a root named so is refused."""
+    root = tmp_path / "odd"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "ok.py").write_text("def ok():\n    return 1\n")
+    try:
+        Path(os.fsdecode(bytes(root) + b"/pkg/caf\xe9.py")).write_text("def f():\n    pass\n")
+        bad_root = Path(os.fsdecode(bytes(tmp_path) + b"/r\xe9po"))
+        bad_root.mkdir()
+    except OSError:
+        pytest.skip("this file system refuses names that are not UTF-8")
+    indexed = matrix.run(["index", str(root), "--repo", "odd", "--no-embeddings"])
+    try:
+        assert_clean(indexed)
+        assert indexed.code == OK, indexed.text
+        assert "pkg/caf\\xe9.py: name is not valid UTF-8" in indexed.out
+    finally:
+        assert matrix.run(["delete", "--repo", "odd"]).code == OK
+    refused = matrix.run(["index", str(bad_root), "--repo", "odd"])
+    assert_clean(refused)
+    assert refused.code == FAILED, refused.text
+    assert "r\\xe9po is not valid UTF-8" in " ".join(refused.err.split())
+    assert fingerprint(matrix.client) == matrix.fingerprint
+
+
 # -- end of issue 57 (robust-b) block ------------------------------------------------------------
 
 

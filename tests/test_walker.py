@@ -165,3 +165,22 @@ def test_walking_dev_ends_at_once() -> None:
         pytest.skip("no /dev here")
     result = _walk_within(Path("/dev"), 20, [])
     assert result.files == []
+
+
+def test_names_that_are_not_utf8_are_skipped_and_reported(tmp_path: Path) -> None:
+    """Issue 57, item 5: one such name (a lone surrogate in Python) made a repository
+    impossible to index: no Neo4j string can hold it."""
+    _write(tmp_path / "pkg" / "ok.py")
+    try:
+        _write(Path(os.fsdecode(bytes(tmp_path) + b"/pkg/caf\xe9.py")))
+        _write(Path(os.fsdecode(bytes(tmp_path) + b"/t\xe9sts/test_x.py")))
+    except OSError:  # a file system that takes UTF-8 names only
+        pytest.skip("this file system refuses names that are not UTF-8")
+    result = walk_repository(tmp_path, languages=LANGUAGES)
+    assert [f.path for f in result.files] == ["pkg/ok.py"]
+    assert [(s.path, s.reason) for s in result.skipped] == [
+        ("pkg/caf\\xe9.py", "name is not valid UTF-8")
+    ]
+    assert ("t\\xe9sts", "name is not valid UTF-8") in {
+        (s.path, s.reason) for s in result.skipped_dirs
+    }

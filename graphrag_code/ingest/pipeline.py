@@ -29,7 +29,7 @@ from ..linking.index import RepositoryIndex
 from ..linking.shared_budget import DEFAULT_CEILING_MB, DEFAULT_SHARED_MB
 from ..model import NodeRow, ParsedFile, SkippedFile, SourceFile, SymbolKind
 from ..parsing import ParseJob, imported_prefixes, parse_files, walk_repository
-from ..parsing.walker import DEFAULT_MAX_BYTES, WalkResult, walk_changes
+from ..parsing.walker import DEFAULT_MAX_BYTES, WalkResult, shown_path, walk_changes
 from ..progress import SILENT, ProgressReporter
 from ..runtime.git import GitError, git
 from .dependencies import project_names, provided_packages
@@ -95,7 +95,11 @@ def repository_root(path: str | Path) -> Path:
     """The resolved folder to index, or `IngestError`: checked before anything is written."""
     root = Path(path).resolve()
     if not root.is_dir():
-        raise IngestError(f"{root} is not a directory")
+        raise IngestError(f"{shown_path(str(root))} is not a directory")
+    if shown_path(str(root)) != str(root):  # no Neo4j string can hold it (PEP 383 surrogates)
+        raise IngestError(
+            f"the folder's path {shown_path(str(root))} is not valid UTF-8: rename it"
+        )
     return root
 
 

@@ -25,7 +25,7 @@ from ..model import SkippedFile, SourceFile
 from .regular import file_type, open_regular, read_regular
 
 __all__ = [
-    "DEFAULT_MAX_BYTES", "SKIP_DIRS", "WalkResult", "language_of", "walk_changes",
+    "DEFAULT_MAX_BYTES", "SKIP_DIRS", "WalkResult", "language_of", "shown_path", "walk_changes",
     "walk_repository",
 ]  # fmt: skip
 
@@ -284,6 +284,8 @@ def _source_file(
     max_bytes: int,
     known: Mapping[str, tuple[int, int, str]] | None,
 ) -> SourceFile | SkippedFile:
+    if not _is_utf8(relative):
+        return SkippedFile(shown_path(relative), _NOT_UTF8)
     absolute = os.path.join(root, relative)
     previous = known.get(relative) if known else None
     if previous is not None:
@@ -342,6 +344,8 @@ def _walk_dirs(
                 continue
             if entry.is_dir(follow_symlinks=False):
                 reason = _is_skipped_dir(entry.path, entry.name)
+                if reason is None and not _is_utf8(entry.name):
+                    reason, relative = _NOT_UTF8, shown_path(relative)
                 if reason is not None:
                     result.skipped_dirs.append(SkippedFile(relative, reason))
                 elif not ignores.ignored(relative, folder, is_dir=True):
@@ -350,6 +354,27 @@ def _walk_dirs(
                 files.append(entry.name)
         yield folder, files
         stack.extend(sorted(subdirs, reverse=True))
+
+
+# A file name that is not UTF-8 reaches Python with lone surrogates (PEP 383), which no
+# Neo4j string can hold: one such name made a whole repository impossible to index (issue 57,
+# item 5). It is skipped and reported, its bytes shown as escapes.
+_NOT_UTF8 = "name is not valid UTF-8"
+
+
+def _is_utf8(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def shown_path(path: str) -> str:
+    """`path` printable and storable: the bytes of a name that is not UTF-8 as `\\xe9`."""
+    if _is_utf8(path):
+        return path
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def _points_to_directory(entry: os.DirEntry[str]) -> bool:
