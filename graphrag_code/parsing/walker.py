@@ -19,9 +19,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pathspec
-
 from ..model import SkippedFile, SourceFile
+from .gitignore import IgnoreRules
 from .regular import file_type, open_regular, read_regular
 
 __all__ = [
@@ -110,7 +109,7 @@ _IGNORE_ENTRIES = frozenset(parts[0] for parts in _IGNORE_FILES)
 _MAX_IGNORE_BYTES = 1_000_000
 
 
-def _load_ignore(directory: str) -> pathspec.GitIgnoreSpec | None:
+def _load_ignore(directory: str) -> IgnoreRules | None:
     lines: list[str] = []
     for parts in _IGNORE_FILES:
         try:  # a FIFO is no rule file, nor a link (git 2.32+ does not follow one either)
@@ -121,7 +120,7 @@ def _load_ignore(directory: str) -> pathspec.GitIgnoreSpec | None:
         lines.extend(text.splitlines())
     if not lines:
         return None
-    return pathspec.GitIgnoreSpec.from_lines(lines)
+    return IgnoreRules.from_lines(lines)
 
 
 class _IgnoreStack:
@@ -133,7 +132,7 @@ class _IgnoreStack:
 
     def __init__(self, root: Path) -> None:
         self.root = str(root)
-        self._chains: dict[str, list[tuple[str, pathspec.GitIgnoreSpec]]] = {}
+        self._chains: dict[str, list[tuple[str, IgnoreRules]]] = {}
         self._without_rules: set[str] = set()  # folders listed with no ignore file in them
 
     def listed(self, folder: str, names: Iterable[str]) -> None:
@@ -142,7 +141,7 @@ class _IgnoreStack:
         if _IGNORE_ENTRIES.isdisjoint(names):
             self._without_rules.add(folder)
 
-    def chain(self, folder: str) -> list[tuple[str, pathspec.GitIgnoreSpec]]:
+    def chain(self, folder: str) -> list[tuple[str, IgnoreRules]]:
         found = self._chains.get(folder)
         if found is None:
             parent = folder.rpartition("/")[0] if folder else None
@@ -154,11 +153,13 @@ class _IgnoreStack:
             self._chains[folder] = found
         return found
 
-    def ignored(self, relative: str, folder: str, *, is_dir: bool) -> bool:
+    def ignored(self, relative: str, folder: str, *, is_dir: bool, walked: bool = True) -> bool:
+        """Whether a rule in force in `folder` ignores `relative`; `walked`: the walk went
+        into every folder on its way, so none of them is ignored."""
         suffix = "/" if is_dir else ""
         for base, spec in self.chain(folder):
             inside = relative[len(base) + 1 :] if base else relative
-            if spec.match_file(inside + suffix):
+            if spec.match_file(inside + suffix, parents=not walked):
                 return True
         return False
 
@@ -261,7 +262,7 @@ def walk_changes(
         if not (root / relative).exists() and not (root / relative).is_symlink():
             continue  # deleted
         folder = relative.rpartition("/")[0]
-        if ignores.ignored(relative, folder, is_dir=False):
+        if ignores.ignored(relative, folder, is_dir=False, walked=False):
             continue
         language = language_of(
             str(root / relative), relative.rpartition("/")[2], languages, interpreters
