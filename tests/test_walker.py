@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from graphrag_code.ingest.dependencies import ProjectNames, project_names
 from graphrag_code.languages import languages, suffix_map
 from graphrag_code.parsing import WalkResult, walk_repository
 
@@ -184,3 +185,19 @@ def test_names_that_are_not_utf8_are_skipped_and_reported(tmp_path: Path) -> Non
     assert ("t\\xe9sts", "name is not valid UTF-8") in {
         (s.path, s.reason) for s in result.skipped_dirs
     }
+
+
+def test_a_fifo_manifest_is_not_read(tmp_path: Path) -> None:
+    """The project's manifests are read through the same door: a FIFO named pyproject.toml
+    blocked the run's cross-repository step."""
+    os.mkfifo(tmp_path / "pyproject.toml")
+    (tmp_path / "package.json").write_text('{"name": "shop-ui", "dependencies": {"x": "1"}}')
+    done: list[ProjectNames] = []
+    thread = threading.Thread(target=lambda: done.append(project_names(tmp_path)), daemon=True)
+    thread.start()
+    thread.join(10)
+    if thread.is_alive():
+        with contextlib.suppress(OSError):
+            os.close(os.open(tmp_path / "pyproject.toml", os.O_WRONLY | os.O_NONBLOCK))
+        pytest.fail("reading the project's names blocked on a FIFO")
+    assert done[0].distributions == {"shop-ui"}
