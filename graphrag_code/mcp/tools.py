@@ -726,15 +726,16 @@ class GraphTools:
     @_answering
     def index(
         self,
-        path: Annotated[str, Field(description="a folder on the server's machine")],
+        path: Annotated[str, Field(description="a folder's absolute path on the server's machine")],
         repo: Annotated[
             str | None, Field(description="its name in the graph (default: the folder name)")
         ] = None,
         full: Annotated[bool, Field(description="rebuild instead of updating")] = False,
     ) -> Annotated[CallToolResult, IndexAnswer]:
         """Index (or update, incrementally) a repository folder on the server's machine into
-        the graph, so the other tools can answer about it. Only servers started with
-        --allow-write offer this tool."""
+        the graph, so the other tools can answer about it. Give the folder's absolute path: a
+        repository is re-indexed only from the folder it was indexed from, and a new one only
+        inside the folders the server was started with (--allow-write ROOT…)."""
         path = check_name(path, limit=4096, what="path")
         return self._indexed(resolve_folder(path), repo, full)
 

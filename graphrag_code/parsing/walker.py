@@ -4,9 +4,9 @@ Honours .gitignore files (every level) and .git/info/exclude (`gitignore.py`: li
 skips virtualenvs, build, cache and VCS directories; never follows a directory symlink (so no
 loops and nothing outside the root) and skips file symlinks; opens nothing but regular files
 (`regular.py`); skips binary, oversized and unreadable files, and names that are not UTF-8.
-Every skipped file is reported with its reason. A file's language comes from its suffix, or for a file
-without one from its shebang line (`#!/usr/bin/env node`); project files that the linkers
-read (`tsconfig.json`, `package.json`) are collected apart.
+Every skipped file is reported with its reason. A file's language comes from its suffix, or
+for a file without one from its shebang line (`#!/usr/bin/env node`); project files that the
+linkers read (`tsconfig.json`, `package.json`) are collected apart.
 """
 
 from __future__ import annotations
