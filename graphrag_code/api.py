@@ -15,7 +15,7 @@ from .graph.schema import SchemaConfig, ensure_schema
 from .graph.writer import GraphWriter
 from .ingest import embed_stage
 from .ingest.embed_stage import EmbedReport
-from .ingest.pipeline import IndexOptions, build_graph, valid_repo_name
+from .ingest.pipeline import IndexOptions, build_graph, repository_root, valid_repo_name
 from .ingest.repo_lock import repository_lock
 from .ingest.report import IngestReport
 from .ingest.state import StateStore
@@ -106,7 +106,9 @@ def index_repository(
     """
     settings = settings or load_settings()
     embedder = embedder or make_embedder(settings)
-    name = valid_repo_name(repo or Path(path).resolve().name)
+    # every check before anything is written (a refused run used to leave the repository's
+    # full-text indexes behind)
+    name = valid_repo_name(repo or repository_root(path).name)
     progress = progress or SILENT
     own_client = client is None
     client = client or connect(settings)

@@ -13,12 +13,21 @@ __all__ = [
     "escape_lucene",
     "identifier_words",
     "package_name",
+    "printable",
     "search_text",
     "split_identifier",
     "split_statements",
     "statement_text",
 ]
 
+# What must not reach a terminal (or a model) as is: C0 controls but tab and newline (ESC
+# starts the sequences that retitle, clear and recolour a terminal; CR overwrites a line), DEL,
+# C1 controls (U+009B is CSI on some terminals), the bidirectional overrides and isolates of
+# "Trojan Source" (CVE-2021-42574), line and paragraph separators, and lone surrogates (from
+# undecodable file names: printing one raises UnicodeEncodeError).
+_UNPRINTABLE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
+)
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z0-9])|[A-Z]?[a-z0-9]+|[A-Z]+|\d+")
 _IDENTIFIERS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _NON_WORD = re.compile(r"[^A-Za-z0-9]+")
@@ -132,3 +141,22 @@ _PACKAGE_SEPARATORS = re.compile(r"[-_.]+")
 def package_name(name: str) -> str:
     """A distribution name as PEP 503 compares them: `Billing__Lib.x` -> `billing-lib-x`."""
     return _PACKAGE_SEPARATORS.sub("-", name.strip()).lower()
+
+
+def printable(text: str, *, json: bool = False) -> str:
+    """`text` with every character a terminal would act on escaped (`\\x1b`, `\\u202e`;
+    tab and newline kept): the one sanitiser for names from code, and questions, on their way
+    to the CLI's output and MCP answers (issue 57, item 8). `json=True` escapes as JSON does
+    (`\\u001b`), for JSON text, whose strings are the only place such characters can be."""
+    if _UNPRINTABLE.search(text) is None:  # nearly always
+        return text
+    return _UNPRINTABLE.sub(_escape_json if json else _escape, text)
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def _escape_json(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"

@@ -29,6 +29,7 @@ from neo4j import GraphDatabase
 from graphrag_code.cli.exit_codes import FAILED, NEO4J, NOT_RUNNING, OK, USAGE
 from graphrag_code.cli.main import main
 from graphrag_code.graph.client import Neo4jClient
+from graphrag_code.graph.crossrepo import CrossRepoLinker
 from graphrag_code.graph.writer import GraphWriter
 from graphrag_code.runtime.endpoint import Neo4jEndpoint
 from graphrag_code.runtime.server.build import MAIN_CLASS
@@ -447,6 +448,103 @@ def test_a_fifo_in_the_tree_is_reported_not_read(matrix: Matrix, tmp_path: Path)
     deleted = matrix.run(["delete", "--repo", "withfifo"])
     assert deleted.code == OK, deleted.text
     assert fingerprint(matrix.client) == matrix.fingerprint
+
+
+# -- issue 57 (part 2, robust-b): a refused run writes nothing ----------------------------------
+def _index_names(client: Neo4jClient) -> list[str]:
+    return sorted(row["name"] for row in client.read("SHOW INDEXES YIELD name RETURN name"))
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["index", "/no/such/folder"], r"/no/such/folder is not a directory"),
+        (["index", str(SHOP), "--repo", "victim\n"], r"repository name 'victim\\n' must be"),
+        (["index", str(SHOP / "README.md")], r"README\.md is not a directory"),
+    ],
+    ids=["no-folder", "name-with-newline", "a-file"],
+)
+def test_a_refused_index_writes_nothing(matrix: Matrix, argv: list[str], message: str) -> None:
+    """Items 12 and 13: "victim\\n" was accepted as a repository name; a run refused after
+    the schema step left the repository's full-text indexes behind, and the node that the
+    cross-repository step MERGEd before the run's own (null status) was listed by `search`."""
+    indexes = _index_names(matrix.client)
+    result = matrix.run(argv)
+    assert_clean(result)
+    assert result.code == FAILED, result.text
+    assert re.search(message, " ".join(result.err.split())), result.err
+    assert fingerprint(matrix.client) == matrix.fingerprint
+    assert _index_names(matrix.client) == indexes
+
+
+@pytest.mark.integration
+def test_publishing_packages_never_makes_a_repository_node(matrix: Matrix) -> None:
+    """A run that stops before its own node is written leaves no phantom repository."""
+    CrossRepoLinker(matrix.client).publish(
+        "phantom", packages=["phantom"], distributions=[], dependencies=[]
+    )
+    assert fingerprint(matrix.client) == matrix.fingerprint
+
+
+@pytest.mark.integration
+def test_names_from_code_escaped_and_found(matrix: Matrix, tmp_path: Path) -> None:
+    """Item 8: a TS method named with a string literal holding `ESC]0;… BEL ESC[2J ESC[31m`
+    was printed raw (it retitled, cleared and recoloured the terminal). Item 11: `search
+    "Ünïcödé" --legs text` found nothing (the analysed query was empty)."""
+    root = tmp_path / "odd"
+    root.mkdir()
+    name = "\x1b]0;pwned\x07\x1b[2J\x1b[31mred\u202e"
+    (root / "evil.ts").write_text(
+        f'export class Evil {{\n  "{name}"() {{\n    return 1;\n  }}\n}}\n'
+    )
+    (root / "uni.py").write_text("def Ünïcödé():\n    return 1\n\n\ndef order():\n    return 2\n")
+    indexed = matrix.run(["index", str(root), "--repo", "odd", "--no-embeddings"])
+    assert indexed.code == OK, indexed.text
+    try:
+        for argv in (["entry-points"], ["search", "Evil", "--legs", "text"]):
+            result = matrix.run([*argv, "--repo", "odd"])
+            assert result.code == OK, result.text
+            assert 'Evil."\\x1b]0;pwned\\x07\\x1b[2J\\x1b[31mred\\u202e"' in result.out
+            assert not {"\x1b", "\x07", "\u202e"} & set(result.text), result.text
+        for question in ("Ünïcödé", "ünïcödé order"):  # "café order" was asked as "order"
+            found = matrix.run(["search", question, "--legs", "text", "--repo", "odd", "--json"])
+            assert found.code == OK, found.text
+            hits = [hit["qualified_name"] for hit in json.loads(found.out)["hits"]]
+            assert "uni.Ünïcödé" in hits[:2], hits
+    finally:
+        assert matrix.run(["delete", "--repo", "odd"]).code == OK
+    assert fingerprint(matrix.client) == matrix.fingerprint
+
+
+@pytest.mark.integration
+def test_names_that_are_not_utf8(matrix: Matrix, tmp_path: Path) -> None:
+    """Item 5: one file name that is not UTF-8 made the repository impossible to index
+    (UnicodeEncodeError); now it is skipped and reported, and a root named so is refused."""
+    root = tmp_path / "odd"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "ok.py").write_text("def ok():\n    return 1\n")
+    try:
+        Path(os.fsdecode(bytes(root) + b"/pkg/caf\xe9.py")).write_text("def f():\n    pass\n")
+        bad_root = Path(os.fsdecode(bytes(tmp_path) + b"/r\xe9po"))
+        bad_root.mkdir()
+    except OSError:
+        pytest.skip("this file system refuses names that are not UTF-8")
+    indexed = matrix.run(["index", str(root), "--repo", "odd", "--no-embeddings"])
+    try:
+        assert_clean(indexed)
+        assert indexed.code == OK, indexed.text
+        assert "pkg/caf\\xe9.py: name is not valid UTF-8" in indexed.out
+    finally:
+        assert matrix.run(["delete", "--repo", "odd"]).code == OK
+    refused = matrix.run(["index", str(bad_root), "--repo", "odd"])
+    assert_clean(refused)
+    assert refused.code == FAILED, refused.text
+    assert "r\\xe9po is not valid UTF-8" in " ".join(refused.err.split())
+    assert fingerprint(matrix.client) == matrix.fingerprint
+
+
+# -- end of issue 57 (robust-b) block ------------------------------------------------------------
 
 
 @pytest.mark.integration

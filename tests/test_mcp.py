@@ -272,6 +272,12 @@ def test_errors_are_tool_errors_that_say_what_to_do(server_env: dict[str, str]) 
             assert isinstance(result, CallToolResult)
             result = await client.call_tool("symbol", {"name": hostile})
             assert result.is_error
+        # questions and names are echoed escaped, never as terminal sequences (issue 57, 8)
+        escape = "\x1b]0;pwned\x07\x1b[2J\x1b[31m orders \u202e"
+        for tool, argument in (("search", "question"), ("callers", "symbol")):
+            echoed = await client.call_tool(tool, {argument: escape, "repo": REPO})
+            assert "\\x1b]0;pwned\\x07\\x1b[2J" in text(echoed), text(echoed)
+            assert not {"\x1b", "\x07", "\u202e"} & set(text(echoed) + str(echoed))
         # the index tool is not there without --allow-write
         write = await client.call_tool("index", {"path": str(SHOP)})
         assert write.is_error
@@ -321,6 +327,17 @@ def test_allow_list_and_write_tools(server_env: dict[str, str], tmp_path: Path) 
         assert "'other' is not served here: this server serves shop, shop2" in text(denied)
         refused = await client.call_tool("index", {"path": str(copy), "repo": "elsewhere"})
         assert refused.is_error
+        # confined (issue 57, item 2): a served repository is not re-pointed at another folder,
+        # whatever the path's spelling, and a new one only inside --allow-write's root
+        before = await client.call_tool("symbol", {"name": "shop.models", "repo": REPO})
+        for path in (str(copy), f"{copy}/src/../../{copy.name}", "~/../" + str(copy)[1:]):
+            moved = await client.call_tool("index", {"path": path, "repo": REPO})
+            assert moved.is_error, text(moved)
+            assert "is indexed from" in text(moved) or "`~` is not expanded" in text(moved)
+        outside = await client.call_tool("index", {"path": str(SHOP.parent), "repo": "shop2"})
+        assert "outside the folders this server may index" in text(outside), text(outside)
+        after = await client.call_tool("symbol", {"name": "shop.models", "repo": REPO})
+        assert text(after) == text(before)  # nothing refused changed the graph
         indexed = await client.call_tool("index", {"path": str(copy)})
         assert not indexed.is_error, text(indexed)
         assert structured(indexed)["report"]["files"]["total"] == 11
@@ -342,7 +359,7 @@ def test_allow_list_and_write_tools(server_env: dict[str, str], tmp_path: Path) 
         found = await client.call_tool("symbol", {"name": "added_by_test", "repo": "shop2"})
         assert not found.is_error, text(found)
 
-    run_stdio(server_env, session, "--allow-write", "--repo", f"{REPO},shop2")
+    run_stdio(server_env, session, "--repo", f"{REPO},shop2", "--allow-write", str(tmp_path))
 
 
 def test_change_impact_tools(

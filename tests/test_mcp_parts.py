@@ -12,6 +12,7 @@ import anyio
 import pytest
 
 from graphrag_code.errors import InvalidArgumentError
+from graphrag_code.mcp.confine import check_write, resolve_folder, write_roots
 from graphrag_code.mcp.freshness import Freshness, changed_since, describe_freshness
 from graphrag_code.mcp.guard import check_name, check_question, cut_text, fit_lines
 from graphrag_code.mcp.options import ServerOptions
@@ -109,3 +110,51 @@ def test_bearer_token_guard() -> None:
     assert _call(guard, []) == 401
     assert _call(guard, [(b"authorization", b"Bearer wrong")]) == 401
     assert _call(guard, [(b"authorization", b"Bearer s3cret-token-of-length")]) == 200
+
+
+# -- the write tools stay in their folders (issue 57, item 2) -----------------------------------
+def test_a_repository_is_reindexed_only_from_its_recorded_root(tmp_path: Path) -> None:
+    """Before: `index {"path": "/some/secret", "repo": "victim"}` re-pointed victim there."""
+    victim, secret = tmp_path / "victim", tmp_path / "secret"
+    victim.mkdir()
+    secret.mkdir()
+    recorded: dict[str, str | None] = {"victim": str(victim.resolve())}
+    check_write(victim.resolve(), "victim", recorded=recorded, roots=())
+    with pytest.raises(InvalidArgumentError, match=r"'victim' is indexed from .*victim; .*only"):
+        check_write(secret.resolve(), "victim", recorded=recorded, roots=(tmp_path.resolve(),))
+    # a new repository: only inside a root given with --allow-write
+    with pytest.raises(InvalidArgumentError, match=r"outside the folders this server may index"):
+        check_write(secret.resolve(), "fresh", recorded=recorded, roots=())
+    with pytest.raises(InvalidArgumentError, match=r"outside the folders"):
+        check_write(secret.resolve(), "fresh", recorded=recorded, roots=(victim.resolve(),))
+    check_write(secret.resolve(), "fresh", recorded=recorded, roots=(tmp_path.resolve(),))
+    # a repository the graph holds without a root (an interrupted first run) counts as new
+    with pytest.raises(InvalidArgumentError, match=r"outside the folders"):
+        check_write(secret.resolve(), "half", recorded={"half": None}, roots=())
+
+
+def test_client_paths_are_resolved_before_the_check(tmp_path: Path) -> None:
+    """`..`, links and `~` cannot lead a write outside its root: the check sees where they go."""
+    allowed, outside = tmp_path / "allowed", tmp_path / "outside"
+    (allowed / "inner").mkdir(parents=True)
+    outside.mkdir()
+    (allowed / "link").symlink_to(outside)
+    roots = write_roots([allowed])
+    for text in (f"{allowed}/inner/../../outside", f"{allowed}/link"):
+        folder = resolve_folder(text)
+        assert folder == outside.resolve()
+        with pytest.raises(InvalidArgumentError, match="outside the folders"):
+            check_write(folder, "outside", recorded={}, roots=roots)
+    check_write(resolve_folder(f"{allowed}/inner"), "inner", recorded={}, roots=roots)
+    for text, message in (
+        ("~root/../tmp", "`~` is not expanded"),
+        ("relative/path", "absolute path"),
+        (str(tmp_path / "missing"), "not a folder"),
+        (str(allowed / "link" / ".." / "nothing"), "not a folder"),
+    ):
+        with pytest.raises(InvalidArgumentError, match=message):
+            resolve_folder(text)
+    with pytest.raises(InvalidArgumentError, match=r"--allow-write .*no such folder"):
+        write_roots([tmp_path / "missing"])
+    with pytest.raises(InvalidArgumentError, match="write roots without allow_write"):
+        ServerOptions(write_roots=roots)

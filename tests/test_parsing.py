@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import textwrap
 
+from graphrag_code.languages.ecmascript.parser import EcmaScriptParser
 from graphrag_code.languages.python.modules import module_names
 from graphrag_code.languages.python.parser import PythonParser
 from graphrag_code.model import ParsedFile, SymbolKind
@@ -312,3 +313,22 @@ def test_short_texts_are_one_object_wherever_they_occur() -> None:
     names = [site.callee[0] for site in again.calls if site.callee[0] == "self"]
     assert len({id(name) for name in names}) == 1  # still one object after the trip
     assert again == parsed
+
+
+def test_cr_only_line_endings_give_real_lines() -> None:
+    """Issue 57, item 15: every symbol of a CR-only file was placed at lines 1-1."""
+    assert decode_source(b"a\rb\r\nc\n\r") == b"a\nb\r\nc\n\n"  # CRLF kept, one byte each
+    python = decode_source(b"import os\r\rdef first():\r    return 1\r\rclass Second:\r    pass\r")
+    assert isinstance(python, bytes)
+    parsed = PythonParser().parse(
+        path="pkg/mod.py", module="pkg.mod", is_package=False, source=python, sha256="0"
+    )
+    lines = {s.qualified_name: (s.start_line, s.end_line) for s in parsed.symbols}
+    assert lines == {"pkg.mod.first": (3, 4), "pkg.mod.Second": (6, 7)}
+    script = decode_source(b"export function a() {\r  return 1;\r}\r\rexport class B {}\r")
+    assert isinstance(script, bytes)
+    parsed = EcmaScriptParser().parse(
+        path="src/a.ts", module="./src/a.ts", is_package=False, source=script, sha256="0"
+    )
+    lines = {s.name: (s.start_line, s.end_line) for s in parsed.symbols}
+    assert lines == {"a": (1, 3), "B": (5, 5)}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from graphrag_code.errors import QueryFileError
+from graphrag_code.errors import IngestError, QueryFileError
 from graphrag_code.graph import (
     ServerCapabilities,
     VectorSearchForm,
@@ -22,6 +22,7 @@ from graphrag_code.graph.queries import (
     replace_block,
 )
 from graphrag_code.graph.reader import hybrid_search_query
+from graphrag_code.ingest.pipeline import valid_repo_name
 from graphrag_code.text import split_statements
 
 
@@ -49,7 +50,9 @@ def test_quote_identifier_accepts_plain_names(name: str) -> None:
     assert quote_identifier(name) == f"`{name}`"
 
 
-@pytest.mark.parametrize("name", ["", "1abc", "a b", "a`b", "Code) DETACH DELETE (n", "é"])
+@pytest.mark.parametrize(
+    "name", ["", "1abc", "a b", "a`b", "Code) DETACH DELETE (n", "é", "Code\n"]
+)
 def test_quote_identifier_rejects_everything_else(name: str) -> None:
     with pytest.raises(QueryFileError):
         quote_identifier(name)
@@ -153,3 +156,17 @@ def test_a_repository_label_and_index_name_from_any_repository_name() -> None:
         assert quote_identifier(repo_label(name)) == f"`Repo_{repo_token(name)}`"
         assert repository_text_index("code_search_text", name).startswith("code_search_text_")
     assert repo_token("flask") == repo_token("flask")
+
+
+# -- names are matched whole (issue 57, item 12) ------------------------------------------------
+@pytest.mark.parametrize("name", ["victim\n", "\nvictim", "vic\ntim", "victim\r", "a" * 101])
+def test_a_repository_name_with_a_newline_is_refused(name: str) -> None:
+    """Before: `$` matched before a final newline and "victim\\n" became a repository."""
+    with pytest.raises(IngestError, match="repository name"):
+        valid_repo_name(name)
+    assert valid_repo_name("victim-2.x_y") == "victim-2.x_y"
+
+
+def test_a_query_name_with_a_newline_is_refused() -> None:
+    with pytest.raises(QueryFileError, match="invalid query name"):
+        load_query("schema/create\n")

@@ -105,6 +105,14 @@ def test_a_deeply_nested_file_costs_nothing_but_its_own_ghost_text(
 
 
 # -- 3. question analysis is linear -----------------------------------------------------------
+def test_full_text_queries_keep_non_ascii_terms() -> None:
+    """Issue 57, item 11: "Ünïcödé" was asked as nothing, "café order" as "order"."""
+    assert lucene_query(analyse("Ünïcödé")) == "ünïcödé"
+    assert "café" in (lucene_query(analyse("café order")) or "").split()
+    assert analyse("who calls `naïve_fn`?").identifiers == ("naïve_fn",)
+    assert lucene_query(analyse("where is pkg.mod.fn defined?")) == "pkg mod fn"  # as before
+
+
 @pytest.mark.parametrize(
     ("question", "before_s"),
     [("a-b/" * 25_000, 37.8), ("where is x " * 9_000, 8.2), ("what does " * 9_000, None)],

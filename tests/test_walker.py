@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import threading
 from pathlib import Path
 
+import pytest
+
+from graphrag_code.ingest.dependencies import ProjectNames, project_names
 from graphrag_code.languages import languages, suffix_map
-from graphrag_code.parsing import walk_repository
+from graphrag_code.parsing import WalkResult, walk_repository
 
 LANGUAGES = suffix_map(languages())
 
@@ -118,3 +123,81 @@ def test_project_files_are_collected_apart(tmp_path: Path) -> None:
     )
     assert [f.path for f in result.files] == ["a.py"]
     assert [f.path for f in result.project] == ["web/tsconfig.json"]
+
+
+# -- only regular files are ever opened (issue 57, item 3) -------------------------------------
+def _walk_within(root: Path, seconds: float, fifos: list[Path]) -> WalkResult:
+    """The walk of `root`, or a failure when it has not ended within `seconds` (a blocked
+    open of one of `fifos` is then released, so the test fails instead of hanging)."""
+    done: list[WalkResult] = []
+    thread = threading.Thread(
+        target=lambda: done.append(
+            walk_repository(root, languages=LANGUAGES, interpreters={"python": "python"})
+        ),
+        daemon=True,
+    )
+    thread.start()
+    thread.join(seconds)
+    if thread.is_alive():
+        for fifo in fifos:  # a writer releases a reader blocked in open()
+            with contextlib.suppress(OSError):
+                os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        thread.join(5)
+        pytest.fail(f"the walk of {root} did not end within {seconds} s")
+    return done[0]
+
+
+def test_an_extension_less_fifo_is_never_opened(tmp_path: Path) -> None:
+    """Before: the shebang sniff opened `bin/run` (a FIFO) and the walk hung forever; a
+    `.gitignore` that is a FIFO hung it the same way."""
+    _write(tmp_path / "bin" / "tool", "#!/usr/bin/env python3\nprint('hi')\n")
+    fifos = [tmp_path / "bin" / "run", tmp_path / ".gitignore", tmp_path / "bin" / ".gitignore"]
+    for fifo in fifos:
+        os.mkfifo(fifo)
+    (tmp_path / "bin" / "linked").symlink_to(fifos[0])
+    result = _walk_within(tmp_path, 10, fifos)
+    assert [f.path for f in result.files] == ["bin/tool"]
+
+
+def test_walking_dev_ends_at_once() -> None:
+    """`index /dev` hung (the sniff opened devices, `/dev/stdin` among them); `/proc` took
+    9.8 s here once fixed, too slow for the suite."""
+    if not Path("/dev").is_dir():
+        pytest.skip("no /dev here")
+    result = _walk_within(Path("/dev"), 20, [])
+    assert result.files == []
+
+
+def test_names_that_are_not_utf8_are_skipped_and_reported(tmp_path: Path) -> None:
+    """Issue 57, item 5: one such name (a lone surrogate in Python) made a repository
+    impossible to index: no Neo4j string can hold it."""
+    _write(tmp_path / "pkg" / "ok.py")
+    try:
+        _write(Path(os.fsdecode(bytes(tmp_path) + b"/pkg/caf\xe9.py")))
+        _write(Path(os.fsdecode(bytes(tmp_path) + b"/t\xe9sts/test_x.py")))
+    except OSError:  # a file system that takes UTF-8 names only
+        pytest.skip("this file system refuses names that are not UTF-8")
+    result = walk_repository(tmp_path, languages=LANGUAGES)
+    assert [f.path for f in result.files] == ["pkg/ok.py"]
+    assert [(s.path, s.reason) for s in result.skipped] == [
+        ("pkg/caf\\xe9.py", "name is not valid UTF-8")
+    ]
+    assert ("t\\xe9sts", "name is not valid UTF-8") in {
+        (s.path, s.reason) for s in result.skipped_dirs
+    }
+
+
+def test_a_fifo_manifest_is_not_read(tmp_path: Path) -> None:
+    """The project's manifests are read through the same door: a FIFO named pyproject.toml
+    blocked the run's cross-repository step."""
+    os.mkfifo(tmp_path / "pyproject.toml")
+    (tmp_path / "package.json").write_text('{"name": "shop-ui", "dependencies": {"x": "1"}}')
+    done: list[ProjectNames] = []
+    thread = threading.Thread(target=lambda: done.append(project_names(tmp_path)), daemon=True)
+    thread.start()
+    thread.join(10)
+    if thread.is_alive():
+        with contextlib.suppress(OSError):
+            os.close(os.open(tmp_path / "pyproject.toml", os.O_WRONLY | os.O_NONBLOCK))
+        pytest.fail("reading the project's names blocked on a FIFO")
+    assert done[0].distributions == {"shop-ui"}

@@ -17,6 +17,7 @@ from rich.table import Table
 from ..codegraph import CodeGraph
 from ..errors import GraphRAGCodeError
 from ..retrieval.relation_kinds import RelationName
+from .console import SafeConsole
 from .index_commands import print_report
 from .progress import RichProgress
 
@@ -54,7 +55,7 @@ def _demo(args: argparse.Namespace, console: Console) -> int:
             f"Neo4j: {client.endpoint.uri} ({client.endpoint.source}), database {client.database}",
             highlight=False,
         )
-        with RichProgress(Console(stderr=True), enabled=sys.stderr.isatty()) as bar:
+        with RichProgress(SafeConsole(stderr=True), enabled=sys.stderr.isatty()) as bar:
             report = graph.index(args.path, args.repo, progress=bar)
         print_report(console, report, as_json=False)
         repo = report.repo

@@ -13,6 +13,7 @@ from ..codegraph import CodeGraph
 from ..embedding import make_embedder
 from ..ingest.embed_stage import EmbedReport
 from ..settings import load_settings
+from .console import SafeConsole
 from .output import print_json
 from .progress import RichProgress
 
@@ -53,7 +54,7 @@ def _embed(args: argparse.Namespace, console: Console) -> int:
             load()
         console.print(f"embedder {embedder.name} ready", highlight=False)
         return 0
-    bar = RichProgress(Console(stderr=True), enabled=not args.json and sys.stderr.isatty())
+    bar = RichProgress(SafeConsole(stderr=True), enabled=not args.json and sys.stderr.isatty())
     with CodeGraph(settings, embedder=embedder) as graph, bar:
         report = graph.embed(args.repo, reembed=args.reembed, progress=bar)
     print_embed_report(console, report, as_json=args.json)

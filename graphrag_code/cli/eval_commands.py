@@ -20,6 +20,7 @@ from rich.table import Table
 
 from ..codegraph import CodeGraph
 from ..errors import ConfigurationError
+from .console import SafeConsole
 from .output import print_json
 from .progress import RichProgress
 
@@ -123,7 +124,7 @@ def _history(args: argparse.Namespace, console: Console) -> int:
         args.output / f"history-{questions.root.name}-{_stamp()}.jsonl",
         context={"command": command},
     )
-    with CodeGraph() as graph, RichProgress(Console(stderr=True)) as progress:
+    with CodeGraph() as graph, RichProgress(SafeConsole(stderr=True)) as progress:
         result = run_history_benchmark(
             questions, graph, repo=args.repo, ablations=ablations, log=log, progress=progress
         )

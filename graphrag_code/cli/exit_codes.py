@@ -1,14 +1,14 @@
 """The exit status of every `graphrag-code` command (README, "Exit codes", lists the same).
 
 0    success
-1    the command failed for a reason its message gives (indexing, embedding, a symbol
-     that does not exist, a repository not in the graph, `path` found no path)
+1    the command failed for a reason its message gives: a setting or credentials to fix
+     (an invalid setting, credentials Neo4j rejects, an unknown database), a data or cache
+     folder that cannot be written, a symbol or repository not in the graph, indexing or
+     embedding failed, `path` found no path
 2    usage: a malformed command line, or an argument that cannot work (an empty
      question, -k below 1)
 3    `neo4j status`: the managed server is not running
-4    configuration: an invalid setting, credentials Neo4j rejects, an unknown database,
-     a data or cache folder that cannot be written
-5    Neo4j: no server answers, the managed server cannot start, or Neo4j rejected or
+4    Neo4j: no server answers, the managed server cannot start, or Neo4j rejected or
      kept failing a query
 6    `diff --fail-on`: the change fails the chosen check
 130  interrupted (Ctrl-C)

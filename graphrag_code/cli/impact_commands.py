@@ -16,6 +16,7 @@ from rich.text import Text
 from ..codegraph import CodeGraph
 from ..errors import InvalidArgumentError
 from ..impact import TESTS_CUT, DiffImpact, FailPolicy, TestToRun, impact_markdown
+from .console import SafeConsole
 from .exit_codes import CHECK_FAILED
 from .output import print_json
 from .query_commands import print_warnings
@@ -118,7 +119,7 @@ def _diff(args: argparse.Namespace, console: Console) -> int:
     if args.fail_on:
         failures = impact.failures(args.fail_on)
         for failure in failures:
-            Console(stderr=True).print(Text.assemble(("check failed: ", "bold red"), failure))
+            SafeConsole(stderr=True).print(Text.assemble(("check failed: ", "bold red"), failure))
         if failures:
             return CHECK_FAILED
     return 0

@@ -19,6 +19,7 @@ from ..graph import GraphReader
 from ..ingest.report import IngestReport
 from ..languages import select_languages
 from ..settings import load_settings
+from .console import SafeConsole
 from .output import print_json
 from .progress import RichProgress, say_waiting
 
@@ -81,7 +82,7 @@ def _index(args: argparse.Namespace, console: Console) -> int:
     with connect(settings) as client:
         client.verify()
         with RichProgress(
-            Console(stderr=True), enabled=not args.json and sys.stderr.isatty()
+            SafeConsole(stderr=True), enabled=not args.json and sys.stderr.isatty()
         ) as bar:
             report = index_repository(
                 args.path, args.repo, client=client, settings=settings, full=args.full,

@@ -7,7 +7,6 @@ import logging
 import sys
 from collections.abc import Sequence
 
-from rich.console import Console
 from rich.text import Text
 
 from ..errors import GraphRAGCodeError
@@ -21,6 +20,7 @@ from . import (
     neo4j_commands,
     query_commands,
 )
+from .console import SafeConsole
 from .exit_codes import INTERRUPTED, exit_code
 
 __all__ = ["build_parser", "main"]
@@ -57,15 +57,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     _quiet_driver_logs()
     # piped output keeps long qualified names on one line instead of wrapping at 80 columns
-    console = Console(stderr=False, width=None if sys.stdout.isatty() else 200)
+    console = SafeConsole(stderr=False, width=None if sys.stdout.isatty() else 200)
     try:
         code: int = args.handler(args, console)
     except GraphRAGCodeError as exc:
         # as Text: a message quoting user input ("[x]") must not be read as markup
-        Console(stderr=True).print(Text.assemble(("error: ", "bold red"), str(exc)))
+        SafeConsole(stderr=True).print(Text.assemble(("error: ", "bold red"), str(exc)))
         return exit_code(exc)
     except KeyboardInterrupt:
-        Console(stderr=True).print("interrupted")
+        SafeConsole(stderr=True).print("interrupted")
         return INTERRUPTED
     return code
 

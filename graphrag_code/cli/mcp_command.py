@@ -10,6 +10,7 @@ from rich.console import Console
 
 from ..errors import InvalidArgumentError
 from ..settings import load_settings
+from .console import SafeConsole
 
 if TYPE_CHECKING:
     from ..mcp import ServerOptions
@@ -35,7 +36,13 @@ def register(commands: Any) -> None:
         metavar="NAME",
         help="serve only this repository (repeat, or comma-separate, for several)",
     )
-    mcp.add_argument("--allow-write", action="store_true", help="offer the index and refresh tools")
+    mcp.add_argument(
+        "--allow-write",
+        nargs="*",
+        metavar="ROOT",
+        help="offer the index and refresh tools: they re-index a repository only at the folder "
+        "it was indexed from, and index a new one only inside a ROOT given here",
+    )
     mcp.add_argument(
         "--watch",
         type=Path,
@@ -55,6 +62,7 @@ def register(commands: Any) -> None:
 def _options(args: argparse.Namespace) -> ServerOptions:
     from ..ingest.pipeline import valid_repo_name
     from ..mcp import ServerOptions
+    from ..mcp.confine import write_roots
 
     repos = None
     if args.repo:
@@ -72,7 +80,8 @@ def _options(args: argparse.Namespace) -> ServerOptions:
             )
     return ServerOptions(
         repos=repos,
-        allow_write=args.allow_write,
+        allow_write=args.allow_write is not None,
+        write_roots=write_roots(args.allow_write or ()),
         watch=args.watch,
         watch_repo=watch_repo,
         max_answer_tokens=args.max_answer_tokens,
@@ -90,7 +99,7 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
     if args.http:
         check_http_bind(args.host, token)  # before anything starts
     elif token is not None:
-        Console(stderr=True).print(f"note: {TOKEN_VARIABLE} is only used with --http")
+        SafeConsole(stderr=True).print(f"note: {TOKEN_VARIABLE} is only used with --http")
     with CodeGraph(settings) as graph:
         tracker = FreshnessTracker(graph.repositories, ttl_s=options.freshness_ttl_s)
         watcher = None

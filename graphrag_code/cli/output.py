@@ -12,6 +12,8 @@ import json
 
 from rich.console import Console
 
+from ..text import printable
+
 __all__ = ["print_json"]
 
 
@@ -21,5 +23,5 @@ def print_json(console: Console, data: object) -> None:
     if console.is_terminal:
         console.print_json(text)
     else:
-        console.file.write(text + "\n")
+        console.file.write(printable(text, json=True) + "\n")
         console.file.flush()

@@ -16,6 +16,8 @@ from rich.progress import (
 )
 from rich.text import Text
 
+from .console import SafeConsole
+
 __all__ = ["RichProgress", "say_waiting"]
 
 
@@ -70,4 +72,4 @@ class RichProgress:
 def say_waiting(message: str) -> None:
     """Told when another process holds what this one needs (e.g. indexes the same repo);
     printed on stderr whether or not a progress bar shows."""
-    Console(stderr=True).print(Text.assemble(("waiting: ", "yellow"), message))
+    SafeConsole(stderr=True).print(Text.assemble(("waiting: ", "yellow"), message))

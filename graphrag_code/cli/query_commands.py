@@ -17,6 +17,7 @@ from ..llm import OpenAIChat
 from ..retrieval.relation_kinds import POSSIBLE_HELP, RELATIONS
 from ..retrieval.search import FILE_TEXT, LEGS, UNIT_LEGS, SearchOptions
 from ..retrieval.units import Unit
+from .console import SafeConsole
 from .output import print_json
 
 __all__ = ["register"]
@@ -90,7 +91,7 @@ def register(commands: Any) -> None:
 def print_warnings(warnings: Sequence[str]) -> None:
     """Warnings go to stderr, so `--json` output stays parseable."""
     for warning in warnings:
-        Console(stderr=True).print(Text.assemble(("warning: ", "yellow"), warning))
+        SafeConsole(stderr=True).print(Text.assemble(("warning: ", "yellow"), warning))
 
 
 def _common(parser: argparse.ArgumentParser) -> None:

@@ -27,14 +27,14 @@ __all__ = [
     "replace_block",
 ]
 
-_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_NAME = re.compile(r"^[a-z0-9_]+(/[a-z0-9_]+)*$")
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # fullmatch: `$` passes "x\n"
+_NAME = re.compile(r"[a-z0-9_]+(/[a-z0-9_]+)*")
 
 
 @cache
 def load_query(name: str) -> str:
     """Text of `cypher/<name>.cypher`: `load_query("schema/create")`."""
-    if not _NAME.match(name):
+    if not _NAME.fullmatch(name):
         raise QueryFileError(f"invalid query name {name!r}")
     resource = resources.files("graphrag_code").joinpath("cypher").joinpath(f"{name}.cypher")
     try:
@@ -62,7 +62,7 @@ def query_names(folder: str = "") -> list[str]:
 
 def quote_identifier(name: str) -> str:
     """Backtick-quote a label, relationship type or property name after validating it."""
-    if not _IDENTIFIER.match(name):
+    if not _IDENTIFIER.fullmatch(name):
         raise QueryFileError(f"invalid Cypher identifier {name!r}")
     return f"`{name}`"
 

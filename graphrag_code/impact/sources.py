@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ConfigurationError, InvalidArgumentError
+from ..parsing.regular import read_regular
 from ..runtime.git import GitError, git
 from .unified import FileDiff, Hunk, old_text_from, parse_unified_diff
 
@@ -113,7 +114,7 @@ def _disk(root: Path, path: str | None) -> str | None:
         file = (root / path).resolve()
         if not file.is_relative_to(root.resolve()):
             return None
-        return file.read_bytes().decode("utf-8", "replace")
+        return read_regular(file).decode("utf-8", "replace")  # a FIFO there must not block
     except OSError:
         return None
 

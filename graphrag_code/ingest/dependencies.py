@@ -18,6 +18,7 @@ from pathlib import Path
 from ..languages import Language, language_named, languages
 from ..languages.manifests import Declared, ManifestReader, declared
 from ..model import ParsedFile
+from ..parsing.regular import read_regular
 
 __all__ = ["ProjectNames", "project_names", "provided_packages"]
 
@@ -30,9 +31,11 @@ class ProjectNames:
 
 def _read(path: Path) -> str | None:
     try:
-        return path.read_text(encoding="utf-8", errors="replace")
+        # a FIFO named pyproject.toml must not block the run (issue 57, item 3)
+        text = read_regular(path).decode("utf-8", errors="replace")
     except OSError:
         return None
+    return text.replace("\r\n", "\n").replace("\r", "\n")  # as read_text's newlines
 
 
 def _go_mod(text: str) -> Declared:

@@ -7,7 +7,6 @@ import codecs
 import fnmatch
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from ..conventions import ClassTree, ConventionConfig, FileRoles
 from ..languages import (
@@ -24,6 +23,7 @@ from ..linking.edges import FileLinks, NodeIds
 from ..linking.index import RepositoryIndex
 from ..linking.shared_budget import DEFAULT_CEILING_MB, DEFAULT_SHARED_MB, SharedBudget
 from ..model import ParsedFile, ParseIssue, SourceFile, SymbolKind
+from ..parsing.regular import read_regular
 from .report import LanguageCounts
 
 __all__ = ["LanguageRun", "ProjectFiles", "per_language", "read_project"]
@@ -141,7 +141,7 @@ def read_project(
             project[source.path] = known
             continue
         try:
-            data = Path(source.absolute).read_bytes()
+            data = read_regular(source.absolute)
         except OSError:
             continue
         if data.startswith(codecs.BOM_UTF8):

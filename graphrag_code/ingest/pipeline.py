@@ -29,7 +29,7 @@ from ..linking.index import RepositoryIndex
 from ..linking.shared_budget import DEFAULT_CEILING_MB, DEFAULT_SHARED_MB
 from ..model import NodeRow, ParsedFile, SkippedFile, SourceFile, SymbolKind
 from ..parsing import ParseJob, imported_prefixes, parse_files, walk_repository
-from ..parsing.walker import DEFAULT_MAX_BYTES, WalkResult, walk_changes
+from ..parsing.walker import DEFAULT_MAX_BYTES, WalkResult, shown_path, walk_changes
 from ..progress import SILENT, ProgressReporter
 from ..runtime.git import GitError, git
 from .dependencies import project_names, provided_packages
@@ -55,9 +55,11 @@ from .state import EarlySave, IndexState, StateStore, paused_gc, with_calls
 from .tests_stage import update_tests
 from .write_behind import WriteBehind
 
-__all__ = ["IndexOptions", "build_graph", "valid_repo_name"]
+__all__ = ["IndexOptions", "build_graph", "repository_root", "valid_repo_name"]
 
-_REPO_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
+# matched whole (`fullmatch`): with `match`, `$` also matches before a final newline, and
+# "victim\n" became a repository that listings broke on and `--repo` could not name
+_REPO_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
 # Node rows are built and handed to the writer this many at a time (whole files), and at
 # most this many parts are queued.
 NODE_PART = 10_000
@@ -93,8 +95,20 @@ class IndexOptions:
     keep_choices: bool = False
 
 
+def repository_root(path: str | Path) -> Path:
+    """The resolved folder to index, or `IngestError`: checked before anything is written."""
+    root = Path(path).resolve()
+    if not root.is_dir():
+        raise IngestError(f"{shown_path(str(root))} is not a directory")
+    if shown_path(str(root)) != str(root):  # no Neo4j string can hold it (PEP 383 surrogates)
+        raise IngestError(
+            f"the folder's path {shown_path(str(root))} is not valid UTF-8: rename it"
+        )
+    return root
+
+
 def valid_repo_name(name: str) -> str:
-    if not _REPO_NAME.match(name):
+    if not _REPO_NAME.fullmatch(name):
         raise IngestError(
             f"repository name {name!r} must be 1-100 letters, digits, '.', '_' or '-' "
             "and start with a letter or digit"
@@ -132,9 +146,7 @@ def build_graph(
     """
     options = options or IndexOptions()
     progress = progress or SILENT
-    root = Path(path).resolve()
-    if not root.is_dir():
-        raise IngestError(f"{root} is not a directory")
+    root = repository_root(path)
     name = valid_repo_name(repo or root.name)
     report = IngestReport(repo=name, root=str(root))
     writer = GraphWriter(client, name)
@@ -211,6 +223,9 @@ def build_graph(
     report.files_relinked = len(relink)
     token = uuid.uuid4().hex
     cross = CrossRepoLinker(client)
+    # The repository's node is made here and only here, once every check has passed: a
+    # refused run wrote a phantom node (null status) that `search` and MCP then listed.
+    writer.start_run(str(run.root), token)
     with _timed(report, "cross"):
         previous = _publish(cross, run, root)
     # The server writes while the run goes on: the tests stage's reach graph and the next
@@ -481,7 +496,6 @@ def _write(
     progress: ProgressReporter,
 ) -> tuple[dict[str, list[str]], dict[str, bytes]]:
     state = run.state
-    writer.start_run(str(run.root), token)
     node_ids: dict[str, list[str]] = (
         {}
         if state is None

@@ -1,6 +1,7 @@
 """`graphrag-code mcp`: the code graph as Model Context Protocol tools for coding agents.
 
     options   ServerOptions (allow-list, writes, watch, the token guard), the HTTP bind rule
+    confine   where the write tools may index (recorded roots, --allow-write ROOT…)
     tools     the tools, through CodeGraph: compact text + structured content, tool errors
     answers   the structured content of each answer (the tools' output schemas)
     render    the compact text of each answer

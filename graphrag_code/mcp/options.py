@@ -21,6 +21,9 @@ class ServerOptions:
 
     repos: frozenset[str] | None = None
     allow_write: bool = False  # the `index` and `refresh` tools
+    # folders (resolved) under which `index` may add a new repository; without any, the
+    # write tools only re-index repositories at the roots the graph records (`confine.py`)
+    write_roots: tuple[Path, ...] = ()
     watch: Path | None = None  # keep this repository's graph fresh while serving
     watch_repo: str | None = None  # its name in the graph (default: the folder's name)
     # the token guard: no answer is longer (lists are cut, with a note saying what was left
@@ -36,6 +39,8 @@ class ServerOptions:
                 raise InvalidArgumentError(f"{name} must be at least 50, not {getattr(self, name)}")
         if self.repos is not None and not self.repos:
             raise InvalidArgumentError("--repo names no repository")
+        if self.write_roots and not self.allow_write:
+            raise InvalidArgumentError("write roots without allow_write")
 
     def allows(self, repo: str) -> bool:
         return self.repos is None or repo in self.repos

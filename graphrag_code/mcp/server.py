@@ -17,6 +17,7 @@ from mcp_types import ToolAnnotations
 
 from ..codegraph import CodeGraph
 from ..errors import GraphRAGCodeError
+from ..text import printable
 from .freshness import FreshnessTracker
 from .options import ServerOptions, check_http_bind
 from .overview import repository_overview
@@ -77,9 +78,9 @@ def build_server(
     )
     def overview(repo: str) -> str:
         try:
-            return repository_overview(tools, repo)
+            return printable(repository_overview(tools, repo))
         except GraphRAGCodeError as exc:  # the message, not "Error reading resource"
-            raise ResourceError(str(exc)) from exc
+            raise ResourceError(printable(str(exc))) from exc
 
     @server.resource(
         "graphrag-code://repositories",

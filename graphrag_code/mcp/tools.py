@@ -31,10 +31,12 @@ from ..errors import (
 )
 from ..ids import repository_of
 from ..impact import TESTS_CUT
+from ..ingest.pipeline import valid_repo_name
 from ..location import Location
 from ..retrieval.relation_kinds import POSSIBLE_HELP, RELATIONS, RelationKind, RelationName
 from ..retrieval.relations import Related
 from ..retrieval.search import SearchOptions
+from ..text import printable
 from .answers import (
     ContextAnswer,
     DiffImpactAnswer,
@@ -49,6 +51,7 @@ from .answers import (
     TestsForAnswer,
     ToolFailure,
 )
+from .confine import check_write, resolve_folder
 from .freshness import Freshness, FreshnessTracker
 from .guard import check_name, check_question, cut_text, estimate_tokens, fit_lines
 from .options import ServerOptions
@@ -100,20 +103,32 @@ def _structured(answer: object) -> dict[str, Any]:
     kind = type(answer)
     if kind not in _ADAPTERS:
         _ADAPTERS[kind] = TypeAdapter(kind)
-    data: dict[str, Any] = _ADAPTERS[kind].dump_python(answer, mode="json")
+    data: dict[str, Any] = _printable(_ADAPTERS[kind].dump_python(answer, mode="json"))
+    return data
+
+
+def _printable(data: Any) -> Any:
+    """Every string of an answer's structured content through the one sanitiser (names from
+    code and the question echoed carried terminal escapes to the client: issue 57, item 8)."""
+    if isinstance(data, str):
+        return printable(data)
+    if isinstance(data, dict):
+        return {printable(key): _printable(value) for key, value in data.items()}
+    if isinstance(data, list):
+        return [_printable(item) for item in data]
     return data
 
 
 def _result(lines: Sequence[str], answer: object) -> CallToolResult:
     return CallToolResult(
-        content=[TextContent(type="text", text="\n".join(lines))],
+        content=[TextContent(type="text", text=printable("\n".join(lines)))],
         structured_content=_structured(answer),
     )
 
 
 def _failure(failure: ToolFailure) -> CallToolResult:
     return CallToolResult(
-        content=[TextContent(type="text", text=failure.message)],
+        content=[TextContent(type="text", text=printable(failure.message))],
         structured_content=_structured(failure),
         is_error=True,
     )
@@ -686,12 +701,13 @@ class GraphTools:
 
     # -- writes (only with --allow-write) -----------------------------------------------------
     def _indexed(self, path: Path, repo: str | None, full: bool) -> CallToolResult:
-        if repo is not None:
-            self._check_served(repo)
-        elif not self.options.allows(Path(path).resolve().name):
-            self._check_served(Path(path).resolve().name)
-        if not path.is_dir():
-            raise InvalidArgumentError(f"{path} is not a folder on the server's machine")
+        """Index the resolved folder `path` as `repo`, within the write confinement: nothing
+        is written when it refuses."""
+        repo = valid_repo_name(repo if repo is not None else path.name)
+        self._check_served(repo)
+        self.tracker.forget()  # the roots as the graph holds them now
+        recorded = {name: info.root for name, info in self.tracker.repositories().items()}
+        check_write(path, repo, recorded=recorded, roots=self.options.write_roots)
         report = self.graph.index(path, repo, full=full, keep_choices=True)
         self.tracker.forget()
         freshness = self._freshness([report.repo])
@@ -710,17 +726,18 @@ class GraphTools:
     @_answering
     def index(
         self,
-        path: Annotated[str, Field(description="a folder on the server's machine")],
+        path: Annotated[str, Field(description="a folder's absolute path on the server's machine")],
         repo: Annotated[
             str | None, Field(description="its name in the graph (default: the folder name)")
         ] = None,
         full: Annotated[bool, Field(description="rebuild instead of updating")] = False,
     ) -> Annotated[CallToolResult, IndexAnswer]:
         """Index (or update, incrementally) a repository folder on the server's machine into
-        the graph, so the other tools can answer about it. Only servers started with
-        --allow-write offer this tool."""
+        the graph, so the other tools can answer about it. Give the folder's absolute path: a
+        repository is re-indexed only from the folder it was indexed from, and a new one only
+        inside the folders the server was started with (--allow-write ROOT…)."""
         path = check_name(path, limit=4096, what="path")
-        return self._indexed(Path(path).expanduser(), repo, full)
+        return self._indexed(resolve_folder(path), repo, full)
 
     @_answering
     def refresh(
@@ -737,7 +754,7 @@ class GraphTools:
             raise RepositoryNotFoundError(repo, known=known)
         if not info.root:
             raise InvalidArgumentError(f"the graph does not record the folder of {repo!r}")
-        return self._indexed(Path(info.root), repo, False)
+        return self._indexed(resolve_folder(info.root), repo, False)
 
 
 READ_TOOLS = (

@@ -9,10 +9,10 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from pathlib import Path
 
 from ..model import ParsedFile, SkippedFile, SourceFile
 from .base import ModuleName, SourceParser, imported_prefixes
+from .regular import read_regular
 from .walker import DEFAULT_MAX_BYTES, WalkResult, walk_repository
 
 __all__ = [
@@ -27,6 +27,7 @@ __all__ = [
     "walk_repository",
 ]
 
+_LONE_CR = re.compile(rb"\r(?!\n)")
 _CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
 
 
@@ -40,7 +41,10 @@ class ParseJob:
 def decode_source(data: bytes) -> bytes | str:
     """UTF-8 bytes for the parser, or the reason the file cannot be read as text.
 
-    Honours a UTF-8 BOM and PEP 263 coding declarations (first two lines).
+    Honours a UTF-8 BOM and PEP 263 coding declarations (first two lines). A lone CR (classic
+    Mac line endings) becomes LF: Python and ECMAScript both end a line there, tree-sitter
+    counts LF only, and every symbol of a CR-only file sat on line 1 (issue 57, item 15); one
+    byte for one keeps every byte offset.
     """
     if data.startswith(codecs.BOM_UTF8):
         data = data[len(codecs.BOM_UTF8) :]
@@ -52,11 +56,15 @@ def decode_source(data: bytes) -> bytes | str:
             if match:
                 encoding = match.group(1).decode("ascii")
                 try:
-                    return data.decode(encoding).encode("utf-8")
+                    return _line_feeds(data.decode(encoding).encode("utf-8"))
                 except (LookupError, UnicodeDecodeError) as inner:
                     return f"cannot decode as declared {encoding}: {inner}"
         return f"not UTF-8 (byte {exc.start}) and no coding declaration"
-    return data
+    return _line_feeds(data)
+
+
+def _line_feeds(data: bytes) -> bytes:
+    return _LONE_CR.sub(b"\n", data) if b"\r" in data else data
 
 
 _PARSERS: dict[type[SourceParser], SourceParser] = {}
@@ -66,7 +74,7 @@ def _parse_one(job: ParseJob) -> ParsedFile | SkippedFile:
     import hashlib
 
     try:
-        raw = Path(job.source.absolute).read_bytes()
+        raw = read_regular(job.source.absolute)
     except OSError as exc:
         return SkippedFile(job.source.path, f"unreadable: {exc.strerror}")
     decoded = decode_source(raw)

@@ -13,6 +13,8 @@ import os
 import re
 from dataclasses import dataclass
 
+from .regular import open_regular
+
 __all__ = ["HEADER_MARKERS", "HEAD_BYTES", "TAIL_BYTES", "FileEnds", "read_ends", "why_generated"]
 
 HEAD_BYTES = 2048
@@ -80,7 +82,7 @@ def why_generated(head: bytes) -> str | None:
 def read_ends(absolute: str) -> FileEnds | None:
     """The head, tail and size of a file (None: it cannot be read any more)."""
     try:
-        with open(absolute, "rb") as handle:
+        with open_regular(absolute) as handle:
             size = os.fstat(handle.fileno()).st_size
             head = handle.read(HEAD_BYTES)
             if size <= HEAD_BYTES:

@@ -1,16 +1,16 @@
 """Walk a repository: choose source files, skip what must not be indexed, say why.
 
-Honours .gitignore files (every level) and .git/info/exclude; skips virtualenvs, build, cache
-and VCS directories; never follows a directory symlink (so no loops and nothing outside the
-root) and skips file symlinks; skips binary, oversized and unreadable files. Every skipped
-file is reported with its reason. A file's language comes from its suffix, or for a file
-without one from its shebang line (`#!/usr/bin/env node`); project files that the linkers
-read (`tsconfig.json`, `package.json`) are collected apart.
+Honours .gitignore files (every level) and .git/info/exclude (`gitignore.py`: linear time);
+skips virtualenvs, build, cache and VCS directories; never follows a directory symlink (so no
+loops and nothing outside the root) and skips file symlinks; opens nothing but regular files
+(`regular.py`); skips binary, oversized and unreadable files, and names that are not UTF-8.
+Every skipped file is reported with its reason. A file's language comes from its suffix, or
+for a file without one from its shebang line (`#!/usr/bin/env node`); project files that the
+linkers read (`tsconfig.json`, `package.json`) are collected apart.
 """
 
 from __future__ import annotations
 
-import errno
 import fnmatch
 import hashlib
 import os
@@ -20,12 +20,12 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pathspec
-
 from ..model import SkippedFile, SourceFile
+from .gitignore import IgnoreRules
+from .regular import file_type, open_regular, read_regular
 
 __all__ = [
-    "DEFAULT_MAX_BYTES", "SKIP_DIRS", "WalkResult", "language_of", "walk_changes",
+    "DEFAULT_MAX_BYTES", "SKIP_DIRS", "WalkResult", "language_of", "shown_path", "walk_changes",
     "walk_repository",
 ]  # fmt: skip
 
@@ -71,9 +71,9 @@ def language_of(
     if not interpreters:
         return None
     try:
-        with open(absolute, "rb") as handle:
+        with open_regular(absolute) as handle:
             first = handle.readline(256)
-    except OSError:
+    except OSError:  # not a regular file (a FIFO, a device): `_check_file` says why
         return None
     match = _SHEBANG.match(first)
     if match is None:
@@ -107,19 +107,21 @@ def _is_skipped_dir(path: str, name: str) -> str | None:
 # the files in a folder that can hold ignore rules for it, and the entries that lead to them
 _IGNORE_FILES = ((".gitignore",), (".git", "info", "exclude"))
 _IGNORE_ENTRIES = frozenset(parts[0] for parts in _IGNORE_FILES)
+_MAX_IGNORE_BYTES = 1_000_000
 
 
-def _load_ignore(directory: str) -> pathspec.GitIgnoreSpec | None:
+def _load_ignore(directory: str) -> IgnoreRules | None:
     lines: list[str] = []
     for parts in _IGNORE_FILES:
-        try:
-            with open(os.path.join(directory, *parts), encoding="utf-8", errors="replace") as f:
-                lines.extend(f.read().splitlines())
+        try:  # a FIFO is no rule file, nor a link (git 2.32+ does not follow one either)
+            with open_regular(os.path.join(directory, *parts)) as f:
+                text = f.read(_MAX_IGNORE_BYTES).decode("utf-8", "replace")
         except OSError:
             continue
+        lines.extend(text.splitlines())
     if not lines:
         return None
-    return pathspec.GitIgnoreSpec.from_lines(lines)
+    return IgnoreRules.from_lines(lines)
 
 
 class _IgnoreStack:
@@ -131,7 +133,7 @@ class _IgnoreStack:
 
     def __init__(self, root: Path) -> None:
         self.root = str(root)
-        self._chains: dict[str, list[tuple[str, pathspec.GitIgnoreSpec]]] = {}
+        self._chains: dict[str, list[tuple[str, IgnoreRules]]] = {}
         self._without_rules: set[str] = set()  # folders listed with no ignore file in them
 
     def listed(self, folder: str, names: Iterable[str]) -> None:
@@ -140,7 +142,7 @@ class _IgnoreStack:
         if _IGNORE_ENTRIES.isdisjoint(names):
             self._without_rules.add(folder)
 
-    def chain(self, folder: str) -> list[tuple[str, pathspec.GitIgnoreSpec]]:
+    def chain(self, folder: str) -> list[tuple[str, IgnoreRules]]:
         found = self._chains.get(folder)
         if found is None:
             parent = folder.rpartition("/")[0] if folder else None
@@ -152,35 +154,19 @@ class _IgnoreStack:
             self._chains[folder] = found
         return found
 
-    def ignored(self, relative: str, folder: str, *, is_dir: bool) -> bool:
+    def ignored(self, relative: str, folder: str, *, is_dir: bool, walked: bool = True) -> bool:
+        """Whether a rule in force in `folder` ignores `relative`; `walked`: the walk went
+        into every folder on its way, so none of them is ignored."""
         suffix = "/" if is_dir else ""
         for base, spec in self.chain(folder):
             inside = relative[len(base) + 1 :] if base else relative
-            if spec.match_file(inside + suffix):
+            if spec.match_file(inside + suffix, parents=not walked):
                 return True
         return False
 
 
 def _read_limited(path: Path, max_bytes: int) -> bytes:
-    # O_NONBLOCK: a file swapped for a FIFO after the check must not block the walk either
-    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    with os.fdopen(descriptor, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-            raise OSError(errno.EINVAL, "not a regular file")
-        return handle.read(max_bytes + 1)
-
-
-def _file_type(mode: int) -> str:
-    for test, name in (
-        (stat.S_ISFIFO, "FIFO"),
-        (stat.S_ISSOCK, "socket"),
-        (stat.S_ISCHR, "character device"),
-        (stat.S_ISBLK, "block device"),
-        (stat.S_ISDIR, "directory"),
-    ):
-        if test(mode):
-            return name
-    return "special file"
+    return read_regular(path, max_bytes + 1)
 
 
 def walk_repository(
@@ -277,7 +263,7 @@ def walk_changes(
         if not (root / relative).exists() and not (root / relative).is_symlink():
             continue  # deleted
         folder = relative.rpartition("/")[0]
-        if ignores.ignored(relative, folder, is_dir=False):
+        if ignores.ignored(relative, folder, is_dir=False, walked=False):
             continue
         language = language_of(
             str(root / relative), relative.rpartition("/")[2], languages, interpreters
@@ -300,6 +286,8 @@ def _source_file(
     max_bytes: int,
     known: Mapping[str, tuple[int, int, str]] | None,
 ) -> SourceFile | SkippedFile:
+    if not _is_utf8(relative):
+        return SkippedFile(shown_path(relative), _NOT_UTF8)
     absolute = os.path.join(root, relative)
     previous = known.get(relative) if known else None
     if previous is not None:
@@ -358,6 +346,8 @@ def _walk_dirs(
                 continue
             if entry.is_dir(follow_symlinks=False):
                 reason = _is_skipped_dir(entry.path, entry.name)
+                if reason is None and not _is_utf8(entry.name):
+                    reason, relative = _NOT_UTF8, shown_path(relative)
                 if reason is not None:
                     result.skipped_dirs.append(SkippedFile(relative, reason))
                 elif not ignores.ignored(relative, folder, is_dir=True):
@@ -366,6 +356,27 @@ def _walk_dirs(
                 files.append(entry.name)
         yield folder, files
         stack.extend(sorted(subdirs, reverse=True))
+
+
+# A file name that is not UTF-8 reaches Python with lone surrogates (PEP 383), which no
+# Neo4j string can hold: one such name made a whole repository impossible to index (issue 57,
+# item 5). It is skipped and reported, its bytes shown as escapes.
+_NOT_UTF8 = "name is not valid UTF-8"
+
+
+def _is_utf8(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def shown_path(path: str) -> str:
+    """`path` printable and storable: the bytes of a name that is not UTF-8 as `\\xe9`."""
+    if _is_utf8(path):
+        return path
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def _points_to_directory(entry: os.DirEntry[str]) -> bool:
@@ -389,7 +400,7 @@ def _check_file(path: Path, relative: str, max_bytes: int) -> SkippedFile | tupl
         return SkippedFile(relative, f"symlink to {target} (not followed)")
     if not stat.S_ISREG(info.st_mode):
         # opening a FIFO blocks until a writer comes: `index --watch` hung forever on one
-        return SkippedFile(relative, f"not a regular file ({_file_type(info.st_mode)})")
+        return SkippedFile(relative, f"not a regular file ({file_type(info.st_mode)})")
     if info.st_size > max_bytes:
         return SkippedFile(relative, f"larger than {max_bytes} bytes ({info.st_size})")
     try:

@@ -110,8 +110,11 @@ _INTENT_PATTERNS: tuple[tuple[Intent, re.Pattern[str]], ...] = tuple(
 )
 
 _BACKTICKED = re.compile(r"`([^`]+)`")
-_DOTTED = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\b")
-_WORD = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\b")
+# Words and names are Unicode, as Python and ECMAScript identifiers are: with ASCII classes
+# `search "Ünïcödé"` asked nothing and "café order" asked only "order" (issue 57, item 11).
+_NAME = r"[^\W\d]\w*"  # a letter or underscore, then word characters
+_DOTTED = re.compile(rf"\b{_NAME}(?:\.{_NAME})+\b")
+_WORD = re.compile(rf"\b{_NAME}\b")
 _CALL_SUFFIX = re.compile(r"\(\s*\)$")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _MAX_TERMS = 64
@@ -200,7 +203,7 @@ def analyse(text: str) -> Question:
         cleaned = _CALL_SUFFIX.sub("", quoted.strip())
         if path_pattern.fullmatch(cleaned):
             continue
-        if re.fullmatch(r"[A-Za-z_][\w.]*", cleaned):
+        if re.fullmatch(rf"{_NAME}(?:\.{_NAME})*", cleaned):
             identifiers.setdefault(cleaned, None)
     found = path_pattern.findall(text)
     paths = tuple(dict.fromkeys(p for p in found if len(p) <= _MAX_NAME_CHARS))
@@ -241,6 +244,8 @@ def lucene_query(question: Question) -> str | None:
     for word in question.words:
         if word.lower() in _STOP:
             continue  # question vocabulary ("what calls ...") only adds noise
+        if not word.isascii():  # the index keeps "café" whole; its split keeps ASCII only
+            terms.setdefault(word.lower(), None)
         for piece in split_identifier(word):
             terms.setdefault(piece, None)
     cleaned = [escape_lucene(term) for term in terms if 1 < len(term) <= _MAX_TERM_CHARS]
