@@ -10,9 +10,7 @@ read (`tsconfig.json`, `package.json`) are collected apart.
 
 from __future__ import annotations
 
-import errno
 import fnmatch
-import hashlib
 import os
 import re
 import stat
@@ -23,6 +21,7 @@ from pathlib import Path
 import pathspec
 
 from ..model import SkippedFile, SourceFile
+from .reading import SourceBytes, content_skip, read_source
 
 __all__ = [
     "DEFAULT_MAX_BYTES", "SKIP_DIRS", "WalkResult", "language_of", "walk_changes",
@@ -159,15 +158,6 @@ class _IgnoreStack:
             if spec.match_file(inside + suffix):
                 return True
         return False
-
-
-def _read_limited(path: Path, max_bytes: int) -> bytes:
-    # O_NONBLOCK: a file swapped for a FIFO after the check must not block the walk either
-    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    with os.fdopen(descriptor, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-            raise OSError(errno.EINVAL, "not a regular file")
-        return handle.read(max_bytes + 1)
 
 
 def _file_type(mode: int) -> str:
@@ -318,14 +308,13 @@ def _source_file(
     checked = _check_file(Path(absolute), relative, max_bytes)
     if isinstance(checked, SkippedFile):
         return checked
-    data, mtime_ns = checked
     return SourceFile(
         path=relative,
         absolute=absolute,
-        sha256=hashlib.sha256(data).hexdigest(),
-        size=len(data),
+        sha256=checked.sha256,
+        size=checked.size,
         language=language,
-        mtime_ns=mtime_ns,
+        mtime_ns=checked.mtime_ns,
     )
 
 
@@ -375,8 +364,8 @@ def _points_to_directory(entry: os.DirEntry[str]) -> bool:
         return False
 
 
-def _check_file(path: Path, relative: str, max_bytes: int) -> SkippedFile | tuple[bytes, int]:
-    """The file's bytes and modification time, or the reason it is skipped."""
+def _check_file(path: Path, relative: str, max_bytes: int) -> SkippedFile | SourceBytes:
+    """The file's bytes (with their hash and the file's stamps), or the reason it is skipped."""
     try:
         info = path.lstat()
     except OSError as exc:
@@ -393,11 +382,8 @@ def _check_file(path: Path, relative: str, max_bytes: int) -> SkippedFile | tupl
     if info.st_size > max_bytes:
         return SkippedFile(relative, f"larger than {max_bytes} bytes ({info.st_size})")
     try:
-        data = _read_limited(path, max_bytes)
+        read = read_source(path, max_bytes)
     except OSError as exc:
         return SkippedFile(relative, f"unreadable: {exc.strerror}")
-    if len(data) > max_bytes:
-        return SkippedFile(relative, f"larger than {max_bytes} bytes")
-    if b"\x00" in data[:8192]:
-        return SkippedFile(relative, "binary file (NUL bytes)")
-    return data, info.st_mtime_ns
+    reason = content_skip(read.data, max_bytes)
+    return read if reason is None else SkippedFile(relative, reason)
