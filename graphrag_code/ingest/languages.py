@@ -19,6 +19,7 @@ from ..languages import (
 )
 from ..languages.base import DerivedRule
 from ..linking.base import LinkContext
+from ..linking.claims import settle_claims
 from ..linking.edges import FileLinks, NodeIds
 from ..linking.index import RepositoryIndex
 from ..linking.shared_budget import DEFAULT_CEILING_MB, DEFAULT_SHARED_MB, SharedBudget
@@ -114,7 +115,8 @@ class LanguageRun:
 
     def link(self, parsed: ParsedFile, index: RepositoryIndex, ids: NodeIds) -> FileLinks:
         language = language_named(parsed.language)
-        return language.linker.link(parsed, index, ids, self.contexts[parsed.language])
+        links = language.linker.link(parsed, index, ids, self.contexts[parsed.language])
+        return settle_claims(links, parsed, index, ids)
 
     def finish_linking(self) -> None:
         """Drop what the linkers shared between files (value-flow results: most of the
