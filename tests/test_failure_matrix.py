@@ -629,3 +629,27 @@ def test_a_state_that_cannot_be_written_leaves_the_graph_complete(
     assert after.code == OK, after.text
     assert json.loads(after.out)["mode"] == "full"
     assert fingerprint(matrix.client) == matrix.fingerprint
+
+
+@pytest.mark.integration
+def test_search_says_which_nodes_an_interrupted_embedding_left_without_vectors(
+    matrix: Matrix,
+) -> None:
+    """A kill during `embed` left `shop` complete with vectors missing, and search said
+    nothing (issue 57, notes): now it warns until `embed` has filled them in."""
+    matrix.client.write(
+        "MATCH (n:Code {repo: $repo}) WITH n ORDER BY n.id LIMIT 3 "
+        "REMOVE n.embedding, n.embedded_hash, n.embedded_model",
+        {"repo": REPO},
+    )
+    warned = matrix.run(COMMANDS["search"])
+    assert_clean(warned)
+    assert warned.code == OK, warned.text
+    nodes = matrix.fingerprint["nodes"]
+    assert (
+        f"warning: 3 of the {nodes} nodes of repository 'shop' have no vector (embedding was "
+        "interrupted or skipped)" in " ".join(warned.err.split())
+    ), warned.err
+    assert matrix.run(COMMANDS["embed"]).code == OK
+    assert matrix.run(COMMANDS["search"]).err == ""
+    assert fingerprint(matrix.client) == matrix.fingerprint
