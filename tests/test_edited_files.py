@@ -9,9 +9,12 @@ import os
 import time
 from pathlib import Path
 
+import pytest
+
+from graphrag_code import parsing
 from graphrag_code.languages import language_named, languages, suffix_map
-from graphrag_code.parsing import ModuleName, ParseJob, parse_files, walk_repository
-from graphrag_code.parsing.reading import RACY_NS, read_source
+from graphrag_code.parsing import ModuleName, ParseJob, parse_files, walk_repository, walker
+from graphrag_code.parsing.reading import RACY_NS, SourceBytes, read_source
 
 SUFFIXES = suffix_map(languages())
 
@@ -76,3 +79,35 @@ def test_a_modification_time_too_recent_to_trust_is_not_recorded(tmp_path: Path)
     assert read_source(settled, 100).mtime_ns == old
     walked = {f.path: f.mtime_ns for f in walk_repository(tmp_path, languages=SUFFIXES).files}
     assert walked == {"fresh.py": 0, "settled.py": old}
+
+
+def test_a_run_that_parses_every_file_reads_each_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full run's walk reads no source file (it has no state to compare hashes with): the
+    parse stage reads each once and hashes what it parses."""
+    for name in ("a.py", "b.py"):
+        (tmp_path / name).write_text(f"def {name[0]}():\n    return 1\n")
+    reads: list[str] = []
+
+    def counted(path: str | os.PathLike[str], max_bytes: int) -> SourceBytes:
+        reads.append(Path(path).name)
+        return read_source(path, max_bytes)
+
+    monkeypatch.setattr(walker, "read_source", counted)
+    monkeypatch.setattr(parsing, "read_source", counted)
+    walked = walk_repository(tmp_path, languages=SUFFIXES, read_sources=False)
+    assert [(f.path, f.sha256, f.size) for f in walked.files] == [
+        ("a.py", "", 22),
+        ("b.py", "", 22),
+    ]
+    assert reads == []
+    jobs = [
+        ParseJob(f, ModuleName(f.path[0], False, ""), language_named("python").parser)
+        for f in walked.files
+    ]
+    batch = parse_files(jobs)
+    assert sorted(reads) == ["a.py", "b.py"]
+    assert {p.path: p.sha256 for p in batch.parsed} == {
+        name: _sha((tmp_path / name).read_bytes()) for name in ("a.py", "b.py")
+    }

@@ -370,6 +370,8 @@ def _walk(
         known=state.file_stats if state is not None else None,
         interpreters=langs.interpreters,
         project_files=langs.project_files,
+        # a full run parses every file: the parse stage reads each once, and hashes it
+        read_sources=state is not None,
     )
     return full, False
 

@@ -182,6 +182,7 @@ def walk_repository(
     known: Mapping[str, tuple[int, int, str]] | None = None,
     interpreters: Mapping[str, str] | None = None,
     project_files: frozenset[str] = frozenset(),
+    read_sources: bool = True,
 ) -> WalkResult:
     """Every source file under `root` whose suffix is in `languages` (suffix -> language), or,
     without a suffix, whose shebang names a program in `interpreters` (program -> language);
@@ -189,7 +190,9 @@ def walk_repository(
     `WalkResult.project`.
 
     `known` maps paths to (size, mtime_ns, sha256) from a previous walk: a file whose size and
-    modification time are unchanged is not read again.
+    modification time are unchanged is not read again. Without `read_sources`, no source file
+    is read (its `sha256` is ""): a run that parses every file reads and hashes each as it
+    parses it, once.
     """
     root = root.resolve()
     result = WalkResult()
@@ -209,7 +212,9 @@ def walk_repository(
                 continue
             if ignores.ignored(relative, folder, is_dir=False):
                 continue
-            source = _source_file(root, relative, language, max_bytes, known)
+            source = _source_file(
+                root, relative, language, max_bytes, known, read_bytes=read_sources
+            )
             if isinstance(source, SkippedFile):
                 result.skipped.append(source)
                 continue
@@ -289,6 +294,8 @@ def _source_file(
     language: str,
     max_bytes: int,
     known: Mapping[str, tuple[int, int, str]] | None,
+    *,
+    read_bytes: bool = True,
 ) -> SourceFile | SkippedFile:
     absolute = os.path.join(root, relative)
     previous = known.get(relative) if known else None
@@ -305,7 +312,7 @@ def _source_file(
             return SourceFile(
                 relative, absolute, previous[2], info.st_size, language, info.st_mtime_ns
             )
-    checked = _check_file(Path(absolute), relative, max_bytes)
+    checked = _check_file(Path(absolute), relative, max_bytes, read_bytes=read_bytes)
     if isinstance(checked, SkippedFile):
         return checked
     return SourceFile(
@@ -364,8 +371,11 @@ def _points_to_directory(entry: os.DirEntry[str]) -> bool:
         return False
 
 
-def _check_file(path: Path, relative: str, max_bytes: int) -> SkippedFile | SourceBytes:
-    """The file's bytes (with their hash and the file's stamps), or the reason it is skipped."""
+def _check_file(
+    path: Path, relative: str, max_bytes: int, *, read_bytes: bool = True
+) -> SkippedFile | SourceBytes:
+    """The file's bytes (with their hash and the file's stamps), or the reason it is skipped;
+    without `read_bytes`, what its `lstat` says (no bytes, no hash)."""
     try:
         info = path.lstat()
     except OSError as exc:
@@ -381,6 +391,8 @@ def _check_file(path: Path, relative: str, max_bytes: int) -> SkippedFile | Sour
         return SkippedFile(relative, f"not a regular file ({_file_type(info.st_mode)})")
     if info.st_size > max_bytes:
         return SkippedFile(relative, f"larger than {max_bytes} bytes ({info.st_size})")
+    if not read_bytes:  # the parse stage reads and judges it: once a run (issue 57)
+        return SourceBytes(b"", "", info.st_size, info.st_mtime_ns)
     try:
         read = read_source(path, max_bytes)
     except OSError as exc:
