@@ -244,6 +244,9 @@ def build_graph(
             if early is not None:
                 _commit(early, report)
             elif background:
+                earlier = store.wait()  # the last background save's disk error, if any
+                if earlier is not None:
+                    report.warnings.append(state_unsaved(earlier, earlier=True))
                 store.save(client.endpoint.uri, client.database, new_state, background=True)
     finally:
         if early is not None:
@@ -269,12 +272,20 @@ def _commit(early: EarlySave, report: IngestReport) -> None:
         report.warnings.append(state_unsaved(exc))
 
 
-def state_unsaved(exc: OSError) -> str:
+def state_unsaved(exc: OSError, *, earlier: bool = False) -> str:
     """What a run says when its incremental state could not be written (a full disk, a
     read-only or forbidden folder: issue 57). The state is a cache: the graph is complete
     without it, and the state file left on disk no longer matches the graph's token, so the
-    next run of the repository is a full one, not one that trusts a stale state."""
+    next run of the repository is a full one, not one that trusts a stale state. `earlier`:
+    the last run's state, saved in the background by a long-lived store (which keeps it in
+    memory: only a new process indexes in full)."""
     where = f" to {exc.filename}" if exc.filename else ""
+    if earlier:
+        return (
+            f"the last run's incremental state could not be written{where}: "
+            f"{exc.strerror or exc}; the graph is complete, and a new process will index this "
+            "repository in full"
+        )
     return (
         f"the incremental state could not be written{where}: {exc.strerror or exc}; the graph "
         "is complete, and the next run of this repository will index it in full"
