@@ -29,6 +29,8 @@ from neo4j import GraphDatabase
 
 from graphrag_code.cli.exit_codes import FAILED, NEO4J, NOT_RUNNING, OK, USAGE
 from graphrag_code.cli.main import main
+from graphrag_code.codegraph import CodeGraph
+from graphrag_code.embedding.hashing import HashingEmbedder
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.graph.writer import GraphWriter
 from graphrag_code.ingest import pipeline
@@ -39,6 +41,7 @@ from graphrag_code.runtime.endpoint import Neo4jEndpoint
 from graphrag_code.runtime.server.build import MAIN_CLASS
 from graphrag_code.runtime.server.local import free_port
 from graphrag_code.runtime.server.processes import find_launchers
+from graphrag_code.settings import Settings
 
 from .conftest import drop_search_indexes, wipe
 from .disk_faults import BrokenDisk
@@ -628,6 +631,38 @@ def test_a_state_that_cannot_be_written_leaves_the_graph_complete(
     after = matrix.run([*COMMANDS["index"], "--json"])
     assert after.code == OK, after.text
     assert json.loads(after.out)["mode"] == "full"
+    assert fingerprint(matrix.client) == matrix.fingerprint
+
+
+@pytest.mark.integration
+def test_a_background_save_that_failed_is_reported_by_the_next_run(
+    matrix: Matrix, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A long-lived store (`CodeGraph`, `--watch`) saves in the background: its disk error
+    comes with the next run's report, not as a traceback on a thread."""
+    root = tmp_path / "saved"
+    for path, text in _CHURNED.items():
+        write_file(root, path, text)
+    settings = Settings(embedder="hashing", cache_dir=tmp_path / "cache")
+    code = CodeGraph(settings, client=matrix.client, embedder=HashingEmbedder())
+    try:
+        monkeypatch.setattr(state_module, "os", BrokenDisk(errno.ENOSPC))
+        assert code.index(root, "saved", embed=False).warnings == []
+        write_file(root, "pkg/flip.py", "def a():\n    return 11\n")
+        writing = code._store._writer  # the save behind the first run: let it meet the disk
+        if writing is not None:
+            writing.join()
+        monkeypatch.undo()
+        report = code.index(root, "saved", embed=False)
+        assert report.mode == "incremental"  # the state kept in memory
+        (warning,) = report.warnings
+        assert warning.startswith("the last run's incremental state could not be written to ")
+        assert warning.endswith(
+            "No space left on device; the graph is complete, and a new process will index "
+            "this repository in full"
+        )
+    finally:
+        code.delete("saved")
     assert fingerprint(matrix.client) == matrix.fingerprint
 
 
