@@ -13,6 +13,7 @@ none, kept as a `name` match that says why.
 from __future__ import annotations
 
 from dataclasses import replace
+from weakref import WeakKeyDictionary
 
 from ..model import Edge, ParsedFile, Resolution
 from .edges import FileLinks, NodeIds
@@ -58,8 +59,15 @@ def settle_claims(
     return links.with_edges(list(settled.values()))
 
 
+# per run (its `NodeIds`), the claimed targets: worked out once, not once a file
+_TARGETS: WeakKeyDictionary[NodeIds, dict[str, tuple[str, str]]] = WeakKeyDictionary()
+
+
 def _claimed_targets(index: RepositoryIndex, ids: NodeIds) -> dict[str, tuple[str, str]]:
     """Node id -> (module, qualified name) of every node of an indexed claimed module."""
+    known = _TARGETS.get(ids)
+    if known is not None and ids.index is index:
+        return known
     targets: dict[str, tuple[str, str]] = {}
     for module in index.shadowed_files:
         winner = index.modules[module].parsed
@@ -67,6 +75,7 @@ def _claimed_targets(index: RepositoryIndex, ids: NodeIds) -> dict[str, tuple[st
         for symbol in winner.symbols:
             if symbol.ordinal == 1 and symbol.qualified_name != module:
                 targets[ids.of_target(symbol.qualified_name)] = (module, symbol.qualified_name)
+    _TARGETS[ids] = targets
     return targets
 
 
