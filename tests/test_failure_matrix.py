@@ -10,6 +10,7 @@ stderr) run as subprocesses.
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import io
 import json
@@ -28,15 +29,25 @@ from neo4j import GraphDatabase
 
 from graphrag_code.cli.exit_codes import FAILED, NEO4J, NOT_RUNNING, OK, USAGE
 from graphrag_code.cli.main import main
+from graphrag_code.codegraph import CodeGraph
+from graphrag_code.embedding.hashing import HashingEmbedder
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.graph.crossrepo import CrossRepoLinker
 from graphrag_code.graph.writer import GraphWriter
+from graphrag_code.ingest import pipeline
+from graphrag_code.ingest import state as state_module
+from graphrag_code.ingest.incremental import IngestRun
+from graphrag_code.ingest.pipeline import build_graph
 from graphrag_code.runtime.endpoint import Neo4jEndpoint
 from graphrag_code.runtime.server.build import MAIN_CLASS
 from graphrag_code.runtime.server.local import free_port
 from graphrag_code.runtime.server.processes import find_launchers
+from graphrag_code.settings import Settings
 
 from .conftest import drop_search_indexes, wipe
+from .disk_faults import BrokenDisk
+from .relinking import write_file
+from .test_ingest import assert_equals_a_clean_index, dump
 
 SHOP = Path(__file__).parent / "fixtures" / "shop"
 REPO = "shop"
@@ -642,4 +653,136 @@ def test_concurrent_starts_share_one_server_that_status_and_stop_always_find(
         assert matrix.run(["neo4j", "status"], env).code == OK
     finally:
         matrix.run(["neo4j", "stop"], env)
+    assert fingerprint(matrix.client) == matrix.fingerprint
+
+
+# -- issue 57, part a: files edited during an index, a full disk ----------------------------
+_CHURNED = {
+    "pkg/__init__.py": "",
+    "pkg/flip.py": "def a():\n    return 1\n",
+    "pkg/gone.py": "def gone():\n    return 2\n",
+    "pkg/garbled.py": "def c():\n    return 3\n",
+    "pkg/use.py": (
+        "from pkg.flip import a\nfrom pkg.gone import gone\nfrom pkg.garbled import c\n\n\n"
+        "def use():\n    return a() + gone() + c()\n"
+    ),
+}
+
+
+@pytest.mark.integration
+def test_files_edited_during_an_index_leave_nothing_stale(
+    matrix: Matrix, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Between the walk and the parse one file is rewritten, one deleted and one garbled;
+    after the run they are put back as the walk saw them. The next incremental run must
+    equal a clean index: no parse or skip filed under the hash the walk took (issue 57,
+    fault 1: 33 modules missing, 43 stale, 48 files skipped for reasons that no longer held,
+    until `--full`)."""
+    root = tmp_path / "churned"
+    for path, text in _CHURNED.items():
+        write_file(root, path, text)
+    real = pipeline.files_to_parse
+
+    def edit_then_parse(run: IngestRun) -> set[str]:
+        (root / "pkg/flip.py").write_text("def b():\n    return 1\n")
+        (root / "pkg/gone.py").unlink()
+        (root / "pkg/garbled.py").write_bytes(b"def c():\n    return '\xff'\n")  # not UTF-8
+        return real(run)
+
+    monkeypatch.setattr(pipeline, "files_to_parse", edit_then_parse)
+    state = tmp_path / "state"
+    try:
+        build_graph(root, matrix.client, repo="churned", state_dir=state)
+        monkeypatch.undo()
+        for path, text in _CHURNED.items():  # back to what the walk saw
+            write_file(root, path, text)
+        again = build_graph(root, matrix.client, repo="churned", state_dir=state)
+        assert again.mode == "incremental"
+        assert again.skipped == []
+        assert_equals_a_clean_index(
+            matrix.client, root, "churned", dump(matrix.client, "churned"), tmp_path / "clean"
+        )
+    finally:
+        GraphWriter(matrix.client, "churned").delete_repository()
+    assert fingerprint(matrix.client) == matrix.fingerprint
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("fault", [errno.ENOSPC, errno.EROFS], ids=["ENOSPC", "EROFS"])
+def test_a_state_that_cannot_be_written_leaves_the_graph_complete(
+    matrix: Matrix, monkeypatch: pytest.MonkeyPatch, fault: int
+) -> None:
+    """A full disk (or one that turned read-only) while the incremental state is written: a
+    warning that says so, no traceback, the repository complete (issue 57, fault 9: a
+    traceback, and `shop` left `indexing` with only DEFINES edges). The next run is a full
+    one, since the state on disk is not the graph's."""
+    monkeypatch.setattr(state_module, "os", BrokenDisk(fault))
+    broken = matrix.run([*COMMANDS["index"], "--full"])
+    monkeypatch.undo()
+    assert_clean(broken)
+    assert broken.code == OK, broken.text
+    said = " ".join(broken.err.split())
+    assert "warning: the incremental state could not be written to" in said, broken.err
+    assert os.strerror(fault) in said
+    assert fingerprint(matrix.client) == matrix.fingerprint  # complete, nothing lost
+    assert list((matrix.work / "cache").rglob("*.tmp")) == []
+    after = matrix.run([*COMMANDS["index"], "--json"])
+    assert after.code == OK, after.text
+    assert json.loads(after.out)["mode"] == "full"
+    assert fingerprint(matrix.client) == matrix.fingerprint
+
+
+@pytest.mark.integration
+def test_a_background_save_that_failed_is_reported_by_the_next_run(
+    matrix: Matrix, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A long-lived store (`CodeGraph`, `--watch`) saves in the background: its disk error
+    comes with the next run's report, not as a traceback on a thread."""
+    root = tmp_path / "saved"
+    for path, text in _CHURNED.items():
+        write_file(root, path, text)
+    settings = Settings(embedder="hashing", cache_dir=tmp_path / "cache")
+    code = CodeGraph(settings, client=matrix.client, embedder=HashingEmbedder())
+    try:
+        monkeypatch.setattr(state_module, "os", BrokenDisk(errno.ENOSPC))
+        assert code.index(root, "saved", embed=False).warnings == []
+        write_file(root, "pkg/flip.py", "def a():\n    return 11\n")
+        writing = code._store._writer  # the save behind the first run: let it meet the disk
+        if writing is not None:
+            writing.join()
+        monkeypatch.undo()
+        report = code.index(root, "saved", embed=False)
+        assert report.mode == "incremental"  # the state kept in memory
+        (warning,) = report.warnings
+        assert warning.startswith("the last run's incremental state could not be written to ")
+        assert warning.endswith(
+            "No space left on device; the graph is complete, and a new process will index "
+            "this repository in full"
+        )
+    finally:
+        code.delete("saved")
+    assert fingerprint(matrix.client) == matrix.fingerprint
+
+
+@pytest.mark.integration
+def test_search_says_which_nodes_an_interrupted_embedding_left_without_vectors(
+    matrix: Matrix,
+) -> None:
+    """A kill during `embed` left `shop` complete with vectors missing, and search said
+    nothing (issue 57, notes): now it warns until `embed` has filled them in."""
+    matrix.client.write(
+        "MATCH (n:Code {repo: $repo}) WITH n ORDER BY n.id LIMIT 3 "
+        "REMOVE n.embedding, n.embedded_hash, n.embedded_model",
+        {"repo": REPO},
+    )
+    warned = matrix.run(COMMANDS["search"])
+    assert_clean(warned)
+    assert warned.code == OK, warned.text
+    nodes = matrix.fingerprint["nodes"]
+    assert (
+        f"warning: 3 of the {nodes} nodes of repository 'shop' have no vector (embedding was "
+        "interrupted or skipped)" in " ".join(warned.err.split())
+    ), warned.err
+    assert matrix.run(COMMANDS["embed"]).code == OK
+    assert matrix.run(COMMANDS["search"]).err == ""
     assert fingerprint(matrix.client) == matrix.fingerprint

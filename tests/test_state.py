@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import os
 import pickle
 import tracemalloc
 from dataclasses import replace
@@ -14,6 +16,8 @@ from graphrag_code.ingest.state import IndexState, StateStore, compact, packed, 
 from graphrag_code.languages.python.parser import PythonParser
 from graphrag_code.linking.index import RepositoryIndex
 from graphrag_code.model import CallSite, ImplicitCall, Name, ParsedFile
+
+from .disk_faults import BrokenDisk
 
 SERVER, DATABASE = "bolt://127.0.0.1:7687", "neo4j"
 
@@ -102,6 +106,32 @@ def test_a_state_saved_early_is_in_place_only_once_committed(tmp_path: Path) -> 
     StateStore(tmp_path).save_early(SERVER, DATABASE, third).discard()
     assert StateStore(tmp_path).load(SERVER, DATABASE, "demo") == second
     assert [p.name for p in tmp_path.iterdir() if p.suffix == ".tmp"] == []
+
+
+@pytest.mark.parametrize("fault", [errno.ENOSPC, errno.EROFS], ids=["ENOSPC", "EROFS"])
+def test_a_disk_that_fills_or_turns_read_only_keeps_the_previous_state(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fault: int
+) -> None:
+    """Issue 57, fault 9: the error names the file and the cause; the previous state stays
+    the one a new run loads, and no temporary file is left; a background save keeps the
+    error for `wait` instead of killing its thread with a traceback."""
+    first = _state(**{"a.py": _parsed("a.py", "a")})
+    StateStore(tmp_path).save(SERVER, DATABASE, first)
+    second = replace(first, token="t2")
+    monkeypatch.setattr(state_module, "os", BrokenDisk(fault, room=64))
+    with pytest.raises(OSError, match=os.strerror(fault)) as raised:
+        StateStore(tmp_path).save_early(SERVER, DATABASE, second).commit()
+    assert raised.value.errno == fault
+    assert str(tmp_path) in str(raised.value.filename)
+    store = StateStore(tmp_path)
+    store.save(SERVER, DATABASE, second, background=True)
+    failure = store.wait()
+    assert failure is not None
+    assert failure.errno == fault
+    assert store.wait() is None  # reported once
+    monkeypatch.undo()
+    assert StateStore(tmp_path).load(SERVER, DATABASE, "demo") == first
+    assert [p.name for p in tmp_path.iterdir() if ".tmp" in p.name] == []
 
 
 def _next(loaded: IndexState, changed: ParsedFile) -> IndexState:

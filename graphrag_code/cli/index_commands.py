@@ -10,6 +10,7 @@ from typing import Any
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from ..api import connect, index_repository, watch_repository
 from ..codegraph import CodeGraph
@@ -101,6 +102,8 @@ def _index(args: argparse.Namespace, console: Console) -> int:
 
 
 def print_report(console: Console, report: IngestReport, *, as_json: bool) -> None:
+    for warning in report.warnings:  # on stderr, where the other warnings go, JSON or not
+        Console(stderr=True).print(Text.assemble(("warning: ", "bold yellow"), warning))
     if as_json:
         print_json(console, report.as_dict())
         return

@@ -21,7 +21,7 @@ from . import (
     query_commands,
 )
 from .console import SafeConsole
-from .exit_codes import INTERRUPTED, exit_code
+from .exit_codes import FAILED, INTERRUPTED, exit_code
 
 __all__ = ["build_parser", "main"]
 
@@ -64,6 +64,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         # as Text: a message quoting user input ("[x]") must not be read as markup
         SafeConsole(stderr=True).print(Text.assemble(("error: ", "bold red"), str(exc)))
         return exit_code(exc)
+    except OSError as exc:
+        # a disk error the command could not work around (a full disk, a read-only or
+        # forbidden folder): its message, not a traceback (issue 57)
+        where = f" ({exc.filename})" if exc.filename else ""
+        SafeConsole(stderr=True).print(
+            Text.assemble(("error: ", "bold red"), f"{exc.strerror or exc}{where}")
+        )
+        return FAILED
     except KeyboardInterrupt:
         SafeConsole(stderr=True).print("interrupted")
         return INTERRUPTED

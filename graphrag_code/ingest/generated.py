@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from ..languages.base import DerivedRule
-from ..model import SkippedFile
+from ..model import SkippedFile, SourceFile
 from ..parsing.generated import read_ends, why_generated
 from ..parsing.walker import WalkResult
 
@@ -35,6 +35,17 @@ class GeneratedBook:
     def stats(self) -> dict[str, tuple[int, int, str]]:
         """Path -> (size, mtime_ns, sha256) of every source file the walk found."""
         return {path: (size, mtime, sha) for path, (size, mtime, sha, _) in self.files.items()}
+
+    def restamped(self, read: Mapping[str, SourceFile]) -> GeneratedBook:
+        """The book with the size, mtime and sha256 of the files the parse stage read (`read`:
+        path -> the file as read): a full run's walk only stats the files it keeps, so their
+        verdicts hold no hash until the parse stage has read them (issue 57)."""
+        files = dict(self.files)
+        for path, source in read.items():
+            verdict = files.get(path)
+            if verdict is not None:
+                files[path] = (source.size, source.mtime_ns, source.sha256, verdict[3])
+        return GeneratedBook(self.paths, files)
 
 
 def without_generated(

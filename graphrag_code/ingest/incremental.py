@@ -54,6 +54,9 @@ class IngestRun:
     modules: dict[str, ModuleName] = field(default_factory=dict)
     import_prefixes: dict[str, frozenset[str]] = field(default_factory=dict)
     edge_digests: dict[str, bytes] = field(default_factory=dict)  # see `edge_diff`
+    # path -> the sha256 of the bytes its skip was decided on: the walk's for a file skipped
+    # before, the parse stage's for one it read (none for a file it could not read)
+    skip_sha: dict[str, str] = field(default_factory=dict)
 
 
 def usable_state(
@@ -299,12 +302,11 @@ def next_state(
     node_ids: dict[str, list[str]],
     stats: dict[str, bytes],
     token: str,
-    walked_sha: dict[str, str],
 ) -> IndexState:
     """The state the next run of this repository starts from: this run's parses (compacted),
     links, node ids and statistics, reusing the previous state's parts for untouched files.
-    `walked_sha` maps each walked file to its sha256 (files skipped for their content keep
-    their reason until they change)."""
+    Files skipped for their content keep their reason until they change (`IngestRun.skip_sha`:
+    the hash each reason was decided on)."""
     state = run.state
     compacted = {p: compact(f) for p, f in run.fresh.items()}
     return IndexState(
@@ -340,8 +342,8 @@ def next_state(
         import_prefixes=run.import_prefixes,
         imported=frozenset().union(*run.import_prefixes.values()),
         skipped={
-            s.path: (walked_sha[s.path], s.reason)
+            s.path: (run.skip_sha[s.path], s.reason)
             for s in run.report.skipped
-            if s.path in walked_sha
+            if s.path in run.skip_sha
         },
     )

@@ -19,11 +19,13 @@ from ..languages import (
 )
 from ..languages.base import DerivedRule
 from ..linking.base import LinkContext
+from ..linking.claims import settle_claims
 from ..linking.edges import FileLinks, NodeIds
 from ..linking.index import RepositoryIndex
 from ..linking.shared_budget import DEFAULT_CEILING_MB, DEFAULT_SHARED_MB, SharedBudget
 from ..model import ParsedFile, ParseIssue, SourceFile, SymbolKind
-from ..parsing.regular import read_regular
+from ..parsing import DEFAULT_MAX_BYTES
+from ..parsing.reading import read_source
 from .report import LanguageCounts
 
 __all__ = ["LanguageRun", "ProjectFiles", "per_language", "read_project"]
@@ -113,7 +115,8 @@ class LanguageRun:
 
     def link(self, parsed: ParsedFile, index: RepositoryIndex, ids: NodeIds) -> FileLinks:
         language = language_named(parsed.language)
-        return language.linker.link(parsed, index, ids, self.contexts[parsed.language])
+        links = language.linker.link(parsed, index, ids, self.contexts[parsed.language])
+        return settle_claims(links, parsed, index, ids)
 
     def finish_linking(self) -> None:
         """Drop what the linkers shared between files (value-flow results: most of the
@@ -133,7 +136,8 @@ def _named(path: str, patterns: frozenset[str]) -> bool:
 def read_project(
     files: Iterable[SourceFile], previous: Mapping[str, tuple[str, str]]
 ) -> ProjectFiles:
-    """The text of each project file (reused from `previous` when its sha256 is the same)."""
+    """The text of each project file (reused from `previous` when its sha256 is the same),
+    filed under the hash of the bytes read here (the file may have changed since the walk)."""
     project: ProjectFiles = {}
     for source in files:
         known = previous.get(source.path)
@@ -141,12 +145,13 @@ def read_project(
             project[source.path] = known
             continue
         try:
-            data = read_regular(source.absolute)
+            read = read_source(source.absolute, max(source.size, DEFAULT_MAX_BYTES))
         except OSError:
             continue
+        data = read.data
         if data.startswith(codecs.BOM_UTF8):
             data = data[len(codecs.BOM_UTF8) :]
-        project[source.path] = (source.sha256, data.decode("utf-8", errors="replace"))
+        project[source.path] = (read.sha256, data.decode("utf-8", errors="replace"))
     return project
 
 

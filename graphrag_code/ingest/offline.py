@@ -63,14 +63,14 @@ def link_repository(
     def job(path: str, name: ModuleName) -> ParseJob:
         return ParseJob(sources[path], name, language_named(sources[path].language).parser)
 
-    parsed, skipped = parse_files([job(p, names[p]) for p in sources], workers=workers)
+    parsed, skipped, _read = parse_files([job(p, names[p]) for p in sources], workers=workers)
     imported = imported_prefixes(
         s.module for f in parsed for s in f.imports if s.level == 0 and s.module
     )
     final = module_names(sources, imported, root_name=root.name)
     moved = [f.path for f in parsed if final[f.path].module != f.module]
     if moved:
-        reparsed, _ = parse_files([job(p, final[p]) for p in moved])
+        reparsed = parse_files([job(p, final[p]) for p in moved]).parsed
         keep = {f.path: f for f in parsed if f.path not in moved}
         keep.update({f.path: f for f in reparsed})
         parsed = list(keep.values())

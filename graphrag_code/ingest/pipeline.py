@@ -28,7 +28,7 @@ from ..linking.edges import FileLinks, NodeIds
 from ..linking.index import RepositoryIndex
 from ..linking.shared_budget import DEFAULT_CEILING_MB, DEFAULT_SHARED_MB
 from ..model import NodeRow, ParsedFile, SkippedFile, SourceFile, SymbolKind
-from ..parsing import ParseJob, imported_prefixes, parse_files, walk_repository
+from ..parsing import ParseJob, ReadStamp, imported_prefixes, parse_files, walk_repository
 from ..parsing.walker import DEFAULT_MAX_BYTES, WalkResult, shown_path, walk_changes
 from ..progress import SILENT, ProgressReporter
 from ..runtime.git import GitError, git
@@ -188,13 +188,13 @@ def build_graph(
         return _unchanged(root, client, writer, state, state.summary, walked.files, report)
     with _timed(report, "state"):
         state = store.read_files(state) if state is not None else None
-    skipped_sha = {f.path: f.sha256 for f in walked.files}
     run = IngestRun(
         root=root,
         repo=name,
         sources={f.path: f for f in walked.files},
         state=state,
         report=report,
+        skip_sha={f.path: f.sha256 for f in walked.files},
     )
     report.mode = "incremental" if state is not None else "full"
     with _timed(report, "parse"):
@@ -249,13 +249,14 @@ def build_graph(
                 )  # fmt: skip
             report.tests, report.tests_reached = tests_report.tests, tests_report.reached
             _summarise(run, index, links)
-            new_state = next_state(run, index, links, relink, node_ids, stats, token, skipped_sha)
+            new_state = next_state(run, index, links, relink, node_ids, stats, token)
             new_state.project, new_state.languages, new_state.tests = project, langs.names, tests
-            new_state.include_generated, new_state.generated = options.include_generated, book
+            new_state.include_generated = options.include_generated
+            new_state.generated = book.restamped(run.sources) if book is not None else None
             new_state.summary = report.summary()
             if not background:  # a long-lived store saves in the background after the run
                 with _timed(report, "state"):
-                    early = store.save_early(client.endpoint.uri, client.database, new_state)
+                    early = _save_early(store, client, new_state, report)
             with _timed(report, "write"):  # what the server has still to write
                 writes.drain()
         report.write_seconds = dict(writes.seconds)
@@ -266,8 +267,11 @@ def build_graph(
         report.cross_repo_edges, report.cross_repo_ambiguous = crossed.edges, crossed.ambiguous
         with _timed(report, "state"):
             if early is not None:
-                early.commit()
-            else:
+                _commit(early, report)
+            elif background:
+                earlier = store.wait()  # the last background save's disk error, if any
+                if earlier is not None:
+                    report.warnings.append(state_unsaved(earlier, earlier=True))
                 store.save(client.endpoint.uri, client.database, new_state, background=True)
     finally:
         if early is not None:
@@ -292,6 +296,43 @@ def _kept_choices(options: IndexOptions, state: IndexState | None) -> IndexOptio
         languages=frozenset(state.languages) or None,
         include_generated=state.include_generated,
         keep_choices=False,
+    )
+
+
+def _save_early(
+    store: StateStore, client: Neo4jClient, state: IndexState, report: IngestReport
+) -> EarlySave | None:
+    try:
+        return store.save_early(client.endpoint.uri, client.database, state)
+    except OSError as exc:
+        report.warnings.append(state_unsaved(exc))
+        return None
+
+
+def _commit(early: EarlySave, report: IngestReport) -> None:
+    try:
+        early.commit()
+    except OSError as exc:
+        report.warnings.append(state_unsaved(exc))
+
+
+def state_unsaved(exc: OSError, *, earlier: bool = False) -> str:
+    """What a run says when its incremental state could not be written (a full disk, a
+    read-only or forbidden folder: issue 57). The state is a cache: the graph is complete
+    without it, and the state file left on disk no longer matches the graph's token, so the
+    next run of the repository is a full one, not one that trusts a stale state. `earlier`:
+    the last run's state, saved in the background by a long-lived store (which keeps it in
+    memory: only a new process indexes in full)."""
+    where = f" to {exc.filename}" if exc.filename else ""
+    if earlier:
+        return (
+            f"the last run's incremental state could not be written{where}: "
+            f"{exc.strerror or exc}; the graph is complete, and a new process will index this "
+            "repository in full"
+        )
+    return (
+        f"the incremental state could not be written{where}: {exc.strerror or exc}; the graph "
+        "is complete, and the next run of this repository will index it in full"
     )
 
 
@@ -380,6 +421,8 @@ def _walk(
         known=known,
         interpreters=langs.interpreters,
         project_files=langs.project_files,
+        # a full run parses every file: the parse stage reads each once, and hashes it
+        read_sources=state is not None,
     )
     return full, False
 
@@ -462,18 +505,22 @@ def _parse(
             break
         progress.stage("parsing", len(todo))
         jobs = [
-            ParseJob(run.sources[p], run.modules[p], language_named(run.sources[p].language).parser)
+            ParseJob(
+                run.sources[p],
+                run.modules[p],
+                language_named(run.sources[p].language).parser,
+                options.max_file_bytes,
+            )
             for p in todo
         ]
-        parsed, skipped = parse_files(
-            jobs, workers=options.workers, on_done=lambda _p: progress.advance()
-        )
-        run.report.skipped.extend(skipped)
-        for file in parsed:
+        batch = parse_files(jobs, workers=options.workers, on_done=lambda _p: progress.advance())
+        run.report.skipped.extend(batch.skipped)
+        _stamp(run, todo, batch.read)
+        for file in batch.parsed:
             run.parsed[file.path] = file
             run.fresh[file.path] = file
             prefixes[file.path] = _import_prefixes(file)
-        for skip in skipped:
+        for skip in batch.skipped:
             run.sources.pop(skip.path, None)
             run.parsed.pop(skip.path, None)
             prefixes.pop(skip.path, None)
@@ -481,6 +528,25 @@ def _parse(
     run.import_prefixes = {p: prefixes[p] for p in run.parsed}
     run.report.files_parsed = len(run.fresh)
     run.report.files_unchanged = len(run.parsed) - len(run.fresh)
+
+
+def _stamp(run: IngestRun, todo: list[str], read: dict[str, ReadStamp]) -> None:
+    """File what the parse stage read of `todo` under the hash of those bytes, not the walk's:
+    a file edited in between would otherwise keep a stale parse, or a skip for a reason that
+    no longer holds, whenever the walk's hash comes back (issue 57). A skip of a file that
+    could not be read (gone, grown past the limit) is filed under no hash: the next run tries
+    it again."""
+    for path in todo:
+        stamp = read.get(path)
+        if stamp is None:
+            run.skip_sha.pop(path, None)
+            continue
+        source = run.sources.get(path)
+        if source is not None:
+            run.sources[path] = replace(
+                source, sha256=stamp.sha256, size=stamp.size, mtime_ns=stamp.mtime_ns
+            )
+        run.skip_sha[path] = stamp.sha256
 
 
 def _write(

@@ -84,6 +84,8 @@ class IngestReport:
     # external names another repository provides that stayed :External: several repositories
     # provide the package and the caller's declared dependencies choose none (or several)
     cross_repo_ambiguous: int = 0
+    # what went wrong without spoiling the graph (the incremental state could not be saved)
+    warnings: list[str] = field(default_factory=list)
 
     def summary(self) -> RepositorySummary:
         """This run's figures for the whole repository, for the next run's state."""
@@ -165,4 +167,5 @@ class IngestReport:
             "embedded": self.embedded,
             "embedding_cache_hits": self.embedding_cache_hits,
             "languages": {name: counts.as_dict() for name, counts in self.languages.items()},
+            "warnings": list(self.warnings),
         }

@@ -16,6 +16,7 @@ pickled in memory: only the files linked again, or a run that ranks again, need 
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import hashlib
 import os
@@ -310,6 +311,7 @@ class StateStore:
         self.directory = directory
         self._memory: dict[Path, IndexState] = {}
         self._writer: threading.Thread | None = None
+        self.failure: OSError | None = None  # what stopped the last background save
 
     def _path(self, server: str, database: str, repo: str) -> Path:
         key = hashlib.sha256(f"{server}\n{database}\n{repo}".encode()).hexdigest()[:24]
@@ -375,17 +377,28 @@ class StateStore:
         self._memory[path] = state
         if background:
             self._writer = threading.Thread(
-                target=self._write, args=(path, state), name="graphrag-code-state"
+                target=self._write_behind, args=(path, state), name="graphrag-code-state"
             )
             self._writer.start()
         else:
             self._write(path, state)
 
-    def wait(self) -> None:
-        """Block until a background save has reached the disk."""
+    def _write_behind(self, path: Path, state: IndexState) -> None:
+        """`_write` on the background thread: a disk error is kept for `wait` to return (the
+        state stays in memory, and the file on disk stays the previous one)."""
+        try:
+            self._write(path, state)
+        except OSError as exc:
+            self.failure = exc
+
+    def wait(self) -> OSError | None:
+        """Block until a background save has reached the disk; the disk error that stopped
+        the last one, if any."""
         if self._writer is not None:
             self._writer.join()
             self._writer = None
+        failure, self.failure = self.failure, None
+        return failure
 
     def save_early(self, server: str, database: str, state: IndexState) -> EarlySave:
         """Write `state` to a temporary file now, put in place by `EarlySave.commit` once the
@@ -510,6 +523,11 @@ def _write_temporary(path: Path, state: IndexState) -> _Written:
             handle.write(table_at.to_bytes(8, "little"))
             handle.flush()
             identity = _identity(handle.fileno())
+    except OSError as exc:
+        _remove(temporary)
+        if exc.filename is None:  # a write on the open file: say which one
+            raise OSError(exc.errno, exc.strerror, str(temporary)) from exc
+        raise
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
@@ -519,8 +537,18 @@ def _write_temporary(path: Path, state: IndexState) -> _Written:
     return _Written(temporary, identity, objects)
 
 
+def _remove(temporary: Path) -> None:
+    """Remove a temporary file, if the disk lets us (a read-only one may not)."""
+    with contextlib.suppress(OSError):
+        temporary.unlink(missing_ok=True)
+
+
 def _put_in_place(path: Path, state: IndexState, written: _Written) -> None:
-    os.replace(written.temporary, path)
+    try:
+        os.replace(written.temporary, path)
+    except OSError:  # a folder turned read-only: the previous state stays, alone
+        _remove(written.temporary)
+        raise
     # one assignment: a run reading it sees the old or the new
     state.encoded = Spans(written.identity, written.objects)
 

@@ -54,28 +54,19 @@ class FileLinks:
         unresolved_names: dict[str, tuple[str, ...]] | None = None,
         unresolved_kinds: dict[str, int] | None = None,
     ) -> FileLinks:
-        counts: dict[str, int] = defaultdict(int)
-        for edge in edges:
-            if edge.external:
-                tier = "external"
-            else:
-                tier = edge.resolution.value if edge.resolution else "resolved"
-            counts[f"{edge.kind.value}/{tier}"] += 1
-        ranked = frozenset(
-            (edge.source, edge.target)
-            for edge in edges
-            if not edge.external
-            and edge.kind in (EdgeKind.CALLS, EdgeKind.IMPORTS)
-            # PageRank: not the fan-out to overrides, to one of many values, to a signature
-            # or to one of the values known where others are not
-            and edge.resolution not in _UNRANKED
-        )
         return cls(
             path, tuple(edges), unresolved_calls, ConsultedKeys.of(modules_consulted),
             names_consulted,
-            dict(counts), ranked, unresolved_names or {},
+            _edge_counts(edges), _ranked(edges), unresolved_names or {},
             frozenset(edge.target for edge in edges if edge.external), unresolved_kinds or {},
         )  # fmt: skip
+
+    def with_edges(self, edges: list[Edge]) -> FileLinks:
+        """These links with `edges` in place of their own (to internal targets: the external
+        ones stay as they were)."""
+        return replace(
+            self, edges=tuple(edges), edge_counts=_edge_counts(edges), rank_edges=_ranked(edges)
+        )
 
     def for_state(self) -> FileLinks:
         """Without its edges and rank pairs, as the incremental state keeps it (the rank pairs
@@ -84,6 +75,29 @@ class FileLinks:
         if not self.edges and not self.rank_edges:
             return self
         return replace(self, edges=(), rank_edges=frozenset())
+
+
+def _edge_counts(edges: Iterable[Edge]) -> dict[str, int]:
+    counts: dict[str, int] = defaultdict(int)
+    for edge in edges:
+        if edge.external:
+            tier = "external"
+        else:
+            tier = edge.resolution.value if edge.resolution else "resolved"
+        counts[f"{edge.kind.value}/{tier}"] += 1
+    return dict(counts)
+
+
+def _ranked(edges: Iterable[Edge]) -> frozenset[tuple[str, str]]:
+    return frozenset(
+        (edge.source, edge.target)
+        for edge in edges
+        if not edge.external
+        and edge.kind in (EdgeKind.CALLS, EdgeKind.IMPORTS)
+        # PageRank: not the fan-out to overrides, to one of many values, to a signature or
+        # to one of the values known where others are not
+        and edge.resolution not in _UNRANKED
+    )
 
 
 class NodeIds:

@@ -125,6 +125,8 @@ class RepositoryIndex:
         self.rules: dict[str, IndexRules] = dict(rules or {})
         self.modules: dict[str, ModuleInfo] = {}
         self.shadowed_paths: set[str] = set()
+        # module -> the files that claim its name after the one indexed (`linking.claims`)
+        self.shadowed_files: dict[str, list[ParsedFile]] = {}
         self.symbols: dict[str, Symbol] = {}
         self.symbol_module: dict[str, str] = {}
         self.members: dict[str, dict[str, list[str]]] = defaultdict(dict)
@@ -172,6 +174,7 @@ class RepositoryIndex:
         for parsed in ordered:
             if parsed.module in self.modules:
                 self.shadowed_paths.add(parsed.path)
+                self.shadowed_files.setdefault(parsed.module, []).append(parsed)
                 continue
             self._add(parsed)
 

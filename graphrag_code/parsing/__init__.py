@@ -9,16 +9,19 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..model import ParsedFile, SkippedFile, SourceFile
 from .base import ModuleName, SourceParser, imported_prefixes
-from .regular import read_regular
+from .reading import content_skip, read_source
 from .walker import DEFAULT_MAX_BYTES, WalkResult, walk_repository
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
     "ModuleName",
+    "ParseBatch",
     "ParseJob",
+    "ReadStamp",
     "SourceParser",
     "WalkResult",
     "decode_source",
@@ -36,6 +39,7 @@ class ParseJob:
     source: SourceFile
     module: ModuleName
     parser: type[SourceParser]  # a class: jobs are pickled to worker processes
+    max_bytes: int = DEFAULT_MAX_BYTES  # a file grown past this since the walk is skipped
 
 
 def decode_source(data: bytes) -> bytes | str:
@@ -70,32 +74,53 @@ def _line_feeds(data: bytes) -> bytes:
 _PARSERS: dict[type[SourceParser], SourceParser] = {}
 
 
-def _parse_one(job: ParseJob) -> ParsedFile | SkippedFile:
-    import hashlib
+@dataclass(frozen=True, slots=True)
+class ReadStamp:
+    """What the parse stage read of a file: the sha256, size and modification time (0: not to
+    be trusted) of the bytes its parse or skip was made from. A run records these, never what
+    the walk saw earlier: the file may have changed in between (issue 57)."""
 
+    sha256: str
+    size: int
+    mtime_ns: int
+
+
+class ParseBatch(NamedTuple):
+    parsed: list[ParsedFile]
+    skipped: list[SkippedFile]
+    read: dict[str, ReadStamp]  # path -> its stamp; a file that could not be read has none
+
+
+def _parse_one(job: ParseJob) -> tuple[ParsedFile | SkippedFile, ReadStamp | None]:
+    path = job.source.path
     try:
-        raw = read_regular(job.source.absolute)
+        read = read_source(job.source.absolute, job.max_bytes)
     except OSError as exc:
-        return SkippedFile(job.source.path, f"unreadable: {exc.strerror}")
-    decoded = decode_source(raw)
+        return SkippedFile(path, f"unreadable: {exc.strerror}"), None
+    stamp = ReadStamp(read.sha256, read.size, read.mtime_ns)
+    reason = content_skip(read.data, job.max_bytes)
+    if reason is not None:
+        return SkippedFile(path, reason), None if len(read.data) > job.max_bytes else stamp
+    decoded = decode_source(read.data)
     if isinstance(decoded, str):
-        return SkippedFile(job.source.path, decoded)
+        return SkippedFile(path, decoded), stamp
     parser = _PARSERS.get(job.parser)
     if parser is None:
         parser = _PARSERS[job.parser] = job.parser()
-    reason = parser.skip_reason(job.source.path, decoded)
+    reason = parser.skip_reason(path, decoded)
     if reason is not None:
-        return SkippedFile(job.source.path, reason)
+        return SkippedFile(path, reason), stamp
     try:
-        return parser.parse(
-            path=job.source.path,
+        parsed = parser.parse(
+            path=path,
             module=job.module.module,
             is_package=job.module.is_package,
             source=decoded,
-            sha256=hashlib.sha256(raw).hexdigest(),
+            sha256=read.sha256,
         )
     except RecursionError:
-        return SkippedFile(job.source.path, "too deeply nested to parse")
+        return SkippedFile(path, "too deeply nested to parse"), stamp
+    return parsed, stamp
 
 
 def parse_files(
@@ -103,28 +128,30 @@ def parse_files(
     *,
     workers: int = 1,
     on_done: Callable[[str], None] | None = None,
-) -> tuple[list[ParsedFile], list[SkippedFile]]:
+) -> ParseBatch:
     """Parse every job (in `workers` processes when > 1 and the batch is large)."""
-    parsed: list[ParsedFile] = []
-    skipped: list[SkippedFile] = []
-    results: Iterable[ParsedFile | SkippedFile]
+    batch = ParseBatch([], [], {})
+    results: Iterable[tuple[ParsedFile | SkippedFile, ReadStamp | None]]
     if workers > 1 and len(jobs) >= 64:
         with ProcessPoolExecutor(max_workers=workers) as pool:
             results = list(_collect(pool.map(_parse_one, jobs, chunksize=16), on_done))
     else:
         results = _collect(map(_parse_one, jobs), on_done)
-    for result in results:
+    for result, stamp in results:
         if isinstance(result, ParsedFile):
-            parsed.append(result)
+            batch.parsed.append(result)
         else:
-            skipped.append(result)
-    return parsed, skipped
+            batch.skipped.append(result)
+        if stamp is not None:
+            batch.read[result.path] = stamp
+    return batch
 
 
 def _collect(
-    results: Iterable[ParsedFile | SkippedFile], on_done: Callable[[str], None] | None
-) -> Iterable[ParsedFile | SkippedFile]:
+    results: Iterable[tuple[ParsedFile | SkippedFile, ReadStamp | None]],
+    on_done: Callable[[str], None] | None,
+) -> Iterable[tuple[ParsedFile | SkippedFile, ReadStamp | None]]:
     for result in results:
         if on_done is not None:
-            on_done(result.path)
+            on_done(result[0].path)
         yield result

@@ -12,7 +12,6 @@ linkers read (`tsconfig.json`, `package.json`) are collected apart.
 from __future__ import annotations
 
 import fnmatch
-import hashlib
 import os
 import re
 import stat
@@ -22,7 +21,8 @@ from pathlib import Path
 
 from ..model import SkippedFile, SourceFile
 from .gitignore import IgnoreRules
-from .regular import file_type, open_regular, read_regular
+from .reading import SourceBytes, content_skip, read_source
+from .regular import file_type, open_regular
 
 __all__ = [
     "DEFAULT_MAX_BYTES", "SKIP_DIRS", "WalkResult", "language_of", "shown_path", "walk_changes",
@@ -165,10 +165,6 @@ class _IgnoreStack:
         return False
 
 
-def _read_limited(path: Path, max_bytes: int) -> bytes:
-    return read_regular(path, max_bytes + 1)
-
-
 def walk_repository(
     root: Path,
     *,
@@ -178,6 +174,7 @@ def walk_repository(
     known: Mapping[str, tuple[int, int, str]] | None = None,
     interpreters: Mapping[str, str] | None = None,
     project_files: frozenset[str] = frozenset(),
+    read_sources: bool = True,
 ) -> WalkResult:
     """Every source file under `root` whose suffix is in `languages` (suffix -> language), or,
     without a suffix, whose shebang names a program in `interpreters` (program -> language);
@@ -185,7 +182,9 @@ def walk_repository(
     `WalkResult.project`.
 
     `known` maps paths to (size, mtime_ns, sha256) from a previous walk: a file whose size and
-    modification time are unchanged is not read again.
+    modification time are unchanged is not read again. Without `read_sources`, no source file
+    is read (its `sha256` is ""): a run that parses every file reads and hashes each as it
+    parses it, once.
     """
     root = root.resolve()
     result = WalkResult()
@@ -205,7 +204,9 @@ def walk_repository(
                 continue
             if ignores.ignored(relative, folder, is_dir=False):
                 continue
-            source = _source_file(root, relative, language, max_bytes, known)
+            source = _source_file(
+                root, relative, language, max_bytes, known, read_bytes=read_sources
+            )
             if isinstance(source, SkippedFile):
                 result.skipped.append(source)
                 continue
@@ -285,6 +286,8 @@ def _source_file(
     language: str,
     max_bytes: int,
     known: Mapping[str, tuple[int, int, str]] | None,
+    *,
+    read_bytes: bool = True,
 ) -> SourceFile | SkippedFile:
     if not _is_utf8(relative):
         return SkippedFile(shown_path(relative), _NOT_UTF8)
@@ -303,17 +306,16 @@ def _source_file(
             return SourceFile(
                 relative, absolute, previous[2], info.st_size, language, info.st_mtime_ns
             )
-    checked = _check_file(Path(absolute), relative, max_bytes)
+    checked = _check_file(Path(absolute), relative, max_bytes, read_bytes=read_bytes)
     if isinstance(checked, SkippedFile):
         return checked
-    data, mtime_ns = checked
     return SourceFile(
         path=relative,
         absolute=absolute,
-        sha256=hashlib.sha256(data).hexdigest(),
-        size=len(data),
+        sha256=checked.sha256,
+        size=checked.size,
         language=language,
-        mtime_ns=mtime_ns,
+        mtime_ns=checked.mtime_ns,
     )
 
 
@@ -386,8 +388,11 @@ def _points_to_directory(entry: os.DirEntry[str]) -> bool:
         return False
 
 
-def _check_file(path: Path, relative: str, max_bytes: int) -> SkippedFile | tuple[bytes, int]:
-    """The file's bytes and modification time, or the reason it is skipped."""
+def _check_file(
+    path: Path, relative: str, max_bytes: int, *, read_bytes: bool = True
+) -> SkippedFile | SourceBytes:
+    """The file's bytes (with their hash and the file's stamps), or the reason it is skipped;
+    without `read_bytes`, what its `lstat` says (no bytes, no hash)."""
     try:
         info = path.lstat()
     except OSError as exc:
@@ -403,12 +408,11 @@ def _check_file(path: Path, relative: str, max_bytes: int) -> SkippedFile | tupl
         return SkippedFile(relative, f"not a regular file ({file_type(info.st_mode)})")
     if info.st_size > max_bytes:
         return SkippedFile(relative, f"larger than {max_bytes} bytes ({info.st_size})")
+    if not read_bytes:  # the parse stage reads and judges it: once a run (issue 57)
+        return SourceBytes(b"", "", info.st_size, info.st_mtime_ns)
     try:
-        data = _read_limited(path, max_bytes)
+        read = read_source(path, max_bytes)
     except OSError as exc:
         return SkippedFile(relative, f"unreadable: {exc.strerror}")
-    if len(data) > max_bytes:
-        return SkippedFile(relative, f"larger than {max_bytes} bytes")
-    if b"\x00" in data[:8192]:
-        return SkippedFile(relative, "binary file (NUL bytes)")
-    return data, info.st_mtime_ns
+    reason = content_skip(read.data, max_bytes)
+    return read if reason is None else SkippedFile(relative, reason)

@@ -309,6 +309,20 @@ class Searcher:
             if self._statuses[name] != "complete"
         )
 
+    def _vector_warnings(self, repo: str | None) -> tuple[str, ...]:
+        """Repositories some of whose nodes have no vector: an embedding run killed midway
+        left its repository `complete` while the vector leg could not find 1,405 of its
+        nodes, and search said nothing (issue 57)."""
+        if self._sizes is None:
+            self._sizes = self.reader.repository_sizes()
+        return tuple(
+            f"{size.nodes - size.vectors} of the {size.nodes} nodes of repository {name!r} have "
+            "no vector (embedding was interrupted or skipped): the vector leg cannot find "
+            "them; run `graphrag-code embed`"
+            for name, size in sorted(self._sizes.items())
+            if (repo is None or name == repo) and size.vectors < size.nodes
+        )
+
     def _placeholder_vector(self) -> list[float] | None:
         """A vector of the embedder's type for questions that skip the vector leg (one
         query plan for all), made once."""
@@ -429,6 +443,8 @@ class Searcher:
             hits, legs = self._fuse_units(row, options, unit, files)
         timings["fuse"] = (time.perf_counter() - started) * 1000
         warnings = self.warnings(repo)
+        if self.embedder is not None and "vector" in _active_legs(question, options):
+            warnings += self._vector_warnings(repo)
         if FILE_TEXT in _active_legs(question, options) and self._file_index(repo) is None:
             warnings += (
                 "this graph has no whole-file text index (it was indexed by an earlier "

@@ -36,7 +36,7 @@ from ...ids import path_module_name
 from ...model import ParsedFile
 from ...parsing.base import ModuleName
 from ...parsing.records import line_count
-from ...parsing.treesitter import load_query, source_captures, syntax_issues
+from ...parsing.treesitter import depth_issues, load_query, source_captures, syntax_issues
 from .bindings import Bindings
 from .facts import Facts
 from .imports import Imports
@@ -147,7 +147,7 @@ class EcmaScriptParser:
             scopes=tuple(facts.scope_names()),
             module_names=frozenset(facts.module_level_names()),
             all_names=None,
-            issues=tuple(syntax_issues(tree.root_node)),
+            issues=(*syntax_issues(tree.root_node), *depth_issues(tree.root_node)),
         )
 
 

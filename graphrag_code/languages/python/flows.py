@@ -39,6 +39,7 @@ from ...model import (
     Like,
     Name,
     OneOf,
+    ParseIssue,
     Star,
     Str,
     Subscript,
@@ -61,6 +62,9 @@ from .spawners import spawned_call
 from .syntax import calls_method, last_value
 
 __all__ = ["FlowExtractor"]
+
+# stacked decorators whose values are followed (each nests the value one level deeper)
+MAX_DECORATORS = 64
 
 
 # container methods that store their argument: method -> position of the stored value
@@ -107,6 +111,7 @@ class FlowExtractor:
     flows: list[ValueFlow] = field(default_factory=list)
     passes: list[CallArguments] = field(default_factory=list)
     implicit: list[ImplicitCall] = field(default_factory=list)
+    issues: list[ParseIssue] = field(default_factory=list)  # what was kept only in part
     _blocks: dict[int, Block] = field(default_factory=dict)
     _interned: dict[Block, Block] = field(default_factory=dict)
     _arms: Arms = field(default_factory=lambda: Arms())
@@ -571,6 +576,19 @@ class FlowExtractor:
             return
         value: Expr = Definition(qualified)
         decorators = [c for c in node.children if c.type == "decorator"]
+        if len(decorators) > MAX_DECORATORS:
+            # `d(d(...(f)))` nests one record per decorator, and every later step (pickling to
+            # the state, to and from the parse pool) recurses through it: 500 crashed each run
+            # (issue 57). The outer ones say what the name holds; below them, the value is
+            # not followed.
+            self.issues.append(
+                ParseIssue(
+                    node.start_point[0] + 1,
+                    f"{len(decorators)} stacked decorators: the value of the outer "
+                    f"{MAX_DECORATORS} followed, not what the others make",
+                )
+            )
+            decorators, value = decorators[:MAX_DECORATORS], OPAQUE
         scope = self.scope_of(node)
         block = self.block_of(node)
         for decorator in reversed(decorators):

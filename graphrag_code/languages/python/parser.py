@@ -15,9 +15,16 @@ from functools import cache
 import tree_sitter as ts
 import tree_sitter_python
 
-from ...model import ParsedFile
+from ...model import ParsedFile, ParseIssue
+from ...parsing.budget import Deadline
 from ...parsing.records import line_count
-from ...parsing.treesitter import load_query, remembered_texts, source_captures, syntax_issues
+from ...parsing.treesitter import (
+    depth_issues,
+    load_query,
+    remembered_texts,
+    source_captures,
+    syntax_issues,
+)
 from . import facts
 from .annotations import (
     annotation_type,
@@ -91,7 +98,7 @@ class PythonParser:
             scopes=tuple(facts.scope_names(captures, state, symbols)),
             module_names=frozenset(facts.module_names(captures, state)),
             all_names=facts.all_names(tree.root_node),
-            issues=tuple(syntax_issues(tree.root_node)),
+            issues=(*syntax_issues(tree.root_node), *depth_issues(tree.root_node), *flows.issues),
             flows=tuple(flows.flows),
             passes=tuple(flows.passes),
             implicit_calls=tuple(flows.implicit),
@@ -119,9 +126,17 @@ class PythonParser:
             "flow.typed": flows.declared, "definition.function": flows.declared_return,
             "flow.narrow": flows.narrowed,
         }  # fmt: skip
+        deadline = Deadline()
         for capture, handle in handlers.items():
             for node in captures.get(capture, []):
+                if deadline.passed():
+                    line = node.start_point[0] + 1
+                    flows.issues.append(ParseIssue(line, deadline.message("value flow")))
+                    break
                 handle(node)
+            else:
+                continue
+            break
         flows.flows.sort(key=lambda f: (f.at, f.scope, f.target))
         flows.passes.sort(key=lambda p: (p.at, p.line))
         flows.implicit.sort(key=lambda c: (c.at, c.methods))

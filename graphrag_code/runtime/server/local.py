@@ -91,6 +91,41 @@ def _private(path: Path, flags: int) -> int:
     return os.open(path, os.O_WRONLY | os.O_CREAT | flags, PRIVATE_FILE_MODE)
 
 
+# what the JVM prints when an exception ends a thread nothing catches it in
+_MAIN_DIED = 'Exception in thread "main"'
+
+
+class _StartupWatch:
+    """Reads what a starting launcher appends to its log, from `start` on, for the line the
+    JVM writes when the launcher's main thread dies."""
+
+    def __init__(self, log: Path, start: int) -> None:
+        self._log, self._at, self._partial = log, start, b""
+
+    def main_thread_died(self) -> str | None:
+        """That line (clipped), once it is in the log; else None."""
+        try:
+            with self._log.open("rb") as handle:
+                handle.seek(self._at)
+                data = handle.read()
+        except OSError:
+            return None
+        self._at += len(data)
+        lines = (self._partial + data).split(b"\n")
+        self._partial = lines.pop()[-4096:]  # an unfinished line: read again with the rest
+        for line in lines:
+            text = line.decode(errors="replace").strip()
+            if text.startswith(_MAIN_DIED):
+                return text[:300]
+        return None
+
+
+def _hint(died: str, heap: str) -> str:
+    if "OutOfMemoryError" in died:
+        return f" (the Java heap, {heap}, is too small for this database: raise GRAPHRAG_CODE_HEAP)"
+    return ""
+
+
 class LocalNeo4jServer:
     """Build-on-first-use, start, stop and inspect the embedded Neo4j in `home`."""
 
@@ -119,6 +154,7 @@ class LocalNeo4jServer:
         self.tx_log_retention = tx_log_retention
         self.java_home = java_home
         self._child: subprocess.Popen[bytes] | None = None
+        self._log_start = 0  # where in the log the last start of ours began
 
     # -- files --------------------------------------------------------------------------------
     @property
@@ -293,6 +329,7 @@ class LocalNeo4jServer:
         if attached:
             command.append("--stop-on-stdin-eof")
         log: IO[bytes] = os.fdopen(_private(self.log_file, os.O_APPEND), "ab")
+        self._log_start = os.fstat(log.fileno()).st_size  # what this start writes comes after
         try:
             self._child = subprocess.Popen(
                 command,
@@ -311,11 +348,22 @@ class LocalNeo4jServer:
     def _wait_ready(self, timeout: float, *, pid: int | None = None) -> ServerStatus:
         """Wait for our child (or for the launcher `pid` another process spawned)."""
         deadline = time.monotonic() + timeout
+        # the launcher we spawned: its log says when its main thread dies
+        watch = _StartupWatch(self.log_file, self._log_start) if pid is None else None
         while time.monotonic() < deadline:
             exit_code = self._child.poll() if self._child is not None else None
             if exit_code is not None or (pid is not None and not _process_alive(pid)):
                 raise LocalServerError(
                     f"the Neo4j launcher exited during start-up (code {exit_code}); last lines "
+                    f"of {self.log_file}:\n{self._log_tail()}"
+                )
+            died = watch.main_thread_died() if watch is not None else None
+            if died is not None:
+                # The JVM outlives its main thread while Neo4j's own threads run: it would
+                # never say READY, and `start` waited its whole timeout (issue 57).
+                self._abandon()
+                raise LocalServerError(
+                    f"Neo4j failed during start-up: {died}{_hint(died, self.heap)}; last lines "
                     f"of {self.log_file}:\n{self._log_tail()}"
                 )
             status = self.status()
@@ -327,6 +375,19 @@ class LocalNeo4jServer:
             f"Neo4j did not become ready within {timeout:.0f} s; last lines of "
             f"{self.log_file}:\n{self._log_tail()}"
         )
+
+    def _abandon(self) -> None:
+        """Stop a launcher that cannot start: as `stop` does, and our child even when it is no
+        longer recognisable as a launcher."""
+        child = self._child
+        if child is not None and child.poll() is None:
+            child.terminate()  # as `stop` does: Neo4j's threads shut down
+            try:
+                child.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.wait(timeout=10)
+        self.stop(timeout=10)
 
     def _log_tail(self, lines: int = 20) -> str:
         try:
