@@ -15,6 +15,7 @@ from ..model import SourceFile
 from ..parsing import ModuleName
 from .base import Language
 from .ecmascript.plugin import JAVASCRIPT, TYPESCRIPT
+from .java.plugin import JAVA
 from .python.plugin import PYTHON
 
 __all__ = [
@@ -23,7 +24,7 @@ __all__ = [
     "select_languages", "suffix_map", "unregister",
 ]  # fmt: skip
 
-LANGUAGES: tuple[Language, ...] = (PYTHON, TYPESCRIPT, JAVASCRIPT)
+LANGUAGES: tuple[Language, ...] = (PYTHON, TYPESCRIPT, JAVASCRIPT, JAVA)
 """The languages that ship with graphrag_code. Adding one: a folder beside `python/` whose
 `plugin.py` declares its `Language`, and its name here."""
 

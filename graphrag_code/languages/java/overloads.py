@@ -1,0 +1,94 @@
+"""Which overloads a call may run: by arity, then by the types of the arguments where they
+are evident (literals, declared names), as javac's phases do without subtyping: an exact
+type beats a widening or a boxing, which beats a parameter any reference fits (`Object`, a
+type variable). Pure: types as the parser writes them (simple names, `[]` for arrays)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+__all__ = ["Candidate", "choose"]
+
+_WIDENING = {
+    "byte": ("short", "int", "long", "float", "double"),
+    "short": ("int", "long", "float", "double"),
+    "char": ("int", "long", "float", "double"),
+    "int": ("long", "float", "double"),
+    "long": ("float", "double"),
+    "float": ("double",),
+}
+_BOXES = {
+    "int": "Integer", "long": "Long", "short": "Short", "byte": "Byte", "char": "Character",
+    "float": "Float", "double": "Double", "boolean": "Boolean",
+}  # fmt: skip
+_UNBOXES = {box: primitive for primitive, box in _BOXES.items()}
+_ANY_REFERENCE = frozenset({"Object", "Serializable", "Comparable"})
+_STRING_SUPERS = frozenset({"CharSequence"}) | _ANY_REFERENCE
+
+
+@dataclass(frozen=True)
+class Candidate:
+    name: str  # its qualified name
+    types: tuple[str, ...]  # parameter types as written (`String[]` for varargs)
+    varargs: bool = False
+
+
+def _fits(argument: str | None, parameter: str) -> int:
+    """How well an argument of a type fits a parameter: 3 exactly, 2 by widening or
+    (un)boxing, 1 maybe (unknown argument, a reference parameter), 0 never."""
+    if argument is None:
+        return 1
+    if argument == parameter:
+        return 3
+    is_variable = len(parameter) <= 2 and parameter[:1].isupper()  # `T`, `E2`
+    if argument in _BOXES:  # a primitive
+        if parameter in _WIDENING.get(argument, ()) or parameter == _BOXES[argument]:
+            return 2
+        return 1 if parameter in _ANY_REFERENCE or parameter == "Number" or is_variable else 0
+    if parameter in _BOXES:  # a primitive parameter, a reference argument
+        unboxed = _UNBOXES.get(argument)
+        return 2 if unboxed == parameter or parameter in _WIDENING.get(unboxed or "", ()) else 0
+    if argument == "null":
+        return 1
+    if argument == "String":
+        return 1 if parameter in _STRING_SUPERS or is_variable else 0
+    if parameter == "String":
+        return 0
+    return 1
+
+
+def _arity(candidate: Candidate, count: int) -> bool:
+    size = len(candidate.types)
+    return count == size or (candidate.varargs and count >= size - 1)
+
+
+def _score(candidate: Candidate, arguments: Sequence[str | None]) -> int:
+    total = 0
+    for at, argument in enumerate(arguments):
+        if candidate.varargs and at >= len(candidate.types) - 1:
+            last = candidate.types[-1]
+            fit = max(_fits(argument, last.removesuffix("[]")), _fits(argument, last))
+        else:
+            fit = _fits(argument, candidate.types[at])
+        if fit == 0:
+            return -1
+        total += fit
+    return total
+
+
+def choose(candidates: Sequence[Candidate], arguments: Sequence[str | None]) -> list[Candidate]:
+    """The candidates a call with arguments of these types (None: unknown) may run: one
+    where the call says which, several where it does not, none where no arity fits."""
+    if len(candidates) == 1:
+        return list(candidates)
+    fitting = [c for c in candidates if _arity(c, len(arguments))]
+    if len(fitting) <= 1:
+        return fitting
+    fixed = [c for c in fitting if not c.varargs or len(c.types) == len(arguments)]
+    fitting = fixed or fitting  # javac tries the calls without varargs first
+    scored = [(score, c) for c in fitting if (score := _score(c, arguments)) >= 0]
+    if not scored:
+        return fitting
+    best = max(score for score, _ in scored)
+    return [c for score, c in scored if score == best]
