@@ -7,7 +7,7 @@ from pathlib import Path
 
 from graphrag_code.conventions import ClassTree
 from graphrag_code.languages.java.conventions import JavaConventions
-from graphrag_code.languages.java.overloads import Candidate, choose
+from graphrag_code.languages.java.overloads import Argument, Candidate, choose
 from graphrag_code.languages.java.parser import JavaParser
 from graphrag_code.model import EdgeKind
 from tests.linking_helpers import assert_calls, link_folder, link_snippet
@@ -79,12 +79,17 @@ def test_choose_prefers_exact_types_then_widening() -> None:
     ints = Candidate("f(int)", ("int",))
     longs = Candidate("f(long)", ("long",))
     objects = Candidate("f(Object)", ("Object",))
-    assert choose([ints, longs], ["int"]) == [ints]
-    assert choose([ints, longs], ["long"]) == [longs]
-    assert choose([ints, objects], ["String"]) == [objects]
+    numbers = Candidate("f(Number)", ("Number",))
+    strings = Candidate("f(String)", ("String",))
+    assert choose([ints, longs], [Argument("int")]) == [ints]
+    assert choose([ints, longs], [Argument("long")]) == [longs]
+    assert choose([ints, objects], [Argument("String")]) == [objects]
     assert choose([ints, longs], [None]) == [ints, longs]
+    assert choose([numbers, strings], [Argument("Long")]) == [numbers]
+    items = Candidate("f(Item)", ("Item",))
+    assert choose([items, strings], [Argument("Order", frozenset({"Item", "Object"}))]) == [items]
     varargs = Candidate("f(String[])", ("String[]",), varargs=True)
-    assert choose([varargs, ints], ["String", "String"]) == [varargs]
+    assert choose([varargs, ints], [Argument("String"), Argument("String")]) == [varargs]
 
 
 def test_imports_reach_files_and_externals_and_static_members_their_class() -> None:
@@ -160,3 +165,35 @@ def test_junit_tests_setups_and_entry_points() -> None:
     entry = dict(conventions.roles(main_file, conventions.configure({}), tree).entry_points)
     assert entry["com.shop.service.Checkout.main"] == "main method"
     assert entry["com.shop.service.Checkout.pay"] == "public API"
+
+
+def test_anonymous_classes_enum_constants_and_super_without_extends() -> None:
+    linked = link_snippet(
+        {
+            ROOT + "I.java": "package p;\ninterface I { void m(); }\n",
+            ROOT + "E.java": "package p;\nenum E {\n  A { void go() {} };\n  void go() {}\n"
+            "  static void run() { A.go(); }\n}\n",
+            ROOT + "C.java": "package p;\nclass C implements Cloneable {\n"
+            "  Object copy() throws Exception {\n    new I() { public void m() {} };\n"
+            "    return super.clone();\n  }\n}\n",
+        }
+    )
+    calls = linked.calls()
+    assert not [pair for pair in calls if pair[0] == "p.C.copy" and pair[1] == "p.I"]
+    assert calls[("p.C.copy", "java.lang.Object.clone")][0] == "inferred"
+    assert calls[("p.E.run", "p.E.go")][0] == "inferred"
+    assert ("p.E.run", "p.E.A.go") not in calls
+
+
+def test_overloads_by_the_declared_results_and_hierarchy_of_arguments() -> None:
+    assert_calls(
+        {
+            ROOT + "Base.java": "package p;\nclass Base {}\n",
+            ROOT + "Sub.java": "package p;\nclass Sub extends Base {}\n",
+            ROOT + "O.java": "package p;\nclass O {\n  void f(Base b) {}\n  void f(String s) {}\n"
+            "  Sub make() { return new Sub(); }\n  void g() { f(make()); }\n}\n",
+        },
+        ("p.O.make", "p.Sub", "exact"),
+        ("p.O.g", "p.O.make", "exact"),
+        ("p.O.g", "p.O.f(Base)", "exact"),
+    )

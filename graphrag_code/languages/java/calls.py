@@ -12,8 +12,8 @@ type's (`java.util.AbstractList.add`).
 
 from __future__ import annotations
 
-from ...model import Attribute, Call, DeclaredAs, Expr, InstanceOf, Name, Resolution
-from .overloads import choose
+from ...model import Attribute, Call, InstanceOf, Name, Resolution
+from .overloads import Argument, choose
 from .resolver import Found, JavaResolver
 from .syntax import NEW
 
@@ -25,7 +25,14 @@ _NONE: Targets = ([], None)
 
 def call_targets(resolver: JavaResolver, call: Call, scope: str, line: int) -> Targets:
     callee = call.callee
-    arguments = [_argument_type(resolver, value, scope, line) for _, value in call.arguments]
+    arguments = [resolver.argument(value, scope, line) for _, value in call.arguments]
+    if isinstance(callee, InstanceOf) and isinstance(callee.classes, Name):
+        # an anonymous class: its superclass's constructor runs, none of an interface's
+        created = resolver.type_of(callee.classes.dotted, scope)
+        symbol = None if created is None or created.external else resolver.symbol(created.name)
+        if symbol is None or symbol.declared_as == "interface":
+            return _NONE
+        return _construct(resolver, created, arguments)
     if isinstance(callee, Name):
         dotted = callee.dotted
         if dotted[0] == NEW:
@@ -54,24 +61,8 @@ def call_targets(resolver: JavaResolver, call: Call, scope: str, line: int) -> T
     return _methods(resolver, owner.name, callee.name, arguments, tier)
 
 
-def _argument_type(resolver: JavaResolver, value: Expr, scope: str, line: int) -> str | None:
-    """The simple name of an argument's type where it is evident (a literal, a declared
-    name, `new T()`, a cast), else None."""
-    if isinstance(value, DeclaredAs):
-        return value.classes[0][-1]
-    if isinstance(value, InstanceOf) and isinstance(value.classes, Name):
-        return value.classes.dotted[-1]
-    if isinstance(value, Name) and len(value.dotted) == 1:
-        bindings = resolver.lookups.index.scope_bindings.get(scope, {}).get(value.dotted)
-        if bindings:
-            declared = [b for b in bindings if b.kind == "annotation" and b.line <= line]
-            if declared:
-                return declared[-1].value[-1]
-    return None
-
-
 def _methods(
-    resolver: JavaResolver, cls: str, name: str, arguments: list[str | None], tier: Resolution
+    resolver: JavaResolver, cls: str, name: str, arguments: list[Argument | None], tier: Resolution
 ) -> Targets:
     candidates = resolver.methods(cls, name)
     if not candidates:
@@ -86,7 +77,7 @@ def _methods(
 
 
 def _unqualified(
-    resolver: JavaResolver, name: str, scope: str, arguments: list[str | None]
+    resolver: JavaResolver, name: str, scope: str, arguments: list[Argument | None]
 ) -> Targets:
     classes = resolver.classes_around(scope)
     for cls in classes:
@@ -109,7 +100,7 @@ def _unqualified(
 
 
 def _construct(
-    resolver: JavaResolver, created: Found | None, arguments: list[str | None]
+    resolver: JavaResolver, created: Found | None, arguments: list[Argument | None]
 ) -> Targets:
     if created is None:
         return _NONE

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["Candidate", "choose"]
+__all__ = ["Argument", "Candidate", "choose"]
 
 _WIDENING = {
     "byte": ("short", "int", "long", "float", "double"),
@@ -24,7 +24,17 @@ _BOXES = {
 }  # fmt: skip
 _UNBOXES = {box: primitive for primitive, box in _BOXES.items()}
 _ANY_REFERENCE = frozenset({"Object", "Serializable", "Comparable"})
-_STRING_SUPERS = frozenset({"CharSequence"}) | _ANY_REFERENCE
+# the supertypes of the JDK's types an argument most often has (an exact hierarchy: any other
+# reference parameter never fits them)
+_JDK_SUPERS = {
+    "String": frozenset({"CharSequence", "Comparable", "Serializable", "Object"}),
+    "StringBuilder": frozenset({"CharSequence", "Appendable", "Serializable", "Object"}),
+    **{
+        box: frozenset({"Comparable", "Serializable", "Object"})
+        | ({"Number"} if box not in ("Boolean", "Character") else set())
+        for box in _UNBOXES
+    },
+}
 
 
 @dataclass(frozen=True)
@@ -34,14 +44,33 @@ class Candidate:
     varargs: bool = False
 
 
-def _fits(argument: str | None, parameter: str) -> int:
-    """How well an argument of a type fits a parameter: 3 exactly, 2 by widening or
-    (un)boxing, 1 maybe (unknown argument, a reference parameter), 0 never."""
+@dataclass(frozen=True)
+class Argument:
+    """An argument's type: its simple name and, where its whole hierarchy is known, the
+    simple names of its supertypes (None: it may have others)."""
+
+    name: str
+    supers: frozenset[str] | None = None
+
+
+def _fits(argument: Argument | None, parameter: str) -> int:
+    """How well an argument of a type fits a parameter: 3 exactly, 2 by widening, (un)boxing
+    or a supertype, 1 maybe (unknown argument, a reference parameter), 0 never."""
     if argument is None:
         return 1
+    is_variable = len(parameter) <= 2 and parameter[:1].isupper()  # `T`, `E2`
+    supers = argument.supers if argument.supers is not None else _JDK_SUPERS.get(argument.name)
+    if supers is not None and argument.name != parameter and parameter not in _BOXES:
+        if parameter in supers:
+            return 2
+        if not is_variable and argument.name not in _UNBOXES:
+            return 0
+    return _fits_name(argument.name, parameter, is_variable)
+
+
+def _fits_name(argument: str, parameter: str, is_variable: bool) -> int:
     if argument == parameter:
         return 3
-    is_variable = len(parameter) <= 2 and parameter[:1].isupper()  # `T`, `E2`
     if argument in _BOXES:  # a primitive
         if parameter in _WIDENING.get(argument, ()) or parameter == _BOXES[argument]:
             return 2
@@ -51,8 +80,8 @@ def _fits(argument: str | None, parameter: str) -> int:
         return 2 if unboxed == parameter or parameter in _WIDENING.get(unboxed or "", ()) else 0
     if argument == "null":
         return 1
-    if argument == "String":
-        return 1 if parameter in _STRING_SUPERS or is_variable else 0
+    if argument in _UNBOXES:  # a box, a reference parameter other than its supertypes
+        return 1 if is_variable else 0
     if parameter == "String":
         return 0
     return 1
@@ -63,7 +92,7 @@ def _arity(candidate: Candidate, count: int) -> bool:
     return count == size or (candidate.varargs and count >= size - 1)
 
 
-def _score(candidate: Candidate, arguments: Sequence[str | None]) -> int:
+def _score(candidate: Candidate, arguments: Sequence[Argument | None]) -> int:
     total = 0
     for at, argument in enumerate(arguments):
         if candidate.varargs and at >= len(candidate.types) - 1:
@@ -77,7 +106,9 @@ def _score(candidate: Candidate, arguments: Sequence[str | None]) -> int:
     return total
 
 
-def choose(candidates: Sequence[Candidate], arguments: Sequence[str | None]) -> list[Candidate]:
+def choose(
+    candidates: Sequence[Candidate], arguments: Sequence[Argument | None]
+) -> list[Candidate]:
     """The candidates a call with arguments of these types (None: unknown) may run: one
     where the call says which, several where it does not, none where no arity fits."""
     if len(candidates) == 1:

@@ -23,7 +23,8 @@ it is and shifts when one is added above.
 What the linker reads besides: imports (`module` the qualifier, `name` the last part or
 `*`; a static import looks the same: the linker tells a member from a nested type), call
 sites (`syntax.expression` records as `CallSite.value`; `new T(…)` has callee ("new", T…),
-`this(…)` / `super(…)` ("this",) / ("super",); a call's line is its name's), bindings of
+its value's callee `InstanceOf(T)` where it declares an anonymous class; `this(…)` /
+`super(…)` ("this",) / ("super",); a call's line is its name's), bindings of
 names to declared types (parameters, locals, fields, `for`, `catch`, resources,
 `instanceof` patterns; `var x = new T()` / a cast / a literal as "annotation", `var x =
 f()` as "call" of the site's callee, `var x = y` as "alias"), the package as the module's
@@ -46,6 +47,7 @@ from ...model import (
     Dotted,
     Expr,
     ImportStatement,
+    InstanceOf,
     Name,
     ParsedFile,
     Symbol,
@@ -241,6 +243,9 @@ class _FileReader:
             CallSite(enum, (NEW, enum_name), line, at=node.start_byte,
                      value=Call(_new_callee((enum_name,)), arguments(args)))
         )  # fmt: skip
+        self.bindings.append(
+            Binding(enum, (node_text(name_node),), (enum_name,), "annotation", line)
+        )
         if args is not None:
             self._code(args, enum, enum)
         body = node.child_by_field_name("body")
@@ -354,12 +359,13 @@ class _FileReader:
         if created is None:
             return False
         self._type_uses(declared, scope, "annotation")
+        body = next((c for c in node.named_children if c.type == "class_body"), None)
+        # an anonymous class's creation: its callee the instance, not the type's constructor
+        made = _new_callee(created) if body is None else InstanceOf(Name(created))
         self.calls.append(
             CallSite(scope, (NEW, *created), first_line(node), at=node.start_byte,
-                     value=Call(_new_callee(created),
-                                arguments(node.child_by_field_name("arguments"))))
+                     value=Call(made, arguments(node.child_by_field_name("arguments"))))
         )  # fmt: skip
-        body = next((c for c in node.named_children if c.type == "class_body"), None)
         if body is None:
             return False
         for child in node.named_children:

@@ -27,7 +27,7 @@ from ...model import (
     Symbol,
     SymbolKind,
 )
-from .overloads import Candidate
+from .overloads import Argument, Candidate
 from .parser import PACKAGE
 
 __all__ = ["Found", "JavaProject", "JavaResolver", "Resolvers"]
@@ -196,11 +196,11 @@ class JavaResolver:
         statement = self.single.get(name)
         if statement is not None:
             qualified = f"{statement.module}.{name}"
-            return (
-                Found(qualified)
-                if _is_class(self.lookups.symbol(qualified))
-                else Found(qualified, external=True)
-            )
+            if _is_class(self.lookups.symbol(qualified)):
+                return Found(qualified)
+            if self.lookups.symbol(statement.module) is None and _names_type(name):
+                return Found(qualified, external=True)
+            return None  # a static import of a method or field
         in_package = self.project.types.get(self.package, {}).get(name)
         if in_package is not None:
             self.lookups.symbol(in_package)
@@ -235,6 +235,21 @@ class JavaResolver:
             if typed is not None and typed.name != cls:
                 found.append(typed)
         return found
+
+    def superclass(self, cls: str) -> Found | None:
+        """What `super.` names in `cls`: the class it extends, else `java.lang.Object`."""
+        symbol = self.symbol(cls)
+        resolver = self if cls in self._own else self.resolvers.of_symbol(cls)
+        if symbol is None or resolver is None:
+            return None
+        if symbol.bases and symbol.declared_as not in ("interface", "anonymous class"):
+            return resolver.type_of(symbol.bases[0], symbol.parent)
+        if symbol.declared_as == "anonymous class" and symbol.bases:
+            base = resolver.type_of(symbol.bases[0], symbol.parent)
+            base_symbol = None if base is None or base.external else self.lookups.symbol(base.name)
+            if base_symbol is None or base_symbol.declared_as != "interface":
+                return base
+        return Found("java.lang.Object", external=True)
 
     def external_supertype(self, cls: str) -> str | None:
         """The first external supertype of `cls` or of its internal supertypes."""
@@ -300,7 +315,89 @@ class JavaResolver:
             bindings = self.lookups.index.scope_bindings.get(around, {}).get((name,))
             if bindings:
                 return self._binding_type(_latest(bindings, line), line)
+        statement = self.single.get(name)
+        if statement is not None and _is_class(self.lookups.symbol(statement.module)):
+            return self.field_type(statement.module, name)  # a static import of a field
         return None
+
+    def declared(self, name: str, scope: str, line: int) -> str | None:
+        """The type a local, parameter or field `name` is declared with, as written (its
+        last part: `int`, `String[]`, `Node`)."""
+        for around in self.scopes(scope):
+            if _is_class(self.symbol(around)):
+                for current in self.supertypes(around):
+                    fields = self.lookups.attribute_bindings(current, name)
+                    if fields:
+                        return fields[0].value[-1]
+                continue
+            local = self.lookups.index.scope_bindings.get(around, {}).get((name,))
+            if local:
+                binding = _latest(local, line)
+                if binding.kind == "annotation":
+                    return binding.value[-1]
+                found = self._binding_type(binding, line)
+                return found.name.rpartition(".")[2] if found is not None else None
+        return None
+
+    def argument(self, expr: Expr, scope: str, line: int) -> Argument | None:
+        """An argument's type where it is evident: a literal, a declared name, `new T()`, a
+        cast, a field, a call's declared result."""
+        if isinstance(expr, DeclaredAs):
+            return Argument(expr.classes[0][-1])
+        found: Found | None = None
+        if isinstance(expr, Name) and len(expr.dotted) == 1 and expr.dotted[0] != "this":
+            declared = self.declared(expr.dotted[0], scope, line)
+            if declared is None:
+                return None
+            found = self.type_of((declared,), scope)
+            if found is None or found.external:
+                return Argument(declared)
+        elif isinstance(expr, Name) and len(expr.dotted) > 1:
+            owner, _ = self.receiver(expr.dotted[:-1], scope, line)
+            if owner is None or owner.external:
+                return None
+            for current in self.supertypes(owner.name):
+                bindings = self.lookups.attribute_bindings(current, expr.dotted[-1])
+                if bindings:
+                    found = self.type_of(bindings[0].value, current)
+                    if found is None or found.external:
+                        return Argument(bindings[0].value[-1])
+                    break
+        elif isinstance(expr, Call):
+            return self._result_argument(expr, scope, line)
+        else:
+            found = self.value_type(expr, scope, line)
+        if found is None:
+            return None
+        return self._argument_of(found)
+
+    def _argument_of(self, found: Found) -> Argument:
+        simple = found.name.rpartition(".")[2]
+        if found.external or self.external_supertype(found.name) is not None:
+            return Argument(simple)
+        names = frozenset(name.rpartition(".")[2] for name in self.supertypes(found.name))
+        return Argument(simple, names | {"Object"})
+
+    def _result_argument(self, call: Call, scope: str, line: int) -> Argument | None:
+        from .calls import call_targets
+
+        targets, _ = call_targets(self, call, scope, line)
+        if len(targets) != 1 or targets[0].external:
+            return None
+        method = self.lookups.symbol(targets[0].name)
+        if method is None:
+            return None
+        if method.kind == SymbolKind.CLASS:
+            return self._argument_of(Found(method.qualified_name))
+        if method.declared_as == "constructor":
+            return self._argument_of(Found(method.parent))
+        if method.returns is None:
+            return None
+        resolver = self.resolvers.of_symbol(method.qualified_name)
+        typed = resolver.type_of(method.returns, method.qualified_name) if resolver else None
+        if typed is None or typed.external:
+            return Argument(method.returns[-1])
+        return self._argument_of(typed)
 
     def _binding_type(self, binding: Binding, line: int) -> Found | None:
         if binding.kind == "annotation":
@@ -367,8 +464,7 @@ class JavaResolver:
         if head == "this":
             found = Found(classes[0]) if classes else None
         elif head == "super":
-            supers = self.direct_supertypes(classes[0]) if classes else []
-            found = supers[0] if supers else None
+            found = self.superclass(classes[0]) if classes else None
         else:
             found = self.name_type(head, scope, line)
             if found is None:
@@ -379,6 +475,10 @@ class JavaResolver:
                     ):
                         found, rest, static = typed, dotted[size:], True
                         break
+        if static and found is not None and not found.external:
+            symbol = self.lookups.symbol(found.name)
+            if symbol is not None and symbol.declared_as == "enum constant":
+                found, static = Found(symbol.parent), False  # a value of its enum
         for part in rest:
             if found is None or found.external:
                 return None, False
@@ -392,6 +492,11 @@ class JavaResolver:
                     continue
             found, static = field_type, False
         return found, static
+
+
+def _names_type(name: str) -> bool:
+    """Whether a statically imported name may be a nested type: not `max`, not `UTF_8`."""
+    return name[:1].isupper() and not (name.isupper() and ("_" in name or len(name) > 4))
 
 
 def _is_class(symbol: Symbol | None) -> bool:
