@@ -66,7 +66,7 @@ def test_overloads_by_arity_then_by_evident_types_else_many() -> None:
         {
             ROOT + "O.java": "package p;\nclass O {\n  void f(int x) {}\n  void f(String s) {}\n"
             '  void f(int a, int b) {}\n  void g(Object o) {\n    f(1, 2);\n    f("s");\n'
-            "    String s = null;\n    f(s);\n    f(o.hashCode());\n  }\n}\n",
+            "    String s = null;\n    f(s);\n    f(o.get());\n  }\n}\n",
         },
         ("p.O.g", "p.O.f(int,int)", "exact"),
         ("p.O.g", "p.O.f(String)", "exact"),
@@ -196,4 +196,18 @@ def test_overloads_by_the_declared_results_and_hierarchy_of_arguments() -> None:
         ("p.O.make", "p.Sub", "exact"),
         ("p.O.g", "p.O.make", "exact"),
         ("p.O.g", "p.O.f(Base)", "exact"),
+    )
+
+
+def test_arguments_typed_by_operators_arrays_and_fixed_arity_first() -> None:
+    assert_calls(
+        {
+            ROOT
+            + "V.java": "package p;\nclass V {\n  void h(String s) {}\n  void h(String... ss) {}\n"
+            "  void k(int i) {}\n  void k(String s) {}\n"
+            '  void g(int n, V[] vs) {\n    h("a" + n);\n    k(n > 1 ? n : 2);\n'
+            "    vs[0].k(--n);\n  }\n}\n",
+        },
+        ("p.V.g", "p.V.h(String)", "exact"),
+        ("p.V.g", "p.V.k(int)", None),
     )

@@ -116,9 +116,14 @@ def choose(
     fitting = [c for c in candidates if _arity(c, len(arguments))]
     if len(fitting) <= 1:
         return fitting
-    fixed = [c for c in fitting if not c.varargs or len(c.types) == len(arguments)]
-    fitting = fixed or fitting  # javac tries the calls without varargs first
-    scored = [(score, c) for c in fitting if (score := _score(c, arguments)) >= 0]
+    # javac tries the calls without varargs first: an array parameter takes an array then
+    fixed = [
+        (score, c)
+        for c in fitting
+        if len(c.types) == len(arguments)
+        and (score := _score(Candidate(c.name, c.types), arguments)) >= 0
+    ]
+    scored = fixed or [(score, c) for c in fitting if (score := _score(c, arguments)) >= 0]
     if not scored:
         return fitting
     best = max(score for score, _ in scored)

@@ -23,7 +23,9 @@ from ...model import (
     Expr,
     InstanceOf,
     Name,
+    OneOf,
     ParsedFile,
+    Subscript,
     Symbol,
     SymbolKind,
 )
@@ -50,6 +52,20 @@ _JAVA_LANG = frozenset(
         "Readable",
     }
 )  # fmt: skip
+# what common JDK methods return, by name: the type of an argument that is such a call
+_JDK_RESULTS = {
+    **dict.fromkeys(
+        ("toString", "name", "getName", "getSimpleName", "trim", "substring", "toLowerCase",
+         "toUpperCase", "replace", "format", "valueOf", "strip", "getMessage"), "String"
+    ),
+    **dict.fromkeys(("hashCode", "size", "length", "indexOf", "intValue", "ordinal"), "int"),
+    **dict.fromkeys(("equals", "isEmpty", "contains", "startsWith", "endsWith"), "boolean"),
+    "charAt": "char",
+    "longValue": "long",
+    "doubleValue": "double",
+    "toCharArray": "char[]",
+}  # fmt: skip
+_NUMERIC = ("byte", "short", "char", "int", "long", "float", "double")
 _PRIMITIVES = frozenset({"int", "long", "short", "byte", "char", "float", "double", "boolean"})
 _MAX_SUPERS = 64  # types visited along one type's supertypes
 
@@ -365,6 +381,16 @@ class JavaResolver:
                     break
         elif isinstance(expr, Call):
             return self._result_argument(expr, scope, line)
+        elif isinstance(expr, OneOf):
+            return _common([self.argument(option, scope, line) for option in expr.options])
+        elif isinstance(expr, Subscript) and isinstance(expr.value, Name):
+            dotted = expr.value.dotted
+            array = self.declared(dotted[0], scope, line) if len(dotted) == 1 else None
+            if array is None or not array.endswith("[]"):
+                return None
+            found = self.type_of((array[:-2],), scope)
+            if found is None or found.external:
+                return Argument(array[:-2])
         else:
             found = self.value_type(expr, scope, line)
         if found is None:
@@ -382,7 +408,10 @@ class JavaResolver:
         from .calls import call_targets
 
         targets, _ = call_targets(self, call, scope, line)
-        if len(targets) != 1 or targets[0].external:
+        if len(targets) == 1 and targets[0].external:
+            known = _JDK_RESULTS.get(targets[0].name.rpartition(".")[2])
+            return Argument(known) if known is not None else None
+        if len(targets) != 1:
             return None
         method = self.lookups.symbol(targets[0].name)
         if method is None:
@@ -482,7 +511,8 @@ class JavaResolver:
         for part in rest:
             if found is None or found.external:
                 return None, False
-            if part == "this":
+            if part == "this":  # `Outer.this`
+                static = False
                 continue
             field_type = self.field_type(found.name, part)
             if field_type is None and static:
@@ -492,6 +522,19 @@ class JavaResolver:
                     continue
             found, static = field_type, False
         return found, static
+
+
+def _common(found: list[Argument | None]) -> Argument | None:
+    """The type of `a ? b : c` or `a + b`: the one both have, the wider of two numbers."""
+    names = [argument.name for argument in found if argument is not None]
+    if len(names) != len(found) or not names:
+        return None
+    if "String" in names:
+        return Argument("String")
+    numeric = [name for name in _NUMERIC if name in names]
+    if len(set(names)) == 1:
+        return found[0]
+    return Argument(numeric[-1]) if len(numeric) == len(set(names)) else None
 
 
 def _names_type(name: str) -> bool:

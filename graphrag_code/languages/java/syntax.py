@@ -6,7 +6,8 @@ Expressions (`expression`): a name or a chain of field accesses on a name is `Na
 `Name((m,))` (unqualified) or `Attribute(receiver, m)`; `new T(…)` and a cast `(T) x` are
 `InstanceOf(Name(T))`; a literal is `DeclaredAs` its type (`"s"` String, `1` int, `1L`
 long, `null` the type `null`); a field of any other expression `Attribute`; an element
-`Subscript`; anything else `Opaque`.
+`Subscript`; an operation `OneOf` its operands (`DeclaredAs` boolean for a comparison, String
+for a `+` with a string literal), `c ? a : b` `OneOf` a and b; anything else `Opaque`.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from ...model import (
     Expr,
     InstanceOf,
     Name,
+    OneOf,
     Subscript,
 )
 from ...parsing.treesitter import node_text
@@ -43,6 +45,7 @@ _LITERALS = {
     "class_literal": "Class",
 }
 _PASS_THROUGH = frozenset({"parenthesized_expression"})
+_BOOLEAN_OPERATORS = frozenset({"==", "!=", "<", ">", "<=", ">=", "&&", "||", "!", "instanceof"})
 
 
 def type_dotted(node: ts.Node | None) -> Dotted | None:
@@ -141,10 +144,30 @@ def expression(node: ts.Node | None) -> Expr:
         )
     if kind == "array_access":
         return Subscript(expression(node.child_by_field_name("array")), OPAQUE)
+    if kind in ("binary_expression", "unary_expression", "update_expression"):
+        return _operation(node)
+    if kind == "ternary_expression":
+        return OneOf(
+            (expression(node.child_by_field_name("consequence")),
+             expression(node.child_by_field_name("alternative")))
+        )  # fmt: skip
     literal = literal_type(node)
     if literal is not None:
         return DeclaredAs(((literal,),))
     return OPAQUE
+
+
+def _operation(node: ts.Node) -> Expr:
+    """An operator's result: `boolean` for comparisons and logic, `String` for a `+` with a
+    string, else the operands' (the wider numeric type of the two: `resolver.argument`)."""
+    operator = node.child_by_field_name("operator")
+    symbol = node_text(operator) if operator is not None else ""
+    if symbol in _BOOLEAN_OPERATORS:
+        return DeclaredAs((("boolean",),))
+    operands = tuple(expression(child) for child in node.named_children)
+    if symbol == "+" and DeclaredAs((("String",),)) in operands:
+        return DeclaredAs((("String",),))
+    return operands[0] if len(operands) == 1 else OneOf(operands)
 
 
 def callee(node: ts.Node) -> Expr:
