@@ -140,6 +140,9 @@ class JavaResolver:
         self.stars = [s.module for s in parsed.imports if s.name == "*"]
         self._own = {s.qualified_name: s for s in parsed.symbols if s.ordinal == 1}
         self._types: dict[tuple[Dotted, str], Found | None] = {}
+        # per link: the same lookups (and so the same modules consulted) every time
+        self._supertypes: dict[str, list[str]] = {}
+        self._direct: dict[str, list[Found]] = {}
         self._calls = {(c.scope, c.line, c.callee): c for c in parsed.calls}
 
     # -- symbols and scopes -------------------------------------------------------------------
@@ -231,7 +234,10 @@ class JavaResolver:
 
     def supertypes(self, cls: str) -> list[str]:
         """`cls` and its internal supertypes, breadth first (superclasses before interfaces)."""
-        order = [cls]
+        known = self._supertypes.get(cls)
+        if known is not None:
+            return known
+        order = self._supertypes[cls] = [cls]
         for current in order:
             if len(order) >= _MAX_SUPERS:
                 break
@@ -241,6 +247,12 @@ class JavaResolver:
         return order
 
     def direct_supertypes(self, cls: str) -> list[Found]:
+        known = self._direct.get(cls)
+        if known is None:
+            known = self._direct[cls] = self._direct_supertypes(cls)
+        return known
+
+    def _direct_supertypes(self, cls: str) -> list[Found]:
         symbol = self.symbol(cls)
         resolver = self if cls in self._own else self.resolvers.of_symbol(cls)
         if symbol is None or resolver is None:
