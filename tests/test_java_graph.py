@@ -1,5 +1,6 @@
 """Java indexed into the real Neo4j, once for the module: the report, the stored edges as
-linked offline, callers and callees of an overload, search and `tests-for` on `java_shop`."""
+linked offline, callers and callees of an overload, search and `tests-for` on `java_shop`;
+last (it wipes the database), an incremental run that ends where a clean index ends."""
 
 from __future__ import annotations
 
@@ -12,11 +13,13 @@ import pytest
 from graphrag_code.codegraph import CodeGraph
 from graphrag_code.embedding import HashingEmbedder
 from graphrag_code.graph.client import Neo4jClient
+from graphrag_code.ingest.pipeline import build_graph
 from graphrag_code.ingest.report import IngestReport
 from graphrag_code.settings import Settings
 
 from .conftest import drop_search_indexes, wipe
 from .linking_helpers import assert_stored_as_linked, link_folder
+from .relinking import assert_same_as_clean_index, write_file
 
 SHOP = Path(__file__).parent / "fixtures" / "java_shop"
 REPO = "javashop"
@@ -66,3 +69,28 @@ def test_tests_for_a_method_reached_from_a_junit_test(indexed: Indexed) -> None:
     graph, _, _ = indexed
     tests = {t.qualified_name for t in graph.tests_for("Checkout.pay", repo=REPO).tests}
     assert tests == {"com.shop.service.CheckoutTest.halvesTheTotal"}
+
+
+def test_incremental_java_run_equals_a_clean_index(neo4j: Neo4jClient, tmp_path: Path) -> None:
+    """A class appearing in the package that a call named, and an overload renaming the
+    method another file calls: the files that read them are linked again."""
+    work = tmp_path / "work"
+    root = "src/main/java/p/"
+    write_file(work, root + "Base.java", "package p;\nclass Base {\n  void m(Object o) {}\n}\n")
+    write_file(
+        work, root + "Use.java",
+        "package p;\nclass Use {\n  void run() {\n    new Base().m(\"s\");\n  }\n}\n",
+    )  # fmt: skip
+    # Later names nothing of the repository but a class that does not exist yet
+    write_file(
+        work, root + "Later.java", "package p;\nclass Later {\n  void run() { Helper.go(); }\n}\n"
+    )
+    assert build_graph(work, neo4j, repo="inc", state_dir=tmp_path / "state").mode != "incremental"
+    write_file(
+        work, root + "Base.java",
+        "package p;\nclass Base {\n  void m(Object o) {}\n  void m(String s) {}\n}\n",
+    )  # fmt: skip
+    write_file(work, root + "Helper.java", "package p;\nclass Helper {\n  static void go() {}\n}\n")
+    report = build_graph(work, neo4j, repo="inc", state_dir=tmp_path / "state")
+    assert report.mode == "incremental"
+    assert_same_as_clean_index(neo4j, work, tmp_path, "inc")

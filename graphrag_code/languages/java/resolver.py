@@ -200,6 +200,9 @@ class JavaResolver:
         return None
 
     def _simple_type(self, name: str, scope: str) -> Found | None:
+        # a type of this name declared anywhere later may be the one meant (incremental runs
+        # relink the files that read a name whose declarations changed)
+        self.lookups.names_consulted.add(name)
         for around in self.scopes(scope):
             for qualified in self.lookups.members(around, name):
                 if _is_class(self.symbol(qualified)):
