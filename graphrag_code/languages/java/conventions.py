@@ -19,8 +19,21 @@ from collections.abc import Mapping
 from ...conventions.base import ClassTree, ConventionConfig, FileRoles, TestUnit
 from ...model import ParsedFile, Symbol, SymbolKind
 
-__all__ = ["JavaConventions", "is_test_path"]
+__all__ = ["BUILTIN_METHODS", "JavaConventions", "is_test_path"]
 
+# methods of the JDK's strings, collections, streams, builders and `Object`: an unresolved call
+# by one of these names says nothing of which repository method runs (the tests stage's
+# namesakes skip them)
+BUILTIN_METHODS = frozenset(
+    {"toString", "equals", "hashCode", "getClass", "compareTo", "clone", "get", "set", "put",
+     "add", "addAll", "remove", "removeAll", "clear", "size", "isEmpty", "contains",
+     "containsKey", "containsValue", "keySet", "values", "entrySet", "iterator", "hasNext",
+     "next", "stream", "map", "filter", "collect", "forEach", "reduce", "sorted", "toList",
+     "toArray", "of", "valueOf", "append", "length", "charAt", "substring", "indexOf",
+     "startsWith", "endsWith", "trim", "split", "replace", "format", "println", "print",
+     "close", "read", "write", "flush", "run", "start", "call", "apply", "accept", "test",
+     "getKey", "getValue", "orElse", "isPresent", "ifPresent", "join", "name", "ordinal"}
+)  # fmt: skip
 _TESTS = frozenset({"Test", "ParameterizedTest", "RepeatedTest", "TestFactory", "TestTemplate"})
 _SETUPS = frozenset(
     {"BeforeEach", "AfterEach", "BeforeAll", "AfterAll", "Before", "After", "BeforeClass",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..base import Language
-from .conventions import JavaConventions, is_test_path
+from .conventions import BUILTIN_METHODS, JavaConventions, is_test_path
 from .linker import JavaLinker
 from .modules import guess_java_module, java_module_names
 from .parser import JAVA_SUFFIXES, JavaParser
@@ -21,5 +21,5 @@ JAVA = Language(
     conventions=JavaConventions(),
     guess_module=guess_java_module,
     test_path=is_test_path,
-    constructor=None,
+    builtin_methods=BUILTIN_METHODS,
 )
