@@ -211,3 +211,15 @@ def test_arguments_typed_by_operators_arrays_and_fixed_arity_first() -> None:
         ("p.V.g", "p.V.h(String)", "exact"),
         ("p.V.g", "p.V.k(int)", None),
     )
+
+
+def test_elements_of_declared_generic_containers() -> None:
+    assert_calls(
+        {
+            ROOT + "N.java": "package p;\nimport java.util.List;\nimport java.util.Map;\n"
+            "class N {\n  void open() {}\n  private Map<String, N> byName;\n"
+            '  void g(List<N> nodes) {\n    nodes.get(0).open();\n    byName.get("a").open();\n'
+            "  }\n}\n",
+        },
+        ("p.N.g", "p.N.open", "inferred"),
+    )

@@ -5,7 +5,8 @@ of statically imported ones), static calls through a type's name (`Orders.load()
 constructors (`new T(…)`: T's constructor, or T itself when it declares none; `this(…)`,
 `super(…)`). `inferred`: calls on a value whose type its declaration says (locals, `var`
 from `new`, a cast or a call, parameters, fields, a call's declared result, `this.`,
-`super.`). Overloads by `overloads.choose`; several left: tier `many` to each. A method no
+`super.`, the element a declared `List<T>` / `Map<K, T>` / `Optional<T>` … gives by `get`,
+`next`, `orElse` …). Overloads by `overloads.choose`; several left: tier `many` to each. A method no
 type of the repository declares, on a type with an external supertype, is that external
 type's (`java.util.AbstractList.add`).
 """

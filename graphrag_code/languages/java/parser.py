@@ -56,7 +56,17 @@ from ...model import (
 )
 from ...parsing.records import clipped_signature, line_count
 from ...parsing.treesitter import first_line, last_line, node_text, remembered_texts, syntax_issues
-from .syntax import NEW, arguments, callee, erased_text, expression, javadoc, type_dotted
+from .syntax import (
+    ITEM,
+    NEW,
+    arguments,
+    callee,
+    element_type,
+    erased_text,
+    expression,
+    javadoc,
+    type_dotted,
+)
 
 __all__ = ["JAVA_SUFFIXES", "PACKAGE", "JavaParser"]
 
@@ -265,9 +275,7 @@ class _FileReader:
         for declarator in node.children_by_field_name("declarator"):
             name = declarator.child_by_field_name("name")
             if name is not None and dotted is not None:
-                self.bindings.append(
-                    Binding(cls, (node_text(name),), dotted, "annotation", first_line(name))
-                )
+                self._bind(cls, node_text(name), dotted, declared, first_line(name))
             value = declarator.child_by_field_name("value")
             if value is not None:
                 self._code(value, cls, cls)
@@ -290,9 +298,17 @@ class _FileReader:
                 dotted = type_dotted(declared)
             self._type_uses(declared, scope, "annotation")
             if name is not None and dotted is not None:
-                self.bindings.append(
-                    Binding(scope, (node_text(name),), dotted, "annotation", first_line(name))
-                )
+                self._bind(scope, node_text(name), dotted, declared, first_line(name))
+
+    def _bind(
+        self, scope: str, name: str, dotted: Dotted, declared: ts.Node | None, line: int
+    ) -> None:
+        """A name's declared type, and its elements' (`<item>`) where the type has type
+        arguments (`List<Node>`: Node; `Map<K, V>`: V)."""
+        self.bindings.append(Binding(scope, (name,), dotted, "annotation", line))
+        item = element_type(declared)
+        if item is not None:
+            self.bindings.append(Binding(scope, (name, ITEM), item, "annotation", line))
 
     def _symbol(
         self, node: ts.Node, qualified: str, name: str, kind: SymbolKind, parent: str,
@@ -394,7 +410,7 @@ class _FileReader:
             target = (node_text(name),)
             line = first_line(name)
             if dotted is not None:
-                self.bindings.append(Binding(scope, target, dotted, "annotation", line))
+                self._bind(scope, target[0], dotted, declared, line)
                 continue
             value = declarator.child_by_field_name("value")
             binding = _inferred(scope, target, value, line)
@@ -412,9 +428,7 @@ class _FileReader:
         name = node.child_by_field_name("name")
         dotted = type_dotted(declared)
         if name is not None and dotted is not None:
-            self.bindings.append(
-                Binding(scope, (node_text(name),), dotted, "annotation", first_line(name))
-            )
+            self._bind(scope, node_text(name), dotted, declared, first_line(name))
 
     def _instanceof(self, node: ts.Node, scope: str) -> None:
         declared = node.child_by_field_name("right")

@@ -31,6 +31,7 @@ from ...model import (
 )
 from .overloads import Argument, Candidate
 from .parser import PACKAGE
+from .syntax import ITEM
 
 __all__ = ["Found", "JavaProject", "JavaResolver", "Resolvers"]
 
@@ -65,6 +66,12 @@ _JDK_RESULTS = {
     "doubleValue": "double",
     "toCharArray": "char[]",
 }  # fmt: skip
+# the methods of the JDK's containers that give one of their elements
+_ELEMENT_METHODS = frozenset(
+    {"get", "getFirst", "getLast", "next", "previous", "peek", "poll", "pop", "element",
+     "orElse", "orElseThrow", "orElseGet", "first", "last", "firstElement", "lastElement",
+     "remove", "take"}
+)  # fmt: skip
 _NUMERIC = ("byte", "short", "char", "int", "long", "float", "double")
 _PRIMITIVES = frozenset({"int", "long", "short", "byte", "char", "float", "double", "boolean"})
 _MAX_SUPERS = 64  # types visited along one type's supertypes
@@ -475,6 +482,10 @@ class JavaResolver:
     def result_type(self, call: Call, scope: str, line: int) -> Found | None:
         from .calls import call_targets  # the call rules use these tables, and these them
 
+        element = self._element(call, scope, line)
+        if element is not None:
+            return element
+
         targets, _ = call_targets(self, call, scope, line)
         found: set[Found] = set()
         for target in targets:
@@ -497,6 +508,33 @@ class JavaResolver:
                 return None
             found.add(typed)
         return found.pop() if len(found) == 1 else None
+
+    def _element(self, call: Call, scope: str, line: int) -> Found | None:
+        """An element a JDK container's getter gives (`nodes.get(i)` of `List<Node> nodes`)."""
+        callee = call.callee
+        if not (isinstance(callee, Attribute) and callee.name in _ELEMENT_METHODS):
+            return None
+        if not (isinstance(callee.value, Name) and len(callee.value.dotted) == 1):
+            return None
+        name = callee.value.dotted[0]
+        container = self.name_type(name, scope, line)
+        if container is None or not container.external:
+            return None
+        for around in self.scopes(scope):
+            if _is_class(self.symbol(around)):
+                for current in self.supertypes(around):
+                    table = self.lookups.index.scope_bindings.get(current, {})
+                    found = table.get((name, ITEM))
+                    if found:
+                        self.lookups.symbol(current)
+                        return self.type_of(found[0].value, current)
+                continue
+            items = self.lookups.index.scope_bindings.get(around, {}).get((name, ITEM))
+            if items:
+                return self.type_of(_latest(items, line).value, around)
+            if (name,) in self.lookups.index.scope_bindings.get(around, {}):
+                return None
+        return None
 
     def receiver(self, dotted: Dotted, scope: str, line: int) -> tuple[Found | None, bool]:
         """The type of a dotted receiver and whether it names the type itself (a static

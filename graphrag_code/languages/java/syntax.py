@@ -30,9 +30,11 @@ from ...model import (
 from ...parsing.treesitter import node_text
 
 __all__ = [
-    "NEW", "arguments", "erased_text", "expression", "javadoc", "literal_type", "type_dotted",
+    "ITEM", "NEW", "arguments", "element_type", "erased_text", "expression", "javadoc",
+    "literal_type", "type_dotted",
 ]  # fmt: skip
 
+ITEM = "<item>"  # a binding's second part: the type of the elements of a generic type
 NEW = "new"  # the head of a constructor call's callee: ("new", "Order") (a keyword, no name)
 
 _LITERALS = {
@@ -79,6 +81,16 @@ def type_dotted(node: ts.Node | None) -> Dotted | None:
         last = node.named_children[-1] if node.named_children else None
         return type_dotted(last)
     return None
+
+
+def element_type(node: ts.Node | None) -> Dotted | None:
+    """The type of a generic type's elements: its last type argument (`List<Node>` Node,
+    `Map<String, Node>` Node), None for a wildcard or none."""
+    if node is None or node.type != "generic_type":
+        return None
+    arguments = next((c for c in node.named_children if c.type == "type_arguments"), None)
+    last = arguments.named_children[-1] if arguments and arguments.named_children else None
+    return type_dotted(last)
 
 
 def erased_text(node: ts.Node | None, *, varargs: bool = False) -> str:
