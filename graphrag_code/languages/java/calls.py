@@ -1,0 +1,117 @@
+"""Which declarations a call runs, and how sure that is.
+
+`exact`: unqualified calls of the methods of the enclosing types and their supertypes (and
+of statically imported ones), static calls through a type's name (`Orders.load()`),
+constructors (`new T(…)`: T's constructor, or T itself when it declares none; `this(…)`,
+`super(…)`). `inferred`: calls on a value whose type its declaration says (locals, `var`
+from `new`, a cast or a call, parameters, fields, a call's declared result, `this.`,
+`super.`, the element a declared `List<T>` / `Map<K, T>` / `Optional<T>` … gives by `get`,
+`next`, `orElse` …). Overloads by `overloads.choose`; several left: tier `many` to each. A method no
+type of the repository declares, on a type with an external supertype, is that external
+type's (`java.util.AbstractList.add`).
+"""
+
+from __future__ import annotations
+
+from ...model import Attribute, Call, InstanceOf, Name, Resolution
+from .overloads import Argument, choose
+from .resolver import Found, JavaResolver
+from .syntax import NEW
+
+__all__ = ["Targets", "call_targets"]
+
+Targets = tuple[list[Found], Resolution | None]
+_NONE: Targets = ([], None)
+
+
+def call_targets(resolver: JavaResolver, call: Call, scope: str, line: int) -> Targets:
+    callee = call.callee
+    arguments = [resolver.argument(value, scope, line) for _, value in call.arguments]
+    if isinstance(callee, InstanceOf) and isinstance(callee.classes, Name):
+        # an anonymous class: its superclass's constructor runs, none of an interface's
+        created = resolver.type_of(callee.classes.dotted, scope)
+        symbol = None if created is None or created.external else resolver.symbol(created.name)
+        if symbol is None or symbol.declared_as == "interface":
+            return _NONE
+        return _construct(resolver, created, arguments)
+    if isinstance(callee, Name):
+        dotted = callee.dotted
+        if dotted[0] == NEW:
+            return _construct(resolver, resolver.type_of(dotted[1:], scope), arguments)
+        if dotted in (("this",), ("super",)):
+            classes = resolver.classes_around(scope)
+            if not classes:
+                return _NONE
+            if dotted == ("this",):
+                return _construct(resolver, Found(classes[0]), arguments)
+            supers = resolver.direct_supertypes(classes[0])
+            return _construct(resolver, supers[0] if supers else None, arguments)
+        return _unqualified(resolver, dotted[-1], scope, arguments)
+    if not isinstance(callee, Attribute):
+        return _NONE
+    receiver = callee.value
+    if isinstance(receiver, Name):
+        owner, static = resolver.receiver(receiver.dotted, scope, line)
+    else:
+        owner, static = resolver.value_type(receiver, scope, line), False
+    if owner is None:
+        return _NONE
+    tier = Resolution.EXACT if static else Resolution.INFERRED
+    if owner.external:
+        return [Found(f"{owner.name}.{callee.name}", external=True)], tier
+    return _methods(resolver, owner.name, callee.name, arguments, tier)
+
+
+def _methods(
+    resolver: JavaResolver, cls: str, name: str, arguments: list[Argument | None], tier: Resolution
+) -> Targets:
+    candidates = resolver.methods(cls, name)
+    if not candidates:
+        external = resolver.external_supertype(cls)
+        if external is None:
+            return _NONE
+        return [Found(f"{external}.{name}", external=True)], tier
+    chosen = choose(candidates, arguments)
+    if not chosen:
+        return _NONE
+    return [Found(c.name) for c in chosen], tier if len(chosen) == 1 else Resolution.MANY
+
+
+def _unqualified(
+    resolver: JavaResolver, name: str, scope: str, arguments: list[Argument | None]
+) -> Targets:
+    classes = resolver.classes_around(scope)
+    for cls in classes:
+        if resolver.methods(cls, name):
+            return _methods(resolver, cls, name, arguments, Resolution.EXACT)
+    statement = resolver.single.get(name)
+    if statement is not None:
+        if resolver.symbol(statement.module) is not None:
+            return _methods(resolver, statement.module, name, arguments, Resolution.EXACT)
+        return [Found(f"{statement.module}.{name}", external=True)], Resolution.EXACT
+    for module in resolver.stars:
+        symbol = resolver.lookups.symbol(module)
+        if symbol is not None and resolver.methods(module, name):
+            return _methods(resolver, module, name, arguments, Resolution.EXACT)
+    for cls in classes:
+        external = resolver.external_supertype(cls)
+        if external is not None:
+            return [Found(f"{external}.{name}", external=True)], Resolution.EXACT
+    return _NONE
+
+
+def _construct(
+    resolver: JavaResolver, created: Found | None, arguments: list[Argument | None]
+) -> Targets:
+    if created is None:
+        return _NONE
+    if created.external:
+        return [created], Resolution.EXACT
+    constructors = resolver.constructors(created.name)
+    if not constructors:
+        return [created], Resolution.EXACT
+    chosen = choose(constructors, arguments)
+    if not chosen:
+        return _NONE
+    tier = Resolution.EXACT if len(chosen) == 1 else Resolution.MANY
+    return [Found(c.name) for c in chosen], tier

@@ -1,0 +1,150 @@
+"""The Java plug-in's linker: one parsed file in, its edges out.
+
+IMPORTS: a single-type import to the file declaring the type (a static one to the file of
+its class), an on-demand one to a file of the package (`package-info.java`, else the first
+by name: the graph has no package node) or of the class; anything else `:External` by its
+qualified name (`java.util.List`; a static member import by its class). CALLS: `calls`.
+INHERITS: `extends` (index in order) and `implements` (`implements` set) to internal or
+external types; an anonymous class or an enum constant's body to the type it extends.
+USES_TYPE: the internal types of declarations, `new`, casts and `instanceof`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from ...linking.base import LinkContext
+from ...linking.edges import EdgeCollector, FileLinks, NodeIds, UnresolvedCalls
+from ...linking.index import Lookups, RepositoryIndex
+from ...model import Call, Edge, EdgeKind, ParsedFile, SymbolKind
+from .calls import call_targets
+from .resolver import JavaProject, JavaResolver, Resolvers
+
+__all__ = ["JavaLinker"]
+
+
+@dataclass
+class JavaContext(LinkContext):
+    project: JavaProject = field(default_factory=JavaProject)
+
+
+class JavaLinker:
+    project_files: frozenset[str] = frozenset()
+
+    def prepare(self, index: RepositoryIndex, project: Mapping[str, str]) -> LinkContext:
+        return JavaContext(project=JavaProject.of(index.modules))
+
+    def link(
+        self, parsed: ParsedFile, index: RepositoryIndex, ids: NodeIds, context: LinkContext
+    ) -> FileLinks:
+        if not isinstance(context, JavaContext):
+            context = self.prepare(index, {})
+        assert isinstance(context, JavaContext)
+        lookups = Lookups(index)
+        resolvers = Resolvers(lookups, context.project)
+        resolver = resolvers.of(parsed.module) or JavaResolver(parsed, resolvers)
+        collector = EdgeCollector()
+        _link_imports(parsed, resolver, ids, collector)
+        _link_inherits(parsed, resolver, ids, collector)
+        _link_type_uses(parsed, resolver, ids, collector)
+        unresolved = UnresolvedCalls()
+        for site in parsed.calls:
+            source = ids.of_scope(parsed, site.scope)
+            if site.value is None or not isinstance(site.value, Call):
+                continue
+            targets, tier = call_targets(resolver, site.value, site.scope, site.line)
+            if not targets or tier is None:
+                name = site.callee[-1]
+                unresolved.add(
+                    source, name if not name.startswith("<") else None, "java:unresolved"
+                )
+                continue
+            for target in targets:
+                collector.add(
+                    Edge(
+                        EdgeKind.CALLS, source,
+                        target.name if target.external else ids.of_target(target.name),
+                        external=target.external, resolution=tier, lines=(site.line,),
+                    )
+                )  # fmt: skip
+        return FileLinks.build(
+            parsed.path, collector.edges(), dict(unresolved.sites),
+            frozenset(lookups.modules_consulted), frozenset(lookups.names_consulted),
+            unresolved.names(), dict(unresolved.kinds),
+        )  # fmt: skip
+
+
+def _link_imports(
+    parsed: ParsedFile, resolver: JavaResolver, ids: NodeIds, collector: EdgeCollector
+) -> None:
+    source = ids.of_module(parsed)
+    index = resolver.lookups.index
+    for statement in parsed.imports:
+        name = statement.name or ""
+        target: str | None = None
+        if name == "*":
+            files = resolver.project.files.get(statement.module)
+            if files:
+                resolver.lookups.modules_consulted.update(files)
+                info = [f for f in files if f.endswith("/package-info.java")] or files
+                target = info[0]
+            elif resolver.lookups.symbol(statement.module) is not None:
+                target = index.symbol_module[statement.module]
+            external = statement.module
+        else:
+            qualified = f"{statement.module}.{name}"
+            for candidate in (qualified, statement.module):
+                if resolver.lookups.symbol(candidate) is not None:
+                    target = index.symbol_module[candidate]
+                    break
+            member = name[:1].islower() and statement.module.rpartition(".")[2][:1].isupper()
+            external = statement.module if member else qualified
+        if target is None:
+            collector.add(
+                Edge(EdgeKind.IMPORTS, source, external, external=True,
+                     lines=(statement.line,), names=(name,))
+            )  # fmt: skip
+        elif target != parsed.module:
+            collector.add(
+                Edge(EdgeKind.IMPORTS, source, ids.of_target(target), lines=(statement.line,),
+                     names=(name,))
+            )  # fmt: skip
+
+
+def _link_inherits(
+    parsed: ParsedFile, resolver: JavaResolver, ids: NodeIds, collector: EdgeCollector
+) -> None:
+    for symbol in parsed.symbols:
+        if symbol.kind != SymbolKind.CLASS or symbol.ordinal != 1:
+            continue
+        source = ids.of_symbol(symbol.qualified_name, path=parsed.path)
+        bases = [(base, False) for base in symbol.bases]
+        bases += [(base, True) for base in symbol.implements]
+        for position, (base, implements) in enumerate(bases):
+            found = resolver.type_of(base, symbol.parent)
+            if found is None or found.name == symbol.qualified_name:
+                continue
+            if not implements and symbol.declared_as in ("anonymous class", "interface"):
+                base_symbol = None if found.external else resolver.lookups.symbol(found.name)
+                implements = base_symbol is not None and base_symbol.declared_as == "interface"
+            collector.add(
+                Edge(
+                    EdgeKind.INHERITS, source, found.name if found.external else
+                    ids.of_target(found.name), external=found.external,
+                    lines=(symbol.start_line,), index=position, implements=implements,
+                )
+            )  # fmt: skip
+
+
+def _link_type_uses(
+    parsed: ParsedFile, resolver: JavaResolver, ids: NodeIds, collector: EdgeCollector
+) -> None:
+    for use in parsed.type_uses:
+        found = resolver.type_of(use.type_name, use.scope)
+        if found is None or found.external or found.name == use.scope:
+            continue
+        collector.add(
+            Edge(EdgeKind.USES_TYPE, ids.of_scope(parsed, use.scope), ids.of_target(found.name),
+                 lines=(use.line,))
+        )  # fmt: skip

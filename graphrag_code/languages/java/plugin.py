@@ -1,0 +1,25 @@
+"""The Java plug-in: its `Language` record for the registry."""
+
+from __future__ import annotations
+
+from ..base import Language
+from .conventions import BUILTIN_METHODS, JavaConventions, is_test_path
+from .linker import JavaLinker
+from .modules import guess_java_module, java_module_names
+from .parser import JAVA_SUFFIXES, JavaParser
+
+__all__ = ["JAVA"]
+
+JAVA = Language(
+    name="java",
+    aliases=(),
+    suffixes=JAVA_SUFFIXES,
+    interpreters=(),
+    parser=JavaParser,
+    linker=JavaLinker(),
+    module_names=java_module_names,
+    conventions=JavaConventions(),
+    guess_module=guess_java_module,
+    test_path=is_test_path,
+    builtin_methods=BUILTIN_METHODS,
+)
