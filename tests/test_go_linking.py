@@ -359,3 +359,74 @@ def test_nested_modules_and_a_local_replace() -> None:
         (".main", "third/lib.Help", "exact"),
         (".main", "tools/t.Tool", "exact"),
     )
+
+
+CLOSURES = {
+    "go.mod": GO_MOD,
+    "r/r.go": """package r
+
+type Request struct{}
+
+func (q *Request) Header() {}
+
+type Route struct{}
+
+func (t *Route) Host(h string) *Route { return t }
+
+func (t *Route) Sub() *Router { return nil }
+
+type Router struct{ routes []*Route }
+
+func (o *Router) Handle(f func(w int, r *Request)) *Route { return nil }
+
+func (o *Router) Use() {}
+
+func (o *Router) Routes() []*Route { return o.routes }
+
+type Level int
+
+func (l Level) String() string { return "" }
+""",
+    "r/use.go": """package r
+
+func Use() {
+\tnew(Route).Host("a").Sub().Use()
+\tr := new(Router)
+\tr.Handle(func(w int, r *Request) {
+\t\tr.Header()
+\t})
+\tr.Use()
+\tpair := func(t *Route) (*Route, *Router) {
+\t\treturn t, t.Sub()
+\t}
+\t_, second := pair(nil)
+\tsecond.Use()
+\tget := func() *Router { return nil }
+\tget().Use()
+\tfirst := r.Routes()[0]
+\tfirst.Host("b")
+\tvar level Level
+\tlevel = 3
+\tlevel.String()
+\tuse := r.Use
+\tuse()
+}
+""",
+}
+
+
+def test_new_chains_closure_parameters_and_results_and_method_values() -> None:
+    linked = assert_calls(
+        CLOSURES,
+        ("r.Use", "r.Route.Host", "inferred"), ("r.Use", "r.Route.Sub", "inferred"),
+        ("r.Use", "r.Router.Use", "inferred"), ("r.Use", "r.Router.Handle", "inferred"),
+        ("r.Use", "r.Request.Header", "inferred"), ("r.Use", "r.Router.Routes", "inferred"),
+        ("r.Use", "r.Level.String", "inferred"),
+    )  # fmt: skip
+    edges = linked.of(EdgeKind.CALLS)
+    # `new(Route).Host`; the router before and after the closure whose parameter `r` shadows
+    # it; results of local closures (a second result too); `use := r.Use; use()`
+    assert edges[("r.Use", "r.Router.Use")].edge.lines == (4, 9, 14, 16, 23)
+    assert edges[("r.Use", "r.Request.Header")].edge.lines == (7,)
+    assert edges[("r.Use", "r.Route.Host")].edge.lines == (4, 18)  # `r.Routes()[0]`
+    assert edges[("r.Use", "r.Level.String")].edge.lines == (21,)  # `level = 3` keeps Level

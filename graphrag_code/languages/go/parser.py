@@ -15,6 +15,8 @@ belongs to the named function around them.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import tree_sitter as ts
 import tree_sitter_go
 
@@ -34,8 +36,10 @@ from .modules import package_dir, package_name, qualify
 from .syntax import (
     CALLED,
     ELEMENT,
+    LITERAL_MARK,
     PACKAGE_MARK,
     RESULT,
+    RETURNS,
     builtin_call,
     callee_shape,
     declared_type,
@@ -102,6 +106,7 @@ class _FileReader:
         self.type_uses: list[TypeUse] = []
         self.names: set[str] = set()
         self._seen: dict[str, int] = {}
+        self._bound: dict[str, tuple[int, set[str]]] = {}  # `_declared`'s memo
 
     def read(self, root: ts.Node) -> None:
         for node in root.named_children:
@@ -209,9 +214,10 @@ class _FileReader:
         if body is not None:
             self._body(body, qualified)
 
-    def _later_results(self, result: ts.Node, scope: str) -> None:
+    def _later_results(self, result: ts.Node, scope: str, value: Dotted = ()) -> None:
         """The types of a function's results after the first, as bindings of `#1`, `#2`, …
-        in its scope (`Symbol.returns` holds the first)."""
+        in its scope (`Symbol.returns` holds the first); of a function value's, `(name, #1)`
+        in the scope that binds it."""
         if result.type != "parameter_list":
             return
         position = 0
@@ -221,7 +227,7 @@ class _FileReader:
             named = declared_type(declaration.child_by_field_name("type"))
             for _ in declaration.children_by_field_name("name") or [declaration]:
                 if position and named is not None:
-                    target = (f"{RESULT}{position}",)
+                    target = (*value, f"{RESULT}{position}")
                     line = _line(declaration)
                     self.bindings.append(Binding(scope, target, named, "annotation", line))
                 position += 1
@@ -343,12 +349,32 @@ class _FileReader:
             elif kind == "range_clause":
                 self._range(node, scope)
             elif kind == "func_literal":
-                parameters = node.child_by_field_name("parameters")
-                if parameters is not None:
-                    self._parameters(parameters, scope)
+                self._closure(node, scope)
             elif kind in ("composite_literal", "type_assertion_expression"):
                 self._type_uses_in(node.child_by_field_name("type"), scope)
             stack.extend(reversed(node.named_children))
+
+    def _closure(self, node: ts.Node, scope: str) -> None:
+        """A function literal's parameters name its values only inside it: bound from the line
+        after its opening brace, and what they shadow bound again on its last line
+        (`r := NewRouter(); r.HandleFunc("/", func(w W, r *Request) {…}); r.Use(m)`: the
+        router twice)."""
+        parameters = node.child_by_field_name("parameters")
+        if parameters is None:
+            return
+        start = len(self.bindings)
+        names = set(self._parameters(parameters, scope))
+        body = node.child_by_field_name("body")
+        opened, last = (_line(body) if body is not None else 0), node.end_point[0] + 1
+        if not names or last <= opened:
+            return  # one line: its parameters from the start
+        shadowed: dict[str, Binding] = {}
+        for binding in self.bindings[:start]:
+            if binding.scope == scope and binding.target[0] in names and len(binding.target) == 1:
+                shadowed[binding.target[0]] = binding
+        for position in range(start, len(self.bindings)):
+            self.bindings[position] = replace(self.bindings[position], line=opened + 1)
+        self.bindings.extend(replace(binding, line=last) for binding in shadowed.values())
 
     def _call(self, node: ts.Node, scope: str) -> None:
         function = node.child_by_field_name("function")
@@ -373,9 +399,10 @@ class _FileReader:
             return
         targets = left.named_children
         values = right.named_children
+        declared = self._declared(scope) if node.type == "assignment_statement" else set()
         for position, target in enumerate(targets):
-            if target.type != "identifier" or node_text(target) == "_":
-                continue
+            if target.type != "identifier" or node_text(target) in declared | {"_"}:
+                continue  # `x = v` leaves a declared x its type (`var l Level; l = 3`)
             value = values[position] if len(values) == len(targets) else None
             if value is None and len(values) == 1:
                 value = values[0]
@@ -392,6 +419,14 @@ class _FileReader:
                     binding = Binding(scope, binding.target, (*binding.value, position_mark),
                                       "call", binding.line)  # fmt: skip
             self.bindings.append(binding)
+
+    def _declared(self, scope: str) -> set[str]:
+        """The names bound in a scope so far."""
+        known = self._bound.setdefault(scope, (0, set()))
+        counted, names = known
+        names.update(b.target[0] for b in self.bindings[counted:] if b.scope == scope)
+        self._bound[scope] = (len(self.bindings), names)
+        return names
 
     def _variables(self, node: ts.Node, scope: str) -> None:
         specs = list(node.named_children)
@@ -441,6 +476,13 @@ class _FileReader:
             if shaped is not None:
                 return Binding(scope, (name,), shaped, "annotation", line)
         kind = value.type
+        if kind == "func_literal":  # `get := func() *T {…}`: what calling get gives
+            result = value.child_by_field_name("result")
+            returns = _first_result(result)
+            if result is not None:
+                self._later_results(result, scope, (name,))
+            if returns is not None:
+                return Binding(scope, (name,), (RETURNS, *returns), "annotation", line)
         if kind == "type_assertion_expression":
             named = type_name(value.child_by_field_name("type"))
             if named is not None:
@@ -463,6 +505,13 @@ class _FileReader:
                     chained = _chain(inner) if inner is not None else ()
                     if chained is not None:
                         return Binding(scope, (name,), (*chained, *callee), "call", line)
+        elif kind == "index_expression" and (
+            operand := _called(value.child_by_field_name("operand"))
+        ):
+            chained = _chain(operand)  # `c.Subs()[0]`: an element of the result
+            if chained is not None:
+                called = (*chained[:-1], chained[-1][: -len(CALLED)])
+                return Binding(scope, (name,), (ELEMENT, *called), "call", line)
         elif kind in ("identifier", "selector_expression", "index_expression"):
             named = type_name(value) if kind != "index_expression" else element_of(value)
             if named is not None:
@@ -526,6 +575,10 @@ def _chain(call: ts.Node, depth: int = 0) -> Dotted | None:
     if function is None or depth > 8:
         return None
     callee, inner = callee_shape(function)
+    if callee == ("new",) and inner is None:  # `new(T).M()`: a *T, as `(&T{}).M()`
+        arguments = call.child_by_field_name("arguments")
+        named = type_name(arguments.named_children[0]) if arguments else None
+        return (".".join(named) + LITERAL_MARK,) if named is not None else None
     if "<expr>" in callee:
         return None
     head: Dotted = ()
@@ -535,6 +588,13 @@ def _chain(call: ts.Node, depth: int = 0) -> Dotted | None:
             return None
         head = found
     return (*head, *callee[:-1], callee[-1] + CALLED)
+
+
+def _called(node: ts.Node | None) -> ts.Node | None:
+    """The call a node is, parentheses taken off; None for another node."""
+    while node is not None and node.type == "parenthesized_expression" and node.named_children:
+        node = node.named_children[0]
+    return node if node is not None and node.type == "call_expression" else None
 
 
 def _first_result(result: ts.Node | None) -> Dotted | None:

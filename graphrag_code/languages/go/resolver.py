@@ -18,7 +18,7 @@ from ...linking.index import Lookups
 from ...model import Binding, Dotted, ImportStatement, ParsedFile, SymbolKind
 from .externals import PREDECLARED_INTERFACES, external_method, external_result
 from .modules import GoProject, package_dir, package_name, qualify
-from .syntax import CALLED, ELEMENT, LITERAL_MARK, RESULT, package_clause
+from .syntax import CALLED, ELEMENT, LITERAL_MARK, RESULT, RETURNS, package_clause
 
 __all__ = ["Callee", "GoResolver", "Imported", "TypeRef", "variable_key"]
 
@@ -351,6 +351,10 @@ class GoResolver:
     ) -> TypeRef | None:
         """The type of a call's (first) result."""
         resolver = self.resolver_of(home) if home is not None else self
+        if len(callee) == 1:
+            value = resolver.variable(scope, callee[0], line)
+            if value is not None:  # a function value with known results: `get := func() *T`
+                return resolver.value_result(value, position)
         found = resolver.callee(scope, callee, line, depth)
         if found is None:
             return None
@@ -368,12 +372,24 @@ class GoResolver:
         where = self.file_of(found.name)
         return self.type_in(where, declared) if where is not None and declared else None
 
+    def value_result(self, binding: Binding, position: int) -> TypeRef | None:
+        """The type of a result of calling a function value bound by `get := func() *T {…}`."""
+        home = self._binding_file(binding)
+        if not position:
+            returns = binding.value[1:] if binding.value[:1] == (RETURNS,) else None
+            return self.type_in(home, returns) if returns else None
+        later = self.lookups.index.scope_bindings.get(binding.scope, {})
+        found = [b for b in later.get((*binding.target, f"{RESULT}{position}"), ())
+                 if b.line == binding.line]  # fmt: skip
+        return self.type_in(home, found[0].value) if found else None
+
     def callee(self, scope: str, dotted: Dotted, line: int, depth: int = 0) -> Callee | None:
         """What a call of `dotted` runs (see the module's docstring)."""
         head, *rest = dotted
         if not rest:
-            if self.is_variable(scope, head, line):
-                return None  # a function value
+            value = self.variable(scope, head, line)
+            if value is not None:
+                return self.value_callee(value, depth)
             found = self._local(head)
             return self._named(found, False) if found is not None else None
         if head.endswith((LITERAL_MARK, CALLED)):
@@ -405,6 +421,18 @@ class GoResolver:
                     return Callee(found_member[0], False, False)
             return None
         return self.method_on(receiver, rest, scope, line)
+
+    def value_callee(self, binding: Binding, depth: int) -> Callee | None:
+        """What a function value runs when it was bound to a named function or a method value
+        (`f := obj.Method; f()`, `h := handle; h()`): that declaration, `inferred` (the name
+        may be bound again before the call)."""
+        if binding.kind != "alias" or depth > _MAX_DEPTH:
+            return None
+        home = self.resolver_of(self._binding_file(binding))
+        found = home.callee(binding.scope, binding.value, binding.line, depth + 1)
+        if found is None or found.conversion:
+            return None
+        return Callee(found.name, found.external, True)
 
     def method_on(
         self, receiver: TypeRef | None, names: list[str], scope: str, line: int
