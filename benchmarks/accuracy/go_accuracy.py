@@ -329,8 +329,9 @@ def markdown(results: Sequence[JsonDict]) -> str:
     lines = [
         "| set | module | files | imports P | imports R | calls P (exact+inferred) "
         "| unjudged | calls R (concrete) | R (+ interface methods) | R (any tier) "
-        "| external P | external R | dispatch P cha / vta (pairs) | link s | files/s | lines/s |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|",
+        "| external P | external R | dispatch P cha / vta (pairs) | dispatch R cha / vta "
+        "| link s | files/s | lines/s |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---:|---:|",
     ]
     for r in results:
         d = r["dispatch"]
@@ -345,6 +346,7 @@ def markdown(results: Sequence[JsonDict]) -> str:
             f"| {_cell(r['external_calls']['precision'])} | {_cell(r['external_calls']['recall'])} "
             f"| {_cell(d.get('cha', {}).get('precision'))} / "
             f"{_cell(d.get('vta', {}).get('precision'))} ({pairs}) "
+            f"| {_cell(d.get('cha', {}).get('recall'))} / {_cell(d.get('vta', {}).get('recall'))} "
             f"| {r['link_s']} | {r['files_per_s']} | {r['lines_per_s']} |"
         )
     # go/types names the interface method at a call through an interface, never a target, so
