@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from graphrag_code.ingest.rows import file_rows
 from graphrag_code.model import EdgeKind
 
 from .linking_helpers import assert_calls, link_folder, link_snippet
@@ -430,3 +431,28 @@ def test_new_chains_closure_parameters_and_results_and_method_values() -> None:
     assert edges[("r.Use", "r.Request.Header")].edge.lines == (7,)
     assert edges[("r.Use", "r.Route.Host")].edge.lines == (4, 18)  # `r.Routes()[0]`
     assert edges[("r.Use", "r.Level.String")].edge.lines == (21,)  # `level = 3` keeps Level
+
+
+def test_one_name_declared_per_build_tag_is_a_node_per_file() -> None:
+    linked = link_snippet(
+        {
+            "go.mod": GO_MOD,
+            "t/a_unix.go": "//go:build unix\n\npackage t\n\nfunc isTerm() bool { return true }\n",
+            "t/a_windows.go": (
+                "//go:build windows\n\npackage t\n\nfunc isTerm() bool { return g() }\n"
+            ),
+            "t/b.go": "package t\n\nfunc g() bool { return false }\n\nfunc F() { isTerm() }\n",
+        }
+    )
+    repository = linked.repository
+    rows = [
+        row.id
+        for path in sorted(repository.parsed)
+        for row in file_rows("r", repository.parsed[path], repository.ids)
+    ]
+    assert len(rows) == len(set(rows))  # Neo4j's id constraint holds
+    unix = repository.ids.of_symbol("t.isTerm", path="t/a_unix.go")
+    windows = repository.ids.of_symbol("t.isTerm", path="t/a_windows.go")
+    assert windows != unix == repository.ids.of_target("t.isTerm")  # calls: the first file's
+    calls = {(e.source, e.target) for e in repository.links["t/a_windows.go"].edges}
+    assert (windows, repository.ids.of_target("t.g")) in calls
