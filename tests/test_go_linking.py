@@ -456,3 +456,39 @@ def test_one_name_declared_per_build_tag_is_a_node_per_file() -> None:
     assert windows != unix == repository.ids.of_target("t.isTerm")  # calls: the first file's
     calls = {(e.source, e.target) for e in repository.links["t/a_windows.go"].edges}
     assert (windows, repository.ids.of_target("t.g")) in calls
+
+
+def test_satisfaction_counts_parameters_and_keeps_unexported_methods_home() -> None:
+    linked = link_snippet(
+        {
+            "go.mod": GO_MOD,
+            "h/h.go": """package h
+
+type Handler interface{ Serve(int, string) }
+
+type matcher interface{ match(r int) bool }
+
+type Good struct{}
+
+func (g *Good) Serve(code int, text string) {}
+
+func (g *Good) match(int) bool { return true }
+
+type Short struct{}
+
+func (s Short) Serve(code int) {}
+""",
+            "o/o.go": """package o
+
+type Other struct{}
+
+func (o Other) match(r int) bool { return false }
+
+func (o Other) Serve(a int, b string) {}
+""",
+        }
+    )
+    satisfies = {
+        pair for pair, link in linked.of(EdgeKind.INHERITS).items() if link.edge.via == "satisfies"
+    }
+    assert satisfies == {("h.Good", "h.Handler"), ("h.Good", "h.matcher"), ("o.Other", "h.Handler")}

@@ -250,6 +250,8 @@ class _FileReader:
                     if named is not None
                     else Binding(scope, (name,), (), "opaque", line)  # a func value, …
                 )
+            if not declaration.children_by_field_name("name"):
+                names.append("_")  # `M(int)`: a parameter all the same (satisfaction counts)
             if declared is not None:
                 self._type_uses_in(declared, scope)
         return tuple(names)
@@ -326,6 +328,7 @@ class _FileReader:
                         element.end_point[0] + 1, clipped_signature(node_text(element)),
                         doc_comment(element), (), node_text(element),
                         returns=_first_result(element.child_by_field_name("result")),
+                        parameters=_slots(element.child_by_field_name("parameters")),
                         declared_as="interface method",
                     )
                 )  # fmt: skip
@@ -588,6 +591,16 @@ def _chain(call: ts.Node, depth: int = 0) -> Dotted | None:
             return None
         head = found
     return (*head, *callee[:-1], callee[-1] + CALLED)
+
+
+def _slots(parameters: ts.Node | None) -> tuple[str, ...]:
+    """The parameters of an interface method: names, or "_" for an unnamed one."""
+    slots: list[str] = []
+    for declaration in parameters.named_children if parameters is not None else ():
+        if declaration.type in ("parameter_declaration", "variadic_parameter_declaration"):
+            names = declaration.children_by_field_name("name")
+            slots.extend(node_text(n) for n in names) if names else slots.append("_")
+    return tuple(slots)
 
 
 def _called(node: ts.Node | None) -> ts.Node | None:
