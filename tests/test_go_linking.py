@@ -492,3 +492,43 @@ func (o Other) Serve(a int, b string) {}
         pair for pair, link in linked.of(EdgeKind.INHERITS).items() if link.edge.via == "satisfies"
     }
     assert satisfies == {("h.Good", "h.Handler"), ("h.Good", "h.matcher"), ("o.Other", "h.Handler")}
+
+
+def test_fields_of_anonymous_struct_rows() -> None:
+    linked = assert_calls(
+        {
+            "go.mod": GO_MOD,
+            "c/c_test.go": """package c
+
+type Cmd struct{}
+
+func (c *Cmd) Run() {}
+
+type Level int
+
+func (l Level) String() string { return "" }
+
+var table = []struct {
+\tname string
+\tcmd  *Cmd
+}{{"a", &Cmd{}}}
+
+func TestRows() {
+\tcases := []struct{ cmd *Cmd }{{&Cmd{}}}
+\tfor _, tc := range cases {
+\t\ttc.cmd.Run()
+\t}
+\tfor _, val := range []struct{ level Level }{{1}} {
+\t\tval.level.String()
+\t}
+\tfor _, row := range table {
+\t\trow.cmd.Run()
+\t}
+\tvar one struct{ cmd *Cmd }
+\tone.cmd.Run()
+}
+""",
+        },
+        ("c.TestRows", "c.Cmd.Run", "inferred"), ("c.TestRows", "c.Level.String", "inferred"),
+    )  # fmt: skip
+    assert linked.of(EdgeKind.CALLS)[("c.TestRows", "c.Cmd.Run")].edge.lines == (19, 25, 28)

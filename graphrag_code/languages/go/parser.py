@@ -40,6 +40,7 @@ from .syntax import (
     PACKAGE_MARK,
     RESULT,
     RETURNS,
+    STRUCT_MARK,
     builtin_call,
     callee_shape,
     declared_type,
@@ -441,7 +442,7 @@ class _FileReader:
             if spec.type not in ("var_spec", "const_spec"):
                 continue
             declared = spec.child_by_field_name("type")
-            named = declared_type(declared)
+            named = self._shape(declared, scope)
             values_node = spec.child_by_field_name("value")
             if spec.type == "const_spec":
                 if declared is None and values_node is None:
@@ -475,7 +476,7 @@ class _FileReader:
         if literal is not None:
             return Binding(scope, (name,), tuple(literal[:-2].split(".")), "annotation", line)
         if value.type == "composite_literal":  # `[]T{…}`, `map[K]T{…}`
-            shaped = declared_type(value.child_by_field_name("type"))
+            shaped = self._shape(value.child_by_field_name("type"), scope)
             if shaped is not None:
                 return Binding(scope, (name,), shaped, "annotation", line)
         kind = value.type
@@ -521,6 +522,21 @@ class _FileReader:
                 return Binding(scope, (name,), named, "alias", line)
         return Binding(scope, (name,), (), "opaque", line)
 
+    def _shape(self, node: ts.Node | None, scope: str) -> Dotted | None:
+        """`declared_type`, and an anonymous struct type (or a container of one) by the name
+        `STRUCT_MARK` gives it, its fields bound in `scope` (test tables:
+        `for _, tc := range []struct{ cmd *Command }{…}` then `tc.cmd.Execute()`)."""
+        contained = _CONTAINED.get(node.type) if node is not None else None
+        inner = node.child_by_field_name(contained) if node and contained else None
+        struct = inner if inner is not None and inner.type == "struct_type" else node
+        if struct is None or struct.type != "struct_type":
+            return declared_type(node)
+        row, column = struct.start_point
+        name = f"{STRUCT_MARK}{scope}@{row + 1}:{column}"
+        for field, named in _struct_fields(struct):
+            self.bindings.append(Binding(scope, (name, field), named, "annotation", row + 1))
+        return (ELEMENT, name) if struct is not node else (name,)
+
     def _range(self, node: ts.Node, scope: str) -> None:
         """`for i, v := range xs`: v is an element of xs (a slice's, a map's value)."""
         left = node.child_by_field_name("left")
@@ -532,7 +548,9 @@ class _FileReader:
             binding = Binding(scope, (node_text(name),), (), "opaque", _line(name))
             if position == 1 and right is not None:
                 whole = self._binding(scope, node_text(name), right, _line(name))
-                if whole.kind in ("call", "alias"):
+                if whole.kind == "annotation" and whole.value[:1] == (ELEMENT,):
+                    binding = replace(whole, value=whole.value[1:])  # `range []T{…}`
+                elif whole.kind in ("call", "alias"):
                     binding = Binding(scope, whole.target, (ELEMENT, *whole.value), whole.kind,
                                       whole.line)  # fmt: skip
             self.bindings.append(binding)
@@ -591,6 +609,21 @@ def _chain(call: ts.Node, depth: int = 0) -> Dotted | None:
             return None
         head = found
     return (*head, *callee[:-1], callee[-1] + CALLED)
+
+
+_CONTAINED = {"slice_type": "element", "array_type": "element",
+               "implicit_length_array_type": "element", "map_type": "value"}  # fmt: skip
+
+
+def _struct_fields(struct: ts.Node) -> list[tuple[str, Dotted]]:
+    """The named fields of a struct type with the types they name."""
+    found: list[tuple[str, Dotted]] = []
+    for fields in struct.named_children:
+        for field in fields.named_children:
+            named = declared_type(field.child_by_field_name("type"))
+            if field.type == "field_declaration" and named is not None:
+                found.extend((node_text(n), named) for n in field.children_by_field_name("name"))
+    return found
 
 
 def _slots(parameters: ts.Node | None) -> tuple[str, ...]:

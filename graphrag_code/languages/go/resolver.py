@@ -18,7 +18,15 @@ from ...linking.index import Lookups
 from ...model import Binding, Dotted, ImportStatement, ParsedFile, SymbolKind
 from .externals import PREDECLARED_INTERFACES, external_method, external_result
 from .modules import GoProject, package_dir, package_name, qualify
-from .syntax import CALLED, ELEMENT, LITERAL_MARK, RESULT, RETURNS, package_clause
+from .syntax import (
+    CALLED,
+    ELEMENT,
+    LITERAL_MARK,
+    RESULT,
+    RETURNS,
+    STRUCT_MARK,
+    package_clause,
+)
 
 __all__ = ["Callee", "GoResolver", "Imported", "TypeRef", "variable_key"]
 
@@ -129,6 +137,8 @@ class GoResolver:
         if dotted[:1] == (ELEMENT,):
             inner = self.type_of(dotted[1:])
             return TypeRef(inner.name, inner.external, True) if inner is not None else None
+        if len(dotted) == 1 and dotted[0].startswith(STRUCT_MARK):
+            return TypeRef(dotted[0])  # an anonymous struct type (`syntax.STRUCT_MARK`)
         if len(dotted) == 1:
             found = self._local(dotted[0])
             if found is None and dotted[0] in PREDECLARED_INTERFACES:
@@ -209,6 +219,8 @@ class GoResolver:
         ref = self.unaliased(ref)
         if ref.external or ref.container or depth > _MAX_DEPTH:
             return None
+        if ref.name.startswith(STRUCT_MARK):
+            return self._anonymous_field(ref.name, name)
         bindings = self.lookups.index.attribute_bindings.get(ref.name, {}).get(name)
         home = self.file_of(ref.name)
         if home is None:
@@ -223,6 +235,17 @@ class GoResolver:
                 if found is not None:
                     return found
         return None
+
+    def _anonymous_field(self, struct: str, name: str) -> TypeRef | None:
+        """A field's type of an anonymous struct type, bound in the scope that declares it."""
+        scope = struct[len(STRUCT_MARK) :].rpartition("@")[0]
+        fields = self.lookups.index.scope_bindings.get(scope, {}).get((struct, name))
+        module = None if fields else self.lookups.module(scope)  # a package-level table
+        if module is not None:
+            fields = [b for b in module.parsed.bindings if b.target == (struct, name)]
+        if not fields:
+            return None
+        return self.type_in(self._binding_file(fields[0]), fields[0].value)
 
     def element(self, ref: TypeRef) -> TypeRef | None:
         """What indexing or ranging over a value of the type gives (a named slice type's
