@@ -532,3 +532,16 @@ func TestRows() {
         ("c.TestRows", "c.Cmd.Run", "inferred"), ("c.TestRows", "c.Level.String", "inferred"),
     )  # fmt: skip
     assert linked.of(EdgeKind.CALLS)[("c.TestRows", "c.Cmd.Run")].edge.lines == (19, 25, 28)
+
+
+def test_a_package_level_function_value_is_a_function_of_its_own() -> None:
+    assert_calls(
+        {
+            "go.mod": GO_MOD,
+            "a/a.go": (
+                "package a\n\nfunc g() {}\n\n// handler says why.\n"
+                "var handler = func(n int) { g() }\n\nfunc F() { handler(1) }\n"
+            ),
+        },
+        ("a.handler", "a.g", "exact"), ("a.F", "a.handler", "inferred"),
+    )  # fmt: skip

@@ -463,8 +463,18 @@ class _FileReader:
                     binding = self._binding(scope, name, value, _line(name_node))
                 self.bindings.append(binding)
             if scope == self.module:  # package-level initialisers
-                for value in values:
-                    self._body(value, scope)
+                for position, value in enumerate(values):
+                    named_value = len(values) == len(names) and node_text(names[position]) != "_"
+                    if value.type == "func_literal" and named_value:
+                        self._function_value(node_text(names[position]), value)
+                    else:
+                        self._body(value, scope)
+
+    def _function_value(self, name: str, literal: ts.Node) -> None:
+        """`var handler = func(…) {…}`: a function of the package, its body's calls its own
+        (as the type checker places them), its name still a variable (`handler = other`)."""
+        self._callable(literal, qualify(self.package, name), name, self.module,
+                       SymbolKind.FUNCTION)  # fmt: skip
 
     def _binding(self, scope: str, name: str, value: ts.Node | None, line: int) -> Binding:
         """What `name := value` tells of the name's type."""

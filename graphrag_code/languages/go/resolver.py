@@ -450,12 +450,23 @@ class GoResolver:
         (`f := obj.Method; f()`, `h := handle; h()`): that declaration, `inferred` (the name
         may be bound again before the call)."""
         if binding.kind != "alias" or depth > _MAX_DEPTH:
-            return None
+            return self._function_value(binding)
         home = self.resolver_of(self._binding_file(binding))
         found = home.callee(binding.scope, binding.value, binding.line, depth + 1)
         if found is None or found.conversion:
             return None
         return Callee(found.name, found.external, True)
+
+    def _function_value(self, binding: Binding) -> Callee | None:
+        """A package-level `var handler = func(…) {…}` is a function node of its own (the
+        parser's): a call of the name runs it unless it was bound again (`inferred`)."""
+        if binding.scope not in self.lookups.index.modules or len(binding.target) != 1:
+            return None
+        declared = self._local(binding.target[0])
+        symbol = self.lookups.symbol(declared) if declared is not None else None
+        if symbol is None or symbol.kind != SymbolKind.FUNCTION or declared is None:
+            return None
+        return Callee(declared, False, True)
 
     def method_on(
         self, receiver: TypeRef | None, names: list[str], scope: str, line: int
