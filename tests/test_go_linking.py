@@ -545,3 +545,18 @@ def test_a_package_level_function_value_is_a_function_of_its_own() -> None:
         },
         ("a.handler", "a.g", "exact"), ("a.F", "a.handler", "inferred"),
     )  # fmt: skip
+
+
+def test_standard_library_conversions_are_no_calls() -> None:
+    linked = link_snippet(
+        {
+            "go.mod": GO_MOD,
+            "a/a.go": (
+                'package a\n\nimport (\n\t"net/http"\n\t"time"\n)\n\n'
+                "func F(f func(http.ResponseWriter, *http.Request)) {\n"
+                "\th := http.HandlerFunc(f)\n\t_ = h\n\t_ = time.Duration(3).Seconds()\n"
+                '\thttp.Error(nil, "x", 500)\n}\n'
+            ),
+        }
+    )
+    assert set(linked.calls()) == {("a.F", "time.Duration.Seconds"), ("a.F", "net/http.Error")}

@@ -16,7 +16,12 @@ from dataclasses import dataclass
 
 from ...linking.index import Lookups
 from ...model import Binding, Dotted, ImportStatement, ParsedFile, SymbolKind
-from .externals import PREDECLARED_INTERFACES, external_method, external_result
+from .externals import (
+    PREDECLARED_INTERFACES,
+    external_conversion,
+    external_method,
+    external_result,
+)
 from .modules import GoProject, package_dir, package_name, qualify
 from .syntax import (
     CALLED,
@@ -382,7 +387,7 @@ class GoResolver:
         if found is None:
             return None
         if found.conversion:
-            return None if found.external else TypeRef(found.name)
+            return TypeRef(found.name, external=found.external)
         if found.external:
             known = external_result(found.name) if not position else None
             return TypeRef(known, external=True) if known is not None else None
@@ -430,7 +435,8 @@ class GoResolver:
             if len(rest) != 1:
                 return None
             if imported.directory is None:
-                return Callee(f"{imported.path}.{rest[0]}", True, False)
+                name = f"{imported.path}.{rest[0]}"
+                return Callee(name, True, False, conversion=external_conversion(name))
             self.consult_package(imported.directory)
             self.lookups.names_consulted.add(rest[0])
             found = qualify(package_name(imported.directory), rest[0])
