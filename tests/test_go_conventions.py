@@ -8,6 +8,7 @@ import tempfile
 from pathlib import Path
 
 from graphrag_code.conventions import ClassTree
+from graphrag_code.impact import runner_id
 from graphrag_code.impact.changes import file_changes
 from graphrag_code.impact.unified import parse_unified_diff
 from graphrag_code.ingest.offline import link_repository
@@ -113,3 +114,16 @@ def test_diff_reads_a_go_doc_comment_and_header() -> None:
         "a.Add": ("modified", ("docstring",)),
         "a.Scale": ("modified", ("signature",)),
     }
+
+
+def test_a_go_test_runs_by_its_package_and_anchored_name() -> None:
+    test = ("internal/order/order_test.go", "internal/order.TestTotal", "internal/order")
+    assert runner_id(*test) == "go test ./internal/order -run '^TestTotal$'"
+    assert (
+        runner_id("b_test.go", ".BenchmarkAdd", ".")
+        == "go test . -run '^$' -bench '^BenchmarkAdd$'"
+    )
+    assert runner_id("x/x_test.go", "x/x_test.go", None) == "go test ./x"
+    assert runner_id("tests/test_a.py", "tests.test_a.A.test_b", "tests.test_a") == (
+        "tests/test_a.py::A::test_b"
+    )  # other languages keep theirs

@@ -96,8 +96,11 @@ def test_search_finds_a_go_function(indexed: tuple[CodeGraph, IngestReport]) -> 
 
 def test_tests_for_a_go_method(indexed: tuple[CodeGraph, IngestReport]) -> None:
     graph, _ = indexed
-    tests = {t.qualified_name for t in graph.tests_for("internal/order.Order.Add", repo=REPO).tests}
-    assert tests == {"internal/order.TestTotal", "internal/order.BenchmarkAdd"}
+    tests = {t.runner_id for t in graph.tests_for("internal/order.Order.Add", repo=REPO).tests}
+    assert tests == {
+        "go test ./internal/order -run '^TestTotal$'",
+        "go test ./internal/order -run '^$' -bench '^BenchmarkAdd$'",
+    }
 
 
 def test_diff_of_a_method_in_another_file_than_its_type(
@@ -112,7 +115,7 @@ def test_diff_of_a_method_in_another_file_than_its_type(
     assert {"cmd/shop.main", "internal/order.Order.Price"} <= {
         a.qualified_name for a in impact.affected
     }
-    assert "internal/order.TestTotal" in {t.qualified_name for t in impact.tests}
+    assert "go test ./internal/order -run '^TestTotal$'" in {t.runner_id for t in impact.tests}
 
 
 def test_a_method_added_in_a_new_file_of_the_package_links_incrementally_as_clean(

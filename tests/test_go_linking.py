@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from graphrag_code.ingest.rows import file_rows
 from graphrag_code.model import EdgeKind
 
 from .linking_helpers import assert_calls, link_folder, link_snippet
@@ -359,3 +360,203 @@ def test_nested_modules_and_a_local_replace() -> None:
         (".main", "third/lib.Help", "exact"),
         (".main", "tools/t.Tool", "exact"),
     )
+
+
+CLOSURES = {
+    "go.mod": GO_MOD,
+    "r/r.go": """package r
+
+type Request struct{}
+
+func (q *Request) Header() {}
+
+type Route struct{}
+
+func (t *Route) Host(h string) *Route { return t }
+
+func (t *Route) Sub() *Router { return nil }
+
+type Router struct{ routes []*Route }
+
+func (o *Router) Handle(f func(w int, r *Request)) *Route { return nil }
+
+func (o *Router) Use() {}
+
+func (o *Router) Routes() []*Route { return o.routes }
+
+type Level int
+
+func (l Level) String() string { return "" }
+""",
+    "r/use.go": """package r
+
+func Use() {
+\tnew(Route).Host("a").Sub().Use()
+\tr := new(Router)
+\tr.Handle(func(w int, r *Request) {
+\t\tr.Header()
+\t})
+\tr.Use()
+\tpair := func(t *Route) (*Route, *Router) {
+\t\treturn t, t.Sub()
+\t}
+\t_, second := pair(nil)
+\tsecond.Use()
+\tget := func() *Router { return nil }
+\tget().Use()
+\tfirst := r.Routes()[0]
+\tfirst.Host("b")
+\tvar level Level
+\tlevel = 3
+\tlevel.String()
+\tuse := r.Use
+\tuse()
+}
+""",
+}
+
+
+def test_new_chains_closure_parameters_and_results_and_method_values() -> None:
+    linked = assert_calls(
+        CLOSURES,
+        ("r.Use", "r.Route.Host", "inferred"), ("r.Use", "r.Route.Sub", "inferred"),
+        ("r.Use", "r.Router.Use", "inferred"), ("r.Use", "r.Router.Handle", "inferred"),
+        ("r.Use", "r.Request.Header", "inferred"), ("r.Use", "r.Router.Routes", "inferred"),
+        ("r.Use", "r.Level.String", "inferred"),
+    )  # fmt: skip
+    edges = linked.of(EdgeKind.CALLS)
+    # `new(Route).Host`; the router before and after the closure whose parameter `r` shadows
+    # it; results of local closures (a second result too); `use := r.Use; use()`
+    assert edges[("r.Use", "r.Router.Use")].edge.lines == (4, 9, 14, 16, 23)
+    assert edges[("r.Use", "r.Request.Header")].edge.lines == (7,)
+    assert edges[("r.Use", "r.Route.Host")].edge.lines == (4, 18)  # `r.Routes()[0]`
+    assert edges[("r.Use", "r.Level.String")].edge.lines == (21,)  # `level = 3` keeps Level
+
+
+def test_one_name_declared_per_build_tag_is_a_node_per_file() -> None:
+    linked = link_snippet(
+        {
+            "go.mod": GO_MOD,
+            "t/a_unix.go": "//go:build unix\n\npackage t\n\nfunc isTerm() bool { return true }\n",
+            "t/a_windows.go": (
+                "//go:build windows\n\npackage t\n\nfunc isTerm() bool { return g() }\n"
+            ),
+            "t/b.go": "package t\n\nfunc g() bool { return false }\n\nfunc F() { isTerm() }\n",
+        }
+    )
+    repository = linked.repository
+    rows = [
+        row.id
+        for path in sorted(repository.parsed)
+        for row in file_rows("r", repository.parsed[path], repository.ids)
+    ]
+    assert len(rows) == len(set(rows))  # Neo4j's id constraint holds
+    unix = repository.ids.of_symbol("t.isTerm", path="t/a_unix.go")
+    windows = repository.ids.of_symbol("t.isTerm", path="t/a_windows.go")
+    assert windows != unix == repository.ids.of_target("t.isTerm")  # calls: the first file's
+    calls = {(e.source, e.target) for e in repository.links["t/a_windows.go"].edges}
+    assert (windows, repository.ids.of_target("t.g")) in calls
+
+
+def test_satisfaction_counts_parameters_and_keeps_unexported_methods_home() -> None:
+    linked = link_snippet(
+        {
+            "go.mod": GO_MOD,
+            "h/h.go": """package h
+
+type Handler interface{ Serve(int, string) }
+
+type matcher interface{ match(r int) bool }
+
+type Good struct{}
+
+func (g *Good) Serve(code int, text string) {}
+
+func (g *Good) match(int) bool { return true }
+
+type Short struct{}
+
+func (s Short) Serve(code int) {}
+""",
+            "o/o.go": """package o
+
+type Other struct{}
+
+func (o Other) match(r int) bool { return false }
+
+func (o Other) Serve(a int, b string) {}
+""",
+        }
+    )
+    satisfies = {
+        pair for pair, link in linked.of(EdgeKind.INHERITS).items() if link.edge.via == "satisfies"
+    }
+    assert satisfies == {("h.Good", "h.Handler"), ("h.Good", "h.matcher"), ("o.Other", "h.Handler")}
+
+
+def test_fields_of_anonymous_struct_rows() -> None:
+    linked = assert_calls(
+        {
+            "go.mod": GO_MOD,
+            "c/c_test.go": """package c
+
+type Cmd struct{}
+
+func (c *Cmd) Run() {}
+
+type Level int
+
+func (l Level) String() string { return "" }
+
+var table = []struct {
+\tname string
+\tcmd  *Cmd
+}{{"a", &Cmd{}}}
+
+func TestRows() {
+\tcases := []struct{ cmd *Cmd }{{&Cmd{}}}
+\tfor _, tc := range cases {
+\t\ttc.cmd.Run()
+\t}
+\tfor _, val := range []struct{ level Level }{{1}} {
+\t\tval.level.String()
+\t}
+\tfor _, row := range table {
+\t\trow.cmd.Run()
+\t}
+\tvar one struct{ cmd *Cmd }
+\tone.cmd.Run()
+}
+""",
+        },
+        ("c.TestRows", "c.Cmd.Run", "inferred"), ("c.TestRows", "c.Level.String", "inferred"),
+    )  # fmt: skip
+    assert linked.of(EdgeKind.CALLS)[("c.TestRows", "c.Cmd.Run")].edge.lines == (19, 25, 28)
+
+
+def test_a_package_level_function_value_is_a_function_of_its_own() -> None:
+    assert_calls(
+        {
+            "go.mod": GO_MOD,
+            "a/a.go": (
+                "package a\n\nfunc g() {}\n\n// handler says why.\n"
+                "var handler = func(n int) { g() }\n\nfunc F() { handler(1) }\n"
+            ),
+        },
+        ("a.handler", "a.g", "exact"), ("a.F", "a.handler", "inferred"),
+    )  # fmt: skip
+
+
+def test_standard_library_conversions_are_no_calls() -> None:
+    linked = link_snippet(
+        {
+            "go.mod": GO_MOD,
+            "a/a.go": (
+                'package a\n\nimport (\n\t"net/http"\n\t"time"\n)\n\n'
+                "func F(f func(http.ResponseWriter, *http.Request)) {\n"
+                "\th := http.HandlerFunc(f)\n\t_ = h\n\t_ = time.Duration(3).Seconds()\n"
+                '\thttp.Error(nil, "x", 500)\n}\n'
+            ),
+        }
+    )
+    assert set(linked.calls()) == {("a.F", "time.Duration.Seconds"), ("a.F", "net/http.Error")}

@@ -70,8 +70,8 @@ class GraphNodes:
     """Our nodes as locations: node id -> (file, first line); a file's node -> (file, 0).
 
     Declarations that share a name in one package (one function per build tag, in several
-    files) may share a node: each keeps its locations, and the one in a file go/types loaded
-    is preferred."""
+    files) are a node each, the first file's the one calls lead to: that node keeps every
+    declaration's location, and the one in a file go/types loaded is preferred."""
 
     def __init__(self, linked: LinkedRepository, files: set[str]) -> None:
         self.locs: dict[str, list[Loc]] = defaultdict(list)
@@ -85,6 +85,9 @@ class GraphNodes:
                 )
                 self.locs[node].append((path, symbol.start_line))
                 self.name[node] = symbol.qualified_name
+                first = linked.ids.of_symbol(symbol.qualified_name, ordinal=symbol.ordinal)
+                if first != node:
+                    self.locs[first].append((path, symbol.start_line))
 
     def loc(self, node: str, path: str | None = None) -> Loc | None:
         """The node's location in `path` if it has one there, else in a loaded file."""
@@ -329,8 +332,9 @@ def markdown(results: Sequence[JsonDict]) -> str:
     lines = [
         "| set | module | files | imports P | imports R | calls P (exact+inferred) "
         "| unjudged | calls R (concrete) | R (+ interface methods) | R (any tier) "
-        "| external P | external R | dispatch P cha / vta (pairs) | link s | files/s | lines/s |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|",
+        "| external P | external R | dispatch P cha / vta (pairs) | dispatch R cha / vta "
+        "| link s | files/s | lines/s |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---:|---:|",
     ]
     for r in results:
         d = r["dispatch"]
@@ -345,6 +349,7 @@ def markdown(results: Sequence[JsonDict]) -> str:
             f"| {_cell(r['external_calls']['precision'])} | {_cell(r['external_calls']['recall'])} "
             f"| {_cell(d.get('cha', {}).get('precision'))} / "
             f"{_cell(d.get('vta', {}).get('precision'))} ({pairs}) "
+            f"| {_cell(d.get('cha', {}).get('recall'))} / {_cell(d.get('vta', {}).get('recall'))} "
             f"| {r['link_s']} | {r['files_per_s']} | {r['lines_per_s']} |"
         )
     # go/types names the interface method at a call through an interface, never a target, so

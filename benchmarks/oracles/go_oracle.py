@@ -99,6 +99,16 @@ GO_TUNING: tuple[PinnedModule, ...] = (
         style="structured logger: Formatter / Hook / FieldLogger interfaces, Entry methods, "
         "build-tagged per-OS files; 44 files / 5.8k lines (20 test files)",
     ),
+    # mux was held out until its recall (.821) missed the target; its misses are what the next
+    # rules study, so it moved here and chi and urfave/cli took its place (issue 51, 2026-12-07).
+    PinnedModule(
+        "mux",
+        "github.com/gorilla/mux",
+        "v1.8.1",
+        "h1:TuBL49tXwgrFYWhqrNgrUNEY92u81SPhu7sTdzQEiWY=",
+        style="HTTP router: Router / Route with matcher interfaces; 16 files / 6.9k lines "
+        "(10 test files)",
+    ),
 )
 
 #: Measured only; no Go linking rule is tuned on these and their code is not read to tune.
@@ -120,12 +130,20 @@ GO_HELD_OUT: tuple[PinnedModule, ...] = (
         "ObjectMarshaler), many packages; 124 files / 21.5k lines (65 test files)",
     ),
     PinnedModule(
-        "mux",
-        "github.com/gorilla/mux",
-        "v1.8.1",
-        "h1:TuBL49tXwgrFYWhqrNgrUNEY92u81SPhu7sTdzQEiWY=",
-        style="HTTP router: Router / Route with matcher interfaces; 16 files / 6.9k lines "
-        "(10 test files)",
+        "chi",
+        "github.com/go-chi/chi/v5",
+        "v5.1.0",
+        "h1:acVI1TYaD+hhedDJ3r54HyA6sExp3HfXq7QWEEY/xMw=",
+        style="HTTP router and middleware: Mux / Routes interfaces, radix tree, many small "
+        "middleware handlers; 72 files / 9.2k lines (19 test files)",
+    ),
+    PinnedModule(
+        "cli",
+        "github.com/urfave/cli/v2",
+        "v2.27.5",
+        "h1:WoHEJLdsXr6dDWoJgMq/CboDmyY/8HMMH1fTECbih+w=",
+        style="CLI library: App / Command / Context, a Flag interface with one generated type "
+        "per value kind, altsrc; 67 files / 24.4k lines (20 test files)",
     ),
 )
 

@@ -4,6 +4,7 @@ all read from the reach graph the ingest stage keeps (REACHES edges and `test_re
 
 from __future__ import annotations
 
+import posixpath
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -11,6 +12,7 @@ from dataclasses import dataclass, field
 from ..conventions import exercising
 from ..graph import GraphReader
 from ..graph.records import TestEdge
+from ..languages import language_named, routes
 from ..model import CERTAIN_TIERS, Resolution
 from .records import ChangedSymbol, TestToRun, UntestedSymbol
 
@@ -35,8 +37,13 @@ TESTS_CUT = (
 
 
 def runner_id(path: str, qualified_name: str, module: str | None) -> str:
-    """What a test runner takes: `tests/test_x.py::TestA::test_y` (pytest), or the file for a
+    """What a test runner takes: the language's own form where it has one
+    (`Language.runner_id`), else `tests/test_x.py::TestA::test_y` (pytest), or the file for a
     test that is a whole file (Jest, Vitest, Mocha)."""
+    language = routes().suffixes.get(posixpath.splitext(path)[1])
+    own = language_named(language).runner_id if language is not None else None
+    if own is not None:
+        return own(path, qualified_name, module)
     if not module or not qualified_name.startswith(module + "."):
         return path
     return path + "::" + qualified_name[len(module) + 1 :].replace(".", "::")

@@ -32,6 +32,9 @@ modules beside it (path -> module name) -> its module, as the next index would n
 
 
 DerivedRule = Callable[[str, FileEnds, frozenset[str]], str | None]
+# (test's file, its qualified name, its module or None for a whole-file test) -> what its
+# test runner takes to run that test alone (`go test ./pkg -run '^TestX$'`)
+TestRunnerId = Callable[[str, str, str | None], str]
 """A file's path, its ends (`FileEnds`) and every path the walk found -> why the file is
 built from others the tree holds (a bundle, declarations beside their code), or None."""
 
@@ -116,3 +119,6 @@ class Language:
     # declarations beside their code): skipped unless `include_generated` (tool-written
     # headers, which every language shares, are `parsing.generated`'s)
     derived: DerivedRule | None = None
+    # how its tests are run, one at a time; None: pytest's `path::Class::test` (Python), the
+    # file for a test that is a whole file (Jest, Vitest, Mocha)
+    runner_id: TestRunnerId | None = None

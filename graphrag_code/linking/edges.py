@@ -112,7 +112,16 @@ class NodeIds:
         return module_id(self.repo, parsed.module, shadow_path=shadow)
 
     def of_symbol(self, qualified_name: str, *, ordinal: int = 1, path: str | None = None) -> str:
-        shadow = path if path is not None and path in self.index.shadowed_paths else None
+        """The node of a symbol (declared in `path` when given). A declaration in a file other
+        than the one the index holds the name from is a node of its own, named with its path:
+        a module claimed twice, or a Go package declaring one name in two files (one per build
+        tag: `binding.go` and `binding_nomsgpack.go`)."""
+        shadow = (
+            path
+            if path is not None
+            and (path in self.index.shadowed_paths or self._elsewhere(qualified_name, path))
+            else None
+        )
         return symbol_id(
             self.repo,
             qualified_name,
@@ -120,6 +129,11 @@ class NodeIds:
             shadow_path=shadow,
             clashes_with_module=qualified_name in self.index.modules,
         )
+
+    def _elsewhere(self, qualified_name: str, path: str) -> bool:
+        module = self.index.symbol_module.get(qualified_name)
+        info = self.index.modules.get(module) if module is not None else None
+        return info is not None and info.parsed.path != path
 
     def of_scope(self, parsed: ParsedFile, scope: str) -> str:
         if scope == parsed.module:

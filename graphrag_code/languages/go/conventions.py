@@ -9,13 +9,14 @@ package-level functions, types and methods (another module may call them).
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Mapping
 
 from ...conventions.base import ClassTree, ConventionConfig, FileRoles, TestUnit
 from ...model import ParsedFile, Symbol, SymbolKind
 from .syntax import package_clause
 
-__all__ = ["GoConventions", "is_test_function", "is_test_path"]
+__all__ = ["GoConventions", "go_test_command", "is_test_function", "is_test_path"]
 
 _TEST_PREFIXES = ("Test", "Benchmark", "Fuzz", "Example")
 
@@ -34,6 +35,21 @@ def is_test_function(symbol: Symbol) -> bool:
         if rest != symbol.name and (not rest or not rest[0].islower()):
             return True
     return False
+
+
+def go_test_command(path: str, qualified_name: str, module: str | None) -> str:
+    """How `go test` runs one test alone, from the repository's top: its package's folder and
+    an anchored name (`go test ./internal/order -run '^TestTotal$'`; a benchmark runs with
+    `-bench` and no tests). A module nested below the top needs `go -C <its folder>` and the
+    path from there, which this does not write."""
+    folder = posixpath.dirname(path)
+    package = f"./{folder}" if folder else "."
+    name = qualified_name.rpartition(".")[2]
+    if module is None or not name.startswith(_TEST_PREFIXES):
+        return f"go test {package}"  # the file's tests: its package's
+    if name.startswith("Benchmark"):
+        return f"go test {package} -run '^$' -bench '^{name}$'"
+    return f"go test {package} -run '^{name}$'"
 
 
 class GoConventions:

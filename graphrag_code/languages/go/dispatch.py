@@ -2,8 +2,10 @@
 may run each type satisfying it.
 
 A type satisfies an interface of the repository when its method set holds every method the
-interface names, its own and its embedded interfaces' (by name: parameter and result types
-are not compared). A type's method set is the methods declared on it, with value or pointer
+interface names, its own and its embedded interfaces', each with as many parameters (their
+types and the results are not compared); an interface naming an unexported method is
+satisfied only by types of its own package (the spec's rule: another package cannot declare
+that method). A type's method set is the methods declared on it, with value or pointer
 receivers, and those promoted from its embedded types. An interface that embeds one from
 outside the repository (`io.Reader`) has methods we cannot list, so nothing is said to
 satisfy it. Each satisfaction is an INHERITS edge from the type to the interface,
@@ -69,33 +71,35 @@ def satisfaction(index: RepositoryIndex, project: GoProject) -> Satisfaction:
         for name, symbol in index.symbols.items()
         if symbol.kind == SymbolKind.CLASS and index.symbol_module.get(name) in project.package_of
     }
-    methods: dict[str, set[str]] = defaultdict(set)
+    methods: dict[str, dict[str, int]] = defaultdict(dict)  # type -> method -> parameters
     for name in go_types:
-        methods[name].update(index.members.get(name, {}))
+        for method, declared in index.members.get(name, {}).items():
+            symbol = index.symbols.get(declared[0]) if declared else None
+            methods[name][method] = len(symbol.parameters) if symbol is not None else -1
 
-    def interface_methods(name: str, depth: int = 0) -> set[str] | None:
+    def interface_methods(name: str, depth: int = 0) -> dict[str, int] | None:
         symbol = go_types.get(name)
         if symbol is None or symbol.declared_as != "interface" or depth > _MAX_EMBEDDING:
             return None
-        found = set(methods[name])
+        found = dict(methods[name])
         home = resolver(name)
         for base in symbol.bases:
             embedded = home.type_of(base) if home is not None else None
             inner = interface_methods(embedded.name, depth + 1) if embedded else None
             if embedded is None or embedded.external or inner is None:
                 return None  # an interface from outside: its methods are unknown
-            found |= inner
+            found = {**inner, **found}
         return found
 
-    def method_set(name: str, depth: int = 0) -> set[str]:
+    def method_set(name: str, depth: int = 0) -> dict[str, int]:
         symbol = go_types[name]
-        found = set(methods[name])
+        found = dict(methods[name])
         home = resolver(name)
         if depth < _MAX_EMBEDDING and home is not None:
             for base in symbol.bases:
                 embedded = home.type_of(base)
                 if embedded is not None and not embedded.external and embedded.name in go_types:
-                    found |= method_set(embedded.name, depth + 1)
+                    found = {**method_set(embedded.name, depth + 1), **found}  # shallow wins
         return found
 
     interfaces = {
@@ -104,6 +108,14 @@ def satisfaction(index: RepositoryIndex, project: GoProject) -> Satisfaction:
         if symbol.declared_as == "interface"
         and (names := interface_methods(name))  # an empty interface says nothing
     }
+    private = {  # an unexported method: types of other packages cannot declare it
+        name for name, wanted in interfaces.items() if any(m[:1].islower() for m in wanted)
+    }
+
+    def package_of(qualified: str) -> str | None:
+        module = index.symbol_module.get(qualified)
+        return project.package_of.get(module) if module is not None else None
+
     result = Satisfaction(
         interface_modules=frozenset(index.symbol_module[name] for name in interfaces)
     )
@@ -112,7 +124,9 @@ def satisfaction(index: RepositoryIndex, project: GoProject) -> Satisfaction:
             continue
         has = method_set(name)
         for interface, wanted in interfaces.items():
-            if wanted <= has:
+            if all(has.get(method) == count for method, count in wanted.items()) and (
+                interface not in private or package_of(interface) == package_of(name)
+            ):
                 result.implementers.setdefault(interface, []).append(name)
                 result.satisfied.setdefault(name, []).append(interface)
     return result

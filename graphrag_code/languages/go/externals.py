@@ -1,12 +1,13 @@
 """What is known of types outside the repository without reading them: the methods a type of
 the standard library has through an embedded, unexported type (the type checker names the
 method by the type that declares it: `t.Errorf` on a `*testing.T` is `testing.common.Errorf`),
-the predeclared interface `error`, and the types the standard library's common constructors
-return (`f, err := os.Create(p)`: `f.Close()` is `os.File.Close`)."""
+the predeclared interface `error`, the types the standard library's common constructors
+return (`f, err := os.Create(p)`: `f.Close()` is `os.File.Close`), and the standard library's
+named types code converts to (`http.HandlerFunc(f)` is a conversion, not a call)."""
 
 from __future__ import annotations
 
-__all__ = ["PREDECLARED_INTERFACES", "external_method", "external_result"]
+__all__ = ["PREDECLARED_INTERFACES", "external_conversion", "external_method", "external_result"]
 
 PREDECLARED_INTERFACES = frozenset({"error"})
 """Predeclared interface types: an `error` value's `Error()` is `error.Error`."""
@@ -58,6 +59,24 @@ _RESULTS: dict[str, str] = {
     "context.WithCancel": "context.Context", "context.WithTimeout": "context.Context",
     "context.WithDeadline": "context.Context", "context.WithValue": "context.Context",
 }  # fmt: skip
+
+
+# standard-library types (import path + name) written as conversions `T(x)`: they look like
+# calls of a function of the package, and the package is not read
+_TYPES = frozenset(
+    {
+        "net/http.HandlerFunc", "net/http.Header", "net/http.Dir", "time.Duration",
+        "time.Month", "time.Weekday", "os.FileMode", "io/fs.FileMode", "encoding/json.RawMessage",
+        "html/template.HTML", "html/template.JS", "html/template.URL", "html/template.CSS",
+        "html/template.HTMLAttr", "sort.StringSlice", "sort.IntSlice", "sort.Float64Slice",
+        "net.IP", "net.IPMask", "reflect.Kind", "log/slog.Level", "sync/atomic.Value",
+    }
+)  # fmt: skip
+
+
+def external_conversion(name: str) -> bool:
+    """Whether `path.Name(x)` of the standard library converts to a type (the table's)."""
+    return name in _TYPES
 
 
 def external_result(function: str) -> str | None:

@@ -205,9 +205,10 @@ def _link_call(
     if found is None:
         return False
     if found.conversion:
-        collector.add(
-            Edge(EdgeKind.USES_TYPE, source, ids.of_target(found.name), lines=(site.line,))
-        )
+        if not found.external:  # USES_TYPE edges name the repository's types only
+            collector.add(
+                Edge(EdgeKind.USES_TYPE, source, ids.of_target(found.name), lines=(site.line,))
+            )
         return True
     resolution = Resolution.INFERRED if found.inferred else Resolution.EXACT
     target = found.name if found.external else ids.of_target(found.name)

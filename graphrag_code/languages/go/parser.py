@@ -15,6 +15,8 @@ belongs to the named function around them.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import tree_sitter as ts
 import tree_sitter_go
 
@@ -34,8 +36,11 @@ from .modules import package_dir, package_name, qualify
 from .syntax import (
     CALLED,
     ELEMENT,
+    LITERAL_MARK,
     PACKAGE_MARK,
     RESULT,
+    RETURNS,
+    STRUCT_MARK,
     builtin_call,
     callee_shape,
     declared_type,
@@ -102,6 +107,7 @@ class _FileReader:
         self.type_uses: list[TypeUse] = []
         self.names: set[str] = set()
         self._seen: dict[str, int] = {}
+        self._bound: dict[str, tuple[int, set[str]]] = {}  # `_declared`'s memo
 
     def read(self, root: ts.Node) -> None:
         for node in root.named_children:
@@ -209,9 +215,10 @@ class _FileReader:
         if body is not None:
             self._body(body, qualified)
 
-    def _later_results(self, result: ts.Node, scope: str) -> None:
+    def _later_results(self, result: ts.Node, scope: str, value: Dotted = ()) -> None:
         """The types of a function's results after the first, as bindings of `#1`, `#2`, …
-        in its scope (`Symbol.returns` holds the first)."""
+        in its scope (`Symbol.returns` holds the first); of a function value's, `(name, #1)`
+        in the scope that binds it."""
         if result.type != "parameter_list":
             return
         position = 0
@@ -221,7 +228,7 @@ class _FileReader:
             named = declared_type(declaration.child_by_field_name("type"))
             for _ in declaration.children_by_field_name("name") or [declaration]:
                 if position and named is not None:
-                    target = (f"{RESULT}{position}",)
+                    target = (*value, f"{RESULT}{position}")
                     line = _line(declaration)
                     self.bindings.append(Binding(scope, target, named, "annotation", line))
                 position += 1
@@ -244,6 +251,8 @@ class _FileReader:
                     if named is not None
                     else Binding(scope, (name,), (), "opaque", line)  # a func value, …
                 )
+            if not declaration.children_by_field_name("name"):
+                names.append("_")  # `M(int)`: a parameter all the same (satisfaction counts)
             if declared is not None:
                 self._type_uses_in(declared, scope)
         return tuple(names)
@@ -320,6 +329,7 @@ class _FileReader:
                         element.end_point[0] + 1, clipped_signature(node_text(element)),
                         doc_comment(element), (), node_text(element),
                         returns=_first_result(element.child_by_field_name("result")),
+                        parameters=_slots(element.child_by_field_name("parameters")),
                         declared_as="interface method",
                     )
                 )  # fmt: skip
@@ -343,12 +353,32 @@ class _FileReader:
             elif kind == "range_clause":
                 self._range(node, scope)
             elif kind == "func_literal":
-                parameters = node.child_by_field_name("parameters")
-                if parameters is not None:
-                    self._parameters(parameters, scope)
+                self._closure(node, scope)
             elif kind in ("composite_literal", "type_assertion_expression"):
                 self._type_uses_in(node.child_by_field_name("type"), scope)
             stack.extend(reversed(node.named_children))
+
+    def _closure(self, node: ts.Node, scope: str) -> None:
+        """A function literal's parameters name its values only inside it: bound from the line
+        after its opening brace, and what they shadow bound again on its last line
+        (`r := NewRouter(); r.HandleFunc("/", func(w W, r *Request) {…}); r.Use(m)`: the
+        router twice)."""
+        parameters = node.child_by_field_name("parameters")
+        if parameters is None:
+            return
+        start = len(self.bindings)
+        names = set(self._parameters(parameters, scope))
+        body = node.child_by_field_name("body")
+        opened, last = (_line(body) if body is not None else 0), node.end_point[0] + 1
+        if not names or last <= opened:
+            return  # one line: its parameters from the start
+        shadowed: dict[str, Binding] = {}
+        for binding in self.bindings[:start]:
+            if binding.scope == scope and binding.target[0] in names and len(binding.target) == 1:
+                shadowed[binding.target[0]] = binding
+        for position in range(start, len(self.bindings)):
+            self.bindings[position] = replace(self.bindings[position], line=opened + 1)
+        self.bindings.extend(replace(binding, line=last) for binding in shadowed.values())
 
     def _call(self, node: ts.Node, scope: str) -> None:
         function = node.child_by_field_name("function")
@@ -373,9 +403,10 @@ class _FileReader:
             return
         targets = left.named_children
         values = right.named_children
+        declared = self._declared(scope) if node.type == "assignment_statement" else set()
         for position, target in enumerate(targets):
-            if target.type != "identifier" or node_text(target) == "_":
-                continue
+            if target.type != "identifier" or node_text(target) in declared | {"_"}:
+                continue  # `x = v` leaves a declared x its type (`var l Level; l = 3`)
             value = values[position] if len(values) == len(targets) else None
             if value is None and len(values) == 1:
                 value = values[0]
@@ -393,6 +424,14 @@ class _FileReader:
                                       "call", binding.line)  # fmt: skip
             self.bindings.append(binding)
 
+    def _declared(self, scope: str) -> set[str]:
+        """The names bound in a scope so far."""
+        known = self._bound.setdefault(scope, (0, set()))
+        counted, names = known
+        names.update(b.target[0] for b in self.bindings[counted:] if b.scope == scope)
+        self._bound[scope] = (len(self.bindings), names)
+        return names
+
     def _variables(self, node: ts.Node, scope: str) -> None:
         specs = list(node.named_children)
         for group in node.named_children:
@@ -403,7 +442,7 @@ class _FileReader:
             if spec.type not in ("var_spec", "const_spec"):
                 continue
             declared = spec.child_by_field_name("type")
-            named = declared_type(declared)
+            named = self._shape(declared, scope)
             values_node = spec.child_by_field_name("value")
             if spec.type == "const_spec":
                 if declared is None and values_node is None:
@@ -424,8 +463,18 @@ class _FileReader:
                     binding = self._binding(scope, name, value, _line(name_node))
                 self.bindings.append(binding)
             if scope == self.module:  # package-level initialisers
-                for value in values:
-                    self._body(value, scope)
+                for position, value in enumerate(values):
+                    named_value = len(values) == len(names) and node_text(names[position]) != "_"
+                    if value.type == "func_literal" and named_value:
+                        self._function_value(node_text(names[position]), value)
+                    else:
+                        self._body(value, scope)
+
+    def _function_value(self, name: str, literal: ts.Node) -> None:
+        """`var handler = func(…) {…}`: a function of the package, its body's calls its own
+        (as the type checker places them), its name still a variable (`handler = other`)."""
+        self._callable(literal, qualify(self.package, name), name, self.module,
+                       SymbolKind.FUNCTION)  # fmt: skip
 
     def _binding(self, scope: str, name: str, value: ts.Node | None, line: int) -> Binding:
         """What `name := value` tells of the name's type."""
@@ -437,10 +486,17 @@ class _FileReader:
         if literal is not None:
             return Binding(scope, (name,), tuple(literal[:-2].split(".")), "annotation", line)
         if value.type == "composite_literal":  # `[]T{…}`, `map[K]T{…}`
-            shaped = declared_type(value.child_by_field_name("type"))
+            shaped = self._shape(value.child_by_field_name("type"), scope)
             if shaped is not None:
                 return Binding(scope, (name,), shaped, "annotation", line)
         kind = value.type
+        if kind == "func_literal":  # `get := func() *T {…}`: what calling get gives
+            result = value.child_by_field_name("result")
+            returns = _first_result(result)
+            if result is not None:
+                self._later_results(result, scope, (name,))
+            if returns is not None:
+                return Binding(scope, (name,), (RETURNS, *returns), "annotation", line)
         if kind == "type_assertion_expression":
             named = type_name(value.child_by_field_name("type"))
             if named is not None:
@@ -463,11 +519,33 @@ class _FileReader:
                     chained = _chain(inner) if inner is not None else ()
                     if chained is not None:
                         return Binding(scope, (name,), (*chained, *callee), "call", line)
+        elif kind == "index_expression" and (
+            operand := _called(value.child_by_field_name("operand"))
+        ):
+            chained = _chain(operand)  # `c.Subs()[0]`: an element of the result
+            if chained is not None:
+                called = (*chained[:-1], chained[-1][: -len(CALLED)])
+                return Binding(scope, (name,), (ELEMENT, *called), "call", line)
         elif kind in ("identifier", "selector_expression", "index_expression"):
             named = type_name(value) if kind != "index_expression" else element_of(value)
             if named is not None:
                 return Binding(scope, (name,), named, "alias", line)
         return Binding(scope, (name,), (), "opaque", line)
+
+    def _shape(self, node: ts.Node | None, scope: str) -> Dotted | None:
+        """`declared_type`, and an anonymous struct type (or a container of one) by the name
+        `STRUCT_MARK` gives it, its fields bound in `scope` (test tables:
+        `for _, tc := range []struct{ cmd *Command }{…}` then `tc.cmd.Execute()`)."""
+        contained = _CONTAINED.get(node.type) if node is not None else None
+        inner = node.child_by_field_name(contained) if node and contained else None
+        struct = inner if inner is not None and inner.type == "struct_type" else node
+        if struct is None or struct.type != "struct_type":
+            return declared_type(node)
+        row, column = struct.start_point
+        name = f"{STRUCT_MARK}{scope}@{row + 1}:{column}"
+        for field, named in _struct_fields(struct):
+            self.bindings.append(Binding(scope, (name, field), named, "annotation", row + 1))
+        return (ELEMENT, name) if struct is not node else (name,)
 
     def _range(self, node: ts.Node, scope: str) -> None:
         """`for i, v := range xs`: v is an element of xs (a slice's, a map's value)."""
@@ -480,7 +558,9 @@ class _FileReader:
             binding = Binding(scope, (node_text(name),), (), "opaque", _line(name))
             if position == 1 and right is not None:
                 whole = self._binding(scope, node_text(name), right, _line(name))
-                if whole.kind in ("call", "alias"):
+                if whole.kind == "annotation" and whole.value[:1] == (ELEMENT,):
+                    binding = replace(whole, value=whole.value[1:])  # `range []T{…}`
+                elif whole.kind in ("call", "alias"):
                     binding = Binding(scope, whole.target, (ELEMENT, *whole.value), whole.kind,
                                       whole.line)  # fmt: skip
             self.bindings.append(binding)
@@ -526,6 +606,10 @@ def _chain(call: ts.Node, depth: int = 0) -> Dotted | None:
     if function is None or depth > 8:
         return None
     callee, inner = callee_shape(function)
+    if callee == ("new",) and inner is None:  # `new(T).M()`: a *T, as `(&T{}).M()`
+        arguments = call.child_by_field_name("arguments")
+        named = type_name(arguments.named_children[0]) if arguments else None
+        return (".".join(named) + LITERAL_MARK,) if named is not None else None
     if "<expr>" in callee:
         return None
     head: Dotted = ()
@@ -535,6 +619,38 @@ def _chain(call: ts.Node, depth: int = 0) -> Dotted | None:
             return None
         head = found
     return (*head, *callee[:-1], callee[-1] + CALLED)
+
+
+_CONTAINED = {"slice_type": "element", "array_type": "element",
+               "implicit_length_array_type": "element", "map_type": "value"}  # fmt: skip
+
+
+def _struct_fields(struct: ts.Node) -> list[tuple[str, Dotted]]:
+    """The named fields of a struct type with the types they name."""
+    found: list[tuple[str, Dotted]] = []
+    for fields in struct.named_children:
+        for field in fields.named_children:
+            named = declared_type(field.child_by_field_name("type"))
+            if field.type == "field_declaration" and named is not None:
+                found.extend((node_text(n), named) for n in field.children_by_field_name("name"))
+    return found
+
+
+def _slots(parameters: ts.Node | None) -> tuple[str, ...]:
+    """The parameters of an interface method: names, or "_" for an unnamed one."""
+    slots: list[str] = []
+    for declaration in parameters.named_children if parameters is not None else ():
+        if declaration.type in ("parameter_declaration", "variadic_parameter_declaration"):
+            names = declaration.children_by_field_name("name")
+            slots.extend(node_text(n) for n in names) if names else slots.append("_")
+    return tuple(slots)
+
+
+def _called(node: ts.Node | None) -> ts.Node | None:
+    """The call a node is, parentheses taken off; None for another node."""
+    while node is not None and node.type == "parenthesized_expression" and node.named_children:
+        node = node.named_children[0]
+    return node if node is not None and node.type == "call_expression" else None
 
 
 def _first_result(result: ts.Node | None) -> Dotted | None:

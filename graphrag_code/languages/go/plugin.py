@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..base import Language, block_comment
-from .conventions import GoConventions, is_test_path
+from .conventions import GoConventions, go_test_command, is_test_path
 from .layout import GO_LAYOUT
 from .linker import GoLinker
 from .modules import go_module_names, guess_go_module
@@ -33,4 +33,5 @@ GO = Language(
     dispatch_edges=True,
     index_rules=GO_RULES,
     layout=GO_LAYOUT,
+    runner_id=go_test_command,
 )

@@ -16,9 +16,22 @@ from dataclasses import dataclass
 
 from ...linking.index import Lookups
 from ...model import Binding, Dotted, ImportStatement, ParsedFile, SymbolKind
-from .externals import PREDECLARED_INTERFACES, external_method, external_result
+from .externals import (
+    PREDECLARED_INTERFACES,
+    external_conversion,
+    external_method,
+    external_result,
+)
 from .modules import GoProject, package_dir, package_name, qualify
-from .syntax import CALLED, ELEMENT, LITERAL_MARK, RESULT, package_clause
+from .syntax import (
+    CALLED,
+    ELEMENT,
+    LITERAL_MARK,
+    RESULT,
+    RETURNS,
+    STRUCT_MARK,
+    package_clause,
+)
 
 __all__ = ["Callee", "GoResolver", "Imported", "TypeRef", "variable_key"]
 
@@ -129,6 +142,8 @@ class GoResolver:
         if dotted[:1] == (ELEMENT,):
             inner = self.type_of(dotted[1:])
             return TypeRef(inner.name, inner.external, True) if inner is not None else None
+        if len(dotted) == 1 and dotted[0].startswith(STRUCT_MARK):
+            return TypeRef(dotted[0])  # an anonymous struct type (`syntax.STRUCT_MARK`)
         if len(dotted) == 1:
             found = self._local(dotted[0])
             if found is None and dotted[0] in PREDECLARED_INTERFACES:
@@ -209,6 +224,8 @@ class GoResolver:
         ref = self.unaliased(ref)
         if ref.external or ref.container or depth > _MAX_DEPTH:
             return None
+        if ref.name.startswith(STRUCT_MARK):
+            return self._anonymous_field(ref.name, name)
         bindings = self.lookups.index.attribute_bindings.get(ref.name, {}).get(name)
         home = self.file_of(ref.name)
         if home is None:
@@ -223,6 +240,17 @@ class GoResolver:
                 if found is not None:
                     return found
         return None
+
+    def _anonymous_field(self, struct: str, name: str) -> TypeRef | None:
+        """A field's type of an anonymous struct type, bound in the scope that declares it."""
+        scope = struct[len(STRUCT_MARK) :].rpartition("@")[0]
+        fields = self.lookups.index.scope_bindings.get(scope, {}).get((struct, name))
+        module = None if fields else self.lookups.module(scope)  # a package-level table
+        if module is not None:
+            fields = [b for b in module.parsed.bindings if b.target == (struct, name)]
+        if not fields:
+            return None
+        return self.type_in(self._binding_file(fields[0]), fields[0].value)
 
     def element(self, ref: TypeRef) -> TypeRef | None:
         """What indexing or ranging over a value of the type gives (a named slice type's
@@ -351,11 +379,15 @@ class GoResolver:
     ) -> TypeRef | None:
         """The type of a call's (first) result."""
         resolver = self.resolver_of(home) if home is not None else self
+        if len(callee) == 1:
+            value = resolver.variable(scope, callee[0], line)
+            if value is not None:  # a function value with known results: `get := func() *T`
+                return resolver.value_result(value, position)
         found = resolver.callee(scope, callee, line, depth)
         if found is None:
             return None
         if found.conversion:
-            return None if found.external else TypeRef(found.name)
+            return TypeRef(found.name, external=found.external)
         if found.external:
             known = external_result(found.name) if not position else None
             return TypeRef(known, external=True) if known is not None else None
@@ -368,12 +400,24 @@ class GoResolver:
         where = self.file_of(found.name)
         return self.type_in(where, declared) if where is not None and declared else None
 
+    def value_result(self, binding: Binding, position: int) -> TypeRef | None:
+        """The type of a result of calling a function value bound by `get := func() *T {…}`."""
+        home = self._binding_file(binding)
+        if not position:
+            returns = binding.value[1:] if binding.value[:1] == (RETURNS,) else None
+            return self.type_in(home, returns) if returns else None
+        later = self.lookups.index.scope_bindings.get(binding.scope, {})
+        found = [b for b in later.get((*binding.target, f"{RESULT}{position}"), ())
+                 if b.line == binding.line]  # fmt: skip
+        return self.type_in(home, found[0].value) if found else None
+
     def callee(self, scope: str, dotted: Dotted, line: int, depth: int = 0) -> Callee | None:
         """What a call of `dotted` runs (see the module's docstring)."""
         head, *rest = dotted
         if not rest:
-            if self.is_variable(scope, head, line):
-                return None  # a function value
+            value = self.variable(scope, head, line)
+            if value is not None:
+                return self.value_callee(value, depth)
             found = self._local(head)
             return self._named(found, False) if found is not None else None
         if head.endswith((LITERAL_MARK, CALLED)):
@@ -391,7 +435,8 @@ class GoResolver:
             if len(rest) != 1:
                 return None
             if imported.directory is None:
-                return Callee(f"{imported.path}.{rest[0]}", True, False)
+                name = f"{imported.path}.{rest[0]}"
+                return Callee(name, True, False, conversion=external_conversion(name))
             self.consult_package(imported.directory)
             self.lookups.names_consulted.add(rest[0])
             found = qualify(package_name(imported.directory), rest[0])
@@ -405,6 +450,29 @@ class GoResolver:
                     return Callee(found_member[0], False, False)
             return None
         return self.method_on(receiver, rest, scope, line)
+
+    def value_callee(self, binding: Binding, depth: int) -> Callee | None:
+        """What a function value runs when it was bound to a named function or a method value
+        (`f := obj.Method; f()`, `h := handle; h()`): that declaration, `inferred` (the name
+        may be bound again before the call)."""
+        if binding.kind != "alias" or depth > _MAX_DEPTH:
+            return self._function_value(binding)
+        home = self.resolver_of(self._binding_file(binding))
+        found = home.callee(binding.scope, binding.value, binding.line, depth + 1)
+        if found is None or found.conversion:
+            return None
+        return Callee(found.name, found.external, True)
+
+    def _function_value(self, binding: Binding) -> Callee | None:
+        """A package-level `var handler = func(…) {…}` is a function node of its own (the
+        parser's): a call of the name runs it unless it was bound again (`inferred`)."""
+        if binding.scope not in self.lookups.index.modules or len(binding.target) != 1:
+            return None
+        declared = self._local(binding.target[0])
+        symbol = self.lookups.symbol(declared) if declared is not None else None
+        if symbol is None or symbol.kind != SymbolKind.FUNCTION or declared is None:
+            return None
+        return Callee(declared, False, True)
 
     def method_on(
         self, receiver: TypeRef | None, names: list[str], scope: str, line: int

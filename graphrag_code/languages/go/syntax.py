@@ -16,6 +16,8 @@ __all__ = [
     "LITERAL_MARK",
     "PACKAGE_MARK",
     "RESULT",
+    "RETURNS",
+    "STRUCT_MARK",
     "builtin_call",
     "callee_shape",
     "declared_type",
@@ -37,6 +39,15 @@ result of ("c", "Root()", "Find"))."""
 RESULT = "#"
 """A result after the first, by position: `a, b := f()` binds b to the result of
 ("f", "#1"); f's scope binds ("#1",) to the result's declared type."""
+
+RETURNS = "func()"
+"""The head of a declared type standing for a function value's results: `get := func() *T
+{…}` binds ("get",) to ("func()", "T"), a later result to ("get", "#1")."""
+
+STRUCT_MARK = "struct{}"
+"""The head of an anonymous struct type's name: "struct{}" + the scope declaring it + "@line:col"
+(`tests := []struct{ cmd *Command }{…}` binds ("tests",) to ("[]", that name)); its fields are
+bindings of (that name, field) in the scope."""
 
 ELEMENT = "[]"
 """The head of a dotted name standing for one element of what follows: a declared type
