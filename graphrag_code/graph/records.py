@@ -15,7 +15,9 @@ from ..model import POSSIBLE_TIERS
 
 __all__ = [
     "CallEdge",
+    "CodeSpan",
     "ContextNode",
+    "CoverageState",
     "DeadCandidate",
     "Definition",
     "EntryPoint",
@@ -24,6 +26,7 @@ __all__ = [
     "Neighbour",
     "Neighbourhood",
     "PathStep",
+    "RanInto",
     "ReachBack",
     "RepositoryInfo",
     "RepositorySize",
@@ -264,3 +267,36 @@ class RepositoryInfo:
             if kind == "Module":
                 files[language] = files.get(language, 0) + count
         return dict(sorted(files.items(), key=lambda item: (-item[1], item[0])))
+
+
+@dataclass(frozen=True)
+class CodeSpan:
+    """A function, method or class with its lines, which covered lines are mapped onto."""
+
+    id: str
+    path: str
+    start_line: int
+    end_line: int
+    content_hash: str | None
+
+
+@dataclass(frozen=True)
+class CoverageState:
+    """The last coverage import of a repository."""
+
+    commit: str | None
+    recorded_at: str | None  # ISO time the data file was written
+    imported_at: str | None
+    tests: int
+    edges: int
+    file: str | None
+
+
+@dataclass(frozen=True)
+class RanInto:
+    """The tests that ran a node, and its content hash now and at the coverage import."""
+
+    id: str
+    tests: tuple[str, ...]
+    content_hash: str | None
+    coverage_hash: str | None

@@ -1,0 +1,70 @@
+"""The writes (and the reads they need) of imported coverage: RAN edges from a test to the
+code it ran, the content hash of each measured node at import (`coverage_hash`), and the
+import's state on the :Repository node. Incremental indexing merges nodes in place, so the
+RAN edges of code that stays survive it, a changed node's `content_hash` moves away from its
+`coverage_hash` (stale) and a deleted node takes its edges with it. `GraphReader.ran_into`
+and `coverage_state` read them back."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .client import Neo4jClient
+from .queries import load_query
+from .records import CodeSpan
+
+__all__ = ["CoverageStore"]
+
+_BATCH = 10_000
+
+
+class CoverageStore:
+    """One repository's imported coverage."""
+
+    def __init__(self, client: Neo4jClient, repo: str) -> None:
+        self.client = client
+        self.repo = repo
+
+    def spans(self) -> list[CodeSpan]:
+        rows = self.client.read(load_query("coverage/code_spans"), {"repo": self.repo})
+        return [
+            CodeSpan(
+                r["id"], r["path"], int(r["start_line"]), int(r["end_line"]), r["content_hash"]
+            )
+            for r in rows
+            if r["path"] is not None and r["start_line"] is not None
+        ]
+
+    def tests(self) -> list[tuple[str, str, str, str | None]]:
+        """(id, path, qualified name, module) of each test."""
+        rows = self.client.read(load_query("coverage/test_nodes"), {"repo": self.repo})
+        return [(r["id"], r["path"], r["qualified_name"], r["module"]) for r in rows]
+
+    def _drain(self, name: str) -> None:
+        query = load_query(name)
+        while self.client.write(query, {"repo": self.repo, "limit": _BATCH})[0]["deleted"]:
+            pass
+
+    def replace(
+        self,
+        edges: Sequence[tuple[str, str]],
+        hashes: Sequence[tuple[str, str]],
+        state: dict[str, Any],
+    ) -> None:
+        """Drop the earlier import, then write (test, target) RAN edges, (node, hash) import
+        hashes and the import's state; batched, values as parameters."""
+        self._drain("coverage/delete_ran")
+        self._drain("coverage/clear_hashes")
+        self.client.write_batches(
+            load_query("coverage/write_hashes"),
+            [{"id": node, "hash": value} for node, value in hashes],
+            batch_size=_BATCH,
+        )
+        self.client.write_batches(
+            load_query("coverage/write_ran"),
+            [{"test": test, "target": target} for test, target in edges],
+            batch_size=_BATCH,
+            extra={"commit": state.get("coverage_commit")},
+        )
+        self.client.write(load_query("coverage/write_state"), {"repo": self.repo, "state": state})
