@@ -18,6 +18,7 @@ from graphrag_code.embedding import HashingEmbedder
 from graphrag_code.errors import InvalidArgumentError
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.impact import CoverageImport, impact_markdown
+from graphrag_code.impact.tests import reaching_tests
 from graphrag_code.runtime.git import git as run_git
 from graphrag_code.settings import Settings
 
@@ -176,6 +177,12 @@ def test_code_a_test_ran_is_tested_and_alive(
     assert not {"calc.checks.lt", "calc.checks.le"} & untested  # run through parametrize
     dead = {d.qualified_name for d in graph.dead_code(REPO)}
     assert not {"calc.checks.lt", "calc.checks.le"} & dead
+    # statically too: a test reaches the functions its parametrize mark passes it
+    lt = graph.relations.resolve("calc.checks.lt", repo=REPO).id
+    reached, _ = reaching_tests(graph.reader, [lt])
+    assert {(e.test.qualified_name, e.resolution, e.via) for e in reached} == {
+        ("tests.test_checks.test_order", "exact", "parameter lt")
+    }
 
 
 def test_changed_code_falls_back_to_the_static_prediction_and_says_so(

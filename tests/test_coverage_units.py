@@ -3,11 +3,13 @@ graph's paths, the staleness rule, and a real coverage.py data file read back.""
 
 from __future__ import annotations
 
+import textwrap
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
 
+from graphrag_code.conventions import ClassTree, seeds_of_tests
 from graphrag_code.errors import InvalidArgumentError
 from graphrag_code.impact import CoverageUse, coverage_line
 from graphrag_code.impact.coverage import (
@@ -21,6 +23,8 @@ from graphrag_code.impact.coverage import (
     runner_of_context,
 )
 from graphrag_code.impact.tests import listing_reason, run_order
+from graphrag_code.languages.python.conventions import PythonConventions
+from graphrag_code.languages.python.parser import PythonParser
 
 
 @pytest.mark.parametrize(
@@ -160,3 +164,42 @@ def test_unreadable_or_context_free_data_is_a_clear_error(tmp_path: Path) -> Non
     cov.save()
     with pytest.raises(InvalidArgumentError, match="per-test contexts"):
         read_coverage(data_file)
+
+
+def test_functions_given_through_parametrize_are_run_by_the_test() -> None:
+    source = textwrap.dedent(
+        """\
+        import pytest
+        import attr.validators as v
+        from attr.validators import lt, le as LE
+
+
+        def local():
+            pass
+
+
+        @pytest.mark.parametrize("fn, name", [(lt, "lt"), (LE, "le"), (v.gt, "gt"), (local, "x")])
+        def test_bounds(fn, name):
+            pass
+
+
+        @pytest.mark.parametrize("fn", [pytest.param(lt, id="lt")])
+        class TestMarked:
+            def test_inner(self, fn):
+                pass
+        """
+    )
+    parsed = PythonParser().parse(
+        path="tests/test_v.py", module="tests.test_v", is_package=False,
+        source=source.encode(), sha256="",
+    )  # fmt: skip
+    conventions = PythonConventions()
+    roles = conventions.roles(parsed, conventions.configure({}), ClassTree({}, {}))
+    values = {t.qualified_name.rsplit(".", 1)[1]: t.values for t in roles.tests}
+    assert values["test_bounds"] == (
+        "attr.validators.lt", "attr.validators.le", "attr.validators.gt", "tests.test_v.local",
+    )  # fmt: skip
+    # a class's mark counts for its tests; `pytest.param` names no binding of the file
+    assert values["test_inner"] == ("attr.validators.lt",)
+    seeds = seeds_of_tests({parsed.path: roles})[(parsed.path, "tests.test_v.test_bounds")]
+    assert ("attr.validators.lt", "parameter lt") in {(s.qualified_name, s.via) for s in seeds}

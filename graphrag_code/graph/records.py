@@ -204,7 +204,9 @@ class TestEdge:
     target: str
     test: SymbolRef
     distance: int
-    resolution: str | None  # exact, inferred or name; None for a test inside `target`
+    # exact, inferred or name; "ran" (impact.tests.RAN): it ran `target` under coverage; None
+    # for a test inside `target`
+    resolution: str | None
     via: str | None  # the fixture or set-up it reaches `target` through
     module: str | None = None  # the module defining the test (None: the test is a module)
 
