@@ -230,7 +230,10 @@ def _tests_for(args: argparse.Namespace, console: Console) -> int:
         f"[bold]tests for[/] {result.subject} ({len(result.tests)} test(s))", highlight=False
     )
     _tests_table(tests, console, title="tests")
-    console.print(coverage_line(result.coverage, sum(t.ran for t in result.tests)), markup=False)
+    console.print(
+        coverage_line(result.coverage, sum(t.ran for t in result.tests), subject="it"),
+        markup=False,
+    )
     if result.truncated:
         console.print(f"[yellow]{TESTS_CUT}[/]", highlight=False)
     return 0

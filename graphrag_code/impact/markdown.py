@@ -87,7 +87,9 @@ def impact_markdown(impact: DiffImpact, *, rows: int = 30) -> str:
     return "\n".join(out) + "\n"
 
 
-def coverage_line(coverage: CoverageUse | None, ran: int) -> str:
+def coverage_line(
+    coverage: CoverageUse | None, ran: int, *, subject: str = "the changed code"
+) -> str:
     """One sentence on what the tests to run come from: imported coverage (its age and
     commit, the changed code it no longer speaks for) or the static prediction alone."""
     if coverage is None:
@@ -95,7 +97,7 @@ def coverage_line(coverage: CoverageUse | None, ran: int) -> str:
             "Predicted from the call graph (no coverage imported: `graphrag-code coverage import`)."
         )
     commit = f" at `{coverage.commit[:12]}`" if coverage.commit else ""
-    text = f"Coverage recorded{commit}, {coverage.age()}: {ran} test(s) ran the changed code"
+    text = f"Coverage recorded{commit}, {coverage.age()}: {ran} test(s) ran {subject}"
     if coverage.static:
         names = ", ".join(f"`{s}` ({why})" for s, why in coverage.static[:5])
         more = ", …" if len(coverage.static) > 5 else ""
