@@ -70,7 +70,6 @@ def _values(dimensions: int) -> dict[str, Any]:
         "certain": True,
         "resolutions": ["exact", "inferred"],
         "rows": [],
-        "commit": "0123456789abcdef",  # a coverage import's
         "state": {},
         "packages": ["shop"],
         "repo_packages": ["shop"],

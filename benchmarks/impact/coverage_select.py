@@ -8,7 +8,7 @@ indexes the sdist under its own repository name, imports the data file with
 test ran: a body edit keeps the coverage fresh (its content before the edit is the one
 recorded), so `diff` lists the tests that ran it first (`ran`), then the tests the reach
 graph predicts (`static`, what `diff` listed before issue 54). Reported: the median and mean
-of each, as counts and as shares of the suite.
+of each, as counts and as shares of the suite (the graph's tests: a parametrised test is one).
 
     .venv/bin/python -m benchmarks.impact.coverage_select click==8.1.7 [--json out.json]
 
@@ -22,17 +22,18 @@ import argparse
 import json
 import statistics
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from benchmarks.common.runtime_oracle import index_folder
-from benchmarks.oracles.runtime_env import RUNTIME_DIR, parse_specs, prepare, run_suite
+from benchmarks.oracles.runtime_env import RUNTIME_DIR, Suite, parse_specs, prepare, run_suite
 from graphrag_code.api import connect
-from graphrag_code.graph import GraphReader
-from graphrag_code.impact import import_coverage
+from graphrag_code.graph import GraphReader, Neo4jClient
+from graphrag_code.impact import CoverageImport, import_coverage
 from graphrag_code.impact.tests import ran_tests, reaching_tests
 
-__all__ = ["measure"]
+__all__ = ["Recorded", "measure", "recorded_graph"]
 
 
 def _stats(sizes: list[int], suite: int) -> dict[str, float]:
@@ -46,8 +47,19 @@ def _stats(sizes: list[int], suite: int) -> dict[str, float]:
     }
 
 
-def measure(spec: str, *, limit: int | None = None) -> dict[str, Any]:
-    """Record, index, import and compare for one package (`click==8.1.7`)."""
+@dataclass(frozen=True)
+class Recorded:
+    suite: Suite
+    client: Neo4jClient
+    repo: str
+    done: CoverageImport
+    runs: int  # pytest node ids the suite ran
+    record_s: float
+
+
+def recorded_graph(spec: str) -> Recorded:
+    """One package's suite run under coverage with per-test contexts, its sdist indexed as
+    `cov54-<name>-<version>` and the coverage imported."""
     (entry,) = parse_specs([spec])
     suite = prepare(entry)
     work = RUNTIME_DIR / "work" / f"{suite.root.name}.coverage54"
@@ -58,6 +70,13 @@ def measure(spec: str, *, limit: int | None = None) -> dict[str, Any]:
     client = connect()
     index_folder(client, suite.root, repo)
     done = import_coverage(client, repo, work / ".coverage", root=str(suite.root), commit=None)
+    return Recorded(suite, client, repo, done, len(run.report["tests"]), round(recorded_s, 1))
+
+
+def measure(spec: str, *, limit: int | None = None) -> dict[str, Any]:
+    """Record, index, import and compare for one package (`click==8.1.7`)."""
+    recorded = recorded_graph(spec)
+    suite, client, repo, done = recorded.suite, recorded.client, recorded.repo, recorded.done
     reader = GraphReader(client)
     covered = [
         row["id"]
@@ -83,11 +102,16 @@ def measure(spec: str, *, limit: int | None = None) -> dict[str, Any]:
         static_sizes.append(len(static_ids))
         union_sizes.append(len(ran_ids | static_ids))
         ran_not_static += bool(ran_ids - static_ids)
-    tests = len(run.report["tests"])
+    # the graph's tests: a parametrised test is one (the unit coverage selects in too)
+    tests = client.read(
+        "MATCH (t:Code) WHERE t.repo = $repo AND t.test_role = 'test' RETURN count(t) AS n",
+        {"repo": repo},
+    )[0]["n"]
     return {
         "package": suite.root.name,
+        "suite_runs": recorded.runs,  # pytest node ids, parameters apart
         "suite_tests": tests,
-        "record_s": round(recorded_s, 1),
+        "record_s": recorded.record_s,
         "import": {
             "seconds": done.seconds,
             "contexts": done.contexts,
@@ -114,7 +138,8 @@ def main() -> None:
     results = [measure(spec, limit=args.limit) for spec in args.packages]
     for r in results:
         print(
-            f"{r['package']}: {r['suite_tests']} tests, recorded in {r['record_s']} s; import "
+            f"{r['package']}: {r['suite_tests']} tests ({r['suite_runs']} runs), recorded in "
+            f"{r['record_s']} s; import "
             f"{r['import']['seconds']} s ({r['import']['edges']} RAN edges from "
             f"{r['import']['tests']} tests); {r['functions']} functions ran: tests selected "
             f"per one-line edit, median ran {r['ran']['median']:.0f} "

@@ -1,12 +1,13 @@
 """The writes (and the reads they need) of imported coverage: RAN edges from a test to the
 code it ran, the content hash of each measured node at import (`coverage_hash`), and the
-import's state on the :Repository node. Incremental indexing merges nodes in place, so the
-RAN edges of code that stays survive it, a changed node's `content_hash` moves away from its
-`coverage_hash` (stale) and a deleted node takes its edges with it. `GraphReader.ran_into`
-and `coverage_state` read them back."""
+import's state (the commit and time of the run) on the :Repository node. Incremental
+indexing merges nodes in place, so the RAN edges of code that stays survive it, a changed
+node's `content_hash` moves away from its `coverage_hash` (stale) and a deleted node takes
+its edges with it. `GraphReader.ran_into` and `coverage_state` read them back."""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
@@ -41,11 +42,6 @@ class CoverageStore:
         rows = self.client.read(load_query("coverage/test_nodes"), {"repo": self.repo})
         return [(r["id"], r["path"], r["qualified_name"], r["module"]) for r in rows]
 
-    def _drain(self, name: str) -> None:
-        query = load_query(name)
-        while self.client.write(query, {"repo": self.repo, "limit": _BATCH})[0]["deleted"]:
-            pass
-
     def replace(
         self,
         edges: Sequence[tuple[str, str]],
@@ -54,17 +50,23 @@ class CoverageStore:
     ) -> None:
         """Drop the earlier import, then write (test, target) RAN edges, (node, hash) import
         hashes and the import's state; batched, values as parameters."""
-        self._drain("coverage/delete_ran")
-        self._drain("coverage/clear_hashes")
+        earlier = self.client.read(load_query("coverage/measured_nodes"), {"repo": self.repo})
+        self.client.write_batches(
+            load_query("coverage/forget_nodes"), [row["id"] for row in earlier], batch_size=200
+        )
         self.client.write_batches(
             load_query("coverage/write_hashes"),
             [{"id": node, "hash": value} for node, value in hashes],
             batch_size=_BATCH,
         )
+        by_test: dict[str, list[str]] = defaultdict(list)
+        for test, target in edges:
+            by_test[test].append(target)
+        # grouped by test and without properties: 159k edges of pyramid in ~3.5 s, where a
+        # row per edge with its commit took ~8 s (BENCHMARKS.md §20)
         self.client.write_batches(
             load_query("coverage/write_ran"),
-            [{"test": test, "target": target} for test, target in edges],
-            batch_size=_BATCH,
-            extra={"commit": state.get("coverage_commit")},
+            [{"test": test, "targets": targets} for test, targets in sorted(by_test.items())],
+            batch_size=200,
         )
         self.client.write(load_query("coverage/write_state"), {"repo": self.repo, "state": state})
