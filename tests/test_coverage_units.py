@@ -15,6 +15,7 @@ from graphrag_code.impact import CoverageUse, coverage_line
 from graphrag_code.impact.coverage import (
     CoverageLines,
     Span,
+    body_line,
     covered_pairs,
     freshness,
     innermost_lines,
@@ -87,24 +88,56 @@ def test_covered_lines_give_test_to_code_pairs() -> None:
         "tests/test_mod.py": [Span("test_a", 3, 5)],
     }
     tests = {"tests/test_mod.py::test_a": "test_a", "tests/test_mod.py::test_b": "test_b"}
-    pairs, unknown, measured = covered_pairs(lines, paths, spans, tests)
+    covered = covered_pairs(lines, paths, spans, tests)
     # a test running its own lines is no edge; h ran under no test but was measured
-    assert pairs == {("test_a", "f"), ("test_b", "f"), ("test_b", "g")}
-    assert unknown == set()
-    assert measured == {"f", "g", "h", "test_a"}
+    assert covered.pairs == {("test_a", "f"), ("test_b", "f"), ("test_b", "g")}
+    assert covered.unknown == set()
+    assert covered.measured == {"f", "g", "h", "test_a"}
+    assert covered.outside == set()  # line 1 is module level: in no span
 
 
 def test_contexts_of_no_graph_test_are_reported() -> None:
     lines = CoverageLines({"/r/m.py": {2: ("tests/test_gone.py::test_x|run",)}}, 2)
-    pairs, unknown, _ = covered_pairs(lines, {"/r/m.py": "m.py"}, {"m.py": [Span("f", 1, 3)]}, {})
-    assert pairs == set()
-    assert unknown == {"tests/test_gone.py::test_x"}
+    covered = covered_pairs(lines, {"/r/m.py": "m.py"}, {"m.py": [Span("f", 1, 3)]}, {})
+    assert covered.pairs == set()
+    assert covered.unknown == {"tests/test_gone.py::test_x"}
+
+
+def test_code_whose_body_ran_outside_every_test_is_marked() -> None:
+    lines = CoverageLines(
+        {"/r/m.py": {1: ("",), 2: ("",), 5: ("",), 6: ("tests/t.py::test_x|run",)}}, 2
+    )
+    spans = {
+        "m.py": [
+            Span("called_at_import", 1, 3, body=2),  # its body line 2 ran under no test
+            Span("defined_at_import", 5, 7, body=6),  # only its `def` line did
+            Span("Cls", 9, 12),  # a class body runs at import: never outside
+        ]
+    }
+    covered = covered_pairs(lines, {"/r/m.py": "m.py"}, spans, {"tests/t.py::test_x": "x"})
+    assert covered.outside == {"called_at_import"}
+    assert covered.pairs == {("x", "defined_at_import")}
+
+
+@pytest.mark.parametrize(
+    ("code", "body"),
+    [
+        ("def f(a):\n    return a\n", 11),
+        ("@cache\ndef f(a,\n      b=1):  # why\n    return a\n", 13),
+        ("async def f(\n    a: int,\n) -> dict[str, int]:\n    ...\n", 13),
+        ("def f(): return 1\n", 11),  # one line, run when defined: never outside
+    ],
+)
+def test_a_functions_body_starts_after_its_header(code: str, body: int) -> None:
+    assert body_line(10, code) == body
 
 
 def test_only_code_unchanged_since_the_coverage_keeps_its_tests() -> None:
     assert freshness("abc", "abc") == "fresh"
     assert freshness("abc", "abd") == "changed"
     assert freshness(None, "abd") == "new"
+    assert freshness("abc", "abc", outside=True) == "outside"  # every test may depend on it
+    assert freshness("abc", "abd", outside=True) == "changed"
 
 
 def test_tests_that_ran_the_change_come_before_every_prediction() -> None:

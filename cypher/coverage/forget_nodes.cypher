@@ -3,7 +3,7 @@
 // Parameters: $rows (the ids)
 UNWIND $rows AS id
 MATCH (n:Code {id: id})
-REMOVE n.coverage_hash
+REMOVE n.coverage_hash, n.coverage_outside
 WITH n
 MATCH (n)<-[r:RAN]-()
 DELETE r

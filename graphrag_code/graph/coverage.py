@@ -31,7 +31,12 @@ class CoverageStore:
         rows = self.client.read(load_query("coverage/code_spans"), {"repo": self.repo})
         return [
             CodeSpan(
-                r["id"], r["path"], int(r["start_line"]), int(r["end_line"]), r["content_hash"]
+                r["id"],
+                r["path"],
+                int(r["start_line"]),
+                int(r["end_line"]),
+                r["content_hash"],
+                r["code"],
             )
             for r in rows
             if r["path"] is not None and r["start_line"] is not None
@@ -45,18 +50,19 @@ class CoverageStore:
     def replace(
         self,
         edges: Sequence[tuple[str, str]],
-        hashes: Sequence[tuple[str, str]],
+        hashes: Sequence[tuple[str, str, bool]],
         state: dict[str, Any],
     ) -> None:
-        """Drop the earlier import, then write (test, target) RAN edges, (node, hash) import
-        hashes and the import's state; batched, values as parameters."""
+        """Drop the earlier import, then write (test, target) RAN edges, (node, hash, ran
+        outside every test) import hashes and the import's state; batched, values as
+        parameters."""
         earlier = self.client.read(load_query("coverage/measured_nodes"), {"repo": self.repo})
         self.client.write_batches(
             load_query("coverage/forget_nodes"), [row["id"] for row in earlier], batch_size=200
         )
         self.client.write_batches(
             load_query("coverage/write_hashes"),
-            [{"id": node, "hash": value} for node, value in hashes],
+            [{"id": node, "hash": value, "outside": outside} for node, value, outside in hashes],
             batch_size=_BATCH,
         )
         by_test: dict[str, list[str]] = defaultdict(list)

@@ -502,7 +502,13 @@ class GraphReader:
         """The tests that ran each of `ids` under imported coverage, with its hashes."""
         rows = self.client.read(load_query("coverage/ran_into"), {"ids": list(ids)})
         return [
-            RanInto(r["id"], tuple(sorted(r["tests"])), r["content_hash"], r["coverage_hash"])
+            RanInto(
+                r["id"],
+                tuple(sorted(r["tests"])),
+                r["content_hash"],
+                r["coverage_hash"],
+                bool(r["outside"]),
+            )
             for r in rows
         ]
 

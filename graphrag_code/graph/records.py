@@ -280,6 +280,7 @@ class CodeSpan:
     start_line: int
     end_line: int
     content_hash: str | None
+    code: str | None = None  # functions and methods only: where their body starts
 
 
 @dataclass(frozen=True)
@@ -302,3 +303,4 @@ class RanInto:
     tests: tuple[str, ...]
     content_hash: str | None
     coverage_hash: str | None
+    outside: bool = False  # it also ran outside every test (at import or collection)

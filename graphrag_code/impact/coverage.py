@@ -5,10 +5,14 @@
     lines     a covered line -> the innermost function, method or class whose span holds it
     files     the data's absolute paths -> the graph's paths (under its root, else by suffix)
     freshness a node's hash at import against its hash now (or before a diff): `fresh`,
-              `changed` or `new` (no coverage then); only fresh nodes keep the tests that ran
+              `changed`, `new` (no coverage then) or `outside` (it also ran outside every
+              test); only fresh nodes keep the tests that ran
 
 Module-level lines (imports, definitions) run when a module is first imported, under the
 context of whichever test imported it first, so they say nothing of a test and are left out.
+A function that ran outside every test (at import or collection: the empty context) may
+decide what every later test sees (click's `_is_binary_writer`, a mutant of which failed
+seven tests that never ran it), so its tests come from the static prediction.
 """
 
 from __future__ import annotations
@@ -24,8 +28,10 @@ from ..errors import InvalidArgumentError
 
 __all__ = [
     "CoverageLines",
+    "Covered",
     "Freshness",
     "Span",
+    "body_line",
     "covered_pairs",
     "freshness",
     "innermost_lines",
@@ -34,18 +40,37 @@ __all__ = [
     "runner_of_context",
 ]
 
-Freshness = Literal["fresh", "changed", "new"]
+Freshness = Literal["fresh", "changed", "new", "outside"]
 # what pytest-cov appends to a test's id: the phase the line ran in
 _PHASES = ("|setup", "|run", "|teardown")
 
 
 @dataclass(frozen=True)
 class Span:
-    """A function, method or class of the graph: its node and lines (both inclusive)."""
+    """A function, method or class of the graph: its node and lines (both inclusive), and
+    the first line of its body (what runs when it is called, not when it is defined; past
+    `end` for a class, whose body runs at import)."""
 
     id: str
     start: int
     end: int
+    body: int = 0
+
+
+def body_line(start: int, code: str | None) -> int:
+    """The first line of a function's body, from its code as the graph keeps it (decorators
+    first): the line after the one that ends its header (`def ...:`), where the header's own
+    lines run when the function is defined, at import."""
+    if not code:
+        return start
+    lines = code.splitlines()
+    seen_def = False
+    for number, text in enumerate(lines):
+        stripped = text.split("#", 1)[0].rstrip()
+        seen_def = seen_def or stripped.lstrip().startswith(("def ", "async def "))
+        if seen_def and stripped.endswith(":"):
+            return start + number + 1
+    return start + len(lines)  # one line: it runs when defined, so it never counts
 
 
 @dataclass(frozen=True)
@@ -106,18 +131,27 @@ def map_paths(measured: Iterable[str], root: str | None, known: Iterable[str]) -
     return found
 
 
+@dataclass(frozen=True)
+class Covered:
+    """What a coverage run says of the graph."""
+
+    pairs: set[tuple[str, str]]  # (test node, code node): the test ran a line of the code
+    unknown: set[str]  # runner ids of contexts that name no graph test
+    measured: set[str]  # the nodes of the measured files: one no test ran was not run
+    outside: set[str]  # nodes with a line run outside every test (the empty context)
+
+
 def covered_pairs(
     lines: CoverageLines,
     paths: Mapping[str, str],
     spans: Mapping[str, Sequence[Span]],
     tests: Mapping[str, str],
-) -> tuple[set[tuple[str, str]], set[str], set[str]]:
-    """(test node, code node) for every covered line inside a span, the runner ids of the
-    contexts that name no graph test, and the nodes of the measured files (those the
-    coverage speaks for: one no test ran was not run)."""
+) -> Covered:
+    """Map every covered line inside a span onto the tests whose contexts ran it."""
     pairs: set[tuple[str, str]] = set()
     unknown: set[str] = set()
     measured: set[str] = set()
+    outside: set[str] = set()
     test_of: dict[str, str | None] = {}
     for file, by_line in lines.files.items():
         path = paths.get(file)
@@ -125,6 +159,7 @@ def covered_pairs(
             continue
         file_spans = spans.get(path, ())
         measured.update(span.id for span in file_spans)
+        bodies = {span.id: span.body or span.end + 1 for span in file_spans}
         owner = innermost_lines(file_spans, by_line)
         for line, contexts in by_line.items():
             node = owner.get(line)
@@ -139,16 +174,21 @@ def covered_pairs(
                 test = test_of[context]
                 if test is not None and test != node:
                     pairs.add((test, node))
-    return pairs, unknown, measured
+                elif runner_of_context(context) is None and line >= bodies[node]:
+                    outside.add(node)  # its body ran outside every test
+    return Covered(pairs, unknown, measured, outside)
 
 
-def freshness(recorded: str | None, current: str | None) -> Freshness:
+def freshness(recorded: str | None, current: str | None, *, outside: bool = False) -> Freshness:
     """Whether the tests that ran a node still tell which tests run it: `fresh` when its
     content is the one the coverage was recorded against, `changed` when it differs since,
-    `new` when the coverage does not know it (added since, or its file was not measured)."""
+    `new` when the coverage does not know it (added since, or its file was not measured),
+    `outside` when it also ran outside every test (what it did then, every test may see)."""
     if recorded is None:
         return "new"
-    return "fresh" if recorded == current else "changed"
+    if recorded != current:
+        return "changed"
+    return "outside" if outside else "fresh"
 
 
 def read_coverage(file: str | Path) -> CoverageLines:

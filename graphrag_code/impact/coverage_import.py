@@ -13,7 +13,7 @@ from pathlib import Path
 from ..errors import InvalidArgumentError
 from ..graph import Neo4jClient
 from ..graph.coverage import CoverageStore
-from .coverage import Span, covered_pairs, map_paths, read_coverage
+from .coverage import Span, body_line, covered_pairs, map_paths, read_coverage
 from .tests import runner_id
 
 __all__ = ["CoverageImport", "import_coverage"]
@@ -33,6 +33,7 @@ class CoverageImport:
     files_measured: int
     files_matched: int  # measured files with functions, methods or classes in the graph
     measured_nodes: int  # functions, methods and classes of those files (hashes kept)
+    outside: int  # ... that also ran outside every test (predicted statically)
     unknown_tests: tuple[str, ...]  # contexts naming no test of the graph (the first 20)
     seconds: float
 
@@ -48,7 +49,8 @@ def import_coverage(
     by_path: dict[str, list[Span]] = defaultdict(list)
     hashes: dict[str, str | None] = {}
     for span in spans:
-        by_path[span.path].append(Span(span.id, span.start_line, span.end_line))
+        body = body_line(span.start_line, span.code) if span.code is not None else 0
+        by_path[span.path].append(Span(span.id, span.start_line, span.end_line, body))
         hashes[span.id] = span.content_hash
     paths = map_paths(lines.files, root, by_path)
     if not paths:
@@ -62,7 +64,8 @@ def import_coverage(
     for node, path, qualified_name, module in store.tests():
         tests[runner_id(path, qualified_name, module)] = node
         tests.setdefault(qualified_name, node)
-    pairs, unknown, measured = covered_pairs(lines, paths, by_path, tests)
+    covered = covered_pairs(lines, paths, by_path, tests)
+    pairs, unknown = covered.pairs, covered.unknown
     if not pairs and unknown:
         raise InvalidArgumentError(
             f"no context of the coverage names a test of {repo!r} (e.g. {sorted(unknown)[0]}): "
@@ -71,7 +74,11 @@ def import_coverage(
     recorded = datetime.fromtimestamp(Path(file).stat().st_mtime, tz=timezone.utc).isoformat()
     edges = sorted(pairs)
     ran = len({test for test, _ in edges})
-    kept = sorted((node, value) for node in measured if (value := hashes.get(node)) is not None)
+    kept = sorted(
+        (node, value, node in covered.outside)
+        for node in covered.measured
+        if (value := hashes.get(node)) is not None
+    )
     state = {
         "coverage_commit": commit,
         "coverage_recorded_at": recorded,
@@ -92,6 +99,7 @@ def import_coverage(
         files_measured=len(lines.files),
         files_matched=len(paths),
         measured_nodes=len(kept),
+        outside=len(covered.outside),
         unknown_tests=tuple(sorted(unknown)[:20]),
         seconds=round(time.perf_counter() - started, 3),
     )

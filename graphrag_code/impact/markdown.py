@@ -102,7 +102,8 @@ def coverage_line(
         names = ", ".join(f"`{s}` ({why})" for s, why in coverage.static[:5])
         more = ", …" if len(coverage.static) > 5 else ""
         text += (
-            f"; predicted from the call graph, the coverage being stale or missing: {names}{more}"
+            "; predicted from the call graph, the coverage being stale, missing or shared: "
+            f"{names}{more}"
         )
     return text + "; then the tests the call graph predicts."
 

@@ -31,6 +31,7 @@ __all__ = [
 ]  # fmt: skip
 
 _CERTAIN = (*CERTAIN_TIERS, None)
+_FAR = 1_000  # the distance of a test no static chain leads from
 RAN = "ran"  # the resolution of a test's edge into code it ran under coverage (a RAN edge)
 _RANK = {resolution.value: resolution.rank for resolution in Resolution}  # of a REACHES edge
 _TEST_WORDS = frozenset({"test", "tests"})
@@ -61,7 +62,7 @@ class _Test:
     # the most specific change of each node reached (a method, not also its changed class):
     # what the order counts, so that nesting does not count a change twice
     specific: set[str] = field(default_factory=set)
-    distance: int = 1_000
+    distance: int = _FAR
     certain: bool = False
     via: str | None = None
     changed: bool = False
@@ -77,13 +78,17 @@ class _Test:
             named = affinity(test.qualified_name, test.location.path, subject, paths.get(subject))
             self.affinity = max(self.affinity, named)
         self.specific.add(subjects[0])
-        certain = edge.resolution in _CERTAIN or edge.resolution == RAN
+        if edge.resolution == RAN:
+            # ran it: first in `run_order`; among such tests the static chain (if any) still
+            # orders them, nearest first, and tests that only ran it come after those
+            self.ran = True
+            return
+        certain = edge.resolution in _CERTAIN
         if (not self.certain and certain) or (
             certain == self.certain and edge.distance < self.distance
         ):
             self.distance, self.certain, self.via = edge.distance, certain, edge.via
         self.changed = self.changed or edge.distance == 0
-        self.ran = self.ran or edge.resolution == RAN
 
     def result(self) -> TestToRun:
         test = self.edge.test
@@ -93,8 +98,9 @@ class _Test:
             location=test.location,
             runner_id=runner_id(test.location.path, test.qualified_name, self.edge.module),
             reaches=tuple(self.reaches),
-            distance=self.distance,
-            certain=self.certain,
+            # a test that only ran it (no static chain): one step, as a direct call
+            distance=self.distance if self.distance < _FAR else 1,
+            certain=self.certain or self.ran,
             via=self.via,
             changed=self.changed,
             affinity=self.affinity,
@@ -191,11 +197,13 @@ def ran_tests(
     """Edges (resolution `ran`, distance 1) from the tests that ran each of `targets` under
     imported coverage, for the targets whose content is still the one it was recorded
     against (`base`: a node's hash before the change, else its hash now); and the others'
-    freshness (`changed`, `new`): those fall back to the static prediction."""
+    freshness (`changed`, `new`, `outside`): those fall back to the static prediction."""
     ran: dict[str, tuple[str, ...]] = {}
     stale: dict[str, str] = {}
     for into in reader.ran_into(targets):
-        state = freshness(into.coverage_hash, base.get(into.id, into.content_hash))
+        state = freshness(
+            into.coverage_hash, base.get(into.id, into.content_hash), outside=into.outside
+        )
         if state == "fresh":
             ran[into.id] = into.tests
         else:
@@ -241,14 +249,14 @@ def coverage_use(
 ) -> CoverageUse | None:
     """How imported coverage served a question: None when `repo` has none; else its state
     and the subjects (of node -> subjects) predicted statically because they changed since
-    the coverage was recorded, or are new to it."""
+    the coverage was recorded, are new to it, or ran outside every test."""
     state = reader.coverage_state(repo)
     if state is None:
         return None
     static: dict[str, str] = {}
     for node, why in sorted(stale.items()):
         for subject in subjects.get(node, ())[:1]:
-            if why == "changed" or subject not in static:
+            if why != "new" or subject not in static:
                 static[subject] = why
     return CoverageUse(
         commit=state.commit,
