@@ -92,9 +92,11 @@ def _selected(reader: GraphReader, node: str) -> tuple[set[str], set[str]]:
     def ids(edges: list[Any]) -> set[str]:
         return {runner_id(e.test.location.path, e.test.qualified_name, e.module) for e in edges}
 
-    ran, _stale = ran_tests(reader, [node], {})
+    ran, stale = ran_tests(reader, [node], {})
     reached, _cut = reaching_tests(reader, [node])
-    return ids(ran), ids(reached)
+    # trusting the coverage: the tests that ran it, or the static prediction for code the
+    # coverage does not speak for alone (`ran_tests`' stale nodes)
+    return (ids(reached) if stale else ids(ran)), ids(reached)
 
 
 def _functions(client: Neo4jClient, repo: str) -> list[dict[str, Any]]:

@@ -283,7 +283,8 @@ def _coverage_import(args: argparse.Namespace, console: Console) -> int:
     console.print(
         f"[bold]{done.repo}[/]: {done.edges:,} RAN edge(s) from {done.tests:,} test(s) into "
         f"{done.files_matched:,} of {done.files_measured:,} measured file(s) "
-        f"({done.measured_nodes:,} functions, methods and classes), recorded "
+        f"({done.measured_nodes:,} functions, methods and classes; {done.outside:,} also ran "
+        "outside every test and are predicted statically), recorded "
         + (f"at {done.commit[:12]} " if done.commit else "")
         + f"on {done.recorded_at[:19]}; {done.seconds:.1f} s",
         highlight=False,
