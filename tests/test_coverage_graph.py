@@ -6,6 +6,7 @@ One module-scoped graph; the tests run in file order and the last one edits and 
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -13,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from graphrag_code.cli import main as cli_main
 from graphrag_code.codegraph import CodeGraph
 from graphrag_code.embedding import HashingEmbedder
 from graphrag_code.errors import InvalidArgumentError
@@ -183,6 +185,18 @@ def test_code_a_test_ran_is_tested_and_alive(
     assert {(e.test.qualified_name, e.resolution, e.via) for e in reached} == {
         ("tests.test_checks.test_order", "exact", "parameter lt")
     }
+
+
+@pytest.mark.usefixtures("cli_env")
+def test_the_command_reimports_in_place(
+    covered: tuple[CodeGraph, Path, CoverageImport], capsys: pytest.CaptureFixture[str]
+) -> None:
+    graph, root, _ = covered
+    assert cli_main(["coverage", "import", str(root / ".coverage"), "--repo", REPO, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["edges"] == 5
+    count = "MATCH (:Code)-[r:RAN]->(n:Code {repo: $repo}) RETURN count(r) AS n"
+    assert graph.client.read(count, {"repo": REPO})[0]["n"] == 5  # replaced, not added
+    assert cli_main(["coverage", "import", str(root / "nothing"), "--repo", REPO]) != 0
 
 
 def test_changed_code_falls_back_to_the_static_prediction_and_says_so(
