@@ -30,6 +30,7 @@ from .errors import InvalidArgumentError, RepositoryNotFoundError
 from .graph import GraphReader, Neo4jClient, RepositoryInfo
 from .graph.repositories import repository_statuses, require_repository
 from .impact import (
+    CoverageImport,
     DeadSymbol,
     DiffImpact,
     DiffSpec,
@@ -38,9 +39,11 @@ from .impact import (
     TestsFor,
     UntestedSymbol,
     analyse_changes,
+    coverage_use,
     dead_code,
     exercising_tests,
     git_root,
+    import_coverage,
     looks_like_diff,
     read_changes,
     untested_symbols,
@@ -405,15 +408,31 @@ class CodeGraph:
         targets = (
             self.reader.descendants(subject.id) if subject.kind != "Function" else [subject.id]
         )
-        tests, truncated = exercising_tests(
+        by_target = dict.fromkeys(targets, (subject.qualified_name,))
+        tests, truncated, stale = exercising_tests(
             self.reader,
-            dict.fromkeys(targets, (subject.qualified_name,)),
+            by_target,
             inside=[subject.id],
             paths={subject.qualified_name: subject.location.path},
         )
         return TestsFor(
-            subject=subject.qualified_name, targets=len(targets), tests=tests, truncated=truncated
-        )
+            subject=subject.qualified_name, targets=len(targets), tests=tests, truncated=truncated,
+            coverage=coverage_use(self.reader, subject.repo, by_target, stale),
+        )  # fmt: skip
+
+    def import_coverage(
+        self, file: str | Path, *, repo: str | None = None, commit: str | None = None
+    ) -> CoverageImport:
+        """Store which test ran which code, from a coverage.py data file recorded with
+        per-test contexts (`pytest --cov --cov-context=test`), replacing the last import:
+        `diff` and `tests_for` then list the tests that ran the changed code first, and
+        `untested` and `dead_code` count code a test ran as tested and alive. `commit`: the
+        commit it was recorded at (default: the one the graph was indexed from)."""
+        name = repo or self._only_repository()
+        info = self.reader.repository(name)
+        if info is None:
+            raise RepositoryNotFoundError(name, known=list(repository_statuses(self.client)))
+        return import_coverage(self.client, name, file, root=info.root, commit=commit or info.head)
 
     def untested(self, repo: str, *, limit: int = 200) -> list[UntestedSymbol]:
         """Public functions, methods and classes outside test code that no test reaches."""

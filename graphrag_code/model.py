@@ -10,6 +10,7 @@ these records are the only thing they share.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Literal
@@ -71,7 +72,9 @@ __all__ = [
     "TypeUse",
     "Unlike",
     "ValueFlow",
+    "content_hash",
     "subexpressions",
+    "symbol_content_hash",
 ]
 
 Dotted = tuple[str, ...]
@@ -444,6 +447,23 @@ class Symbol:
     # Python functions: one letter per parameter, aligned with `parameters`: "p" positional or
     # keyword, "o" positional-only, "k" keyword-only, "*" `*args`, "d" `**kwargs` ("": unknown)
     parameter_kinds: str = ""
+
+
+def content_hash(*parts: str | None) -> str:
+    """Identity of a node's text: unchanged hash, no re-embedding, and coverage recorded
+    against it still holds (`impact/coverage.py`)."""
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update((part or "").encode("utf-8", errors="replace"))
+        digest.update(b"\x00")
+    return digest.hexdigest()[:32]
+
+
+def symbol_content_hash(path: str, symbol: Symbol) -> str:
+    """The `content_hash` a symbol's node keeps: its path, name, signature, docstring, code."""
+    return content_hash(
+        path, symbol.qualified_name, symbol.signature, symbol.docstring, symbol.code
+    )
 
 
 @dataclass(frozen=True)

@@ -70,6 +70,7 @@ def _values(dimensions: int) -> dict[str, Any]:
         "certain": True,
         "resolutions": ["exact", "inferred"],
         "rows": [],
+        "state": {},
         "packages": ["shop"],
         "repo_packages": ["shop"],
         "distributions": ["shop"],

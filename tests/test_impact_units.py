@@ -571,7 +571,7 @@ def test_tests_named_after_the_change_rank_first(
 def test_tests_to_run_come_changed_then_certain_then_named_then_near() -> None:
     def order(
         *, changed: bool = False, named: int = 0, certain: bool, distance: int
-    ) -> tuple[bool, bool, int, int, int]:
+    ) -> tuple[bool, bool, bool, int, int, int]:
         return run_order(
             changed=changed, affinity=named, certain=certain, distance=distance, reaches=1
         )

@@ -92,7 +92,7 @@ def evaluate_commit(graph: CodeGraph, work: Path, repo: str, commit: str) -> Com
     tests = [c for c in impact.changes if c.test_role == "test" and c.change != "removed" and c.id]
     if not source or not tests:
         return None
-    ranked, _untested, _cut = change_tests(graph.reader, source)
+    ranked, _untested, _cut, _stale = change_tests(graph.reader, source)
     diffed = time.perf_counter()
     order = [t.id for t in ranked]
     wanted = {c.id for c in tests}

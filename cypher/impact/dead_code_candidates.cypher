@@ -1,16 +1,17 @@
 // Functions, methods and classes of a repository outside test code with no inbound CALLS,
-// USES_TYPE or INHERITS edge of any tier, and no import by name: dead-code candidates, with
+// USES_TYPE or INHERITS edge of any tier, no import by name and no test that ran it under
+// imported coverage (a RAN edge: it ran, so it is alive): dead-code candidates, with
 // what may still reach them (entry points, an overridden base method that is called, the
 // best tier by which a test reaches them, decorators). Nested functions are left out: their outer function
 // uses them. A class counts as used when any of its methods is.
 // Parameters: $repo
 MATCH (n:Symbol)
 WHERE n.repo = $repo AND NOT coalesce(n.test_code, false)
-  AND NOT EXISTS { (n)<-[:CALLS|USES_TYPE|INHERITS]-() }
+  AND NOT EXISTS { (n)<-[:CALLS|USES_TYPE|INHERITS|RAN]-() }
   AND NOT EXISTS { (:Function|Method)-[:DEFINES]->(n) }
 OPTIONAL MATCH (parent:Code)-[:DEFINES]->(n)
 WITH n, parent
-WHERE NOT (n:Class AND EXISTS { (n)-[:DEFINES]->(:Method)<-[:CALLS]-() })
+WHERE NOT (n:Class AND EXISTS { (n)-[:DEFINES]->(:Method)<-[:CALLS|RAN]-() })
   AND NOT (parent:Module AND EXISTS {
     MATCH (:Code)-[imports:IMPORTS]->(parent) WHERE n.name IN imports.names
   })

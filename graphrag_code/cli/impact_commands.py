@@ -1,5 +1,6 @@
-"""`diff`, `tests-for`, `untested`, `dead-code`: change impact, tests and dead code, as
-tables, `--json` or (diff) Markdown for a pull-request comment."""
+"""`diff`, `tests-for`, `untested`, `dead-code`, `coverage import`: change impact, tests,
+dead code and the coverage they read, as tables, `--json` or (diff) Markdown for a
+pull-request comment."""
 
 from __future__ import annotations
 
@@ -15,7 +16,14 @@ from rich.text import Text
 
 from ..codegraph import CodeGraph
 from ..errors import InvalidArgumentError
-from ..impact import TESTS_CUT, DiffImpact, FailPolicy, TestToRun, impact_markdown
+from ..impact import (
+    TESTS_CUT,
+    DiffImpact,
+    FailPolicy,
+    TestToRun,
+    coverage_line,
+    impact_markdown,
+)
 from .console import SafeConsole
 from .exit_codes import CHECK_FAILED
 from .output import print_json
@@ -90,6 +98,23 @@ def register(commands: Any) -> None:
     dead.add_argument("--json", action="store_true")
     dead.set_defaults(handler=_dead_code)
 
+    coverage = commands.add_parser(
+        "coverage", help="which test ran which code, from a coverage.py run with per-test contexts"
+    )
+    actions = coverage.add_subparsers(dest="action", required=True, metavar="ACTION")
+    load = actions.add_parser(
+        "import",
+        help="store the tests that ran each function (record with `pytest --cov "
+        "--cov-context=test`), replacing the last import",
+    )
+    load.add_argument("file", metavar="FILE", type=Path, help="the coverage data file (.coverage)")
+    load.add_argument("--repo", help="repository name in the graph (default: the only one)")
+    load.add_argument(
+        "--commit", help="the commit the coverage was recorded at (default: the graph's)"
+    )
+    load.add_argument("--json", action="store_true")
+    load.set_defaults(handler=_coverage_import)
+
 
 def _read_patch(name: str) -> str:
     if name == "-":
@@ -163,6 +188,7 @@ def _diff_tables(impact: DiffImpact, console: Console) -> None:
         if impact.truncated:
             console.print("[yellow]truncated: the blast radius hit its size cap[/]")
     _tests_table(impact.tests, console, title="tests to run")
+    console.print(coverage_line(impact.coverage, sum(t.ran for t in impact.tests)), markup=False)
     if impact.tests_truncated:
         console.print(f"[yellow]{TESTS_CUT}[/]", highlight=False)
     if impact.untested:
@@ -177,13 +203,10 @@ def _tests_table(tests: list[TestToRun], console: Console, *, title: str) -> Non
         console.print("no test reaches it")
         return
     table = Table(title=title, show_edge=False)
-    for column in ("test", "distance", "certain", "via", "reaches"):
+    for column in ("test", "why", "via", "reaches"):
         table.add_column(column)
     for test in tests:
-        table.add_row(
-            test.runner_id, "changed" if test.changed else str(test.distance),
-            "yes" if test.certain else "possible", test.via or "", ", ".join(test.reaches[:3]),
-        )  # fmt: skip
+        table.add_row(test.runner_id, test.reason, test.via or "", ", ".join(test.reaches[:3]))
     console.print(table)
 
 
@@ -200,6 +223,7 @@ def _tests_for(args: argparse.Namespace, console: Console) -> int:
                 "tests": [asdict(t) for t in tests],
                 "total": len(result.tests),
                 "truncated": result.truncated,
+                "coverage": asdict(result.coverage) if result.coverage else None,
             },
         )
         return 0
@@ -207,6 +231,10 @@ def _tests_for(args: argparse.Namespace, console: Console) -> int:
         f"[bold]tests for[/] {result.subject} ({len(result.tests)} test(s))", highlight=False
     )
     _tests_table(tests, console, title="tests")
+    console.print(
+        coverage_line(result.coverage, sum(t.ran for t in result.tests), subject="it"),
+        markup=False,
+    )
     if result.truncated:
         console.print(f"[yellow]{TESTS_CUT}[/]", highlight=False)
     return 0
@@ -244,4 +272,28 @@ def _dead_code(args: argparse.Namespace, console: Console) -> int:
             "; ".join(item.reasons),
         )  # fmt: skip
     console.print(table if found else "no dead code found at this confidence")
+    return 0
+
+
+def _coverage_import(args: argparse.Namespace, console: Console) -> int:
+    with CodeGraph() as graph:
+        done = graph.import_coverage(args.file, repo=args.repo, commit=args.commit)
+    if args.json:
+        print_json(console, asdict(done))
+        return 0
+    console.print(
+        f"[bold]{done.repo}[/]: {done.edges:,} RAN edge(s) from {done.tests:,} test(s) into "
+        f"{done.files_matched:,} of {done.files_measured:,} measured file(s) "
+        f"({done.measured_nodes:,} functions, methods and classes; {done.outside:,} also ran "
+        "outside every test and are predicted statically), recorded "
+        + (f"at {done.commit[:12]} " if done.commit else "")
+        + f"on {done.recorded_at[:19]}; {done.seconds:.1f} s",
+        highlight=False,
+    )
+    if done.unknown_tests:
+        console.print(
+            f"[yellow]{len(done.unknown_tests)} context(s) name no test of the graph[/], e.g. "
+            + ", ".join(done.unknown_tests[:3]),
+            highlight=False,
+        )
     return 0

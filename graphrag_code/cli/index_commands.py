@@ -103,7 +103,7 @@ def _index(args: argparse.Namespace, console: Console) -> int:
 
 def print_report(console: Console, report: IngestReport, *, as_json: bool) -> None:
     for warning in report.warnings:  # on stderr, where the other warnings go, JSON or not
-        Console(stderr=True).print(Text.assemble(("warning: ", "bold yellow"), warning))
+        SafeConsole(stderr=True).print(Text.assemble(("warning: ", "bold yellow"), warning))
     if as_json:
         print_json(console, report.as_dict())
         return

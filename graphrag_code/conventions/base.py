@@ -55,6 +55,9 @@ class TestUnit:
     class_name: str | None = None
     requests: tuple[str, ...] = ()  # fixtures by name: parameters and `usefixtures`
     setups: tuple[str, ...] = ()  # set-up/tear-down methods run around it (qualified names)
+    # repository code it is given as values (`@pytest.mark.parametrize("v", [lt, le])`):
+    # dotted names as its file's imports spell them out, which it runs as it runs a fixture
+    values: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -90,6 +90,9 @@ def _seeds_of(test: TestUnit, fixtures: _Fixtures) -> list[Seed]:
     for setup in test.setups:
         if setup not in seeds:
             seeds[setup] = Seed("", setup, f"setup {setup.rsplit('.', 1)[-1]}")
+    for value in test.values:
+        if value not in seeds:
+            seeds[value] = Seed("", value, f"parameter {value.rsplit('.', 1)[-1]}")
     return list(seeds.values())
 
 

@@ -23,6 +23,7 @@ from .queries import load_query, paste_identifier, replace_block
 from .records import (
     CallEdge,
     ContextNode,
+    CoverageState,
     DeadCandidate,
     Definition,
     EntryPoint,
@@ -31,6 +32,7 @@ from .records import (
     Neighbour,
     Neighbourhood,
     PathStep,
+    RanInto,
     ReachBack,
     RepositoryInfo,
     RepositorySize,
@@ -495,6 +497,31 @@ class GraphReader:
         """The tests defined in (or equal to) each of `ids`: a changed test runs itself."""
         rows = self.client.read(load_query("impact/changed_tests"), {"ids": list(ids)})
         return [TestEdge(row["target"], _symbol(row), 0, None, None, row["module"]) for row in rows]
+
+    def ran_into(self, ids: Sequence[str]) -> list[RanInto]:
+        """The tests that ran each of `ids` under imported coverage, with its hashes."""
+        rows = self.client.read(load_query("coverage/ran_into"), {"ids": list(ids)})
+        return [
+            RanInto(
+                r["id"],
+                tuple(sorted(r["tests"])),
+                r["content_hash"],
+                r["coverage_hash"],
+                bool(r["outside"]),
+            )
+            for r in rows
+        ]
+
+    def coverage_state(self, repo: str) -> CoverageState | None:
+        """The last coverage import of `repo`, or None when it has none."""
+        rows = self.client.read(load_query("coverage/read_state"), {"repo": repo})
+        if not rows or rows[0]["imported_at"] is None:
+            return None
+        row = rows[0]
+        return CoverageState(
+            row["commit"], row["recorded_at"], row["imported_at"], int(row["tests"] or 0),
+            int(row["edges"] or 0), row["file"],
+        )  # fmt: skip
 
     def untested(self, repo: str, *, limit: int) -> list[UntestedSymbol]:
         """Public code outside tests that no test reaches, most central first."""

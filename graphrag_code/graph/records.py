@@ -15,7 +15,9 @@ from ..model import POSSIBLE_TIERS
 
 __all__ = [
     "CallEdge",
+    "CodeSpan",
     "ContextNode",
+    "CoverageState",
     "DeadCandidate",
     "Definition",
     "EntryPoint",
@@ -24,6 +26,7 @@ __all__ = [
     "Neighbour",
     "Neighbourhood",
     "PathStep",
+    "RanInto",
     "ReachBack",
     "RepositoryInfo",
     "RepositorySize",
@@ -201,7 +204,9 @@ class TestEdge:
     target: str
     test: SymbolRef
     distance: int
-    resolution: str | None  # exact, inferred or name; None for a test inside `target`
+    # exact, inferred or name; "ran" (impact.tests.RAN): it ran `target` under coverage; None
+    # for a test inside `target`
+    resolution: str | None
     via: str | None  # the fixture or set-up it reaches `target` through
     module: str | None = None  # the module defining the test (None: the test is a module)
 
@@ -264,3 +269,38 @@ class RepositoryInfo:
             if kind == "Module":
                 files[language] = files.get(language, 0) + count
         return dict(sorted(files.items(), key=lambda item: (-item[1], item[0])))
+
+
+@dataclass(frozen=True)
+class CodeSpan:
+    """A function, method or class with its lines, which covered lines are mapped onto."""
+
+    id: str
+    path: str
+    start_line: int
+    end_line: int
+    content_hash: str | None
+    code: str | None = None  # functions and methods only: where their body starts
+
+
+@dataclass(frozen=True)
+class CoverageState:
+    """The last coverage import of a repository."""
+
+    commit: str | None
+    recorded_at: str | None  # ISO time the data file was written
+    imported_at: str | None
+    tests: int
+    edges: int
+    file: str | None
+
+
+@dataclass(frozen=True)
+class RanInto:
+    """The tests that ran a node, and its content hash now and at the coverage import."""
+
+    id: str
+    tests: tuple[str, ...]
+    content_hash: str | None
+    coverage_hash: str | None
+    outside: bool = False  # it also ran outside every test (at import or collection)

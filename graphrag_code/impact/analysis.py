@@ -14,13 +14,13 @@ from ..graph import GraphReader
 from ..graph.records import FileNode
 from ..languages import Language, language_named, routes
 from ..location import Location
-from ..model import ParsedFile
+from ..model import ParsedFile, symbol_content_hash
 from ..parsing import ModuleName
 from .blast import BlastOptions, blast_radius
 from .changes import SymbolChange, file_changes, pair_moves
 from .records import Affected, ChangedSymbol, DiffImpact, GraphSide, RiskSummary
 from .sources import FileChange
-from .tests import change_tests
+from .tests import change_tests, coverage_use
 
 __all__ = ["ImpactOptions", "analyse_changes", "module_name_for"]
 
@@ -90,6 +90,7 @@ def _symbols(
     )
     found: list[SymbolChange] = []
     modules: dict[str, str] = {}
+    old_hashes: dict[tuple[str, str], str] = {}
     for change in readable:
         diff = change.diff
         language = language_named(_language(diff.path) or "")
@@ -109,6 +110,11 @@ def _symbols(
             others.append(diff.path)
             continue
         found.extend(file_changes(diff, old, new))
+        if old is not None:
+            for before in old.symbols:
+                if before.ordinal == 1:
+                    key = (old.path, before.qualified_name)
+                    old_hashes[key] = symbol_content_hash(old.path, before)
     result = []
     for symbol in pair_moves(found):
         node = nodes.find(symbol.path, symbol.qualified_name)
@@ -131,6 +137,14 @@ def _symbols(
                 test_role=node.test_role if node else None,
                 old_qualified_name=symbol.old_qualified_name,
                 old_path=symbol.old_path,
+                old_hash=old_hashes.get(
+                    (
+                        symbol.old_path or symbol.path,
+                        symbol.old_qualified_name or symbol.qualified_name,
+                    )
+                )
+                if symbol.change != "added"
+                else None,
             )
         )
     return result, sorted(set(others)), nodes
@@ -193,7 +207,8 @@ def analyse_changes(
     }
     blast = BlastOptions(options.depth, options.limit, options.limit_per_node, options.possible)
     affected, truncated = blast_radius(reader, repo, symbols, modules, blast)
-    tests, untested, tests_truncated = change_tests(reader, symbols)
+    tests, untested, tests_truncated, uncovered = change_tests(reader, symbols)
+    changed = {c.id: [c.qualified_name] for c in symbols if c.id is not None}
     warnings = []
     stale = sorted(c.diff.path for c in changes if not c.new_on_disk)
     if stale:
@@ -221,4 +236,5 @@ def analyse_changes(
         tests_truncated=tests_truncated,
         depth=options.depth,
         warnings=warnings,
+        coverage=coverage_use(reader, repo, changed, uncovered),
     )

@@ -3,10 +3,10 @@ affected code, tests to run, untested changes."""
 
 from __future__ import annotations
 
-from .records import ChangedSymbol, DiffImpact
+from .records import ChangedSymbol, CoverageUse, DiffImpact
 from .tests import TESTS_CUT
 
-__all__ = ["impact_markdown"]
+__all__ = ["coverage_line", "impact_markdown"]
 
 _ICON = {"low": "🟢", "medium": "🟡", "high": "🔴"}
 
@@ -69,6 +69,7 @@ def impact_markdown(impact: DiffImpact, *, rows: int = 30) -> str:
     else:
         out += ["Nothing in the graph depends on the changed code."]
     out += ["", "### Tests to run", ""]
+    out += [coverage_line(impact.coverage, sum(t.ran for t in impact.tests)), ""]
     if impact.tests:
         out += ["```", *(t.runner_id for t in impact.tests[:rows]), "```"]
         out += _more(len(impact.tests), rows)
@@ -84,6 +85,27 @@ def impact_markdown(impact: DiffImpact, *, rows: int = 30) -> str:
         ]
         out += _more(len(impact.untested), rows)
     return "\n".join(out) + "\n"
+
+
+def coverage_line(
+    coverage: CoverageUse | None, ran: int, *, subject: str = "the changed code"
+) -> str:
+    """One sentence on what the tests to run come from: imported coverage (its age and
+    commit, the changed code it no longer speaks for) or the static prediction alone."""
+    if coverage is None:
+        return (
+            "Predicted from the call graph (no coverage imported: `graphrag-code coverage import`)."
+        )
+    commit = f" at `{coverage.commit[:12]}`" if coverage.commit else ""
+    text = f"Coverage recorded{commit}, {coverage.age()}: {ran} test(s) ran {subject}"
+    if coverage.static:
+        names = ", ".join(f"`{s}` ({why})" for s, why in coverage.static[:5])
+        more = ", …" if len(coverage.static) > 5 else ""
+        text += (
+            "; predicted from the call graph, the coverage being stale, missing or shared: "
+            f"{names}{more}"
+        )
+    return text + "; then the tests the call graph predicts."
 
 
 def _more(total: int, shown: int) -> list[str]:

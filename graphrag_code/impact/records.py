@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from typing import Literal
 
 from ..location import Location
@@ -12,6 +13,7 @@ from .changes import ChangeKind
 __all__ = [
     "Affected",
     "ChangedSymbol",
+    "CoverageUse",
     "DeadSymbol",
     "DiffImpact",
     "FailPolicy",
@@ -43,6 +45,9 @@ class ChangedSymbol:
     test_role: str | None = None  # test, fixture, setup
     old_qualified_name: str | None = None  # renamed or moved: its name before
     old_path: str | None = None
+    # the `content_hash` of its code before the change: imported coverage recorded against
+    # that code still says which tests run it (None: added, or not parsed)
+    old_hash: str | None = None
 
 
 @dataclass(frozen=True)
@@ -79,6 +84,36 @@ class TestToRun:
     via: str | None  # the fixture or set-up it reaches the change through
     changed: bool = False
     affinity: int = 0  # 2: named after a changed symbol, 1: its file after a changed module
+    ran: bool = False  # ran the changed code under imported coverage recorded before it changed
+
+    # why it is listed: "changed", "ran it (coverage)", "reaches it (certain, 2 steps)"
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class CoverageUse:
+    """How imported coverage (`graphrag-code coverage import`) served a question."""
+
+    commit: str | None  # the commit it was recorded at
+    recorded_at: str | None  # when (ISO, UTC)
+    tests: int  # tests it holds
+    # (subject, "changed" | "new" | "outside"): subjects predicted statically, their coverage
+    # being stale (changed since it was recorded), missing (new since, or not measured) or
+    # not theirs alone (they also ran outside every test, at import or collection)
+    static: tuple[tuple[str, str], ...] = ()
+
+    def age(self, now: datetime | None = None) -> str:
+        """How long ago it was recorded, in words (`3 days`, `5 hours`)."""
+        if not self.recorded_at:
+            return "of unknown age"
+        seconds = ((now or datetime.now(tz=timezone.utc)) - datetime.fromisoformat(
+            self.recorded_at
+        )).total_seconds()  # fmt: skip
+        for unit, size in (("day", 86_400), ("hour", 3_600), ("minute", 60)):
+            if seconds >= size:
+                count = int(seconds // size)
+                return f"{count} {unit}{'s' if count != 1 else ''} old"
+        return "less than a minute old"
 
 
 @dataclass(frozen=True)
@@ -122,6 +157,7 @@ class DiffImpact:
     # tests reached only through longer chains of name matches are not listed
     tests_truncated: bool = False
     warnings: list[str] = field(default_factory=list)
+    coverage: CoverageUse | None = None  # None: no coverage imported
 
     def callers_of(self, change: ChangedSymbol) -> list[Affected]:
         """The affected code one certain edge away from `change`."""
@@ -161,6 +197,7 @@ class TestsFor:
     # the walk back to the tests was cut: tests reached only through longer chains of name
     # matches are not listed (`impact.tests.reaching_tests`)
     truncated: bool = False
+    coverage: CoverageUse | None = None  # None: no coverage imported
 
 
 @dataclass(frozen=True)

@@ -14,14 +14,27 @@ from ..graph import GraphReader
 from ..graph.records import TestEdge
 from ..languages import language_named, routes
 from ..model import CERTAIN_TIERS, Resolution
-from .records import ChangedSymbol, TestToRun, UntestedSymbol
+from .coverage import freshness
+from .records import ChangedSymbol, CoverageUse, TestToRun, UntestedSymbol
 
 __all__ = [
-    "TESTS_CUT", "affinity", "change_tests", "exercising_tests", "reaching_tests", "run_order",
-    "runner_id", "untested_symbols",
+    "RAN",
+    "TESTS_CUT",
+    "affinity",
+    "change_tests",
+    "coverage_use",
+    "exercising_tests",
+    "listing_reason",
+    "ran_tests",
+    "reaching_tests",
+    "run_order",
+    "runner_id",
+    "untested_symbols",
 ]  # fmt: skip
 
 _CERTAIN = (*CERTAIN_TIERS, None)
+_FAR = 1_000  # the distance of a test no static chain leads from
+RAN = "ran"  # the resolution of a test's edge into code it ran under coverage (a RAN edge)
 _RANK = {resolution.value: resolution.rank for resolution in Resolution}  # of a REACHES edge
 _TEST_WORDS = frozenset({"test", "tests"})
 # The certain part of the reach graph (exact and inferred chains) is walked whole, up to
@@ -56,11 +69,12 @@ class _Test:
     # the most specific change of each node reached (a method, not also its changed class):
     # what the order counts, so that nesting does not count a change twice
     specific: set[str] = field(default_factory=set)
-    distance: int = 1_000
+    distance: int = _FAR
     certain: bool = False
     via: str | None = None
     changed: bool = False
     affinity: int = 0
+    ran: bool = False  # ran a reached node, unchanged since, under imported coverage
 
     def add(self, edge: TestEdge, subjects: Sequence[str], paths: Mapping[str, str]) -> None:
         """One edge into a node that stands for `subjects`, the most specific first."""
@@ -71,6 +85,11 @@ class _Test:
             named = affinity(test.qualified_name, test.location.path, subject, paths.get(subject))
             self.affinity = max(self.affinity, named)
         self.specific.add(subjects[0])
+        if edge.resolution == RAN:
+            # ran it: first in `run_order`; among such tests the static chain (if any) still
+            # orders them, nearest first, and tests that only ran it come after those
+            self.ran = True
+            return
         certain = edge.resolution in _CERTAIN
         if (not self.certain and certain) or (
             certain == self.certain and edge.distance < self.distance
@@ -86,36 +105,53 @@ class _Test:
             location=test.location,
             runner_id=runner_id(test.location.path, test.qualified_name, self.edge.module),
             reaches=tuple(self.reaches),
-            distance=self.distance,
-            certain=self.certain,
+            # a test that only ran it (no static chain): one step, as a direct call
+            distance=self.distance if self.distance < _FAR else 1,
+            certain=self.certain or self.ran,
             via=self.via,
             changed=self.changed,
             affinity=self.affinity,
+            ran=self.ran,
+            reason=listing_reason(
+                changed=self.changed, ran=self.ran, certain=self.certain, distance=self.distance
+            ),
         )
 
 
+def listing_reason(*, changed: bool, ran: bool, certain: bool, distance: int) -> str:
+    """Why a test is listed, in words: what `run_order` ranks it by first."""
+    if changed:
+        return "changed"
+    if ran:
+        return "ran it (coverage)"
+    steps = f"{distance} step{'s' if distance != 1 else ''}"
+    return f"reaches it ({'certain' if certain else 'possible'}, {steps})"
+
+
 def run_order(
-    *, changed: bool, affinity: int, certain: bool, distance: int, reaches: int
-) -> tuple[bool, bool, int, int, int]:
+    *, changed: bool, affinity: int, certain: bool, distance: int, reaches: int, ran: bool = False
+) -> tuple[bool, bool, bool, int, int, int]:
     """The sort key of a test to run (ties go by the test's name): changed tests first, then
-    tests that reach the change through certain chains before those that reach it only through
-    possible ones (name matches, dispatch: issue 50, a low-precision tier never decides a
-    ranking), then tests named after what they reach (`affinity`), nearest first, then the
-    tests that reach more of a change.
+    tests that ran the changed code under coverage recorded before the change (issue 54:
+    what ran is known, what reaches is predicted), then tests that reach the change through
+    certain chains before those that reach it only through possible ones (name matches,
+    dispatch: issue 50, a low-precision tier never decides a ranking), then tests named
+    after what they reach (`affinity`), nearest first, then the tests that reach more of a
+    change.
 
     Certain chains come before distance since stop 47: ranked by distance first, a test one
     name match away came before one three certain calls away. Against the tests that ran each
     function under coverage, a test that ran now outranks one that did not more often, on all
     five packages measured (`benchmarks/impact/impact_tests_order.py`); the changed tests of the
     histories' commits rank the same (BENCHMARKS.md §10a and §10c, stop 47)."""
-    return (not changed, not certain, -affinity, distance, -reaches)
+    return (not changed, not ran, not certain, -affinity, distance, -reaches)
 
 
 def _ranked(tests: Iterable[_Test]) -> list[TestToRun]:
-    def key(t: _Test) -> tuple[tuple[bool, bool, int, int, int], str]:
+    def key(t: _Test) -> tuple[tuple[bool, bool, bool, int, int, int], str]:
         order = run_order(
             changed=t.changed, affinity=t.affinity, certain=t.certain, distance=t.distance,
-            reaches=len(t.specific),
+            reaches=len(t.specific), ran=t.ran,
         )  # fmt: skip
         return order, t.edge.test.qualified_name
 
@@ -162,25 +198,79 @@ def reaching_tests(reader: GraphReader, targets: Sequence[str]) -> tuple[list[Te
     return reached, certain.truncated or possible.truncated
 
 
+def ran_tests(
+    reader: GraphReader, targets: Sequence[str], base: Mapping[str, str]
+) -> tuple[list[TestEdge], dict[str, str]]:
+    """Edges (resolution `ran`, distance 1) from the tests that ran each of `targets` under
+    imported coverage, for the targets whose content is still the one it was recorded
+    against (`base`: a node's hash before the change, else its hash now); and the others'
+    freshness (`changed`, `new`, `outside`): those fall back to the static prediction."""
+    ran: dict[str, tuple[str, ...]] = {}
+    stale: dict[str, str] = {}
+    for into in reader.ran_into(targets):
+        state = freshness(
+            into.coverage_hash, base.get(into.id, into.content_hash), outside=into.outside
+        )
+        if state == "fresh":
+            ran[into.id] = into.tests
+        else:
+            stale[into.id] = state
+    nodes = reader.test_nodes(sorted({test for tests in ran.values() for test in tests}))
+    edges = [
+        TestEdge(target, nodes[test][0], 1, RAN, None, nodes[test][1])
+        for target, tests in sorted(ran.items())
+        for test in tests
+        if test in nodes
+    ]
+    return edges, stale
+
+
 def exercising_tests(
     reader: GraphReader,
     targets: Mapping[str, Sequence[str]],
     *,
     inside: Sequence[str] = (),
     paths: Mapping[str, str] | None = None,
-) -> tuple[list[TestToRun], bool]:
+    base: Mapping[str, str] | None = None,
+) -> tuple[list[TestToRun], bool, dict[str, str]]:
     """The tests reaching any of `targets` (node id -> the subjects it stands for, the most
     specific first: a method stands for itself, then for its changed class and module), and
     the tests defined inside the nodes `inside` (changed tests run themselves), ranked by
-    `run_order` (`paths`: subject -> its file, for the affinity); and whether the walk back
-    was cut (`reaching_tests`)."""
+    `run_order` (`paths`: subject -> its file, for the affinity): the tests that ran a
+    target under coverage (`ran_tests`; `base`: node -> its hash before the change) first;
+    whether the walk back was cut (`reaching_tests`); and the targets whose coverage is
+    stale (node -> `changed` or `new`)."""
     found: dict[str, _Test] = {}
     edges, truncated = reaching_tests(reader, list(targets)) if targets else ([], False)
+    ran, stale = ran_tests(reader, list(targets), base or {}) if targets else ([], {})
+    edges += ran
     edges += reader.tests_inside(list(inside)) if inside else []
     for edge in edges:
         entry = found.setdefault(edge.test.id, _Test(edge))
         entry.add(edge, targets.get(edge.target) or (edge.test.qualified_name,), paths or {})
-    return _ranked(found.values()), truncated
+    return _ranked(found.values()), truncated, stale
+
+
+def coverage_use(
+    reader: GraphReader, repo: str, subjects: Mapping[str, Sequence[str]], stale: Mapping[str, str]
+) -> CoverageUse | None:
+    """How imported coverage served a question: None when `repo` has none; else its state
+    and the subjects (of node -> subjects) predicted statically because they changed since
+    the coverage was recorded, are new to it, or ran outside every test."""
+    state = reader.coverage_state(repo)
+    if state is None:
+        return None
+    static: dict[str, str] = {}
+    for node, why in sorted(stale.items()):
+        for subject in subjects.get(node, ())[:1]:
+            if why != "new" or subject not in static:
+                static[subject] = why
+    return CoverageUse(
+        commit=state.commit,
+        recorded_at=state.recorded_at,
+        tests=state.tests,
+        static=tuple(sorted(static.items())),
+    )
 
 
 def _targets(reader: GraphReader, change: ChangedSymbol) -> list[str]:
@@ -194,9 +284,11 @@ def _targets(reader: GraphReader, change: ChangedSymbol) -> list[str]:
 
 def change_tests(
     reader: GraphReader, changes: Sequence[ChangedSymbol]
-) -> tuple[list[TestToRun], list[ChangedSymbol], bool]:
-    """The tests to run for `changes`, ranked, the changed code no test reaches, and whether
-    the walk back to the tests was cut (`reaching_tests`)."""
+) -> tuple[list[TestToRun], list[ChangedSymbol], bool, dict[str, str]]:
+    """The tests to run for `changes`, ranked, the changed code no test reaches, whether
+    the walk back to the tests was cut (`reaching_tests`), and the nodes whose coverage is
+    stale (`exercising_tests`): a changed symbol's coverage is judged against its content
+    before the change (`ChangedSymbol.old_hash`)."""
     targets: dict[str, list[str]] = defaultdict(list)
     inside: list[str] = []
     per_change: dict[str, list[str]] = {}
@@ -212,7 +304,10 @@ def change_tests(
     for subjects in targets.values():  # the most specific (the fewest nodes) first
         subjects.sort(key=lambda subject: len(per_change[subject]))
     paths = {c.qualified_name: c.location.path for c in changes}
-    tests, truncated = exercising_tests(reader, targets, inside=inside, paths=paths)
+    base = {c.id: c.old_hash for c in changes if c.id is not None and c.old_hash is not None}
+    tests, truncated, stale = exercising_tests(
+        reader, targets, inside=inside, paths=paths, base=base
+    )
     reached = {subject for test in tests for subject in test.reaches}
     untested = [
         c
@@ -223,7 +318,7 @@ def change_tests(
         and c.aspects != ("formatting",)
         and c.qualified_name not in reached
     ]
-    return tests, untested, truncated
+    return tests, untested, truncated, stale
 
 
 def untested_symbols(reader: GraphReader, repo: str, *, limit: int = 200) -> list[UntestedSymbol]:

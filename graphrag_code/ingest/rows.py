@@ -2,25 +2,14 @@
 
 from __future__ import annotations
 
-import hashlib
-
 from ..linking.edges import NodeIds
-from ..model import NodeRow, ParsedFile, Symbol, SymbolKind
+from ..model import NodeRow, ParsedFile, Symbol, SymbolKind, content_hash, symbol_content_hash
 from ..text import search_text, statement_text
 
 __all__ = ["MAX_MODULE_CODE", "NodeRow", "file_node_ids", "file_rows"]
 
 MAX_MODULE_CODE = 200_000
 """Module nodes keep at most this many characters of source (symbols keep all of theirs)."""
-
-
-def content_hash(*parts: str | None) -> str:
-    """Identity of the text a symbol is embedded from: unchanged hash, no re-embedding."""
-    digest = hashlib.sha256()
-    for part in parts:
-        digest.update((part or "").encode("utf-8", errors="replace"))
-        digest.update(b"\x00")
-    return digest.hexdigest()[:32]
 
 
 def top_level_code(parsed: ParsedFile) -> str:
@@ -107,9 +96,7 @@ def _symbol_row(repo: str, parsed: ParsedFile, symbol: Symbol, ids: NodeIds) -> 
                 docstring=symbol.docstring,
                 code=symbol.code,
             ),
-            "content_hash": content_hash(
-                parsed.path, symbol.qualified_name, symbol.signature, symbol.docstring, symbol.code
-            ),
+            "content_hash": symbol_content_hash(parsed.path, symbol),
         },
     )
 

@@ -169,9 +169,11 @@ def affected_line(affected: Affected) -> str:
 
 def test_line(test: TestToRun) -> str:
     """`tests/test_x.py::test_y — tests/test_x.py:4-9; reaches pkg.mod.f (distance 2, certain,
-    via fixture client)`."""
+    via fixture client)`, or `(ran it under coverage)` for a test that ran the code."""
     if test.changed:
         why = "changed itself"
+    elif test.ran:
+        why = "ran it under coverage"
     else:
         certainty = "certain" if test.certain else "possible"
         why = f"distance {test.distance}, {certainty}"

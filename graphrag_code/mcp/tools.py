@@ -30,7 +30,7 @@ from ..errors import (
     SymbolNotFoundError,
 )
 from ..ids import repository_of
-from ..impact import TESTS_CUT
+from ..impact import TESTS_CUT, coverage_line
 from ..ingest.pipeline import valid_repo_name
 from ..location import Location
 from ..retrieval.relation_kinds import POSSIBLE_HELP, RELATIONS, RelationKind, RelationName
@@ -509,6 +509,7 @@ class GraphTools:
             footer.append(f"the blast radius hit its size cap at depth {depth}: more exist")
         if impact.tests_truncated:
             footer.append(TESTS_CUT)
+        footer.append(coverage_line(impact.coverage, sum(t.ran for t in impact.tests)))
         footer += freshness_lines(freshness)
         sections = [
             ("changed:", [changed_line(c) for c in impact.changes]),
@@ -560,6 +561,9 @@ class GraphTools:
         ]
         rows = [test_line(t) for t in result.tests]
         footer = ([TESTS_CUT] if result.truncated else []) + freshness_lines(freshness)
+        footer.insert(
+            0, coverage_line(result.coverage, sum(t.ran for t in result.tests), subject="it")
+        )
         kept = fit_lines(header + footer, rows, budget=self._budget()) if rows else 0
         lines = header + (rows[:kept] or ["no test reaches it"])
         omitted = len(rows) - kept

@@ -194,6 +194,44 @@ def _requests(symbol: Symbol, owners: list[Symbol]) -> tuple[str, ...]:
     return tuple(dict.fromkeys([*params, *used]))
 
 
+_DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+
+
+def _bound_names(parsed: ParsedFile) -> dict[str, str]:
+    """Name -> what it stands for at module level: the module's own definitions and its
+    absolute imports (`from a.b import c as d`: d -> a.b.c; `import a.b as m`: m -> a.b)."""
+    bound = {
+        s.name: s.qualified_name
+        for s in parsed.symbols
+        if s.parent == parsed.module and s.ordinal == 1
+    }
+    for statement in parsed.imports:
+        if statement.scope != parsed.module or statement.level or not statement.binds:
+            continue
+        if statement.name is not None:
+            bound[statement.alias or statement.name] = f"{statement.module}.{statement.name}"
+        elif statement.alias:
+            bound[statement.alias] = statement.module
+    return bound
+
+
+def _values(symbol: Symbol, owners: list[Symbol], bound: Mapping[str, str]) -> tuple[str, ...]:
+    """The code a test is given through `parametrize` marks on it or its classes (issue 54:
+    `attr.validators.lt` is tested through `parametrize("v", [lt, le, ge, gt])`): each name
+    in the marks' arguments outside strings, spelt out through the file's bindings."""
+    found: list[str] = []
+    for decorated in (symbol, *owners):
+        for decorator in decorated.decorators:
+            if _last(decorator) != "parametrize" or "(" not in decorator:
+                continue
+            arguments = _STRING.sub("", decorator[decorator.index("(") :])
+            for name in _DOTTED.findall(arguments):
+                head, _, rest = name.partition(".")
+                if head in bound:
+                    found.append(f"{bound[head]}.{rest}" if rest else bound[head])
+    return tuple(dict.fromkeys(found))
+
+
 class PythonConventions:
     """pytest / unittest tests and Python entry points."""
 
@@ -288,6 +326,7 @@ def _tests(
     )
     tests: list[TestUnit] = []
     setups: list[str] = list(module_setups)
+    bound = _bound_names(file.parsed)
     if test_module:
         for symbol in file.children.get(module, []):
             if symbol.kind == SymbolKind.FUNCTION and _matches(
@@ -299,6 +338,7 @@ def _tests(
                         file.parsed.path,
                         requests=_requests(symbol, []),
                         setups=module_setups,
+                        values=_values(symbol, [], bound),
                     )
                 )
 
@@ -326,6 +366,7 @@ def _tests(
                             class_name=qn,
                             requests=_requests(method, chain),
                             setups=(*module_setups, *class_setups),
+                            values=_values(method, chain, bound),
                         )
                     )
         for inner in file.children.get(qn, []):

@@ -1,0 +1,78 @@
+"""The writes (and the reads they need) of imported coverage: RAN edges from a test to the
+code it ran, the content hash of each measured node at import (`coverage_hash`), and the
+import's state (the commit and time of the run) on the :Repository node. Incremental
+indexing merges nodes in place, so the RAN edges of code that stays survive it, a changed
+node's `content_hash` moves away from its `coverage_hash` (stale) and a deleted node takes
+its edges with it. `GraphReader.ran_into` and `coverage_state` read them back."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+from .client import Neo4jClient
+from .queries import load_query
+from .records import CodeSpan
+
+__all__ = ["CoverageStore"]
+
+_BATCH = 10_000
+
+
+class CoverageStore:
+    """One repository's imported coverage."""
+
+    def __init__(self, client: Neo4jClient, repo: str) -> None:
+        self.client = client
+        self.repo = repo
+
+    def spans(self) -> list[CodeSpan]:
+        rows = self.client.read(load_query("coverage/code_spans"), {"repo": self.repo})
+        return [
+            CodeSpan(
+                r["id"],
+                r["path"],
+                int(r["start_line"]),
+                int(r["end_line"]),
+                r["content_hash"],
+                r["code"],
+            )
+            for r in rows
+            if r["path"] is not None and r["start_line"] is not None
+        ]
+
+    def tests(self) -> list[tuple[str, str, str, str | None]]:
+        """(id, path, qualified name, module) of each test."""
+        rows = self.client.read(load_query("coverage/test_nodes"), {"repo": self.repo})
+        return [(r["id"], r["path"], r["qualified_name"], r["module"]) for r in rows]
+
+    def replace(
+        self,
+        edges: Sequence[tuple[str, str]],
+        hashes: Sequence[tuple[str, str, bool]],
+        state: dict[str, Any],
+    ) -> None:
+        """Drop the earlier import, then write (test, target) RAN edges, (node, hash, ran
+        outside every test) import hashes and the import's state; batched, values as
+        parameters."""
+        earlier = self.client.read(load_query("coverage/measured_nodes"), {"repo": self.repo})
+        self.client.write_batches(
+            load_query("coverage/forget_nodes"), [row["id"] for row in earlier], batch_size=200
+        )
+        self.client.write_batches(
+            load_query("coverage/write_hashes"),
+            [{"id": node, "hash": value, "outside": outside} for node, value, outside in hashes],
+            batch_size=_BATCH,
+        )
+        by_test: dict[str, list[str]] = defaultdict(list)
+        for test, target in edges:
+            by_test[test].append(target)
+        # grouped by test and without properties: 159k edges of pyramid in ~3.5 s, where a
+        # row per edge with its commit took ~8 s (BENCHMARKS.md §20)
+        self.client.write_batches(
+            load_query("coverage/write_ran"),
+            [{"test": test, "targets": targets} for test, targets in sorted(by_test.items())],
+            batch_size=200,
+        )
+        self.client.write(load_query("coverage/write_state"), {"repo": self.repo, "state": state})

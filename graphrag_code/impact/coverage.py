@@ -1,0 +1,227 @@
+"""Which test ran which code, from a coverage.py data file recorded with per-test contexts
+(`pytest --cov --cov-context=test`), mapped onto the graph: the pure part.
+
+    contexts  `tests/test_x.py::TestA::test_y[1-2]|run` -> the runner id of a graph test
+    lines     a covered line -> the innermost function, method or class whose span holds it
+    files     the data's absolute paths -> the graph's paths (under its root, else by suffix)
+    freshness a node's hash at import against its hash now (or before a diff): `fresh`,
+              `changed`, `new` (no coverage then) or `outside` (it also ran outside every
+              test); only fresh nodes keep the tests that ran
+
+Module-level lines (imports, definitions) run when a module is first imported, under the
+context of whichever test imported it first, so they say nothing of a test and are left out.
+A function that ran outside every test (at import or collection: the empty context) may
+decide what every later test sees (click's `_is_binary_writer`, a mutant of which failed
+seven tests that never ran it), so its tests come from the static prediction.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from ..errors import InvalidArgumentError
+
+__all__ = [
+    "CoverageLines",
+    "Covered",
+    "Freshness",
+    "Span",
+    "body_line",
+    "covered_pairs",
+    "freshness",
+    "innermost_lines",
+    "map_paths",
+    "read_coverage",
+    "runner_of_context",
+]
+
+Freshness = Literal["fresh", "changed", "new", "outside"]
+# what pytest-cov appends to a test's id: the phase the line ran in
+_PHASES = ("|setup", "|run", "|teardown")
+
+
+@dataclass(frozen=True)
+class Span:
+    """A function, method or class of the graph: its node and lines (both inclusive), and
+    the first line of its body (what runs when it is called, not when it is defined; past
+    `end` for a class, whose body runs at import)."""
+
+    id: str
+    start: int
+    end: int
+    body: int = 0
+
+
+def body_line(start: int, code: str | None) -> int:
+    """The first line of a function's body, from its code as the graph keeps it (decorators
+    first): the line after the one that ends its header (`def ...:`), where the header's own
+    lines run when the function is defined, at import."""
+    if not code:
+        return start
+    lines = code.splitlines()
+    seen_def = False
+    for number, text in enumerate(lines):
+        stripped = text.split("#", 1)[0].rstrip()
+        seen_def = seen_def or stripped.lstrip().startswith(("def ", "async def "))
+        if seen_def and stripped.endswith(":"):
+            return start + number + 1
+    return start + len(lines)  # one line: it runs when defined, so it never counts
+
+
+@dataclass(frozen=True)
+class CoverageLines:
+    """What a data file holds: absolute path -> line -> the contexts that ran it."""
+
+    files: dict[str, dict[int, tuple[str, ...]]]
+    contexts: int  # measured contexts, the empty (no test) one included
+
+
+def runner_of_context(context: str) -> str | None:
+    """The test a context names, without the phase and the parameters (a parametrised test
+    is one node of the graph): a runner id (`tests/test_x.py::TestA::test_y`, pytest-cov)
+    or a qualified name (`tests.test_x.TestA.test_y`, coverage's `test_function`); None for
+    the empty context (code run outside any test: collection, imports)."""
+    for phase in _PHASES:
+        if context.endswith(phase):
+            context = context[: -len(phase)]
+            break
+    return context.split("[", 1)[0] or None
+
+
+def innermost_lines(spans: Sequence[Span], lines: Iterable[int]) -> dict[int, str]:
+    """Line -> the node of the innermost span holding it (the shortest; the later one where
+    two are as long); lines outside every span are left out."""
+    owner: dict[int, str] = {}
+    wanted = set(lines)
+    if not wanted:
+        return owner
+    # larger spans first: a nested one written later overrides its outer one
+    for span in sorted(spans, key=lambda s: (-(s.end - s.start), s.start)):
+        for line in range(max(span.start, min(wanted)), min(span.end, max(wanted)) + 1):
+            if line in wanted:
+                owner[line] = span.id
+    return owner
+
+
+def map_paths(measured: Iterable[str], root: str | None, known: Iterable[str]) -> dict[str, str]:
+    """Each measured file -> the graph's path of it: relative to the repository's `root`
+    when under it (the usual case), else the longest graph path it ends with (coverage
+    recorded in another checkout, a CI runner's); files of no graph path are left out."""
+    graph = set(known)
+    by_name: dict[str, list[str]] = defaultdict(list)
+    for path in graph:
+        by_name[path.rpartition("/")[2]].append(path)
+    base = os.path.realpath(root) if root else None
+    found: dict[str, str] = {}
+    for file in measured:
+        posix = Path(file).as_posix()
+        if base is not None:
+            relative = os.path.relpath(os.path.realpath(file), base).replace(os.sep, "/")
+            if relative in graph:
+                found[file] = relative
+                continue
+        suffixes = [p for p in by_name.get(posix.rpartition("/")[2], ()) if posix.endswith("/" + p)]
+        if suffixes:
+            found[file] = max(suffixes, key=len)
+    return found
+
+
+@dataclass(frozen=True)
+class Covered:
+    """What a coverage run says of the graph."""
+
+    pairs: set[tuple[str, str]]  # (test node, code node): the test ran a line of the code
+    unknown: set[str]  # runner ids of contexts that name no graph test
+    measured: set[str]  # the nodes of the measured files: one no test ran was not run
+    outside: set[str]  # nodes with a line run outside every test (the empty context)
+
+
+def covered_pairs(
+    lines: CoverageLines,
+    paths: Mapping[str, str],
+    spans: Mapping[str, Sequence[Span]],
+    tests: Mapping[str, str],
+) -> Covered:
+    """Map every covered line inside a span onto the tests whose contexts ran it."""
+    pairs: set[tuple[str, str]] = set()
+    unknown: set[str] = set()
+    measured: set[str] = set()
+    outside: set[str] = set()
+    test_of: dict[str, str | None] = {}
+    for file, by_line in lines.files.items():
+        path = paths.get(file)
+        if path is None:
+            continue
+        file_spans = spans.get(path, ())
+        measured.update(span.id for span in file_spans)
+        bodies = {span.id: span.body or span.end + 1 for span in file_spans}
+        owner = innermost_lines(file_spans, by_line)
+        for line, contexts in by_line.items():
+            node = owner.get(line)
+            if node is None:
+                continue
+            for context in contexts:
+                if context not in test_of:
+                    runner = runner_of_context(context)
+                    test_of[context] = tests.get(runner) if runner else None
+                    if runner and runner not in tests:
+                        unknown.add(runner)
+                test = test_of[context]
+                if test is not None and test != node:
+                    pairs.add((test, node))
+                elif runner_of_context(context) is None and line >= bodies[node]:
+                    outside.add(node)  # its body ran outside every test
+    return Covered(pairs, unknown, measured, outside)
+
+
+def freshness(recorded: str | None, current: str | None, *, outside: bool = False) -> Freshness:
+    """Whether the tests that ran a node still tell which tests run it: `fresh` when its
+    content is the one the coverage was recorded against, `changed` when it differs since,
+    `new` when the coverage does not know it (added since, or its file was not measured),
+    `outside` when it also ran outside every test (what it did then, every test may see)."""
+    if recorded is None:
+        return "new"
+    if recorded != current:
+        return "changed"
+    return "outside" if outside else "fresh"
+
+
+def read_coverage(file: str | Path) -> CoverageLines:
+    """The lines of a coverage.py data file with the contexts that ran each (needs the
+    `coverage` package: `pip install coverage`, or pytest-cov which brings it)."""
+    try:
+        from coverage import CoverageData
+        from coverage.exceptions import DataError
+    except ImportError as error:
+        raise InvalidArgumentError(
+            "reading coverage needs the `coverage` package: pip install coverage "
+            "(pytest-cov installs it)"
+        ) from error
+    path = Path(file)
+    if not path.is_file():
+        raise InvalidArgumentError(f"no coverage data file at {path}")
+    data = CoverageData(basename=str(path))
+    try:
+        data.read()
+        contexts = data.measured_contexts()
+        files = {
+            measured: {
+                line: tuple(found) for line, found in data.contexts_by_lineno(measured).items()
+            }
+            for measured in sorted(data.measured_files())
+        }
+    except DataError as error:
+        raise InvalidArgumentError(f"{path} is not a coverage.py data file: {error}") from error
+    if not files:
+        raise InvalidArgumentError(f"{path} measured no file")
+    if not any(context for context in contexts):
+        raise InvalidArgumentError(
+            f"{path} has no per-test contexts: record with `pytest --cov --cov-context=test` "
+            "(or `dynamic_context = test_function` in the coverage configuration)"
+        )
+    return CoverageLines(files, len(contexts))

@@ -1,0 +1,218 @@
+"""Imported coverage against a real Neo4j (issue 54): a small repository with its own tests,
+its coverage recorded once with pytest-cov's per-test contexts, imported, then read by
+`diff`, `tests_for`, `untested` and `dead_code`, before and after the code changes.
+
+One module-scoped graph; the tests run in file order and the last one edits and commits."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from graphrag_code.cli import main as cli_main
+from graphrag_code.codegraph import CodeGraph
+from graphrag_code.embedding import HashingEmbedder
+from graphrag_code.errors import InvalidArgumentError
+from graphrag_code.graph.client import Neo4jClient
+from graphrag_code.impact import CoverageImport, impact_markdown
+from graphrag_code.impact.tests import reaching_tests
+from graphrag_code.runtime.git import git as run_git
+from graphrag_code.settings import Settings
+
+from .conftest import drop_search_indexes, wipe
+
+REPO = "calc"
+CHECKS = '''"""Checks."""
+
+
+def lt(a, b):
+    return a < b
+
+
+def le(a, b):
+    return a <= b
+
+
+def unused(a):
+    return a
+
+
+def validate(x):
+    if x < 0:
+        raise ValueError("negative")
+    return x
+
+
+def check(x, strict=False):
+    if strict:
+        return validate(x)
+    return x
+'''
+TESTS = """import pytest
+
+from calc.checks import check, le, lt
+
+
+@pytest.mark.parametrize("v", [lt, le])
+def test_order(v):
+    assert v(1, 2)
+
+
+def test_strict_mode():
+    assert check(1, strict=True) == 1
+
+
+def test_loose_validate():
+    assert check(-1) == -1
+"""
+FILES = {
+    "pyproject.toml": '[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["src"]\n',
+    ".gitignore": ".coverage\n",
+    "src/calc/__init__.py": "",
+    "src/calc/checks.py": CHECKS,
+    "tests/test_checks.py": TESTS,
+}
+STRICT = "tests/test_checks.py::test_strict_mode"
+LOOSE = "tests/test_checks.py::test_loose_validate"
+
+
+def git(root: Path, *args: str) -> str:
+    return run_git(root, *args, config={"user.name": "t", "user.email": "t@example.com"}).stdout
+
+
+def edit(root: Path, old: str, new: str) -> None:
+    file = root / "src/calc/checks.py"
+    text = file.read_text()
+    assert old in text
+    file.write_text(text.replace(old, new))
+
+
+@pytest.fixture(scope="module")
+def covered(
+    session_client: Neo4jClient, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[CodeGraph, Path, CoverageImport]]:
+    """The repository indexed, its suite run once under pytest-cov, the coverage imported."""
+    pytest.importorskip("pytest_cov")
+    root = tmp_path_factory.mktemp("covered") / REPO
+    for name, text in FILES.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "base")
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--cov=src",
+         "--cov-context=test", "--cov-report=", "--rootdir", str(root)],
+        cwd=root, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stdout + run.stderr
+    wipe(session_client)
+    drop_search_indexes(session_client)
+    settings = Settings(embedder="hashing", cache_dir=root.parent / "cache")
+    graph = CodeGraph(settings, client=session_client, embedder=HashingEmbedder())
+    graph.index(root, REPO, embed=False)
+    done = graph.import_coverage(root / ".coverage", repo=REPO)
+    yield graph, root, done
+    wipe(session_client)
+
+
+def test_import_stores_which_test_ran_which_function(
+    covered: tuple[CodeGraph, Path, CoverageImport],
+) -> None:
+    graph, root, done = covered
+    assert done.files_measured == 2  # the package only: the tests were not measured
+    assert done.files_matched == 1  # __init__.py defines nothing to map lines onto
+    assert done.tests == 3
+    assert not done.unknown_tests
+    assert done.commit == git(root, "rev-parse", "HEAD").strip()
+    ran = {
+        (row["test"], row["code"])
+        for row in graph.client.read(
+            "MATCH (t:Code)-[:RAN]->(n:Code {repo: $repo}) "
+            "RETURN t.name AS test, n.qualified_name AS code",
+            {"repo": REPO},
+        )
+    }
+    assert ran == {
+        ("test_order", "calc.checks.lt"),  # a parametrised test, once, for each value
+        ("test_order", "calc.checks.le"),
+        ("test_strict_mode", "calc.checks.check"),
+        ("test_strict_mode", "calc.checks.validate"),
+        ("test_loose_validate", "calc.checks.check"),  # it never ran validate
+    }
+    with pytest.raises(InvalidArgumentError, match="no coverage data file"):
+        graph.import_coverage(root / "missing.coverage", repo=REPO)
+
+
+def test_the_tests_that_ran_a_change_come_first_and_say_why(
+    covered: tuple[CodeGraph, Path, CoverageImport],
+) -> None:
+    graph, root, _ = covered
+    edit(root, 'raise ValueError("negative")', 'raise ValueError("below zero")')
+    try:
+        impact = graph.diff(path=root, repo=REPO)
+    finally:
+        git(root, "checkout", "--", ".")
+    ids = [t.runner_id for t in impact.tests]
+    # statically the loose test, named after `validate`, would come first; it never ran it
+    assert ids == [STRICT, LOOSE]
+    assert [t.reason for t in impact.tests] == [
+        "ran it (coverage)",
+        "reaches it (certain, 2 steps)",
+    ]
+    assert impact.coverage is not None
+    assert impact.coverage.static == ()
+    assert "1 test(s) ran the changed code" in impact_markdown(impact)
+
+
+def test_code_a_test_ran_is_tested_and_alive(
+    covered: tuple[CodeGraph, Path, CoverageImport],
+) -> None:
+    graph, _, _ = covered
+    untested = {u.qualified_name for u in graph.untested(REPO)}
+    assert "calc.checks.unused" in untested
+    assert not {"calc.checks.lt", "calc.checks.le"} & untested  # run through parametrize
+    dead = {d.qualified_name for d in graph.dead_code(REPO)}
+    assert not {"calc.checks.lt", "calc.checks.le"} & dead
+    # statically too: a test reaches the functions its parametrize mark passes it
+    lt = graph.relations.resolve("calc.checks.lt", repo=REPO).id
+    reached, _ = reaching_tests(graph.reader, [lt])
+    assert {(e.test.qualified_name, e.resolution, e.via) for e in reached} == {
+        ("tests.test_checks.test_order", "exact", "parameter lt")
+    }
+
+
+@pytest.mark.usefixtures("cli_env")
+def test_the_command_reimports_in_place(
+    covered: tuple[CodeGraph, Path, CoverageImport], capsys: pytest.CaptureFixture[str]
+) -> None:
+    graph, root, _ = covered
+    assert cli_main(["coverage", "import", str(root / ".coverage"), "--repo", REPO, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["edges"] == 5
+    count = "MATCH (:Code)-[r:RAN]->(n:Code {repo: $repo}) RETURN count(r) AS n"
+    assert graph.client.read(count, {"repo": REPO})[0]["n"] == 5  # replaced, not added
+    assert cli_main(["coverage", "import", str(root / "nothing"), "--repo", REPO]) != 0
+
+
+def test_changed_code_falls_back_to_the_static_prediction_and_says_so(
+    covered: tuple[CodeGraph, Path, CoverageImport],
+) -> None:
+    graph, root, _ = covered
+    edit(root, "    if x < 0:", "    if x <= -1:")
+    git(root, "commit", "-q", "-am", "validate: same rule, other words")
+    graph.index(root, REPO, embed=False)  # incremental: unchanged code keeps its RAN edges
+    assert [t.reason for t in graph.tests_for("calc.checks.lt", repo=REPO).tests] == [
+        "ran it (coverage)"
+    ]
+    edit(root, 'raise ValueError("negative")', 'raise ValueError("below zero")')
+    impact = graph.diff(path=root, repo=REPO)
+    assert not any(t.ran for t in impact.tests)  # validate changed since the coverage
+    assert {t.runner_id for t in impact.tests} == {STRICT, LOOSE}
+    assert impact.coverage is not None
+    assert impact.coverage.static == (("calc.checks.validate", "changed"),)
+    assert "predicted from the call graph" in impact_markdown(impact)
