@@ -228,6 +228,11 @@ public final class JavaOracle {
     }
 
     private void decl(String kind, Tree tree, String name, long namePos, String owner, long ownerLine) {
+      decl(kind, tree, name, namePos, owner, ownerLine, null);
+    }
+
+    private void decl(String kind, Tree tree, String name, long namePos, String owner, long ownerLine,
+        String qualified) {
       SourcePositions sp = trees.getSourcePositions();
       long end = sp.getEndPosition(unit, tree);
       if (end < 0) {
@@ -237,7 +242,11 @@ public final class JavaOracle {
           .append(", \"name\": ").append(str(name)).append(", \"line\": ").append(line(unit, namePos))
           .append(", \"start_line\": ").append(line(unit, sp.getStartPosition(unit, tree)))
           .append(", \"end_line\": ").append(line(unit, end))
-          .append(", \"class\": ").append(str(owner)).append(", \"class_line\": ").append(ownerLine).append('}');
+          .append(", \"class\": ").append(str(owner)).append(", \"class_line\": ").append(ownerLine);
+      if (qualified != null) {
+        decls.append(", \"qualified\": ").append(str(qualified));
+      }
+      decls.append('}');
     }
 
     @Override
@@ -269,7 +278,8 @@ public final class JavaOracle {
         TypeElement t = (TypeElement) e;
         boolean isNamed = named(t);
         if (isNamed) {
-          decl(t.getKind().toString().toLowerCase(Locale.ROOT), node, typeName(t), ((JCTree) node).pos, "", 0);
+          decl(t.getKind().toString().toLowerCase(Locale.ROOT), node, typeName(t), ((JCTree) node).pos, "", 0,
+              t.getQualifiedName().toString());
         }
         String owner = typeName(t);
         long ownerLine = line(unit, ((JCTree) node).pos);
@@ -347,6 +357,9 @@ public final class JavaOracle {
       String caller = caller();
       calls.append(", \"caller\": ").append(caller == null ? "null" : caller);
       calls.append(", \"callee\": ").append(e == null ? "null" : callee(e));
+      if (receiver != null && receiver.getKind() == TypeKind.DECLARED) {
+        calls.append(", \"receiver\": ").append(str(types.erasure(receiver).toString()));
+      }
       if (extra != null) {
         calls.append(extra);
       }
@@ -467,7 +480,7 @@ public final class JavaOracle {
           superCtor = elements.getTypeElement("java.lang.Object").getEnclosedElements().stream()
               .filter(m -> m.getKind() == ElementKind.CONSTRUCTOR).map(m -> (ExecutableElement) m).findFirst()
               .orElse(null);
-          extra += ", \"interface\": " + str(typeName((TypeElement) types.asElement(ifaces.get(0))));
+          extra += ", \"interface\": " + str(((TypeElement) types.asElement(ifaces.get(0))).getQualifiedName().toString());
         }
         ctor = superCtor;
       }
