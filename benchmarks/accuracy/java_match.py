@@ -145,15 +145,15 @@ class OracleCall:
     anonymous_of: str = ""  # `new I() {...}` of an interface I: I's dotted name (Object() runs)
 
 
-def _external_names(callee: Mapping[str, Any], receiver: str | None) -> frozenset[str]:
+def _external_names(callee: Mapping[str, Any], member_of: Iterable[str]) -> frozenset[str]:
+    """The names an external callee may go by: its declaring class's, or that of any type
+    between the receiver (the class around an unqualified call) and the declaring class, as
+    the method is a member of each (`IllegalArgumentException.getStackTrace`)."""
     cls = callee["qualified_class"]
     name = callee["name"]
     if name == "<init>":
         return frozenset({cls, f"{cls}.<init>", f"{cls}.{cls.rsplit('.', 1)[-1]}"})
-    names = {f"{cls}.{name}"}
-    if receiver:
-        names.add(f"{receiver.replace('$', '.')}.{name}")
-    return frozenset(names)
+    return frozenset({f"{cls}.{name}"} | {f"{other}.{name}" for other in member_of})
 
 
 def oracle_calls(records: Iterable[Mapping[str, Any]], decls: Decls) -> list[OracleCall]:
@@ -188,7 +188,7 @@ def oracle_calls(records: Iterable[Mapping[str, Any]], decls: Decls) -> list[Ora
                 callee=loc_callee,
                 external=frozenset()
                 if in_sources or not callee
-                else _external_names(callee, r.get("receiver")),
+                else _external_names(callee, r.get("member_of", ())),
                 name=""
                 if not callee
                 else f"{callee['class']}.{callee['name']}({callee.get('params', '')})",

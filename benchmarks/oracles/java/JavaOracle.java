@@ -146,7 +146,7 @@ public final class JavaOracle {
   }
 
   private String erasedParams(ExecutableElement e) {
-    return e.getParameters().stream().map(p -> types.erasure(p.asType()).toString())
+    return e.getParameters().stream().map(p -> types.erasure(p.asType()).toString().replaceAll("@\\S+ ", ""))
         .collect(Collectors.joining(","));
   }
 
@@ -357,6 +357,16 @@ public final class JavaOracle {
       String caller = caller();
       calls.append(", \"caller\": ").append(caller == null ? "null" : caller);
       calls.append(", \"callee\": ").append(e == null ? "null" : callee(e));
+      if (e != null && location(e) == null && e.getKind() == ElementKind.METHOD) {
+        // an external method is a member of every type between the receiver and its declarer
+        TypeMirror from = receiver != null && receiver.getKind() == TypeKind.DECLARED ? receiver : enclosingWith(e);
+        if (from != null) {
+          Set<String> names = new TreeSet<>();
+          memberOf(from, types.erasure(e.getEnclosingElement().asType()), names);
+          calls.append(", \"member_of\": [").append(names.stream().map(JavaOracle::str)
+              .collect(Collectors.joining(", "))).append(']');
+        }
+      }
       if (receiver != null && receiver.getKind() == TypeKind.DECLARED) {
         calls.append(", \"receiver\": ").append(str(types.erasure(receiver).toString()));
       }
@@ -374,6 +384,32 @@ public final class JavaOracle {
       }
       calls.append('}');
       callCount++;
+    }
+
+    /** The innermost class around the call that has `e` as a member (an unqualified call). */
+    private TypeMirror enclosingWith(ExecutableElement e) {
+      TypeMirror owner = types.erasure(e.getEnclosingElement().asType());
+      for (TreePath p = getCurrentPath(); p != null; p = p.getParentPath()) {
+        if (p.getLeaf() instanceof ClassTree) {
+          Element c = trees.getElement(p);
+          if (c != null && types.isSubtype(types.erasure(c.asType()), owner)) {
+            return c.asType();
+          }
+        }
+      }
+      return null;
+    }
+
+    private void memberOf(TypeMirror t, TypeMirror owner, Set<String> names) {
+      TypeMirror erased = types.erasure(t);
+      if (erased.getKind() != TypeKind.DECLARED || !types.isSubtype(erased, owner)) {
+        return;
+      }
+      if (names.add(((TypeElement) types.asElement(erased)).getQualifiedName().toString())) {
+        for (TypeMirror up : types.directSupertypes(erased)) {
+          memberOf(up, owner, names);
+        }
+      }
     }
 
     /** The source methods a virtual call may run (CHA over the receiver's static type). */
