@@ -24,7 +24,9 @@ from benchmarks.accuracy.java_match import (
 
 # p/A.java:  3 class A {                                     (lines 3-40)
 #            5   @Override                                   (start 5, name line 6)
-#            6   public void run() { add(1); add("x"); new B(); }   (lines 5-12)
+#            6   public void run() { add(1); add("x"); new B(); ...   (lines 5-13)
+#           12     new I() {                                 (anonymous class p.A$1, 12-13)
+#           13       public void go() {} }; }                (its method, 13-13)
 #           14   void add(int i) {}                          (14-14)
 #           15   void add(String s) {}                       (15-15)
 #           17   Runnable r = () -> helper();                (field, 17-17)
@@ -37,7 +39,11 @@ DECLS: list[dict[str, Any]] = [
     {"file": "p/A.java", "kind": "class", "name": "p.A", "line": 3, "start_line": 3,
      "end_line": 40, "qualified": "p.A"},
     {"file": "p/A.java", "kind": "method", "name": "run()", "line": 6, "start_line": 5,
-     "end_line": 12, "class": "p.A", "class_line": 3},
+     "end_line": 13, "class": "p.A", "class_line": 3},
+    {"file": "p/A.java", "kind": "local_class", "name": "p.A$1", "line": 12, "start_line": 12,
+     "end_line": 13},
+    {"file": "p/A.java", "kind": "local_method", "name": "go()", "line": 13, "start_line": 13,
+     "end_line": 13, "class": "p.A$1", "class_line": 12},
     {"file": "p/A.java", "kind": "method", "name": "add(int)", "line": 14, "start_line": 14,
      "end_line": 14, "class": "p.A", "class_line": 3},
     {"file": "p/A.java", "kind": "method", "name": "add(java.lang.String)", "line": 15,
@@ -139,6 +145,8 @@ def test_decls_map_any_line_to_the_innermost_declaration_and_the_member_around_i
     assert decls.callee(("p/A.java", 30)) == ("p/A.java", 3)  # inside the class only
     assert decls.callee(("p/A.java", 50)) is None
     assert decls.caller(("p/A.java", 9)) == ("p/A.java", 6)  # a lambda in run()
+    assert decls.callee(("p/A.java", 13)) == ("p/A.java", 13)  # an anonymous class's method
+    assert decls.caller(("p/A.java", 13)) == ("p/A.java", 6)  # ... calls from it are run()'s
     assert decls.caller(("p/A.java", 30)) == ("p/A.java", 3)  # class level
     assert decls.caller(("p/A.java", 0)) == ("p/A.java", 0)  # the file
     assert decls.classes == {"p.A": "p/A.java", "p.B": "p/B.java", "p.I": "p/I.java",

@@ -217,7 +217,8 @@ def compare(root: Path, oracle: JsonDict, repeat: int = 1) -> tuple[JsonDict, Js
         "files_per_s": round(java_files / link_s, 1) if link_s else None,
         "lines_per_s": round(line_count(root, linked.parsed) / link_s) if link_s else None,
     }
-    return result, {"certain": certain, "external": ext, "index": index, "root": root}
+    material = {"certain": certain, "any": any_tier, "external": ext, "index": index, "root": root}
+    return result, material
 
 
 def _source(root: Path, file: str, line: int) -> str:
@@ -249,8 +250,10 @@ def error_examples(material: JsonDict, count: int) -> JsonDict:
             )
     misses: dict[str, list[str]] = defaultdict(list)
     miss_sizes: dict[str, int] = defaultdict(int)
+    possible: Verdicts = material["any"]
     for call in missed(index.calls, certain.found):
         key = f"missed {call.kind}" + (" (virtual)" if call.virtual == "class" else "")
+        key += ": possible edges only" if call in possible.found else ": no edge"
         miss_sizes[key] += 1
         if len(misses[key]) < count:
             misses[key].append(

@@ -38,6 +38,8 @@ Loc = tuple[str, int]  # (file, line of a declaration's name); (file, 0): the fi
 JsonDict = dict[str, Any]
 
 MEMBER_KINDS = frozenset({"method", "constructor", "field", "initializer", "static_initializer"})
+LOCAL_KINDS = frozenset({"local_class", "local_method"})
+"""Anonymous and local classes and their methods: targets, never callers or imports."""
 CLASS_LEVEL = frozenset({"field", "initializer", "static_initializer"})
 """Members whose calls a graph may also give to their class."""
 CALL_KINDS = frozenset({"method", "static", "new", "this", "super"})
@@ -88,15 +90,18 @@ class Decls:
             (d.qualified or d.name.replace("$", ".")): d.file
             for decls in self.by_file.values()
             for d in decls
-            if d.kind not in MEMBER_KINDS
+            if d.kind not in MEMBER_KINDS | LOCAL_KINDS
         }
         """Dotted qualified name of each class in the sources -> its file."""
         self.packages = {posixpath.dirname(path) for path in self.by_file}
 
-    def _innermost(self, file: str, line: int, kinds: frozenset[str] | None) -> Decl | None:
+    def _innermost(
+        self, file: str, line: int, kinds: frozenset[str] | None, skip: frozenset[str] = frozenset()
+    ) -> Decl | None:
         best = None
         for decl in self.by_file.get(file, ()):
-            inside = decl.start <= line <= decl.end and (kinds is None or decl.kind in kinds)
+            wanted = (kinds is None or decl.kind in kinds) and decl.kind not in skip
+            inside = wanted and decl.start <= line <= decl.end
             if inside and (best is None or decl.end - decl.start < best.end - best.start):
                 best = decl
         return best
@@ -112,13 +117,13 @@ class Decls:
             return (loc[0], 0)
         decl = self._innermost(loc[0], loc[1], MEMBER_KINDS)
         if decl is None:
-            decl = self._innermost(loc[0], loc[1], None)
+            decl = self._innermost(loc[0], loc[1], None, skip=LOCAL_KINDS)
         return (loc[0], 0) if decl is None else (decl.file, decl.line)
 
     def class_at(self, loc: Loc | None) -> str:
         """The dotted name of the class declared at `loc`, or ""."""
         decl = None if loc is None else self.at.get(loc)
-        if decl is None or decl.kind in MEMBER_KINDS:
+        if decl is None or decl.kind in MEMBER_KINDS | LOCAL_KINDS:
             return ""
         return decl.qualified or decl.name.replace("$", ".")
 

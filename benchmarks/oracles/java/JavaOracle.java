@@ -289,7 +289,19 @@ public final class JavaOracle {
                 .add((ExecutableElement) member);
           }
         }
-        if (isNamed) {
+        if (!isNamed) {
+          // an anonymous or local class and its methods: declarations a call or an override may
+          // name, but not callers (their calls belong to the named member around them)
+          decl("local_class", node, typeName(t), ((JCTree) node).pos, "", 0);
+          for (Tree member : node.getMembers()) {
+            if (member instanceof MethodTree) {
+              MethodTree m = (MethodTree) member;
+              ExecutableElement me = (ExecutableElement) trees.getElement(new TreePath(getCurrentPath(), m));
+              decl("local_method", m, m.getName() + "(" + (me == null ? "?" : erasedParams(me)) + ")",
+                  ((JCTree) m).pos, owner, ownerLine);
+            }
+          }
+        } else {
           for (Tree member : node.getMembers()) {
             if (member instanceof MethodTree) {
               MethodTree m = (MethodTree) member;
@@ -359,10 +371,21 @@ public final class JavaOracle {
       calls.append(", \"callee\": ").append(e == null ? "null" : callee(e));
       if (e != null && location(e) == null && e.getKind() == ElementKind.METHOD) {
         // an external method is a member of every type between the receiver and its declarer
-        TypeMirror from = receiver != null && receiver.getKind() == TypeKind.DECLARED ? receiver : enclosingWith(e);
-        if (from != null) {
+        List<TypeMirror> from = new ArrayList<>();
+        if (receiver != null && receiver.getKind() == TypeKind.UNION) {
+          from.addAll(((UnionType) receiver).getAlternatives()); // catch (A | B e): e.m()
+        } else if (receiver != null && receiver.getKind() == TypeKind.DECLARED) {
+          from.add(receiver);
+        } else if (receiver != null && receiver.getKind() == TypeKind.TYPEVAR) {
+          from.add(((TypeVariable) receiver).getUpperBound());
+        } else if (receiver == null && enclosingWith(e) != null) {
+          from.add(enclosingWith(e));
+        }
+        if (!from.isEmpty()) {
           Set<String> names = new TreeSet<>();
-          memberOf(from, types.erasure(e.getEnclosingElement().asType()), names);
+          for (TypeMirror t : from) {
+            memberOf(t, types.erasure(e.getEnclosingElement().asType()), names);
+          }
           calls.append(", \"member_of\": [").append(names.stream().map(JavaOracle::str)
               .collect(Collectors.joining(", "))).append(']');
         }
