@@ -3,8 +3,10 @@ javac, no Java plug-in needed)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+from benchmarks.accuracy.java_accuracy import GraphNodes, graph_calls, graph_imports
 from benchmarks.accuracy.java_match import (
     CALL_KINDS,
     Decls,
@@ -21,6 +23,7 @@ from benchmarks.accuracy.java_match import (
     recall,
     score_imports,
 )
+from graphrag_code.ingest.offline import link_repository
 
 # p/A.java:  3 class A {                                     (lines 3-40)
 #            5   @Override                                   (start 5, name line 6)
@@ -288,3 +291,32 @@ def test_imports_by_target_file_folder_or_external_name() -> None:
         "oracle": 5,
         "wrong_by_class": {"in-sources import named external": 1, "no import on the line": 1},
     }
+
+
+def test_graph_edges_become_located_pairs(tmp_path: Path) -> None:
+    """A linked tree's CALLS and IMPORTS edges as the matcher sees them: callers and callees
+    mapped to the declarations javac would list (a Python tree stands in: the mapping does
+    not depend on the language)."""
+    (tmp_path / "m.py").write_text(
+        "import os\n\n\ndef g():\n    pass\n\n\ndef f():\n    g()\n    return os.getcwd()\n"
+    )
+    (tmp_path / "n.py").write_text("from m import f\n\nX = f()\n")
+    linked = link_repository(tmp_path, repo="t")
+    decls = Decls(
+        [
+            {"file": "m.py", "kind": "method", "name": "g()", "line": 4, "end_line": 5},
+            {"file": "m.py", "kind": "method", "name": "f()", "line": 8, "end_line": 10},
+        ]
+    )
+    nodes = GraphNodes(linked)
+    files = {"m.py", "n.py"}
+    assert sorted(graph_calls(linked, nodes, decls, files), key=lambda p: (p.file, p.line)) == [
+        GraphCall("m.py", 9, ("m.py", 8), "exact", ("m.py", 4), None, "m.g"),
+        GraphCall("m.py", 10, ("m.py", 8), "exact", None, "os.getcwd", "os.getcwd"),
+        GraphCall("n.py", 3, ("n.py", 0), "exact", ("m.py", 8), None, "m.f"),
+    ]
+    assert sorted(graph_imports(linked, nodes, files)) == [
+        (("m.py", 1), ("ext", "os")),
+        (("n.py", 1), ("file", "m.py")),
+    ]
+    assert graph_calls(linked, nodes, decls, {"n.py"})[0].callee == ("m.py", 8)
