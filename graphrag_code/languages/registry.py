@@ -18,6 +18,7 @@ from .ecmascript.plugin import JAVASCRIPT, TYPESCRIPT
 from .go.plugin import GO
 from .java.plugin import JAVA
 from .python.plugin import PYTHON
+from .rust.plugin import RUST
 
 __all__ = [
     "LANGUAGES", "Language", "Linker", "dispatch_stored", "index_rules", "interpreter_map",
@@ -25,7 +26,7 @@ __all__ = [
     "select_languages", "suffix_map", "unregister",
 ]  # fmt: skip
 
-LANGUAGES: tuple[Language, ...] = (PYTHON, TYPESCRIPT, JAVASCRIPT, GO, JAVA)
+LANGUAGES: tuple[Language, ...] = (PYTHON, TYPESCRIPT, JAVASCRIPT, GO, JAVA, RUST)
 """The languages that ship with graphrag_code. Adding one: a folder beside `python/` whose
 `plugin.py` declares its `Language`, and its name here."""
 

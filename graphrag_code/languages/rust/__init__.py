@@ -1,0 +1,1 @@
+"""Rust: crates, modules, impls and traits."""

@@ -1,0 +1,85 @@
+"""Rust conventions: `#[test]` and `#[bench]` functions, test modules, integration tests,
+and what runs without a caller.
+
+Tests are functions with a `#[test]` attribute (also `#[tokio::test]`, `#[rstest]` and any
+attribute whose last path segment is `test`) or `#[bench]`. Test code: files under a `tests/`
+or `benches/` folder of a crate (integration tests, each its own crate), and files that
+declare tests (`#[cfg(test)] mod tests { … }` inside a source file makes only that file
+test code where it declares tests: the graph's roles are per file). Entry points: `fn main`,
+and the `pub` items of a library's modules (the API other crates call).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ...conventions.base import ClassTree, ConventionConfig, FileRoles, TestUnit
+from ...model import ParsedFile, Symbol, SymbolKind
+from .modules import crate_of
+
+__all__ = ["BUILTIN_METHODS", "RustConventions", "is_test_path"]
+
+# methods of std's strings, collections, options, results and iterators: an unresolved call
+# by one of these names says nothing of which repository function runs
+BUILTIN_METHODS = frozenset(
+    {"clone", "to_string", "to_owned", "into", "from", "as_ref", "as_mut", "unwrap", "expect",
+     "unwrap_or", "unwrap_or_else", "unwrap_or_default", "map", "map_err", "and_then", "ok",
+     "err", "ok_or", "ok_or_else", "is_some", "is_none", "is_ok", "is_err", "iter", "iter_mut",
+     "into_iter", "collect", "filter", "filter_map", "fold", "any", "all", "find", "next",
+     "push", "pop", "insert", "remove", "get", "get_mut", "contains", "contains_key", "len",
+     "is_empty", "clear", "extend", "join", "split", "trim", "as_str", "as_bytes", "chars",
+     "fmt", "eq", "cmp", "partial_cmp", "hash", "default", "new", "borrow", "borrow_mut",
+     "lock", "read", "write", "flush", "take", "replace", "entry", "or_insert", "keys",
+     "values", "sort", "sort_by", "enumerate", "zip", "rev", "count", "sum", "max", "min"}
+)  # fmt: skip
+_TESTS = frozenset({"test", "bench"})
+
+
+def is_test_path(path: str) -> bool:
+    """A file of a crate's `tests/` or `benches/` folder."""
+    _, parts = crate_of(path)
+    return parts[:1] in (("tests",), ("benches",))
+
+
+def _is_test(symbol: Symbol) -> bool:
+    return symbol.kind == SymbolKind.FUNCTION and any(
+        attribute.partition("(")[0].strip().rpartition("::")[2] in _TESTS
+        for attribute in symbol.decorators
+    )
+
+
+class RustConventions:
+    project_files: frozenset[str] = frozenset()
+
+    def configure(self, project: Mapping[str, str]) -> ConventionConfig:
+        return ConventionConfig()
+
+    def roles(self, parsed: ParsedFile, config: ConventionConfig, classes: ClassTree) -> FileRoles:
+        tests = [s for s in parsed.symbols if _is_test(s)]
+        units = tuple(TestUnit(t.qualified_name, parsed.path, None, (), ()) for t in tests)
+        test_code = bool(tests) or is_test_path(parsed.path)
+        return FileRoles(
+            path=parsed.path, test_code=test_code, tests=units, setups=(),
+            entry_points=() if is_test_path(parsed.path) else tuple(_entry_points(parsed)),
+        )  # fmt: skip
+
+
+def _entry_points(parsed: ParsedFile) -> list[tuple[str, str]]:
+    test_modules = {
+        s.qualified_name for s in parsed.symbols
+        if s.declared_as == "module" and any(a.replace(" ", "") == "cfg(test)"
+                                             for a in s.decorators)
+    }  # fmt: skip
+    found: list[tuple[str, str]] = []
+    for symbol in parsed.symbols:
+        if symbol.parent in test_modules or _is_test(symbol):
+            continue
+        if (
+            symbol.kind == SymbolKind.FUNCTION
+            and symbol.name == "main"
+            and (symbol.parent == parsed.module)
+        ):
+            found.append((symbol.qualified_name, "main function"))
+        elif symbol.signature.startswith("pub ") or " pub " in f" {symbol.signature[:40]}":
+            found.append((symbol.qualified_name, "public API"))
+    return found

@@ -1,0 +1,147 @@
+"""The Rust plug-in's linker: one parsed file in, its edges out.
+
+IMPORTS: each `use` name to the file that declares the item (or that is the module) it
+names, through re-exports (`resolver`); otherwise `:External`, named by its crate (`std`,
+`serde`). CALLS `exact`: paths (`f()`, `a::b::f()`, `crate::`/`super::`/`self::` paths,
+`Type::f()`, `Self::f()`, names a `use` or glob brings in). CALLS `inferred`: methods on a
+receiver whose type is declared or evident (`resolver.type_of`): `self`, parameters,
+`let x: T`, `let x = T { … }`, `let x = call()` (its declared result, `Self` as its impl's
+type), fields (`self.f.m()`), results of calls in a chain (`a.b()?.c().await`), with `&`,
+`Box`, `Option`, `Result` … unwrapped; a method of a trait impl or a trait's default method
+where the type implements the trait in the repository. Calls of functions outside the
+repository, through closures and generics, and macro invocations stay unresolved (a macro's
+site is recorded, not linked, in this step). INHERITS: `impl Trait for Type`, from the type
+to the trait (`implements` set; an external trait by its path). USES_TYPE: the repository's
+types named in signatures, fields and `let` types.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from ...linking.base import LinkContext
+from ...linking.edges import EdgeCollector, FileLinks, NodeIds, UnresolvedCalls
+from ...linking.index import Lookups, RepositoryIndex
+from ...model import Call, Edge, EdgeKind, ParsedFile, Resolution, SymbolKind
+from .paths import joined
+from .resolver import RustProject, RustResolver
+
+__all__ = ["RustLinker"]
+
+_TIERS = {"exact": Resolution.EXACT, "inferred": Resolution.INFERRED}
+
+
+@dataclass
+class RustContext(LinkContext):
+    project: RustProject = field(default_factory=RustProject)
+
+
+class RustLinker:
+    project_files: frozenset[str] = frozenset({"Cargo.toml"})
+
+    def prepare(self, index: RepositoryIndex, project: Mapping[str, str]) -> LinkContext:
+        return RustContext(project=RustProject.of(index.modules, project))
+
+    def link(
+        self, parsed: ParsedFile, index: RepositoryIndex, ids: NodeIds, context: LinkContext
+    ) -> FileLinks:
+        if not isinstance(context, RustContext):
+            context = self.prepare(index, {})
+        assert isinstance(context, RustContext)
+        lookups = Lookups(index)
+        resolver = RustResolver(parsed, lookups, context.project)
+        collector = EdgeCollector()
+        _link_imports(parsed, resolver, ids, collector)
+        _link_impls(parsed, resolver, ids, collector)
+        _link_type_uses(parsed, resolver, ids, collector)
+        unresolved = UnresolvedCalls()
+        for site in parsed.calls:
+            if not isinstance(site.value, Call):
+                continue  # a macro invocation
+            source = ids.of_scope(parsed, site.scope)
+            target, tier = resolver.call_and_tier(site.value, site.scope, site.line)
+            if target is None:
+                unresolved.add(source, site.callee[-1], "rust:unresolved")
+                continue
+            collector.add(
+                Edge(EdgeKind.CALLS, source, ids.of_target(target), resolution=_TIERS[tier],
+                     lines=(site.line,))
+            )  # fmt: skip
+        return FileLinks.build(
+            parsed.path, collector.edges(), dict(unresolved.sites),
+            frozenset(lookups.modules_consulted), frozenset(lookups.names_consulted),
+            unresolved.names(), dict(unresolved.kinds),
+        )  # fmt: skip
+
+
+def _link_imports(
+    parsed: ParsedFile, resolver: RustResolver, ids: NodeIds, collector: EdgeCollector
+) -> None:
+    source = ids.of_module(parsed)
+    index = resolver.lookups.index
+    for statement in parsed.imports:
+        name = statement.name or ""
+        head = tuple(statement.module.split("::")) if statement.module else ()
+        path = head if name == "*" else (*head, name)
+        found = resolver.resolve(path, statement.scope) if path else None
+        target: str | None = None
+        if found is not None:
+            target = resolver.project.files.get(found) or index.symbol_module.get(found)
+        if target is None:
+            if path and path[0] not in resolver.project.files and _outside(path, resolver):
+                collector.add(
+                    Edge(EdgeKind.IMPORTS, source, path[0], external=True,
+                         lines=(statement.line,), names=(name,))
+                )  # fmt: skip
+        elif target != parsed.module:
+            collector.add(
+                Edge(EdgeKind.IMPORTS, source, ids.of_target(target), lines=(statement.line,),
+                     names=(name,))
+            )  # fmt: skip
+
+
+def _outside(path: tuple[str, ...], resolver: RustResolver) -> bool:
+    """Whether a path that resolves to nothing names another crate (not one of ours)."""
+    head = path[0]
+    crates = set(resolver.project.crates.values()) | {m.split("::")[0] for m in
+                                                      resolver.project.files}  # fmt: skip
+    return head not in crates and head not in resolver.project.crates
+
+
+def _link_impls(
+    parsed: ParsedFile, resolver: RustResolver, ids: NodeIds, collector: EdgeCollector
+) -> None:
+    """`impl Trait for Type`: the type INHERITS the trait (`implements`)."""
+    for symbol in parsed.symbols:
+        if symbol.declared_as != "impl" or symbol.ordinal != 1:
+            continue
+        owner = resolver.lookups.symbol(symbol.parent)
+        if owner is None:
+            continue
+        for position, trait in enumerate(symbol.implements):
+            found = resolver.resolve(trait, symbol.parent) or resolver.resolve(trait, parsed.module)
+            trait_symbol = resolver.lookups.symbol(found) if found else None
+            internal = trait_symbol is not None and trait_symbol.kind == SymbolKind.CLASS
+            collector.add(
+                Edge(
+                    EdgeKind.INHERITS, ids.of_target(owner.qualified_name),
+                    ids.of_target(found) if internal and found else joined(trait),
+                    external=not internal, lines=(symbol.start_line,), index=position,
+                    implements=True,
+                )
+            )  # fmt: skip
+
+
+def _link_type_uses(
+    parsed: ParsedFile, resolver: RustResolver, ids: NodeIds, collector: EdgeCollector
+) -> None:
+    for use in parsed.type_uses:
+        found = resolver.resolve(use.type_name, use.scope)
+        symbol = resolver.lookups.symbol(found) if found else None
+        if symbol is None or symbol.kind != SymbolKind.CLASS or found == use.scope:
+            continue
+        collector.add(
+            Edge(EdgeKind.USES_TYPE, ids.of_scope(parsed, use.scope), ids.of_target(found or ""),
+                 lines=(use.line,))
+        )  # fmt: skip

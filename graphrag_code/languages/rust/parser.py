@@ -1,0 +1,513 @@
+"""Rust source -> `ParsedFile`, with tree-sitter-rust.
+
+Items: functions, structs, unions, enums, traits (`declared_as` "struct", "enum", "trait",
+"union", "type alias"), their methods (a trait's default and required methods, `declared_as`
+"required" for one without a body), `impl` blocks' methods and associated functions, inline
+modules (`declared_as` "module", a class-like node so their items have a parent), `macro_rules!`
+definitions (functions, `declared_as` "macro"), and functions nested in functions. Names follow
+`modules`; a symbol's `start_line` is its name's line; the doc comment is the `///` lines or
+`/** */` block above it; `decorators` are its outer attributes as written inside `#[…]`.
+
+An `impl` block's type is made absolute from the module's `use` items and declarations
+(`paths.Scope`): `impl Order` with `use crate::model::Order` gives `crate::model::Order::…`.
+A type the module neither declares nor imports by name is taken from the module's one glob
+of an in-crate path (`use super::*`, common in files that only hold impls), else from the
+module itself. `impl Trait for Type` is a CLASS symbol of its own (`declared_as` "impl",
+qualified `Type::Trait`, its parent the type, `implements` the trait, its line the trait's
+name's), which parents the impl's methods and starts the linker's INHERITS edge.
+
+What the linker reads besides: `use` items (one `ImportStatement` per imported name, its
+`module` the absolute path before the name, `name` the last segment, `*` for a glob, `self`
+folded into its path; `exported` for `pub use`; `extern crate x` as name x), call sites
+(`CallSite.value` the `syntax.expression` of the call; its line the called name's),
+macro invocations (callee `name!`, no value: not linked in this step), bindings (parameters,
+`let` with a type, `let x = T { … }` as "annotation"; `let x = call` as "call" with value
+("<site>", byte of the call); `let x = y` as "alias"; struct fields as bindings of their
+struct), and type uses in signatures, fields and `let` types.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+import tree_sitter as ts
+import tree_sitter_rust
+
+from ...model import (
+    Attribute,
+    Binding,
+    CallSite,
+    Dotted,
+    ImportStatement,
+    Name,
+    ParsedFile,
+    Symbol,
+    SymbolKind,
+    TypeUse,
+)
+from ...parsing.records import clipped_signature, line_count
+from ...parsing.treesitter import first_line, last_line, node_text, remembered_texts, syntax_issues
+from .modules import crate_of
+from .paths import Path, Scope, crate_root, joined
+from .syntax import (
+    attributes,
+    callee,
+    doc_comment,
+    expression,
+    name_node,
+    path_of,
+    type_path,
+)
+
+__all__ = ["RUST_SUFFIXES", "SITE", "RustParser"]
+
+RUST_SUFFIXES = (".rs",)
+SITE = "<site>"  # a "call" binding's value: (SITE, start byte of the call it holds)
+_LANGUAGE = ts.Language(tree_sitter_rust.language())
+_TYPES = {
+    "struct_item": "struct",
+    "enum_item": "enum",
+    "union_item": "union",
+    "trait_item": "trait",
+    "type_item": "type alias",
+}
+_MACRO_PARSER = ts.Parser(_LANGUAGE)
+_MACRO_HEAD = "fn m(){m("  # a macro's arguments, read as a call's
+_MACRO_TAIL = ");}"
+_TYPE_NODES = frozenset({"type_identifier", "scoped_type_identifier"})
+_WRAPPED = frozenset({"try_expression", "await_expression", "parenthesized_expression"})
+
+
+class RustParser:
+    """Parses one Rust file. Cheap to construct; not thread-safe."""
+
+    def __init__(self) -> None:
+        self._parser = ts.Parser(_LANGUAGE)
+
+    def skip_reason(self, path: str, source: bytes) -> str | None:
+        return None
+
+    def parse(
+        self, *, path: str, module: str, is_package: bool, source: bytes, sha256: str
+    ) -> ParsedFile:
+        tree = self._parser.parse(source)
+        text = source.decode("utf-8", errors="replace")
+        with remembered_texts():
+            crate, parts = crate_of(path)
+            reader = _FileReader(module, crate_root(path))
+            reader.module_items(tree.root_node, (crate, *parts), module)
+            issues = tuple(syntax_issues(tree.root_node))
+        return ParsedFile(
+            path=path, module=module, is_package=False, language="rust", sha256=sha256,
+            loc=line_count(text), code=text, docstring=_inner_doc(tree.root_node),
+            symbols=tuple(reader.symbols), imports=tuple(reader.imports),
+            calls=tuple(reader.calls), bindings=tuple(reader.bindings),
+            type_uses=tuple(reader.type_uses), module_names=frozenset(reader.top_level),
+            issues=issues,
+        )  # fmt: skip
+
+
+def _inner_doc(root: ts.Node) -> str | None:
+    lines = []
+    for child in root.children:
+        text = node_text(child)
+        if child.type != "line_comment" or not text.startswith("//!"):
+            break
+        lines.append(text[3:].strip())
+    return "\n".join(lines).strip() or None
+
+
+def _name(node: ts.Node) -> ts.Node | None:
+    return node.child_by_field_name("name")
+
+
+@dataclass
+class _FileReader:
+    module: str  # the file's module name (its path)
+    root: Path
+    symbols: list[Symbol] = field(default_factory=list)
+    imports: list[ImportStatement] = field(default_factory=list)
+    calls: list[CallSite] = field(default_factory=list)
+    bindings: list[Binding] = field(default_factory=list)
+    type_uses: list[TypeUse] = field(default_factory=list)
+    top_level: list[str] = field(default_factory=list)
+    seen: Counter[str] = field(default_factory=Counter)
+    # while a macro's arguments are read from a tree of their own: where that tree's first
+    # line and byte sit in the file (its trees are kept until the parse ends: `node_text`
+    # remembers texts by node address)
+    rows: int = 0
+    bytes: int = 0
+    macro_trees: list[ts.Tree] = field(default_factory=list)
+
+    # -- modules -------------------------------------------------------------------------------
+    def module_items(self, body: ts.Node, path: Path, parent: str) -> None:
+        """The items of one module (the file, or an inline `mod m { … }`); `parent` is the
+        node that holds them (the file's module name, or the inline module's name)."""
+        scope = Scope(path, self.root)
+        items = list(body.named_children)
+        for item in items:
+            name = _name(item)
+            if item.type in (*_TYPES, "function_item", "mod_item", "macro_definition",
+                             "const_item", "static_item") and name is not None:  # fmt: skip
+                scope.items.add(node_text(name))
+        for item in items:
+            if item.type == "use_declaration":
+                self._use(item, scope, parent)
+            elif item.type == "extern_crate_declaration":
+                self._extern_crate(item, scope, parent)
+        for item in items:
+            self._item(item, scope, parent, top=parent == self.module)
+
+    def _item(self, item: ts.Node, scope: Scope, parent: str, *, top: bool) -> None:
+        kind = item.type
+        name = _name(item)
+        qualifier = joined(scope.module)
+        if kind in _TYPES and name is not None:
+            qualified = f"{qualifier}::{node_text(name)}"
+            self._add(item, qualified, node_text(name), SymbolKind.CLASS, parent, name,
+                      declared_as=_TYPES[kind])  # fmt: skip
+            if top:
+                self.top_level.append(node_text(name))
+            if kind == "trait_item":
+                self._methods(item.child_by_field_name("body"), qualified, qualified, scope,
+                              (*scope.module, node_text(name)))  # fmt: skip
+            elif kind in ("struct_item", "union_item"):
+                self._fields(item.child_by_field_name("body"), qualified, scope)
+        elif kind == "function_item" and name is not None:
+            if top:
+                self.top_level.append(node_text(name))
+            self._function(item, f"{qualifier}::{node_text(name)}", parent, SymbolKind.FUNCTION,
+                           scope, None)  # fmt: skip
+        elif kind == "macro_definition" and name is not None:
+            self._add(item, f"{qualifier}::{node_text(name)}", node_text(name),
+                      SymbolKind.FUNCTION, parent, name, declared_as="macro")  # fmt: skip
+        elif kind == "mod_item" and name is not None:
+            body = item.child_by_field_name("body")
+            if body is None:
+                return  # `mod x;`: the file x.rs or x/mod.rs is named by its path
+            qualified = f"{qualifier}::{node_text(name)}"
+            self._add(item, qualified, node_text(name), SymbolKind.CLASS, parent, name,
+                      declared_as="module")  # fmt: skip
+            self.module_items(body, (*scope.module, node_text(name)), qualified)
+        elif kind == "impl_item":
+            self._impl(item, scope, parent)
+        elif kind in ("const_item", "static_item"):
+            value = item.child_by_field_name("value")
+            if value is not None:
+                self._code(value, parent, scope, None)
+
+    def _use(self, item: ts.Node, scope: Scope, parent: str) -> None:
+        exported = any(c.type == "visibility_modifier" for c in item.children)
+        argument = item.child_by_field_name("argument")
+        line = first_line(item)
+        for path, alias in _use_tree(argument, ()):
+            absolute = scope.absolute(path)
+            if absolute[-1:] == ("self",):
+                absolute = absolute[:-1]
+                alias = alias or (absolute[-1] if absolute else None)
+            if not absolute:
+                continue
+            name = absolute[-1]
+            if name == "*":
+                scope.globs.append(absolute[:-1])
+            else:
+                scope.uses[alias or name] = absolute
+            self.imports.append(
+                ImportStatement(parent, joined(absolute[:-1]), 0, name,
+                                alias if alias != name else None, line, exported=exported)
+            )  # fmt: skip
+
+    def _extern_crate(self, item: ts.Node, scope: Scope, parent: str) -> None:
+        name = _name(item)
+        if name is None:
+            return
+        alias = item.child_by_field_name("alias")
+        crate = node_text(name)
+        scope.uses[node_text(alias) if alias is not None else crate] = (crate,)
+        self.imports.append(
+            ImportStatement(parent, "", 0, crate, node_text(alias) if alias else None,
+                            first_line(item))
+        )  # fmt: skip
+
+    # -- declarations --------------------------------------------------------------------------
+    def _impl(self, item: ts.Node, scope: Scope, parent: str) -> None:
+        declared = item.child_by_field_name("type")
+        written = type_path(declared)
+        self._type_uses(declared, parent)
+        if written is None:
+            return
+        owner = _impl_type(written, scope)
+        owner_name = joined(owner)
+        trait_node = item.child_by_field_name("trait")
+        trait = path_of(trait_node)
+        holder = owner_name
+        if trait is not None:
+            self._type_uses(trait_node, parent)
+            # the impl itself: a node the trait's methods hang under and INHERITS starts from
+            anchor = trait_node if trait_node is not None else item
+            holder = f"{owner_name}::{trait[-1]}"
+            self._add(item, holder, trait[-1], SymbolKind.CLASS, owner_name, anchor,
+                      declared_as="impl", implements=(scope.absolute(trait, owner),),
+                      bases=(owner,))  # fmt: skip
+        self._methods(item.child_by_field_name("body"), holder, owner_name, scope, owner)
+
+    def _methods(
+        self, body: ts.Node | None, holder: str, owner: str, scope: Scope, self_type: Path
+    ) -> None:
+        """The functions of an impl or trait body: methods of `owner` (the type, or the
+        trait), qualified under `holder` (the type, or `Type::Trait` for a trait impl)."""
+        if body is None:
+            return
+        for member in body.named_children:
+            name = _name(member)
+            if member.type in ("function_item", "function_signature_item") and name:
+                self._function(member, f"{holder}::{node_text(name)}", holder,
+                               SymbolKind.METHOD, scope, self_type)  # fmt: skip
+            elif member.type == "const_item":
+                value = member.child_by_field_name("value")
+                if value is not None:
+                    self._code(value, holder, scope, self_type)
+
+    def _function(
+        self, node: ts.Node, qualified: str, parent: str, kind: SymbolKind, scope: Scope,
+        self_type: Path | None,
+    ) -> None:  # fmt: skip
+        name = _name(node)
+        assert name is not None
+        params = node.child_by_field_name("parameters")
+        names: list[str] = []
+        for param in params.named_children if params is not None else ():
+            if param.type == "self_parameter":
+                names.append("self")
+                continue
+            if param.type != "parameter":
+                continue
+            pattern = param.child_by_field_name("pattern")
+            declared = param.child_by_field_name("type")
+            self._type_uses(declared, qualified)
+            names.append(node_text(pattern) if pattern is not None else "_")
+            dotted = type_path(declared)
+            if pattern is not None and pattern.type == "identifier" and dotted is not None:
+                self.bindings.append(
+                    Binding(qualified, (node_text(pattern),), _own(dotted, scope, self_type),
+                            "annotation", first_line(pattern))
+                )  # fmt: skip
+        result = node.child_by_field_name("return_type")
+        self._type_uses(result, qualified)
+        returns = type_path(result)
+        body = node.child_by_field_name("body")
+        is_async = any(
+            c.type == "function_modifiers" and "async" in node_text(c).split()
+            for c in node.children
+        )
+        self._add(node, qualified, node_text(name), kind, parent, name,
+                  returns=_own(returns, scope, self_type) if returns else None,
+                  parameters=tuple(names), is_async=is_async,
+                  declared_as="required" if body is None and kind == SymbolKind.METHOD
+                  else None)  # fmt: skip
+        if body is not None:
+            self._code(body, qualified, scope, self_type)
+
+    def _fields(self, body: ts.Node | None, struct: str, scope: Scope) -> None:
+        if body is None:
+            return
+        for member in body.named_children:
+            declared = member.child_by_field_name("type")
+            self._type_uses(declared, struct)
+            name = _name(member)
+            dotted = type_path(declared)
+            if name is not None and dotted is not None:
+                self.bindings.append(
+                    Binding(struct, (node_text(name),), scope.absolute(dotted), "annotation",
+                            first_line(name))
+                )  # fmt: skip
+
+    def _add(
+        self, node: ts.Node, qualified: str, name: str, kind: SymbolKind, parent: str,
+        name_node_: ts.Node, **extra: object,
+    ) -> None:  # fmt: skip
+        self.seen[qualified] += 1
+        body = node.child_by_field_name("body")
+        header = node_text(node)
+        if body is not None:
+            header = header[: body.start_byte - node.start_byte]
+        self.symbols.append(
+            Symbol(
+                qualified, name, kind, parent, first_line(name_node_), last_line(node),
+                clipped_signature(" ".join(header.split())), doc_comment(node),
+                attributes(node), node_text(node), ordinal=self.seen[qualified],
+                **extra,  # type: ignore[arg-type]
+            )
+        )  # fmt: skip
+
+    # -- code ----------------------------------------------------------------------------------
+    def _code(self, root: ts.Node, scope_name: str, scope: Scope, self_type: Path | None) -> None:
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            kind = node.type
+            if kind == "call_expression":
+                called = name_node(node)
+                self.calls.append(
+                    CallSite(scope_name, _callee_dotted(node), first_line(called) + self.rows,
+                             at=node.start_byte + self.bytes, value=expression(node))
+                )  # fmt: skip
+            elif kind == "macro_invocation":
+                macro = node.child_by_field_name("macro")
+                if macro is not None:
+                    path = path_of(macro) or (node_text(macro),)
+                    self.calls.append(
+                        CallSite(scope_name, (*path[:-1], path[-1] + "!"),
+                                 first_line(macro) + self.rows, at=node.start_byte + self.bytes)
+                    )  # fmt: skip
+                self._macro_arguments(node, scope_name, scope, self_type)
+                continue
+            elif kind == "let_declaration" and not self.rows and not self.bytes:
+                self._let(node, scope_name, scope, self_type)
+            elif kind == "function_item":
+                name = _name(node)
+                if name is not None:
+                    self._function(node, f"{scope_name}::{node_text(name)}", scope_name,
+                                   SymbolKind.FUNCTION, scope, None)  # fmt: skip
+                continue
+            elif kind in ("impl_item", "struct_item", "enum_item", "trait_item", "mod_item"):
+                continue  # items inside a function body: not followed in this step
+            elif kind in ("closure_parameters",):
+                continue
+            stack.extend(reversed(node.named_children))
+
+    def _macro_arguments(
+        self, node: ts.Node, scope_name: str, scope: Scope, self_type: Path | None
+    ) -> None:
+        """The calls in a macro's arguments (`assert_eq!(f(x), 1)`, `write!(f, "{}", x.g())`):
+        its token tree read as a call's arguments, where it parses as such."""
+        tokens = next((c for c in node.named_children if c.type == "token_tree"), None)
+        if tokens is None or self.rows or self.bytes:
+            return
+        text = node_text(tokens)
+        if len(text) < 3 or ("(" not in text[1:] and "." not in text):
+            return
+        source = (_MACRO_HEAD + text[1:-1] + _MACRO_TAIL).encode("utf-8", errors="replace")
+        tree = _MACRO_PARSER.parse(source)
+        self.macro_trees.append(tree)
+        wrapper = tree.root_node.named_children[0] if tree.root_node.named_children else None
+        block = wrapper.child_by_field_name("body") if wrapper is not None else None
+        statement = block.named_children[0] if block and block.named_children else None
+        call = statement.named_children[0] if statement and statement.named_children else None
+        arguments = call.child_by_field_name("arguments") if call is not None else None
+        if arguments is None:
+            return
+        self.rows = tokens.start_point[0]
+        self.bytes = tokens.start_byte + 1 - len(_MACRO_HEAD.encode())
+        try:
+            self._code(arguments, scope_name, scope, self_type)
+        finally:
+            self.rows = self.bytes = 0
+
+    def _let(self, node: ts.Node, scope_name: str, scope: Scope, self_type: Path | None) -> None:
+        pattern = node.child_by_field_name("pattern")
+        declared = node.child_by_field_name("type")
+        self._type_uses(declared, scope_name)
+        if pattern is None or pattern.type not in ("identifier", "mut_pattern"):
+            return
+        if pattern.type == "mut_pattern":
+            inner = pattern.named_children[-1] if pattern.named_children else None
+            if inner is None or inner.type != "identifier":
+                return
+            pattern = inner
+        target = (node_text(pattern),)
+        line = first_line(pattern)
+        dotted = type_path(declared)
+        if dotted is not None:
+            self.bindings.append(
+                Binding(scope_name, target, _own(dotted, scope, self_type), "annotation", line)
+            )
+            return
+        value = node.child_by_field_name("value")
+        while value is not None and value.type in _WRAPPED and value.named_children:
+            value = value.named_children[0]
+        while value is not None and value.type == "reference_expression" and value.named_children:
+            value = value.named_children[-1]
+        if value is None:
+            return
+        if value.type == "call_expression":
+            self.bindings.append(
+                Binding(scope_name, target, (SITE, str(value.start_byte)), "call", line)
+            )
+        elif value.type == "struct_expression":
+            made = path_of(value.child_by_field_name("name"))
+            if made is not None:
+                self.bindings.append(
+                    Binding(scope_name, target, _own(made, scope, self_type), "annotation", line)
+                )
+        elif value.type in ("identifier", "self"):
+            self.bindings.append(Binding(scope_name, target, (node_text(value),), "alias", line))
+
+    def _type_uses(self, node: ts.Node | None, scope: str) -> None:
+        """Every named type a type mentions, generic arguments included."""
+        if node is None:
+            return
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            if current.type in _TYPE_NODES:
+                dotted = path_of(current)
+                if dotted is not None and dotted != ("Self",):
+                    self.type_uses.append(TypeUse(scope, dotted, first_line(current), "annotation"))
+                if current.type == "scoped_type_identifier":
+                    continue
+            stack.extend(current.named_children)
+
+
+def _use_tree(node: ts.Node | None, prefix: Path) -> list[tuple[Path, str | None]]:
+    """The (path, alias) of each name a `use` tree imports; a glob's path ends in `*`."""
+    if node is None:
+        return []
+    kind = node.type
+    if kind in ("identifier", "self", "super", "crate", "scoped_identifier", "metavariable"):
+        path = path_of(node)
+        return [((*prefix, *path), None)] if path else []
+    if kind == "use_as_clause":
+        path = path_of(node.child_by_field_name("path"))
+        alias = node.child_by_field_name("alias")
+        return [((*prefix, *path), node_text(alias) if alias else None)] if path else []
+    if kind == "use_wildcard":
+        inner = node.named_children[0] if node.named_children else None
+        head = path_of(inner) if inner is not None else ()
+        return [((*prefix, *(head or ()), "*"), None)] if head is not None else []
+    if kind == "scoped_use_list":
+        head = path_of(node.child_by_field_name("path")) or ()
+        return _use_tree(node.child_by_field_name("list"), (*prefix, *head))
+    if kind == "use_list":
+        found: list[tuple[Path, str | None]] = []
+        for child in node.named_children:
+            found.extend(_use_tree(child, prefix))
+        return found
+    return []
+
+
+def _impl_type(written: Dotted, scope: Scope) -> Path:
+    """The absolute path of an impl block's type (see the module's docstring)."""
+    absolute = scope.absolute(written)
+    if absolute != written or len(written) > 1:
+        return absolute
+    local = [glob for glob in scope.globs if glob[:1] == scope.root[:1]]
+    if len(local) == 1:
+        return (*local[0], *written)
+    return (*scope.module, *written)
+
+
+def _own(dotted: Dotted, scope: Scope, self_type: Path | None) -> Dotted:
+    """A type as written, made absolute where the module says how (`Self`, `crate::`, a
+    `use`d or declared name); else as written (the linker tries globs and externals)."""
+    return scope.absolute(dotted, self_type)
+
+
+def _callee_dotted(node: ts.Node) -> Dotted:
+    value = callee(node)
+    if isinstance(value, Name):
+        return value.dotted
+    if isinstance(value, Attribute):
+        return ("<expr>", value.name)
+    return ("<expr>",)

@@ -1,0 +1,372 @@
+"""Where a Rust path or method call leads: the repository's crates and modules
+(`RustProject`, made once per run), each module's names (`paths.Scope`, from its file's
+`use` items and declarations) and the declared types of values (`RustResolver.type_of`).
+
+A path resolves, in order: as the module says (`crate::`, `self::`, `super::`, `Self`, a
+name it declares or `use`s); through a crate's own name (`semver::Version`, Cargo.toml's
+`[package] name` or `[lib] name`, `-` read as `_`) to that crate's folder; through a module's
+re-exports (`pub use` and `use` items of the module the path ends in, followed up to
+`_DEPTH` times: `crate::Version` where lib.rs has `pub use version::Version`); through the
+module's globs (`use super::*`). A method resolves on its receiver's type: the type's own
+`impl` methods, the methods of its trait impls, and their traits' default methods; a value
+typed as a trait (`dyn Trait`, `impl Trait`, `&T` where T is a trait) reaches the trait's
+declaration.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from ...linking.index import Lookups
+from ...model import (
+    Attribute,
+    Awaited,
+    Binding,
+    Call,
+    Expr,
+    InstanceOf,
+    Name,
+    ParsedFile,
+    Symbol,
+    SymbolKind,
+)
+from .modules import ROOT_CRATE, module_path
+from .parser import SITE
+from .paths import Path, Scope, crate_root, joined
+from .syntax import TRY
+
+__all__ = ["RustProject", "RustResolver", "crate_names"]
+
+_DEPTH = 4
+_NAME = re.compile(r'^\s*name\s*=\s*"([^"]+)"', re.MULTILINE)
+_SECTION = re.compile(r"^\s*\[([^\]]+)\]", re.MULTILINE)
+
+
+def crate_names(project: Mapping[str, str]) -> dict[str, str]:
+    """Each crate's own name (`[package]` and `[lib]` `name`, `-` as `_`) -> its key
+    (`modules.crate_of`: the folder, `crate` at the root)."""
+    names: dict[str, str] = {}
+    for path, text in project.items():
+        if posixpath.basename(path) != "Cargo.toml":
+            continue
+        folder = posixpath.dirname(path)
+        sections = list(_SECTION.finditer(text))
+        for at, section in enumerate(sections):
+            if section.group(1).strip() not in ("package", "lib"):
+                continue
+            end = sections[at + 1].start() if at + 1 < len(sections) else len(text)
+            found = _NAME.search(text, section.end(), end)
+            if found:
+                names[found.group(1).replace("-", "_")] = folder or ROOT_CRATE
+    return names
+
+
+@dataclass
+class RustProject:
+    """The run's crates and modules: module path -> file module (inline modules are
+    symbols), crate name -> crate key."""
+
+    files: dict[str, str] = field(default_factory=dict)
+    crates: dict[str, str] = field(default_factory=dict)
+    children: dict[str, set[str]] = field(default_factory=dict)  # module path -> file modules
+
+    def __post_init__(self) -> None:
+        for path in self.files:
+            parent, _, name = path.rpartition("::")
+            if parent:
+                self.children.setdefault(parent, set()).add(name)
+
+    @classmethod
+    def of(cls, modules: Mapping[str, object], project: Mapping[str, str]) -> RustProject:
+        files = {
+            module_path(name): name for name in modules if name.endswith(".rs")
+        }  # fmt: skip
+        return cls(files, crate_names(project))
+
+
+class RustResolver:
+    """Resolution for one file (see the module's docstring)."""
+
+    def __init__(self, parsed: ParsedFile, lookups: Lookups, project: RustProject) -> None:
+        self.parsed = parsed
+        self.lookups = lookups
+        self.project = project
+        self._scopes: dict[str, Scope] = {}  # module path -> its names
+        self._sites = {site.at: site for site in parsed.calls}
+        self._own = {symbol.qualified_name: symbol for symbol in parsed.symbols}
+        self._inline = [s for s in parsed.symbols if s.declared_as == "module"]
+        self._bindings: dict[str, list[Binding]] = {}
+        for binding in parsed.bindings:
+            if len(binding.target) == 1:
+                self._bindings.setdefault(binding.scope, []).append(binding)
+
+    # -- modules -------------------------------------------------------------------------------
+    def scope_of(self, holder: str) -> Scope:
+        """The names of the module that holds a scope (a file module, an inline module, or
+        any symbol inside one)."""
+        module = self._module_of(holder)
+        return self.module_scope(module) or Scope(tuple(module.split("::")), ())
+
+    def _module_of(self, holder: str) -> str:
+        """The module a scope of this file sits in: the innermost inline module around its
+        declaration, else the file's."""
+        symbol = self._own.get(holder)
+        line = symbol.start_line if symbol is not None else 0
+        best: Symbol | None = None
+        for module in self._inline:
+            if module.start_line <= line <= module.end_line and (
+                best is None or module.start_line >= best.start_line
+            ):
+                best = module
+        return best.qualified_name if best is not None else module_path(self.parsed.path)
+
+    def module_scope(self, path: str) -> Scope | None:
+        """A module's names, by its path (`crate::model`): its file's, or an inline one's."""
+        if path in self._scopes:
+            return self._scopes[path]
+        file_module = self.project.files.get(path)
+        holder = file_module
+        parsed: ParsedFile | None = None
+        if file_module is not None:
+            info = self.lookups.module(file_module)
+            parsed = info.parsed if info is not None else None
+        else:
+            symbol = self.lookups.symbol(path)
+            if symbol is not None and symbol.declared_as == "module":
+                info = self.lookups.module(self.lookups.index.symbol_module[path])
+                parsed = info.parsed if info is not None else None
+                holder = path
+        if parsed is None or holder is None:
+            return None
+        scope = Scope(tuple(path.split("::")), crate_root(parsed.path))
+        scope.items.update(self.project.children.get(path, ()))
+        for symbol in parsed.symbols:
+            if symbol.parent == holder:
+                scope.items.add(symbol.name)
+        for statement in parsed.imports:
+            if statement.scope != holder:
+                continue
+            name = statement.name or ""
+            full: Path = (*statement.module.split("::"), name) if statement.module else (name,)
+            if statement.name == "*":
+                scope.globs.append(full[:-1])
+            else:
+                scope.uses[statement.alias or statement.name or ""] = full
+        self._scopes[path] = scope
+        return scope
+
+    # -- paths ---------------------------------------------------------------------------------
+    def resolve(self, parts: Path, holder: str, self_type: Path | None = None) -> str | None:
+        """The qualified name of the item a path written in `holder` names, or None."""
+        scope = self.scope_of(holder)
+        found = self._absolute(scope.absolute(parts, self_type), 0)
+        if found is None and len(parts) >= 1 and parts[0] not in ("crate", "self", "super"):
+            for glob in scope.globs:
+                found = self._absolute((*glob, *parts), 0)
+                if found is not None:
+                    break
+        return found
+
+    def _absolute(self, path: Path, depth: int) -> str | None:
+        if not path or depth > _DEPTH:
+            return None
+        name = joined(path)
+        if self.lookups.symbol(name) is not None or name in self.project.files:
+            return name
+        crate = self.project.crates.get(path[0])
+        if crate is not None and crate != path[0]:
+            return self._absolute((crate, *path[1:]), depth + 1)
+        # a re-export, or an item of a type (`Type::f`): through the longest known prefix
+        for cut in range(len(path) - 1, 0, -1):
+            prefix = joined(path[:cut])
+            scope = self.module_scope(prefix)
+            if scope is not None:
+                head = path[cut]
+                if head in scope.uses:
+                    return self._absolute((*scope.uses[head], *path[cut + 1 :]), depth + 1)
+                for glob in scope.globs:
+                    found = self._absolute((*glob, *path[cut:]), depth + 1)
+                    if found is not None:
+                        return found
+                return None
+            target = self._absolute(path[:cut], depth + 1) if cut < len(path) else None
+            if target is not None and target != prefix:
+                return self._absolute((*target.split("::"), *path[cut:]), depth + 1)
+        return None
+
+    # -- methods -------------------------------------------------------------------------------
+    def method(self, owner: str, name: str) -> str | None:
+        """The method `name` a value of the type (or trait) `owner` runs."""
+        own = [q for q in self.lookups.members(owner, name) if self._is_function(q)]
+        if own:
+            return own[0]
+        symbol = self.lookups.symbol(owner)
+        if symbol is None:
+            return None
+        for impl_name in self._impls(owner):
+            found = [q for q in self.lookups.members(impl_name, name) if self._is_function(q)]
+            if found:
+                return found[0]
+        for impl_name in self._impls(owner):
+            impl = self.lookups.symbol(impl_name)
+            for trait in impl.implements if impl is not None else ():
+                resolved = self._absolute(trait, 0)
+                if resolved is not None:
+                    found = [q for q in self.lookups.members(resolved, name)
+                             if self._is_function(q)]  # fmt: skip
+                    if found:
+                        return found[0]
+        return None
+
+    def _impls(self, owner: str) -> list[str]:
+        index = self.lookups.index
+        return [
+            q for names in index.members.get(owner, {}).values() for q in names
+            if (s := index.symbols.get(q)) is not None and s.declared_as == "impl"
+        ]  # fmt: skip
+
+    def _is_function(self, qualified: str) -> bool:
+        symbol = self.lookups.symbol(qualified)
+        return symbol is not None and symbol.kind in (SymbolKind.METHOD, SymbolKind.FUNCTION)
+
+    def owner_type(self, scope: str) -> Path | None:
+        """The type `self` and `Self` mean in a scope of this file: its impl's type (or the
+        trait, in a trait's default method)."""
+        symbol = self._own.get(scope)
+        while symbol is not None and symbol.kind == SymbolKind.FUNCTION:
+            symbol = self._own.get(symbol.parent)
+        if symbol is None:
+            return None
+        if symbol.kind == SymbolKind.METHOD:
+            parent = self._own.get(symbol.parent) or self.lookups.index.symbols.get(symbol.parent)
+            if parent is not None and parent.declared_as == "impl":
+                return tuple(parent.parent.split("::"))
+            return tuple(symbol.parent.split("::"))
+        if symbol.kind == SymbolKind.CLASS and symbol.declared_as != "module":
+            name = symbol.parent if symbol.declared_as == "impl" else symbol.qualified_name
+            return tuple(name.split("::"))
+        return None
+
+    # -- types ---------------------------------------------------------------------------------
+    def type_of(self, expr: Expr, scope: str, line: int, depth: int = 0) -> str | None:
+        """The qualified name of the type (or trait) of an expression's value, or None."""
+        if depth > 8:
+            return None
+        if isinstance(expr, Name):
+            if expr.dotted == ("self",):
+                owner = self.owner_type(scope)
+                return joined(owner) if owner else None
+            if len(expr.dotted) == 1:
+                return self._local_type(expr.dotted[0], scope, line, depth)
+            return None
+        if isinstance(expr, Attribute):
+            if expr.name == TRY:
+                return self.type_of(expr.value, scope, line, depth + 1)
+            held = self.type_of(expr.value, scope, line, depth + 1)
+            return self._field_type(held, expr.name) if held else None
+        if isinstance(expr, Awaited):
+            return self.type_of(expr.value, scope, line, depth + 1)
+        if isinstance(expr, InstanceOf) and isinstance(expr.classes, Name):
+            return self._type(expr.classes.dotted, scope)
+        if isinstance(expr, Call):
+            target = self.call_target(expr, scope, line, depth + 1)
+            return self.result_type(target) if target else None
+        return None
+
+    def _local_type(self, name: str, scope: str, line: int, depth: int) -> str | None:
+        latest: Binding | None = None
+        holder: str | None = scope
+        while holder is not None and latest is None:
+            for binding in self._bindings.get(holder, ()):
+                later = latest is None or binding.line >= latest.line
+                if binding.target == (name,) and binding.line <= line and later:
+                    latest = binding
+            symbol = self.lookups.index.symbols.get(holder)
+            if symbol is None or symbol.kind == SymbolKind.CLASS:
+                break
+            holder = symbol.parent if symbol.kind == SymbolKind.FUNCTION else None
+        if latest is None:
+            return None
+        if latest.kind == "annotation":
+            return self._type(latest.value, latest.scope)
+        if latest.kind == "alias":
+            return self.type_of(Name(latest.value), latest.scope, latest.line - 1, depth + 1)
+        if latest.kind == "call" and latest.value[:1] == (SITE,):
+            site = self._sites.get(int(latest.value[1]))
+            if site is not None and site.value is not None:
+                return self.type_of(site.value, site.scope, site.line, depth + 1)
+        return None
+
+    def _type(self, written: Path, holder: str) -> str | None:
+        found = self.resolve(written, holder, self.owner_type(holder))
+        if found is None:
+            return None
+        symbol = self.lookups.symbol(found)
+        return found if symbol is not None and symbol.kind == SymbolKind.CLASS else None
+
+    def _field_type(self, owner: str, name: str) -> str | None:
+        module = self.lookups.index.symbol_module.get(owner)
+        info = self.lookups.module(module) if module is not None else None
+        if info is None:
+            return None
+        for binding in info.parsed.bindings:
+            if binding.scope == owner and binding.target == (name,):
+                return self._foreign_type(binding.value, owner, info.parsed)
+        return None
+
+    def _foreign_type(self, written: Path, holder: str, parsed: ParsedFile) -> str | None:
+        """A type written in another file, resolved as that file resolves it."""
+        if parsed.path == self.parsed.path:
+            return self._type(written, holder)
+        other = RustResolver(parsed, self.lookups, self.project)
+        other._scopes = self._scopes
+        return other._type(written, holder)
+
+    def result_type(self, target: str) -> str | None:
+        """The type a call of a function returns, as declared (`Self` its impl's type)."""
+        symbol = self.lookups.symbol(target)
+        if symbol is None or symbol.returns is None:
+            return None
+        module = self.lookups.index.symbol_module[target]
+        info = self.lookups.module(module)
+        if info is None:
+            return None
+        return self._foreign_type(symbol.returns, symbol.qualified_name, info.parsed)
+
+    # -- calls ---------------------------------------------------------------------------------
+    def call_target(self, call: Call, scope: str, line: int, depth: int = 0) -> str | None:
+        """The function a call runs, where its path or its receiver's type says."""
+        found, _ = self.call_and_tier(call, scope, line, depth)
+        return found
+
+    def call_and_tier(
+        self, call: Call, scope: str, line: int, depth: int = 0
+    ) -> tuple[str | None, str]:
+        callee = call.callee
+        if isinstance(callee, Name):
+            found = self._path_call(callee.dotted, scope)
+            return found, "exact"
+        if isinstance(callee, Attribute) and callee.name != TRY:
+            owner = self.type_of(callee.value, scope, line, depth + 1)
+            return (self.method(owner, callee.name) if owner else None), "inferred"
+        return None, "exact"
+
+    def _path_call(self, path: Path, scope: str) -> str | None:
+        if len(path) == 1:
+            nested = f"{scope}::{path[0]}"
+            if self._is_function(nested):
+                return nested
+        self_type = self.owner_type(scope)
+        found = self.resolve(path, scope, self_type)
+        if found is not None:
+            return found if self._is_function(found) else None
+        if len(path) >= 2:
+            owner = self.resolve(path[:-1], scope, self_type)
+            if owner is not None:
+                symbol: Symbol | None = self.lookups.symbol(owner)
+                if symbol is not None and symbol.kind == SymbolKind.CLASS:
+                    return self.method(owner, path[-1])
+        return None

@@ -1,0 +1,121 @@
+"""The Rust linker offline: imports, exact path calls, inferred method calls, trait impls
+and the rust_shop fixture (an impl in another file than its struct, a trait with a default
+method, a `#[cfg(test)]` module, an integration test)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from graphrag_code.conventions import ClassTree
+from graphrag_code.languages.rust.conventions import RustConventions
+from graphrag_code.languages.rust.parser import RustParser
+from graphrag_code.model import EdgeKind
+from tests.linking_helpers import assert_calls, link_folder, link_snippet
+
+SHOP = Path(__file__).parent / "fixtures" / "rust_shop"
+CARGO = '[package]\nname = "demo-lib"\nversion = "0.1.0"\n'
+
+
+def test_paths_through_use_super_crate_and_self_are_exact() -> None:
+    assert_calls(
+        {
+            "Cargo.toml": CARGO,
+            "src/lib.rs": "mod util;\nmod deep;\npub use util::twice;\n"
+            "pub fn run() {\n    util::twice();\n    crate::util::Maker::make();\n}\n",
+            "src/util.rs": "pub struct Maker;\nimpl Maker {\n    pub fn make() -> Self {\n"
+            "        Self::build()\n    }\n    fn build() -> Self { Maker }\n}\n"
+            "pub fn twice() {}\n",
+            "src/deep/mod.rs": "use super::util::twice as t;\nfn go() {\n    t();\n"
+            "    super::run();\n    crate::twice();\n}\n",
+        },
+        ("crate::run", "crate::util::twice", "exact"),
+        ("crate::run", "crate::util::Maker::make", "exact"),
+        ("crate::util::Maker::make", "crate::util::Maker::build", "exact"),
+        ("crate::deep::go", "crate::util::twice", "exact"),
+        ("crate::deep::go", "crate::run", "exact"),
+        exactly=True,
+    )
+
+
+def test_methods_on_typed_receivers_are_inferred() -> None:
+    assert_calls(
+        {
+            "src/lib.rs": "pub struct Conn { inner: Box<Inner> }\npub struct Inner;\n"
+            "impl Inner {\n    fn ping(&self) {}\n}\n"
+            "impl Conn {\n    pub fn new() -> Conn { Conn { inner: Box::new(Inner) } }\n"
+            "    fn open() -> Result<Conn, ()> { Ok(Conn::new()) }\n"
+            "    fn send(&self) { self.inner.ping(); }\n}\n"
+            "fn run(c: &Conn) -> Result<(), ()> {\n    c.send();\n    let d: Conn = Conn::new();\n"
+            "    d.send();\n    let e = Conn::open()?;\n    e.send();\n"
+            "    let f = Conn { inner: Box::new(Inner) };\n    f.send();\n"
+            "    Conn::new().send();\n    Ok(())\n}\n",
+        },
+        ("crate::Conn::send", "crate::Inner::ping", "inferred"),
+        ("crate::run", "crate::Conn::send", "inferred"),
+        ("crate::run", "crate::Conn::new", "exact"),
+        ("crate::run", "crate::Conn::open", "exact"),
+        ("crate::Conn::open", "crate::Conn::new", "exact"),
+    )
+
+
+def test_trait_methods_reach_the_impl_or_the_default() -> None:
+    linked = link_snippet(
+        {
+            "src/lib.rs": "pub trait Shape {\n    fn area(&self) -> u32;\n"
+            "    fn twice(&self) -> u32 { self.area() * 2 }\n}\npub struct Sq;\n"
+            "impl Shape for Sq {\n    fn area(&self) -> u32 { 4 }\n}\n"
+            "fn run(s: Sq, d: &dyn Shape) {\n    s.area();\n    s.twice();\n    d.area();\n}\n",
+        }
+    )
+    calls = linked.calls()
+    assert calls[("crate::run", "crate::Sq::Shape::area")][0] == "inferred"
+    assert calls[("crate::run", "crate::Shape::twice")][0] == "inferred"
+    assert calls[("crate::run", "crate::Shape::area")][0] == "inferred"
+    inherits = linked.of(EdgeKind.INHERITS)
+    assert inherits[("crate::Sq", "crate::Shape")].edge.implements
+
+
+def test_imports_lead_to_files_or_external_crates() -> None:
+    linked = link_snippet(
+        {
+            "Cargo.toml": CARGO,
+            "src/lib.rs": "pub mod a;\npub use a::Thing;\n",
+            "src/a.rs": "pub struct Thing;\n",
+            "tests/it.rs": "use demo_lib::Thing;\nuse serde::Serialize;\nuse std::fmt;\n",
+        }
+    )
+    imports = {(e.source, e.target) for e in linked.links if e.edge.kind == EdgeKind.IMPORTS}
+    assert ("src/lib.rs", "src/a.rs") in imports
+    assert ("tests/it.rs", "src/a.rs") in imports
+    assert ("tests/it.rs", "serde") in imports
+    assert ("tests/it.rs", "std") in imports
+
+
+def test_shop_fixture_links_across_files() -> None:
+    calls = link_folder(SHOP).calls()
+    for caller, callee, tier in (
+        ("crate::Shop::total", "crate::model::order::Order::total", "inferred"),
+        ("crate::Shop::total", "crate::model::Line::new", "exact"),
+        ("crate::Shop::total", "crate::model::Line::amount", "inferred"),
+        ("crate::Shop::total", "crate::pricing::discount", "exact"),
+        ("crate::checkout", "crate::Priced::with_tax", "inferred"),
+        ("crate::pricing::discount", "crate::model::order::Order::Priced::price", "inferred"),
+        ("crate::tests::checkout_adds", "crate::checkout", "exact"),
+        ("crate::tests::integration::opens_and_checks_out", "crate::Shop::open", "exact"),
+        ("crate::Shop::Display::fmt", "crate::Shop::describe", "inferred"),
+    ):
+        assert calls[(caller, callee)][0] == tier, (caller, callee)
+
+
+def test_tests_and_entry_points() -> None:
+    source = (SHOP / "src" / "lib.rs").read_bytes()
+    parsed = RustParser().parse(
+        path="src/lib.rs", module="src/lib.rs", is_package=False, source=source, sha256="x"
+    )
+    conventions = RustConventions()
+    roles = conventions.roles(parsed, conventions.configure({}), ClassTree({}, {}))
+    assert [t.qualified_name for t in roles.tests] == ["crate::tests::checkout_adds"]
+    entry = dict(roles.entry_points)
+    assert entry["crate::checkout"] == "public API"
+    assert "crate::helper" not in entry
+    assert "crate::tests::checkout_adds" not in entry
