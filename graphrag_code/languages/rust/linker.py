@@ -88,25 +88,21 @@ def _link_imports(
         target: str | None = None
         if found is not None:
             target = resolver.project.files.get(found) or index.symbol_module.get(found)
+        elif path:
+            target = resolver.const_file(path, statement.scope)
         if target is None:
-            if path and path[0] not in resolver.project.files and _outside(path, resolver):
+            crate = resolver.outside_crate(path, statement.scope) if path else None
+            if crate is not None:
                 collector.add(
-                    Edge(EdgeKind.IMPORTS, source, path[0], external=True,
+                    Edge(EdgeKind.IMPORTS, source, crate, external=True,
                          lines=(statement.line,), names=(name,))
                 )  # fmt: skip
-        elif target != parsed.module:
+        elif target != parsed.module or statement.scope != parsed.module:
+            # an inline module's import of its own file's items (`mod tests { use super::*; }`)
             collector.add(
                 Edge(EdgeKind.IMPORTS, source, ids.of_target(target), lines=(statement.line,),
                      names=(name,))
             )  # fmt: skip
-
-
-def _outside(path: tuple[str, ...], resolver: RustResolver) -> bool:
-    """Whether a path that resolves to nothing names another crate (not one of ours)."""
-    head = path[0]
-    crates = set(resolver.project.crates.values()) | {m.split("::")[0] for m in
-                                                      resolver.project.files}  # fmt: skip
-    return head not in crates and head not in resolver.project.crates
 
 
 def _link_impls(

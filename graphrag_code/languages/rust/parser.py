@@ -21,9 +21,11 @@ What the linker reads besides: `use` items (one `ImportStatement` per imported n
 folded into its path; `exported` for `pub use`; `extern crate x` as name x), call sites
 (`CallSite.value` the `syntax.expression` of the call; its line the called name's),
 macro invocations (callee `name!`, no value: not linked in this step), bindings (parameters,
-`let` with a type, `let x = T { … }` as "annotation"; `let x = call` as "call" with value
+`let` with a type, `let x = T { … }` as "annotation" (a `let`'s line is the one after it, where
+it takes effect: `let rhs = rhs.f();` uses the earlier `rhs`); `let x = call` as "call" with value
 ("<site>", byte of the call); `let x = y` as "alias"; struct fields as bindings of their
-struct), and type uses in signatures, fields and `let` types.
+struct, `const` and `static` items as bindings of their module), and type uses in
+signatures, fields and `let` types.
 """
 
 from __future__ import annotations
@@ -60,9 +62,10 @@ from .syntax import (
     type_path,
 )
 
-__all__ = ["RUST_SUFFIXES", "SITE", "RustParser"]
+__all__ = ["CONST", "RUST_SUFFIXES", "SITE", "RustParser"]
 
 RUST_SUFFIXES = (".rs",)
+CONST = "<const>"  # a `const` or `static` binding's type where it names none (`u8`)
 SITE = "<site>"  # a "call" binding's value: (SITE, start byte of the call it holds)
 _LANGUAGE = ts.Language(tree_sitter_rust.language())
 _TYPES = {
@@ -138,6 +141,7 @@ class _FileReader:
     # remembers texts by node address)
     rows: int = 0
     bytes: int = 0
+    depth: int = 0  # how many macros' arguments deep
     macro_trees: list[ts.Tree] = field(default_factory=list)
 
     # -- modules -------------------------------------------------------------------------------
@@ -193,6 +197,13 @@ class _FileReader:
         elif kind == "impl_item":
             self._impl(item, scope, parent)
         elif kind in ("const_item", "static_item"):
+            if name is not None:
+                declared = item.child_by_field_name("type")
+                self._type_uses(declared, parent)
+                self.bindings.append(
+                    Binding(parent, (node_text(name),), scope.absolute(type_path(declared) or
+                            (CONST,)), "annotation", first_line(name))
+                )  # fmt: skip
             value = item.child_by_field_name("value")
             if value is not None:
                 self._code(value, parent, scope, None)
@@ -363,7 +374,7 @@ class _FileReader:
                     )  # fmt: skip
                 self._macro_arguments(node, scope_name, scope, self_type)
                 continue
-            elif kind == "let_declaration" and not self.rows and not self.bytes:
+            elif kind == "let_declaration" and not self.depth:
                 self._let(node, scope_name, scope, self_type)
             elif kind == "function_item":
                 name = _name(node)
@@ -383,7 +394,7 @@ class _FileReader:
         """The calls in a macro's arguments (`assert_eq!(f(x), 1)`, `write!(f, "{}", x.g())`):
         its token tree read as a call's arguments, where it parses as such."""
         tokens = next((c for c in node.named_children if c.type == "token_tree"), None)
-        if tokens is None or self.rows or self.bytes:
+        if tokens is None:
             return
         text = node_text(tokens)
         if len(text) < 3 or ("(" not in text[1:] and "." not in text):
@@ -398,12 +409,15 @@ class _FileReader:
         arguments = call.child_by_field_name("arguments") if call is not None else None
         if arguments is None:
             return
-        self.rows = tokens.start_point[0]
-        self.bytes = tokens.start_byte + 1 - len(_MACRO_HEAD.encode())
+        rows, offset = self.rows, self.bytes
+        self.rows = rows + tokens.start_point[0]
+        self.bytes = offset + tokens.start_byte + 1 - len(_MACRO_HEAD.encode())
+        self.depth += 1
         try:
             self._code(arguments, scope_name, scope, self_type)
         finally:
-            self.rows = self.bytes = 0
+            self.rows, self.bytes = rows, offset
+            self.depth -= 1
 
     def _let(self, node: ts.Node, scope_name: str, scope: Scope, self_type: Path | None) -> None:
         pattern = node.child_by_field_name("pattern")
@@ -417,7 +431,7 @@ class _FileReader:
                 return
             pattern = inner
         target = (node_text(pattern),)
-        line = first_line(pattern)
+        line = last_line(node) + 1  # in effect after the statement (`let x = x.f();`)
         dotted = type_path(declared)
         if dotted is not None:
             self.bindings.append(

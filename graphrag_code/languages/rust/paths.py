@@ -39,6 +39,7 @@ class Scope:
     uses: dict[str, Path] = field(default_factory=dict)
     globs: list[Path] = field(default_factory=list)
     items: set[str] = field(default_factory=set)
+    consts: set[str] = field(default_factory=set)  # its `const` and `static` items
 
     def absolute(self, parts: Path, self_type: Path | None = None) -> Path:
         """`parts` made absolute where its head says how; else as written (an external crate,

@@ -146,6 +146,9 @@ class RustResolver:
         for symbol in parsed.symbols:
             if symbol.parent == holder:
                 scope.items.add(symbol.name)
+        for binding in parsed.bindings:
+            if binding.scope == holder and len(binding.target) == 1:
+                scope.consts.add(binding.target[0])
         for statement in parsed.imports:
             if statement.scope != holder:
                 continue
@@ -195,6 +198,35 @@ class RustResolver:
             target = self._absolute(path[:cut], depth + 1) if cut < len(path) else None
             if target is not None and target != prefix:
                 return self._absolute((*target.split("::"), *path[cut:]), depth + 1)
+        return None
+
+    def const_file(self, parts: Path, holder: str) -> str | None:
+        """The file declaring the `const` or `static` a path names (`crate::PAD_BYTE`)."""
+        path = self.scope_of(holder).absolute(parts)
+        if len(path) < 2:
+            return None
+        prefix = self._absolute(path[:-1], 0) or joined(path[:-1])
+        scope = self.module_scope(prefix)
+        if scope is None or path[-1] not in scope.consts:
+            return None
+        return self.project.files.get(prefix) or self.lookups.index.symbol_module.get(prefix)
+
+    def outside_crate(self, parts: Path, holder: str) -> str | None:
+        """The other crate a path that names nothing of ours leads to (`std`, `serde`,
+        `crate::alloc::…` through the root's `extern crate alloc`), or None."""
+        path = self.scope_of(holder).absolute(parts)
+        for _ in range(_DEPTH):
+            if not path or path[0] in self.project.crates:
+                return None
+            if joined(path[:1]) not in self.project.files:
+                return path[0]
+            for cut in range(len(path) - 1, 0, -1):
+                scope = self.module_scope(joined(path[:cut]))
+                if scope is not None and path[cut] in scope.uses:
+                    path = (*scope.uses[path[cut]], *path[cut + 1 :])
+                    break
+            else:
+                return None
         return None
 
     # -- methods -------------------------------------------------------------------------------
@@ -261,7 +293,7 @@ class RustResolver:
                 return joined(owner) if owner else None
             if len(expr.dotted) == 1:
                 return self._local_type(expr.dotted[0], scope, line, depth)
-            return None
+            return self._made(expr.dotted, scope)
         if isinstance(expr, Attribute):
             if expr.name == TRY:
                 return self.type_of(expr.value, scope, line, depth + 1)
@@ -273,8 +305,22 @@ class RustResolver:
             return self._type(expr.classes.dotted, scope)
         if isinstance(expr, Call):
             target = self.call_target(expr, scope, line, depth + 1)
+            if target is None and isinstance(expr.callee, Name):
+                return self._made(expr.callee.dotted, scope)
             return self.result_type(target) if target else None
         return None
+
+    def _made(self, path: Path, scope: str) -> str | None:
+        """The type of a value a path makes: a unit or tuple struct (`Unit`, `Pair(1, 2)`),
+        or an enum's variant (`Kind::A`, `Kind::B(1)`)."""
+        made = self._type(path, scope)
+        if made is not None:
+            return made
+        if len(path) < 2:
+            return None
+        owner = self._type(path[:-1], scope)
+        symbol = self.lookups.symbol(owner) if owner else None
+        return owner if symbol is not None and symbol.declared_as == "enum" else None
 
     def _local_type(self, name: str, scope: str, line: int, depth: int) -> str | None:
         latest: Binding | None = None
