@@ -1,0 +1,73 @@
+"""Rust indexed into the real Neo4j, once for the module: the report, the stored edges as
+linked offline, callers and callees of a method whose impl sits in another file than its
+struct, search by a doc comment and `tests-for` on `rust_shop`."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from graphrag_code.codegraph import CodeGraph
+from graphrag_code.embedding import HashingEmbedder
+from graphrag_code.graph.client import Neo4jClient
+from graphrag_code.ingest.report import IngestReport
+from graphrag_code.settings import Settings
+
+from .conftest import drop_search_indexes, wipe
+from .linking_helpers import assert_stored_as_linked, link_folder
+
+SHOP = Path(__file__).parent / "fixtures" / "rust_shop"
+REPO = "rustshop"
+Indexed = tuple[CodeGraph, IngestReport, Path]
+
+
+@pytest.fixture(scope="module")
+def indexed(
+    session_client: Neo4jClient, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Indexed]:
+    root = tmp_path_factory.mktemp("rust") / REPO
+    shutil.copytree(SHOP, root)
+    wipe(session_client)
+    drop_search_indexes(session_client)
+    settings = Settings(embedder="hashing", cache_dir=tmp_path_factory.mktemp("cache"))
+    graph = CodeGraph(settings, client=session_client, embedder=HashingEmbedder())
+    yield graph, graph.index(root, REPO), root
+    drop_search_indexes(session_client)
+
+
+def test_the_index_stores_the_edges_linked_offline(indexed: Indexed) -> None:
+    graph, report, root = indexed
+    assert report.languages["rust"].files == 5
+    assert report.tests == 2
+    assert_stored_as_linked(graph.client, link_folder(root, repo=REPO))
+
+
+def test_callers_and_callees_across_files(indexed: Indexed) -> None:
+    graph, _, _ = indexed
+    callers = graph.callers("crate::model::order::Order::total", repo=REPO)
+    assert callers.subject.location.path == "src/pricing.rs"
+    assert {c.qualified_name for c in callers.certain} == {
+        "crate::Shop::total", "crate::model::order::Order::Priced::price",
+    }  # fmt: skip
+    callees = {c.qualified_name for c in graph.callees("crate::checkout", repo=REPO).certain}
+    assert callees == {
+        "crate::model::order::Order::new", "crate::Priced::with_tax", "crate::Shop::total",
+        "crate::helper",
+    }  # fmt: skip
+
+
+def test_search_finds_a_trait_by_its_doc_comment(indexed: Indexed) -> None:
+    graph, _, _ = indexed
+    hits = graph.search("something with a price", repo=REPO, k=5).hits
+    assert "crate::Priced" in {hit.qualified_name for hit in hits}
+
+
+def test_tests_for_a_function_reached_from_unit_and_integration_tests(indexed: Indexed) -> None:
+    graph, _, _ = indexed
+    tests = {t.qualified_name for t in graph.tests_for("crate::checkout", repo=REPO).tests}
+    assert tests == {
+        "crate::tests::checkout_adds", "crate::tests::integration::opens_and_checks_out",
+    }  # fmt: skip
