@@ -119,3 +119,40 @@ def test_tests_and_entry_points() -> None:
     assert entry["crate::checkout"] == "public API"
     assert "crate::helper" not in entry
     assert "crate::tests::checkout_adds" not in entry
+
+
+def test_consts_own_file_and_extern_crate_aliases_in_imports() -> None:
+    linked = link_snippet(
+        {
+            "src/lib.rs": "extern crate alloc;\npub mod a;\npub const PAD: u8 = 1;\n"
+            "fn f() {}\n#[cfg(test)]\nmod tests {\n    use super::*;\n}\n",
+            "src/a.rs": "use crate::PAD;\nuse crate::alloc::vec::Vec;\n",
+        }
+    )
+    imports = {
+        (e.source, e.target, e.edge.lines) for e in linked.links if e.edge.kind == EdgeKind.IMPORTS
+    }
+    assert ("src/a.rs", "src/lib.rs", (1,)) in imports
+    assert ("src/a.rs", "alloc", (2,)) in imports
+    assert ("src/lib.rs", "src/lib.rs", (7,)) in imports  # the test module's `use super::*`
+
+
+def test_variants_shadowing_lets_and_macro_arguments() -> None:
+    assert_calls(
+        {
+            "src/lib.rs": "pub enum E {\n    A,\n    B(u8),\n}\nimpl E {\n"
+            "    fn name(&self) -> Text { Text }\n}\npub struct Text;\n"
+            "impl Text {\n    fn len(&self) -> usize { 0 }\n}\n"
+            "fn run() {\n    E::A.name();\n    E::B(1).name();\n"
+            "    let x = E::A;\n    let x = x.name();\n    x.len();\n"
+            '    assert_eq!(format!("{}", E::A.name().len()), "0");\n}\n',
+        },
+        ("crate::run", "crate::E::name", "inferred"),
+        ("crate::run", "crate::Text::len", "inferred"),
+    )
+    lines = link_snippet(
+        {"src/lib.rs": "fn g() {}\nfn f() {\n    assert!(vec![\n        g(),\n    ]);\n}\n"}
+    )
+    assert lines.calls()[("crate::f", "crate::g")][0] == "exact"
+    site = next(link.edge.lines for link in lines.links if link.target == "crate::g")
+    assert site == (4,)
