@@ -156,3 +156,15 @@ def test_variants_shadowing_lets_and_macro_arguments() -> None:
     assert lines.calls()[("crate::f", "crate::g")][0] == "exact"
     site = next(link.edge.lines for link in lines.links if link.target == "crate::g")
     assert site == (4,)
+
+
+def test_receivers_typed_by_a_generic_bound_reach_the_trait() -> None:
+    assert_calls(
+        {
+            "src/lib.rs": "pub trait Engine {\n    fn config(&self) -> u8;\n}\n"
+            "fn run<E: Engine + ?Sized>(e: &E) {\n    e.config();\n}\n"
+            "fn walk<F>(f: F)\nwhere\n    F: Engine,\n{\n    f.config();\n}\n",
+        },
+        ("crate::run", "crate::Engine::config", "inferred"),
+        ("crate::walk", "crate::Engine::config", "inferred"),
+    )

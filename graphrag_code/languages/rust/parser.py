@@ -16,6 +16,9 @@ module itself. `impl Trait for Type` is a CLASS symbol of its own (`declared_as`
 qualified `Type::Trait`, its parent the type, `implements` the trait, its line the trait's
 name's), which parents the impl's methods and starts the linker's INHERITS edge.
 
+A parameter typed by a generic parameter (`e: &E` with `E: Engine` on the function or its
+impl, or in a `where` clause) is bound to the first trait that bounds it.
+
 What the linker reads besides: `use` items (one `ImportStatement` per imported name, its
 `module` the absolute path before the name, `name` the last segment, `*` for a glob, `self`
 folded into its path; `exported` for `pub use`; `extern crate x` as name x), call sites
@@ -31,6 +34,7 @@ signatures, fields and `let` types.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import tree_sitter as ts
@@ -261,11 +265,13 @@ class _FileReader:
             self._add(item, holder, trait[-1], SymbolKind.CLASS, owner_name, anchor,
                       declared_as="impl", implements=(scope.absolute(trait, owner),),
                       bases=(owner,))  # fmt: skip
-        self._methods(item.child_by_field_name("body"), holder, owner_name, scope, owner)
+        self._methods(item.child_by_field_name("body"), holder, owner_name, scope, owner,
+                      _generics(item))  # fmt: skip
 
     def _methods(
-        self, body: ts.Node | None, holder: str, owner: str, scope: Scope, self_type: Path
-    ) -> None:
+        self, body: ts.Node | None, holder: str, owner: str, scope: Scope, self_type: Path,
+        generics: Mapping[str, Dotted] | None = None,
+    ) -> None:  # fmt: skip
         """The functions of an impl or trait body: methods of `owner` (the type, or the
         trait), qualified under `holder` (the type, or `Type::Trait` for a trait impl)."""
         if body is None:
@@ -274,7 +280,7 @@ class _FileReader:
             name = _name(member)
             if member.type in ("function_item", "function_signature_item") and name:
                 self._function(member, f"{holder}::{node_text(name)}", holder,
-                               SymbolKind.METHOD, scope, self_type)  # fmt: skip
+                               SymbolKind.METHOD, scope, self_type, generics)  # fmt: skip
             elif member.type == "const_item":
                 value = member.child_by_field_name("value")
                 if value is not None:
@@ -282,10 +288,11 @@ class _FileReader:
 
     def _function(
         self, node: ts.Node, qualified: str, parent: str, kind: SymbolKind, scope: Scope,
-        self_type: Path | None,
+        self_type: Path | None, outer: Mapping[str, Dotted] | None = None,
     ) -> None:  # fmt: skip
         name = _name(node)
         assert name is not None
+        generics = {**(outer or {}), **_generics(node)}
         params = node.child_by_field_name("parameters")
         names: list[str] = []
         for param in params.named_children if params is not None else ():
@@ -299,6 +306,8 @@ class _FileReader:
             self._type_uses(declared, qualified)
             names.append(node_text(pattern) if pattern is not None else "_")
             dotted = type_path(declared)
+            if dotted is not None and len(dotted) == 1 and dotted[0] in generics:
+                dotted = generics[dotted[0]]  # `e: &E` where `E: Engine`: the bound
             if pattern is not None and pattern.type == "identifier" and dotted is not None:
                 self.bindings.append(
                     Binding(qualified, (node_text(pattern),), _own(dotted, scope, self_type),
@@ -499,6 +508,33 @@ def _use_tree(node: ts.Node | None, prefix: Path) -> list[tuple[Path, str | None
             found.extend(_use_tree(child, prefix))
         return found
     return []
+
+
+def _generics(node: ts.Node) -> dict[str, Dotted]:
+    """A declaration's type parameters and the first trait each is bound by (`<E: Engine>`,
+    `where E: Engine`): a value of type E has that trait's methods."""
+    found: dict[str, Dotted] = {}
+    params = node.child_by_field_name("type_parameters")
+    pairs = [
+        (p.child_by_field_name("name"), p.child_by_field_name("bounds"))
+        for p in (params.named_children if params is not None else ())
+        if p.type == "type_parameter"
+    ]
+    where = next((c for c in node.children if c.type == "where_clause"), None)
+    pairs += [
+        (p.child_by_field_name("left"), p.child_by_field_name("bounds"))
+        for p in (where.named_children if where is not None else ())
+        if p.type == "where_predicate"
+    ]
+    for name, bounds in pairs:
+        if name is None or bounds is None or name.type != "type_identifier":
+            continue
+        for bound in bounds.named_children:
+            trait = path_of(bound)
+            if trait is not None:
+                found.setdefault(node_text(name), trait)
+                break
+    return found
 
 
 def _impl_type(written: Dotted, scope: Scope) -> Path:
