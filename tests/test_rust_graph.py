@@ -1,6 +1,7 @@
 """Rust indexed into the real Neo4j, once for the module: the report, the stored edges as
 linked offline, callers and callees of a method whose impl sits in another file than its
-struct, search by a doc comment and `tests-for` on `rust_shop`."""
+struct, search by a doc comment and `tests-for` on `rust_shop`; last (it wipes the database),
+an incremental run that adds an impl in a new file and ends where a clean index ends."""
 
 from __future__ import annotations
 
@@ -13,11 +14,13 @@ import pytest
 from graphrag_code.codegraph import CodeGraph
 from graphrag_code.embedding import HashingEmbedder
 from graphrag_code.graph.client import Neo4jClient
+from graphrag_code.ingest.pipeline import build_graph
 from graphrag_code.ingest.report import IngestReport
 from graphrag_code.settings import Settings
 
 from .conftest import drop_search_indexes, wipe
 from .linking_helpers import assert_stored_as_linked, link_folder
+from .relinking import assert_same_as_clean_index, write_file
 
 SHOP = Path(__file__).parent / "fixtures" / "rust_shop"
 REPO = "rustshop"
@@ -71,3 +74,25 @@ def test_tests_for_a_function_reached_from_unit_and_integration_tests(indexed: I
     assert tests == {
         "crate::tests::checkout_adds", "crate::tests::integration::opens_and_checks_out",
     }  # fmt: skip
+
+
+def test_incremental_rust_run_equals_a_clean_index(neo4j: Neo4jClient, tmp_path: Path) -> None:
+    """An impl appearing in a new file for a struct of another: the file calling its method
+    is linked again."""
+    work = tmp_path / "work"
+    write_file(work, "Cargo.toml", '[package]\nname = "inc"\n')
+    write_file(work, "src/lib.rs", "pub mod model;\nmod ops;\n")
+    write_file(work, "src/model.rs", "pub struct Order;\n")
+    write_file(
+        work, "src/ops.rs",
+        "use crate::model::Order;\nfn run(o: &Order) {\n    o.total();\n}\n",
+    )  # fmt: skip
+    assert build_graph(work, neo4j, repo="inc", state_dir=tmp_path / "state").mode != "incremental"
+    write_file(work, "src/lib.rs", "pub mod model;\nmod ops;\nmod totals;\n")
+    write_file(
+        work, "src/totals.rs",
+        "use crate::model::Order;\nimpl Order {\n    pub fn total(&self) -> u32 { 0 }\n}\n",
+    )  # fmt: skip
+    report = build_graph(work, neo4j, repo="inc", state_dir=tmp_path / "state")
+    assert report.mode == "incremental"
+    assert_same_as_clean_index(neo4j, work, tmp_path, "inc")

@@ -7,7 +7,10 @@ name it declares or `use`s); through a crate's own name (`semver::Version`, Carg
 `[package] name` or `[lib] name`, `-` read as `_`) to that crate's folder; through a module's
 re-exports (`pub use` and `use` items of the module the path ends in, followed up to
 `_DEPTH` times: `crate::Version` where lib.rs has `pub use version::Version`); through the
-module's globs (`use super::*`). A method resolves on its receiver's type: the type's own
+module's globs (`use super::*`). Each path's last name and each method name
+looked up is recorded (`Lookups.names_consulted`), so an impl or item of that name appearing
+in another file links this one again in an incremental run. A method resolves on its
+receiver's type: the type's own
 `impl` methods, the methods of its trait impls, and their traits' default methods; a value
 typed as a trait (`dyn Trait`, `impl Trait`, `&T` where T is a trait) reaches the trait's
 declaration.
@@ -164,6 +167,9 @@ class RustResolver:
     # -- paths ---------------------------------------------------------------------------------
     def resolve(self, parts: Path, holder: str, self_type: Path | None = None) -> str | None:
         """The qualified name of the item a path written in `holder` names, or None."""
+        # an item of that name appearing or going anywhere may change the answer: the
+        # incremental run links this file again (`ingest.incremental.files_to_relink`)
+        self.lookups.names_consulted.update(parts[-1:])
         scope = self.scope_of(holder)
         found = self._absolute(scope.absolute(parts, self_type), 0)
         if found is None and len(parts) >= 1 and parts[0] not in ("crate", "self", "super"):
@@ -232,6 +238,7 @@ class RustResolver:
     # -- methods -------------------------------------------------------------------------------
     def method(self, owner: str, name: str) -> str | None:
         """The method `name` a value of the type (or trait) `owner` runs."""
+        self.lookups.names_consulted.add(name)
         own = [q for q in self.lookups.members(owner, name) if self._is_function(q)]
         if own:
             return own[0]
