@@ -168,3 +168,22 @@ def test_receivers_typed_by_a_generic_bound_reach_the_trait() -> None:
         ("crate::run", "crate::Engine::config", "inferred"),
         ("crate::walk", "crate::Engine::config", "inferred"),
     )
+
+
+def test_calls_through_a_trait_may_run_each_impl() -> None:
+    assert_calls(
+        {
+            "src/lib.rs": "pub trait Shape {\n    fn area(&self) -> u32;\n"
+            "    fn name(&self) -> u32 { 0 }\n}\npub struct Sq;\npub struct Ci;\n"
+            "impl Shape for Sq {\n    fn area(&self) -> u32 { 4 }\n}\n"
+            "impl Shape for Ci {\n    fn area(&self) -> u32 { 3 }\n"
+            "    fn name(&self) -> u32 { 1 }\n}\n"
+            "fn run(s: &dyn Shape) {\n    s.area();\n    s.name();\n}\n",
+        },
+        ("crate::run", "crate::Shape::area", "inferred"),
+        ("crate::run", "crate::Sq::Shape::area", "dispatch", "dispatch via `Shape::area`"),
+        ("crate::run", "crate::Ci::Shape::area", "dispatch"),
+        ("crate::run", "crate::Shape::name", "inferred"),
+        ("crate::run", "crate::Ci::Shape::name", "dispatch"),
+        exactly=True,
+    )

@@ -9,9 +9,10 @@ receiver whose type is declared or evident (`resolver.type_of`): `self`, paramet
 type), fields (`self.f.m()`), results of calls in a chain (`a.b()?.c().await`), with `&`,
 `Box`, `Option`, `Result` … unwrapped; a method of a trait impl or a trait's default method
 where the type implements the trait in the repository. Calls of functions outside the
-repository, through closures and generics, and macro invocations stay unresolved (a macro's
-site is recorded, not linked, in this step). INHERITS: `impl Trait for Type`, from the type
-to the trait (`implements` set; an external trait by its path). USES_TYPE: the repository's
+repository, through closures, and macro invocations stay unresolved (a macro's site is
+recorded, not linked, in this step). CALLS `dispatch` (possible): a call that reaches a trait's
+method, to each impl's method (`dispatch`). INHERITS: `impl Trait for Type`, from the type to
+the trait (`implements` set; an external trait by its path). USES_TYPE: the repository's
 types named in signatures, fields and `let` types.
 """
 
@@ -24,6 +25,7 @@ from ...linking.base import LinkContext
 from ...linking.edges import EdgeCollector, FileLinks, NodeIds, UnresolvedCalls
 from ...linking.index import Lookups, RepositoryIndex
 from ...model import Call, Edge, EdgeKind, ParsedFile, Resolution, SymbolKind
+from .dispatch import dispatch_targets, trait_impls
 from .paths import joined
 from .resolver import RustProject, RustResolver
 
@@ -41,7 +43,9 @@ class RustLinker:
     project_files: frozenset[str] = frozenset({"Cargo.toml"})
 
     def prepare(self, index: RepositoryIndex, project: Mapping[str, str]) -> LinkContext:
-        return RustContext(project=RustProject.of(index.modules, project))
+        crates = RustProject.of(index.modules, project)
+        crates.impls = trait_impls(index.symbols)
+        return RustContext(project=crates)
 
     def link(
         self, parsed: ParsedFile, index: RepositoryIndex, ids: NodeIds, context: LinkContext
@@ -68,6 +72,12 @@ class RustLinker:
                 Edge(EdgeKind.CALLS, source, ids.of_target(target), resolution=_TIERS[tier],
                      lines=(site.line,))
             )  # fmt: skip
+            via = f"dispatch via `{'::'.join(target.split('::')[-2:])}`"
+            for override in dispatch_targets(resolver, target, context.project.impls):
+                collector.add(
+                    Edge(EdgeKind.CALLS, source, ids.of_target(override),
+                         resolution=Resolution.DISPATCH, lines=(site.line,), via=via)
+                )  # fmt: skip
         return FileLinks.build(
             parsed.path, collector.edges(), dict(unresolved.sites),
             frozenset(lookups.modules_consulted), frozenset(lookups.names_consulted),

@@ -28,5 +28,6 @@ RUST = Language(
     doc_comment=_line_comment,
     guess_module=guess_rust_module,
     test_path=is_test_path,
+    dispatch_edges=True,
     builtin_methods=BUILTIN_METHODS,
 )

@@ -74,6 +74,8 @@ class RustProject:
 
     files: dict[str, str] = field(default_factory=dict)
     crates: dict[str, str] = field(default_factory=dict)
+    # a trait's last name -> the impls naming it (`dispatch`)
+    impls: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     children: dict[str, set[str]] = field(default_factory=dict)  # module path -> file modules
 
     def __post_init__(self) -> None:
@@ -178,6 +180,10 @@ class RustResolver:
                 if found is not None:
                     break
         return found
+
+    def absolute(self, path: Path) -> str | None:
+        """The item an absolute path names, through crate names and re-exports."""
+        return self._absolute(path, 0)
 
     def _absolute(self, path: Path, depth: int) -> str | None:
         if not path or depth > _DEPTH:
