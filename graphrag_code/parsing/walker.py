@@ -38,9 +38,9 @@ SKIP_DIRS = frozenset(
         ".pytest_cache", ".ruff_cache", ".ipynb_checkpoints", "site-packages", ".idea",
         ".vscode", ".cache", "htmlcov", ".next", ".nuxt", ".svelte-kit", ".turbo",
         "bower_components", ".yarn", ".pnpm-store",
-        # build output and vendored dependencies of languages without a plug-in yet (Rust and
-        # Maven `target/`, Go `vendor/`, Gradle `.gradle/`): skipped so that adding one never
-        # indexes a copy of its dependencies
+        # build output and vendored dependencies (Cargo's and Maven's `target/`, Go's
+        # `vendor/`, Gradle's `.gradle/`): never the repository's own code, and a copy of its
+        # dependencies would outweigh it
         "target", "vendor", ".gradle",
     }
 )  # fmt: skip
