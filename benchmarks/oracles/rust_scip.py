@@ -415,6 +415,8 @@ def derive(documents: list[Document], texts: Callable[[str], str | None], crate:
                 "callee": callee,
                 "external": external,
                 "kind": "trait" if trait else ("impl" if "impl" in parsed.names else "fn"),
+                # `.name(` opens its line: a method chain split over lines
+                "chained": text[source.starts[occ.line] : start].strip() == ".",
             }
             calls.append(call)
             if trait:
