@@ -234,3 +234,23 @@ def test_symbols_name_the_trait_of_an_impl_method() -> None:
     assert parsed is not None
     assert (parsed.crate, parsed.impl_trait, parsed.is_function) == ("demo", "FromStr", True)
     assert parse_symbol("local 3") is None
+
+
+RAND_CORE = "rust-analyzer cargo rand_core 0.6.4 "
+SOURCE_2 = "extern crate alloc;\nuse rand::Rng;\nuse crate::a;\n"
+
+
+def test_imports_name_the_crate_written_and_extern_crate_counts() -> None:
+    doc = (
+        _field(1, b"src/lib.rs")
+        + _occ(CRATE + "alloc/", [0, 13, 18], True, [0, 0, 19])  # rust-analyzer's alias item
+        + _occ("rust-analyzer cargo rand 0.8.5 crate/", [1, 4, 8])
+        + _occ(RAND_CORE + "Rng#", [1, 10, 13])  # defined in rand_core, re-exported
+        + _occ(CRATE + "crate/", [2, 4, 9])
+        + _occ(CRATE + "a().", [2, 11, 12])
+        + _occ(CRATE + "a().", [3, 3, 4], True, [3, 0, 3, 10])
+    )
+    out = derive(read_index(_field(2, doc)), lambda _: SOURCE_2 + "fn a() {}\n", "demo")
+    assert [
+        (i["line"], i["in_crate"], (i["external"] or {}).get("crate")) for i in out["imports"]
+    ] == [(1, False, "alloc"), (2, False, "rand"), (3, True, None)]

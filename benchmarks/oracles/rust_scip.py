@@ -380,8 +380,12 @@ def derive(documents: list[Document], texts: Callable[[str], str | None], crate:
             macro_lines.append(
                 {"file": doc.path, "start_line": first, "end_line": _block_end(source, match)}
             )
+        roots = {k: v for k, v in _use_roots(source, doc.occurrences).items() if v != crate}
         for occ in doc.occurrences:
             if occ.definition:
+                crate_item = _extern_crate(source, doc.path, occ)
+                if crate_item is not None:
+                    imports.append(crate_item)
                 continue
             parsed = parse_symbol(occ.symbol)
             start = source.offset(occ.line, occ.col)
@@ -397,7 +401,7 @@ def derive(documents: list[Document], texts: Callable[[str], str | None], crate:
                 continue
             use = source.in_use(start)
             if use is not None:
-                record = _import(source, doc.path, occ, use, word, decls)
+                record = _import(source, doc.path, occ, use, word, decls, roots.get(use[0]))
                 if record is not None:
                     imports.append(record)
                 continue
@@ -475,9 +479,11 @@ def _import(
     use: tuple[int, int, str],
     word: str,
     decls: Mapping[str, Decl],
+    root_crate: str | None = None,
 ) -> JsonDict | None:
-    """An import record when `occ` is a leaf of its `use` tree (or the crate of `extern
-    crate`, or the module before `::*`)."""
+    """An import record when `occ` is a leaf of its `use` tree (or the module before `::*`).
+    An external leaf is named by the crate its path starts with (`rand` in `use rand::Rng`,
+    which rust-analyzer resolves to its definition in `rand_core`)."""
     end = source.offset(occ.end_line, occ.end_col)
     rest = source.text[end : use[1]].lstrip()
     glob = rest.startswith("::") and rest[2:].lstrip().startswith("*")
@@ -485,6 +491,8 @@ def _import(
     if not leaf:
         return None
     target, external = _target(occ.symbol, decls)
+    if external is not None and root_crate:
+        external = {**external, "crate": root_crate, "defined_in": external["crate"]}
     return {
         "file": path,
         "line": occ.line + 1,
@@ -495,4 +503,45 @@ def _import(
         "in_crate": target is not None,
         "target": target,
         "external": external,
+    }
+
+
+def _use_roots(source: Source, occurrences: list[Occurrence]) -> dict[int, str]:
+    """Per `use` item (by its start offset), the crate its path starts with when that is
+    another crate: the crate of its first occurrence."""
+    first: dict[int, tuple[int, str]] = {}
+    for occ in occurrences:
+        start = source.offset(occ.line, occ.col)
+        use = source.in_use(start)
+        parsed = parse_symbol(occ.symbol)
+        if use is None or parsed is None or use[2] != "use":
+            continue
+        if use[0] not in first or start < first[use[0]][0]:
+            first[use[0]] = (start, parsed.crate)
+    return {offset: crate for offset, (_, crate) in first.items()}
+
+
+_EXTERN_CRATE = re.compile(r"extern\s+crate\s+([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def _extern_crate(source: Source, path: str, occ: Occurrence) -> JsonDict | None:
+    """`extern crate alloc;`: rust-analyzer defines an alias item there; an import of the crate
+    it names."""
+    start = source.offset(occ.line, occ.col)
+    use = source.in_use(start)
+    if use is None or use[2] == "use":
+        return None
+    match = _EXTERN_CRATE.search(source.text, use[0], use[1])
+    if match is None:
+        return None
+    return {
+        "file": path,
+        "line": occ.line + 1,
+        "use_line": source.line_of(use[0]) + 1,
+        "name": match.group(1),
+        "glob": False,
+        "extern_crate": True,
+        "in_crate": False,
+        "target": None,
+        "external": {"crate": match.group(1), "path": match.group(1), "name": match.group(1)},
     }
