@@ -254,3 +254,26 @@ def test_imports_name_the_crate_written_and_extern_crate_counts() -> None:
     assert [
         (i["line"], i["in_crate"], (i["external"] or {}).get("crate")) for i in out["imports"]
     ] == [(1, False, "alloc"), (2, False, "rand"), (3, True, None)]
+
+
+SOURCE_3 = (
+    "fn a() {\n    fn inner() {}\n    inner();\n}\nfn b() {\n    fn inner() {}\n    inner();\n}\n"
+)
+
+
+def test_a_nested_fn_shared_symbol_resolves_to_the_one_in_the_calling_fn() -> None:
+    inner = CRATE + "inner()."  # rust-analyzer gives both nested fns this one symbol
+    doc = (
+        _field(1, b"src/lib.rs")
+        + _occ(CRATE + "a().", [0, 3, 4], True, [0, 0, 3, 1])
+        + _occ(inner, [1, 7, 12], True, [1, 4, 17])
+        + _occ(inner, [2, 4, 9])
+        + _occ(CRATE + "b().", [4, 3, 4], True, [4, 0, 7, 1])
+        + _occ(inner, [5, 7, 12], True, [5, 4, 17])
+        + _occ(inner, [6, 4, 9])
+    )
+    out = derive(read_index(_field(2, doc)), lambda _: SOURCE_3, "demo")
+    assert [(c["line"], c["caller"]["line"], c["callee"]["line"]) for c in out["calls"]] == [
+        (3, 1, 2),
+        (7, 5, 6),
+    ]

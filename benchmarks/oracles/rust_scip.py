@@ -284,51 +284,74 @@ class Decl:
         }
 
 
-def _definitions(documents: list[Document], crate: str) -> dict[str, Decl]:
+def _definitions(
+    documents: list[Document], crate: str
+) -> tuple[dict[str, Decl], dict[str, list[Decl]]]:
+    """Each symbol's first definition, and all of them: rust-analyzer gives items nested in
+    different functions one symbol (`fn inner` in two methods of a trait)."""
     decls: dict[str, Decl] = {}
+    every: dict[str, list[Decl]] = defaultdict(list)
     for doc in documents:
         for occ in doc.occurrences:
             parsed = parse_symbol(occ.symbol)
             if not occ.definition or parsed is None or parsed.crate != crate:
                 continue
             start, end = occ.span or (occ.line, occ.line)
-            decls.setdefault(
-                occ.symbol,
-                Decl(
-                    occ.symbol,
-                    doc.path,
-                    occ.line + 1,
-                    start + 1,
-                    end + 1,
-                    doc.kinds.get(occ.symbol, 0),
-                ),
+            decl = Decl(
+                occ.symbol, doc.path, occ.line + 1, start + 1, end + 1, doc.kinds.get(occ.symbol, 0)
             )
-    return decls
+            if all((d.file, d.line) != (decl.file, decl.line) for d in every[occ.symbol]):
+                every[occ.symbol].append(decl)
+            decls.setdefault(occ.symbol, decl)
+    return decls, every
 
 
 class _Callers:
     """Innermost enclosing function definition of a line, per file."""
 
-    def __init__(self, decls: Mapping[str, Decl]) -> None:
+    def __init__(self, every: Mapping[str, list[Decl]]) -> None:
         self._per_file: dict[str, list[Decl]] = defaultdict(list)
-        for decl in decls.values():
-            parsed = parse_symbol(decl.symbol)
+        for symbol, decls in every.items():
+            parsed = parse_symbol(symbol)
             if parsed is not None and parsed.is_function:
-                self._per_file[decl.file].append(decl)
+                for decl in decls:
+                    self._per_file[decl.file].append(decl)
 
-    def caller(self, file: str, line: int) -> Decl | None:
+    def caller(self, file: str, line: int, but: Decl | None = None) -> Decl | None:
         best: Decl | None = None
         for decl in self._per_file.get(file, ()):
-            if decl.start_line <= line <= decl.end_line and (
-                best is None or decl.start_line >= best.start_line
+            if (
+                decl is not but
+                and decl.start_line <= line <= decl.end_line
+                and (best is None or decl.start_line >= best.start_line)
             ):
                 best = decl
         return best
 
 
-def _target(symbol: str, decls: Mapping[str, Decl]) -> tuple[JsonDict | None, JsonDict | None]:
+def _pick(
+    symbol: str, every: Mapping[str, list[Decl]], callers: _Callers, file: str, line: int
+) -> Decl | None:
+    """The definition a reference at (file, line) means: of several with one symbol, the one
+    nested in a function that holds the reference."""
+    candidates = every.get(symbol, [])
+    if len(candidates) <= 1:
+        return candidates[0] if candidates else None
+    best: tuple[int, Decl] | None = None
+    for decl in candidates:
+        parent = callers.caller(decl.file, decl.line, but=decl)
+        if (
+            decl.file == file
+            and parent is not None
+            and parent.start_line <= line <= parent.end_line
+            and (best is None or parent.start_line > best[0])
+        ):
+            best = (parent.start_line, decl)
+    return best[1] if best else candidates[0]
+
+
+def _target(symbol: str, decl: Decl | None) -> tuple[JsonDict | None, JsonDict | None]:
     """(in-crate declaration, external) of a referenced symbol."""
-    decl = decls.get(symbol)
     if decl is not None:
         return decl.as_dict(), None
     parsed = parse_symbol(symbol)
@@ -356,10 +379,10 @@ def _trait_of(symbol: str, decls: Mapping[str, Decl], parsed: Symbol) -> str:
 def derive(documents: list[Document], texts: Callable[[str], str | None], crate: str) -> JsonDict:
     """Calls, imports, declarations and dispatch sites of `crate` from its index; `texts`
     gives a document's source text (None: not measured)."""
-    decls = _definitions(documents, crate)
-    callers = _Callers(decls)
+    decls, every = _definitions(documents, crate)
+    callers = _Callers(every)
     impls_by_trait_method: dict[tuple[str, str], list[Decl]] = defaultdict(list)
-    for decl in decls.values():
+    for decl in (d for group in every.values() for d in group):
         parsed = parse_symbol(decl.symbol)
         if parsed is not None and parsed.impl_trait and parsed.is_function:
             impls_by_trait_method[(parsed.impl_trait, parsed.names[-1])].append(decl)
@@ -401,14 +424,18 @@ def derive(documents: list[Document], texts: Callable[[str], str | None], crate:
                 continue
             use = source.in_use(start)
             if use is not None:
-                record = _import(source, doc.path, occ, use, word, decls, roots.get(use[0]))
+                record = _import(
+                    source, doc.path, occ, use, word, decls.get(occ.symbol), roots.get(use[0])
+                )
                 if record is not None:
                     imports.append(record)
                 continue
             if not parsed.is_function or not source.after(end).startswith("("):
                 continue
             caller = callers.caller(doc.path, occ.line + 1)
-            callee, external = _target(occ.symbol, decls)
+            callee, external = _target(
+                occ.symbol, _pick(occ.symbol, every, callers, doc.path, occ.line + 1)
+            )
             trait = _trait_of(occ.symbol, decls, parsed)
             call = {
                 "file": doc.path,
@@ -441,7 +468,7 @@ def derive(documents: list[Document], texts: Callable[[str], str | None], crate:
     return {
         "files": sorted(files),
         "decls": sorted(
-            (d.as_dict() for d in decls.values() if d.file in set(files)),
+            (d.as_dict() for group in every.values() for d in group if d.file in set(files)),
             key=lambda d: (d["file"], d["line"]),
         ),
         "calls": calls,
@@ -478,7 +505,7 @@ def _import(
     occ: Occurrence,
     use: tuple[int, int, str],
     word: str,
-    decls: Mapping[str, Decl],
+    decl: Decl | None,
     root_crate: str | None = None,
 ) -> JsonDict | None:
     """An import record when `occ` is a leaf of its `use` tree (or the module before `::*`).
@@ -490,7 +517,7 @@ def _import(
     leaf = rest[:1] in (",", "}", ";") or rest.startswith("as ") or glob
     if not leaf:
         return None
-    target, external = _target(occ.symbol, decls)
+    target, external = _target(occ.symbol, decl)
     if external is not None and root_crate:
         external = {**external, "crate": root_crate, "defined_in": external["crate"]}
     return {
