@@ -1,0 +1,356 @@
+"""Accuracy of our Rust IMPORTS and CALLS edges against rust-analyzer.
+
+The oracle (`benchmarks/oracles/rust_oracle.py`: rust-analyzer's SCIP index resolves every
+reference to its definition; calls, `use` leaves and trait-method call sites are derived from it
+by `rust_scip`) writes, per pinned crate, the unpacked crate and one JSON file under
+`benchmarks/cache/oracles/rust/` (format: `benchmarks/oracles/README.md`). This script links
+the same folder with graphrag_code (in memory, no Neo4j) and compares by location only
+(`rust_match` says how, independent of the graph's names), over the files of `src/`:
+
+- IMPORTS: per `use` item (its first line), the file declaring each imported item, or the
+  external crate (`std` / `core` / `alloc` as one).
+- CALLS, certain tiers (exact + inferred): precision over judged pairs, per-tier precision,
+  recall against the calls rust-analyzer resolves to a function or method of the crate with one
+  body (free functions, associated functions, inherent and trait-impl methods); calls of a
+  trait's own method apart; external calls by crate and name.
+- Dispatch: the graph's edges on a trait-method call's line against the crate's bodies that
+  may run there (the trait's default body and every impl of that method).
+- Speed: files linked per second by `link_repository` (parse + link, one worker).
+
+    .venv/bin/python -m benchmarks.accuracy.rust_accuracy --set tuning [--md out.md]
+        [--json out.json] [--show-errors N] [--repeat N] [--speed-baseline TREE ...]
+
+The oracle must have run first (`python -m benchmarks.oracles.rust_oracle --set ...`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from benchmarks.accuracy.java_accuracy import (
+    GraphNodes,
+    line_count,
+    speed_table,
+    timed_link,
+)
+from benchmarks.accuracy.rust_match import (
+    CONCRETE,
+    Decls,
+    GraphCall,
+    OracleIndex,
+    Target,
+    UseLines,
+    Verdicts,
+    dispatch_sites,
+    external,
+    external_of,
+    in_crate,
+    judge_all,
+    judge_dispatch,
+    oracle_calls,
+    oracle_imports,
+    recall,
+    score_sets,
+)
+from benchmarks.oracles.java_oracle import OracleSetupError as JavaSetupError
+from benchmarks.oracles.rust_oracle import RUST_OUT_DIR, RUST_SETS, OracleSetupError, pinned
+from graphrag_code.errors import ConfigurationError
+from graphrag_code.ingest.offline import LinkedRepository
+from graphrag_code.languages import select_languages
+from graphrag_code.model import EdgeKind, Resolution
+
+JsonDict = dict[str, Any]
+CERTAIN = (Resolution.EXACT, Resolution.INFERRED)
+
+
+def graph_calls(
+    linked: LinkedRepository, nodes: GraphNodes, decls: Decls, files: set[str]
+) -> list[GraphCall]:
+    """Every (line, target) of our CALLS edges from the measured files, caller and callee
+    mapped to the oracle's declarations."""
+    out = []
+    for path in sorted(set(linked.links) & files):
+        for edge in linked.links[path].edges:
+            if edge.kind != EdgeKind.CALLS or edge.resolution is None:
+                continue
+            caller = decls.caller(nodes.locs.get(edge.source, (path, 0)))
+            callee = None
+            ext = None
+            if edge.external:
+                ext = external_of(edge.target)
+            else:
+                loc = nodes.locs.get(edge.target)
+                callee = (decls.at(loc) if loc else None) or (f"?{edge.target}", 0)
+            name = edge.target if edge.external else nodes.name.get(edge.target, edge.target)
+            for line in edge.lines:
+                out.append(GraphCall(path, line, caller, edge.resolution.value, callee, ext, name))
+    return out
+
+
+def graph_imports(
+    linked: LinkedRepository, nodes: GraphNodes, lines: UseLines, files: set[str]
+) -> set[tuple[str, int, Target]]:
+    """(file, first line of the `use`, target) of our IMPORTS edges from the measured files."""
+    out: set[tuple[str, int, Target]] = set()
+    for path in sorted(set(linked.links) & files):
+        for edge in linked.links[path].edges:
+            if edge.kind != EdgeKind.IMPORTS:
+                continue
+            target: Target
+            if edge.external:
+                target = ("ext", external_of(edge.target)[0], 0)
+            else:
+                loc = nodes.locs.get(edge.target)
+                target = ("file", loc[0], 0) if loc else ("ext", f"?{edge.target}", 0)
+            for line in edge.lines or (0,):
+                out.add((path, lines.first((path, line)), target))
+    return out
+
+
+def _tier_pairs(pairs: Iterable[GraphCall], tiers: Iterable[str]) -> list[GraphCall]:
+    wanted = set(tiers)
+    return [p for p in pairs if p.tier in wanted]
+
+
+def _dedupe(pairs: Iterable[GraphCall]) -> list[GraphCall]:
+    """One pair per (file, line, caller, target): two tiers of one edge count once."""
+    seen: dict[tuple[Any, ...], GraphCall] = {}
+    for p in pairs:
+        seen.setdefault((p.file, p.line, p.caller, p.callee, p.external), p)
+    return list(seen.values())
+
+
+def compare(root: Path, oracle: JsonDict, repeat: int = 1) -> tuple[JsonDict, JsonDict]:
+    """Scores for one crate, and the material for error listings."""
+    linked, link_s = timed_link(root, repeat, frozenset({"rust"}))
+    files = set(oracle["files"])
+    decls = Decls(oracle["decls"])
+    nodes = GraphNodes(linked)
+    ocalls = oracle_calls(oracle["calls"])
+    index = OracleIndex(ocalls, oracle.get("value_calls", ()), oracle.get("macro_rules", ()))
+    pairs = graph_calls(linked, nodes, decls, files)
+    internal = [p for p in pairs if p.callee is not None]
+    ext_pairs = [p for p in pairs if p.external is not None]
+    certain_tiers = [t.value for t in CERTAIN]
+    certain = judge_all(index, _dedupe(_tier_pairs(internal, certain_tiers)))
+    per_tier = {
+        tier.value: judge_all(index, _dedupe(_tier_pairs(internal, [tier.value])))
+        for tier in Resolution
+    }
+    any_tier = judge_all(index, _dedupe(internal))
+    ext = judge_all(index, _dedupe(_tier_pairs(ext_pairs, certain_tiers)))
+    use_lines = UseLines(oracle["imports"])
+    rust_files = sum(1 for path in linked.parsed if path.endswith(".rs"))
+    result: JsonDict = {
+        "code_base": root.name,
+        "files": len(files),
+        "files_linked": len(files & set(linked.parsed)),
+        "imports": score_sets(
+            graph_imports(linked, nodes, use_lines, files),
+            oracle_imports(oracle["imports"], use_lines),
+        ),
+        "calls_certain": certain.as_dict(),
+        "calls_certain_recall": recall(certain.found, in_crate(ocalls)),
+        "calls_trait_method_recall": recall(any_tier.found, in_crate(ocalls, frozenset({"trait"}))),
+        "calls_any_tier_recall": recall(any_tier.found, in_crate(ocalls)),
+        "calls_by_tier": {tier: v.as_dict() for tier, v in per_tier.items()},
+        "external_calls": {**ext.as_dict(), **recall(ext.found, external(ocalls))},
+        "dispatch": judge_dispatch(
+            dispatch_sites(oracle["dispatch"]),
+            [p for p in internal if p.tier == Resolution.DISPATCH.value],
+        ),
+        "link_s": round(link_s, 2),
+        "rust_files_linked": rust_files,
+        "files_per_s": round(rust_files / link_s, 1) if link_s else None,
+        "lines_per_s": round(line_count(root, linked.parsed) / link_s) if link_s else None,
+        "oracle": oracle.get("oracle", ""),
+    }
+    material = {"certain": certain, "any": any_tier, "external": ext, "index": index, "root": root}
+    return result, material
+
+
+def _source(root: Path, file: str, line: int) -> str:
+    try:
+        lines = (root / file).read_text(encoding="utf-8").splitlines()
+        return lines[line - 1].strip()[:120] if 0 < line <= len(lines) else ""
+    except OSError:
+        return ""
+
+
+def error_examples(material: JsonDict, count: int) -> JsonDict:
+    """Per wrong class of the certain tiers, and for the misses: `count` examples with what
+    the graph said and what rust-analyzer said on that line."""
+    certain: Verdicts = material["certain"]
+    ext: Verdicts = material["external"]
+    possible: Verdicts = material["any"]
+    index: OracleIndex = material["index"]
+    root: Path = material["root"]
+    by_class: dict[str, list[str]] = defaultdict(list)
+    sizes: dict[str, int] = defaultdict(int)
+    wrong = certain.wrong + [(pair, f"external: {cls}") for pair, cls in ext.wrong]
+    for pair, cls in wrong:
+        sizes[cls] += 1
+        if len(by_class[cls]) < count:
+            said = [f"{c.kind} {c.name}" for c in index.at.get((pair.file, pair.line), [])]
+            by_class[cls].append(
+                f"{pair.file}:{pair.line} [{pair.tier}] graph: {pair.callee_name} "
+                f"(caller line {pair.caller[1]}); rust-analyzer: {'; '.join(said) or 'no call'} "
+                f"| {_source(root, pair.file, pair.line)}"
+            )
+    misses: dict[str, list[str]] = defaultdict(list)
+    miss_sizes: dict[str, int] = defaultdict(int)
+    for call in in_crate(index.calls, CONCRETE):
+        if call in certain.found:
+            continue
+        key = f"missed {call.kind}: " + (
+            "possible edges only" if call in possible.found else "no edge"
+        )
+        miss_sizes[key] += 1
+        if len(misses[key]) < count:
+            misses[key].append(
+                f"{call.file}:{call.line} rust-analyzer: {call.name} -> {call.callee} "
+                f"| {_source(root, call.file, call.line)}"
+            )
+    return {
+        "wrong": {f"{cls} ({sizes[cls]})": ex for cls, ex in by_class.items()},
+        "missed": {f"{kind} ({miss_sizes[kind]})": ex for kind, ex in misses.items()},
+    }
+
+
+def evaluate(name: str, show_errors: int = 0, repeat: int = 1) -> JsonDict:
+    """Compare with the oracle output for the folder `name` (`semver-1.0.27`)."""
+    oracle = json.loads((RUST_OUT_DIR / f"{name}.json").read_text(encoding="utf-8"))
+    result, material = compare(RUST_OUT_DIR / name, oracle, repeat)
+    if show_errors:
+        result["errors"] = error_examples(material, show_errors)
+    return result
+
+
+def _cell(value: float | None) -> str:
+    return "–" if value is None else f"{value:.3f}"
+
+
+def markdown(results: Sequence[JsonDict]) -> str:
+    """The summary table, the dispatch table and the per-tier table."""
+    lines = [
+        "| set | crate | files | imports P | imports R | calls P (exact+inferred) "
+        "| unjudged | calls R | R (any tier) | trait-method calls R (any tier) | external P "
+        "| external R | link s | files/s | lines/s |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in results:
+        lines.append(
+            f"| {r.get('set') or '–'} | {r['code_base']} | {r['files']} "
+            f"| {_cell(r['imports']['precision'])} | {_cell(r['imports']['recall'])} "
+            f"| {_cell(r['calls_certain']['precision'])} | {r['calls_certain']['unjudged']} "
+            f"| {_cell(r['calls_certain_recall']['recall'])} "
+            f"| {_cell(r['calls_any_tier_recall']['recall'])} "
+            f"| {_cell(r['calls_trait_method_recall']['recall'])} "
+            f"| {_cell(r['external_calls']['precision'])} | {_cell(r['external_calls']['recall'])} "
+            f"| {r['link_s']} | {r['files_per_s']} | {r['lines_per_s']} |"
+        )
+    lines += [
+        "",
+        "| set | crate | trait call sites | dispatch P (right / wrong) "
+        "| dispatch R (oracle pairs) |",
+        "|---|---|---:|---:|---:|",
+    ]
+    for r in results:
+        d = r["dispatch"]
+        lines.append(
+            f"| {r.get('set') or '–'} | {r['code_base']} | {d['sites']} "
+            f"| {_cell(d['precision'])} ({d['right']} / {d['wrong']}) "
+            f"| {_cell(d['recall'])} ({d['oracle_pairs']}) |"
+        )
+    tiers = [t.value for t in Resolution]
+    lines += [
+        "",
+        "| set | crate | " + " | ".join(f"{t} P (right / wrong / unjudged)" for t in tiers) + " |",
+        "|---|---|" + "---|" * len(tiers),
+    ]
+    for r in results:
+        cells = []
+        for tier in tiers:
+            v = r["calls_by_tier"][tier]
+            cells.append(f"{_cell(v['precision'])} ({v['right']} / {v['wrong']} / {v['unjudged']})")
+        lines.append(f"| {r.get('set') or '–'} | {r['code_base']} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def set_of(name: str) -> str | None:
+    """`tuning` or `heldout` for a crate folder (`semver-1.0.27`), else None."""
+    for label in ("tuning", "heldout"):
+        if any(entry.root_name == name for entry in RUST_SETS[label]):
+            return label
+    return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line (see the module's docstring)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("crates", nargs="*", help="pinned crate names (semver)")
+    parser.add_argument("--set", choices=sorted(RUST_SETS), help="every crate of a set")
+    parser.add_argument("--json", type=Path)
+    parser.add_argument("--md", type=Path, help="write the tables as Markdown")
+    parser.add_argument("--show-errors", type=int, default=0, metavar="N")
+    parser.add_argument("--repeat", type=int, default=1, help="link N times, report the best")
+    parser.add_argument(
+        "--speed-baseline",
+        nargs="+",
+        type=Path,
+        default=[],
+        metavar="TREE",
+        help="also time link_repository on these trees (e.g. a Python and a TS code base)",
+    )
+    args = parser.parse_args(argv)
+    try:
+        names = [pinned(n).root_name for n in args.crates]
+    except OracleSetupError as error:
+        parser.error(str(error))
+    names += [entry.root_name for entry in RUST_SETS.get(args.set or "", ())]
+    if not names:
+        parser.error("name crates or give --set tuning|heldout|all")
+    try:
+        select_languages(["rust"])
+    except ConfigurationError as error:
+        print(
+            f"error: this graphrag_code reads no Rust ({error}); "
+            "put a checkout with the Rust plug-in on PYTHONPATH"
+        )
+        return 1
+    missing = [n for n in names if not (RUST_OUT_DIR / f"{n}.json").is_file()]
+    if missing:
+        print(
+            f"error: no oracle output for {', '.join(missing)} in {RUST_OUT_DIR}: run "
+            "`python -m benchmarks.oracles.rust_oracle --set ...` first"
+        )
+        return 1
+    results = [
+        {"set": set_of(name), **evaluate(name, args.show_errors, args.repeat)} for name in names
+    ]
+    table = markdown(results)
+    if args.speed_baseline:
+        try:
+            table += "\n\n" + speed_table(args.speed_baseline, args.repeat)
+        except JavaSetupError as error:
+            print(f"error: {error}")
+            return 1
+    print(table)
+    if args.md:
+        args.md.parent.mkdir(parents=True, exist_ok=True)
+        args.md.write_text(table + "\n", encoding="utf-8")
+    if args.show_errors:
+        print(json.dumps({r["code_base"]: r["errors"] for r in results}, indent=1))
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

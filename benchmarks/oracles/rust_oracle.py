@@ -1,0 +1,321 @@
+"""Rust oracle: rust-analyzer's own answer for every import and call of a pinned crate.
+
+The pinned crates come first, in two sets (issue 53), chosen before any Rust linking rule was
+measured, by style and size alone (file and line counts of ``src/`` in the ``.crate``; no graph
+output): ``RUST_TUNING`` may be studied and linking rules tuned on it; ``RUST_HELD_OUT`` is only
+measured — nobody tuning Rust rules reads its code (a rule found on a held-out crate moves it to
+the tuning set, and a new one chosen the same way takes its place).
+
+The library target's sources (``src/``) are what is measured; tests, benches and examples of
+the ``.crate`` are unpacked but not measured.
+
+Usage (from the repository root; ``cargo`` and ``rust-analyzer`` on PATH — ``rustup component
+add rust-analyzer rust-src`` — and crates.io reachable the first time)::
+
+    python -m benchmarks.oracles.rust_oracle                  # the tuning set: counts
+    python -m benchmarks.oracles.rust_oracle --set all        # or heldout; or names: semver
+
+Per pinned crate: ``cargo fetch`` in a throwaway project that depends on exactly that version
+puts the ``.crate`` in cargo's registry cache; its sha256 is checked against the pin and it is
+unpacked into ``benchmarks/cache/oracles/rust/<name>-<version>/``; ``cargo fetch`` there gets
+its dependencies and ``cargo check --lib`` (target folder ``benchmarks/cache/rust-oracle/``)
+shows it builds; ``rust-analyzer scip .`` indexes it, and ``rust_scip`` derives the calls,
+imports and trait-dispatch sites written to ``<name>-<version>.json`` beside that folder. The
+format is in ``benchmarks/oracles/README.md``.
+
+Never import ``graphrag_code`` from here: this oracle must stay independent of it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import tarfile
+import time
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from benchmarks.oracles.packages import CACHE_DIR, ORACLE_OUT_DIR
+from benchmarks.oracles.rust_scip import ScipError, derive, read_index
+
+JsonDict = dict[str, Any]
+
+RUST_OUT_DIR = ORACLE_OUT_DIR / "rust"
+"""Unpacked crates and the oracle's JSON files."""
+WORK_DIR = CACHE_DIR / "rust-oracle"
+"""Throwaway fetch projects, the cargo target folder and the SCIP indexes."""
+
+_DONE_MARKER = ".unpacked-ok"
+_TIMEOUT_S = 1800
+
+
+class OracleSetupError(RuntimeError):
+    """cargo / rust-analyzer is missing, a fetch or build failed, or a crate does not match
+    its pin."""
+
+
+@dataclass(frozen=True)
+class PinnedCrate:
+    """One crate from crates.io, pinned by exact version and the sha256 of its ``.crate``."""
+
+    name: str
+    version: str
+    crate_sha256: str
+    """sha256 of ``<name>-<version>.crate`` as crates.io serves it (cargo's registry cache)."""
+    style: str
+    """What kind of code it is and how big (files / lines of .rs under ``src/``)."""
+
+    @property
+    def root_name(self) -> str:
+        """Folder name of the unpacked crate: ``semver-1.0.27``."""
+        return f"{self.name}-{self.version}"
+
+
+#: Rules may be studied and tuned on these.
+RUST_TUNING: tuple[PinnedCrate, ...] = (
+    PinnedCrate(
+        "semver",
+        "1.0.27",
+        "d767eb0aabc880b29956c35734170f26ed551a859dbd361d140cdbeca61ab1e2",
+        style="version parser: hand-written parser over &str, inherent impls on small types, "
+        "std trait impls (Display, FromStr, Ord, serde behind a feature); 8 files / 2.1k lines",
+    ),
+    PinnedCrate(
+        "base64",
+        "0.22.1",
+        "72b3254f16251a8381aa12e40e3c4d2f0199f8c6508fbecb9d91f575e0fbb8c6",
+        style="encoder / decoder: an Engine trait with default methods and two engines, "
+        "Config traits, read / write adapters, nested modules with pub use; "
+        "21 files / 7.0k lines",
+    ),
+)
+
+#: Measured only; no Rust linking rule is tuned on these and their code is not read to tune.
+RUST_HELD_OUT: tuple[PinnedCrate, ...] = (
+    PinnedCrate(
+        "itertools",
+        "0.13.0",
+        "413ee7dfc52ee1a4949ceeb7dbc8a33f2d6c088194d9f922fb8318faf1f01186",
+        style="large iterator-adaptor library: one extension trait with ~100 default methods, "
+        "an adaptor struct + Iterator impl per method, generic bounds everywhere, macros; "
+        "49 files / 13.7k lines",
+    ),
+    PinnedCrate(
+        "indexmap",
+        "2.7.0",
+        "62f822373a4fe84d4bb149bf54e584a7f4abec90e072ed49cda0edea5b95471f",
+        style="ordered hash map / set: a core module wrapped by map and set types, entry API, "
+        "many iterator structs, std trait impls (Index, Extend, FromIterator), optional "
+        "rayon / serde modules; 24 files / 11.5k lines",
+    ),
+)
+
+RUST_CRATES: tuple[PinnedCrate, ...] = RUST_TUNING + RUST_HELD_OUT
+
+#: The sets ``--set`` names.
+RUST_SETS: Mapping[str, tuple[PinnedCrate, ...]] = {
+    "tuning": RUST_TUNING,
+    "heldout": RUST_HELD_OUT,
+    "all": RUST_CRATES,
+}
+
+
+def _tool(name: str) -> str:
+    path = shutil.which(name)
+    if path is None:
+        hint = (
+            "rustup component add rust-analyzer rust-src"
+            if name == "rust-analyzer"
+            else "install Rust with rustup (https://rustup.rs)"
+        )
+        raise OracleSetupError(f"the Rust oracle needs `{name}` on PATH: {hint}")
+    return path
+
+
+def _run(args: Sequence[str], cwd: Path, what: str, env: Mapping[str, str] | None = None) -> str:
+    """Run a command; its stdout, or an OracleSetupError saying what failed."""
+    try:
+        completed = subprocess.run(
+            list(args),
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            timeout=_TIMEOUT_S,
+            check=False,
+            env=None if env is None else {**os.environ, **env},
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise OracleSetupError(f"{what} failed: {error}") from error
+    if completed.returncode != 0:
+        tail = (completed.stderr + completed.stdout).strip()[-2000:]
+        raise OracleSetupError(f"{what} failed ({' '.join(args[:3])} ...):\n{tail}")
+    return completed.stdout
+
+
+def _cargo_home() -> Path:
+    return Path(os.environ.get("CARGO_HOME") or Path.home() / ".cargo")
+
+
+def source_root(entry: PinnedCrate) -> Path:
+    """Where the unpacked crate lives (whether or not it is there yet)."""
+    return RUST_OUT_DIR / entry.root_name
+
+
+def _download(entry: PinnedCrate) -> Path:
+    """The pinned ``.crate`` in cargo's registry cache, fetched there by a throwaway project."""
+    cached = sorted((_cargo_home() / "registry" / "cache").glob(f"*/{entry.root_name}.crate"))
+    if cached:
+        return cached[0]
+    project = WORK_DIR / f"fetch-{entry.root_name}"
+    (project / "src").mkdir(parents=True, exist_ok=True)
+    (project / "src" / "lib.rs").write_text("", encoding="utf-8")
+    (project / "Cargo.toml").write_text(
+        f'[package]\nname = "fetch-pin"\nversion = "0.0.0"\nedition = "2021"\n\n'
+        f'[dependencies]\n{entry.name} = "={entry.version}"\n',
+        encoding="utf-8",
+    )
+    _run([_tool("cargo"), "fetch"], project, f"fetching {entry.root_name} from crates.io")
+    cached = sorted((_cargo_home() / "registry" / "cache").glob(f"*/{entry.root_name}.crate"))
+    if not cached:
+        raise OracleSetupError(f"cargo fetch left no {entry.root_name}.crate in {_cargo_home()}")
+    return cached[0]
+
+
+def fetch(entry: PinnedCrate) -> Path:
+    """Fetch, check and unpack the crate, fetch its dependencies and check it builds."""
+    target = source_root(entry)
+    if (target / _DONE_MARKER).is_file():
+        return target
+    archive = _download(entry)
+    digest = hashlib.sha256(archive.read_bytes()).hexdigest()
+    if digest != entry.crate_sha256:
+        raise OracleSetupError(
+            f"{archive.name}: sha256 {digest} is not the pinned {entry.crate_sha256}"
+        )
+    RUST_OUT_DIR.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(archive, "r:gz") as tar:
+        tar.extractall(RUST_OUT_DIR, filter="data")
+    if not (target / "Cargo.toml").is_file():
+        raise OracleSetupError(f"{archive.name} did not unpack into {target}")
+    cargo = _tool("cargo")
+    _run([cargo, "fetch"], target, f"fetching the dependencies of {entry.root_name}")
+    _run(
+        [cargo, "check", "--lib", "--offline", "-q"],
+        target,
+        f"building {entry.root_name}",
+        env={"CARGO_TARGET_DIR": str(WORK_DIR / "target")},
+    )
+    (target / _DONE_MARKER).write_text(digest, encoding="utf-8")
+    return target
+
+
+def output_path(entry: PinnedCrate) -> Path:
+    """The JSON file the oracle writes for `entry`."""
+    return RUST_OUT_DIR / f"{entry.root_name}.json"
+
+
+def run_oracle(entry: PinnedCrate, *, force: bool = False, reindex: bool = False) -> JsonDict:
+    """The oracle's output for one crate, computed once and cached; `force` derives it again
+    from the cached SCIP index, `reindex` runs rust-analyzer again too."""
+    path = output_path(entry)
+    if force or reindex or not path.is_file():
+        root = fetch(entry)
+        analyzer = _tool("rust-analyzer")
+        version = _run([analyzer, "--version"], root, "rust-analyzer --version").strip()
+        index = WORK_DIR / f"{entry.root_name}.scip"
+        stamp = index.with_suffix(".scip-by")
+        WORK_DIR.mkdir(parents=True, exist_ok=True)
+        if reindex or not index.is_file() or not stamp.is_file():
+            print(f"indexing {entry.root_name} with {version}")
+            started = time.perf_counter()
+            _run(
+                [analyzer, "scip", ".", "--output", str(index)],
+                root,
+                f"indexing {entry.root_name}",
+            )
+            wall = round(time.perf_counter() - started, 1)
+            stamp.write_text(json.dumps({"oracle": version, "wall_time_s": wall}), "utf-8")
+        indexed = json.loads(stamp.read_text(encoding="utf-8"))
+        try:
+            documents = read_index(index.read_bytes())
+        except (OSError, ScipError) as error:
+            raise OracleSetupError(f"reading {index}: {error}") from error
+
+        def text(relative: str) -> str | None:
+            file = root / relative
+            if not relative.startswith("src/") or not file.is_file():
+                return None
+            return file.read_text(encoding="utf-8", errors="replace")
+
+        output = derive(documents, text, entry.name)
+        output.update(
+            {
+                "crate": entry.name,
+                "version": entry.version,
+                "oracle": indexed["oracle"],
+                "wall_time_s": indexed["wall_time_s"],
+            }
+        )
+        path.write_text(json.dumps(output, indent=1), encoding="utf-8")
+    loaded: JsonDict = json.loads(path.read_text(encoding="utf-8"))
+    return loaded
+
+
+def pinned(name: str) -> PinnedCrate:
+    """The pinned crate called `name` (its name or folder name)."""
+    for entry in RUST_CRATES:
+        if name in (entry.name, entry.root_name):
+            return entry
+    known = ", ".join(entry.name for entry in RUST_CRATES)
+    raise OracleSetupError(f"{name!r} is not a pinned Rust crate (pinned: {known})")
+
+
+def summarize(output: JsonDict) -> JsonDict:
+    """Counts for the summary table."""
+    calls = output["calls"]
+    kinds = Counter(call["kind"] for call in calls)
+    sites = output["dispatch"]
+    return {
+        "files": len(output["files"]),
+        "decls": len(output["decls"]),
+        "imports": len(output["imports"]),
+        "imports_in_crate": sum(1 for i in output["imports"] if i["in_crate"]),
+        "calls": len(calls),
+        "in_crate_callee": sum(1 for c in calls if c["callee"]),
+        **{f"kind_{kind}": count for kind, count in sorted(kinds.items())},
+        "dispatch_sites": len(sites),
+        "dispatch_sites_with_targets": sum(1 for site in sites if site["targets"]),
+        "wall_time_s": output["wall_time_s"],
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line: run the oracle on pinned crates and print their counts."""
+    parser = argparse.ArgumentParser(description="rust-analyzer's SCIP index as an oracle")
+    parser.add_argument("names", nargs="*", metavar="NAME", help="pinned crates")
+    parser.add_argument("--set", choices=sorted(RUST_SETS), default="tuning")
+    parser.add_argument(
+        "--force", action="store_true", help="derive the outputs again from the cached indexes"
+    )
+    parser.add_argument("--reindex", action="store_true", help="run rust-analyzer again too")
+    args = parser.parse_args(argv)
+    try:
+        entries = [pinned(name) for name in args.names] or list(RUST_SETS[args.set])
+        for entry in entries:
+            summary = summarize(run_oracle(entry, force=args.force, reindex=args.reindex))
+            print(f"{entry.root_name}: " + ", ".join(f"{k}={v}" for k, v in summary.items()))
+    except OracleSetupError as error:
+        print(f"error: {error}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
