@@ -267,7 +267,9 @@ def markdown(results: Sequence[JsonDict]) -> str:
             f"| {_cell(d['precision'])} ({d['right']} / {d['wrong']}) "
             f"| {_cell(d['recall'])} ({d['oracle_pairs']}) |"
         )
-    tiers = [t.value for t in Resolution]
+    # the oracle names the trait / interface method at a dispatched call, never a body, so
+    # dispatch edges are judged in the dispatch table above, not here
+    tiers = [t.value for t in Resolution if t is not Resolution.DISPATCH]
     lines += [
         "",
         "| set | crate | " + " | ".join(f"{t} P (right / wrong / unjudged)" for t in tiers) + " |",
