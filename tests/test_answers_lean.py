@@ -23,6 +23,9 @@ from graphrag_code.settings import Settings
 from .conftest import drop_search_indexes
 from .test_impact import commit, edit, git
 
+# its subject is a front end over Cypher the other server tests run: the LTS line only
+pytestmark = pytest.mark.front_end
+
 REPO = "lean"
 FILES = {
     "lean/__init__.py": "",

@@ -15,6 +15,9 @@ from graphrag_code.runtime.endpoint import Neo4jEndpoint
 from .conftest import drop_search_indexes, point_the_cli_at
 from .history_repo import HistoryRepo, make_history_repo
 
+# its subject is a front end over Cypher the other server tests run: the LTS line only
+pytestmark = pytest.mark.front_end
+
 
 def _words(text: str) -> str:
     """Console output with rich's line wrapping undone."""

@@ -42,6 +42,9 @@ from graphrag_code.settings import Settings
 from .conftest import drop_search_indexes
 from .history_repo import KEPT_AT_PARENT, SKIPPED_AT_PARENT, HistoryRepo, make_history_repo
 
+# its subject is a front end over Cypher the other server tests run: the LTS line only
+pytestmark = pytest.mark.front_end
+
 
 @pytest.fixture(scope="module")
 def history_repo(tmp_path_factory: pytest.TempPathFactory) -> HistoryRepo:

@@ -49,6 +49,9 @@ from .disk_faults import BrokenDisk
 from .relinking import write_file
 from .test_ingest import assert_equals_a_clean_index, dump
 
+# its subject is a front end over Cypher the other server tests run: the LTS line only
+pytestmark = pytest.mark.front_end
+
 SHOP = Path(__file__).parent / "fixtures" / "shop"
 REPO = "shop"
 SECRET = "Matrix-Secret-7f3a"  # a wrong password: must never appear in any output

@@ -20,6 +20,9 @@ from .conftest import drop_search_indexes, wipe
 from .linking_helpers import assert_stored_as_linked, link_folder
 from .test_ingest import assert_equals_a_clean_index, dump
 
+# its subject is a front end over Cypher the other server tests run: the LTS line only
+pytestmark = pytest.mark.front_end
+
 SHOP = Path(__file__).parent / "fixtures" / "go_shop"
 REPO = "goshop"
 PYTHON_TOOL = '''"""Reports on orders."""

@@ -41,6 +41,9 @@ from harness.code_questions import (
 
 from .conftest import drop_search_indexes, wipe
 
+# its subject is a front end over Cypher the other server tests run: the LTS line only
+pytestmark = pytest.mark.front_end
+
 
 # -- docstring removal --------------------------------------------------------------------------
 def test_strip_docstrings_blanks_every_docstring_and_keeps_every_line() -> None:

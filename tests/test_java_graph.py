@@ -21,6 +21,9 @@ from .conftest import drop_search_indexes, wipe
 from .linking_helpers import assert_stored_as_linked, link_folder
 from .relinking import assert_same_as_clean_index, write_file
 
+# its subject is a front end over Cypher the other server tests run: the LTS line only
+pytestmark = pytest.mark.front_end
+
 SHOP = Path(__file__).parent / "fixtures" / "java_shop"
 REPO = "javashop"
 Indexed = tuple[CodeGraph, IngestReport, Path]

@@ -18,6 +18,9 @@ from graphrag_code.retrieval.answer import NOT_ENOUGH
 from .openai_stub import STUB_API_KEY, OpenAIStub, openai_stub_fixture  # noqa: F401
 from .shop_graph import REPO, shop_graph_fixture  # noqa: F401
 
+# its subject is a front end over Cypher the other server tests run: the LTS line only
+pytestmark = pytest.mark.front_end
+
 QUESTION = "How is an order saved to the database?"
 SAVE_QUESTION = "insert or replace one record in the database"
 

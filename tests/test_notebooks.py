@@ -12,6 +12,9 @@ from graphrag_code.runtime.endpoint import Neo4jEndpoint
 
 from .conftest import point_the_cli_at
 
+# its subject is a front end over Cypher the other server tests run: the LTS line only
+pytestmark = pytest.mark.front_end
+
 NOTEBOOKS = Path(__file__).parent.parent / "notebooks"
 
 

@@ -22,6 +22,9 @@ from .conftest import drop_search_indexes, wipe
 from .linking_helpers import assert_stored_as_linked, link_folder
 from .relinking import assert_same_as_clean_index, write_file
 
+# its subject is a front end over Cypher the other server tests run: the LTS line only
+pytestmark = pytest.mark.front_end
+
 SHOP = Path(__file__).parent / "fixtures" / "rust_shop"
 REPO = "rustshop"
 Indexed = tuple[CodeGraph, IngestReport, Path]

@@ -28,6 +28,9 @@ from .linking_helpers import Linked, assert_stored_as_linked, link_folder
 from .shop_graph import embed_with_hashing
 from .test_ingest import assert_equals_a_clean_index, dump
 
+# its subject is a front end over Cypher the other server tests run: the LTS line only
+pytestmark = pytest.mark.front_end
+
 MIXED = Path(__file__).parent / "fixtures" / "mixed"
 REPO = "mixed"
 
