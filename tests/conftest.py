@@ -5,13 +5,12 @@ Docker engine answers, else the managed local launcher on a free port in a tempo
 (the case on machines without Docker, CI included).
 
 `GRAPHRAG_CODE_TEST_NEO4J_VERSION` picks the Neo4j line of every server the tests start (the
-session's and those a test starts itself); `./run tests` runs the tests marked `integration`
-(every test that reaches a server: marked here, from its fixtures) on 5.26 LTS and, beside
-it, on the newest calendar release less those marked `lifecycle` (they start, kill and restart
-servers of their own: our launcher and recovery, the same code for every line) and
+session's and those a test starts itself); `./run tests` runs the suite on 5.26 LTS, then the
+tests marked `integration` (every test that reaches a server: marked here, from its
+fixtures) on the newest calendar release, less those marked `lifecycle` (they start, kill
+and restart servers of their own: our launcher and recovery, the same code for every line) and
 `front_end` (a front end — the CLI, notebooks, a language's parser and linker — over Cypher
-that the other server tests run on both lines); the calendar line also runs every test that
-reaches no server.
+that the other server tests run on both lines).
 """
 
 from __future__ import annotations
