@@ -30,7 +30,6 @@ import argparse
 import json
 import posixpath
 import re
-import time
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -55,9 +54,10 @@ from benchmarks.accuracy.go_match import (
     recall,
     score_sets,
 )
+from benchmarks.accuracy.located import cell, line_count, speed_table, tier_table, timed_link
 from benchmarks.oracles.go_oracle import GO_OUT_DIR, GO_SETS, OracleSetupError, pinned
 from graphrag_code.errors import ConfigurationError
-from graphrag_code.ingest.offline import LinkedRepository, link_repository
+from graphrag_code.ingest.offline import LinkedRepository
 from graphrag_code.languages import select_languages
 from graphrag_code.model import EdgeKind, Resolution
 
@@ -163,31 +163,6 @@ def _dedupe(pairs: Iterable[GraphCall]) -> list[GraphCall]:
     for p in pairs:
         seen.setdefault((p.file, p.line, p.caller, p.callee, p.external), p)
     return list(seen.values())
-
-
-def timed_link(
-    root: Path, repeat: int = 1, languages: frozenset[str] | None = None
-) -> tuple[LinkedRepository, float]:
-    """`link_repository` (one worker) of `root`, and the best of `repeat` wall times."""
-    best = float("inf")
-    linked = None
-    for _ in range(max(repeat, 1)):
-        started = time.perf_counter()
-        linked = link_repository(root, repo=root.name, languages=languages)
-        best = min(best, time.perf_counter() - started)
-    assert linked is not None
-    return linked, best
-
-
-def line_count(root: Path, paths: Iterable[str]) -> int:
-    """Lines of the given files under `root` (for lines/s beside files/s)."""
-    total = 0
-    for path in paths:
-        try:
-            total += (root / path).read_bytes().count(b"\n")
-        except OSError:
-            continue
-    return total
 
 
 def compare(
@@ -323,10 +298,6 @@ def evaluate(name: str, show_errors: int = 0, repeat: int = 1) -> JsonDict:
     return result
 
 
-def _cell(value: float | None) -> str:
-    return "–" if value is None else f"{value:.3f}"
-
-
 def markdown(results: Sequence[JsonDict]) -> str:
     """The summary table and the per-tier table."""
     lines = [
@@ -341,50 +312,18 @@ def markdown(results: Sequence[JsonDict]) -> str:
         pairs = sum(d.get("cha", {}).get(k, 0) for k in ("right", "wrong"))
         lines.append(
             f"| {r.get('set') or '–'} | {r['module']} | {r['files']} "
-            f"| {_cell(r['imports']['precision'])} | {_cell(r['imports']['recall'])} "
-            f"| {_cell(r['calls_certain']['precision'])} | {r['calls_certain']['unjudged']} "
-            f"| {_cell(r['calls_certain_recall']['recall'])} "
-            f"| {_cell(r['calls_certain_recall_with_interface']['recall'])} "
-            f"| {_cell(r['calls_any_tier_recall']['recall'])} "
-            f"| {_cell(r['external_calls']['precision'])} | {_cell(r['external_calls']['recall'])} "
-            f"| {_cell(d.get('cha', {}).get('precision'))} / "
-            f"{_cell(d.get('vta', {}).get('precision'))} ({pairs}) "
-            f"| {_cell(d.get('cha', {}).get('recall'))} / {_cell(d.get('vta', {}).get('recall'))} "
+            f"| {cell(r['imports']['precision'])} | {cell(r['imports']['recall'])} "
+            f"| {cell(r['calls_certain']['precision'])} | {r['calls_certain']['unjudged']} "
+            f"| {cell(r['calls_certain_recall']['recall'])} "
+            f"| {cell(r['calls_certain_recall_with_interface']['recall'])} "
+            f"| {cell(r['calls_any_tier_recall']['recall'])} "
+            f"| {cell(r['external_calls']['precision'])} | {cell(r['external_calls']['recall'])} "
+            f"| {cell(d.get('cha', {}).get('precision'))} / "
+            f"{cell(d.get('vta', {}).get('precision'))} ({pairs}) "
+            f"| {cell(d.get('cha', {}).get('recall'))} / {cell(d.get('vta', {}).get('recall'))} "
             f"| {r['link_s']} | {r['files_per_s']} | {r['lines_per_s']} |"
         )
-    # go/types names the interface method at a call through an interface, never a target, so
-    # dispatch edges are judged by the SSA call graphs (the first table), not here
-    tiers = [t.value for t in Resolution if t is not Resolution.DISPATCH]
-    lines += [
-        "",
-        "| set | module | " + " | ".join(f"{t} P (right / wrong / unjudged)" for t in tiers) + " |",
-        "|---|---|" + "---|" * len(tiers),
-    ]
-    for r in results:
-        cells = []
-        for tier in tiers:
-            v = r["calls_by_tier"][tier]
-            cells.append(f"{_cell(v['precision'])} ({v['right']} / {v['wrong']} / {v['unjudged']})")
-        lines.append(f"| {r.get('set') or '–'} | {r['module']} | " + " | ".join(cells) + " |")
-    return "\n".join(lines)
-
-
-def speed_table(trees: Sequence[Path], repeat: int) -> str:
-    """`link_repository` files/s of other trees, timed the same way, to set beside Go's."""
-    lines = [
-        "| tree | files linked | lines | link s (best of N) | files/s | lines/s |",
-        "|---|---:|---:|---:|---:|---:|",
-    ]
-    for tree in trees:
-        if not tree.is_dir():
-            raise OracleSetupError(f"{tree} is not a folder")
-        linked, seconds = timed_link(tree, repeat)
-        count = len(linked.parsed)
-        loc = line_count(tree, linked.parsed)
-        lines.append(
-            f"| {tree.name} | {count} | {loc} | {seconds:.2f} | {count / seconds:.1f} "
-            f"| {loc / seconds:.0f} |"
-        )
+    lines += ["", *tier_table(results, "module", "module")]
     return "\n".join(lines)
 
 
@@ -443,7 +382,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.speed_baseline:
         try:
             table += "\n\n" + speed_table(args.speed_baseline, args.repeat)
-        except OracleSetupError as error:
+        except NotADirectoryError as error:
             print(f"error: {error}")
             return 1
     print(table)

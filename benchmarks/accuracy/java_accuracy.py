@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -54,9 +53,10 @@ from benchmarks.accuracy.java_match import (
     recall,
     score_imports,
 )
+from benchmarks.accuracy.located import cell, line_count, speed_table, tier_table, timed_link
 from benchmarks.oracles.java_oracle import JAVA_OUT_DIR, JAVA_SETS, OracleSetupError, pinned
 from graphrag_code.errors import ConfigurationError
-from graphrag_code.ingest.offline import LinkedRepository, link_repository
+from graphrag_code.ingest.offline import LinkedRepository
 from graphrag_code.languages import select_languages
 from graphrag_code.model import EdgeKind, Resolution
 
@@ -137,31 +137,6 @@ def _dedupe(pairs: Iterable[GraphCall]) -> list[GraphCall]:
     for p in pairs:
         seen.setdefault((p.file, p.line, p.caller, p.callee, p.external), p)
     return list(seen.values())
-
-
-def timed_link(
-    root: Path, repeat: int = 1, languages: frozenset[str] | None = None
-) -> tuple[LinkedRepository, float]:
-    """`link_repository` (one worker) of `root`, and the best of `repeat` wall times."""
-    best = float("inf")
-    linked = None
-    for _ in range(max(repeat, 1)):
-        started = time.perf_counter()
-        linked = link_repository(root, repo=root.name, languages=languages)
-        best = min(best, time.perf_counter() - started)
-    assert linked is not None
-    return linked, best
-
-
-def line_count(root: Path, paths: Iterable[str]) -> int:
-    """Lines of the given files under `root` (for lines/s beside files/s)."""
-    total = 0
-    for path in paths:
-        try:
-            total += (root / path).read_bytes().count(b"\n")
-        except OSError:
-            continue
-    return total
 
 
 def compare(root: Path, oracle: JsonDict, repeat: int = 1) -> tuple[JsonDict, JsonDict]:
@@ -275,10 +250,6 @@ def evaluate(name: str, show_errors: int = 0, repeat: int = 1) -> JsonDict:
     return result
 
 
-def _cell(value: float | None) -> str:
-    return "–" if value is None else f"{value:.3f}"
-
-
 def markdown(results: Sequence[JsonDict]) -> str:
     """The summary table, the overload / dispatch table and the per-tier table."""
     lines = [
@@ -290,12 +261,12 @@ def markdown(results: Sequence[JsonDict]) -> str:
     for r in results:
         lines.append(
             f"| {r.get('set') or '–'} | {r['code_base']} | {r['files']} "
-            f"| {_cell(r['imports']['precision'])} | {_cell(r['imports']['recall'])} "
-            f"| {_cell(r['calls_certain']['precision'])} | {r['calls_certain']['unjudged']} "
-            f"| {_cell(r['calls_certain_recall']['recall'])} "
-            f"| {_cell(r['calls_certain_recall_with_dynamic']['recall'])} "
-            f"| {_cell(r['calls_any_tier_recall']['recall'])} "
-            f"| {_cell(r['external_calls']['precision'])} | {_cell(r['external_calls']['recall'])} "
+            f"| {cell(r['imports']['precision'])} | {cell(r['imports']['recall'])} "
+            f"| {cell(r['calls_certain']['precision'])} | {r['calls_certain']['unjudged']} "
+            f"| {cell(r['calls_certain_recall']['recall'])} "
+            f"| {cell(r['calls_certain_recall_with_dynamic']['recall'])} "
+            f"| {cell(r['calls_any_tier_recall']['recall'])} "
+            f"| {cell(r['external_calls']['precision'])} | {cell(r['external_calls']['recall'])} "
             f"| {r['link_s']} | {r['files_per_s']} | {r['lines_per_s']} |"
         )
     lines += [
@@ -309,46 +280,12 @@ def markdown(results: Sequence[JsonDict]) -> str:
         o, d = r["overloads"], r["dispatch"]
         lines.append(
             f"| {r.get('set') or '–'} | {r['code_base']} | {o['sites']} "
-            f"| {_cell(o['accuracy'])} ({o['right']} / {o['wrong']}) "
+            f"| {cell(o['accuracy'])} ({o['right']} / {o['wrong']}) "
             f"| {o['possible_only']} ({o['possible_only_holding_javac_choice']}) | {o['no_edge']} "
-            f"| {_cell(d['precision'])} ({d['right']} / {d['wrong']}) "
-            f"| {_cell(d['recall'])} ({d['oracle_pairs']}) | {d['pairs_off_virtual_sites']} |"
+            f"| {cell(d['precision'])} ({d['right']} / {d['wrong']}) "
+            f"| {cell(d['recall'])} ({d['oracle_pairs']}) | {d['pairs_off_virtual_sites']} |"
         )
-    # the oracle names the trait / interface method at a dispatched call, never a body, so
-    # dispatch edges are judged in the dispatch table above, not here
-    tiers = [t.value for t in Resolution if t is not Resolution.DISPATCH]
-    lines += [
-        "",
-        "| set | code base | "
-        + " | ".join(f"{t} P (right / wrong / unjudged)" for t in tiers)
-        + " |",
-        "|---|---|" + "---|" * len(tiers),
-    ]
-    for r in results:
-        cells = []
-        for tier in tiers:
-            v = r["calls_by_tier"][tier]
-            cells.append(f"{_cell(v['precision'])} ({v['right']} / {v['wrong']} / {v['unjudged']})")
-        lines.append(f"| {r.get('set') or '–'} | {r['code_base']} | " + " | ".join(cells) + " |")
-    return "\n".join(lines)
-
-
-def speed_table(trees: Sequence[Path], repeat: int) -> str:
-    """`link_repository` files/s of other trees, timed the same way, to set beside Java's."""
-    lines = [
-        "| tree | files linked | lines | link s (best of N) | files/s | lines/s |",
-        "|---|---:|---:|---:|---:|---:|",
-    ]
-    for tree in trees:
-        if not tree.is_dir():
-            raise OracleSetupError(f"{tree} is not a folder")
-        linked, seconds = timed_link(tree, repeat)
-        count = len(linked.parsed)
-        loc = line_count(tree, linked.parsed)
-        lines.append(
-            f"| {tree.name} | {count} | {loc} | {seconds:.2f} | {count / seconds:.1f} "
-            f"| {loc / seconds:.0f} |"
-        )
+    lines += ["", *tier_table(results, "code_base", "code base")]
     return "\n".join(lines)
 
 
@@ -407,7 +344,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.speed_baseline:
         try:
             table += "\n\n" + speed_table(args.speed_baseline, args.repeat)
-        except OracleSetupError as error:
+        except NotADirectoryError as error:
             print(f"error: {error}")
             return 1
     print(table)

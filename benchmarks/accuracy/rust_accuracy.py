@@ -32,12 +32,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from benchmarks.accuracy.java_accuracy import (
-    GraphNodes,
-    line_count,
-    speed_table,
-    timed_link,
-)
+from benchmarks.accuracy.java_accuracy import GraphNodes
+from benchmarks.accuracy.located import cell, line_count, speed_table, tier_table, timed_link
 from benchmarks.accuracy.rust_match import (
     CONCRETE,
     Decls,
@@ -57,7 +53,6 @@ from benchmarks.accuracy.rust_match import (
     recall,
     score_sets,
 )
-from benchmarks.oracles.java_oracle import OracleSetupError as JavaSetupError
 from benchmarks.oracles.rust_oracle import RUST_OUT_DIR, RUST_SETS, OracleSetupError, pinned
 from graphrag_code.errors import ConfigurationError
 from graphrag_code.ingest.offline import LinkedRepository
@@ -231,10 +226,6 @@ def evaluate(name: str, show_errors: int = 0, repeat: int = 1) -> JsonDict:
     return result
 
 
-def _cell(value: float | None) -> str:
-    return "–" if value is None else f"{value:.3f}"
-
-
 def markdown(results: Sequence[JsonDict]) -> str:
     """The summary table, the dispatch table and the per-tier table."""
     lines = [
@@ -246,12 +237,12 @@ def markdown(results: Sequence[JsonDict]) -> str:
     for r in results:
         lines.append(
             f"| {r.get('set') or '–'} | {r['code_base']} | {r['files']} "
-            f"| {_cell(r['imports']['precision'])} | {_cell(r['imports']['recall'])} "
-            f"| {_cell(r['calls_certain']['precision'])} | {r['calls_certain']['unjudged']} "
-            f"| {_cell(r['calls_certain_recall']['recall'])} "
-            f"| {_cell(r['calls_any_tier_recall']['recall'])} "
-            f"| {_cell(r['calls_trait_method_recall']['recall'])} "
-            f"| {_cell(r['external_calls']['precision'])} | {_cell(r['external_calls']['recall'])} "
+            f"| {cell(r['imports']['precision'])} | {cell(r['imports']['recall'])} "
+            f"| {cell(r['calls_certain']['precision'])} | {r['calls_certain']['unjudged']} "
+            f"| {cell(r['calls_certain_recall']['recall'])} "
+            f"| {cell(r['calls_any_tier_recall']['recall'])} "
+            f"| {cell(r['calls_trait_method_recall']['recall'])} "
+            f"| {cell(r['external_calls']['precision'])} | {cell(r['external_calls']['recall'])} "
             f"| {r['link_s']} | {r['files_per_s']} | {r['lines_per_s']} |"
         )
     lines += [
@@ -264,23 +255,10 @@ def markdown(results: Sequence[JsonDict]) -> str:
         d = r["dispatch"]
         lines.append(
             f"| {r.get('set') or '–'} | {r['code_base']} | {d['sites']} "
-            f"| {_cell(d['precision'])} ({d['right']} / {d['wrong']}) "
-            f"| {_cell(d['recall'])} ({d['oracle_pairs']}) |"
+            f"| {cell(d['precision'])} ({d['right']} / {d['wrong']}) "
+            f"| {cell(d['recall'])} ({d['oracle_pairs']}) |"
         )
-    # the oracle names the trait / interface method at a dispatched call, never a body, so
-    # dispatch edges are judged in the dispatch table above, not here
-    tiers = [t.value for t in Resolution if t is not Resolution.DISPATCH]
-    lines += [
-        "",
-        "| set | crate | " + " | ".join(f"{t} P (right / wrong / unjudged)" for t in tiers) + " |",
-        "|---|---|" + "---|" * len(tiers),
-    ]
-    for r in results:
-        cells = []
-        for tier in tiers:
-            v = r["calls_by_tier"][tier]
-            cells.append(f"{_cell(v['precision'])} ({v['right']} / {v['wrong']} / {v['unjudged']})")
-        lines.append(f"| {r.get('set') or '–'} | {r['code_base']} | " + " | ".join(cells) + " |")
+    lines += ["", *tier_table(results, "code_base", "crate")]
     return "\n".join(lines)
 
 
@@ -339,7 +317,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.speed_baseline:
         try:
             table += "\n\n" + speed_table(args.speed_baseline, args.repeat)
-        except JavaSetupError as error:
+        except NotADirectoryError as error:
             print(f"error: {error}")
             return 1
     print(table)
