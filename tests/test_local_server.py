@@ -85,6 +85,10 @@ def test_stop_then_restart_reuses_data(spare_server: LocalNeo4jServer) -> None:
 
     restarted = spare_server.start(attached=True)
     assert restarted.pid != status.pid
+    # the restart maps the classes a server archived at its exit (class_share.py): this one's,
+    # or an earlier server's
+    argv = Path(f"/proc/{restarted.pid}/cmdline").read_bytes().split(b"\0")
+    assert any(arg.startswith(b"-XX:SharedArchiveFile=") for arg in argv), argv
     with GraphDatabase.driver(restarted.bolt_uri or "", auth=auth) as driver:
         records, _, _ = driver.execute_query("MATCH (m:Marker) RETURN m.value AS v")
     assert [r["v"] for r in records] == [42]

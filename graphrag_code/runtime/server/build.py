@@ -33,9 +33,17 @@ class LauncherBuild:
     neo4j_version: str
 
     @property
+    def jar(self) -> Path | None:
+        """The launcher's own jar, which `mvn package` writes beside its classes (a class
+        path of jars only can be archived for class-data sharing, `class_share.py`)."""
+        jars = sorted((self.directory / "target").glob("graphrag-code-neo4j-launcher-*.jar"))
+        return jars[-1] if jars else None
+
+    @property
     def classpath(self) -> str:
         target = self.directory / "target"
-        return f"{target / 'classes'}{os.pathsep}{target / 'lib' / '*'}"
+        own = self.jar or target / "classes"
+        return f"{own}{os.pathsep}{target / 'lib' / '*'}"
 
 
 def _source_bytes() -> dict[str, bytes]:

@@ -29,6 +29,7 @@ from ...errors import LocalServerError, PrerequisiteMissingError
 from ..folders import PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, writable_folder
 from ..locks import exclusive_lock, is_locked
 from .build import MAIN_CLASS, LauncherBuild, build_launcher
+from .class_share import class_share_options
 from .processes import LauncherProcess, find_launchers, launcher_process
 from .toolchain import JavaRuntime, find_java, required_java_major
 
@@ -315,6 +316,7 @@ class LocalNeo4jServer:
     def _spawn(self, java: JavaRuntime, build: LauncherBuild, *, attached: bool) -> None:
         command = [
             str(java.executable), f"-Xmx{self.heap}", "-XX:+UseG1GC",
+            *class_share_options(build, java),
             "-cp", build.classpath, MAIN_CLASS,
             "--home", str(self.home.resolve()),
             "--bolt-port", str(self.bolt_port),

@@ -13,7 +13,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["LauncherProcess", "find_launchers", "launcher_process"]
+__all__ = ["LauncherProcess", "find_launchers", "launcher_process", "running_with_argument"]
 
 _HAS_PROC = Path("/proc/self/cmdline").exists()
 
@@ -117,3 +117,8 @@ def launcher_process(pid: int, home: Path, main_class: str) -> LauncherProcess |
         return matches[0] if matches else None
     process = _parse(pid, argv, main_class)
     return process if process is not None and _same(process.home, home) else None
+
+
+def running_with_argument(argument: str) -> bool:
+    """Whether a live process of this user was started with `argument` among its own."""
+    return any(argument in argv for _pid, argv in _table())
