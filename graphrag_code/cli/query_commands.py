@@ -6,19 +6,19 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 from dataclasses import asdict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
-from ..codegraph import CodeGraph
-from ..llm import OpenAIChat
+from ..retrieval.legs import FILE_TEXT, LEGS, UNIT_LEGS
 from ..retrieval.relation_kinds import POSSIBLE_HELP, RELATIONS
-from ..retrieval.search import FILE_TEXT, LEGS, UNIT_LEGS, SearchOptions
 from ..retrieval.units import Unit
 from .console import SafeConsole
+from .engine import open_graph
 from .output import print_json
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 __all__ = ["register"]
 
@@ -109,8 +109,12 @@ def _within(parser: argparse.ArgumentParser) -> None:
 
 
 def _search(args: argparse.Namespace, console: Console) -> int:
+    from rich.table import Table
+
+    from ..retrieval.search import SearchOptions
+
     legs = tuple(leg.strip() for leg in args.legs.split(",") if leg.strip())
-    with CodeGraph() as graph:
+    with open_graph() as graph:
         result = graph.search(
             args.question,
             repo=args.repo,
@@ -154,7 +158,9 @@ def _search(args: argparse.Namespace, console: Console) -> int:
 
 
 def _relation(args: argparse.Namespace, console: Console) -> int:
-    with CodeGraph() as graph:
+    from rich.table import Table
+
+    with open_graph() as graph:
         result = graph.related(
             args.relation, args.name, depth=args.depth, repo=args.repo, within=args.within,
             possible=args.possible,
@@ -208,7 +214,7 @@ def _relation(args: argparse.Namespace, console: Console) -> int:
 
 
 def _path(args: argparse.Namespace, console: Console) -> int:
-    with CodeGraph() as graph:
+    with open_graph() as graph:
         result = graph.path(args.source, args.target, repo=args.repo, within=args.within)
     if args.json:
         print_json(console, asdict(result))
@@ -236,7 +242,7 @@ def _path(args: argparse.Namespace, console: Console) -> int:
 
 
 def _explain(args: argparse.Namespace, console: Console) -> int:
-    with CodeGraph() as graph:
+    with open_graph() as graph:
         result = graph.explain(args.source, args.target, repo=args.repo)
     if args.json:
         print_json(console, {**asdict(result), "text": result.text})
@@ -246,7 +252,7 @@ def _explain(args: argparse.Namespace, console: Console) -> int:
 
 
 def _context(args: argparse.Namespace, console: Console) -> int:
-    with CodeGraph() as graph:
+    with open_graph() as graph:
         context = graph.build_context(args.question, max_tokens=args.max_tokens, repo=args.repo)
         print_warnings(graph.searcher.warnings(args.repo))
     if args.json:
@@ -270,7 +276,9 @@ def _context(args: argparse.Namespace, console: Console) -> int:
 
 
 def _ask(args: argparse.Namespace, console: Console) -> int:
-    with CodeGraph() as graph:
+    from ..llm import OpenAIChat
+
+    with open_graph() as graph:
         chat = OpenAIChat(args.model or graph.settings.openai_chat_model)
         answer = graph.ask(args.question, repo=args.repo, max_tokens=args.max_tokens, chat=chat)
         print_warnings(graph.searcher.warnings(args.repo))
@@ -299,7 +307,9 @@ def _ask(args: argparse.Namespace, console: Console) -> int:
 
 
 def _entry_points(args: argparse.Namespace, console: Console) -> int:
-    with CodeGraph() as graph:
+    from rich.table import Table
+
+    with open_graph() as graph:
         points = graph.entry_points(args.repo, limit=args.limit)
     if args.json:
         print_json(console, asdict(points))

@@ -31,16 +31,21 @@ from ..graph import (
 from ..graph.repositories import repository_statuses
 from ..location import Location
 from .fusion import rrf
+from .legs import FILE_TEXT, LEGS, UNIT_LEGS
 from .question import Intent, Question, analyse, clean_question, lucene_query, target_query
 from .units import FileRanking, Unit, UnitScore, rank_units, unit_key
 
-__all__ = ["FILE_TEXT", "UNIT_LEGS", "Hit", "Reranker", "SearchOptions", "SearchResult", "Searcher"]
+__all__ = [
+    "FILE_TEXT",
+    "LEGS",
+    "UNIT_LEGS",
+    "Hit",
+    "Reranker",
+    "SearchOptions",
+    "SearchResult",
+    "Searcher",
+]
 
-LEGS = ("vector", "text", "graph")
-FILE_TEXT = "file_text"
-"""The whole-file leg: module nodes' `file_text`, one document per file, in an index of its
-own. Only file- and package-level search runs it (a file is not a symbol answer)."""
-UNIT_LEGS = (*LEGS, FILE_TEXT)
 _EDGE_TYPES = frozenset({"CALLS", "IMPORTS", "INHERITS", "USES_TYPE", "DEFINES"})
 
 # How much each leg counts per intent, from the code-question benchmark (BENCHMARKS.md): the
