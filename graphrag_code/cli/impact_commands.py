@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 
 from ..errors import InvalidArgumentError
+from .arguments import name_argument
 from .console import SafeConsole
 from .engine import open_graph
 from .exit_codes import CHECK_FAILED
@@ -76,20 +77,20 @@ def register(commands: Any) -> None:
     diff.set_defaults(handler=_diff)
 
     tests = commands.add_parser("tests-for", help="the tests that exercise SYMBOL_OR_PATH")
-    tests.add_argument("name", metavar="SYMBOL_OR_PATH")
-    tests.add_argument("--repo", help="restrict to one repository")
+    tests.add_argument("name", metavar="SYMBOL_OR_PATH", type=name_argument)
+    tests.add_argument("--repo", type=name_argument, help="restrict to one repository")
     tests.add_argument("--limit", type=int, default=100)
     tests.add_argument("--json", action="store_true")
     tests.set_defaults(handler=_tests_for)
 
     untested = commands.add_parser("untested", help="public code that no test reaches")
-    untested.add_argument("--repo", required=True)
+    untested.add_argument("--repo", required=True, type=name_argument)
     untested.add_argument("--limit", type=int, default=100)
     untested.add_argument("--json", action="store_true")
     untested.set_defaults(handler=_untested)
 
     dead = commands.add_parser("dead-code", help="code nothing reaches, with confidence and why")
-    dead.add_argument("--repo", required=True)
+    dead.add_argument("--repo", required=True, type=name_argument)
     dead.add_argument(
         "--min-confidence", type=float, default=0.5, help="show only this sure (0..1, default 0.5)"
     )

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 
 from ..errors import ConfigurationError
+from .arguments import name_argument
 from .console import SafeConsole
 from .engine import open_graph
 from .output import print_json
@@ -54,7 +55,7 @@ def register(commands: Any) -> None:
     export = commands.add_parser("export", help="export parts of the graph")
     what = export.add_subparsers(dest="what", required=True, metavar="WHAT")
     callgraph = what.add_parser("callgraph", help="JSON {caller: [callee, ...]} of one repository")
-    callgraph.add_argument("--repo", required=True)
+    callgraph.add_argument("--repo", required=True, type=name_argument)
     callgraph.add_argument("--output", "-o", type=Path, help="file to write (default: stdout)")
     callgraph.add_argument(
         "--certain", action="store_true", help="only exact and inferred edges (no name matches)"
@@ -62,7 +63,7 @@ def register(commands: Any) -> None:
     callgraph.set_defaults(handler=_export_callgraph)
 
     delete = commands.add_parser("delete", help="remove a repository from the graph")
-    delete.add_argument("--repo", required=True)
+    delete.add_argument("--repo", required=True, type=name_argument)
     delete.set_defaults(handler=_delete)
 
 
@@ -186,11 +187,14 @@ def _print_languages(console: Console, report: IngestReport) -> None:
 def _export_callgraph(args: argparse.Namespace, console: Console) -> int:
     from ..api import connect
     from ..graph import GraphReader
+    from ..graph.repositories import require_repository
     from ..settings import load_settings
 
     settings = load_settings()
     with connect(settings) as client:
         graph = GraphReader(client).call_graph(args.repo, certain=args.certain)
+        if not graph:  # a misspelt --repo, not an empty call graph
+            require_repository(client, args.repo)
     text = json.dumps(dict(sorted(graph.items())), indent=2)
     if args.output:
         args.output.write_text(text + "\n")

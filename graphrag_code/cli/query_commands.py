@@ -13,6 +13,7 @@ from rich.text import Text
 from ..retrieval.legs import FILE_TEXT, LEGS, UNIT_LEGS
 from ..retrieval.relation_kinds import POSSIBLE_HELP, RELATIONS
 from ..retrieval.units import Unit
+from .arguments import name_argument
 from .console import SafeConsole
 from .engine import open_graph
 from .output import print_json
@@ -48,7 +49,12 @@ def register(commands: Any) -> None:
 
     for kind in RELATIONS.values():
         sub = commands.add_parser(kind.name, help=kind.summary, description=kind.description)
-        sub.add_argument("name", metavar="NAME", help="qualified name, short name or file path")
+        sub.add_argument(
+            "name",
+            metavar="NAME",
+            type=name_argument,
+            help="qualified name, short name or file path",
+        )
         sub.add_argument("--depth", type=int, default=kind.depth)
         _common(sub)
         _within(sub)
@@ -56,15 +62,17 @@ def register(commands: Any) -> None:
         sub.set_defaults(handler=_relation, relation=kind.name)
 
     path = commands.add_parser("path", help="shortest call/import chain from SOURCE to TARGET")
-    path.add_argument("source")
-    path.add_argument("target")
+    path.add_argument("source", type=name_argument)
+    path.add_argument("target", type=name_argument)
     _common(path)
     _within(path)
     path.set_defaults(handler=_path)
 
     explain = commands.add_parser("explain", help="why SOURCE calls TARGET (and through what)")
-    explain.add_argument("source")
-    explain.add_argument("target", help="a symbol, or an external's name (`<builtin>.map`)")
+    explain.add_argument("source", type=name_argument)
+    explain.add_argument(
+        "target", type=name_argument, help="a symbol, or an external's name (`<builtin>.map`)"
+    )
     _common(explain)
     explain.set_defaults(handler=_explain)
 
@@ -82,7 +90,7 @@ def register(commands: Any) -> None:
     ask.set_defaults(handler=_ask)
 
     entry = commands.add_parser("entry-points", help="roots and most central symbols of a repo")
-    entry.add_argument("--repo", required=True)
+    entry.add_argument("--repo", required=True, type=name_argument)
     entry.add_argument("--limit", type=int, default=15)
     entry.add_argument("--json", action="store_true")
     entry.set_defaults(handler=_entry_points)
@@ -95,7 +103,7 @@ def print_warnings(warnings: Sequence[str]) -> None:
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--repo", help="restrict to one repository")
+    parser.add_argument("--repo", type=name_argument, help="restrict to one repository")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
 
 
