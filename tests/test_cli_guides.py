@@ -5,6 +5,7 @@ said in words, and code shown at its indentation."""
 from __future__ import annotations
 
 import io
+import subprocess
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -70,6 +71,8 @@ def test_an_unknown_repository_is_a_usage_error_naming_the_nearest() -> None:
         ["tests-for", ""],
         ["search", "orders", "--repo", ""],
         ["delete", "--repo", " "],
+        ["embed", "--repo", ""],
+        ["coverage", "import", "x.coverage", "--repo", " "],
         ["repos", ""],
     ],
 )
@@ -193,3 +196,19 @@ def test_code_keeps_its_first_lines_indentation() -> None:
     assert indented_code(method, "    ") == method
     assert indented_code("  already", "  already") == "  already"
     assert indented_code(None, "    def f():") is None
+
+
+def test_run_keeps_a_successful_installs_output_back() -> None:
+    """`./run demo` printed setuptools' editable-install banner; a failing install must
+    still show everything it printed."""
+    run = (Path(__file__).parents[1] / "run").read_text()
+    quietly = run[run.index("quietly() {") : run.index("\n}\n", run.index("quietly() {")) + 3]
+    script = quietly + (
+        'quietly sh -c "echo banner >&2; echo out"\n'
+        'quietly sh -c "echo real error >&2; exit 3" || echo "status $?"\n'
+    )
+    done = subprocess.run(["bash", "-c", script], capture_output=True, text=True, check=True)
+    assert "banner" not in done.stdout + done.stderr
+    assert "out" not in done.stdout
+    assert done.stderr == "real error\n"
+    assert done.stdout == "status 3\n"

@@ -7,6 +7,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
+from .arguments import name_argument
 from .output import print_json
 from .progress import progress_for
 
@@ -28,7 +29,9 @@ def register(commands: Any) -> None:
             "text are reused, so rerunning after an interruption only does what is left."
         ),
     )
-    embed.add_argument("--repo", help="only this repository (default: every repository)")
+    embed.add_argument(
+        "--repo", type=name_argument, help="only this repository (default: every repository)"
+    )
     embed.add_argument(
         "--reembed",
         action="store_true",

@@ -108,7 +108,9 @@ def register(commands: Any) -> None:
         "--cov-context=test`), replacing the last import",
     )
     load.add_argument("file", metavar="FILE", type=Path, help="the coverage data file (.coverage)")
-    load.add_argument("--repo", help="repository name in the graph (default: the only one)")
+    load.add_argument(
+        "--repo", type=name_argument, help="repository name in the graph (default: the only one)"
+    )
     load.add_argument(
         "--commit", help="the commit the coverage was recorded at (default: the graph's)"
     )
