@@ -29,8 +29,7 @@ Embeddings = Literal["present", "partial", "absent"]
 def register(commands: Any) -> None:
     repos = commands.add_parser(
         "repos",
-        aliases=["repositories"],
-        help="the indexed repositories: folder, commit, when, size, languages, state, vectors",
+        help="what is indexed: folder, commit, when, size, languages, state, vectors",
         description="List what the graph holds. A repository is `indexing` when its last run "
         "was interrupted (or still runs), `stale` when source files changed on its folder "
         "since it was indexed.",
