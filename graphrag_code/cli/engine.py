@@ -2,7 +2,7 @@
 
 The command modules build the parser from light modules alone; what talks to Neo4j, parses
 code or draws tables is imported by the handlers, through here or in their bodies, so that
-`graphrag-code --help` starts in a tenth of the 2 s it took to load everything (issue 55;
+`graphrag-code --help` starts in a fifth of the time loading everything took (issue 55;
 `tests/test_cli_startup.py` checks what `--help` imports).
 """
 
