@@ -25,7 +25,8 @@ Catch `GraphRAGCodeError` to handle all of them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from difflib import get_close_matches
 
 __all__ = [
     "AmbiguousSymbolError",
@@ -45,6 +46,7 @@ __all__ = [
     "RepositoryNotFoundError",
     "SchemaError",
     "SymbolNotFoundError",
+    "nearest_names",
 ]
 
 
@@ -111,16 +113,57 @@ class IngestError(GraphRAGCodeError):
 
 
 class RepositoryNotFoundError(IngestError):
-    """No repository of this name is in the graph."""
+    """No repository of this name is in the graph: the nearest names are offered, and the
+    others counted, not listed (a typo listed ~140 names; issue 55). The CLI exits 2."""
 
-    def __init__(self, repo: str, *, known: Sequence[str] = ()) -> None:
-        held = f"it holds {', '.join(sorted(known))}" if known else "it holds no repository"
-        super().__init__(
-            f"no repository {repo!r} in the graph ({held}); index it first with "
-            f"`graphrag-code index PATH --repo {repo}`"
-        )
+    def __init__(
+        self, repo: str, *, known: Sequence[str] = (), lister: str = "`graphrag-code repos`"
+    ) -> None:
         self.repo = repo
         self.known = list(known)
+        self.nearest = nearest_names(repo, known)
+        guess = f": did you mean {_either(self.nearest)}?" if self.nearest else ""
+        if not known:
+            held = "it holds no repository"
+        elif len(known) <= _LISTED:
+            held = f"it holds {', '.join(sorted(known))}"
+        else:
+            held = f"it holds {len(known)}; {lister} lists them"
+        super().__init__(
+            f"no repository {repo!r} in the graph{guess} ({held}); index it first with "
+            f"`graphrag-code index PATH --repo {repo}`"
+        )
+
+
+_LISTED = 3  # an error lists this many names at most
+
+
+def nearest_names(name: str, known: Iterable[str], *, limit: int = _LISTED) -> list[str]:
+    """The names in `known` nearest to `name`, nearest first, for a "did you mean": one that
+    differs only in case, then those that start with `name` (`attrs` -> `attrs-24.2.0`) or
+    that `name` starts with, shortest first, then difflib's close matches (`rihc` -> `rich`)."""
+    names = sorted(set(known))
+    folded = name.casefold()
+    same = [n for n in names if n.casefold() == folded and n != name]
+    prefixed = sorted(
+        (n for n in names if n.casefold() != folded and _prefix(n.casefold(), folded)),
+        key=lambda n: (len(n), n),
+    )
+    by_folded = {n.casefold(): n for n in names}
+    close = [by_folded[n] for n in get_close_matches(folded, by_folded, n=limit, cutoff=0.6)]
+    found = [n for n in dict.fromkeys([*same, *prefixed, *close]) if n != name]
+    return found[:limit]
+
+
+def _prefix(one: str, other: str) -> bool:
+    """One starts with the other, and the shorter says something (not `r` for `rich`)."""
+    shorter, longer = sorted((one, other), key=len)
+    return len(shorter) >= 3 and longer.startswith(shorter)
+
+
+def _either(names: Sequence[str]) -> str:
+    quoted = [repr(name) for name in names]
+    return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
 
 
 class EmbeddingError(GraphRAGCodeError):

@@ -12,6 +12,7 @@ from functools import lru_cache
 __all__ = [
     "escape_lucene",
     "identifier_words",
+    "indented_code",
     "package_name",
     "printable",
     "search_text",
@@ -160,3 +161,22 @@ def _escape(match: re.Match[str]) -> str:
 
 def _escape_json(match: re.Match[str]) -> str:
     return f"\\u{ord(match.group()):04x}"
+
+
+def indented_code(code: str | None, first_line: str | None) -> str | None:
+    """`code` with its first line at the indentation it has in `first_line`, the source line
+    it starts on. A method's stored code starts at `def` (the parser slices from the node),
+    so its first line printed flush left above a body indented twice (issue 55). Nothing is
+    added unless `first_line` really is where the code starts."""
+    if not code or not first_line or code[:1] in (" ", "\t"):
+        return code
+    head = code.split("\n", 1)[0]
+    body = first_line.lstrip(" \t")
+    indent = first_line[: len(first_line) - len(body)]
+    if (
+        not indent
+        or not body.strip()
+        or not (body.startswith(head) or head.startswith(body.rstrip("\r")))
+    ):
+        return code
+    return indent + code

@@ -277,6 +277,16 @@ def test_ambiguous_and_unknown_names(shop_graph: CodeGraph) -> None:
         shop_graph.callers("does_not_exist", repo=REPO)
 
 
+def test_a_methods_code_keeps_its_first_lines_indentation(shop_graph: CodeGraph) -> None:
+    """Its stored code starts at `def`: shown flush left above a body indented twice until
+    the reader put the indentation back (issue 55)."""
+    definition = shop_graph.symbol("SqliteStorage.save", repo=REPO).definition
+    assert definition is not None
+    assert (definition.code or "").startswith("    def save(self")
+    context = shop_graph.build_context("SqliteStorage.save", max_tokens=3000, repo=REPO)
+    assert "\n    def save(self" in context.text
+
+
 def test_a_misspelt_repository_is_named_not_answered_with_nothing(shop_graph: CodeGraph) -> None:
     misspelt = REPO + "_typo"
     with pytest.raises(RepositoryNotFoundError) as unknown:
@@ -287,6 +297,8 @@ def test_a_misspelt_repository_is_named_not_answered_with_nothing(shop_graph: Co
         shop_graph.callers("shop.cli.main", repo=misspelt)
     with pytest.raises(RepositoryNotFoundError):
         shop_graph.path("shop.cli.main", "write_audit_log", repo=misspelt)
+    with pytest.raises(RepositoryNotFoundError, match="did you mean 'shop'"):  # not a warning
+        shop_graph.search("where are orders saved?", repo=misspelt)
     # the repository exists: a name it lacks is still a missing symbol
     with pytest.raises(SymbolNotFoundError) as missing:
         shop_graph.callers("does_not_exist", repo=REPO)

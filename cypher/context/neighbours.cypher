@@ -19,9 +19,16 @@ CALL (n) {
   WHERE s <> n
   RETURN collect(DISTINCT s)[..$limit] AS siblings
 }
+// the source line the node starts on, from its file's module node: a method's code starts at
+// `def`, and its first line shows at its indentation only when that is put back (issue 55)
+CALL (n) {
+  OPTIONAL MATCH (m:Code {path: n.path})
+  WHERE m.repo = n.repo AND m.kind = 'Module' AND n.kind <> 'Module'
+  RETURN split(m.code, '\n')[n.start_line - 1] AS first_line LIMIT 1
+}
 RETURN n.id AS id,
        n {.id, .qualified_name, .kind, .path, .start_line, .end_line, .code, .signature,
-          .docstring, .language} AS node,
+          .docstring, .language, first_line: first_line} AS node,
        [m IN callees | m {.id, .qualified_name, .kind, .path, .start_line, .end_line,
                           .signature, .docstring, .language}] AS callees,
        [t IN types | t {.id, .qualified_name, .kind, .path, .start_line, .end_line,

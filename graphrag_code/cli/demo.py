@@ -9,17 +9,18 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-from rich.table import Table
-
-from ..codegraph import CodeGraph
 from ..errors import GraphRAGCodeError
-from ..retrieval.relation_kinds import RelationName
-from .console import SafeConsole
+from .engine import open_graph
 from .index_commands import print_report
-from .progress import RichProgress
+from .progress import progress_for
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from ..codegraph import CodeGraph
+    from ..retrieval.relation_kinds import RelationName
 
 __all__ = ["register"]
 
@@ -49,13 +50,13 @@ def register(commands: Any) -> None:
 
 
 def _demo(args: argparse.Namespace, console: Console) -> int:
-    with CodeGraph() as graph:
+    with open_graph() as graph:
         client = graph.client
         console.print(
             f"Neo4j: {client.endpoint.uri} ({client.endpoint.source}), database {client.database}",
             highlight=False,
         )
-        with RichProgress(SafeConsole(stderr=True), enabled=sys.stderr.isatty()) as bar:
+        with progress_for(sys.stderr) as bar:
             report = graph.index(args.path, args.repo, progress=bar)
         print_report(console, report, as_json=False)
         repo = report.repo
@@ -97,6 +98,8 @@ def _show_search(console: Console, graph: CodeGraph, question: str, repo: str) -
         f"{result.timings_ms.get('query', 0):.0f} ms query)",
         highlight=False,
     )
+    from rich.table import Table
+
     table = Table(show_edge=False, show_header=True)
     for column in ("#", "symbol", "location", "legs", "why"):
         table.add_column(column)

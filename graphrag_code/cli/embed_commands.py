@@ -5,17 +5,16 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-
-from ..codegraph import CodeGraph
-from ..embedding import make_embedder
-from ..ingest.embed_stage import EmbedReport
-from ..settings import load_settings
-from .console import SafeConsole
+from .arguments import name_argument
 from .output import print_json
-from .progress import RichProgress
+from .progress import progress_for
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from ..ingest.embed_stage import EmbedReport
 
 __all__ = ["register"]
 
@@ -30,7 +29,9 @@ def register(commands: Any) -> None:
             "text are reused, so rerunning after an interruption only does what is left."
         ),
     )
-    embed.add_argument("--repo", help="only this repository (default: every repository)")
+    embed.add_argument(
+        "--repo", type=name_argument, help="only this repository (default: every repository)"
+    )
     embed.add_argument(
         "--reembed",
         action="store_true",
@@ -46,6 +47,10 @@ def register(commands: Any) -> None:
 
 
 def _embed(args: argparse.Namespace, console: Console) -> int:
+    from ..codegraph import CodeGraph
+    from ..embedding import make_embedder
+    from ..settings import load_settings
+
     settings = load_settings()
     embedder = make_embedder(settings)
     if args.fetch_model:
@@ -54,7 +59,7 @@ def _embed(args: argparse.Namespace, console: Console) -> int:
             load()
         console.print(f"embedder {embedder.name} ready", highlight=False)
         return 0
-    bar = RichProgress(SafeConsole(stderr=True), enabled=not args.json and sys.stderr.isatty())
+    bar = progress_for(sys.stderr, quiet=args.json)
     with CodeGraph(settings, embedder=embedder) as graph, bar:
         report = graph.embed(args.repo, reembed=args.reembed, progress=bar)
     print_embed_report(console, report, as_json=args.json)

@@ -15,16 +15,16 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-from rich.table import Table
-
-from ..codegraph import CodeGraph
 from ..errors import ConfigurationError
 from .console import SafeConsole
+from .engine import open_graph
 from .output import print_json
 from .progress import RichProgress
 
 if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
+
     from ..evaluation.history import HistoryResult
 
 __all__ = ["register"]
@@ -76,6 +76,8 @@ def _stamp() -> str:
 def _scores_table(
     scores: Mapping[str, Mapping[str, Any]], columns: Sequence[str], *, title: str, first: str
 ) -> Table:
+    from rich.table import Table
+
     table = Table(title=title, show_edge=False, title_justify="left")
     table.add_column(first)
     for column in columns:
@@ -124,7 +126,7 @@ def _history(args: argparse.Namespace, console: Console) -> int:
         args.output / f"history-{questions.root.name}-{_stamp()}.jsonl",
         context={"command": command},
     )
-    with CodeGraph() as graph, RichProgress(SafeConsole(stderr=True)) as progress:
+    with open_graph() as graph, RichProgress(SafeConsole(stderr=True)) as progress:
         result = run_history_benchmark(
             questions, graph, repo=args.repo, ablations=ablations, log=log, progress=progress
         )

@@ -3,10 +3,10 @@
 0    success
 1    the command failed for a reason its message gives: a setting or credentials to fix
      (an invalid setting, credentials Neo4j rejects, an unknown database), a data or cache
-     folder that cannot be written, a symbol or repository not in the graph, indexing or
-     embedding failed, `path` found no path
+     folder that cannot be written, a symbol not in the graph, indexing or embedding
+     failed, `path` found no path
 2    usage: a malformed command line, or an argument that cannot work (an empty
-     question, -k below 1)
+     question or name, -k below 1, a repository the graph does not hold)
 3    `neo4j status`: the managed server is not running
 4    Neo4j: no server answers, the managed server cannot start, or Neo4j rejected or
      kept failing a query
@@ -22,6 +22,7 @@ from ..errors import (
     LocalServerError,
     Neo4jQueryError,
     Neo4jUnavailableError,
+    RepositoryNotFoundError,
 )
 
 __all__ = [
@@ -38,6 +39,7 @@ INTERRUPTED = 130
 
 _BY_ERROR: tuple[tuple[type[GraphRAGCodeError], int], ...] = (
     (InvalidArgumentError, USAGE),
+    (RepositoryNotFoundError, USAGE),  # a misspelt --repo: the message offers the nearest
     (Neo4jUnavailableError, NEO4J),
     (Neo4jQueryError, NEO4J),
     (LocalServerError, NEO4J),

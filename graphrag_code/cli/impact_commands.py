@@ -8,28 +8,28 @@ import argparse
 import sys
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any, get_args
+from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
-from ..codegraph import CodeGraph
 from ..errors import InvalidArgumentError
-from ..impact import (
-    TESTS_CUT,
-    DiffImpact,
-    FailPolicy,
-    TestToRun,
-    coverage_line,
-    impact_markdown,
-)
+from .arguments import name_argument
 from .console import SafeConsole
+from .engine import open_graph
 from .exit_codes import CHECK_FAILED
 from .output import print_json
 from .query_commands import print_warnings
 
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from ..impact import DiffImpact, TestToRun
+
 __all__ = ["register"]
+
+# `impact.FailPolicy`'s values, spelt here so that `--help` does not load the impact engine
+# (tests/test_cli_startup.py checks that they agree)
+FAIL_POLICIES = ("untested-callers", "untested", "high-risk")
 
 
 def register(commands: Any) -> None:
@@ -69,7 +69,7 @@ def register(commands: Any) -> None:
     diff.add_argument("--json", action="store_true", help="same as --format json")
     diff.add_argument(
         "--fail-on",
-        choices=get_args(FailPolicy),
+        choices=FAIL_POLICIES,
         help="exit 6 when the change fails this check: untested-callers (a changed public "
         "symbol has certain callers and no test), untested (any changed public symbol no "
         "test reaches), high-risk",
@@ -77,20 +77,20 @@ def register(commands: Any) -> None:
     diff.set_defaults(handler=_diff)
 
     tests = commands.add_parser("tests-for", help="the tests that exercise SYMBOL_OR_PATH")
-    tests.add_argument("name", metavar="SYMBOL_OR_PATH")
-    tests.add_argument("--repo", help="restrict to one repository")
+    tests.add_argument("name", metavar="SYMBOL_OR_PATH", type=name_argument)
+    tests.add_argument("--repo", type=name_argument, help="restrict to one repository")
     tests.add_argument("--limit", type=int, default=100)
     tests.add_argument("--json", action="store_true")
     tests.set_defaults(handler=_tests_for)
 
     untested = commands.add_parser("untested", help="public code that no test reaches")
-    untested.add_argument("--repo", required=True)
+    untested.add_argument("--repo", required=True, type=name_argument)
     untested.add_argument("--limit", type=int, default=100)
     untested.add_argument("--json", action="store_true")
     untested.set_defaults(handler=_untested)
 
     dead = commands.add_parser("dead-code", help="code nothing reaches, with confidence and why")
-    dead.add_argument("--repo", required=True)
+    dead.add_argument("--repo", required=True, type=name_argument)
     dead.add_argument(
         "--min-confidence", type=float, default=0.5, help="show only this sure (0..1, default 0.5)"
     )
@@ -108,7 +108,9 @@ def register(commands: Any) -> None:
         "--cov-context=test`), replacing the last import",
     )
     load.add_argument("file", metavar="FILE", type=Path, help="the coverage data file (.coverage)")
-    load.add_argument("--repo", help="repository name in the graph (default: the only one)")
+    load.add_argument(
+        "--repo", type=name_argument, help="repository name in the graph (default: the only one)"
+    )
     load.add_argument(
         "--commit", help="the commit the coverage was recorded at (default: the graph's)"
     )
@@ -126,8 +128,10 @@ def _read_patch(name: str) -> str:
 
 
 def _diff(args: argparse.Namespace, console: Console) -> int:
+    from ..impact import impact_markdown
+
     patch = _read_patch(args.patch) if args.patch else None
-    with CodeGraph() as graph:
+    with open_graph() as graph:
         impact = graph.diff(
             args.revisions, path=args.path, repo=args.repo, worktree=args.worktree,
             staged=args.staged, patch=patch, update=not args.no_update, depth=args.depth,
@@ -151,6 +155,10 @@ def _diff(args: argparse.Namespace, console: Console) -> int:
 
 
 def _diff_tables(impact: DiffImpact, console: Console) -> None:
+    from rich.table import Table
+
+    from ..impact import TESTS_CUT, coverage_line
+
     side = impact.graph
     console.print(
         f"[bold]{impact.source}[/]: risk [bold]{impact.risk.level}[/]; graph of {side.repo}"
@@ -199,6 +207,8 @@ def _diff_tables(impact: DiffImpact, console: Console) -> None:
 
 
 def _tests_table(tests: list[TestToRun], console: Console, *, title: str) -> None:
+    from rich.table import Table
+
     if not tests:
         console.print("no test reaches it")
         return
@@ -211,7 +221,9 @@ def _tests_table(tests: list[TestToRun], console: Console, *, title: str) -> Non
 
 
 def _tests_for(args: argparse.Namespace, console: Console) -> int:
-    with CodeGraph() as graph:
+    from ..impact import TESTS_CUT, coverage_line
+
+    with open_graph() as graph:
         result = graph.tests_for(args.name, repo=args.repo)
     tests = result.tests[: args.limit]
     if args.json:
@@ -241,7 +253,9 @@ def _tests_for(args: argparse.Namespace, console: Console) -> int:
 
 
 def _untested(args: argparse.Namespace, console: Console) -> int:
-    with CodeGraph() as graph:
+    from rich.table import Table
+
+    with open_graph() as graph:
         found = graph.untested(args.repo, limit=args.limit)
     if args.json:
         print_json(console, [asdict(u) for u in found])
@@ -256,9 +270,11 @@ def _untested(args: argparse.Namespace, console: Console) -> int:
 
 
 def _dead_code(args: argparse.Namespace, console: Console) -> int:
+    from rich.table import Table
+
     if not 0.0 <= args.min_confidence <= 1.0:
         raise InvalidArgumentError("--min-confidence must lie between 0 and 1")
-    with CodeGraph() as graph:
+    with open_graph() as graph:
         found = graph.dead_code(args.repo, min_confidence=args.min_confidence)[: args.limit]
     if args.json:
         print_json(console, [asdict(d) for d in found])
@@ -276,7 +292,7 @@ def _dead_code(args: argparse.Namespace, console: Console) -> int:
 
 
 def _coverage_import(args: argparse.Namespace, console: Console) -> int:
-    with CodeGraph() as graph:
+    with open_graph() as graph:
         done = graph.import_coverage(args.file, repo=args.repo, commit=args.commit)
     if args.json:
         print_json(console, asdict(done))

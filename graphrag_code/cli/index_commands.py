@@ -6,23 +6,21 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
-from ..api import connect, index_repository, watch_repository
-from ..codegraph import CodeGraph
-from ..embedding import make_embedder
 from ..errors import ConfigurationError
-from ..graph import GraphReader
-from ..ingest.report import IngestReport
-from ..languages import select_languages
-from ..settings import load_settings
+from .arguments import name_argument
 from .console import SafeConsole
+from .engine import open_graph
 from .output import print_json
-from .progress import RichProgress, say_waiting
+from .progress import progress_for, say_waiting
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from ..ingest.report import IngestReport
 
 __all__ = ["register"]
 
@@ -57,7 +55,7 @@ def register(commands: Any) -> None:
     export = commands.add_parser("export", help="export parts of the graph")
     what = export.add_subparsers(dest="what", required=True, metavar="WHAT")
     callgraph = what.add_parser("callgraph", help="JSON {caller: [callee, ...]} of one repository")
-    callgraph.add_argument("--repo", required=True)
+    callgraph.add_argument("--repo", required=True, type=name_argument)
     callgraph.add_argument("--output", "-o", type=Path, help="file to write (default: stdout)")
     callgraph.add_argument(
         "--certain", action="store_true", help="only exact and inferred edges (no name matches)"
@@ -65,11 +63,13 @@ def register(commands: Any) -> None:
     callgraph.set_defaults(handler=_export_callgraph)
 
     delete = commands.add_parser("delete", help="remove a repository from the graph")
-    delete.add_argument("--repo", required=True)
+    delete.add_argument("--repo", required=True, type=name_argument)
     delete.set_defaults(handler=_delete)
 
 
 def _language_list(text: str) -> frozenset[str]:
+    from ..languages import select_languages
+
     try:
         return frozenset(lang.name for lang in select_languages(text.split(",")))
     except ConfigurationError as exc:
@@ -77,14 +77,16 @@ def _language_list(text: str) -> frozenset[str]:
 
 
 def _index(args: argparse.Namespace, console: Console) -> int:
+    from ..api import connect, index_repository, watch_repository
+    from ..embedding import make_embedder
+    from ..settings import load_settings
+
     settings = load_settings()
     embedder = make_embedder(settings)  # one for all runs of --watch: it loads its model once
     embed = not args.no_embeddings
     with connect(settings) as client:
         client.verify()
-        with RichProgress(
-            SafeConsole(stderr=True), enabled=not args.json and sys.stderr.isatty()
-        ) as bar:
+        with progress_for(sys.stderr, quiet=args.json) as bar:
             report = index_repository(
                 args.path, args.repo, client=client, settings=settings, full=args.full,
                 progress=bar, embed=embed, embedder=embedder, on_wait=say_waiting,
@@ -102,6 +104,8 @@ def _index(args: argparse.Namespace, console: Console) -> int:
 
 
 def print_report(console: Console, report: IngestReport, *, as_json: bool) -> None:
+    from rich.table import Table
+
     for warning in report.warnings:  # on stderr, where the other warnings go, JSON or not
         SafeConsole(stderr=True).print(Text.assemble(("warning: ", "bold yellow"), warning))
     if as_json:
@@ -166,6 +170,8 @@ def _print_languages(console: Console, report: IngestReport) -> None:
     """Files, symbols and edges per language (only when the repository mixes languages)."""
     if len(report.languages) < 2:
         return
+    from rich.table import Table
+
     table = Table(title="languages", show_edge=False)
     for column in ("language", "files", "symbols", "edges", "calls (exact+inferred)"):
         table.add_column(column, justify="left" if column == "language" else "right")
@@ -179,9 +185,16 @@ def _print_languages(console: Console, report: IngestReport) -> None:
 
 
 def _export_callgraph(args: argparse.Namespace, console: Console) -> int:
+    from ..api import connect
+    from ..graph import GraphReader
+    from ..graph.repositories import require_repository
+    from ..settings import load_settings
+
     settings = load_settings()
     with connect(settings) as client:
         graph = GraphReader(client).call_graph(args.repo, certain=args.certain)
+        if not graph:  # a misspelt --repo, not an empty call graph
+            require_repository(client, args.repo)
     text = json.dumps(dict(sorted(graph.items())), indent=2)
     if args.output:
         args.output.write_text(text + "\n")
@@ -192,7 +205,7 @@ def _export_callgraph(args: argparse.Namespace, console: Console) -> int:
 
 
 def _delete(args: argparse.Namespace, console: Console) -> int:
-    with CodeGraph() as graph:
+    with open_graph() as graph:
         graph.delete(args.repo, on_wait=say_waiting)
     console.print(f"deleted repository {args.repo}")
     return 0

@@ -19,6 +19,7 @@ from . import (
     mcp_command,
     neo4j_commands,
     query_commands,
+    repos_command,
 )
 from .console import SafeConsole
 from .exit_codes import FAILED, INTERRUPTED, exit_code
@@ -26,8 +27,8 @@ from .exit_codes import FAILED, INTERRUPTED, exit_code
 __all__ = ["build_parser", "main"]
 
 _COMMAND_MODULES = (
-    neo4j_commands, index_commands, embed_commands, query_commands, impact_commands,
-    eval_commands, demo, mcp_command,
+    neo4j_commands, index_commands, repos_command, embed_commands, query_commands,
+    impact_commands, eval_commands, demo, mcp_command,
 )  # fmt: skip
 
 

@@ -6,13 +6,12 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-
 from ..errors import InvalidArgumentError
-from ..settings import load_settings
 from .console import SafeConsole
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from ..mcp import ServerOptions
 
 __all__ = ["register"]
@@ -92,6 +91,7 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
     from ..codegraph import CodeGraph
     from ..mcp import TOKEN_VARIABLE, RepositoryWatcher, check_http_bind, serve_http, serve_stdio
     from ..mcp.freshness import FreshnessTracker
+    from ..settings import load_settings
 
     settings = load_settings()
     options = _options(args)

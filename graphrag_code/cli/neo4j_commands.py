@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-
-from ..runtime.server.build import build_launcher
-from ..runtime.server.endpoints import local_server
-from ..runtime.server.toolchain import find_java, required_java_major
-from ..settings import load_settings
 from .output import print_json
 from .progress import say_waiting
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 __all__ = ["register"]
 
@@ -37,6 +34,9 @@ def register(commands: Any) -> None:
 
 
 def _server(args: argparse.Namespace) -> Any:
+    from ..runtime.server.endpoints import local_server
+    from ..settings import load_settings
+
     settings = load_settings(
         neo4j_version=args.neo4j_version, bolt_port=args.bolt_port, http_port=args.http_port
     )
@@ -97,6 +97,9 @@ def _status(args: argparse.Namespace, console: Console) -> int:
 
 
 def _build(args: argparse.Namespace, console: Console) -> int:
+    from ..runtime.server.build import build_launcher
+    from ..runtime.server.toolchain import find_java, required_java_major
+
     settings, _ = _server(args)
     java = find_java(required_java_major(settings.neo4j_version), settings.java_home)
     build = build_launcher(settings.neo4j_version, java, settings.cache_dir)

@@ -6,19 +6,20 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 from dataclasses import asdict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
-from ..codegraph import CodeGraph
-from ..llm import OpenAIChat
+from ..retrieval.legs import FILE_TEXT, LEGS, UNIT_LEGS
 from ..retrieval.relation_kinds import POSSIBLE_HELP, RELATIONS
-from ..retrieval.search import FILE_TEXT, LEGS, UNIT_LEGS, SearchOptions
 from ..retrieval.units import Unit
+from .arguments import name_argument
 from .console import SafeConsole
+from .engine import open_graph
 from .output import print_json
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 __all__ = ["register"]
 
@@ -48,7 +49,12 @@ def register(commands: Any) -> None:
 
     for kind in RELATIONS.values():
         sub = commands.add_parser(kind.name, help=kind.summary, description=kind.description)
-        sub.add_argument("name", metavar="NAME", help="qualified name, short name or file path")
+        sub.add_argument(
+            "name",
+            metavar="NAME",
+            type=name_argument,
+            help="qualified name, short name or file path",
+        )
         sub.add_argument("--depth", type=int, default=kind.depth)
         _common(sub)
         _within(sub)
@@ -56,15 +62,17 @@ def register(commands: Any) -> None:
         sub.set_defaults(handler=_relation, relation=kind.name)
 
     path = commands.add_parser("path", help="shortest call/import chain from SOURCE to TARGET")
-    path.add_argument("source")
-    path.add_argument("target")
+    path.add_argument("source", type=name_argument)
+    path.add_argument("target", type=name_argument)
     _common(path)
     _within(path)
     path.set_defaults(handler=_path)
 
     explain = commands.add_parser("explain", help="why SOURCE calls TARGET (and through what)")
-    explain.add_argument("source")
-    explain.add_argument("target", help="a symbol, or an external's name (`<builtin>.map`)")
+    explain.add_argument("source", type=name_argument)
+    explain.add_argument(
+        "target", type=name_argument, help="a symbol, or an external's name (`<builtin>.map`)"
+    )
     _common(explain)
     explain.set_defaults(handler=_explain)
 
@@ -82,7 +90,7 @@ def register(commands: Any) -> None:
     ask.set_defaults(handler=_ask)
 
     entry = commands.add_parser("entry-points", help="roots and most central symbols of a repo")
-    entry.add_argument("--repo", required=True)
+    entry.add_argument("--repo", required=True, type=name_argument)
     entry.add_argument("--limit", type=int, default=15)
     entry.add_argument("--json", action="store_true")
     entry.set_defaults(handler=_entry_points)
@@ -95,7 +103,7 @@ def print_warnings(warnings: Sequence[str]) -> None:
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--repo", help="restrict to one repository")
+    parser.add_argument("--repo", type=name_argument, help="restrict to one repository")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
 
 
@@ -109,8 +117,12 @@ def _within(parser: argparse.ArgumentParser) -> None:
 
 
 def _search(args: argparse.Namespace, console: Console) -> int:
+    from rich.table import Table
+
+    from ..retrieval.search import SearchOptions
+
     legs = tuple(leg.strip() for leg in args.legs.split(",") if leg.strip())
-    with CodeGraph() as graph:
+    with open_graph() as graph:
         result = graph.search(
             args.question,
             repo=args.repo,
@@ -154,7 +166,9 @@ def _search(args: argparse.Namespace, console: Console) -> int:
 
 
 def _relation(args: argparse.Namespace, console: Console) -> int:
-    with CodeGraph() as graph:
+    from rich.table import Table
+
+    with open_graph() as graph:
         result = graph.related(
             args.relation, args.name, depth=args.depth, repo=args.repo, within=args.within,
             possible=args.possible,
@@ -208,7 +222,7 @@ def _relation(args: argparse.Namespace, console: Console) -> int:
 
 
 def _path(args: argparse.Namespace, console: Console) -> int:
-    with CodeGraph() as graph:
+    with open_graph() as graph:
         result = graph.path(args.source, args.target, repo=args.repo, within=args.within)
     if args.json:
         print_json(console, asdict(result))
@@ -236,7 +250,7 @@ def _path(args: argparse.Namespace, console: Console) -> int:
 
 
 def _explain(args: argparse.Namespace, console: Console) -> int:
-    with CodeGraph() as graph:
+    with open_graph() as graph:
         result = graph.explain(args.source, args.target, repo=args.repo)
     if args.json:
         print_json(console, {**asdict(result), "text": result.text})
@@ -246,7 +260,7 @@ def _explain(args: argparse.Namespace, console: Console) -> int:
 
 
 def _context(args: argparse.Namespace, console: Console) -> int:
-    with CodeGraph() as graph:
+    with open_graph() as graph:
         context = graph.build_context(args.question, max_tokens=args.max_tokens, repo=args.repo)
         print_warnings(graph.searcher.warnings(args.repo))
     if args.json:
@@ -270,7 +284,9 @@ def _context(args: argparse.Namespace, console: Console) -> int:
 
 
 def _ask(args: argparse.Namespace, console: Console) -> int:
-    with CodeGraph() as graph:
+    from ..llm import OpenAIChat
+
+    with open_graph() as graph:
         chat = OpenAIChat(args.model or graph.settings.openai_chat_model)
         answer = graph.ask(args.question, repo=args.repo, max_tokens=args.max_tokens, chat=chat)
         print_warnings(graph.searcher.warnings(args.repo))
@@ -299,7 +315,9 @@ def _ask(args: argparse.Namespace, console: Console) -> int:
 
 
 def _entry_points(args: argparse.Namespace, console: Console) -> int:
-    with CodeGraph() as graph:
+    from rich.table import Table
+
+    with open_graph() as graph:
         points = graph.entry_points(args.repo, limit=args.limit)
     if args.json:
         print_json(console, asdict(points))

@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from ..location import Location
 from ..model import Resolution
+from ..text import indented_code
 from .capabilities import VectorSearchForm
 from .client import Neo4jClient
 from .queries import load_query, paste_identifier, replace_block
@@ -74,7 +75,7 @@ def _context_node(node: Mapping[str, Any]) -> ContextNode:
         location=_location(node),
         signature=node.get("signature"),
         docstring=node.get("docstring"),
-        code=node.get("code"),
+        code=indented_code(node.get("code"), node.get("first_line")),
         language=node.get("language"),
     )
 
@@ -317,7 +318,7 @@ class GraphReader:
                 symbol=_symbol(row),
                 signature=row["signature"],
                 docstring=row["docstring"],
-                code=row["code"],
+                code=indented_code(row["code"], row["first_line"]),
                 language=row["language"],
                 in_degree=int(row["in_degree"]),
                 out_degree=int(row["out_degree"]),

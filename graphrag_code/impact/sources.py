@@ -135,12 +135,27 @@ def _range(root: Path, revisions: str) -> tuple[str, str | None]:
     if "..." in revisions:
         left, right = revisions.split("...", 1)
         right = right or "HEAD"
+        _verify(root, left or "HEAD")
+        _verify(root, right)
         base = _git(root, "merge-base", left or "HEAD", right).strip()
         return base, right
     if ".." in revisions:
         left, right = revisions.split("..", 1)
         return left or "HEAD", right or "HEAD"
     return revisions, None
+
+
+def _verify(root: Path, revision: str) -> None:
+    """Fail in words when `revision` names no commit: `HEAD~1` in a one-commit repository
+    printed `git rev-parse --verify --quiet HEAD~1^{commit}: failed` (issue 55)."""
+    if _git(root, "rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}", check=False):
+        return
+    count = _git(root, "rev-list", "--count", "HEAD", check=False).strip()
+    commits = "no commit yet" if not count else f"{count} commit{'' if count == '1' else 's'}"
+    raise InvalidArgumentError(
+        f"revision {revision!r} does not exist in {root} (its history has {commits}); "
+        "name an existing commit, branch or tag, or diff the working tree (`--worktree`)"
+    )
 
 
 def read_changes(root: Path, spec: DiffSpec) -> list[FileChange]:
@@ -154,7 +169,9 @@ def read_changes(root: Path, spec: DiffSpec) -> list[FileChange]:
         old_rev, new_rev, args = "HEAD", ":", ["--cached", "HEAD"]
     elif spec.revisions is not None:
         old_rev, maybe_new = _range(root, spec.revisions)
-        _git(root, "rev-parse", "--verify", "--quiet", f"{old_rev}^{{commit}}")
+        for revision in (old_rev, maybe_new):
+            if revision is not None:
+                _verify(root, revision)
         new_rev = maybe_new or ""
         args = [old_rev, maybe_new] if maybe_new is not None else [old_rev]
     else:

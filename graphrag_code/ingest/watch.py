@@ -8,8 +8,10 @@ door in the layers.
 from __future__ import annotations
 
 import fnmatch
+import os
 import threading
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 
 import watchfiles
@@ -17,7 +19,10 @@ import watchfiles
 from ..languages import routes
 from ..parsing.walker import SKIP_DIRS
 
-__all__ = ["relevant_change", "watch_changes"]
+__all__ = ["changed_since", "relevant_change", "watch_changes"]
+
+_MAX_SCANNED = 50_000  # files: past this the count says "at least"
+_SAMPLE = 5
 
 
 def relevant_change(path: str, root: Path | None = None) -> bool:
@@ -36,6 +41,32 @@ def relevant_change(path: str, root: Path | None = None) -> bool:
         or candidate.name == ".gitignore"
         or any(fnmatch.fnmatch(candidate.name, pattern) for pattern in known.project_files)
     )
+
+
+def changed_since(root: Path, since: datetime) -> tuple[int, tuple[str, ...]] | None:
+    """How many source files under `root` were modified after `since`, and a few of them;
+    None when `root` is not a folder here."""
+    if not root.is_dir():
+        return None
+    cutoff = since.timestamp()
+    changed: list[str] = []
+    scanned = 0
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.endswith(".egg-info"))
+        for name in sorted(files):
+            scanned += 1
+            path = os.path.join(folder, name)
+            if not relevant_change(path, root):
+                continue
+            try:
+                modified = os.stat(path).st_mtime
+            except OSError:  # deleted while scanning
+                continue
+            if modified > cutoff:
+                changed.append(os.path.relpath(path, root))
+        if scanned >= _MAX_SCANNED:
+            break
+    return len(changed), tuple(changed[:_SAMPLE])
 
 
 def watch_changes(

@@ -9,7 +9,6 @@ of tool calls scans the tree once.
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -19,8 +18,7 @@ from pathlib import Path
 from typing import Literal
 
 from ..graph import RepositoryInfo
-from ..ingest.watch import relevant_change
-from ..parsing.walker import SKIP_DIRS
+from ..ingest.watch import changed_since
 
 __all__ = [
     "Freshness",
@@ -31,9 +29,6 @@ __all__ = [
 ]
 
 WatcherState = Literal["watching", "catching up"]
-
-_MAX_SCANNED = 50_000  # files: past this the count says "at least"
-_SAMPLE = 5
 
 
 @dataclass(frozen=True)
@@ -51,32 +46,6 @@ class Freshness:
     # watcher is indexing what changed before it started; None: no watcher
     watcher: WatcherState | None = None
     watch_error: str | None = None  # why the watcher stopped, if it did
-
-
-def changed_since(root: Path, since: datetime) -> tuple[int, tuple[str, ...]] | None:
-    """How many source files under `root` were modified after `since`, and a few of them;
-    None when `root` is not a folder here."""
-    if not root.is_dir():
-        return None
-    cutoff = since.timestamp()
-    changed: list[str] = []
-    scanned = 0
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.endswith(".egg-info"))
-        for name in sorted(files):
-            scanned += 1
-            path = os.path.join(folder, name)
-            if not relevant_change(path, root):
-                continue
-            try:
-                modified = os.stat(path).st_mtime
-            except OSError:  # deleted while scanning
-                continue
-            if modified > cutoff:
-                changed.append(os.path.relpath(path, root))
-        if scanned >= _MAX_SCANNED:
-            break
-    return len(changed), tuple(changed[:_SAMPLE])
 
 
 def _age(when: datetime, now: datetime) -> str:

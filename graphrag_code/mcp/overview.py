@@ -23,7 +23,7 @@ def repository_overview(tools: GraphTools, repo: str) -> str:
     info = infos.get(repo)
     if info is None or not tools.options.allows(repo):
         served = [name for name in infos if tools.options.allows(name)]
-        raise RepositoryNotFoundError(repo, known=served)
+        raise RepositoryNotFoundError(repo, known=served, lister="the `repositories` tool")
     points = tools.graph.entry_points(repo, limit=_TOP)
     lines = [f"# {repo}", ""]
     for fresh in tools.tracker.of([repo]):

@@ -226,7 +226,7 @@ class GraphTools:
             self._check_served(repo)
             if repo not in self.tracker.repositories():
                 served = [r for r in self.tracker.repositories() if self.options.allows(r)]
-                raise RepositoryNotFoundError(repo, known=served)
+                raise RepositoryNotFoundError(repo, known=served, lister="the `repositories` tool")
             return repo
         if self.options.repos is not None and len(self.options.repos) == 1:
             return next(iter(self.options.repos))
@@ -620,7 +620,9 @@ class GraphTools:
                 "name the repository: this server serves " + (", ".join(served) or "none yet")
             )
         if scope not in self.tracker.repositories():
-            raise RepositoryNotFoundError(scope, known=sorted(self.tracker.repositories()))
+            raise RepositoryNotFoundError(
+                scope, known=sorted(self.tracker.repositories()), lister="the `repositories` tool"
+            )
         points = self.graph.entry_points(scope, limit=limit)
         freshness = self._freshness([scope])
         roots = [entry_point_line(p) for p in points.roots]
@@ -755,7 +757,7 @@ class GraphTools:
         info = self.tracker.repositories().get(repo)
         if info is None:
             known = [r for r in self.tracker.repositories() if self.options.allows(r)]
-            raise RepositoryNotFoundError(repo, known=known)
+            raise RepositoryNotFoundError(repo, known=known, lister="the `repositories` tool")
         if not info.root:
             raise InvalidArgumentError(f"the graph does not record the folder of {repo!r}")
         return self._indexed(resolve_folder(info.root), repo, False)

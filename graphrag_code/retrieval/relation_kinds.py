@@ -9,10 +9,12 @@ table: a new relation, or a changed description or default depth, is one edit he
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from ..graph import Direction
 from ..model import EdgeKind
+
+if TYPE_CHECKING:  # the CLI builds its parser from this table without loading the driver
+    from ..graph import Direction
 
 __all__ = ["POSSIBLE_HELP", "RELATIONS", "RelationKind", "RelationName"]
 

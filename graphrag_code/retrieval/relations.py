@@ -247,6 +247,8 @@ class Relations:
         defined again in one file (a property's setter, `@overload` variants) is not
         ambiguous: it is its first definition, where the calls to it land.
         """
+        if not name.strip():  # an argument that cannot work, not a symbol missing (exit 2)
+            raise InvalidArgumentError("empty name: give a qualified name, short name or path")
         matches = self.reader.resolve_symbol(name, repo=repo, limit=50)
         if not matches:
             if repo is not None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from ..embedding.base import Embedder
-from ..errors import ConfigurationError, InvalidArgumentError
+from ..errors import ConfigurationError, InvalidArgumentError, RepositoryNotFoundError
 from ..graph import (
     GraphReader,
     Neo4jClient,
@@ -31,16 +31,21 @@ from ..graph import (
 from ..graph.repositories import repository_statuses
 from ..location import Location
 from .fusion import rrf
+from .legs import FILE_TEXT, LEGS, UNIT_LEGS
 from .question import Intent, Question, analyse, clean_question, lucene_query, target_query
 from .units import FileRanking, Unit, UnitScore, rank_units, unit_key
 
-__all__ = ["FILE_TEXT", "UNIT_LEGS", "Hit", "Reranker", "SearchOptions", "SearchResult", "Searcher"]
+__all__ = [
+    "FILE_TEXT",
+    "LEGS",
+    "UNIT_LEGS",
+    "Hit",
+    "Reranker",
+    "SearchOptions",
+    "SearchResult",
+    "Searcher",
+]
 
-LEGS = ("vector", "text", "graph")
-FILE_TEXT = "file_text"
-"""The whole-file leg: module nodes' `file_text`, one document per file, in an index of its
-own. Only file- and package-level search runs it (a file is not a symbol answer)."""
-UNIT_LEGS = (*LEGS, FILE_TEXT)
 _EDGE_TYPES = frozenset({"CALLS", "IMPORTS", "INHERITS", "USES_TYPE", "DEFINES"})
 
 # How much each leg counts per intent, from the code-question benchmark (BENCHMARKS.md): the
@@ -295,19 +300,26 @@ class Searcher:
 
     def warnings(self, repo: str | None) -> tuple[str, ...]:
         """What makes results for `repo` (every repository when None) incomplete: an
-        unfinished indexing run, or no such repository. Read once per searcher."""
-        if self._statuses is None:
-            self._statuses = repository_statuses(self.client)
-        if repo is not None and repo not in self._statuses:
-            held = ", ".join(sorted(self._statuses)) or "none"
-            return (f"no repository {repo!r} in the graph (indexed: {held})",)
-        names = [repo] if repo is not None else sorted(self._statuses)
+        unfinished indexing run. Read once per searcher."""
+        statuses = self.statuses(repo)
+        names = [repo] if repo is not None else sorted(statuses)
         return tuple(
             f"repository {name!r} is not completely indexed (its last run was interrupted or "
             "is still running): results may be missing; run `graphrag-code index` on it again"
             for name in names
-            if self._statuses[name] != "complete"
+            if statuses[name] != "complete"
         )
+
+    def statuses(self, repo: str | None = None) -> dict[str, str]:
+        """Repository -> status of its last run, read once per searcher (again when `repo`
+        is missing: it may have been indexed since). `RepositoryNotFoundError`, naming the
+        nearest names, when the graph holds no `repo`: a misspelt `--repo` was a warning
+        listing every name and then an empty table (issue 55)."""
+        if self._statuses is None or (repo is not None and repo not in self._statuses):
+            self._statuses = repository_statuses(self.client)
+        if repo is not None and repo not in self._statuses:
+            raise RepositoryNotFoundError(repo, known=list(self._statuses))
+        return self._statuses
 
     def _vector_warnings(self, repo: str | None) -> tuple[str, ...]:
         """Repositories some of whose nodes have no vector: an embedding run killed midway
@@ -479,6 +491,7 @@ class Searcher:
     ) -> tuple[Question, SearchOptions, Mapping[str, Any], dict[str, float]]:
         """Run the one Cypher query of a search: the question analysed, the options it ran
         with (a file search reads every leg deeper), the legs' row and the timings."""
+        self.statuses(repo)  # an unknown repository fails before any work
         if unit is Unit.SYMBOL and FILE_TEXT in options.legs:
             raise InvalidArgumentError(
                 f"the {FILE_TEXT!r} leg ranks files, not symbols: search with unit='file'"

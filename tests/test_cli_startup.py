@@ -1,0 +1,74 @@
+"""`graphrag-code --help` starts fast: building the parser loads no engine (issue 55).
+
+What it imports is checked rather than how long it takes, which depends on the machine's
+load: the Neo4j driver, the parsers and the rich tables made it take 2.2 s.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import get_args
+
+from graphrag_code.cli.impact_commands import FAIL_POLICIES
+from graphrag_code.impact import FailPolicy
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# heavy third-party packages, and the engine modules that pull them in
+HEAVY = (
+    "neo4j", "llama_index", "openai", "onnxruntime", "tree_sitter", "mcp", "matplotlib",
+    "numpy", "pydantic_settings", "rich.table", "rich.progress", "graphrag_code.codegraph",
+    "graphrag_code.graph", "graphrag_code.languages", "graphrag_code.settings",
+)  # fmt: skip
+
+_PROBE = """
+import contextlib, io, json, sys
+from graphrag_code.cli import main
+out = io.StringIO()
+with contextlib.redirect_stdout(out):
+    try:
+        main(sys.argv[1:])
+    except SystemExit as stop:
+        code = stop.code
+print(json.dumps({"code": code, "help": out.getvalue(), "modules": sorted(sys.modules)}))
+"""
+
+
+def _run_help(*argv: str) -> dict[str, object]:
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", _PROBE, *argv],
+        capture_output=True, text=True, env=env, cwd=ROOT, timeout=60, check=True,
+    )  # fmt: skip
+    result: dict[str, object] = json.loads(done.stdout)
+    return result
+
+
+def _heavy(modules: object) -> list[str]:
+    assert isinstance(modules, list)
+    return [m for m in modules if any(m == h or m.startswith(h + ".") for h in HEAVY)]
+
+
+def test_help_imports_no_engine() -> None:
+    result = _run_help("--help")
+    assert result["code"] == 0
+    assert "callers" in str(result["help"])
+    assert _heavy(result["modules"]) == []
+
+
+def test_a_commands_help_imports_no_engine() -> None:
+    result = _run_help("diff", "--help")
+    assert result["code"] == 0
+    assert "untested-callers" in str(result["help"])
+    assert _heavy(result["modules"]) == []
+
+
+def test_the_fail_policies_offered_are_the_engines() -> None:
+    assert get_args(FailPolicy) == FAIL_POLICIES
