@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
 
@@ -27,7 +28,7 @@ from .api import (
 )
 from .embedding import Embedder, make_embedder
 from .errors import InvalidArgumentError, RepositoryNotFoundError
-from .graph import GraphReader, Neo4jClient, RepositoryInfo
+from .graph import AnswerWarning, GraphReader, Neo4jClient, RepositoryInfo, answer_warnings
 from .graph.repositories import repository_statuses, require_repository
 from .impact import (
     CoverageImport,
@@ -271,7 +272,19 @@ class CodeGraph:
         `unit="file"` ranks files by the evidence of all their hits in every leg (`"package"`:
         their folders); `files` tunes how (`FileRanking`)."""
         options = options or SearchOptions(k=k)
-        return self.searcher.search(question, repo=repo, options=options, unit=unit, files=files)
+        result = self.searcher.search(question, repo=repo, options=options, unit=unit, files=files)
+        repos = [repo] if repo is not None else [hit.repo for hit in result.hits]
+        found = self.warnings(repos, vectors=result.vectors_used)
+        return replace(result, warnings=result.warnings + found) if found else result
+
+    def warnings(self, repos: Iterable[str], *, vectors: bool = False) -> tuple[AnswerWarning, ...]:
+        """Why an answer drawn from `repos` may be incomplete: an interrupted indexing run,
+        and (`vectors`: for answers that used them) nodes without a vector. One small read;
+        every answer of the CLI, the API and MCP carries these."""
+        names = list(dict.fromkeys(name for name in repos if name))
+        if not names:
+            return ()
+        return answer_warnings(self.reader.completeness(names), vectors=vectors)
 
     def related(
         self,
@@ -287,9 +300,10 @@ class CodeGraph:
         `"dependencies"`, `"impact"`) of `name`, across repositories: `repo` filters the
         answers, `within` keeps the walk in the symbol's repository. Along certain edges
         unless `possible` (or unless nothing certain is found: `leaned_on="fallback"`)."""
-        return self.relations.related(
+        result = self.relations.related(
             relation, name, depth=depth, repo=repo, within=within, possible=possible
         )
+        return replace(result, warnings=self.warnings(result.repos))
 
     callers = RelationMethod("callers")
     callees = RelationMethod("callees")
@@ -300,7 +314,9 @@ class CodeGraph:
     def path(
         self, source: str, target: str, *, repo: str | None = None, within: bool = False
     ) -> PathResult:
-        return self.relations.path(source, target, repo=repo, within=within)
+        result = self.relations.path(source, target, repo=repo, within=within)
+        repos = [result.source.repo, result.target.repo] + [s.repo or "" for s in result.steps]
+        return replace(result, warnings=self.warnings(repos))
 
     def explain(self, source: str, target: str, *, repo: str | None = None) -> CallExplanation:
         """Why `source` calls `target` (`.text` says it in words): by name, by a type, or
@@ -308,7 +324,8 @@ class CodeGraph:
         return self.relations.explain(source, target, repo=repo)
 
     def entry_points(self, repo: str, *, limit: int = 20) -> EntryPoints:
-        return self.relations.entry_points(repo, limit=limit)
+        points = self.relations.entry_points(repo, limit=limit)
+        return replace(points, warnings=self.warnings([repo]))
 
     def symbol(self, name: str, *, repo: str | None = None, candidates: int = 10) -> SymbolLookup:
         """The definition `name` refers to (signature, docstring, code, location), or the
@@ -334,7 +351,8 @@ class CodeGraph:
         if looks_like_diff(question):
             return self.review_context(question, max_tokens=max_tokens, repo=repo)
         result = self.search(question, repo=repo, k=max(max_hits, 10))
-        return assemble_context(self.client, result, max_tokens=max_tokens, max_hits=max_hits)
+        context = assemble_context(self.client, result, max_tokens=max_tokens, max_hits=max_hits)
+        return replace(context, warnings=result.warnings)
 
     def ask(
         self,
@@ -396,10 +414,12 @@ class CodeGraph:
         side = GraphSide(
             repo=name, root=info.root, head=info.head, updated=update, files_parsed=files_parsed
         )
-        return analyse_changes(
+        impact = analyse_changes(
             self.reader, name, changes, source=spec.label, graph=side,
             options=ImpactOptions(depth=depth, limit=limit, possible=possible),
         )  # fmt: skip
+        found = [str(warning) for warning in self.warnings([name])]
+        return replace(impact, warnings=impact.warnings + found) if found else impact
 
     def tests_for(self, symbol_or_path: str, *, repo: str | None = None) -> TestsFor:
         """The tests that exercise a symbol (a class: any of its methods) or the code of a

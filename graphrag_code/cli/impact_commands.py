@@ -213,6 +213,8 @@ def _tests_table(tests: list[TestToRun], console: Console, *, title: str) -> Non
 def _tests_for(args: argparse.Namespace, console: Console) -> int:
     with CodeGraph() as graph:
         result = graph.tests_for(args.name, repo=args.repo)
+        warnings = graph.warnings([args.repo] if args.repo else [])
+    print_warnings(warnings)
     tests = result.tests[: args.limit]
     if args.json:
         print_json(
@@ -224,6 +226,7 @@ def _tests_for(args: argparse.Namespace, console: Console) -> int:
                 "total": len(result.tests),
                 "truncated": result.truncated,
                 "coverage": asdict(result.coverage) if result.coverage else None,
+                "warnings": [asdict(warning) for warning in warnings],
             },
         )
         return 0
@@ -243,6 +246,7 @@ def _tests_for(args: argparse.Namespace, console: Console) -> int:
 def _untested(args: argparse.Namespace, console: Console) -> int:
     with CodeGraph() as graph:
         found = graph.untested(args.repo, limit=args.limit)
+        print_warnings(graph.warnings([args.repo]))  # stderr: the JSON stays a list
     if args.json:
         print_json(console, [asdict(u) for u in found])
         return 0
@@ -260,6 +264,7 @@ def _dead_code(args: argparse.Namespace, console: Console) -> int:
         raise InvalidArgumentError("--min-confidence must lie between 0 and 1")
     with CodeGraph() as graph:
         found = graph.dead_code(args.repo, min_confidence=args.min_confidence)[: args.limit]
+        print_warnings(graph.warnings([args.repo]))  # stderr: the JSON stays a list
     if args.json:
         print_json(console, [asdict(d) for d in found])
         return 0

@@ -13,6 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..codegraph import CodeGraph
+from ..graph import AnswerWarning
 from ..llm import OpenAIChat
 from ..retrieval.relation_kinds import POSSIBLE_HELP, RELATIONS
 from ..retrieval.search import FILE_TEXT, LEGS, UNIT_LEGS, SearchOptions
@@ -88,10 +89,11 @@ def register(commands: Any) -> None:
     entry.set_defaults(handler=_entry_points)
 
 
-def print_warnings(warnings: Sequence[str]) -> None:
-    """Warnings go to stderr, so `--json` output stays parseable."""
+def print_warnings(warnings: Sequence[AnswerWarning | str]) -> None:
+    """Warnings go to stderr, so `--json` output stays parseable (where they are records
+    under `warnings` too)."""
     for warning in warnings:
-        SafeConsole(stderr=True).print(Text.assemble(("warning: ", "yellow"), warning))
+        SafeConsole(stderr=True).print(Text.assemble(("warning: ", "yellow"), str(warning)))
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -127,7 +129,7 @@ def _search(args: argparse.Namespace, console: Console) -> int:
                 "seeds": result.seeds,
                 "timings_ms": result.timings_ms,
                 "hits": [asdict(hit) for hit in result.hits],
-                "warnings": list(result.warnings),
+                "warnings": [asdict(warning) for warning in result.warnings],
             },
         )
         return 0
@@ -159,6 +161,7 @@ def _relation(args: argparse.Namespace, console: Console) -> int:
             args.relation, args.name, depth=args.depth, repo=args.repo, within=args.within,
             possible=args.possible,
         )  # fmt: skip
+    print_warnings(result.warnings)
     if args.json:
         print_json(console, asdict(result))
         return 0
@@ -210,6 +213,7 @@ def _relation(args: argparse.Namespace, console: Console) -> int:
 def _path(args: argparse.Namespace, console: Console) -> int:
     with CodeGraph() as graph:
         result = graph.path(args.source, args.target, repo=args.repo, within=args.within)
+    print_warnings(result.warnings)
     if args.json:
         print_json(console, asdict(result))
         return 0
@@ -248,7 +252,7 @@ def _explain(args: argparse.Namespace, console: Console) -> int:
 def _context(args: argparse.Namespace, console: Console) -> int:
     with CodeGraph() as graph:
         context = graph.build_context(args.question, max_tokens=args.max_tokens, repo=args.repo)
-        print_warnings(graph.searcher.warnings(args.repo))
+    print_warnings(context.warnings)
     if args.json:
         print_json(
             console,
@@ -257,6 +261,7 @@ def _context(args: argparse.Namespace, console: Console) -> int:
                 "tokens": context.tokens,
                 "truncated": context.truncated,
                 "items": [asdict(item) for item in context.items],
+                "warnings": [asdict(warning) for warning in context.warnings],
             },
         )
         return 0
@@ -273,7 +278,7 @@ def _ask(args: argparse.Namespace, console: Console) -> int:
     with CodeGraph() as graph:
         chat = OpenAIChat(args.model or graph.settings.openai_chat_model)
         answer = graph.ask(args.question, repo=args.repo, max_tokens=args.max_tokens, chat=chat)
-        print_warnings(graph.searcher.warnings(args.repo))
+    print_warnings(answer.context.warnings)
     if args.json:
         print_json(
             console,
@@ -285,6 +290,7 @@ def _ask(args: argparse.Namespace, console: Console) -> int:
                 "enough_context": answer.enough_context,
                 "model": answer.model,
                 "context": [item.citation for item in answer.context.items],
+                "warnings": [asdict(warning) for warning in answer.context.warnings],
             },
         )
         return 0
@@ -301,6 +307,7 @@ def _ask(args: argparse.Namespace, console: Console) -> int:
 def _entry_points(args: argparse.Namespace, console: Console) -> int:
     with CodeGraph() as graph:
         points = graph.entry_points(args.repo, limit=args.limit)
+    print_warnings(points.warnings)
     if args.json:
         print_json(console, asdict(points))
         return 0

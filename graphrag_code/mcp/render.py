@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..graph import Definition, EntryPoint, PathStep, SymbolRef
+from ..graph import VECTOR_KINDS, AnswerWarning, Definition, EntryPoint, PathStep, SymbolRef
 from ..impact import Affected, ChangedSymbol, TestToRun
 from ..retrieval.relations import Related, RelationsResult
 from ..retrieval.search import Hit
@@ -16,6 +16,7 @@ __all__ = [
     "changed_line",
     "entry_point_line",
     "freshness_lines",
+    "freshness_warnings",
     "hit_line",
     "path_lines",
     "related_line",
@@ -23,6 +24,7 @@ __all__ = [
     "symbol_lines",
     "symbol_ref",
     "test_line",
+    "warning_lines",
 ]
 
 _MAX_LINES_SHOWN = 5  # call-site lines per edge
@@ -137,10 +139,28 @@ def symbol_lines(definition: Definition) -> list[str]:
     return lines
 
 
-def freshness_lines(freshness: Sequence[Freshness]) -> list[str]:
+def freshness_lines(freshness: Sequence[Freshness], *, vectors: bool = False) -> list[str]:
+    """A warning line for each way a repository is incomplete (missing vectors only for
+    answers that used them: `vectors`), then one freshness line."""
     if not freshness:
         return []
-    return ["graph freshness: " + "; ".join(describe_freshness(f) for f in freshness)]
+    line = "graph freshness: " + "; ".join(describe_freshness(f) for f in freshness)
+    return [*warning_lines(freshness_warnings(freshness, vectors=vectors)), line]
+
+
+def freshness_warnings(
+    freshness: Sequence[Freshness], *, vectors: bool = False
+) -> list[AnswerWarning]:
+    return [
+        warning
+        for fresh in freshness
+        for warning in fresh.warnings
+        if vectors or warning.kind not in VECTOR_KINDS
+    ]
+
+
+def warning_lines(warnings: Sequence[AnswerWarning]) -> list[str]:
+    return [f"warning: {warning.text}" for warning in warnings]
 
 
 def changed_line(change: ChangedSymbol) -> str:

@@ -60,6 +60,7 @@ from .render import (
     changed_line,
     entry_point_line,
     freshness_lines,
+    freshness_warnings,
     hit_line,
     path_lines,
     related_line,
@@ -67,6 +68,7 @@ from .render import (
     symbol_lines,
     symbol_ref,
     test_line,
+    warning_lines,
 )
 
 __all__ = ["READ_TOOLS", "WRITE_TOOLS", "GraphTools"]
@@ -316,13 +318,17 @@ class GraphTools:
         if not hits:
             header.append("no hit")
         items = [hit_line(rank, hit) for rank, hit in enumerate(hits, start=1)]
-        footer = [f"warning: {w}" for w in result.warnings] + freshness_lines(freshness)
+        # the repositories' own warnings come with their freshness; the rest (an unknown
+        # repository, no whole-file index) only from the search
+        shown = freshness_warnings(freshness, vectors=result.vectors_used)
+        others = [w for w in result.warnings if w not in shown]
+        footer = warning_lines(others) + freshness_lines(freshness, vectors=result.vectors_used)
         kept = fit_lines(header + footer, items, budget=self._budget()) if items else 0
         omitted = len(items) - kept
         if omitted:
             footer.insert(0, f"… {omitted} more hit(s) left out to fit the answer budget")
         answer = SearchAnswer(
-            question, result.question.intent.value, hits[:kept], list(result.warnings),
+            question, result.question.intent.value, hits[:kept], others + shown,
             freshness, omitted,
         )  # fmt: skip
         return _result(header + items[:kept] + footer, answer)
@@ -355,7 +361,8 @@ class GraphTools:
         answer = ContextAnswer(
             question, items, sum(item.tokens for item in items), built.truncated, freshness
         )
-        return _result([*lines, *freshness_lines(freshness)], answer)
+        vectors = built.search is not None and built.search.vectors_used
+        return _result([*lines, *freshness_lines(freshness, vectors=vectors)], answer)
 
     # -- relations ----------------------------------------------------------------------------
     def relation(
@@ -701,7 +708,7 @@ class GraphTools:
                 + (f" ({languages})" if languages else "")
             )
         answer = RepositoriesAnswer(summaries, freshness)
-        return _result(lines + freshness_lines(freshness), answer)
+        return _result(lines + freshness_lines(freshness, vectors=True), answer)
 
     # -- writes (only with --allow-write) -----------------------------------------------------
     def _indexed(self, path: Path, repo: str | None, full: bool) -> CallToolResult:
