@@ -16,11 +16,15 @@ from mcp_types import TextContent
 from graphrag_code.codegraph import CodeGraph
 from graphrag_code.embedding import HashingEmbedder
 from graphrag_code.errors import InvalidArgumentError
+from graphrag_code.graph import SymbolRef
+from graphrag_code.location import Location
 from graphrag_code.mcp.confine import check_write, resolve_folder, write_roots
 from graphrag_code.mcp.freshness import Freshness, changed_since, describe_freshness
-from graphrag_code.mcp.guard import check_name, check_question, cut_text, fit_lines
+from graphrag_code.mcp.guard import check_name, check_question, cut_text, fit_lines, narrowing_hint
 from graphrag_code.mcp.options import ServerOptions
+from graphrag_code.mcp.render import relation_hint, relations_notes
 from graphrag_code.mcp.server import BearerTokenGuard, build_server
+from graphrag_code.retrieval.relations import Related, RelationsResult
 from graphrag_code.settings import Settings
 
 
@@ -199,3 +203,37 @@ def test_unknown_arguments_are_tool_errors_that_name_the_valid_ones() -> None:
             assert "'dept' (did you mean 'depth'?), 'zzz'" in str(many.content[0])
 
     anyio.run(main)
+
+
+def test_a_cut_answer_proposes_what_would_shorten_it_never_what_was_asked() -> None:
+    """A depth-1 answer was cut with "(ask with depth 1)" (issue 55)."""
+    assert narrowing_hint(depth=1) == "ask a narrower question"
+    assert narrowing_hint(depth=3, within=False) == "ask with depth=2 or within=true"
+    assert narrowing_hint(fewer=("k", 7)) == "ask with k=7"
+    assert narrowing_hint(fewer=("k", 0), depth=1, narrower="a method") == "ask with a method"
+
+    subject = SymbolRef("shop:a.f", "a.f", "Function", "shop", Location("a.py", 1, 2))
+
+    def related(name: str, repo: str, certain: bool = True) -> Related:
+        return Related(
+            f"{repo}:{name}", name, "Function", Location("b.py", 1, 2), 1, "CALLS", "exact",
+            certain, (name,), repo=repo,
+        )  # fmt: skip
+
+    home = RelationsResult(subject, "callers", [related("b.g", "shop")], [], truncated=False)
+    at_depth_1 = relation_hint(home, 1, within=False, possible=True)
+    assert "depth" not in at_depth_1  # the depth asked: it cannot help
+    assert "within" not in at_depth_1  # every answer is in the subject's repository
+    assert "possible" not in at_depth_1  # none was shown
+    assert at_depth_1 == "ask with a narrower subject: a method, not its class or module"
+    wide = RelationsResult(
+        subject, "callers", [related("b.g", "shop")], [related("c.h", "lib", certain=False)],
+        truncated=True,
+    )  # fmt: skip
+    hint = relation_hint(wide, 2, within=False, possible=True)
+    assert hint.startswith("ask with depth=1, within=true, possible=false or a narrower")
+    (note,) = relations_notes(wide, 1, within=True, possible=False)
+    assert note == (
+        "the walk hit a size cap at depth 1: more exist (ask with a narrower subject: a "
+        "method, not its class or module)"
+    )

@@ -53,7 +53,14 @@ from .answers import (
 )
 from .confine import check_write, resolve_folder
 from .freshness import Freshness, FreshnessTracker
-from .guard import check_name, check_question, cut_text, estimate_tokens, fit_lines
+from .guard import (
+    check_name,
+    check_question,
+    cut_text,
+    estimate_tokens,
+    fit_lines,
+    narrowing_hint,
+)
 from .options import ServerOptions
 from .render import (
     affected_line,
@@ -64,6 +71,7 @@ from .render import (
     hit_line,
     path_lines,
     related_line,
+    relation_hint,
     relations_notes,
     symbol_lines,
     symbol_ref,
@@ -326,7 +334,11 @@ class GraphTools:
         kept = fit_lines(header + footer, items, budget=self._budget()) if items else 0
         omitted = len(items) - kept
         if omitted:
-            footer.insert(0, f"… {omitted} more hit(s) left out to fit the answer budget")
+            footer.insert(
+                0,
+                f"… {omitted} more hit(s) left out to fit the answer budget "
+                f"({narrowing_hint(fewer=('k', kept))})",
+            )
         answer = SearchAnswer(
             question, result.question.intent.value, hits[:kept], others + shown,
             freshness, omitted,
@@ -399,7 +411,7 @@ class GraphTools:
             header.append("certain edges only (possible=true adds name matches and dispatch)")
         certain = [related_line(r, subject.repo) for r in result.certain]
         maybe = [related_line(r, subject.repo) for r in result.possible]
-        notes = relations_notes(result, depth)
+        notes = relations_notes(result, depth, within=within, possible=possible)
         footer = notes + freshness_lines(freshness)
         titles = ["certain (exact or inferred edges):", "possible (a name match, or an override):"]
         kept = fit_lines(header + titles + footer, certain + maybe, budget=self._budget())
@@ -414,9 +426,8 @@ class GraphTools:
         if not certain and not maybe:
             lines.append("nothing found")
         if omitted:
-            lines.append(
-                f"… {omitted} more left out to fit the answer budget (ask with a smaller depth)"
-            )
+            hint = relation_hint(result, depth, within=within, possible=possible)
+            lines.append(f"… {omitted} more left out to fit the answer budget ({hint})")
         trimmed = replace(
             result,
             certain=result.certain[:keep_certain],
@@ -536,7 +547,12 @@ class GraphTools:
                 lines += [title, *section[:count]]
         omitted = len(items) - kept
         if omitted:
-            lines.append(f"… {omitted} more left out to fit the answer budget (ask with depth 1)")
+            hint = narrowing_hint(
+                depth=depth,
+                possible=possible and any(not a.certain for a in impact.affected),
+                narrower="a narrower change: a shorter revision range, or a patch of fewer files",
+            )
+            lines.append(f"… {omitted} more left out to fit the answer budget ({hint})")
         trimmed = replace(
             impact,
             changes=impact.changes[: shown[0]],
@@ -639,7 +655,8 @@ class GraphTools:
         omitted = len(roots) - kept_roots + len(central) - kept_central
         lines = [titles[0], titles[1], *roots[:kept_roots], titles[2], *central[:kept_central]]
         if omitted:
-            lines.append(f"… {omitted} more left out to fit the answer budget")
+            hint = narrowing_hint(fewer=("limit", max(1, min(kept_roots, kept_central))))
+            lines.append(f"… {omitted} more left out to fit the answer budget ({hint})")
         answer = EntryPointsAnswer(
             scope, points.roots[:kept_roots], points.central[:kept_central], freshness, omitted
         )
