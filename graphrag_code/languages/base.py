@@ -122,3 +122,6 @@ class Language:
     # how its tests are run, one at a time; None: pytest's `path::Class::test` (Python), the
     # file for a test that is a whole file (Jest, Vitest, Mocha)
     runner_id: TestRunnerId | None = None
+    # names its frameworks and protocols call by convention, as (fnmatch pattern over a
+    # symbol's own name, who calls it): dead code calls them public, with a low confidence
+    hooks: tuple[tuple[str, str], ...] = ()
