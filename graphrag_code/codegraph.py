@@ -14,6 +14,7 @@ Nothing connects in the constructor; the first call that needs Neo4j does.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
@@ -28,7 +29,14 @@ from .api import (
 )
 from .embedding import Embedder, make_embedder
 from .errors import InvalidArgumentError, RepositoryNotFoundError
-from .graph import AnswerWarning, GraphReader, Neo4jClient, RepositoryInfo, answer_warnings
+from .graph import (
+    AnswerWarning,
+    Completeness,
+    GraphReader,
+    Neo4jClient,
+    RepositoryInfo,
+    answer_warnings,
+)
 from .graph.repositories import repository_statuses, require_repository
 from .impact import (
     CoverageImport,
@@ -71,7 +79,11 @@ from .retrieval.search import Reranker, Searcher, SearchOptions, SearchResult
 from .retrieval.units import FileRanking, Unit
 from .settings import Settings, load_settings
 
-__all__ = ["CodeGraph"]
+__all__ = ["COMPLETENESS_TTL_S", "CodeGraph"]
+
+COMPLETENESS_TTL_S = 10.0
+"""How long `CodeGraph.warnings` reuses a repository's completeness reading (as the MCP
+server's freshness readings, a burst of questions reads it once)."""
 
 
 class CodeGraph:
@@ -95,6 +107,8 @@ class CodeGraph:
         self.reranker = reranker
         self.chat = chat
         self._searcher: Searcher | None = None
+        # repository -> (when read, its completeness; None: not in the graph), for `warnings`
+        self._completeness: dict[str, tuple[float, Completeness | None]] = {}
         # threads sharing one CodeGraph: connect once, not once per thread
         self._connecting = threading.Lock()
         # incremental state stays in memory between index() calls of this object
@@ -151,6 +165,7 @@ class CodeGraph:
         `include_generated`. `keep_choices` reads what the last run of the repository read
         (its languages, generated files or not) in place of those two, as a refresh wants."""
         self._searcher = None  # repository sizes (candidate over-fetch) change with indexing
+        self._completeness.clear()
         return index_repository(
             path,
             repo,
@@ -178,6 +193,7 @@ class CodeGraph:
         after `index(embed=False)`, or to resume an interrupted run. `reembed` recomputes them
         all, as switching the embedding model needs (the old model's vectors are dropped)."""
         self._searcher = None  # a model switch changes what the vector leg can ask
+        self._completeness.clear()
         return embed_repository(
             repo,
             client=self.client,
@@ -208,6 +224,7 @@ class CodeGraph:
 
         def indexed(report: IngestReport) -> None:
             self._searcher = None  # as after `index`
+            self._completeness.clear()
             on_report(report)
 
         watch_repository(
@@ -231,6 +248,7 @@ class CodeGraph:
         when the graph holds none of that name); waits for a run indexing it, calling
         `on_wait` with a message."""
         self._searcher = None
+        self._completeness.clear()
         delete_repository(
             repo, client=self.client, settings=self.settings, on_wait=on_wait, store=self._store
         )
@@ -279,12 +297,24 @@ class CodeGraph:
 
     def warnings(self, repos: Iterable[str], *, vectors: bool = False) -> tuple[AnswerWarning, ...]:
         """Why an answer drawn from `repos` may be incomplete: an interrupted indexing run,
-        and (`vectors`: for answers that used them) nodes without a vector. One small read;
-        every answer of the CLI, the API and MCP carries these."""
+        and (`vectors`: for answers that used them) nodes without a vector. Every answer of
+        the CLI, the API and MCP carries these. At most one read per question: a reading is
+        reused for `COMPLETENESS_TTL_S` seconds (counting a large repository's vectors costs
+        more than a search), and dropped when this object indexes, embeds or deletes."""
         names = list(dict.fromkeys(name for name in repos if name))
-        if not names:
-            return ()
-        return answer_warnings(self.reader.completeness(names), vectors=vectors)
+        now = time.monotonic()
+        stale = [
+            name
+            for name in names
+            if name not in self._completeness
+            or now - self._completeness[name][0] > COMPLETENESS_TTL_S
+        ]
+        if stale:
+            read = {state.repo: state for state in self.reader.completeness(stale)}
+            for name in stale:
+                self._completeness[name] = (now, read.get(name))
+        states = [self._completeness[name][1] for name in names]
+        return answer_warnings([s for s in states if s is not None], vectors=vectors)
 
     def related(
         self,

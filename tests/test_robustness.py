@@ -377,8 +377,9 @@ def test_search_warns_about_an_interrupted_index(
     with CodeGraph(cfg, client=graph, embedder=HashingEmbedder()) as code:
         assert code.search("a normal function", repo="partial").warnings == ()
         assert code.callers("fine", repo="partial").warnings == ()
-        GraphWriter(graph, "partial").start_run(str(root), "interrupted-run")  # as if killed
-        warned = code.search("a normal function", repo="partial")  # the same searcher
+    GraphWriter(graph, "partial").start_run(str(root), "interrupted-run")  # as if killed
+    with CodeGraph(cfg, client=graph, embedder=HashingEmbedder()) as code:
+        warned = code.search("a normal function", repo="partial")
         assert warned.hits
         (warning,) = warned.warnings
         assert (warning.kind, warning.repo) == ("incomplete", "partial")
