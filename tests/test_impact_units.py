@@ -21,6 +21,7 @@ from graphrag_code.impact.records import ChangedSymbol
 from graphrag_code.impact.sources import DiffSpec, read_changes
 from graphrag_code.impact.tests import affinity, run_order, runner_id
 from graphrag_code.impact.unified import looks_like_diff, old_text_from, parse_unified_diff
+from graphrag_code.languages import Hook
 from graphrag_code.languages.ecmascript.conventions import EcmaScriptConventions
 from graphrag_code.languages.ecmascript.parser import EcmaScriptParser
 from graphrag_code.languages.python.conventions import PythonConventions
@@ -579,7 +580,14 @@ def test_hooks_and_public_methods_say_code_outside_may_use_them(
 
 
 def test_hooks_are_a_table_each_language_declares() -> None:
-    assert ("_repr_*_", "IPython and Jupyter (a rich display hook)") in PYTHON.hooks
+    assert Hook("_repr_*_", "IPython and Jupyter (a rich display hook)") in PYTHON.hooks
+    # a hook names the kinds it applies to: a module function `handle` is no Django command
+    function = judge(_candidate("handle"), 0, PYTHON.hooks)
+    assert function is not None
+    assert function.confidence == 0.8
+    handle = judge(_candidate("handle", parent="Class", parent_name="Command"), 0, PYTHON.hooks)
+    assert handle is not None
+    assert handle.confidence == 0.3
     verdict = judge(_candidate("_repr_png_", parent="Class", parent_name="Plot"), 0)
     assert verdict is not None
     assert verdict.confidence == 0.95  # without the language's table: a private method

@@ -25,7 +25,7 @@ from fnmatch import fnmatchcase
 from ..errors import ConfigurationError
 from ..graph import GraphReader
 from ..graph.records import DeadCandidate
-from ..languages import language_named
+from ..languages import Hook, language_named
 from .records import DeadSymbol
 
 __all__ = ["dead_code", "judge"]
@@ -37,11 +37,13 @@ _ATTRIBUTES = frozenset({"property", "cached_property", "setter", "getter", "del
 _PUBLIC = "public: code outside the repository may use it"
 _HOOK_CONFIDENCE = 0.3  # as a decorator that may register it: a framework calls it by name
 
-Hooks = Sequence[tuple[str, str]]  # (fnmatch pattern over a name, who calls it)
 
-
-def _hook_caller(name: str, hooks: Hooks) -> str | None:
-    return next((caller for pattern, caller in hooks if fnmatchcase(name, pattern)), None)
+def _hook_caller(candidate: DeadCandidate, hooks: Sequence[Hook]) -> str | None:
+    kind = candidate.symbol.kind
+    return next(
+        (h.caller for h in hooks if kind in h.kinds and fnmatchcase(candidate.name, h.pattern)),
+        None,
+    )
 
 
 def _public(candidate: DeadCandidate) -> bool:
@@ -53,7 +55,7 @@ def _public(candidate: DeadCandidate) -> bool:
     return candidate.parent_kind == "Class" and not (candidate.parent_name or "_").startswith("_")
 
 
-def _hooks(language: str | None) -> Hooks:
+def _hooks(language: str | None) -> Sequence[Hook]:
     try:
         return language_named(language).hooks if language else ()
     except ConfigurationError:  # a language this version does not know
@@ -67,7 +69,7 @@ def _mentions(codes: Iterable[str]) -> Counter[str]:
     return counts
 
 
-def judge(candidate: DeadCandidate, mentions: int, hooks: Hooks = ()) -> DeadSymbol | None:
+def judge(candidate: DeadCandidate, mentions: int, hooks: Sequence[Hook] = ()) -> DeadSymbol | None:
     """The verdict on one candidate: None when it is live (an entry point, or reachable by
     dispatch or from a test), else how sure it is dead and why. `mentions`: how often its
     name appears in the repository besides its own definitions; `hooks`: its language's
@@ -98,7 +100,7 @@ def judge(candidate: DeadCandidate, mentions: int, hooks: Hooks = ()) -> DeadSym
             "though it " + ("is " + reason if reason.startswith("decorated") else reason)
         )
         confidence = min(confidence, 0.3 if weak[0].startswith("decorated") else 0.25)
-    caller = _hook_caller(candidate.name, hooks)
+    caller = _hook_caller(candidate, hooks)
     if caller is not None:
         reasons.append(f"{_PUBLIC}: a hook {caller} calls by its name")
         confidence = min(confidence, _HOOK_CONFIDENCE)
