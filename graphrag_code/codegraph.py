@@ -351,7 +351,8 @@ class CodeGraph:
     def explain(self, source: str, target: str, *, repo: str | None = None) -> CallExplanation:
         """Why `source` calls `target` (`.text` says it in words): by name, by a type, or
         through a value ("via the return value of `factory`", "via the dict `HANDLERS`")."""
-        return self.relations.explain(source, target, repo=repo)
+        result = self.relations.explain(source, target, repo=repo)
+        return replace(result, warnings=self.warnings([result.source.repo]))
 
     def entry_points(self, repo: str, *, limit: int = 20) -> EntryPoints:
         points = self.relations.entry_points(repo, limit=limit)
@@ -468,6 +469,7 @@ class CodeGraph:
         return TestsFor(
             subject=subject.qualified_name, targets=len(targets), tests=tests, truncated=truncated,
             coverage=coverage_use(self.reader, subject.repo, by_target, stale),
+            warnings=self.warnings([subject.repo]),
         )  # fmt: skip
 
     def import_coverage(

@@ -389,6 +389,7 @@ def test_search_warns_about_an_interrupted_index(
         assert code.callers("fine", repo="partial").warnings == (warning,)
         assert code.path("pkg.ok", "fine", repo="partial").warnings == (warning,)
         assert code.entry_points("partial").warnings == (warning,)
+        assert code.tests_for("fine", repo="partial").warnings == (warning,)
         assert code.build_context("a normal function", repo="partial").warnings == (warning,)
         (unknown,) = code.search("x", repo="nope").warnings
         assert unknown.kind == "unknown_repository"

@@ -213,8 +213,7 @@ def _tests_table(tests: list[TestToRun], console: Console, *, title: str) -> Non
 def _tests_for(args: argparse.Namespace, console: Console) -> int:
     with CodeGraph() as graph:
         result = graph.tests_for(args.name, repo=args.repo)
-        warnings = graph.warnings([args.repo] if args.repo else [])
-    print_warnings(warnings)
+    print_warnings(result.warnings)
     tests = result.tests[: args.limit]
     if args.json:
         print_json(
@@ -226,7 +225,7 @@ def _tests_for(args: argparse.Namespace, console: Console) -> int:
                 "total": len(result.tests),
                 "truncated": result.truncated,
                 "coverage": asdict(result.coverage) if result.coverage else None,
-                "warnings": [asdict(warning) for warning in warnings],
+                "warnings": [asdict(warning) for warning in result.warnings],
             },
         )
         return 0

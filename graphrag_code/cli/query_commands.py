@@ -242,6 +242,7 @@ def _path(args: argparse.Namespace, console: Console) -> int:
 def _explain(args: argparse.Namespace, console: Console) -> int:
     with CodeGraph() as graph:
         result = graph.explain(args.source, args.target, repo=args.repo)
+    print_warnings(result.warnings)
     if args.json:
         print_json(console, {**asdict(result), "text": result.text})
     else:
