@@ -14,7 +14,9 @@ Nothing connects in the constructor; the first call that needs Neo4j does.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
 
@@ -27,7 +29,14 @@ from .api import (
 )
 from .embedding import Embedder, make_embedder
 from .errors import InvalidArgumentError, RepositoryNotFoundError
-from .graph import GraphReader, Neo4jClient, RepositoryInfo
+from .graph import (
+    AnswerWarning,
+    Completeness,
+    GraphReader,
+    Neo4jClient,
+    RepositoryInfo,
+    answer_warnings,
+)
 from .graph.repositories import repository_statuses, require_repository
 from .impact import (
     CoverageImport,
@@ -70,7 +79,11 @@ from .retrieval.search import Reranker, Searcher, SearchOptions, SearchResult
 from .retrieval.units import FileRanking, Unit
 from .settings import Settings, load_settings
 
-__all__ = ["CodeGraph"]
+__all__ = ["COMPLETENESS_TTL_S", "CodeGraph"]
+
+COMPLETENESS_TTL_S = 10.0
+"""How long `CodeGraph.warnings` reuses a repository's completeness reading (as the MCP
+server's freshness readings, a burst of questions reads it once)."""
 
 
 class CodeGraph:
@@ -94,6 +107,8 @@ class CodeGraph:
         self.reranker = reranker
         self.chat = chat
         self._searcher: Searcher | None = None
+        # repository -> (when read, its completeness; None: not in the graph), for `warnings`
+        self._completeness: dict[str, tuple[float, Completeness | None]] = {}
         # threads sharing one CodeGraph: connect once, not once per thread
         self._connecting = threading.Lock()
         # incremental state stays in memory between index() calls of this object
@@ -150,6 +165,7 @@ class CodeGraph:
         `include_generated`. `keep_choices` reads what the last run of the repository read
         (its languages, generated files or not) in place of those two, as a refresh wants."""
         self._searcher = None  # repository sizes (candidate over-fetch) change with indexing
+        self._completeness.clear()
         return index_repository(
             path,
             repo,
@@ -177,6 +193,7 @@ class CodeGraph:
         after `index(embed=False)`, or to resume an interrupted run. `reembed` recomputes them
         all, as switching the embedding model needs (the old model's vectors are dropped)."""
         self._searcher = None  # a model switch changes what the vector leg can ask
+        self._completeness.clear()
         return embed_repository(
             repo,
             client=self.client,
@@ -207,6 +224,7 @@ class CodeGraph:
 
         def indexed(report: IngestReport) -> None:
             self._searcher = None  # as after `index`
+            self._completeness.clear()
             on_report(report)
 
         watch_repository(
@@ -230,6 +248,7 @@ class CodeGraph:
         when the graph holds none of that name); waits for a run indexing it, calling
         `on_wait` with a message."""
         self._searcher = None
+        self._completeness.clear()
         delete_repository(
             repo, client=self.client, settings=self.settings, on_wait=on_wait, store=self._store
         )
@@ -271,7 +290,31 @@ class CodeGraph:
         `unit="file"` ranks files by the evidence of all their hits in every leg (`"package"`:
         their folders); `files` tunes how (`FileRanking`)."""
         options = options or SearchOptions(k=k)
-        return self.searcher.search(question, repo=repo, options=options, unit=unit, files=files)
+        result = self.searcher.search(question, repo=repo, options=options, unit=unit, files=files)
+        repos = [repo] if repo is not None else [hit.repo for hit in result.hits]
+        found = self.warnings(repos, vectors=result.vectors_used)
+        return replace(result, warnings=result.warnings + found) if found else result
+
+    def warnings(self, repos: Iterable[str], *, vectors: bool = False) -> tuple[AnswerWarning, ...]:
+        """Why an answer drawn from `repos` may be incomplete: an interrupted indexing run,
+        and (`vectors`: for answers that used them) nodes without a vector. Every answer of
+        the CLI, the API and MCP carries these. At most one read per question: a reading is
+        reused for `COMPLETENESS_TTL_S` seconds (counting a large repository's vectors costs
+        more than a search), and dropped when this object indexes, embeds or deletes."""
+        names = list(dict.fromkeys(name for name in repos if name))
+        now = time.monotonic()
+        stale = [
+            name
+            for name in names
+            if name not in self._completeness
+            or now - self._completeness[name][0] > COMPLETENESS_TTL_S
+        ]
+        if stale:
+            read = {state.repo: state for state in self.reader.completeness(stale)}
+            for name in stale:
+                self._completeness[name] = (now, read.get(name))
+        states = [self._completeness[name][1] for name in names]
+        return answer_warnings([s for s in states if s is not None], vectors=vectors)
 
     def related(
         self,
@@ -287,9 +330,10 @@ class CodeGraph:
         `"dependencies"`, `"impact"`) of `name`, across repositories: `repo` filters the
         answers, `within` keeps the walk in the symbol's repository. Along certain edges
         unless `possible` (or unless nothing certain is found: `leaned_on="fallback"`)."""
-        return self.relations.related(
+        result = self.relations.related(
             relation, name, depth=depth, repo=repo, within=within, possible=possible
         )
+        return replace(result, warnings=self.warnings(result.repos))
 
     callers = RelationMethod("callers")
     callees = RelationMethod("callees")
@@ -300,15 +344,19 @@ class CodeGraph:
     def path(
         self, source: str, target: str, *, repo: str | None = None, within: bool = False
     ) -> PathResult:
-        return self.relations.path(source, target, repo=repo, within=within)
+        result = self.relations.path(source, target, repo=repo, within=within)
+        repos = [result.source.repo, result.target.repo] + [s.repo or "" for s in result.steps]
+        return replace(result, warnings=self.warnings(repos))
 
     def explain(self, source: str, target: str, *, repo: str | None = None) -> CallExplanation:
         """Why `source` calls `target` (`.text` says it in words): by name, by a type, or
         through a value ("via the return value of `factory`", "via the dict `HANDLERS`")."""
-        return self.relations.explain(source, target, repo=repo)
+        result = self.relations.explain(source, target, repo=repo)
+        return replace(result, warnings=self.warnings([result.source.repo]))
 
     def entry_points(self, repo: str, *, limit: int = 20) -> EntryPoints:
-        return self.relations.entry_points(repo, limit=limit)
+        points = self.relations.entry_points(repo, limit=limit)
+        return replace(points, warnings=self.warnings([repo]))
 
     def symbol(self, name: str, *, repo: str | None = None, candidates: int = 10) -> SymbolLookup:
         """The definition `name` refers to (signature, docstring, code, location), or the
@@ -334,7 +382,8 @@ class CodeGraph:
         if looks_like_diff(question):
             return self.review_context(question, max_tokens=max_tokens, repo=repo)
         result = self.search(question, repo=repo, k=max(max_hits, 10))
-        return assemble_context(self.client, result, max_tokens=max_tokens, max_hits=max_hits)
+        context = assemble_context(self.client, result, max_tokens=max_tokens, max_hits=max_hits)
+        return replace(context, warnings=result.warnings)
 
     def ask(
         self,
@@ -396,10 +445,12 @@ class CodeGraph:
         side = GraphSide(
             repo=name, root=info.root, head=info.head, updated=update, files_parsed=files_parsed
         )
-        return analyse_changes(
+        impact = analyse_changes(
             self.reader, name, changes, source=spec.label, graph=side,
             options=ImpactOptions(depth=depth, limit=limit, possible=possible),
         )  # fmt: skip
+        found = [str(warning) for warning in self.warnings([name])]
+        return replace(impact, warnings=impact.warnings + found) if found else impact
 
     def tests_for(self, symbol_or_path: str, *, repo: str | None = None) -> TestsFor:
         """The tests that exercise a symbol (a class: any of its methods) or the code of a
@@ -418,6 +469,7 @@ class CodeGraph:
         return TestsFor(
             subject=subject.qualified_name, targets=len(targets), tests=tests, truncated=truncated,
             coverage=coverage_use(self.reader, subject.repo, by_target, stale),
+            warnings=self.warnings([subject.repo]),
         )  # fmt: skip
 
     def import_coverage(

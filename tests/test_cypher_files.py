@@ -45,6 +45,7 @@ def _values(dimensions: int) -> dict[str, Any]:
     return {
         # repositories, nodes, names
         "repo": REPO,
+        "repos": [REPO],
         "repo_label": repo_label(REPO),
         "label": repo_label(REPO),
         "prefix": "code_embedding_",

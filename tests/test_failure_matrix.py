@@ -574,10 +574,20 @@ def test_an_interrupted_index_is_flagged_then_completed(matrix: Matrix) -> None:
     assert_clean(flagged)
     assert flagged.code == OK
     assert "warning: repository 'shop' is not completely indexed" in " ".join(flagged.err.split())
+    # callers said nothing, as table or JSON (issue 55): every answer warns now
+    table = matrix.run(COMMANDS["callers"])
+    assert table.code == OK, table.text
+    assert "warning: repository 'shop' is not completely indexed" in " ".join(table.err.split())
+    assert f"graphrag-code index {SHOP} --repo shop" in " ".join(table.err.split())
+    as_json = matrix.run([*COMMANDS["callers"], "--json"])
+    assert [(w["kind"], w["repo"]) for w in json.loads(as_json.out)["warnings"]] == [
+        ("incomplete", REPO)
+    ]
     finished = matrix.run(COMMANDS["index"])
     assert finished.code == OK, finished.text
     assert fingerprint(matrix.client) == matrix.fingerprint  # complete again, nothing lost
     assert matrix.run(COMMANDS["search"]).err == ""
+    assert json.loads(matrix.run([*COMMANDS["callers"], "--json"]).out)["warnings"] == []
 
 
 # -- in a real process --------------------------------------------------------------------------
@@ -789,9 +799,20 @@ def test_search_says_which_nodes_an_interrupted_embedding_left_without_vectors(
     assert warned.code == OK, warned.text
     nodes = matrix.fingerprint["nodes"]
     assert (
-        f"warning: 3 of the {nodes} nodes of repository 'shop' have no vector (embedding was "
-        "interrupted or skipped)" in " ".join(warned.err.split())
+        f"warning: only {nodes - 3} of the {nodes} code nodes of repository 'shop' have a "
+        "vector (an embedding run was interrupted)" in " ".join(warned.err.split())
     ), warned.err
+    as_json = json.loads(matrix.run([*COMMANDS["search"], "--json"]).out)
+    assert [w["kind"] for w in as_json["warnings"]] == ["vectors_partial"]
+    assert matrix.run(COMMANDS["callers"]).err == ""  # no vector in a callers answer
+    # none at all (`index --no-embeddings`): search says how to add them
+    matrix.client.write(
+        "MATCH (n:Code {repo: $repo}) REMOVE n.embedding, n.embedded_hash, n.embedded_model",
+        {"repo": REPO},
+    )
+    bare = " ".join(matrix.run(COMMANDS["context"]).err.split())
+    assert "repository 'shop' has no vectors" in bare
+    assert "run `graphrag-code embed --repo shop`" in bare
     assert matrix.run(COMMANDS["embed"]).code == OK
     assert matrix.run(COMMANDS["search"]).err == ""
     assert fingerprint(matrix.client) == matrix.fingerprint

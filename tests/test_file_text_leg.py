@@ -135,7 +135,8 @@ def test_a_graph_without_the_index_ranks_files_by_symbols_and_says_so(
         result = old.search("parse tokens of text", repo=REPO, unit="file")
     assert result.hits[0].path == "tinyparse/core.py"
     assert all(FILE_TEXT not in hit.ranks for hit in result.hits)
-    assert any("whole-file text index" in warning for warning in result.warnings)
+    assert [w.kind for w in result.warnings] == ["no_file_index"]
+    assert "whole-file text index" in result.warnings[0].text
     ensure_schema(
         session_client,
         SchemaConfig(dimensions=embedder.dimensions, model=embedder.name),

@@ -21,10 +21,12 @@ from graphrag_code.impact.records import ChangedSymbol
 from graphrag_code.impact.sources import DiffSpec, read_changes
 from graphrag_code.impact.tests import affinity, run_order, runner_id
 from graphrag_code.impact.unified import looks_like_diff, old_text_from, parse_unified_diff
+from graphrag_code.languages import Hook
 from graphrag_code.languages.ecmascript.conventions import EcmaScriptConventions
 from graphrag_code.languages.ecmascript.parser import EcmaScriptParser
 from graphrag_code.languages.python.conventions import PythonConventions
 from graphrag_code.languages.python.parser import PythonParser
+from graphrag_code.languages.python.plugin import PYTHON
 from graphrag_code.location import Location
 from graphrag_code.model import ParsedFile, Resolution
 
@@ -524,10 +526,11 @@ def test_exercising_agrees_with_a_path_by_path_reference_on_random_graphs() -> N
 
 
 def _candidate(
-    name: str, *, entries: tuple[str, ...] = (), parent: str = "Module"
+    name: str, *, entries: tuple[str, ...] = (), parent: str = "Module", parent_name: str = "m"
 ) -> DeadCandidate:
-    symbol = SymbolRef(f"r:m.{name}", f"m.{name}", "Function", "r", Location("m.py", 1, 2))
-    return DeadCandidate(symbol, name, "python", entries, (), parent, "m", (), None)
+    kind = "Method" if parent == "Class" else "Function"
+    symbol = SymbolRef(f"r:m.{name}", f"m.{name}", kind, "r", Location("m.py", 1, 2))
+    return DeadCandidate(symbol, name, "python", entries, (), parent, parent_name, (), None)
 
 
 @pytest.mark.parametrize(
@@ -545,6 +548,49 @@ def test_dead_code_confidence_weighs_what_the_graph_cannot_see(
 ) -> None:
     verdict = judge(_candidate(name, entries=entries), mentions)
     assert (verdict.confidence if verdict else None) == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "parent", "parent_name", "expected", "public"),
+    [
+        # rich's IPython hook was .95 and its public methods .90 with no caveat (issue 55)
+        ("_repr_mimebundle_", "Class", "JupyterMixin", 0.3, True),
+        ("_ipython_display_", "Class", "Widget", 0.3, True),
+        ("get_queryset", "Class", "OrderView", 0.3, True),
+        ("clean_email", "Class", "SignupForm", 0.3, True),
+        ("pytest_configure", "Module", "m", 0.3, True),
+        ("print_exception", "Class", "Console", 0.8, True),  # a public class's method
+        ("add_section", "Class", "_Private", 0.9, False),  # a private class's method
+        ("_helper", "Class", "Console", 0.95, False),
+        ("helper", "Function", "outer", 0.9, False),  # nested: not reachable from outside
+        ("_repr_html", "Class", "Console", 0.95, False),  # not the hook's name
+    ],
+)  # fmt: skip
+def test_hooks_and_public_methods_say_code_outside_may_use_them(
+    name: str, parent: str, parent_name: str, expected: float, public: bool
+) -> None:
+    candidate = _candidate(name, parent=parent, parent_name=parent_name)
+    verdict = judge(candidate, 0, PYTHON.hooks)
+    assert verdict is not None
+    assert verdict.confidence == expected
+    caveats = [r for r in verdict.reasons if r.startswith("public: code outside")]
+    assert len(caveats) == public, verdict.reasons
+    if expected == 0.3:
+        assert "calls by its name" in caveats[0]
+
+
+def test_hooks_are_a_table_each_language_declares() -> None:
+    assert Hook("_repr_*_", "IPython and Jupyter (a rich display hook)") in PYTHON.hooks
+    # a hook names the kinds it applies to: a module function `handle` is no Django command
+    function = judge(_candidate("handle"), 0, PYTHON.hooks)
+    assert function is not None
+    assert function.confidence == 0.8
+    handle = judge(_candidate("handle", parent="Class", parent_name="Command"), 0, PYTHON.hooks)
+    assert handle is not None
+    assert handle.confidence == 0.3
+    verdict = judge(_candidate("_repr_png_", parent="Class", parent_name="Plot"), 0)
+    assert verdict is not None
+    assert verdict.confidence == 0.95  # without the language's table: a private method
 
 
 @pytest.mark.parametrize(

@@ -308,6 +308,9 @@ def test_token_guard_on_questions_and_answers(server_env: dict[str, str]) -> Non
         answer = structured(impact)
         assert answer["omitted"] > 0
         assert f"… {answer['omitted']} more left out to fit the answer budget" in body
+        assert "(ask with depth=5" in body  # fewer hops than asked, never the same (issue 55)
+        shallow = await client.call_tool("impact", {"target": "shop.models", "depth": 1})
+        assert "depth=" not in text(shallow)
         assert len(body.split()) < 200  # the budget is 150 tokens (plus one item at least)
         kept = answer["result"]["certain"] + answer["result"]["possible"]
         assert kept

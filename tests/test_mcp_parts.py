@@ -10,13 +10,22 @@ from typing import Any
 
 import anyio
 import pytest
+from mcp import Client
+from mcp_types import TextContent
 
+from graphrag_code.codegraph import CodeGraph
+from graphrag_code.embedding import HashingEmbedder
 from graphrag_code.errors import InvalidArgumentError
+from graphrag_code.graph import SymbolRef
+from graphrag_code.location import Location
 from graphrag_code.mcp.confine import check_write, resolve_folder, write_roots
 from graphrag_code.mcp.freshness import Freshness, changed_since, describe_freshness
-from graphrag_code.mcp.guard import check_name, check_question, cut_text, fit_lines
+from graphrag_code.mcp.guard import check_name, check_question, cut_text, fit_lines, narrowing_hint
 from graphrag_code.mcp.options import ServerOptions
-from graphrag_code.mcp.server import BearerTokenGuard
+from graphrag_code.mcp.render import relation_hint, relations_notes
+from graphrag_code.mcp.server import BearerTokenGuard, build_server
+from graphrag_code.retrieval.relations import Related, RelationsResult
+from graphrag_code.settings import Settings
 
 
 def test_questions_over_the_limit_are_refused_with_the_numbers() -> None:
@@ -158,3 +167,73 @@ def test_client_paths_are_resolved_before_the_check(tmp_path: Path) -> None:
         write_roots([tmp_path / "missing"])
     with pytest.raises(InvalidArgumentError, match="write roots without allow_write"):
         ServerOptions(write_roots=roots)
+
+
+def test_unknown_arguments_are_tool_errors_that_name_the_valid_ones() -> None:
+    """`diff_impact` with `revision` (for `revisions`) reviewed the working tree and answered
+    "0 changed symbol(s) … risk low" (issue 55). Refused before anything runs, so no Neo4j:
+    the SDK's own client, in process."""
+    graph = CodeGraph(Settings(embedder="hashing"), embedder=HashingEmbedder())
+    server = build_server(graph, ServerOptions(allow_write=True))
+
+    async def main() -> None:
+        async with Client(server) as client:
+            for tool in (await client.list_tools()).tools:
+                assert tool.input_schema["additionalProperties"] is False, tool.name
+            wrong = await client.call_tool("diff_impact", {"revision": "HEAD~1..HEAD"})
+            assert wrong.is_error
+            text = "".join(block.text for block in wrong.content if isinstance(block, TextContent))
+            assert text == (
+                "diff_impact takes no argument 'revision' (did you mean 'revisions'?): nothing "
+                "was done. Its arguments: depth, patch, possible, repo, revisions, staged"
+            )
+            assert wrong.structured_content is not None
+            assert wrong.structured_content["error"] == "InvalidArgumentError"
+            assert "revisions" in wrong.structured_content["candidates"]
+            # the relation tools, made from their definitions, and the write tools too
+            for tool, arguments in (
+                ("callers", {"symbol": "f", "dept": 2, "zzz": 1}),
+                ("index", {"path": "/nowhere", "name": "x"}),
+            ):
+                refused = await client.call_tool(tool, arguments)
+                assert refused.is_error
+                assert refused.structured_content is not None
+                assert refused.structured_content["error"] == "InvalidArgumentError"
+            many = await client.call_tool("callers", {"symbol": "f", "dept": 2, "zzz": 1})
+            assert "'dept' (did you mean 'depth'?), 'zzz'" in str(many.content[0])
+
+    anyio.run(main)
+
+
+def test_a_cut_answer_proposes_what_would_shorten_it_never_what_was_asked() -> None:
+    """A depth-1 answer was cut with "(ask with depth 1)" (issue 55)."""
+    assert narrowing_hint(depth=1) == "ask a narrower question"
+    assert narrowing_hint(depth=3, within=False) == "ask with depth=2 or within=true"
+    assert narrowing_hint(fewer=("k", 7)) == "ask with k=7"
+    assert narrowing_hint(fewer=("k", 0), depth=1, narrower="a method") == "ask with a method"
+
+    subject = SymbolRef("shop:a.f", "a.f", "Function", "shop", Location("a.py", 1, 2))
+
+    def related(name: str, repo: str, certain: bool = True) -> Related:
+        return Related(
+            f"{repo}:{name}", name, "Function", Location("b.py", 1, 2), 1, "CALLS", "exact",
+            certain, (name,), repo=repo,
+        )  # fmt: skip
+
+    home = RelationsResult(subject, "callers", [related("b.g", "shop")], [], truncated=False)
+    at_depth_1 = relation_hint(home, 1, within=False, possible=True)
+    assert "depth" not in at_depth_1  # the depth asked: it cannot help
+    assert "within" not in at_depth_1  # every answer is in the subject's repository
+    assert "possible" not in at_depth_1  # none was shown
+    assert at_depth_1 == "ask with a narrower subject: a method, not its class or module"
+    wide = RelationsResult(
+        subject, "callers", [related("b.g", "shop")], [related("c.h", "lib", certain=False)],
+        truncated=True,
+    )  # fmt: skip
+    hint = relation_hint(wide, 2, within=False, possible=True)
+    assert hint.startswith("ask with depth=1, within=true, possible=false or a narrower")
+    (note,) = relations_notes(wide, 1, within=True, possible=False)
+    assert note == (
+        "the walk hit a size cap at depth 1: more exist (ask with a narrower subject: a "
+        "method, not its class or module)"
+    )

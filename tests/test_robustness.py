@@ -376,12 +376,24 @@ def test_search_warns_about_an_interrupted_index(
     api.index_repository(root, "partial", client=graph, settings=cfg, embedder=HashingEmbedder())
     with CodeGraph(cfg, client=graph, embedder=HashingEmbedder()) as code:
         assert code.search("a normal function", repo="partial").warnings == ()
-        GraphWriter(graph, "partial").start_run(str(root), "interrupted-run")  # as if killed
-        code._searcher = None  # a new searcher reads the statuses again
+        assert code.callers("fine", repo="partial").warnings == ()
+    GraphWriter(graph, "partial").start_run(str(root), "interrupted-run")  # as if killed
+    with CodeGraph(cfg, client=graph, embedder=HashingEmbedder()) as code:
         warned = code.search("a normal function", repo="partial")
         assert warned.hits
-        assert "not completely indexed" in warned.warnings[0]
-        assert "no repository 'nope'" in code.search("x", repo="nope").warnings[0]
+        (warning,) = warned.warnings
+        assert (warning.kind, warning.repo) == ("incomplete", "partial")
+        assert "not completely indexed" in warning.text
+        assert f"graphrag-code index {root} --repo partial" in warning.text
+        # every answer about the repository says so, not only search (issue 55)
+        assert code.callers("fine", repo="partial").warnings == (warning,)
+        assert code.path("pkg.ok", "fine", repo="partial").warnings == (warning,)
+        assert code.entry_points("partial").warnings == (warning,)
+        assert code.tests_for("fine", repo="partial").warnings == (warning,)
+        assert code.build_context("a normal function", repo="partial").warnings == (warning,)
+        (unknown,) = code.search("x", repo="nope").warnings
+        assert unknown.kind == "unknown_repository"
+        assert "no repository 'nope'" in unknown.text
 
 
 def test_state_and_data_files_are_private(

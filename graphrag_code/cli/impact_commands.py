@@ -225,6 +225,7 @@ def _tests_for(args: argparse.Namespace, console: Console) -> int:
 
     with open_graph() as graph:
         result = graph.tests_for(args.name, repo=args.repo)
+    print_warnings(result.warnings)
     tests = result.tests[: args.limit]
     if args.json:
         print_json(
@@ -236,6 +237,7 @@ def _tests_for(args: argparse.Namespace, console: Console) -> int:
                 "total": len(result.tests),
                 "truncated": result.truncated,
                 "coverage": asdict(result.coverage) if result.coverage else None,
+                "warnings": [asdict(warning) for warning in result.warnings],
             },
         )
         return 0
@@ -257,6 +259,7 @@ def _untested(args: argparse.Namespace, console: Console) -> int:
 
     with open_graph() as graph:
         found = graph.untested(args.repo, limit=args.limit)
+        print_warnings(graph.warnings([args.repo]))  # stderr: the JSON stays a list
     if args.json:
         print_json(console, [asdict(u) for u in found])
         return 0
@@ -276,6 +279,7 @@ def _dead_code(args: argparse.Namespace, console: Console) -> int:
         raise InvalidArgumentError("--min-confidence must lie between 0 and 1")
     with open_graph() as graph:
         found = graph.dead_code(args.repo, min_confidence=args.min_confidence)[: args.limit]
+        print_warnings(graph.warnings([args.repo]))  # stderr: the JSON stays a list
     if args.json:
         print_json(console, [asdict(d) for d in found])
         return 0

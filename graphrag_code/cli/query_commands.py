@@ -21,6 +21,8 @@ from .output import print_json
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from ..graph import AnswerWarning
+
 __all__ = ["register"]
 
 
@@ -96,10 +98,11 @@ def register(commands: Any) -> None:
     entry.set_defaults(handler=_entry_points)
 
 
-def print_warnings(warnings: Sequence[str]) -> None:
-    """Warnings go to stderr, so `--json` output stays parseable."""
+def print_warnings(warnings: Sequence[AnswerWarning | str]) -> None:
+    """Warnings go to stderr, so `--json` output stays parseable (where they are records
+    under `warnings` too)."""
     for warning in warnings:
-        SafeConsole(stderr=True).print(Text.assemble(("warning: ", "yellow"), warning))
+        SafeConsole(stderr=True).print(Text.assemble(("warning: ", "yellow"), str(warning)))
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -139,7 +142,7 @@ def _search(args: argparse.Namespace, console: Console) -> int:
                 "seeds": result.seeds,
                 "timings_ms": result.timings_ms,
                 "hits": [asdict(hit) for hit in result.hits],
-                "warnings": list(result.warnings),
+                "warnings": [asdict(warning) for warning in result.warnings],
             },
         )
         return 0
@@ -173,6 +176,7 @@ def _relation(args: argparse.Namespace, console: Console) -> int:
             args.relation, args.name, depth=args.depth, repo=args.repo, within=args.within,
             possible=args.possible,
         )  # fmt: skip
+    print_warnings(result.warnings)
     if args.json:
         print_json(console, asdict(result))
         return 0
@@ -224,6 +228,7 @@ def _relation(args: argparse.Namespace, console: Console) -> int:
 def _path(args: argparse.Namespace, console: Console) -> int:
     with open_graph() as graph:
         result = graph.path(args.source, args.target, repo=args.repo, within=args.within)
+    print_warnings(result.warnings)
     if args.json:
         print_json(console, asdict(result))
         return 0
@@ -252,6 +257,7 @@ def _path(args: argparse.Namespace, console: Console) -> int:
 def _explain(args: argparse.Namespace, console: Console) -> int:
     with open_graph() as graph:
         result = graph.explain(args.source, args.target, repo=args.repo)
+    print_warnings(result.warnings)
     if args.json:
         print_json(console, {**asdict(result), "text": result.text})
     else:
@@ -262,7 +268,7 @@ def _explain(args: argparse.Namespace, console: Console) -> int:
 def _context(args: argparse.Namespace, console: Console) -> int:
     with open_graph() as graph:
         context = graph.build_context(args.question, max_tokens=args.max_tokens, repo=args.repo)
-        print_warnings(graph.searcher.warnings(args.repo))
+    print_warnings(context.warnings)
     if args.json:
         print_json(
             console,
@@ -271,6 +277,7 @@ def _context(args: argparse.Namespace, console: Console) -> int:
                 "tokens": context.tokens,
                 "truncated": context.truncated,
                 "items": [asdict(item) for item in context.items],
+                "warnings": [asdict(warning) for warning in context.warnings],
             },
         )
         return 0
@@ -289,7 +296,7 @@ def _ask(args: argparse.Namespace, console: Console) -> int:
     with open_graph() as graph:
         chat = OpenAIChat(args.model or graph.settings.openai_chat_model)
         answer = graph.ask(args.question, repo=args.repo, max_tokens=args.max_tokens, chat=chat)
-        print_warnings(graph.searcher.warnings(args.repo))
+    print_warnings(answer.context.warnings)
     if args.json:
         print_json(
             console,
@@ -301,6 +308,7 @@ def _ask(args: argparse.Namespace, console: Console) -> int:
                 "enough_context": answer.enough_context,
                 "model": answer.model,
                 "context": [item.citation for item in answer.context.items],
+                "warnings": [asdict(warning) for warning in answer.context.warnings],
             },
         )
         return 0
@@ -319,6 +327,7 @@ def _entry_points(args: argparse.Namespace, console: Console) -> int:
 
     with open_graph() as graph:
         points = graph.entry_points(args.repo, limit=args.limit)
+    print_warnings(points.warnings)
     if args.json:
         print_json(console, asdict(points))
         return 0

@@ -9,6 +9,7 @@ writer    `GraphWriter`: batched `UNWIND … MERGE` of one repository's rows
 reader    `GraphReader`: every read of retrieval, the CLI and the integrations, typed
 vectors   `VectorStore`: the reads and writes of the embedding stage
 records   the frozen records the readers return
+completeness  how completely a repository is indexed: the warnings answers carry
 
 Only this package imports `queries` (an import-linter contract, `.importlinter`): everything
 else runs Cypher through the objects below. `hop_bound` is exported for the depth settings
@@ -17,6 +18,13 @@ users pass to searches and relationship walks.
 
 from .capabilities import ServerCapabilities, VectorSearchForm
 from .client import Neo4jClient
+from .completeness import (
+    VECTOR_KINDS,
+    AnswerWarning,
+    Completeness,
+    WarningKind,
+    answer_warnings,
+)
 from .queries import hop_bound
 from .reader import Direction, GraphReader
 from .records import (
@@ -53,7 +61,10 @@ from .vectors import VectorStore
 from .writer import GraphWriter
 
 __all__ = [
+    "VECTOR_KINDS",
+    "AnswerWarning",
     "CallEdge",
+    "Completeness",
     "ContextNode",
     "Definition",
     "Direction",
@@ -72,6 +83,8 @@ __all__ = [
     "SymbolRef",
     "VectorSearchForm",
     "VectorStore",
+    "WarningKind",
+    "answer_warnings",
     "check_fulltext_index",
     "check_vector_index",
     "ensure_repository_text_index",

@@ -20,6 +20,7 @@ from ..model import Resolution
 from ..text import indented_code
 from .capabilities import VectorSearchForm
 from .client import Neo4jClient
+from .completeness import Completeness
 from .queries import load_query, paste_identifier, replace_block
 from .records import (
     CallEdge,
@@ -148,6 +149,15 @@ class GraphReader:
         share of the indexes)."""
         rows = self.client.read(load_query("search/repository_sizes"))
         return {row["repo"]: RepositorySize(row["nodes"], row["vectors"]) for row in rows}
+
+    def completeness(self, repos: Sequence[str]) -> list[Completeness]:
+        """Each of `repos` the graph holds: its last run's status, folder, nodes and vectors
+        (one read over the repositories' own nodes, for the warnings of an answer)."""
+        rows = self.client.read(load_query("relations/completeness"), {"repos": list(repos)})
+        return [
+            Completeness(row["repo"], row["status"], row["nodes"], row["vectors"], row["root"])
+            for row in rows
+        ]
 
     # -- relations -----------------------------------------------------------------------------
     def resolve_symbol(
@@ -348,6 +358,7 @@ class GraphReader:
                     (count["language"] or "unknown", count["kind"] or "unknown"): count["nodes"]
                     for count in row["counts"]
                 },
+                vectors=sum(int(count["vectors"] or 0) for count in row["counts"]),
             )
             for row in rows
         ]

@@ -12,6 +12,7 @@ from datetime import datetime
 
 from ..location import Location
 from ..model import POSSIBLE_TIERS
+from .completeness import Completeness
 
 __all__ = [
     "CallEdge",
@@ -250,7 +251,8 @@ class RepositoryInfo:
 
     `status` is "complete", or "indexing" while a run is under way or after one was
     interrupted; `head` the git commit indexed (None outside git); `root` the folder indexed,
-    on the machine that indexed it. `nodes` counts code nodes by (language, kind)."""
+    on the machine that indexed it. `nodes` counts code nodes by (language, kind); `vectors`
+    how many of them have a vector (None: not read)."""
 
     name: str
     root: str | None
@@ -260,6 +262,14 @@ class RepositoryInfo:
     files: int
     symbols: int
     nodes: dict[tuple[str, str], int]
+    vectors: int | None = None
+
+    @property
+    def completeness(self) -> Completeness:
+        """Its run's status and vector coverage, as `answer_warnings` reads them."""
+        return Completeness(
+            self.name, self.status, sum(self.nodes.values()), self.vectors, self.root
+        )
 
     @property
     def languages(self) -> dict[str, int]:

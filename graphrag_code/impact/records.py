@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Literal
 
+from ..graph import AnswerWarning
 from ..location import Location
 from .changes import ChangeKind
 
@@ -198,6 +199,7 @@ class TestsFor:
     # matches are not listed (`impact.tests.reaching_tests`)
     truncated: bool = False
     coverage: CoverageUse | None = None  # None: no coverage imported
+    warnings: tuple[AnswerWarning, ...] = ()  # `CodeGraph` adds them
 
 
 @dataclass(frozen=True)

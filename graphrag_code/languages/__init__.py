@@ -11,6 +11,7 @@ property; language folders never import each other.
 
 from __future__ import annotations
 
+from .base import Hook
 from .registry import (
     LANGUAGES,
     Language,
@@ -31,6 +32,7 @@ from .registry import (
 
 __all__ = [
     "LANGUAGES",
+    "Hook",
     "Language",
     "Linker",
     "dispatch_stored",

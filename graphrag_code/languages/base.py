@@ -18,8 +18,8 @@ from .layout import SourceLayout
 from .manifests import ManifestReader, PackageNamer, no_packages
 
 __all__ = [
-    "DerivedRule", "Language", "ModuleGuess", "ModuleNamer", "block_comment", "looks_like_test",
-    "module_by_path", "runs_only_when_called",
+    "DerivedRule", "Hook", "Language", "ModuleGuess", "ModuleNamer", "block_comment",
+    "looks_like_test", "module_by_path", "runs_only_when_called",
 ]  # fmt: skip
 
 ModuleNamer = Callable[[list[str], frozenset[str], str | None], dict[str, ModuleName]]
@@ -37,6 +37,16 @@ DerivedRule = Callable[[str, FileEnds, frozenset[str]], str | None]
 TestRunnerId = Callable[[str, str, str | None], str]
 """A file's path, its ends (`FileEnds`) and every path the walk found -> why the file is
 built from others the tree holds (a bundle, declarations beside their code), or None."""
+
+
+@dataclass(frozen=True)
+class Hook:
+    """A name a framework or protocol calls by convention, not by a call the graph sees
+    (IPython's `_repr_html_`): dead code calls such code public, with a low confidence."""
+
+    pattern: str  # `fnmatch` over a symbol's own name: "_repr_*_"
+    caller: str  # who calls it: "IPython and Jupyter (a rich display hook)"
+    kinds: frozenset[str] = frozenset({"Method"})  # the node kinds it names
 
 
 def module_by_path(path: str, neighbours: Mapping[str, str]) -> ModuleName:
@@ -122,3 +132,5 @@ class Language:
     # how its tests are run, one at a time; None: pytest's `path::Class::test` (Python), the
     # file for a test that is a whole file (Jest, Vitest, Mocha)
     runner_id: TestRunnerId | None = None
+    # names its frameworks and protocols call by convention (dead code: public, low confidence)
+    hooks: tuple[Hook, ...] = ()

@@ -9,6 +9,7 @@
     freshness which commit was indexed, when, and what changed on disk since
     overview  the repository overview resource
     watcher   --watch: re-index one repository as its files change
+    strict    tools that refuse arguments they do not take
     server    build_server(), serve_stdio(), serve_http() (with BearerTokenGuard)
 
 Built on the official `mcp` Python SDK (its `MCPServer`).

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from ..graph import Definition, EntryPoint, SymbolRef
+from ..graph import AnswerWarning, Definition, EntryPoint, SymbolRef
 from ..impact import DiffImpact, TestsFor
 from ..location import Location
 from ..retrieval.context import ContextItem
@@ -41,7 +41,7 @@ class SearchAnswer:
     question: str
     intent: str  # callers, callees, impact, importers, dependencies, trace, definition, concept
     hits: list[Hit]
-    warnings: list[str]
+    warnings: list[AnswerWarning]  # also under each repository's `freshness`
     freshness: list[Freshness]
     omitted: int = 0
 

@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Literal
 
-from ..graph import RepositoryInfo
+from ..graph import AnswerWarning, RepositoryInfo, answer_warnings
 from ..ingest.watch import changed_since
 
 __all__ = [
@@ -46,6 +46,9 @@ class Freshness:
     # watcher is indexing what changed before it started; None: no watcher
     watcher: WatcherState | None = None
     watch_error: str | None = None  # why the watcher stopped, if it did
+    # an interrupted run, nodes without vectors (`answer_warnings`); answers that use no
+    # vectors show only the first kind
+    warnings: tuple[AnswerWarning, ...] = ()
 
 
 def _age(when: datetime, now: datetime) -> str:
@@ -66,7 +69,7 @@ def describe_freshness(fresh: Freshness, now: datetime | None = None) -> str:
     if fresh.indexed_at is not None:
         stamp = fresh.indexed_at.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
         parts.append(f"indexed {stamp} ({_age(fresh.indexed_at, now)})")
-    if fresh.status != "complete":
+    if fresh.status != "complete" and not fresh.warnings:  # else a warning line says so
         parts.append(f"last indexing run {fresh.status}: the graph may miss files")
     line = f"{fresh.repo}: " + ", ".join(parts)
     if fresh.changed_files is None:
@@ -153,6 +156,7 @@ class FreshnessTracker:
             changed_sample=() if changes is None else changes[1],
             watcher=self._watcher_state(info.name),
             watch_error=self.watch_error if info.name == self.watched else None,
+            warnings=answer_warnings([info.completeness], vectors=True),
         )
         with self._lock:
             self._readings[info.name] = _Reading(time.monotonic(), value)

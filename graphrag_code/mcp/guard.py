@@ -13,7 +13,14 @@ from collections.abc import Sequence
 from ..errors import InvalidArgumentError
 from ..retrieval.context import estimate_tokens
 
-__all__ = ["check_name", "check_question", "cut_text", "estimate_tokens", "fit_lines"]
+__all__ = [
+    "check_name",
+    "check_question",
+    "cut_text",
+    "estimate_tokens",
+    "fit_lines",
+    "narrowing_hint",
+]
 
 
 def check_question(text: str, *, limit: int) -> str:
@@ -68,3 +75,32 @@ def cut_text(text: str, *, budget: int) -> tuple[str, int]:
         if used > budget:
             return "\n".join(lines[:index]), len(lines) - index
     return text, 0
+
+
+def narrowing_hint(
+    *,
+    fewer: tuple[str, int] | None = None,
+    depth: int | None = None,
+    within: bool | None = None,
+    possible: bool = False,
+    narrower: str | None = None,
+) -> str:
+    """How to ask for a shorter answer once one was cut: only what would shorten it, never
+    what was asked already (a depth-1 answer said "ask with depth 1": issue 55). `fewer` is
+    a count argument and the items that fitted (`("k", 7)`); `within` False proposes staying
+    in one repository (pass it only when the answer left it); `possible` proposes dropping
+    the possible edges; `narrower` a narrower subject."""
+    ways: list[str] = []
+    if fewer is not None and fewer[1] >= 1:
+        ways.append(f"{fewer[0]}={fewer[1]}")
+    if depth is not None and depth > 1:
+        ways.append(f"depth={depth - 1}")
+    if within is False:
+        ways.append("within=true")
+    if possible:
+        ways.append("possible=false")
+    if narrower:
+        ways.append(narrower)
+    if not ways:
+        return "ask a narrower question"
+    return "ask with " + (ways[0] if len(ways) == 1 else ", ".join(ways[:-1]) + " or " + ways[-1])

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import RepositoryNotFoundError
 from .freshness import describe_freshness
-from .render import entry_point_line
+from .render import entry_point_line, warning_lines
 
 if TYPE_CHECKING:
     from .tools import GraphTools
@@ -27,7 +27,7 @@ def repository_overview(tools: GraphTools, repo: str) -> str:
     points = tools.graph.entry_points(repo, limit=_TOP)
     lines = [f"# {repo}", ""]
     for fresh in tools.tracker.of([repo]):
-        lines += [describe_freshness(fresh), ""]
+        lines += [*warning_lines(fresh.warnings), describe_freshness(fresh), ""]
     lines.append(f"{info.files} files, {info.symbols} symbols.")
     lines += ["", "| language | files | classes | functions | methods |", "|---|---|---|---|---|"]
     for language, files in info.languages.items():

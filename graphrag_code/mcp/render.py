@@ -5,24 +5,28 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..graph import Definition, EntryPoint, PathStep, SymbolRef
+from ..graph import VECTOR_KINDS, AnswerWarning, Definition, EntryPoint, PathStep, SymbolRef
 from ..impact import Affected, ChangedSymbol, TestToRun
 from ..retrieval.relations import Related, RelationsResult
 from ..retrieval.search import Hit
 from .freshness import Freshness, describe_freshness
+from .guard import narrowing_hint
 
 __all__ = [
     "affected_line",
     "changed_line",
     "entry_point_line",
     "freshness_lines",
+    "freshness_warnings",
     "hit_line",
     "path_lines",
     "related_line",
+    "relation_hint",
     "relations_notes",
     "symbol_lines",
     "symbol_ref",
     "test_line",
+    "warning_lines",
 ]
 
 _MAX_LINES_SHOWN = 5  # call-site lines per edge
@@ -57,7 +61,28 @@ def related_line(related: Related, home: str | None = None) -> str:
     return line
 
 
-def relations_notes(result: RelationsResult, depth: int) -> list[str]:
+_NARROWER_SUBJECT = "a narrower subject: a method, not its class or module"
+
+
+def relation_hint(
+    result: RelationsResult, depth: int, *, within: bool = True, possible: bool = False
+) -> str:
+    """How to ask for fewer answers of a relation than `result` holds (`narrowing_hint`):
+    staying in the subject's repository only where the answer left it, dropping possible
+    edges only where some were asked for and shown."""
+    home = result.subject.repo
+    left = any(r.repo not in (None, home) for r in result.certain + result.possible)
+    return narrowing_hint(
+        depth=depth,
+        within=within or not left,
+        possible=possible and bool(result.possible),
+        narrower=_NARROWER_SUBJECT,
+    )
+
+
+def relations_notes(
+    result: RelationsResult, depth: int, *, within: bool = True, possible: bool = False
+) -> list[str]:
     """What the lists do not show: unresolved call sites, possible callers no edge records,
     a walk cut short."""
     notes: list[str] = []
@@ -77,9 +102,8 @@ def relations_notes(result: RelationsResult, depth: int) -> list[str]:
             f"{short!r} and might call it: {shown}" + (f"; and {more} more" if more > 0 else "")
         )
     if result.truncated:
-        notes.append(
-            f"the walk hit a size cap at depth {depth}: more exist (ask with a smaller depth)"
-        )
+        hint = relation_hint(result, depth, within=within, possible=possible)
+        notes.append(f"the walk hit a size cap at depth {depth}: more exist ({hint})")
     return notes
 
 
@@ -137,10 +161,28 @@ def symbol_lines(definition: Definition) -> list[str]:
     return lines
 
 
-def freshness_lines(freshness: Sequence[Freshness]) -> list[str]:
+def freshness_lines(freshness: Sequence[Freshness], *, vectors: bool = False) -> list[str]:
+    """A warning line for each way a repository is incomplete (missing vectors only for
+    answers that used them: `vectors`), then one freshness line."""
     if not freshness:
         return []
-    return ["graph freshness: " + "; ".join(describe_freshness(f) for f in freshness)]
+    line = "graph freshness: " + "; ".join(describe_freshness(f) for f in freshness)
+    return [*warning_lines(freshness_warnings(freshness, vectors=vectors)), line]
+
+
+def freshness_warnings(
+    freshness: Sequence[Freshness], *, vectors: bool = False
+) -> list[AnswerWarning]:
+    return [
+        warning
+        for fresh in freshness
+        for warning in fresh.warnings
+        if vectors or warning.kind not in VECTOR_KINDS
+    ]
+
+
+def warning_lines(warnings: Sequence[AnswerWarning]) -> list[str]:
+    return [f"warning: {warning.text}" for warning in warnings]
 
 
 def changed_line(change: ChangedSymbol) -> str:

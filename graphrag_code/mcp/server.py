@@ -21,6 +21,7 @@ from ..text import printable
 from .freshness import FreshnessTracker
 from .options import ServerOptions, check_http_bind
 from .overview import repository_overview
+from .strict import strict_tool
 from .tools import READ_TOOLS, WRITE_TOOLS, GraphTools
 from .watcher import RepositoryWatcher
 
@@ -56,19 +57,17 @@ def build_server(
     overview resource per repository. Nothing connects until the first call."""
     tracker = tracker or FreshnessTracker(graph.repositories, ttl_s=options.freshness_ttl_s)
     tools = GraphTools(graph, options, tracker)
+    names = READ_TOOLS + (WRITE_TOOLS if options.allow_write else ())
     server: MCPServer[Any] = MCPServer(
         "graphrag-code",
         instructions=_INSTRUCTIONS,
         version=_version(),
         log_level="WARNING",
+        tools=[
+            strict_tool(getattr(tools, name), name, _WRITES if name in WRITE_TOOLS else _READ_ONLY)
+            for name in names
+        ],
     )
-    names = READ_TOOLS + (WRITE_TOOLS if options.allow_write else ())
-    for name in names:
-        server.add_tool(
-            getattr(tools, name),
-            name=name,
-            annotations=_WRITES if name in WRITE_TOOLS else _READ_ONLY,
-        )
 
     @server.resource(
         "graphrag-code://repositories/{repo}",

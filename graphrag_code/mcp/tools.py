@@ -53,20 +53,30 @@ from .answers import (
 )
 from .confine import check_write, resolve_folder
 from .freshness import Freshness, FreshnessTracker
-from .guard import check_name, check_question, cut_text, estimate_tokens, fit_lines
+from .guard import (
+    check_name,
+    check_question,
+    cut_text,
+    estimate_tokens,
+    fit_lines,
+    narrowing_hint,
+)
 from .options import ServerOptions
 from .render import (
     affected_line,
     changed_line,
     entry_point_line,
     freshness_lines,
+    freshness_warnings,
     hit_line,
     path_lines,
     related_line,
+    relation_hint,
     relations_notes,
     symbol_lines,
     symbol_ref,
     test_line,
+    warning_lines,
 )
 
 __all__ = ["READ_TOOLS", "WRITE_TOOLS", "GraphTools"]
@@ -316,13 +326,21 @@ class GraphTools:
         if not hits:
             header.append("no hit")
         items = [hit_line(rank, hit) for rank, hit in enumerate(hits, start=1)]
-        footer = [f"warning: {w}" for w in result.warnings] + freshness_lines(freshness)
+        # the repositories' own warnings come with their freshness; the rest (an unknown
+        # repository, no whole-file index) only from the search
+        shown = freshness_warnings(freshness, vectors=result.vectors_used)
+        others = [w for w in result.warnings if w not in shown]
+        footer = warning_lines(others) + freshness_lines(freshness, vectors=result.vectors_used)
         kept = fit_lines(header + footer, items, budget=self._budget()) if items else 0
         omitted = len(items) - kept
         if omitted:
-            footer.insert(0, f"… {omitted} more hit(s) left out to fit the answer budget")
+            footer.insert(
+                0,
+                f"… {omitted} more hit(s) left out to fit the answer budget "
+                f"({narrowing_hint(fewer=('k', kept))})",
+            )
         answer = SearchAnswer(
-            question, result.question.intent.value, hits[:kept], list(result.warnings),
+            question, result.question.intent.value, hits[:kept], others + shown,
             freshness, omitted,
         )  # fmt: skip
         return _result(header + items[:kept] + footer, answer)
@@ -355,7 +373,8 @@ class GraphTools:
         answer = ContextAnswer(
             question, items, sum(item.tokens for item in items), built.truncated, freshness
         )
-        return _result([*lines, *freshness_lines(freshness)], answer)
+        vectors = built.search is not None and built.search.vectors_used
+        return _result([*lines, *freshness_lines(freshness, vectors=vectors)], answer)
 
     # -- relations ----------------------------------------------------------------------------
     def relation(
@@ -392,7 +411,7 @@ class GraphTools:
             header.append("certain edges only (possible=true adds name matches and dispatch)")
         certain = [related_line(r, subject.repo) for r in result.certain]
         maybe = [related_line(r, subject.repo) for r in result.possible]
-        notes = relations_notes(result, depth)
+        notes = relations_notes(result, depth, within=within, possible=possible)
         footer = notes + freshness_lines(freshness)
         titles = ["certain (exact or inferred edges):", "possible (a name match, or an override):"]
         kept = fit_lines(header + titles + footer, certain + maybe, budget=self._budget())
@@ -407,9 +426,8 @@ class GraphTools:
         if not certain and not maybe:
             lines.append("nothing found")
         if omitted:
-            lines.append(
-                f"… {omitted} more left out to fit the answer budget (ask with a smaller depth)"
-            )
+            hint = relation_hint(result, depth, within=within, possible=possible)
+            lines.append(f"… {omitted} more left out to fit the answer budget ({hint})")
         trimmed = replace(
             result,
             certain=result.certain[:keep_certain],
@@ -529,7 +547,12 @@ class GraphTools:
                 lines += [title, *section[:count]]
         omitted = len(items) - kept
         if omitted:
-            lines.append(f"… {omitted} more left out to fit the answer budget (ask with depth 1)")
+            hint = narrowing_hint(
+                depth=depth,
+                possible=possible and any(not a.certain for a in impact.affected),
+                narrower="a narrower change: a shorter revision range, or a patch of fewer files",
+            )
+            lines.append(f"… {omitted} more left out to fit the answer budget ({hint})")
         trimmed = replace(
             impact,
             changes=impact.changes[: shown[0]],
@@ -634,7 +657,8 @@ class GraphTools:
         omitted = len(roots) - kept_roots + len(central) - kept_central
         lines = [titles[0], titles[1], *roots[:kept_roots], titles[2], *central[:kept_central]]
         if omitted:
-            lines.append(f"… {omitted} more left out to fit the answer budget")
+            hint = narrowing_hint(fewer=("limit", max(1, min(kept_roots, kept_central))))
+            lines.append(f"… {omitted} more left out to fit the answer budget ({hint})")
         answer = EntryPointsAnswer(
             scope, points.roots[:kept_roots], points.central[:kept_central], freshness, omitted
         )
@@ -703,7 +727,7 @@ class GraphTools:
                 + (f" ({languages})" if languages else "")
             )
         answer = RepositoriesAnswer(summaries, freshness)
-        return _result(lines + freshness_lines(freshness), answer)
+        return _result(lines + freshness_lines(freshness, vectors=True), answer)
 
     # -- writes (only with --allow-write) -----------------------------------------------------
     def _indexed(self, path: Path, repo: str | None, full: bool) -> CallToolResult:

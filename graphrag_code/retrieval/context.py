@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..errors import ConfigurationError
-from ..graph import ContextNode, GraphReader, Neo4jClient
+from ..graph import AnswerWarning, ContextNode, GraphReader, Neo4jClient
 from ..languages import language_named, languages
 from ..location import Location
 from .search import Hit, SearchResult
@@ -57,6 +57,7 @@ class Context:
     max_tokens: int
     truncated: bool  # something relevant did not fit
     search: SearchResult | None  # None for a context built from chosen nodes (a diff review)
+    warnings: tuple[AnswerWarning, ...] = ()  # `CodeGraph` adds them
 
     @property
     def text(self) -> str:

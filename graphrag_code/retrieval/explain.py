@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..graph import CallEdge, SymbolRef
+from ..graph import AnswerWarning, CallEdge, SymbolRef
 
 __all__ = ["CallExplanation", "explain_call"]
 
@@ -38,6 +38,7 @@ class CallExplanation:
     resolution: str | None = None
     lines: tuple[int, ...] = ()
     reasons: tuple[str, ...] = ()
+    warnings: tuple[AnswerWarning, ...] = ()  # `CodeGraph` adds them
 
     @property
     def text(self) -> str:

@@ -27,6 +27,7 @@ from typing import Any, Literal, Protocol, overload
 
 from ..errors import AmbiguousSymbolError, InvalidArgumentError, SymbolNotFoundError
 from ..graph import (
+    AnswerWarning,
     Direction,
     EntryPoint,
     GraphReader,
@@ -96,6 +97,14 @@ class RelationsResult:
     # callers: code with an unresolved call site of the subject's name (no edge records it)
     unresolved_candidates: list[SymbolRef] = field(default_factory=list)
     leaned_on: LeanedOn = "certain"
+    # why the answer may be incomplete (an interrupted indexing run): `CodeGraph` adds them
+    warnings: tuple[AnswerWarning, ...] = ()
+
+    @property
+    def repos(self) -> list[str]:
+        """The repositories the answer draws from: the subject's first."""
+        found = [self.subject.repo] + [r.repo for r in self.certain + self.possible if r.repo]
+        return list(dict.fromkeys(found))
 
     @property
     def fallback(self) -> bool:
@@ -124,6 +133,7 @@ class PathResult:
     source: SymbolRef
     target: SymbolRef
     steps: list[PathStep]
+    warnings: tuple[AnswerWarning, ...] = ()  # `CodeGraph` adds them
 
     @property
     def found(self) -> bool:
@@ -144,6 +154,7 @@ class PathResult:
 class EntryPoints:
     roots: list[EntryPoint]  # public functions and methods nothing calls but that call others
     central: list[EntryPoint]  # the highest PageRank
+    warnings: tuple[AnswerWarning, ...] = ()  # `CodeGraph` adds them
 
 
 class RelationQuery(Protocol):

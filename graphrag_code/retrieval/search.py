@@ -15,6 +15,7 @@ from typing import Any, Protocol
 from ..embedding.base import Embedder
 from ..errors import ConfigurationError, InvalidArgumentError, RepositoryNotFoundError
 from ..graph import (
+    AnswerWarning,
     GraphReader,
     Neo4jClient,
     RepositorySize,
@@ -106,8 +107,10 @@ class SearchResult:
     seeds: list[str]  # ids of the symbols and files the question named
     timings_ms: dict[str, float]
     legs: dict[str, list[str]]  # leg -> ids, best first (before fusion)
-    # e.g. the repository's last indexing run did not finish, so hits may be missing
-    warnings: tuple[str, ...] = ()
+    # why hits may be missing: the repository's last indexing run did not finish, nodes
+    # without vectors (`CodeGraph.search` adds those), an unknown repository
+    warnings: tuple[AnswerWarning, ...] = ()
+    vectors_used: bool = False  # the vector leg ran (a relationship question skips it)
 
 
 class Reranker(Protocol):
@@ -298,17 +301,12 @@ class Searcher:
         )
         return min(10 * wanted, math.ceil(wanted / share))
 
-    def warnings(self, repo: str | None) -> tuple[str, ...]:
-        """What makes results for `repo` (every repository when None) incomplete: an
-        unfinished indexing run. Read once per searcher."""
-        statuses = self.statuses(repo)
-        names = [repo] if repo is not None else sorted(statuses)
-        return tuple(
-            f"repository {name!r} is not completely indexed (its last run was interrupted or "
-            "is still running): results may be missing; run `graphrag-code index` on it again"
-            for name in names
-            if statuses[name] != "complete"
-        )
+    def warnings(self, repo: str | None) -> tuple[AnswerWarning, ...]:
+        """None at this level: a repository the graph does not hold is an error
+        (`statuses`), and how completely the repositories of an answer are indexed,
+        `CodeGraph` adds (`answer_warnings`)."""
+        self.statuses(repo)
+        return ()
 
     def statuses(self, repo: str | None = None) -> dict[str, str]:
         """Repository -> status of its last run, read once per searcher (again when `repo`
@@ -320,20 +318,6 @@ class Searcher:
         if repo is not None and repo not in self._statuses:
             raise RepositoryNotFoundError(repo, known=list(self._statuses))
         return self._statuses
-
-    def _vector_warnings(self, repo: str | None) -> tuple[str, ...]:
-        """Repositories some of whose nodes have no vector: an embedding run killed midway
-        left its repository `complete` while the vector leg could not find 1,405 of its
-        nodes, and search said nothing (issue 57)."""
-        if self._sizes is None:
-            self._sizes = self.reader.repository_sizes()
-        return tuple(
-            f"{size.nodes - size.vectors} of the {size.nodes} nodes of repository {name!r} have "
-            "no vector (embedding was interrupted or skipped): the vector leg cannot find "
-            "them; run `graphrag-code embed`"
-            for name, size in sorted(self._sizes.items())
-            if (repo is None or name == repo) and size.vectors < size.nodes
-        )
 
     def _placeholder_vector(self) -> list[float] | None:
         """A vector of the embedder's type for questions that skip the vector leg (one
@@ -455,16 +439,19 @@ class Searcher:
             hits, legs = self._fuse_units(row, options, unit, files)
         timings["fuse"] = (time.perf_counter() - started) * 1000
         warnings = self.warnings(repo)
-        if self.embedder is not None and "vector" in _active_legs(question, options):
-            warnings += self._vector_warnings(repo)
         if FILE_TEXT in _active_legs(question, options) and self._file_index(repo) is None:
             warnings += (
-                "this graph has no whole-file text index (it was indexed by an earlier "
-                "version): files are ranked by their symbols alone; index the repository "
-                "again to add it",
+                AnswerWarning(
+                    "no_file_index",
+                    "this graph has no whole-file text index (it was indexed by an earlier "
+                    "version): files are ranked by their symbols alone; index the repository "
+                    "again to add it",
+                    repo,
+                ),
             )
+        vectors_used = self.embedder is not None and "vector" in _active_legs(question, options)
         return SearchResult(
-            question, hits[: options.k], list(row["seeds"]), timings, legs, warnings
+            question, hits[: options.k], list(row["seeds"]), timings, legs, warnings, vectors_used
         )
 
     def unit_legs(

@@ -21,6 +21,7 @@ from .conventions import (
 )
 from .dispatch import DispatchTable
 from .distributions import PYTHON_MANIFESTS, top_level_packages
+from .hooks import PYTHON_HOOKS
 from .layout import PYTHON_LAYOUT
 from .linker import link_file
 from .modules import guess_module, looks_like_test_module, module_names
@@ -89,4 +90,5 @@ PYTHON = Language(
     index_rules=PYTHON_RULES,
     implicit_parameters=IMPLICIT_PARAMETERS,
     builtin_methods=BUILTIN_METHODS,
+    hooks=PYTHON_HOOKS,
 )
