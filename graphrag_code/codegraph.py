@@ -28,6 +28,7 @@ from .api import (
 from .embedding import Embedder, make_embedder
 from .errors import InvalidArgumentError, RepositoryNotFoundError
 from .graph import GraphReader, Neo4jClient, RepositoryInfo
+from .graph.crossedges import CrossEdgeChange
 from .graph.repositories import repository_statuses, require_repository
 from .impact import (
     CoverageImport,
@@ -48,6 +49,7 @@ from .impact import (
     read_changes,
     untested_symbols,
 )
+from .ingest.binding import bound_root
 from .ingest.embed_stage import EmbedReport
 from .ingest.report import IngestReport
 from .ingest.state import StateStore
@@ -142,13 +144,16 @@ class CodeGraph:
         languages: Iterable[str] | None = None,
         include_generated: bool = False,
         keep_choices: bool = False,
+        move: bool = False,
     ) -> IngestReport:
         """Index (incrementally after the first time) the repository at `path`, then embed
         what changed (`embed=False`: graph and full-text only). `languages` (`["py", "ts"]`)
         restricts the run to those languages; by default every supported one is read.
         Generated files and bundles are skipped (the report says why) unless
         `include_generated`. `keep_choices` reads what the last run of the repository read
-        (its languages, generated files or not) in place of those two, as a refresh wants."""
+        (its languages, generated files or not) in place of those two, as a refresh wants.
+        A name indexed from another folder is refused (`RepositoryRootError`) unless `move`
+        rebinds it to `path` (the report's `moved_from` says where it was)."""
         self._searcher = None  # repository sizes (candidate over-fetch) change with indexing
         return index_repository(
             path,
@@ -163,6 +168,7 @@ class CodeGraph:
             languages=frozenset(languages) if languages is not None else None,
             include_generated=include_generated,
             keep_choices=keep_choices,
+            move=move,
         )
 
     def embed(
@@ -199,11 +205,14 @@ class CodeGraph:
         debounce_ms: int = 500,
         stop_event: threading.Event | None = None,
         stop_after: int | None = None,
+        move: bool = False,
     ) -> None:
         """Block, re-indexing `path` after each debounced batch of changes and handing each
         run's report to `on_report`, until `stop_event` is set (or `stop_after` runs). Call
         `index` first: it catches up with the edits made while nothing watched. With neither
-        `languages` nor `include_generated` given, each run reads what the last one read."""
+        `languages` nor `include_generated` given, each run reads what the last one read.
+        From another folder than the one the repository is indexed from it refuses unless
+        `move` (`RepositoryRootError`)."""
 
         def indexed(report: IngestReport) -> None:
             self._searcher = None  # as after `index`
@@ -223,14 +232,17 @@ class CodeGraph:
             languages=frozenset(languages) if languages is not None else None,
             store=self._store,
             include_generated=include_generated,
+            move=move,
         )
 
-    def delete(self, repo: str, *, on_wait: Callable[[str], None] | None = None) -> None:
+    def delete(
+        self, repo: str, *, on_wait: Callable[[str], None] | None = None
+    ) -> list[CrossEdgeChange]:
         """Remove a repository's nodes, edges and incremental state (`RepositoryNotFoundError`
         when the graph holds none of that name); waits for a run indexing it, calling
-        `on_wait` with a message."""
+        `on_wait` with a message. Returns what became of other repositories' edges into it."""
         self._searcher = None
-        delete_repository(
+        return delete_repository(
             repo, client=self.client, settings=self.settings, on_wait=on_wait, store=self._store
         )
 
@@ -363,6 +375,7 @@ class CodeGraph:
         depth: int = 2,
         limit: int = 200,
         possible: bool = False,
+        move: bool = False,
     ) -> DiffImpact:
         """What a change touches, what may break and which tests to run.
 
@@ -373,7 +386,9 @@ class CodeGraph:
         brought up to date from the working tree, incrementally and without embeddings;
         otherwise the result says which commit the graph was built from. What only possible
         edges (name matches, dispatch, ...) reach is listed after the certain, and the walk
-        goes on from it only with `possible`."""
+        goes on from it only with `possible`. A repository indexed from another folder than
+        `path` (a copy, another checkout) is refused before anything is written
+        (`RepositoryRootError`) unless `move` rebinds it to `path` (which needs `update`)."""
         if depth < 1 or limit < 1:
             raise InvalidArgumentError("depth and limit must be at least 1")
         spec = DiffSpec(
@@ -388,7 +403,13 @@ class CodeGraph:
         name = repo or root.name
         files_parsed = 0
         if update:
-            files_parsed = self.index(root, name, embed=False, keep_choices=True).files_parsed
+            files_parsed = self.index(
+                root, name, embed=False, keep_choices=True, move=move
+            ).files_parsed
+        elif move:
+            raise InvalidArgumentError("moving a repository indexes it: leave out --no-update")
+        else:  # the stored root's changes would be read: not the folder asked about
+            bound_root(self.client, name, root, move=False)
         info = self.reader.repository(name)
         if info is None:
             raise RepositoryNotFoundError(name, known=list(repository_statuses(self.client)))

@@ -21,6 +21,7 @@ from ..ingest.report import IngestReport
 from ..languages import select_languages
 from ..settings import load_settings
 from .console import SafeConsole
+from .cross_output import print_cross_changes, print_moved
 from .output import print_json
 from .progress import RichProgress, say_waiting
 
@@ -34,6 +35,12 @@ def register(commands: Any) -> None:
     index.add_argument("path", type=Path, help="repository folder")
     index.add_argument("--repo", help="repository name in the graph (default: folder name)")
     index.add_argument("--full", action="store_true", help="ignore incremental state, rebuild")
+    index.add_argument(
+        "--move",
+        action="store_true",
+        help="the repository is indexed from another folder: move it to PATH (refused "
+        "without this, so a copy is never indexed over the original by mistake)",
+    )
     index.add_argument("--watch", action="store_true", help="keep the graph fresh as files change")
     index.add_argument(
         "--no-embeddings",
@@ -89,6 +96,7 @@ def _index(args: argparse.Namespace, console: Console) -> int:
                 args.path, args.repo, client=client, settings=settings, full=args.full,
                 progress=bar, embed=embed, embedder=embedder, on_wait=say_waiting,
                 languages=args.languages, include_generated=args.include_generated,
+                move=args.move,
             )  # fmt: skip
         print_report(console, report, as_json=args.json)
         if args.watch:
@@ -113,6 +121,7 @@ def print_report(console: Console, report: IngestReport, *, as_json: bool) -> No
         f"{report.files_removed} removed), {report.modules} modules, {report.symbols} symbols",
         highlight=False,
     )
+    print_moved(console, report.repo, report.root, report.moved_from)
     edges = Table(title="edges", show_edge=False)
     edges.add_column("kind")
     edges.add_column("resolution")
@@ -137,6 +146,7 @@ def print_report(console: Console, report: IngestReport, *, as_json: bool) -> No
             f"[yellow]{report.cross_repo_ambiguous} name(s) left external: several indexed "
             "repositories provide their package and the declared dependencies choose none[/]"
         )
+    print_cross_changes(console, report.cross_repo_changes, report.cross_repo_kept)
     if "embed" in report.seconds:
         console.print(
             f"embedded {report.embedded} symbols ({report.embedding_cache_hits} reused from "
@@ -193,6 +203,7 @@ def _export_callgraph(args: argparse.Namespace, console: Console) -> int:
 
 def _delete(args: argparse.Namespace, console: Console) -> int:
     with CodeGraph() as graph:
-        graph.delete(args.repo, on_wait=say_waiting)
+        changes = graph.delete(args.repo, on_wait=say_waiting)
     console.print(f"deleted repository {args.repo}")
+    print_cross_changes(console, changes)
     return 0
