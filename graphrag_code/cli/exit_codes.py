@@ -6,7 +6,7 @@
      folder that cannot be written, a symbol or repository not in the graph, indexing or
      embedding failed, `path` found no path
 2    usage: a malformed command line, or an argument that cannot work (an empty
-     question, -k below 1)
+     question, -k below 1, a repository indexed from another folder without --move)
 3    `neo4j status`: the managed server is not running
 4    Neo4j: no server answers, the managed server cannot start, or Neo4j rejected or
      kept failing a query
