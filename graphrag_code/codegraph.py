@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
 
@@ -51,7 +52,7 @@ from .impact import (
 )
 from .ingest.binding import bound_root
 from .ingest.embed_stage import EmbedReport
-from .ingest.report import IngestReport
+from .ingest.report import IngestReport, cross_repo_warnings
 from .ingest.state import StateStore
 from .llm import ChatModel, OpenAIChat
 from .progress import ProgressReporter
@@ -402,10 +403,11 @@ class CodeGraph:
             root = git_root(root) or root
         name = repo or root.name
         files_parsed = 0
+        said: list[str] = []  # what the update did beyond this repository
         if update:
-            files_parsed = self.index(
-                root, name, embed=False, keep_choices=True, move=move
-            ).files_parsed
+            report = self.index(root, name, embed=False, keep_choices=True, move=move)
+            files_parsed = report.files_parsed
+            said = cross_repo_warnings(report)
         elif move:
             raise InvalidArgumentError("moving a repository indexes it: leave out --no-update")
         else:  # the stored root's changes would be read: not the folder asked about
@@ -417,10 +419,11 @@ class CodeGraph:
         side = GraphSide(
             repo=name, root=info.root, head=info.head, updated=update, files_parsed=files_parsed
         )
-        return analyse_changes(
+        impact = analyse_changes(
             self.reader, name, changes, source=spec.label, graph=side,
             options=ImpactOptions(depth=depth, limit=limit, possible=possible),
         )  # fmt: skip
+        return replace(impact, warnings=[*impact.warnings, *said]) if said else impact
 
     def tests_for(self, symbol_or_path: str, *, repo: str | None = None) -> TestsFor:
         """The tests that exercise a symbol (a class: any of its methods) or the code of a

@@ -12,9 +12,15 @@ from pathlib import Path
 import pytest
 
 from graphrag_code.errors import InvalidArgumentError, RepositoryRootError
-from graphrag_code.graph.crossedges import CrossEdgeChange, binding_changes, bindings_of
+from graphrag_code.graph.crossedges import (
+    CrossEdgeChange,
+    CrossEdgeKept,
+    binding_changes,
+    bindings_of,
+)
 from graphrag_code.graph.crossrepo import Provider, choose_provider
 from graphrag_code.ingest.binding import refusal, same_folder
+from graphrag_code.ingest.report import IngestReport, cross_repo_warnings
 
 
 def test_the_same_folder_by_any_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -115,3 +121,22 @@ def test_an_ambiguous_package_stays_with_the_provider_its_edges_are_bound_to() -
     declared = [library("rich"), fork, user]
     assert choose_provider("gc", "rich", declared, bound="fork") == ("rich", False)
     assert choose_provider("gc", "rich", [fork, user], bound="rich") == ("fork", False)
+
+
+def test_a_report_says_what_it_did_to_other_repositories() -> None:
+    report = IngestReport(repo="rich2", root="/tmp/rich2", moved_from="/src/rich2")
+    report.cross_repo_changes = [CrossEdgeChange("httpx", "rich", None, 3)]
+    report.cross_repo_kept = [CrossEdgeKept("gc", "rich", "rich", ("rich2",), 110)]
+    said = cross_repo_warnings(report)
+    assert said == [
+        "rich2 moved from /src/rich2",
+        "other repositories' cross edges changed: httpx: 3 edge(s) into rich removed "
+        "(now external)",
+        "ambiguous package: gc: 110 edge(s) into `rich` kept at rich (rich2 also provide(s) "
+        "it; declare the dependency to choose)",
+    ]
+    cross = report.as_dict()["cross_repo"]
+    assert cross["changes"] == [  # type: ignore[index]
+        {"repo": "httpx", "kind": "removed", "from": "rich", "to": None, "edges": 3}
+    ]
+    assert report.as_dict()["moved_from"] == "/src/rich2"

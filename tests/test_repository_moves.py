@@ -117,7 +117,8 @@ def test_index_and_diff_from_a_copy_refuse_and_write_nothing(
 def test_move_rebinds_the_name_on_purpose(bound: Bound, capsys: pytest.CaptureFixture[str]) -> None:
     capsys.readouterr()
     assert cli_main(["diff", "--path", str(bound.copy), "--move", "--json"]) == 0
-    capsys.readouterr()
+    impact = json.loads(capsys.readouterr().out)
+    assert f"billing_lib moved from {bound.library}" in impact["warnings"]
     graph = CodeGraph(Settings(embedder="hashing"), client=bound.client, embedder=HashingEmbedder())
     info = graph.reader.repository("billing_lib")
     assert info is not None

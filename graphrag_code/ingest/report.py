@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from ..graph.crossedges import CrossEdgeChange, CrossEdgeKept
 from ..model import ParseIssue, SkippedFile
 
-__all__ = ["IngestReport", "LanguageCounts", "RepositorySummary"]
+__all__ = ["IngestReport", "LanguageCounts", "RepositorySummary", "cross_repo_warnings"]
 
 
 @dataclass
@@ -179,3 +179,15 @@ class IngestReport:
             "languages": {name: counts.as_dict() for name, counts in self.languages.items()},
             "warnings": list(self.warnings),
         }
+
+
+def cross_repo_warnings(report: IngestReport) -> list[str]:
+    """What `report`'s run did to other repositories' cross edges, as warnings for a command
+    whose answer is not the report (`diff`, which updates the graph first; MCP's `index`)."""
+    said = [f"{report.repo} moved from {report.moved_from}"] if report.moved_from else []
+    said += [
+        f"other repositories' cross edges changed: {change.describe()}"
+        for change in report.cross_repo_changes
+    ]
+    said += [f"ambiguous package: {kept.describe()}" for kept in report.cross_repo_kept]
+    return said
