@@ -10,10 +10,12 @@ from pathlib import Path
 from .embedding import Embedder, make_embedder
 from .errors import RepositoryNotFoundError
 from .graph.client import Neo4jClient
+from .graph.crossedges import CrossEdgeChange
 from .graph.repositories import repository_statuses
 from .graph.schema import SchemaConfig, ensure_schema
 from .graph.writer import GraphWriter
 from .ingest import embed_stage
+from .ingest.binding import bound_root
 from .ingest.embed_stage import EmbedReport
 from .ingest.pipeline import IndexOptions, build_graph, repository_root, valid_repo_name
 from .ingest.repo_lock import repository_lock
@@ -83,6 +85,7 @@ def index_repository(
     languages: frozenset[str] | None = None,
     include_generated: bool = False,
     keep_choices: bool = False,
+    move: bool = False,
 ) -> IngestReport:
     """Index the repository at `path` (incrementally when it was indexed before), then embed
     the nodes whose text changed.
@@ -103,6 +106,10 @@ def index_repository(
     skipped, each with its reason in the report, unless `include_generated`. `keep_choices`
     reads what the repository's last run read (its languages, generated files or not) in
     place of those two: a refresh keeps what the user chose.
+
+    A repository name is bound to the folder it was indexed from: from another folder the
+    run is refused (`RepositoryRootError`) before anything is written, unless `move` rebinds
+    the name to `path` on purpose (`ingest/binding.py`).
     """
     settings = settings or load_settings()
     embedder = embedder or make_embedder(settings)
@@ -116,6 +123,8 @@ def index_repository(
         with repository_lock(
             settings.cache_dir / "graphs", client, name, on_wait=on_wait or progress.stage
         ):
+            # refused before the schema step, which may drop vectors (`reembed`)
+            bound_root(client, name, repository_root(path), move=move)
             _ensure_schema_for(client, settings, embedder, reembed=reembed, repo=name)
             report = build_graph(
                 path,
@@ -129,6 +138,7 @@ def index_repository(
                     languages=languages,
                     include_generated=include_generated,
                     keep_choices=keep_choices,
+                    move=move,
                 ),
                 progress=progress,
             )
@@ -162,13 +172,17 @@ def watch_repository(
     languages: frozenset[str] | None = None,
     store: StateStore | None = None,
     include_generated: bool | None = None,
+    move: bool = False,
 ) -> None:
     """Block, re-indexing `path` after each debounced batch of relevant changes (and
     embedding what changed, unless `embed` is False). Run one `index_repository` first: it
     catches up with changes made while no watcher ran. The incremental state stays in memory
     between runs (in `store`, when the caller holds one), so each re-index after a one-file
     edit takes well under a second. With neither `languages` nor `include_generated` given,
-    each run reads what the last run read (the `index` run's choices)."""
+    each run reads what the last run read (the `index` run's choices). From another folder
+    than the one `repo` is indexed from it refuses at once (`RepositoryRootError`) unless
+    `move`, which lets its first run rebind the name."""
+    bound_root(client, valid_repo_name(repo), repository_root(path), move=move)
     store = store or StateStore(settings.cache_dir / "graphs")
     embedder = embedder or make_embedder(settings)
     keep_choices = languages is None and include_generated is None
@@ -187,6 +201,7 @@ def watch_repository(
                 languages=languages,
                 include_generated=bool(include_generated),
                 keep_choices=keep_choices,
+                move=move,
             )
         )
 
@@ -234,9 +249,10 @@ def delete_repository(
     settings: Settings | None = None,
     on_wait: Callable[[str], None] | None = None,
     store: StateStore | None = None,
-) -> None:
+) -> list[CrossEdgeChange]:
     """Remove a repository's nodes and edges from the graph, and its local incremental state
-    (from `store` too, where the caller holds one).
+    (from `store` too, where the caller holds one). Returns what became of other
+    repositories' edges into it (back to `:External`, or moved to another provider).
 
     Raises `RepositoryNotFoundError` when the graph holds no repository of that name; waits
     for a run indexing it to finish (calling `on_wait` with a message) before deleting.
@@ -247,5 +263,6 @@ def delete_repository(
         raise RepositoryNotFoundError(repo, known=list(repository_statuses(client)))
     folder = settings.cache_dir / "graphs"
     with repository_lock(folder, client, repo, on_wait=on_wait or (lambda _message: None)):
-        writer.delete_repository()
+        changes = writer.delete_repository()
         (store or StateStore(folder)).delete(client.endpoint.uri, client.database, repo)
+    return changes

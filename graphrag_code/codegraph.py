@@ -37,6 +37,7 @@ from .graph import (
     RepositoryInfo,
     answer_warnings,
 )
+from .graph.crossedges import CrossEdgeChange
 from .graph.repositories import repository_statuses, require_repository
 from .impact import (
     CoverageImport,
@@ -57,8 +58,9 @@ from .impact import (
     read_changes,
     untested_symbols,
 )
+from .ingest.binding import bound_root
 from .ingest.embed_stage import EmbedReport
-from .ingest.report import IngestReport
+from .ingest.report import IngestReport, cross_repo_warnings
 from .ingest.state import StateStore
 from .llm import ChatModel, OpenAIChat
 from .progress import ProgressReporter
@@ -157,13 +159,16 @@ class CodeGraph:
         languages: Iterable[str] | None = None,
         include_generated: bool = False,
         keep_choices: bool = False,
+        move: bool = False,
     ) -> IngestReport:
         """Index (incrementally after the first time) the repository at `path`, then embed
         what changed (`embed=False`: graph and full-text only). `languages` (`["py", "ts"]`)
         restricts the run to those languages; by default every supported one is read.
         Generated files and bundles are skipped (the report says why) unless
         `include_generated`. `keep_choices` reads what the last run of the repository read
-        (its languages, generated files or not) in place of those two, as a refresh wants."""
+        (its languages, generated files or not) in place of those two, as a refresh wants.
+        A name indexed from another folder is refused (`RepositoryRootError`) unless `move`
+        rebinds it to `path` (the report's `moved_from` says where it was)."""
         self._searcher = None  # repository sizes (candidate over-fetch) change with indexing
         self._completeness.clear()
         return index_repository(
@@ -179,6 +184,7 @@ class CodeGraph:
             languages=frozenset(languages) if languages is not None else None,
             include_generated=include_generated,
             keep_choices=keep_choices,
+            move=move,
         )
 
     def embed(
@@ -216,11 +222,14 @@ class CodeGraph:
         debounce_ms: int = 500,
         stop_event: threading.Event | None = None,
         stop_after: int | None = None,
+        move: bool = False,
     ) -> None:
         """Block, re-indexing `path` after each debounced batch of changes and handing each
         run's report to `on_report`, until `stop_event` is set (or `stop_after` runs). Call
         `index` first: it catches up with the edits made while nothing watched. With neither
-        `languages` nor `include_generated` given, each run reads what the last one read."""
+        `languages` nor `include_generated` given, each run reads what the last one read.
+        From another folder than the one the repository is indexed from it refuses unless
+        `move` (`RepositoryRootError`)."""
 
         def indexed(report: IngestReport) -> None:
             self._searcher = None  # as after `index`
@@ -241,15 +250,18 @@ class CodeGraph:
             languages=frozenset(languages) if languages is not None else None,
             store=self._store,
             include_generated=include_generated,
+            move=move,
         )
 
-    def delete(self, repo: str, *, on_wait: Callable[[str], None] | None = None) -> None:
+    def delete(
+        self, repo: str, *, on_wait: Callable[[str], None] | None = None
+    ) -> list[CrossEdgeChange]:
         """Remove a repository's nodes, edges and incremental state (`RepositoryNotFoundError`
         when the graph holds none of that name); waits for a run indexing it, calling
-        `on_wait` with a message."""
+        `on_wait` with a message. Returns what became of other repositories' edges into it."""
         self._searcher = None
         self._completeness.clear()
-        delete_repository(
+        return delete_repository(
             repo, client=self.client, settings=self.settings, on_wait=on_wait, store=self._store
         )
 
@@ -412,6 +424,7 @@ class CodeGraph:
         depth: int = 2,
         limit: int = 200,
         possible: bool = False,
+        move: bool = False,
     ) -> DiffImpact:
         """What a change touches, what may break and which tests to run.
 
@@ -422,7 +435,9 @@ class CodeGraph:
         brought up to date from the working tree, incrementally and without embeddings;
         otherwise the result says which commit the graph was built from. What only possible
         edges (name matches, dispatch, ...) reach is listed after the certain, and the walk
-        goes on from it only with `possible`."""
+        goes on from it only with `possible`. A repository indexed from another folder than
+        `path` (a copy, another checkout) is refused before anything is written
+        (`RepositoryRootError`) unless `move` rebinds it to `path` (which needs `update`)."""
         if depth < 1 or limit < 1:
             raise InvalidArgumentError("depth and limit must be at least 1")
         spec = DiffSpec(
@@ -436,8 +451,15 @@ class CodeGraph:
             root = git_root(root) or root
         name = repo or root.name
         files_parsed = 0
+        said: list[str] = []  # what the update did beyond this repository
         if update:
-            files_parsed = self.index(root, name, embed=False, keep_choices=True).files_parsed
+            report = self.index(root, name, embed=False, keep_choices=True, move=move)
+            files_parsed = report.files_parsed
+            said = cross_repo_warnings(report)
+        elif move:
+            raise InvalidArgumentError("moving a repository indexes it: leave out --no-update")
+        else:  # the stored root's changes would be read: not the folder asked about
+            bound_root(self.client, name, root, move=False)
         info = self.reader.repository(name)
         if info is None:
             raise RepositoryNotFoundError(name, known=list(repository_statuses(self.client)))
@@ -449,8 +471,8 @@ class CodeGraph:
             self.reader, name, changes, source=spec.label, graph=side,
             options=ImpactOptions(depth=depth, limit=limit, possible=possible),
         )  # fmt: skip
-        found = [str(warning) for warning in self.warnings([name])]
-        return replace(impact, warnings=impact.warnings + found) if found else impact
+        found = [*said, *(str(warning) for warning in self.warnings([name]))]
+        return replace(impact, warnings=[*impact.warnings, *found]) if found else impact
 
     def tests_for(self, symbol_or_path: str, *, repo: str | None = None) -> TestsFor:
         """The tests that exercise a symbol (a class: any of its methods) or the code of a

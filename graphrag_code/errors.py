@@ -4,6 +4,8 @@
     ├── ConfigurationError          a setting is invalid (names the setting), credentials are
     │                               rejected, a data or cache folder cannot be written
     ├── InvalidArgumentError        an argument cannot work: an empty question, k < 1
+    │   └── RepositoryRootError         a repository name used from another folder than the
+    │                                   one it is indexed from (names both, and the way out)
     ├── Neo4jUnavailableError       no server answers (names the address, never the password)
     ├── Neo4jQueryError             Neo4j rejected a query or kept failing it (names the code)
     ├── LocalServerError            the managed local server cannot be built, started or stopped
@@ -44,6 +46,7 @@ __all__ = [
     "PrerequisiteMissingError",
     "QueryFileError",
     "RepositoryNotFoundError",
+    "RepositoryRootError",
     "SchemaError",
     "SymbolNotFoundError",
     "nearest_names",
@@ -60,6 +63,17 @@ class ConfigurationError(GraphRAGCodeError):
 
 class InvalidArgumentError(GraphRAGCodeError):
     """An argument of a call or command cannot work (an empty question, `k` below 1)."""
+
+
+class RepositoryRootError(InvalidArgumentError):
+    """A repository name is bound to the folder it was indexed from: indexing or diffing it
+    from another folder is refused unless the caller moves it on purpose (`ingest/binding.py`)."""
+
+    def __init__(self, message: str, *, repo: str, recorded: str, folder: str) -> None:
+        super().__init__(message)
+        self.repo = repo
+        self.recorded = recorded
+        self.folder = folder
 
 
 class Neo4jUnavailableError(GraphRAGCodeError):

@@ -1,4 +1,5 @@
-// A repository's indexing status and the token of its last complete run.
+// A repository's indexing status, the token of its last complete run, the folder it is
+// indexed from and the commit it was built from.
 // Parameters: $repo
 MATCH (r:Repository {name: $repo})
-RETURN r.status AS status, r.state_token AS state_token, r.root AS root
+RETURN r.status AS status, r.state_token AS state_token, r.root AS root, r.head AS head

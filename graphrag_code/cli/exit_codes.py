@@ -6,7 +6,8 @@
      folder that cannot be written, a symbol not in the graph, indexing or embedding
      failed, `path` found no path
 2    usage: a malformed command line, or an argument that cannot work (an empty
-     question or name, -k below 1, a repository the graph does not hold)
+     question or name, -k below 1, a repository the graph does not hold, a repository
+     indexed from another folder without --move)
 3    `neo4j status`: the managed server is not running
 4    Neo4j: no server answers, the managed server cannot start, or Neo4j rejected or
      kept failing a query

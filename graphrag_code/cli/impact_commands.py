@@ -55,6 +55,12 @@ def register(commands: Any) -> None:
         help="read the graph as it is (say which commit it was built from) instead of "
         "bringing it up to date incrementally first",
     )
+    diff.add_argument(
+        "--move",
+        action="store_true",
+        help="the repository is indexed from another folder: move it here (refused without "
+        "this, so `diff` in a copy never writes the copy's code over the original's)",
+    )
     diff.add_argument("--depth", type=int, default=2, help="blast radius hops (default 2)")
     diff.add_argument("--limit", type=int, default=200, help="affected symbols at most")
     diff.add_argument(
@@ -135,7 +141,7 @@ def _diff(args: argparse.Namespace, console: Console) -> int:
         impact = graph.diff(
             args.revisions, path=args.path, repo=args.repo, worktree=args.worktree,
             staged=args.staged, patch=patch, update=not args.no_update, depth=args.depth,
-            limit=args.limit, possible=args.possible,
+            limit=args.limit, possible=args.possible, move=args.move,
         )  # fmt: skip
     print_warnings(impact.warnings)
     output = "json" if args.json else args.format

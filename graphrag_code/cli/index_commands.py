@@ -13,6 +13,7 @@ from rich.text import Text
 from ..errors import ConfigurationError
 from .arguments import name_argument
 from .console import SafeConsole
+from .cross_output import print_cross_changes, print_moved
 from .engine import open_graph
 from .output import print_json
 from .progress import progress_for, say_waiting
@@ -32,6 +33,12 @@ def register(commands: Any) -> None:
     index.add_argument("path", type=Path, help="repository folder")
     index.add_argument("--repo", help="repository name in the graph (default: folder name)")
     index.add_argument("--full", action="store_true", help="ignore incremental state, rebuild")
+    index.add_argument(
+        "--move",
+        action="store_true",
+        help="the repository is indexed from another folder: move it to PATH (refused "
+        "without this, so a copy is never indexed over the original by mistake)",
+    )
     index.add_argument("--watch", action="store_true", help="keep the graph fresh as files change")
     index.add_argument(
         "--no-embeddings",
@@ -91,6 +98,7 @@ def _index(args: argparse.Namespace, console: Console) -> int:
                 args.path, args.repo, client=client, settings=settings, full=args.full,
                 progress=bar, embed=embed, embedder=embedder, on_wait=say_waiting,
                 languages=args.languages, include_generated=args.include_generated,
+                move=args.move,
             )  # fmt: skip
         print_report(console, report, as_json=args.json)
         if args.watch:
@@ -117,6 +125,7 @@ def print_report(console: Console, report: IngestReport, *, as_json: bool) -> No
         f"{report.files_removed} removed), {report.modules} modules, {report.symbols} symbols",
         highlight=False,
     )
+    print_moved(console, report.repo, report.root, report.moved_from)
     edges = Table(title="edges", show_edge=False)
     edges.add_column("kind")
     edges.add_column("resolution")
@@ -141,6 +150,7 @@ def print_report(console: Console, report: IngestReport, *, as_json: bool) -> No
             f"[yellow]{report.cross_repo_ambiguous} name(s) left external: several indexed "
             "repositories provide their package and the declared dependencies choose none[/]"
         )
+    print_cross_changes(console, report.cross_repo_changes, report.cross_repo_kept)
     if "embed" in report.seconds:
         console.print(
             f"embedded {report.embedded} symbols ({report.embedding_cache_hits} reused from "
@@ -206,6 +216,7 @@ def _export_callgraph(args: argparse.Namespace, console: Console) -> int:
 
 def _delete(args: argparse.Namespace, console: Console) -> int:
     with open_graph() as graph:
-        graph.delete(args.repo, on_wait=say_waiting)
+        changes = graph.delete(args.repo, on_wait=say_waiting)
     console.print(f"deleted repository {args.repo}")
+    print_cross_changes(console, changes)
     return 0

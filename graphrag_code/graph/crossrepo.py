@@ -8,11 +8,26 @@ provides its top-level package for an edge of the same type and properties (tier
 to that node, which remembers the external it stands for (`external_name`,
 `external_package`). Releasing turns such edges back, so deleting or re-indexing either side
 never leaves a dangling or stale edge: every run first releases the cross edges it may
-change, then resolves again, so the graph is the same in every order of indexing.
+change, then resolves again.
 
-Two repositories providing the same package get no silent choice: the caller's declared
-dependencies pick one (by distribution or repository name), else the edge stays `:External`
-and is counted as ambiguous.
+Which repository provides a package (`choose_provider`), for the edges of one repository:
+
+1. the only indexed repository that provides it (never the repository itself);
+2. of several, the one the repository's declared dependencies name (by distribution or
+   repository name);
+3. of several that the declarations do not tell apart, the one the repository's edges into
+   that package were bound to before this pass, if any: a second copy of a package (rich
+   indexed again as `rich2`, a fork, a vendored copy) neither steals the edges nor cuts them.
+   Issue 55: indexing a copy of rich released another repository's 110 edges into rich to
+   `:External`, saying only "38 name(s) left external". The binding is per (repository,
+   package), so a name the repository starts to use later follows its other edges there;
+4. otherwise none: the edges stay `:External` and are counted as ambiguous.
+
+So the graph is the same in every order of indexing except where (3) applies: there the
+first provider linked keeps the edges until it is deleted (then the other, now the only one,
+takes them) or a declared dependency chooses. Every pass counts other repositories' cross
+edges before and after (`crossedges.py`) and reports what it added, removed or moved, and
+each binding it kept under (3), naming the repositories and edge counts.
 """
 
 from __future__ import annotations
@@ -23,6 +38,7 @@ from dataclasses import dataclass
 
 from ..text import package_name
 from .client import Neo4jClient
+from .crossedges import Bindings, CrossEdgeChange, CrossEdgeKept, binding_changes, bindings_of
 from .queries import load_query
 
 __all__ = ["CrossRepoLinker", "CrossRepoResult", "Provider", "choose_provider"]
@@ -49,14 +65,20 @@ class CrossRepoResult:
     linked: int  # edges linked to another repository's node in this pass
     ambiguous: int  # external names left unresolved: several providers, no declared choice
     edges: int  # cross-repository edges leaving or entering the repository afterwards
+    # other repositories' cross edges this pass added, removed or moved
+    changes: tuple[CrossEdgeChange, ...] = ()
+    # bindings kept although several repositories provide the package (rule 3)
+    kept: tuple[CrossEdgeKept, ...] = ()
 
 
 def choose_provider(
-    source: str, package: str, providers: Sequence[Provider]
+    source: str, package: str, providers: Sequence[Provider], *, bound: str | None = None
 ) -> tuple[str | None, bool]:
     """The repository `source`'s references to `package` resolve into, and whether the choice
     was ambiguous (several providers, none, or more than one, among `source`'s declared
-    dependencies). A repository never provides to itself."""
+    dependencies): then `bound`, the repository `source`'s edges into `package` end at now,
+    keeps them if it is one of those (an ambiguous choice with a target). A repository never
+    provides to itself."""
     if any(p.repo == source and package in p.packages for p in providers):
         return None, False  # its own namespace: what it does not define is not another's
     candidates = [p for p in providers if package in p.packages and p.repo != source]
@@ -69,6 +91,8 @@ def choose_provider(
     chosen = [p for p in candidates if p.named(declared)]
     if len(chosen) == 1:
         return chosen[0].repo, False
+    if bound is not None and any(p.repo == bound for p in chosen or candidates):
+        return bound, True
     return None, True
 
 
@@ -135,38 +159,70 @@ class CrossRepoLinker:
                 released += count
         return released
 
-    def link(self, repo: str, *, previous_packages: Iterable[str] = ()) -> CrossRepoResult:
+    def bindings(self, repo: str | None, packages: Iterable[str]) -> Bindings:
+        """The cross edges leaving `repo` or naming one of `packages`, counted by source
+        repository, package and target repository: what a pass compares before and after,
+        and the bindings an ambiguous choice keeps."""
+        rows = self.client.read(
+            load_query("crossrepo/bindings"), {"repo": repo, "packages": sorted(set(packages))}
+        )
+        return bindings_of(rows)
+
+    def link(
+        self,
+        repo: str,
+        *,
+        previous_packages: Iterable[str] = (),
+        before: Bindings | None = None,
+    ) -> CrossRepoResult:
         """After `repo` was written: resolve its own `:External` targets that another
         repository provides, and every repository's targets in the packages `repo` provides
-        now or provided before (`previous_packages`)."""
+        now or provided before (`previous_packages`). `before`: `bindings` of `repo` and
+        those packages taken before the run wrote anything (its writes drop the cross edges
+        of the files they rewrite); read here when not given."""
         providers = self.providers()
         if all(p.repo == repo for p in providers):
             return CrossRepoResult(0, 0, 0)  # alone in the database: nothing can cross
         own = next((p for p in providers if p.repo == repo), None)
-        affected = set(previous_packages) | (set(own.packages) if own else set())
+        affected = sorted(set(previous_packages) | (set(own.packages) if own else set()))
         others = {pkg for p in providers if p.repo != repo for pkg in p.packages}
+        if before is None:
+            before = self.bindings(repo, affected)
         # every edge this pass may decide again goes back to :External first
         self.release(source=repo)
         for provider in providers:
-            shared = sorted(affected & provider.packages)
+            shared = sorted(set(affected) & provider.packages)
             if shared or provider.repo == repo:
-                self.release(into=provider.repo, packages=sorted(affected))
-        linked, ambiguous = self._resolve(
-            providers, packages=sorted(affected), repo=repo, repo_packages=sorted(others)
+                self.release(into=provider.repo, packages=affected)
+        linked, ambiguous, kept = self._resolve(
+            providers, packages=affected, repo=repo, repo_packages=sorted(others), bound=before
         )
-        return CrossRepoResult(linked, ambiguous, self.edges(repo))
+        after = self.bindings(repo, affected)
+        return CrossRepoResult(
+            linked,
+            ambiguous,
+            self.edges(repo),
+            tuple(binding_changes(before, after, besides=repo)),
+            _kept(kept, after),
+        )
 
     def forget(self, repo: str) -> CrossRepoResult:
         """Before `repo` is deleted: every cross edge into it goes back to `:External`; once
         it is gone (`relink`), another provider of its packages may take them."""
         return CrossRepoResult(self.release(into=repo), 0, 0)
 
-    def relink(self, packages: Iterable[str]) -> CrossRepoResult:
-        """Resolve every repository's `:External` targets in `packages` again."""
-        linked, ambiguous = self._resolve(
-            self.providers(), packages=sorted(set(packages)), repo=None, repo_packages=[]
+    def relink(self, packages: Iterable[str], *, bound: Bindings | None = None) -> CrossRepoResult:
+        """Resolve every repository's `:External` targets in `packages` again (`bound`: the
+        bindings before, which an ambiguous choice keeps)."""
+        linked, ambiguous, kept = self._resolve(
+            self.providers(),
+            packages=sorted(set(packages)),
+            repo=None,
+            repo_packages=[],
+            bound=bound or {},
         )
-        return CrossRepoResult(linked, ambiguous, 0)
+        after = self.bindings(None, packages)
+        return CrossRepoResult(linked, ambiguous, 0, (), _kept(kept, after))
 
     def edges(self, repo: str) -> int:
         return int(self.client.read(load_query("crossrepo/summary"), {"repo": repo})[0]["edges"])
@@ -189,7 +245,10 @@ class CrossRepoLinker:
         packages: Sequence[str],
         repo: str | None,
         repo_packages: Sequence[str],
-    ) -> tuple[int, int]:
+        bound: Bindings,
+    ) -> tuple[int, int, list[tuple[str, str, str, tuple[str, ...]]]]:
+        """Link the `:External` targets another repository provides: (edges linked, names
+        left ambiguous, (source, package, kept target, other providers) of rule 3)."""
         names = self.client.read(
             load_query("crossrepo/names_to_resolve"),
             {"packages": list(packages), "repo": repo, "repo_packages": list(repo_packages)},
@@ -199,10 +258,21 @@ class CrossRepoLinker:
             by_source[(row["repo"], row["package"])].append(row["name"])
         rows: list[dict[str, str | None]] = []
         ambiguous = 0
+        kept: list[tuple[str, str, str, tuple[str, ...]]] = []
         for (source, package), externals in sorted(by_source.items()):
-            target, unsure = choose_provider(source, package, providers)
-            if unsure:
+            earlier = bound.get((source, package), {})
+            target, unsure = choose_provider(
+                source, package, providers, bound=next(iter(earlier)) if len(earlier) == 1 else None
+            )
+            if unsure and target is None:
                 ambiguous += len(externals)
+            elif unsure and target is not None:
+                others = sorted(
+                    p.repo
+                    for p in providers
+                    if package in p.packages and p.repo not in (source, target)
+                )
+                kept.append((source, package, target, tuple(others)))
             if target is not None:
                 rows.extend({"repo": source, "name": n, "target": target} for n in externals)
         nodes = self._reexported({(str(r["name"]), str(r["target"])) for r in rows})
@@ -218,4 +288,16 @@ class CrossRepoLinker:
             self.client.write(
                 load_query("ingest/delete_orphan_externals_named"), {"names": resolved}
             )
-        return linked, ambiguous
+        return linked, ambiguous, kept
+
+
+def _kept(
+    kept: Iterable[tuple[str, str, str, tuple[str, ...]]], after: Bindings
+) -> tuple[CrossEdgeKept, ...]:
+    """The kept bindings with the edges they hold after the pass."""
+    return tuple(
+        CrossEdgeKept(
+            source, package, target, others, after.get((source, package), {}).get(target, 0)
+        )
+        for source, package, target, others in kept
+    )

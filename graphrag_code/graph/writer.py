@@ -12,6 +12,7 @@ from typing import Any
 
 from ..model import Edge, EdgeKind, NodeRow, SymbolKind
 from .client import Neo4jClient
+from .crossedges import CrossEdgeChange, binding_changes
 from .crossrepo import CrossRepoLinker
 from .queries import load_query
 from .scoping import repo_label
@@ -271,12 +272,14 @@ class GraphWriter:
         """REACHES edges: rows of {source, target, props: {resolution, via}}."""
         self._batches(load_query("ingest/write_edges_reach"), rows, progress)
 
-    def delete_repository(self, batch: int = 10_000) -> None:
+    def delete_repository(self, batch: int = 10_000) -> list[CrossEdgeChange]:
         """Remove every node of this repository, its :Repository node, its own full-text index
         and orphaned externals. Other repositories' edges into it fall back to `:External`
-        (or to another repository providing the same package, now the only one)."""
+        (or to another repository providing the same package, now the only one): what
+        changed comes back."""
         cross = CrossRepoLinker(self.client)
         packages = next((p.packages for p in cross.providers() if p.repo == self.repo), None)
+        before = cross.bindings(self.repo, packages or ())
         cross.forget(self.repo)
         self.delete_all_reach_edges()
         query = load_query("ingest/delete_repository")
@@ -287,9 +290,10 @@ class GraphWriter:
         for row in self.client.read(load_query("ingest/repository_indexes"), label):
             self.client.write(load_query("schema/drop_index"), {"name": row["name"]})
         if packages:
-            cross.relink(packages)
+            cross.relink(packages, bound=before)
         self.delete_orphan_externals()
         self.await_text_indexes()
+        return binding_changes(before, cross.bindings(self.repo, packages or ()), besides=self.repo)
 
     def await_text_indexes(self) -> None:
         """Wait until the full-text indexes, which the server updates after a write commits

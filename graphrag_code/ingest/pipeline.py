@@ -21,6 +21,7 @@ from typing import Any
 
 from ..errors import IngestError
 from ..graph.client import Neo4jClient
+from ..graph.crossedges import Bindings
 from ..graph.crossrepo import CrossRepoLinker
 from ..graph.writer import GraphWriter
 from ..languages import language_named, module_names
@@ -31,7 +32,7 @@ from ..model import NodeRow, ParsedFile, SkippedFile, SourceFile, SymbolKind
 from ..parsing import ParseJob, ReadStamp, imported_prefixes, parse_files, walk_repository
 from ..parsing.walker import DEFAULT_MAX_BYTES, WalkResult, shown_path, walk_changes
 from ..progress import SILENT, ProgressReporter
-from ..runtime.git import GitError, git
+from .binding import bound_root, git_head
 from .dependencies import project_names, provided_packages
 from .edge_diff import edge_changes
 from .generated import without_generated
@@ -93,6 +94,9 @@ class IndexOptions:
     # its state records, in place of the two above: a refresh (`diff`, MCP, a watcher's runs)
     # keeps the user's choices. A repository without a state takes the two above.
     keep_choices: bool = False
+    # index a repository from another folder than the one the graph records, rebinding its
+    # name there (`binding.py`); without it that is refused before anything is written
+    move: bool = False
 
 
 def repository_root(path: str | Path) -> Path:
@@ -149,6 +153,7 @@ def build_graph(
     root = repository_root(path)
     name = valid_repo_name(repo or root.name)
     report = IngestReport(repo=name, root=str(root))
+    report.moved_from = bound_root(client, name, root, move=options.move)
     writer = GraphWriter(client, name)
     background = store is not None  # a caller-held store outlives this call
     if store is None:
@@ -227,7 +232,7 @@ def build_graph(
     # refused run wrote a phantom node (null status) that `search` and MCP then listed.
     writer.start_run(str(run.root), token)
     with _timed(report, "cross"):
-        previous = _publish(cross, run, root)
+        previous, bindings = _publish(cross, run, root)
     # The server writes while the run goes on: the tests stage's reach graph and the next
     # state are built, and the state written to disk, as the nodes and edges go in
     # (write_behind.py); the state is put in place once the graph holds what it describes.
@@ -263,8 +268,12 @@ def build_graph(
         report.tests_edges = tests_report.edges_written
         with _timed(report, "cross"):
             progress.stage("linking across repositories", None)
-            crossed = cross.link(name, previous_packages=previous)
+            crossed = cross.link(name, previous_packages=previous, before=bindings)
         report.cross_repo_edges, report.cross_repo_ambiguous = crossed.edges, crossed.ambiguous
+        report.cross_repo_changes, report.cross_repo_kept = (
+            list(crossed.changes),
+            list(crossed.kept),
+        )
         with _timed(report, "state"):
             if early is not None:
                 _commit(early, report)
@@ -276,7 +285,7 @@ def build_graph(
     finally:
         if early is not None:
             early.discard()  # nothing once committed
-    writer.finish_run(token, head=_git_head(root), files=len(run.parsed), symbols=report.symbols)
+    writer.finish_run(token, head=git_head(root), files=len(run.parsed), symbols=report.symbols)
     return report
 
 
@@ -357,23 +366,31 @@ def _unchanged(
     cross = CrossRepoLinker(client)
     if any(provider.repo != report.repo for provider in cross.providers()):
         report.cross_repo_edges = cross.edges(report.repo)
-    writer.touch_run(str(root), state.token, head=_git_head(root))
+    writer.touch_run(str(root), state.token, head=git_head(root))
     return report
 
 
-def _publish(cross: CrossRepoLinker, run: IngestRun, root: Path) -> frozenset[str]:
+def _publish(
+    cross: CrossRepoLinker, run: IngestRun, root: Path
+) -> tuple[frozenset[str], Bindings | None]:
     """Record what the repository provides and depends on (before its nodes are written: a
     concurrent run on another repository sees it as a provider); the packages it provided
-    before come back, for the cross stage to relink."""
-    previous = next((p.packages for p in cross.providers() if p.repo == run.repo), frozenset())
+    before come back, for the cross stage to relink, with the cross edges those packages and
+    the repository's own have now (None when no other repository is indexed), which the
+    writes are about to change."""
+    providers = cross.providers()
+    previous = next((p.packages for p in providers if p.repo == run.repo), frozenset())
     names = project_names(root)
+    packages = provided_packages(run.parsed)
     cross.publish(
         run.repo,
-        packages=provided_packages(run.parsed),
+        packages=packages,
         distributions=names.distributions,
         dependencies=names.dependencies,
     )
-    return previous
+    if all(p.repo == run.repo for p in providers):
+        return previous, None
+    return previous, cross.bindings(run.repo, previous | set(packages))
 
 
 def _shas(project: dict[str, tuple[str, str]]) -> dict[str, str]:
@@ -665,13 +682,3 @@ def _summarise(run: IngestRun, index: RepositoryIndex, links: dict[str, FileLink
     report.parse_issues = {p: list(f.issues) for p, f in run.fresh.items() if f.issues}
     report.parse_issues.update(report.project_issues)
     report.languages = per_language(run.parsed, links)
-
-
-def _git_head(root: Path) -> str | None:
-    """The commit checked out at `root`; None outside a repository, without git, or when git
-    takes over 5 s (the index does not wait on it)."""
-    try:
-        head = git(root, "rev-parse", "HEAD", timeout=5, check=False)
-    except GitError:
-        return None
-    return head.stdout.strip() or None if head.ok else None

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from ..graph.crossedges import CrossEdgeChange, CrossEdgeKept
 from ..model import ParseIssue, SkippedFile
 
-__all__ = ["IngestReport", "LanguageCounts", "RepositorySummary"]
+__all__ = ["IngestReport", "LanguageCounts", "RepositorySummary", "cross_repo_warnings"]
 
 
 @dataclass
@@ -84,6 +85,12 @@ class IngestReport:
     # external names another repository provides that stayed :External: several repositories
     # provide the package and the caller's declared dependencies choose none (or several)
     cross_repo_ambiguous: int = 0
+    # other repositories' cross edges this run added, removed or moved, and the bindings it
+    # kept although several repositories provide the package (graph/crossrepo.py, rule 3)
+    cross_repo_changes: list[CrossEdgeChange] = field(default_factory=list)
+    cross_repo_kept: list[CrossEdgeKept] = field(default_factory=list)
+    # the folder the repository was indexed from before this run moved it (`move=True`)
+    moved_from: str | None = None
     # what went wrong without spoiling the graph (the incremental state could not be saved)
     warnings: list[str] = field(default_factory=list)
 
@@ -129,6 +136,7 @@ class IngestReport:
         return {
             "repo": self.repo,
             "root": self.root,
+            "moved_from": self.moved_from,
             "mode": self.mode,
             "files": {
                 "total": self.files_total,
@@ -153,6 +161,8 @@ class IngestReport:
             "cross_repo": {
                 "edges": self.cross_repo_edges,
                 "ambiguous": self.cross_repo_ambiguous,
+                "changes": [change.as_dict() for change in self.cross_repo_changes],
+                "kept": [kept.as_dict() for kept in self.cross_repo_kept],
             },
             "unresolved_calls": self.unresolved_calls,
             "unresolved_kinds": dict(sorted(self.unresolved_kinds.items())),
@@ -169,3 +179,15 @@ class IngestReport:
             "languages": {name: counts.as_dict() for name, counts in self.languages.items()},
             "warnings": list(self.warnings),
         }
+
+
+def cross_repo_warnings(report: IngestReport) -> list[str]:
+    """What `report`'s run did to other repositories' cross edges, as warnings for a command
+    whose answer is not the report (`diff`, which updates the graph first; MCP's `index`)."""
+    said = [f"{report.repo} moved from {report.moved_from}"] if report.moved_from else []
+    said += [
+        f"other repositories' cross edges changed: {change.describe()}"
+        for change in report.cross_repo_changes
+    ]
+    said += [f"ambiguous package: {kept.describe()}" for kept in report.cross_repo_kept]
+    return said

@@ -32,6 +32,7 @@ from ..errors import (
 from ..ids import repository_of
 from ..impact import TESTS_CUT, coverage_line
 from ..ingest.pipeline import valid_repo_name
+from ..ingest.report import cross_repo_warnings
 from ..location import Location
 from ..retrieval.relation_kinds import POSSIBLE_HELP, RELATIONS, RelationKind, RelationName
 from ..retrieval.relations import Related
@@ -750,6 +751,7 @@ class GraphTools:
         if report.skipped:
             reasons = ", ".join(f"{n} {reason}" for reason, n in report.skipped_counts()[:8])
             lines.append(f"skipped {len(report.skipped)} file(s): {reasons}")
+        lines.extend(cross_repo_warnings(report))
         answer = IndexAnswer(report.repo, report.as_dict(), freshness)
         return _result(lines + freshness_lines(freshness), answer)
 
