@@ -391,9 +391,9 @@ def test_search_warns_about_an_interrupted_index(
         assert code.entry_points("partial").warnings == (warning,)
         assert code.tests_for("fine", repo="partial").warnings == (warning,)
         assert code.build_context("a normal function", repo="partial").warnings == (warning,)
-        (unknown,) = code.search("x", repo="nope").warnings
-        assert unknown.kind == "unknown_repository"
-        assert "no repository 'nope'" in unknown.text
+        # a repository the graph does not hold is an error naming the nearest (issue 55)
+        with pytest.raises(RepositoryNotFoundError, match="no repository 'nope'.*partial"):
+            code.search("x", repo="nope")
 
 
 def test_state_and_data_files_are_private(
