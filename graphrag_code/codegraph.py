@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
 
@@ -265,12 +266,17 @@ class CodeGraph:
         options: SearchOptions | None = None,
         unit: Unit | str = Unit.SYMBOL,
         files: FileRanking | None = None,
+        tests: bool | None = None,
     ) -> SearchResult:
         """Hybrid search: vector + full-text + graph legs in one query, fused with RRF.
 
         `unit="file"` ranks files by the evidence of all their hits in every leg (`"package"`:
-        their folders); `files` tunes how (`FileRanking`)."""
+        their folders); `files` tunes how (`FileRanking`). `tests` keeps (True) or leaves out
+        (False) test code; by default a concept question leaves it out unless it mentions
+        tests (`SearchOptions.tests`)."""
         options = options or SearchOptions(k=k)
+        if tests is not None:
+            options = replace(options, tests=tests)
         return self.searcher.search(question, repo=repo, options=options, unit=unit, files=files)
 
     def related(

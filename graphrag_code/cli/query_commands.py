@@ -44,6 +44,13 @@ def register(commands: Any) -> None:
     unit.add_argument(
         "--files", dest="unit", action="store_const", const=Unit.FILE.value, help="--unit file"
     )
+    search.add_argument(
+        "--tests",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="keep (--tests) or leave out (--no-tests) test code; by default a concept "
+        "question leaves it out unless it mentions tests",
+    )
     search.set_defaults(handler=_search)
 
     for kind in RELATIONS.values():
@@ -114,7 +121,7 @@ def _search(args: argparse.Namespace, console: Console) -> int:
         result = graph.search(
             args.question,
             repo=args.repo,
-            options=SearchOptions(k=args.k, legs=legs, within=args.within),
+            options=SearchOptions(k=args.k, legs=legs, within=args.within, tests=args.tests),
             unit=args.unit,
         )
     print_warnings(result.warnings)

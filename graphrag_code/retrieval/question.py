@@ -24,7 +24,8 @@ from ..languages import routes
 from ..text import escape_lucene, split_identifier
 
 __all__ = [
-    "GraphPlan", "Intent", "Question", "analyse", "clean_question", "lucene_query", "target_query",
+    "TEST_WORDS", "GraphPlan", "Intent", "Question", "analyse", "clean_question", "lucene_query",
+    "target_query",
 ]  # fmt: skip
 
 
@@ -135,6 +136,16 @@ _STOP = frozenset(
 )
 
 
+# words that make a question one about test code, whose answers may be tests (search leaves
+# test code out of other concept questions: issue 55)
+TEST_WORDS = frozenset(
+    {
+        "test", "tests", "testing", "tested", "unittest", "pytest", "conftest", "fixture",
+        "fixtures", "spec", "specs", "mock", "mocks", "mocked", "stub", "stubs",
+    }
+)  # fmt: skip
+
+
 def _suffixes() -> tuple[str, ...]:
     """The source suffixes of every language this process reads, longest first."""
     return tuple(sorted(routes().suffixes, key=lambda suffix: (-len(suffix), suffix)))
@@ -174,6 +185,13 @@ class Question:
     @property
     def plan(self) -> GraphPlan:
         return PLANS[self.intent]
+
+    @property
+    def mentions_tests(self) -> bool:
+        """Whether the question asks about test code ("which test checks ...", `test_save`,
+        `conftest.py`): any word of it, names split, is one of `TEST_WORDS`."""
+        pieces = (*self.words, *self.identifiers, *self.paths)
+        return any(word in TEST_WORDS for piece in pieces for word in split_identifier(piece))
 
     @property
     def short_names(self) -> tuple[str, ...]:

@@ -34,7 +34,10 @@ from .fusion import rrf
 from .question import Intent, Question, analyse, clean_question, lucene_query, target_query
 from .units import FileRanking, Unit, UnitScore, rank_units, unit_key
 
-__all__ = ["FILE_TEXT", "UNIT_LEGS", "Hit", "Reranker", "SearchOptions", "SearchResult", "Searcher"]
+__all__ = [
+    "FILE_TEXT", "UNIT_LEGS", "Hit", "Reranker", "SearchOptions", "SearchResult", "Searcher",
+    "fetch_without_tests", "keeps_tests",
+]  # fmt: skip
 
 LEGS = ("vector", "text", "graph")
 FILE_TEXT = "file_text"
@@ -131,14 +134,40 @@ class SearchOptions:
     # the graph leg's walk stays in each seed's repository (by default it follows
     # cross-repository edges; `repo` filters the hits either way)
     within: bool = False
+    # test code (the nodes of files a language's conventions mark as tests: `test_code`):
+    # True keeps it, False leaves it out of every leg; None: `keeps_tests` decides
+    tests: bool | None = None
 
     def __post_init__(self) -> None:
+        if self.tests is not None and not isinstance(self.tests, bool):
+            raise InvalidArgumentError(f"tests must be True, False or None, not {self.tests!r}")
         for name in ("k", "candidates_per_leg", "fanout", "max_seeds", "seed_k"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise InvalidArgumentError(
                     f"{name} must be a whole number of at least 1, not {value!r}"
                 )
+
+
+def keeps_tests(question: Question, options: SearchOptions) -> bool:
+    """Whether a search keeps test code: as `options.tests` says; by default, not for a
+    concept question that does not mention tests ("where are validators run?" ranked a test
+    above the code it tests: issue 55), and always for the others (a test is a real caller,
+    a change breaks its tests, a named symbol is wanted wherever it is)."""
+    if options.tests is not None:
+        return options.tests
+    return question.intent is not Intent.CONCEPT or question.mentions_tests
+
+
+def fetch_without_tests(wanted: int, nodes: int, tests: int) -> int:
+    """How many candidates to fetch from an index so that about `wanted` remain once the
+    `tests` of `nodes` are filtered out: twice `wanted` over the share of nodes that are not
+    tests (a concept question's nearest nodes hold more than their share of tests: they test
+    that very code), at most 10x; `wanted` when there are no tests."""
+    if tests <= 0 or nodes <= 0:
+        return wanted
+    share = (nodes - tests) / nodes
+    return min(10 * wanted, math.ceil(2 * wanted / share)) if share > 0 else 10 * wanted
 
 
 def _render_path(via: Sequence[str]) -> str:
@@ -293,6 +322,16 @@ class Searcher:
         )
         return min(10 * wanted, math.ceil(wanted / share))
 
+    def _without_tests(self, repo: str | None, wanted: int) -> int:
+        """How many candidates an index leg fetches to keep about `wanted` once the test code
+        of `repo` (every repository when None) is left out after the index search."""
+        if self._sizes is None:
+            self._sizes = self.reader.repository_sizes()
+        chosen = [size for name, size in self._sizes.items() if repo is None or name == repo]
+        return fetch_without_tests(
+            wanted, sum(size.nodes for size in chosen), sum(size.tests for size in chosen)
+        )
+
     def warnings(self, repo: str | None) -> tuple[str, ...]:
         """What makes results for `repo` (every repository when None) incomplete: an
         unfinished indexing run, or no such repository. Read once per searcher."""
@@ -380,6 +419,9 @@ class Searcher:
             (self.vector_index, False) if in_index else self._vector_index(repo)
         )
         text_index, own_text_index = self._text_index(repo)
+        keep = keeps_tests(question, options)
+        # the index legs filter test code out after the index search: they fetch more
+        fetch = depth if keep else self._without_tests(repo, depth)
         return {
             "vector_index": vector_index,
             "fulltext_index": text_index,
@@ -389,12 +431,13 @@ class Searcher:
             "lucene": _fixed_length((lucene_query(question) if "text" in active else "") or ""),
             "repo": repo,
             "k": depth,
-            "candidates": depth if in_index or own_vectors else self._candidates(repo, depth),
+            "candidates": fetch if in_index or own_vectors else self._candidates(repo, fetch),
             # a margin over `depth`, so that the id breaks ties at the cut-off
-            "text_candidates": 2 * depth if own_text_index else self._candidates(repo, depth),
+            "text_candidates": 2 * fetch if own_text_index else self._candidates(repo, fetch),
             "file_index": file_index or text_index,
             "file_lucene": _fixed_length((lucene_query(question) if file_index else "") or ""),
-            "file_candidates": 2 * depth if own_file_index else self._candidates(repo, depth),
+            "file_candidates": 2 * fetch if own_file_index else self._candidates(repo, fetch),
+            "tests": keep,
             "names": _fixed_size(names),
             "short_names": _fixed_size(question.short_names if use_graph else ()),
             "dotted": _fixed_size([n for n in names if "." in n]),
