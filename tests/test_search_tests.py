@@ -1,6 +1,7 @@
-"""Test code in search (issue 55): the rule that leaves it out of concept questions, the
-option that overrides it in the library, the CLI and MCP, and the filter inside the one
-hybrid query (k hits still come back)."""
+"""Concept search on whole repositories (issue 55): the rule that leaves test code out of
+concept questions, the option that overrides it in the library, the CLI and MCP, the filter
+inside the one hybrid query (k hits still come back); and the graph leg's weight for concept
+questions asked as questions."""
 
 from __future__ import annotations
 
@@ -21,8 +22,11 @@ from graphrag_code.mcp.options import ServerOptions
 from graphrag_code.mcp.tools import GraphTools
 from graphrag_code.retrieval.question import Intent, analyse
 from graphrag_code.retrieval.search import (
+    ASKED_CONCEPT_WEIGHTS,
+    DEFAULT_WEIGHTS,
     SearchOptions,
     SearchResult,
+    _weights,
     fetch_without_tests,
     keeps_tests,
 )
@@ -167,3 +171,36 @@ def test_test_code_is_filtered_inside_the_query_and_k_hits_still_come_back(
             assert not _test_code(ledger_graph, leg_ids), leg
     asked = ledger_graph.search("which test checks " + question, repo=REPO, k=5)
     assert _test_code(ledger_graph, [hit.id for hit in asked.hits])
+
+
+# -- concept questions asked as questions fuse the graph leg -------------------------------------
+@pytest.mark.parametrize(
+    ("question", "asks"),
+    [
+        ("how does rich measure the display width of a string in terminal cells", True),
+        ("Where are validators run?", True),
+        ("  which function parses dates", True),
+        ("what renders the event dict as JSON", True),
+        ("Return the display width of a string.", False),  # a docstring's first sentence
+        ("When used with a `with` statement this opens a session transaction.", False),
+        ("somehow the width is wrong", False),
+    ],
+)
+def test_a_question_is_asked_when_it_opens_with_a_question_word(question: str, asks: bool) -> None:
+    assert analyse(question).asks is asks
+
+
+def test_asked_concept_questions_fuse_the_graph_leg_statements_do_not() -> None:
+    asked = analyse("how does rich measure the display width of a string")
+    stated = analyse("Return the display width of a string.")
+    assert asked.intent is stated.intent is Intent.CONCEPT
+    assert _weights(asked, SearchOptions()) == ASKED_CONCEPT_WEIGHTS
+    assert ASKED_CONCEPT_WEIGHTS["graph"] > 0
+    assert _weights(stated, SearchOptions()) == DEFAULT_WEIGHTS[Intent.CONCEPT]
+    assert DEFAULT_WEIGHTS[Intent.CONCEPT]["graph"] == 0  # not run at all
+    # the caller's weights and legs still decide
+    assert _weights(asked, SearchOptions(weights={"vector": 1.0})) == {"vector": 1.0}
+    assert _weights(asked, SearchOptions(legs=("vector", "text"))) == {"vector": 1.0, "text": 1.0}
+    # relationship questions are not concept questions: their own weights
+    callers = analyse("what calls transfer")
+    assert _weights(callers, SearchOptions()) == DEFAULT_WEIGHTS[Intent.CALLERS]

@@ -111,6 +111,8 @@ _INTENT_PATTERNS: tuple[tuple[Intent, re.Pattern[str]], ...] = tuple(
 )
 
 _BACKTICKED = re.compile(r"`([^`]+)`")
+# a question word first ("When used with ..." opens docstrings as often as questions)
+_ASKED = re.compile(r"\W*(how|where|what|which|why)\b", re.IGNORECASE)
 # Words and names are Unicode, as Python and ECMAScript identifiers are: with ASCII classes
 # `search "Ünïcödé"` asked nothing and "café order" asked only "order" (issue 57, item 11).
 _NAME = r"[^\W\d]\w*"  # a letter or underscore, then word characters
@@ -185,6 +187,13 @@ class Question:
     @property
     def plan(self) -> GraphPlan:
         return PLANS[self.intent]
+
+    @property
+    def asks(self) -> bool:
+        """Whether it is asked as a question ("how does rich measure ...", "where are
+        validators run"), not stated as a description of what some code does (the first
+        sentence of a docstring: "Return the width of a string")."""
+        return _ASKED.match(self.text) is not None
 
     @property
     def mentions_tests(self) -> bool:
