@@ -7,6 +7,7 @@ there (`explain`), so an answer can say *why* a symbol is relevant.
 from __future__ import annotations
 
 import math
+import re
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -36,7 +37,7 @@ from .units import FileRanking, Unit, UnitScore, rank_units, unit_key
 
 __all__ = [
     "FILE_TEXT", "UNIT_LEGS", "Hit", "Reranker", "SearchOptions", "SearchResult", "Searcher",
-    "fetch_without_tests", "keeps_tests",
+    "fetch_without_tests", "keeps_tests", "seed_names",
 ]  # fmt: skip
 
 LEGS = ("vector", "text", "graph")
@@ -44,6 +45,7 @@ FILE_TEXT = "file_text"
 """The whole-file leg: module nodes' `file_text`, one document per file, in an index of its
 own. Only file- and package-level search runs it (a file is not a symbol answer)."""
 UNIT_LEGS = (*LEGS, FILE_TEXT)
+_DUNDER = re.compile(r"__\w+__")
 _EDGE_TYPES = frozenset({"CALLS", "IMPORTS", "INHERITS", "USES_TYPE", "DEFINES"})
 
 # How much each leg counts per intent, from the code-question benchmark (BENCHMARKS.md): the
@@ -175,6 +177,17 @@ def fetch_without_tests(wanted: int, nodes: int, tests: int) -> int:
         return wanted
     share = (nodes - tests) / nodes
     return min(10 * wanted, math.ceil(2 * wanted / share)) if share > 0 else 10 * wanted
+
+
+def seed_names(question: Question) -> list[str]:
+    """The names the graph leg seeds from: those the question names, less, in a concept
+    question, protocol names (dunders) that nearly every class defines. "How does attrs
+    generate the __init__ method source" names no one `__init__`: seeded with the most
+    central of attrs' 16 of them, the leg walked away from `_make_init` (issue 55); without
+    a name, the best vector and text hits seed it."""
+    if question.intent is not Intent.CONCEPT:
+        return list(question.identifiers)
+    return [name for name in question.identifiers if not _DUNDER.fullmatch(name)]
 
 
 def _render_path(via: Sequence[str]) -> str:
@@ -419,7 +432,7 @@ class Searcher:
             self.fulltext_index
         )
         use_graph = "graph" in active
-        names = list(question.identifiers) if use_graph else []
+        names = seed_names(question) if use_graph else []
         trace = question.intent == Intent.TRACE and use_graph
         depth = max(options.k, options.candidates_per_leg)  # each leg ranks this many
         # inside the indexes where they allow it (no over-fetch then), else over-fetch by the
@@ -449,7 +462,7 @@ class Searcher:
             "file_candidates": 2 * fetch if own_file_index else self._candidates(repo, fetch),
             "tests": keep,
             "names": _fixed_size(names),
-            "short_names": _fixed_size(question.short_names if use_graph else ()),
+            "short_names": _fixed_size([n for n in names if "." not in n]),
             "dotted": _fixed_size([n for n in names if "." in n]),
             "paths": _fixed_size(question.paths if use_graph else ()),
             "seed_from_hits": use_graph and (not names and not question.paths),
