@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from mcp_types import TextContent
 
 from graphrag_code.cli.main import build_parser
 from graphrag_code.codegraph import CodeGraph
@@ -114,7 +115,8 @@ class _RecordingGraph:
 
     def search(self, question: str, *, repo: str | None, options: SearchOptions) -> SearchResult:
         self.options.append(options)
-        return SearchResult(analyse(question), [], [], {}, {})
+        asked = analyse(question)
+        return SearchResult(asked, [], [], {}, {}, tests=keeps_tests(asked, options))
 
 
 @pytest.mark.parametrize("tests", [None, True, False])
@@ -124,6 +126,8 @@ def test_the_mcp_search_tool_passes_tests_on(tests: bool | None) -> None:
     result = tools.search("where are validators run", tests=tests)
     assert not result.is_error
     assert [options.tests for options in graph.options] == [tests]
+    said = "\n".join(block.text for block in result.content if isinstance(block, TextContent))
+    assert ("test code left out (tests=true keeps it)" in said) is (tests is not True)
 
 
 # -- the filter inside the hybrid query, on a real Neo4j -----------------------------------------
@@ -158,6 +162,7 @@ def test_test_code_is_filtered_inside_the_query_and_k_hits_still_come_back(
     question = "deposit withdraw transfer account"
     kept = ledger_graph.search(question, repo=REPO, k=5, tests=True)
     assert _test_code(ledger_graph, [hit.id for hit in kept.hits])  # tests rank among them
+    assert kept.tests
     for result in (
         ledger_graph.search(question, repo=REPO, k=5),  # a concept question: left out
         ledger_graph.search(  # the graph leg too
@@ -165,6 +170,7 @@ def test_test_code_is_filtered_inside_the_query_and_k_hits_still_come_back(
         ),
     ):
         ids = [hit.id for hit in result.hits]
+        assert not result.tests  # and says so
         assert len(ids) == 5
         assert not _test_code(ledger_graph, ids)
         for leg, leg_ids in result.legs.items():  # every leg filtered, not the fusion

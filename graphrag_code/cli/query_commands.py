@@ -135,12 +135,14 @@ def _search(args: argparse.Namespace, console: Console) -> int:
                 "timings_ms": result.timings_ms,
                 "hits": [asdict(hit) for hit in result.hits],
                 "warnings": list(result.warnings),
+                "tests": result.tests,
             },
         )
         return 0
     console.print(
         f"intent: [bold]{result.question.intent.value}[/]"
-        + (f", named: {', '.join(result.seeds)}" if result.seeds else ""),
+        + (f", named: {', '.join(result.seeds)}" if result.seeds else "")
+        + ("" if result.tests else "; test code left out (--tests keeps it)"),
         highlight=False,
     )
     table = Table(show_edge=False)

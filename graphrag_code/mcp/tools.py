@@ -322,6 +322,8 @@ class GraphTools:
         hits = [hit for hit in result.hits if self.options.allows(hit.repo)][:k]
         freshness = self._freshness([hit.repo for hit in hits] or ([scope] if scope else []))
         header = [f"search ({result.question.intent.value}): {question}"]
+        if not result.tests:
+            header.append("test code left out (tests=true keeps it)")
         if not hits:
             header.append("no hit")
         items = [hit_line(rank, hit) for rank, hit in enumerate(hits, start=1)]

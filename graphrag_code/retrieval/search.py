@@ -115,6 +115,7 @@ class SearchResult:
     legs: dict[str, list[str]]  # leg -> ids, best first (before fusion)
     # e.g. the repository's last indexing run did not finish, so hits may be missing
     warnings: tuple[str, ...] = ()
+    tests: bool = True  # whether test code could be a hit (`keeps_tests`)
 
 
 class Reranker(Protocol):
@@ -518,8 +519,9 @@ class Searcher:
                 "again to add it",
             )
         return SearchResult(
-            question, hits[: options.k], list(row["seeds"]), timings, legs, warnings
-        )
+            question, hits[: options.k], list(row["seeds"]), timings, legs, warnings,
+            tests=keeps_tests(question, options),
+        )  # fmt: skip
 
     def unit_legs(
         self,
