@@ -296,12 +296,17 @@ class CodeGraph:
         options: SearchOptions | None = None,
         unit: Unit | str = Unit.SYMBOL,
         files: FileRanking | None = None,
+        tests: bool | None = None,
     ) -> SearchResult:
         """Hybrid search: vector + full-text + graph legs in one query, fused with RRF.
 
         `unit="file"` ranks files by the evidence of all their hits in every leg (`"package"`:
-        their folders); `files` tunes how (`FileRanking`)."""
+        their folders); `files` tunes how (`FileRanking`). `tests` keeps (True) or leaves out
+        (False) test code; by default a concept question leaves it out unless it mentions
+        tests (`SearchOptions.tests`)."""
         options = options or SearchOptions(k=k)
+        if tests is not None:
+            options = replace(options, tests=tests)
         result = self.searcher.search(question, repo=repo, options=options, unit=unit, files=files)
         repos = [repo] if repo is not None else [hit.repo for hit in result.hits]
         found = self.warnings(repos, vectors=result.vectors_used)

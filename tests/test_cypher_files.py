@@ -100,6 +100,7 @@ def _values(dimensions: int) -> dict[str, Any]:
         "k": 10,
         "candidates": 50,
         "text_candidates": 20,
+        "tests": False,
         "limit": 10,
         "limit_per_node": 10,
         "fetch": 50,

@@ -115,7 +115,7 @@ def test_the_search_form_replaces_only_the_vector_leg(in_repo: bool) -> None:
     assert text.startswith("CYPHER 25\n")
     assert "db.index.vector.queryNodes" not in text
     assert "SEARCH node IN (VECTOR INDEX `vectors_2` FOR embedding" in text
-    assert ("WHERE node.repo = $repo LIMIT $k" in text) == in_repo
+    assert ("WHERE node.repo = $repo LIMIT $candidates" in text) == in_repo
     # everything outside the vector leg is the shipped text, line for line
     outside = base.split("// BEGIN vector leg")[0], base.split("// END vector leg")[1]
     assert text.removeprefix("CYPHER 25\n").startswith(outside[0])

@@ -392,7 +392,7 @@ def test_search_warns_about_an_interrupted_index(
         assert code.tests_for("fine", repo="partial").warnings == (warning,)
         assert code.build_context("a normal function", repo="partial").warnings == (warning,)
         # a repository the graph does not hold is an error naming the nearest (issue 55)
-        with pytest.raises(RepositoryNotFoundError, match="no repository 'nope'.*partial"):
+        with pytest.raises(RepositoryNotFoundError, match=r"no repository 'nope'.*partial"):
             code.search("x", repo="nope")
 
 

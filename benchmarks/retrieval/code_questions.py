@@ -67,11 +67,14 @@ def oracle_source(spec: str) -> PackageSource:
 
 
 @contextmanager
-def dedicated_client(settings: Settings, console: Console) -> Iterator[Neo4jClient]:
-    """A Neo4j server holding only this benchmark's repositories, stopped afterwards. Unlike
-    `temporary_local_server` its data stays (benchmarks/cache), so reruns reuse the vectors."""
+def dedicated_client(
+    settings: Settings, console: Console, home: Path = SERVER_HOME
+) -> Iterator[Neo4jClient]:
+    """A Neo4j server holding only this benchmark's repositories (in `home`), stopped
+    afterwards. Unlike `temporary_local_server` its data stays (benchmarks/cache), so reruns
+    reuse the vectors."""
     server = LocalNeo4jServer(
-        SERVER_HOME,
+        home,
         cache_dir=settings.cache_dir,
         neo4j_version=settings.neo4j_version,
         bolt_port=free_port(),
@@ -80,7 +83,7 @@ def dedicated_client(settings: Settings, console: Console) -> Iterator[Neo4jClie
         pagecache="256m",
         java_home=settings.java_home,
     )
-    console.print(f"starting a dedicated Neo4j in {SERVER_HOME}")
+    console.print(f"starting a dedicated Neo4j in {home}")
     server.start(attached=True)
     try:
         with Neo4jClient(local_endpoint(server)) as client:

@@ -12,6 +12,10 @@
 //                  it with spaces so that every question shares one plan)
 //   $repo          repository name, or null for all
 //   $k, $candidates   hits per leg; vector candidates fetched before the repository filter
+//                  (and the test filter)
+//   $tests         false to leave test code out of every leg (nodes of the files a language's
+//                  conventions mark as tests carry `test_code`); the index legs fetch more
+//                  candidates then (search.py: the repository's share of test code)
 //   $text_candidates  full-text hits fetched before the repository filter (from the
 //                  repository's own index: a small margin over $k, so that ties at the
 //                  cut-off are broken by id)
@@ -48,6 +52,8 @@ CALL () {
   WITH node, score
   WHERE $repo IS NULL OR node.repo = $repo
   // END vector leg
+  WITH node, score
+  WHERE $tests OR NOT coalesce(node.test_code, false)
   ORDER BY score DESC
   LIMIT $k
   RETURN collect({
@@ -62,7 +68,7 @@ CALL () {
   CALL db.index.fulltext.queryNodes($fulltext_index, lucene, {limit: $text_candidates})
     YIELD node, score
   WITH node, score
-  WHERE $repo IS NULL OR node.repo = $repo
+  WHERE ($repo IS NULL OR node.repo = $repo) AND ($tests OR NOT coalesce(node.test_code, false))
   ORDER BY score DESC, node.id
   LIMIT $k
   RETURN collect({
@@ -77,7 +83,7 @@ CALL () {
   CALL db.index.fulltext.queryNodes($file_index, lucene, {limit: $file_candidates})
     YIELD node, score
   WITH node, score
-  WHERE $repo IS NULL OR node.repo = $repo
+  WHERE ($repo IS NULL OR node.repo = $repo) AND ($tests OR NOT coalesce(node.test_code, false))
   ORDER BY score DESC, node.id
   LIMIT $k
   RETURN collect({
@@ -259,7 +265,7 @@ CALL (vector, text, named) {
        sum(CASE WHEN chain THEN 2 * weight ELSE weight END) AS support,
        head(collect(dist)) AS dist
   WITH n, via, possible, dist, CASE WHEN possible THEN support ELSE sure END AS support
-  WHERE $repo IS NULL OR n.repo = $repo
+  WHERE ($repo IS NULL OR n.repo = $repo) AND ($tests OR NOT coalesce(n.test_code, false))
   ORDER BY possible ASC, support DESC, dist ASC, n.pagerank DESC
   LIMIT $graph_k
   RETURN collect({

@@ -6,7 +6,7 @@
 // over-fetch of hybrid_search.cypher, pastes the configured index name in place of
 // `code_embedding` (SEARCH takes no parameter for it) and prefixes the query with CYPHER 25.
 // Run alone, it is the vector leg by itself.
-// Parameters: $embedding, $use_vector, $repo, $k
+// Parameters: $embedding, $use_vector, $repo, $candidates (the nearest nodes kept)
 CYPHER 25
 WITH $embedding AS embedding
 WHERE $use_vector AND embedding IS NOT NULL
@@ -14,7 +14,7 @@ WHERE $use_vector AND embedding IS NOT NULL
 // the filter must stay inside the parentheses: `MATCH (node:Code) WHERE node.repo = $repo
 // SEARCH …` is accepted but filters after the search
 MATCH (node:Code)
-  SEARCH node IN (VECTOR INDEX code_embedding FOR embedding WHERE node.repo = $repo LIMIT $k)
+  SEARCH node IN (VECTOR INDEX code_embedding FOR embedding WHERE node.repo = $repo LIMIT $candidates)
   SCORE AS score
 WITH node, score
 // END vector leg

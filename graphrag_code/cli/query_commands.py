@@ -47,6 +47,13 @@ def register(commands: Any) -> None:
     unit.add_argument(
         "--files", dest="unit", action="store_const", const=Unit.FILE.value, help="--unit file"
     )
+    search.add_argument(
+        "--tests",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="keep (--tests) or leave out (--no-tests) test code; by default a concept "
+        "question leaves it out unless it mentions tests",
+    )
     search.set_defaults(handler=_search)
 
     for kind in RELATIONS.values():
@@ -129,7 +136,7 @@ def _search(args: argparse.Namespace, console: Console) -> int:
         result = graph.search(
             args.question,
             repo=args.repo,
-            options=SearchOptions(k=args.k, legs=legs, within=args.within),
+            options=SearchOptions(k=args.k, legs=legs, within=args.within, tests=args.tests),
             unit=args.unit,
         )
     print_warnings(result.warnings)
@@ -143,12 +150,14 @@ def _search(args: argparse.Namespace, console: Console) -> int:
                 "timings_ms": result.timings_ms,
                 "hits": [asdict(hit) for hit in result.hits],
                 "warnings": [asdict(warning) for warning in result.warnings],
+                "tests": result.tests,
             },
         )
         return 0
     console.print(
         f"intent: [bold]{result.question.intent.value}[/]"
-        + (f", named: {', '.join(result.seeds)}" if result.seeds else ""),
+        + (f", named: {', '.join(result.seeds)}" if result.seeds else "")
+        + ("" if result.tests else "; test code left out (--tests keeps it)"),
         highlight=False,
     )
     table = Table(show_edge=False)

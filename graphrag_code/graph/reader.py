@@ -145,10 +145,13 @@ class GraphReader:
         }
 
     def repository_sizes(self) -> dict[str, RepositorySize]:
-        """Nodes and vectors per repository (the searcher over-fetches by a repository's
-        share of the indexes)."""
+        """Nodes, vectors and test nodes per repository (the searcher over-fetches by a
+        repository's share of the indexes, and by its share of test code when it leaves that
+        out)."""
         rows = self.client.read(load_query("search/repository_sizes"))
-        return {row["repo"]: RepositorySize(row["nodes"], row["vectors"]) for row in rows}
+        return {
+            row["repo"]: RepositorySize(row["nodes"], row["vectors"], row["tests"]) for row in rows
+        }
 
     def completeness(self, repos: Sequence[str]) -> list[Completeness]:
         """Each of `repos` the graph holds: its last run's status, folder, nodes and vectors

@@ -148,10 +148,12 @@ class Neighbourhood:
 
 @dataclass(frozen=True)
 class RepositorySize:
-    """How many :Code nodes a repository holds, and how many of them have a vector."""
+    """How many :Code nodes a repository holds, how many of them have a vector, and how many
+    are test code."""
 
     nodes: int
     vectors: int
+    tests: int = 0
 
 
 @dataclass(frozen=True)

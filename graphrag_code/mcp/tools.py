@@ -310,6 +310,13 @@ class GraphTools:
         question: Annotated[str, Field(description="a question or keywords about the code")],
         repo: Repo = None,
         k: Annotated[int, Field(ge=1, le=50, description="number of hits")] = 10,
+        tests: Annotated[
+            bool | None,
+            Field(
+                description="true keeps test code, false leaves it out; unset: left out of "
+                "concept questions that do not mention tests"
+            ),
+        ] = None,
     ) -> Annotated[CallToolResult, SearchAnswer]:
         """Find the functions, classes and files that answer a question about the code, by
         meaning, by name and along the code graph at once ("where are orders saved?", "what
@@ -320,10 +327,14 @@ class GraphTools:
         question = check_question(question, limit=self.options.max_question_tokens)
         scope = self._repo(repo)
         fetch = k if self.options.repos is None or scope is not None else k * 3
-        result = self.graph.search(question, repo=scope, options=SearchOptions(k=fetch))
+        result = self.graph.search(
+            question, repo=scope, options=SearchOptions(k=fetch, tests=tests)
+        )
         hits = [hit for hit in result.hits if self.options.allows(hit.repo)][:k]
         freshness = self._freshness([hit.repo for hit in hits] or ([scope] if scope else []))
         header = [f"search ({result.question.intent.value}): {question}"]
+        if not result.tests:
+            header.append("test code left out (tests=true keeps it)")
         if not hits:
             header.append("no hit")
         items = [hit_line(rank, hit) for rank, hit in enumerate(hits, start=1)]

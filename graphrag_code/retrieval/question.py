@@ -24,7 +24,8 @@ from ..languages import routes
 from ..text import escape_lucene, split_identifier
 
 __all__ = [
-    "GraphPlan", "Intent", "Question", "analyse", "clean_question", "lucene_query", "target_query",
+    "TEST_WORDS", "GraphPlan", "Intent", "Question", "analyse", "clean_question", "lucene_query",
+    "target_query",
 ]  # fmt: skip
 
 
@@ -110,6 +111,8 @@ _INTENT_PATTERNS: tuple[tuple[Intent, re.Pattern[str]], ...] = tuple(
 )
 
 _BACKTICKED = re.compile(r"`([^`]+)`")
+# a question word first ("When used with ..." opens docstrings as often as questions)
+_ASKED = re.compile(r"\W*(how|where|what|which|why)\b", re.IGNORECASE)
 # Words and names are Unicode, as Python and ECMAScript identifiers are: with ASCII classes
 # `search "Ünïcödé"` asked nothing and "café order" asked only "order" (issue 57, item 11).
 _NAME = r"[^\W\d]\w*"  # a letter or underscore, then word characters
@@ -133,6 +136,16 @@ _STOP = frozenset(
     define definition declared where find show list give me get set into out up down about
     handle handled handles happen happens""".split()  # noqa: SIM905 - reads best as words
 )
+
+
+# words that make a question one about test code, whose answers may be tests (search leaves
+# test code out of other concept questions: issue 55)
+TEST_WORDS = frozenset(
+    {
+        "test", "tests", "testing", "tested", "unittest", "pytest", "conftest", "fixture",
+        "fixtures", "spec", "specs", "mock", "mocks", "mocked", "stub", "stubs",
+    }
+)  # fmt: skip
 
 
 def _suffixes() -> tuple[str, ...]:
@@ -174,6 +187,20 @@ class Question:
     @property
     def plan(self) -> GraphPlan:
         return PLANS[self.intent]
+
+    @property
+    def asks(self) -> bool:
+        """Whether it is asked as a question ("how does rich measure ...", "where are
+        validators run"), not stated as a description of what some code does (the first
+        sentence of a docstring: "Return the width of a string")."""
+        return _ASKED.match(self.text) is not None
+
+    @property
+    def mentions_tests(self) -> bool:
+        """Whether the question asks about test code ("which test checks ...", `test_save`,
+        `conftest.py`): any word of it, names split, is one of `TEST_WORDS`."""
+        pieces = (*self.words, *self.identifiers, *self.paths)
+        return any(word in TEST_WORDS for piece in pieces for word in split_identifier(piece))
 
     @property
     def short_names(self) -> tuple[str, ...]:

@@ -7,6 +7,7 @@ there (`explain`), so an answer can say *why* a symbol is relevant.
 from __future__ import annotations
 
 import math
+import re
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -45,8 +46,12 @@ __all__ = [
     "SearchOptions",
     "SearchResult",
     "Searcher",
+    "fetch_without_tests",
+    "keeps_tests",
+    "seed_names",
 ]
 
+_DUNDER = re.compile(r"__\w+__")
 _EDGE_TYPES = frozenset({"CALLS", "IMPORTS", "INHERITS", "USES_TYPE", "DEFINES"})
 
 # How much each leg counts per intent, from the code-question benchmark (BENCHMARKS.md): the
@@ -60,6 +65,13 @@ DEFAULT_WEIGHTS: dict[Intent, dict[str, float]] = {
 # weight 0.1, .627 at 1; a text weight chosen on two packages held out on the third: §5)
 DEFAULT_WEIGHTS[Intent.CONCEPT] = {"vector": 1.0, "text": 0.1, "graph": 0.0}
 DEFAULT_WEIGHTS[Intent.DEFINITION] = {"vector": 0.5, "text": 1.0, "graph": 0.25}
+# concept questions asked as questions ("how does rich measure the width of a string in
+# terminal cells", "where are failed queries retried"): the answer is often the code that the
+# best vector and text hits share (rich's `cell_len`, which the measuring methods all call),
+# which only the graph leg, seeded with those hits, finds (issue 55: BENCHMARKS.md §5c).
+# Statements (a docstring's first sentence, the code-question benchmark's concept questions)
+# keep the weights above: there the graph leg names a neighbour before the function described.
+ASKED_CONCEPT_WEIGHTS = {"vector": 1.0, "text": 0.1, "graph": 1.0}
 # relationship: without the vector leg callers and impact scored the same or better (MRR .960
 # vs .958, .950 vs .950) and the question needs no embedding; without the text leg callers
 # R@10 fell from .989 to .954
@@ -111,6 +123,7 @@ class SearchResult:
     # without vectors (`CodeGraph.search` adds those), an unknown repository
     warnings: tuple[AnswerWarning, ...] = ()
     vectors_used: bool = False  # the vector leg ran (a relationship question skips it)
+    tests: bool = True  # whether test code could be a hit (`keeps_tests`)
 
 
 class Reranker(Protocol):
@@ -139,14 +152,51 @@ class SearchOptions:
     # the graph leg's walk stays in each seed's repository (by default it follows
     # cross-repository edges; `repo` filters the hits either way)
     within: bool = False
+    # test code (the nodes of files a language's conventions mark as tests: `test_code`):
+    # True keeps it, False leaves it out of every leg; None: `keeps_tests` decides
+    tests: bool | None = None
 
     def __post_init__(self) -> None:
+        if self.tests is not None and not isinstance(self.tests, bool):
+            raise InvalidArgumentError(f"tests must be True, False or None, not {self.tests!r}")
         for name in ("k", "candidates_per_leg", "fanout", "max_seeds", "seed_k"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise InvalidArgumentError(
                     f"{name} must be a whole number of at least 1, not {value!r}"
                 )
+
+
+def keeps_tests(question: Question, options: SearchOptions) -> bool:
+    """Whether a search keeps test code: as `options.tests` says; by default, not for a
+    concept question that does not mention tests ("where are validators run?" ranked a test
+    above the code it tests: issue 55), and always for the others (a test is a real caller,
+    a change breaks its tests, a named symbol is wanted wherever it is)."""
+    if options.tests is not None:
+        return options.tests
+    return question.intent is not Intent.CONCEPT or question.mentions_tests
+
+
+def fetch_without_tests(wanted: int, nodes: int, tests: int) -> int:
+    """How many candidates to fetch from an index so that about `wanted` remain once the
+    `tests` of `nodes` are filtered out: twice `wanted` over the share of nodes that are not
+    tests (a concept question's nearest nodes hold more than their share of tests: they test
+    that very code), at most 10x; `wanted` when there are no tests."""
+    if tests <= 0 or nodes <= 0:
+        return wanted
+    share = (nodes - tests) / nodes
+    return min(10 * wanted, math.ceil(2 * wanted / share)) if share > 0 else 10 * wanted
+
+
+def seed_names(question: Question) -> list[str]:
+    """The names the graph leg seeds from: those the question names, less, in a concept
+    question, protocol names (dunders) that nearly every class defines. "How does attrs
+    generate the __init__ method source" names no one `__init__`: seeded with the most
+    central of attrs' 16 of them, the leg walked away from `_make_init` (issue 55); without
+    a name, the best vector and text hits seed it."""
+    if question.intent is not Intent.CONCEPT:
+        return list(question.identifiers)
+    return [name for name in question.identifiers if not _DUNDER.fullmatch(name)]
 
 
 def _render_path(via: Sequence[str]) -> str:
@@ -166,11 +216,14 @@ _STRING_SIZE = 101
 def _weights(question: Question, options: SearchOptions) -> dict[str, float]:
     """The fusion weight of each leg: the caller's; else, when the caller picked some of the
     legs, 1 for each of them (a leg asked for by name runs whatever the intent); else the
-    measured default for the intent."""
+    measured default for the intent (for a concept question asked as a question, the graph
+    leg's too)."""
     if options.weights is not None:
         return dict(options.weights)
     if set(options.legs) != set(LEGS):
         return dict.fromkeys(options.legs, 1.0)
+    if question.intent is Intent.CONCEPT and question.asks:
+        return dict(ASKED_CONCEPT_WEIGHTS)
     return dict(DEFAULT_WEIGHTS[question.intent])
 
 
@@ -301,6 +354,16 @@ class Searcher:
         )
         return min(10 * wanted, math.ceil(wanted / share))
 
+    def _without_tests(self, repo: str | None, wanted: int) -> int:
+        """How many candidates an index leg fetches to keep about `wanted` once the test code
+        of `repo` (every repository when None) is left out after the index search."""
+        if self._sizes is None:
+            self._sizes = self.reader.repository_sizes()
+        chosen = [size for name, size in self._sizes.items() if repo is None or name == repo]
+        return fetch_without_tests(
+            wanted, sum(size.nodes for size in chosen), sum(size.tests for size in chosen)
+        )
+
     def warnings(self, repo: str | None) -> tuple[AnswerWarning, ...]:
         """None at this level: a repository the graph does not hold is an error
         (`statuses`), and how completely the repositories of an answer are indexed,
@@ -366,7 +429,7 @@ class Searcher:
             self.fulltext_index
         )
         use_graph = "graph" in active
-        names = list(question.identifiers) if use_graph else []
+        names = seed_names(question) if use_graph else []
         trace = question.intent == Intent.TRACE and use_graph
         depth = max(options.k, options.candidates_per_leg)  # each leg ranks this many
         # inside the indexes where they allow it (no over-fetch then), else over-fetch by the
@@ -376,6 +439,9 @@ class Searcher:
             (self.vector_index, False) if in_index else self._vector_index(repo)
         )
         text_index, own_text_index = self._text_index(repo)
+        keep = keeps_tests(question, options)
+        # the index legs filter test code out after the index search: they fetch more
+        fetch = depth if keep else self._without_tests(repo, depth)
         return {
             "vector_index": vector_index,
             "fulltext_index": text_index,
@@ -385,14 +451,15 @@ class Searcher:
             "lucene": _fixed_length((lucene_query(question) if "text" in active else "") or ""),
             "repo": repo,
             "k": depth,
-            "candidates": depth if in_index or own_vectors else self._candidates(repo, depth),
+            "candidates": fetch if in_index or own_vectors else self._candidates(repo, fetch),
             # a margin over `depth`, so that the id breaks ties at the cut-off
-            "text_candidates": 2 * depth if own_text_index else self._candidates(repo, depth),
+            "text_candidates": 2 * fetch if own_text_index else self._candidates(repo, fetch),
             "file_index": file_index or text_index,
             "file_lucene": _fixed_length((lucene_query(question) if file_index else "") or ""),
-            "file_candidates": 2 * depth if own_file_index else self._candidates(repo, depth),
+            "file_candidates": 2 * fetch if own_file_index else self._candidates(repo, fetch),
+            "tests": keep,
             "names": _fixed_size(names),
-            "short_names": _fixed_size(question.short_names if use_graph else ()),
+            "short_names": _fixed_size([n for n in names if "." not in n]),
             "dotted": _fixed_size([n for n in names if "." in n]),
             "paths": _fixed_size(question.paths if use_graph else ()),
             "seed_from_hits": use_graph and (not names and not question.paths),
@@ -451,8 +518,9 @@ class Searcher:
             )
         vectors_used = self.embedder is not None and "vector" in _active_legs(question, options)
         return SearchResult(
-            question, hits[: options.k], list(row["seeds"]), timings, legs, warnings, vectors_used
-        )
+            question, hits[: options.k], list(row["seeds"]), timings, legs, warnings,
+            vectors_used, tests=keeps_tests(question, options),
+        )  # fmt: skip
 
     def unit_legs(
         self,
