@@ -495,6 +495,21 @@ def test_http_refuses_a_public_bind_without_a_token(server_env: dict[str, str]) 
     assert "without a bearer token: set GRAPHRAG_CODE_MCP_TOKEN" in done.stderr
 
 
+def test_a_served_repository_the_graph_does_not_hold_is_refused_at_start(
+    server_env: dict[str, str], shop_graph: CodeGraph
+) -> None:
+    """`mcp --repo shpo` is a typo: refused before serving, naming the nearest (issue 55)."""
+    env = {**os.environ, **server_env}
+    done = subprocess.run(
+        [COMMAND, "mcp", "--repo", f"{REPO},shpo"],
+        env=env, capture_output=True, text=True, timeout=60, check=False, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert "no repository 'shpo' in the graph: did you mean" in done.stderr
+    assert f"{REPO!r}" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
 def test_the_bind_rule() -> None:
     assert is_loopback("127.0.0.1")
     assert is_loopback("127.0.0.2")

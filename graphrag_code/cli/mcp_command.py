@@ -6,12 +6,13 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import InvalidArgumentError
+from ..errors import InvalidArgumentError, RepositoryNotFoundError
 from .console import SafeConsole
 
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from ..codegraph import CodeGraph
     from ..mcp import ServerOptions
 
 __all__ = ["register"]
@@ -101,6 +102,7 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
     elif token is not None:
         SafeConsole(stderr=True).print(f"note: {TOKEN_VARIABLE} is only used with --http")
     with CodeGraph(settings) as graph:
+        _check_served(graph, options)
         tracker = FreshnessTracker(graph.repositories, ttl_s=options.freshness_ttl_s)
         watcher = None
         if options.watch is not None and options.watch_repo is not None:
@@ -110,3 +112,14 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
         else:
             serve_stdio(graph, options, watcher)
     return 0
+
+
+def _check_served(graph: CodeGraph, options: ServerOptions) -> None:
+    """A `--repo` the graph does not hold is a typo until shown otherwise: refuse it before
+    serving, with the nearest names (issue 55), unless this server may create it (the index
+    tool under --allow-write, or --watch, which indexes it first)."""
+    if options.repos is None or options.allow_write:
+        return
+    held = [info.name for info in graph.repositories()]
+    for name in sorted(options.repos - {options.watch_repo} - set(held)):
+        raise RepositoryNotFoundError(name, known=held)
