@@ -10,10 +10,11 @@ from llama_index.core.query_engine import RetrieverQueryEngine
 from llama_index.core.schema import QueryBundle, TextNode
 
 from graphrag_code.codegraph import CodeGraph
-from graphrag_code.errors import LLMError
+from graphrag_code.errors import LLMError, RepositoryNotFoundError
 from graphrag_code.integrations.llamaindex import CodeGraphRetriever
 from graphrag_code.llm import OpenAIChat
-from graphrag_code.retrieval.answer import NOT_ENOUGH
+from graphrag_code.retrieval.answer import NOT_ENOUGH, answer_question
+from graphrag_code.retrieval.context import Context
 
 from .openai_stub import STUB_API_KEY, OpenAIStub, openai_stub_fixture  # noqa: F401
 from .shop_graph import REPO, shop_graph_fixture  # noqa: F401
@@ -83,9 +84,13 @@ def test_ask_says_when_context_is_not_enough(
     shop_graph: CodeGraph, openai_stub: OpenAIStub
 ) -> None:
     chat = OpenAIChat("gpt-4o-mini", api_key=STUB_API_KEY, base_url=openai_stub.base_url)
-    answer = shop_graph.ask(QUESTION, repo="no-such-repo", chat=chat)
+    empty = Context(QUESTION, [], 0, 4000, truncated=False, search=None)
+    answer = answer_question(QUESTION, empty, chat)
     assert answer.text == NOT_ENOUGH
     assert not answer.enough_context
+    # a repository the graph does not hold is an error before any search (issue 55)
+    with pytest.raises(RepositoryNotFoundError):
+        shop_graph.ask(QUESTION, repo="no-such-repo", chat=chat)
     assert openai_stub.requests == []  # no context, no call
     openai_stub.chat_answer = f"{NOT_ENOUGH} The payment code is not indexed."
     answer = shop_graph.ask("How are payments refunded?", repo=REPO, chat=chat)
