@@ -40,6 +40,7 @@ __all__ = [
     "DEFAULT_BATCH_SIZE",
     "DEFAULT_CHUNK_SIZE",
     "EmbedReport",
+    "count_pending",
     "embed_pending",
     "forget_embeddings",
     "node_ghost_text",
@@ -123,6 +124,12 @@ class _NoProgress:
 
     def advance(self, amount: int = 1) -> None:
         return None
+
+
+def count_pending(client: Neo4jClient, repo: str | None, embedder: Embedder) -> int:
+    """How many :Code nodes of `repo` (every repository when None) lack an up-to-date vector
+    from `embedder`: what the next `embed_pending` would do."""
+    return VectorStore(client, repo, embedder.name).count_pending()
 
 
 def forget_embeddings(client: Neo4jClient, repo: str | None = None) -> int:
