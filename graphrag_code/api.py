@@ -37,6 +37,10 @@ __all__ = [
 ]
 
 
+GRAPH_READY = "embedding (the graph answers already)"
+"""The embedding stage's name during `index`: callers, paths and text search work meanwhile."""
+
+
 def connect(settings: Settings | None = None, *, start_local: bool = True) -> Neo4jClient:
     """A client for the server `settings` name: NEO4J_URI when set, else the managed local
     server (started unless `start_local` is False). Nothing is sent until the first query."""
@@ -153,8 +157,9 @@ def index_repository(
             if reembed:
                 embed_stage.forget_embeddings(client, report.repo)
             if embed:
+                # the repository is complete already: say that it answers meanwhile
                 embedded = embed_stage.embed_pending(
-                    client, report.repo, embedder, progress=progress
+                    client, report.repo, embedder, progress=progress, stage=GRAPH_READY
                 )
                 report.embedded = embedded.embedded
                 report.embedding_cache_hits = embedded.cache_hits

@@ -373,10 +373,20 @@ def test_the_graph_answers_while_the_embedding_stage_runs(
 
     held = HeldOpen(HashingEmbedder())
     failed: list[BaseException] = []
+    stages: list[str] = []
+
+    class Stages:
+        def stage(self, name: str, total: int | None = None) -> None:
+            stages.append(name)
+
+        def advance(self, amount: int = 1) -> None:
+            return None
 
     def index() -> None:
         try:
-            api.index_repository(tiny, "tiny", client=graph, settings=cfg, embedder=held)
+            api.index_repository(
+                tiny, "tiny", client=graph, settings=cfg, embedder=held, progress=Stages()
+            )
         except Exception as exc:  # noqa: BLE001 - reported in the test's thread
             failed.append(exc)
             entered.set()
@@ -400,6 +410,7 @@ def test_the_graph_answers_while_the_embedding_stage_runs(
         indexing.join(60)
     assert not failed, failed
     assert missing_vectors(graph, "tiny") == []
+    assert stages[-1] == api.GRAPH_READY  # the bar says the graph answers already
 
 
 @pytest.mark.usefixtures("cli_env")

@@ -151,13 +151,14 @@ def embed_pending(
     progress: ProgressReporter | None = None,
     cancel: threading.Event | None = None,
     limit: int | None = None,
+    stage: str = "embedding",
 ) -> EmbedReport:
     """Store a vector from `embedder` on every :Code node of `repo` (every repository when
     None) that lacks an up-to-date one.
 
     `limit` caps how many nodes get a vector in this run; setting `cancel` stops the run after
     the current embedding batch, keeping (writing) what was computed. Either leaves
-    `stopped_early` set. Progress is reported as the stage "embedding".
+    `stopped_early` set. Progress is reported as the stage `stage`.
     """
     if chunk_size < 1 or batch_size < 1:
         raise ConfigurationError(
@@ -171,7 +172,7 @@ def embed_pending(
     pending = store.count_pending()
     report = EmbedReport(repo=repo, model=embedder.name, pending=pending)
     todo = pending if limit is None else min(pending, limit)
-    progress.stage("embedding", todo)
+    progress.stage(stage, todo)
     if todo:
         run = _Run(store, embedder, chunk_size, batch_size, progress, cancel, report)
         run.execute(todo)
