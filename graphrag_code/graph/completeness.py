@@ -2,9 +2,10 @@
 
 A run stopped by Ctrl-C or a crash leaves its repository `indexing` with part of its files; an
 interrupted embedding stage leaves nodes without a vector (search silently used 5,376 of 8,013:
-issue 55); `index --no-embeddings` leaves none. `answer_warnings` turns one small read of that
-state (`GraphReader.completeness`, or the listing an MCP server already holds) into the
-warnings the CLI (table and `--json`), the API results and the MCP answers all show.
+issue 55), as does one still running (it starts once the repository is complete: issue 56);
+`index --embed later` leaves none. `answer_warnings` turns one small read of that state
+(`GraphReader.completeness`, or the listing an MCP server already holds) into the warnings the
+CLI (table and `--json`), the API results and the MCP answers all show.
 """
 
 from __future__ import annotations
