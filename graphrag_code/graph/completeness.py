@@ -27,7 +27,7 @@ __all__ = [
 WarningKind = Literal[
     "incomplete",  # the last indexing run did not finish: files may be missing
     "vectors_partial",  # some nodes have no vector: the vector leg cannot find them
-    "vectors_absent",  # no node has a vector (`index --embed later`)
+    "vectors_absent",  # no node has a vector (`index --no-embeddings`)
     "unknown_repository",  # the repository asked about is not in the graph
     "no_file_index",  # a graph from an earlier version: no whole-file text index
 ]
