@@ -10,6 +10,7 @@ from pathlib import Path
 from .embedding import Embedder, make_embedder
 from .errors import RepositoryNotFoundError
 from .graph.client import Neo4jClient
+from .graph.completeness import embed_command
 from .graph.crossedges import CrossEdgeChange
 from .graph.repositories import repository_statuses
 from .graph.schema import SchemaConfig, ensure_schema
@@ -34,6 +35,10 @@ __all__ = [
     "schema_config",
     "watch_repository",
 ]
+
+
+GRAPH_READY = "embedding (the graph answers already)"
+"""The embedding stage's name during `index`: callers, paths and text search work meanwhile."""
 
 
 def connect(settings: Settings | None = None, *, start_local: bool = True) -> Neo4jClient:
@@ -90,9 +95,16 @@ def index_repository(
     """Index the repository at `path` (incrementally when it was indexed before), then embed
     the nodes whose text changed.
 
+    The graph and its full-text indexes are written, and the repository marked complete,
+    before the embedding stage starts: while it runs, other processes already answer
+    relationship and text questions without an `incomplete` warning, and vector search warns
+    `vectors_partial` until every vector is stored.
+
     Without `client`, connects as `settings` say (NEO4J_URI, else the local server); without
-    `embedder`, uses the one `settings.embedder` names. `embed=False` builds the graph and the
-    full-text index only; `CodeGraph.embed` (`graphrag-code embed`) fills the vectors later.
+    `embedder`, uses the one `settings.embedder` names. `embed=False` (`index --embed later`)
+    builds the graph and the full-text index only; the report then counts the nodes still
+    without a vector and names the command that fills them in (`CodeGraph.embed`,
+    `graphrag-code embed --repo NAME`).
     `reembed` allows switching the embedding model (the old model's vectors are dropped) and
     recomputes this repository's vectors even where the text did not change. A long-lived
     `store` keeps the incremental state in memory between calls (what `CodeGraph` does);
@@ -145,16 +157,26 @@ def index_repository(
             if reembed:
                 embed_stage.forget_embeddings(client, report.repo)
             if embed:
+                # the repository is complete already: say that it answers meanwhile
                 embedded = embed_stage.embed_pending(
-                    client, report.repo, embedder, progress=progress
+                    client, report.repo, embedder, progress=progress, stage=GRAPH_READY
                 )
                 report.embedded = embedded.embedded
                 report.embedding_cache_hits = embedded.cache_hits
                 report.seconds["embed"] = embedded.seconds
+            else:
+                _embedding_left(client, report, embedder)
         return report
     finally:
         if own_client:
             client.close()
+
+
+def _embedding_left(client: Neo4jClient, report: IngestReport, embedder: Embedder) -> None:
+    """Record in `report` what a run without its embedding stage left to embed, and how."""
+    report.vectors_pending = embed_stage.count_pending(client, report.repo, embedder)
+    if report.vectors_pending:
+        report.embed_command = embed_command(report.repo)
 
 
 def watch_repository(

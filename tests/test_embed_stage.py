@@ -1,9 +1,11 @@
 """The embedding stage against the real Neo4j: every node gets a vector, nothing is embedded
 twice (reruns, changed files, identical code in another repository), interrupted runs resume,
-models never mix, `index --no-embeddings` + `embed` from the CLI, and real MiniLM retrieval."""
+models never mix, `index --embed later` + `embed` from the CLI, answers while the stage still runs,
+and real MiniLM retrieval."""
 
 from __future__ import annotations
 
+import json
 import math
 import shutil
 import textwrap
@@ -21,6 +23,7 @@ from graphrag_code.errors import EmbeddingError, EmbeddingMismatchError, IngestE
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.graph.schema import ensure_schema
 from graphrag_code.ingest.embed_stage import embed_pending, node_ghost_text
+from graphrag_code.retrieval.search import SearchOptions
 from graphrag_code.settings import Settings
 
 from .conftest import drop_search_indexes
@@ -353,11 +356,73 @@ def test_reembed_with_the_same_model_recomputes_everything(
         code.embed("nope")
 
 
+def test_the_graph_answers_while_the_embedding_stage_runs(
+    graph: Neo4jClient, cfg: Settings, tiny: Path
+) -> None:
+    """Issue 56: the repository is complete, `callers` and text search answer without an
+    `incomplete` warning, while an embedder holds the stage open; vector search says no
+    vector is stored yet (`vectors_absent`, then `vectors_partial` while chunks go in)."""
+    entered, release = threading.Event(), threading.Event()
+
+    class HeldOpen(CountingEmbedder):
+        def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
+            if self.calls == 0:  # the stage waits before its first batch
+                entered.set()
+                assert release.wait(60), "the test never released the embedder"
+            return super().embed_documents(texts)
+
+    held = HeldOpen(HashingEmbedder())
+    failed: list[BaseException] = []
+    stages: list[str] = []
+
+    class Stages:
+        def stage(self, name: str, total: int | None = None) -> None:
+            stages.append(name)
+
+        def advance(self, amount: int = 1) -> None:
+            return None
+
+    def index() -> None:
+        try:
+            api.index_repository(
+                tiny, "tiny", client=graph, settings=cfg, embedder=held, progress=Stages()
+            )
+        except Exception as exc:  # noqa: BLE001 - reported in the test's thread
+            failed.append(exc)
+            entered.set()
+
+    indexing = threading.Thread(target=index)
+    indexing.start()
+    try:
+        assert entered.wait(60)
+        assert not failed, failed
+        other = CodeGraph(cfg, client=graph, embedder=HashingEmbedder())
+        callers = other.related("callers", "parse_date", repo="tiny")
+        assert [c.qualified_name for c in callers.certain] == ["tiny.dates.Calendar.add_event"]
+        assert callers.warnings == ()
+        found = other.search("smtp", repo="tiny", options=SearchOptions(legs=("text",)))
+        assert "tiny.mail.send_mail" in [h.qualified_name for h in found.hits]
+        assert not [w for w in found.warnings if w.kind == "incomplete"]
+        vector = other.search("parse a date", repo="tiny")
+        assert [w.kind for w in vector.warnings] == ["vectors_absent"]
+    finally:
+        release.set()
+        indexing.join(60)
+    assert not failed, failed
+    assert missing_vectors(graph, "tiny") == []
+    assert stages[-1] == api.GRAPH_READY  # the bar says the graph answers already
+
+
 @pytest.mark.usefixtures("cli_env")
-def test_cli_index_without_embeddings_then_embed(
+def test_cli_index_with_embedding_later_then_embed(
     graph: Neo4jClient, tiny: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert cli_main(["index", str(tiny), "--repo", "tiny", "--no-embeddings", "--json"]) == 0
+    assert cli_main(["index", str(tiny), "--repo", "tiny", "--embed", "later", "--json"]) == 0
+    said = capsys.readouterr()
+    report = json.loads(said.out)
+    assert report["vectors_pending"] == 9
+    assert report["embed_command"] == "graphrag-code embed --repo tiny"
+    assert "fill them in with `graphrag-code embed --repo tiny`" in " ".join(said.err.split())
     stored = nodes(graph, "tiny")
     assert all(p.get("embedding") is None for p in stored.values())
     assert all(p["search_text"] for p in stored.values())

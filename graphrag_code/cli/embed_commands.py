@@ -1,4 +1,4 @@
-"""`graphrag-code embed`: fill in the vectors that `index --no-embeddings` (or an interrupted
+"""`graphrag-code embed`: fill in the vectors that `index --embed later` (or an interrupted
 run) left out, or recompute them all for another model with `--reembed`."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ __all__ = ["register"]
 def register(commands: Any) -> None:
     embed = commands.add_parser(
         "embed",
-        help="compute missing vectors (after `index --no-embeddings` or an interrupted run)",
+        help="compute missing vectors (after `index --embed later` or an interrupted run)",
         description=(
             "Embed every code node whose text changed since it was last embedded, with the "
             "embedder GRAPHRAG_CODE_EMBEDDER names. Vectors already computed for the same "

@@ -41,9 +41,19 @@ def register(commands: Any) -> None:
     )
     index.add_argument("--watch", action="store_true", help="keep the graph fresh as files change")
     index.add_argument(
+        "--embed",
+        choices=("now", "later"),
+        default="now",
+        help="now (default): compute the vectors after the graph, which answers relationship "
+        "and text questions while they are computed; later: graph and full-text index only, "
+        "`graphrag-code embed --repo NAME` fills the vectors in",
+    )
+    index.add_argument(
         "--no-embeddings",
-        action="store_true",
-        help="graph and full-text index only; compute vectors later with `graphrag-code embed`",
+        dest="embed",
+        action="store_const",
+        const="later",
+        help="the same as --embed later",
     )
     index.add_argument("--json", action="store_true", help="print the report as JSON")
     index.add_argument(
@@ -90,7 +100,7 @@ def _index(args: argparse.Namespace, console: Console) -> int:
 
     settings = load_settings()
     embedder = make_embedder(settings)  # one for all runs of --watch: it loads its model once
-    embed = not args.no_embeddings
+    embed = args.embed == "now"
     with connect(settings) as client:
         client.verify()
         with progress_for(sys.stderr, quiet=args.json) as bar:
@@ -116,6 +126,14 @@ def print_report(console: Console, report: IngestReport, *, as_json: bool) -> No
 
     for warning in report.warnings:  # on stderr, where the other warnings go, JSON or not
         SafeConsole(stderr=True).print(Text.assemble(("warning: ", "bold yellow"), warning))
+    if report.embed_command:  # `--embed later`: what to run for the vectors, JSON or not
+        SafeConsole(stderr=True).print(
+            Text.assemble(
+                ("note: ", "bold"),
+                f"{report.vectors_pending} code node(s) have no vector yet (search finds them "
+                f"by name and along the graph only); fill them in with `{report.embed_command}`",
+            )
+        )
     if as_json:
         print_json(console, report.as_dict())
         return

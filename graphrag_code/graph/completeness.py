@@ -2,9 +2,10 @@
 
 A run stopped by Ctrl-C or a crash leaves its repository `indexing` with part of its files; an
 interrupted embedding stage leaves nodes without a vector (search silently used 5,376 of 8,013:
-issue 55); `index --no-embeddings` leaves none. `answer_warnings` turns one small read of that
-state (`GraphReader.completeness`, or the listing an MCP server already holds) into the
-warnings the CLI (table and `--json`), the API results and the MCP answers all show.
+issue 55), as does one still running (it starts once the repository is complete: issue 56);
+`index --embed later` leaves none. `answer_warnings` turns one small read of that state
+(`GraphReader.completeness`, or the listing an MCP server already holds) into the warnings the
+CLI (table and `--json`), the API results and the MCP answers all show.
 """
 
 from __future__ import annotations
@@ -14,7 +15,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["VECTOR_KINDS", "AnswerWarning", "Completeness", "WarningKind", "answer_warnings"]
+__all__ = [
+    "VECTOR_KINDS",
+    "AnswerWarning",
+    "Completeness",
+    "WarningKind",
+    "answer_warnings",
+    "embed_command",
+]
 
 WarningKind = Literal[
     "incomplete",  # the last indexing run did not finish: files may be missing
@@ -49,6 +57,12 @@ class Completeness:
     root: str | None = None
 
 
+def embed_command(repo: str) -> str:
+    """The command that fills in `repo`'s missing vectors (after `index --embed later`, an
+    interrupted embedding, or while one still runs)."""
+    return f"graphrag-code embed --repo {shlex.quote(repo)}"
+
+
 def answer_warnings(states: Iterable[Completeness], *, vectors: bool) -> tuple[AnswerWarning, ...]:
     """The warnings for an answer drawn from these repositories; vector coverage only when the
     answer used vectors (`vectors`: search, context, ask), since callers or paths never do."""
@@ -68,14 +82,14 @@ def answer_warnings(states: Iterable[Completeness], *, vectors: bool) -> tuple[A
             )
         if not vectors or state.vectors is None or state.nodes == 0:
             continue
-        embed = f"`graphrag-code embed --repo {shlex.quote(name)}`"
+        embed = f"`{embed_command(name)}`"
         if state.vectors == 0:
             found.append(
                 AnswerWarning(
                     "vectors_absent",
-                    f"repository {name!r} has no vectors (indexed with --no-embeddings, or its "
-                    "embedding stage never ran): search finds its code by name and along the "
-                    f"graph only; run {embed}",
+                    f"repository {name!r} has no vectors (indexed with --embed later or "
+                    "--no-embeddings, or its embedding stage has stored none yet): search finds "
+                    f"its code by name and along the graph only; run {embed}",
                     name,
                 )
             )
@@ -84,8 +98,9 @@ def answer_warnings(states: Iterable[Completeness], *, vectors: bool) -> tuple[A
                 AnswerWarning(
                     "vectors_partial",
                     f"only {state.vectors:,} of the {state.nodes:,} code nodes of repository "
-                    f"{name!r} have a vector (an embedding run was interrupted): search cannot "
-                    f"find the other {state.nodes - state.vectors:,} by meaning; run {embed}",
+                    f"{name!r} have a vector (an embedding run was interrupted or is still "
+                    "running): search cannot find the other "
+                    f"{state.nodes - state.vectors:,} by meaning; run {embed}",
                     name,
                 )
             )

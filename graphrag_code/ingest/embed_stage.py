@@ -40,6 +40,7 @@ __all__ = [
     "DEFAULT_BATCH_SIZE",
     "DEFAULT_CHUNK_SIZE",
     "EmbedReport",
+    "count_pending",
     "embed_pending",
     "forget_embeddings",
     "node_ghost_text",
@@ -125,6 +126,12 @@ class _NoProgress:
         return None
 
 
+def count_pending(client: Neo4jClient, repo: str | None, embedder: Embedder) -> int:
+    """How many :Code nodes of `repo` (every repository when None) lack an up-to-date vector
+    from `embedder`: what the next `embed_pending` would do."""
+    return VectorStore(client, repo, embedder.name).count_pending()
+
+
 def forget_embeddings(client: Neo4jClient, repo: str | None = None) -> int:
     """Mark the vectors of `repo` (all repositories when None) as out of date.
 
@@ -144,13 +151,14 @@ def embed_pending(
     progress: ProgressReporter | None = None,
     cancel: threading.Event | None = None,
     limit: int | None = None,
+    stage: str = "embedding",
 ) -> EmbedReport:
     """Store a vector from `embedder` on every :Code node of `repo` (every repository when
     None) that lacks an up-to-date one.
 
     `limit` caps how many nodes get a vector in this run; setting `cancel` stops the run after
     the current embedding batch, keeping (writing) what was computed. Either leaves
-    `stopped_early` set. Progress is reported as the stage "embedding".
+    `stopped_early` set. Progress is reported as the stage `stage`.
     """
     if chunk_size < 1 or batch_size < 1:
         raise ConfigurationError(
@@ -164,7 +172,7 @@ def embed_pending(
     pending = store.count_pending()
     report = EmbedReport(repo=repo, model=embedder.name, pending=pending)
     todo = pending if limit is None else min(pending, limit)
-    progress.stage("embedding", todo)
+    progress.stage(stage, todo)
     if todo:
         run = _Run(store, embedder, chunk_size, batch_size, progress, cancel, report)
         run.execute(todo)

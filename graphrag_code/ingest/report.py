@@ -76,6 +76,10 @@ class IngestReport:
     write_seconds: dict[str, float] = field(default_factory=dict)
     embedded: int = 0
     embedding_cache_hits: int = 0
+    # a run that left embedding for later (`index --embed later`, `embed=False`): the nodes
+    # still lacking an up-to-date vector, and the command that fills them in (None: none lack)
+    vectors_pending: int | None = None
+    embed_command: str | None = None
     languages: dict[str, LanguageCounts] = field(default_factory=dict)  # "python" -> counts
     tests: int = 0  # tests the conventions recognised
     tests_edges: int = 0  # REACHES edges (the graph tests are read from) written by this run
@@ -176,6 +180,8 @@ class IngestReport:
             "write_seconds": {k: round(v, 3) for k, v in sorted(self.write_seconds.items())},
             "embedded": self.embedded,
             "embedding_cache_hits": self.embedding_cache_hits,
+            "vectors_pending": self.vectors_pending,
+            "embed_command": self.embed_command,
             "languages": {name: counts.as_dict() for name, counts in self.languages.items()},
             "warnings": list(self.warnings),
         }
