@@ -119,7 +119,7 @@ CALL () {
   }
   WITH s
   WHERE $repo IS NULL OR s.repo = $repo
-  ORDER BY s.pagerank DESC
+  ORDER BY s.pagerank DESC, s.id
   LIMIT $max_seeds
   RETURN collect(s) AS named
 }
@@ -150,7 +150,7 @@ CALL (vector, text, named) {
     WITH m, r WHERE m <> s
     LIMIT $expand_cap  // a hub has thousands of neighbours: rank a bounded sample of them
     WITH m, r
-    ORDER BY CASE WHEN r.resolution IN ['name', 'dispatch', 'many', 'signature', 'partial'] THEN 1 ELSE 0 END, m.pagerank DESC
+    ORDER BY CASE WHEN r.resolution IN ['name', 'dispatch', 'many', 'signature', 'partial'] THEN 1 ELSE 0 END, m.pagerank DESC, m.id
     LIMIT $fanout
     RETURN collect({
       node: m, dist: 1, possible: coalesce(r.resolution IN ['name', 'dispatch', 'many', 'signature', 'partial'], false),
@@ -178,7 +178,7 @@ CALL (vector, text, named) {
       WITH m, r WHERE m <> f
       LIMIT $expand_cap
       WITH m, r
-      ORDER BY CASE WHEN r.resolution IN ['name', 'dispatch', 'many', 'signature', 'partial'] THEN 1 ELSE 0 END, m.pagerank DESC
+      ORDER BY CASE WHEN r.resolution IN ['name', 'dispatch', 'many', 'signature', 'partial'] THEN 1 ELSE 0 END, m.pagerank DESC, m.id
       LIMIT $fanout
       RETURN m, r
     }
@@ -209,7 +209,7 @@ CALL (vector, text, named) {
       WITH m, r WHERE m <> f
       LIMIT $expand_cap
       WITH m, r
-      ORDER BY CASE WHEN r.resolution IN ['name', 'dispatch', 'many', 'signature', 'partial'] THEN 1 ELSE 0 END, m.pagerank DESC
+      ORDER BY CASE WHEN r.resolution IN ['name', 'dispatch', 'many', 'signature', 'partial'] THEN 1 ELSE 0 END, m.pagerank DESC, m.id
       LIMIT $fanout
       RETURN m, r
     }
@@ -266,7 +266,9 @@ CALL (vector, text, named) {
        head(collect(dist)) AS dist
   WITH n, via, possible, dist, CASE WHEN possible THEN support ELSE sure END AS support
   WHERE ($repo IS NULL OR n.repo = $repo) AND ($tests OR NOT coalesce(n.test_code, false))
-  ORDER BY possible ASC, support DESC, dist ASC, n.pagerank DESC
+  // ties broken by id: the same graph gives the same leg whatever the store's layout
+  // (beside a large neighbour, equal PageRanks came back in another order)
+  ORDER BY possible ASC, support DESC, dist ASC, n.pagerank DESC, n.id
   LIMIT $graph_k
   RETURN collect({
     id: n.id, score: support, dist: dist, via: via, possible: possible, kind: n.kind,
