@@ -22,12 +22,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from benchmarks.common.server import private_server
 from benchmarks.oracles.packages import SRC_DIR, download_sdist, extract_sdist
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.graph.schema import SchemaConfig, ensure_schema
 from graphrag_code.ingest.pipeline import IndexOptions, build_graph
-from graphrag_code.runtime.server.endpoints import temporary_local_server
-from graphrag_code.settings import load_settings
 
 NEIGHBOURS = (
     "anyio-4.7.0",
@@ -89,10 +88,9 @@ def _neighbours(django: bool) -> list[tuple[str, Path]]:
 
 
 def run(rounds: int, django: bool) -> dict[str, Any]:
-    settings = load_settings()
     neighbours = _neighbours(django)
     with (
-        temporary_local_server(settings, heap="1g", pagecache="512m") as (_server, endpoint),
+        private_server() as (_server, endpoint),
         Neo4jClient(endpoint) as client,
         tempfile.TemporaryDirectory() as tmp,
     ):

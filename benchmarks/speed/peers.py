@@ -15,6 +15,7 @@ shared) wall time mostly measures the load: compare CPU seconds, and ratios with
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import os
 import re
@@ -23,18 +24,17 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from benchmarks.common.server import private_server
 from benchmarks.oracles.packages import CACHE_DIR, SRC_DIR, download_sdist, extract_sdist
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.graph.schema import SchemaConfig, ensure_schema
 from graphrag_code.graph.writer import GraphWriter
-from graphrag_code.runtime.server.endpoints import temporary_local_server
-from graphrag_code.settings import load_settings
 
 PEERS_DIR = CACHE_DIR / "peers"
 CRG = ("code-review-graph", "2.3.9", "crg")  # the version issue 56's table used
@@ -231,18 +231,58 @@ def _summary(rounds: list[dict[str, Measured]]) -> dict[str, Any]:
     return out
 
 
-def run(rounds: int, inputs: Sequence[str], cgc: bool) -> dict[str, Any]:
+def _result(per_input: dict[str, list[dict[str, Measured]]], cgc: bool) -> dict[str, Any]:
+    return {
+        "peers": {"crg": "==".join(CRG[:2]), **({"cgc": "==".join(CGC[:2])} if cgc else {})},
+        "rounds": max((len(rows) for rows in per_input.values()), default=0),
+        "load_average": os.getloadavg(),
+        "inputs": {
+            name: {
+                "summary": _summary(rows),
+                "rounds": [{tool: asdict(m) for tool, m in row.items()} for row in rows],
+            }
+            for name, rows in per_input.items()
+            if rows
+        },
+    }
+
+
+_LOGGED = re.compile(
+    r"round (\d+) (\S+) (\S+): Measured\(wall=(\S+), user=(\S+), system=(\S+), "
+    r"rss_mb=(\S+), server_cpu=(\S+), stages=(\{.*\})\)$"
+)
+
+
+def from_log(log: Path, cgc: bool = False) -> dict[str, Any]:
+    """The result of a run from the lines it printed to stderr (a run stopped before its
+    first `--json` write)."""
+    per_input: dict[str, dict[int, dict[str, Measured]]] = {}
+    for line in log.read_text().splitlines():
+        if (m := _LOGGED.match(line)) is None:
+            continue
+        number, name, tool = int(m.group(1)), m.group(2), m.group(3)
+        wall, user, system, rss, server = (float(m.group(i)) for i in range(4, 9))
+        stages = {str(k): float(v) for k, v in ast.literal_eval(m.group(9)).items()}
+        measured = Measured(wall, user, system, rss, server, stages)
+        per_input.setdefault(name, {}).setdefault(number, {})[tool] = measured
+    complete = {
+        name: [row for _n, row in sorted(rows.items()) if len(row) >= 2]
+        for name, rows in per_input.items()
+    }
+    return _result(complete, cgc)
+
+
+def run(rounds: int, inputs: Sequence[str], cgc: bool, out: Path | None = None) -> dict[str, Any]:
+    """Every round of every input; after each, the results so far go to `out` (a run cut
+    short by the deadline of a loaded machine still leaves its rounds)."""
     sources = {name: make() for name, make in _inputs().items() if name in inputs}
     peers: dict[str, Callable[[Path, str], Measured]] = {"crg": _CodeReviewGraph()}
     if cgc:
         peers["cgc"] = _CodeGraphContext()
-    settings = load_settings()
-    results: dict[str, Any] = {}
-    with (
-        temporary_local_server(settings, heap="1g", pagecache="512m") as (server, endpoint),
-        Neo4jClient(endpoint) as client,
-        tempfile.TemporaryDirectory(prefix="peers-") as tmp,
-    ):
+    with ExitStack() as stack:
+        server, endpoint = stack.enter_context(private_server())
+        client = stack.enter_context(Neo4jClient(endpoint))
+        tmp = stack.enter_context(tempfile.TemporaryDirectory(prefix="peers-"))
         ensure_schema(client, SchemaConfig())
         pid = server.status().pid
         assert pid is not None
@@ -270,18 +310,9 @@ def run(rounds: int, inputs: Sequence[str], cgc: bool) -> dict[str, Any]:
                     row[tool] = tools[tool](work, "peers")  # alone in the graph: no cross stage
                     print(f"round {index + 1} {name} {tool}: {row[tool]}", file=sys.stderr)
                 per_input[name].append(row)
-            time.sleep(0)
-        for name, rows in per_input.items():
-            results[name] = {
-                "summary": _summary(rows),
-                "rounds": [{tool: asdict(m) for tool, m in row.items()} for row in rows],
-            }
-    return {
-        "peers": {"crg": "==".join(CRG[:2]), **({"cgc": "==".join(CGC[:2])} if cgc else {})},
-        "rounds": rounds,
-        "load_average": os.getloadavg(),
-        "inputs": results,
-    }
+                if out is not None:
+                    out.write_text(json.dumps(_result(per_input, cgc), indent=2) + "\n")
+    return _result(per_input, cgc)
 
 
 def main() -> None:
@@ -294,16 +325,18 @@ def main() -> None:
     )
     parser.add_argument("--cgc", action="store_true", help="CodeGraphContext too (minutes)")
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--from-log", type=Path, help="summarise a run's stderr instead")
     args = parser.parse_args()
+    if args.from_log:
+        print(json.dumps(from_log(args.from_log, args.cgc), indent=2))
+        return
     wanted = [name.strip() for name in args.inputs.split(",") if name.strip()]
     unknown = sorted(set(wanted) - set(_inputs()))
     if unknown:
         parser.error(f"unknown inputs {unknown}; choose from {sorted(_inputs())}")
-    text = json.dumps(run(args.rounds, wanted, args.cgc), indent=2)
-    print(text)
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(text + "\n")
+    print(json.dumps(run(args.rounds, wanted, args.cgc, args.json), indent=2))
 
 
 if __name__ == "__main__":

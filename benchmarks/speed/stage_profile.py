@@ -28,13 +28,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from benchmarks.common.server import private_server
 from benchmarks.oracles.packages import SRC_DIR, download_sdist, extract_sdist
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.graph.schema import SchemaConfig, ensure_schema
 from graphrag_code.ingest import pipeline
 from graphrag_code.ingest.pipeline import IndexOptions, build_graph
-from graphrag_code.runtime.server.endpoints import temporary_local_server
-from graphrag_code.settings import load_settings
 
 # (group, path fragments of the modules whose code counts for it), first match wins
 RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -164,7 +163,7 @@ def main() -> None:
     ]
     results = []
     with (
-        temporary_local_server(load_settings(), heap="1g", pagecache="512m") as (server, end),
+        private_server() as (server, end),
         Neo4jClient(end) as client,
         tempfile.TemporaryDirectory() as tmp,
     ):
