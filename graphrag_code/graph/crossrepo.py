@@ -25,7 +25,7 @@ from ..text import package_name
 from .client import Neo4jClient
 from .queries import load_query
 
-__all__ = ["CrossRepoLinker", "CrossRepoResult", "Provider", "choose_provider"]
+__all__ = ["CrossRepoLinker", "CrossRepoResult", "Provider", "Touching", "choose_provider"]
 
 _BATCH = 5000
 
@@ -70,6 +70,22 @@ def choose_provider(
     if len(chosen) == 1:
         return chosen[0].repo, False
     return None, True
+
+
+@dataclass(frozen=True)
+class Touching:
+    """The cross-repository edges of one repository: how many leave it, and how many enter
+    it by the external package they stand for."""
+
+    leaving: int
+    entering: Mapping[str, int]
+
+    @property
+    def total(self) -> int:
+        return self.leaving + sum(self.entering.values())
+
+    def entering_any(self, packages: Iterable[str]) -> bool:
+        return any(self.entering.get(package, 0) for package in packages)
 
 
 class CrossRepoLinker:
@@ -138,23 +154,33 @@ class CrossRepoLinker:
     def link(self, repo: str, *, previous_packages: Iterable[str] = ()) -> CrossRepoResult:
         """After `repo` was written: resolve its own `:External` targets that another
         repository provides, and every repository's targets in the packages `repo` provides
-        now or provided before (`previous_packages`)."""
+        now or provided before (`previous_packages`).
+
+        A release is sent only where `touching` found cross edges to release: on a full run
+        none leave the repository (its outgoing edges were written anew, to `:External`), and
+        none enter it unless another repository calls it. Each query sent costs the server a
+        plan, made again whenever the graph's counts move (Neo4j's statistics divergence): a
+        small repository beside many paid that on every run whatever it linked (issue 56)."""
         providers = self.providers()
         if all(p.repo == repo for p in providers):
             return CrossRepoResult(0, 0, 0)  # alone in the database: nothing can cross
         own = next((p for p in providers if p.repo == repo), None)
         affected = set(previous_packages) | (set(own.packages) if own else set())
         others = {pkg for p in providers if p.repo != repo for pkg in p.packages}
+        before = self.touching(repo)
         # every edge this pass may decide again goes back to :External first
-        self.release(source=repo)
+        released = self.release(source=repo) if before.leaving else 0
         for provider in providers:
             shared = sorted(affected & provider.packages)
+            if provider.repo == repo and not before.entering_any(affected):
+                continue
             if shared or provider.repo == repo:
-                self.release(into=provider.repo, packages=sorted(affected))
+                released += self.release(into=provider.repo, packages=sorted(affected))
         linked, ambiguous = self._resolve(
             providers, packages=sorted(affected), repo=repo, repo_packages=sorted(others)
         )
-        return CrossRepoResult(linked, ambiguous, self.edges(repo))
+        edges = before.total if not (released or linked) else self.touching(repo).total
+        return CrossRepoResult(linked, ambiguous, edges)
 
     def forget(self, repo: str) -> CrossRepoResult:
         """Before `repo` is deleted: every cross edge into it goes back to `:External`; once
@@ -169,7 +195,16 @@ class CrossRepoLinker:
         return CrossRepoResult(linked, ambiguous, 0)
 
     def edges(self, repo: str) -> int:
-        return int(self.client.read(load_query("crossrepo/summary"), {"repo": repo})[0]["edges"])
+        """Cross-repository edges leaving or entering `repo`."""
+        return self.touching(repo).total
+
+    def touching(self, repo: str) -> Touching:
+        rows = self.client.read(load_query("crossrepo/touching"), {"repo": repo})
+        leaving = sum(int(row["edges"]) for row in rows if row["package"] is None)
+        entering = {
+            str(row["package"]): int(row["edges"]) for row in rows if row["package"] is not None
+        }
+        return Touching(leaving, entering)
 
     def _reexported(self, names: set[tuple[str, str]]) -> dict[tuple[str, str], str]:
         """(external name, providing repository) -> the qualified name of the node a module
