@@ -5,9 +5,10 @@ rule (value flow, dispatch, call resolution, the reach graph and tests, parsing,
 Everything runs in this process (one parse and one link worker) against a private throwaway
 server, embeddings off. A C function's time (a `dict.get`, tree-sitter's `parse`) is counted
 with the module that called it, so a group's figure is all the CPU its own code took;
-tree-sitter's parser is kept apart. cProfile slows the Python code down (the figures under
-`profiled_s` are larger than the CPU of an unprofiled run, `cpu_s`): read the groups as
-shares. The write stage's thread (write_behind.py) is not profiled; its CPU is in `cpu_s`.
+tree-sitter's parser is kept apart. Each input is indexed twice: without the profiler (each
+stage's `cpu_s`, `server_cpu_s`), then under it, timed by this thread's CPU clock
+(`profiled_cpu_s`: cProfile roughly doubles the Python code's CPU, so read the groups as
+shares). The write stage's thread (write_behind.py) is not profiled; its CPU is in `cpu_s`.
 
     .venv/bin/python -m benchmarks.speed.stage_profile [PATH ...] [--json out.json]
         (default: flask 3.0.3 `src/flask` and Django 5.1.4's package)
@@ -102,8 +103,8 @@ class _Stages:
     """Stands in for `pipeline._timed`: the stage's wall time as before, and beside it the
     indexer's and the server's CPU, and a profile of this thread, per stage."""
 
-    def __init__(self, server_pid: int) -> None:
-        self.pid = server_pid
+    def __init__(self, server_pid: int, profiled: bool) -> None:
+        self.pid, self.profiled = server_pid, profiled
         self.cpu: dict[str, float] = defaultdict(float)
         self.server: dict[str, float] = defaultdict(float)
         self.profiles: dict[str, cProfile.Profile] = {}
@@ -111,10 +112,13 @@ class _Stages:
 
     @contextmanager
     def timed(self, report: Any, stage: str) -> Iterator[None]:
-        profile = self.profiles.setdefault(stage, cProfile.Profile())
+        # this thread's CPU, not wall time: on a loaded machine the wall clock mostly counts
+        # the time other processes held the cores
+        profile = self.profiles.setdefault(stage, cProfile.Profile(time.thread_time))
         cpu, server = _own_cpu(), _server_cpu(self.pid)
         with self.original(report, stage):
-            profile.enable()
+            if self.profiled:
+                profile.enable()
             try:
                 yield
             finally:
@@ -123,8 +127,12 @@ class _Stages:
         self.server[stage] += _server_cpu(self.pid) - server
 
 
-def profile(path: Path, client: Neo4jClient, server_pid: int, state: Path) -> dict[str, Any]:
-    stages = _Stages(server_pid)
+def profile(
+    path: Path, client: Neo4jClient, server_pid: int, state: Path, *, profiled: bool
+) -> dict[str, Any]:
+    """One full index of `path`: each stage's wall, indexer and server CPU seconds, and
+    (`profiled`) this thread's CPU by group under cProfile."""
+    stages = _Stages(server_pid, profiled)
     pipeline._timed = stages.timed
     try:
         started = time.perf_counter()
@@ -145,7 +153,7 @@ def profile(path: Path, client: Neo4jClient, server_pid: int, state: Path) -> di
                 "wall_s": round(seconds, 2),
                 "cpu_s": round(stages.cpu[stage], 2),
                 "server_cpu_s": round(stages.server[stage], 2),
-                "profiled_s": _by_group(stages.profiles[stage]),
+                **({"profiled_cpu_s": _by_group(stages.profiles[stage])} if profiled else {}),
             }
             for stage, seconds in report.seconds.items()
         },
@@ -171,8 +179,10 @@ def main() -> None:
         pid = server.status().pid
         if pid is None:
             raise SystemExit("the throwaway server has no pid to read its CPU from")
-        for path in paths:
-            results.append(profile(path.resolve(), client, pid, Path(tmp)))
+        for path in paths:  # unprofiled first: the stages' CPU without the profiler's cost
+            for profiled in (False, True):
+                run = profile(path.resolve(), client, pid, Path(tmp), profiled=profiled)
+                results.append({"profiled": profiled, **run})
     text = json.dumps({"load_average": os.getloadavg(), "runs": results}, indent=2)
     print(text)
     if args.json:
