@@ -7,7 +7,7 @@ server, embeddings off. A C function's time (a `dict.get`, tree-sitter's `parse`
 with the module that called it, so a group's figure is all the CPU its own code took;
 tree-sitter's parser is kept apart. Each input is indexed twice: without the profiler (each
 stage's `cpu_s`, `server_cpu_s`), then under it, timed by this thread's CPU clock
-(`profiled_cpu_s`: cProfile roughly doubles the Python code's CPU, so read the groups as
+(`profiled_cpu_s`: cProfile multiplies the Python code's CPU several times, so read the groups as
 shares). The write stage's thread (write_behind.py) is not profiled; its CPU is in `cpu_s`.
 
     .venv/bin/python -m benchmarks.speed.stage_profile [PATH ...] [--json out.json]
