@@ -403,6 +403,6 @@ def test_the_cross_stage_reads_a_repositorys_cross_edges_through_their_index(
     index(graph, LIBRARY, "billing_lib", tmp_path / "lib")
     assert index(graph, SERVICE, "service", tmp_path / "svc") == len(CROSS)
     every = {"CALLS", "IMPORTS", "INHERITS"}
-    assert _index_scans(graph, load_query("crossrepo/summary"), {"repo": "service"}) == every
+    assert _index_scans(graph, load_query("crossrepo/touching"), {"repo": "service"}) == every
     release = {"ids": [], "into": "billing_lib", "packages": None, "from": "service", "limit": 1}
     assert _index_scans(graph, load_query("crossrepo/release"), release) == every

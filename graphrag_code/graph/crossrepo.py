@@ -41,7 +41,7 @@ from .client import Neo4jClient
 from .crossedges import Bindings, CrossEdgeChange, CrossEdgeKept, binding_changes, bindings_of
 from .queries import load_query
 
-__all__ = ["CrossRepoLinker", "CrossRepoResult", "Provider", "choose_provider"]
+__all__ = ["CrossRepoLinker", "CrossRepoResult", "Provider", "Touching", "choose_provider"]
 
 _BATCH = 5000
 
@@ -94,6 +94,22 @@ def choose_provider(
     if bound is not None and any(p.repo == bound for p in chosen or candidates):
         return bound, True
     return None, True
+
+
+@dataclass(frozen=True)
+class Touching:
+    """The cross-repository edges of one repository: how many leave it, and how many enter
+    it by the external package they stand for."""
+
+    leaving: int
+    entering: Mapping[str, int]
+
+    @property
+    def total(self) -> int:
+        return self.leaving + sum(self.entering.values())
+
+    def entering_any(self, packages: Iterable[str]) -> bool:
+        return any(self.entering.get(package, 0) for package in packages)
 
 
 class CrossRepoLinker:
@@ -225,7 +241,16 @@ class CrossRepoLinker:
         return CrossRepoResult(linked, ambiguous, 0, (), _kept(kept, after))
 
     def edges(self, repo: str) -> int:
-        return int(self.client.read(load_query("crossrepo/summary"), {"repo": repo})[0]["edges"])
+        """Cross-repository edges leaving or entering `repo`."""
+        return self.touching(repo).total
+
+    def touching(self, repo: str) -> Touching:
+        rows = self.client.read(load_query("crossrepo/touching"), {"repo": repo})
+        leaving = sum(int(row["edges"]) for row in rows if row["package"] is None)
+        entering = {
+            str(row["package"]): int(row["edges"]) for row in rows if row["package"] is not None
+        }
+        return Touching(leaving, entering)
 
     def _reexported(self, names: set[tuple[str, str]]) -> dict[tuple[str, str], str]:
         """(external name, providing repository) -> the qualified name of the node a module

@@ -179,7 +179,8 @@ def _additions(self: ValueFlowAnalysis, container: Container) -> list[ValueFlow]
             for cls in self.resolver.mro(home[1])
             for flow in self.lookups.attribute_additions(cls, home[2])
         ]
-        return [f for f in flows if f.target[2] in (*marks, "<key>")]
+        # not `in (*marks, "<key>")`: mypyc cannot compile a starred tuple there (issue 56)
+        return [f for f in flows if f.target[2] == "<key>" or f.target[2] in marks]
     scope, name = home
     found: list[ValueFlow] = []
     for mark in marks:

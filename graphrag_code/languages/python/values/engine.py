@@ -131,7 +131,8 @@ class ValueFlowAnalysis(Budget):
     _passed = parameters._passed
     _unpacked = parameters._unpacked
     # -- attributes (attributes.py)
-    _attribute = attributes._attribute
+    # not `_attribute`: mypyc would name its C field `__attribute`, a C compiler keyword
+    _attribute_values = attributes._attribute
     _attribute_of = attributes._attribute_of
     _class_attribute = attributes._class_attribute
     _class_attribute_of = attributes._class_attribute_of
@@ -232,7 +233,7 @@ class ValueFlowAnalysis(Budget):
         def chain() -> Values:
             values = Values.of(value)
             for name in names:
-                values = self._attribute(values, name, where)
+                values = self._attribute_values(values, name, where)
             return values
 
         return self._shallow(chain)
@@ -321,12 +322,12 @@ class ValueFlowAnalysis(Budget):
             case Name(dotted):
                 values = self._name(dotted[0], where)
                 for attribute in dotted[1:]:
-                    values = self._attribute(values, attribute, where)
+                    values = self._attribute_values(values, attribute, where)
                 return values
             case Call(callee, arguments):
                 return self._call(callee, arguments, where)
             case Attribute(value, name):
-                return self._attribute(self._eval(value, where), name, where)
+                return self._attribute_values(self._eval(value, where), name, where)
             case Const() | Str() | Int():
                 return Values.of(Inert())
             case At(offset, block, inner):

@@ -136,7 +136,7 @@ def _getattr(
     if not isinstance(attribute, Str):
         result = Values.unknown("getattr")
     else:
-        result = flow._attribute(flow._eval(first, where), attribute.text, where)
+        result = flow._attribute_values(flow._eval(first, where), attribute.text, where)
     if len(arguments) > 2:  # the default is one of the values, whatever the name
         result.add(flow._eval(arguments[2][1], where))
     return result

@@ -1,0 +1,45 @@
+"""A private throwaway Neo4j for benchmarks that read its CPU, given time to start.
+
+`temporary_local_server` waits 180 s for Bolt; on this machine, loaded by other sessions'
+jobs (load average 20+), three starts in a row took longer (issue 56's peers run). This one
+is the same server with a longer wait.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from graphrag_code.runtime.endpoint import Neo4jEndpoint
+from graphrag_code.runtime.server.endpoints import local_endpoint
+from graphrag_code.runtime.server.local import LocalNeo4jServer, free_port
+from graphrag_code.settings import load_settings
+
+__all__ = ["private_server"]
+
+
+@contextmanager
+def private_server(
+    *, heap: str = "1g", pagecache: str = "512m", timeout: float = 900.0
+) -> Iterator[tuple[LocalNeo4jServer, Neo4jEndpoint]]:
+    """A server on free ports in a temporary folder, stopped on exit."""
+    settings = load_settings()
+    with tempfile.TemporaryDirectory(prefix="graphrag-code-neo4j-") as home:
+        server = LocalNeo4jServer(
+            Path(home),
+            cache_dir=settings.cache_dir,
+            neo4j_version=settings.neo4j_version,
+            bolt_port=free_port(),
+            http_port=0,
+            heap=heap,
+            pagecache=pagecache,
+            tx_log_retention=settings.tx_log_retention,
+            java_home=settings.java_home,
+        )
+        server.start(attached=True, timeout=timeout)
+        try:
+            yield server, local_endpoint(server)
+        finally:
+            server.stop()
