@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from graphrag_code.runtime.server.build import LauncherBuild
 from graphrag_code.runtime.server.class_share import class_share_options
+from graphrag_code.runtime.server.processes import running_with_argument
 from graphrag_code.runtime.server.toolchain import JavaRuntime, find_java, required_java_major
 
 DUMP = "-XX:ArchiveClassesAtExit="
@@ -72,6 +74,9 @@ def test_a_dump_a_live_server_may_still_write_is_left_alone(
         [sys.executable, "-c", "import time; time.sleep(60)", f"{DUMP}{pending}"]
     )
     try:
+        deadline = time.monotonic() + 30
+        while not running_with_argument(f"{DUMP}{pending}") and time.monotonic() < deadline:
+            time.sleep(0.05)  # until the process table shows it
         options = class_share_options(build, java)
     finally:
         writer.kill()

@@ -210,13 +210,23 @@ def test_an_over_fetched_shared_vector_index_comes_back_short_beside_a_large_nei
 def test_the_graph_leg_is_identical_beside_a_large_neighbour(
     runs: Runs, form: VectorSearchForm
 ) -> None:
+    """Where the vector leg is whole beside the neighbour. A concept question asked as a
+    question seeds the graph leg with the best hits, so where the over-fetched shared index
+    cuts the vector leg short (the `queryNodes` form on 2026.01+, tested above) its seeds and
+    leg may differ too: those questions are left out, and at least the relationship
+    questions, seeded by the names they hold, are compared."""
     if form not in runs.forms:
         _needs_search_form(runs)
+    compared = 0
     for question in QUESTIONS:
         alone = runs.alone[form, REPO, question]
         beside = runs.beside[form, REPO, question]
+        if runs.filtered and beside.legs["vector"] != alone.legs["vector"]:
+            continue
+        compared += 1
         assert beside.legs["graph"] == alone.legs["graph"], question
         assert beside.seeds == alone.seeds, question
+    assert compared >= (5 if runs.filtered else len(QUESTIONS))
 
 
 @pytest.mark.parametrize("form", list(VectorSearchForm), ids=lambda form: form.value)

@@ -3,6 +3,8 @@ doc comments, attributes, `use` trees, call sites (macros' arguments too) and mo
 
 from __future__ import annotations
 
+from graphrag_code.conventions import ClassTree
+from graphrag_code.languages.rust.conventions import RustConventions
 from graphrag_code.languages.rust.modules import crate_of, module_path
 from graphrag_code.languages.rust.parser import SITE, RustParser
 from graphrag_code.model import Attribute, Awaited, Call, Name, ParsedFile
@@ -146,3 +148,34 @@ def test_let_bindings_record_types_and_calls() -> None:
     made = bindings[("made",)]
     assert made.kind == "call"
     assert made.value[0] == SITE
+
+
+def test_only_the_tests_of_a_library_file_are_test_code() -> None:
+    """`#[cfg(test)] mod tests` beside a crate's API: the module, its tests and helpers are
+    test code, the library items are not (search leaves test code out of concept questions;
+    lib.rs marked whole hid `crate::Priced` from "something with a price")."""
+    source = (
+        "/// Something with a price.\npub trait Priced { fn price(&self) -> u32; }\n\n"
+        "pub fn total() -> u32 { 1 }\n\n"
+        "#[test]\nfn top_level() {}\n\n"
+        "#[cfg(test)]\nmod tests {\n    fn helper() -> u32 { 2 }\n"
+        "    mod nested {\n        #[test]\n        fn deep() {}\n    }\n\n"
+        "    #[test]\n    fn adds() { assert_eq!(super::total(), 1); }\n}\n"
+    )
+    parsed = _parse("src/lib.rs", source)
+    conventions = RustConventions()
+    roles = conventions.roles(parsed, conventions.configure({}), ClassTree({}, {}))
+    assert not roles.test_code
+    assert set(roles.test_symbols) == {
+        "crate::top_level", "crate::tests", "crate::tests::helper", "crate::tests::nested",
+        "crate::tests::nested::deep", "crate::tests::adds",
+    }  # fmt: skip
+    assert {t.qualified_name for t in roles.tests} == {
+        "crate::top_level", "crate::tests::nested::deep", "crate::tests::adds",
+    }  # fmt: skip
+    in_tests = conventions.roles(
+        _parse("tests/checkout.rs", "#[test]\nfn t() {}\n"),
+        conventions.configure({}),
+        ClassTree({}, {}),
+    )
+    assert in_tests.test_code

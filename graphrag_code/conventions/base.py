@@ -66,6 +66,8 @@ class FileRoles:
 
     path: str
     test_code: bool = False  # the whole file is test code (a test module, conftest, helper)
+    # test code inside a file that is not (Rust's `#[cfg(test)] mod tests`): qualified names
+    test_symbols: tuple[str, ...] = ()
     tests: tuple[TestUnit, ...] = ()
     fixtures: tuple[Fixture, ...] = ()
     setups: tuple[str, ...] = ()  # set-up/tear-down code (qualified names)

@@ -189,6 +189,10 @@ def _node_roles(roles: Mapping[str, FileRoles], names: _Names) -> dict[str, Role
     for path, file in roles.items():
         if file.test_code:
             test_code.update(names.of_file.get(path, ()))
+        for qualified_name in file.test_symbols:
+            node = names.find(path, qualified_name)
+            if node is not None:
+                test_code.add(node)
         for setup in file.setups:
             node = names.find(path, setup)
             if node is not None:

@@ -3,10 +3,11 @@ and what runs without a caller.
 
 Tests are functions with a `#[test]` attribute (also `#[tokio::test]`, `#[rstest]` and any
 attribute whose last path segment is `test`) or `#[bench]`. Test code: files under a `tests/`
-or `benches/` folder of a crate (integration tests, each its own crate), and files that
-declare tests (`#[cfg(test)] mod tests { … }` inside a source file makes only that file
-test code where it declares tests: the graph's roles are per file). Entry points: `fn main`,
-and the `pub` items of a library's modules (the API other crates call).
+or `benches/` folder of a crate (integration tests, each its own crate), and in other files
+only the tests and a `#[cfg(test)] mod tests { … }` with what it holds, not the library beside
+them (search leaves test code out of concept questions, and lib.rs is where a crate's API
+lives). Entry points: `fn main`, and the `pub` items of a library's modules (the API other
+crates call).
 """
 
 from __future__ import annotations
@@ -57,19 +58,41 @@ class RustConventions:
     def roles(self, parsed: ParsedFile, config: ConventionConfig, classes: ClassTree) -> FileRoles:
         tests = [s for s in parsed.symbols if _is_test(s)]
         units = tuple(TestUnit(t.qualified_name, parsed.path, None, (), ()) for t in tests)
-        test_code = bool(tests) or is_test_path(parsed.path)
         return FileRoles(
-            path=parsed.path, test_code=test_code, tests=units, setups=(),
+            path=parsed.path, test_code=is_test_path(parsed.path), tests=units, setups=(),
+            test_symbols=tuple(_test_symbols(parsed)),
             entry_points=() if is_test_path(parsed.path) else tuple(_entry_points(parsed)),
         )  # fmt: skip
 
 
-def _entry_points(parsed: ParsedFile) -> list[tuple[str, str]]:
-    test_modules = {
+def _test_modules(parsed: ParsedFile) -> set[str]:
+    return {
         s.qualified_name for s in parsed.symbols
         if s.declared_as == "module" and any(a.replace(" ", "") == "cfg(test)"
                                              for a in s.decorators)
     }  # fmt: skip
+
+
+def _test_symbols(parsed: ParsedFile) -> list[str]:
+    """The tests and everything inside a `#[cfg(test)]` module, at any depth: test code in
+    a file whose other items are the library (search leaves them out, not the file)."""
+    parents = {s.qualified_name: s.parent for s in parsed.symbols}
+    modules = _test_modules(parsed)
+
+    def inside(name: str | None) -> bool:
+        seen: set[str] = set()
+        while name is not None and name not in seen:
+            if name in modules:
+                return True
+            seen.add(name)
+            name = parents.get(name)
+        return False
+
+    return [s.qualified_name for s in parsed.symbols if _is_test(s) or inside(s.qualified_name)]
+
+
+def _entry_points(parsed: ParsedFile) -> list[tuple[str, str]]:
+    test_modules = _test_modules(parsed)
     found: list[tuple[str, str]] = []
     for symbol in parsed.symbols:
         if symbol.parent in test_modules or _is_test(symbol):

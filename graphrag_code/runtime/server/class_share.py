@@ -55,7 +55,7 @@ def _archive_path(build: LauncherBuild, java: JavaRuntime) -> Path:
     except OSError:
         stamp = str(executable)
     digest = hashlib.sha256(stamp.encode()).hexdigest()[:12]
-    return build.directory / "class-share" / f"java{java.major}-{digest}.jsa"
+    return build.directory / "class-share" / f"jvm{java.major}-{digest}.jsa"
 
 
 def _adopt_finished_dump(archive: Path, build: LauncherBuild, java: JavaRuntime) -> None:
