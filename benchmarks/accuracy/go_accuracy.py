@@ -26,7 +26,6 @@ The oracle must have run first (`python -m benchmarks.oracles.go_oracle --set ..
 
 from __future__ import annotations
 
-import argparse
 import json
 import posixpath
 import re
@@ -54,11 +53,10 @@ from benchmarks.accuracy.go_match import (
     recall,
     score_sets,
 )
-from benchmarks.accuracy.located import cell, line_count, speed_table, tier_table, timed_link
+from benchmarks.accuracy.located import cell, line_count, tier_table, timed_link
+from benchmarks.accuracy.scorer_cli import Scorer, score_main
 from benchmarks.oracles.go_oracle import GO_OUT_DIR, GO_SETS, OracleSetupError, pinned
-from graphrag_code.errors import ConfigurationError
 from graphrag_code.ingest.offline import LinkedRepository
-from graphrag_code.languages import select_languages
 from graphrag_code.model import EdgeKind, Resolution
 
 JsonDict = dict[str, Any]
@@ -327,74 +325,17 @@ def markdown(results: Sequence[JsonDict]) -> str:
     return "\n".join(lines)
 
 
-def set_of(name: str) -> str | None:
-    """`tuning` or `heldout` for a module folder (`cobra-v1.8.1`), else None."""
-    for label in ("tuning", "heldout"):
-        if any(entry.root_name == name for entry in GO_SETS[label]):
-            return label
-    return None
+SCORER = Scorer(
+    language='go', title='Go', unit='module', example='cobra',
+    sets=GO_SETS, out_dir=GO_OUT_DIR, output_suffix='.dispatch.json',
+    oracle_module="benchmarks.oracles.go_oracle", pinned=pinned,
+    setup_error=OracleSetupError, evaluate=evaluate, markdown=markdown, name_key='module',
+)  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:
     """Command line (see the module's docstring)."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("modules", nargs="*", help="pinned module names (cobra) or folders")
-    parser.add_argument("--set", choices=sorted(GO_SETS), help="every module of a set")
-    parser.add_argument("--json", type=Path)
-    parser.add_argument("--md", type=Path, help="write the tables as Markdown")
-    parser.add_argument("--show-errors", type=int, default=0, metavar="N")
-    parser.add_argument("--repeat", type=int, default=1, help="link N times, report the best")
-    parser.add_argument(
-        "--speed-baseline",
-        nargs="+",
-        type=Path,
-        default=[],
-        metavar="TREE",
-        help="also time link_repository on these trees (e.g. a Python and a TS code base)",
-    )
-    args = parser.parse_args(argv)
-    try:
-        names = [pinned(n).root_name for n in args.modules]
-    except OracleSetupError as error:
-        parser.error(str(error))
-    names += [entry.root_name for entry in GO_SETS.get(args.set or "", ())]
-    if not names:
-        parser.error("name modules or give --set tuning|heldout|all")
-    try:
-        select_languages(["go"])
-    except ConfigurationError as error:
-        print(
-            f"error: this graphrag_code reads no Go ({error}); "
-            "put a checkout with the Go plug-in on PYTHONPATH"
-        )
-        return 1
-    missing = [n for n in names if not (GO_OUT_DIR / f"{n}.dispatch.json").is_file()]
-    if missing:
-        print(
-            f"error: no oracle output for {', '.join(missing)} in {GO_OUT_DIR}: run "
-            "`python -m benchmarks.oracles.go_oracle --set ...` first"
-        )
-        return 1
-    results = [
-        {"set": set_of(name), **evaluate(name, args.show_errors, args.repeat)} for name in names
-    ]
-    table = markdown(results)
-    if args.speed_baseline:
-        try:
-            table += "\n\n" + speed_table(args.speed_baseline, args.repeat)
-        except NotADirectoryError as error:
-            print(f"error: {error}")
-            return 1
-    print(table)
-    if args.md:
-        args.md.parent.mkdir(parents=True, exist_ok=True)
-        args.md.write_text(table + "\n", encoding="utf-8")
-    if args.show_errors:
-        print(json.dumps({r["module"]: r["errors"] for r in results}, indent=1))
-    if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
-    return 0
+    return score_main(SCORER, argv, __doc__.splitlines()[0])
 
 
 if __name__ == "__main__":

@@ -121,5 +121,6 @@ def _check_served(graph: CodeGraph, options: ServerOptions) -> None:
     if options.repos is None or options.allow_write:
         return
     held = [info.name for info in graph.repositories()]
-    for name in sorted(options.repos - {options.watch_repo} - set(held)):
-        raise RepositoryNotFoundError(name, known=held)
+    missing = sorted(options.repos - {options.watch_repo} - set(held))
+    if missing:
+        raise RepositoryNotFoundError(missing[0], known=held)

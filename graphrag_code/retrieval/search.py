@@ -364,13 +364,6 @@ class Searcher:
             wanted, sum(size.nodes for size in chosen), sum(size.tests for size in chosen)
         )
 
-    def warnings(self, repo: str | None) -> tuple[AnswerWarning, ...]:
-        """None at this level: a repository the graph does not hold is an error
-        (`statuses`), and how completely the repositories of an answer are indexed,
-        `CodeGraph` adds (`answer_warnings`)."""
-        self.statuses(repo)
-        return ()
-
     def statuses(self, repo: str | None = None) -> dict[str, str]:
         """Repository -> status of its last run, read once per searcher (again when `repo`
         is missing: it may have been indexed since). `RepositoryNotFoundError`, naming the
@@ -505,7 +498,8 @@ class Searcher:
         else:
             hits, legs = self._fuse_units(row, options, unit, files)
         timings["fuse"] = (time.perf_counter() - started) * 1000
-        warnings = self.warnings(repo)
+        # how completely the answer's repositories are indexed, `CodeGraph` adds
+        warnings: tuple[AnswerWarning, ...] = ()
         if FILE_TEXT in _active_legs(question, options) and self._file_index(repo) is None:
             warnings += (
                 AnswerWarning(
