@@ -68,6 +68,9 @@ def test_vector_and_fulltext_rank_the_expected_node_first(fresh: Neo4jClient) ->
         {"index": "test_vectors", "vector": [0.1, 0.9, 0.0, 0.0]},
     )
     assert [hit["id"] for hit in vector_hits][:2] == ["b", "c"]
+    # the full-text index is eventually consistent (schema/create.cypher): a loaded server
+    # may not have applied the write yet
+    fresh.write("CALL db.index.fulltext.awaitEventuallyConsistentIndexRefresh()")
     text_hits = fresh.read(
         "CALL db.index.fulltext.queryNodes($index, $q) YIELD node, score "
         "RETURN node.id AS id, score",
