@@ -212,7 +212,9 @@ class _FileReader:
             if value is not None:
                 self._code(value, parent, scope, None)
 
-    def _use(self, item: ts.Node, scope: Scope, parent: str) -> None:
+    def _use(self, item: ts.Node, scope: Scope, parent: str, *, binds: bool = True) -> None:
+        """A `use` item of a module (`binds`: its names join the module's scope), or of a
+        function's body (its scope the function: the resolver applies it there only)."""
         exported = any(c.type == "visibility_modifier" for c in item.children)
         argument = item.child_by_field_name("argument")
         line = first_line(item)
@@ -224,7 +226,9 @@ class _FileReader:
             if not absolute:
                 continue
             name = absolute[-1]
-            if name == "*":
+            if not binds:
+                pass
+            elif name == "*":
                 scope.globs.append(absolute[:-1])
             else:
                 scope.uses[alias or name] = absolute
@@ -390,6 +394,9 @@ class _FileReader:
                 if name is not None:
                     self._function(node, f"{scope_name}::{node_text(name)}", scope_name,
                                    SymbolKind.FUNCTION, scope, None)  # fmt: skip
+                continue
+            elif kind == "use_declaration" and not self.depth:
+                self._use(node, scope, scope_name, binds=False)
                 continue
             elif kind in ("impl_item", "struct_item", "enum_item", "trait_item", "mod_item"):
                 continue  # items inside a function body: not followed in this step

@@ -103,6 +103,16 @@ class RustResolver:
         self._sites = {site.at: site for site in parsed.calls}
         self._own = {symbol.qualified_name: symbol for symbol in parsed.symbols}
         self._inline = [s for s in parsed.symbols if s.declared_as == "module"]
+        self._blocks: dict[str, Scope] = {}  # a function -> the `use` items of its body
+        for statement in parsed.imports:
+            symbol = self._own.get(statement.scope)
+            if symbol is not None and symbol.kind in (SymbolKind.FUNCTION, SymbolKind.METHOD):
+                block = self._blocks.setdefault(statement.scope, Scope((), ()))
+                full: Path = (*statement.module.split("::"), statement.name or "")
+                if statement.name == "*":
+                    block.globs.append(full[:-1])
+                else:
+                    block.uses[statement.alias or statement.name or ""] = full
         self._bindings: dict[str, list[Binding]] = {}
         for binding in parsed.bindings:
             if len(binding.target) == 1:
@@ -172,6 +182,9 @@ class RustResolver:
         # an item of that name appearing or going anywhere may change the answer: the
         # incremental run links this file again (`ingest.incremental.files_to_relink`)
         self.lookups.names_consulted.update(parts[-1:])
+        bound, found = self._through_blocks(parts, holder)
+        if bound:
+            return found
         scope = self.scope_of(holder)
         found = self._absolute(scope.absolute(parts, self_type), 0)
         if found is None and len(parts) >= 1 and parts[0] not in ("crate", "self", "super"):
@@ -180,6 +193,27 @@ class RustResolver:
                 if found is not None:
                     break
         return found
+
+    def _through_blocks(self, parts: Path, holder: str) -> tuple[bool, str | None]:
+        """A path whose head a `use` in the body of `holder` (or of a function around it)
+        binds: (True, the item or None); (False, None) where no such `use` binds it. A body's
+        `use` shadows the module's names, in the body and the functions nested in it."""
+        if not self._blocks or not parts or parts[0] in ("crate", "self", "super", "Self"):
+            return False, None
+        name = holder
+        while (symbol := self._own.get(name)) is not None and symbol.kind in (
+            SymbolKind.FUNCTION, SymbolKind.METHOD
+        ):  # fmt: skip
+            block = self._blocks.get(name)
+            if block is not None:
+                if parts[0] in block.uses:
+                    return True, self._absolute((*block.uses[parts[0]], *parts[1:]), 0)
+                for glob in block.globs:
+                    found = self._absolute((*glob, *parts), 0)
+                    if found is not None:
+                        return True, found
+            name = symbol.parent
+        return False, None
 
     def absolute(self, path: Path) -> str | None:
         """The item an absolute path names, through crate names and re-exports."""
