@@ -40,3 +40,43 @@ def test_a_body_use_of_an_outside_item_hides_the_module_item_of_that_name() -> N
         {"src/lib.rs": "fn write() {}\nfn f() {\n    use std::fmt::write;\n    write();\n}\n"},
         exactly=True,
     )
+
+
+def test_impls_on_built_in_types_have_their_methods() -> None:
+    assert_calls(
+        {
+            "src/lib.rs": "pub trait AsChar {\n    fn is_a(self) -> bool;\n"
+            "    fn is_b(self) -> bool;\n    fn len(self) -> usize;\n}\n"
+            "impl AsChar for u8 {\n    fn is_a(self) -> bool { true }\n"
+            "    fn is_b(self) -> bool { self.is_a() || self.len() > 0 }\n"
+            "    fn len(self) -> usize { 1 }\n}\n"
+            "impl<'a> AsChar for &'a u8 {\n    fn is_a(self) -> bool { false }\n"
+            "    fn is_b(self) -> bool { self.is_a() }\n    fn len(self) -> usize { 1 }\n}\n",
+        },
+        ("crate::u8::AsChar::is_b", "crate::u8::AsChar::is_a", "inferred"),
+        ("crate::&u8::AsChar::is_b", "crate::&u8::AsChar::is_a", "inferred"),
+        exactly=True,  # `self.len()`: std's inherent `len` of the name comes first
+    )
+
+
+def test_two_impls_of_one_trait_for_one_type_leave_the_method_unresolved() -> None:
+    assert_calls(
+        {
+            "src/lib.rs": "pub trait Cmp<T> {\n    fn cmp_to(&self, t: T) -> bool;\n}\n"
+            "pub struct S;\nimpl Cmp<u8> for S {\n    fn cmp_to(&self, t: u8) -> bool { true }\n}\n"
+            "impl Cmp<char> for S {\n    fn cmp_to(&self, t: char) -> bool { true }\n}\n"
+            "fn run(s: S) {\n    s.cmp_to(1u8);\n}\n",
+        },
+        exactly=True,
+    )
+
+
+def test_a_blanket_impl_on_a_type_parameter_is_no_owner() -> None:
+    assert_calls(
+        {
+            "src/lib.rs": "pub trait Sink {\n    fn put(&mut self);\n}\n"
+            "impl<S: Sink + ?Sized> Sink for &mut S {\n"
+            "    fn put(&mut self) { (**self).put() }\n}\n",
+        },
+        exactly=True,
+    )

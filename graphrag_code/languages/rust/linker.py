@@ -45,6 +45,10 @@ class RustLinker:
     def prepare(self, index: RepositoryIndex, project: Mapping[str, str]) -> LinkContext:
         crates = RustProject.of(index.modules, project)
         crates.impls = trait_impls(index.symbols)
+        crates.repeated = frozenset(
+            symbol.qualified_name for info in index.modules.values()
+            for symbol in info.parsed.symbols if symbol.ordinal > 1
+        )  # fmt: skip
         return RustContext(project=crates)
 
     def link(

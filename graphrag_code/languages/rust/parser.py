@@ -254,9 +254,12 @@ class _FileReader:
         declared = item.child_by_field_name("type")
         written = type_path(declared)
         self._type_uses(declared, parent)
-        if written is None:
+        if written is not None:
+            owner = _impl_type(written, scope)
+        elif (builtin := _builtin_type(declared)) is not None:
+            owner = (*scope.root, builtin)  # one name per crate: `self` reaches every file's
+        else:
             return
-        owner = _impl_type(written, scope)
         owner_name = joined(owner)
         trait_node = item.child_by_field_name("trait")
         trait = path_of(trait_node)
@@ -542,6 +545,23 @@ def _generics(node: ts.Node) -> dict[str, Dotted]:
                 found.setdefault(node_text(name), trait)
                 break
     return found
+
+
+def _builtin_type(node: ts.Node | None) -> str | None:
+    """The name an impl on a built-in type is filed under, at its crate's root: `u8`, `str`,
+    `[u8]`, `&str` (a reference apart from its type: each has impls of its own; an array of
+    any length as its slice); None for tuples and the like."""
+    refs = ""
+    while node is not None and node.type in ("reference_type", "pointer_type"):
+        node, refs = node.child_by_field_name("type"), refs + "&"
+    if node is None:
+        return None
+    if node.type == "primitive_type":
+        return refs + node_text(node)
+    if node.type == "array_type":
+        element = node.child_by_field_name("element")
+        return f"{refs}[{''.join(node_text(element).split())}]" if element is not None else None
+    return None
 
 
 def _impl_type(written: Dotted, scope: Scope) -> Path:

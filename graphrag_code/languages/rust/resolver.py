@@ -36,6 +36,7 @@ from ...model import (
     Symbol,
     SymbolKind,
 )
+from .conventions import BUILTIN_METHODS
 from .modules import ROOT_CRATE, module_path
 from .parser import SITE
 from .paths import Path, Scope, crate_root, joined
@@ -45,6 +46,7 @@ __all__ = ["RustProject", "RustResolver", "crate_names"]
 
 _DEPTH = 4
 _NAME = re.compile(r'^\s*name\s*=\s*"([^"]+)"', re.MULTILINE)
+_BUILTIN = re.compile(r"&*(\[.*\]|[iu](8|16|32|64|128|size)|f32|f64|bool|char|str)")
 _SECTION = re.compile(r"^\s*\[([^\]]+)\]", re.MULTILINE)
 
 
@@ -77,6 +79,7 @@ class RustProject:
     # a trait's last name -> the impls naming it (`dispatch`)
     impls: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     children: dict[str, set[str]] = field(default_factory=dict)  # module path -> file modules
+    repeated: frozenset[str] = frozenset()  # names declared more than once (two impls' `m`)
 
     def __post_init__(self) -> None:
         for path in self.files:
@@ -282,13 +285,18 @@ class RustResolver:
         own = [q for q in self.lookups.members(owner, name) if self._is_function(q)]
         if own:
             return own[0]
-        symbol = self.lookups.symbol(owner)
-        if symbol is None:
+        if self.lookups.symbol(owner) is None and (
+            name in BUILTIN_METHODS or not _BUILTIN.fullmatch(owner.rpartition("::")[2])
+        ):
+            # a type none of ours: a built-in (`parser._builtin_type`) has our impls, but
+            # std's own method of the name comes first; a blanket impl's `T` says nothing
             return None
         for impl_name in self._impls(owner):
             found = [q for q in self.lookups.members(impl_name, name) if self._is_function(q)]
             if found:
-                return found[0]
+                # two impls of one trait for one type (`Compare<&str>`, `Compare<&[u8]>`):
+                # which one runs depends on argument types not read here
+                return None if found[0] in self.project.repeated else found[0]
         for impl_name in self._impls(owner):
             impl = self.lookups.symbol(impl_name)
             for trait in impl.implements if impl is not None else ():
