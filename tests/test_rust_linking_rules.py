@@ -80,3 +80,20 @@ def test_a_blanket_impl_on_a_type_parameter_is_no_owner() -> None:
         },
         exactly=True,
     )
+
+
+def test_a_trait_qualified_call_reaches_the_impl_for_its_first_argument() -> None:
+    assert_calls(
+        {
+            "src/lib.rs": "use std::fmt::{self, Display};\npub struct E;\n"
+            "impl Display for E {\n"
+            "    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result { Ok(()) }\n}\n"
+            "pub trait Named {\n    fn name(&self) -> u8;\n}\npub struct N;\n"
+            "impl Named for N {\n    fn name(&self) -> u8 { 1 }\n}\n"
+            "fn run(e: &E, n: N, f: &mut fmt::Formatter) {\n"
+            "    Display::fmt(e, f);\n    Named::name(&n);\n}\n",
+        },
+        ("crate::run", "crate::E::Display::fmt", "inferred"),
+        ("crate::run", "crate::N::Named::name", "inferred"),
+        exactly=True,
+    )

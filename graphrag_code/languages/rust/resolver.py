@@ -308,6 +308,27 @@ class RustResolver:
                         return found[0]
         return None
 
+    def _of_trait(self, qualified: str) -> bool:
+        symbol = self.lookups.symbol(qualified)
+        parent = self.lookups.symbol(symbol.parent) if symbol is not None else None
+        return parent is not None and parent.declared_as == "trait"
+
+    def _trait_method(self, owner: str, path: Path) -> str | None:
+        """`path` is `…::Trait::m`: the `m` of `owner`'s impl of a trait of that last name
+        (the trait may be std's: `Display::fmt(self, f)`), if only one impl defines it."""
+        if len(path) < 2:
+            return None
+        self.lookups.names_consulted.add(path[-1])
+        found: list[str] = []
+        for impl_name in self._impls(owner):
+            impl = self.lookups.symbol(impl_name)
+            if impl is None or not impl.implements or impl.implements[0][-1] != path[-2]:
+                continue
+            found += [q for q in self.lookups.members(impl_name, path[-1]) if self._is_function(q)]
+        if len(found) != 1 or found[0] in self.project.repeated:
+            return None
+        return found[0]
+
     def _impls(self, owner: str) -> list[str]:
         index = self.lookups.index
         return [
@@ -449,6 +470,12 @@ class RustResolver:
         callee = call.callee
         if isinstance(callee, Name):
             found = self._path_call(callee.dotted, scope)
+            if call.arguments and (found is None or self._of_trait(found)):
+                # `Trait::m(x)`: the impl of the trait for x's type, where that is known
+                owner = self.type_of(call.arguments[0][1], scope, line, depth + 1)
+                own = self._trait_method(owner, callee.dotted) if owner else None
+                if own is not None:
+                    return own, "inferred"
             return found, "exact"
         if isinstance(callee, Attribute) and callee.name != TRY:
             owner = self.type_of(callee.value, scope, line, depth + 1)
