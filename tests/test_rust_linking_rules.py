@@ -97,3 +97,29 @@ def test_a_trait_qualified_call_reaches_the_impl_for_its_first_argument() -> Non
         ("crate::run", "crate::N::Named::name", "inferred"),
         exactly=True,
     )
+
+
+def test_generic_parameters_and_associated_types_reach_the_bound_traits() -> None:
+    assert_calls(
+        {
+            "src/lib.rs": "pub trait Config {\n    fn pad(&self) -> bool;\n}\n"
+            "pub trait Engine {\n    type Config: Config;\n    fn config(&self) -> &Self::Config;\n"
+            "    fn standard() -> Self;\n}\n"
+            "pub struct Gp;\npub struct GpConfig;\n"
+            "impl Config for GpConfig {\n    fn pad(&self) -> bool { true }\n}\n"
+            "impl Engine for Gp {\n    type Config = GpConfig;\n"
+            "    fn config(&self) -> &GpConfig { &GpConfig }\n"
+            "    fn standard() -> Self { Gp }\n}\n"
+            "fn run<E: Engine>(e: &E) {\n    e.config().pad();\n    E::standard();\n}\n"
+            "fn direct(g: Gp) {\n    g.config().pad();\n}\n",
+        },
+        ("crate::run", "crate::Engine::config", "inferred"),
+        ("crate::run", "crate::Gp::Engine::config", "dispatch"),
+        ("crate::run", "crate::Config::pad", "inferred"),
+        ("crate::run", "crate::GpConfig::Config::pad", "dispatch"),
+        ("crate::run", "crate::Engine::standard", "inferred"),
+        ("crate::run", "crate::Gp::Engine::standard", "dispatch"),
+        ("crate::direct", "crate::Gp::Engine::config", "inferred"),
+        ("crate::direct", "crate::GpConfig::Config::pad", "inferred"),
+        exactly=True,
+    )

@@ -292,6 +292,28 @@ class _FileReader:
                 value = member.child_by_field_name("value")
                 if value is not None:
                     self._code(value, holder, scope, self_type)
+            elif member.type in ("associated_type", "type_item") and name is not None:
+                self._associated_type(member, name, owner, scope, self_type)
+
+    def _associated_type(
+        self, member: ts.Node, name: ts.Node, owner: str, scope: Scope, self_type: Path
+    ) -> None:
+        """`type Config: Config;` in a trait (its first bound), `type Config = GeneralConfig;`
+        in an impl: a binding of the trait or type, as a field is, so `Self::Config` and
+        `E::Config` (`E: Engine`) have a type."""
+        declared = member.child_by_field_name("type")
+        if declared is not None:
+            self._type_uses(declared, owner)
+            dotted = type_path(declared)
+        else:
+            bounds = member.child_by_field_name("bounds")
+            first = bounds.named_children[0] if bounds and bounds.named_children else None
+            dotted = path_of(first) if first is not None else None
+        if dotted is not None:
+            self.bindings.append(
+                Binding(owner, (node_text(name),), _own(dotted, scope, self_type), "annotation",
+                        first_line(name))
+            )  # fmt: skip
 
     def _function(
         self, node: ts.Node, qualified: str, parent: str, kind: SymbolKind, scope: Scope,
@@ -300,6 +322,12 @@ class _FileReader:
         name = _name(node)
         assert name is not None
         generics = {**(outer or {}), **_generics(node)}
+        for parameter, bound in generics.items():
+            # `E::standard()`, `E::Config` with `E: Engine`: the type parameter as its bound
+            self.bindings.append(
+                Binding(qualified, (parameter,), _own(bound, scope, self_type), "annotation",
+                        first_line(node))
+            )  # fmt: skip
         params = node.child_by_field_name("parameters")
         names: list[str] = []
         for param in params.named_children if params is not None else ():

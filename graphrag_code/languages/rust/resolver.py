@@ -422,12 +422,27 @@ class RustResolver:
                 return self.type_of(site.value, site.scope, site.line, depth + 1)
         return None
 
-    def _type(self, written: Path, holder: str) -> str | None:
+    def _type(self, written: Path, holder: str, nested: bool = False) -> str | None:
         found = self.resolve(written, holder, self.owner_type(holder))
         if found is None:
-            return None
+            return None if nested else self._associated(written, holder)
         symbol = self.lookups.symbol(found)
         return found if symbol is not None and symbol.kind == SymbolKind.CLASS else None
+
+    def _associated(self, written: Path, holder: str) -> str | None:
+        """`Self::Config`, `E::Config` (`E: Engine`): the type an impl gives the associated
+        type, or the first trait a trait's declaration bounds it by."""
+        if len(written) < 2:
+            return None
+        owner: str | None
+        if written[:-1] == ("Self",):
+            path = self.owner_type(holder)
+            owner = joined(path) if path else None
+        else:
+            owner = self._type(written[:-1], holder, nested=True)
+            if owner is None and len(written) == 2:
+                owner = self._local_type(written[0], holder, 1 << 30, 7)
+        return self._field_type(owner, written[-1]) if owner else None
 
     def _field_type(self, owner: str, name: str) -> str | None:
         module = self.lookups.index.symbol_module.get(owner)
@@ -470,6 +485,14 @@ class RustResolver:
         callee = call.callee
         if isinstance(callee, Name):
             found = self._path_call(callee.dotted, scope)
+            if found is None and len(callee.dotted) == 2:
+                # `E::standard()` with `E: EngineWrapper`: the bound trait's function
+                bound = self._local_type(callee.dotted[0], scope, line, depth + 1)
+                symbol = self.lookups.symbol(bound) if bound else None
+                if bound is not None and symbol is not None and symbol.declared_as == "trait":
+                    own = self.method(bound, callee.dotted[1])
+                    if own is not None:
+                        return own, "inferred"
             if call.arguments and (found is None or self._of_trait(found)):
                 # `Trait::m(x)`: the impl of the trait for x's type, where that is known
                 owner = self.type_of(call.arguments[0][1], scope, line, depth + 1)
