@@ -123,3 +123,19 @@ def test_generic_parameters_and_associated_types_reach_the_bound_traits() -> Non
         ("crate::direct", "crate::GpConfig::Config::pad", "inferred"),
         exactly=True,
     )
+
+
+def test_a_const_receiver_has_its_declared_type_through_uses_and_re_exports() -> None:
+    assert_calls(
+        {
+            "src/lib.rs": "pub mod engine;\npub use engine::STANDARD as STD;\n"
+            "pub const LOCAL: engine::Gp = engine::Gp;\n"
+            "fn run() {\n    STD.decode();\n    LOCAL.decode();\n}\n",
+            "src/engine.rs": "pub struct Gp;\nimpl Gp {\n    pub fn decode(&self) {}\n}\n"
+            "pub const STANDARD: Gp = Gp;\n",
+            "src/user.rs": "use crate::STD;\nfn f() {\n    STD.decode();\n}\n",
+        },
+        ("crate::run", "crate::engine::Gp::decode", "inferred"),
+        ("crate::user::f", "crate::engine::Gp::decode", "inferred"),
+        exactly=True,
+    )

@@ -411,7 +411,7 @@ class RustResolver:
                 break
             holder = symbol.parent if symbol.kind == SymbolKind.FUNCTION else None
         if latest is None:
-            return None
+            return self._const_type(name, scope)
         if latest.kind == "annotation":
             return self._type(latest.value, latest.scope)
         if latest.kind == "alias":
@@ -420,6 +420,30 @@ class RustResolver:
             site = self._sites.get(int(latest.value[1]))
             if site is not None and site.value is not None:
                 return self.type_of(site.value, site.scope, site.line, depth + 1)
+        return None
+
+    def _const_type(self, name: str, holder: str) -> str | None:
+        """The declared type of a `const` or `static` a name means in `holder`'s module: its
+        own, or one a `use` brings in (through re-exports): `STANDARD.decode(x)`."""
+        scope = self.scope_of(holder)
+        path = (*scope.module, name) if name in scope.consts else scope.absolute((name,))
+        for _ in range(_DEPTH):
+            if len(path) < 2:
+                return None
+            module = self._absolute(path[:-1], 0) or joined(path[:-1])
+            owner = self.module_scope(module)
+            if owner is None:
+                return None
+            if path[-1] in owner.consts:
+                file = self.project.files.get(module)
+                info = self.lookups.module(file or self.lookups.index.symbol_module.get(module, ""))
+                for binding in info.parsed.bindings if info is not None else ():
+                    if binding.scope == (file or module) and binding.target == path[-1:]:
+                        return self._foreign_type(binding.value, binding.scope, info.parsed)
+                return None
+            if path[-1] not in owner.uses:
+                return None
+            path = owner.uses[path[-1]]
         return None
 
     def _type(self, written: Path, holder: str, nested: bool = False) -> str | None:
