@@ -437,7 +437,9 @@ class RustResolver:
             if path[-1] in owner.consts:
                 file = self.project.files.get(module)
                 info = self.lookups.module(file or self.lookups.index.symbol_module.get(module, ""))
-                for binding in info.parsed.bindings if info is not None else ():
+                if info is None:
+                    return None
+                for binding in info.parsed.bindings:
                     if binding.scope == (file or module) and binding.target == path[-1:]:
                         return self._foreign_type(binding.value, binding.scope, info.parsed)
                 return None
