@@ -139,3 +139,26 @@ def test_a_const_receiver_has_its_declared_type_through_uses_and_re_exports() ->
         ("crate::user::f", "crate::engine::Gp::decode", "inferred"),
         exactly=True,
     )
+
+
+def test_path_calls_into_other_crates_are_external_edges() -> None:
+    linked = link_snippet(
+        {
+            "src/lib.rs": "mod lib2 {\n    pub mod std {\n        pub use core::mem;\n    }\n}\n"
+            "use serde_json::to_string;\nuse crate::lib2::std::mem;\n"
+            "pub struct Own;\nfn run<T: Default>(a: &mut u8, b: &mut u8) {\n"
+            "    std::mem::swap(a, b);\n    to_string(a);\n    Vec::new();\n    mem::take(a);\n"
+            "    T::default();\n    Own;\n    helper();\n}\n",
+        }
+    )
+    external = {
+        (link.source, link.target, link.tier)
+        for link in linked.links
+        if link.edge.kind == EdgeKind.CALLS and link.edge.external
+    }
+    assert external == {
+        ("crate::run", "std::mem::swap", "exact"),
+        ("crate::run", "serde_json::to_string", "exact"),
+        ("crate::run", "alloc::vec::Vec::new", "exact"),
+        ("crate::run", "core::mem::take", "exact"),
+    }

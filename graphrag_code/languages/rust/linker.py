@@ -70,7 +70,14 @@ class RustLinker:
             source = ids.of_scope(parsed, site.scope)
             target, tier = resolver.call_and_tier(site.value, site.scope, site.line)
             if target is None:
-                unresolved.add(source, site.callee[-1], "rust:unresolved")
+                outside = resolver.external_call(site.value, site.scope)
+                if outside is None:
+                    unresolved.add(source, site.callee[-1], "rust:unresolved")
+                else:
+                    collector.add(
+                        Edge(EdgeKind.CALLS, source, outside, external=True,
+                             resolution=Resolution.EXACT, lines=(site.line,))
+                    )  # fmt: skip
                 continue
             collector.add(
                 Edge(EdgeKind.CALLS, source, ids.of_target(target), resolution=_TIERS[tier],

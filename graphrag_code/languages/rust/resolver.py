@@ -46,6 +46,23 @@ __all__ = ["RustProject", "RustResolver", "crate_names"]
 
 _DEPTH = 4
 _NAME = re.compile(r'^\s*name\s*=\s*"([^"]+)"', re.MULTILINE)
+_STD = frozenset({"std", "core", "alloc"})
+# the standard prelude's names a path call may begin with (`Vec::new()`, `drop(x)`)
+PRELUDE: dict[str, Path] = {
+    name: tuple(path.split("::"))
+    for name, path in {
+        "Vec": "alloc::vec::Vec", "String": "alloc::string::String",
+        "Box": "alloc::boxed::Box", "ToString": "alloc::string::ToString",
+        "ToOwned": "alloc::borrow::ToOwned", "Option": "core::option::Option",
+        "Result": "core::result::Result", "Default": "core::default::Default",
+        "Iterator": "core::iter::Iterator", "IntoIterator": "core::iter::IntoIterator",
+        "From": "core::convert::From", "Into": "core::convert::Into",
+        "TryFrom": "core::convert::TryFrom", "AsRef": "core::convert::AsRef",
+        "Clone": "core::clone::Clone", "PartialEq": "core::cmp::PartialEq",
+        "PartialOrd": "core::cmp::PartialOrd", "Ord": "core::cmp::Ord",
+        "drop": "core::mem::drop",
+    }.items()
+}  # fmt: skip
 _BUILTIN = re.compile(r"&*(\[.*\]|[iu](8|16|32|64|128|size)|f32|f64|bool|char|str)")
 _SECTION = re.compile(r"^\s*\[([^\]]+)\]", re.MULTILINE)
 
@@ -263,12 +280,18 @@ class RustResolver:
     def outside_crate(self, parts: Path, holder: str) -> str | None:
         """The other crate a path that names nothing of ours leads to (`std`, `serde`,
         `crate::alloc::…` through the root's `extern crate alloc`), or None."""
+        path = self.outside_path(parts, holder)
+        return path[0] if path else None
+
+    def outside_path(self, parts: Path, holder: str) -> Path | None:
+        """`outside_crate`'s path in the other crate (`crate::lib::std::mem::swap` through
+        `pub use core::mem` in `lib::std`: `core::mem::swap`), or None."""
         path = self.scope_of(holder).absolute(parts)
         for _ in range(_DEPTH):
             if not path or path[0] in self.project.crates:
                 return None
             if joined(path[:1]) not in self.project.files:
-                return path[0]
+                return path
             for cut in range(len(path) - 1, 0, -1):
                 scope = self.module_scope(joined(path[:cut]))
                 if scope is not None and path[cut] in scope.uses:
@@ -277,6 +300,33 @@ class RustResolver:
             else:
                 return None
         return None
+
+    def external_call(self, call: Call, holder: str) -> str | None:
+        """The other crate's function a path call names (`std::mem::swap(a, b)`, `Vec::new()`,
+        `serde_json::to_string(x)` through a `use`), as an absolute path; None where the path
+        is ours, a generic parameter's, or not known to lead out (a method call)."""
+        callee = call.callee
+        if not isinstance(callee, Name) or not callee.dotted:
+            return None
+        parts = callee.dotted
+        path: Path | None = None
+        name = holder
+        while path is None and (symbol := self._own.get(name)) is not None and symbol.kind in (
+            SymbolKind.FUNCTION, SymbolKind.METHOD
+        ):  # fmt: skip
+            block = self._blocks.get(name)
+            if block is not None and parts[0] in block.uses:
+                path = (*block.uses[parts[0]], *parts[1:])
+            name = symbol.parent
+        scope = self.scope_of(holder)
+        if path is None:
+            path = scope.absolute(parts)
+        if path == parts and parts[0] in PRELUDE and parts[0] not in scope.items:
+            path = (*PRELUDE[parts[0]], *parts[1:])
+        if len(path) < 2 or (path == parts and path[0] not in _STD):
+            return None  # as written: a local name, `T::f`, nothing known to lead out
+        outside = self.outside_path(path, holder)
+        return joined(outside) if outside else None
 
     # -- methods -------------------------------------------------------------------------------
     def method(self, owner: str, name: str) -> str | None:
