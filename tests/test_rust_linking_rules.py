@@ -162,3 +162,17 @@ def test_path_calls_into_other_crates_are_external_edges() -> None:
         ("crate::run", "alloc::vec::Vec::new", "exact"),
         ("crate::run", "core::mem::take", "exact"),
     }
+
+
+def test_a_value_of_a_generic_type_has_the_methods_of_each_bound() -> None:
+    assert_calls(
+        {
+            "src/lib.rs": "pub trait Len {\n    fn input_len(&self) -> usize;\n}\n"
+            "pub trait Take {\n    fn take_split(&self, n: usize);\n}\n"
+            "fn run<T: Clone + Len>(input: T)\nwhere\n    T: Take,\n{\n"
+            "    input.input_len();\n    input.take_split(1);\n    T::take_split(&input, 1);\n}\n",
+        },
+        ("crate::run", "crate::Len::input_len", "inferred"),
+        ("crate::run", "crate::Take::take_split", "inferred"),
+        exactly=True,
+    )

@@ -34,7 +34,7 @@ signatures, fields and `let` types.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import tree_sitter as ts
@@ -277,7 +277,7 @@ class _FileReader:
 
     def _methods(
         self, body: ts.Node | None, holder: str, owner: str, scope: Scope, self_type: Path,
-        generics: Mapping[str, Dotted] | None = None,
+        generics: Mapping[str, Sequence[Dotted]] | None = None,
     ) -> None:  # fmt: skip
         """The functions of an impl or trait body: methods of `owner` (the type, or the
         trait), qualified under `holder` (the type, or `Type::Trait` for a trait impl)."""
@@ -317,17 +317,14 @@ class _FileReader:
 
     def _function(
         self, node: ts.Node, qualified: str, parent: str, kind: SymbolKind, scope: Scope,
-        self_type: Path | None, outer: Mapping[str, Dotted] | None = None,
+        self_type: Path | None, outer: Mapping[str, Sequence[Dotted]] | None = None,
     ) -> None:  # fmt: skip
         name = _name(node)
         assert name is not None
         generics = {**(outer or {}), **_generics(node)}
-        for parameter, bound in generics.items():
-            # `E::standard()`, `E::Config` with `E: Engine`: the type parameter as its bound
-            self.bindings.append(
-                Binding(qualified, (parameter,), _own(bound, scope, self_type), "annotation",
-                        first_line(node))
-            )  # fmt: skip
+        for parameter, bounds in generics.items():
+            # `E::standard()`, `E::Config` with `E: Engine`: the type parameter as its bounds
+            self._bounded(qualified, parameter, bounds, scope, self_type, first_line(node))
         params = node.child_by_field_name("parameters")
         names: list[str] = []
         for param in params.named_children if params is not None else ():
@@ -342,7 +339,11 @@ class _FileReader:
             names.append(node_text(pattern) if pattern is not None else "_")
             dotted = type_path(declared)
             if dotted is not None and len(dotted) == 1 and dotted[0] in generics:
-                dotted = generics[dotted[0]]  # `e: &E` where `E: Engine`: the bound
+                # `e: &E` where `E: Engine + Clone`: each bound
+                if pattern is not None and pattern.type == "identifier":
+                    self._bounded(qualified, node_text(pattern), generics[dotted[0]], scope,
+                                  self_type, first_line(pattern))  # fmt: skip
+                continue
             if pattern is not None and pattern.type == "identifier" and dotted is not None:
                 self.bindings.append(
                     Binding(qualified, (node_text(pattern),), _own(dotted, scope, self_type),
@@ -363,6 +364,17 @@ class _FileReader:
                   else None)  # fmt: skip
         if body is not None:
             self._code(body, qualified, scope, self_type)
+
+    def _bounded(
+        self, holder: str, name: str, bounds: Sequence[Dotted], scope: Scope,
+        self_type: Path | None, line: int,
+    ) -> None:  # fmt: skip
+        """A value (or type parameter) of a generic type: one binding per bound, on one line;
+        the resolver tries them first to last (it reads a line's bindings last-made first)."""
+        for bound in reversed(bounds):
+            self.bindings.append(
+                Binding(holder, (name,), _own(bound, scope, self_type), "annotation", line)
+            )
 
     def _fields(self, body: ts.Node | None, struct: str, scope: Scope) -> None:
         if body is None:
@@ -548,10 +560,10 @@ def _use_tree(node: ts.Node | None, prefix: Path) -> list[tuple[Path, str | None
     return []
 
 
-def _generics(node: ts.Node) -> dict[str, Dotted]:
-    """A declaration's type parameters and the first trait each is bound by (`<E: Engine>`,
-    `where E: Engine`): a value of type E has that trait's methods."""
-    found: dict[str, Dotted] = {}
+def _generics(node: ts.Node) -> dict[str, list[Dotted]]:
+    """A declaration's type parameters and the traits each is bound by, in order
+    (`<E: Engine + Clone>`, `where E: Engine`): a value of type E has those traits' methods."""
+    found: dict[str, list[Dotted]] = {}
     params = node.child_by_field_name("type_parameters")
     pairs = [
         (p.child_by_field_name("name"), p.child_by_field_name("bounds"))
@@ -569,10 +581,10 @@ def _generics(node: ts.Node) -> dict[str, Dotted]:
             continue
         for bound in bounds.named_children:
             trait = path_of(bound)
-            if trait is not None:
-                found.setdefault(node_text(name), trait)
-                break
-    return found
+            known = found.setdefault(node_text(name), [])
+            if trait is not None and trait not in known:
+                known.append(trait)
+    return {name: bounds for name, bounds in found.items() if bounds}
 
 
 def _builtin_type(node: ts.Node | None) -> str | None:

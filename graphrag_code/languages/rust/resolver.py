@@ -448,20 +448,41 @@ class RustResolver:
         symbol = self.lookups.symbol(owner) if owner else None
         return owner if symbol is not None and symbol.declared_as == "enum" else None
 
-    def _local_type(self, name: str, scope: str, line: int, depth: int) -> str | None:
-        latest: Binding | None = None
+    def _latest(self, name: str, scope: str, line: int) -> list[Binding]:
+        """The bindings of a local name in effect at `line`: those of the latest line before
+        it (several for a value of a generic type with several bounds), last-made first."""
+        latest: list[Binding] = []
         holder: str | None = scope
-        while holder is not None and latest is None:
+        while holder is not None and not latest:
             for binding in self._bindings.get(holder, ()):
-                later = latest is None or binding.line >= latest.line
-                if binding.target == (name,) and binding.line <= line and later:
-                    latest = binding
+                if binding.target != (name,) or binding.line > line:
+                    continue
+                if not latest or binding.line > latest[0].line:
+                    latest = [binding]
+                elif binding.line == latest[0].line:
+                    latest.insert(0, binding)
             symbol = self.lookups.index.symbols.get(holder)
             if symbol is None or symbol.kind == SymbolKind.CLASS:
                 break
             holder = symbol.parent if symbol.kind == SymbolKind.FUNCTION else None
-        if latest is None:
+        return latest
+
+    def _local_types(self, name: str, scope: str, line: int, depth: int) -> list[str]:
+        """Each type a local name may have at `line` (a generic value's bounds, in order)."""
+        found = [self._binding_type(b, depth) for b in self._latest(name, scope, line)]
+        return [t for t in found if t is not None]
+
+    def _local_type(self, name: str, scope: str, line: int, depth: int) -> str | None:
+        latest = self._latest(name, scope, line)
+        if not latest:
             return self._const_type(name, scope)
+        for binding in latest:
+            found = self._binding_type(binding, depth)
+            if found is not None:
+                return found
+        return None
+
+    def _binding_type(self, latest: Binding, depth: int) -> str | None:
         if latest.kind == "annotation":
             return self._type(latest.value, latest.scope)
         if latest.kind == "alias":
@@ -562,12 +583,11 @@ class RustResolver:
         if isinstance(callee, Name):
             found = self._path_call(callee.dotted, scope)
             if found is None and len(callee.dotted) == 2:
-                # `E::standard()` with `E: EngineWrapper`: the bound trait's function
-                bound = self._local_type(callee.dotted[0], scope, line, depth + 1)
-                symbol = self.lookups.symbol(bound) if bound else None
-                if bound is not None and symbol is not None and symbol.declared_as == "trait":
+                # `E::standard()` with `E: EngineWrapper`: a bound trait's function
+                for bound in self._local_types(callee.dotted[0], scope, line, depth + 1):
+                    symbol = self.lookups.symbol(bound)
                     own = self.method(bound, callee.dotted[1])
-                    if own is not None:
+                    if symbol is not None and symbol.declared_as == "trait" and own is not None:
                         return own, "inferred"
             if call.arguments and (found is None or self._of_trait(found)):
                 # `Trait::m(x)`: the impl of the trait for x's type, where that is known
@@ -577,7 +597,14 @@ class RustResolver:
                     return own, "inferred"
             return found, "exact"
         if isinstance(callee, Attribute) and callee.name != TRY:
-            owner = self.type_of(callee.value, scope, line, depth + 1)
+            value = callee.value
+            if isinstance(value, Name) and len(value.dotted) == 1 and value.dotted != ("self",):
+                # a value of a generic type: the first of its bounds with the method
+                for owner in self._local_types(value.dotted[0], scope, line, depth + 1):
+                    found = self.method(owner, callee.name)
+                    if found is not None:
+                        return found, "inferred"
+            owner = self.type_of(value, scope, line, depth + 1)
             return (self.method(owner, callee.name) if owner else None), "inferred"
         return None, "exact"
 
