@@ -176,3 +176,18 @@ def test_a_value_of_a_generic_type_has_the_methods_of_each_bound() -> None:
         ("crate::run", "crate::Take::take_split", "inferred"),
         exactly=True,
     )
+
+
+def test_typed_closure_parameters_and_clones_keep_their_types() -> None:
+    assert_calls(
+        {
+            "src/lib.rs": "pub trait Len {\n    fn input_len(&self) -> usize;\n}\n"
+            "pub struct Buf;\nimpl Buf {\n    fn size(&self) -> usize { 0 }\n}\n"
+            "pub fn char<I>(c: char) -> impl Fn(I) -> usize\nwhere\n    I: Len,\n{\n"
+            "    move |i: I| {\n        let j = i.clone();\n        j.input_len()\n    }\n}\n"
+            "fn run() {\n    let f = |b: &Buf| b.size();\n}\n",
+        },
+        ("crate::char", "crate::Len::input_len", "inferred"),
+        ("crate::run", "crate::Buf::size", "inferred"),
+        exactly=True,
+    )

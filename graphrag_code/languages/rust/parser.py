@@ -146,6 +146,8 @@ class _FileReader:
     rows: int = 0
     bytes: int = 0
     depth: int = 0  # how many macros' arguments deep
+    # the type parameters of the function whose body is read, and their bounds
+    generics: Mapping[str, Sequence[Dotted]] = field(default_factory=dict)
     macro_trees: list[ts.Tree] = field(default_factory=list)
 
     # -- modules -------------------------------------------------------------------------------
@@ -363,7 +365,31 @@ class _FileReader:
                   declared_as="required" if body is None and kind == SymbolKind.METHOD
                   else None)  # fmt: skip
         if body is not None:
-            self._code(body, qualified, scope, self_type)
+            outer_generics, self.generics = self.generics, generics
+            try:
+                self._code(body, qualified, scope, self_type)
+            finally:
+                self.generics = outer_generics
+
+    def _closure_parameters(
+        self, node: ts.Node, scope_name: str, scope: Scope, self_type: Path | None
+    ) -> None:
+        """`move |i: I| …`: a closure's typed parameters, as bindings of the function around
+        it from the closure's line (closures are no scopes of their own here)."""
+        for param in node.named_children:
+            pattern = param.child_by_field_name("pattern") if param.type == "parameter" else None
+            declared = param.child_by_field_name("type") if pattern is not None else None
+            dotted = type_path(declared)
+            if pattern is None or pattern.type != "identifier" or dotted is None:
+                continue
+            name, line = node_text(pattern), first_line(pattern) + self.rows
+            if len(dotted) == 1 and dotted[0] in self.generics:
+                self._bounded(scope_name, name, self.generics[dotted[0]], scope, self_type, line)
+            else:
+                self.bindings.append(
+                    Binding(scope_name, (name,), _own(dotted, scope, self_type), "annotation",
+                            line)
+                )  # fmt: skip
 
     def _bounded(
         self, holder: str, name: str, bounds: Sequence[Dotted], scope: Scope,
@@ -443,7 +469,9 @@ class _FileReader:
                 continue
             elif kind in ("impl_item", "struct_item", "enum_item", "trait_item", "mod_item"):
                 continue  # items inside a function body: not followed in this step
-            elif kind in ("closure_parameters",):
+            elif kind == "closure_parameters":
+                if not self.depth:
+                    self._closure_parameters(node, scope_name, scope, self_type)
                 continue
             stack.extend(reversed(node.named_children))
 

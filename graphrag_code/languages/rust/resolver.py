@@ -433,6 +433,10 @@ class RustResolver:
             target = self.call_target(expr, scope, line, depth + 1)
             if target is None and isinstance(expr.callee, Name):
                 return self._made(expr.callee.dotted, scope)
+            if target is None and isinstance(expr.callee, Attribute) and expr.callee.name in (
+                "clone", "to_owned"
+            ):  # fmt: skip
+                return self.type_of(expr.callee.value, scope, line, depth + 1)  # `x.clone()`
             return self.result_type(target) if target else None
         return None
 
