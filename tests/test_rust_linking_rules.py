@@ -191,3 +191,21 @@ def test_typed_closure_parameters_and_clones_keep_their_types() -> None:
         ("crate::run", "crate::Buf::size", "inferred"),
         exactly=True,
     )
+
+
+def test_if_let_and_match_bind_the_unwrapped_value() -> None:
+    assert_calls(
+        {
+            "src/lib.rs": "pub struct Line;\nimpl Line {\n    fn amount(&self) -> u8 { 1 }\n}\n"
+            "pub struct Order;\nimpl Order {\n    fn first(&self) -> Option<Line> { None }\n"
+            "    fn last(&self) -> Result<Line, ()> { Err(()) }\n}\n"
+            "fn run(o: Order) {\n    if let Some(line) = o.first() {\n"
+            "        line.amount();\n    }\n"
+            "    match o.last() {\n        Ok(l) => {\n            l.amount();\n        }\n"
+            "        Err(e) => {}\n    }\n}\n",
+        },
+        ("crate::run", "crate::Order::first", "inferred"),
+        ("crate::run", "crate::Order::last", "inferred"),
+        ("crate::run", "crate::Line::amount", "inferred"),
+        exactly=True,
+    )

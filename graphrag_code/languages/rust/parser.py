@@ -458,6 +458,18 @@ class _FileReader:
                 continue
             elif kind == "let_declaration" and not self.depth:
                 self._let(node, scope_name, scope, self_type)
+            elif kind == "let_condition" and not self.depth:  # `if let` / `while let`
+                self._unwrapping(node.child_by_field_name("pattern"),
+                                 node.child_by_field_name("value"), scope_name)  # fmt: skip
+            elif kind == "match_expression" and not self.depth:
+                value = node.child_by_field_name("value")
+                body = node.child_by_field_name("body")
+                for arm in body.named_children if body is not None else ():
+                    pattern = arm.child_by_field_name("pattern")
+                    inner = (
+                        pattern.named_children[0] if pattern and pattern.named_children else None
+                    )
+                    self._unwrapping(inner, value, scope_name)
             elif kind == "function_item":
                 name = _name(node)
                 if name is not None:
@@ -544,6 +556,28 @@ class _FileReader:
                 )
         elif value.type in ("identifier", "self"):
             self.bindings.append(Binding(scope_name, target, (node_text(value),), "alias", line))
+
+    def _unwrapping(self, pattern: ts.Node | None, value: ts.Node | None, scope: str) -> None:
+        """`Some(x)` / `Ok(x)` matched against a call or a name (`if let Some(x) = it.f()`,
+        `match f() { Ok(x) => … }`): x is bound as a `let x = f()` would be, the declared
+        `Option` / `Result` being unwrapped already (`syntax.type_path`)."""
+        if pattern is None or value is None or pattern.type != "tuple_struct_pattern":
+            return
+        wrapper = pattern.child_by_field_name("type")
+        inner = [c for c in pattern.named_children if c != wrapper]
+        if wrapper is None or node_text(wrapper) not in ("Some", "Ok") or len(inner) != 1:
+            return
+        if inner[0].type != "identifier":
+            return
+        while value.type in _WRAPPED and value.named_children:
+            value = value.named_children[0]
+        target, line = (node_text(inner[0]),), last_line(value) + 1
+        if value.type == "call_expression":
+            self.bindings.append(
+                Binding(scope, target, (SITE, str(value.start_byte)), "call", line)
+            )
+        elif value.type in ("identifier", "self"):
+            self.bindings.append(Binding(scope, target, (node_text(value),), "alias", line))
 
     def _type_uses(self, node: ts.Node | None, scope: str) -> None:
         """Every named type a type mentions, generic arguments included."""
