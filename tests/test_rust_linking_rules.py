@@ -209,3 +209,16 @@ def test_if_let_and_match_bind_the_unwrapped_value() -> None:
         ("crate::run", "crate::Line::amount", "inferred"),
         exactly=True,
     )
+
+
+def test_a_glob_of_the_files_own_enum_is_an_import_of_the_file() -> None:
+    linked = link_snippet(
+        {
+            "src/lib.rs": "pub mod a;\n",
+            "src/a.rs": "use self::Needed::*;\npub enum Needed {\n    Unknown,\n}\nuse self::*;\n",
+        }
+    )
+    imports = {
+        (e.source, e.target, e.edge.lines) for e in linked.links if e.edge.kind == EdgeKind.IMPORTS
+    }
+    assert imports == {("src/a.rs", "src/a.rs", (1,))}

@@ -118,8 +118,12 @@ def _link_imports(
                     Edge(EdgeKind.IMPORTS, source, crate, external=True,
                          lines=(statement.line,), names=(name,))
                 )  # fmt: skip
-        elif target != parsed.module or statement.scope != parsed.module:
-            # an inline module's import of its own file's items (`mod tests { use super::*; }`)
+        elif (
+            target != parsed.module or statement.scope != parsed.module
+            or (found is not None and found not in resolver.project.files)
+        ):  # fmt: skip
+            # an inline module's import of its own file's items (`mod tests { use super::*; }`),
+            # a file's of its own enum's variants (`use self::Needed::*;`)
             collector.add(
                 Edge(EdgeKind.IMPORTS, source, ids.of_target(target), lines=(statement.line,),
                      names=(name,))
