@@ -277,3 +277,9 @@ def test_a_nested_fn_shared_symbol_resolves_to_the_one_in_the_calling_fn() -> No
         (3, 1, 2),
         (7, 5, 6),
     ]
+
+
+def test_an_impl_of_a_generic_trait_names_the_trait_without_its_arguments() -> None:
+    parsed = parse_symbol(CRATE + "error/impl#[`Error<I>`][`ParseError<I>`]from_error_kind().")
+    assert parsed is not None
+    assert parsed.impl_trait == "ParseError"

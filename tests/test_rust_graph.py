@@ -1,7 +1,8 @@
 """Rust indexed into the real Neo4j, once for the module: the report, the stored edges as
 linked offline, callers and callees of a method whose impl sits in another file than its
-struct, search by a doc comment and `tests-for` on `rust_shop`; last (it wipes the database),
-an incremental run that adds an impl in a new file and ends where a clean index ends."""
+struct, search by a doc comment, `tests-for` and `diff` on `rust_shop` (a git repository of
+one commit); last (it wipes the database), an incremental run that adds an impl in a new file
+and ends where a clean index ends."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from graphrag_code.embedding import HashingEmbedder
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.ingest.pipeline import build_graph
 from graphrag_code.ingest.report import IngestReport
+from graphrag_code.runtime.git import git as run_git
 from graphrag_code.settings import Settings
 
 from .conftest import drop_search_indexes, wipe
@@ -36,6 +38,8 @@ def indexed(
 ) -> Iterator[Indexed]:
     root = tmp_path_factory.mktemp("rust") / REPO
     shutil.copytree(SHOP, root)
+    for args in (("init", "-q", "-b", "main"), ("add", "-A"), ("commit", "-q", "-m", "base")):
+        run_git(root, *args, config={"user.name": "t", "user.email": "t@example.com"})
     wipe(session_client)
     drop_search_indexes(session_client)
     settings = Settings(embedder="hashing", cache_dir=tmp_path_factory.mktemp("cache"))
@@ -77,6 +81,25 @@ def test_tests_for_a_function_reached_from_unit_and_integration_tests(indexed: I
     assert tests == {
         "crate::tests::checkout_adds", "crate::tests::integration::opens_and_checks_out",
     }  # fmt: skip
+
+
+def test_diff_of_a_method_whose_impl_sits_in_another_file(indexed: Indexed) -> None:
+    graph, _, root = indexed
+    pricing = root / "src" / "pricing.rs"
+    before = pricing.read_text()
+    pricing.write_text(
+        before.replace("as u64 + self.first_amount()", "as u64 + self.first_amount() * 1")
+    )
+    try:
+        impact = graph.diff(path=root, repo=REPO)
+    finally:
+        pricing.write_text(before)
+    changes = {c.qualified_name: (c.change, c.aspects) for c in impact.changes}
+    assert changes == {"crate::model::order::Order::total": ("modified", ("body",))}
+    assert {"crate::Shop::total", "crate::model::order::Order::Priced::price"} <= {
+        a.qualified_name for a in impact.affected
+    }
+    assert "crate::tests::checkout_adds" in {t.qualified_name for t in impact.tests}
 
 
 def test_incremental_rust_run_equals_a_clean_index(neo4j: Neo4jClient, tmp_path: Path) -> None:

@@ -53,7 +53,14 @@ from benchmarks.accuracy.rust_match import (
     score_sets,
 )
 from benchmarks.accuracy.scorer_cli import Scorer, score_main
-from benchmarks.oracles.rust_oracle import RUST_OUT_DIR, RUST_SETS, OracleSetupError, pinned
+from benchmarks.oracles.rust_oracle import (
+    OUTPUT_VERSION,
+    RUST_OUT_DIR,
+    RUST_SETS,
+    OracleSetupError,
+    output_path,
+    pinned,
+)
 from graphrag_code.ingest.offline import LinkedRepository
 from graphrag_code.model import EdgeKind, Resolution
 
@@ -217,7 +224,7 @@ def error_examples(material: JsonDict, count: int) -> JsonDict:
 
 def evaluate(name: str, show_errors: int = 0, repeat: int = 1) -> JsonDict:
     """Compare with the oracle output for the folder `name` (`semver-1.0.27`)."""
-    oracle = json.loads((RUST_OUT_DIR / f"{name}.json").read_text(encoding="utf-8"))
+    oracle = json.loads(output_path(pinned(name)).read_text(encoding="utf-8"))
     result, material = compare(RUST_OUT_DIR / name, oracle, repeat)
     if show_errors:
         result["errors"] = error_examples(material, show_errors)
@@ -262,7 +269,7 @@ def markdown(results: Sequence[JsonDict]) -> str:
 
 SCORER = Scorer(
     language='rust', title='Rust', unit='crate', example='semver',
-    sets=RUST_SETS, out_dir=RUST_OUT_DIR, output_suffix='.json',
+    sets=RUST_SETS, out_dir=RUST_OUT_DIR, output_suffix=f'.v{OUTPUT_VERSION}.json',
     oracle_module="benchmarks.oracles.rust_oracle", pinned=pinned,
     setup_error=OracleSetupError, evaluate=evaluate, markdown=markdown, name_key='code_base',
 )  # fmt: skip

@@ -189,7 +189,9 @@ def parse_symbol(symbol: str) -> Symbol | None:
             brackets.append(token[1:-1])
         elif token not in ("/", "#", ".", "!", "()."):
             names.append(token.strip("`"))
-    impl_trait = brackets[1].strip("`") if "impl" in names and len(brackets) >= 2 else ""
+    # `impl#[`Error<I>`][`ParseError<I>`]f().`: the trait's name without its arguments
+    trait = brackets[1].strip("`").split("<")[0] if "impl" in names and len(brackets) >= 2 else ""
+    impl_trait = trait.rpartition("::")[2]
     return Symbol(
         crate,
         tuple(names),
@@ -453,7 +455,8 @@ def derive(documents: list[Document], texts: Callable[[str], str | None], crate:
             if trait:
                 targets = impls_by_trait_method.get((trait, parsed.names[-1]), [])
                 default = decls.get(occ.symbol)
-                if default is not None and default.end_line > default.start_line:
+                # a body, not a declaration with doc comments above it (`start_line` is theirs)
+                if default is not None and default.end_line > default.line:
                     targets = [*targets, default]
                 dispatch.append(
                     {

@@ -45,6 +45,10 @@ class RustLinker:
     def prepare(self, index: RepositoryIndex, project: Mapping[str, str]) -> LinkContext:
         crates = RustProject.of(index.modules, project)
         crates.impls = trait_impls(index.symbols)
+        crates.repeated = frozenset(
+            symbol.qualified_name for info in index.modules.values()
+            for symbol in info.parsed.symbols if symbol.ordinal > 1
+        )  # fmt: skip
         return RustContext(project=crates)
 
     def link(
@@ -66,7 +70,14 @@ class RustLinker:
             source = ids.of_scope(parsed, site.scope)
             target, tier = resolver.call_and_tier(site.value, site.scope, site.line)
             if target is None:
-                unresolved.add(source, site.callee[-1], "rust:unresolved")
+                outside = resolver.external_call(site.value, site.scope)
+                if outside is None:
+                    unresolved.add(source, site.callee[-1], "rust:unresolved")
+                else:
+                    collector.add(
+                        Edge(EdgeKind.CALLS, source, outside, external=True,
+                             resolution=Resolution.EXACT, lines=(site.line,))
+                    )  # fmt: skip
                 continue
             collector.add(
                 Edge(EdgeKind.CALLS, source, ids.of_target(target), resolution=_TIERS[tier],
@@ -107,8 +118,12 @@ def _link_imports(
                     Edge(EdgeKind.IMPORTS, source, crate, external=True,
                          lines=(statement.line,), names=(name,))
                 )  # fmt: skip
-        elif target != parsed.module or statement.scope != parsed.module:
-            # an inline module's import of its own file's items (`mod tests { use super::*; }`)
+        elif (
+            target != parsed.module or statement.scope != parsed.module
+            or (found is not None and found not in resolver.project.files)
+        ):  # fmt: skip
+            # an inline module's import of its own file's items (`mod tests { use super::*; }`),
+            # a file's of its own enum's variants (`use self::Needed::*;`)
             collector.add(
                 Edge(EdgeKind.IMPORTS, source, ids.of_target(target), lines=(statement.line,),
                      names=(name,))

@@ -34,7 +34,7 @@ signatures, fields and `let` types.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import tree_sitter as ts
@@ -146,6 +146,8 @@ class _FileReader:
     rows: int = 0
     bytes: int = 0
     depth: int = 0  # how many macros' arguments deep
+    # the type parameters of the function whose body is read, and their bounds
+    generics: Mapping[str, Sequence[Dotted]] = field(default_factory=dict)
     macro_trees: list[ts.Tree] = field(default_factory=list)
 
     # -- modules -------------------------------------------------------------------------------
@@ -212,7 +214,9 @@ class _FileReader:
             if value is not None:
                 self._code(value, parent, scope, None)
 
-    def _use(self, item: ts.Node, scope: Scope, parent: str) -> None:
+    def _use(self, item: ts.Node, scope: Scope, parent: str, *, binds: bool = True) -> None:
+        """A `use` item of a module (`binds`: its names join the module's scope), or of a
+        function's body (its scope the function: the resolver applies it there only)."""
         exported = any(c.type == "visibility_modifier" for c in item.children)
         argument = item.child_by_field_name("argument")
         line = first_line(item)
@@ -224,7 +228,9 @@ class _FileReader:
             if not absolute:
                 continue
             name = absolute[-1]
-            if name == "*":
+            if not binds:
+                pass
+            elif name == "*":
                 scope.globs.append(absolute[:-1])
             else:
                 scope.uses[alias or name] = absolute
@@ -250,9 +256,12 @@ class _FileReader:
         declared = item.child_by_field_name("type")
         written = type_path(declared)
         self._type_uses(declared, parent)
-        if written is None:
+        if written is not None:
+            owner = _impl_type(written, scope)
+        elif (builtin := _builtin_type(declared)) is not None:
+            owner = (*scope.root, builtin)  # one name per crate: `self` reaches every file's
+        else:
             return
-        owner = _impl_type(written, scope)
         owner_name = joined(owner)
         trait_node = item.child_by_field_name("trait")
         trait = path_of(trait_node)
@@ -270,7 +279,7 @@ class _FileReader:
 
     def _methods(
         self, body: ts.Node | None, holder: str, owner: str, scope: Scope, self_type: Path,
-        generics: Mapping[str, Dotted] | None = None,
+        generics: Mapping[str, Sequence[Dotted]] | None = None,
     ) -> None:  # fmt: skip
         """The functions of an impl or trait body: methods of `owner` (the type, or the
         trait), qualified under `holder` (the type, or `Type::Trait` for a trait impl)."""
@@ -285,14 +294,39 @@ class _FileReader:
                 value = member.child_by_field_name("value")
                 if value is not None:
                     self._code(value, holder, scope, self_type)
+            elif member.type in ("associated_type", "type_item") and name is not None:
+                self._associated_type(member, name, owner, scope, self_type)
+
+    def _associated_type(
+        self, member: ts.Node, name: ts.Node, owner: str, scope: Scope, self_type: Path
+    ) -> None:
+        """`type Config: Config;` in a trait (its first bound), `type Config = GeneralConfig;`
+        in an impl: a binding of the trait or type, as a field is, so `Self::Config` and
+        `E::Config` (`E: Engine`) have a type."""
+        declared = member.child_by_field_name("type")
+        if declared is not None:
+            self._type_uses(declared, owner)
+            dotted = type_path(declared)
+        else:
+            bounds = member.child_by_field_name("bounds")
+            first = bounds.named_children[0] if bounds and bounds.named_children else None
+            dotted = path_of(first) if first is not None else None
+        if dotted is not None:
+            self.bindings.append(
+                Binding(owner, (node_text(name),), _own(dotted, scope, self_type), "annotation",
+                        first_line(name))
+            )  # fmt: skip
 
     def _function(
         self, node: ts.Node, qualified: str, parent: str, kind: SymbolKind, scope: Scope,
-        self_type: Path | None, outer: Mapping[str, Dotted] | None = None,
+        self_type: Path | None, outer: Mapping[str, Sequence[Dotted]] | None = None,
     ) -> None:  # fmt: skip
         name = _name(node)
         assert name is not None
         generics = {**(outer or {}), **_generics(node)}
+        for parameter, bounds in generics.items():
+            # `E::standard()`, `E::Config` with `E: Engine`: the type parameter as its bounds
+            self._bounded(qualified, parameter, bounds, scope, self_type, first_line(node))
         params = node.child_by_field_name("parameters")
         names: list[str] = []
         for param in params.named_children if params is not None else ():
@@ -307,7 +341,11 @@ class _FileReader:
             names.append(node_text(pattern) if pattern is not None else "_")
             dotted = type_path(declared)
             if dotted is not None and len(dotted) == 1 and dotted[0] in generics:
-                dotted = generics[dotted[0]]  # `e: &E` where `E: Engine`: the bound
+                # `e: &E` where `E: Engine + Clone`: each bound
+                if pattern is not None and pattern.type == "identifier":
+                    self._bounded(qualified, node_text(pattern), generics[dotted[0]], scope,
+                                  self_type, first_line(pattern))  # fmt: skip
+                continue
             if pattern is not None and pattern.type == "identifier" and dotted is not None:
                 self.bindings.append(
                     Binding(qualified, (node_text(pattern),), _own(dotted, scope, self_type),
@@ -327,7 +365,42 @@ class _FileReader:
                   declared_as="required" if body is None and kind == SymbolKind.METHOD
                   else None)  # fmt: skip
         if body is not None:
-            self._code(body, qualified, scope, self_type)
+            outer_generics, self.generics = self.generics, generics
+            try:
+                self._code(body, qualified, scope, self_type)
+            finally:
+                self.generics = outer_generics
+
+    def _closure_parameters(
+        self, node: ts.Node, scope_name: str, scope: Scope, self_type: Path | None
+    ) -> None:
+        """`move |i: I| …`: a closure's typed parameters, as bindings of the function around
+        it from the closure's line (closures are no scopes of their own here)."""
+        for param in node.named_children:
+            pattern = param.child_by_field_name("pattern") if param.type == "parameter" else None
+            declared = param.child_by_field_name("type") if pattern is not None else None
+            dotted = type_path(declared)
+            if pattern is None or pattern.type != "identifier" or dotted is None:
+                continue
+            name, line = node_text(pattern), first_line(pattern) + self.rows
+            if len(dotted) == 1 and dotted[0] in self.generics:
+                self._bounded(scope_name, name, self.generics[dotted[0]], scope, self_type, line)
+            else:
+                self.bindings.append(
+                    Binding(scope_name, (name,), _own(dotted, scope, self_type), "annotation",
+                            line)
+                )  # fmt: skip
+
+    def _bounded(
+        self, holder: str, name: str, bounds: Sequence[Dotted], scope: Scope,
+        self_type: Path | None, line: int,
+    ) -> None:  # fmt: skip
+        """A value (or type parameter) of a generic type: one binding per bound, on one line;
+        the resolver tries them first to last (it reads a line's bindings last-made first)."""
+        for bound in reversed(bounds):
+            self.bindings.append(
+                Binding(holder, (name,), _own(bound, scope, self_type), "annotation", line)
+            )
 
     def _fields(self, body: ts.Node | None, struct: str, scope: Scope) -> None:
         if body is None:
@@ -385,15 +458,32 @@ class _FileReader:
                 continue
             elif kind == "let_declaration" and not self.depth:
                 self._let(node, scope_name, scope, self_type)
+            elif kind == "let_condition" and not self.depth:  # `if let` / `while let`
+                self._unwrapping(node.child_by_field_name("pattern"),
+                                 node.child_by_field_name("value"), scope_name)  # fmt: skip
+            elif kind == "match_expression" and not self.depth:
+                value = node.child_by_field_name("value")
+                body = node.child_by_field_name("body")
+                for arm in body.named_children if body is not None else ():
+                    pattern = arm.child_by_field_name("pattern")
+                    inner = (
+                        pattern.named_children[0] if pattern and pattern.named_children else None
+                    )
+                    self._unwrapping(inner, value, scope_name)
             elif kind == "function_item":
                 name = _name(node)
                 if name is not None:
                     self._function(node, f"{scope_name}::{node_text(name)}", scope_name,
                                    SymbolKind.FUNCTION, scope, None)  # fmt: skip
                 continue
+            elif kind == "use_declaration" and not self.depth:
+                self._use(node, scope, scope_name, binds=False)
+                continue
             elif kind in ("impl_item", "struct_item", "enum_item", "trait_item", "mod_item"):
                 continue  # items inside a function body: not followed in this step
-            elif kind in ("closure_parameters",):
+            elif kind == "closure_parameters":
+                if not self.depth:
+                    self._closure_parameters(node, scope_name, scope, self_type)
                 continue
             stack.extend(reversed(node.named_children))
 
@@ -467,6 +557,28 @@ class _FileReader:
         elif value.type in ("identifier", "self"):
             self.bindings.append(Binding(scope_name, target, (node_text(value),), "alias", line))
 
+    def _unwrapping(self, pattern: ts.Node | None, value: ts.Node | None, scope: str) -> None:
+        """`Some(x)` / `Ok(x)` matched against a call or a name (`if let Some(x) = it.f()`,
+        `match f() { Ok(x) => … }`): x is bound as a `let x = f()` would be, the declared
+        `Option` / `Result` being unwrapped already (`syntax.type_path`)."""
+        if pattern is None or value is None or pattern.type != "tuple_struct_pattern":
+            return
+        wrapper = pattern.child_by_field_name("type")
+        inner = [c for c in pattern.named_children if c != wrapper]
+        if wrapper is None or node_text(wrapper) not in ("Some", "Ok") or len(inner) != 1:
+            return
+        if inner[0].type != "identifier":
+            return
+        while value.type in _WRAPPED and value.named_children:
+            value = value.named_children[0]
+        target, line = (node_text(inner[0]),), last_line(value) + 1
+        if value.type == "call_expression":
+            self.bindings.append(
+                Binding(scope, target, (SITE, str(value.start_byte)), "call", line)
+            )
+        elif value.type in ("identifier", "self"):
+            self.bindings.append(Binding(scope, target, (node_text(value),), "alias", line))
+
     def _type_uses(self, node: ts.Node | None, scope: str) -> None:
         """Every named type a type mentions, generic arguments included."""
         if node is None:
@@ -510,10 +622,10 @@ def _use_tree(node: ts.Node | None, prefix: Path) -> list[tuple[Path, str | None
     return []
 
 
-def _generics(node: ts.Node) -> dict[str, Dotted]:
-    """A declaration's type parameters and the first trait each is bound by (`<E: Engine>`,
-    `where E: Engine`): a value of type E has that trait's methods."""
-    found: dict[str, Dotted] = {}
+def _generics(node: ts.Node) -> dict[str, list[Dotted]]:
+    """A declaration's type parameters and the traits each is bound by, in order
+    (`<E: Engine + Clone>`, `where E: Engine`): a value of type E has those traits' methods."""
+    found: dict[str, list[Dotted]] = {}
     params = node.child_by_field_name("type_parameters")
     pairs = [
         (p.child_by_field_name("name"), p.child_by_field_name("bounds"))
@@ -531,10 +643,27 @@ def _generics(node: ts.Node) -> dict[str, Dotted]:
             continue
         for bound in bounds.named_children:
             trait = path_of(bound)
-            if trait is not None:
-                found.setdefault(node_text(name), trait)
-                break
-    return found
+            known = found.setdefault(node_text(name), [])
+            if trait is not None and trait not in known:
+                known.append(trait)
+    return {name: bounds for name, bounds in found.items() if bounds}
+
+
+def _builtin_type(node: ts.Node | None) -> str | None:
+    """The name an impl on a built-in type is filed under, at its crate's root: `u8`, `str`,
+    `[u8]`, `&str` (a reference apart from its type: each has impls of its own; an array of
+    any length as its slice); None for tuples and the like."""
+    refs = ""
+    while node is not None and node.type in ("reference_type", "pointer_type"):
+        node, refs = node.child_by_field_name("type"), refs + "&"
+    if node is None:
+        return None
+    if node.type == "primitive_type":
+        return refs + node_text(node)
+    if node.type == "array_type":
+        element = node.child_by_field_name("element")
+        return f"{refs}[{''.join(node_text(element).split())}]" if element is not None else None
+    return None
 
 
 def _impl_type(written: Dotted, scope: Scope) -> Path:

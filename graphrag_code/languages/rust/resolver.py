@@ -36,6 +36,7 @@ from ...model import (
     Symbol,
     SymbolKind,
 )
+from .conventions import BUILTIN_METHODS
 from .modules import ROOT_CRATE, module_path
 from .parser import SITE
 from .paths import Path, Scope, crate_root, joined
@@ -45,6 +46,24 @@ __all__ = ["RustProject", "RustResolver", "crate_names"]
 
 _DEPTH = 4
 _NAME = re.compile(r'^\s*name\s*=\s*"([^"]+)"', re.MULTILINE)
+_STD = frozenset({"std", "core", "alloc"})
+# the standard prelude's names a path call may begin with (`Vec::new()`, `drop(x)`)
+PRELUDE: dict[str, Path] = {
+    name: tuple(path.split("::"))
+    for name, path in {
+        "Vec": "alloc::vec::Vec", "String": "alloc::string::String",
+        "Box": "alloc::boxed::Box", "ToString": "alloc::string::ToString",
+        "ToOwned": "alloc::borrow::ToOwned", "Option": "core::option::Option",
+        "Result": "core::result::Result", "Default": "core::default::Default",
+        "Iterator": "core::iter::Iterator", "IntoIterator": "core::iter::IntoIterator",
+        "From": "core::convert::From", "Into": "core::convert::Into",
+        "TryFrom": "core::convert::TryFrom", "AsRef": "core::convert::AsRef",
+        "Clone": "core::clone::Clone", "PartialEq": "core::cmp::PartialEq",
+        "PartialOrd": "core::cmp::PartialOrd", "Ord": "core::cmp::Ord",
+        "drop": "core::mem::drop",
+    }.items()
+}  # fmt: skip
+_BUILTIN = re.compile(r"&*(\[.*\]|[iu](8|16|32|64|128|size)|f32|f64|bool|char|str)")
 _SECTION = re.compile(r"^\s*\[([^\]]+)\]", re.MULTILINE)
 
 
@@ -77,6 +96,7 @@ class RustProject:
     # a trait's last name -> the impls naming it (`dispatch`)
     impls: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     children: dict[str, set[str]] = field(default_factory=dict)  # module path -> file modules
+    repeated: frozenset[str] = frozenset()  # names declared more than once (two impls' `m`)
 
     def __post_init__(self) -> None:
         for path in self.files:
@@ -103,6 +123,16 @@ class RustResolver:
         self._sites = {site.at: site for site in parsed.calls}
         self._own = {symbol.qualified_name: symbol for symbol in parsed.symbols}
         self._inline = [s for s in parsed.symbols if s.declared_as == "module"]
+        self._blocks: dict[str, Scope] = {}  # a function -> the `use` items of its body
+        for statement in parsed.imports:
+            symbol = self._own.get(statement.scope)
+            if symbol is not None and symbol.kind in (SymbolKind.FUNCTION, SymbolKind.METHOD):
+                block = self._blocks.setdefault(statement.scope, Scope((), ()))
+                full: Path = (*statement.module.split("::"), statement.name or "")
+                if statement.name == "*":
+                    block.globs.append(full[:-1])
+                else:
+                    block.uses[statement.alias or statement.name or ""] = full
         self._bindings: dict[str, list[Binding]] = {}
         for binding in parsed.bindings:
             if len(binding.target) == 1:
@@ -172,6 +202,9 @@ class RustResolver:
         # an item of that name appearing or going anywhere may change the answer: the
         # incremental run links this file again (`ingest.incremental.files_to_relink`)
         self.lookups.names_consulted.update(parts[-1:])
+        bound, found = self._through_blocks(parts, holder)
+        if bound:
+            return found
         scope = self.scope_of(holder)
         found = self._absolute(scope.absolute(parts, self_type), 0)
         if found is None and len(parts) >= 1 and parts[0] not in ("crate", "self", "super"):
@@ -180,6 +213,27 @@ class RustResolver:
                 if found is not None:
                     break
         return found
+
+    def _through_blocks(self, parts: Path, holder: str) -> tuple[bool, str | None]:
+        """A path whose head a `use` in the body of `holder` (or of a function around it)
+        binds: (True, the item or None); (False, None) where no such `use` binds it. A body's
+        `use` shadows the module's names, in the body and the functions nested in it."""
+        if not self._blocks or not parts or parts[0] in ("crate", "self", "super", "Self"):
+            return False, None
+        name = holder
+        while (symbol := self._own.get(name)) is not None and symbol.kind in (
+            SymbolKind.FUNCTION, SymbolKind.METHOD
+        ):  # fmt: skip
+            block = self._blocks.get(name)
+            if block is not None:
+                if parts[0] in block.uses:
+                    return True, self._absolute((*block.uses[parts[0]], *parts[1:]), 0)
+                for glob in block.globs:
+                    found = self._absolute((*glob, *parts), 0)
+                    if found is not None:
+                        return True, found
+            name = symbol.parent
+        return False, None
 
     def absolute(self, path: Path) -> str | None:
         """The item an absolute path names, through crate names and re-exports."""
@@ -226,12 +280,18 @@ class RustResolver:
     def outside_crate(self, parts: Path, holder: str) -> str | None:
         """The other crate a path that names nothing of ours leads to (`std`, `serde`,
         `crate::alloc::…` through the root's `extern crate alloc`), or None."""
+        path = self.outside_path(parts, holder)
+        return path[0] if path else None
+
+    def outside_path(self, parts: Path, holder: str) -> Path | None:
+        """`outside_crate`'s path in the other crate (`crate::lib::std::mem::swap` through
+        `pub use core::mem` in `lib::std`: `core::mem::swap`), or None."""
         path = self.scope_of(holder).absolute(parts)
         for _ in range(_DEPTH):
             if not path or path[0] in self.project.crates:
                 return None
             if joined(path[:1]) not in self.project.files:
-                return path[0]
+                return path
             for cut in range(len(path) - 1, 0, -1):
                 scope = self.module_scope(joined(path[:cut]))
                 if scope is not None and path[cut] in scope.uses:
@@ -241,6 +301,33 @@ class RustResolver:
                 return None
         return None
 
+    def external_call(self, call: Call, holder: str) -> str | None:
+        """The other crate's function a path call names (`std::mem::swap(a, b)`, `Vec::new()`,
+        `serde_json::to_string(x)` through a `use`), as an absolute path; None where the path
+        is ours, a generic parameter's, or not known to lead out (a method call)."""
+        callee = call.callee
+        if not isinstance(callee, Name) or not callee.dotted:
+            return None
+        parts = callee.dotted
+        path: Path | None = None
+        name = holder
+        while path is None and (symbol := self._own.get(name)) is not None and symbol.kind in (
+            SymbolKind.FUNCTION, SymbolKind.METHOD
+        ):  # fmt: skip
+            block = self._blocks.get(name)
+            if block is not None and parts[0] in block.uses:
+                path = (*block.uses[parts[0]], *parts[1:])
+            name = symbol.parent
+        scope = self.scope_of(holder)
+        if path is None:
+            path = scope.absolute(parts)
+        if path == parts and parts[0] in PRELUDE and parts[0] not in scope.items:
+            path = (*PRELUDE[parts[0]], *parts[1:])
+        if len(path) < 2 or (path == parts and path[0] not in _STD):
+            return None  # as written: a local name, `T::f`, nothing known to lead out
+        outside = self.outside_path(path, holder)
+        return joined(outside) if outside else None
+
     # -- methods -------------------------------------------------------------------------------
     def method(self, owner: str, name: str) -> str | None:
         """The method `name` a value of the type (or trait) `owner` runs."""
@@ -248,13 +335,18 @@ class RustResolver:
         own = [q for q in self.lookups.members(owner, name) if self._is_function(q)]
         if own:
             return own[0]
-        symbol = self.lookups.symbol(owner)
-        if symbol is None:
+        if self.lookups.symbol(owner) is None and (
+            name in BUILTIN_METHODS or not _BUILTIN.fullmatch(owner.rpartition("::")[2])
+        ):
+            # a type none of ours: a built-in (`parser._builtin_type`) has our impls, but
+            # std's own method of the name comes first; a blanket impl's `T` says nothing
             return None
         for impl_name in self._impls(owner):
             found = [q for q in self.lookups.members(impl_name, name) if self._is_function(q)]
             if found:
-                return found[0]
+                # two impls of one trait for one type (`Compare<&str>`, `Compare<&[u8]>`):
+                # which one runs depends on argument types not read here
+                return None if found[0] in self.project.repeated else found[0]
         for impl_name in self._impls(owner):
             impl = self.lookups.symbol(impl_name)
             for trait in impl.implements if impl is not None else ():
@@ -265,6 +357,27 @@ class RustResolver:
                     if found:
                         return found[0]
         return None
+
+    def _of_trait(self, qualified: str) -> bool:
+        symbol = self.lookups.symbol(qualified)
+        parent = self.lookups.symbol(symbol.parent) if symbol is not None else None
+        return parent is not None and parent.declared_as == "trait"
+
+    def _trait_method(self, owner: str, path: Path) -> str | None:
+        """`path` is `…::Trait::m`: the `m` of `owner`'s impl of a trait of that last name
+        (the trait may be std's: `Display::fmt(self, f)`), if only one impl defines it."""
+        if len(path) < 2:
+            return None
+        self.lookups.names_consulted.add(path[-1])
+        found: list[str] = []
+        for impl_name in self._impls(owner):
+            impl = self.lookups.symbol(impl_name)
+            if impl is None or not impl.implements or impl.implements[0][-1] != path[-2]:
+                continue
+            found += [q for q in self.lookups.members(impl_name, path[-1]) if self._is_function(q)]
+        if len(found) != 1 or found[0] in self.project.repeated:
+            return None
+        return found[0]
 
     def _impls(self, owner: str) -> list[str]:
         index = self.lookups.index
@@ -320,6 +433,10 @@ class RustResolver:
             target = self.call_target(expr, scope, line, depth + 1)
             if target is None and isinstance(expr.callee, Name):
                 return self._made(expr.callee.dotted, scope)
+            if target is None and isinstance(expr.callee, Attribute) and expr.callee.name in (
+                "clone", "to_owned"
+            ):  # fmt: skip
+                return self.type_of(expr.callee.value, scope, line, depth + 1)  # `x.clone()`
             return self.result_type(target) if target else None
         return None
 
@@ -335,20 +452,41 @@ class RustResolver:
         symbol = self.lookups.symbol(owner) if owner else None
         return owner if symbol is not None and symbol.declared_as == "enum" else None
 
-    def _local_type(self, name: str, scope: str, line: int, depth: int) -> str | None:
-        latest: Binding | None = None
+    def _latest(self, name: str, scope: str, line: int) -> list[Binding]:
+        """The bindings of a local name in effect at `line`: those of the latest line before
+        it (several for a value of a generic type with several bounds), last-made first."""
+        latest: list[Binding] = []
         holder: str | None = scope
-        while holder is not None and latest is None:
+        while holder is not None and not latest:
             for binding in self._bindings.get(holder, ()):
-                later = latest is None or binding.line >= latest.line
-                if binding.target == (name,) and binding.line <= line and later:
-                    latest = binding
+                if binding.target != (name,) or binding.line > line:
+                    continue
+                if not latest or binding.line > latest[0].line:
+                    latest = [binding]
+                elif binding.line == latest[0].line:
+                    latest.insert(0, binding)
             symbol = self.lookups.index.symbols.get(holder)
             if symbol is None or symbol.kind == SymbolKind.CLASS:
                 break
             holder = symbol.parent if symbol.kind == SymbolKind.FUNCTION else None
-        if latest is None:
-            return None
+        return latest
+
+    def _local_types(self, name: str, scope: str, line: int, depth: int) -> list[str]:
+        """Each type a local name may have at `line` (a generic value's bounds, in order)."""
+        found = [self._binding_type(b, depth) for b in self._latest(name, scope, line)]
+        return [t for t in found if t is not None]
+
+    def _local_type(self, name: str, scope: str, line: int, depth: int) -> str | None:
+        latest = self._latest(name, scope, line)
+        if not latest:
+            return self._const_type(name, scope)
+        for binding in latest:
+            found = self._binding_type(binding, depth)
+            if found is not None:
+                return found
+        return None
+
+    def _binding_type(self, latest: Binding, depth: int) -> str | None:
         if latest.kind == "annotation":
             return self._type(latest.value, latest.scope)
         if latest.kind == "alias":
@@ -359,12 +497,53 @@ class RustResolver:
                 return self.type_of(site.value, site.scope, site.line, depth + 1)
         return None
 
-    def _type(self, written: Path, holder: str) -> str | None:
+    def _const_type(self, name: str, holder: str) -> str | None:
+        """The declared type of a `const` or `static` a name means in `holder`'s module: its
+        own, or one a `use` brings in (through re-exports): `STANDARD.decode(x)`."""
+        scope = self.scope_of(holder)
+        path = (*scope.module, name) if name in scope.consts else scope.absolute((name,))
+        for _ in range(_DEPTH):
+            if len(path) < 2:
+                return None
+            module = self._absolute(path[:-1], 0) or joined(path[:-1])
+            owner = self.module_scope(module)
+            if owner is None:
+                return None
+            if path[-1] in owner.consts:
+                file = self.project.files.get(module)
+                info = self.lookups.module(file or self.lookups.index.symbol_module.get(module, ""))
+                if info is None:
+                    return None
+                for binding in info.parsed.bindings:
+                    if binding.scope == (file or module) and binding.target == path[-1:]:
+                        return self._foreign_type(binding.value, binding.scope, info.parsed)
+                return None
+            if path[-1] not in owner.uses:
+                return None
+            path = owner.uses[path[-1]]
+        return None
+
+    def _type(self, written: Path, holder: str, nested: bool = False) -> str | None:
         found = self.resolve(written, holder, self.owner_type(holder))
         if found is None:
-            return None
+            return None if nested else self._associated(written, holder)
         symbol = self.lookups.symbol(found)
         return found if symbol is not None and symbol.kind == SymbolKind.CLASS else None
+
+    def _associated(self, written: Path, holder: str) -> str | None:
+        """`Self::Config`, `E::Config` (`E: Engine`): the type an impl gives the associated
+        type, or the first trait a trait's declaration bounds it by."""
+        if len(written) < 2:
+            return None
+        owner: str | None
+        if written[:-1] == ("Self",):
+            path = self.owner_type(holder)
+            owner = joined(path) if path else None
+        else:
+            owner = self._type(written[:-1], holder, nested=True)
+            if owner is None and len(written) == 2:
+                owner = self._local_type(written[0], holder, 1 << 30, 7)
+        return self._field_type(owner, written[-1]) if owner else None
 
     def _field_type(self, owner: str, name: str) -> str | None:
         module = self.lookups.index.symbol_module.get(owner)
@@ -407,9 +586,29 @@ class RustResolver:
         callee = call.callee
         if isinstance(callee, Name):
             found = self._path_call(callee.dotted, scope)
+            if found is None and len(callee.dotted) == 2:
+                # `E::standard()` with `E: EngineWrapper`: a bound trait's function
+                for bound in self._local_types(callee.dotted[0], scope, line, depth + 1):
+                    symbol = self.lookups.symbol(bound)
+                    own = self.method(bound, callee.dotted[1])
+                    if symbol is not None and symbol.declared_as == "trait" and own is not None:
+                        return own, "inferred"
+            if call.arguments and (found is None or self._of_trait(found)):
+                # `Trait::m(x)`: the impl of the trait for x's type, where that is known
+                owner = self.type_of(call.arguments[0][1], scope, line, depth + 1)
+                own = self._trait_method(owner, callee.dotted) if owner else None
+                if own is not None:
+                    return own, "inferred"
             return found, "exact"
         if isinstance(callee, Attribute) and callee.name != TRY:
-            owner = self.type_of(callee.value, scope, line, depth + 1)
+            value = callee.value
+            if isinstance(value, Name) and len(value.dotted) == 1 and value.dotted != ("self",):
+                # a value of a generic type: the first of its bounds with the method
+                for owner in self._local_types(value.dotted[0], scope, line, depth + 1):
+                    found = self.method(owner, callee.name)
+                    if found is not None:
+                        return found, "inferred"
+            owner = self.type_of(value, scope, line, depth + 1)
             return (self.method(owner, callee.name) if owner else None), "inferred"
         return None, "exact"
 

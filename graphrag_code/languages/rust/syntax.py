@@ -2,8 +2,9 @@
 `Expr` records the linker types, doc comments.
 
 Expressions (`expression`): a name is `Name((x,))` (`self` too), a path `Name(segments)`
-(`Kind::A`); a call `Call(callee, ())` whose callee is `Name(path)` for `f()` / `a::b::f()`
-/ `T::new()`, `Attribute(receiver, m)` for `x.m()`; a field `Attribute(value, f)`; `e?` is
+(`Kind::A`); a call `Call(callee, args)` whose callee is `Name(path)` for `f()` / `a::b::f()`
+/ `T::new()` (args: the first argument of a path of two or more segments, else none),
+`Attribute(receiver, m)` for `x.m()`; a field `Attribute(value, f)`; `e?` is
 `Attribute(e, "?")` (the `Ok` / `Some` value: declared results are unwrapped already, see
 `type_path`), `e.await` `Awaited(e)`; a struct literal `T { … }` `InstanceOf(Name(T))`; `&e`,
 `&mut e`, `*e`, `(e)` are `e`; anything else `Opaque`.
@@ -100,7 +101,14 @@ def expression(node: ts.Node | None) -> Expr:
         path = path_of(node)
         return Name(path) if path else OPAQUE
     if kind == "call_expression":
-        return Call(callee(node), ())
+        called = callee(node)
+        if isinstance(called, Name) and len(called.dotted) >= 2:
+            # `Trait::m(x)`, `Type::m(x)`: the first argument may be the receiver
+            arguments = node.child_by_field_name("arguments")
+            first = arguments.named_children[0] if arguments and arguments.named_children else None
+            if first is not None and first.type not in ("attribute_item", "line_comment"):
+                return Call(called, ((0, expression(first)),))
+        return Call(called, ())
     if kind == "field_expression":
         field = node.child_by_field_name("field")
         return Attribute(expression(node.child_by_field_name("value")), node_text(field or node))

@@ -1,0 +1,224 @@
+"""Rust linking rules found on the nom tuning crate (stop 63): `use` items in function
+bodies, methods of impls on types the repository does not declare, trait-qualified calls."""
+
+from __future__ import annotations
+
+from graphrag_code.model import EdgeKind
+from tests.linking_helpers import assert_calls, link_snippet
+
+
+def test_a_use_in_a_function_body_shadows_the_module_names() -> None:
+    snippet = {
+        "src/lib.rs": "pub mod streaming;\npub mod complete;\nmod tests;\n",
+        "src/streaming.rs": "pub fn tag() {}\n",
+        "src/complete.rs": "pub fn tag() {}\npub fn take() {}\n",
+        "src/tests.rs": "use crate::complete::tag;\n"
+        "fn take() {\n    use crate::streaming::tag;\n    use crate::complete::*;\n"
+        "    fn inner() {\n        tag();\n        take();\n    }\n    tag();\n}\n"
+        "fn other() {\n    tag();\n    take();\n}\n",
+    }
+    assert_calls(
+        snippet,
+        ("crate::tests::take::inner", "crate::streaming::tag", "exact"),
+        ("crate::tests::take::inner", "crate::complete::take", "exact"),
+        ("crate::tests::take", "crate::streaming::tag", "exact"),
+        ("crate::tests::other", "crate::complete::tag", "exact"),
+        ("crate::tests::other", "crate::tests::take", "exact"),
+        exactly=True,
+    )
+    imports = {
+        (e.source, e.target, e.edge.lines)
+        for e in link_snippet(snippet).links
+        if e.edge.kind == EdgeKind.IMPORTS
+    }
+    assert ("src/tests.rs", "src/streaming.rs", (3,)) in imports
+    assert ("src/tests.rs", "src/complete.rs", (1, 4)) in imports
+
+
+def test_a_body_use_of_an_outside_item_hides_the_module_item_of_that_name() -> None:
+    assert_calls(
+        {"src/lib.rs": "fn write() {}\nfn f() {\n    use std::fmt::write;\n    write();\n}\n"},
+        exactly=True,
+    )
+
+
+def test_impls_on_built_in_types_have_their_methods() -> None:
+    assert_calls(
+        {
+            "src/lib.rs": "pub trait AsChar {\n    fn is_a(self) -> bool;\n"
+            "    fn is_b(self) -> bool;\n    fn len(self) -> usize;\n}\n"
+            "impl AsChar for u8 {\n    fn is_a(self) -> bool { true }\n"
+            "    fn is_b(self) -> bool { self.is_a() || self.len() > 0 }\n"
+            "    fn len(self) -> usize { 1 }\n}\n"
+            "impl<'a> AsChar for &'a u8 {\n    fn is_a(self) -> bool { false }\n"
+            "    fn is_b(self) -> bool { self.is_a() }\n    fn len(self) -> usize { 1 }\n}\n",
+        },
+        ("crate::u8::AsChar::is_b", "crate::u8::AsChar::is_a", "inferred"),
+        ("crate::&u8::AsChar::is_b", "crate::&u8::AsChar::is_a", "inferred"),
+        exactly=True,  # `self.len()`: std's inherent `len` of the name comes first
+    )
+
+
+def test_two_impls_of_one_trait_for_one_type_leave_the_method_unresolved() -> None:
+    assert_calls(
+        {
+            "src/lib.rs": "pub trait Cmp<T> {\n    fn cmp_to(&self, t: T) -> bool;\n}\n"
+            "pub struct S;\nimpl Cmp<u8> for S {\n    fn cmp_to(&self, t: u8) -> bool { true }\n}\n"
+            "impl Cmp<char> for S {\n    fn cmp_to(&self, t: char) -> bool { true }\n}\n"
+            "fn run(s: S) {\n    s.cmp_to(1u8);\n}\n",
+        },
+        exactly=True,
+    )
+
+
+def test_a_blanket_impl_on_a_type_parameter_is_no_owner() -> None:
+    assert_calls(
+        {
+            "src/lib.rs": "pub trait Sink {\n    fn put(&mut self);\n}\n"
+            "impl<S: Sink + ?Sized> Sink for &mut S {\n"
+            "    fn put(&mut self) { (**self).put() }\n}\n",
+        },
+        exactly=True,
+    )
+
+
+def test_a_trait_qualified_call_reaches_the_impl_for_its_first_argument() -> None:
+    assert_calls(
+        {
+            "src/lib.rs": "use std::fmt::{self, Display};\npub struct E;\n"
+            "impl Display for E {\n"
+            "    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result { Ok(()) }\n}\n"
+            "pub trait Named {\n    fn name(&self) -> u8;\n}\npub struct N;\n"
+            "impl Named for N {\n    fn name(&self) -> u8 { 1 }\n}\n"
+            "fn run(e: &E, n: N, f: &mut fmt::Formatter) {\n"
+            "    Display::fmt(e, f);\n    Named::name(&n);\n}\n",
+        },
+        ("crate::run", "crate::E::Display::fmt", "inferred"),
+        ("crate::run", "crate::N::Named::name", "inferred"),
+        exactly=True,
+    )
+
+
+def test_generic_parameters_and_associated_types_reach_the_bound_traits() -> None:
+    assert_calls(
+        {
+            "src/lib.rs": "pub trait Config {\n    fn pad(&self) -> bool;\n}\n"
+            "pub trait Engine {\n    type Config: Config;\n    fn config(&self) -> &Self::Config;\n"
+            "    fn standard() -> Self;\n}\n"
+            "pub struct Gp;\npub struct GpConfig;\n"
+            "impl Config for GpConfig {\n    fn pad(&self) -> bool { true }\n}\n"
+            "impl Engine for Gp {\n    type Config = GpConfig;\n"
+            "    fn config(&self) -> &GpConfig { &GpConfig }\n"
+            "    fn standard() -> Self { Gp }\n}\n"
+            "fn run<E: Engine>(e: &E) {\n    e.config().pad();\n    E::standard();\n}\n"
+            "fn direct(g: Gp) {\n    g.config().pad();\n}\n",
+        },
+        ("crate::run", "crate::Engine::config", "inferred"),
+        ("crate::run", "crate::Gp::Engine::config", "dispatch"),
+        ("crate::run", "crate::Config::pad", "inferred"),
+        ("crate::run", "crate::GpConfig::Config::pad", "dispatch"),
+        ("crate::run", "crate::Engine::standard", "inferred"),
+        ("crate::run", "crate::Gp::Engine::standard", "dispatch"),
+        ("crate::direct", "crate::Gp::Engine::config", "inferred"),
+        ("crate::direct", "crate::GpConfig::Config::pad", "inferred"),
+        exactly=True,
+    )
+
+
+def test_a_const_receiver_has_its_declared_type_through_uses_and_re_exports() -> None:
+    assert_calls(
+        {
+            "src/lib.rs": "pub mod engine;\npub use engine::STANDARD as STD;\n"
+            "pub const LOCAL: engine::Gp = engine::Gp;\n"
+            "fn run() {\n    STD.decode();\n    LOCAL.decode();\n}\n",
+            "src/engine.rs": "pub struct Gp;\nimpl Gp {\n    pub fn decode(&self) {}\n}\n"
+            "pub const STANDARD: Gp = Gp;\n",
+            "src/user.rs": "use crate::STD;\nfn f() {\n    STD.decode();\n}\n",
+        },
+        ("crate::run", "crate::engine::Gp::decode", "inferred"),
+        ("crate::user::f", "crate::engine::Gp::decode", "inferred"),
+        exactly=True,
+    )
+
+
+def test_path_calls_into_other_crates_are_external_edges() -> None:
+    linked = link_snippet(
+        {
+            "src/lib.rs": "mod lib2 {\n    pub mod std {\n        pub use core::mem;\n    }\n}\n"
+            "use serde_json::to_string;\nuse crate::lib2::std::mem;\n"
+            "pub struct Own;\nfn run<T: Default>(a: &mut u8, b: &mut u8) {\n"
+            "    std::mem::swap(a, b);\n    to_string(a);\n    Vec::new();\n    mem::take(a);\n"
+            "    T::default();\n    Own;\n    helper();\n}\n",
+        }
+    )
+    external = {
+        (link.source, link.target, link.tier)
+        for link in linked.links
+        if link.edge.kind == EdgeKind.CALLS and link.edge.external
+    }
+    assert external == {
+        ("crate::run", "std::mem::swap", "exact"),
+        ("crate::run", "serde_json::to_string", "exact"),
+        ("crate::run", "alloc::vec::Vec::new", "exact"),
+        ("crate::run", "core::mem::take", "exact"),
+    }
+
+
+def test_a_value_of_a_generic_type_has_the_methods_of_each_bound() -> None:
+    assert_calls(
+        {
+            "src/lib.rs": "pub trait Len {\n    fn input_len(&self) -> usize;\n}\n"
+            "pub trait Take {\n    fn take_split(&self, n: usize);\n}\n"
+            "fn run<T: Clone + Len>(input: T)\nwhere\n    T: Take,\n{\n"
+            "    input.input_len();\n    input.take_split(1);\n    T::take_split(&input, 1);\n}\n",
+        },
+        ("crate::run", "crate::Len::input_len", "inferred"),
+        ("crate::run", "crate::Take::take_split", "inferred"),
+        exactly=True,
+    )
+
+
+def test_typed_closure_parameters_and_clones_keep_their_types() -> None:
+    assert_calls(
+        {
+            "src/lib.rs": "pub trait Len {\n    fn input_len(&self) -> usize;\n}\n"
+            "pub struct Buf;\nimpl Buf {\n    fn size(&self) -> usize { 0 }\n}\n"
+            "pub fn char<I>(c: char) -> impl Fn(I) -> usize\nwhere\n    I: Len,\n{\n"
+            "    move |i: I| {\n        let j = i.clone();\n        j.input_len()\n    }\n}\n"
+            "fn run() {\n    let f = |b: &Buf| b.size();\n}\n",
+        },
+        ("crate::char", "crate::Len::input_len", "inferred"),
+        ("crate::run", "crate::Buf::size", "inferred"),
+        exactly=True,
+    )
+
+
+def test_if_let_and_match_bind_the_unwrapped_value() -> None:
+    assert_calls(
+        {
+            "src/lib.rs": "pub struct Line;\nimpl Line {\n    fn amount(&self) -> u8 { 1 }\n}\n"
+            "pub struct Order;\nimpl Order {\n    fn first(&self) -> Option<Line> { None }\n"
+            "    fn last(&self) -> Result<Line, ()> { Err(()) }\n}\n"
+            "fn run(o: Order) {\n    if let Some(line) = o.first() {\n"
+            "        line.amount();\n    }\n"
+            "    match o.last() {\n        Ok(l) => {\n            l.amount();\n        }\n"
+            "        Err(e) => {}\n    }\n}\n",
+        },
+        ("crate::run", "crate::Order::first", "inferred"),
+        ("crate::run", "crate::Order::last", "inferred"),
+        ("crate::run", "crate::Line::amount", "inferred"),
+        exactly=True,
+    )
+
+
+def test_a_glob_of_the_files_own_enum_is_an_import_of_the_file() -> None:
+    linked = link_snippet(
+        {
+            "src/lib.rs": "pub mod a;\n",
+            "src/a.rs": "use self::Needed::*;\npub enum Needed {\n    Unknown,\n}\nuse self::*;\n",
+        }
+    )
+    imports = {
+        (e.source, e.target, e.edge.lines) for e in linked.links if e.edge.kind == EdgeKind.IMPORTS
+    }
+    assert imports == {("src/a.rs", "src/a.rs", (1,))}
