@@ -20,7 +20,7 @@ from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.retrieval.search import SearchOptions
 from graphrag_code.settings import Settings
 
-from .conftest import drop_search_indexes
+from .conftest import drop_search_indexes, wipe
 from .test_impact import commit, edit, git
 
 # its subject is a front end over Cypher the other server tests run: the LTS line only
@@ -46,9 +46,9 @@ FILES = {
 }
 
 
-@pytest.fixture
-def lean(tmp_path: Path) -> Path:
-    root = tmp_path / REPO
+@pytest.fixture(scope="module")
+def lean(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("lean") / REPO
     for path, text in FILES.items():
         (root / path).parent.mkdir(parents=True, exist_ok=True)
         (root / path).write_text(text)
@@ -57,11 +57,16 @@ def lean(tmp_path: Path) -> Path:
     return root
 
 
-@pytest.fixture
-def graph(neo4j: Neo4jClient, tmp_path: Path, lean: Path) -> CodeGraph:
-    drop_search_indexes(neo4j)
-    settings = Settings(embedder="hashing", cache_dir=tmp_path / "cache")
-    graph = CodeGraph(settings, client=neo4j, embedder=HashingEmbedder())
+@pytest.fixture(scope="module")
+def graph(
+    session_client: Neo4jClient, tmp_path_factory: pytest.TempPathFactory, lean: Path
+) -> CodeGraph:
+    """One index for the module: the tests read it; the diff test's body edit leaves every
+    edge as it was."""
+    wipe(session_client)
+    drop_search_indexes(session_client)
+    settings = Settings(embedder="hashing", cache_dir=tmp_path_factory.mktemp("cache"))
+    graph = CodeGraph(settings, client=session_client, embedder=HashingEmbedder())
     graph.index(lean, REPO, embed=False)
     return graph
 
@@ -98,32 +103,6 @@ def test_callers_fall_back_on_possible_ones_when_none_is_certain(graph: CodeGrap
     assert (nothing.certain, nothing.possible, nothing.leaned_on) == ([], [], "certain")
 
 
-def test_diff_lists_possible_reach_after_the_certain_and_walks_no_further(
-    graph: CodeGraph, lean: Path
-) -> None:
-    edit(lean, "lean/core.py", "    return 1\n", "    return 3\n")
-    impact = graph.diff(path=lean, repo=REPO)
-    affected = [(a.qualified_name, a.certain, a.distance) for a in impact.affected]
-    # the possible caller one hop away ranks after the certain ones two hops away, and the
-    # walk does not go on from it (guess_far) unless asked
-    assert sorted(affected[:3]) == [
-        ("lean.use", True, 1),  # imports `target` by name
-        ("lean.use.certain_caller", True, 1),
-        ("lean.use.far_caller", True, 2),
-    ]
-    assert affected[3:] == [("lean.use.guess_caller", False, 1)]
-    tests = [(t.runner_id, t.certain) for t in impact.tests]
-    assert tests == [
-        ("tests/test_lean.py::test_far", True),
-        ("tests/test_lean.py::test_target_guessed", False),
-    ]
-    fanned = graph.diff(path=lean, repo=REPO, update=False, possible=True)
-    assert [(a.qualified_name, a.certain) for a in fanned.affected][-2:] == [
-        ("lean.use.guess_caller", False),
-        ("lean.use.guess_far", False),
-    ]
-
-
 @pytest.mark.usefixtures("cli_env")
 def test_the_command_line_says_what_an_answer_leans_on(
     graph: CodeGraph, capsys: pytest.CaptureFixture[str]
@@ -152,3 +131,30 @@ def test_the_graph_leg_ranks_a_possible_caller_after_the_certain_ones(graph: Cod
     )
     reached = [(hit.qualified_name, hit.possible) for hit in result.hits]
     assert reached[:2] == [("lean.use.certain_caller", False), ("lean.use.guess_caller", True)]
+
+
+# last: it edits the module's working tree (a body edit; the edges stay as they were)
+def test_diff_lists_possible_reach_after_the_certain_and_walks_no_further(
+    graph: CodeGraph, lean: Path
+) -> None:
+    edit(lean, "lean/core.py", "    return 1\n", "    return 3\n")
+    impact = graph.diff(path=lean, repo=REPO)
+    affected = [(a.qualified_name, a.certain, a.distance) for a in impact.affected]
+    # the possible caller one hop away ranks after the certain ones two hops away, and the
+    # walk does not go on from it (guess_far) unless asked
+    assert sorted(affected[:3]) == [
+        ("lean.use", True, 1),  # imports `target` by name
+        ("lean.use.certain_caller", True, 1),
+        ("lean.use.far_caller", True, 2),
+    ]
+    assert affected[3:] == [("lean.use.guess_caller", False, 1)]
+    tests = [(t.runner_id, t.certain) for t in impact.tests]
+    assert tests == [
+        ("tests/test_lean.py::test_far", True),
+        ("tests/test_lean.py::test_target_guessed", False),
+    ]
+    fanned = graph.diff(path=lean, repo=REPO, update=False, possible=True)
+    assert [(a.qualified_name, a.certain) for a in fanned.affected][-2:] == [
+        ("lean.use.guess_caller", False),
+        ("lean.use.guess_far", False),
+    ]

