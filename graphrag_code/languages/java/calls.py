@@ -18,7 +18,7 @@ from .overloads import Argument, choose
 from .resolver import Found, JavaResolver
 from .syntax import NEW
 
-__all__ = ["Targets", "call_targets"]
+__all__ = ["Targets", "call_targets", "receiver_class"]
 
 Targets = tuple[list[Found], Resolution | None]
 _NONE: Targets = ([], None)
@@ -60,6 +60,33 @@ def call_targets(resolver: JavaResolver, call: Call, scope: str, line: int) -> T
     if owner.external:
         return [Found(f"{owner.name}.{callee.name}", external=True)], tier
     return _methods(resolver, owner.name, callee.name, arguments, tier)
+
+
+def receiver_class(resolver: JavaResolver, call: Call, scope: str, line: int) -> str | None:
+    """The repository's class a virtual call's receiver is declared as (`this`'s class for an
+    unqualified call): what the overrides that may run must extend. None for static calls,
+    `super.m()`, constructors and receivers of external or unknown types."""
+    callee = call.callee
+    if (
+        isinstance(callee, Name)
+        and len(callee.dotted) == 1
+        and callee.dotted[0] not in ("this", "super")
+    ):
+        name = callee.dotted[0]
+        for cls in resolver.classes_around(scope):
+            if resolver.methods(cls, name):
+                return cls
+        return None
+    if not isinstance(callee, Attribute):
+        return None
+    receiver = callee.value
+    if isinstance(receiver, Name):
+        if receiver.dotted[-1] == "super":
+            return None
+        owner, static = resolver.receiver(receiver.dotted, scope, line)
+    else:
+        owner, static = resolver.value_type(receiver, scope, line), False
+    return None if owner is None or owner.external or static else owner.name
 
 
 def _methods(

@@ -1,0 +1,110 @@
+"""Java's `dispatch` edges offline: a virtual call may run the overrides in the subtypes of
+its receiver's declared type; static, private, final and `super.` calls run one method."""
+
+from __future__ import annotations
+
+from graphrag_code.languages.java.dispatch import JAVA_RULES, SUBTYPES_KEY, overridable
+from graphrag_code.languages.java.parser import JavaParser
+from graphrag_code.model import SymbolKind
+from tests.linking_helpers import assert_calls, link_snippet
+
+ROOT = "src/main/java/p/"
+SHAPES = {
+    ROOT + "Shape.java": "package p;\npublic interface Shape {\n  double area();\n"
+    '  default String label() { return "s"; }\n}\n',
+    ROOT + "Base.java": "package p;\nabstract class Base implements Shape {\n"
+    "  public abstract double area();\n  final void fin() {}\n  private void own() {}\n"
+    "  static void help() {}\n  void scale(int by) {}\n  void run() { own(); scale(1); }\n}\n",
+    ROOT + "Circle.java": "package p;\nclass Circle implements Shape {\n"
+    '  public double area() { return 1; }\n  @Override public String label() { return "c"; }\n}\n',
+    ROOT + "Square.java": "package p;\nclass Square extends Base {\n"
+    '  @SuppressWarnings("x") public double area() { return 2; }\n'
+    "  void scale(long by) {}\n  @Override void scale(int by) { super.scale(by); }\n}\n",
+}
+
+
+def test_calls_through_interfaces_and_abstract_methods_reach_every_override() -> None:
+    code = {
+        **SHAPES,
+        ROOT + "Use.java": "package p;\nclass Use {\n  double run(Shape s, Base b) {\n"
+        "    s.label(); b.fin(); Base.help();\n    return s.area() + b.area();\n  }\n}\n",
+    }
+    linked = assert_calls(
+        code,
+        ("p.Use.run", "p.Shape.area", "inferred"),
+        ("p.Use.run", "p.Shape.label", "inferred"),
+        ("p.Use.run", "p.Base.area", "inferred"),
+        ("p.Use.run", "p.Base.fin", "inferred"),
+        ("p.Use.run", "p.Base.help", "exact"),
+        ("p.Use.run", "p.Circle.area", "dispatch", "dispatch via `p.Shape.area`"),
+        ("p.Use.run", "p.Circle.label", "dispatch"),
+        ("p.Use.run", "p.Square.area", "dispatch", "dispatch via `p.Base.area`"),
+        # from Base.run: `scale(1)` on `this` may run Square's override of scale(int) only
+        ("p.Base.run", "p.Base.own", "exact"),
+        ("p.Base.run", "p.Base.scale", "exact"),
+        ("p.Base.run", "p.Square.scale(int)", "dispatch"),
+        ("p.Square.scale(int)", "p.Base.scale", "inferred"),
+        exactly=True,
+    )
+    assert ("p.Use.run", "p.Square.area") in linked.calls(external=False)
+
+
+def test_anonymous_classes_enum_constants_and_generic_parameters_override() -> None:
+    assert_calls(
+        {
+            ROOT + "Handler.java": "package p;\ninterface Handler<T> {\n  void on(T event);\n}\n",
+            ROOT + "Mode.java": "package p;\nenum Mode {\n  FAST { void go() {} },\n  SLOW;\n"
+            "  void go() {}\n}\n",
+            ROOT + "Use.java": "package p;\nclass Use {\n  void run(Handler<String> h, Mode m) {\n"
+            "    h.on(null); m.go();\n"
+            "    Handler<String> inline = new Handler<String>() {\n"
+            "      public void on(String event) {}\n    };\n  }\n}\n"
+            "class Named implements Handler<String> {\n  public void on(String event) {}\n"
+            "  public void on(String event, int times) {}\n}\n",
+        },
+        ("p.Use.run", "p.Handler.on", "inferred"),
+        ("p.Use.run", "p.Mode.go", "inferred"),
+        ("p.Use.run", "p.Mode.FAST.go", "dispatch"),
+        ("p.Use.run", "p.Use.$1.on", "dispatch"),
+        ("p.Mode", "p.Mode", "exact"),  # the constants' construction
+        ("p.Use.run", "p.Named.on(String)", "dispatch"),
+        exactly=True,
+    )
+
+
+def test_a_caller_that_certainly_calls_an_override_keeps_its_certain_edge() -> None:
+    code = {
+        **SHAPES,
+        ROOT + "Use.java": "package p;\nclass Use {\n"
+        "  double run(Shape s, Circle c) { return s.area() + c.area(); }\n}\n",
+    }
+    calls = link_snippet(code).calls(external=False)
+    assert calls[("p.Use.run", "p.Circle.area")] == ("inferred", None)
+    assert calls[("p.Use.run", "p.Square.area")][0] == "dispatch"
+
+
+def test_overridable_reads_the_modifiers_before_the_name_only() -> None:
+    parsed = JavaParser().parse(
+        path="p/A.java",
+        module="p/A.java",
+        is_package=False,
+        sha256="",
+        source=b"package p;\nclass A {\n"
+        b'  @SuppressWarnings("static") public void a(final int x) {}\n'
+        b"  public static void b() {}\n  private void c() {}\n  protected final void d() {}\n}\n",
+    )
+    methods = {s.name: s for s in parsed.symbols if s.kind == SymbolKind.METHOD}
+    assert [name for name in "abcd" if overridable(methods[name])] == ["a"]
+
+
+def test_files_offer_and_consult_the_subtype_keys_incremental_runs_compare() -> None:
+    code = {
+        **SHAPES,
+        ROOT
+        + "Use.java": "package p;\nclass Use {\n  double run(Shape s) { return s.area(); }\n}\n",
+    }
+    linked = link_snippet(code)
+    square = linked.repository.parsed[ROOT + "Square.java"]
+    assert JAVA_RULES.offered_names(square) == [SUBTYPES_KEY + "Base"]
+    consulted = linked.repository.links[ROOT + "Use.java"].names_consulted
+    assert {SUBTYPES_KEY + "Shape", SUBTYPES_KEY + "Base", "area"} <= consulted
