@@ -29,6 +29,7 @@ from ...model import (
     Symbol,
     SymbolKind,
 )
+from .functional import LAMBDA
 from .overloads import Argument, Candidate
 from .parser import PACKAGE
 from .syntax import ITEM
@@ -151,6 +152,12 @@ class JavaResolver:
         self._supertypes: dict[str, list[str]] = {}
         self._direct: dict[str, list[Found]] = {}
         self._calls = {(c.scope, c.line, c.callee): c for c in parsed.calls}
+        self._typing: set[Binding] = set()  # lambda parameters being typed
+
+    def call_at(self, scope: str, line: int, callee: Dotted) -> Call | None:
+        """The call of this file's site at `line` of `scope` with this callee."""
+        site = self._calls.get((scope, line, callee))
+        return site.value if site is not None and isinstance(site.value, Call) else None
 
     # -- symbols and scopes -------------------------------------------------------------------
     def symbol(self, name: str) -> Symbol | None:
@@ -455,6 +462,16 @@ class JavaResolver:
             return self.type_of(binding.value, binding.scope)
         if binding.kind == "alias" and binding.value[0] != binding.target[0]:
             return self.name_type(binding.value[0], binding.scope, binding.line)
+        if binding.kind == "opaque" and binding.value[:1] == (LAMBDA,):
+            from .lambdas import lambda_parameter
+
+            if binding in self._typing:  # a lambda's call whose receiver is its parameter
+                return None
+            self._typing.add(binding)
+            try:
+                return lambda_parameter(self, binding)
+            finally:
+                self._typing.discard(binding)
         if binding.kind == "call":
             site = self._calls.get((binding.scope, binding.line, binding.value))
             if site is not None and site.value is not None:
@@ -516,7 +533,11 @@ class JavaResolver:
             return None
         if not (isinstance(callee.value, Name) and len(callee.value.dotted) == 1):
             return None
-        name = callee.value.dotted[0]
+        return self.element_of(callee.value.dotted[0], scope, line)
+
+    def element_of(self, name: str, scope: str, line: int) -> Found | None:
+        """The type of the elements of a JDK container `name` declared with its type
+        arguments (`List<Node> nodes`: Node; a `Map`'s values)."""
         container = self.name_type(name, scope, line)
         if container is None or not container.external:
             return None

@@ -1,5 +1,6 @@
-"""Java's `dispatch` edges offline: a virtual call may run the overrides in the subtypes of
-its receiver's declared type; static, private, final and `super.` calls run one method."""
+"""Java offline: `dispatch` edges (a virtual call may run the overrides in the subtypes of its
+receiver's declared type; static, private, final and `super.` calls run one method), method
+references and the untyped parameters of lambdas."""
 
 from __future__ import annotations
 
@@ -108,3 +109,70 @@ def test_files_offer_and_consult_the_subtype_keys_incremental_runs_compare() -> 
     assert JAVA_RULES.offered_names(square) == [SUBTYPES_KEY + "Base"]
     consulted = linked.repository.links[ROOT + "Use.java"].names_consulted
     assert {SUBTYPES_KEY + "Shape", SUBTYPES_KEY + "Base", "area"} <= consulted
+
+
+NODE = {
+    ROOT + "Node.java": "package p;\nimport java.util.List;\nimport java.util.Map;\n"
+    "import java.util.function.Consumer;\npublic class Node {\n  List<Node> kids;\n"
+    "  Map<String, Node> byId;\n  String text() { return null; }\n"
+    "  static Node parse(String s) { return null; }\n"
+    "  static Node parse(String s, int at) { return null; }\n"
+    "  void each(Consumer<Node> action) {}\n  void walk(Visitor v) {}\n}\n",
+    ROOT + "Visitor.java": "package p;\ninterface Visitor {\n  void head(Node node, int depth);\n"
+    "  default void tail(Node node, int depth) {}\n}\n",
+    ROOT + "Item.java": "package p;\nclass Item {\n  Item() {}\n  void text() {}\n"
+    "  void use(Node node) {}\n}\n",
+}
+
+
+def test_method_references_call_every_overload_of_their_name() -> None:
+    code = {
+        **NODE,
+        ROOT + "Use.java": "package p;\nclass Use {\n  void go() {}\n  void run(Node n) {\n"
+        "    Runnable a = this::go;\n    Runnable b = n::text;\n"
+        "    java.util.function.Supplier<Item> c = Item::new;\n"
+        "    java.util.function.Function<String, Node> d = Node::parse;\n  }\n}\n",
+    }
+    assert_calls(
+        code,
+        ("p.Use.run", "p.Use.go", "inferred"),
+        ("p.Use.run", "p.Node.text", "inferred"),
+        ("p.Use.run", "p.Item.Item", "exact"),
+        ("p.Use.run", "p.Node.parse(String)", "many"),
+        ("p.Use.run", "p.Node.parse(String,int)", "many"),
+        exactly=True,
+    )
+
+
+def test_untyped_lambda_parameters_typed_by_the_call_they_are_passed_to() -> None:
+    code = {
+        **NODE,
+        ROOT + "Use.java": "package p;\nclass Use {\n  Item text;\n  void run(Node n) {\n"
+        "    n.kids.forEach(k -> k.text());\n"
+        "    java.util.List<Node> nodes = n.kids;\n"
+        "    nodes.forEach(text -> text.text());\n"
+        "    nodes.stream().filter(m -> m.text() != null);\n"
+        "    n.byId.forEach((id, v) -> v.walk(null));\n"
+        "    n.each(e -> e.each(null));\n"
+        "    n.walk((node, depth) -> node.text());\n  }\n}\n",
+    }
+    linked = link_snippet(code)
+    calls = linked.calls(external=False)
+    # `text` shadows the field (an Item): the lambda's parameter is a Node
+    assert calls[("p.Use.run", "p.Node.text")] == ("inferred", None)
+    assert ("p.Use.run", "p.Item.text") not in calls
+    assert calls[("p.Use.run", "p.Node.each")][0] == "inferred"
+    assert calls[("p.Use.run", "p.Node.walk")][0] == "inferred"
+    lines = {link.edge.lines for link in linked.links if link.target == "p.Node.text"}
+    assert lines == {(7, 8, 11)}  # `n.kids` is no local: its elements stay unknown
+
+
+def test_a_lambda_parameter_with_nothing_evident_stays_untyped() -> None:
+    code = {
+        **NODE,
+        ROOT + "Use.java": "package p;\nclass Use {\n  Item text;\n"
+        "  void run(Object o, java.util.List<?> any) {\n"
+        "    any.forEach(text -> text.text());\n    o.equals(text);\n  }\n}\n",
+    }
+    calls = link_snippet(code).calls(external=False)
+    assert not [pair for pair in calls if pair[1].endswith(".text")]  # not the field's Item
