@@ -176,3 +176,25 @@ def test_a_lambda_parameter_with_nothing_evident_stays_untyped() -> None:
     }
     calls = link_snippet(code).calls(external=False)
     assert not [pair for pair in calls if pair[1].endswith(".text")]  # not the field's Item
+
+
+def test_results_of_generic_classes_array_elements_and_map_entry_values() -> None:
+    code = {
+        **NODE,
+        ROOT
+        + "Box.java": "package p;\nclass Box<K, T extends Node> {\n  T get() { return null; }\n"
+        "  K key() { return null; }\n}\n",
+        ROOT + "Use.java": "package p;\nimport java.util.Map;\nclass Use {\n"
+        "  void run(Box<String, Node> box, Node[] nodes, Map.Entry<String, Item> entry) {\n"
+        "    box.get().text();\n    box.key().length();\n    nodes[0].walk(null);\n"
+        "    entry.getValue().use(null);\n  }\n}\n",
+    }
+    assert_calls(
+        code,
+        ("p.Use.run", "p.Box.get", "inferred"),
+        ("p.Use.run", "p.Box.key", "inferred"),
+        ("p.Use.run", "p.Node.text", "inferred"),  # T, the last type parameter: Node
+        ("p.Use.run", "p.Node.walk", "inferred"),
+        ("p.Use.run", "p.Item.use", "inferred"),
+        exactly=True,
+    )
