@@ -198,3 +198,22 @@ def test_results_of_generic_classes_array_elements_and_map_entry_values() -> Non
         ("p.Use.run", "p.Item.use", "inferred"),
         exactly=True,
     )
+
+
+def test_an_unbound_method_reference_dispatches_like_a_call_on_its_type() -> None:
+    code = {
+        **SHAPES,
+        ROOT + "Use.java": "package p;\nimport java.util.function.ToDoubleFunction;\n"
+        "class Use {\n  ToDoubleFunction<Shape> run() { return Shape::area; }\n}\n",
+    }
+    assert_calls(
+        code,
+        ("p.Use.run", "p.Shape.area", "exact"),
+        ("p.Use.run", "p.Circle.area", "dispatch"),
+        ("p.Use.run", "p.Square.area", "dispatch"),
+        ("p.Base.run", "p.Base.own", "exact"),
+        ("p.Base.run", "p.Base.scale", "exact"),
+        ("p.Base.run", "p.Square.scale(int)", "dispatch"),
+        ("p.Square.scale(int)", "p.Base.scale", "inferred"),
+        exactly=True,
+    )
