@@ -41,9 +41,14 @@ class Hierarchy:
     """The direct subtypes the repository declares of each of its types."""
 
     subtypes: dict[str, list[str]] = field(default_factory=dict)
+    _below: dict[str, list[str]] = field(default_factory=dict, repr=False)
+    _virtual: dict[str, bool] = field(default_factory=dict, repr=False)
 
     def below(self, cls: str) -> list[str]:
         """The subtypes of `cls`, transitively, breadth first, without `cls`."""
+        known = self._below.get(cls)
+        if known is not None:
+            return known
         order = [cls]
         for current in order:
             if len(order) > _MAX_TYPES:
@@ -51,17 +56,32 @@ class Hierarchy:
             for sub in self.subtypes.get(current, ()):
                 if sub not in order:
                     order.append(sub)
+        self._below[cls] = order[1:]
         return order[1:]
 
-    def overrides(self, resolver: JavaResolver, method: Symbol, bound: str) -> list[str]:
-        """The methods a call of `method` on a receiver declared as `bound` may run besides
-        `method` itself (none past `MAX_OVERRIDES`, none for a method nobody can override)."""
+    def may_override(self, lookups: Lookups, method: Symbol) -> bool:
+        """Whether a subtype of the method's class declares a method of its name, read
+        before any receiver is typed (most calls have none); consulted as `overrides`."""
         if method.kind != SymbolKind.METHOD or method.declared_as == "constructor":
-            return []
-        if not overridable(method):
-            return []
-        lookups = resolver.lookups
+            return False
+        virtual = self._virtual.get(method.qualified_name)
+        if virtual is None:
+            virtual = self._virtual[method.qualified_name] = overridable(method)
+        if not virtual:
+            return False
+        below = self.below(method.parent)
         lookups.names_consulted.add(method.name)
+        lookups.names_consulted.update(
+            SUBTYPES_KEY + cls.rpartition(".")[2] for cls in (method.parent, *below)
+        )
+        members = lookups.index.members
+        return any(method.name in members.get(sub, {}) for sub in below)
+
+    def overrides(self, resolver: JavaResolver, method: Symbol, bound: str) -> list[str]:
+        """The methods a call of `method` on a receiver declared as `bound` (its class or a
+        subtype) may run besides `method` itself (none past `MAX_OVERRIDES`), where
+        `may_override` said some may."""
+        lookups = resolver.lookups
         lookups.names_consulted.add(SUBTYPES_KEY + bound.rpartition(".")[2])
         wanted = resolver.candidate(method).types
         found: list[str] = []
@@ -85,8 +105,9 @@ class Hierarchy:
 
 def overridable(method: Symbol) -> bool:
     """Neither static, private nor final (by the modifiers before its name)."""
-    header = _ANNOTATION.sub(" ", method.code).split("(", 1)[0]
-    return _NOT_VIRTUAL.search(header) is None
+    at = method.code.find(method.name + "(")
+    header = _ANNOTATION.sub(" ", method.code[: at if at >= 0 else len(method.code)])
+    return _NOT_VIRTUAL.search(header.split("(", 1)[0]) is None
 
 
 def _same_parameters(overridden: tuple[str, ...], override: tuple[str, ...]) -> bool:

@@ -94,7 +94,7 @@ def _dispatch(
     if target.external or not isinstance(site.value, Call):
         return []
     method = resolver.lookups.symbol(target.name)
-    if method is None or method.kind != SymbolKind.METHOD:
+    if method is None or not found.may_override(resolver.lookups, method):
         return []
     bound = receiver_class(resolver, site.value, site.scope, site.line)
     if bound is None:
