@@ -1,6 +1,7 @@
 """Java indexed into the real Neo4j, once for the module: the report, the stored edges as
-linked offline, callers and callees of an overload, search and `tests-for` on `java_shop`;
-last (it wipes the database), an incremental run that ends where a clean index ends."""
+linked offline, callers and callees of an overload (by its name with parameters too), search,
+`tests-for` and `diff` on `java_shop`; last (it wipes the database), an incremental run that
+ends where a clean index ends."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from graphrag_code.embedding import HashingEmbedder
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.ingest.pipeline import build_graph
 from graphrag_code.ingest.report import IngestReport
+from graphrag_code.runtime.git import git as run_git
 from graphrag_code.settings import Settings
 
 from .conftest import drop_search_indexes, wipe
@@ -35,6 +37,9 @@ def indexed(
 ) -> Iterator[Indexed]:
     root = tmp_path_factory.mktemp("java") / REPO
     shutil.copytree(SHOP, root)
+    config = {"user.name": "t", "user.email": "t@example.com"}
+    for args in (("init", "-q", "-b", "main"), ("add", "-A"), ("commit", "-q", "-m", "base")):
+        run_git(root, *args, config=config)
     wipe(session_client)
     drop_search_indexes(session_client)
     settings = Settings(embedder="hashing", cache_dir=tmp_path_factory.mktemp("cache"))
@@ -58,8 +63,15 @@ def test_callers_and_callees_of_an_overload(indexed: Indexed) -> None:
     assert {c.qualified_name for c in callers.certain} == {
         "com.shop.model.Cart.add(String,long)", "com.shop.service.Checkout.main",
     }  # fmt: skip
-    callees = {c.qualified_name for c in graph.callees("Checkout.pay", repo=REPO).certain}
-    assert callees == {"com.shop.service.Pricing.price"}
+    for name in ("Cart.add(Item)", "add(Item)"):  # a suffix or short name with parameters
+        assert (
+            graph.callers(name, repo=REPO).subject.qualified_name == callers.subject.qualified_name
+        )
+    callees = graph.callees("Checkout.pay", repo=REPO, possible=True)
+    assert {c.qualified_name for c in callees.certain} == {"com.shop.service.Pricing.price"}
+    assert {(c.qualified_name, c.resolution) for c in callees.possible} == {
+        ("com.shop.service.DiscountPricing.price", "dispatch")
+    }
 
 
 def test_search_finds_a_method_by_its_javadoc(indexed: Indexed) -> None:
@@ -74,9 +86,24 @@ def test_tests_for_a_method_reached_from_a_junit_test(indexed: Indexed) -> None:
     assert tests == {"com.shop.service.CheckoutTest.halvesTheTotal"}
 
 
+def test_diff_of_an_override_reaches_the_interface_call_and_its_test(indexed: Indexed) -> None:
+    graph, _, root = indexed
+    pricing = root / "src/main/java/com/shop/service/DiscountPricing.java"
+    pricing.write_text(pricing.read_text().replace("percent / 100", "percent / 100 + 0"))
+    impact = graph.diff(path=root, repo=REPO)
+    changes = {c.qualified_name: (c.change, c.aspects) for c in impact.changes}
+    assert changes == {"com.shop.service.DiscountPricing.price": ("modified", ("body",))}
+    pay = [a for a in impact.affected if a.qualified_name == "com.shop.service.Checkout.pay"]
+    assert [(a.certain, a.resolution) for a in pay] == [(False, "dispatch")]
+    assert "com.shop.service.CheckoutTest.halvesTheTotal" in {
+        t.qualified_name for t in impact.tests
+    }
+
+
 def test_incremental_java_run_equals_a_clean_index(neo4j: Neo4jClient, tmp_path: Path) -> None:
-    """A class appearing in the package that a call named, and an overload renaming the
-    method another file calls: the files that read them are linked again."""
+    """A class appearing in the package that a call named, an overload renaming the method
+    another file calls, a class starting to implement the interface a call goes through
+    (its `dispatch` edge): the files that read them are linked again."""
     work = tmp_path / "work"
     root = "src/main/java/p/"
     write_file(work, root + "Base.java", "package p;\nclass Base {\n  void m(Object o) {}\n}\n")
@@ -88,7 +115,17 @@ def test_incremental_java_run_equals_a_clean_index(neo4j: Neo4jClient, tmp_path:
     write_file(
         work, root + "Later.java", "package p;\nclass Later {\n  void run() { Helper.go(); }\n}\n"
     )
+    # Draw calls an interface method nothing implements yet; Box starts implementing it
+    write_file(work, root + "Shape.java", "package p;\ninterface Shape {\n  void draw();\n}\n")
+    write_file(
+        work, root + "Draw.java", "package p;\nclass Draw {\n  void run(Shape s) { s.draw(); }\n}\n"
+    )
+    write_file(work, root + "Box.java", "package p;\nclass Box {\n  public void draw() {}\n}\n")
     assert build_graph(work, neo4j, repo="inc", state_dir=tmp_path / "state").mode != "incremental"
+    write_file(
+        work, root + "Box.java",
+        "package p;\nclass Box implements Shape {\n  public void draw() {}\n}\n",
+    )  # fmt: skip
     write_file(
         work, root + "Base.java",
         "package p;\nclass Base {\n  void m(Object o) {}\n  void m(String s) {}\n}\n",

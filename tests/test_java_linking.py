@@ -182,7 +182,7 @@ def test_anonymous_classes_enum_constants_and_super_without_extends() -> None:
     assert not [pair for pair in calls if pair[0] == "p.C.copy" and pair[1] == "p.I"]
     assert calls[("p.C.copy", "java.lang.Object.clone")][0] == "inferred"
     assert calls[("p.E.run", "p.E.go")][0] == "inferred"
-    assert ("p.E.run", "p.E.A.go") not in calls
+    assert calls[("p.E.run", "p.E.A.go")][0] == "dispatch"  # the constant's body overrides go
 
 
 def test_overloads_by_the_declared_results_and_hierarchy_of_arguments() -> None:
@@ -223,3 +223,28 @@ def test_elements_of_declared_generic_containers() -> None:
         },
         ("p.N.g", "p.N.open", "inferred"),
     )
+
+
+def test_the_modules_of_a_multi_module_build_each_have_their_source_root() -> None:
+    """The folders a root `pom.xml` lists under `<modules>` (nested ones too) hold their own
+    `src/main/java` and `src/test/java`: packages and calls across modules as in one."""
+    linked = assert_calls(
+        {
+            "pom.xml": "<project><modules><module>core</module><module>libs/util</module>"
+            "<module>app</module></modules></project>",
+            "core/src/main/java/com/x/core/Engine.java": "package com.x.core;\n"
+            "import com.x.util.Strings;\npublic class Engine {\n"
+            '  public void start() { Strings.trim("a"); }\n}\n',
+            "libs/util/src/main/java/com/x/util/Strings.java": "package com.x.util;\n"
+            "public class Strings {\n  public static String trim(String s) { return s; }\n}\n",
+            "app/src/test/java/com/x/app/MainTest.java": "package com.x.app;\n"
+            "import com.x.core.Engine;\nclass MainTest {\n"
+            "  void t() { new Engine().start(); }\n}\n",
+        },
+        ("com.x.core.Engine.start", "com.x.util.Strings.trim", "exact"),
+        ("com.x.app.MainTest.t", "com.x.core.Engine", "exact"),
+        ("com.x.app.MainTest.t", "com.x.core.Engine.start", "inferred"),
+    )
+    modules = {path: parsed.module for path, parsed in linked.repository.parsed.items()}
+    assert modules["libs/util/src/main/java/com/x/util/Strings.java"] == "com.x.util/Strings.java"
+    assert modules["app/src/test/java/com/x/app/MainTest.java"] == "com.x.app/MainTest.java"

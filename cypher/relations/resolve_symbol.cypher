@@ -1,5 +1,7 @@
 // Find the code nodes a name refers to: exact qualified name (rank 0), short name (1),
-// dotted suffix such as `orders.OrderService` (2), file path of a module (3).
+// dotted suffix such as `orders.OrderService` (2), file path of a module (3). A name with
+// parameters names one overload (Java's `add(Item)`, `Cart.add(Item)`): its short name is
+// the part before `(`.
 // A name defined again in the same file (a property's setter, `@overload` variants, a
 // function defined in two branches) is one match: its first definition, where the calls
 // to it land.
@@ -12,7 +14,12 @@ CALL () {
   RETURN n, 1 AS rank
   UNION
   MATCH (n:Code)
-  WHERE $name CONTAINS '.' AND n.name = last(split($name, '.'))
+  WHERE $name CONTAINS '(' AND n.name = split($name, '(')[0]
+    AND n.qualified_name ENDS WITH '.' + $name
+  RETURN n, 1 AS rank
+  UNION
+  MATCH (n:Code)
+  WHERE split($name, '(')[0] CONTAINS '.' AND n.name = last(split(split($name, '(')[0], '.'))
     AND n.qualified_name ENDS WITH '.' + $name
   RETURN n, 2 AS rank
   UNION

@@ -8,17 +8,20 @@ from `new`, a cast or a call, parameters, fields, a call's declared result, `thi
 `super.`, the element a declared `List<T>` / `Map<K, T>` / `Optional<T>` … gives by `get`,
 `next`, `orElse` …). Overloads by `overloads.choose`; several left: tier `many` to each. A method no
 type of the repository declares, on a type with an external supertype, is that external
-type's (`java.util.AbstractList.add`).
+type's (`java.util.AbstractList.add`). A method reference (`Foo::bar`, `this::m`,
+`Type::new`) is a call of unknown arity: every overload of its name (one: its tier, several:
+`many`).
 """
 
 from __future__ import annotations
 
 from ...model import Attribute, Call, InstanceOf, Name, Resolution
+from .functional import REFERENCE
 from .overloads import Argument, choose
 from .resolver import Found, JavaResolver
 from .syntax import NEW
 
-__all__ = ["Targets", "call_targets"]
+__all__ = ["Targets", "call_targets", "is_reference", "receiver_class"]
 
 Targets = tuple[list[Found], Resolution | None]
 _NONE: Targets = ([], None)
@@ -26,7 +29,9 @@ _NONE: Targets = ([], None)
 
 def call_targets(resolver: JavaResolver, call: Call, scope: str, line: int) -> Targets:
     callee = call.callee
-    arguments = [resolver.argument(value, scope, line) for _, value in call.arguments]
+    arguments: list[Argument | None] | None = None  # a method reference's: unknown
+    if not is_reference(call):
+        arguments = [resolver.argument(value, scope, line) for _, value in call.arguments]
     if isinstance(callee, InstanceOf) and isinstance(callee.classes, Name):
         # an anonymous class: its superclass's constructor runs, none of an interface's
         created = resolver.type_of(callee.classes.dotted, scope)
@@ -62,8 +67,47 @@ def call_targets(resolver: JavaResolver, call: Call, scope: str, line: int) -> T
     return _methods(resolver, owner.name, callee.name, arguments, tier)
 
 
+def is_reference(call: Call) -> bool:
+    """A method reference (`Foo::bar`): its arity is unknown."""
+    return any(key == REFERENCE for key, _ in call.arguments)
+
+
+def receiver_class(resolver: JavaResolver, call: Call, scope: str, line: int) -> str | None:
+    """The repository's class a virtual call's receiver is declared as (`this`'s class for an
+    unqualified call, the type of `Type::m`): what the overrides that may run must extend.
+    None for static calls, `super.m()`, constructors and receivers of external or unknown
+    types."""
+    callee = call.callee
+    if (
+        isinstance(callee, Name)
+        and len(callee.dotted) == 1
+        and callee.dotted[0] not in ("this", "super")
+    ):
+        name = callee.dotted[0]
+        for cls in resolver.classes_around(scope):
+            if resolver.methods(cls, name):
+                return cls
+        return None
+    if not isinstance(callee, Attribute):
+        return None
+    receiver = callee.value
+    if isinstance(receiver, Name):
+        if receiver.dotted[-1] == "super":
+            return None
+        owner, static = resolver.receiver(receiver.dotted, scope, line)
+    else:
+        owner, static = resolver.value_type(receiver, scope, line), False
+    if static and not is_reference(call):
+        return None
+    return None if owner is None or owner.external else owner.name
+
+
 def _methods(
-    resolver: JavaResolver, cls: str, name: str, arguments: list[Argument | None], tier: Resolution
+    resolver: JavaResolver,
+    cls: str,
+    name: str,
+    arguments: list[Argument | None] | None,
+    tier: Resolution,
 ) -> Targets:
     candidates = resolver.methods(cls, name)
     if not candidates:
@@ -71,14 +115,14 @@ def _methods(
         if external is None:
             return _NONE
         return [Found(f"{external}.{name}", external=True)], tier
-    chosen = choose(candidates, arguments)
+    chosen = candidates if arguments is None else choose(candidates, arguments)
     if not chosen:
         return _NONE
     return [Found(c.name) for c in chosen], tier if len(chosen) == 1 else Resolution.MANY
 
 
 def _unqualified(
-    resolver: JavaResolver, name: str, scope: str, arguments: list[Argument | None]
+    resolver: JavaResolver, name: str, scope: str, arguments: list[Argument | None] | None
 ) -> Targets:
     classes = resolver.classes_around(scope)
     for cls in classes:
@@ -101,7 +145,7 @@ def _unqualified(
 
 
 def _construct(
-    resolver: JavaResolver, created: Found | None, arguments: list[Argument | None]
+    resolver: JavaResolver, created: Found | None, arguments: list[Argument | None] | None
 ) -> Targets:
     if created is None:
         return _NONE
@@ -110,7 +154,7 @@ def _construct(
     constructors = resolver.constructors(created.name)
     if not constructors:
         return [created], Resolution.EXACT
-    chosen = choose(constructors, arguments)
+    chosen = constructors if arguments is None else choose(constructors, arguments)
     if not chosen:
         return _NONE
     tier = Resolution.EXACT if len(chosen) == 1 else Resolution.MANY

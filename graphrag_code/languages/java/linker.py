@@ -3,7 +3,8 @@
 IMPORTS: a single-type import to the file declaring the type (a static one to the file of
 its class), an on-demand one to a file of the package (`package-info.java`, else the first
 by name: the graph has no package node) or of the class; anything else `:External` by its
-qualified name (`java.util.List`; a static member import by its class). CALLS: `calls`.
+qualified name (`java.util.List`; a static member import by its class). CALLS: `calls`,
+and `dispatch` edges to the overrides a virtual call may run (`dispatch`).
 INHERITS: `extends` (index in order) and `implements` (`implements` set) to internal or
 external types; an anonymous class or an enum constant's body to the type it extends.
 USES_TYPE: the internal types of declarations, `new`, casts and `instanceof`.
@@ -17,9 +18,10 @@ from dataclasses import dataclass, field
 from ...linking.base import LinkContext
 from ...linking.edges import EdgeCollector, FileLinks, NodeIds, UnresolvedCalls
 from ...linking.index import Lookups, RepositoryIndex
-from ...model import Call, Edge, EdgeKind, ParsedFile, SymbolKind
-from .calls import call_targets
-from .resolver import JavaProject, JavaResolver, Resolvers
+from ...model import Call, CallSite, Edge, EdgeKind, ParsedFile, Resolution, SymbolKind
+from .calls import call_targets, receiver_class
+from .dispatch import Hierarchy, hierarchy
+from .resolver import Found, JavaProject, JavaResolver, Resolvers
 
 __all__ = ["JavaLinker"]
 
@@ -27,13 +29,15 @@ __all__ = ["JavaLinker"]
 @dataclass
 class JavaContext(LinkContext):
     project: JavaProject = field(default_factory=JavaProject)
+    hierarchy: Hierarchy = field(default_factory=Hierarchy)
 
 
 class JavaLinker:
     project_files: frozenset[str] = frozenset()
 
     def prepare(self, index: RepositoryIndex, project: Mapping[str, str]) -> LinkContext:
-        return JavaContext(project=JavaProject.of(index.modules))
+        found = JavaProject.of(index.modules)
+        return JavaContext(project=found, hierarchy=hierarchy(index, found))
 
     def link(
         self, parsed: ParsedFile, index: RepositoryIndex, ids: NodeIds, context: LinkContext
@@ -49,6 +53,8 @@ class JavaLinker:
         _link_inherits(parsed, resolver, ids, collector)
         _link_type_uses(parsed, resolver, ids, collector)
         unresolved = UnresolvedCalls()
+        certain: set[tuple[str, str]] = set()
+        dispatched: list[Edge] = []
         for site in parsed.calls:
             source = ids.of_scope(parsed, site.scope)
             if site.value is None or not isinstance(site.value, Call):
@@ -61,18 +67,46 @@ class JavaLinker:
                 )
                 continue
             for target in targets:
-                collector.add(
-                    Edge(
-                        EdgeKind.CALLS, source,
-                        target.name if target.external else ids.of_target(target.name),
-                        external=target.external, resolution=tier, lines=(site.line,),
-                    )
+                edge = Edge(
+                    EdgeKind.CALLS, source,
+                    target.name if target.external else ids.of_target(target.name),
+                    external=target.external, resolution=tier, lines=(site.line,),
                 )  # fmt: skip
+                collector.add(edge)
+                if tier.rank >= Resolution.INFERRED.rank:
+                    certain.add((source, edge.target))
+            if tier.rank >= Resolution.INFERRED.rank and len(targets) == 1:
+                dispatched += _dispatch(site, targets[0], resolver, context.hierarchy, ids)
+        for edge in dispatched:  # a caller that certainly calls the override says so
+            if (edge.source, edge.target) not in certain:
+                collector.add(edge)
         return FileLinks.build(
             parsed.path, collector.edges(), dict(unresolved.sites),
             frozenset(lookups.modules_consulted), frozenset(lookups.names_consulted),
             unresolved.names(), dict(unresolved.kinds),
         )  # fmt: skip
+
+
+def _dispatch(
+    site: CallSite, target: Found, resolver: JavaResolver, found: Hierarchy, ids: NodeIds
+) -> list[Edge]:
+    """`dispatch` edges to the overrides a virtual call bound to `target` may run."""
+    if target.external or not isinstance(site.value, Call):
+        return []
+    method = resolver.lookups.symbol(target.name)
+    if method is None or not found.may_override(resolver.lookups, method):
+        return []
+    bound = receiver_class(resolver, site.value, site.scope, site.line)
+    if bound is None:
+        return []
+    source = ids.of_scope(resolver.parsed, site.scope)
+    return [
+        Edge(
+            EdgeKind.CALLS, source, ids.of_target(override), resolution=Resolution.DISPATCH,
+            lines=(site.line,), via=f"dispatch via `{method.qualified_name}`",
+        )
+        for override in found.overrides(resolver, method, bound)
+    ]  # fmt: skip
 
 
 def _link_imports(

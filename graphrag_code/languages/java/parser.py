@@ -28,7 +28,8 @@ its value's callee `InstanceOf(T)` where it declares an anonymous class; `this(â
 names to declared types (parameters, locals, fields, `for`, `catch`, resources,
 `instanceof` patterns; `var x = new T()` / a cast / a literal as "annotation", `var x =
 f()` as "call" of the site's callee, `var x = y` as "alias"), the package as the module's
-binding `<package>`, and type uses. Code in lambdas belongs to the method around them.
+binding `<package>`, and type uses. Code in lambdas belongs to the method around them;
+method references and lambdas' untyped parameters: `functional`.
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ from ...model import (
 )
 from ...parsing.records import clipped_signature, line_count
 from ...parsing.treesitter import first_line, last_line, node_text, remembered_texts, syntax_issues
+from .functional import lambda_bindings, reference_site
 from .syntax import (
     ITEM,
     NEW,
@@ -133,6 +135,7 @@ class _FileReader:
     type_uses: list[TypeUse] = field(default_factory=list)
     top_level: list[str] = field(default_factory=list)
     anonymous: Counter[str] = field(default_factory=Counter)  # type -> anonymous classes
+    sites: dict[tuple[int, int], CallSite] = field(default_factory=dict)  # by call node bytes
 
     def read(self, root: ts.Node) -> None:
         for node in root.named_children:
@@ -354,6 +357,12 @@ class _FileReader:
                 self._instanceof(node, scope)
             elif kind == "cast_expression":
                 self._type_uses(node.child_by_field_name("type"), scope, "annotation")
+            elif kind == "method_reference":
+                site = reference_site(node, scope)
+                if site is not None:
+                    self.calls.append(site)
+            elif kind == "lambda_expression":
+                self.bindings.extend(lambda_bindings(node, scope, self.sites))
             elif kind == "class_body":
                 continue
             stack.extend(reversed(node.named_children))
@@ -363,10 +372,10 @@ class _FileReader:
         if name is None:
             return
         value = Call(callee(node), arguments(node.child_by_field_name("arguments")))
-        self.calls.append(
-            CallSite(scope, _callee_dotted(node), first_line(name), at=node.start_byte,
-                     value=value)
-        )  # fmt: skip
+        site = CallSite(scope, _callee_dotted(node), first_line(name), at=node.start_byte,
+                        value=value)  # fmt: skip
+        self.calls.append(site)
+        self.sites[(node.start_byte, node.end_byte)] = site
 
     def _creation(self, node: ts.Node, scope: str, cls: str) -> bool:
         """A `new T(â€¦)` call site; True when it declares an anonymous class (read here)."""
@@ -378,10 +387,15 @@ class _FileReader:
         body = next((c for c in node.named_children if c.type == "class_body"), None)
         # an anonymous class's creation: its callee the instance, not the type's constructor
         made = _new_callee(created) if body is None else InstanceOf(Name(created))
-        self.calls.append(
-            CallSite(scope, (NEW, *created), first_line(node), at=node.start_byte,
-                     value=Call(made, arguments(node.child_by_field_name("arguments"))))
-        )  # fmt: skip
+        site = CallSite(
+            scope,
+            (NEW, *created),
+            first_line(node),
+            at=node.start_byte,
+            value=Call(made, arguments(node.child_by_field_name("arguments"))),
+        )
+        self.calls.append(site)
+        self.sites[(node.start_byte, node.end_byte)] = site  # fmt: skip
         if body is None:
             return False
         for child in node.named_children:

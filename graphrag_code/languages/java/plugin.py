@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..base import Language
 from .conventions import BUILTIN_METHODS, JavaConventions, is_test_path
+from .dispatch import JAVA_RULES
 from .linker import JavaLinker
 from .modules import guess_java_module, java_module_names
 from .parser import JAVA_SUFFIXES, JavaParser
@@ -22,4 +23,6 @@ JAVA = Language(
     guess_module=guess_java_module,
     test_path=is_test_path,
     builtin_methods=BUILTIN_METHODS,
+    dispatch_edges=True,
+    index_rules=JAVA_RULES,
 )

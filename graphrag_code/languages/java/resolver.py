@@ -29,6 +29,7 @@ from ...model import (
     Symbol,
     SymbolKind,
 )
+from .functional import LAMBDA
 from .overloads import Argument, Candidate
 from .parser import PACKAGE
 from .syntax import ITEM
@@ -70,7 +71,7 @@ _JDK_RESULTS = {
 _ELEMENT_METHODS = frozenset(
     {"get", "getFirst", "getLast", "next", "previous", "peek", "poll", "pop", "element",
      "orElse", "orElseThrow", "orElseGet", "first", "last", "firstElement", "lastElement",
-     "remove", "take"}
+     "remove", "take", "getValue"}
 )  # fmt: skip
 _NUMERIC = ("byte", "short", "char", "int", "long", "float", "double")
 _PRIMITIVES = frozenset({"int", "long", "short", "byte", "char", "float", "double", "boolean"})
@@ -151,6 +152,12 @@ class JavaResolver:
         self._supertypes: dict[str, list[str]] = {}
         self._direct: dict[str, list[Found]] = {}
         self._calls = {(c.scope, c.line, c.callee): c for c in parsed.calls}
+        self._typing: set[Binding] = set()  # lambda parameters being typed
+
+    def call_at(self, scope: str, line: int, callee: Dotted) -> Call | None:
+        """The call of this file's site at `line` of `scope` with this callee."""
+        site = self._calls.get((scope, line, callee))
+        return site.value if site is not None and isinstance(site.value, Call) else None
 
     # -- symbols and scopes -------------------------------------------------------------------
     def symbol(self, name: str) -> Symbol | None:
@@ -455,6 +462,16 @@ class JavaResolver:
             return self.type_of(binding.value, binding.scope)
         if binding.kind == "alias" and binding.value[0] != binding.target[0]:
             return self.name_type(binding.value[0], binding.scope, binding.line)
+        if binding.kind == "opaque" and binding.value[:1] == (LAMBDA,):
+            from .lambdas import lambda_parameter
+
+            if binding in self._typing:  # a lambda's call whose receiver is its parameter
+                return None
+            self._typing.add(binding)
+            try:
+                return lambda_parameter(self, binding)
+            finally:
+                self._typing.discard(binding)
         if binding.kind == "call":
             site = self._calls.get((binding.scope, binding.line, binding.value))
             if site is not None and site.value is not None:
@@ -477,6 +494,11 @@ class JavaResolver:
             return self.field_type(owner.name, expr.name)
         if isinstance(expr, Call):
             return self.result_type(expr, scope, line)
+        if isinstance(expr, Subscript) and isinstance(expr.value, Name):
+            dotted = expr.value.dotted  # an array's element: `nodes[i]` of `Node[] nodes`
+            array = self.declared(dotted[0], scope, line) if len(dotted) == 1 else None
+            if array is not None and array.endswith("[]"):
+                return self.type_of((array[:-2],), scope)
         return None
 
     def result_type(self, call: Call, scope: str, line: int) -> Found | None:
@@ -505,9 +527,29 @@ class JavaResolver:
                 return None
             typed = resolver.type_of(method.returns, method.qualified_name)
             if typed is None:
+                typed = self._type_variable_result(call, method, scope, line)
+            if typed is None:
                 return None
             found.add(typed)
         return found.pop() if len(found) == 1 else None
+
+    def _type_variable_result(
+        self, call: Call, method: Symbol, scope: str, line: int
+    ) -> Found | None:
+        """What `box.get()` gives when `get` returns its class's last type parameter and
+        `box` is declared with type arguments (`Box<Item> box`: Item)."""
+        callee = call.callee
+        if method.returns is None or len(method.returns) != 1:
+            return None
+        if not (isinstance(callee, Attribute) and isinstance(callee.value, Name)):
+            return None
+        if len(callee.value.dotted) != 1:
+            return None
+        owner = self.lookups.symbol(method.parent)
+        parameters = type_parameters(owner.signature, owner.name) if owner else ()
+        if not parameters or parameters[-1] != method.returns[0]:
+            return None
+        return self.type_argument(callee.value.dotted[0], scope, line)
 
     def _element(self, call: Call, scope: str, line: int) -> Found | None:
         """An element a JDK container's getter gives (`nodes.get(i)` of `List<Node> nodes`)."""
@@ -516,10 +558,18 @@ class JavaResolver:
             return None
         if not (isinstance(callee.value, Name) and len(callee.value.dotted) == 1):
             return None
-        name = callee.value.dotted[0]
+        return self.element_of(callee.value.dotted[0], scope, line)
+
+    def element_of(self, name: str, scope: str, line: int) -> Found | None:
+        """The type of the elements of a JDK container `name` declared with its type
+        arguments (`List<Node> nodes`: Node; a `Map`'s values)."""
         container = self.name_type(name, scope, line)
         if container is None or not container.external:
             return None
+        return self.type_argument(name, scope, line)
+
+    def type_argument(self, name: str, scope: str, line: int) -> Found | None:
+        """The type of the last type argument `name` is declared with (`Box<Item> box`)."""
         for around in self.scopes(scope):
             if _is_class(self.symbol(around)):
                 for current in self.supertypes(around):
@@ -575,6 +625,24 @@ class JavaResolver:
                     continue
             found, static = field_type, False
         return found, static
+
+
+def type_parameters(signature: str, name: str) -> tuple[str, ...]:
+    """The names of a class's type parameters from its header (`class Box<K, V extends
+    Item>` -> ("K", "V"))."""
+    at = signature.find(name + "<")
+    if at < 0:
+        return ()
+    depth, start, found = 0, at + len(name) + 1, []
+    for end in range(start - 1, len(signature)):
+        char = signature[end]
+        depth += (char == "<") - (char == ">")
+        if (char == "," and depth == 1) or depth == 0:
+            found.append(signature[start:end].split()[0] if signature[start:end].split() else "")
+            start = end + 1
+        if depth == 0:
+            break
+    return tuple(found)
 
 
 def _common(found: list[Argument | None]) -> Argument | None:
