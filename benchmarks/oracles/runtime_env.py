@@ -397,6 +397,8 @@ RUNTIME_PACKAGES: tuple[RuntimePackage, ...] = (
             _COVERAGE,
         ),
         _HATCH_VCS,
+        # its async loggers run the sync method in an executor thread (`_dispatch_to_sync`)
+        threads=True,
     ),
     RuntimePackage(
         "pyramid",
