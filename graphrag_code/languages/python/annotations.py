@@ -12,7 +12,8 @@ from ...parsing.treesitter import collect, node_text
 from .syntax import DOTTED_TEXT, dotted_name, string_value
 
 __all__ = [
-    "annotation_names", "annotation_type", "class_annotation", "declared_classes",
+    "NOT_ONE_CLASS", "annotation_names", "annotation_type", "class_annotation",
+    "declared_classes",
     "declares_protocol", "element_types", "returned_type", "sent_type",
 ]  # fmt: skip
 
@@ -68,6 +69,7 @@ _NOT_ONE_CLASS = frozenset(
 )  # fmt: skip
 """Subscripted names that are not one class whose instance the value is: typing's special
 forms and protocols, and the containers (their element types are `element_types`' work)."""
+NOT_ONE_CLASS = _NOT_ONE_CLASS
 
 
 _STRING_OPTIONAL = re.compile(r"^Optional\[(.+)\]$|^(.+?)\s*\|\s*None$|^None\s*\|\s*(.+)$")

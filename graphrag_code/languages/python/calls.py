@@ -37,6 +37,7 @@ from .implicit import FALLBACKS, IMPLICIT, ITERATION
 from .receivers import outside_receiver
 from .resolver import External, Instance, Resolver, SymbolRef, Target
 from .signatures import SignatureMatcher, is_test_module
+from .values.attributes import declared_field_only
 from .values.engine import (
     ARGUMENT_CALLERS,
     DYNAMIC,
@@ -139,7 +140,7 @@ class CallLinker:
         complete = False
         if typed is None or self._by_value(site):
             values = self._callee_values(site)
-            runs, complete = self.flow.callables(values)
+            runs, complete = self._no_protocol_stubs(*self.flow.callables(values))
             if typed is not None and not (complete and _same_in(typed, runs)):
                 if not complete and len(site.callee) == 1:
                     self._partial_besides(source, site, typed)
@@ -157,6 +158,8 @@ class CallLinker:
             self._note_constructed(source, site, [typed, *(runs if complete else ())])
             return self._extras(source, typed, site)
         if complete and 0 < len(runs) <= MAX_CALLEES:
+            if declared_field_only(runs.values()):
+                self.static_lines[source].add(site.line)
             for target, why in runs.items():
                 self._edge(source, target, Resolution.INFERRED, site.line, why or None)
                 if isinstance(target, External):  # `super().__init__(stream)`
@@ -298,7 +301,11 @@ class CallLinker:
             )
             if not complete:
                 return None, runs
-        found = {t: why for t, why in runs.items() if isinstance(t, SymbolRef)}
+        found = {
+            t: why
+            for t, why in runs.items()
+            if isinstance(t, SymbolRef) and not self._protocol_stub(t.qualified_name)
+        }
         if not found or len(found) > MAX_POSSIBLE_CALLEES:
             return None, {}
         for target, why in found.items():
@@ -375,10 +382,42 @@ class CallLinker:
                 target = External(target.dotted, True)
         if isinstance(target, Instance):
             dunder = resolver.class_member(target.class_name, "__call__", instance=True)
-            return SymbolRef(dunder.qualified_name, True) if isinstance(dunder, SymbolRef) else None
+            if not isinstance(dunder, SymbolRef):
+                return None
+            target = SymbolRef(dunder.qualified_name, True)
         if isinstance(target, SymbolRef):
-            return target if resolver.lookups.symbol(target.qualified_name) is not None else None
+            symbol = resolver.lookups.symbol(target.qualified_name)
+            if symbol is None:
+                return None
+            if self._protocol_stub(target.qualified_name):
+                # declared "something callable so" (or a class implementing a protocol): the
+                # protocol's stub never runs; what reaches the value is value flow's to say
+                return None
+            return target
         return target if isinstance(target, External) else None
+
+    def _no_protocol_stubs(
+        self, runs: dict[Target, str], complete: bool
+    ) -> tuple[dict[Target, str], bool]:
+        """`runs` less what a `Protocol` declares and never runs: the protocol class itself
+        (`cls(...)` where `cls` is declared `type[BindableLogger]`: a class implementing
+        it is built) and a callback protocol's stub `__call__` (structlog's
+        `ColumnFormatter`); incomplete when it held any."""
+        kept: dict[Target, str] = {}
+        for target, why in runs.items():
+            if isinstance(target, SymbolRef) and self._protocol_stub(target.qualified_name):
+                complete = False
+            else:
+                kept[target] = why
+        return kept, complete
+
+    def _protocol_stub(self, qualified_name: str) -> bool:
+        symbol = self.resolver.lookups.symbol(qualified_name)
+        if symbol is None:
+            return False
+        if symbol.kind == SymbolKind.CLASS:
+            return self.flow._is_protocol(qualified_name)
+        return symbol.name == "__call__" and self.flow._is_callback_protocol(symbol.parent)
 
     def _callee_expr(self, site: CallSite) -> Expr:
         return site.value if site.value is not None else Name(site.callee)

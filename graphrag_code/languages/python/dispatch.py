@@ -25,6 +25,8 @@ indexed subclass that defines one is a possible callee too (`Constructed`).
 
 from __future__ import annotations
 
+import ast
+import textwrap
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Set
 from dataclasses import dataclass
@@ -106,6 +108,7 @@ class DispatchTable:
         self._subclasses: dict[str, list[str]] = defaultdict(list)  # class -> direct subclasses
         self._below: dict[tuple[str, str], list[str]] = {}
         self._subclasses_below: dict[str, list[str]] = {}
+        self._null: dict[str, bool] = {}  # class -> whether it is a null object
 
     def edges(
         self,
@@ -146,10 +149,38 @@ class DispatchTable:
                     owner, name, every, receivers(edge.source, line, name)
                 ):
                     lookups.modules_consulted.add(self.index.symbol_module[override])
+                    if self._null_object(override):
+                        continue
                     target = self.ids.of_target(override)
                     if (edge.source, target) not in existing:
                         _add(found, edge.source, target, (line,), f"dispatch via `{base}`")
         return sorted(found.values(), key=lambda e: (e.source, e.target))
+
+    def _null_object(self, method: str) -> bool:
+        """Whether an override belongs to a null object: a class whose methods (two or more,
+        `__init__` aside) all do nothing (`pass`, `...`, `return False`), as cleo's
+        `NullOutput`. A possible edge to one leads nowhere: it calls nothing and changes
+        nothing. A call resolved to it still reaches it; a class that silences one hook
+        (a test's `log_exception` that passes) is no null object."""
+        symbol = self.index.symbols.get(method)
+        if symbol is None:
+            return False
+        owner = symbol.parent
+        found = self._null.get(owner)
+        if found is None:
+            methods = [m for name, m in self._defined.get(owner, {}).items() if name != "__init__"]
+            found = self._null[owner] = len(methods) >= 2 and all(
+                self._does_nothing(m) for m in methods
+            )
+        return found
+
+    def _does_nothing(self, method: str) -> bool:
+        symbol = self.index.symbols.get(method)
+        return (
+            symbol is not None
+            and not any(d.rpartition(".")[2] == "overload" for d in symbol.decorators)
+            and does_nothing(symbol.code)
+        )  # an `@overload` stub stands for the definition after it
 
     def _reached(
         self, owner: str, name: str, every: list[str], receivers: list[Receiver]
@@ -286,6 +317,54 @@ class DispatchTable:
                 self._owner[method_id] = (symbol.parent, symbol.name)
                 self._names[method_id] = qualified
                 self._defined[symbol.parent].setdefault(symbol.name, qualified)
+
+
+def does_nothing(code: str) -> bool:
+    """Whether a function's source has a body of only a docstring, `pass`, `...` and a
+    `return` of a constant (`False`, `Verbosity.QUIET`) at its end."""
+    tree = _parsed(code)
+    if tree is None or len(tree.body) != 1:
+        return False
+    function = tree.body[0]
+    if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+        return False
+    body = function.body
+    if body and isinstance(body[-1], ast.Return):
+        returned, body = body[-1].value, body[:-1]
+        if returned is not None and not _constant(returned, _parameters(function.args)):
+            return False
+    return all(
+        isinstance(statement, ast.Pass)
+        or (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant))
+        for statement in body
+    )
+
+
+def _parsed(code: str) -> ast.Module | None:
+    """A definition's source, whose first line lost its indentation and the rest kept it
+    (`@property\n    def verbosity(self):\n        return 1`)."""
+    rest = [len(line) - len(line.lstrip()) for line in code.splitlines()[1:] if line.strip()]
+    for indent in range(min(rest, default=0), -1, -1):
+        try:
+            return ast.parse(textwrap.dedent(" " * indent + code))
+        except (SyntaxError, ValueError):
+            continue
+    return None
+
+
+def _parameters(args: ast.arguments) -> set[str]:
+    every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
+    return {arg.arg for arg in every if arg is not None}
+
+
+def _constant(node: ast.expr, parameters: set[str]) -> bool:
+    """A literal or a dotted name read off a module or class (`Verbosity.QUIET`), not off
+    a parameter (`self`, `value.hex`)."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+        if isinstance(node, ast.Name):
+            return node.id not in parameters
+    return isinstance(node, ast.Constant)
 
 
 def _add(

@@ -53,6 +53,20 @@ _CONST_TYPES = frozenset(
     {"none", "true", "false", "float", "concatenated_string", "not_operator", "comparison_operator",
      "ellipsis", "unary_operator"}
 )  # fmt: skip
+
+
+def _negative_integer(node: ts.Node) -> bool:
+    """`-1`: an index from the end, as constant as `1`."""
+    operand = node.child_by_field_name("argument")
+    operator = node.child_by_field_name("operator")
+    return (
+        operand is not None
+        and operand.type == "integer"
+        and operator is not None
+        and operator.type == "-"
+    )
+
+
 _CONTAINER_TYPES: dict[str, Literal["list", "tuple", "set"]] = {
     "list": "list",
     "tuple": "tuple",
@@ -133,9 +147,9 @@ class Encoder:
             if string is None:
                 string = self._strings[literal] = Str(literal)
             return string
-        if kind == "integer":
+        if kind == "integer" or (kind == "unary_operator" and _negative_integer(node)):
             try:
-                return Int(int(node_text(node), 0))
+                return Int(int(node_text(node).replace(" ", ""), 0))  # `-1`, `- 1`
             except ValueError:
                 return CONST
         if kind in _CONST_TYPES:

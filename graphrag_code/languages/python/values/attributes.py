@@ -3,16 +3,19 @@ bases assign, properties), `super()` and externals."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import partial
 from typing import TYPE_CHECKING
 
 from ....model import (
     Call,
+    DeclaredAs,
     Definition,
     Expr,
     SymbolKind,
     ValueFlow,
 )
+from ..annotations import NOT_ONE_CLASS
 from ..resolver import External, Instance, ModuleRef, SymbolRef
 from .budget import MAX_CANDIDATES, Where
 from .records import (
@@ -162,6 +165,9 @@ def _instance_attribute_of(self: ValueFlowAnalysis, class_name: str, name: str) 
             declared = [b for b in bindings if self._names_a_type(b)]
             if declared:
                 return of_target(resolver._binding_value(declared, cls))
+            field = None if flows else self._declared_field(class_name, cls, name)
+            if field is not None:  # `stream: A | B` in the class body, no code assigns it
+                return field
             why = f"the attribute `{name}`"
             values = self._inherited_values(class_name, cls, flows, name, why)
             if any(flow.scope == cls for flow in flows):
@@ -171,6 +177,10 @@ def _instance_attribute_of(self: ValueFlowAnalysis, class_name: str, name: str) 
     typed = resolver.class_member(class_name, name, instance=True)
     if typed is not None:
         return of_target(typed)
+    for cls in resolver.mro(class_name):  # `stream: AnyStream`, an alias of a union
+        field = self._declared_field(class_name, cls, name)
+        if field is not None:
+            return field
     stored = self._stored_outside(class_name, name)
     if stored.found:
         return stored
@@ -178,6 +188,46 @@ def _instance_attribute_of(self: ValueFlowAnalysis, class_name: str, name: str) 
     # fails, so the value is not one of its instances (one member of a declared union
     # lacking the method the code calls: `stream.close()` on `SyncStream | AsyncStream`)
     return Values() if self._closed_class(class_name) else Values.unknown()
+
+
+FIELD = "field"
+"""What `_declared_field`'s values are said to come from (`the field `x` of `C`, declared
+…`): calls through them do not dispatch (`declared_field_only`)."""
+
+
+def declared_field_only(whys: Iterable[str]) -> bool:
+    """Whether values came only through fields declared as unions: the union names the
+    classes a checker reads; every override below each (anyio's stream ABCs have a dozen)
+    would run far more often in a dispatch edge than in the program."""
+    whys = list(whys)
+    return bool(whys) and all(f"the {FIELD} `" in why for why in whys)
+
+
+def _declared_field(
+    self: ValueFlowAnalysis, class_name: str, owner: str, name: str
+) -> Values | None:
+    """An attribute the class body of `owner` only annotates (a dataclass field, `stream: A
+    | B`, or `stream: AnyStream` with `AnyStream = Union[A, B]`) and no code of the class
+    assigns: an instance of one of the union's classes, as the checkers read it, and what
+    code outside stores there. None where the annotation is no such union (a container's
+    element types are `_shape`'s)."""
+    named = {f.value for f in self.lookups.flows(owner, ("<declared>", name))}
+    named |= {
+        DeclaredAs((b.value,))
+        for b in self.index.scope_bindings.get(owner, {}).get((name,), [])
+        if b.kind == "annotation"
+    }
+    if any(
+        not isinstance(value, DeclaredAs)
+        or any(dotted[-1] in NOT_ONE_CLASS and dotted[-1] != "Union" for dotted in value.classes)
+        for value in named
+    ):
+        return None
+    union = self._declared_union(owner, name, FIELD)
+    if union is None:
+        return None
+    union.add(self._stored_outside(class_name, name))
+    return union
 
 
 def _inherited_values(

@@ -95,7 +95,12 @@ def _element_of(self: ValueFlowAnalysis, container: Container, key: Expr) -> Val
             elif not isinstance(key, Str) or not added or added[1] == key.text:
                 result.add(self._eval(flow.value, self._where_of(flow)))
         return result.because(why)
-    if isinstance(key, Int) and container.kind == "tuple":
+    # a constant index picks one element of a tuple, and of a list nothing is added to
+    # (`handler = DEFAULTS[-1]`: its last element, not any of them)
+    fixed = container.kind == "tuple" or (
+        container.kind == "list" and not container.sliced and not self._stored(container)
+    )
+    if isinstance(key, Int) and fixed:
         elements = container.elements
         if not any(isinstance(e, Star) for e in elements):
             index = key.value
@@ -250,7 +255,7 @@ def _subscript(self: ValueFlowAnalysis, values: Values, key: Expr, where: Where)
         self._step()
         if isinstance(value, Container) and isinstance(key, Slice):
             # a slice holds the sliced items, a tuple's at other positions (as a list's)
-            sliced = value if value.kind != "tuple" else replace(value, kind="list")
+            sliced = replace(value, kind="list", sliced=True)
             result.add(Values.of(sliced), why)
         elif isinstance(value, Container):
             result.add(self._element(value, key), why)

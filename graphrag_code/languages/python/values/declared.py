@@ -332,6 +332,20 @@ def _is_callback_protocol(self: ValueFlowAnalysis, class_name: str) -> bool:
     )
 
 
+def _is_protocol(self: ValueFlowAnalysis, class_name: str) -> bool:
+    """A class of ours that is a `typing.Protocol` (not one that implements one): it cannot
+    be instantiated, and its methods are stubs that run only on an explicit subclass."""
+    symbol = self.lookups.symbol(class_name)
+    return (
+        symbol is not None
+        and symbol.kind == SymbolKind.CLASS
+        and any(
+            isinstance(base, External) and base.dotted[-1] == "Protocol"
+            for base in self.resolver._bases(class_name)
+        )
+    )
+
+
 def _instances(self: ValueFlowAnalysis, classes: Expr, where: Where) -> Values:
     """An instance of the class an expression names (`cast(Foo, v)`, `"Foo"`, an
     `isinstance` test's classes, a declared element type): complete only when every class

@@ -120,6 +120,7 @@ class ValueFlowAnalysis(Budget):
     _names_a_type = declared._names_a_type
     _callback_protocols_only = declared._callback_protocols_only
     _is_callback_protocol = declared._is_callback_protocol
+    _is_protocol = declared._is_protocol
     _instances = declared._instances
     _mentions_type_variable = declared._mentions_type_variable
     _is_type_variable = declared._is_type_variable
@@ -141,6 +142,7 @@ class ValueFlowAnalysis(Budget):
     _instance_attribute_of = attributes._instance_attribute_of
     _through_descriptors = attributes._through_descriptors
     _inherited_values = attributes._inherited_values
+    _declared_field = attributes._declared_field
     _stored_outside = attributes._stored_outside
     _closed_class = attributes._closed_class
     _member_value = attributes._member_value

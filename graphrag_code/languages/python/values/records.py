@@ -165,6 +165,7 @@ class Container:
     home: tuple[str, ...] | None = None
     name: str = ""
     declared: tuple[str, ...] = ()  # classes its elements are declared as (`list[Foo]`)
+    sliced: bool = False  # a slice of the display: its items, at positions no index names
 
 
 @dataclass(frozen=True, slots=True)
