@@ -83,6 +83,7 @@ def test_restart_mid_ingest_then_rerun_completes(
     # or an earlier server's
     argv = Path(f"/proc/{restarted.pid}/cmdline").read_bytes().split(b"\0")
     assert any(arg.startswith(b"-XX:SharedArchiveFile=") for arg in argv), argv
+    assert {option.encode() for option in own_server.jvm_options} <= set(argv)  # conftest's
     with _client(own_server) as client:
         assert client.read("MATCH (m:Marker) RETURN m.value AS v") == [{"v": 42}]
         partial = client.read("MATCH (r:Repository {name: 'shop'}) RETURN r.status AS s")

@@ -30,6 +30,7 @@ def local_server(settings: Settings) -> LocalNeo4jServer:
         pagecache=settings.pagecache,
         tx_log_retention=settings.tx_log_retention,
         java_home=settings.java_home,
+        jvm_options=settings.jvm_options.split(),
     )
 
 
@@ -97,6 +98,7 @@ def temporary_local_server(
             pagecache=pagecache,
             tx_log_retention=settings.tx_log_retention,
             java_home=settings.java_home,
+            jvm_options=settings.jvm_options.split(),
         )
         server.start(attached=True)
         try:

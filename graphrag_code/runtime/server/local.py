@@ -20,7 +20,7 @@ import signal
 import socket
 import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -143,6 +143,7 @@ class LocalNeo4jServer:
         pagecache: str = "512m",
         tx_log_retention: str = "256M size",
         java_home: Path | None = None,
+        jvm_options: Sequence[str] = (),
     ) -> None:
         self.home = home
         self.cache_dir = cache_dir
@@ -154,6 +155,7 @@ class LocalNeo4jServer:
         self.pagecache = pagecache
         self.tx_log_retention = tx_log_retention
         self.java_home = java_home
+        self.jvm_options = tuple(jvm_options)
         self._child: subprocess.Popen[bytes] | None = None
         self._log_start = 0  # where in the log the last start of ours began
 
@@ -315,7 +317,7 @@ class LocalNeo4jServer:
 
     def _spawn(self, java: JavaRuntime, build: LauncherBuild, *, attached: bool) -> None:
         command = [
-            str(java.executable), f"-Xmx{self.heap}", "-XX:+UseG1GC",
+            str(java.executable), f"-Xmx{self.heap}", "-XX:+UseG1GC", *self.jvm_options,
             *class_share_options(build, java),
             "-cp", build.classpath, MAIN_CLASS,
             "--home", str(self.home.resolve()),
