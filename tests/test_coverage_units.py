@@ -4,13 +4,17 @@ graph's paths, the staleness rule, and a real coverage.py data file read back.""
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Sequence
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from typing import cast
 
 import pytest
 
 from graphrag_code.conventions import ClassTree, seeds_of_tests
 from graphrag_code.errors import InvalidArgumentError
+from graphrag_code.graph import GraphReader
+from graphrag_code.graph.records import RanInto, SymbolRef
 from graphrag_code.impact import CoverageUse, coverage_line
 from graphrag_code.impact.coverage import (
     CoverageLines,
@@ -23,9 +27,10 @@ from graphrag_code.impact.coverage import (
     read_coverage,
     runner_of_context,
 )
-from graphrag_code.impact.tests import listing_reason, run_order
+from graphrag_code.impact.tests import listing_reason, ran_tests, run_order
 from graphrag_code.languages.python.conventions import PythonConventions
 from graphrag_code.languages.python.parser import PythonParser
+from graphrag_code.location import Location
 
 
 @pytest.mark.parametrize(
@@ -138,6 +143,37 @@ def test_only_code_unchanged_since_the_coverage_keeps_its_tests() -> None:
     assert freshness(None, "abd") == "new"
     assert freshness("abc", "abc", outside=True) == "outside"  # every test may depend on it
     assert freshness("abc", "abd", outside=True) == "changed"
+
+
+class _RanReader:
+    """What `ran_tests` reads: the tests that ran each node, and the test nodes."""
+
+    def __init__(self, ran: list[RanInto]) -> None:
+        self.ran = ran
+
+    def ran_into(self, ids: Sequence[str]) -> list[RanInto]:
+        return [r for r in self.ran if r.id in ids]
+
+    def test_nodes(self, ids: Sequence[str]) -> dict[str, tuple[SymbolRef, str | None]]:
+        return {
+            i: (SymbolRef(i, i, "Function", "r", Location("tests/test_m.py")), "tests.test_m")
+            for i in ids
+        }
+
+
+def test_code_that_also_ran_outside_every_test_keeps_the_tests_that_ran_it() -> None:
+    # marshmallow's module `__getattr__` runs at collection too, and no call edge reaches it:
+    # a mutant of it failed the one test that ran it, which the static prediction missed
+    reader = cast(GraphReader, _RanReader([
+        RanInto("getattr", ("t_version",), "h1", "h1", outside=True),
+        RanInto("edited", ("t_edit",), "h3", "h2"),
+        RanInto("plain", ("t_plain",), "h4", "h4"),
+    ]))  # fmt: skip
+    edges, stale = ran_tests(reader, ["getattr", "edited", "plain"], {})
+    assert sorted((e.target, e.test.id) for e in edges) == [
+        ("getattr", "t_version"), ("plain", "t_plain"),
+    ]  # fmt: skip
+    assert stale == {"getattr": "outside", "edited": "changed"}  # both predicted statically too
 
 
 def test_tests_that_ran_the_change_come_before_every_prediction() -> None:

@@ -6,13 +6,13 @@
     files     the data's absolute paths -> the graph's paths (under its root, else by suffix)
     freshness a node's hash at import against its hash now (or before a diff): `fresh`,
               `changed`, `new` (no coverage then) or `outside` (it also ran outside every
-              test); only fresh nodes keep the tests that ran
+              test); fresh and outside nodes keep the tests that ran
 
 Module-level lines (imports, definitions) run when a module is first imported, under the
 context of whichever test imported it first, so they say nothing of a test and are left out.
 A function that ran outside every test (at import or collection: the empty context) may
 decide what every later test sees (click's `_is_binary_writer`, a mutant of which failed
-seven tests that never ran it), so its tests come from the static prediction.
+seven tests that never ran it), so the static prediction is added to the tests that ran it.
 """
 
 from __future__ import annotations

@@ -204,16 +204,19 @@ def ran_tests(
     """Edges (resolution `ran`, distance 1) from the tests that ran each of `targets` under
     imported coverage, for the targets whose content is still the one it was recorded
     against (`base`: a node's hash before the change, else its hash now); and the others'
-    freshness (`changed`, `new`, `outside`): those fall back to the static prediction."""
+    freshness (`changed`, `new`, `outside`): those are predicted statically. A target that
+    also ran outside every test keeps the tests that ran it besides: they do run it (a
+    module `__getattr__` no call edge reaches), the static prediction adds those that may
+    see what it did outside them."""
     ran: dict[str, tuple[str, ...]] = {}
     stale: dict[str, str] = {}
     for into in reader.ran_into(targets):
         state = freshness(
             into.coverage_hash, base.get(into.id, into.content_hash), outside=into.outside
         )
-        if state == "fresh":
+        if state in ("fresh", "outside"):
             ran[into.id] = into.tests
-        else:
+        if state != "fresh":
             stale[into.id] = state
     nodes = reader.test_nodes(sorted({test for tests in ran.values() for test in tests}))
     edges = [

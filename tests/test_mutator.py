@@ -1,0 +1,80 @@
+"""The mutant benchmark's mutator (issue 54): one line of one function body per mutant,
+docstrings and signatures untouched, every mutant compiles, the sample is seeded."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchmarks.impact.mutator import apply, mutants_of, pick
+
+SOURCE = '''"""Module docstring."""
+LIMIT = 3
+
+
+def clamp(value: int, low: int = 0) -> int:
+    """Keep value in range."""
+    if value < low:
+        value = low
+    total = value + 1
+    return total
+
+
+class Box:
+    def size(self):
+        return len(self.items) == 2
+'''
+
+
+def _by_operator() -> dict[str, set[str]]:
+    found: dict[str, set[str]] = {}
+    for mutant in mutants_of(SOURCE, "m.py"):
+        found.setdefault(mutant.operator, set()).add(mutant.new.strip())
+    return found
+
+
+def test_each_operator_rewrites_one_body_line() -> None:
+    found = _by_operator()
+    assert found["comparison"] == {"if value >= low:", "return len(self.items) != 2"}
+    assert found["negate"] == {"if not (value < low):"}
+    assert found["constant"] == {"total = value + 2", "return len(self.items) == 3"}
+    assert found["drop"] == {"pass"}
+    assert found["return-none"] == {"return None"}
+
+
+def test_docstrings_signatures_and_module_level_are_left_alone() -> None:
+    mutants = mutants_of(SOURCE, "m.py")
+    touched = {m.line for m in mutants}
+    assert touched == {7, 8, 9, 10, 15}  # not the docstring (6), the def (5), LIMIT (2)
+    assert {m.function for m in mutants} == {"clamp", "Box.size"}
+
+
+def test_every_mutant_compiles_and_applies_to_its_line_only() -> None:
+    for mutant in mutants_of(SOURCE, "m.py"):
+        after = apply(SOURCE, mutant).splitlines()
+        before = SOURCE.splitlines()
+        assert [i for i, (a, b) in enumerate(zip(before, after, strict=True)) if a != b] == [
+            mutant.line - 1
+        ]
+        compile("\n".join(after), "m.py", "exec")
+
+
+def test_a_loop_condition_is_negated_and_a_module_that_does_not_parse_has_none() -> None:
+    source = "def f(x):\n    while x > 0:\n        x -= 1\n    return x\n"
+    lines = {m.new.strip() for m in mutants_of(source, "f.py")}
+    assert {"while not (x > 0):", "while x <= 0:", "pass", "return None"} <= lines
+    assert mutants_of("def f(:\n", "broken.py") == []
+
+
+def test_the_sample_is_seeded_and_takes_the_operators_in_turn() -> None:
+    mutants = mutants_of(SOURCE, "m.py")
+    first, again = pick(mutants, 5, seed=1), pick(mutants, 5, seed=1)
+    assert first == again
+    assert sorted(m.operator for m in first) == [
+        "comparison", "constant", "drop", "negate", "return-none",
+    ]  # fmt: skip
+
+
+def test_apply_refuses_a_line_that_changed() -> None:
+    mutant = mutants_of(SOURCE, "m.py")[0]
+    with pytest.raises(ValueError, match="not the line"):
+        apply(SOURCE.replace("value < low", "value <= low"), mutant)
