@@ -42,6 +42,7 @@ from benchmarks.retrieval.oracle_questions import (
 from graphrag_code.api import index_repository
 from graphrag_code.codegraph import CodeGraph
 from graphrag_code.embedding import make_embedder
+from graphrag_code.errors import GraphRAGCodeError
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.graph.writer import GraphWriter
 from graphrag_code.retrieval.search import SearchOptions
@@ -284,7 +285,12 @@ def main(argv: list[str] | None = None) -> int:
     ):
         graph = CodeGraph(settings, client=client, embedder=make_embedder(settings))
         for base in bases:
-            results.append(run(base, graph, args.sample, args.seed))
+            try:
+                results.append(run(base, graph, args.sample, args.seed))
+            except GraphRAGCodeError as error:  # one code base failing to index: say so, go on
+                print(f"error: {base.language}:{base.name} was not indexed: {error}", flush=True)
+                GraphWriter(client, f"ocq-{base.language}-{base.name}").delete_repository()
+                continue
             print(json.dumps(results[-1]), flush=True)
             if args.json:  # after each code base: a long run's first results are kept
                 _write(args.json, results)
