@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from graphrag_code.ingest.rows import file_rows
-from graphrag_code.model import EdgeKind
+from graphrag_code.model import EdgeKind, Resolution
 
 from .linking_helpers import assert_calls, link_folder, link_snippet
 
@@ -560,3 +560,84 @@ def test_standard_library_conversions_are_no_calls() -> None:
         }
     )
     assert set(linked.calls()) == {("a.F", "time.Duration.Seconds"), ("a.F", "net/http.Error")}
+
+
+def test_calls_through_standard_library_interfaces_dispatch_to_satisfying_types() -> None:
+    linked = link_snippet(
+        {
+            "go.mod": GO_MOD,
+            "w/w.go": """package w
+
+import (
+\t"fmt"
+\t"io"
+\t"net/http"
+)
+
+type Buffer struct{}
+
+func (b *Buffer) Write(p []byte) (int, error) { return 0, nil }
+
+func (b *Buffer) String() string { return "" }
+
+type Pair struct{}
+
+func (p Pair) Write(a, b []byte) (int, error) { return 0, nil }
+
+type Fail struct{}
+
+func (f Fail) Error() string { return "" }
+
+type Page struct{}
+
+func (p Page) ServeHTTP(w http.ResponseWriter, r *http.Request) {}
+
+func Emit(out io.Writer, s fmt.Stringer, err error, h http.Handler, rw io.ReadWriteCloser) {
+\tout.Write(nil)
+\trw.Read(nil)
+\t_ = s.String()
+\t_ = err.Error()
+\th.ServeHTTP(nil, nil)
+}
+""",
+        }
+    )
+    calls = linked.calls(external=False)
+    dispatched = {pair: via for pair, (tier, via) in calls.items() if tier == "dispatch"}
+    assert dispatched == {
+        ("w.Emit", "w.Buffer.Write"): "dispatch via `io.Writer.Write`",
+        ("w.Emit", "w.Buffer.String"): "dispatch via `fmt.Stringer.String`",
+        ("w.Emit", "w.Fail.Error"): "dispatch via `error.Error`",
+        ("w.Emit", "w.Page.ServeHTTP"): "dispatch via `net/http.Handler.ServeHTTP`",
+    }  # Pair.Write takes two parameters: it is no io.Writer
+    assert not any(  # no INHERITS edge to an interface outside the repository
+        link.edge.via == "satisfies" for link in linked.of(EdgeKind.INHERITS).values()
+    )
+    # a type gaining `Close` in another file (Buffer and Read are never declared) makes it
+    # an io.ReadWriteCloser: `rw.Read` must be linked again (incremental runs)
+    assert "Close" in linked.repository.links["w/w.go"].names_consulted
+
+
+def test_a_possible_line_does_not_join_a_certain_edge_of_the_same_pair() -> None:
+    linked = link_snippet(
+        {
+            "go.mod": GO_MOD,
+            "r/r.go": """package r
+
+import "net/http"
+
+type Router struct{}
+
+func (r *Router) ServeHTTP(w http.ResponseWriter, q *http.Request) {}
+
+func Serve(r *Router, h http.Handler) {
+\tr.ServeHTTP(nil, nil)
+\th.ServeHTTP(nil, nil)
+}
+""",
+        }
+    )
+    [link] = [
+        link for pair, link in linked.of().items() if pair == ("r.Serve", "r.Router.ServeHTTP")
+    ]
+    assert (link.edge.resolution, link.edge.lines) == (Resolution.INFERRED, (10,))

@@ -114,6 +114,16 @@ def test_coverage_reports_are_skipped_but_a_coverage_package_is_not(tmp_path: Pa
     assert {s.path: s.reason for s in result.skipped_dirs} == {"web/coverage": "coverage report"}
 
 
+def test_a_go_package_named_build_is_walked_but_build_output_is_not(tmp_path: Path) -> None:
+    _write(tmp_path / "go.mod", "module example.com/m\n")
+    _write(tmp_path / "internal" / "build" / "build.go", "package main\n")
+    _write(tmp_path / "web" / "build" / "bundle.py")
+    _write(tmp_path / "vendor" / "x" / "x.go", "package x\n")
+    result = walk_repository(tmp_path, languages=LANGUAGES)
+    assert [f.path for f in result.files] == ["internal/build/build.go"]
+    assert {s.path for s in result.skipped_dirs} == {"web/build", "vendor"}
+
+
 def test_project_files_are_collected_apart(tmp_path: Path) -> None:
     _write(tmp_path / "a.py")
     _write(tmp_path / "web" / "tsconfig.json", "{}")

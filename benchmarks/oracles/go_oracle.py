@@ -109,6 +109,16 @@ GO_TUNING: tuple[PinnedModule, ...] = (
         style="HTTP router: Router / Route with matcher interfaces; 16 files / 6.9k lines "
         "(10 test files)",
     ),
+    # urfave/cli was held out until its IMPORTS recall (.947) missed the target; its misses are
+    # what the next rule studies, so it moved here and echo took its place (issue 51, stop 63).
+    PinnedModule(
+        "cli",
+        "github.com/urfave/cli/v2",
+        "v2.27.5",
+        "h1:WoHEJLdsXr6dDWoJgMq/CboDmyY/8HMMH1fTECbih+w=",
+        style="CLI library: App / Command / Context, a Flag interface with one generated type "
+        "per value kind, altsrc; 67 files / 24.4k lines (20 test files)",
+    ),
 )
 
 #: Measured only; no Go linking rule is tuned on these and their code is not read to tune.
@@ -138,12 +148,13 @@ GO_HELD_OUT: tuple[PinnedModule, ...] = (
         "middleware handlers; 72 files / 9.2k lines (19 test files)",
     ),
     PinnedModule(
-        "cli",
-        "github.com/urfave/cli/v2",
-        "v2.27.5",
-        "h1:WoHEJLdsXr6dDWoJgMq/CboDmyY/8HMMH1fTECbih+w=",
-        style="CLI library: App / Command / Context, a Flag interface with one generated type "
-        "per value kind, altsrc; 67 files / 24.4k lines (20 test files)",
+        "echo",
+        "github.com/labstack/echo/v4",
+        "v4.12.0",
+        "h1:IKpw49IMryVB2p1a4dzwlhP1O2Tf2E0Ir/450lH+kI0=",
+        style="HTTP framework: Echo / Context / Group, router, a middleware package of many "
+        "small handlers; 84 files / 30.8k lines (added for urfave/cli, measured once before "
+        "the rule its misses gave)",
     ),
 )
 

@@ -92,8 +92,22 @@ def _matcher(patterns: frozenset[str]) -> Callable[[str], bool]:
     return lambda name: expression.match(name) is not None
 
 
+# build-output names that are also ordinary package names: Go's toolchain writes nothing into
+# the source tree, so such a folder holding `.go` files is a package (urfave/cli's
+# `internal/build`), not build output
+_SOURCE_NAMED = frozenset({"build", "dist", "env", "target"})
+
+
+def _holds_go(path: str) -> bool:
+    try:
+        with os.scandir(path) as entries:
+            return any(e.name.endswith(".go") and e.is_file(follow_symlinks=False) for e in entries)
+    except OSError:
+        return False
+
+
 def _is_skipped_dir(path: str, name: str) -> str | None:
-    if name in SKIP_DIRS:
+    if name in SKIP_DIRS and not (name in _SOURCE_NAMED and _holds_go(path)):
         return "build, cache, VCS or virtualenv directory"
     if name == "coverage" and any(os.path.exists(os.path.join(path, f)) for f in _COVERAGE_REPORT):
         return "coverage report"

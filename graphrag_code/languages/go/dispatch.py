@@ -11,7 +11,10 @@ outside the repository (`io.Reader`) has methods we cannot list, so nothing is s
 satisfy it. Each satisfaction is an INHERITS edge from the type to the interface,
 `implements` set and `via` "satisfies"; a call resolved to an interface's method gets a CALLS
 edge of tier `dispatch` to each satisfying type's method (`via` "dispatch via `I.M`"), none
-where more than `MAX_OVERRIDES` types satisfy it.
+where more than `MAX_OVERRIDES` types satisfy it. The standard library's common interfaces
+(`error`, `io.Writer`, `fmt.Stringer`, `http.Handler`: `externals.EXTERNAL_INTERFACES`, method
+sets written out) are satisfied the same way; a call through one (`w.Write(p)`) gets the same
+`dispatch` edges, and no INHERITS edge is stored for them.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from dataclasses import dataclass, field
 from ...linking.base import MAX_OVERRIDES
 from ...linking.index import Lookups, RepositoryIndex
 from ...model import Symbol, SymbolKind
+from .externals import EXTERNAL_INTERFACES
 from .modules import GoProject
 from .resolver import GoResolver, TypeRef
 
@@ -38,18 +42,27 @@ class Satisfaction:
     implementers: dict[str, list[str]] = field(default_factory=dict)  # interface -> types
     satisfied: dict[str, list[str]] = field(default_factory=dict)  # type -> interfaces
     interface_modules: frozenset[str] = frozenset()  # the files declaring interfaces
+    external: dict[str, list[str]] = field(default_factory=dict)  # `io.Writer` -> types
 
     def dispatch_targets(self, method: Symbol, resolver: GoResolver) -> list[str]:
         """The methods a call of interface method `method` may run (none past the limit)."""
-        types = self.implementers.get(method.parent, [])
-        if len(types) > MAX_OVERRIDES:
-            return []
-        found: list[str] = []
-        for name in types:
-            member = resolver.member(TypeRef(name), method.name)
-            if member is not None and not member[1]:
-                found.append(member[0])
-        return found
+        return _members(self.implementers.get(method.parent, []), method.name, resolver)
+
+    def external_targets(self, called: str, resolver: GoResolver) -> list[str]:
+        """The same for a call named by an external interface's method (`io.Writer.Write`)."""
+        interface, _, method = called.rpartition(".")
+        return _members(self.external.get(interface, []), method, resolver)
+
+
+def _members(types: list[str], method: str, resolver: GoResolver) -> list[str]:
+    if len(types) > MAX_OVERRIDES:
+        return []
+    found: list[str] = []
+    for name in types:
+        member = resolver.member(TypeRef(name), method)
+        if member is not None and not member[1]:
+            found.append(member[0])
+    return found
 
 
 def satisfaction(index: RepositoryIndex, project: GoProject) -> Satisfaction:
@@ -129,4 +142,7 @@ def satisfaction(index: RepositoryIndex, project: GoProject) -> Satisfaction:
             ):
                 result.implementers.setdefault(interface, []).append(name)
                 result.satisfied.setdefault(name, []).append(interface)
+        for interface, wanted in EXTERNAL_INTERFACES.items():
+            if all(has.get(method) == count for method, count in wanted.items()):
+                result.external.setdefault(interface, []).append(name)
     return result

@@ -7,10 +7,46 @@ named types code converts to (`http.HandlerFunc(f)` is a conversion, not a call)
 
 from __future__ import annotations
 
-__all__ = ["PREDECLARED_INTERFACES", "external_conversion", "external_method", "external_result"]
+__all__ = [
+    "EXTERNAL_INTERFACES", "PREDECLARED_INTERFACES", "external_conversion", "external_method",
+    "external_result",
+]  # fmt: skip
 
 PREDECLARED_INTERFACES = frozenset({"error"})
 """Predeclared interface types: an `error` value's `Error()` is `error.Error`."""
+
+# interfaces of the standard library that the repository's types commonly satisfy, with their
+# whole method sets (method -> parameters, as `dispatch` compares them): a call through one of
+# them (`w.Write(p)` on an `io.Writer`) may run the repository's types' methods
+EXTERNAL_INTERFACES: dict[str, dict[str, int]] = {
+    "error": {"Error": 0},
+    "fmt.Stringer": {"String": 0},
+    "fmt.GoStringer": {"GoString": 0},
+    "io.Reader": {"Read": 1},
+    "io.Writer": {"Write": 1},
+    "io.Closer": {"Close": 0},
+    "io.ReadCloser": {"Read": 1, "Close": 0},
+    "io.WriteCloser": {"Write": 1, "Close": 0},
+    "io.ReadWriter": {"Read": 1, "Write": 1},
+    "io.ReadWriteCloser": {"Read": 1, "Write": 1, "Close": 0},
+    "io.StringWriter": {"WriteString": 1},
+    "io.ReaderFrom": {"ReadFrom": 1},
+    "io.WriterTo": {"WriteTo": 1},
+    "net/http.Handler": {"ServeHTTP": 2},
+    "net/http.ResponseWriter": {"Header": 0, "Write": 1, "WriteHeader": 1},
+    "net/http.Flusher": {"Flush": 0},
+    "net/http.Hijacker": {"Hijack": 0},
+    "net/http.RoundTripper": {"RoundTrip": 1},
+    "net/http.FileSystem": {"Open": 1},
+    "io/fs.FS": {"Open": 1},
+    "sort.Interface": {"Len": 0, "Less": 2, "Swap": 2},
+    "encoding.TextMarshaler": {"MarshalText": 0},
+    "encoding.TextUnmarshaler": {"UnmarshalText": 1},
+    "encoding/json.Marshaler": {"MarshalJSON": 0},
+    "encoding/json.Unmarshaler": {"UnmarshalJSON": 1},
+    "flag.Value": {"String": 0, "Set": 1},
+    "context.Context": {"Deadline": 0, "Done": 0, "Err": 0, "Value": 1},
+}
 
 _TESTING_COMMON = frozenset(
     {

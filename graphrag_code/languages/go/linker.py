@@ -26,8 +26,9 @@ from dataclasses import dataclass, field
 from ...linking.base import LinkContext
 from ...linking.edges import EdgeCollector, FileLinks, NodeIds, UnresolvedCalls
 from ...linking.index import Lookups, RepositoryIndex
-from ...model import CallSite, Edge, EdgeKind, ParsedFile, Resolution, SymbolKind
+from ...model import CERTAIN_TIERS, CallSite, Edge, EdgeKind, ParsedFile, Resolution, SymbolKind
 from .dispatch import Satisfaction, satisfaction
+from .externals import EXTERNAL_INTERFACES
 from .modules import GoProject, local_replacements, package_dir, package_file, read_go_mod
 from .resolver import GoResolver, file_package
 from .rules import INTERFACES_KEY
@@ -93,13 +94,16 @@ class GoLinker:
         _link_satisfaction(parsed, context.satisfaction, lookups, ids, collector)
         _link_type_uses(parsed, resolver, ids, collector)
         unresolved = UnresolvedCalls()
+        dispatched: list[Edge] = []
         for site in parsed.calls:
-            if not _link_call(parsed, site, resolver, context.satisfaction, ids, collector):
+            found = context.satisfaction
+            if not _link_call(parsed, site, resolver, found, ids, collector, dispatched):
                 name = site.callee[-1]
                 unresolved.add(
                     ids.of_scope(parsed, site.scope), name if name != "<expr>" else None,
                     "go:unresolved",
                 )  # fmt: skip
+        _add_dispatch(collector, dispatched)
         return FileLinks.build(
             parsed.path, collector.edges(), dict(unresolved.sites),
             frozenset(lookups.modules_consulted), frozenset(lookups.names_consulted),
@@ -190,6 +194,21 @@ def _link_type_uses(
         )  # fmt: skip
 
 
+def _add_dispatch(collector: EdgeCollector, dispatched: list[Edge]) -> None:
+    """The `dispatch` edges, but not to a method the same caller calls for certain elsewhere:
+    one edge holds a pair's lines, and a possible line must not pass for a certain one."""
+    certain = {
+        (edge.source, edge.target)
+        for edge in collector.edges()
+        if edge.kind == EdgeKind.CALLS
+        and edge.resolution is not None
+        and edge.resolution.value in CERTAIN_TIERS
+    }
+    for edge in dispatched:
+        if (edge.source, edge.target) not in certain:
+            collector.add(edge)
+
+
 def _link_call(
     parsed: ParsedFile,
     site: CallSite,
@@ -197,9 +216,10 @@ def _link_call(
     found_types: Satisfaction,
     ids: NodeIds,
     collector: EdgeCollector,
+    dispatched: list[Edge],
 ) -> bool:
-    """Add the CALLS (or a conversion's USES_TYPE) edge of one call site; False when it stays
-    unresolved."""
+    """Add the CALLS (or a conversion's USES_TYPE) edge of one call site, its `dispatch` edges
+    to `dispatched`; False when it stays unresolved."""
     source = ids.of_scope(parsed, site.scope)
     found = resolver.callee(site.scope, site.callee, site.line)
     if found is None:
@@ -219,13 +239,21 @@ def _link_call(
         )
     )  # fmt: skip
     method = None if found.external else resolver.lookups.symbol(found.name)
+    overrides: list[str] = []
     if method is not None and method.declared_as == "interface method":
-        for override in found_types.dispatch_targets(method, resolver):
-            collector.add(
-                Edge(
-                    EdgeKind.CALLS, source, ids.of_target(override),
-                    resolution=Resolution.DISPATCH, lines=(site.line,),
-                    via=f"dispatch via `{found.name}`",
-                )
-            )  # fmt: skip
+        overrides = found_types.dispatch_targets(method, resolver)
+    elif found.external and found.name.rpartition(".")[0] in EXTERNAL_INTERFACES:
+        interface = found.name.rpartition(".")[0]
+        # a type gaining or losing one of these methods, in any file, changes the targets: the
+        # names a file declares are what an incremental run compares
+        resolver.lookups.names_consulted.update(EXTERNAL_INTERFACES[interface])
+        overrides = found_types.external_targets(found.name, resolver)
+    for override in overrides:
+        dispatched.append(
+            Edge(
+                EdgeKind.CALLS, source, ids.of_target(override),
+                resolution=Resolution.DISPATCH, lines=(site.line,),
+                via=f"dispatch via `{found.name}`",
+            )
+        )  # fmt: skip
     return True
