@@ -8,6 +8,7 @@ each repository also gets a full-text index of its own (`scoping.py`).
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -29,6 +30,7 @@ __all__ = [
     "ensure_repository_vector_index",
     "ensure_schema",
     "fulltext_index_properties",
+    "schema_in_place",
     "vector_index_info",
     "wait_for_indexes",
 ]
@@ -99,8 +101,10 @@ def ensure_schema(
     for Django's 42k vectors on two cores); searches wait for it like for any index that is
     not ONLINE.
     """
-    _reconcile_vector_index(client, config, reembed=reembed)
     filtered = client.capabilities().vector_search_filters
+    if not reembed and schema_in_place(client, config, repo=repo, filtered=filtered):
+        return
+    _reconcile_vector_index(client, config, reembed=reembed)
     if filtered:
         _add_vector_filter(client, config)
     fulltext = {
@@ -129,6 +133,50 @@ def ensure_schema(
         if not filtered:
             ensure_repository_vector_index(client, config, repo)
     wait_for_indexes(client, timeout=timeout)
+
+
+_CREATED = re.compile(r"CREATE\s+(CONSTRAINT|(?:TEXT\s+|FULLTEXT\s+)?INDEX)\s+(\$?\w+)\s+IF")
+
+
+def schema_in_place(
+    client: Neo4jClient, config: SchemaConfig, *, repo: str | None, filtered: bool
+) -> bool:
+    """Whether everything `ensure_schema` makes is there already, ONLINE, and the vector
+    index holds `config`'s model in the form the server allows: then two reads (the indexes,
+    the recorded model) stand for the ~20 statements and reads of the full check, which
+    every `index` command paid (flask: 0.25 s of the server's CPU, 0.6 s of wall time)."""
+    rows = {str(row["name"]): row for row in client.read(load_query("schema/in_place"))}
+    names = {
+        "$fulltext_index": config.fulltext_index,
+        "$file_index": file_text_index(config.fulltext_index),
+    }
+    wanted: dict[str, str | None] = {}  # index name -> the constraint that must own it
+    for statement in split_statements(load_query("schema/create")):
+        found = _CREATED.search(statement)
+        if found is not None:
+            name = names.get(found.group(2), found.group(2))
+            wanted[name] = name if found.group(1) == "CONSTRAINT" else None
+    vectors = [config.vector_index]
+    if repo is not None:
+        wanted[repository_text_index(config.fulltext_index, repo)] = None
+        wanted[file_text_index(config.fulltext_index, repo)] = None
+        if not filtered:
+            vectors.append(repository_vector_index(config.vector_index, repo))
+    wanted.update(dict.fromkeys(vectors))
+    for name, owner in wanted.items():
+        row = rows.get(name)
+        if row is None or row["state"] != "ONLINE" or row["owningConstraint"] != owner:
+            return False
+    for name in vectors:
+        if rows[name]["type"] != "VECTOR" or rows[name]["dimensions"] != config.dimensions:
+            return False
+    if filtered and "repo" not in (rows[config.vector_index]["properties"] or ()):
+        return False
+    recorded = client.read(load_query("schema/embedding_model"), {"name": config.vector_index})
+    return bool(recorded) and (recorded[0]["model"], recorded[0]["dimensions"]) == (
+        config.model,
+        config.dimensions,
+    )
 
 
 def ensure_repository_text_index(client: Neo4jClient, config: SchemaConfig, repo: str) -> None:
