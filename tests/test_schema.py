@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -48,6 +49,30 @@ def test_schema_is_idempotent_and_online(fresh: Neo4jClient) -> None:
     assert states["test_text"] == "ONLINE"
     constraints = {row["name"] for row in fresh.read("SHOW CONSTRAINTS YIELD name RETURN name")}
     assert {"code_id", "repository_name", "external_name"} <= constraints
+
+
+def test_a_schema_in_place_is_checked_by_reads_alone(
+    fresh: Neo4jClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every `index` command checks the schema: once it is in place that sends no statement;
+    a repository's missing index is made again without the shared part's statements."""
+    ensure_schema(fresh, CONFIG, repo="mine")
+    own = repository_text_index("test_text", "mine")
+    write = fresh.write
+    sent: list[str] = []
+
+    def counted(query: str, *rest: Any) -> list[dict[str, Any]]:
+        sent.append(query)
+        return write(query, *rest)
+
+    monkeypatch.setattr(fresh, "write", counted)
+    ensure_schema(fresh, CONFIG, repo="mine")
+    assert sent == []
+    write("DROP INDEX $name", {"name": own})
+    ensure_schema(fresh, CONFIG, repo="mine")
+    assert sent
+    assert not [query for query in sent if "CONSTRAINT" in query or "EmbeddingIndex" in query]
+    assert _index_states(fresh)[own] == "ONLINE"
 
 
 def test_vector_and_fulltext_rank_the_expected_node_first(fresh: Neo4jClient) -> None:

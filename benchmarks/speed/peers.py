@@ -145,7 +145,8 @@ class _Ours:
             work.parent,
         )  # fmt: skip
         server = _server_cpu(self.pid) - before
-        report = json.loads(stdout[stdout.index("{") :])
+        # the JSON report, then the note `--no-embeddings` prints on stderr
+        report, _end = json.JSONDecoder().raw_decode(stdout[stdout.index("{") :])
         stages = {k: round(float(v), 2) for k, v in report.get("seconds", {}).items()}
         stages["edges"] = float(sum(report.get("edges", {}).values()))
         return Measured(**{**asdict(measured), "server_cpu": round(server, 2), "stages": stages})

@@ -645,7 +645,8 @@ def _write(
     run.report.edges_written = len(changes.write)
     run.report.edges_deleted = len(changes.delete)
     if state is None:
-        writes.submit(writer.delete_orphan_externals)
+        if not creating:  # a run that creates every node deleted no edge: no new orphan
+            writes.submit(writer.delete_orphan_externals)  # reads every :External
     else:
         # only externals that lost a reference can have become orphans
         before = {
