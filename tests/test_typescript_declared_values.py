@@ -118,3 +118,28 @@ exports.two = two;
     assert calls.get(("./two.js.two", "./option.js.Option.attributeName"), (None,))[0] != (
         "inferred"
     )
+
+
+def test_a_typedef_of_an_import_type_names_the_other_modules_class() -> None:
+    # commander's help.js: `@typedef {import("./command.js").Command} Command`, then
+    # `@param {Command} cmd`; no import runs, so no IMPORTS edge
+    command = "class Command {\n  description() { return 'd' }\n}\nexports.Command = Command;\n"
+    help_js = """/**
+ * @typedef { import("./command.js").Command } Command
+ * @typedef {import('./missing.js').Gone} Gone
+ */
+class Help {
+  /** @param {Command} cmd */
+  describe(cmd) { return cmd.description() }
+  /** @param {Gone} gone */
+  lost(gone) { return gone.description() }
+}
+exports.Help = Help;
+"""
+    linked = link_snippet({"command.js": command, "help.js": help_js})
+    calls = linked.calls()
+    assert calls[("./help.js.Help.describe", "./command.js.Command.description")][0] == "inferred"
+    assert calls.get(("./help.js.Help.lost", "./command.js.Command.description"), (None,))[0] != (
+        "inferred"
+    )
+    assert not [e for e in linked.repository.edges() if e.kind.value == "IMPORTS"]

@@ -4,6 +4,7 @@ flows through collections, callbacks and returns is `derived`'s."""
 
 from __future__ import annotations
 
+import re
 from functools import cached_property
 from typing import Literal
 
@@ -29,6 +30,11 @@ from .syntax import (
 from .types import element_type, single_type
 
 __all__ = ["Bindings"]
+
+_TYPEDEF_IMPORT = re.compile(  # @typedef {import("SPEC").NAME} ALIAS
+    r"@typedef\s*\{\s*import\(\s*[\"']([^\"']+)[\"']\s*\)\.([A-Za-z_$][\w$]*)\s*\}"
+    r"\s*([A-Za-z_$][\w$]*)"
+)
 
 
 class Bindings(FileReader):
@@ -87,6 +93,7 @@ class Bindings(FileReader):
             records.extend(self.derived.of_for_of(node))
         for node in self.captures.get("local.pattern", []):
             records.extend(self.derived.of_destructuring(node))
+        records.extend(self._typedef_imports())
         records.extend(self._export_bindings())
         records.extend(self._member_aliases())
         records.extend(self._opaque(records))
@@ -113,6 +120,19 @@ class Bindings(FileReader):
         if "type[]" in types:
             records.append(Binding(scope, element_of(target), types["type[]"], "annotation", line))
         return records
+
+    def _typedef_imports(self) -> list[Binding]:
+        """JavaScript's `@typedef {import("./command.js").Command} Command` in a top-level
+        comment: the name the file's JSDoc types use for another module's export (no import
+        at run time, so no IMPORTS edge: a binding of the module's name)."""
+        if self.state.grammar != "javascript":
+            return []
+        module = self.state.module
+        return [
+            Binding(module, (alias,), ("require()", spec, name), "alias", first_line(comment))
+            for comment in self.captures.get("bind.typedef", [])
+            for spec, name, alias in _TYPEDEF_IMPORT.findall(_text(comment))
+        ]
 
     def _symbol_of(self, qualified_name: str) -> Symbol | None:
         return next((s for s in self.symbols if s.qualified_name == qualified_name), None)
