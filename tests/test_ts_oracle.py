@@ -266,14 +266,15 @@ def test_hidden_declarations_make_the_checker_read_the_javascript(
 def test_sets_are_disjoint_and_pinned() -> None:
     tuning = {entry.spec for entry in ts_oracle.TS_SETS["tuning"]}
     held_out = {entry.spec for entry in ts_oracle.TS_SETS["heldout"]}
-    assert len(held_out) == 3
+    assert len(held_out) >= 3
     assert not tuning & held_out
     assert {e.spec for e in ts_oracle.TS_CODEBASES} < tuning
     assert "@tanstack/query-core@5.59.0" in tuning
-    # express left the held-out set when rules were designed from its style; commander took
-    # its place.
-    assert "express@4.21.2" in tuning
-    assert "commander@12.1.0" in held_out
+    # express left the held-out set when rules were designed from its style, ajv and commander
+    # when their misses were read (stop 63); commander, then @oclif/core, joi and fastify took
+    # their places.
+    assert {"express@4.21.2", "ajv@8.17.1", "commander@12.1.0"} <= tuning
+    assert {"@oclif/core@4.0.33", "joi@17.13.3", "fastify@4.28.1"} <= held_out
     assert ts_oracle.pinned("rxjs").root_name == "rxjs-7.8.1"
     assert all(e.integrity.startswith("sha512-") for e in ts_oracle.TS_SETS["all"])
 

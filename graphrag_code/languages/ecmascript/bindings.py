@@ -4,6 +4,7 @@ flows through collections, callbacks and returns is `derived`'s."""
 
 from __future__ import annotations
 
+import re
 from functools import cached_property
 from typing import Literal
 
@@ -14,7 +15,7 @@ from ...parsing.records import opaque_bindings
 from ...parsing.treesitter import first_line
 from ...parsing.treesitter import node_text as _text
 from .derived import DerivedBindings, declared_elements, held_elements
-from .jsdoc import jsdoc_types
+from .jsdoc import jsdoc, jsdoc_types
 from .scopes import FileReader
 from .symbols import parameters_of
 from .syntax import (
@@ -29,6 +30,11 @@ from .syntax import (
 from .types import element_type, single_type
 
 __all__ = ["Bindings"]
+
+_TYPEDEF_IMPORT = re.compile(  # @typedef {import("SPEC").NAME} ALIAS
+    r"@typedef\s*\{\s*import\(\s*[\"']([^\"']+)[\"']\s*\)\.([A-Za-z_$][\w$]*)\s*\}"
+    r"\s*([A-Za-z_$][\w$]*)"
+)
 
 
 class Bindings(FileReader):
@@ -55,6 +61,10 @@ class Bindings(FileReader):
             if annotation is not None:
                 records.append(Binding(scope, (_text(name),), annotation, "annotation", line))
                 continue
+            documented = self._documented(scope, (_text(name),), declarator.parent, line)
+            if documented:
+                records.extend(documented)
+                continue
             records.extend(_value_binding(scope, (_text(name),), declarator, line))
         for name in self.captures.get("bind.assign", []):
             assignment = name.parent
@@ -69,7 +79,10 @@ class Bindings(FileReader):
                 scope = self._scope(assignment)
                 line = first_line(assignment)
                 target = ("self", _text(prop))
-                records.extend(_value_binding(scope, target, assignment, line, "right"))
+                documented = self._documented(scope, target, assignment.parent, line)
+                records.extend(
+                    documented or _value_binding(scope, target, assignment, line, "right")
+                )
         for node in self.captures.get("bind.field", []):
             records.extend(self._field_binding(node))
         for node in self.captures.get("bind.parameter_property", []):
@@ -80,11 +93,46 @@ class Bindings(FileReader):
             records.extend(self.derived.of_for_of(node))
         for node in self.captures.get("local.pattern", []):
             records.extend(self.derived.of_destructuring(node))
+        records.extend(self._typedef_imports())
         records.extend(self._export_bindings())
         records.extend(self._member_aliases())
         records.extend(self._opaque(records))
         records.sort(key=lambda b: (b.line, b.scope, b.target))
         return records
+
+    def _documented(
+        self, scope: str, target: Dotted, statement: ts.Node | None, line: int
+    ) -> list[Binding]:
+        """JavaScript's `/** @type {Option[]} */ this.options = []` (`let cmd` too): the type
+        the checker declares the name with, and its elements' (TypeScript ignores JSDoc)."""
+        if self.state.grammar != "javascript" or statement is None:
+            return []
+        if statement.type not in ("expression_statement", "lexical_declaration",
+                                  "variable_declaration"):  # fmt: skip
+            return []
+        if statement.type != "expression_statement" and statement.named_child_count != 1:
+            return []  # `/** @type {A} */ let a, b`: not one name's type
+        doc = jsdoc(statement)
+        types = jsdoc_types(doc) if doc is not None else {}
+        records = []
+        if "type" in types:
+            records.append(Binding(scope, target, types["type"], "annotation", line))
+        if "type[]" in types:
+            records.append(Binding(scope, element_of(target), types["type[]"], "annotation", line))
+        return records
+
+    def _typedef_imports(self) -> list[Binding]:
+        """JavaScript's `@typedef {import("./command.js").Command} Command` in a top-level
+        comment: the name the file's JSDoc types use for another module's export (no import
+        at run time, so no IMPORTS edge: a binding of the module's name)."""
+        if self.state.grammar != "javascript":
+            return []
+        module = self.state.module
+        return [
+            Binding(module, (alias,), ("require()", spec, name), "alias", first_line(comment))
+            for comment in self.captures.get("bind.typedef", [])
+            for spec, name, alias in _TYPEDEF_IMPORT.findall(_text(comment))
+        ]
 
     def _symbol_of(self, qualified_name: str) -> Symbol | None:
         return next((s for s in self.symbols if s.qualified_name == qualified_name), None)
@@ -100,7 +148,10 @@ class Bindings(FileReader):
                 documented = jsdoc_types(symbol.docstring)
         records.extend(self._this_parameter(node))
         records.extend(self.derived.of_function(node, documented.get("return[]")))
-        for name, annotation, param in parameters_of(node.child_by_field_name("parameters")):
+        params = node.child_by_field_name("parameters")
+        for param in params.named_children if params is not None else ():
+            records.extend(self.derived.of_parameter_pattern(scope, param))
+        for name, annotation, param in parameters_of(params):
             line = first_line(param)
             value = single_type(annotation) or documented.get(f"param:{name}")
             if value is not None:
@@ -273,8 +324,8 @@ def _expression_binding(
         if receiver is None and callee[0] != "<expr>" and callee != ("require",):
             return [Binding(scope, target, callee, "call", line)]
         return []
-    if value.type in ("identifier", "member_expression", "this"):
-        dotted = dotted_name(value)
+    if value.type in ("identifier", "member_expression", "this", "subscript_expression"):
+        dotted = dotted_name(value)  # `xs[i]`: an element of xs (`xs[]`)
         # `exports.Suite = Suite` exports the module's `Suite` (a declaration, no value flow);
         # `x = x` tells nothing
         if dotted is not None and (dotted != target or kind == "export"):

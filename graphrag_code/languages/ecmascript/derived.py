@@ -15,9 +15,9 @@ from .returns import returned_values
 from .scopes import FileReader
 from .symbols import parameters_of
 from .syntax import CALLED, argument_part, dotted_name, element_of, unwrap
-from .types import callback_parameter_types, element_type
+from .types import callback_parameter_types, element_type, single_type
 
-__all__ = ["DerivedBindings", "declared_elements", "held_elements"]
+__all__ = ["DerivedBindings", "declared_elements", "held_elements", "pattern_value"]
 
 # array methods that give an array of the same elements
 _SAME_ELEMENTS = frozenset(
@@ -181,36 +181,70 @@ class DerivedBindings(FileReader):
 
     def of_destructuring(self, pattern: ts.Node) -> list[Binding]:
         """`const { status, ctx: c } = this.parse(…)`: each name is the property of what the
-        call returns (`this.parse().status`)."""
+        call returns (`this.parse().status`); `const { gen } = cxt`: `gen` is `cxt.gen`."""
         declarator = pattern.parent
         value = declarator.child_by_field_name("value") if declarator is not None else None
         if declarator is None or value is None or pattern.type != "object_pattern":
             return []
         value = unwrap(value)
-        function = (
-            value.child_by_field_name("function") if value.type == "call_expression" else None
-        )
-        called = dotted_name(function) if function is not None else None
-        if called is None or called[0] == "require":
+        if value.type == "call_expression":
+            function = value.child_by_field_name("function")
+            called = dotted_name(function) if function is not None else None
+            if called is None or called[0] == "require":
+                return []
+            source: Dotted = (*called[:-1], called[-1] + CALLED)
+        else:
+            read = dotted_name(value)
+            if read is None:
+                return []
+            source = read
+        return _pattern_aliases(self._scope(declarator), pattern, source, first_line(declarator))
+
+    def of_parameter_pattern(self, scope: str, param: ts.Node) -> list[Binding]:
+        """`function f({ gen, it }: KeywordCxt)`: the pattern's type names a value no name holds,
+        `{}@<offset>` (unique in the file), and each name is that value's property."""
+        pattern = param.child_by_field_name("pattern")
+        declared = single_type(param.child_by_field_name("type"))
+        if pattern is None or pattern.type != "object_pattern" or declared is None:
             return []
-        scope = self._scope(declarator)
-        line = first_line(declarator)
-        records = []
-        for child in pattern.named_children:
-            key: ts.Node | None = child
-            local: ts.Node | None = child
-            if child.type == "pair_pattern":
-                key = child.child_by_field_name("key")
-                local = child.child_by_field_name("value")
-            elif child.type != "shorthand_property_identifier_pattern":
-                continue
-            if key is None or local is None or local.type not in (
-                "identifier", "shorthand_property_identifier_pattern",
-            ):  # fmt: skip
-                continue
-            source = (*called[:-1], f"{called[-1]}{CALLED}.{_text(key)}")
-            records.append(Binding(scope, (_text(local),), source, "alias", line))
-        return records
+        line = first_line(param)
+        whole = pattern_value(pattern)
+        return [
+            Binding(scope, (whole,), declared, "annotation", line),
+            *_pattern_aliases(scope, pattern, (whole,), line),
+        ]
+
+
+def pattern_value(pattern: ts.Node) -> str:
+    """The name of the value a parameter's object pattern takes apart (`{}@<offset>`): no code
+    can spell it, and the offset keeps two patterns of a scope apart."""
+    return f"{{}}@{pattern.start_byte}"
+
+
+def _pattern_aliases(scope: str, pattern: ts.Node, source: Dotted, line: int) -> list[Binding]:
+    """Each plainly named property of an object pattern (`{ a, b: c }`) as an alias of that
+    property of `source` (of a call's result: `f().a`, one name, as `f` declares it); nested
+    patterns and defaults are left out."""
+    records = []
+    for child in pattern.named_children:
+        key: ts.Node | None = child
+        local: ts.Node | None = child
+        if child.type == "pair_pattern":
+            key = child.child_by_field_name("key")
+            local = child.child_by_field_name("value")
+        elif child.type != "shorthand_property_identifier_pattern":
+            continue
+        if key is None or local is None or local.type not in (
+            "identifier", "shorthand_property_identifier_pattern",
+        ):  # fmt: skip
+            continue
+        read = (
+            (*source[:-1], f"{source[-1]}.{_text(key)}")
+            if source[-1].endswith(CALLED)
+            else (*source, _text(key))
+        )
+        records.append(Binding(scope, (_text(local),), read, "alias", line))
+    return records
 
 
 def collection(node: ts.Node) -> Dotted | None:

@@ -8,6 +8,7 @@ from typing import Literal
 from ...model import CallSite, ScopeNames, TypeUse
 from ...parsing.treesitter import first_line
 from ...parsing.treesitter import node_text as _text
+from .derived import pattern_value
 from .scopes import FileReader
 from .syntax import callee_parts, dotted_name, pattern_names
 from .types import type_names
@@ -84,6 +85,9 @@ class Facts(FileReader):
                 names[scope].add(_text(single))
             for child in params.named_children if params is not None else []:
                 names[scope].update(pattern_names(child))
+                pattern = child.child_by_field_name("pattern")
+                if pattern is not None and pattern.type == "object_pattern":
+                    names[scope].add(pattern_value(pattern))  # `f({ gen }: Cxt)` (derived)
         for symbol in self.symbols:
             if symbol.qualified_name in self.state.function_scopes:
                 names[symbol.qualified_name].update(symbol.parameters)

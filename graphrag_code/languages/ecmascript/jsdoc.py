@@ -43,12 +43,15 @@ _JSDOC_TYPE = re.compile(r"^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$")
 
 def jsdoc_types(doc: str) -> dict[str, Dotted]:
     """The single class each JSDoc tag names: "param:NAME", "return", "type" -> dotted type
-    (`@param {Suite} suite`, `@returns {?Runner}`, `{Foo|null}`, `{Promise<Foo>}`); a
-    parameter or return of an array type gives its elements' class as "param:NAME[]",
-    "return[]" (`{Suite[]}`, `{Array<Suite>}`, `{Array.<Suite>}`)."""
+    (`@param {Suite} suite`, `@returns {?Runner}`, `{Foo|null}`, `{(Foo | null)}`,
+    `{Promise<Foo>}`); a parameter, return or `@type` of an array type gives its elements'
+    class as "param:NAME[]", "return[]", "type[]" (`{Suite[]}`, `{Array<Suite>}`,
+    `{Array.<Suite>}`)."""
     found: dict[str, Dotted] = {}
     for match in _JSDOC_TAG.finditer(doc):
-        tag, raw, name = match.group(1), match.group(2), match.group(3)
+        tag, raw, name = match.group(1), match.group(2).strip(), match.group(3)
+        if raw.startswith("(") and raw.endswith(")"):  # `{(Option | null | undefined)}`
+            raw = raw[1:-1]
         parts = [p.strip().lstrip("?!").rstrip("=") for p in raw.split("|")]
         parts = [p for p in parts if p not in ("null", "undefined", "void", "")]
         if len(parts) != 1:
@@ -68,8 +71,8 @@ def jsdoc_types(doc: str) -> dict[str, Dotted]:
             found[f"param:{name.lstrip('[').split('.')[0]}{suffix}"] = dotted
         elif tag.startswith("return"):
             found["return" + suffix] = dotted
-        elif tag == "type" and not suffix:
-            found["type"] = dotted
+        elif tag == "type":
+            found["type" + suffix] = dotted
     return found
 
 

@@ -75,6 +75,9 @@ class EcmaResolver:
     _specifiers: dict[tuple[str, str], tuple[str | None, str | None]] = field(default_factory=dict)
     _resolving: set[tuple[str, Dotted]] = field(default_factory=set)
     _mro: dict[str, list[str]] = field(default_factory=dict)
+    # a module-level name's value, kept when no cycle cut its reading short (`_namespace`)
+    _module_values: dict[tuple[str, str, bool], Target | None] = field(default_factory=dict)
+    _cycles_cut: int = 0
 
     # -- modules ------------------------------------------------------------------------------
     def specifier(self, importer: str, specifier: str) -> tuple[str | None, str | None]:
@@ -162,9 +165,21 @@ class EcmaResolver:
         if candidates:
             return single(candidates)
         bindings = info.bindings.get(name)
-        if bindings and exported:
+        if not bindings:
+            return None
+        if exported:
             bindings = [b for b in bindings if b.kind == "export"] or bindings
-        return self._binding_value(bindings, module) if bindings else None
+        # Read once per file: module-level values that read one another (fastify's) made
+        # every call site read the whole chain again, exponentially. A value whose reading met
+        # a cycle depends on where the reading started, and is not kept.
+        key = (module, name, exported)
+        if key in self._module_values:
+            return self._module_values[key]
+        cut = self._cycles_cut
+        value = self._binding_value(bindings, module)
+        if self._cycles_cut == cut:
+            self._module_values[key] = value
+        return value
 
     # -- names --------------------------------------------------------------------------------
     def resolve_name(
@@ -494,6 +509,8 @@ class EcmaResolver:
     def _binding_value(self, bindings: list[Binding] | None, scope: str) -> Target | None:
         """The value a name holds when all its typed bindings agree."""
         module = self._module_of(scope)
+        if bindings and (bindings[0].scope, bindings[0].target) in self._resolving:
+            self._cycles_cut += 1  # agreed_value answers None: a name met again while read
         return agreed_value(bindings, self._resolving, lambda b: self._bound(b, module), single)
 
     def _bound(self, binding: Binding, module: str) -> Target | None:

@@ -43,6 +43,7 @@
 (variable_declarator name: (identifier) @bind.variable)
 (assignment_expression left: (identifier) @bind.assign)
 (for_in_statement left: (identifier)) @bind.for_of
+(program (comment) @bind.typedef)
 (assignment_expression
   left: (member_expression object: (this) property: [(property_identifier) (private_property_identifier)]) @bind.this)
 ; module.exports = …, exports.x = … (typescript.py keeps those)
