@@ -36,6 +36,15 @@ def summarise(totals: list[int]) -> int:
 def main() -> None:
     print(summarise([1, 2]))
 '''
+TS_WIDGET = '''/** Formats an order total for the web page. */
+export function formatTotal(cents: number): string {
+  return dollars(cents).toFixed(2);
+}
+
+function dollars(cents: number): number {
+  return cents / 100;
+}
+'''
 
 
 def _git(root: Path, *args: str) -> None:
@@ -44,11 +53,14 @@ def _git(root: Path, *args: str) -> None:
 
 @pytest.fixture(scope="module")
 def shop(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The Go fixture with a Python tool beside it, in a git repository of one commit."""
+    """The Go fixture with a Python tool and a TypeScript file beside it, in a git repository
+    of one commit."""
     root = tmp_path_factory.mktemp("go") / REPO
     shutil.copytree(SHOP, root)
     (root / "tools").mkdir()
     (root / "tools" / "report.py").write_text(PYTHON_TOOL)
+    (root / "web").mkdir()
+    (root / "web" / "format.ts").write_text(TS_WIDGET)
     _git(root, "init", "-q", "-b", "main")
     _git(root, "add", "-A")
     _git(root, "commit", "-q", "-m", "base")
@@ -68,12 +80,13 @@ def indexed(
     drop_search_indexes(session_client)
 
 
-def test_one_index_reads_go_and_python_and_stores_the_offline_edges(
+def test_one_index_reads_go_python_and_typescript_and_stores_the_offline_edges(
     indexed: tuple[CodeGraph, IngestReport], shop: Path
 ) -> None:
     graph, report = indexed
     assert report.languages["go"].files == 4
     assert report.languages["python"].files == 1
+    assert report.languages["typescript"].files == 1
     assert report.languages["go"].edges["CALLS/inferred"] >= 8
     assert report.tests == 2  # TestTotal, BenchmarkAdd
     assert_stored_as_linked(graph.client, link_folder(shop, repo=REPO))
