@@ -13,12 +13,16 @@ are the annotations as written, without `@`.
 the plain name (`shop.Cart.add`), so `callers Cart.add` finds it and a name stays put while a
 class has one method of it (the common case); a name declared more than once in one type
 names each declaration with its parameter types, as written with type arguments dropped
-(`shop.Cart.add(Item)`, `shop.Cart.add(String,int)`, varargs as `[]`): the form javadoc and
-IDEs show, readable, unique within a type unless two overloads differ only in type
-arguments (not legal Java after erasure), and free of `.` so the name stays one segment of
-the dotted name (`Cart.add(Item)`). The linker chooses among them by the same parameter types
+(`shop.Cart.add(Item)`, `shop.Cart.add(String,int)`, varargs as `[]`), a type variable as
+its erasure (`Validate.notEmpty(Collection)` for `<T extends Collection<?>> T notEmpty(T c)`,
+`Box.put(Object)` for an unbounded `T`; why: `erasure`): close to the form javadoc and IDEs
+show, readable, unique within a type for every pair of overloads javac accepts (it rejects
+two of one erasure), and free of `.` so the name stays one segment of the dotted name
+(`Cart.add(Item)`). The linker chooses among them by the same parameter types
 (`overloads`). An ordinal (`add#2`) was the other choice: it says nothing of which overload
-it is and shifts when one is added above.
+it is and shifts when one is added above; it serves only a name declared again in one file
+all the same (code javac rejects, two local classes of one name): `Symbol.ordinal`, so no
+two nodes ever share an id.
 
 What the linker reads besides: imports (`module` the qualifier, `name` the last part or
 `*`; a static import looks the same: the linker tells a member from a nested type), call
@@ -57,6 +61,7 @@ from ...model import (
 )
 from ...parsing.records import clipped_signature, line_count
 from ...parsing.treesitter import first_line, last_line, node_text, remembered_texts, syntax_issues
+from .erasure import erased, sees_outer_variables, type_variables
 from .functional import lambda_bindings, reference_site
 from .syntax import (
     ITEM,
@@ -64,7 +69,6 @@ from .syntax import (
     arguments,
     callee,
     element_type,
-    erased_text,
     expression,
     javadoc,
     type_dotted,
@@ -135,6 +139,9 @@ class _FileReader:
     type_uses: list[TypeUse] = field(default_factory=list)
     top_level: list[str] = field(default_factory=list)
     anonymous: Counter[str] = field(default_factory=Counter)  # type -> anonymous classes
+    # a type's or method's type variables in scope -> their erasures (`T` -> "Collection")
+    variables: dict[str, dict[str, str]] = field(default_factory=dict)
+    seen: Counter[str] = field(default_factory=Counter)  # qualified names given so far
     sites: dict[tuple[int, int], CallSite] = field(default_factory=dict)  # by call node bytes
 
     def read(self, root: ts.Node) -> None:
@@ -174,6 +181,8 @@ class _FileReader:
             return None
         name = node_text(name_node)
         qualified = f"{qualifier}.{name}" if qualifier else name
+        outer = self.variables.get(parent, {}) if sees_outer_variables(node) else {}
+        self.variables[qualified] = type_variables(node, outer)
         bases: list[Dotted] = []
         implements: list[Dotted] = []
         superclass = node.child_by_field_name("superclass")
@@ -223,10 +232,12 @@ class _FileReader:
         params = node.child_by_field_name("parameters")
         if node.type == "compact_constructor_declaration" and owner is not None:
             params = owner.child_by_field_name("parameters")
-        types, names, kinds = _parameter_types(params)
+        variables = type_variables(node, self.variables.get(cls, {}))
+        types, names, kinds = _parameter_types(params, variables)
         qualified = f"{cls}.{name}"
         if counts[name] > 1:
             qualified += f"({','.join(types)})"
+        self.variables[qualified] = variables
         constructor = node.type != "method_declaration" and node.type != (
             "annotation_type_element_declaration"
         )
@@ -317,6 +328,11 @@ class _FileReader:
         self, node: ts.Node, qualified: str, name: str, kind: SymbolKind, parent: str,
         name_node: ts.Node, **extra: object,
     ) -> Symbol:  # fmt: skip
+        """A declaration; a name this file already declared gets the next `ordinal` (its node
+        id `…#2`): code javac rejects, or two local classes of one name in one method's
+        blocks, which javac accepts. One node per declaration, since a repeated id fails the
+        whole index's write."""
+        self.seen[qualified] += 1
         body = node.child_by_field_name("body")
         header = node_text(node)
         if body is not None:
@@ -324,7 +340,8 @@ class _FileReader:
         return Symbol(
             qualified, name, kind, parent, first_line(name_node), last_line(node),
             clipped_signature(" ".join(header.split())), _doc_of(node),
-            _annotations(node), node_text(node), **extra,  # type: ignore[arg-type]
+            _annotations(node), node_text(node), ordinal=self.seen[qualified],
+            **extra,  # type: ignore[arg-type]
         )  # fmt: skip
 
     # -- code: calls, local types, nested classes ----------------------------------------------
@@ -404,6 +421,7 @@ class _FileReader:
         self.anonymous[cls] += 1
         number = self.anonymous[cls]
         qualified = f"{cls}.${number}"
+        self.variables[qualified] = self.variables.get(scope, {})
         type_node = declared or node
         self.symbols.append(
             self._symbol(node, qualified, f"${number}", SymbolKind.CLASS, scope, type_node,
@@ -488,21 +506,23 @@ def _method_name(node: ts.Node) -> str:
     return node_text(name) if name is not None else ""
 
 
-def _parameter_types(params: ts.Node | None) -> tuple[list[str], list[str], str]:
-    """Each parameter's type as an overload's name writes it, the names, the kinds ("p" one
-    value, "*" varargs)."""
+def _parameter_types(
+    params: ts.Node | None, variables: dict[str, str]
+) -> tuple[list[str], list[str], str]:
+    """Each parameter's type as an overload's name writes it (a type variable as its
+    erasure), the names, the kinds ("p" one value, "*" varargs)."""
     types: list[str] = []
     names: list[str] = []
     kinds = ""
     for param in params.named_children if params is not None else ():
         if param.type == "formal_parameter":
-            types.append(erased_text(param.child_by_field_name("type")))
+            types.append(erased(param.child_by_field_name("type"), variables))
             name = param.child_by_field_name("name")
             names.append(node_text(name) if name is not None else "")
             kinds += "p"
         elif param.type == "spread_parameter":
             declared = next((c for c in param.named_children if c.type != "modifiers"), None)
-            types.append(erased_text(declared, varargs=True))
+            types.append(erased(declared, variables, varargs=True))
             declarator = next(
                 (c for c in param.named_children if c.type == "variable_declarator"), None
             )

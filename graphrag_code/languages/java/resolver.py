@@ -307,10 +307,12 @@ class JavaResolver:
     # -- members ------------------------------------------------------------------------------
     def methods(self, cls: str, name: str) -> list[Candidate]:
         """The methods named `name` of `cls` and its supertypes, an override hiding the
-        method it overrides."""
+        method it overrides (never a sibling: overloads of one class whose parameters are
+        type variables, `notEmpty(T)` with different bounds, look alike here)."""
         found: list[Candidate] = []
         seen: set[tuple[str, ...]] = set()
         for current in self.supertypes(cls):
+            hidden = set(seen)
             for qualified in self.lookups.members(current, name):
                 symbol = self.lookups.symbol(qualified)
                 if symbol is None or symbol.kind != SymbolKind.METHOD:
@@ -318,7 +320,7 @@ class JavaResolver:
                 if symbol.declared_as == "constructor":
                     continue
                 candidate = self.candidate(symbol)
-                if candidate.types not in seen:
+                if candidate.types not in hidden:
                     seen.add(candidate.types)
                     found.append(candidate)
         return found
