@@ -36,7 +36,7 @@ def summarise(totals: list[int]) -> int:
 def main() -> None:
     print(summarise([1, 2]))
 '''
-TS_WIDGET = '''/** Formats an order total for the web page. */
+TS_WIDGET = """/** Formats an order total for the web page. */
 export function formatTotal(cents: number): string {
   return dollars(cents).toFixed(2);
 }
@@ -44,7 +44,7 @@ export function formatTotal(cents: number): string {
 function dollars(cents: number): number {
   return cents / 100;
 }
-'''
+"""
 
 
 def _git(root: Path, *args: str) -> None:
