@@ -64,8 +64,7 @@ class Settings(BaseSettings):
     # them only for crash recovery, which Neo4j keeps whatever this says.
     tx_log_retention: str = Field(default="256M size", pattern=TX_LOG_RETENTION_PATTERN)
     # Extra options for the server's JVM, space separated, each starting with '-': e.g.
-    # `-XX:TieredStopAtLevel=1` (the quick compiler only) for servers that live a few minutes,
-    # which the test suite runs: ~28 % less CPU there.
+    # `-XX:TieredStopAtLevel=1` (the quick compiler only: less CPU, slower queries)
     jvm_options: str = ""
     data_dir: Path = Field(default_factory=lambda: platformdirs.user_data_path("graphrag-code"))
     cache_dir: Path = Field(default_factory=lambda: platformdirs.user_cache_path("graphrag-code"))

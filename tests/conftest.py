@@ -29,10 +29,6 @@ from graphrag_code.runtime.server.local import LocalNeo4jServer, free_port
 from graphrag_code.settings import Settings
 
 TEST_NEO4J_VERSION = os.environ.get("GRAPHRAG_CODE_TEST_NEO4J_VERSION")
-# The test servers live minutes, not days: the JVM's quick compiler alone (C1) does their work
-# with ~28 % less CPU than C1 + C2 (BENCHMARKS §17). Set here, before any Settings is built, so
-# the servers the CLI starts in subprocesses get it too; a value set outside wins.
-os.environ.setdefault("GRAPHRAG_CODE_JVM_OPTIONS", "-XX:TieredStopAtLevel=1")
 # fixture repositories carry their own test suites (tests/fixtures/ledger/tests): data, not ours
 collect_ignore = ["fixtures"]
 
