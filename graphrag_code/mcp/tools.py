@@ -16,8 +16,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any, ParamSpec
 
-from mcp_types import CallToolResult, TextContent
-from pydantic import Field, TypeAdapter
+from mcp_types import CallToolResult
+from pydantic import Field
 
 from ..codegraph import CodeGraph
 from ..errors import (
@@ -37,7 +37,6 @@ from ..location import Location
 from ..retrieval.relation_kinds import POSSIBLE_HELP, RELATIONS, RelationKind, RelationName
 from ..retrieval.relations import Related
 from ..retrieval.search import SearchOptions
-from ..text import printable
 from .answers import (
     ContextAnswer,
     DiffImpactAnswer,
@@ -79,6 +78,7 @@ from .render import (
     test_line,
     warning_lines,
 )
+from .results import tool_failure, tool_result
 
 __all__ = ["READ_TOOLS", "WRITE_TOOLS", "GraphTools"]
 
@@ -107,44 +107,6 @@ Possible = Annotated[bool, Field(description=POSSIBLE_HELP)]
 
 _MAX_PATCH_CHARS = 2_000_000  # a unified diff larger than this is not a change to review
 
-_ADAPTERS: dict[type, TypeAdapter[Any]] = {}
-
-
-def _structured(answer: object) -> dict[str, Any]:
-    kind = type(answer)
-    if kind not in _ADAPTERS:
-        _ADAPTERS[kind] = TypeAdapter(kind)
-    data: dict[str, Any] = _printable(_ADAPTERS[kind].dump_python(answer, mode="json"))
-    return data
-
-
-def _printable(data: Any) -> Any:
-    """Every string of an answer's structured content through the one sanitiser (names from
-    code and the question echoed carried terminal escapes to the client: issue 57, item 8)."""
-    if isinstance(data, str):
-        return printable(data)
-    if isinstance(data, dict):
-        return {printable(key): _printable(value) for key, value in data.items()}
-    if isinstance(data, list):
-        return [_printable(item) for item in data]
-    return data
-
-
-def _result(lines: Sequence[str], answer: object) -> CallToolResult:
-    return CallToolResult(
-        content=[TextContent(type="text", text=printable("\n".join(lines)))],
-        structured_content=_structured(answer),
-    )
-
-
-def _failure(failure: ToolFailure) -> CallToolResult:
-    return CallToolResult(
-        content=[TextContent(type="text", text=printable(failure.message))],
-        structured_content=_structured(failure),
-        is_error=True,
-    )
-
-
 _START_NEO4J = (
     " Start Neo4j and call the tool again (this MCP server keeps running): "
     "`graphrag-code neo4j start` starts the managed local server; or set NEO4J_URI (and "
@@ -164,7 +126,7 @@ def _answering(
         try:
             return method(*args, **kwargs)
         except AmbiguousSymbolError as exc:
-            return _failure(
+            return tool_failure(
                 ToolFailure(
                     type(exc).__name__,
                     f"{exc}. Call again with one of them (or use `symbol` to compare them).",
@@ -172,11 +134,11 @@ def _answering(
                 )
             )
         except SymbolNotFoundError as exc:
-            return _failure(tools.not_found(exc))
+            return tool_failure(tools.not_found(exc))
         except (Neo4jUnavailableError, LocalServerError) as exc:
-            return _failure(ToolFailure(type(exc).__name__, f"{exc}.{_START_NEO4J}"))
+            return tool_failure(ToolFailure(type(exc).__name__, f"{exc}.{_START_NEO4J}"))
         except GraphRAGCodeError as exc:
-            return _failure(ToolFailure(type(exc).__name__, str(exc)))
+            return tool_failure(ToolFailure(type(exc).__name__, str(exc)))
 
     return run
 
@@ -355,7 +317,7 @@ class GraphTools:
             question, result.question.intent.value, hits[:kept], others + shown,
             freshness, omitted,
         )  # fmt: skip
-        return _result(header + items[:kept] + footer, answer)
+        return tool_result(header + items[:kept] + footer, answer)
 
     @_answering
     def context(
@@ -386,7 +348,7 @@ class GraphTools:
             question, items, sum(item.tokens for item in items), built.truncated, freshness
         )
         vectors = built.search is not None and built.search.vectors_used
-        return _result([*lines, *freshness_lines(freshness, vectors=vectors)], answer)
+        return tool_result([*lines, *freshness_lines(freshness, vectors=vectors)], answer)
 
     # -- relations ----------------------------------------------------------------------------
     def relation(
@@ -445,7 +407,7 @@ class GraphTools:
             certain=result.certain[:keep_certain],
             possible=result.possible[:keep_possible],
         )
-        return _result(lines + footer, RelationsAnswer(trimmed, freshness, omitted))
+        return tool_result(lines + footer, RelationsAnswer(trimmed, freshness, omitted))
 
     callers = _relation_tool(RELATIONS["callers"])
     callees = _relation_tool(RELATIONS["callees"])
@@ -572,7 +534,7 @@ class GraphTools:
             affected=impact.affected[: shown[2]],
             untested=impact.untested[: shown[3]],
         )
-        return _result(lines + footer, DiffImpactAnswer(trimmed, freshness, omitted))
+        return tool_result(lines + footer, DiffImpactAnswer(trimmed, freshness, omitted))
 
     @_answering
     def tests_for(
@@ -605,7 +567,7 @@ class GraphTools:
         if omitted:
             lines.append(f"… {omitted} more left out to fit the answer budget")
         trimmed = replace(result, tests=result.tests[:kept])
-        return _result(lines + footer, TestsForAnswer(trimmed, freshness, omitted))
+        return tool_result(lines + footer, TestsForAnswer(trimmed, freshness, omitted))
 
     @_answering
     def path(
@@ -635,7 +597,7 @@ class GraphTools:
             )
             lines = [f"path of {len(result.steps) - 1} step(s), {certainty}:"]
             lines += path_lines(result.steps)
-        return _result(lines + freshness_lines(freshness), PathAnswer(result, freshness))
+        return tool_result(lines + freshness_lines(freshness), PathAnswer(result, freshness))
 
     @_answering
     def entry_points(
@@ -674,7 +636,7 @@ class GraphTools:
         answer = EntryPointsAnswer(
             scope, points.roots[:kept_roots], points.central[:kept_central], freshness, omitted
         )
-        return _result(lines + footer, answer)
+        return tool_result(lines + footer, answer)
 
     # -- definitions and repositories ---------------------------------------------------------
     @_answering
@@ -698,7 +660,7 @@ class GraphTools:
             lines = [f"{name!r} matches {len(candidates)} symbols equally well; pick one:"]
             lines += [f"- {symbol_ref(c)}" for c in candidates]
             answer = SymbolAnswer(name, None, candidates, freshness)
-            return _result(lines + freshness_lines(freshness), answer)
+            return tool_result(lines + freshness_lines(freshness), answer)
         freshness = self._freshness([definition.symbol.repo])
         lines = symbol_lines(definition)
         others = [f"other matches: {'; '.join(symbol_ref(c) for c in candidates)}"]
@@ -715,7 +677,7 @@ class GraphTools:
         elif not include_code:
             definition = replace(definition, code=None)
         answer = SymbolAnswer(name, definition, candidates, freshness, cut)
-        return _result(lines + footer, answer)
+        return tool_result(lines + footer, answer)
 
     @_answering
     def repositories(self) -> Annotated[CallToolResult, RepositoriesAnswer]:
@@ -739,7 +701,7 @@ class GraphTools:
                 + (f" ({languages})" if languages else "")
             )
         answer = RepositoriesAnswer(summaries, freshness)
-        return _result(lines + freshness_lines(freshness, vectors=True), answer)
+        return tool_result(lines + freshness_lines(freshness, vectors=True), answer)
 
     # -- writes (only with --allow-write) -----------------------------------------------------
     def _indexed(self, path: Path, repo: str | None, full: bool) -> CallToolResult:
@@ -764,7 +726,7 @@ class GraphTools:
             lines.append(f"skipped {len(report.skipped)} file(s): {reasons}")
         lines.extend(cross_repo_warnings(report))
         answer = IndexAnswer(report.repo, report.as_dict(), freshness)
-        return _result(lines + freshness_lines(freshness), answer)
+        return tool_result(lines + freshness_lines(freshness), answer)
 
     @_answering
     def index(
