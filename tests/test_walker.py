@@ -211,3 +211,20 @@ def test_a_fifo_manifest_is_not_read(tmp_path: Path) -> None:
             os.close(os.open(tmp_path / "pyproject.toml", os.O_WRONLY | os.O_NONBLOCK))
         pytest.fail("reading the project's names blocked on a FIFO")
     assert done[0].distributions == {"shop-ui"}
+
+
+def test_the_watcher_follows_a_go_package_named_build_as_the_walker_does(tmp_path: Path) -> None:
+    from datetime import datetime, timedelta
+
+    from graphrag_code.ingest.watch import changed_since, relevant_change
+
+    package = tmp_path / "internal" / "build"
+    package.mkdir(parents=True)
+    (package / "build.go").write_text('package build\n\nfunc Version() string { return "1" }\n')
+    output = tmp_path / "build"
+    output.mkdir()
+    (output / "generated.py").write_text("X = 1\n")
+    assert relevant_change(str(package / "build.go"), tmp_path)
+    assert not relevant_change(str(output / "generated.py"), tmp_path)
+    count, sample = changed_since(tmp_path, datetime.now() - timedelta(hours=1)) or (0, ())
+    assert (count, sample) == (1, ("internal/build/build.go",))

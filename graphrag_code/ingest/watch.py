@@ -17,7 +17,7 @@ from pathlib import Path
 import watchfiles
 
 from ..languages import routes
-from ..parsing.walker import SKIP_DIRS
+from ..parsing.walker import is_build_output
 
 __all__ = ["changed_since", "relevant_change", "watch_changes"]
 
@@ -30,11 +30,14 @@ def relevant_change(path: str, root: Path | None = None) -> bool:
     to a .gitignore or a project file such as tsconfig.json); only the part of `path` below
     the watched `root` is checked. (Extension-less scripts are read at the next full walk.)"""
     candidate = Path(path)
+    base = Path()
     if root is not None and candidate.is_relative_to(root):
-        candidate = candidate.relative_to(root)
+        candidate, base = candidate.relative_to(root), root
     parts = candidate.parts
-    if any(part in SKIP_DIRS or part.endswith(".egg-info") for part in parts):
-        return False
+    for depth, part in enumerate(parts):
+        folder = str(base.joinpath(*parts[: depth + 1]))
+        if part.endswith(".egg-info") or is_build_output(folder, part):
+            return False
     known = routes()
     return (
         candidate.suffix in known.suffixes
@@ -52,7 +55,11 @@ def changed_since(root: Path, since: datetime) -> tuple[int, tuple[str, ...]] | 
     changed: list[str] = []
     scanned = 0
     for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.endswith(".egg-info"))
+        dirs[:] = sorted(
+            d
+            for d in dirs
+            if not is_build_output(os.path.join(folder, d), d) and not d.endswith(".egg-info")
+        )
         for name in sorted(files):
             scanned += 1
             path = os.path.join(folder, name)

@@ -106,8 +106,15 @@ def _holds_go(path: str) -> bool:
         return False
 
 
+def is_build_output(path: str, name: str) -> bool:
+    """Whether the folder `name` at `path` is one of SKIP_DIRS' build, cache, VCS or virtualenv
+    folders: a folder so named that holds Go code is a package instead (the walker and the
+    watcher decide alike)."""
+    return name in SKIP_DIRS and not (name in _SOURCE_NAMED and _holds_go(path))
+
+
 def _is_skipped_dir(path: str, name: str) -> str | None:
-    if name in SKIP_DIRS and not (name in _SOURCE_NAMED and _holds_go(path)):
+    if is_build_output(path, name):
         return "build, cache, VCS or virtualenv directory"
     if name == "coverage" and any(os.path.exists(os.path.join(path, f)) for f in _COVERAGE_REPORT):
         return "coverage report"
