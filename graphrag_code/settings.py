@@ -107,6 +107,11 @@ class Settings(BaseSettings):
         return value
 
     @property
+    def jvm_arguments(self) -> tuple[str, ...]:
+        """`jvm_options` split into the JVM's arguments."""
+        return tuple(self.jvm_options.split())
+
+    @property
     def neo4j_home(self) -> Path:
         """Data directory of the managed local server, one per major version.
 

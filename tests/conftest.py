@@ -127,7 +127,7 @@ def spare_server(
         heap="512m",
         pagecache="64m",
         tx_log_retention="2 files",
-        jvm_options=settings.jvm_options.split(),
+        jvm_options=settings.jvm_arguments,
     )
     server.start(attached=True)
     yield server

@@ -79,8 +79,11 @@ def test_restart_mid_ingest_then_rerun_completes(
     assert not own_server.stop()  # stopping twice is harmless
     # extra JVM options (GRAPHRAG_CODE_JVM_OPTIONS) reach the command line; -Xss1m is the
     # JVM's own default thread stack on 64-bit Linux, so the server runs as before
-    own_server.jvm_options = ("-Xss1m",)
-    restarted = own_server.start(attached=True)  # same data directory
+    kept, own_server.jvm_options = own_server.jvm_options, ("-Xss1m",)
+    try:
+        restarted = own_server.start(attached=True)  # same data directory
+    finally:
+        own_server.jvm_options = kept  # the spare server is shared: later starts as before
     assert restarted.pid != before.pid
     # the restart maps the classes a server archived at its exit (class_share.py): this one's,
     # or an earlier server's

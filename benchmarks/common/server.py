@@ -13,11 +13,15 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from graphrag_code.runtime.endpoint import Neo4jEndpoint
-from graphrag_code.runtime.server.endpoints import local_endpoint
+from graphrag_code.runtime.server.endpoints import (
+    local_endpoint,
+    resolve_endpoint,
+    temporary_local_server,
+)
 from graphrag_code.runtime.server.local import LocalNeo4jServer, free_port
 from graphrag_code.settings import load_settings
 
-__all__ = ["private_server"]
+__all__ = ["endpoint_for_run", "private_server"]
 
 
 @contextmanager
@@ -37,9 +41,21 @@ def private_server(
             pagecache=pagecache,
             tx_log_retention=settings.tx_log_retention,
             java_home=settings.java_home,
+            jvm_options=settings.jvm_arguments,
         )
         server.start(attached=True, timeout=timeout)
         try:
             yield server, local_endpoint(server)
         finally:
             server.stop()
+
+
+@contextmanager
+def endpoint_for_run() -> Iterator[Neo4jEndpoint]:
+    """NEO4J_URI when set, else a private server for this run (the shared one stays as it is)."""
+    settings = load_settings()
+    if settings.neo4j_uri:
+        yield resolve_endpoint(settings)
+        return
+    with temporary_local_server(settings) as (_server, endpoint):
+        yield endpoint

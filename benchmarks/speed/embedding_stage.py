@@ -30,11 +30,10 @@ import resource
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from benchmarks.common.server import endpoint_for_run
 from benchmarks.oracles.packages import fetch, parse_spec
 from graphrag_code.api import schema_config
 from graphrag_code.embedding import make_embedder
@@ -43,22 +42,9 @@ from graphrag_code.graph.schema import ensure_schema
 from graphrag_code.graph.writer import GraphWriter
 from graphrag_code.ingest.embed_stage import embed_pending, forget_embeddings, node_ghost_text
 from graphrag_code.ingest.pipeline import build_graph
-from graphrag_code.runtime.endpoint import Neo4jEndpoint
-from graphrag_code.runtime.server.endpoints import resolve_endpoint, temporary_local_server
 from graphrag_code.settings import load_settings
 
 REPO = "bench-embedding-stage"
-
-
-@contextmanager
-def _neo4j() -> Iterator[Neo4jEndpoint]:
-    """NEO4J_URI when set, else a private server for this run (the shared one stays as it is)."""
-    settings = load_settings()
-    if settings.neo4j_uri:
-        yield resolve_endpoint(settings)
-        return
-    with temporary_local_server(settings) as (_server, endpoint):
-        yield endpoint
 
 
 def _reset_peak_rss() -> bool:
@@ -99,7 +85,7 @@ def run(spec: str, repeats: int, embedder_name: str, limit: int | None) -> dict[
     embedder = make_embedder(load_settings(embedder=embedder_name))
     embedder.embed_documents(["warm up the model", "def f(): return 1"] * 8)
     load_before = os.getloadavg()
-    with tempfile.TemporaryDirectory() as tmp, _neo4j() as endpoint:
+    with tempfile.TemporaryDirectory() as tmp, endpoint_for_run() as endpoint:
         client = Neo4jClient(endpoint)
         try:
             settings = load_settings()

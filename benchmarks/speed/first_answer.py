@@ -34,31 +34,18 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from benchmarks.common.server import endpoint_for_run
 from graphrag_code.codegraph import CodeGraph
 from graphrag_code.errors import GraphRAGCodeError
 from graphrag_code.graph import GraphReader
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.runtime.endpoint import Neo4jEndpoint
-from graphrag_code.runtime.server.endpoints import resolve_endpoint, temporary_local_server
 from graphrag_code.settings import load_settings
 
 DEFAULT_PATH = Path("benchmarks/cache/src/rich-13.9.4")
-
-
-@contextmanager
-def _neo4j() -> Iterator[Neo4jEndpoint]:
-    """NEO4J_URI when set, else a private server for this run (the shared one stays as it is)."""
-    settings = load_settings()
-    if settings.neo4j_uri:
-        yield resolve_endpoint(settings)
-        return
-    with temporary_local_server(settings) as (_server, endpoint):
-        yield endpoint
 
 
 def _env(endpoint: Neo4jEndpoint) -> dict[str, str]:
@@ -202,7 +189,7 @@ def main() -> None:
     if not args.path.is_dir():
         parser.error(f"{args.path} is not a folder")
     rows: list[dict[str, Any]] = []
-    with _neo4j() as endpoint, Neo4jClient(endpoint) as client:
+    with endpoint_for_run() as endpoint, Neo4jClient(endpoint) as client:
         env = _env(endpoint)
         for n in range(args.rounds):
             row: dict[str, Any] = {"round": n + 1, "load_before": _load()}

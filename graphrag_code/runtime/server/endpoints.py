@@ -30,7 +30,7 @@ def local_server(settings: Settings) -> LocalNeo4jServer:
         pagecache=settings.pagecache,
         tx_log_retention=settings.tx_log_retention,
         java_home=settings.java_home,
-        jvm_options=settings.jvm_options.split(),
+        jvm_options=settings.jvm_arguments,
     )
 
 
@@ -98,7 +98,7 @@ def temporary_local_server(
             pagecache=pagecache,
             tx_log_retention=settings.tx_log_retention,
             java_home=settings.java_home,
-            jvm_options=settings.jvm_options.split(),
+            jvm_options=settings.jvm_arguments,
         )
         server.start(attached=True)
         try:
