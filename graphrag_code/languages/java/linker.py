@@ -19,6 +19,7 @@ from ...linking.base import LinkContext
 from ...linking.edges import EdgeCollector, FileLinks, NodeIds, UnresolvedCalls
 from ...linking.index import Lookups, RepositoryIndex
 from ...model import Call, CallSite, Edge, EdgeKind, ParsedFile, Resolution, SymbolKind
+from .builds import BUILD_FILES
 from .calls import call_targets, receiver_class
 from .dispatch import Hierarchy, hierarchy
 from .resolver import Found, JavaProject, JavaResolver, Resolvers
@@ -33,10 +34,11 @@ class JavaContext(LinkContext):
 
 
 class JavaLinker:
-    project_files: frozenset[str] = frozenset()
+    # which sibling build modules a build module depends on (`builds`)
+    project_files: frozenset[str] = BUILD_FILES
 
     def prepare(self, index: RepositoryIndex, project: Mapping[str, str]) -> LinkContext:
-        found = JavaProject.of(index.modules)
+        found = JavaProject.of(index.modules, project)
         return JavaContext(project=found, hierarchy=hierarchy(index, found))
 
     def link(
@@ -123,12 +125,12 @@ def _link_imports(
                 resolver.lookups.modules_consulted.update(files)
                 info = [f for f in files if f.endswith("/package-info.java")] or files
                 target = info[0]
-            elif resolver.lookups.symbol(statement.module) is not None:
-                target = index.symbol_module[statement.module]
+            elif resolver.lookups.symbol(resolver.internal(statement.module)) is not None:
+                target = index.symbol_module[resolver.internal(statement.module)]
             external = statement.module
         else:
             qualified = f"{statement.module}.{name}"
-            for candidate in (qualified, statement.module):
+            for candidate in (resolver.internal(qualified), resolver.internal(statement.module)):
                 if resolver.lookups.symbol(candidate) is not None:
                     target = index.symbol_module[candidate]
                     break
