@@ -3,6 +3,7 @@ their build module, and a name several declare is read as the importer's build s
 
 from __future__ import annotations
 
+from graphrag_code.impact import runner_id
 from graphrag_code.languages.java.builds import Builds
 from graphrag_code.languages.java.modules import (
     build_folder,
@@ -144,3 +145,16 @@ def test_build_files_that_do_not_parse_declare_no_dependencies() -> None:
     order = Builds.read({"a/pom.xml": _pom("a"), "b/pom.xml": _pom("b", "a")})
     assert order.order("b", [("a/p.U", "a"), ("c/p.U", "c")]) == ["a/p.U"]
     assert order.order("c", [("a/p.U", "a"), ("b/p.U", "b")]) == []
+
+
+def test_a_tests_runner_id_is_the_maven_command_that_runs_it_alone() -> None:
+    core = "core/src/test/java/com/x/UtilTest.java"
+    assert runner_id(core, "com.x.UtilTest.trims", "com.x/UtilTest.java") == (
+        "mvn -pl core test -Dtest='UtilTest#trims'"
+    )
+    assert runner_id(core, "core/com.x.UtilTest.Nested.trims(int)", "core/com.x/UtilTest.java") == (
+        "mvn -pl core test -Dtest='UtilTest$Nested#trims'"
+    )
+    root = "src/test/java/UtilTest.java"
+    assert runner_id(root, "UtilTest.trims", "/UtilTest.java") == "mvn test -Dtest='UtilTest#trims'"
+    assert runner_id("libs/a/src/test/java/p/T.java", "p.T", None) == "mvn -pl libs/a test"

@@ -18,8 +18,9 @@ from collections.abc import Mapping
 
 from ...conventions.base import ClassTree, ConventionConfig, FileRoles, TestUnit
 from ...model import ParsedFile, Symbol, SymbolKind
+from .modules import build_folder, module_package
 
-__all__ = ["BUILTIN_METHODS", "JavaConventions", "is_test_path"]
+__all__ = ["BUILTIN_METHODS", "JavaConventions", "is_test_path", "maven_test_command"]
 
 # methods of the JDK's strings, collections, streams, builders and `Object`: an unresolved call
 # by one of these names says nothing of which repository method runs (the tests stage's
@@ -51,6 +52,25 @@ _REGISTERED = frozenset(
 def is_test_path(path: str) -> bool:
     """A file under `src/test/` (Maven's and Gradle's test sources)."""
     return "/src/test/" in f"/{path}"
+
+
+def maven_test_command(path: str, qualified_name: str, module: str | None) -> str:
+    """How Maven runs one test alone, from the repository's top: its build module by folder
+    and Surefire's `Class#method` (`mvn -pl core test -Dtest='OrderTest#total'`; a nested
+    class as `Outer$Inner`; the root module without `-pl`). Maven, not Gradle: which of the
+    two builds a repository is a fact of its build files, which the graph a query reads
+    does not hold (the layouts are the same)."""
+    build = build_folder(path)
+    selected = f"-pl {build} " if build else ""
+    if module is None:
+        return f"mvn {selected}test"
+    package = module_package(module)
+    local = qualified_name.rpartition("/")[2].partition("(")[0]
+    local = local.removeprefix(f"{package}.") if package else local
+    cls, _, method = local.rpartition(".")
+    if not cls:  # a test class, not a method
+        return f"mvn {selected}test -Dtest='{method.replace('.', '$')}'"
+    return f"mvn {selected}test -Dtest='{cls.replace('.', '$')}#{method}'"
 
 
 def annotation_names(symbol: Symbol) -> frozenset[str]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..base import Language
-from .conventions import BUILTIN_METHODS, JavaConventions, is_test_path
+from .conventions import BUILTIN_METHODS, JavaConventions, is_test_path, maven_test_command
 from .dispatch import JAVA_RULES
 from .linker import JavaLinker
 from .modules import guess_java_module, java_module_names
@@ -25,4 +25,5 @@ JAVA = Language(
     builtin_methods=BUILTIN_METHODS,
     dispatch_edges=True,
     index_rules=JAVA_RULES,
+    runner_id=maven_test_command,
 )
