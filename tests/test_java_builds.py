@@ -3,8 +3,10 @@ their build module, and a name several declare is read as the importer's build s
 
 from __future__ import annotations
 
+from graphrag_code.conventions import ClassTree
 from graphrag_code.impact import runner_id
 from graphrag_code.languages.java.builds import Builds
+from graphrag_code.languages.java.conventions import JavaConventions
 from graphrag_code.languages.java.modules import (
     build_folder,
     java_module_names,
@@ -147,7 +149,7 @@ def test_build_files_that_do_not_parse_declare_no_dependencies() -> None:
     assert order.order("c", [("a/p.U", "a"), ("b/p.U", "b")]) == []
 
 
-def test_a_tests_runner_id_is_the_maven_command_that_runs_it_alone() -> None:
+def test_a_tests_runner_id_without_a_stored_one_is_the_maven_command() -> None:
     core = "core/src/test/java/com/x/UtilTest.java"
     assert runner_id(core, "com.x.UtilTest.trims", "com.x/UtilTest.java") == (
         "mvn -pl core test -Dtest='UtilTest#trims'"
@@ -158,3 +160,41 @@ def test_a_tests_runner_id_is_the_maven_command_that_runs_it_alone() -> None:
     root = "src/test/java/UtilTest.java"
     assert runner_id(root, "UtilTest.trims", "/UtilTest.java") == "mvn test -Dtest='UtilTest#trims'"
     assert runner_id("libs/a/src/test/java/p/T.java", "p.T", None) == "mvn -pl libs/a test"
+
+
+def _runners(files: dict[str, str]) -> dict[str, str | None]:
+    linked = link_snippet(files)
+    tools = JavaConventions().configure(
+        {path: text for path, text in files.items() if not path.endswith(".java")}
+    )
+    tree = ClassTree({}, {})
+    return {
+        test.qualified_name: test.runner
+        for parsed in linked.repository.parsed.values()
+        for test in JavaConventions().roles(parsed, tools, tree).tests
+    }
+
+
+def test_the_build_files_say_whether_maven_or_gradle_runs_a_test() -> None:
+    test = "package p;\nclass {name} {{\n  @org.junit.jupiter.api.Test void ok() {{}}\n}}\n"
+    runners = _runners(
+        {
+            "pom.xml": _pom("root"),
+            "m/pom.xml": _pom("m"),
+            "m/src/test/java/p/MTest.java": test.format(name="MTest"),
+            "g/build.gradle": "plugins { id 'java' }\n",
+            "g/src/test/java/p/GTest.java": test.format(name="GTest"),
+            "g/sub/src/integrationTest/java/p/ItTest.java": test.format(name="ItTest"),
+            "src/test/java/p/RootTest.java": test.format(name="RootTest"),
+        }
+    )
+    assert runners == {
+        "p.MTest.ok": "mvn -pl m test -Dtest='MTest#ok'",
+        "p.GTest.ok": "gradle :g:test --tests 'p.GTest.ok'",
+        "p.ItTest.ok": "gradle :g:sub:integrationTest --tests 'p.ItTest.ok'",
+        "p.RootTest.ok": "mvn test -Dtest='RootTest#ok'",
+    }
+    gradle_only = {"settings.gradle.kts": 'include("m")\n'}
+    bare = _runners({**gradle_only, "m/src/test/java/p/MTest.java": test.format(name="MTest")})
+    assert bare == {"p.MTest.ok": "gradle :m:test --tests 'p.MTest.ok'"}
+    assert _runners({"src/test/java/p/T.java": test.format(name="T")}) == {"p.T.ok": None}

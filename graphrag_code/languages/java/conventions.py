@@ -18,9 +18,9 @@ from collections.abc import Mapping
 
 from ...conventions.base import ClassTree, ConventionConfig, FileRoles, TestUnit
 from ...model import ParsedFile, Symbol, SymbolKind
-from .modules import build_folder, module_package
+from .runners import BUILD_TOOL_FILES, BuildTools, test_command
 
-__all__ = ["BUILTIN_METHODS", "JavaConventions", "is_test_path", "maven_test_command"]
+__all__ = ["BUILTIN_METHODS", "JavaConventions", "is_test_path"]
 
 # methods of the JDK's strings, collections, streams, builders and `Object`: an unresolved call
 # by one of these names says nothing of which repository method runs (the tests stage's
@@ -54,35 +54,16 @@ def is_test_path(path: str) -> bool:
     return "/src/test/" in f"/{path}"
 
 
-def maven_test_command(path: str, qualified_name: str, module: str | None) -> str:
-    """How Maven runs one test alone, from the repository's top: its build module by folder
-    and Surefire's `Class#method` (`mvn -pl core test -Dtest='OrderTest#total'`; a nested
-    class as `Outer$Inner`; the root module without `-pl`). Maven, not Gradle: which of the
-    two builds a repository is a fact of its build files, which the graph a query reads
-    does not hold (the layouts are the same)."""
-    build = build_folder(path)
-    selected = f"-pl {build} " if build else ""
-    if module is None:
-        return f"mvn {selected}test"
-    package = module_package(module)
-    local = qualified_name.rpartition("/")[2].partition("(")[0]
-    local = local.removeprefix(f"{package}.") if package else local
-    cls, _, method = local.rpartition(".")
-    if not cls:  # a test class, not a method
-        return f"mvn {selected}test -Dtest='{method.replace('.', '$')}'"
-    return f"mvn {selected}test -Dtest='{cls.replace('.', '$')}#{method}'"
-
-
 def annotation_names(symbol: Symbol) -> frozenset[str]:
     """The last part of each annotation's name (`org.junit.Test(timeout = 1)` -> `Test`)."""
     return frozenset(a.partition("(")[0].strip().rpartition(".")[2] for a in symbol.decorators)
 
 
 class JavaConventions:
-    project_files: frozenset[str] = frozenset()
+    project_files: frozenset[str] = BUILD_TOOL_FILES  # Maven or Gradle runs the tests
 
     def configure(self, project: Mapping[str, str]) -> ConventionConfig:
-        return ConventionConfig()
+        return BuildTools.read(project)
 
     def roles(self, parsed: ParsedFile, config: ConventionConfig, classes: ClassTree) -> FileRoles:
         tests: list[Symbol] = []
@@ -99,7 +80,11 @@ class JavaConventions:
         for test in tests:
             around = [s for cls in classes.ancestors(test.parent) for s in setups.get(cls, [])]
             around = around or setups.get(test.parent, [])
-            units.append(TestUnit(test.qualified_name, parsed.path, test.parent, (), tuple(around)))
+            runner = test_command(config, parsed.path, test.qualified_name, parsed.module)
+            units.append(
+                TestUnit(test.qualified_name, parsed.path, test.parent, (), tuple(around),
+                         runner=runner)
+            )  # fmt: skip
         test_code = bool(tests) or is_test_path(parsed.path)
         return FileRoles(
             path=parsed.path, test_code=test_code, tests=tuple(units),

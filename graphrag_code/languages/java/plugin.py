@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from ..base import Language
-from .conventions import BUILTIN_METHODS, JavaConventions, is_test_path, maven_test_command
+from .conventions import BUILTIN_METHODS, JavaConventions, is_test_path
 from .dispatch import JAVA_RULES
 from .linker import JavaLinker
 from .modules import guess_java_module, java_module_names
 from .parser import JAVA_SUFFIXES, JavaParser
+from .runners import maven_test_command
 
 __all__ = ["JAVA"]
 
