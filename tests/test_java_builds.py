@@ -121,7 +121,7 @@ def test_imports_and_calls_read_the_importers_own_build_module_first() -> None:
 
 def test_a_sibling_module_it_depends_on_is_read_next_maven_and_gradle() -> None:
     use = "package q;\nimport p.Util;\nclass {name} {{\n  void run() {{ Util.{method}(); }}\n}}\n"
-    assert_calls(
+    linked = assert_calls(
         {
             "pom.xml": "<project><modules><module>a</module><module>b</module>"
             "<module>app</module></modules></project>",
@@ -138,7 +138,16 @@ def test_a_sibling_module_it_depends_on_is_read_next_maven_and_gradle() -> None:
         },
         ("q.App.run", "b/p.Util.two", "exact"),  # through mid, transitively
         ("q.G.run", "a/p.Util.one", "exact"),
-    )  # Lone depends on neither: which `Util` it means is not evident, no edge is certain
+    )
+    # Lone depends on neither: which `Util` it means is not evident, so its call is left to
+    # name matches (not an external `p.Util`) and it imports each
+    assert linked.unresolved_names("q.Lone.run") == [("two",)]
+    imports = {
+        k.target
+        for (source, _), k in linked.of(EdgeKind.IMPORTS).items()
+        if source == "q/Lone.java"
+    }
+    assert imports == {"a/p/Util.java", "b/p/Util.java"}
 
 
 def test_build_files_that_do_not_parse_declare_no_dependencies() -> None:

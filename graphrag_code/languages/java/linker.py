@@ -136,12 +136,20 @@ def _link_imports(
                     break
             member = name[:1].islower() and statement.module.rpartition(".")[2][:1].isupper()
             external = statement.module if member else qualified
-        if target is None:
+        unclear = [] if target is not None else resolver.unclear(f"{statement.module}.{name}")
+        for candidate in unclear:  # several build modules declare it: each may be the one
+            owner = candidate if candidate in index.symbol_module else candidate.rpartition(".")[0]
+            if (module := index.symbol_module.get(owner)) is not None:
+                collector.add(
+                    Edge(EdgeKind.IMPORTS, source, ids.of_target(module),
+                         lines=(statement.line,), names=(name,))
+                )  # fmt: skip
+        if target is None and not unclear:
             collector.add(
                 Edge(EdgeKind.IMPORTS, source, external, external=True,
                      lines=(statement.line,), names=(name,))
             )  # fmt: skip
-        elif target != parsed.module:
+        elif target is not None and target != parsed.module:
             collector.add(
                 Edge(EdgeKind.IMPORTS, source, ids.of_target(target), lines=(statement.line,),
                      names=(name,))

@@ -186,17 +186,29 @@ class JavaResolver:
 
     def _chosen(self, name: str) -> str | None:
         """`internal`'s answer, None where which declaration is meant is not evident."""
+        seen = self._seen(name)
+        return name if seen is None else seen[0] if len(seen) == 1 else None
+
+    def unclear(self, name: str) -> list[str]:
+        """What `name` may mean where several build modules declare it and which one this
+        file's build module sees is not evident (none where it is, or none do)."""
+        seen = self._seen(name)
+        return seen if seen is not None and len(seen) != 1 else []
+
+    def _seen(self, name: str) -> list[str] | None:
+        """The declarations `name` may mean as this file's build module sees them (all of
+        them where that is not evident); None where no build module qualifies it."""
         variants = self.project.variants
         if not variants:
-            return name
+            return None
         parts = name.split(".")
         for size in range(1, len(parts) + 1):
             top = ".".join(parts[:size])
             found = variants.get(top)
             if found is not None:
-                seen = self.project.builds.order(self.build, found)
-                return seen[0] + name[len(top) :] if len(seen) == 1 else None
-        return name
+                seen = self.project.builds.order(self.build, found) or [n for n, _ in found]
+                return [declared + name[len(top) :] for declared in seen]
+        return None
 
     def _imported(self, statement: ImportStatement) -> ImportStatement:
         """A single-type or static import with its qualifier as `internal` reads it."""
@@ -247,7 +259,11 @@ class JavaResolver:
                     found, rest = Found(qualified), dotted[size:]
                     break
             else:
-                if len(dotted) > 1 and dotted[0][:1].islower():
+                if (
+                    len(dotted) > 1
+                    and dotted[0][:1].islower()
+                    and not self.unclear(".".join(dotted))
+                ):
                     return Found(".".join(dotted), external=True)
                 return None
         for part in rest:
@@ -286,6 +302,8 @@ class JavaResolver:
             qualified = f"{statement.module}.{name}"
             if _is_class(self.lookups.symbol(qualified)):
                 return Found(qualified)
+            if self.unclear(qualified):
+                return None  # several build modules declare it, which one is not evident
             if self.lookups.symbol(statement.module) is None and _names_type(name):
                 return Found(qualified, external=True)
             return None  # a static import of a method or field
