@@ -3,6 +3,9 @@ their build module, and a name several declare is read as the importer's build s
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from benchmarks.accuracy.java_builds import measure
 from graphrag_code.conventions import ClassTree
 from graphrag_code.impact import runner_id
 from graphrag_code.languages.java.builds import Builds
@@ -207,3 +210,16 @@ def test_the_build_files_say_whether_maven_or_gradle_runs_a_test() -> None:
     bare = _runners({**gradle_only, "m/src/test/java/p/MTest.java": test.format(name="MTest")})
     assert bare == {"p.MTest.ok": "gradle :m:test --tests 'p.MTest.ok'"}
     assert _runners({"src/test/java/p/T.java": test.format(name="T")}) == {"p.T.ok": None}
+
+
+def test_the_builds_benchmark_counts_qualified_and_shadowed_files(tmp_path: Path) -> None:
+    for path, text in {
+        "a/src/main/java/p/Util.java": UTIL_A,
+        "b/src/main/java/p/Util.java": UTIL_B,
+        "b/src/main/java/q/Use.java": "package q;\nclass Use {\n  void r() { p.Util.two(); }\n}\n",
+    }.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text)
+    found = measure(tmp_path)
+    assert (found["files"], found["qualified_files"], found["shadowed_files"]) == (3, 2, 0)
+    assert found["calls"] == {"internal exact": 1}
