@@ -81,9 +81,19 @@ def test_search_finds_a_method_by_its_javadoc(indexed: Indexed) -> None:
 
 
 def test_tests_for_a_method_reached_from_a_junit_test(indexed: Indexed) -> None:
+    """The test's runner id is the command its build file says (`pom.xml`: Maven), stored on
+    its node by the index."""
     graph, _, _ = indexed
-    tests = {t.qualified_name for t in graph.tests_for("Checkout.pay", repo=REPO).tests}
-    assert tests == {"com.shop.service.CheckoutTest.halvesTheTotal"}
+    tests = {
+        (t.qualified_name, t.runner_id) for t in graph.tests_for("Checkout.pay", repo=REPO).tests
+    }
+    command = "mvn test -Dtest='CheckoutTest#halvesTheTotal'"
+    assert tests == {("com.shop.service.CheckoutTest.halvesTheTotal", command)}
+    stored = graph.client.read(
+        "MATCH (t:Code {repo: $repo, test_role: 'test'}) RETURN t.test_runner AS runner",
+        {"repo": REPO},
+    )
+    assert [row["runner"] for row in stored] == [command]
 
 
 def test_diff_of_an_override_reaches_the_interface_call_and_its_test(indexed: Indexed) -> None:

@@ -1,5 +1,6 @@
 // Find the code nodes a name refers to: exact qualified name (rank 0), short name (1),
-// dotted suffix such as `orders.OrderService` (2), file path of a module (3). A name with
+// dotted suffix such as `orders.OrderService` (2; or the name after a `/`: Java's
+// `p.Util.add` for `core/p.Util.add`, a build module's), file path of a module (3). A name with
 // parameters names one overload (Java's `add(Item)`, `Cart.add(Item)`): its short name is
 // the part before `(`.
 // A name defined again in the same file (a property's setter, `@overload` variants, a
@@ -20,7 +21,7 @@ CALL () {
   UNION
   MATCH (n:Code)
   WHERE split($name, '(')[0] CONTAINS '.' AND n.name = last(split(split($name, '(')[0], '.'))
-    AND n.qualified_name ENDS WITH '.' + $name
+    AND (n.qualified_name ENDS WITH '.' + $name OR n.qualified_name ENDS WITH '/' + $name)
   RETURN n, 2 AS rank
   UNION
   MATCH (n:Code) WHERE n.path = $name AND n:Module

@@ -58,6 +58,9 @@ class TestUnit:
     # repository code it is given as values (`@pytest.mark.parametrize("v", [lt, le])`):
     # dotted names as its file's imports spell them out, which it runs as it runs a fixture
     values: tuple[str, ...] = ()
+    # what runs it alone where only the project's files tell (Java: Maven or Gradle, by the
+    # build files), stored on its node; None: `Language.runner_id` names it from its path
+    runner: str | None = None
 
 
 @dataclass(frozen=True)

@@ -212,6 +212,7 @@ class TestEdge:
     resolution: str | None
     via: str | None  # the fixture or set-up it reaches `target` through
     module: str | None = None  # the module defining the test (None: the test is a module)
+    runner: str | None = None  # its stored runner id (`TestUnit.runner`), if the index has one
 
 
 @dataclass(frozen=True)

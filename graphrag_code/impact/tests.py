@@ -52,7 +52,8 @@ TESTS_CUT = (
 def runner_id(path: str, qualified_name: str, module: str | None) -> str:
     """What a test runner takes: the language's own form where it has one
     (`Language.runner_id`), else `tests/test_x.py::TestA::test_y` (pytest), or the file for a
-    test that is a whole file (Jest, Vitest, Mocha)."""
+    test that is a whole file (Jest, Vitest, Mocha). A runner id the index stored with the
+    test (`TestUnit.runner`: Java's Maven or Gradle) comes first (`TestEdge.runner`)."""
     language = routes().suffixes.get(posixpath.splitext(path)[1])
     own = language_named(language).runner_id if language is not None else None
     if own is not None:
@@ -103,7 +104,8 @@ class _Test:
             id=test.id,
             qualified_name=test.qualified_name,
             location=test.location,
-            runner_id=runner_id(test.location.path, test.qualified_name, self.edge.module),
+            runner_id=self.edge.runner
+            or runner_id(test.location.path, test.qualified_name, self.edge.module),
             reaches=tuple(self.reaches),
             # a test that only ran it (no static chain): one step, as a direct call
             distance=self.distance if self.distance < _FAR else 1,
@@ -190,7 +192,7 @@ def reaching_tests(reader: GraphReader, targets: Sequence[str]) -> tuple[list[Te
     found = {target: exercising(target, graph, tests) for target in targets}
     nodes = reader.test_nodes(sorted({test for hits in found.values() for test in hits}))
     reached = [
-        TestEdge(target, nodes[test][0], hit.distance, hit.resolution, hit.via, nodes[test][1])
+        TestEdge(target, nodes[test][0], hit.distance, hit.resolution, hit.via, *nodes[test][1:])
         for target, hits in found.items()
         for test, hit in sorted(hits.items())
         if test in nodes
@@ -220,7 +222,7 @@ def ran_tests(
             stale[into.id] = state
     nodes = reader.test_nodes(sorted({test for tests in ran.values() for test in tests}))
     edges = [
-        TestEdge(target, nodes[test][0], 1, RAN, None, nodes[test][1])
+        TestEdge(target, nodes[test][0], 1, RAN, None, *nodes[test][1:])
         for target, tests in sorted(ran.items())
         for test in tests
         if test in nodes

@@ -41,7 +41,8 @@ __all__ = [
     "paused_gc", "unpacked", "with_calls",
 ]  # fmt: skip
 
-Role = tuple[bool, str | None, tuple[str, ...]]  # test_code, test_role, entry point reasons
+# test_code, test_role, entry point reasons, a test's runner id (`TestUnit.runner`)
+Role = tuple[bool, str | None, tuple[str, ...], str | None]
 SeedIds = tuple[tuple[str, str, int], ...]  # (seed id, via, tier)
 
 

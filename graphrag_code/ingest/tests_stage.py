@@ -185,6 +185,7 @@ def _callables_by_name(parsed: Mapping[str, ParsedFile], names: _Names) -> dict[
 def _node_roles(roles: Mapping[str, FileRoles], names: _Names) -> dict[str, Role]:
     test_code: set[str] = set()
     kind: dict[str, str] = {}
+    runners: dict[str, str] = {}
     entries: dict[str, list[str]] = defaultdict(list)
     for path, file in roles.items():
         if file.test_code:
@@ -205,24 +206,29 @@ def _node_roles(roles: Mapping[str, FileRoles], names: _Names) -> dict[str, Role
             node = names.find(path, test.qualified_name)
             if node is not None:
                 kind[node] = "test"
+                if test.runner is not None:
+                    runners[node] = test.runner
         for qualified_name, reason in file.entry_points:
             # an overload's reasons hold for the implementation that redefines it
             for node in names.every.get((path, qualified_name), ()):
                 if reason not in entries[node]:
                     entries[node].append(reason)
     return {
-        node: (node in test_code, kind.get(node), tuple(entries.get(node, ())))
+        node: (node in test_code, kind.get(node), tuple(entries.get(node, ())), runners.get(node))
         for node in test_code | kind.keys() | entries.keys()
     }
 
 
 def _role_props(role: Role | None, reach: int | None) -> dict[str, Any]:
-    code, kind, entries = role or (False, None, ())
+    # a book an older version kept has no runner: such a role differs from this run's, so
+    # its node is written again
+    code, kind, entries, runner = (*role, None)[:4] if role else (False, None, (), None)
     return {
         "test_code": True if code else None,
         "test_role": kind,
         "entry_points": list(entries) if entries else None,
         "test_reach": _STORED[reach] if reach else None,
+        "test_runner": runner,
     }
 
 

@@ -132,6 +132,8 @@ def _unqualified(
     if statement is not None:
         if resolver.symbol(statement.module) is not None:
             return _methods(resolver, statement.module, name, arguments, Resolution.EXACT)
+        if resolver.unclear(statement.module):
+            return _NONE
         return [Found(f"{statement.module}.{name}", external=True)], Resolution.EXACT
     for module in resolver.stars:
         symbol = resolver.lookups.symbol(module)

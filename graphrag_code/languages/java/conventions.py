@@ -18,6 +18,7 @@ from collections.abc import Mapping
 
 from ...conventions.base import ClassTree, ConventionConfig, FileRoles, TestUnit
 from ...model import ParsedFile, Symbol, SymbolKind
+from .runners import BUILD_TOOL_FILES, BuildTools, test_command
 
 __all__ = ["BUILTIN_METHODS", "JavaConventions", "is_test_path"]
 
@@ -59,10 +60,10 @@ def annotation_names(symbol: Symbol) -> frozenset[str]:
 
 
 class JavaConventions:
-    project_files: frozenset[str] = frozenset()
+    project_files: frozenset[str] = BUILD_TOOL_FILES  # Maven or Gradle runs the tests
 
     def configure(self, project: Mapping[str, str]) -> ConventionConfig:
-        return ConventionConfig()
+        return BuildTools.read(project)
 
     def roles(self, parsed: ParsedFile, config: ConventionConfig, classes: ClassTree) -> FileRoles:
         tests: list[Symbol] = []
@@ -79,7 +80,11 @@ class JavaConventions:
         for test in tests:
             around = [s for cls in classes.ancestors(test.parent) for s in setups.get(cls, [])]
             around = around or setups.get(test.parent, [])
-            units.append(TestUnit(test.qualified_name, parsed.path, test.parent, (), tuple(around)))
+            runner = test_command(config, parsed.path, test.qualified_name, parsed.module)
+            units.append(
+                TestUnit(test.qualified_name, parsed.path, test.parent, (), tuple(around),
+                         runner=runner)
+            )  # fmt: skip
         test_code = bool(tests) or is_test_path(parsed.path)
         return FileRoles(
             path=parsed.path, test_code=test_code, tests=tuple(units),

@@ -19,6 +19,7 @@ from ...linking.base import LinkContext
 from ...linking.edges import EdgeCollector, FileLinks, NodeIds, UnresolvedCalls
 from ...linking.index import Lookups, RepositoryIndex
 from ...model import Call, CallSite, Edge, EdgeKind, ParsedFile, Resolution, SymbolKind
+from .builds import BUILD_FILES
 from .calls import call_targets, receiver_class
 from .dispatch import Hierarchy, hierarchy
 from .resolver import Found, JavaProject, JavaResolver, Resolvers
@@ -33,10 +34,11 @@ class JavaContext(LinkContext):
 
 
 class JavaLinker:
-    project_files: frozenset[str] = frozenset()
+    # which sibling build modules a build module depends on (`builds`)
+    project_files: frozenset[str] = BUILD_FILES
 
     def prepare(self, index: RepositoryIndex, project: Mapping[str, str]) -> LinkContext:
-        found = JavaProject.of(index.modules)
+        found = JavaProject.of(index.modules, project)
         return JavaContext(project=found, hierarchy=hierarchy(index, found))
 
     def link(
@@ -123,23 +125,31 @@ def _link_imports(
                 resolver.lookups.modules_consulted.update(files)
                 info = [f for f in files if f.endswith("/package-info.java")] or files
                 target = info[0]
-            elif resolver.lookups.symbol(statement.module) is not None:
-                target = index.symbol_module[statement.module]
+            elif resolver.lookups.symbol(resolver.internal(statement.module)) is not None:
+                target = index.symbol_module[resolver.internal(statement.module)]
             external = statement.module
         else:
             qualified = f"{statement.module}.{name}"
-            for candidate in (qualified, statement.module):
+            for candidate in (resolver.internal(qualified), resolver.internal(statement.module)):
                 if resolver.lookups.symbol(candidate) is not None:
                     target = index.symbol_module[candidate]
                     break
             member = name[:1].islower() and statement.module.rpartition(".")[2][:1].isupper()
             external = statement.module if member else qualified
-        if target is None:
+        unclear = [] if target is not None else resolver.unclear(f"{statement.module}.{name}")
+        for candidate in unclear:  # several build modules declare it: each may be the one
+            owner = candidate if candidate in index.symbol_module else candidate.rpartition(".")[0]
+            if (module := index.symbol_module.get(owner)) is not None:
+                collector.add(
+                    Edge(EdgeKind.IMPORTS, source, ids.of_target(module),
+                         lines=(statement.line,), names=(name,))
+                )  # fmt: skip
+        if target is None and not unclear:
             collector.add(
                 Edge(EdgeKind.IMPORTS, source, external, external=True,
                      lines=(statement.line,), names=(name,))
             )  # fmt: skip
-        elif target != parsed.module:
+        elif target is not None and target != parsed.module:
             collector.add(
                 Edge(EdgeKind.IMPORTS, source, ids.of_target(target), lines=(statement.line,),
                      names=(name,))

@@ -63,6 +63,7 @@ from ...parsing.records import clipped_signature, line_count
 from ...parsing.treesitter import first_line, last_line, node_text, remembered_texts, syntax_issues
 from .erasure import erased, sees_outer_variables, type_variables
 from .functional import lambda_bindings, reference_site
+from .modules import module_qualifier
 from .syntax import (
     ITEM,
     NEW,
@@ -151,9 +152,15 @@ class _FileReader:
             elif node.type == "import_declaration":
                 self._import(node)
             elif node.type in _TYPES:
-                qualified = self._type(node, self.module, self.package)
+                qualified = self._type(node, self.module, self._top_qualifier())
                 if qualified is not None:
                     self.top_level.append(qualified.rpartition(".")[2])
+
+    def _top_qualifier(self) -> str:
+        """What a top-level type's name follows: the package, after the build module's
+        folder where the file's name has one (`core/p`; `core/` in the default package)."""
+        build = module_qualifier(self.module)
+        return f"{build}/{self.package}" if build else self.package
 
     def _package(self, node: ts.Node) -> None:
         name = next((c for c in node.named_children if c.type != "annotation"), None)
@@ -180,7 +187,9 @@ class _FileReader:
         if name_node is None:
             return None
         name = node_text(name_node)
-        qualified = f"{qualifier}.{name}" if qualifier else name
+        qualified = (
+            name if not qualifier else qualifier + ("" if qualifier[-1] == "/" else ".") + name
+        )
         outer = self.variables.get(parent, {}) if sees_outer_variables(node) else {}
         self.variables[qualified] = type_variables(node, outer)
         bases: list[Dotted] = []

@@ -8,6 +8,7 @@ from .dispatch import JAVA_RULES
 from .linker import JavaLinker
 from .modules import guess_java_module, java_module_names
 from .parser import JAVA_SUFFIXES, JavaParser
+from .runners import maven_test_command
 
 __all__ = ["JAVA"]
 
@@ -25,4 +26,5 @@ JAVA = Language(
     builtin_methods=BUILTIN_METHODS,
     dispatch_edges=True,
     index_rules=JAVA_RULES,
+    runner_id=maven_test_command,
 )

@@ -11,7 +11,8 @@ knows which files a file's edges depend on.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 
 from ...linking.index import Lookups, ModuleInfo
 from ...model import (
@@ -21,6 +22,7 @@ from ...model import (
     DeclaredAs,
     Dotted,
     Expr,
+    ImportStatement,
     InstanceOf,
     Name,
     OneOf,
@@ -29,7 +31,9 @@ from ...model import (
     Symbol,
     SymbolKind,
 )
+from .builds import Builds
 from .functional import LAMBDA
+from .modules import build_folder, module_qualifier
 from .overloads import Argument, Candidate
 from .parser import PACKAGE
 from .syntax import ITEM
@@ -86,14 +90,19 @@ class Found:
 
 @dataclass
 class JavaProject:
-    """Per run: each Java file's package, the top-level types of each package, its files."""
+    """Per run: each Java file's package, the top-level types of each package, its files;
+    the types several build modules declare (`modules`, `builds`)."""
 
     package_of: dict[str, str] = field(default_factory=dict)  # module -> package
     types: dict[str, dict[str, str]] = field(default_factory=dict)  # package -> name -> qn
     files: dict[str, list[str]] = field(default_factory=dict)  # package -> modules
+    # a top-level type's name as its package says (`p.Util`) -> each declaration of it that
+    # a build module's qualifier names (`core/p.Util`), with that build module's folder
+    variants: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    builds: Builds = field(default_factory=Builds)
 
     @classmethod
-    def of(cls, modules: dict[str, ModuleInfo]) -> JavaProject:
+    def of(cls, modules: dict[str, ModuleInfo], build_files: Mapping[str, str]) -> JavaProject:
         project = cls()
         for module, info in sorted(modules.items()):
             if info.parsed.language != "java":
@@ -104,6 +113,17 @@ class JavaProject:
             names = project.types.setdefault(package, {})
             for name, defined in info.defs.items():
                 names.setdefault(name, defined[0])
+            if module_qualifier(module):
+                for name in info.defs:
+                    project.variants.setdefault(f"{package}.{name}" if package else name, [])
+        for module, declared in sorted(project.package_of.items()):
+            info = modules[module]
+            for name, defined in info.defs.items():
+                found = project.variants.get(f"{declared}.{name}" if declared else name)
+                if found is not None:
+                    found.append((defined[0], build_folder(info.parsed.path)))
+        if project.variants:
+            project.builds = Builds.read(build_files)
         return project
 
 
@@ -144,8 +164,11 @@ class JavaResolver:
         self.lookups = resolvers.lookups
         self.project = resolvers.project
         self.package = resolvers.project.package_of.get(parsed.module, file_package(parsed))
-        self.single = {s.name: s for s in parsed.imports if s.name not in (None, "*")}
-        self.stars = [s.module for s in parsed.imports if s.name == "*"]
+        self.build = build_folder(parsed.path)
+        self.single = {
+            s.name: self._imported(s) for s in parsed.imports if s.name not in (None, "*")
+        }
+        self.stars = [self.internal(s.module) for s in parsed.imports if s.name == "*"]
         self._own = {s.qualified_name: s for s in parsed.symbols if s.ordinal == 1}
         self._types: dict[tuple[Dotted, str], Found | None] = {}
         # per link: the same lookups (and so the same modules consulted) every time
@@ -153,6 +176,47 @@ class JavaResolver:
         self._direct: dict[str, list[Found]] = {}
         self._calls = {(c.scope, c.line, c.callee): c for c in parsed.calls}
         self._typing: set[Binding] = set()  # lambda parameters being typed
+
+    def internal(self, name: str) -> str:
+        """`name` as the repository names it for this file (`p.Util.add` -> `core/p.Util.add`
+        where several build modules declare `p.Util`: the one this file's build module sees,
+        `builds`); unchanged where none do, or where which one is not evident."""
+        chosen = self._chosen(name)
+        return name if chosen is None else chosen
+
+    def _chosen(self, name: str) -> str | None:
+        """`internal`'s answer, None where which declaration is meant is not evident."""
+        seen = self._seen(name)
+        return name if seen is None else seen[0] if len(seen) == 1 else None
+
+    def unclear(self, name: str) -> list[str]:
+        """What `name` may mean where several build modules declare it and which one this
+        file's build module sees is not evident (none where it is, or none do)."""
+        seen = self._seen(name)
+        return seen if seen is not None and len(seen) != 1 else []
+
+    def _seen(self, name: str) -> list[str] | None:
+        """The declarations `name` may mean as this file's build module sees them (all of
+        them where that is not evident); None where no build module qualifies it."""
+        variants = self.project.variants
+        if not variants:
+            return None
+        parts = name.split(".")
+        for size in range(1, len(parts) + 1):
+            top = ".".join(parts[:size])
+            found = variants.get(top)
+            if found is not None:
+                seen = self.project.builds.order(self.build, found) or [n for n, _ in found]
+                return [declared + name[len(top) :] for declared in seen]
+        return None
+
+    def _imported(self, statement: ImportStatement) -> ImportStatement:
+        """A single-type or static import with its qualifier as `internal` reads it."""
+        if not self.project.variants or statement.name is None:
+            return statement
+        named = self.internal(f"{statement.module}.{statement.name}")
+        module = named.removesuffix("." + statement.name)
+        return replace(statement, module=module) if module != statement.module else statement
 
     def call_at(self, scope: str, line: int, callee: Dotted) -> Call | None:
         """The call of this file's site at `line` of `scope` with this callee."""
@@ -190,12 +254,16 @@ class JavaResolver:
         rest = dotted[1:]
         if found is None:
             for size in range(len(dotted), 1, -1):
-                qualified = ".".join(dotted[:size])
+                qualified = self.internal(".".join(dotted[:size]))
                 if _is_class(self.lookups.symbol(qualified)):
                     found, rest = Found(qualified), dotted[size:]
                     break
             else:
-                if len(dotted) > 1 and dotted[0][:1].islower():
+                if (
+                    len(dotted) > 1
+                    and dotted[0][:1].islower()
+                    and not self.unclear(".".join(dotted))
+                ):
                     return Found(".".join(dotted), external=True)
                 return None
         for part in rest:
@@ -234,15 +302,20 @@ class JavaResolver:
             qualified = f"{statement.module}.{name}"
             if _is_class(self.lookups.symbol(qualified)):
                 return Found(qualified)
+            if self.unclear(qualified):
+                return None  # several build modules declare it, which one is not evident
             if self.lookups.symbol(statement.module) is None and _names_type(name):
                 return Found(qualified, external=True)
             return None  # a static import of a method or field
         in_package = self.project.types.get(self.package, {}).get(name)
+        if in_package is not None and self.project.variants:
+            plain = f"{self.package}.{name}" if self.package else name
+            in_package = self._chosen(plain) if plain in self.project.variants else in_package
         if in_package is not None:
             self.lookups.symbol(in_package)
             return Found(in_package)
         for module in self.stars:
-            qualified = f"{module}.{name}"
+            qualified = self.internal(f"{module}.{name}")
             if _is_class(self.lookups.symbol(qualified)):
                 return Found(qualified)
         if name in _JAVA_LANG:
