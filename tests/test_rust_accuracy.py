@@ -20,7 +20,7 @@ from benchmarks.accuracy.rust_match import (
     recall,
     score_sets,
 )
-from benchmarks.oracles.rust_scip import derive, parse_symbol, read_index
+from benchmarks.oracles.rust_scip import Source, derive, parse_symbol, read_index
 
 CRATE = "rust-analyzer cargo demo 0.1.0 "
 CORE = "rust-analyzer cargo core https://github.com/rust-lang/rust/library/core "
@@ -283,3 +283,14 @@ def test_an_impl_of_a_generic_trait_names_the_trait_without_its_arguments() -> N
     parsed = parse_symbol(CRATE + "error/impl#[`Error<I>`][`ParseError<I>`]from_error_kind().")
     assert parsed is not None
     assert parsed.impl_trait == "ParseError"
+
+
+def test_a_string_line_that_starts_with_use_is_no_use_item() -> None:
+    text = (
+        'use crate::a::{b,\n    c};\n#[deprecated(note = "x --\n    use `swap` instead.")]\n'
+        "fn f() { g(); }\npub(crate) use ::core::fmt;\nextern crate alloc;\n"
+    )
+    source = Source(text)
+    kinds = [(source.line_of(start), kind) for start, _end, kind in source.uses]
+    assert kinds == [(0, "use"), (5, "use"), (6, "extern crate")]
+    assert source.in_use(text.index("g()")) is None
