@@ -222,3 +222,37 @@ def test_a_glob_of_the_files_own_enum_is_an_import_of_the_file() -> None:
         (e.source, e.target, e.edge.lines) for e in linked.links if e.edge.kind == EdgeKind.IMPORTS
     }
     assert imports == {("src/a.rs", "src/a.rs", (1,))}
+
+
+def test_a_call_belongs_to_the_definition_of_a_repeated_name_whose_lines_hold_it() -> None:
+    linked = link_snippet(
+        {
+            "src/lib.rs": "pub struct Map;\nimpl Map {\n    fn iter(&self) {}\n"
+            "    fn iter_mut(&mut self) {}\n}\n"
+            "impl<'a> IntoIterator for &'a Map {\n    fn into_iter(self) { self.iter() }\n}\n"
+            "impl<'a> IntoIterator for &'a mut Map {\n"
+            "    fn into_iter(self) { self.iter_mut() }\n}\n",
+        }
+    )
+    calls = {
+        (link.edge.source.split(":", 1)[1], link.target)
+        for link in linked.links
+        if link.edge.kind == EdgeKind.CALLS
+    }
+    assert calls == {
+        ("crate::Map::IntoIterator::into_iter", "crate::Map::iter"),
+        ("crate::Map::IntoIterator::into_iter#2", "crate::Map::iter_mut"),
+    }
+
+
+def test_a_let_of_an_unread_type_shadows_the_earlier_binding_of_its_name() -> None:
+    assert_calls(
+        {
+            "src/lib.rs": "pub struct A;\nimpl A {\n    fn key(&self) {}\n}\n"
+            "pub struct B;\nimpl B {\n    fn key(&self) {}\n}\n"
+            "fn f(flag: bool) {\n    {\n        let e = A {};\n        e.key();\n    }\n"
+            "    {\n        let e = if flag { B {} } else { B {} };\n        e.key();\n    }\n}\n",
+        },
+        ("crate::f", "crate::A::key", "inferred"),
+        exactly=True,
+    )

@@ -64,10 +64,11 @@ class RustLinker:
         _link_impls(parsed, resolver, ids, collector)
         _link_type_uses(parsed, resolver, ids, collector)
         unresolved = UnresolvedCalls()
+        source_of = _Callers(parsed, ids)
         for site in parsed.calls:
             if not isinstance(site.value, Call):
                 continue  # a macro invocation
-            source = ids.of_scope(parsed, site.scope)
+            source = source_of(site.scope, site.line)
             target, tier = resolver.call_and_tier(site.value, site.scope, site.line)
             if target is None:
                 outside = resolver.external_call(site.value, site.scope)
@@ -94,6 +95,35 @@ class RustLinker:
             frozenset(lookups.modules_consulted), frozenset(lookups.names_consulted),
             unresolved.names(), dict(unresolved.kinds),
         )  # fmt: skip
+
+
+class _Callers:
+    """The node a call site's scope names. A name the file defines twice (three impls of
+    `IntoIterator` for `&Map`, `&mut Map` and `Map` each define `Map::IntoIterator::
+    into_iter`) is a node per definition (`Symbol.ordinal`): the call belongs to the one whose
+    lines hold it, not always the first."""
+
+    def __init__(self, parsed: ParsedFile, ids: NodeIds) -> None:
+        self._parsed = parsed
+        self._ids = ids
+        self._spans: dict[str, list[tuple[int, int, int]]] = {}
+        for symbol in parsed.symbols:
+            if symbol.ordinal > 1:
+                self._spans.setdefault(symbol.qualified_name, [])
+        for symbol in parsed.symbols:
+            if symbol.qualified_name in self._spans:
+                self._spans[symbol.qualified_name].append(
+                    (symbol.start_line, symbol.end_line, symbol.ordinal)
+                )
+
+    def __call__(self, scope: str, line: int) -> str:
+        spans = self._spans.get(scope)
+        if spans:
+            held = [span for span in spans if span[0] <= line <= span[1]]
+            if held:
+                ordinal = min(held, key=lambda span: span[1] - span[0])[2]
+                return self._ids.of_symbol(scope, ordinal=ordinal, path=self._parsed.path)
+        return self._ids.of_scope(self._parsed, scope)
 
 
 def _link_imports(

@@ -544,18 +544,25 @@ class _FileReader:
             value = value.named_children[-1]
         if value is None:
             return
+        made = (
+            path_of(value.child_by_field_name("name"))
+            if value.type == "struct_expression"
+            else None
+        )
         if value.type == "call_expression":
             self.bindings.append(
                 Binding(scope_name, target, (SITE, str(value.start_byte)), "call", line)
             )
-        elif value.type == "struct_expression":
-            made = path_of(value.child_by_field_name("name"))
-            if made is not None:
-                self.bindings.append(
-                    Binding(scope_name, target, _own(made, scope, self_type), "annotation", line)
-                )
+        elif made is not None:
+            self.bindings.append(
+                Binding(scope_name, target, _own(made, scope, self_type), "annotation", line)
+            )
         elif value.type in ("identifier", "self"):
             self.bindings.append(Binding(scope_name, target, (node_text(value),), "alias", line))
+        else:
+            # `let e = match …` / `if …`: a type not read here, but the earlier `e` (another
+            # block's, a parameter) is shadowed from this line on
+            self.bindings.append(Binding(scope_name, target, (), "opaque", line))
 
     def _unwrapping(self, pattern: ts.Node | None, value: ts.Node | None, scope: str) -> None:
         """`Some(x)` / `Ok(x)` matched against a call or a name (`if let Some(x) = it.f()`,
