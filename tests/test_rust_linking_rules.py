@@ -256,3 +256,21 @@ def test_a_let_of_an_unread_type_shadows_the_earlier_binding_of_its_name() -> No
         ("crate::f", "crate::A::key", "inferred"),
         exactly=True,
     )
+
+
+def test_global_paths_and_prelude_roots_name_other_crates() -> None:
+    linked = link_snippet(
+        {
+            "src/lib.rs": "mod core;\nuse ::core::cmp::Ordering;\nuse ::core::mem;\n"
+            "use Option::{self as State, Some as Ready};\nuse Result::{Err as Break};\n"
+            "fn f() {\n    mem::swap(a, b);\n    ::std::mem::take(c);\n}\n",
+            "src/core.rs": "pub mod cmp {}\n",
+        }
+    )
+    imports = {
+        (link.target, link.edge.lines)
+        for link in linked.links
+        if link.edge.kind == EdgeKind.IMPORTS
+    }
+    assert imports == {("core", (2, 3, 4, 5))}
+    assert set(linked.calls()) == {("crate::f", "core::mem::swap"), ("crate::f", "std::mem::take")}

@@ -26,7 +26,7 @@ from ...linking.edges import EdgeCollector, FileLinks, NodeIds, UnresolvedCalls
 from ...linking.index import Lookups, RepositoryIndex
 from ...model import Call, Edge, EdgeKind, ParsedFile, Resolution, SymbolKind
 from .dispatch import dispatch_targets, trait_impls
-from .paths import joined
+from .paths import joined, split_path
 from .resolver import RustProject, RustResolver
 
 __all__ = ["RustLinker"]
@@ -133,7 +133,7 @@ def _link_imports(
     index = resolver.lookups.index
     for statement in parsed.imports:
         name = statement.name or ""
-        head = tuple(statement.module.split("::")) if statement.module else ()
+        head = split_path(statement.module) if statement.module else ()
         path = head if name == "*" else (*head, name)
         found = resolver.resolve(path, statement.scope) if path else None
         target: str | None = None

@@ -39,8 +39,8 @@ from ...model import (
 from .conventions import BUILTIN_METHODS
 from .modules import ROOT_CRATE, module_path
 from .parser import SITE
-from .paths import Path, Scope, crate_root, joined
-from .syntax import TRY
+from .paths import Path, Scope, crate_root, joined, split_path
+from .syntax import GLOBAL, TRY
 
 __all__ = ["RustProject", "RustResolver", "crate_names"]
 
@@ -62,6 +62,13 @@ PRELUDE: dict[str, Path] = {
         "PartialOrd": "core::cmp::PartialOrd", "Ord": "core::cmp::Ord",
         "drop": "core::mem::drop",
     }.items()
+}  # fmt: skip
+# what a `use` path may begin with from the prelude (`use Option::{self as State, Some}`,
+# `use Result::{Err as Break}`): the prelude's types and the variants it brings in
+_PRELUDE_ROOTS: dict[str, Path] = {
+    **PRELUDE,
+    "Some": ("core", "option", "Option", "Some"), "None": ("core", "option", "Option", "None"),
+    "Ok": ("core", "result", "Result", "Ok"), "Err": ("core", "result", "Result", "Err"),
 }  # fmt: skip
 _BUILTIN = re.compile(r"&*(\[.*\]|[iu](8|16|32|64|128|size)|f32|f64|bool|char|str)")
 _SECTION = re.compile(r"^\s*\[([^\]]+)\]", re.MULTILINE)
@@ -128,7 +135,7 @@ class RustResolver:
             symbol = self._own.get(statement.scope)
             if symbol is not None and symbol.kind in (SymbolKind.FUNCTION, SymbolKind.METHOD):
                 block = self._blocks.setdefault(statement.scope, Scope((), ()))
-                full: Path = (*statement.module.split("::"), statement.name or "")
+                full: Path = (*split_path(statement.module), statement.name or "")
                 if statement.name == "*":
                     block.globs.append(full[:-1])
                 else:
@@ -188,7 +195,7 @@ class RustResolver:
             if statement.scope != holder:
                 continue
             name = statement.name or ""
-            full: Path = (*statement.module.split("::"), name) if statement.module else (name,)
+            full: Path = (*split_path(statement.module), name) if statement.module else (name,)
             if statement.name == "*":
                 scope.globs.append(full[:-1])
             else:
@@ -286,7 +293,10 @@ class RustResolver:
     def outside_path(self, parts: Path, holder: str) -> Path | None:
         """`outside_crate`'s path in the other crate (`crate::lib::std::mem::swap` through
         `pub use core::mem` in `lib::std`: `core::mem::swap`), or None."""
-        path = self.scope_of(holder).absolute(parts)
+        own = self.scope_of(holder)
+        path = _unglobal(own.absolute(parts))
+        if path == parts and path[:1] and path[0] in _PRELUDE_ROOTS and path[0] not in own.items:
+            path = (*_PRELUDE_ROOTS[path[0]], *path[1:])  # `use Option::{Some as Ready}`
         for _ in range(_DEPTH):
             if not path or path[0] in self.project.crates:
                 return None
@@ -323,7 +333,8 @@ class RustResolver:
             path = scope.absolute(parts)
         if path == parts and parts[0] in PRELUDE and parts[0] not in scope.items:
             path = (*PRELUDE[parts[0]], *parts[1:])
-        if len(path) < 2 or (path == parts and path[0] not in _STD):
+        as_written = path == parts and not path[0].startswith(GLOBAL)  # `::std::…` leads out
+        if len(path) < 2 or (as_written and path[0] not in _STD):
             return None  # as written: a local name, `T::f`, nothing known to lead out
         outside = self.outside_path(path, holder)
         return joined(outside) if outside else None
@@ -628,3 +639,10 @@ class RustResolver:
                 if symbol is not None and symbol.kind == SymbolKind.CLASS:
                     return self.method(owner, path[-1])
         return None
+
+
+def _unglobal(path: Path) -> Path:
+    """A global path (`::core::fmt`, `syntax.GLOBAL`) as the other crate's path."""
+    if path[:1] and path[0].startswith(GLOBAL):
+        return (path[0][len(GLOBAL) :], *path[1:])
+    return path
