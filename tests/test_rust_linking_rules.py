@@ -274,3 +274,19 @@ def test_global_paths_and_prelude_roots_name_other_crates() -> None:
     }
     assert imports == {("core", (2, 3, 4, 5))}
     assert set(linked.calls()) == {("crate::f", "core::mem::swap"), ("crate::f", "std::mem::take")}
+
+
+def test_a_use_of_enum_variants_through_a_re_export_imports_the_enums_file() -> None:
+    linked = link_snippet(
+        {
+            "src/lib.rs": "mod minmax;\npub use crate::minmax::MinMax;\n"
+            "fn f() {\n    use crate::MinMax::{One, Two};\n}\n",
+            "src/minmax.rs": "pub enum MinMax {\n    One,\n    Two,\n}\n",
+        }
+    )
+    imports = {
+        (link.target, link.edge.lines)
+        for link in linked.links
+        if link.edge.kind == EdgeKind.IMPORTS
+    }
+    assert imports == {("src/minmax.rs", (2, 4))}

@@ -136,6 +136,11 @@ def _link_imports(
         head = split_path(statement.module) if statement.module else ()
         path = head if name == "*" else (*head, name)
         found = resolver.resolve(path, statement.scope) if path else None
+        if found is None and name != "*" and len(head) > 1:
+            # `use crate::MinMax::{Some, NoElements}`: an enum's variants are the enum's
+            owner = resolver.resolve(head, statement.scope)
+            symbol = resolver.lookups.symbol(owner) if owner else None
+            found = owner if symbol is not None and symbol.declared_as == "enum" else None
         target: str | None = None
         if found is not None:
             target = resolver.project.files.get(found) or index.symbol_module.get(found)
