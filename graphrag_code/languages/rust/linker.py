@@ -14,6 +14,12 @@ recorded, not linked, in this step). CALLS `dispatch` (possible): a call that re
 method, to each impl's method (`dispatch`). INHERITS: `impl Trait for Type`, from the type to
 the trait (`implements` set; an external trait by its path). USES_TYPE: the repository's
 types named in signatures, fields and `let` types.
+
+Code a default build of the crate leaves out (`#[cfg(feature = "rayon")]` where `default` does
+not turn the feature on, `#[cfg(doctest)]`, a module whose `mod x;` is switched off: `cfg`)
+makes no certain CALLS: its calls are `name` (possible) edges, `via` saying which `cfg`; its
+`use` items import what they name unless a default build lacks it (a module switched off, a
+crate that is no dependency without a feature), and its `extern crate` items nothing.
 """
 
 from __future__ import annotations
@@ -25,8 +31,10 @@ from ...linking.base import LinkContext
 from ...linking.edges import EdgeCollector, FileLinks, NodeIds, UnresolvedCalls
 from ...linking.index import Lookups, RepositoryIndex
 from ...model import Call, Edge, EdgeKind, ParsedFile, Resolution, SymbolKind
+from .cfg import crate_builds, switched_off
 from .dispatch import dispatch_targets, trait_impls
-from .paths import joined, split_path
+from .modules import crate_of, module_path
+from .paths import Path, joined, split_path
 from .resolver import RustProject, RustResolver
 
 __all__ = ["RustLinker"]
@@ -45,6 +53,13 @@ class RustLinker:
     def prepare(self, index: RepositoryIndex, project: Mapping[str, str]) -> LinkContext:
         crates = RustProject.of(index.modules, project)
         crates.impls = trait_impls(index.symbols)
+        crates.builds = crate_builds(project)
+        crates.off_modules = frozenset(
+            f"{module_path(name)}::{span[3]}" for name, info in index.modules.items()
+            if name.endswith(".rs")
+            for span in switched_off(info.parsed.conditions, crates.builds.get(crate_of(name)[0]))
+            if span[3]
+        )  # fmt: skip
         crates.repeated = frozenset(
             symbol.qualified_name for info in index.modules.values()
             for symbol in info.parsed.symbols if symbol.ordinal > 1
@@ -60,16 +75,19 @@ class RustLinker:
         lookups = Lookups(index)
         resolver = RustResolver(parsed, lookups, context.project)
         collector = EdgeCollector()
-        _link_imports(parsed, resolver, ids, collector)
+        _link_imports(parsed, resolver, ids, collector, _SwitchedOff(parsed, context.project))
         _link_impls(parsed, resolver, ids, collector)
         _link_type_uses(parsed, resolver, ids, collector)
         unresolved = UnresolvedCalls()
         source_of = _Callers(parsed, ids)
+        off = _SwitchedOff(parsed, context.project)
         for site in parsed.calls:
             if not isinstance(site.value, Call):
                 continue  # a macro invocation
             source = source_of(site.scope, site.line)
             target, tier = resolver.call_and_tier(site.value, site.scope, site.line)
+            # in code a default build leaves out, a call is possible: it runs in another build
+            cfg = off.reason(site.line)
             if target is None:
                 outside = resolver.external_call(site.value, site.scope)
                 if outside is None:
@@ -77,12 +95,14 @@ class RustLinker:
                 else:
                     collector.add(
                         Edge(EdgeKind.CALLS, source, outside, external=True,
-                             resolution=Resolution.EXACT, lines=(site.line,))
+                             resolution=Resolution.NAME if cfg else Resolution.EXACT,
+                             lines=(site.line,), via=cfg)
                     )  # fmt: skip
                 continue
             collector.add(
-                Edge(EdgeKind.CALLS, source, ids.of_target(target), resolution=_TIERS[tier],
-                     lines=(site.line,))
+                Edge(EdgeKind.CALLS, source, ids.of_target(target),
+                     resolution=Resolution.NAME if cfg else _TIERS[tier], lines=(site.line,),
+                     via=cfg)
             )  # fmt: skip
             via = f"dispatch via `{'::'.join(target.split('::')[-2:])}`"
             for override in dispatch_targets(resolver, target, context.project.impls):
@@ -126,12 +146,43 @@ class _Callers:
         return self._ids.of_scope(self._parsed, scope)
 
 
+class _SwitchedOff:
+    """The lines of a file that its crate's default build leaves out (`cfg`): every line of
+    a module whose `mod x;` is switched off (`#[cfg(feature = "rayon")] mod rayon;`)."""
+
+    def __init__(self, parsed: ParsedFile, project: RustProject) -> None:
+        self.build = project.builds.get(crate_of(parsed.path)[0])
+        self._spans = switched_off(parsed.conditions, self.build)
+        self._off_modules = project.off_modules
+        self._whole = self.off_module(module_path(parsed.path))
+
+    def off_module(self, module: str) -> str | None:
+        """The switched-off module `module` is or is in, or None."""
+        return next(
+            (off for off in self._off_modules if module == off or module.startswith(f"{off}::")),
+            None,
+        )
+
+    def reason(self, line: int) -> str | None:
+        """`via` for an edge from `line`: the `cfg` that switches it off, or None."""
+        if self._whole is not None:
+            return f"in `{self._whole}`, a module a default build leaves out"
+        for start, end, predicate, _module in self._spans:
+            if start <= line <= end:
+                return f"under `cfg({predicate})`, off in a default build"
+        return None
+
+
 def _link_imports(
-    parsed: ParsedFile, resolver: RustResolver, ids: NodeIds, collector: EdgeCollector
-) -> None:
+    parsed: ParsedFile, resolver: RustResolver, ids: NodeIds, collector: EdgeCollector,
+    off: _SwitchedOff,
+) -> None:  # fmt: skip
     source = ids.of_module(parsed)
     index = resolver.lookups.index
     for statement in parsed.imports:
+        switched_off = off.reason(statement.line) is not None
+        if switched_off and not statement.module:
+            continue  # `extern crate x` in code a default build leaves out declares nothing
         name = statement.name or ""
         head = split_path(statement.module) if statement.module else ()
         path = head if name == "*" else (*head, name)
@@ -146,6 +197,10 @@ def _link_imports(
             target = resolver.project.files.get(found) or index.symbol_module.get(found)
         elif path:
             target = resolver.const_file(path, statement.scope)
+        if switched_off and _lacked(target or "", path, statement.scope, resolver, off):
+            # a `use` there names what it names, unless a default build lacks that: a module
+            # switched off too, a crate that is no dependency without a feature
+            continue
         if target is None:
             crate = resolver.outside_crate(path, statement.scope) if path else None
             if crate is not None:
@@ -163,6 +218,17 @@ def _link_imports(
                 Edge(EdgeKind.IMPORTS, source, ids.of_target(target), lines=(statement.line,),
                      names=(name,))
             )  # fmt: skip
+
+
+def _lacked(
+    target: str, path: Path, holder: str, resolver: RustResolver, off: _SwitchedOff
+) -> bool:
+    """Whether a default build lacks what an import names: a file of ours in a module it
+    leaves out, or another crate that is none of its dependencies."""
+    if target:
+        return target.endswith(".rs") and off.off_module(module_path(target)) is not None
+    crate = resolver.outside_crate(path, holder) if path else None
+    return crate is not None and off.build is not None and off.build.lacks(crate)
 
 
 def _link_impls(

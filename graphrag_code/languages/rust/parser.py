@@ -54,6 +54,7 @@ from ...model import (
 )
 from ...parsing.records import clipped_signature, line_count
 from ...parsing.treesitter import first_line, last_line, node_text, remembered_texts, syntax_issues
+from .cfg import cfg_spans
 from .modules import crate_of
 from .paths import Path, Scope, crate_root, joined
 from .syntax import (
@@ -105,13 +106,14 @@ class RustParser:
             reader = _FileReader(module, crate_root(path))
             reader.module_items(tree.root_node, (crate, *parts), module)
             issues = tuple(syntax_issues(tree.root_node))
+            conditions = cfg_spans(tree.root_node, source)
         return ParsedFile(
             path=path, module=module, is_package=False, language="rust", sha256=sha256,
             loc=line_count(text), code=text, docstring=_inner_doc(tree.root_node),
             symbols=tuple(reader.symbols), imports=tuple(reader.imports),
             calls=tuple(reader.calls), bindings=tuple(reader.bindings),
             type_uses=tuple(reader.type_uses), module_names=frozenset(reader.top_level),
-            issues=issues,
+            issues=issues, conditions=conditions,
         )  # fmt: skip
 
 

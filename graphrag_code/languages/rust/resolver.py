@@ -36,6 +36,7 @@ from ...model import (
     Symbol,
     SymbolKind,
 )
+from .cfg import DefaultBuild
 from .conventions import BUILTIN_METHODS
 from .modules import ROOT_CRATE, module_path
 from .parser import SITE
@@ -104,6 +105,8 @@ class RustProject:
     impls: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     children: dict[str, set[str]] = field(default_factory=dict)  # module path -> file modules
     repeated: frozenset[str] = frozenset()  # names declared more than once (two impls' `m`)
+    builds: dict[str, DefaultBuild] = field(default_factory=dict)  # crate -> its `cfg` facts
+    off_modules: frozenset[str] = frozenset()  # modules whose `mod x;` a default build lacks
 
     def __post_init__(self) -> None:
         for path in self.files:

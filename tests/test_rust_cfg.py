@@ -1,0 +1,82 @@
+"""`#[cfg(…)]` weighed against a crate's default features (offline)."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphrag_code.languages.rust.cfg import DefaultBuild, default_build, evaluate
+from graphrag_code.model import EdgeKind
+from tests.linking_helpers import link_snippet
+
+CARGO = (
+    '[package]\nname = "demo"\nversion = "0.1.0"\n\n[features]\n'
+    'default = ["std"]\nstd = ["alloc", "either/use_std", "dep:memchr"]\nalloc = []\n'
+    'rayon = []\n\n[dependencies]\nmemchr = { version = "2", optional = true }\n'
+    'rayon = { version = "1", optional = true }\nfoo-bar = "1"\n'
+    '\n[dev-dependencies]\nquickcheck = "1"\n'
+)
+
+
+def test_a_default_build_has_what_default_turns_on_and_the_dependencies_there() -> None:
+    assert default_build(CARGO) == DefaultBuild(
+        frozenset({"default", "std", "alloc"}), frozenset({"memchr", "foo_bar", "quickcheck"})
+    )
+    assert default_build('[package]\nname = "x"\n') == DefaultBuild(
+        frozenset({"default"}), frozenset()
+    )
+    assert default_build("[features\n") is None
+
+
+@pytest.mark.parametrize(
+    ("predicate", "expected"),
+    [
+        ('feature = "std"', True),
+        ('feature = "rayon"', False),
+        ('not(feature = "std")', False),
+        ('all(feature = "alloc", not(feature = "rayon"))', True),
+        ('any(feature = "rayon", doctest)', False),
+        ("doctest", False),
+        ("test", None),
+        ("not(test)", None),
+        ('target_os = "linux"', None),
+        ('all(unix, feature = "rayon")', False),
+        ('any(unix, feature = "rayon")', None),
+        ("all(", None),
+    ],
+)
+def test_predicates_hold_fail_or_are_unknown(predicate: str, expected: bool | None) -> None:
+    build = default_build(CARGO)
+    assert build is not None
+    assert evaluate(predicate, build.features) is expected
+
+
+def test_code_a_default_build_leaves_out_makes_no_certain_edges() -> None:
+    linked = link_snippet(
+        {
+            "Cargo.toml": CARGO,
+            "src/lib.rs": '#[cfg(feature = "rayon")]\npub use rayon::iter;\n'
+            '#[cfg(not(feature = "std"))]\nextern crate core as std;\n'
+            "use core::fmt;\n"
+            "pub fn g() {}\n"
+            '#[cfg(feature = "rayon")]\nmod par {\n    pub fn f() {\n        crate::g();\n'
+            "    }\n    use crate::g;\n    use quickcheck::Gen;\n}\n"
+            "pub fn h() {\n    #[cfg(test)]\n    g();\n    #[cfg(doctest)]\n    g();\n}\n"
+            '#[cfg(feature = "rayon")]\nmod rayon;\n'
+            '#[cfg(feature = "rayon")]\npub use crate::rayon::map;\n',
+            "src/rayon.rs": "pub fn map() {\n    crate::g();\n}\n",
+        }
+    )
+    imports = {
+        (link.target, link.edge.lines)
+        for link in linked.links
+        if link.edge.kind == EdgeKind.IMPORTS
+    }
+    # rayon is an optional dependency the default build leaves out, crate::rayon a module it
+    # lacks; quickcheck is there (a dev-dependency), and so is crate::g
+    assert imports == {("core", (5,)), ("quickcheck", (13,)), ("src/lib.rs", (12,))}
+    calls = {(source, target): tier for (source, target), (tier, _via) in linked.calls().items()}
+    assert calls == {
+        ("crate::par::f", "crate::g"): "name",
+        ("crate::h", "crate::g"): "exact",
+        ("crate::rayon::map", "crate::g"): "name",
+    }
