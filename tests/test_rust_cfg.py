@@ -80,3 +80,21 @@ def test_code_a_default_build_leaves_out_makes_no_certain_edges() -> None:
         ("crate::h", "crate::g"): "exact",
         ("crate::rayon::map", "crate::g"): "name",
     }
+
+
+def test_a_name_defined_under_two_cfgs_is_the_definition_a_default_build_keeps() -> None:
+    linked = link_snippet(
+        {
+            "Cargo.toml": CARGO,
+            "src/lib.rs": 'pub struct S;\nimpl S {\n    #[cfg(not(feature = "std"))]\n'
+            '    fn f(&self) {}\n    #[cfg(feature = "std")]\n    fn f(&self) {}\n}\n'
+            "fn g(s: S) {\n    s.f();\n    crate::h();\n}\n"
+            '#[cfg(feature = "rayon")]\nfn h() {}\n#[cfg(not(feature = "rayon"))]\nfn h() {}\n',
+        }
+    )
+    calls = {
+        link.edge.target.split(":", 1)[1]: link.tier
+        for link in linked.links
+        if link.edge.kind == EdgeKind.CALLS
+    }
+    assert calls == {"crate::S::f#2": "inferred", "crate::h#2": "exact"}

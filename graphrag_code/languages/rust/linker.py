@@ -24,6 +24,7 @@ crate that is no dependency without a feature), and its `extern crate` items not
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -60,10 +61,7 @@ class RustLinker:
             for span in switched_off(info.parsed.conditions, crates.builds.get(crate_of(name)[0]))
             if span[3]
         )  # fmt: skip
-        crates.repeated = frozenset(
-            symbol.qualified_name for info in index.modules.values()
-            for symbol in info.parsed.symbols if symbol.ordinal > 1
-        )  # fmt: skip
+        crates.repeated, crates.kept = _live_definitions(index, crates)
         return RustContext(project=crates)
 
     def link(
@@ -100,14 +98,14 @@ class RustLinker:
                     )  # fmt: skip
                 continue
             collector.add(
-                Edge(EdgeKind.CALLS, source, ids.of_target(target),
+                Edge(EdgeKind.CALLS, source, _target_id(target, ids, context.project),
                      resolution=Resolution.NAME if cfg else _TIERS[tier], lines=(site.line,),
                      via=cfg)
             )  # fmt: skip
             via = f"dispatch via `{'::'.join(target.split('::')[-2:])}`"
             for override in dispatch_targets(resolver, target, context.project.impls):
                 collector.add(
-                    Edge(EdgeKind.CALLS, source, ids.of_target(override),
+                    Edge(EdgeKind.CALLS, source, _target_id(override, ids, context.project),
                          resolution=Resolution.DISPATCH, lines=(site.line,), via=via)
                 )  # fmt: skip
         return FileLinks.build(
@@ -115,6 +113,37 @@ class RustLinker:
             frozenset(lookups.modules_consulted), frozenset(lookups.names_consulted),
             unresolved.names(), dict(unresolved.kinds),
         )  # fmt: skip
+
+
+def _live_definitions(
+    index: RepositoryIndex, project: RustProject
+) -> tuple[frozenset[str], dict[str, tuple[str, int]]]:
+    """Names defined more than once in code a default build keeps (two impls' `m`), and for a
+    name whose first definition it leaves out (`#[cfg(feature = "std")] fn f` after a
+    `#[cfg(not(feature = "std"))] fn f`) the file and ordinal of the first one it keeps."""
+    counts: Counter[str] = Counter()
+    kept: dict[str, tuple[str, int]] = {}
+    for info in index.modules.values():
+        repeated = {s.qualified_name for s in info.parsed.symbols if s.ordinal > 1}
+        off = _SwitchedOff(info.parsed, project) if repeated else None
+        for symbol in info.parsed.symbols:
+            if symbol.qualified_name not in repeated:
+                continue
+            if off is not None and off.reason(symbol.start_line) is not None:
+                continue
+            counts[symbol.qualified_name] += 1
+            if counts[symbol.qualified_name] == 1 and symbol.ordinal > 1:
+                kept[symbol.qualified_name] = (info.parsed.path, symbol.ordinal)
+    return frozenset(q for q, count in counts.items() if count > 1), kept
+
+
+def _target_id(target: str, ids: NodeIds, project: RustProject) -> str:
+    """The node of a resolved target: of a name defined twice, the definition a default build
+    keeps."""
+    kept = project.kept.get(target)
+    if kept is None:
+        return ids.of_target(target)
+    return ids.of_symbol(target, ordinal=kept[1], path=kept[0])
 
 
 class _Callers:

@@ -107,6 +107,7 @@ class RustProject:
     repeated: frozenset[str] = frozenset()  # names declared more than once (two impls' `m`)
     builds: dict[str, DefaultBuild] = field(default_factory=dict)  # crate -> its `cfg` facts
     off_modules: frozenset[str] = frozenset()  # modules whose `mod x;` a default build lacks
+    kept: dict[str, tuple[str, int]] = field(default_factory=dict)  # name -> (file, ordinal)
 
     def __post_init__(self) -> None:
         for path in self.files:
