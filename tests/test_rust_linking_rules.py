@@ -290,3 +290,14 @@ def test_a_use_of_enum_variants_through_a_re_export_imports_the_enums_file() -> 
         if link.edge.kind == EdgeKind.IMPORTS
     }
     assert imports == {("src/minmax.rs", (2, 4))}
+
+
+def test_a_constructor_of_another_crate_is_no_call() -> None:
+    linked = link_snippet(
+        {
+            "src/lib.rs": "use either::Either;\nuse Option::Some as Ready;\n"
+            "fn f(x: u8) {\n    Either::Left(x);\n    Ready(x);\n    std::num::Wrapping(x);\n"
+            "    std::mem::drop(x);\n}\n",
+        }
+    )
+    assert linked.calls() == {("crate::f", "std::mem::drop"): ("exact", None)}

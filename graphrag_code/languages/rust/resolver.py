@@ -323,6 +323,8 @@ class RustResolver:
         if not isinstance(callee, Name) or not callee.dotted:
             return None
         parts = callee.dotted
+        if parts[-1][:1].isupper():
+            return None  # `Either::Left(x)`, `Some(x)`, `Wrapping(n)`: a constructor, no call
         path: Path | None = None
         name = holder
         while path is None and (symbol := self._own.get(name)) is not None and symbol.kind in (
