@@ -301,3 +301,19 @@ def test_a_constructor_of_another_crate_is_no_call() -> None:
         }
     )
     assert linked.calls() == {("crate::f", "std::mem::drop"): ("exact", None)}
+
+
+def test_a_nested_fn_calls_its_siblings_and_itself() -> None:
+    assert_calls(
+        {
+            "src/lib.rs": "fn outer() {\n    fn inner0() {}\n"
+            "    fn inner(n: u8) {\n        inner0();\n        inner(n);\n    }\n"
+            "    inner(1);\n}\nfn inner0() {}\n"
+            "pub struct T;\nimpl T {\n    fn new() {}\n"
+            "    fn m(&self) {\n        new();\n    }\n}\n",
+        },  # a bare `new()` in a method is no `Self::new`
+        ("crate::outer::inner", "crate::outer::inner0", "exact"),
+        ("crate::outer::inner", "crate::outer::inner", "exact"),
+        ("crate::outer", "crate::outer::inner", "exact"),
+        exactly=True,
+    )

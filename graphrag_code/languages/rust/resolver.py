@@ -630,10 +630,16 @@ class RustResolver:
         return None, "exact"
 
     def _path_call(self, path: Path, scope: str) -> str | None:
-        if len(path) == 1:
-            nested = f"{scope}::{path[0]}"
+        holder: str | None = scope
+        while len(path) == 1 and holder is not None:
+            # a fn nested in this body or in a body around it (a sibling `inner0`, itself)
+            nested = f"{holder}::{path[0]}"
             if self._is_function(nested):
                 return nested
+            current = self.lookups.symbol(holder)
+            outer = self.lookups.symbol(current.parent) if current is not None else None
+            is_body = outer is not None and outer.kind in (SymbolKind.FUNCTION, SymbolKind.METHOD)
+            holder = outer.qualified_name if is_body and outer is not None else None
         self_type = self.owner_type(scope)
         found = self.resolve(path, scope, self_type)
         if found is not None:
