@@ -98,3 +98,21 @@ def test_a_name_defined_under_two_cfgs_is_the_definition_a_default_build_keeps()
         if link.edge.kind == EdgeKind.CALLS
     }
     assert calls == {"crate::S::f#2": "inferred", "crate::h#2": "exact"}
+
+
+def test_a_module_declared_under_two_cfgs_is_there_in_either_build() -> None:
+    linked = link_snippet(
+        {
+            "Cargo.toml": CARGO,
+            "src/lib.rs": '#[cfg(feature = "std")]\npub mod io;\n'
+            '#[cfg(not(feature = "std"))]\nmod io;\n'
+            '#[cfg(feature = "rayon")]\nmod par;\npub fn g() {}\n',
+            "src/io.rs": "pub fn read() {\n    crate::g();\n}\n",
+            "src/par.rs": "pub fn each() {\n    crate::g();\n}\n",
+        }
+    )
+    calls = {(source, target): tier for (source, target), (tier, _via) in linked.calls().items()}
+    assert calls == {
+        ("crate::io::read", "crate::g"): "exact",
+        ("crate::par::each", "crate::g"): "name",
+    }

@@ -55,12 +55,7 @@ class RustLinker:
         crates = RustProject.of(index.modules, project)
         crates.impls = trait_impls(index.symbols)
         crates.builds = crate_builds(project)
-        crates.off_modules = frozenset(
-            f"{module_path(name)}::{span[3]}" for name, info in index.modules.items()
-            if name.endswith(".rs")
-            for span in switched_off(info.parsed.conditions, crates.builds.get(crate_of(name)[0]))
-            if span[3]
-        )  # fmt: skip
+        crates.off_modules = _off_modules(index, crates)
         crates.repeated, crates.kept = _live_definitions(index, crates)
         return RustContext(project=crates)
 
@@ -113,6 +108,23 @@ class RustLinker:
             frozenset(lookups.modules_consulted), frozenset(lookups.names_consulted),
             unresolved.names(), dict(unresolved.kinds),
         )  # fmt: skip
+
+
+def _off_modules(index: RepositoryIndex, project: RustProject) -> frozenset[str]:
+    """The modules a default build lacks: each `mod x;` declaring it is switched off (`#[cfg(
+    feature = "std")] pub mod io;` beside `#[cfg(not(feature = "std"))] mod io;` declares `io`
+    in either build)."""
+    off: set[str] = set()
+    kept: set[str] = set()
+    for name, info in index.modules.items():
+        if not name.endswith(".rs"):
+            continue
+        build = project.builds.get(crate_of(name)[0])
+        dropped = set(switched_off(info.parsed.conditions, build))
+        for span in info.parsed.conditions:
+            if span[3]:
+                (off if span in dropped else kept).add(f"{module_path(name)}::{span[3]}")
+    return frozenset(off - kept)
 
 
 def _live_definitions(
