@@ -317,3 +317,10 @@ def test_a_nested_fn_calls_its_siblings_and_itself() -> None:
         ("crate::outer", "crate::outer::inner", "exact"),
         exactly=True,
     )
+
+
+def test_a_local_typed_by_its_own_associated_path_ends_the_search() -> None:
+    assert_calls(
+        {"src/lib.rs": "fn f() {\n    let x = x::Y();\n    x.m();\n}\n"},
+        exactly=True,
+    )

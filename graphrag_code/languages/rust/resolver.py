@@ -134,6 +134,7 @@ class RustResolver:
         self._sites = {site.at: site for site in parsed.calls}
         self._own = {symbol.qualified_name: symbol for symbol in parsed.symbols}
         self._inline = [s for s in parsed.symbols if s.declared_as == "module"]
+        self._asking: set[tuple[Path, str]] = set()  # associated types being worked out
         self._blocks: dict[str, Scope] = {}  # a function -> the `use` items of its body
         for statement in parsed.imports:
             symbol = self._own.get(statement.scope)
@@ -558,8 +559,14 @@ class RustResolver:
             owner = joined(path) if path else None
         else:
             owner = self._type(written[:-1], holder, nested=True)
-            if owner is None and len(written) == 2:
-                owner = self._local_type(written[0], holder, 1 << 30, 7)
+            if owner is None and len(written) == 2 and (written, holder) not in self._asking:
+                # a local's bounds may name this associated type again (`T::Item` where
+                # `T: Trait<Item = T::Item>`): asked once at a time, no endless loop
+                self._asking.add((written, holder))
+                try:
+                    owner = self._local_type(written[0], holder, 1 << 30, 7)
+                finally:
+                    self._asking.discard((written, holder))
         return self._field_type(owner, written[-1]) if owner else None
 
     def _field_type(self, owner: str, name: str) -> str | None:
