@@ -16,10 +16,10 @@ the trait (`implements` set; an external trait by its path). USES_TYPE: the repo
 types named in signatures, fields and `let` types.
 
 Code a default build of the crate leaves out (`#[cfg(feature = "rayon")]` where `default` does
-not turn the feature on, `#[cfg(doctest)]`, a module whose `mod x;` is switched off: `cfg`)
-makes no certain CALLS: its calls are `name` (possible) edges, `via` saying which `cfg`; its
-`use` items import what they name unless a default build lacks it (a module switched off, a
-crate that is no dependency without a feature), and its `extern crate` items nothing.
+not turn the feature on, `#[cfg(doctest)]`: `cfg`) makes no certain CALLS: its calls are `name`
+(possible) edges, `via` saying which `cfg`; its `use` items import what they name unless a
+default build lacks it (a module switched off, a crate that is no dependency without a
+feature), and its `extern crate` items nothing.
 """
 
 from __future__ import annotations
@@ -188,14 +188,15 @@ class _Callers:
 
 
 class _SwitchedOff:
-    """The lines of a file that its crate's default build leaves out (`cfg`): every line of
-    a module whose `mod x;` is switched off (`#[cfg(feature = "rayon")] mod rayon;`)."""
+    """The lines of a file that its crate's default build leaves out (`cfg`). A file whose
+    `mod x;` is switched off (`#[cfg(feature = "rayon")] mod rayon;`) keeps its lines: another
+    target may compile it (a test's `#[path = "../src/lexical/mod.rs"] mod lexical;`); only
+    imports of it from code switched off are dropped (`_lacked`)."""
 
     def __init__(self, parsed: ParsedFile, project: RustProject) -> None:
         self.build = project.builds.get(crate_of(parsed.path)[0])
         self._spans = switched_off(parsed.conditions, self.build)
         self._off_modules = project.off_modules
-        self._whole = self.off_module(module_path(parsed.path))
 
     def off_module(self, module: str) -> str | None:
         """The switched-off module `module` is or is in, or None."""
@@ -206,8 +207,6 @@ class _SwitchedOff:
 
     def reason(self, line: int) -> str | None:
         """`via` for an edge from `line`: the `cfg` that switches it off, or None."""
-        if self._whole is not None:
-            return f"in `{self._whole}`, a module a default build leaves out"
         for start, end, predicate, _module in self._spans:
             if start <= line <= end:
                 return f"under `cfg({predicate})`, off in a default build"
