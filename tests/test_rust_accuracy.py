@@ -294,3 +294,19 @@ def test_a_string_line_that_starts_with_use_is_no_use_item() -> None:
     kinds = [(source.line_of(start), kind) for start, _end, kind in source.uses]
     assert kinds == [(0, "use"), (5, "use"), (6, "extern crate")]
     assert source.in_use(text.index("g()")) is None
+
+
+def test_a_use_of_a_macro_is_an_import() -> None:
+    serde = "rust-analyzer cargo serde 1.0.0 "
+    doc = (
+        _field(1, b"src/lib.rs")
+        + _occ(serde + "crate/", [0, 4, 9])
+        + _occ(serde + "forward!", [0, 11, 18])
+        + _occ(serde + "forward!", [1, 11, 18])
+    )
+    source = "use serde::forward;\nfn a() { forward!(x); }\n"
+    out = derive(read_index(_field(2, doc)), lambda _: source, "demo")
+    assert [(i["line"], i["name"], i["external"]["crate"]) for i in out["imports"]] == [
+        (1, "forward", "serde")
+    ]
+    assert out["calls"] == []

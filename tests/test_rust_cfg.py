@@ -117,3 +117,21 @@ def test_a_module_declared_under_two_cfgs_is_there_in_either_build() -> None:
         (link.source, link.target) for link in linked.links if link.edge.kind == EdgeKind.IMPORTS
     }
     assert imports == {("src/lib.rs", "src/io.rs")}  # crate::par: no `mod par;` is on
+
+
+def test_an_import_in_switched_off_code_of_an_item_switched_off_is_not_made() -> None:
+    linked = link_snippet(
+        {
+            "Cargo.toml": CARGO,
+            "src/lib.rs": "mod number;\n"
+            '#[cfg(feature = "rayon")]\nuse crate::number::Precise;\n'
+            '#[cfg(feature = "rayon")]\nuse crate::number::Number;\n',
+            "src/number.rs": 'pub struct Number;\n#[cfg(feature = "rayon")]\npub struct Precise;\n',
+        }
+    )
+    imports = {
+        (link.target, link.edge.lines)
+        for link in linked.links
+        if link.edge.kind == EdgeKind.IMPORTS
+    }
+    assert imports == {("src/number.rs", (5,))}

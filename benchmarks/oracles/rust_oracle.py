@@ -20,7 +20,7 @@ puts the ``.crate`` in cargo's registry cache; its sha256 is checked against the
 unpacked into ``benchmarks/cache/oracles/rust/<name>-<version>/``; ``cargo fetch`` there gets
 its dependencies and ``cargo check --lib`` (target folder ``benchmarks/cache/rust-oracle/``)
 shows it builds; ``rust-analyzer scip .`` indexes it, and ``rust_scip`` derives the calls,
-imports and trait-dispatch sites written to ``<name>-<version>.v3.json`` beside that folder. The
+imports and trait-dispatch sites written to ``<name>-<version>.v4.json`` beside that folder. The
 format is in ``benchmarks/oracles/README.md``.
 
 Never import ``graphrag_code`` from here: this oracle must stay independent of it.
@@ -53,11 +53,12 @@ WORK_DIR = CACHE_DIR / "rust-oracle"
 """Throwaway fetch projects, the cargo target folder and the SCIP indexes."""
 
 _DONE_MARKER = ".unpacked-ok"
-OUTPUT_VERSION = 3
+OUTPUT_VERSION = 4
 """Part of the output's file name; raised when `rust_scip` derives differently (2: impls of a
 generic trait, `ParseError<I>`, are its dispatch targets; a required method with doc comments
-is no default body; 3: a line of a string that starts with the word `use` is no `use` item),
-so an older derivation in the shared cache is left as it was."""
+is no default body; 3: a line of a string that starts with the word `use` is no `use` item;
+4: a `use` of a macro is an import like any other), so an older derivation in the shared cache
+is left as it was."""
 _TIMEOUT_S = 1800
 
 

@@ -237,7 +237,7 @@ def _link_imports(
             target = resolver.project.files.get(found) or index.symbol_module.get(found)
         elif path:
             target = resolver.const_file(path, statement.scope)
-        if switched_off and _lacked(target or "", path, statement.scope, resolver, off):
+        if switched_off and _lacked(target or "", found, path, statement.scope, resolver, off):
             # a `use` there names what it names, unless a default build lacks that: a module
             # switched off too, a crate that is no dependency without a feature
             continue
@@ -261,12 +261,21 @@ def _link_imports(
 
 
 def _lacked(
-    target: str, path: Path, holder: str, resolver: RustResolver, off: _SwitchedOff
-) -> bool:
+    target: str, found: str | None, path: Path, holder: str, resolver: RustResolver,
+    off: _SwitchedOff,
+) -> bool:  # fmt: skip
     """Whether a default build lacks what an import names: a file of ours in a module it
-    leaves out, or another crate that is none of its dependencies."""
+    leaves out, an item of ours each definition of which it leaves out, or another crate that
+    is none of its dependencies."""
     if target:
-        return target.endswith(".rs") and off.off_module(module_path(target)) is not None
+        if target.endswith(".rs") and off.off_module(module_path(target)) is not None:
+            return True
+        info = resolver.lookups.module(target) if found is not None else None
+        if info is None or found in resolver.project.files:
+            return False
+        lines = [s.start_line for s in info.parsed.symbols if s.qualified_name == found]
+        item = _SwitchedOff(info.parsed, resolver.project)
+        return bool(lines) and all(item.reason(line) is not None for line in lines)
     crate = resolver.outside_crate(path, holder) if path else None
     return crate is not None and off.build is not None and off.build.lacks(crate)
 
