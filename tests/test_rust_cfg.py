@@ -135,3 +135,17 @@ def test_an_import_in_switched_off_code_of_an_item_switched_off_is_not_made() ->
         if link.edge.kind == EdgeKind.IMPORTS
     }
     assert imports == {("src/number.rs", (5,))}
+
+
+def test_a_match_arm_under_a_cfg_is_switched_off_whole() -> None:
+    linked = link_snippet(
+        {
+            "Cargo.toml": CARGO,
+            "src/lib.rs": "fn g() {}\nfn f(x: u8) {\n    match x {\n"
+            '        #[cfg(feature = "rayon")]\n        1 => {\n            g();\n        }\n'
+            "        _ => {}\n    }\n}\n",
+        }
+    )
+    assert {pair: tier for pair, (tier, _via) in linked.calls().items()} == {
+        ("crate::f", "crate::g"): "name"
+    }

@@ -324,3 +324,17 @@ def test_a_local_typed_by_its_own_associated_path_ends_the_search() -> None:
         {"src/lib.rs": "fn f() {\n    let x = x::Y();\n    x.m();\n}\n"},
         exactly=True,
     )
+
+
+def test_associated_functions_of_impls_on_built_in_types_are_called_by_path() -> None:
+    assert_calls(
+        {
+            "src/lib.rs": "pub trait Errors {\n    fn scale() -> u32;\n    fn half() -> u32;\n}\n"
+            "impl Errors for u64 {\n    fn scale() -> u32 { 8 }\n"
+            "    fn half() -> u32 { u64::scale() / 2 + Self::scale() }\n}\n"
+            "fn f() -> u32 {\n    u64::half()\n}\n",
+        },
+        ("crate::u64::Errors::half", "crate::u64::Errors::scale", "exact"),
+        ("crate::f", "crate::u64::Errors::half", "exact"),
+        exactly=True,
+    )

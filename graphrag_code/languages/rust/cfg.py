@@ -87,7 +87,10 @@ def _declared_module(item: ts.Node) -> str:
 
 
 def _attributed(attribute: ts.Node) -> ts.Node | None:
-    """The item (statement, field, arm) an outer attribute stands above."""
+    """The item (statement, field, arm) an outer attribute stands above; a match arm holds
+    its attributes (`#[cfg(feature = "x")] Kind::X => …`)."""
+    if attribute.parent is not None and attribute.parent.type == "match_arm":
+        return attribute.parent
     node = attribute.next_sibling
     while node is not None and node.type in _SKIPPED:
         node = node.next_sibling

@@ -657,7 +657,21 @@ class RustResolver:
                 symbol: Symbol | None = self.lookups.symbol(owner)
                 if symbol is not None and symbol.kind == SymbolKind.CLASS:
                     return self.method(owner, path[-1])
+            builtin = self._builtin_owner(path[:-1], scope, self_type)
+            if builtin is not None:  # `u64::error_scale()`, `Self::f()` in `impl T for f64`
+                return self.method(builtin, path[-1])
         return None
+
+    def _builtin_owner(self, written: Path, scope: str, self_type: Path | None) -> str | None:
+        """The crate's name for a built-in type a path names (`u64`, `Self` in an impl on
+        `f64`: `crate::f64`, where `parser` files those impls), or None."""
+        own = self.scope_of(scope)
+        path = own.absolute(written, self_type)
+        if len(written) == 1 and written[0] not in own.items and _BUILTIN.fullmatch(written[0]):
+            path = (*own.root, written[0])
+        if path[:-1] != own.root or not _BUILTIN.fullmatch(path[-1]):
+            return None
+        return joined(path)
 
 
 def _unglobal(path: Path) -> Path:
