@@ -338,3 +338,18 @@ def test_associated_functions_of_impls_on_built_in_types_are_called_by_path() ->
         ("crate::f", "crate::u64::Errors::half", "exact"),
         exactly=True,
     )
+
+
+def test_a_trait_qualified_call_on_a_value_of_no_known_type_may_run_each_impl() -> None:
+    assert_calls(
+        {
+            "src/lib.rs": "pub trait Float {\n    fn sign(self, o: Self) -> Self;\n"
+            "    fn deg(self) -> Self { self }\n}\n"
+            "pub struct A;\nimpl Float for A {\n    fn sign(self, o: Self) -> Self { o }\n}\n"
+            "fn f(p: A) {\n    let q = p;\n    Float::sign(q, q);\n    Float::deg(1.0);\n"
+            "    Float::sign(p, p);\n}\n",
+        },
+        ("crate::f", "crate::A::Float::sign", "inferred"),  # `p: A`
+        ("crate::f", "crate::Float::deg", "dispatch"),  # its default body may run
+        exactly=True,
+    )

@@ -36,7 +36,7 @@ from .cfg import crate_builds, switched_off
 from .dispatch import dispatch_targets, trait_impls
 from .modules import crate_of, module_path
 from .paths import Path, joined, split_path
-from .resolver import RustProject, RustResolver
+from .resolver import UNSURE, RustProject, RustResolver
 
 __all__ = ["RustLinker"]
 
@@ -92,13 +92,18 @@ class RustLinker:
                              lines=(site.line,), via=cfg)
                     )  # fmt: skip
                 continue
-            collector.add(
-                Edge(EdgeKind.CALLS, source, _target_id(target, ids, context.project),
-                     resolution=Resolution.NAME if cfg else _TIERS[tier], lines=(site.line,),
-                     via=cfg)
-            )  # fmt: skip
+            if tier != UNSURE:
+                collector.add(
+                    Edge(EdgeKind.CALLS, source, _target_id(target, ids, context.project),
+                         resolution=Resolution.NAME if cfg else _TIERS[tier], lines=(site.line,),
+                         via=cfg)
+                )  # fmt: skip
             via = f"dispatch via `{'::'.join(target.split('::')[-2:])}`"
-            for override in dispatch_targets(resolver, target, context.project.impls):
+            overrides = dispatch_targets(resolver, target, context.project.impls)
+            method = resolver.lookups.symbol(target) if tier == UNSURE else None
+            if method is not None and method.declared_as != "required":
+                overrides.insert(0, target)  # the trait's default body, where no impl has one
+            for override in overrides:
                 collector.add(
                     Edge(EdgeKind.CALLS, source, _target_id(override, ids, context.project),
                          resolution=Resolution.DISPATCH, lines=(site.line,), via=via)

@@ -43,9 +43,10 @@ from .parser import SITE
 from .paths import Path, Scope, crate_root, joined, split_path
 from .syntax import GLOBAL, TRY
 
-__all__ = ["RustProject", "RustResolver", "crate_names"]
+__all__ = ["UNSURE", "RustProject", "RustResolver", "crate_names"]
 
 _DEPTH = 4
+UNSURE = "dispatch"  # `call_and_tier`: a trait's method whose impl is not known (no certain edge)
 _NAME = re.compile(r'^\s*name\s*=\s*"([^"]+)"', re.MULTILINE)
 _STD = frozenset({"std", "core", "alloc"})
 # the standard prelude's names a path call may begin with (`Vec::new()`, `drop(x)`)
@@ -623,6 +624,10 @@ class RustResolver:
                 own = self._trait_method(owner, callee.dotted) if owner else None
                 if own is not None:
                     return own, "inferred"
+            if found is not None and len(callee.dotted) >= 2 and self._of_trait(found):
+                # `Float::copysign(p, p)`, `Zero::zero()` with no type known: the body that
+                # runs is some impl's (`dispatch`), not certainly the trait's
+                return found, UNSURE
             return found, "exact"
         if isinstance(callee, Attribute) and callee.name != TRY:
             value = callee.value
