@@ -10,6 +10,7 @@ from benchmarks.accuracy.rust_match import (
     GraphCall,
     OracleIndex,
     UseLines,
+    crate_family,
     dispatch_sites,
     external_of,
     in_crate,
@@ -122,6 +123,7 @@ def test_pairs_are_judged_by_line_caller_and_target() -> None:
 
 def test_external_calls_match_by_crate_family_and_name() -> None:
     assert external_of("std::vec::Vec::len") == ("std", "len")
+    assert crate_family("allocator-api2") == crate_family("allocator_api2") == "allocator_api2"
     index = _index()
     verdicts = judge_all(
         index,

@@ -151,6 +151,15 @@ RUST_TUNING: tuple[PinnedCrate, ...] = (
         "for every primitive by macros, blanket impls, a build script's cfg; added to the "
         "tuning set at stop 64, after the held-out crates' measurement; 19 files / 7.8k lines",
     ),
+    PinnedCrate(
+        "hashbrown",
+        "0.15.5",
+        "9229cfe53dfd69f0609a49f65461bd93001ea1ef889cd5529dd176593f5338a1",
+        style="SwissTable hash map: an unsafe raw table under map / set / table types, SIMD "
+        "groups chosen by cfg, many feature-gated modules (rayon, serde, raw-entry), "
+        "re-exports; added to the tuning set at stop 64, after the held-out crates' "
+        "measurement; 27 files / 22.2k lines",
+    ),
 )
 
 #: Measured only; no Rust linking rule is tuned on these and their code is not read to tune.

@@ -65,6 +65,8 @@ PRELUDE: dict[str, Path] = {
         "drop": "core::mem::drop",
     }.items()
 }  # fmt: skip
+# the prelude's traits: `Trait::m(…)` through one runs some impl, which may be ours
+_PRELUDE_TRAITS = frozenset(PRELUDE) - {"Vec", "String", "Box", "Option", "Result", "drop"}
 # what a `use` path may begin with from the prelude (`use Option::{self as State, Some}`,
 # `use Result::{Err as Break}`): the prelude's types and the variants it brings in
 _PRELUDE_ROOTS: dict[str, Path] = {
@@ -327,6 +329,8 @@ class RustResolver:
         parts = callee.dotted
         if parts[-1][:1].isupper():
             return None  # `Either::Left(x)`, `Some(x)`, `Wrapping(n)`: a constructor, no call
+        if len(parts) == 2 and parts[0] in _PRELUDE_TRAITS:
+            return None  # `Default::default()`: some impl's body, maybe ours (`UNSURE`)
         path: Path | None = None
         name = holder
         while path is None and (symbol := self._own.get(name)) is not None and symbol.kind in (
