@@ -643,6 +643,10 @@ class ParsedFile:
     passes: tuple[CallArguments, ...] = ()  # Python: calls passing non-literal arguments
     implicit_calls: tuple[ImplicitCall, ...] = ()  # Python: special methods run by syntax
     signatures: tuple[Signature, ...] = ()  # Python: annotated functions, callable types
+    # Rust: (first line, last line, predicate, the module a `mod x;` item declares or "") of
+    # each item under `#[cfg(predicate)]`, weighed against the crate's default build by the
+    # linker (`languages.rust.cfg`)
+    conditions: tuple[tuple[int, int, str, str], ...] = ()
     # the last names of what the file uses as values, worked out from `flows` and `passes`
     # once when the parse is kept in the incremental state (`ingest.state.compact`): the
     # lookup tables read them instead of walking every file's flows again (Django: 0.38 s of

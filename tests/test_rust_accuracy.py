@@ -10,6 +10,7 @@ from benchmarks.accuracy.rust_match import (
     GraphCall,
     OracleIndex,
     UseLines,
+    crate_family,
     dispatch_sites,
     external_of,
     in_crate,
@@ -20,7 +21,7 @@ from benchmarks.accuracy.rust_match import (
     recall,
     score_sets,
 )
-from benchmarks.oracles.rust_scip import derive, parse_symbol, read_index
+from benchmarks.oracles.rust_scip import Source, derive, parse_symbol, read_index
 
 CRATE = "rust-analyzer cargo demo 0.1.0 "
 CORE = "rust-analyzer cargo core https://github.com/rust-lang/rust/library/core "
@@ -122,6 +123,7 @@ def test_pairs_are_judged_by_line_caller_and_target() -> None:
 
 def test_external_calls_match_by_crate_family_and_name() -> None:
     assert external_of("std::vec::Vec::len") == ("std", "len")
+    assert crate_family("allocator-api2") == crate_family("allocator_api2") == "allocator_api2"
     index = _index()
     verdicts = judge_all(
         index,
@@ -283,3 +285,30 @@ def test_an_impl_of_a_generic_trait_names_the_trait_without_its_arguments() -> N
     parsed = parse_symbol(CRATE + "error/impl#[`Error<I>`][`ParseError<I>`]from_error_kind().")
     assert parsed is not None
     assert parsed.impl_trait == "ParseError"
+
+
+def test_a_string_line_that_starts_with_use_is_no_use_item() -> None:
+    text = (
+        'use crate::a::{b,\n    c};\n#[deprecated(note = "x --\n    use `swap` instead.")]\n'
+        "fn f() { g(); }\npub(crate) use ::core::fmt;\nextern crate alloc;\n"
+    )
+    source = Source(text)
+    kinds = [(source.line_of(start), kind) for start, _end, kind in source.uses]
+    assert kinds == [(0, "use"), (5, "use"), (6, "extern crate")]
+    assert source.in_use(text.index("g()")) is None
+
+
+def test_a_use_of_a_macro_is_an_import() -> None:
+    serde = "rust-analyzer cargo serde 1.0.0 "
+    doc = (
+        _field(1, b"src/lib.rs")
+        + _occ(serde + "crate/", [0, 4, 9])
+        + _occ(serde + "forward!", [0, 11, 18])
+        + _occ(serde + "forward!", [1, 11, 18])
+    )
+    source = "use serde::forward;\nfn a() { forward!(x); }\n"
+    out = derive(read_index(_field(2, doc)), lambda _: source, "demo")
+    assert [(i["line"], i["name"], i["external"]["crate"]) for i in out["imports"]] == [
+        (1, "forward", "serde")
+    ]
+    assert out["calls"] == []

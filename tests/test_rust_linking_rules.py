@@ -222,3 +222,134 @@ def test_a_glob_of_the_files_own_enum_is_an_import_of_the_file() -> None:
         (e.source, e.target, e.edge.lines) for e in linked.links if e.edge.kind == EdgeKind.IMPORTS
     }
     assert imports == {("src/a.rs", "src/a.rs", (1,))}
+
+
+def test_a_call_belongs_to_the_definition_of_a_repeated_name_whose_lines_hold_it() -> None:
+    linked = link_snippet(
+        {
+            "src/lib.rs": "pub struct Map;\nimpl Map {\n    fn iter(&self) {}\n"
+            "    fn iter_mut(&mut self) {}\n}\n"
+            "impl<'a> IntoIterator for &'a Map {\n    fn into_iter(self) { self.iter() }\n}\n"
+            "impl<'a> IntoIterator for &'a mut Map {\n"
+            "    fn into_iter(self) { self.iter_mut() }\n}\n",
+        }
+    )
+    calls = {
+        (link.edge.source.split(":", 1)[1], link.target)
+        for link in linked.links
+        if link.edge.kind == EdgeKind.CALLS
+    }
+    assert calls == {
+        ("crate::Map::IntoIterator::into_iter", "crate::Map::iter"),
+        ("crate::Map::IntoIterator::into_iter#2", "crate::Map::iter_mut"),
+    }
+
+
+def test_a_let_of_an_unread_type_shadows_the_earlier_binding_of_its_name() -> None:
+    assert_calls(
+        {
+            "src/lib.rs": "pub struct A;\nimpl A {\n    fn key(&self) {}\n}\n"
+            "pub struct B;\nimpl B {\n    fn key(&self) {}\n}\n"
+            "fn f(flag: bool) {\n    {\n        let e = A {};\n        e.key();\n    }\n"
+            "    {\n        let e = if flag { B {} } else { B {} };\n        e.key();\n    }\n}\n",
+        },
+        ("crate::f", "crate::A::key", "inferred"),
+        exactly=True,
+    )
+
+
+def test_global_paths_and_prelude_roots_name_other_crates() -> None:
+    linked = link_snippet(
+        {
+            "src/lib.rs": "mod core;\nuse ::core::cmp::Ordering;\nuse ::core::mem;\n"
+            "use Option::{self as State, Some as Ready};\nuse Result::{Err as Break};\n"
+            "fn f() {\n    mem::swap(a, b);\n    ::std::mem::take(c);\n}\n",
+            "src/core.rs": "pub mod cmp {}\n",
+        }
+    )
+    imports = {
+        (link.target, link.edge.lines)
+        for link in linked.links
+        if link.edge.kind == EdgeKind.IMPORTS
+    }
+    assert imports == {("core", (2, 3, 4, 5))}
+    assert set(linked.calls()) == {("crate::f", "core::mem::swap"), ("crate::f", "std::mem::take")}
+
+
+def test_a_use_of_enum_variants_through_a_re_export_imports_the_enums_file() -> None:
+    linked = link_snippet(
+        {
+            "src/lib.rs": "mod minmax;\npub use crate::minmax::MinMax;\n"
+            "fn f() {\n    use crate::MinMax::{One, Two};\n}\n",
+            "src/minmax.rs": "pub enum MinMax {\n    One,\n    Two,\n}\n",
+        }
+    )
+    imports = {
+        (link.target, link.edge.lines)
+        for link in linked.links
+        if link.edge.kind == EdgeKind.IMPORTS
+    }
+    assert imports == {("src/minmax.rs", (2, 4))}
+
+
+def test_a_constructor_or_prelude_trait_of_another_crate_is_no_certain_call() -> None:
+    linked = link_snippet(
+        {
+            "src/lib.rs": "use either::Either;\nuse Option::Some as Ready;\n"
+            "fn f(x: u8) {\n    Either::Left(x);\n    Ready(x);\n    std::num::Wrapping(x);\n"
+            "    std::mem::drop(x);\n    Default::default();\n}\n",
+        }
+    )  # `Default::default()`: some impl runs, maybe one of ours
+    assert linked.calls() == {("crate::f", "std::mem::drop"): ("exact", None)}
+
+
+def test_a_nested_fn_calls_its_siblings_and_itself() -> None:
+    assert_calls(
+        {
+            "src/lib.rs": "fn outer() {\n    fn inner0() {}\n"
+            "    fn inner(n: u8) {\n        inner0();\n        inner(n);\n    }\n"
+            "    inner(1);\n}\nfn inner0() {}\n"
+            "pub struct T;\nimpl T {\n    fn new() {}\n"
+            "    fn m(&self) {\n        new();\n    }\n}\n",
+        },  # a bare `new()` in a method is no `Self::new`
+        ("crate::outer::inner", "crate::outer::inner0", "exact"),
+        ("crate::outer::inner", "crate::outer::inner", "exact"),
+        ("crate::outer", "crate::outer::inner", "exact"),
+        exactly=True,
+    )
+
+
+def test_a_local_typed_by_its_own_associated_path_ends_the_search() -> None:
+    assert_calls(
+        {"src/lib.rs": "fn f() {\n    let x = x::Y();\n    x.m();\n}\n"},
+        exactly=True,
+    )
+
+
+def test_associated_functions_of_impls_on_built_in_types_are_called_by_path() -> None:
+    assert_calls(
+        {
+            "src/lib.rs": "pub trait Errors {\n    fn scale() -> u32;\n    fn half() -> u32;\n}\n"
+            "impl Errors for u64 {\n    fn scale() -> u32 { 8 }\n"
+            "    fn half() -> u32 { u64::scale() / 2 + Self::scale() }\n}\n"
+            "fn f() -> u32 {\n    u64::half()\n}\n",
+        },
+        ("crate::u64::Errors::half", "crate::u64::Errors::scale", "exact"),
+        ("crate::f", "crate::u64::Errors::half", "exact"),
+        exactly=True,
+    )
+
+
+def test_a_trait_qualified_call_on_a_value_of_no_known_type_may_run_each_impl() -> None:
+    assert_calls(
+        {
+            "src/lib.rs": "pub trait Float {\n    fn sign(self, o: Self) -> Self;\n"
+            "    fn deg(self) -> Self { self }\n}\n"
+            "pub struct A;\nimpl Float for A {\n    fn sign(self, o: Self) -> Self { o }\n}\n"
+            "fn f(p: A) {\n    let q = p;\n    Float::sign(q, q);\n    Float::deg(1.0);\n"
+            "    Float::sign(p, p);\n}\n",
+        },
+        ("crate::f", "crate::A::Float::sign", "inferred"),  # `p: A`
+        ("crate::f", "crate::Float::deg", "dispatch"),  # its default body may run
+        exactly=True,
+    )

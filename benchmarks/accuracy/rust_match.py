@@ -45,8 +45,9 @@ CONCRETE = frozenset({"fn", "impl"})
 
 
 def crate_family(crate: str) -> str:
-    """`std`, `core` and `alloc` as one."""
-    return "std" if crate in STD_CRATES else crate
+    """`std`, `core` and `alloc` as one; a package's `-` as the `_` code names it with
+    (rust-analyzer's `allocator-api2` is `use allocator_api2::…`)."""
+    return "std" if crate in STD_CRATES else crate.replace("-", "_")
 
 
 def _round(value: float | None) -> float | None:

@@ -210,7 +210,14 @@ def external_name(symbol: Symbol) -> str:
 # source text helpers
 # ------------------------------------------------------------------------------------------
 
-_USE = re.compile(r"(?m)^[ \t]*(?:pub(?:\s*\([^)]*\))?[ \t]+)?(use|extern[ \t]+crate)\b[^;]*;")
+_USE = re.compile(
+    r"(?m)^[ \t]*(?:pub(?:\s*\([^)]*\))?[ \t]+)?"
+    r"(use(?=\s+(?:::|[A-Za-z_{]))|extern[ \t]+crate)\b[^;]*;"
+)
+"""A `use` item or `extern crate`: `use` is followed by a path (`::`, a name or `{`), so a
+line of a string or attribute that starts with the word (`#[deprecated(note = "...\n use
+`swap_remove` instead")]`) is none: taken for one, it made the calls up to the next `;`
+imports (output version 3)."""
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|r#[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -422,17 +429,17 @@ def derive(documents: list[Document], texts: Callable[[str], str | None], crate:
             # a local, field or static called: no static callee
             if is_value and source.after(end).startswith("(") and source.in_use(start) is None:
                 values.append({"file": doc.path, "line": occ.line + 1, "name": word})
-            if parsed is None or parsed.is_macro:
+            if parsed is None:
                 continue
             use = source.in_use(start)
-            if use is not None:
+            if use is not None:  # a macro's name too (`use serde::forward_to_deserialize_any`)
                 record = _import(
                     source, doc.path, occ, use, word, decls.get(occ.symbol), roots.get(use[0])
                 )
                 if record is not None:
                     imports.append(record)
                 continue
-            if not parsed.is_function or not source.after(end).startswith("("):
+            if parsed.is_macro or not parsed.is_function or not source.after(end).startswith("("):
                 continue
             caller = callers.caller(doc.path, occ.line + 1)
             callee, external = _target(

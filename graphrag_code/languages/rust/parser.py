@@ -54,6 +54,7 @@ from ...model import (
 )
 from ...parsing.records import clipped_signature, line_count
 from ...parsing.treesitter import first_line, last_line, node_text, remembered_texts, syntax_issues
+from .cfg import cfg_spans
 from .modules import crate_of
 from .paths import Path, Scope, crate_root, joined
 from .syntax import (
@@ -105,13 +106,14 @@ class RustParser:
             reader = _FileReader(module, crate_root(path))
             reader.module_items(tree.root_node, (crate, *parts), module)
             issues = tuple(syntax_issues(tree.root_node))
+            conditions = cfg_spans(tree.root_node, source)
         return ParsedFile(
             path=path, module=module, is_package=False, language="rust", sha256=sha256,
             loc=line_count(text), code=text, docstring=_inner_doc(tree.root_node),
             symbols=tuple(reader.symbols), imports=tuple(reader.imports),
             calls=tuple(reader.calls), bindings=tuple(reader.bindings),
             type_uses=tuple(reader.type_uses), module_names=frozenset(reader.top_level),
-            issues=issues,
+            issues=issues, conditions=conditions,
         )  # fmt: skip
 
 
@@ -544,18 +546,25 @@ class _FileReader:
             value = value.named_children[-1]
         if value is None:
             return
+        made = (
+            path_of(value.child_by_field_name("name"))
+            if value.type == "struct_expression"
+            else None
+        )
         if value.type == "call_expression":
             self.bindings.append(
                 Binding(scope_name, target, (SITE, str(value.start_byte)), "call", line)
             )
-        elif value.type == "struct_expression":
-            made = path_of(value.child_by_field_name("name"))
-            if made is not None:
-                self.bindings.append(
-                    Binding(scope_name, target, _own(made, scope, self_type), "annotation", line)
-                )
+        elif made is not None:
+            self.bindings.append(
+                Binding(scope_name, target, _own(made, scope, self_type), "annotation", line)
+            )
         elif value.type in ("identifier", "self"):
             self.bindings.append(Binding(scope_name, target, (node_text(value),), "alias", line))
+        else:
+            # `let e = match …` / `if …`: a type not read here, but the earlier `e` (another
+            # block's, a parameter) is shadowed from this line on
+            self.bindings.append(Binding(scope_name, target, (), "opaque", line))
 
     def _unwrapping(self, pattern: ts.Node | None, value: ts.Node | None, scope: str) -> None:
         """`Some(x)` / `Ok(x)` matched against a call or a name (`if let Some(x) = it.f()`,

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from .modules import crate_of
 
-__all__ = ["Scope", "crate_root", "joined"]
+__all__ = ["Scope", "crate_root", "joined", "split_path"]
 
 Path = tuple[str, ...]
 
@@ -27,6 +27,14 @@ def crate_root(path: str) -> Path:
 
 def joined(path: Path) -> str:
     return "::".join(path)
+
+
+def split_path(text: str) -> Path:
+    """`joined` undone; a global path keeps its `::` on its head (`::core::fmt`)."""
+    if text.startswith("::"):
+        head, *rest = text[2:].split("::")
+        return (f"::{head}", *rest)
+    return tuple(text.split("::"))
 
 
 @dataclass
@@ -47,6 +55,8 @@ class Scope:
         if not parts:
             return parts
         head = parts[0]
+        if head.startswith("::"):
+            return parts  # global (`::core::fmt`): another crate's, whatever the module binds
         if head == "crate":
             return (*self.root, *parts[1:])
         if head == "self":

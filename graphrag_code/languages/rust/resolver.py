@@ -36,15 +36,17 @@ from ...model import (
     Symbol,
     SymbolKind,
 )
+from .cfg import DefaultBuild
 from .conventions import BUILTIN_METHODS
 from .modules import ROOT_CRATE, module_path
 from .parser import SITE
-from .paths import Path, Scope, crate_root, joined
-from .syntax import TRY
+from .paths import Path, Scope, crate_root, joined, split_path
+from .syntax import GLOBAL, TRY
 
-__all__ = ["RustProject", "RustResolver", "crate_names"]
+__all__ = ["UNSURE", "RustProject", "RustResolver", "crate_names"]
 
 _DEPTH = 4
+UNSURE = "dispatch"  # `call_and_tier`: a trait's method whose impl is not known (no certain edge)
 _NAME = re.compile(r'^\s*name\s*=\s*"([^"]+)"', re.MULTILINE)
 _STD = frozenset({"std", "core", "alloc"})
 # the standard prelude's names a path call may begin with (`Vec::new()`, `drop(x)`)
@@ -62,6 +64,15 @@ PRELUDE: dict[str, Path] = {
         "PartialOrd": "core::cmp::PartialOrd", "Ord": "core::cmp::Ord",
         "drop": "core::mem::drop",
     }.items()
+}  # fmt: skip
+# the prelude's traits: `Trait::m(…)` through one runs some impl, which may be ours
+_PRELUDE_TRAITS = frozenset(PRELUDE) - {"Vec", "String", "Box", "Option", "Result", "drop"}
+# what a `use` path may begin with from the prelude (`use Option::{self as State, Some}`,
+# `use Result::{Err as Break}`): the prelude's types and the variants it brings in
+_PRELUDE_ROOTS: dict[str, Path] = {
+    **PRELUDE,
+    "Some": ("core", "option", "Option", "Some"), "None": ("core", "option", "Option", "None"),
+    "Ok": ("core", "result", "Result", "Ok"), "Err": ("core", "result", "Result", "Err"),
 }  # fmt: skip
 _BUILTIN = re.compile(r"&*(\[.*\]|[iu](8|16|32|64|128|size)|f32|f64|bool|char|str)")
 _SECTION = re.compile(r"^\s*\[([^\]]+)\]", re.MULTILINE)
@@ -97,6 +108,9 @@ class RustProject:
     impls: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     children: dict[str, set[str]] = field(default_factory=dict)  # module path -> file modules
     repeated: frozenset[str] = frozenset()  # names declared more than once (two impls' `m`)
+    builds: dict[str, DefaultBuild] = field(default_factory=dict)  # crate -> its `cfg` facts
+    off_modules: frozenset[str] = frozenset()  # modules whose `mod x;` a default build lacks
+    kept: dict[str, tuple[str, int]] = field(default_factory=dict)  # name -> (file, ordinal)
 
     def __post_init__(self) -> None:
         for path in self.files:
@@ -123,12 +137,13 @@ class RustResolver:
         self._sites = {site.at: site for site in parsed.calls}
         self._own = {symbol.qualified_name: symbol for symbol in parsed.symbols}
         self._inline = [s for s in parsed.symbols if s.declared_as == "module"]
+        self._asking: set[tuple[Path, str]] = set()  # associated types being worked out
         self._blocks: dict[str, Scope] = {}  # a function -> the `use` items of its body
         for statement in parsed.imports:
             symbol = self._own.get(statement.scope)
             if symbol is not None and symbol.kind in (SymbolKind.FUNCTION, SymbolKind.METHOD):
                 block = self._blocks.setdefault(statement.scope, Scope((), ()))
-                full: Path = (*statement.module.split("::"), statement.name or "")
+                full: Path = (*split_path(statement.module), statement.name or "")
                 if statement.name == "*":
                     block.globs.append(full[:-1])
                 else:
@@ -188,7 +203,7 @@ class RustResolver:
             if statement.scope != holder:
                 continue
             name = statement.name or ""
-            full: Path = (*statement.module.split("::"), name) if statement.module else (name,)
+            full: Path = (*split_path(statement.module), name) if statement.module else (name,)
             if statement.name == "*":
                 scope.globs.append(full[:-1])
             else:
@@ -286,7 +301,10 @@ class RustResolver:
     def outside_path(self, parts: Path, holder: str) -> Path | None:
         """`outside_crate`'s path in the other crate (`crate::lib::std::mem::swap` through
         `pub use core::mem` in `lib::std`: `core::mem::swap`), or None."""
-        path = self.scope_of(holder).absolute(parts)
+        own = self.scope_of(holder)
+        path = _unglobal(own.absolute(parts))
+        if path == parts and path[:1] and path[0] in _PRELUDE_ROOTS and path[0] not in own.items:
+            path = (*_PRELUDE_ROOTS[path[0]], *path[1:])  # `use Option::{Some as Ready}`
         for _ in range(_DEPTH):
             if not path or path[0] in self.project.crates:
                 return None
@@ -309,6 +327,10 @@ class RustResolver:
         if not isinstance(callee, Name) or not callee.dotted:
             return None
         parts = callee.dotted
+        if parts[-1][:1].isupper():
+            return None  # `Either::Left(x)`, `Some(x)`, `Wrapping(n)`: a constructor, no call
+        if len(parts) == 2 and parts[0] in _PRELUDE_TRAITS:
+            return None  # `Default::default()`: some impl's body, maybe ours (`UNSURE`)
         path: Path | None = None
         name = holder
         while path is None and (symbol := self._own.get(name)) is not None and symbol.kind in (
@@ -323,7 +345,8 @@ class RustResolver:
             path = scope.absolute(parts)
         if path == parts and parts[0] in PRELUDE and parts[0] not in scope.items:
             path = (*PRELUDE[parts[0]], *parts[1:])
-        if len(path) < 2 or (path == parts and path[0] not in _STD):
+        as_written = path == parts and not path[0].startswith(GLOBAL)  # `::std::…` leads out
+        if len(path) < 2 or (as_written and path[0] not in _STD):
             return None  # as written: a local name, `T::f`, nothing known to lead out
         outside = self.outside_path(path, holder)
         return joined(outside) if outside else None
@@ -541,8 +564,14 @@ class RustResolver:
             owner = joined(path) if path else None
         else:
             owner = self._type(written[:-1], holder, nested=True)
-            if owner is None and len(written) == 2:
-                owner = self._local_type(written[0], holder, 1 << 30, 7)
+            if owner is None and len(written) == 2 and (written, holder) not in self._asking:
+                # a local's bounds may name this associated type again (`T::Item` where
+                # `T: Trait<Item = T::Item>`): asked once at a time, no endless loop
+                self._asking.add((written, holder))
+                try:
+                    owner = self._local_type(written[0], holder, 1 << 30, 7)
+                finally:
+                    self._asking.discard((written, holder))
         return self._field_type(owner, written[-1]) if owner else None
 
     def _field_type(self, owner: str, name: str) -> str | None:
@@ -599,6 +628,10 @@ class RustResolver:
                 own = self._trait_method(owner, callee.dotted) if owner else None
                 if own is not None:
                     return own, "inferred"
+            if found is not None and len(callee.dotted) >= 2 and self._of_trait(found):
+                # `Float::copysign(p, p)`, `Zero::zero()` with no type known: the body that
+                # runs is some impl's (`dispatch`), not certainly the trait's
+                return found, UNSURE
             return found, "exact"
         if isinstance(callee, Attribute) and callee.name != TRY:
             value = callee.value
@@ -613,10 +646,16 @@ class RustResolver:
         return None, "exact"
 
     def _path_call(self, path: Path, scope: str) -> str | None:
-        if len(path) == 1:
-            nested = f"{scope}::{path[0]}"
+        holder: str | None = scope
+        while len(path) == 1 and holder is not None:
+            # a fn nested in this body or in a body around it (a sibling `inner0`, itself)
+            nested = f"{holder}::{path[0]}"
             if self._is_function(nested):
                 return nested
+            current = self.lookups.symbol(holder)
+            outer = self.lookups.symbol(current.parent) if current is not None else None
+            is_body = outer is not None and outer.kind in (SymbolKind.FUNCTION, SymbolKind.METHOD)
+            holder = outer.qualified_name if is_body and outer is not None else None
         self_type = self.owner_type(scope)
         found = self.resolve(path, scope, self_type)
         if found is not None:
@@ -627,4 +666,25 @@ class RustResolver:
                 symbol: Symbol | None = self.lookups.symbol(owner)
                 if symbol is not None and symbol.kind == SymbolKind.CLASS:
                     return self.method(owner, path[-1])
+            builtin = self._builtin_owner(path[:-1], scope, self_type)
+            if builtin is not None:  # `u64::error_scale()`, `Self::f()` in `impl T for f64`
+                return self.method(builtin, path[-1])
         return None
+
+    def _builtin_owner(self, written: Path, scope: str, self_type: Path | None) -> str | None:
+        """The crate's name for a built-in type a path names (`u64`, `Self` in an impl on
+        `f64`: `crate::f64`, where `parser` files those impls), or None."""
+        own = self.scope_of(scope)
+        path = own.absolute(written, self_type)
+        if len(written) == 1 and written[0] not in own.items and _BUILTIN.fullmatch(written[0]):
+            path = (*own.root, written[0])
+        if path[:-1] != own.root or not _BUILTIN.fullmatch(path[-1]):
+            return None
+        return joined(path)
+
+
+def _unglobal(path: Path) -> Path:
+    """A global path (`::core::fmt`, `syntax.GLOBAL`) as the other crate's path."""
+    if path[:1] and path[0].startswith(GLOBAL):
+        return (path[0][len(GLOBAL) :], *path[1:])
+    return path

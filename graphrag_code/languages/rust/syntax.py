@@ -18,7 +18,7 @@ from ...model import OPAQUE, Attribute, Awaited, Call, Dotted, Expr, InstanceOf,
 from ...parsing.treesitter import node_text
 
 __all__ = [
-    "TRY", "WRAPPERS", "attributes", "callee", "doc_comment", "expression", "name_node",
+    "GLOBAL", "TRY", "WRAPPERS", "attributes", "callee", "doc_comment", "expression", "name_node",
     "path_of", "type_path",
 ]  # fmt: skip
 
@@ -30,6 +30,7 @@ WRAPPERS = frozenset(
      "Weak", "MutexGuard", "Ref", "RefMut"}
 )  # fmt: skip
 _PASS_THROUGH = frozenset({"parenthesized_expression", "reference_expression"})
+GLOBAL = "::"  # the head of a global path (`::core::fmt`): `("::core", "fmt")`
 
 
 def path_of(node: ts.Node | None) -> Dotted | None:
@@ -46,7 +47,10 @@ def path_of(node: ts.Node | None) -> Dotted | None:
         if name is None:
             return None
         if head is None:
-            return (node_text(name),)
+            # `::core::fmt`: a global path names another crate, never a local `mod core`
+            first = node.children[0] if node.children else None
+            text = node_text(name)
+            return (f"{GLOBAL}{text}",) if first is not None and first.type == "::" else (text,)
         prefix = path_of(head)
         return None if prefix is None else (*prefix, node_text(name))
     if kind == "generic_type":
