@@ -27,8 +27,9 @@ parametrised test is one). Timeouts and survivors are reported, not counted for 
 Tuning: marshmallow, structlog and cleo (issue 50's held-out set, held out here until the
 selection rules were found on their mutants: code that ran outside every test keeps the
 tests that ran it, stop 63; the readers of what such code kept, `impact.kept`, stop 64).
-Held out, measured once after those rules: attrs 24.2.0. (Only for test selection: no
-linking rule came from any of them, `packages.HELD_OUT` is unchanged.)
+Held out, measured once after those rules: pluggy 1.5.0 and flask 3.0.3 (their oracles run
+with `--oracle-only` before, their selections after). (Only for test selection: no linking
+rule came from any of them, `packages.HELD_OUT` is unchanged.)
 
 Needs Neo4j (NEO4J_URI, else the managed local server) and the runtime oracle's venv of the
 package (`benchmarks.oracles.runtime_env`).
