@@ -218,7 +218,13 @@ def test_the_tests_that_ran_a_change_come_first_and_say_why(
     assert [t.runner_id for t in impact.to_run] == [STRICT]
     assert impact.coverage is not None
     assert impact.coverage.static == ()
-    assert "1 test(s) ran the changed code" in impact_markdown(impact)
+    markdown = impact_markdown(impact)
+    assert "1 test(s) ran the changed code" in markdown
+    to_run, extras = markdown.split("### Tests to run", 1)[1].split("Also predicted", 1)
+    assert STRICT in to_run
+    assert LOOSE not in to_run
+    assert "(1 extra)" in extras
+    assert LOOSE in extras
 
 
 def test_code_a_test_ran_is_tested_and_alive(
