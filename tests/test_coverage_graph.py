@@ -70,12 +70,61 @@ def test_strict_mode():
 def test_loose_validate():
     assert check(-1) == -1
 """
+# state made at import and read by tests that never run the code that made it (`impact.kept`)
+REGISTRY = '''"""A registry filled at import, and a memo on an object made at import."""
+
+_NAMES = {}
+
+
+def register(name):
+    _NAMES[name] = name.upper()
+    return name
+
+
+def lookup(name):
+    return _NAMES[name]
+
+
+DEFAULT = register("default")
+
+
+class Memo:
+    def __init__(self):
+        self._memo = {}
+
+    def make(self, key):
+        return key * 2
+
+    def __call__(self, key):
+        if key not in self._memo:
+            self._memo[key] = self.make(key)
+        return self._memo[key]
+
+
+MEMO = Memo()
+'''
+REGISTRY_TESTS = """from calc.registry import MEMO, lookup
+
+
+def test_lookup():
+    assert lookup("default") == "DEFAULT"
+
+
+def test_memo_first():
+    assert MEMO(2) == 4
+
+
+def test_memo_later():
+    assert MEMO(2) == 4
+"""
 FILES = {
     "pyproject.toml": '[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["src"]\n',
     ".gitignore": ".coverage\n",
     "src/calc/__init__.py": "",
     "src/calc/checks.py": CHECKS,
+    "src/calc/registry.py": REGISTRY,
     "tests/test_checks.py": TESTS,
+    "tests/test_registry.py": REGISTRY_TESTS,
 }
 STRICT = "tests/test_checks.py::test_strict_mode"
 LOOSE = "tests/test_checks.py::test_loose_validate"
@@ -85,8 +134,8 @@ def git(root: Path, *args: str) -> str:
     return run_git(root, *args, config={"user.name": "t", "user.email": "t@example.com"}).stdout
 
 
-def edit(root: Path, old: str, new: str) -> None:
-    file = root / "src/calc/checks.py"
+def edit(root: Path, old: str, new: str, path: str = "src/calc/checks.py") -> None:
+    file = root / path
     text = file.read_text()
     assert old in text
     file.write_text(text.replace(old, new))
@@ -125,15 +174,15 @@ def test_import_stores_which_test_ran_which_function(
     covered: tuple[CodeGraph, Path, CoverageImport],
 ) -> None:
     graph, root, done = covered
-    assert done.files_measured == 2  # the package only: the tests were not measured
-    assert done.files_matched == 1  # __init__.py defines nothing to map lines onto
-    assert done.tests == 3
+    assert done.files_measured == 3  # the package only: the tests were not measured
+    assert done.files_matched == 2  # __init__.py defines nothing to map lines onto
+    assert done.tests == 6
     assert not done.unknown_tests
     assert done.commit == git(root, "rev-parse", "HEAD").strip()
     ran = {
         (row["test"], row["code"])
         for row in graph.client.read(
-            "MATCH (t:Code)-[:RAN]->(n:Code {repo: $repo}) "
+            "MATCH (t:Code)-[:RAN]->(n:Code {repo: $repo, path: 'src/calc/checks.py'}) "
             "RETURN t.name AS test, n.qualified_name AS code",
             {"repo": REPO},
         )
@@ -159,15 +208,23 @@ def test_the_tests_that_ran_a_change_come_first_and_say_why(
     finally:
         git(root, "checkout", "--", ".")
     ids = [t.runner_id for t in impact.tests]
-    # statically the loose test, named after `validate`, would come first; it never ran it
+    # statically the loose test, named after `validate`, would come first; it never ran it,
+    # so it is an extra, listed last and not among the tests to run
     assert ids == [STRICT, LOOSE]
     assert [t.reason for t in impact.tests] == [
         "ran it (coverage)",
-        "reaches it (certain, 2 steps)",
+        "extra: reaches it (certain, 2 steps), but did not run it (coverage)",
     ]
+    assert [t.runner_id for t in impact.to_run] == [STRICT]
     assert impact.coverage is not None
     assert impact.coverage.static == ()
-    assert "1 test(s) ran the changed code" in impact_markdown(impact)
+    markdown = impact_markdown(impact)
+    assert "1 test(s) ran the changed code" in markdown
+    to_run, extras = markdown.split("### Tests to run", 1)[1].split("Also predicted", 1)
+    assert STRICT in to_run
+    assert LOOSE not in to_run
+    assert "(1 extra)" in extras
+    assert LOOSE in extras
 
 
 def test_code_a_test_ran_is_tested_and_alive(
@@ -187,15 +244,43 @@ def test_code_a_test_ran_is_tested_and_alive(
     }
 
 
+def test_tests_that_read_what_code_kept_before_them_are_to_run(
+    covered: tuple[CodeGraph, Path, CoverageImport],
+) -> None:
+    graph, root, _ = covered
+    registry = "src/calc/registry.py"
+    edit(root, "    _NAMES[name] = name.upper()", "    _NAMES[name] = name.lower()", registry)
+    try:  # `register` ran at import only: the tests that ran its module's code may read it
+        impact = graph.diff(path=root, repo=REPO)
+    finally:
+        git(root, "checkout", "--", ".")
+    assert {(t.runner_id, t.kept is not None) for t in impact.to_run} == {
+        (f"tests/test_registry.py::{name}", True)
+        for name in ("test_lookup", "test_memo_first", "test_memo_later")
+    }
+    assert impact.coverage is not None
+    assert impact.coverage.static == (("calc.registry.register", "outside"),)
+    edit(root, "        return key * 2", "        return key * 3", registry)
+    try:  # the first test filled the memo on an object made at import; the later reads it
+        impact = graph.diff(path=root, repo=REPO)
+    finally:
+        git(root, "checkout", "--", ".")
+    assert [(t.runner_id, t.reason) for t in impact.to_run] == [
+        ("tests/test_registry.py::test_memo_first", "ran it (coverage)"),
+        ("tests/test_registry.py::test_memo_later", "reads what it kept (coverage: "
+         "ran a method that keeps its result on a shared object)"),
+    ]  # fmt: skip
+
+
 @pytest.mark.usefixtures("cli_env")
 def test_the_command_reimports_in_place(
     covered: tuple[CodeGraph, Path, CoverageImport], capsys: pytest.CaptureFixture[str]
 ) -> None:
     graph, root, _ = covered
     assert cli_main(["coverage", "import", str(root / ".coverage"), "--repo", REPO, "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["edges"] == 5
+    assert json.loads(capsys.readouterr().out)["edges"] == 9
     count = "MATCH (:Code)-[r:RAN]->(n:Code {repo: $repo}) RETURN count(r) AS n"
-    assert graph.client.read(count, {"repo": REPO})[0]["n"] == 5  # replaced, not added
+    assert graph.client.read(count, {"repo": REPO})[0]["n"] == 9  # replaced, not added
     assert cli_main(["coverage", "import", str(root / "nothing"), "--repo", REPO]) != 0
 
 

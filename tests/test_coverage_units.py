@@ -160,6 +160,14 @@ class _RanReader:
             for i in ids
         }
 
+    def kept_state_readers(
+        self, ids: Sequence[str], *, certain: Sequence[str]
+    ) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
+        return {}
+
+    def shared_members(self, ids: Sequence[str]) -> list[tuple[str, str, str, str]]:
+        return []
+
 
 def test_code_that_also_ran_outside_every_test_keeps_the_tests_that_ran_it() -> None:
     # marshmallow's module `__getattr__` runs at collection too, and no call edge reaches it:

@@ -201,7 +201,11 @@ def _diff_tables(impact: DiffImpact, console: Console) -> None:
         console.print(table)
         if impact.truncated:
             console.print("[yellow]truncated: the blast radius hit its size cap[/]")
-    _tests_table(impact.tests, console, title="tests to run")
+    extras = len(impact.tests) - len(impact.to_run)
+    title = (
+        f"tests to run ({len(impact.to_run)}, then {extras} extra)" if extras else "tests to run"
+    )
+    _tests_table(impact.tests, console, title=title)
     console.print(coverage_line(impact.coverage, sum(t.ran for t in impact.tests)), markup=False)
     if impact.tests_truncated:
         console.print(f"[yellow]{TESTS_CUT}[/]", highlight=False)

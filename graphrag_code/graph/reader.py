@@ -530,6 +530,32 @@ class GraphReader:
             for r in rows
         ]
 
+    def kept_state_readers(
+        self, ids: Sequence[str], *, certain: Sequence[str]
+    ) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
+        """Node -> (the modules that may read what it kept when it ran outside every test,
+        the tests that ran their code): its own module, and those calling it (or its class)
+        at module level or in a class body through edges of `certain` tiers."""
+        rows = self.client.read(
+            load_query("coverage/kept_state_readers"), {"ids": list(ids), "certain": list(certain)}
+        )
+        modules: dict[str, set[str]] = defaultdict(set)
+        tests: dict[str, set[str]] = defaultdict(set)
+        for row in rows:
+            for node in row["ids"]:
+                modules[node].add(row["module"])
+                tests[node].update(row["tests"])
+        return {
+            node: (tuple(sorted(modules[node])), tuple(sorted(tests[node]))) for node in modules
+        }
+
+    def shared_members(self, ids: Sequence[str]) -> list[tuple[str, str, str, str]]:
+        """(method, its name, another method of its class, that one's code) for each method
+        of `ids` whose class has a member that ran outside every test (an instance made at
+        import, which every later test shares)."""
+        rows = self.client.read(load_query("coverage/shared_members"), {"ids": list(ids)})
+        return [(r["id"], r["name"] or "", r["member"], r["code"]) for r in rows]
+
     def coverage_state(self, repo: str) -> CoverageState | None:
         """The last coverage import of `repo`, or None when it has none."""
         rows = self.client.read(load_query("coverage/read_state"), {"repo": repo})

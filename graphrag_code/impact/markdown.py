@@ -70,10 +70,19 @@ def impact_markdown(impact: DiffImpact, *, rows: int = 30) -> str:
         out += ["Nothing in the graph depends on the changed code."]
     out += ["", "### Tests to run", ""]
     out += [coverage_line(impact.coverage, sum(t.ran for t in impact.tests)), ""]
-    if impact.tests:
-        out += ["```", *(t.runner_id for t in impact.tests[:rows]), "```"]
-        out += _more(len(impact.tests), rows)
-    else:
+    to_run = impact.to_run
+    extras = [t for t in impact.tests if t.extra]
+    if to_run:
+        out += ["```", *(t.runner_id for t in to_run[:rows]), "```"]
+        out += _more(len(to_run), rows)
+    elif extras:
+        out += ["No test ran the changed code under the coverage."]
+    if extras:
+        out += ["", f"Also predicted from the call graph, but the coverage says they do not run "
+                f"the changed code ({len(extras)} extra):", ""]  # fmt: skip
+        out += ["```", *(t.runner_id for t in extras[:rows]), "```"]
+        out += _more(len(extras), rows)
+    if not impact.tests:
         out += ["No test reaches the changed code."]
     if impact.tests_truncated:
         out += ["", f"_{TESTS_CUT[0].upper()}{TESTS_CUT[1:]}._"]
@@ -105,7 +114,10 @@ def coverage_line(
             "; predicted from the call graph, the coverage being stale, missing or shared: "
             f"{names}{more}"
         )
-    return text + "; then the tests the call graph predicts."
+    return text + (
+        "; then the tests the call graph predicts for code the coverage does not speak for "
+        "(for the rest, as extras)."
+    )
 
 
 def _more(total: int, shown: int) -> list[str]:

@@ -89,6 +89,12 @@ class TestToRun:
 
     # why it is listed: "changed", "ran it (coverage)", "reaches it (certain, 2 steps)"
     reason: str = ""
+    # it read what the changed code kept when it ran before this test (at import, or a memo
+    # an earlier test filled): why, in words (`impact.kept`)
+    kept: str | None = None
+    # a static prediction for code whose imported coverage is fresh and says this test did
+    # not run it: listed last, and not among the tests to run (`DiffImpact.to_run`)
+    extra: bool = False
 
 
 @dataclass(frozen=True)
@@ -159,6 +165,16 @@ class DiffImpact:
     tests_truncated: bool = False
     warnings: list[str] = field(default_factory=list)
     coverage: CoverageUse | None = None  # None: no coverage imported
+
+    @property
+    def to_run(self) -> list[TestToRun]:
+        """The tests to run: `tests` without the extras (what the coverage contradicts)."""
+        return [test for test in self.tests if not test.extra]
+
+    @property
+    def extras(self) -> bool:
+        """Whether `tests` lists extras after the tests to run."""
+        return any(test.extra for test in self.tests)
 
     def callers_of(self, change: ChangedSymbol) -> list[Affected]:
         """The affected code one certain edge away from `change`."""

@@ -14,7 +14,8 @@ from ..graph import GraphReader
 from ..graph.records import TestEdge
 from ..languages import language_named, routes
 from ..model import CERTAIN_TIERS, Resolution
-from .coverage import freshness
+from .coverage import Freshness, freshness
+from .kept import KEPT, kept_state_tests
 from .records import ChangedSymbol, CoverageUse, TestToRun, UntestedSymbol
 
 __all__ = [
@@ -22,6 +23,7 @@ __all__ = [
     "TESTS_CUT",
     "affinity",
     "change_tests",
+    "coverage_tests",
     "coverage_use",
     "exercising_tests",
     "listing_reason",
@@ -76,9 +78,20 @@ class _Test:
     changed: bool = False
     affinity: int = 0
     ran: bool = False  # ran a reached node, unchanged since, under imported coverage
+    kept: str | None = None  # why it reads what a reached node kept (`impact.kept`)
+    # to be run: it changed, ran or read the change, or reaches code whose coverage is not
+    # fresh (or none was imported); else a static prediction the coverage contradicts
+    selected: bool = False
 
-    def add(self, edge: TestEdge, subjects: Sequence[str], paths: Mapping[str, str]) -> None:
-        """One edge into a node that stands for `subjects`, the most specific first."""
+    def add(
+        self,
+        edge: TestEdge,
+        subjects: Sequence[str],
+        paths: Mapping[str, str],
+        fresh: frozenset[str] = frozenset(),
+    ) -> None:
+        """One edge into a node that stands for `subjects`, the most specific first
+        (`fresh`: the nodes whose imported coverage is fresh)."""
         test = self.edge.test
         for subject in subjects:
             if subject not in self.reaches:
@@ -86,6 +99,16 @@ class _Test:
             named = affinity(test.qualified_name, test.location.path, subject, paths.get(subject))
             self.affinity = max(self.affinity, named)
         self.specific.add(subjects[0])
+        # what ran or read it, what changed, and predictions the coverage cannot contradict
+        self.selected = (
+            self.selected
+            or edge.resolution in (RAN, KEPT)
+            or edge.target not in fresh
+            or edge.distance == 0
+        )
+        if edge.resolution == KEPT:
+            self.kept = self.kept or edge.via
+            return
         if edge.resolution == RAN:
             # ran it: first in `run_order`; among such tests the static chain (if any) still
             # orders them, nearest first, and tests that only ran it come after those
@@ -109,33 +132,61 @@ class _Test:
             reaches=tuple(self.reaches),
             # a test that only ran it (no static chain): one step, as a direct call
             distance=self.distance if self.distance < _FAR else 1,
-            certain=self.certain or self.ran,
+            certain=self.certain or self.ran or self.kept is not None,
             via=self.via,
             changed=self.changed,
             affinity=self.affinity,
             ran=self.ran,
             reason=listing_reason(
-                changed=self.changed, ran=self.ran, certain=self.certain, distance=self.distance
+                changed=self.changed,
+                ran=self.ran,
+                certain=self.certain,
+                distance=self.distance,
+                kept=self.kept,
+                extra=not self.selected,
             ),
+            kept=self.kept,
+            extra=not self.selected,
         )
 
 
-def listing_reason(*, changed: bool, ran: bool, certain: bool, distance: int) -> str:
+def listing_reason(
+    *,
+    changed: bool,
+    ran: bool,
+    certain: bool,
+    distance: int,
+    kept: str | None = None,
+    extra: bool = False,
+) -> str:
     """Why a test is listed, in words: what `run_order` ranks it by first."""
     if changed:
         return "changed"
     if ran:
         return "ran it (coverage)"
+    if kept:
+        return f"reads what it kept (coverage: {kept})"
     steps = f"{distance} step{'s' if distance != 1 else ''}"
-    return f"reaches it ({'certain' if certain else 'possible'}, {steps})"
+    reaches = f"reaches it ({'certain' if certain else 'possible'}, {steps})"
+    return f"extra: {reaches}, but did not run it (coverage)" if extra else reaches
 
 
 def run_order(
-    *, changed: bool, affinity: int, certain: bool, distance: int, reaches: int, ran: bool = False
-) -> tuple[bool, bool, bool, int, int, int]:
+    *,
+    changed: bool,
+    affinity: int,
+    certain: bool,
+    distance: int,
+    reaches: int,
+    ran: bool = False,
+    kept: bool = False,
+    extra: bool = False,
+) -> tuple[bool, bool, bool, bool, bool, int, int, int]:
     """The sort key of a test to run (ties go by the test's name): changed tests first, then
     tests that ran the changed code under coverage recorded before the change (issue 54:
-    what ran is known, what reaches is predicted), then tests that reach the change through
+    what ran is known, what reaches is predicted), then those that read what it kept
+    (`impact.kept`), and the `extra` ones (static predictions for code whose fresh coverage
+    says they did not run it) after every other; then tests that reach the change through
     certain chains before those that reach it only through possible ones (name matches,
     dispatch: issue 50, a low-precision tier never decides a ranking), then tests named
     after what they reach (`affinity`), nearest first, then the tests that reach more of a
@@ -146,14 +197,14 @@ def run_order(
     function under coverage, a test that ran now outranks one that did not more often, on all
     five packages measured (`benchmarks/impact/impact_tests_order.py`); the changed tests of the
     histories' commits rank the same (BENCHMARKS.md §10a and §10c, stop 47)."""
-    return (not changed, not ran, not certain, -affinity, distance, -reaches)
+    return (not changed, extra, not ran, not kept, not certain, -affinity, distance, -reaches)
 
 
 def _ranked(tests: Iterable[_Test]) -> list[TestToRun]:
-    def key(t: _Test) -> tuple[tuple[bool, bool, bool, int, int, int], str]:
+    def key(t: _Test) -> tuple[tuple[bool, bool, bool, bool, bool, int, int, int], str]:
         order = run_order(
             changed=t.changed, affinity=t.affinity, certain=t.certain, distance=t.distance,
-            reaches=len(t.specific), ran=t.ran,
+            reaches=len(t.specific), ran=t.ran, kept=t.kept is not None, extra=not t.selected,
         )  # fmt: skip
         return order, t.edge.test.qualified_name
 
@@ -200,33 +251,54 @@ def reaching_tests(reader: GraphReader, targets: Sequence[str]) -> tuple[list[Te
     return reached, certain.truncated or possible.truncated
 
 
-def ran_tests(
+def coverage_tests(
     reader: GraphReader, targets: Sequence[str], base: Mapping[str, str]
-) -> tuple[list[TestEdge], dict[str, str]]:
-    """Edges (resolution `ran`, distance 1) from the tests that ran each of `targets` under
-    imported coverage, for the targets whose content is still the one it was recorded
-    against (`base`: a node's hash before the change, else its hash now); and the others'
-    freshness (`changed`, `new`, `outside`): those are predicted statically. A target that
-    also ran outside every test keeps the tests that ran it besides: they do run it (a
-    module `__getattr__` no call edge reaches), the static prediction adds those that may
-    see what it did outside them."""
+) -> tuple[list[TestEdge], dict[str, str], frozenset[str]]:
+    """Edges (distance 1) from the tests that ran each of `targets` under imported coverage
+    (resolution `ran`), for the targets whose content is still the one it was recorded
+    against (`base`: a node's hash before the change, else its hash now), and from the tests
+    that read what such a target kept (`impact.kept`, resolution `kept`); the others'
+    freshness (`changed`, `new`, `outside`): those are predicted statically; and the fresh
+    targets, whose static predictions are extras. A target that also ran outside every test
+    keeps the tests that ran it besides: they do run it (a module `__getattr__` no call
+    edge reaches), the static prediction adds those that may see what it did outside them."""
     ran: dict[str, tuple[str, ...]] = {}
     stale: dict[str, str] = {}
+    states: dict[str, Freshness] = {}
     for into in reader.ran_into(targets):
         state = freshness(
             into.coverage_hash, base.get(into.id, into.content_hash), outside=into.outside
         )
+        states[into.id] = state
         if state in ("fresh", "outside"):
             ran[into.id] = into.tests
         if state != "fresh":
             stale[into.id] = state
-    nodes = reader.test_nodes(sorted({test for tests in ran.values() for test in tests}))
+    kept = kept_state_tests(reader, states) if states else {}
+    every = {test for tests in ran.values() for test in tests}
+    every.update(test for _, tests in kept.values() for test in tests)
+    nodes = reader.test_nodes(sorted(every))
     edges = [
         TestEdge(target, nodes[test][0], 1, RAN, None, *nodes[test][1:])
         for target, tests in sorted(ran.items())
         for test in tests
         if test in nodes
     ]
+    edges += [
+        TestEdge(target, nodes[test][0], 1, KEPT, why, nodes[test][1])
+        for target, (why, tests) in sorted(kept.items())
+        for test in tests
+        if test in nodes
+    ]
+    fresh = frozenset(node for node, state in states.items() if state == "fresh")
+    return edges, stale, fresh
+
+
+def ran_tests(
+    reader: GraphReader, targets: Sequence[str], base: Mapping[str, str]
+) -> tuple[list[TestEdge], dict[str, str]]:
+    """`coverage_tests` without the fresh targets."""
+    edges, stale, _ = coverage_tests(reader, targets, base)
     return edges, stale
 
 
@@ -247,12 +319,15 @@ def exercising_tests(
     stale (node -> `changed` or `new`)."""
     found: dict[str, _Test] = {}
     edges, truncated = reaching_tests(reader, list(targets)) if targets else ([], False)
-    ran, stale = ran_tests(reader, list(targets), base or {}) if targets else ([], {})
+    ran, stale, fresh = (
+        coverage_tests(reader, list(targets), base or {}) if targets else ([], {}, frozenset())
+    )
     edges += ran
     edges += reader.tests_inside(list(inside)) if inside else []
     for edge in edges:
         entry = found.setdefault(edge.test.id, _Test(edge))
-        entry.add(edge, targets.get(edge.target) or (edge.test.qualified_name,), paths or {})
+        subjects = targets.get(edge.target) or (edge.test.qualified_name,)
+        entry.add(edge, subjects, paths or {}, fresh)
     return _ranked(found.values()), truncated, stale
 
 

@@ -216,10 +216,14 @@ def test_line(test: TestToRun) -> str:
         why = "changed itself"
     elif test.ran:
         why = "ran it under coverage"
+    elif test.kept:
+        why = f"reads what it kept under coverage: {test.kept}"
     else:
         certainty = "certain" if test.certain else "possible"
         why = f"distance {test.distance}, {certainty}"
         if test.via:
             why += f", via {test.via}"
+        if test.extra:
+            why = f"extra: {why}; did not run it under coverage"
     reaches = f"; reaches {', '.join(test.reaches)}" if test.reaches else ""
     return f"{test.runner_id} — {test.location}{reaches} ({why})"

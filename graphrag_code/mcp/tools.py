@@ -488,7 +488,9 @@ class GraphTools:
         risk = impact.risk
         header = [
             f"change impact of {impact.source} in {name}: {len(impact.changes)} changed "
-            f"symbol(s), {len(impact.affected)} affected, {len(impact.tests)} test(s) to run, "
+            f"symbol(s), {len(impact.affected)} affected, {len(impact.to_run)} test(s) to run"
+            + (f" (+{len(impact.tests) - len(impact.to_run)} extra)" if impact.extras else "")
+            + ", "
             f"{len(impact.untested)} untested change(s); risk {risk.level}"
             + (f" ({'; '.join(risk.reasons)})" if risk.reasons else "")
         ]

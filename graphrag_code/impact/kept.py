@@ -1,0 +1,69 @@
+"""The tests that read what changed code kept: what per-test coverage cannot attribute.
+
+Coverage says which test ran a function, not which test read what the function left behind
+when it ran before that test: at import or collection (a registry a decorator fills, a
+default built once, a class a factory makes) or in an earlier test (a memo on an object made
+at import). On the mutant benchmark (BENCHMARKS §21) every mutant whose failing tests the
+coverage missed was such code. Two rules, from that evidence:
+
+- code that ran outside every test keeps what it made in its module, or in the module that
+  called it at import: the tests that ran any code of its own module, or of a module whose
+  module-level or class-body code calls it (or its class, for a constructor), read it;
+- a method whose result another method of its class stores on the instance
+  (`self._memo[key] = self._make(...)`), where the class has an instance made outside every
+  test: the tests that ran that other method read the memo the first test filled.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from ..graph import GraphReader
+from ..model import CERTAIN_TIERS
+from .coverage import Freshness
+
+__all__ = ["KEPT", "kept_state_tests", "stores_result"]
+
+KEPT = "kept"  # the resolution of an edge from a test that read what the target kept
+
+
+def stores_result(code: str, name: str) -> bool:
+    """Whether `code` stores what `self.<name>(...)` returns on the instance or its class
+    (`self._memo[key] = self.<name>(...)`, `self.cached = self.<name>()`)."""
+    pattern = rf"^\s*(?:self|cls)\.\w+(?:\[[^\]\n]*\])?\s*=\s*(?:self|cls)\.{re.escape(name)}\("
+    return re.search(pattern, code, re.MULTILINE) is not None
+
+
+def kept_state_tests(
+    reader: GraphReader, states: Mapping[str, Freshness]
+) -> dict[str, tuple[str, tuple[str, ...]]]:
+    """Target -> (why, in words; the tests that read what it kept), for the targets whose
+    coverage is known (`states`: fresh or outside; changed and new code is predicted
+    statically) and the rules above apply to."""
+    found: dict[str, tuple[str, tuple[str, ...]]] = {}
+    outside = sorted(node for node, state in states.items() if state == "outside")
+    if outside:
+        for node, (modules, tests) in reader.kept_state_readers(
+            outside, certain=CERTAIN_TIERS
+        ).items():
+            if tests:
+                shown = ", ".join(modules[:3]) + (", …" if len(modules) > 3 else "")
+                found[node] = (f"ran code of {shown}, which keeps what it made at import", tests)
+    known = sorted(node for node, state in states.items() if state in ("fresh", "outside"))
+    memo: dict[str, set[str]] = {}
+    for node, name, member, code in reader.shared_members(known) if known else []:
+        if stores_result(code, name):
+            memo.setdefault(node, set()).add(member)
+    if memo:
+        ran = {into.id: into.tests for into in reader.ran_into(sorted(set().union(*memo.values())))}
+        for node, members in memo.items():
+            tests = tuple(sorted({t for m in members for t in ran.get(m, ())}))
+            if tests:
+                why, before = found.get(node, ("", ()))
+                merged = tuple(sorted({*before, *tests}))
+                found[node] = (
+                    why or "ran a method that keeps its result on a shared object",
+                    merged,
+                )
+    return found

@@ -1,0 +1,132 @@
+"""The tests that read what changed code kept (`impact.kept`), and the extras: static
+predictions the fresh coverage contradicts, listed after the tests to run. Offline, on a
+reader that answers from tables (the mutant benchmark's misses, BENCHMARKS §21)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import cast
+
+from graphrag_code.graph import GraphReader
+from graphrag_code.graph.records import RanInto, ReachBack, SymbolRef, TestEdge
+from graphrag_code.impact.kept import stores_result
+from graphrag_code.impact.tests import exercising_tests
+from graphrag_code.location import Location
+
+
+class _Reader:
+    """What `exercising_tests` reads: static REACHES edges into each node (test, tier), the
+    tests that ran each node, the readers of module state, and class members with code."""
+
+    def __init__(
+        self,
+        *,
+        reaches: dict[str, list[str]] | None = None,
+        ran: Sequence[RanInto] = (),
+        readers: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] | None = None,
+        members: Sequence[tuple[str, str, str, str]] = (),
+    ) -> None:
+        self.reaches = reaches or {}
+        self.ran = list(ran)
+        self.readers = readers or {}
+        self.members = list(members)
+        self.asked_readers: list[str] = []
+
+    def reach_back(
+        self, ids: Sequence[str], *, resolutions: Sequence[str] | None = None, limit: int
+    ) -> ReachBack:
+        callers = {i: [(t, "exact", None) for t in self.reaches.get(i, [])] for i in ids}
+        tests = frozenset(t for i in ids for t in self.reaches.get(i, []))
+        return ReachBack({i: c for i, c in callers.items() if c}, tests, False)
+
+    def test_nodes(self, ids: Sequence[str]) -> dict[str, tuple[SymbolRef, str | None]]:
+        return {
+            i: (SymbolRef(i, f"tests.test_m.{i}", "Function", "r", Location("tests/test_m.py")),
+                "tests.test_m")
+            for i in ids
+        }  # fmt: skip
+
+    def tests_inside(self, ids: Sequence[str]) -> list[TestEdge]:
+        return []
+
+    def ran_into(self, ids: Sequence[str]) -> list[RanInto]:
+        return [r for r in self.ran if r.id in ids]
+
+    def kept_state_readers(
+        self, ids: Sequence[str], *, certain: Sequence[str]
+    ) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
+        self.asked_readers += ids
+        return {i: self.readers[i] for i in ids if i in self.readers}
+
+    def shared_members(self, ids: Sequence[str]) -> list[tuple[str, str, str, str]]:
+        return [m for m in self.members if m[0] in ids]
+
+
+def _tests(reader: _Reader, *targets: str) -> list[tuple[str, str]]:
+    found, _, _ = exercising_tests(cast(GraphReader, reader), {t: (t,) for t in targets})
+    return [(t.id, "extra" if t.extra else "ran" if t.ran else "kept" if t.kept else "static")
+            for t in found]  # fmt: skip
+
+
+def test_code_run_at_import_selects_the_tests_that_ran_its_modules_code() -> None:
+    # structlog's `make_filtering_bound_logger` runs at import, in `_config`'s module-level
+    # code, which keeps the class it returns as the default: tests that only ran `_config`'s
+    # code failed when a mutant of it returned None, and never ran it themselves
+    reader = _Reader(
+        ran=[RanInto("make", ("t_make",), "h", "h", outside=True)],
+        readers={"make": (("pkg._config", "pkg._native"), ("t_config", "t_make"))},
+    )
+    assert _tests(reader, "make") == [("t_make", "ran"), ("t_config", "kept")]
+
+
+def test_only_code_that_ran_outside_every_test_asks_for_its_modules_readers() -> None:
+    reader = _Reader(
+        reaches={"edited": ["t_e"]},
+        ran=[RanInto("plain", ("t_plain",), "h", "h"), RanInto("edited", ("t_e",), "h2", "h1")],
+        readers={"plain": (("pkg.m",), ("t_other",)), "edited": (("pkg.m",), ("t_other",))},
+    )
+    assert _tests(reader, "plain", "edited") == [("t_plain", "ran"), ("t_e", "static")]
+    assert reader.asked_readers == []  # fresh code: what ran; changed code: predicted
+
+
+def test_a_memo_on_an_object_made_at_import_selects_the_tests_that_read_it() -> None:
+    # marshmallow's `URL.RegexMemoizer._regex_generator` ran in the first test that built a
+    # URL regex; `__call__` keeps its result on the memoizer made at import, and the later
+    # tests read it: 9 of 13 failing tests never ran the mutated function
+    call = "def __call__(self, key):\n    if key not in self._memo:\n" + (
+        "        self._memo[key] = self._regex_generator(key)\n    return self._memo[key]\n"
+    )
+    reader = _Reader(
+        ran=[
+            RanInto("generate", ("t_first",), "h", "h"),
+            RanInto("call", ("t_first", "t_later"), "h", "h"),
+        ],
+        members=[("generate", "_regex_generator", "call", call)],
+    )
+    assert _tests(reader, "generate") == [("t_first", "ran"), ("t_later", "kept")]
+
+
+def test_storing_a_methods_result_on_the_instance_is_read_from_the_code() -> None:
+    assert stores_result("    self._memo[key] = self._make(key)\n", "_make")
+    assert stores_result("x = 1\n    self.cached = self._make()\n", "_make")
+    assert stores_result("    cls._memo[a, b] = cls._make(a)\n", "_make")
+    assert not stores_result("    value = self._make(key)\n", "_make")  # kept nowhere
+    assert not stores_result("    self.memo[key] = self._make_other(key)\n", "_make")
+    assert not stores_result("    self.memo[key] = other._make(key)\n", "_make")
+
+
+def test_static_predictions_for_fresh_coverage_are_extras_listed_last() -> None:
+    # the coverage of `f` is fresh: `t_static` reaches it through a certain chain but never
+    # ran it, an extra; `g` changed since the coverage, so its prediction is to be run
+    reader = _Reader(
+        reaches={"f": ["t_static", "t_ran"], "g": ["t_g"]},
+        ran=[RanInto("f", ("t_ran",), "h", "h"), RanInto("g", ("t_old",), "h2", "h1")],
+    )
+    assert _tests(reader, "f", "g") == [
+        ("t_ran", "ran"), ("t_g", "static"), ("t_static", "extra"),
+    ]  # fmt: skip
+
+
+def test_without_coverage_nothing_is_an_extra() -> None:
+    reader = _Reader(reaches={"f": ["t_a", "t_b"]})
+    assert _tests(reader, "f") == [("t_a", "static"), ("t_b", "static")]
