@@ -132,15 +132,20 @@ class DerivedBindings(FileReader):
 
     def _callback_argument(self, node: ts.Node) -> list[Binding]:
         """`this.nearest(xs, (handle) => …)`: each untyped parameter of a function passed to
-        a call is what the callee declares for it (`nearest(1:0)`); array methods' callbacks
-        see the array's elements instead (`_callback_element`)."""
+        a call is what the callee declares for it (`nearest(1:0)`), or to `new C(…)` what C's
+        constructor declares (`C(0:0)`); array methods' callbacks see the array's elements
+        instead (`_callback_element`)."""
         arguments = node.parent
         call = arguments.parent if arguments is not None else None
         if arguments is None or arguments.type != "arguments" or call is None:
             return []
-        function = call.child_by_field_name("function")
+        function = call.child_by_field_name(  # `new Observable((subscriber) => …)` too
+            "constructor" if call.type == "new_expression" else "function"
+        )
         called = dotted_name(function) if function is not None else None
-        if call.type != "call_expression" or called is None or called[-1] in _ELEMENT_CALLBACKS:
+        if call.type not in ("call_expression", "new_expression") or called is None:
+            return []
+        if call.type == "call_expression" and called[-1] in _ELEMENT_CALLBACKS:
             return []
         position = [a.id for a in arguments.named_children if a.type != "comment"].index(node.id)
         single = node.child_by_field_name("parameter")  # `x => …`
