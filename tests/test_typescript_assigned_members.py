@@ -223,3 +223,29 @@ function makeDebug() { return (message: string) => {} }
         s.qualified_name for s in link_snippet({"a.ts": code}).repository.parsed["a.ts"].symbols
     }
     assert "./a.ts.Command.debug" not in symbols
+
+
+def test_elements_made_by_one_class_and_callbacks_in_a_conditional() -> None:
+    subject = "export class Subject<T> {\n  next(v: T): void {}\n  complete(): void {}\n}\n"
+    observable = """import { Subject } from './subject';
+export class Observable<T> {
+  constructor(subscribe?: (subscriber: Subject<T>) => void) {}
+}
+"""
+    user = """import { Subject } from './subject';
+import { Observable } from './observable';
+export function windows(v: number) {
+  let windows = [new Subject<number>()];
+  for (const window of windows) { window.next(v) }
+}
+export function range(sync: boolean) {
+  return new Observable<number>(sync ? (s) => s.next(1) : (s) => s.complete());
+}
+"""
+    assert_calls(
+        {"subject.ts": subject, "observable.ts": observable, "user.ts": user},
+        ("./user.ts.windows", "./subject.ts.Subject.next", "inferred"),
+        ("./user.ts.range", "./subject.ts.Subject.next", "inferred"),
+        ("./user.ts.range", "./subject.ts.Subject.complete", "inferred"),
+        exactly=False,
+    )
