@@ -249,3 +249,20 @@ export function range(sync: boolean) {
         ("./user.ts.range", "./subject.ts.Subject.complete", "inferred"),
         exactly=False,
     )
+
+
+def test_a_second_definition_of_a_name_sees_its_own_surroundings() -> None:
+    code = """function Runnable() {}
+Runnable.prototype.skip = function () { throw new Error('sync'); };
+Runnable.prototype.run = function (fn) {
+  function done(err) { return err; }
+  this.skip = function asyncSkip() {
+    done();
+  };
+};
+exports.Runnable = Runnable;
+"""
+    assert_calls(
+        {"lib/r.js": code},
+        ("lib/r.js.Runnable.skip", "lib/r.js.Runnable.run.done", "exact"),
+    )

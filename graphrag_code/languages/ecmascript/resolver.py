@@ -81,6 +81,7 @@ class EcmaResolver:
     _module_values: dict[tuple[str, str, bool], Target | None] = field(default_factory=dict)
     _cycles_cut: int = 0
     _lexical: dict[str, str] = field(default_factory=dict)
+    _redefined: dict[str, dict[str, list[Symbol]]] = field(default_factory=dict)
 
     # -- modules ------------------------------------------------------------------------------
     def specifier(self, importer: str, specifier: str) -> tuple[str | None, str | None]:
@@ -192,7 +193,7 @@ class EcmaResolver:
         current = scope
         first = True
         while current != module:
-            symbol = self.lookups.symbol(current)
+            symbol = self._scope_symbol(current, module, line if first else None)
             if symbol is None:
                 break
             if symbol.kind != SymbolKind.CLASS or symbol.declared_as in _SCOPES_OF_NAMES:
@@ -224,6 +225,25 @@ class EcmaResolver:
             current = self._lexical_parent(symbol)
         info = self.lookups.module(module)
         return info is not None and name in info.parsed.module_names
+
+    def _scope_symbol(self, qualified: str, module: str, line: int | None) -> Symbol | None:
+        """The symbol named `qualified` whose code holds `line`: of two definitions of one name
+        (`Runnable.prototype.skip = …` and `this.skip = function () {…}` in `run`) the one the
+        code is in, whose lexical parent may differ."""
+        symbol = self.lookups.symbol(qualified)
+        if symbol is None or line is None or symbol.start_line <= line <= symbol.end_line:
+            return symbol
+        if module not in self._redefined:
+            info = self.lookups.module(module)
+            later: dict[str, list[Symbol]] = {}
+            for other in info.parsed.symbols if info is not None else ():
+                if other.ordinal > 1:
+                    later.setdefault(other.qualified_name, []).append(other)
+            self._redefined[module] = later
+        for other in self._redefined[module].get(qualified, ()):
+            if other.start_line <= line <= other.end_line:
+                return other
+        return symbol
 
     def _lexical_parent(self, symbol: Symbol) -> str:
         """The scope whose names the code of `symbol` sees next: its parent, but for a function
