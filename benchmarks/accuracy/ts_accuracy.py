@@ -19,7 +19,8 @@ oracle analysed:
   Precision and recall are reported for exact + inferred edges (the certain tiers), with the
   name tier apart. "judged" precision counts only our edges at sites where the checker gave
   an answer of any kind (inside, outside, or a non-callable declaration); at sites it left
-  unresolved (`any`, unions) our edges can be neither confirmed nor refuted. Sites are lines,
+  unresolved (`any`, unions, or an export it names by the `Object.defineProperty` call that
+  defines it) our edges can be neither confirmed nor refuted. Sites are lines,
   so an edge the checker does not confirm is unjudged too where it left a call of the target's
   name on that line unresolved (`this.set('views', resolve('views'))`: answering `resolve`
   says nothing of `this.set`), as the Python oracles judge by a call of the target's name.
@@ -172,6 +173,10 @@ def checker_calls(
         if site["file"] not in files:
             continue
         target = site.get("target")
+        if target is not None and target.get("declaration_kind") == "CallExpression":
+            # `errors_1.CLIError` of tsc's `Object.defineProperty(exports, "CLIError", { get:
+            # … })`: the checker names the call that defines the export, not what it exports
+            target = None
         if target is not None or site.get("external"):
             judged.add((site["file"], site["line"]))
         else:

@@ -324,6 +324,8 @@ def _expression_binding(
         if receiver is None and callee[0] != "<expr>" and callee != ("require",):
             return [Binding(scope, target, callee, "call", line)]
         return []
+    if value.type == "assignment_expression" and kind == "export":
+        value = _chained_value(value)  # `exports.Ids = internals.Ids = class {…}`
     if value.type in ("identifier", "member_expression", "this", "subscript_expression"):
         dotted = dotted_name(value)  # `xs[i]`: an element of xs (`xs[]`)
         # `exports.Suite = Suite` exports the module's `Suite` (a declaration, no value flow);
@@ -331,6 +333,20 @@ def _expression_binding(
         if dotted is not None and (dotted != target or kind == "export"):
             return [Binding(scope, target, dotted, kind, line)]
     return []
+
+
+def _chained_value(assignment: ts.Node) -> ts.Node:
+    """What `a = b = c = value` gives: `value`, or the innermost name it is assigned to where
+    `value` is a function, class or object literal (`internals.Template` of `module.exports =
+    exports = internals.Template = class {…}`, the name its symbol has)."""
+    left, value = assignment, assignment
+    while value.type == "assignment_expression":
+        inner_left = value.child_by_field_name("left")
+        right = value.child_by_field_name("right")
+        if inner_left is None or right is None:
+            return assignment
+        left, value = inner_left, unwrap(right)
+    return left if value.type in FUNCTION_NODES | {"class", "object"} else value
 
 
 def _value_binding(

@@ -132,17 +132,27 @@ class DerivedBindings(FileReader):
 
     def _callback_argument(self, node: ts.Node) -> list[Binding]:
         """`this.nearest(xs, (handle) => …)`: each untyped parameter of a function passed to
-        a call is what the callee declares for it (`nearest(1:0)`); array methods' callbacks
-        see the array's elements instead (`_callback_element`)."""
-        arguments = node.parent
+        a call is what the callee declares for it (`nearest(1:0)`), or to `new C(…)` what C's
+        constructor declares (`C(0:0)`); array methods' callbacks see the array's elements
+        instead (`_callback_element`)."""
+        argument = node
+        while argument.parent is not None and argument.parent.type == "ternary_expression":
+            argument = argument.parent  # `new Observable(s ? (sub) => … : (sub) => …)`
+        arguments = argument.parent
         call = arguments.parent if arguments is not None else None
         if arguments is None or arguments.type != "arguments" or call is None:
             return []
-        function = call.child_by_field_name("function")
+        function = call.child_by_field_name(  # `new Observable((subscriber) => …)` too
+            "constructor" if call.type == "new_expression" else "function"
+        )
         called = dotted_name(function) if function is not None else None
-        if call.type != "call_expression" or called is None or called[-1] in _ELEMENT_CALLBACKS:
+        if call.type not in ("call_expression", "new_expression") or called is None:
             return []
-        position = [a.id for a in arguments.named_children if a.type != "comment"].index(node.id)
+        if call.type == "call_expression" and called[-1] in _ELEMENT_CALLBACKS:
+            return []
+        position = [a.id for a in arguments.named_children if a.type != "comment"].index(
+            argument.id
+        )
         single = node.child_by_field_name("parameter")  # `x => …`
         params = node.child_by_field_name("parameters")
         children = (
@@ -268,12 +278,16 @@ def declared_elements(
 
 def held_elements(scope: str, target: Dotted, value: ts.Node, line: int) -> list[Binding]:
     """`xs = this.getAll()`: xs[] is getAll()[]; `xs = ys.filter(…)` (`slice`, `concat`,
-    `sort`…): xs[] is ys[]; `xs = [suite]` (every item the same name): xs[] is suite."""
+    `sort`…): xs[] is ys[]; `xs = [suite]` (every item the same name): xs[] is suite; `xs =
+    [new Subject()]` (every item made by one class): xs[] is what `new Subject()` gives."""
     value = unwrap(value)
     if value.type == "array":
         items = [dotted_name(unwrap(item)) for item in value.named_children]
         if items and items[0] is not None and all(item == items[0] for item in items):
             return [Binding(scope, element_of(target), items[0], "alias", line)]
+        made = [_constructed(unwrap(item)) for item in value.named_children]
+        if made and made[0] is not None and all(item == made[0] for item in made):
+            return [Binding(scope, element_of(target), made[0], "call", line)]
         return []
     function = value.child_by_field_name("function") if value.type == "call_expression" else None
     if function is None:
@@ -290,3 +304,9 @@ def held_elements(scope: str, target: Dotted, value: ts.Node, line: int) -> list
         return []
     held = element_of((*called[:-1], called[-1] + CALLED))
     return [Binding(scope, element_of(target), held, "alias", line)]
+
+
+def _constructed(node: ts.Node) -> Dotted | None:
+    """The class `new X(…)` names, or None."""
+    constructor = node.child_by_field_name("constructor") if node.type == "new_expression" else None
+    return dotted_name(constructor) if constructor is not None else None

@@ -10,7 +10,7 @@ from ...parsing.treesitter import first_line
 from ...parsing.treesitter import node_text as _text
 from .derived import pattern_value
 from .scopes import FileReader
-from .syntax import callee_parts, dotted_name, pattern_names
+from .syntax import callee_parts, dotted_name, misread_await, pattern_names
 from .types import type_names
 
 __all__ = ["Facts"]
@@ -26,6 +26,8 @@ class Facts(FileReader):
             if function is None or function.type == "import":
                 continue
             if function.type == "identifier" and _text(function) == "require":
+                continue
+            if misread_await(node) is not None:  # `await (x)`: no call
                 continue
             callee, receiver = callee_parts(function)
             sites.append(CallSite(self._scope(node), callee, first_line(node), receiver))

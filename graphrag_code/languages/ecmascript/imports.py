@@ -27,6 +27,7 @@ class Imports(FileReader):
             records.extend(self._require(node))
         for node in self.captures.get("import.dynamic", []):
             records.extend(self._dynamic(node))
+        records.extend(self._defined_exports(records))
         records.sort(key=lambda r: (r.line, r.module, r.name or "", r.alias or ""))
         return records
 
@@ -139,6 +140,27 @@ class Imports(FileReader):
                 ]
         return [ImportStatement(scope, specifier, 0, member, None, line, binds=False)]
 
+    def _defined_exports(self, required: list[ImportStatement]) -> list[ImportStatement]:
+        """tsc's CommonJS form of `export { error } from "./error"`: `var error_1 =
+        require("./error"); Object.defineProperty(exports, "error", { enumerable: true, get:
+        function () { return error_1.error; } })`, a re-export of the required module's name."""
+        modules = {
+            r.alias: r.module
+            for r in required
+            if r.scope == self.state.module and r.name is None and r.alias is not None
+        }
+        records = []
+        for node in self.captures.get("call", []):
+            found = _defined_export(node)
+            if found is None or found[1][0] not in modules:
+                continue
+            exported, (local, name), line = found
+            records.append(
+                ImportStatement(self.state.module, modules[local], 0, name, exported, line,
+                                exported=True)
+            )  # fmt: skip
+        return records
+
     def _dynamic(self, node: ts.Node) -> list[ImportStatement]:
         arguments = node.child_by_field_name("arguments")
         source = arguments.named_children[0] if arguments and arguments.named_child_count else None
@@ -176,3 +198,33 @@ def _destructured(scope: str, specifier: str, line: int, pattern: ts.Node) -> li
             if key is not None and value is not None and value.type == "identifier":
                 records.append(ImportStatement(scope, specifier, 0, _text(key), _text(value), line))
     return records
+
+
+def _defined_export(call: ts.Node) -> tuple[str, tuple[str, str], int] | None:
+    """(exported name, (module variable, its name), line) of `Object.defineProperty(exports,
+    "x", { get: function () { return m_1.y; } })` at a module's top level; None otherwise."""
+    function = call.child_by_field_name("function")
+    arguments = call.child_by_field_name("arguments")
+    if function is None or dotted_name(function) != ("Object", "defineProperty"):
+        return None
+    args = [a for a in arguments.named_children if a.type != "comment"] if arguments else []
+    if len(args) != 3 or _text(args[0]) != "exports" or args[2].type != "object":
+        return None
+    exported = string_literal(args[1])
+    getter = next(
+        (
+            pair.child_by_field_name("value")
+            for pair in args[2].named_children
+            if pair.type == "pair" and _text(pair.child_by_field_name("key") or pair) == "get"
+        ),
+        None,
+    )
+    body = getter.child_by_field_name("body") if getter is not None else None
+    if body is not None and body.type == "statement_block":
+        statements = [c for c in body.named_children if c.type != "comment"]
+        only = statements[0] if len(statements) == 1 else None
+        body = only.named_children[0] if only and only.type == "return_statement" else None
+    read = dotted_name(body) if body is not None else None
+    if exported is None or read is None or len(read) != 2:
+        return None
+    return exported, (read[0], read[1]), first_line(call)

@@ -14,7 +14,10 @@ class fields holding functions, interfaces and their method signatures, type ali
 namespaces, object literals bound to a name (with their methods), objects whose members are
 assigned functions (`var app = exports = module.exports = {}; app.init = function …`, `var res
 = Object.create(…)`: the functions are their methods), `X.prototype.m = function` methods,
-and `export default` functions and classes (named `default` when anonymous).
+functions and objects of functions a method assigns to `this.x` (members of its class, unless
+the class declares a field `x`), classes and objects of functions assigned to a member of a
+module's object (`internals.Base = class {…}`), and `export default` functions and classes
+(named `default` when anonymous).
 Code in anonymous functions (callbacks) belongs to the named scope around them.
 
 The modules beside it hold the parts: `symbols` (declarations), `imports`, `bindings`,

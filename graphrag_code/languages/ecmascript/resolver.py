@@ -60,6 +60,8 @@ JS_GLOBALS = frozenset(
 )  # fmt: skip
 _MAX_DEPTH = 12
 _SCOPES_OF_NAMES = ("namespace",)  # the class-like symbols that scope names
+# members code may assign inside a method (`this.x = () => …`, `this.o = { … }`)
+_ASSIGNED_MEMBERS = frozenset({"arrow function", "function expression", "object literal"})
 _EXPORTS = ("module", "exports")
 # array methods that give one of the array's elements
 
@@ -78,6 +80,8 @@ class EcmaResolver:
     # a module-level name's value, kept when no cycle cut its reading short (`_namespace`)
     _module_values: dict[tuple[str, str, bool], Target | None] = field(default_factory=dict)
     _cycles_cut: int = 0
+    _lexical: dict[str, str] = field(default_factory=dict)
+    _redefined: dict[str, dict[str, list[Symbol]]] = field(default_factory=dict)
 
     # -- modules ------------------------------------------------------------------------------
     def specifier(self, importer: str, specifier: str) -> tuple[str | None, str | None]:
@@ -189,7 +193,7 @@ class EcmaResolver:
         current = scope
         first = True
         while current != module:
-            symbol = self.lookups.symbol(current)
+            symbol = self._scope_symbol(current, module, line if first else None)
             if symbol is None:
                 break
             if symbol.kind != SymbolKind.CLASS or symbol.declared_as in _SCOPES_OF_NAMES:
@@ -197,7 +201,7 @@ class EcmaResolver:
                 if found is not NOT_HERE:
                     return found  # type: ignore[return-value]
             first = False
-            current = symbol.parent
+            current = self._lexical_parent(symbol)
         info = self.lookups.module(module)
         if info is not None:
             found_module = self._namespace(info, name)
@@ -218,9 +222,51 @@ class EcmaResolver:
             symbol = self.lookups.symbol(current)
             if symbol is None:
                 break
-            current = symbol.parent
+            current = self._lexical_parent(symbol)
         info = self.lookups.module(module)
         return info is not None and name in info.parsed.module_names
+
+    def _scope_symbol(self, qualified: str, module: str, line: int | None) -> Symbol | None:
+        """The symbol named `qualified` whose code holds `line`: of two definitions of one name
+        (`Runnable.prototype.skip = …` and `this.skip = function () {…}` in `run`) the one the
+        code is in, whose lexical parent may differ."""
+        symbol = self.lookups.symbol(qualified)
+        if symbol is None or line is None or symbol.start_line <= line <= symbol.end_line:
+            return symbol
+        if module not in self._redefined:
+            info = self.lookups.module(module)
+            later: dict[str, list[Symbol]] = {}
+            for other in info.parsed.symbols if info is not None else ():
+                if other.ordinal > 1:
+                    later.setdefault(other.qualified_name, []).append(other)
+            self._redefined[module] = later
+        for other in self._redefined[module].get(qualified, ()):
+            if other.start_line <= line <= other.end_line:
+                return other
+        return symbol
+
+    def _lexical_parent(self, symbol: Symbol) -> str:
+        """The scope whose names the code of `symbol` sees next: its parent, but for a function
+        or an object literal assigned to `this.x` inside a method (`this.skip = function () {
+        done() }` in `run`), that method, whose locals it closes over."""
+        parent = symbol.parent
+        if symbol.declared_as not in _ASSIGNED_MEMBERS:
+            return parent
+        key = symbol.qualified_name
+        if key not in self._lexical:
+            around: Symbol | None = None
+            for name in self.lookups.member_names(parent):
+                for qualified in self.lookups.members(parent, name):
+                    method = self.lookups.symbol(qualified)
+                    if (
+                        method is not None and method.kind == SymbolKind.METHOD
+                        and method.start_line < symbol.start_line
+                        and symbol.end_line <= method.end_line
+                        and (around is None or method.start_line > around.start_line)
+                    ):  # fmt: skip
+                        around = method
+            self._lexical[key] = around.qualified_name if around is not None else parent
+        return self._lexical[key]
 
     def _local(self, symbol: Symbol, name: str, module: str, line: int | None) -> object:
         scope = symbol.qualified_name
@@ -325,6 +371,12 @@ class EcmaResolver:
         if not isinstance(function, SymbolRef):
             return None
         scope = function.qualified_name
+        symbol = self.lookups.symbol(scope)
+        if symbol is not None and _is_class(symbol):  # `new C(…)`: C's constructor declares it
+            constructor = self.attribute(Instance(scope, inferred=False), "constructor")
+            if not isinstance(constructor, SymbolRef):
+                return None
+            scope = constructor.qualified_name
         bindings = self.lookups.index.scope_bindings.get(scope, {}).get((part,))
         return mark(self._binding_value(bindings, scope), True) if bindings else None
 

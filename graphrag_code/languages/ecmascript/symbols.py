@@ -183,6 +183,8 @@ class Symbols:
     def _variable(self, node: ts.Node) -> list[_Def]:
         name = node.child_by_field_name("name")
         value = node.child_by_field_name("value")
+        while value is not None and value.type == "parenthesized_expression":
+            value = value.named_children[0] if value.named_child_count else None
         if name is None or value is None:
             return []
         if value.type == "class":
@@ -263,6 +265,8 @@ class Symbols:
         target = dotted_name(left) if left is not None else None
         if target is None or right is None:
             return []
+        if target[0] == "this" and len(target) == 2:
+            return self._this_member(node, target[1], right)
         if right.type == "object":
             if (len(target) == 2 and target[1] == "prototype") or target == ("module", "exports"):
                 owner = self._known(node, target[0]) if target[0] != "module" else None
@@ -270,6 +274,14 @@ class Symbols:
                     self.state.def_scopes[right.id] = owner
             elif is_exports(target) and len(target) in (2, 3) and _holds_functions(right):
                 return [_Def(node, right, target[-1], SymbolKind.CLASS, "object literal")]
+            elif len(target) == 2 and target[0] != "module" and _holds_functions(right):
+                # `internals.methods = { assert() {…} }`: an object of an object's
+                owner = self._known(node, target[0])
+                if owner is not None:
+                    return [
+                        _Def(node, right, target[1], SymbolKind.CLASS, "object literal",
+                             parent=owner)
+                    ]  # fmt: skip
             return []
         kind = SymbolKind.CLASS if right.type == "class" else SymbolKind.FUNCTION
         if target == ("module", "exports"):
@@ -291,7 +303,55 @@ class Symbols:
             if owner is None:
                 return []
             return [_Def(node, right, target[-1], SymbolKind.METHOD, None, right, parent=owner)]
+        if kind == SymbolKind.CLASS and len(target) == 2 and target[0] != "this":
+            # `internals.Base = class {…}`: a class kept in an object of the module's
+            owner = self._known(node, target[0])
+            if owner is None:
+                return []
+            return [_Def(node, right, target[-1], kind, None, heritage=right, parent=owner)]
         return []
+
+    def _this_member(self, node: ts.Node, name: str, right: ts.Node) -> list[_Def]:
+        """`this.x = function …` / `(…) => …`: a method `x` of the class (or constructor
+        function) whose instance `this` is; `this.x = { f: () => … }`: an object literal `x`
+        of it, whose functions are its methods (`this._output.writeErr(…)`), as the checker
+        declares them. Elsewhere (`this` of a plain function or a callback) nothing; nor where
+        the class declares a field `x` (`debug;`, `enhancer_: Fn`): the field is the
+        declaration, and what is assigned one of the values it may hold."""
+        owner = self._this_owner(node)
+        if owner is None or name.startswith("#") or _declares_field(node, name):
+            return []
+        if right.type == "object":
+            if not _holds_functions(right):
+                return []
+            return [_Def(node, right, name, SymbolKind.CLASS, "object literal", parent=owner)]
+        if right.type not in FUNCTION_NODES:
+            return []
+        declared = "arrow function" if right.type == "arrow_function" else "function expression"
+        return [_Def(node, right, name, SymbolKind.METHOD, declared, right, parent=owner)]
+
+    def _this_owner(self, node: ts.Node) -> str | None:
+        """The class, object literal or constructor function whose instance `this` is where
+        `node` runs: the nearest function that binds `this` (arrow functions do not) must be
+        a method of one, or a top-level function (a constructor function)."""
+        function = node.parent
+        while function is not None and (
+            function.type not in FUNCTION_NODES | {"method_definition", "function_declaration"}
+            or function.type == "arrow_function"
+        ):
+            function = function.parent
+        qualified = self.state.def_scopes.get(function.id) if function is not None else None
+        if qualified is None:
+            return None
+        parent = qualified.rpartition(".")[0]
+        kind = self.state.kinds.get(qualified)
+        if kind == SymbolKind.METHOD and self.state.kinds.get(parent) in (
+            SymbolKind.CLASS, SymbolKind.FUNCTION,
+        ):  # fmt: skip
+            return parent
+        if kind == SymbolKind.FUNCTION and parent == self.state.module:
+            return qualified
+        return None
 
     def _known(self, node: ts.Node, name: str) -> str | None:
         """The qualified name of function or class `name` declared in the scope of `node`."""
@@ -401,8 +461,22 @@ def _holds_functions(obj: ts.Node) -> bool:
     return False
 
 
+def _declares_field(node: ts.Node, name: str) -> bool:
+    """Whether the class whose code holds `node` declares a field `name` in its body."""
+    body = node.parent
+    while body is not None and body.type != "class_body":
+        body = body.parent
+    for child in body.named_children if body is not None else ():
+        if child.type in ("public_field_definition", "field_definition"):
+            own = child.child_by_field_name("name") or child.child_by_field_name("property")
+            if own is not None and _text(own) == name:
+                return True
+    return False
+
+
 def _given_methods(assignments: list[ts.Node]) -> frozenset[str]:
-    """The `x` of every `x.m = function …` (a function assigned to a member of a name)."""
+    """The `x` of every `x.m = function …`, `x.C = class …` or `x.o = { f() {…} }` (a function,
+    a class or an object of functions assigned to a member of a name)."""
     names: set[str] = set()
     for node in assignments:
         left = node.child_by_field_name("left")
@@ -410,7 +484,10 @@ def _given_methods(assignments: list[ts.Node]) -> frozenset[str]:
         target = dotted_name(left) if left is not None else None
         if target is None or len(target) != 2 or right is None:
             continue
-        if right.type in FUNCTION_NODES and target[0] not in ("this", "exports", "module"):
+        given = right.type in FUNCTION_NODES | {"class"} or (
+            right.type == "object" and _holds_functions(right)
+        )
+        if given and target[0] not in ("this", "exports", "module"):
             names.add(target[0])
     return frozenset(names)
 

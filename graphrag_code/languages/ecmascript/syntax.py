@@ -11,9 +11,9 @@ from ...parsing.treesitter import node_text as _text
 
 __all__ = [
     "CALLED", "ELEMENT", "ELEMENT_CALLS", "FUNCTION_NODES", "RETURNED_ELEMENT", "argument_part",
-    "callee_parts",
-    "dotted_name", "element_of", "is_exports", "pattern_names", "required_specifier",
-    "returned_part", "specifier_names", "split_argument_part", "string_literal", "unwrap",
+    "callee_parts", "dotted_name", "element_of", "is_exports", "misread_await", "pattern_names",
+    "required_specifier", "returned_part", "specifier_names", "split_argument_part",
+    "string_literal", "unwrap",
 ]  # fmt: skip
 
 
@@ -37,16 +37,37 @@ def unwrap(node: ts.Node) -> ts.Node:
     """The expression inside `(x)`, `x!`, `x as T`, `x satisfies T`, `await x`, and the last
     of `(a, x)`: a comma expression's value is its last operand (TypeScript's CommonJS output
     calls an import as `(0, mod_1.f)(…)` so that `this` is not `mod_1`)."""
-    while node.type in (
-        "parenthesized_expression", "non_null_expression", "as_expression",
-        "satisfies_expression", "await_expression", "type_assertion", "sequence_expression",
-    ) and node.named_child_count:  # fmt: skip
+    while True:
+        awaited = misread_await(node)
+        if awaited is not None:
+            node = awaited
+            continue
+        if node.type not in (
+            "parenthesized_expression", "non_null_expression", "as_expression",
+            "satisfies_expression", "await_expression", "type_assertion", "sequence_expression",
+        ) or not node.named_child_count:  # fmt: skip
+            return node
         last = node.type in ("type_assertion", "sequence_expression")
         inner = node.named_children[-1] if last else node.named_children[0]
         if inner is None:
-            break
+            return node
         node = inner
-    return node
+
+
+def misread_await(node: ts.Node) -> ts.Node | None:
+    """The operand of `await (x)` that the JavaScript grammar read as a call of a function named
+    `await` (so `await (0, fs_1.readJson)(p)`, tsc's output, became a call of `await(…)`'s
+    result): the last argument, as a comma expression's value is its last operand. None for
+    any other node (a function cannot be named `await` in a module or an async function)."""
+    if node.type != "call_expression":
+        return None
+    function = node.child_by_field_name("function")
+    arguments = node.child_by_field_name("arguments")
+    if function is None or function.type != "identifier" or _text(function) != "await":
+        return None
+    if arguments is None or arguments.type != "arguments" or not arguments.named_child_count:
+        return None
+    return arguments.named_children[-1]
 
 
 def dotted_name(node: ts.Node) -> Dotted | None:

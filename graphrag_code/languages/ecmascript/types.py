@@ -97,7 +97,8 @@ def _not_empty(union: ts.Node) -> ts.Node | None:
 
 def callback_parameter_types(node: ts.Node | None) -> list[Dotted | None]:
     """The class of each parameter of a function type (`(h: Handle, i: number) => number`
-    gives [Handle, None]), through `| undefined` and parentheses; [] for other types."""
+    gives [Handle, None]), through `| undefined` and parentheses, `this: T` left out; [] for
+    other types."""
     while node is not None and node.type in ("type_annotation", "parenthesized_type", "union_type"):
         node = (
             _not_empty(node)
@@ -110,5 +111,12 @@ def callback_parameter_types(node: ts.Node | None) -> list[Dotted | None]:
     return [
         single_type(child.child_by_field_name("type"))
         for child in (params.named_children if params is not None else [])
-        if child.type.endswith("_parameter")
+        if child.type.endswith("_parameter") and not _is_this(child)
     ]
+
+
+def _is_this(parameter: ts.Node) -> bool:
+    """`this: T` declares what `this` is, not a parameter (`(this: Observable<T>, subscriber:
+    Subscriber<T>) => …` takes one argument)."""
+    pattern = parameter.child_by_field_name("pattern")
+    return pattern is not None and pattern.type == "this"

@@ -12,6 +12,10 @@
 (variable_declarator
   name: (identifier)
   value: [(arrow_function) (function_expression) (generator_function) (class)]) @def.variable
+; `const isArrayLike = (<T>(x: any): x is ArrayLike<T> => …)`: a function in parentheses
+(variable_declarator
+  name: (identifier)
+  value: (parenthesized_expression [(arrow_function) (function_expression)])) @def.variable
 (variable_declarator name: (identifier) value: (object)) @def.object
 ; `var app = exports = module.exports = {}`, `var res = Object.create(…)`: objects whose methods
 ; are assigned after (`app.init = function …`) when the file does so
