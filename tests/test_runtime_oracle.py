@@ -214,3 +214,30 @@ def test_redis_server_runs_only_inside_the_block(tmp_path: Path) -> None:
         with pytest.raises(RuntimeError, match="in use"), runtime_services.redis_server(tmp_path):
             pass  # a second server would share (and flush) the first one's data
     assert not runtime_services.port_in_use(*address)
+
+
+def test_the_processes_a_test_starts_are_traced_when_asked(tmp_path: Path) -> None:
+    # typer's tutorial tests run each script again with `python -m coverage run`: with
+    # `subprocesses`, the calls of such a child are edges of the oracle too (the test run itself
+    # makes none here).
+    root = tmp_path / "pkg"
+    shutil.copytree(FIXTURE / "src", root / "src")
+    shutil.copyfile(FIXTURE / "pytest.ini", root / "pytest.ini")
+    (root / "checks").mkdir()
+    (root / "checks" / "check_child.py").write_text(
+        "import subprocess, sys\n\n\n"
+        "def test_child():\n"
+        "    code = 'from rtpkg.transport import Client, EchoTransport; "
+        'Client(EchoTransport()).send("x")\'\n'
+        "    subprocess.run([sys.executable, '-c', code], check=True, cwd='src')\n"
+    )
+    suite = Suite(
+        "rtpkg", "0.0.0", root, root / "src", "rtpkg", Path(sys.executable), ("checks",),
+        subprocesses=True,
+    )  # fmt: skip
+    oracle = runtime_calls.build(suite, tmp_path / "work")
+    assert oracle["passed"] == 1
+    assert len(list((tmp_path / "work" / "children").glob("*.json"))) == 1  # the one child
+    assert ("rtpkg.transport.Client.send", "rtpkg.transport.EchoTransport.handle") in {
+        (e["caller"], e["callee"]) for e in oracle["edges"]
+    }

@@ -440,10 +440,12 @@ def test_lambdas_and_partial(calls: Calls) -> None:
         calls,
         [
             ("lambdas.lambda_as_value", "helpers.alpha", "exact", None),
-            ("lambdas.apply", "helpers.beta", "inferred", "a lambda (line 16)"),
+            ("lambdas.lambda_as_argument", "helpers.beta", "exact", None),
             ("lambdas.partial_call", "helpers.gamma", "inferred", "`functools.partial`"),
         ],
     )
+    # the lambda's call is its holder's edge: `apply`, which only calls it, calls no `beta`
+    assert ("lambdas.apply", "helpers.beta") not in calls
 
 
 def test_class_objects_as_values(calls: Calls) -> None:

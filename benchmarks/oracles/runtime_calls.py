@@ -102,6 +102,8 @@ def build(suite: Suite, work: Path | None = None) -> JsonDict:
     work = work or RUNTIME_DIR / "work" / f"{suite.root.name}.calls"
     run = run_suite(suite, "calls", work)
     raw = json.loads((work / "calls.json").read_text(encoding="utf-8"))
+    for child in sorted((work / "children").glob("*.json")):  # processes the tests started
+        raw["edges"].extend(json.loads(child.read_text(encoding="utf-8"))["edges"])
     functions = package_functions(suite.root, suite.import_root, suite.package)
 
     counts: dict[tuple[str, str], int] = defaultdict(int)

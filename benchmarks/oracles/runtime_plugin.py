@@ -13,6 +13,8 @@ Configuration comes from the environment the oracle sets for the child process:
 ``RT_ORACLE_PACKAGE``      top-level package name (its files are ``IMPORT_ROOT/PACKAGE/...``)
 ``RT_ORACLE_THREADS``      non-empty: also record the edges of threads started later
                            (``threading.setprofile``; chains stay the main thread's)
+``RT_ORACLE_SUBPROCESSES`` non-empty: the Python processes the tests start record their
+                           edges too (``trace_child``, from a ``sitecustomize``)
 
 Call tracer (``calls`` mode): ``sys.setprofile`` on the main thread, from plugin load to the
 end of the session. Only ``call`` events of Python code count; a code object is classified
@@ -342,6 +344,26 @@ def _start() -> Tracer | None:
 
 
 _TRACER = _start()
+if _TRACER is not None and os.environ.get("RT_ORACLE_SUBPROCESSES"):
+    os.environ["RT_ORACLE_TRACE_CHILD"] = "1"  # the processes the tests start trace themselves
+
+
+def trace_child() -> None:
+    """In a process a test started (from ``sitecustomize``): keep the tracer this import
+    installed and write its edges at exit to ``RT_ORACLE_OUT/children/<pid>.json``."""
+    import atexit
+
+    tracer = _TRACER
+    if tracer is None:
+        return
+
+    def write() -> None:
+        sys.setprofile(None)
+        folder = Path(os.environ["RT_ORACLE_OUT"]) / "children"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"{os.getpid()}.json").write_text(json.dumps(tracer.result()), "utf-8")
+
+    atexit.register(write)
 
 
 def pytest_configure(config: pytest.Config) -> None:

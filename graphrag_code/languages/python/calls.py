@@ -140,7 +140,7 @@ class CallLinker:
         complete = False
         if typed is None or self._by_value(site):
             values = self._callee_values(site)
-            runs, complete = self._no_protocol_stubs(*self.flow.callables(values))
+            runs, complete = self._no_protocol_stubs(*self.flow.callables(values, site.scope))
             if typed is not None and not (complete and _same_in(typed, runs)):
                 if not complete and len(site.callee) == 1:
                     self._partial_besides(source, site, typed)
@@ -461,7 +461,7 @@ class CallLinker:
         if isinstance(target, SymbolRef):
             decorated = self.flow.decorator_values(target.qualified_name)
             if decorated is not None:
-                runs, complete = self.flow.callables(decorated)
+                runs, complete = self.flow.callables(decorated, site.scope)
                 if complete and len(runs) <= MAX_CALLEES:
                     for wrapper, why in runs.items():
                         if not _same(wrapper, target):
@@ -486,7 +486,7 @@ class CallLinker:
         if keys is not None and arguments is not None:
             passed = self.flow.argument(arguments, keys, self.parsed.module)
             if passed is not None:
-                runs, complete = self.flow.callables(passed)
+                runs, complete = self.flow.callables(passed, site.scope)
                 if complete and len(runs) <= MAX_CALLEES:
                     short = target.name.removeprefix("<builtin>.")
                     for callee, why in runs.items():

@@ -119,6 +119,8 @@ class Budget:
         # the class whose instance `self` is in the methods of its bases, while an attribute
         # a base assigns is read on it (`attributes._inherited_values`)
         self._self_class: str | None = None
+        # the function whose call site `callables` answers for (`results._foreign_lambda`)
+        self._caller: str | None = None
 
     def _step(self) -> None:
         self._steps += 1

@@ -160,6 +160,7 @@ class ValueFlowAnalysis(Budget):
     _function_result_uncached = results._function_result_uncached
     _elements_any = results._elements_any
     _runs = results._runs
+    _foreign_lambda = results._foreign_lambda
     _runs_all = results._runs_all
     # -- containers, iteration, subscripts (containers.py)
     _container_method = containers._container_method
@@ -240,10 +241,14 @@ class ValueFlowAnalysis(Budget):
 
         return self._shallow(chain)
 
-    def callables(self, values: Values) -> tuple[dict[Target, str], bool]:
-        """What calling each value runs: functions, methods, constructors, externals."""
+    def callables(
+        self, values: Values, caller: str | None = None
+    ) -> tuple[dict[Target, str], bool]:
+        """What calling each value runs: functions, methods, constructors, externals; from the
+        scope `caller` where it is known (a lambda of another function runs no edge of its)."""
         runs: dict[Target, str] = {}
         complete = values.complete
+        outer, self._caller = self._caller, caller
         try:
             for value, why in values:
                 found, known = self._runs(value, why, 0)
@@ -252,6 +257,8 @@ class ValueFlowAnalysis(Budget):
                     runs.setdefault(target, reason)
         except Cut:
             return runs, False
+        finally:
+            self._caller = outer
         return runs, complete
 
     def wide_callables(
@@ -265,7 +272,7 @@ class ValueFlowAnalysis(Budget):
         self._wide = True
         self._allow(_MAX_WIDE_STEPS)
         try:
-            return self.callables(self.evaluate(expr, scope, module, at, block))
+            return self.callables(self.evaluate(expr, scope, module, at, block), scope)
         finally:
             self._wide, self._steps = wide, steps
 

@@ -374,6 +374,8 @@ def _runs(
         )
         return self._runs_all(function, chain(why, "`functools.partial`"), depth + 1)
     if isinstance(value, Lambda) and depth < 4:
+        if self._foreign_lambda(value):
+            return {}, True
         if not (isinstance(value.body, At) and isinstance(value.body.expr, Call)):
             return {}, True
         where = Where(value.scope, value.module, value.body.offset, value.body.block)
@@ -391,6 +393,19 @@ def _runs(
     if isinstance(value, Inert):
         return {}, True
     return {}, False
+
+
+def _foreign_lambda(self: ValueFlowAnalysis, value: Lambda) -> bool:
+    """Whether a lambda called from `self._caller` is code of another function: its body's
+    calls are edges of the function that holds it (where the tracer, and jedi, place them),
+    so a call of it elsewhere runs none of its own (pluggy's `Result.from_call(lambda:
+    hook(...))` does not call `hook`; `traced_hookexec`, which holds the lambda, does). A
+    lambda held by a module or a class body stands in for a function without a node: calls of
+    it still reach what it calls."""
+    if self._caller is None or value.scope == self._caller:
+        return False
+    owner = self.lookups.symbol(value.scope)
+    return owner is not None and owner.kind in (SymbolKind.FUNCTION, SymbolKind.METHOD)
 
 
 def _runs_all(
