@@ -470,7 +470,8 @@ public final class JavaOracle {
     @Override
     public Void visitMethodInvocation(MethodInvocationTree node, Void p) {
       if (trees.getSourcePositions().getEndPosition(unit, node) < 0) {
-        return super.visitMethodInvocation(node, p); // javac's implicit super(): not in the source
+        implicitSuper(node);
+        return super.visitMethodInvocation(node, p);
       }
       Element e = trees.getElement(getCurrentPath());
       ExpressionTree select = node.getMethodSelect();
@@ -504,6 +505,31 @@ public final class JavaOracle {
       record(kind, node, namePos, e instanceof ExecutableElement ? (ExecutableElement) e : null, receiver,
           superCall, superCall && kind.equals("method") ? ", \"super\": true" : null);
       return super.visitMethodInvocation(node, p);
+    }
+
+    /**
+     * A `super()` javac's Attr inserted (not in the source): into a constructor with no explicit
+     * `this(...)` / `super(...)`, at its body's `{`, and into a default constructor, at its class's
+     * name. Recorded as kind "super" with "implicit": true; none for an anonymous class (its
+     * constructor's super call is the `new` around it, recorded there).
+     */
+    private void implicitSuper(MethodInvocationTree node) {
+      ExpressionTree select = node.getMethodSelect();
+      if (!(select instanceof IdentifierTree) || !((IdentifierTree) select).getName().contentEquals("super")) {
+        return;
+      }
+      for (TreePath p = getCurrentPath(); p != null; p = p.getParentPath()) {
+        if (p.getLeaf() instanceof ClassTree) {
+          Element cls = trees.getElement(p);
+          if (cls instanceof TypeElement && ((TypeElement) cls).getNestingKind() == NestingKind.ANONYMOUS) {
+            return;
+          }
+          break;
+        }
+      }
+      Element e = trees.getElement(getCurrentPath());
+      record("super", node, ((JCTree) node).pos, e instanceof ExecutableElement ? (ExecutableElement) e : null,
+          null, true, ", \"implicit\": true");
     }
 
     @Override

@@ -3,20 +3,21 @@
 `exact`: unqualified calls of the methods of the enclosing types and their supertypes (and
 of statically imported ones), static calls through a type's name (`Orders.load()`),
 constructors (`new T(…)`: T's constructor, or T itself when it declares none; `this(…)`,
-`super(…)`). `inferred`: calls on a value whose type its declaration says (locals, `var`
-from `new`, a cast or a call, parameters, fields, a call's declared result, `this.`,
-`super.`, the element a declared `List<T>` / `Map<K, T>` / `Optional<T>` … gives by `get`,
-`next`, `orElse` …). Overloads by `overloads.choose`; several left: tier `many` to each. A method no
-type of the repository declares, on a type with an external supertype, is that external
-type's (`java.util.AbstractList.add`). A method reference (`Foo::bar`, `this::m`,
-`Type::new`) is a call of unknown arity: every overload of its name (one: its tier, several:
-`many`).
+`super(…)`, the implicit `super()` of `implicit`). `inferred`: calls on a value whose type
+its declaration says (locals, `var` from `new`, a cast or a call, parameters, fields, a call's
+declared result, `this.`, `super.`, the element a declared `List<T>` / `Map<K, T>` /
+`Optional<T>` … gives by `get`, `next`, `orElse` …). Overloads by `overloads.choose`; several
+left: tier `many` to each. A method no type of the repository declares, on a type with an
+external supertype, is that external type's (`java.util.AbstractList.add`). A method
+reference (`Foo::bar`, `this::m`, `Type::new`) is a call of unknown arity: every overload of
+its name (one: its tier, several: `many`).
 """
 
 from __future__ import annotations
 
 from ...model import Attribute, Call, InstanceOf, Name, Resolution
 from .functional import REFERENCE
+from .implicit import IMPLICIT_SUPER
 from .overloads import Argument, choose
 from .resolver import Found, JavaResolver
 from .syntax import NEW
@@ -43,6 +44,8 @@ def call_targets(resolver: JavaResolver, call: Call, scope: str, line: int) -> T
         dotted = callee.dotted
         if dotted[0] == NEW:
             return _construct(resolver, resolver.type_of(dotted[1:], scope), arguments)
+        if dotted == (IMPLICIT_SUPER,):
+            return _implicit_super(resolver, scope)
         if dotted in (("this",), ("super",)):
             classes = resolver.classes_around(scope)
             if not classes:
@@ -144,6 +147,16 @@ def _unqualified(
         if external is not None:
             return [Found(f"{external}.{name}", external=True)], Resolution.EXACT
     return _NONE
+
+
+def _implicit_super(resolver: JavaResolver, scope: str) -> Targets:
+    """javac's implicit `super()`: the repository superclass's no-argument constructor (the
+    class itself when it declares none); nothing for an external one (`Object()` …)."""
+    classes = resolver.classes_around(scope)
+    parent = resolver.superclass(classes[0]) if classes else None
+    if parent is None or parent.external:
+        return _NONE
+    return _construct(resolver, parent, [])
 
 
 def _construct(

@@ -22,6 +22,7 @@ from ...model import Call, CallSite, Edge, EdgeKind, ParsedFile, Resolution, Sym
 from .builds import BUILD_FILES
 from .calls import call_targets, receiver_class
 from .dispatch import Hierarchy, hierarchy
+from .implicit import IMPLICIT_SUPER
 from .resolver import Found, JavaProject, JavaResolver, Resolvers
 
 __all__ = ["JavaLinker"]
@@ -63,6 +64,8 @@ class JavaLinker:
                 continue
             targets, tier = call_targets(resolver, site.value, site.scope, site.line)
             if not targets or tier is None:
+                if site.callee == (IMPLICIT_SUPER,):
+                    continue  # an external superclass's constructor: not the repository's
                 name = site.callee[-1]
                 unresolved.add(
                     source, name if not name.startswith("<") else None, "java:unresolved"

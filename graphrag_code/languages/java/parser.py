@@ -28,7 +28,8 @@ What the linker reads besides: imports (`module` the qualifier, `name` the last 
 `*`; a static import looks the same: the linker tells a member from a nested type), call
 sites (`syntax.expression` records as `CallSite.value`; `new T(…)` has callee ("new", T…),
 its value's callee `InstanceOf(T)` where it declares an anonymous class; `this(…)` /
-`super(…)` ("this",) / ("super",); a call's line is its name's), bindings of
+`super(…)` ("this",) / ("super",), javac's implicit `super()` ("<super>",): `implicit`; a
+call's line is its name's), bindings of
 names to declared types (parameters, locals, fields, `for`, `catch`, resources,
 `instanceof` patterns; `var x = new T()` / a cast / a literal as "annotation", `var x =
 f()` as "call" of the site's callee, `var x = y` as "alias"), the package as the module's
@@ -63,6 +64,7 @@ from ...parsing.records import clipped_signature, line_count
 from ...parsing.treesitter import first_line, last_line, node_text, remembered_texts, syntax_issues
 from .erasure import erased, sees_outer_variables, type_variables
 from .functional import lambda_bindings, reference_site
+from .implicit import constructor_super, default_super
 from .modules import module_qualifier
 from .syntax import (
     ITEM,
@@ -212,6 +214,8 @@ class _FileReader:
         body = node.child_by_field_name("body")
         if body is not None:
             self._body(body, qualified, node)
+        if (site := default_super(node, qualified)) is not None:
+            self.calls.append(site)
         return qualified
 
     def _body(self, body: ts.Node, cls: str, owner: ts.Node | None) -> None:
@@ -264,6 +268,8 @@ class _FileReader:
             self._type_uses(node.child_by_field_name("type"), qualified, "return")
         if body is not None:
             self._code(body, qualified, cls)
+        if (site := constructor_super(node, qualified, owner)) is not None:
+            self.calls.append(site)
 
     def _enum_constant(self, node: ts.Node, enum: str) -> None:
         name_node = node.child_by_field_name("name")

@@ -1,0 +1,62 @@
+"""What javac writes that the source does not, offline: the implicit `super()` of a
+constructor and of a default constructor."""
+
+from __future__ import annotations
+
+from tests.linking_helpers import assert_calls
+
+ROOT = "src/main/java/p/"
+BASE = "package p;\npublic class Base {\n  Base() {}\n  Base(int x) { this(); }\n}\n"
+
+
+def test_a_constructor_without_this_or_super_calls_the_superclass_no_argument_one() -> None:
+    assert_calls(
+        {
+            ROOT + "Base.java": BASE,
+            ROOT + "Sub.java": "package p;\nclass Sub extends Base {\n"
+            "  Sub() {\n    // first a comment\n    int y = 1;\n  }\n"
+            "  Sub(int x) { super(x); }\n  Sub(String s) { this(); }\n}\n",
+        },
+        ("p.Base.Base(int)", "p.Base.Base()", "exact"),
+        ("p.Sub.Sub()", "p.Base.Base()", "exact"),
+        ("p.Sub.Sub(int)", "p.Base.Base(int)", "exact"),
+        ("p.Sub.Sub(String)", "p.Sub.Sub()", "exact"),
+    )
+
+
+def test_a_class_without_constructors_calls_it_from_the_class() -> None:
+    linked = assert_calls(
+        {
+            ROOT + "Base.java": BASE,
+            ROOT + "Plain.java": "package p;\nclass Plain {}\n",
+            ROOT + "Sub.java": "package p;\nclass Sub extends Base {\n"
+            "  static class Deeper extends Sub { Deeper() {} }\n}\n",
+            ROOT + "Leaf.java": "package p;\nclass Leaf extends Plain {\n"
+            "  Leaf make() { return new Leaf(); }\n}\n",
+        },
+        ("p.Base.Base(int)", "p.Base.Base()", "exact"),
+        ("p.Sub", "p.Base.Base()", "exact"),
+        ("p.Sub.Deeper.Deeper", "p.Sub", "exact"),
+        ("p.Leaf", "p.Plain", "exact"),  # Plain's default constructor is its class
+        ("p.Leaf.make", "p.Leaf", "exact"),
+    )
+    lines = {line for link in linked.links if link.source == "p.Sub" for line in link.edge.lines}
+    assert lines == {2}  # the class's name, where javac places its default constructor
+
+
+def test_external_superclasses_enums_records_and_anonymous_classes_have_none() -> None:
+    linked = assert_calls(
+        {
+            ROOT + "Base.java": BASE,
+            ROOT + "Ext.java": "package p;\nclass Ext extends java.util.ArrayList<String> {\n"
+            "  Ext() {}\n}\n",
+            ROOT + "E.java": "package p;\nenum E { A; E() {} }\n",
+            ROOT + "R.java": "package p;\nrecord R(int a) { R {} }\n",
+            ROOT + "Use.java": "package p;\nclass Use {\n  Object f = new Base(2) {};\n}\n",
+        },
+        ("p.Base.Base(int)", "p.Base.Base()", "exact"),
+        ("p.E", "p.E.E", "exact"),
+        ("p.Use", "p.Base.Base(int)", "exact"),
+    )
+    assert not [link for link in linked.links if link.source.startswith("p.Ext") and link.tier]
+    assert linked.unresolved_calls("p.Ext.Ext") == [0]  # nor an unresolved call
