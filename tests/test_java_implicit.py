@@ -60,3 +60,48 @@ def test_external_superclasses_enums_records_and_anonymous_classes_have_none() -
     )
     assert not [link for link in linked.links if link.source.startswith("p.Ext") and link.tier]
     assert linked.unresolved_calls("p.Ext.Ext") == [0]  # nor an unresolved call
+
+
+RECORDS = {
+    ROOT + "Point.java": "package p;\npublic record Point(int x,\n    String y) {\n"
+    "  public String y() { return y; }\n  int x(int scale) { return x * scale; }\n"
+    '  static Point origin() { return new Point(0, ""); }\n}\n',
+    ROOT + "Pair.java": "package p;\nrecord Pair(String a, int... b) {\n"
+    "  Pair(String a) { this(a, 0); }\n}\n",
+    ROOT + "Full.java": "package p;\nrecord Full(int n) {\n  Full { n = n + 1; }\n"
+    "  Full() { this(1); }\n}\n",
+    ROOT + "Use.java": "package p;\nclass Use {\n  int run(Point p, Pair q) {\n"
+    '    new Pair("z");\n    new Full(2);\n'
+    "    return p.x() + p.y().length() + q.a().length() + q.b().length + p.x(2);\n  }\n}\n",
+}
+
+
+def test_a_records_implicit_accessors_are_nodes_that_calls_reach() -> None:
+    linked = assert_calls(
+        RECORDS,
+        ("p.Point.origin", "p.Point", "exact"),  # the canonical constructor: the record
+        ("p.Pair.Pair", "p.Pair", "exact"),  # this(a, 0): the canonical one, not written
+        ("p.Full.Full()", "p.Full.Full(int)", "exact"),  # the compact one is canonical
+        ("p.Use.run", "p.Pair.Pair", "exact"),
+        ("p.Use.run", "p.Full.Full(int)", "exact"),
+        ("p.Use.run", "p.Point.x()", "inferred"),
+        ("p.Use.run", "p.Point.x(int)", "inferred"),
+        ("p.Use.run", "p.Point.y", "inferred"),
+        ("p.Use.run", "p.Pair.a", "inferred"),
+        ("p.Use.run", "p.Pair.b", "inferred"),
+    )
+    accessors = {
+        symbol.qualified_name: (symbol.start_line, symbol.returns)
+        for parsed in linked.repository.parsed.values()
+        for symbol in parsed.symbols
+        if symbol.declared_as == "accessor"
+    }
+    # at their components; `y()` is written, so it is no accessor of javac's
+    assert accessors == {
+        "p.Point.x()": (2, ("int",)),
+        "p.Pair.a": (2, ("String",)),
+        "p.Pair.b": (2, ("int[]",)),
+        "p.Full.n": (2, ("int",)),
+    }
+    # `q.a().length()`: the accessor's result type reaches String's method
+    assert ("p.Use.run", "java.lang.String.length") in linked.calls(external=True)

@@ -56,8 +56,9 @@ JAVA_OUT_DIR = ORACLE_OUT_DIR / "java"
 JARS_DIR = JAVA_OUT_DIR / "jars"
 OUTPUT_SUFFIX = ".v2.json"
 """The oracle output's version, part of its file name: v2 (stop 64) adds javac's implicit
-`super()` calls (kind "super", "implicit": true); v1 (`<name>-<version>.json`, kept in the
-shared cache for whoever reads it) had none."""
+`super()` calls (kind "super", "implicit": true) and places a record's implicit accessors at
+their components; v1 (`<name>-<version>.json`, kept in the shared cache for whoever reads it)
+had neither."""
 
 _EXPORTS = ["--add-exports", "jdk.compiler/com.sun.tools.javac.tree=ALL-UNNAMED"]
 _DONE_MARKER = ".unpacked-ok"

@@ -167,7 +167,7 @@ public final class JavaOracle {
   private String location(Element e) {
     TreePath path = trees.getPath(e);
     if (path == null) {
-      return null;
+      return accessorLocation(e);
     }
     CompilationUnitTree unit = path.getCompilationUnit();
     Tree leaf = path.getLeaf();
@@ -184,6 +184,31 @@ public final class JavaOracle {
       pos = ((JCTree) trees.getTree(e.getEnclosingElement())).pos;
     }
     return "\"file\": " + str(file) + ", \"line\": " + line(unit, pos) + (implicit ? ", \"implicit\": true" : "");
+  }
+
+  /**
+   * A record's accessor javac made (not in the source; no tree): at its component's field,
+   * "implicit": true; null for anything else without a tree.
+   */
+  private String accessorLocation(Element e) {
+    Element owner = e.getEnclosingElement();
+    if (e.getKind() != ElementKind.METHOD || owner == null || owner.getKind() != ElementKind.RECORD) {
+      return null;
+    }
+    for (RecordComponentElement component : ElementFilter.recordComponentsIn(owner.getEnclosedElements())) {
+      if (!e.equals(component.getAccessor())) {
+        continue;
+      }
+      for (VariableElement field : ElementFilter.fieldsIn(owner.getEnclosedElements())) {
+        TreePath path = field.getSimpleName().equals(component.getSimpleName()) ? trees.getPath(field) : null;
+        if (path != null) {
+          String file = rel(Paths.get(path.getCompilationUnit().getSourceFile().toUri()));
+          return "\"file\": " + str(file) + ", \"line\": "
+              + line(path.getCompilationUnit(), ((JCTree) path.getLeaf()).pos) + ", \"implicit\": true";
+        }
+      }
+    }
+    return null;
   }
 
   private String typeName(TypeElement t) {

@@ -18,7 +18,7 @@ from __future__ import annotations
 from ...model import Attribute, Call, InstanceOf, Name, Resolution
 from .functional import REFERENCE
 from .implicit import IMPLICIT_SUPER
-from .overloads import Argument, choose
+from .overloads import Argument, Candidate, choose
 from .resolver import Found, JavaResolver
 from .syntax import NEW
 
@@ -169,8 +169,27 @@ def _construct(
     constructors = resolver.constructors(created.name)
     if not constructors:
         return [created], Resolution.EXACT
+    canonical = _canonical(resolver, created.name, constructors)
+    if canonical is not None:
+        constructors = [*constructors, canonical]
     chosen = constructors if arguments is None else choose(constructors, arguments)
     if not chosen:
         return _NONE
     tier = Resolution.EXACT if len(chosen) == 1 else Resolution.MANY
     return [Found(c.name) for c in chosen], tier
+
+
+def _canonical(resolver: JavaResolver, cls: str, declared: list[Candidate]) -> Candidate | None:
+    """A record's canonical constructor javac makes, as a candidate named as the record (its
+    stand-in, as for a default constructor), when none of `declared` is it: a compact one (its
+    parameters' types unread, `?`) or one of the components' types."""
+    symbol = resolver.symbol(cls)
+    if symbol is None or symbol.declared_as != "record":
+        return None
+    made = resolver.candidate(symbol)
+    for constructor in declared:
+        if len(constructor.types) == len(made.types) and (
+            constructor.types == made.types or set(constructor.types) <= {"?"}
+        ):
+            return None
+    return made

@@ -1,4 +1,4 @@
-"""Calls javac writes that the source does not: the implicit `super()`.
+"""What javac writes that the source does not: the implicit `super()`, a record's accessors.
 
 A constructor whose body does not start with `this(…)` / `super(…)` calls its superclass's
 no-argument constructor first (javac's Attr inserts `super()` at the body's `{`), and a class
@@ -15,6 +15,14 @@ which javac does not, and would repeat per site. Only a superclass of the reposi
 edge (the linker drops the rest: every class's `Object()` says nothing); an enum's, a
 record's and an anonymous class's constructors have no such call here (javac's go to `Enum`
 and `Record`; an anonymous class's is the `new` around it).
+
+A record `record Point(int x, int y)` has the accessors `x()` and `y()` unless its body
+declares them, and its canonical constructor unless the body declares it (compact or in
+full). The accessors become nodes (`declared_as` "accessor", at their component, the type as
+their result): `p.x()` is a call of a method that exists, and the node's id is the one a
+written `x()` gets (`pkg.Point.x`), so writing it out later keeps the id and its edges. The
+canonical constructor is the record's class, as a default constructor is (`calls`), and as
+javac's oracle places it; the class's node carries the components as its parameters.
 """
 
 from __future__ import annotations
@@ -24,13 +32,20 @@ import tree_sitter as ts
 from ...model import Call, CallSite, Name
 from ...parsing.treesitter import first_line
 
-__all__ = ["IMPLICIT_SUPER", "constructor_super", "default_super"]
+__all__ = [
+    "IMPLICIT_SUPER",
+    "component_name",
+    "constructor_super",
+    "default_super",
+    "record_accessors",
+]
 
 IMPLICIT_SUPER = "<super>"
 """The callee of an implicit `super()`: a keyword-like name no source call has."""
 
 _CONSTRUCTORS = frozenset({"constructor_declaration", "compact_constructor_declaration"})
 _SKIPPED = frozenset({"line_comment", "block_comment"})
+_PARAMETERS = frozenset({"formal_parameter", "spread_parameter"})
 
 
 def _site(scope: str, line: int, at: int) -> CallSite:
@@ -68,3 +83,41 @@ def default_super(node: ts.Node, qualified: str) -> CallSite | None:
     if any(member.type in _CONSTRUCTORS for member in body.named_children):
         return None
     return _site(qualified, first_line(name), node.start_byte)
+
+
+def component_name(component: ts.Node) -> ts.Node | None:
+    """The name node of a record component (`int x`, `int... xs`)."""
+    if component.type == "spread_parameter":
+        declarator = next(
+            (c for c in component.named_children if c.type == "variable_declarator"), None
+        )
+        return None if declarator is None else declarator.child_by_field_name("name")
+    return component.child_by_field_name("name")
+
+
+def record_accessors(
+    owner: ts.Node | None, members: list[ts.Node]
+) -> list[tuple[ts.Node, ts.Node]]:
+    """(component, its name) of each component of record `owner` whose accessor its body
+    `members` do not declare."""
+    if owner is None or owner.type != "record_declaration":
+        return []
+    declared = set()
+    for member in members:
+        params = member.child_by_field_name("parameters")
+        name = member.child_by_field_name("name")
+        if (
+            member.type == "method_declaration"
+            and name is not None
+            and params is not None
+            and not any(p.type in _PARAMETERS for p in params.named_children)
+        ):
+            declared.add(name.text)
+    components = owner.child_by_field_name("parameters")
+    return [
+        (component, name)
+        for component in (components.named_children if components is not None else ())
+        if component.type in _PARAMETERS
+        and (name := component_name(component)) is not None
+        and name.text not in declared
+    ]

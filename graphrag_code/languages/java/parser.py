@@ -64,7 +64,7 @@ from ...parsing.records import clipped_signature, line_count
 from ...parsing.treesitter import first_line, last_line, node_text, remembered_texts, syntax_issues
 from .erasure import erased, sees_outer_variables, type_variables
 from .functional import lambda_bindings, reference_site
-from .implicit import constructor_super, default_super
+from .implicit import constructor_super, default_super, record_accessors
 from .modules import module_qualifier
 from .syntax import (
     ITEM,
@@ -204,10 +204,18 @@ class _FileReader:
                 implements.extend(self._types_in(child, qualified, direct=True))
             elif child.type == "extends_interfaces":
                 bases.extend(self._types_in(child, qualified, direct=True))
+        components: tuple[str, ...] = ()
+        component_kinds = ""
+        if node.type == "record_declaration":  # the canonical constructor's parameters
+            _, names, component_kinds = _parameter_types(
+                node.child_by_field_name("parameters"), self.variables[qualified]
+            )
+            components = tuple(names)
         self.symbols.append(
             self._symbol(node, qualified, name, SymbolKind.CLASS, parent, name_node,
                          declared_as=_TYPES.get(node.type), bases=tuple(bases),
-                         implements=tuple(implements))
+                         implements=tuple(implements), parameters=components,
+                         parameter_kinds=component_kinds)
         )  # fmt: skip
         if node.type == "record_declaration":
             self._parameters(node.child_by_field_name("parameters"), qualified)
@@ -224,6 +232,10 @@ class _FileReader:
             if child.type == "enum_body_declarations":
                 members.extend(child.named_children)
         counts = Counter(_method_name(m) for m in members if m.type in _METHODS)
+        accessors = record_accessors(owner, members)
+        counts.update(node_text(name) for _, name in accessors)
+        for component, name in accessors:
+            self._accessor(component, name, cls, counts)
         for member in members:
             kind = member.type
             if kind in _METHODS:
@@ -270,6 +282,22 @@ class _FileReader:
             self._code(body, qualified, cls)
         if (site := constructor_super(node, qualified, owner)) is not None:
             self.calls.append(site)
+
+    def _accessor(
+        self, component: ts.Node, name_node: ts.Node, cls: str, counts: Counter[str]
+    ) -> None:
+        """The accessor javac makes for a record component its body does not declare."""
+        name = node_text(name_node)
+        qualified = f"{cls}.{name}" + ("()" if counts[name] > 1 else "")
+        declared = next((c for c in component.named_children if c.type != "modifiers"), None)
+        returns = type_dotted(component.child_by_field_name("type") or declared)
+        if returns is not None and component.type == "spread_parameter":
+            returns = (*returns[:-1], returns[-1] + "[]")
+        self.variables[qualified] = self.variables.get(cls, {})
+        self.symbols.append(
+            self._symbol(component, qualified, name, SymbolKind.METHOD, cls, name_node,
+                         declared_as="accessor", returns=returns)
+        )  # fmt: skip
 
     def _enum_constant(self, node: ts.Node, enum: str) -> None:
         name_node = node.child_by_field_name("name")
