@@ -105,3 +105,54 @@ def test_a_records_implicit_accessors_are_nodes_that_calls_reach() -> None:
     }
     # `q.a().length()`: the accessor's result type reaches String's method
     assert ("p.Use.run", "java.lang.String.length") in linked.calls(external=True)
+
+
+def test_calls_on_a_jdk_interface_dispatch_to_the_repositorys_implementations() -> None:
+    linked = assert_calls(
+        {
+            ROOT + "Job.java": "package p;\nclass Job implements Runnable, Comparable<Job> {\n"
+            "  public void run() {}\n  public int compareTo(Job o) { return 0; }\n"
+            "  static void run(int times) {}\n}\n",
+            ROOT + "Later.java": "package p;\nclass Later extends Job {\n"
+            "  @Override public void run() {}\n}\n",
+            ROOT + "ByName.java": "package p;\nimport java.util.Comparator;\n"
+            "class ByName implements Comparator<Job> {\n"
+            "  public int compare(Job a, Job b) { return 0; }\n"
+            "  int compare(Job a) { return 1; }\n}\n",
+            ROOT + "Use.java": "package p;\nimport java.util.Comparator;\nclass Use {\n"
+            "  void go(Runnable r, Comparator<Job> c, Job j, Comparable<Job> k) {\n"
+            "    r.run();\n    c.compare(j, j);\n    k.compareTo(j);\n    j.run();\n  }\n}\n",
+        },
+        ("p.Use.go", "p.Job.run()", "inferred"),
+        ("p.Use.go", "p.Later.run", "dispatch"),  # through Job.run, as before
+        # r.run() may run Job.run() too: go certainly calls it (j.run()), so that edge stands
+        ("p.Use.go", "p.ByName.compare(Job,Job)", "dispatch"),  # not compare(Job)
+        ("p.Use.go", "p.Job.compareTo", "dispatch"),
+        exactly=False,
+    )
+    dispatched = {
+        (link.target, link.edge.lines)
+        for link in linked.links
+        if link.source == "p.Use.go" and link.tier == "dispatch"
+    }
+    assert dispatched == {
+        ("p.Later.run", (5, 8)),  # through Runnable.run and through Job.run
+        ("p.ByName.compare(Job,Job)", (6,)),
+        ("p.Job.compareTo", (7,)),
+    }
+
+
+def test_calls_on_a_jdk_class_reach_overrides_the_arguments_fit() -> None:
+    assert_calls(
+        {
+            ROOT + "Out.java": "package p;\nclass Out extends java.io.Writer {\n"
+            "  @Override public void write(int c) {}\n"
+            "  @Override public void write(char[] b, int at, int n) {}\n"
+            "  @Override public void flush() {}\n  @Override public void close() {}\n}\n",
+            ROOT + "Use.java": "package p;\nimport java.io.Writer;\nclass Use {\n"
+            "  void go(Writer w) throws Exception {\n    w.write('x');\n    w.write(\"null\");\n"
+            "    w.write(\"abc\", 0, 1);\n  }\n}\n",
+        },
+        # write("null") and write(String, int, int) are Writer's own: no override here runs
+        ("p.Use.go", "p.Out.write(int)", "dispatch", "dispatch via `java.io.Writer.write`"),
+    )

@@ -22,7 +22,7 @@ from .overloads import Argument, Candidate, choose
 from .resolver import Found, JavaResolver
 from .syntax import NEW
 
-__all__ = ["Targets", "call_targets", "is_reference", "receiver_class"]
+__all__ = ["Targets", "call_targets", "external_receiver", "is_reference", "receiver_class"]
 
 Targets = tuple[list[Found], Resolution | None]
 _NONE: Targets = ([], None)
@@ -103,6 +103,23 @@ def receiver_class(resolver: JavaResolver, call: Call, scope: str, line: int) ->
     if static and not is_reference(call):
         return None
     return None if owner is None or owner.external else owner.name
+
+
+def external_receiver(resolver: JavaResolver, call: Call, scope: str, line: int) -> str | None:
+    """The external type (the JDK's, a dependency's) a call's receiver is declared as: `r`
+    of `Runnable r` in `r.run()`. None for unqualified and static calls, method references,
+    `this.` / `super.` and receivers of the repository's or unknown types."""
+    callee = call.callee
+    if not isinstance(callee, Attribute) or is_reference(call):
+        return None
+    receiver = callee.value
+    if isinstance(receiver, Name):
+        if receiver.dotted[-1] in ("this", "super"):
+            return None
+        owner, static = resolver.receiver(receiver.dotted, scope, line)
+    else:
+        owner, static = resolver.value_type(receiver, scope, line), False
+    return None if static or owner is None or not owner.external else owner.name
 
 
 def _methods(
