@@ -151,7 +151,7 @@ def test_calls_on_a_jdk_class_reach_overrides_the_arguments_fit() -> None:
             "  @Override public void flush() {}\n  @Override public void close() {}\n}\n",
             ROOT + "Use.java": "package p;\nimport java.io.Writer;\nclass Use {\n"
             "  void go(Writer w) throws Exception {\n    w.write('x');\n    w.write(\"null\");\n"
-            "    w.write(\"abc\", 0, 1);\n  }\n}\n",
+            '    w.write("abc", 0, 1);\n  }\n}\n',
         },
         # write("null") and write(String, int, int) are Writer's own: no override here runs
         ("p.Use.go", "p.Out.write(int)", "dispatch", "dispatch via `java.io.Writer.write`"),
