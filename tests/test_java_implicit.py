@@ -148,11 +148,28 @@ def test_calls_on_a_jdk_class_reach_overrides_the_arguments_fit() -> None:
             ROOT + "Out.java": "package p;\nclass Out extends java.io.Writer {\n"
             "  @Override public void write(int c) {}\n"
             "  @Override public void write(char[] b, int at, int n) {}\n"
-            "  @Override public void flush() {}\n  @Override public void close() {}\n}\n",
+            "  @Override public void flush() {}\n  @Override public void close() {}\n"
+            "  @Override public Out append(CharSequence s) { return this; }\n}\n",
             ROOT + "Use.java": "package p;\nimport java.io.Writer;\nclass Use {\n"
             "  void go(Writer w) throws Exception {\n    w.write('x');\n    w.write(\"null\");\n"
-            '    w.write("abc", 0, 1);\n  }\n}\n',
+            '    w.write("abc", 0, 1);\n    w.append((char) 1);\n  }\n}\n',
         },
-        # write("null") and write(String, int, int) are Writer's own: no override here runs
+        # write("null"), write(String, int, int) and append(char) are Writer's own: no
+        # override here runs
         ("p.Use.go", "p.Out.write(int)", "dispatch", "dispatch via `java.io.Writer.write`"),
+    )
+
+
+def test_a_call_on_a_map_reaches_a_class_extending_the_jdks_abstract_map() -> None:
+    assert_calls(
+        {
+            ROOT + "Tree.java": "package p;\nimport java.util.AbstractMap;\nimport java.util.Map;\n"
+            "import java.util.Set;\n"
+            "class Tree<K, V> extends AbstractMap<K, V> {\n"
+            "  @Override public V put(K k, V v) { return v; }\n"
+            "  @Override public Set<Map.Entry<K, V>> entrySet() { return null; }\n}\n",
+            ROOT + "Use.java": "package p;\nimport java.util.Map;\nclass Use {\n"
+            '  void go(Map<String, Integer> m) { m.put("a", 1); }\n}\n',
+        },
+        ("p.Use.go", "p.Tree.put", "dispatch", "dispatch via `java.util.Map.put`"),
     )

@@ -13,7 +13,8 @@ A call on a receiver declared as an external type (the JDK's `Runnable`, `Compar
 method (`java.lang.Runnable.run`, its external node); the repository's classes below that
 type (by their `extends` / `implements`) may run their methods of that name, of an arity and
 argument types the call fits (the external method's parameters are not read): each gets a
-`dispatch` edge, under the same cap (`external_overrides`).
+`dispatch` edge, under the same cap (`external_overrides`); a class that extends the JDK's
+`AbstractMap` is below `Map` too, as far as `jdk.JDK_SUPERTYPES` knows the JDK's hierarchy.
 
 The subtypes are read once per run; a file's dispatch edges depend on the files declaring
 them (consulted), on every method of the callee's name (a new override anywhere relinks it)
@@ -31,6 +32,7 @@ from ...linking.base import MAX_OVERRIDES
 from ...linking.index import Lookups, RepositoryIndex
 from ...linking.rules import IndexRules
 from ...model import ParsedFile, Symbol, SymbolKind
+from .jdk import JDK_SUPERTYPES
 from .overloads import Argument, choose, may_run
 from .resolver import JavaProject, JavaResolver, Resolvers
 
@@ -179,6 +181,12 @@ def hierarchy(index: RepositoryIndex, project: JavaProject) -> Hierarchy:
             continue
         for base in resolver.direct_supertypes(name):
             subtypes[base.name].append(name)
+    external = [name for name in subtypes if name not in index.symbols]
+    for name in external:  # `AbstractMap` below `Map`: the JDK's own hierarchy, as far as known
+        for parent in JDK_SUPERTYPES.get(name, ()):
+            if name not in subtypes[parent]:
+                subtypes[parent].append(name)
+                external.append(parent)
     return Hierarchy(dict(subtypes))
 
 
