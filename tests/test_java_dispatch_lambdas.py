@@ -45,6 +45,7 @@ def test_calls_through_interfaces_and_abstract_methods_reach_every_override() ->
         ("p.Base.run", "p.Base.scale", "exact"),
         ("p.Base.run", "p.Square.scale(int)", "dispatch"),
         ("p.Square.scale(int)", "p.Base.scale", "inferred"),
+        ("p.Square", "p.Base", "exact"),  # the default constructor's implicit super()
         exactly=True,
     )
     assert ("p.Use.run", "p.Square.area") in linked.calls(external=False)
@@ -215,5 +216,6 @@ def test_an_unbound_method_reference_dispatches_like_a_call_on_its_type() -> Non
         ("p.Base.run", "p.Base.scale", "exact"),
         ("p.Base.run", "p.Square.scale(int)", "dispatch"),
         ("p.Square.scale(int)", "p.Base.scale", "inferred"),
+        ("p.Square", "p.Base", "exact"),  # the default constructor's implicit super()
         exactly=True,
     )

@@ -58,6 +58,7 @@ def test_inherited_and_outer_class_methods() -> None:
         ("p.Sub.own", "p.Base.shared", "exact"),
         ("p.Sub.Inner.deep", "p.Sub.own", "exact"),
         ("p.Sub.sup", "p.Base.shared", "inferred"),
+        ("p.Sub", "p.Base", "exact"),  # the default constructor's implicit super()
     )
 
 
@@ -196,6 +197,7 @@ def test_overloads_by_the_declared_results_and_hierarchy_of_arguments() -> None:
         ("p.O.make", "p.Sub", "exact"),
         ("p.O.g", "p.O.make", "exact"),
         ("p.O.g", "p.O.f(Base)", "exact"),
+        ("p.Sub", "p.Base", "exact"),  # the default constructor's implicit super()
     )
 
 

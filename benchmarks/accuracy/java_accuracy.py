@@ -54,7 +54,13 @@ from benchmarks.accuracy.java_match import (
 )
 from benchmarks.accuracy.located import cell, line_count, tier_table, timed_link
 from benchmarks.accuracy.scorer_cli import Scorer, score_main
-from benchmarks.oracles.java_oracle import JAVA_OUT_DIR, JAVA_SETS, OracleSetupError, pinned
+from benchmarks.oracles.java_oracle import (
+    JAVA_OUT_DIR,
+    JAVA_SETS,
+    OUTPUT_SUFFIX,
+    OracleSetupError,
+    pinned,
+)
 from graphrag_code.ingest.offline import LinkedRepository
 from graphrag_code.model import EdgeKind, Resolution
 
@@ -241,7 +247,7 @@ def error_examples(material: JsonDict, count: int) -> JsonDict:
 
 def evaluate(name: str, show_errors: int = 0, repeat: int = 1) -> JsonDict:
     """Compare with the oracle output for the folder `name` (`gson-2.11.0`)."""
-    oracle = json.loads((JAVA_OUT_DIR / f"{name}.json").read_text(encoding="utf-8"))
+    oracle = json.loads((JAVA_OUT_DIR / f"{name}{OUTPUT_SUFFIX}").read_text(encoding="utf-8"))
     result, material = compare(JAVA_OUT_DIR / name, oracle, repeat)
     if show_errors:
         result["errors"] = error_examples(material, show_errors)
@@ -289,7 +295,7 @@ def markdown(results: Sequence[JsonDict]) -> str:
 
 SCORER = Scorer(
     language='java', title='Java', unit='code base', example='gson',
-    sets=JAVA_SETS, out_dir=JAVA_OUT_DIR, output_suffix='.json',
+    sets=JAVA_SETS, out_dir=JAVA_OUT_DIR, output_suffix=OUTPUT_SUFFIX,
     oracle_module="benchmarks.oracles.java_oracle", pinned=pinned,
     setup_error=OracleSetupError, evaluate=evaluate, markdown=markdown, name_key='code_base',
 )  # fmt: skip

@@ -162,11 +162,14 @@ def _external_names(callee: Mapping[str, Any], member_of: Iterable[str]) -> froz
 
 
 def oracle_calls(records: Iterable[Mapping[str, Any]], decls: Decls) -> list[OracleCall]:
-    """The oracle's call records as `OracleCall`s."""
+    """The oracle's call records as `OracleCall`s; javac's implicit `super()` only where it
+    runs a constructor in the sources (the graph draws no edge to `Object()`, `Enum(…)` …)."""
     out: list[OracleCall] = []
     for r in records:
         callee = r.get("callee")
         caller = r.get("caller")
+        if r.get("implicit") and not (callee and "file" in callee):
+            continue
         callers: set[Loc] = set()
         if caller:
             loc = (caller["file"], caller["line"])

@@ -21,9 +21,9 @@ of its compile dependencies into ``benchmarks/cache/oracles/java/jars/``; the so
 sha256 is checked against the pin and its ``.java`` files are unpacked into
 ``benchmarks/cache/oracles/java/<name>-<version>/``; the oracle program
 (``benchmarks/oracles/java/JavaOracle.java``, compiled once per version of its source into
-``benchmarks/cache/java-oracle/``) attributes every file with javac, the dependency jars on the
-class path, and writes ``<name>-<version>.json`` beside that folder. The format is in
-``benchmarks/oracles/README.md``.
+``benchmarks/cache/java-oracle/<stamp>/``) attributes every file with javac, the dependency
+jars on the class path, and writes ``<name>-<version>.v2.json`` beside that folder
+(``OUTPUT_SUFFIX``). The format is in ``benchmarks/oracles/README.md``.
 
 Never import ``graphrag_code`` from here: this oracle must stay independent of it.
 """
@@ -50,10 +50,15 @@ JsonDict = dict[str, Any]
 ORACLE_SOURCE = Path(__file__).resolve().parent / "java" / "JavaOracle.java"
 """The oracle program: one Java file, the JDK's own compiler API only."""
 BUILD_DIR = CACHE_DIR / "java-oracle"
-"""Where the oracle program is compiled, with a stamp of its source."""
+"""Where the oracle program is compiled: one folder per version of its source (a stamp)."""
 JAVA_OUT_DIR = ORACLE_OUT_DIR / "java"
 """Unpacked sources, the fetched jars and the oracle's JSON files."""
 JARS_DIR = JAVA_OUT_DIR / "jars"
+OUTPUT_SUFFIX = ".v2.json"
+"""The oracle output's version, part of its file name: v2 (stop 64) adds javac's implicit
+`super()` calls (kind "super", "implicit": true) and places a record's implicit accessors at
+their components; v1 (`<name>-<version>.json`, kept in the shared cache for whoever reads it)
+had neither."""
 
 _EXPORTS = ["--add-exports", "jdk.compiler/com.sun.tools.javac.tree=ALL-UNNAMED"]
 _DONE_MARKER = ".unpacked-ok"
@@ -171,18 +176,19 @@ def _run(args: Sequence[str], cwd: Path, what: str) -> str:
 def build_oracle() -> Path:
     """Compile the oracle program once per version of its source; the class folder."""
     stamp = hashlib.sha256(ORACLE_SOURCE.read_bytes()).hexdigest()
-    marker = BUILD_DIR / ".built"
+    folder = BUILD_DIR / stamp[:16]
+    marker = folder / ".built"
     if marker.is_file() and marker.read_text(encoding="utf-8") == stamp:
-        return BUILD_DIR
-    BUILD_DIR.mkdir(parents=True, exist_ok=True)
-    print(f"compiling the Java oracle into {BUILD_DIR}")
+        return folder
+    folder.mkdir(parents=True, exist_ok=True)
+    print(f"compiling the Java oracle into {folder}")
     _run(
-        [_tool("javac"), "-d", str(BUILD_DIR), *_EXPORTS, str(ORACLE_SOURCE)],
-        BUILD_DIR,
+        [_tool("javac"), "-d", str(folder), *_EXPORTS, str(ORACLE_SOURCE)],
+        folder,
         "compiling the Java oracle",
     )
     marker.write_text(stamp, encoding="utf-8")
-    return BUILD_DIR
+    return folder
 
 
 def _jar(coordinates: str, classifier: str = "") -> Path:
@@ -246,7 +252,7 @@ def fetch(entry: PinnedJar) -> tuple[Path, list[Path]]:
 
 def output_path(entry: PinnedJar) -> Path:
     """The JSON file the oracle writes for `entry`."""
-    return JAVA_OUT_DIR / f"{entry.root_name}.json"
+    return JAVA_OUT_DIR / f"{entry.root_name}{OUTPUT_SUFFIX}"
 
 
 def run_oracle(entry: PinnedJar, *, force: bool = False) -> JsonDict:

@@ -167,7 +167,7 @@ public final class JavaOracle {
   private String location(Element e) {
     TreePath path = trees.getPath(e);
     if (path == null) {
-      return null;
+      return accessorLocation(e);
     }
     CompilationUnitTree unit = path.getCompilationUnit();
     Tree leaf = path.getLeaf();
@@ -184,6 +184,31 @@ public final class JavaOracle {
       pos = ((JCTree) trees.getTree(e.getEnclosingElement())).pos;
     }
     return "\"file\": " + str(file) + ", \"line\": " + line(unit, pos) + (implicit ? ", \"implicit\": true" : "");
+  }
+
+  /**
+   * A record's accessor javac made (not in the source; no tree): at its component's field,
+   * "implicit": true; null for anything else without a tree.
+   */
+  private String accessorLocation(Element e) {
+    Element owner = e.getEnclosingElement();
+    if (e.getKind() != ElementKind.METHOD || owner == null || owner.getKind() != ElementKind.RECORD) {
+      return null;
+    }
+    for (RecordComponentElement component : ElementFilter.recordComponentsIn(owner.getEnclosedElements())) {
+      if (!e.equals(component.getAccessor())) {
+        continue;
+      }
+      for (VariableElement field : ElementFilter.fieldsIn(owner.getEnclosedElements())) {
+        TreePath path = field.getSimpleName().equals(component.getSimpleName()) ? trees.getPath(field) : null;
+        if (path != null) {
+          String file = rel(Paths.get(path.getCompilationUnit().getSourceFile().toUri()));
+          return "\"file\": " + str(file) + ", \"line\": "
+              + line(path.getCompilationUnit(), ((JCTree) path.getLeaf()).pos) + ", \"implicit\": true";
+        }
+      }
+    }
+    return null;
   }
 
   private String typeName(TypeElement t) {
@@ -441,8 +466,10 @@ public final class JavaOracle {
       TypeMirror bound = receiver != null && receiver.getKind() == TypeKind.DECLARED
           ? types.erasure(receiver) : types.erasure(owner.asType());
       List<String> targets = new ArrayList<>();
+      int itself = 0;
       if (!callee.getModifiers().contains(Modifier.ABSTRACT) && location(callee) != null) {
         targets.add("{" + location(callee) + "}");
+        itself = 1;
       }
       for (ExecutableElement m : sourceMethods.getOrDefault(callee.getSimpleName().toString(), List.of())) {
         if (m.equals(callee) || m.getModifiers().contains(Modifier.ABSTRACT)) {
@@ -459,9 +486,11 @@ public final class JavaOracle {
           targets.add("{" + loc + ", \"class\": " + str(typeName(mOwner)) + (anon ? ", \"anonymous\": true" : "") + "}");
         }
       }
-      if (targets.size() <= (callee.getModifiers().contains(Modifier.ABSTRACT) ? 0 : 1)
+      if (targets.size() <= itself
           && !callee.getEnclosingElement().getKind().isInterface() && !callee.getModifiers().contains(Modifier.ABSTRACT)) {
-        return; // a concrete method nobody in the sources overrides: no dispatch
+        // a concrete method nobody in the sources overrides: no dispatch (v1 also dropped an
+        // external concrete method, `Writer.write(int)`, with one override in the sources)
+        return;
       }
       sep(dispatch, dispatchCount++).append("{\"call\": ").append(id).append(", \"receiver\": ")
           .append(str(bound.toString())).append(", \"targets\": [").append(String.join(", ", targets)).append("]}");
@@ -470,7 +499,8 @@ public final class JavaOracle {
     @Override
     public Void visitMethodInvocation(MethodInvocationTree node, Void p) {
       if (trees.getSourcePositions().getEndPosition(unit, node) < 0) {
-        return super.visitMethodInvocation(node, p); // javac's implicit super(): not in the source
+        implicitSuper(node);
+        return super.visitMethodInvocation(node, p);
       }
       Element e = trees.getElement(getCurrentPath());
       ExpressionTree select = node.getMethodSelect();
@@ -504,6 +534,31 @@ public final class JavaOracle {
       record(kind, node, namePos, e instanceof ExecutableElement ? (ExecutableElement) e : null, receiver,
           superCall, superCall && kind.equals("method") ? ", \"super\": true" : null);
       return super.visitMethodInvocation(node, p);
+    }
+
+    /**
+     * A `super()` javac's Attr inserted (not in the source): into a constructor with no explicit
+     * `this(...)` / `super(...)`, at its body's `{`, and into a default constructor, at its class's
+     * name. Recorded as kind "super" with "implicit": true; none for an anonymous class (its
+     * constructor's super call is the `new` around it, recorded there).
+     */
+    private void implicitSuper(MethodInvocationTree node) {
+      ExpressionTree select = node.getMethodSelect();
+      if (!(select instanceof IdentifierTree) || !((IdentifierTree) select).getName().contentEquals("super")) {
+        return;
+      }
+      for (TreePath p = getCurrentPath(); p != null; p = p.getParentPath()) {
+        if (p.getLeaf() instanceof ClassTree) {
+          Element cls = trees.getElement(p);
+          if (cls instanceof TypeElement && ((TypeElement) cls).getNestingKind() == NestingKind.ANONYMOUS) {
+            return;
+          }
+          break;
+        }
+      }
+      Element e = trees.getElement(getCurrentPath());
+      record("super", node, ((JCTree) node).pos, e instanceof ExecutableElement ? (ExecutableElement) e : null,
+          null, true, ", \"implicit\": true");
     }
 
     @Override

@@ -3,25 +3,26 @@
 `exact`: unqualified calls of the methods of the enclosing types and their supertypes (and
 of statically imported ones), static calls through a type's name (`Orders.load()`),
 constructors (`new T(…)`: T's constructor, or T itself when it declares none; `this(…)`,
-`super(…)`). `inferred`: calls on a value whose type its declaration says (locals, `var`
-from `new`, a cast or a call, parameters, fields, a call's declared result, `this.`,
-`super.`, the element a declared `List<T>` / `Map<K, T>` / `Optional<T>` … gives by `get`,
-`next`, `orElse` …). Overloads by `overloads.choose`; several left: tier `many` to each. A method no
-type of the repository declares, on a type with an external supertype, is that external
-type's (`java.util.AbstractList.add`). A method reference (`Foo::bar`, `this::m`,
-`Type::new`) is a call of unknown arity: every overload of its name (one: its tier, several:
-`many`).
+`super(…)`, the implicit `super()` of `implicit`). `inferred`: calls on a value whose type
+its declaration says (locals, `var` from `new`, a cast or a call, parameters, fields, a call's
+declared result, `this.`, `super.`, the element a declared `List<T>` / `Map<K, T>` /
+`Optional<T>` … gives by `get`, `next`, `orElse` …). Overloads by `overloads.choose`; several
+left: tier `many` to each. A method no type of the repository declares, on a type with an
+external supertype, is that external type's (`java.util.AbstractList.add`). A method
+reference (`Foo::bar`, `this::m`, `Type::new`) is a call of unknown arity: every overload of
+its name (one: its tier, several: `many`).
 """
 
 from __future__ import annotations
 
 from ...model import Attribute, Call, InstanceOf, Name, Resolution
 from .functional import REFERENCE
-from .overloads import Argument, choose
+from .implicit import IMPLICIT_SUPER
+from .overloads import Argument, Candidate, choose
 from .resolver import Found, JavaResolver
 from .syntax import NEW
 
-__all__ = ["Targets", "call_targets", "is_reference", "receiver_class"]
+__all__ = ["Targets", "call_targets", "external_receiver", "is_reference", "receiver_class"]
 
 Targets = tuple[list[Found], Resolution | None]
 _NONE: Targets = ([], None)
@@ -43,6 +44,8 @@ def call_targets(resolver: JavaResolver, call: Call, scope: str, line: int) -> T
         dotted = callee.dotted
         if dotted[0] == NEW:
             return _construct(resolver, resolver.type_of(dotted[1:], scope), arguments)
+        if dotted == (IMPLICIT_SUPER,):
+            return _implicit_super(resolver, scope)
         if dotted in (("this",), ("super",)):
             classes = resolver.classes_around(scope)
             if not classes:
@@ -102,6 +105,23 @@ def receiver_class(resolver: JavaResolver, call: Call, scope: str, line: int) ->
     return None if owner is None or owner.external else owner.name
 
 
+def external_receiver(resolver: JavaResolver, call: Call, scope: str, line: int) -> str | None:
+    """The external type (the JDK's, a dependency's) a call's receiver is declared as: `r`
+    of `Runnable r` in `r.run()`. None for unqualified and static calls, method references,
+    `this.` / `super.` and receivers of the repository's or unknown types."""
+    callee = call.callee
+    if not isinstance(callee, Attribute) or is_reference(call):
+        return None
+    receiver = callee.value
+    if isinstance(receiver, Name):
+        if receiver.dotted[-1] in ("this", "super"):
+            return None
+        owner, static = resolver.receiver(receiver.dotted, scope, line)
+    else:
+        owner, static = resolver.value_type(receiver, scope, line), False
+    return None if static or owner is None or not owner.external else owner.name
+
+
 def _methods(
     resolver: JavaResolver,
     cls: str,
@@ -146,6 +166,16 @@ def _unqualified(
     return _NONE
 
 
+def _implicit_super(resolver: JavaResolver, scope: str) -> Targets:
+    """javac's implicit `super()`: the repository superclass's no-argument constructor (the
+    class itself when it declares none); nothing for an external one (`Object()` …)."""
+    classes = resolver.classes_around(scope)
+    parent = resolver.superclass(classes[0]) if classes else None
+    if parent is None or parent.external:
+        return _NONE
+    return _construct(resolver, parent, [])
+
+
 def _construct(
     resolver: JavaResolver, created: Found | None, arguments: list[Argument | None] | None
 ) -> Targets:
@@ -156,8 +186,27 @@ def _construct(
     constructors = resolver.constructors(created.name)
     if not constructors:
         return [created], Resolution.EXACT
+    canonical = _canonical(resolver, created.name, constructors)
+    if canonical is not None:
+        constructors = [*constructors, canonical]
     chosen = constructors if arguments is None else choose(constructors, arguments)
     if not chosen:
         return _NONE
     tier = Resolution.EXACT if len(chosen) == 1 else Resolution.MANY
     return [Found(c.name) for c in chosen], tier
+
+
+def _canonical(resolver: JavaResolver, cls: str, declared: list[Candidate]) -> Candidate | None:
+    """A record's canonical constructor javac makes, as a candidate named as the record (its
+    stand-in, as for a default constructor), when none of `declared` is it: a compact one (its
+    parameters' types unread, `?`) or one of the components' types."""
+    symbol = resolver.symbol(cls)
+    if symbol is None or symbol.declared_as != "record":
+        return None
+    made = resolver.candidate(symbol)
+    for constructor in declared:
+        if len(constructor.types) == len(made.types) and (
+            constructor.types == made.types or set(constructor.types) <= {"?"}
+        ):
+            return None
+    return made

@@ -8,6 +8,14 @@ same parameter types (a type variable of the overridden method's, `T`, matches a
 gets a CALLS edge of tier `dispatch` (`via` "dispatch via `B.m`"), none where more than
 `MAX_OVERRIDES` may run (a call through `Object`-like roots says nothing then).
 
+A call on a receiver declared as an external type (the JDK's `Runnable`, `Comparator`,
+`Iterator`, `Comparable`, `AutoCloseable` …, or a dependency's) is bound to that type's
+method (`java.lang.Runnable.run`, its external node); the repository's classes below that
+type (by their `extends` / `implements`) may run their methods of that name, of an arity and
+argument types the call fits (the external method's parameters are not read): each gets a
+`dispatch` edge, under the same cap (`external_overrides`); a class that extends the JDK's
+`AbstractMap` is below `Map` too, as far as `jdk.JDK_SUPERTYPES` knows the JDK's hierarchy.
+
 The subtypes are read once per run; a file's dispatch edges depend on the files declaring
 them (consulted), on every method of the callee's name (a new override anywhere relinks it)
 and on `SUBTYPES_KEY` + the simple name of each type it looked below (a class that starts
@@ -24,6 +32,8 @@ from ...linking.base import MAX_OVERRIDES
 from ...linking.index import Lookups, RepositoryIndex
 from ...linking.rules import IndexRules
 from ...model import ParsedFile, Symbol, SymbolKind
+from .jdk import JDK_SUPERTYPES
+from .overloads import Argument, choose, may_run
 from .resolver import JavaProject, JavaResolver, Resolvers
 
 __all__ = [
@@ -102,6 +112,38 @@ class Hierarchy:
                 return []
         return found
 
+    def external_overrides(
+        self,
+        resolver: JavaResolver,
+        bound: str,
+        name: str,
+        arguments: list[Argument | None] | None,
+    ) -> list[str]:
+        """The repository's methods a call of `name` on a receiver declared as the external
+        type `bound` may run: in its subtypes, overridable, with a body, fitting the call's
+        arguments (None: a method reference's, any); none past `MAX_OVERRIDES`."""
+        lookups = resolver.lookups
+        lookups.names_consulted.add(name)
+        lookups.names_consulted.add(SUBTYPES_KEY + bound.rpartition(".")[2])
+        found: dict[str, None] = {}
+        for sub in self.below(bound):
+            lookups.names_consulted.add(SUBTYPES_KEY + sub.rpartition(".")[2])
+            candidates = [
+                resolver.candidate(symbol)
+                for qualified in lookups.members(sub, name)
+                if (symbol := lookups.symbol(qualified)) is not None
+                and symbol.kind == SymbolKind.METHOD
+                and symbol.declared_as not in ("constructor", "abstract")
+                and overridable(symbol)
+            ]
+            if arguments is not None:
+                fitting = [c for c in candidates if may_run(c, arguments)]
+                candidates = choose(fitting, arguments) if len(fitting) > 1 else fitting
+            found.update(dict.fromkeys(c.name for c in candidates))
+            if len(found) > MAX_OVERRIDES:
+                return []
+        return list(found)
+
 
 def overridable(method: Symbol) -> bool:
     """Neither static, private nor final (by the modifiers before its name)."""
@@ -124,8 +166,9 @@ def _is_variable(name: str) -> bool:
 
 
 def hierarchy(index: RepositoryIndex, project: JavaProject) -> Hierarchy:
-    """Every internal `extends` / `implements` among the repository's Java types (once per
-    run, through lookups of its own: no file's dependencies)."""
+    """Every `extends` / `implements` of the repository's Java types, of its own types and of
+    external ones (keyed by the external's name), once per run, through lookups of its own:
+    no file's dependencies."""
     resolvers = Resolvers(Lookups(index), project)
     subtypes: dict[str, list[str]] = defaultdict(list)
     for name, symbol in sorted(index.symbols.items()):
@@ -137,8 +180,13 @@ def hierarchy(index: RepositoryIndex, project: JavaProject) -> Hierarchy:
         if resolver is None:
             continue
         for base in resolver.direct_supertypes(name):
-            if not base.external:
-                subtypes[base.name].append(name)
+            subtypes[base.name].append(name)
+    external = [name for name in subtypes if name not in index.symbols]
+    for name in external:  # `AbstractMap` below `Map`: the JDK's own hierarchy, as far as known
+        for parent in JDK_SUPERTYPES.get(name, ()):
+            if name not in subtypes[parent]:
+                subtypes[parent].append(name)
+                external.append(parent)
     return Hierarchy(dict(subtypes))
 
 

@@ -20,8 +20,9 @@ from ...linking.edges import EdgeCollector, FileLinks, NodeIds, UnresolvedCalls
 from ...linking.index import Lookups, RepositoryIndex
 from ...model import Call, CallSite, Edge, EdgeKind, ParsedFile, Resolution, SymbolKind
 from .builds import BUILD_FILES
-from .calls import call_targets, receiver_class
+from .calls import call_targets, external_receiver, receiver_class
 from .dispatch import Hierarchy, hierarchy
+from .implicit import IMPLICIT_SUPER
 from .resolver import Found, JavaProject, JavaResolver, Resolvers
 
 __all__ = ["JavaLinker"]
@@ -63,6 +64,8 @@ class JavaLinker:
                 continue
             targets, tier = call_targets(resolver, site.value, site.scope, site.line)
             if not targets or tier is None:
+                if site.callee == (IMPLICIT_SUPER,):
+                    continue  # an external superclass's constructor: not the repository's
                 name = site.callee[-1]
                 unresolved.add(
                     source, name if not name.startswith("<") else None, "java:unresolved"
@@ -93,8 +96,10 @@ def _dispatch(
     site: CallSite, target: Found, resolver: JavaResolver, found: Hierarchy, ids: NodeIds
 ) -> list[Edge]:
     """`dispatch` edges to the overrides a virtual call bound to `target` may run."""
-    if target.external or not isinstance(site.value, Call):
+    if not isinstance(site.value, Call):
         return []
+    if target.external:
+        return _external_dispatch(site, site.value, target, resolver, found, ids)
     method = resolver.lookups.symbol(target.name)
     if method is None or not found.may_override(resolver.lookups, method):
         return []
@@ -108,6 +113,27 @@ def _dispatch(
             lines=(site.line,), via=f"dispatch via `{method.qualified_name}`",
         )
         for override in found.overrides(resolver, method, bound)
+    ]  # fmt: skip
+
+
+def _external_dispatch(
+    site: CallSite, call: Call, target: Found, resolver: JavaResolver, found: Hierarchy,
+    ids: NodeIds,
+) -> list[Edge]:  # fmt: skip
+    """`dispatch` edges from a call on an external type's value (`Runnable r; r.run()`) to the
+    repository's implementations of it (`Hierarchy.external_overrides`)."""
+    bound = external_receiver(resolver, call, site.scope, site.line)
+    owner, _, name = target.name.rpartition(".")
+    if bound is None or owner != bound:
+        return []
+    arguments = [resolver.argument(value, site.scope, site.line) for _, value in call.arguments]
+    source = ids.of_scope(resolver.parsed, site.scope)
+    return [
+        Edge(
+            EdgeKind.CALLS, source, ids.of_target(override), resolution=Resolution.DISPATCH,
+            lines=(site.line,), via=f"dispatch via `{target.name}`",
+        )
+        for override in found.external_overrides(resolver, bound, name, arguments)
     ]  # fmt: skip
 
 

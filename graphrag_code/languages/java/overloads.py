@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["Argument", "Candidate", "choose"]
+__all__ = ["Argument", "Candidate", "choose", "may_run"]
 
 _WIDENING = {
     "byte": ("short", "int", "long", "float", "double"),
@@ -85,6 +85,12 @@ def _fits_name(argument: str, parameter: str, is_variable: bool) -> int:
     if parameter == "String":
         return 0
     return 1
+
+
+def may_run(candidate: Candidate, arguments: Sequence[Argument | None]) -> bool:
+    """Whether a call with these arguments may run `candidate` at all: its arity, and no
+    argument of a type its parameter never takes (`choose` keeps a lone candidate anyway)."""
+    return _arity(candidate, len(arguments)) and _score(candidate, arguments) >= 0
 
 
 def _arity(candidate: Candidate, count: int) -> bool:

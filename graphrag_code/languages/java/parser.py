@@ -28,7 +28,8 @@ What the linker reads besides: imports (`module` the qualifier, `name` the last 
 `*`; a static import looks the same: the linker tells a member from a nested type), call
 sites (`syntax.expression` records as `CallSite.value`; `new T(…)` has callee ("new", T…),
 its value's callee `InstanceOf(T)` where it declares an anonymous class; `this(…)` /
-`super(…)` ("this",) / ("super",); a call's line is its name's), bindings of
+`super(…)` ("this",) / ("super",), javac's implicit `super()` ("<super>",): `implicit`; a
+call's line is its name's), bindings of
 names to declared types (parameters, locals, fields, `for`, `catch`, resources,
 `instanceof` patterns; `var x = new T()` / a cast / a literal as "annotation", `var x =
 f()` as "call" of the site's callee, `var x = y` as "alias"), the package as the module's
@@ -63,6 +64,7 @@ from ...parsing.records import clipped_signature, line_count
 from ...parsing.treesitter import first_line, last_line, node_text, remembered_texts, syntax_issues
 from .erasure import erased, sees_outer_variables, type_variables
 from .functional import lambda_bindings, reference_site
+from .implicit import constructor_super, default_super, record_accessors
 from .modules import module_qualifier
 from .syntax import (
     ITEM,
@@ -202,16 +204,26 @@ class _FileReader:
                 implements.extend(self._types_in(child, qualified, direct=True))
             elif child.type == "extends_interfaces":
                 bases.extend(self._types_in(child, qualified, direct=True))
+        components: tuple[str, ...] = ()
+        component_kinds = ""
+        if node.type == "record_declaration":  # the canonical constructor's parameters
+            _, names, component_kinds = _parameter_types(
+                node.child_by_field_name("parameters"), self.variables[qualified]
+            )
+            components = tuple(names)
         self.symbols.append(
             self._symbol(node, qualified, name, SymbolKind.CLASS, parent, name_node,
                          declared_as=_TYPES.get(node.type), bases=tuple(bases),
-                         implements=tuple(implements))
+                         implements=tuple(implements), parameters=components,
+                         parameter_kinds=component_kinds)
         )  # fmt: skip
         if node.type == "record_declaration":
             self._parameters(node.child_by_field_name("parameters"), qualified)
         body = node.child_by_field_name("body")
         if body is not None:
             self._body(body, qualified, node)
+        if (site := default_super(node, qualified)) is not None:
+            self.calls.append(site)
         return qualified
 
     def _body(self, body: ts.Node, cls: str, owner: ts.Node | None) -> None:
@@ -220,6 +232,10 @@ class _FileReader:
             if child.type == "enum_body_declarations":
                 members.extend(child.named_children)
         counts = Counter(_method_name(m) for m in members if m.type in _METHODS)
+        accessors = record_accessors(owner, members)
+        counts.update(node_text(name) for _, name in accessors)
+        for component, name in accessors:
+            self._accessor(component, name, cls, counts)
         for member in members:
             kind = member.type
             if kind in _METHODS:
@@ -264,6 +280,24 @@ class _FileReader:
             self._type_uses(node.child_by_field_name("type"), qualified, "return")
         if body is not None:
             self._code(body, qualified, cls)
+        if (site := constructor_super(node, qualified, owner)) is not None:
+            self.calls.append(site)
+
+    def _accessor(
+        self, component: ts.Node, name_node: ts.Node, cls: str, counts: Counter[str]
+    ) -> None:
+        """The accessor javac makes for a record component its body does not declare."""
+        name = node_text(name_node)
+        qualified = f"{cls}.{name}" + ("()" if counts[name] > 1 else "")
+        declared = next((c for c in component.named_children if c.type != "modifiers"), None)
+        returns = type_dotted(component.child_by_field_name("type") or declared)
+        if returns is not None and component.type == "spread_parameter":
+            returns = (*returns[:-1], returns[-1] + "[]")
+        self.variables[qualified] = self.variables.get(cls, {})
+        self.symbols.append(
+            self._symbol(component, qualified, name, SymbolKind.METHOD, cls, name_node,
+                         declared_as="accessor", returns=returns)
+        )  # fmt: skip
 
     def _enum_constant(self, node: ts.Node, enum: str) -> None:
         name_node = node.child_by_field_name("name")

@@ -79,6 +79,7 @@ _ELEMENT_METHODS = frozenset(
 )  # fmt: skip
 _NUMERIC = ("byte", "short", "char", "int", "long", "float", "double")
 _PRIMITIVES = frozenset({"int", "long", "short", "byte", "char", "float", "double", "boolean"})
+_PRIMITIVE_NAMES = frozenset((primitive,) for primitive in _PRIMITIVES)
 _MAX_SUPERS = 64  # types visited along one type's supertypes
 
 
@@ -464,6 +465,12 @@ class JavaResolver:
         cast, a field, a call's declared result."""
         if isinstance(expr, DeclaredAs):
             return Argument(expr.classes[0][-1])
+        if (
+            isinstance(expr, InstanceOf)
+            and isinstance(expr.classes, Name)
+            and expr.classes.dotted in _PRIMITIVE_NAMES
+        ):
+            return Argument(expr.classes.dotted[0])  # a cast to a primitive: `(char) i`
         found: Found | None = None
         if isinstance(expr, Name) and len(expr.dotted) == 1 and expr.dotted[0] != "this":
             declared = self.declared(expr.dotted[0], scope, line)
