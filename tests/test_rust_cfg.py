@@ -149,3 +149,30 @@ def test_a_match_arm_under_a_cfg_is_switched_off_whole() -> None:
     assert {pair: tier for pair, (tier, _via) in linked.calls().items()} == {
         ("crate::f", "crate::g"): "name"
     }
+
+
+def test_cfg_if_arms_are_items_under_the_cfg_of_their_place_in_the_chain() -> None:
+    linked = link_snippet(
+        {
+            "Cargo.toml": CARGO,
+            "src/lib.rs": "mod group;\npub fn g() {}\n",
+            "src/group/mod.rs": "cfg_if! {\n"
+            "    // the fast one\n"
+            '    if #[cfg(feature = "rayon")] {\n        mod fast;\n        use fast as imp;\n'
+            '    } else if #[cfg(feature = "alloc")] {\n        mod portable;\n'
+            "        use portable as imp;\n        pub fn f() {\n            crate::g();\n"
+            "        }\n    } else {\n        pub fn f() {\n            crate::g();\n"
+            "        }\n    }\n}\npub use self::imp::Group;\n",
+            "src/group/fast.rs": "pub struct Group;\n",
+            "src/group/portable.rs": "pub struct Group;\n",
+        }
+    )
+    imports = {
+        (link.target, link.edge.lines)
+        for link in linked.links
+        if link.edge.kind == EdgeKind.IMPORTS and link.source == "src/group/mod.rs"
+    }
+    # the rayon arm is off, the alloc arm on; the `else` arm holds only where neither does
+    assert imports == {("src/group/portable.rs", (8, 18))}
+    tiers = sorted(link.tier for link in linked.links if link.edge.kind == EdgeKind.CALLS)
+    assert tiers == ["exact", "name"]

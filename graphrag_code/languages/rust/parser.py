@@ -55,6 +55,7 @@ from ...model import (
 from ...parsing.records import clipped_signature, line_count
 from ...parsing.treesitter import first_line, last_line, node_text, remembered_texts, syntax_issues
 from .cfg import cfg_spans
+from .cfg_if import parse_expanded
 from .modules import crate_of
 from .paths import Path, Scope, crate_root, joined
 from .syntax import (
@@ -99,14 +100,14 @@ class RustParser:
     def parse(
         self, *, path: str, module: str, is_package: bool, source: bytes, sha256: str
     ) -> ParsedFile:
-        tree = self._parser.parse(source)
         text = source.decode("utf-8", errors="replace")
+        tree, source, arms = parse_expanded(self._parser, source)  # `cfg_if!` arms as items
         with remembered_texts():
             crate, parts = crate_of(path)
             reader = _FileReader(module, crate_root(path))
             reader.module_items(tree.root_node, (crate, *parts), module)
             issues = tuple(syntax_issues(tree.root_node))
-            conditions = cfg_spans(tree.root_node, source)
+            conditions = tuple(sorted((*cfg_spans(tree.root_node, source), *arms)))
         return ParsedFile(
             path=path, module=module, is_package=False, language="rust", sha256=sha256,
             loc=line_count(text), code=text, docstring=_inner_doc(tree.root_node),
