@@ -176,3 +176,25 @@ def test_cfg_if_arms_are_items_under_the_cfg_of_their_place_in_the_chain() -> No
     assert imports == {("src/group/portable.rs", (8, 18))}
     tiers = sorted(link.tier for link in linked.links if link.edge.kind == EdgeKind.CALLS)
     assert tiers == ["exact", "name"]
+
+
+def test_an_item_a_default_build_lacks_is_named_through_the_re_export_it_has() -> None:
+    linked = link_snippet(
+        {
+            "Cargo.toml": CARGO,
+            "src/lib.rs": "mod raw;\nmod map;\n"
+            '#[cfg(feature = "std")]\npub use foo_bar::Equivalent;\n'
+            '#[cfg(not(feature = "std"))]\npub trait Equivalent {}\n',
+            "src/raw.rs": '#[cfg(feature = "rayon")]\nmod inner {\n    pub struct Global;\n}\n'
+            '#[cfg(not(feature = "rayon"))]\nmod inner {\n    pub use foo_bar::Global;\n'
+            '    #[cfg(feature = "rayon")]\n    pub use crate::Equivalent as Global;\n}\n'
+            "pub use self::inner::Global;\n",
+            "src/map.rs": "use crate::Equivalent;\nuse crate::raw::Global;\n",
+        }
+    )
+    imports = {
+        (link.target, link.edge.lines)
+        for link in linked.links
+        if link.edge.kind == EdgeKind.IMPORTS and link.source == "src/map.rs"
+    }
+    assert imports == {("foo_bar", (1, 2))}

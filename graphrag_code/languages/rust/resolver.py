@@ -36,9 +36,9 @@ from ...model import (
     Symbol,
     SymbolKind,
 )
-from .cfg import DefaultBuild
+from .cfg import DefaultBuild, switched_off
 from .conventions import BUILTIN_METHODS
-from .modules import ROOT_CRATE, module_path
+from .modules import ROOT_CRATE, crate_of, module_path
 from .parser import SITE
 from .paths import Path, Scope, crate_root, joined, split_path
 from .syntax import GLOBAL, TRY
@@ -111,6 +111,7 @@ class RustProject:
     builds: dict[str, DefaultBuild] = field(default_factory=dict)  # crate -> its `cfg` facts
     off_modules: frozenset[str] = frozenset()  # modules whose `mod x;` a default build lacks
     kept: dict[str, tuple[str, int]] = field(default_factory=dict)  # name -> (file, ordinal)
+    dead: frozenset[str] = frozenset()  # names each definition of which a default build lacks
 
     def __post_init__(self) -> None:
         for path in self.files:
@@ -192,6 +193,7 @@ class RustResolver:
         if parsed is None or holder is None:
             return None
         scope = Scope(tuple(path.split("::")), crate_root(parsed.path))
+        off = switched_off(parsed.conditions, self.project.builds.get(crate_of(parsed.path)[0]))
         scope.items.update(self.project.children.get(path, ()))
         for symbol in parsed.symbols:
             if symbol.parent == holder:
@@ -200,8 +202,8 @@ class RustResolver:
             if binding.scope == holder and len(binding.target) == 1:
                 scope.consts.add(binding.target[0])
         for statement in parsed.imports:
-            if statement.scope != holder:
-                continue
+            if statement.scope != holder or any(a <= statement.line <= b for a, b, *_ in off):
+                continue  # a `use` a default build leaves out binds nothing
             name = statement.name or ""
             full: Path = (*split_path(statement.module), name) if statement.module else (name,)
             if statement.name == "*":
@@ -259,6 +261,12 @@ class RustResolver:
             return None
         name = joined(path)
         if self.lookups.symbol(name) is not None or name in self.project.files:
+            if name in self.project.dead:
+                # `#[cfg(not(feature = "x"))] pub trait T` beside `#[cfg(feature = "x")] pub
+                # use x::T;`: a default build has the re-export
+                scope = self.module_scope(joined(path[:-1])) if len(path) > 1 else None
+                if scope is not None and path[-1] in scope.uses:
+                    return self._absolute(scope.uses[path[-1]], depth + 1)
             return name
         crate = self.project.crates.get(path[0])
         if crate is not None and crate != path[0]:
