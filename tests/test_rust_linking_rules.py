@@ -353,3 +353,16 @@ def test_a_trait_qualified_call_on_a_value_of_no_known_type_may_run_each_impl() 
         ("crate::f", "crate::Float::deg", "dispatch"),  # its default body may run
         exactly=True,
     )
+
+
+def test_use_items_bind_in_any_order() -> None:
+    snippet = {
+        "src/lib.rs": "mod map;\nmod set;\n",
+        "src/map.rs": "pub fn make_hash() {}\n",
+        "src/set.rs": "use map::make_hash;\nuse super::map::{self};\n"
+        "fn f() {\n    make_hash();\n}\nmod tests {\n    use super::make_hash;\n}\n",
+    }
+    assert_calls(snippet, ("crate::set::f", "crate::map::make_hash", "exact"), exactly=True)
+    linked = link_snippet(snippet)
+    imports = {(e.target, e.edge.lines) for e in linked.links if e.edge.kind == EdgeKind.IMPORTS}
+    assert imports == {("src/map.rs", (1, 2, 7))}

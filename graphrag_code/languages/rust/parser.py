@@ -164,6 +164,9 @@ class _FileReader:
             if item.type in (*_TYPES, "function_item", "mod_item", "macro_definition",
                              "const_item", "static_item") and name is not None:  # fmt: skip
                 scope.items.add(node_text(name))
+        for item in items:  # `use` items bind in any order: `use map::f;` before `use super::map;`
+            if item.type == "use_declaration":
+                _prebind(item, scope)
         for item in items:
             if item.type == "use_declaration":
                 self._use(item, scope, parent)
@@ -603,6 +606,19 @@ class _FileReader:
                 if current.type == "scoped_type_identifier":
                     continue
             stack.extend(current.named_children)
+
+
+def _prebind(item: ts.Node, scope: Scope) -> None:
+    """Bind the names a module's `use` item brings in, ahead of reading any (a name that is
+    its own path's head, `use a::b as a`, is left to its turn)."""
+    for path, alias in _use_tree(item.child_by_field_name("argument"), ()):
+        absolute = scope.absolute(path)
+        if absolute[-1:] == ("self",):
+            absolute = absolute[:-1]
+            alias = alias or (absolute[-1] if absolute else None)
+        name = alias or (absolute[-1] if absolute else "*")
+        if absolute and name != "*" and name != path[0] and name not in scope.uses:
+            scope.uses[name] = absolute
 
 
 def _use_tree(node: ts.Node | None, prefix: Path) -> list[tuple[Path, str | None]]:
