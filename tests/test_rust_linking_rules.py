@@ -366,3 +366,20 @@ def test_use_items_bind_in_any_order() -> None:
     linked = link_snippet(snippet)
     imports = {(e.target, e.edge.lines) for e in linked.links if e.edge.kind == EdgeKind.IMPORTS}
     assert imports == {("src/map.rs", (1, 2, 7))}
+
+
+def test_an_impl_of_a_type_written_through_a_re_export_holds_the_types_methods() -> None:
+    snippet = {
+        "src/lib.rs": "mod map;\nmod raw_entry;\npub use crate::map::HashMap;\n",
+        "src/map.rs": "pub struct HashMap;\nimpl HashMap {\n    pub fn new() -> Self {\n"
+        "        HashMap\n    }\n}\n",
+        "src/raw_entry.rs": "use crate::HashMap;\nimpl HashMap {\n"
+        "    pub fn raw_entry(&self) {}\n}\nfn f() {\n    let a = HashMap::new();\n"
+        "    a.raw_entry();\n}\n",
+    }
+    assert_calls(
+        snippet,
+        ("crate::raw_entry::f", "crate::map::HashMap::new", "exact"),
+        ("crate::raw_entry::f", "crate::HashMap::raw_entry", "inferred"),
+        exactly=True,
+    )

@@ -112,6 +112,9 @@ class RustProject:
     off_modules: frozenset[str] = frozenset()  # modules whose `mod x;` a default build lacks
     kept: dict[str, tuple[str, int]] = field(default_factory=dict)  # name -> (file, ordinal)
     dead: frozenset[str] = frozenset()  # names each definition of which a default build lacks
+    # a type -> the names impls elsewhere wrote it by (`impl HashMap` after `use crate::
+    # HashMap;`, a re-export of `crate::map::HashMap`): found on first use
+    aliases: dict[str, tuple[str, ...]] | None = None
 
     def __post_init__(self) -> None:
         for path in self.files:
@@ -363,7 +366,10 @@ class RustResolver:
     def method(self, owner: str, name: str) -> str | None:
         """The method `name` a value of the type (or trait) `owner` runs."""
         self.lookups.names_consulted.add(name)
-        own = [q for q in self.lookups.members(owner, name) if self._is_function(q)]
+        own = [
+            q for holder in (owner, *self._aliases().get(owner, ()))
+            for q in self.lookups.members(holder, name) if self._is_function(q)
+        ]  # fmt: skip
         if own:
             return own[0]
         if self.lookups.symbol(owner) is None and (
@@ -413,9 +419,26 @@ class RustResolver:
     def _impls(self, owner: str) -> list[str]:
         index = self.lookups.index
         return [
-            q for names in index.members.get(owner, {}).values() for q in names
+            q for holder in (owner, *self._aliases().get(owner, ()))
+            for names in index.members.get(holder, {}).values() for q in names
             if (s := index.symbols.get(q)) is not None and s.declared_as == "impl"
         ]  # fmt: skip
+
+    def _aliases(self) -> dict[str, tuple[str, ...]]:
+        """Per type, the other names its impls hang under: an impl's type is made absolute by
+        its own file's `use` items alone, so one written through a re-export names no
+        symbol."""
+        if self.project.aliases is None:
+            found: dict[str, list[str]] = {}
+            index = self.lookups.index
+            for holder in list(index.members):
+                if "::" not in holder or holder in index.symbols or holder in self.project.files:
+                    continue
+                target = self._absolute(split_path(holder), 0)
+                if target is not None and target != holder and target in index.symbols:
+                    found.setdefault(target, []).append(holder)
+            self.project.aliases = {k: tuple(v) for k, v in found.items()}
+        return self.project.aliases
 
     def _is_function(self, qualified: str) -> bool:
         symbol = self.lookups.symbol(qualified)
