@@ -383,3 +383,26 @@ def test_an_impl_of_a_type_written_through_a_re_export_holds_the_types_methods()
         ("crate::raw_entry::f", "crate::HashMap::raw_entry", "inferred"),
         exactly=True,
     )
+
+
+def test_a_variant_pattern_binds_the_variants_one_value() -> None:
+    snippet = {
+        "src/lib.rs": "pub struct Vacant;\nimpl Vacant {\n    pub fn insert(self) {}\n}\n"
+        "pub struct Occupied;\nimpl Occupied {\n    pub fn get(&self) {}\n}\n"
+        "pub enum Entry {\n    Occupied(Occupied),\n    Vacant(crate::Vacant),\n"
+        "    Pair(Vacant, Occupied),\n}\n"
+        "fn f(e: Entry) {\n    match e {\n        Entry::Occupied(ref o) => o.get(),\n"
+        "        Entry::Vacant(o) => o.insert(),\n        Entry::Pair(o, _) => o.insert(),\n"
+        "    }\n    if let Entry::Occupied(mut v) = e {\n        v.get();\n    }\n}\n",
+    }
+    assert_calls(
+        snippet,
+        ("crate::f", "crate::Occupied::get", "inferred"),
+        ("crate::f", "crate::Vacant::insert", "inferred"),
+        exactly=True,
+    )
+    linked = link_snippet(snippet)
+    lines = sorted(
+        line for e in linked.links if e.edge.kind == EdgeKind.CALLS for line in e.edge.lines
+    )
+    assert lines == [16, 17, 21]  # a variant of two values binds nothing

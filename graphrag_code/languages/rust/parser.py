@@ -190,6 +190,8 @@ class _FileReader:
                               (*scope.module, node_text(name)))  # fmt: skip
             elif kind in ("struct_item", "union_item"):
                 self._fields(item.child_by_field_name("body"), qualified, scope)
+            elif kind == "enum_item":
+                self._payloads(item.child_by_field_name("body"), qualified, scope)
         elif kind == "function_item" and name is not None:
             if top:
                 self.top_level.append(node_text(name))
@@ -422,6 +424,22 @@ class _FileReader:
                             first_line(name))
                 )  # fmt: skip
 
+    def _payloads(self, body: ts.Node | None, enum: str, scope: Scope) -> None:
+        """The type of each variant that holds one value (`Vacant(VacantEntry<K, V>)`), bound
+        as the enum's `Vacant(0)`: a pattern `Entry::Vacant(e)` gives `e` that type."""
+        for variant in body.named_children if body is not None else ():
+            name = _name(variant)
+            fields = variant.child_by_field_name("body")
+            if name is None or fields is None or fields.type != "ordered_field_declaration_list":
+                continue
+            types = fields.children_by_field_name("type")
+            dotted = type_path(types[0]) if len(types) == 1 else None
+            if dotted is not None:
+                self.bindings.append(
+                    Binding(enum, (f"{node_text(name)}(0)",), scope.absolute(dotted),
+                            "annotation", first_line(name))
+                )  # fmt: skip
+
     def _add(
         self, node: ts.Node, qualified: str, name: str, kind: SymbolKind, parent: str,
         name_node_: ts.Node, **extra: object,
@@ -578,6 +596,17 @@ class _FileReader:
             return
         wrapper = pattern.child_by_field_name("type")
         inner = [c for c in pattern.named_children if c != wrapper]
+        if wrapper is not None and node_text(wrapper) not in ("Some", "Ok") and len(inner) == 1:
+            # `Entry::Vacant(e)`, `Occupied(ref mut e)`: e holds the variant's one value
+            bound = inner[0]
+            while bound.type in ("ref_pattern", "mut_pattern") and bound.named_children:
+                bound = bound.named_children[-1]
+            variant = path_of(wrapper)
+            if bound.type == "identifier" and variant and variant[-1][:1].isupper():
+                self.bindings.append(
+                    Binding(scope, (node_text(bound),), variant, "variant", first_line(pattern))
+                )  # fmt: skip
+            return
         if wrapper is None or node_text(wrapper) not in ("Some", "Ok") or len(inner) != 1:
             return
         if inner[0].type != "identifier":

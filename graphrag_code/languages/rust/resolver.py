@@ -545,6 +545,8 @@ class RustResolver:
             return self._type(latest.value, latest.scope)
         if latest.kind == "alias":
             return self.type_of(Name(latest.value), latest.scope, latest.line - 1, depth + 1)
+        if latest.kind == "variant":
+            return self._payload_type(latest.value, latest.scope)
         if latest.kind == "call" and latest.value[:1] == (SITE,):
             site = self._sites.get(int(latest.value[1]))
             if site is not None and site.value is not None:
@@ -604,6 +606,18 @@ class RustResolver:
                 finally:
                     self._asking.discard((written, holder))
         return self._field_type(owner, written[-1]) if owner else None
+
+    def _payload_type(self, variant: Path, holder: str) -> str | None:
+        """The type of the one value an enum's variant holds (`Entry::Vacant`, or `Vacant`
+        after `use Entry::*`-like imports)."""
+        written = self.scope_of(holder).absolute(variant) if len(variant) == 1 else variant
+        if len(written) < 2:
+            return None
+        enum = self._type(written[:-1], holder, nested=True)
+        symbol = self.lookups.symbol(enum) if enum is not None else None
+        if symbol is None or symbol.declared_as != "enum":
+            return None
+        return self._field_type(symbol.qualified_name, f"{written[-1]}(0)")
 
     def _field_type(self, owner: str, name: str) -> str | None:
         module = self.lookups.index.symbol_module.get(owner)
