@@ -406,3 +406,19 @@ def test_a_variant_pattern_binds_the_variants_one_value() -> None:
         line for e in linked.links if e.edge.kind == EdgeKind.CALLS for line in e.edge.lines
     )
     assert lines == [16, 17, 21]  # a variant of two values binds nothing
+
+
+def test_a_type_alias_names_the_type_it_aliases() -> None:
+    snippet = {
+        "src/lib.rs": "mod map;\npub type HM = crate::map::Map;\ntype A = B;\ntype B = A;\n"
+        "fn f(m: HM, a: A) {\n    let n = HM::new();\n    n.len();\n    m.len();\n"
+        "    a.len();\n}\n",
+        "src/map.rs": "pub struct Map;\nimpl Map {\n    pub fn new() -> Self {\n"
+        "        Map\n    }\n    pub fn len(&self) {}\n}\n",
+    }
+    assert_calls(
+        snippet,
+        ("crate::f", "crate::map::Map::new", "exact"),
+        ("crate::f", "crate::map::Map::len", "inferred"),
+        exactly=True,
+    )

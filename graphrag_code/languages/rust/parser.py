@@ -192,6 +192,10 @@ class _FileReader:
                 self._fields(item.child_by_field_name("body"), qualified, scope)
             elif kind == "enum_item":
                 self._payloads(item.child_by_field_name("body"), qualified, scope)
+            elif kind == "type_item" and (aliased := type_path(item.child_by_field_name("type"))):
+                # `type HM = HashMap<u8, u8>;`: bound as the alias's `=` (`resolver._aliased`)
+                self.bindings.append(Binding(qualified, ("=",), scope.absolute(aliased),
+                                             "annotation", first_line(name)))  # fmt: skip
         elif kind == "function_item" and name is not None:
             if top:
                 self.top_level.append(node_text(name))

@@ -142,6 +142,7 @@ class RustResolver:
         self._own = {symbol.qualified_name: symbol for symbol in parsed.symbols}
         self._inline = [s for s in parsed.symbols if s.declared_as == "module"]
         self._asking: set[tuple[Path, str]] = set()  # associated types being worked out
+        self._asking_alias: set[str] = set()  # `type` aliases being followed
         self._blocks: dict[str, Scope] = {}  # a function -> the `use` items of its body
         for statement in parsed.imports:
             symbol = self._own.get(statement.scope)
@@ -288,6 +289,7 @@ class RustResolver:
                         return found
                 return None
             target = self._absolute(path[:cut], depth + 1) if cut < len(path) else None
+            target = self._aliased(target) or target if target is not None else None
             if target is not None and target != prefix:
                 return self._absolute((*target.split("::"), *path[cut:]), depth + 1)
         return None
@@ -584,7 +586,20 @@ class RustResolver:
         if found is None:
             return None if nested else self._associated(written, holder)
         symbol = self.lookups.symbol(found)
+        if symbol is not None and symbol.declared_as == "type alias":
+            return self._aliased(found)
         return found if symbol is not None and symbol.kind == SymbolKind.CLASS else None
+
+    def _aliased(self, qualified: str) -> str | None:
+        """The type a `type` alias of ours names, where that is a type of ours; else None."""
+        symbol = self.lookups.symbol(qualified)
+        if symbol is None or symbol.declared_as != "type alias" or qualified in self._asking_alias:
+            return None
+        self._asking_alias.add(qualified)  # `type A = B; type B = A;` ends
+        try:
+            return self._field_type(qualified, "=")
+        finally:
+            self._asking_alias.discard(qualified)
 
     def _associated(self, written: Path, holder: str) -> str | None:
         """`Self::Config`, `E::Config` (`E: Engine`): the type an impl gives the associated
@@ -635,6 +650,7 @@ class RustResolver:
             return self._type(written, holder)
         other = RustResolver(parsed, self.lookups, self.project)
         other._scopes = self._scopes
+        other._asking_alias = self._asking_alias
         return other._type(written, holder)
 
     def result_type(self, target: str) -> str | None:
