@@ -422,3 +422,19 @@ def test_a_type_alias_names_the_type_it_aliases() -> None:
         ("crate::f", "crate::map::Map::len", "inferred"),
         exactly=True,
     )
+
+
+def test_a_type_alias_in_a_function_body_names_its_type_there() -> None:
+    snippet = {
+        "src/lib.rs": "pub struct S;\nimpl S {\n    pub fn new() -> Self {\n        S\n    }\n"
+        "    pub fn cap(&self) {}\n}\nfn g() {\n    type H = S;\n    let s = H::new();\n"
+        "    s.cap();\n    fn inner(h: H) {\n        h.cap();\n    }\n}\n"
+        "fn other() {\n    H::new();\n}\n",
+    }
+    assert_calls(
+        snippet,
+        ("crate::g", "crate::S::new", "exact"),
+        ("crate::g", "crate::S::cap", "inferred"),
+        ("crate::g::inner", "crate::S::cap", "inferred"),
+        exactly=True,
+    )

@@ -507,6 +507,14 @@ class _FileReader:
             elif kind == "use_declaration" and not self.depth:
                 self._use(node, scope, scope_name, binds=False)
                 continue
+            elif kind == "type_item" and not self.depth:
+                name = _name(node)
+                aliased = type_path(node.child_by_field_name("type"))
+                if name is not None and aliased is not None:  # `type HS = HashSet<i32>;`
+                    self.bindings.append(Binding(scope_name, ("type", node_text(name)),
+                                                 _own(aliased, scope, self_type), "annotation",
+                                                 first_line(node)))  # fmt: skip
+                continue
             elif kind in ("impl_item", "struct_item", "enum_item", "trait_item", "mod_item"):
                 continue  # items inside a function body: not followed in this step
             elif kind == "closure_parameters":

@@ -153,6 +153,10 @@ class RustResolver:
                     block.globs.append(full[:-1])
                 else:
                     block.uses[statement.alias or statement.name or ""] = full
+        for binding in parsed.bindings:  # a body's `type HS = HashSet<i32>;` names a type there
+            if binding.target[:1] == ("type",) and len(binding.target) == 2:
+                block = self._blocks.setdefault(binding.scope, Scope((), ()))
+                block.uses[binding.target[1]] = binding.value
         self._bindings: dict[str, list[Binding]] = {}
         for binding in parsed.bindings:
             if len(binding.target) == 1:
