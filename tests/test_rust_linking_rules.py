@@ -438,3 +438,17 @@ def test_a_type_alias_in_a_function_body_names_its_type_there() -> None:
         ("crate::g::inner", "crate::S::cap", "inferred"),
         exactly=True,
     )
+
+
+def test_a_tuple_let_binds_each_name_to_the_value_in_its_place() -> None:
+    snippet = {
+        "src/lib.rs": "pub struct S;\nimpl S {\n    pub fn len(&self) {}\n}\n"
+        "fn f(a: S, b: S, x: S) {\n    let (small, large) = if true { (a, b) } else { (b, a) };\n"
+        "    small.len();\n    large.len();\n    let (x, _) = g();\n    x.len();\n}\n"
+        "fn g() -> (u8, u8) {\n    (1, 2)\n}\n",
+    }
+    linked = link_snippet(snippet)
+    lines = sorted(
+        line for e in linked.links if e.edge.kind == EdgeKind.CALLS for line in e.edge.lines
+    )
+    assert lines == [7, 8, 9]  # `x` from a call's tuple is no longer the parameter `x: S`

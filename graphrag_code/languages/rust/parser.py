@@ -558,6 +558,9 @@ class _FileReader:
         pattern = node.child_by_field_name("pattern")
         declared = node.child_by_field_name("type")
         self._type_uses(declared, scope_name)
+        if pattern is not None and pattern.type == "tuple_pattern":
+            self._tuple_let(pattern, node.child_by_field_name("value"), scope_name, node)
+            return
         if pattern is None or pattern.type not in ("identifier", "mut_pattern"):
             return
         if pattern.type == "mut_pattern":
@@ -599,6 +602,34 @@ class _FileReader:
             # `let e = match …` / `if …`: a type not read here, but the earlier `e` (another
             # block's, a parameter) is shadowed from this line on
             self.bindings.append(Binding(scope_name, target, (), "opaque", line))
+
+    def _tuple_let(
+        self, pattern: ts.Node, value: ts.Node | None, scope: str, statement: ts.Node
+    ) -> None:
+        """`let (a, b) = (x, y);`, `let (small, large) = if c { (self, o) } else { (o, self) };`
+        (the first branch's tuple: the other holds the same types): each name is an alias of
+        the value in its place; a name bound otherwise is shadowed."""
+        if value is not None and value.type == "if_expression":
+            block = value.child_by_field_name("consequence")
+            value = block.named_children[-1] if block and block.named_children else None
+        values = (
+            value.named_children if value is not None and value.type == "tuple_expression" else []
+        )
+        line = last_line(statement) + 1
+        for position, part in enumerate(pattern.named_children):
+            while part.type == "mut_pattern" and part.named_children:
+                part = part.named_children[-1]
+            if part.type != "identifier":
+                continue
+            source = values[position] if position < len(values) else None
+            if len(values) == len(pattern.named_children) and source is not None and (
+                source.type in ("identifier", "self")
+            ):  # fmt: skip
+                self.bindings.append(
+                    Binding(scope, (node_text(part),), (node_text(source),), "alias", line)
+                )
+            else:
+                self.bindings.append(Binding(scope, (node_text(part),), (), "opaque", line))
 
     def _unwrapping(self, pattern: ts.Node | None, value: ts.Node | None, scope: str) -> None:
         """`Some(x)` / `Ok(x)` matched against a call or a name (`if let Some(x) = it.f()`,
