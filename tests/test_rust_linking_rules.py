@@ -452,3 +452,18 @@ def test_a_tuple_let_binds_each_name_to_the_value_in_its_place() -> None:
         line for e in linked.links if e.edge.kind == EdgeKind.CALLS for line in e.edge.lines
     )
     assert lines == [7, 8, 9]  # `x` from a call's tuple is no longer the parameter `x: S`
+
+
+def test_a_field_of_a_type_parameter_has_the_methods_of_the_impls_bounds() -> None:
+    snippet = {
+        "src/lib.rs": "pub trait Step {\n    fn step(&self);\n}\npub struct A;\n"
+        "impl Step for A {\n    fn step(&self) {}\n}\npub struct W<I> {\n    inner: I,\n}\n"
+        "impl<I: Step> W<I> {\n    fn go(&self) {\n        self.inner.step();\n    }\n}\n"
+        "impl<I> W<I> {\n    fn stay(&self) {\n        self.inner.step();\n    }\n}\n",
+    }
+    assert_calls(
+        snippet,
+        ("crate::W::go", "crate::Step::step", "inferred"),
+        ("crate::W::go", "crate::A::Step::step", "dispatch"),
+        exactly=True,
+    )

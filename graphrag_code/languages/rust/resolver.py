@@ -484,7 +484,13 @@ class RustResolver:
             if expr.name == TRY:
                 return self.type_of(expr.value, scope, line, depth + 1)
             held = self.type_of(expr.value, scope, line, depth + 1)
-            return self._field_type(held, expr.name) if held else None
+            found = self._field_type(held, expr.name) if held else None
+            if found is None and held and expr.value == Name(("self",)):
+                # `self.iter.next()` with `iter: I` and `impl<I: Trait> …`: I's bounds
+                written = self._field_written(held, expr.name)
+                if written is not None and len(written) == 1:
+                    return self._local_type(written[0], scope, 1 << 30, depth + 1)
+            return found
         if isinstance(expr, Awaited):
             return self.type_of(expr.value, scope, line, depth + 1)
         if isinstance(expr, InstanceOf) and isinstance(expr.classes, Name):
@@ -646,6 +652,15 @@ class RustResolver:
         for binding in info.parsed.bindings:
             if binding.scope == owner and binding.target == (name,):
                 return self._foreign_type(binding.value, owner, info.parsed)
+        return None
+
+    def _field_written(self, owner: str, name: str) -> Path | None:
+        """A field's type as written in its struct (a type parameter's name, say)."""
+        module = self.lookups.index.symbol_module.get(owner)
+        info = self.lookups.module(module) if module is not None else None
+        for binding in info.parsed.bindings if info is not None else ():
+            if binding.scope == owner and binding.target == (name,):
+                return binding.value
         return None
 
     def _foreign_type(self, written: Path, holder: str, parsed: ParsedFile) -> str | None:
