@@ -516,14 +516,15 @@ class Binding:
     `with value(...) as x`; "export": an export declaration names `value` under another name
     (`export { a as b }`, `module.exports = a`: a declaration, not value flow); "opaque": some
     other assignment (recorded only for names that also have a typed binding, so the latest
-    binding before a line is known). An instance attribute is ("self", "attr") in every
+    binding before a line is known); "variant": the one value of the enum variant `value`
+    (Rust `Entry::Vacant(x)`). An instance attribute is ("self", "attr") in every
     language (`this.attr` in TypeScript).
     """
 
     scope: str
     target: Dotted
     value: Dotted
-    kind: Literal["call", "annotation", "alias", "enter", "export", "opaque", "class"]
+    kind: Literal["call", "annotation", "alias", "enter", "export", "opaque", "class", "variant"]
     line: int
 
 

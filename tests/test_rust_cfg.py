@@ -149,3 +149,52 @@ def test_a_match_arm_under_a_cfg_is_switched_off_whole() -> None:
     assert {pair: tier for pair, (tier, _via) in linked.calls().items()} == {
         ("crate::f", "crate::g"): "name"
     }
+
+
+def test_cfg_if_arms_are_items_under_the_cfg_of_their_place_in_the_chain() -> None:
+    linked = link_snippet(
+        {
+            "Cargo.toml": CARGO,
+            "src/lib.rs": "mod group;\npub fn g() {}\n",
+            "src/group/mod.rs": "cfg_if! {\n"
+            "    // the fast one\n"
+            '    if #[cfg(feature = "rayon")] {\n        mod fast;\n        use fast as imp;\n'
+            '    } else if #[cfg(feature = "alloc")] {\n        mod portable;\n'
+            "        use portable as imp;\n        pub fn f() {\n            crate::g();\n"
+            "        }\n    } else {\n        pub fn f() {\n            crate::g();\n"
+            "        }\n    }\n}\npub use self::imp::Group;\n",
+            "src/group/fast.rs": "pub struct Group;\n",
+            "src/group/portable.rs": "pub struct Group;\n",
+        }
+    )
+    imports = {
+        (link.target, link.edge.lines)
+        for link in linked.links
+        if link.edge.kind == EdgeKind.IMPORTS and link.source == "src/group/mod.rs"
+    }
+    # the rayon arm is off, the alloc arm on; the `else` arm holds only where neither does
+    assert imports == {("src/group/portable.rs", (8, 18))}
+    tiers = sorted(link.tier for link in linked.links if link.edge.kind == EdgeKind.CALLS)
+    assert tiers == ["exact", "name"]
+
+
+def test_an_item_a_default_build_lacks_is_named_through_the_re_export_it_has() -> None:
+    linked = link_snippet(
+        {
+            "Cargo.toml": CARGO,
+            "src/lib.rs": "mod raw;\nmod map;\n"
+            '#[cfg(feature = "std")]\npub use foo_bar::Equivalent;\n'
+            '#[cfg(not(feature = "std"))]\npub trait Equivalent {}\n',
+            "src/raw.rs": '#[cfg(feature = "rayon")]\nmod inner {\n    pub struct Global;\n}\n'
+            '#[cfg(not(feature = "rayon"))]\nmod inner {\n    pub use foo_bar::Global;\n'
+            '    #[cfg(feature = "rayon")]\n    pub use crate::Equivalent as Global;\n}\n'
+            "pub use self::inner::Global;\n",
+            "src/map.rs": "use crate::Equivalent;\nuse crate::raw::Global;\n",
+        }
+    )
+    imports = {
+        (link.target, link.edge.lines)
+        for link in linked.links
+        if link.edge.kind == EdgeKind.IMPORTS and link.source == "src/map.rs"
+    }
+    assert imports == {("foo_bar", (1, 2))}

@@ -353,3 +353,117 @@ def test_a_trait_qualified_call_on_a_value_of_no_known_type_may_run_each_impl() 
         ("crate::f", "crate::Float::deg", "dispatch"),  # its default body may run
         exactly=True,
     )
+
+
+def test_use_items_bind_in_any_order() -> None:
+    snippet = {
+        "src/lib.rs": "mod map;\nmod set;\n",
+        "src/map.rs": "pub fn make_hash() {}\n",
+        "src/set.rs": "use map::make_hash;\nuse super::map::{self};\n"
+        "fn f() {\n    make_hash();\n}\nmod tests {\n    use super::make_hash;\n}\n",
+    }
+    assert_calls(snippet, ("crate::set::f", "crate::map::make_hash", "exact"), exactly=True)
+    linked = link_snippet(snippet)
+    imports = {(e.target, e.edge.lines) for e in linked.links if e.edge.kind == EdgeKind.IMPORTS}
+    assert imports == {("src/map.rs", (1, 2, 7))}
+
+
+def test_an_impl_of_a_type_written_through_a_re_export_holds_the_types_methods() -> None:
+    snippet = {
+        "src/lib.rs": "mod map;\nmod raw_entry;\npub use crate::map::HashMap;\n",
+        "src/map.rs": "pub struct HashMap;\nimpl HashMap {\n    pub fn new() -> Self {\n"
+        "        HashMap\n    }\n}\n",
+        "src/raw_entry.rs": "use crate::HashMap;\nimpl HashMap {\n"
+        "    pub fn raw_entry(&self) {}\n}\nfn f() {\n    let a = HashMap::new();\n"
+        "    a.raw_entry();\n}\n",
+    }
+    assert_calls(
+        snippet,
+        ("crate::raw_entry::f", "crate::map::HashMap::new", "exact"),
+        ("crate::raw_entry::f", "crate::HashMap::raw_entry", "inferred"),
+        exactly=True,
+    )
+
+
+def test_a_variant_pattern_binds_the_variants_one_value() -> None:
+    snippet = {
+        "src/lib.rs": "pub struct Vacant;\nimpl Vacant {\n    pub fn insert(self) {}\n}\n"
+        "pub struct Occupied;\nimpl Occupied {\n    pub fn get(&self) {}\n}\n"
+        "pub enum Entry {\n    Occupied(Occupied),\n    Vacant(crate::Vacant),\n"
+        "    Pair(Vacant, Occupied),\n}\n"
+        "fn f(e: Entry) {\n    match e {\n        Entry::Occupied(ref o) => o.get(),\n"
+        "        Entry::Vacant(o) => o.insert(),\n        Entry::Pair(o, _) => o.insert(),\n"
+        "    }\n    if let Entry::Occupied(mut v) = e {\n        v.get();\n    }\n}\n",
+    }
+    assert_calls(
+        snippet,
+        ("crate::f", "crate::Occupied::get", "inferred"),
+        ("crate::f", "crate::Vacant::insert", "inferred"),
+        exactly=True,
+    )
+    linked = link_snippet(snippet)
+    lines = sorted(
+        line for e in linked.links if e.edge.kind == EdgeKind.CALLS for line in e.edge.lines
+    )
+    assert lines == [16, 17, 21]  # a variant of two values binds nothing
+
+
+def test_a_type_alias_names_the_type_it_aliases() -> None:
+    snippet = {
+        "src/lib.rs": "mod map;\npub type HM = crate::map::Map;\ntype A = B;\ntype B = A;\n"
+        "fn f(m: HM, a: A) {\n    let n = HM::new();\n    n.len();\n    m.len();\n"
+        "    a.len();\n}\n",
+        "src/map.rs": "pub struct Map;\nimpl Map {\n    pub fn new() -> Self {\n"
+        "        Map\n    }\n    pub fn len(&self) {}\n}\n",
+    }
+    assert_calls(
+        snippet,
+        ("crate::f", "crate::map::Map::new", "exact"),
+        ("crate::f", "crate::map::Map::len", "inferred"),
+        exactly=True,
+    )
+
+
+def test_a_type_alias_in_a_function_body_names_its_type_there() -> None:
+    snippet = {
+        "src/lib.rs": "pub struct S;\nimpl S {\n    pub fn new() -> Self {\n        S\n    }\n"
+        "    pub fn cap(&self) {}\n}\nfn g() {\n    type H = S;\n    let s = H::new();\n"
+        "    s.cap();\n    fn inner(h: H) {\n        h.cap();\n    }\n}\n"
+        "fn other() {\n    H::new();\n}\n",
+    }
+    assert_calls(
+        snippet,
+        ("crate::g", "crate::S::new", "exact"),
+        ("crate::g", "crate::S::cap", "inferred"),
+        ("crate::g::inner", "crate::S::cap", "inferred"),
+        exactly=True,
+    )
+
+
+def test_a_tuple_let_binds_each_name_to_the_value_in_its_place() -> None:
+    snippet = {
+        "src/lib.rs": "pub struct S;\nimpl S {\n    pub fn len(&self) {}\n}\n"
+        "fn f(a: S, b: S, x: S) {\n    let (small, large) = if true { (a, b) } else { (b, a) };\n"
+        "    small.len();\n    large.len();\n    let (x, _) = g();\n    x.len();\n}\n"
+        "fn g() -> (u8, u8) {\n    (1, 2)\n}\n",
+    }
+    linked = link_snippet(snippet)
+    lines = sorted(
+        line for e in linked.links if e.edge.kind == EdgeKind.CALLS for line in e.edge.lines
+    )
+    assert lines == [7, 8, 9]  # `x` from a call's tuple is no longer the parameter `x: S`
+
+
+def test_a_field_of_a_type_parameter_has_the_methods_of_the_impls_bounds() -> None:
+    snippet = {
+        "src/lib.rs": "pub trait Step {\n    fn step(&self);\n}\npub struct A;\n"
+        "impl Step for A {\n    fn step(&self) {}\n}\npub struct W<I> {\n    inner: I,\n}\n"
+        "impl<I: Step> W<I> {\n    fn go(&self) {\n        self.inner.step();\n    }\n}\n"
+        "impl<I> W<I> {\n    fn stay(&self) {\n        self.inner.step();\n    }\n}\n",
+    }
+    assert_calls(
+        snippet,
+        ("crate::W::go", "crate::Step::step", "inferred"),
+        ("crate::W::go", "crate::A::Step::step", "dispatch"),
+        exactly=True,
+    )

@@ -57,6 +57,7 @@ class RustLinker:
         crates.builds = crate_builds(project)
         crates.off_modules = _off_modules(index, crates)
         crates.repeated, crates.kept = _live_definitions(index, crates)
+        crates.dead = _dead_definitions(index, crates)
         return RustContext(project=crates)
 
     def link(
@@ -152,6 +153,25 @@ def _live_definitions(
             if counts[symbol.qualified_name] == 1 and symbol.ordinal > 1:
                 kept[symbol.qualified_name] = (info.parsed.path, symbol.ordinal)
     return frozenset(q for q, count in counts.items() if count > 1), kept
+
+
+def _dead_definitions(index: RepositoryIndex, project: RustProject) -> frozenset[str]:
+    """Names each definition of which a default build leaves out (a fallback trait under
+    `#[cfg(not(feature = "equivalent"))]`): a path to one may name a re-export instead."""
+    dead: set[str] = set()
+    live: set[str] = set()
+    for info in index.modules.values():
+        if not info.parsed.conditions:
+            continue
+        off = _SwitchedOff(info.parsed, project)
+        for symbol in info.parsed.symbols:
+            (dead if off.reason(symbol.start_line) is not None else live).add(symbol.qualified_name)
+    dead -= live
+    if dead:
+        for info in index.modules.values():
+            if not info.parsed.conditions:
+                dead.difference_update(s.qualified_name for s in info.parsed.symbols)
+    return frozenset(dead)
 
 
 def _target_id(target: str, ids: NodeIds, project: RustProject) -> str:

@@ -55,6 +55,7 @@ from ...model import (
 from ...parsing.records import clipped_signature, line_count
 from ...parsing.treesitter import first_line, last_line, node_text, remembered_texts, syntax_issues
 from .cfg import cfg_spans
+from .cfg_if import parse_expanded
 from .modules import crate_of
 from .paths import Path, Scope, crate_root, joined
 from .syntax import (
@@ -99,14 +100,14 @@ class RustParser:
     def parse(
         self, *, path: str, module: str, is_package: bool, source: bytes, sha256: str
     ) -> ParsedFile:
-        tree = self._parser.parse(source)
         text = source.decode("utf-8", errors="replace")
+        tree, source, arms = parse_expanded(self._parser, source)  # `cfg_if!` arms as items
         with remembered_texts():
             crate, parts = crate_of(path)
             reader = _FileReader(module, crate_root(path))
             reader.module_items(tree.root_node, (crate, *parts), module)
             issues = tuple(syntax_issues(tree.root_node))
-            conditions = cfg_spans(tree.root_node, source)
+            conditions = tuple(sorted((*cfg_spans(tree.root_node, source), *arms)))
         return ParsedFile(
             path=path, module=module, is_package=False, language="rust", sha256=sha256,
             loc=line_count(text), code=text, docstring=_inner_doc(tree.root_node),
@@ -163,6 +164,9 @@ class _FileReader:
             if item.type in (*_TYPES, "function_item", "mod_item", "macro_definition",
                              "const_item", "static_item") and name is not None:  # fmt: skip
                 scope.items.add(node_text(name))
+        for item in items:  # `use` items bind in any order: `use map::f;` before `use super::map;`
+            if item.type == "use_declaration":
+                _prebind(item, scope)
         for item in items:
             if item.type == "use_declaration":
                 self._use(item, scope, parent)
@@ -186,6 +190,12 @@ class _FileReader:
                               (*scope.module, node_text(name)))  # fmt: skip
             elif kind in ("struct_item", "union_item"):
                 self._fields(item.child_by_field_name("body"), qualified, scope)
+            elif kind == "enum_item":
+                self._payloads(item.child_by_field_name("body"), qualified, scope)
+            elif kind == "type_item" and (aliased := type_path(item.child_by_field_name("type"))):
+                # `type HM = HashMap<u8, u8>;`: bound as the alias's `=` (`resolver._aliased`)
+                self.bindings.append(Binding(qualified, ("=",), scope.absolute(aliased),
+                                             "annotation", first_line(name)))  # fmt: skip
         elif kind == "function_item" and name is not None:
             if top:
                 self.top_level.append(node_text(name))
@@ -418,6 +428,22 @@ class _FileReader:
                             first_line(name))
                 )  # fmt: skip
 
+    def _payloads(self, body: ts.Node | None, enum: str, scope: Scope) -> None:
+        """The type of each variant that holds one value (`Vacant(VacantEntry<K, V>)`), bound
+        as the enum's `Vacant(0)`: a pattern `Entry::Vacant(e)` gives `e` that type."""
+        for variant in body.named_children if body is not None else ():
+            name = _name(variant)
+            fields = variant.child_by_field_name("body")
+            if name is None or fields is None or fields.type != "ordered_field_declaration_list":
+                continue
+            types = fields.children_by_field_name("type")
+            dotted = type_path(types[0]) if len(types) == 1 else None
+            if dotted is not None:
+                self.bindings.append(
+                    Binding(enum, (f"{node_text(name)}(0)",), scope.absolute(dotted),
+                            "annotation", first_line(name))
+                )  # fmt: skip
+
     def _add(
         self, node: ts.Node, qualified: str, name: str, kind: SymbolKind, parent: str,
         name_node_: ts.Node, **extra: object,
@@ -481,6 +507,14 @@ class _FileReader:
             elif kind == "use_declaration" and not self.depth:
                 self._use(node, scope, scope_name, binds=False)
                 continue
+            elif kind == "type_item" and not self.depth:
+                name = _name(node)
+                aliased = type_path(node.child_by_field_name("type"))
+                if name is not None and aliased is not None:  # `type HS = HashSet<i32>;`
+                    self.bindings.append(Binding(scope_name, ("type", node_text(name)),
+                                                 _own(aliased, scope, self_type), "annotation",
+                                                 first_line(node)))  # fmt: skip
+                continue
             elif kind in ("impl_item", "struct_item", "enum_item", "trait_item", "mod_item"):
                 continue  # items inside a function body: not followed in this step
             elif kind == "closure_parameters":
@@ -524,6 +558,9 @@ class _FileReader:
         pattern = node.child_by_field_name("pattern")
         declared = node.child_by_field_name("type")
         self._type_uses(declared, scope_name)
+        if pattern is not None and pattern.type == "tuple_pattern":
+            self._tuple_let(pattern, node.child_by_field_name("value"), scope_name, node)
+            return
         if pattern is None or pattern.type not in ("identifier", "mut_pattern"):
             return
         if pattern.type == "mut_pattern":
@@ -566,6 +603,34 @@ class _FileReader:
             # block's, a parameter) is shadowed from this line on
             self.bindings.append(Binding(scope_name, target, (), "opaque", line))
 
+    def _tuple_let(
+        self, pattern: ts.Node, value: ts.Node | None, scope: str, statement: ts.Node
+    ) -> None:
+        """`let (a, b) = (x, y);`, `let (small, large) = if c { (self, o) } else { (o, self) };`
+        (the first branch's tuple: the other holds the same types): each name is an alias of
+        the value in its place; a name bound otherwise is shadowed."""
+        if value is not None and value.type == "if_expression":
+            block = value.child_by_field_name("consequence")
+            value = block.named_children[-1] if block and block.named_children else None
+        values = (
+            value.named_children if value is not None and value.type == "tuple_expression" else []
+        )
+        line = last_line(statement) + 1
+        for position, part in enumerate(pattern.named_children):
+            while part.type == "mut_pattern" and part.named_children:
+                part = part.named_children[-1]
+            if part.type != "identifier":
+                continue
+            source = values[position] if position < len(values) else None
+            if len(values) == len(pattern.named_children) and source is not None and (
+                source.type in ("identifier", "self")
+            ):  # fmt: skip
+                self.bindings.append(
+                    Binding(scope, (node_text(part),), (node_text(source),), "alias", line)
+                )
+            else:
+                self.bindings.append(Binding(scope, (node_text(part),), (), "opaque", line))
+
     def _unwrapping(self, pattern: ts.Node | None, value: ts.Node | None, scope: str) -> None:
         """`Some(x)` / `Ok(x)` matched against a call or a name (`if let Some(x) = it.f()`,
         `match f() { Ok(x) => … }`): x is bound as a `let x = f()` would be, the declared
@@ -574,6 +639,17 @@ class _FileReader:
             return
         wrapper = pattern.child_by_field_name("type")
         inner = [c for c in pattern.named_children if c != wrapper]
+        if wrapper is not None and node_text(wrapper) not in ("Some", "Ok") and len(inner) == 1:
+            # `Entry::Vacant(e)`, `Occupied(ref mut e)`: e holds the variant's one value
+            bound = inner[0]
+            while bound.type in ("ref_pattern", "mut_pattern") and bound.named_children:
+                bound = bound.named_children[-1]
+            variant = path_of(wrapper)
+            if bound.type == "identifier" and variant and variant[-1][:1].isupper():
+                self.bindings.append(
+                    Binding(scope, (node_text(bound),), variant, "variant", first_line(pattern))
+                )  # fmt: skip
+            return
         if wrapper is None or node_text(wrapper) not in ("Some", "Ok") or len(inner) != 1:
             return
         if inner[0].type != "identifier":
@@ -602,6 +678,19 @@ class _FileReader:
                 if current.type == "scoped_type_identifier":
                     continue
             stack.extend(current.named_children)
+
+
+def _prebind(item: ts.Node, scope: Scope) -> None:
+    """Bind the names a module's `use` item brings in, ahead of reading any (a name that is
+    its own path's head, `use a::b as a`, is left to its turn)."""
+    for path, alias in _use_tree(item.child_by_field_name("argument"), ()):
+        absolute = scope.absolute(path)
+        if absolute[-1:] == ("self",):
+            absolute = absolute[:-1]
+            alias = alias or (absolute[-1] if absolute else None)
+        name = alias or (absolute[-1] if absolute else "*")
+        if absolute and name != "*" and name != path[0] and name not in scope.uses:
+            scope.uses[name] = absolute
 
 
 def _use_tree(node: ts.Node | None, prefix: Path) -> list[tuple[Path, str | None]]:

@@ -36,9 +36,9 @@ from ...model import (
     Symbol,
     SymbolKind,
 )
-from .cfg import DefaultBuild
+from .cfg import DefaultBuild, switched_off
 from .conventions import BUILTIN_METHODS
-from .modules import ROOT_CRATE, module_path
+from .modules import ROOT_CRATE, crate_of, module_path
 from .parser import SITE
 from .paths import Path, Scope, crate_root, joined, split_path
 from .syntax import GLOBAL, TRY
@@ -111,6 +111,10 @@ class RustProject:
     builds: dict[str, DefaultBuild] = field(default_factory=dict)  # crate -> its `cfg` facts
     off_modules: frozenset[str] = frozenset()  # modules whose `mod x;` a default build lacks
     kept: dict[str, tuple[str, int]] = field(default_factory=dict)  # name -> (file, ordinal)
+    dead: frozenset[str] = frozenset()  # names each definition of which a default build lacks
+    # a type -> the names impls elsewhere wrote it by (`impl HashMap` after `use crate::
+    # HashMap;`, a re-export of `crate::map::HashMap`): found on first use
+    aliases: dict[str, tuple[str, ...]] | None = None
 
     def __post_init__(self) -> None:
         for path in self.files:
@@ -138,6 +142,7 @@ class RustResolver:
         self._own = {symbol.qualified_name: symbol for symbol in parsed.symbols}
         self._inline = [s for s in parsed.symbols if s.declared_as == "module"]
         self._asking: set[tuple[Path, str]] = set()  # associated types being worked out
+        self._asking_alias: set[str] = set()  # `type` aliases being followed
         self._blocks: dict[str, Scope] = {}  # a function -> the `use` items of its body
         for statement in parsed.imports:
             symbol = self._own.get(statement.scope)
@@ -148,6 +153,10 @@ class RustResolver:
                     block.globs.append(full[:-1])
                 else:
                     block.uses[statement.alias or statement.name or ""] = full
+        for binding in parsed.bindings:  # a body's `type HS = HashSet<i32>;` names a type there
+            if binding.target[:1] == ("type",) and len(binding.target) == 2:
+                block = self._blocks.setdefault(binding.scope, Scope((), ()))
+                block.uses[binding.target[1]] = binding.value
         self._bindings: dict[str, list[Binding]] = {}
         for binding in parsed.bindings:
             if len(binding.target) == 1:
@@ -192,6 +201,7 @@ class RustResolver:
         if parsed is None or holder is None:
             return None
         scope = Scope(tuple(path.split("::")), crate_root(parsed.path))
+        off = switched_off(parsed.conditions, self.project.builds.get(crate_of(parsed.path)[0]))
         scope.items.update(self.project.children.get(path, ()))
         for symbol in parsed.symbols:
             if symbol.parent == holder:
@@ -200,8 +210,8 @@ class RustResolver:
             if binding.scope == holder and len(binding.target) == 1:
                 scope.consts.add(binding.target[0])
         for statement in parsed.imports:
-            if statement.scope != holder:
-                continue
+            if statement.scope != holder or any(a <= statement.line <= b for a, b, *_ in off):
+                continue  # a `use` a default build leaves out binds nothing
             name = statement.name or ""
             full: Path = (*split_path(statement.module), name) if statement.module else (name,)
             if statement.name == "*":
@@ -259,6 +269,12 @@ class RustResolver:
             return None
         name = joined(path)
         if self.lookups.symbol(name) is not None or name in self.project.files:
+            if name in self.project.dead:
+                # `#[cfg(not(feature = "x"))] pub trait T` beside `#[cfg(feature = "x")] pub
+                # use x::T;`: a default build has the re-export
+                scope = self.module_scope(joined(path[:-1])) if len(path) > 1 else None
+                if scope is not None and path[-1] in scope.uses:
+                    return self._absolute(scope.uses[path[-1]], depth + 1)
             return name
         crate = self.project.crates.get(path[0])
         if crate is not None and crate != path[0]:
@@ -277,6 +293,7 @@ class RustResolver:
                         return found
                 return None
             target = self._absolute(path[:cut], depth + 1) if cut < len(path) else None
+            target = self._aliased(target) or target if target is not None else None
             if target is not None and target != prefix:
                 return self._absolute((*target.split("::"), *path[cut:]), depth + 1)
         return None
@@ -355,7 +372,10 @@ class RustResolver:
     def method(self, owner: str, name: str) -> str | None:
         """The method `name` a value of the type (or trait) `owner` runs."""
         self.lookups.names_consulted.add(name)
-        own = [q for q in self.lookups.members(owner, name) if self._is_function(q)]
+        own = [
+            q for holder in (owner, *self._aliases().get(owner, ()))
+            for q in self.lookups.members(holder, name) if self._is_function(q)
+        ]  # fmt: skip
         if own:
             return own[0]
         if self.lookups.symbol(owner) is None and (
@@ -405,9 +425,26 @@ class RustResolver:
     def _impls(self, owner: str) -> list[str]:
         index = self.lookups.index
         return [
-            q for names in index.members.get(owner, {}).values() for q in names
+            q for holder in (owner, *self._aliases().get(owner, ()))
+            for names in index.members.get(holder, {}).values() for q in names
             if (s := index.symbols.get(q)) is not None and s.declared_as == "impl"
         ]  # fmt: skip
+
+    def _aliases(self) -> dict[str, tuple[str, ...]]:
+        """Per type, the other names its impls hang under: an impl's type is made absolute by
+        its own file's `use` items alone, so one written through a re-export names no
+        symbol."""
+        if self.project.aliases is None:
+            found: dict[str, list[str]] = {}
+            index = self.lookups.index
+            for holder in list(index.members):
+                if "::" not in holder or holder in index.symbols or holder in self.project.files:
+                    continue
+                target = self._absolute(split_path(holder), 0)
+                if target is not None and target != holder and target in index.symbols:
+                    found.setdefault(target, []).append(holder)
+            self.project.aliases = {k: tuple(v) for k, v in found.items()}
+        return self.project.aliases
 
     def _is_function(self, qualified: str) -> bool:
         symbol = self.lookups.symbol(qualified)
@@ -447,7 +484,13 @@ class RustResolver:
             if expr.name == TRY:
                 return self.type_of(expr.value, scope, line, depth + 1)
             held = self.type_of(expr.value, scope, line, depth + 1)
-            return self._field_type(held, expr.name) if held else None
+            found = self._field_type(held, expr.name) if held else None
+            if found is None and held and expr.value == Name(("self",)):
+                # `self.iter.next()` with `iter: I` and `impl<I: Trait> …`: I's bounds
+                written = self._field_written(held, expr.name)
+                if written is not None and len(written) == 1:
+                    return self._local_type(written[0], scope, 1 << 30, depth + 1)
+            return found
         if isinstance(expr, Awaited):
             return self.type_of(expr.value, scope, line, depth + 1)
         if isinstance(expr, InstanceOf) and isinstance(expr.classes, Name):
@@ -514,6 +557,8 @@ class RustResolver:
             return self._type(latest.value, latest.scope)
         if latest.kind == "alias":
             return self.type_of(Name(latest.value), latest.scope, latest.line - 1, depth + 1)
+        if latest.kind == "variant":
+            return self._payload_type(latest.value, latest.scope)
         if latest.kind == "call" and latest.value[:1] == (SITE,):
             site = self._sites.get(int(latest.value[1]))
             if site is not None and site.value is not None:
@@ -551,7 +596,20 @@ class RustResolver:
         if found is None:
             return None if nested else self._associated(written, holder)
         symbol = self.lookups.symbol(found)
+        if symbol is not None and symbol.declared_as == "type alias":
+            return self._aliased(found)
         return found if symbol is not None and symbol.kind == SymbolKind.CLASS else None
+
+    def _aliased(self, qualified: str) -> str | None:
+        """The type a `type` alias of ours names, where that is a type of ours; else None."""
+        symbol = self.lookups.symbol(qualified)
+        if symbol is None or symbol.declared_as != "type alias" or qualified in self._asking_alias:
+            return None
+        self._asking_alias.add(qualified)  # `type A = B; type B = A;` ends
+        try:
+            return self._field_type(qualified, "=")
+        finally:
+            self._asking_alias.discard(qualified)
 
     def _associated(self, written: Path, holder: str) -> str | None:
         """`Self::Config`, `E::Config` (`E: Engine`): the type an impl gives the associated
@@ -574,6 +632,18 @@ class RustResolver:
                     self._asking.discard((written, holder))
         return self._field_type(owner, written[-1]) if owner else None
 
+    def _payload_type(self, variant: Path, holder: str) -> str | None:
+        """The type of the one value an enum's variant holds (`Entry::Vacant`, or `Vacant`
+        after `use Entry::*`-like imports)."""
+        written = self.scope_of(holder).absolute(variant) if len(variant) == 1 else variant
+        if len(written) < 2:
+            return None
+        enum = self._type(written[:-1], holder, nested=True)
+        symbol = self.lookups.symbol(enum) if enum is not None else None
+        if symbol is None or symbol.declared_as != "enum":
+            return None
+        return self._field_type(symbol.qualified_name, f"{written[-1]}(0)")
+
     def _field_type(self, owner: str, name: str) -> str | None:
         module = self.lookups.index.symbol_module.get(owner)
         info = self.lookups.module(module) if module is not None else None
@@ -584,12 +654,22 @@ class RustResolver:
                 return self._foreign_type(binding.value, owner, info.parsed)
         return None
 
+    def _field_written(self, owner: str, name: str) -> Path | None:
+        """A field's type as written in its struct (a type parameter's name, say)."""
+        module = self.lookups.index.symbol_module.get(owner)
+        info = self.lookups.module(module) if module is not None else None
+        for binding in info.parsed.bindings if info is not None else ():
+            if binding.scope == owner and binding.target == (name,):
+                return binding.value
+        return None
+
     def _foreign_type(self, written: Path, holder: str, parsed: ParsedFile) -> str | None:
         """A type written in another file, resolved as that file resolves it."""
         if parsed.path == self.parsed.path:
             return self._type(written, holder)
         other = RustResolver(parsed, self.lookups, self.project)
         other._scopes = self._scopes
+        other._asking_alias = self._asking_alias
         return other._type(written, holder)
 
     def result_type(self, target: str) -> str | None:
