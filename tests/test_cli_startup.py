@@ -41,7 +41,8 @@ print(json.dumps({"code": code, "help": out.getvalue(), "modules": sorted(sys.mo
 # what a question (`callers`) has no use for: the indexer and the language plug-ins, the
 # embedding models' runtimes, the file watcher, LLM clients (issue 56: start-up <= 0.5 CPU s)
 NOT_FOR_A_QUESTION = (
-    "llama_index", "openai", "onnxruntime", "tokenizers", "tree_sitter", "watchfiles", "mcp",
+    "llama_index", "openai", "onnxruntime", "tokenizers", "numpy", "tree_sitter", "watchfiles",
+    "mcp",
     "matplotlib", "graphrag_code.ingest.pipeline", "graphrag_code.ingest.state",
     "graphrag_code.languages.base", "graphrag_code.languages.python",
     "graphrag_code.languages.ecmascript", "graphrag_code.languages.go",
