@@ -4,9 +4,10 @@ A language folder (`python/`, `ecmascript/`) holds everything that knows the lan
 parser and tree-sitter queries, module naming, linker and resolvers, conventions. It emits and
 consumes the records every stage shares (`model`), builds on the language-neutral cores
 (`parsing`, `linking`, `conventions`), and declares its `Language` records in its
-`plugin.py`. The registry lists them and routes files by suffix or by the interpreter of a
-shebang line. Nothing after linking knows a node's language except through its `language`
-property; language folders never import each other.
+`plugin.py`; `declarations.py` repeats each one's names and files. The registry routes files
+by suffix or by the interpreter of a shebang line from the declarations, and imports a
+plug-in when its `Language` is first asked for. Nothing after linking knows a node's language
+except through its `language` property; language folders never import each other.
 """
 
 from __future__ import annotations
