@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .embedding import Embedder, make_embedder
 from .errors import RepositoryNotFoundError
@@ -18,14 +19,17 @@ from .graph.writer import GraphWriter
 from .ingest import embed_stage
 from .ingest.binding import bound_root
 from .ingest.embed_stage import EmbedReport
-from .ingest.pipeline import IndexOptions, build_graph, repository_root, valid_repo_name
 from .ingest.repo_lock import repository_lock
-from .ingest.report import IngestReport
-from .ingest.state import StateStore
-from .ingest.watch import watch_changes
 from .progress import SILENT, ProgressReporter
 from .runtime.server.endpoints import resolve_endpoint
 from .settings import Settings, load_settings
+
+# The indexer (parsers, linkers, the language plug-ins), its state and the file watcher are
+# imported by the functions that run them: `connect` and the questions need none of them
+# (issue 56: a command's start-up).
+if TYPE_CHECKING:
+    from .ingest.report import IngestReport
+    from .ingest.state import StateStore
 
 __all__ = [
     "connect",
@@ -123,6 +127,8 @@ def index_repository(
     run is refused (`RepositoryRootError`) before anything is written, unless `move` rebinds
     the name to `path` on purpose (`ingest/binding.py`).
     """
+    from .ingest.pipeline import IndexOptions, build_graph, repository_root, valid_repo_name
+
     settings = settings or load_settings()
     embedder = embedder or make_embedder(settings)
     # every check before anything is written (a refused run used to leave the repository's
@@ -204,6 +210,10 @@ def watch_repository(
     each run reads what the last run read (the `index` run's choices). From another folder
     than the one `repo` is indexed from it refuses at once (`RepositoryRootError`) unless
     `move`, which lets its first run rebind the name."""
+    from .ingest.pipeline import repository_root, valid_repo_name
+    from .ingest.state import StateStore
+    from .ingest.watch import watch_changes
+
     bound_root(client, valid_repo_name(repo), repository_root(path), move=move)
     store = store or StateStore(settings.cache_dir / "graphs")
     embedder = embedder or make_embedder(settings)
@@ -279,6 +289,8 @@ def delete_repository(
     Raises `RepositoryNotFoundError` when the graph holds no repository of that name; waits
     for a run indexing it to finish (calling `on_wait` with a message) before deleting.
     """
+    from .ingest.state import StateStore
+
     settings = settings or load_settings()
     writer = GraphWriter(client, repo)
     if writer.repository_state() is None:

@@ -19,67 +19,38 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING
 
-from .api import (
-    connect,
-    delete_repository,
-    embed_repository,
-    index_repository,
-    watch_repository,
-)
-from .embedding import Embedder, make_embedder
 from .errors import InvalidArgumentError, RepositoryNotFoundError
-from .graph import (
-    AnswerWarning,
-    Completeness,
-    GraphReader,
-    Neo4jClient,
-    RepositoryInfo,
-    answer_warnings,
-)
-from .graph.crossedges import CrossEdgeChange
-from .graph.repositories import repository_statuses, require_repository
-from .impact import (
-    CoverageImport,
-    DeadSymbol,
-    DiffImpact,
-    DiffSpec,
-    GraphSide,
-    ImpactOptions,
-    TestsFor,
-    UntestedSymbol,
-    analyse_changes,
-    coverage_use,
-    dead_code,
-    exercising_tests,
-    git_root,
-    import_coverage,
-    looks_like_diff,
-    read_changes,
-    untested_symbols,
-)
-from .ingest.binding import bound_root
-from .ingest.embed_stage import EmbedReport
-from .ingest.report import IngestReport, cross_repo_warnings
-from .ingest.state import StateStore
-from .llm import ChatModel, OpenAIChat
-from .progress import ProgressReporter
-from .retrieval.answer import Answer, answer_question
-from .retrieval.context import Context, Role, assemble_context, assemble_node_context
-from .retrieval.lookup import SymbolLookup, lookup_symbol
 from .retrieval.relation_kinds import RelationName
-from .retrieval.relations import (
-    CallExplanation,
-    EntryPoints,
-    PathResult,
-    RelationMethod,
-    Relations,
-    RelationsResult,
-)
-from .retrieval.rerank import LinearReranker
-from .retrieval.search import Reranker, Searcher, SearchOptions, SearchResult
+from .retrieval.relations import RelationMethod
 from .retrieval.units import FileRanking, Unit
-from .settings import Settings, load_settings
+
+# The engine's parts are imported where a method needs them: a question (`callers`) must not
+# pay for the indexer, the language plug-ins, the embedders and the file watcher (issue 56:
+# start-up <= 0.5 CPU s for any command; tests/test_cli_startup.py checks what they import).
+if TYPE_CHECKING:
+    from .embedding import Embedder
+    from .graph import AnswerWarning, Completeness, GraphReader, Neo4jClient, RepositoryInfo
+    from .graph.crossedges import CrossEdgeChange
+    from .impact import CoverageImport, DeadSymbol, DiffImpact, TestsFor, UntestedSymbol
+    from .ingest.embed_stage import EmbedReport
+    from .ingest.report import IngestReport
+    from .ingest.state import StateStore
+    from .llm import ChatModel
+    from .progress import ProgressReporter
+    from .retrieval.answer import Answer
+    from .retrieval.context import Context, Role
+    from .retrieval.lookup import SymbolLookup
+    from .retrieval.relations import (
+        CallExplanation,
+        EntryPoints,
+        PathResult,
+        Relations,
+        RelationsResult,
+    )
+    from .retrieval.search import Reranker, Searcher, SearchOptions, SearchResult
+    from .settings import Settings
 
 __all__ = ["COMPLETENESS_TTL_S", "CodeGraph"]
 
@@ -100,11 +71,16 @@ class CodeGraph:
         reranker: Reranker | None = None,
         chat: ChatModel | None = None,
     ) -> None:
+        from .embedding import make_embedder
+        from .settings import load_settings
+
         self.settings = settings or load_settings()
         self._client = client
         self._owns_client = client is None
         self.embedder = embedder or make_embedder(self.settings)
         if reranker is None and self.settings.rerank:
+            from .retrieval.rerank import LinearReranker
+
             reranker = LinearReranker.fitted()
         self.reranker = reranker
         self.chat = chat
@@ -113,15 +89,26 @@ class CodeGraph:
         self._completeness: dict[str, tuple[float, Completeness | None]] = {}
         # threads sharing one CodeGraph: connect once, not once per thread
         self._connecting = threading.Lock()
-        # incremental state stays in memory between index() calls of this object
-        self._store = StateStore(self.settings.cache_dir / "graphs")
+        # incremental state stays in memory between index() calls of this object (made by
+        # the first call that needs it: `_state`)
+        self._store: StateStore | None = None
 
     # -- lifecycle ----------------------------------------------------------------------------
+    @property
+    def _state(self) -> StateStore:
+        if self._store is None:
+            from .ingest.state import StateStore
+
+            self._store = StateStore(self.settings.cache_dir / "graphs")
+        return self._store
+
     @property
     def client(self) -> Neo4jClient:
         if self._client is None:
             with self._connecting:
                 if self._client is None:
+                    from .api import connect
+
                     client = connect(self.settings)
                     try:
                         client.verify()
@@ -169,6 +156,8 @@ class CodeGraph:
         (its languages, generated files or not) in place of those two, as a refresh wants.
         A name indexed from another folder is refused (`RepositoryRootError`) unless `move`
         rebinds it to `path` (the report's `moved_from` says where it was)."""
+        from .api import index_repository
+
         self._searcher = None  # repository sizes (candidate over-fetch) change with indexing
         self._completeness.clear()
         return index_repository(
@@ -180,7 +169,7 @@ class CodeGraph:
             progress=progress,
             embed=embed,
             embedder=self.embedder,
-            store=self._store,
+            store=self._state,
             languages=frozenset(languages) if languages is not None else None,
             include_generated=include_generated,
             keep_choices=keep_choices,
@@ -198,6 +187,8 @@ class CodeGraph:
         """Fill the missing or out-of-date vectors of `repo` (every repository when None):
         after `index(embed=False)`, or to resume an interrupted run. `reembed` recomputes them
         all, as switching the embedding model needs (the old model's vectors are dropped)."""
+        from .api import embed_repository
+
         self._searcher = None  # a model switch changes what the vector leg can ask
         self._completeness.clear()
         return embed_repository(
@@ -230,6 +221,7 @@ class CodeGraph:
         `languages` nor `include_generated` given, each run reads what the last one read.
         From another folder than the one the repository is indexed from it refuses unless
         `move` (`RepositoryRootError`)."""
+        from .api import watch_repository
 
         def indexed(report: IngestReport) -> None:
             self._searcher = None  # as after `index`
@@ -248,7 +240,7 @@ class CodeGraph:
             embedder=self.embedder,
             stop_event=stop_event,
             languages=frozenset(languages) if languages is not None else None,
-            store=self._store,
+            store=self._state,
             include_generated=include_generated,
             move=move,
         )
@@ -259,16 +251,20 @@ class CodeGraph:
         """Remove a repository's nodes, edges and incremental state (`RepositoryNotFoundError`
         when the graph holds none of that name); waits for a run indexing it, calling
         `on_wait` with a message. Returns what became of other repositories' edges into it."""
+        from .api import delete_repository
+
         self._searcher = None
         self._completeness.clear()
         return delete_repository(
-            repo, client=self.client, settings=self.settings, on_wait=on_wait, store=self._store
+            repo, client=self.client, settings=self.settings, on_wait=on_wait, store=self._state
         )
 
     # -- retrieval ----------------------------------------------------------------------------
     @property
     def searcher(self) -> Searcher:
         if self._searcher is None:
+            from .retrieval.search import Searcher
+
             self._searcher = Searcher(
                 self.client,
                 self.embedder,
@@ -280,11 +276,15 @@ class CodeGraph:
 
     @property
     def relations(self) -> Relations:
+        from .retrieval.relations import Relations
+
         return Relations(self.client)
 
     @property
     def reader(self) -> GraphReader:
         """Typed reads of the graph beyond search and relations (node code, call graphs)."""
+        from .graph import GraphReader
+
         return GraphReader(self.client)
 
     def search(
@@ -304,6 +304,8 @@ class CodeGraph:
         their folders); `files` tunes how (`FileRanking`). `tests` keeps (True) or leaves out
         (False) test code; by default a concept question leaves it out unless it mentions
         tests (`SearchOptions.tests`)."""
+        from .retrieval.search import SearchOptions
+
         options = options or SearchOptions(k=k)
         if tests is not None:
             options = replace(options, tests=tests)
@@ -318,6 +320,8 @@ class CodeGraph:
         the CLI, the API and MCP carries these. At most one read per question: a reading is
         reused for `COMPLETENESS_TTL_S` seconds (counting a large repository's vectors costs
         more than a search), and dropped when this object indexes, embeds or deletes."""
+        from .graph import answer_warnings
+
         names = list(dict.fromkeys(name for name in repos if name))
         now = time.monotonic()
         stale = [
@@ -378,6 +382,8 @@ class CodeGraph:
     def symbol(self, name: str, *, repo: str | None = None, candidates: int = 10) -> SymbolLookup:
         """The definition `name` refers to (signature, docstring, code, location), or the
         candidates when several nodes match it equally well."""
+        from .retrieval.lookup import lookup_symbol
+
         return lookup_symbol(self.reader, name, repo=repo, limit=candidates)
 
     def repositories(self) -> list[RepositoryInfo]:
@@ -396,6 +402,9 @@ class CodeGraph:
 
         A unified diff as the question ("review this change") gets the changed code, then
         the code that depends on it and the tests that exercise it (`review_context`)."""
+        from .impact import looks_like_diff
+        from .retrieval.context import assemble_context
+
         if looks_like_diff(question):
             return self.review_context(question, max_tokens=max_tokens, repo=repo)
         result = self.search(question, repo=repo, k=max(max_hits, 10))
@@ -411,6 +420,9 @@ class CodeGraph:
         chat: ChatModel | None = None,
     ) -> Answer:
         """A grounded answer with `path:line` citations (needs a chat model: OPENAI_API_KEY)."""
+        from .llm import OpenAIChat
+        from .retrieval.answer import answer_question
+
         model = chat or self.chat or OpenAIChat(self.settings.openai_chat_model)
         context = self.build_context(question, max_tokens=max_tokens, repo=repo)
         return answer_question(question, context, model)
@@ -443,6 +455,18 @@ class CodeGraph:
         goes on from it only with `possible`. A repository indexed from another folder than
         `path` (a copy, another checkout) is refused before anything is written
         (`RepositoryRootError`) unless `move` rebinds it to `path` (which needs `update`)."""
+        from .graph.repositories import repository_statuses
+        from .impact import (
+            DiffSpec,
+            GraphSide,
+            ImpactOptions,
+            analyse_changes,
+            git_root,
+            read_changes,
+        )
+        from .ingest.binding import bound_root
+        from .ingest.report import cross_repo_warnings
+
         if depth < 1 or limit < 1:
             raise InvalidArgumentError("depth and limit must be at least 1")
         spec = DiffSpec(
@@ -482,6 +506,8 @@ class CodeGraph:
     def tests_for(self, symbol_or_path: str, *, repo: str | None = None) -> TestsFor:
         """The tests that exercise a symbol (a class: any of its methods) or the code of a
         file, nearest and surest first."""
+        from .impact import TestsFor, coverage_use, exercising_tests
+
         subject = self.relations.resolve(symbol_or_path, repo=repo)
         targets = (
             self.reader.descendants(subject.id) if subject.kind != "Function" else [subject.id]
@@ -507,6 +533,9 @@ class CodeGraph:
         `diff` and `tests_for` then list the tests that ran the changed code first, and
         `untested` and `dead_code` count code a test ran as tested and alive. `commit`: the
         commit it was recorded at (default: the one the graph was indexed from)."""
+        from .graph.repositories import repository_statuses
+        from .impact import import_coverage
+
         name = repo or self._only_repository()
         info = self.reader.repository(name)
         if info is None:
@@ -515,11 +544,17 @@ class CodeGraph:
 
     def untested(self, repo: str, *, limit: int = 200) -> list[UntestedSymbol]:
         """Public functions, methods and classes outside test code that no test reaches."""
+        from .graph.repositories import require_repository
+        from .impact import untested_symbols
+
         require_repository(self.client, repo)
         return untested_symbols(self.reader, repo, limit=limit)
 
     def dead_code(self, repo: str, *, min_confidence: float = 0.0) -> list[DeadSymbol]:
         """Code nothing reaches and no convention runs, surest first, with reasons."""
+        from .graph.repositories import require_repository
+        from .impact import dead_code
+
         require_repository(self.client, repo)
         return dead_code(self.reader, repo, min_confidence=min_confidence)
 
@@ -536,6 +571,10 @@ class CodeGraph:
         indexed repository, or a `DiffImpact`): the changed code, the nearest affected code
         and the first tests to run, within `max_tokens`. The code shown is the graph's: index
         the working tree first (`diff` does) for the change's own lines."""
+        from .graph.repositories import repository_statuses
+        from .impact import DiffImpact
+        from .retrieval.context import assemble_node_context
+
         if isinstance(change, DiffImpact):
             impact, question = change, f"review the change {change.source}"
         else:
@@ -553,6 +592,8 @@ class CodeGraph:
         return assemble_node_context(self.client, question, picks, max_tokens=max_tokens)
 
     def _only_repository(self) -> str:
+        from .graph.repositories import repository_statuses
+
         known = list(repository_statuses(self.client))
         if len(known) != 1:
             raise InvalidArgumentError(

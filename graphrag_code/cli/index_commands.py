@@ -85,10 +85,10 @@ def register(commands: Any) -> None:
 
 
 def _language_list(text: str) -> frozenset[str]:
-    from ..languages import select_languages
+    from ..languages import select_declared
 
     try:
-        return frozenset(lang.name for lang in select_languages(text.split(",")))
+        return frozenset(lang.name for lang in select_declared(text.split(",")))
     except ConfigurationError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from exc
 

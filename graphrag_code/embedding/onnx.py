@@ -16,12 +16,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigurationError, EmbeddingError
+
+# numpy is imported by the functions that embed: building an embedder, as every command
+# does, must not pay for it (issue 56: a question's start-up)
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = [
     "MAX_POSITIONS",
@@ -159,6 +162,8 @@ def embed_texts(
     cap = max_tokens * _CHARS_PER_TOKEN_CAP
     clipped = [text[:cap] for text in texts]
     order = sorted(range(len(clipped)), key=lambda i: len(clipped[i]))
+    import numpy as np
+
     result = np.empty((len(clipped), model.dimensions), dtype=np.float32)
     for start in range(0, len(order), batch_size):
         chunk = order[start : start + batch_size]
@@ -167,6 +172,8 @@ def embed_texts(
 
 
 def _embed_batch(model: LoadedModel, texts: list[str], pooling: Pooling) -> npt.NDArray[np.float32]:
+    import numpy as np
+
     encodings = model.tokenizer.encode_batch(texts)
     ids = np.array([encoding.ids for encoding in encodings], dtype=np.int64)
     mask = np.array([encoding.attention_mask for encoding in encodings], dtype=np.int64)

@@ -42,6 +42,7 @@ _EDGE_QUERIES = {
     EdgeKind.INHERITS: "ingest/write_edges_inherits",
     EdgeKind.USES_TYPE: "ingest/write_edges_uses_type",
 }
+_CREATE_EDGES = ((False, "bulk/create_edges"), (True, "bulk/create_edges_external"))
 Progress = Callable[[int], None]
 
 
@@ -98,6 +99,9 @@ class GraphWriter:
         self.client = client
         self.repo = repo
         self.batch_size = batch_size
+        # every node of the repository made by this writer (`create_nodes`: it had none), so
+        # it has no REACHES edge to delete before its reach graph is written
+        self.created = False
 
     def start_run(self, root: str, run: str) -> None:
         self.client.write(
@@ -176,6 +180,31 @@ class GraphWriter:
         node's link statistics (`stats`) set with it rather than in a second pass."""
         label = repo_label(self.repo)
         query = load_query("bulk/create_nodes")
+        modules = [{"id": r.id} for r in rows if r.kind == SymbolKind.MODULE]
+        defines = [{"id": r.id, "parent": r.parent} for r in rows if r.parent is not None]
+        self.created = True
+        if len(rows) + len(modules) + len(defines) <= BULK_BATCH:
+            # a small repository (flask: 433 nodes): every kind, CONTAINS and DEFINES in one
+            # transaction when its text allows (`write_together`)
+            repo = {"repo": self.repo}
+            groups: list[tuple[str, Sequence[Any], Mapping[str, Any]]] = [
+                (
+                    query,
+                    [
+                        {"id": r.id, "props": {**r.properties, **stats.get(r.id, {})}}
+                        for r in rows
+                        if r.kind == kind
+                    ],
+                    {**repo, "labels": [*labels, label]},
+                )
+                for kind, labels in _KIND_LABELS.items()
+            ]
+            groups.append((load_query("bulk/create_contains"), modules, repo))
+            groups.append((load_query("bulk/create_defines"), defines, repo))
+            self.client.write_together(
+                groups, batch_size=BULK_BATCH, max_chars=NODE_BATCH_CHARS, progress=progress
+            )
+            return
         for kind, labels in _KIND_LABELS.items():
             of_kind = [r for r in rows if r.kind == kind]
             # the merged properties of one batch at a time, not of every node of the kind
@@ -192,20 +221,28 @@ class GraphWriter:
                     batch_size=BULK_BATCH,
                     max_chars=NODE_BATCH_CHARS,
                 )
-        modules = [{"id": r.id} for r in rows if r.kind == SymbolKind.MODULE]
         self._batches(load_query("bulk/create_contains"), modules, None, batch_size=BULK_BATCH)
-        defines = [{"id": r.id, "parent": r.parent} for r in rows if r.parent is not None]
         self._batches(load_query("bulk/create_defines"), defines, None, batch_size=BULK_BATCH)
 
     def create_edges(self, edges: Iterable[Edge], progress: Progress | None = None) -> None:
         """`write_edges` for a repository with no edge yet: rows with the same ends and kind
         folded into one (as MERGE then `SET r += props` would), then CREATE."""
         groups = _by_kind(edges)
+        if sum(len(group) for group in groups.values()) <= BULK_BATCH:
+            # a small repository: every kind and side in one transaction (`write_together`)
+            together: list[tuple[str, Sequence[Any], Mapping[str, Any]]] = [
+                (
+                    load_query(query),
+                    _folded(groups.pop((kind, external), [])),
+                    {"repo": self.repo, "kind": kind.value},
+                )
+                for kind in _EDGE_QUERIES
+                for external, query in _CREATE_EDGES
+            ]
+            self.client.write_together(together, batch_size=BULK_BATCH, progress=progress)
+            return
         for kind in _EDGE_QUERIES:
-            for external, query in (
-                (False, "bulk/create_edges"),
-                (True, "bulk/create_edges_external"),
-            ):
+            for external, query in _CREATE_EDGES:
                 rows = _folded(groups.pop((kind, external), []))
                 self._batches(
                     load_query(query), rows, progress, {"kind": kind.value}, batch_size=BULK_BATCH
@@ -253,6 +290,30 @@ class GraphWriter:
             load_query("ingest/write_roles"), [{"id": i, "props": p} for i, p in rows], None
         )
 
+    def write_roles_and_reach(
+        self,
+        roles: Sequence[tuple[str, dict[str, Any]]],
+        reach: Sequence[dict[str, Any]],
+        progress: Progress | None = None,
+    ) -> None:
+        """`write_roles` then `write_reach_edges`, in one transaction when together they fit
+        one batch (a small repository's tests stage: one commit, not two)."""
+        if len(roles) + len(reach) > self.batch_size:
+            self.write_roles(roles)
+            self.write_reach_edges(reach, progress)
+            return
+        repo = {"repo": self.repo}
+        rows = [{"id": i, "props": p} for i, p in roles]
+        self.client.write_together(
+            [
+                (load_query("ingest/write_roles"), rows, repo),
+                (load_query("ingest/write_edges_reach"), reach, repo),
+            ],
+            batch_size=self.batch_size,
+        )
+        if progress is not None and reach:
+            progress(len(reach))
+
     def delete_reach_edges(self, sources: Iterable[str]) -> None:
         """Drop the REACHES edges leaving these nodes."""
         self.client.write_batches(
@@ -261,7 +322,10 @@ class GraphWriter:
 
     def delete_all_reach_edges(self, batch: int = 50_000) -> None:
         """Drop every REACHES edge of this repository (and TESTS edges an older version
-        wrote), one bounded transaction at a time."""
+        wrote), one bounded transaction at a time; nothing to send when this writer created
+        the repository's nodes (a query over them, and a commit, saved)."""
+        if self.created:
+            return
         query = load_query("ingest/delete_repository_reach")
         while self.client.write(query, {"repo": self.repo, "limit": batch})[0]["deleted"]:
             pass
@@ -277,6 +341,7 @@ class GraphWriter:
         and orphaned externals. Other repositories' edges into it fall back to `:External`
         (or to another repository providing the same package, now the only one): what
         changed comes back."""
+        self.created = False
         cross = CrossRepoLinker(self.client)
         packages = next((p.packages for p in cross.providers() if p.repo == self.repo), None)
         before = cross.bindings(self.repo, packages or ())

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..languages import Language, language_named, languages
+from ..languages import Language, declarations, language_named
 from ..languages.manifests import Declared, ManifestReader, declared
 from ..model import ParsedFile
 from ..parsing.regular import read_regular
@@ -62,12 +62,22 @@ def _go_mod(text: str) -> Declared:
 _UNCLAIMED: tuple[tuple[str, ManifestReader], ...] = (("go.mod", _go_mod),)
 
 
+def _readers(root: Path) -> list[Language]:
+    """The registered languages that read a manifest present at `root`, in the registry's
+    order (the others' plug-ins stay unloaded: their readers would find nothing)."""
+    return [
+        language_named(declared.name)
+        for declared in declarations()
+        if any(next(iter(root.glob(pattern)), None) is not None for pattern in declared.manifests)
+    ]
+
+
 def project_names(root: Path, readers: Iterable[Language] | None = None) -> ProjectNames:
     """The distributions `root` is published as and depends on, from the project files at its
     top that any language (default: every registered one) reads, whichever languages a run
     indexes. Unreadable files count as absent."""
     manifests = dict(_UNCLAIMED)
-    for language in languages() if readers is None else readers:
+    for language in _readers(root) if readers is None else readers:
         manifests.update(language.manifests)
     names: set[str] = set()
     deps: set[str] = set()

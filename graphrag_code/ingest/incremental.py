@@ -127,9 +127,12 @@ def lookup_tables(run: IngestRun, removed: set[str]) -> RepositoryIndex:
     if cached is not None and state is not None:
         old = [state.parsed[p] for p in sorted(set(run.fresh) | removed) if p in state.parsed]
         new = [run.parsed[p] for p in sorted(run.fresh)]
-        if cached.update(old, new):
+        # the tables hold the rules of the languages they were built with (`index_rules`):
+        # a file of another one makes them anew
+        if {f.language for f in new} <= cached.rules.keys() and cached.update(old, new):
             return cached
-    return RepositoryIndex(run.parsed.values(), index_rules())
+    rules = index_rules(f.language for f in run.parsed.values())
+    return RepositoryIndex(run.parsed.values(), rules)
 
 
 def ids_shift(run: IngestRun, index: RepositoryIndex, removed: set[str]) -> bool:

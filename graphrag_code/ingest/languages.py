@@ -1,5 +1,8 @@
 """The language plug-ins as one indexing run sees them: which files it walks, the project
-files its linkers read, one link context per linker, and the per-language counts it reports."""
+files its linkers read, one link context per linker, and the per-language counts it reports.
+
+A run walks by the languages' declarations; a plug-in is loaded only for a language whose
+source or project files the tree holds (a Python tree never imports the TypeScript parser)."""
 
 from __future__ import annotations
 
@@ -10,11 +13,12 @@ from dataclasses import dataclass, field
 
 from ..conventions import ClassTree, ConventionConfig, FileRoles
 from ..languages import (
+    Declaration,
     Language,
     interpreter_map,
     language_named,
     project_file_names,
-    select_languages,
+    select_declared,
     suffix_map,
 )
 from ..languages.base import DerivedRule
@@ -35,38 +39,61 @@ ProjectFiles = dict[str, tuple[str, str]]  # path -> (sha256, text) of tsconfig.
 
 @dataclass
 class LanguageRun:
-    """The languages of one run and what their linkers prepared."""
+    """The languages of one run (declared) and what their linkers prepared."""
 
-    languages: tuple[Language, ...]
+    declared: tuple[Declaration, ...]
     contexts: dict[str, LinkContext] = field(default_factory=dict)  # language -> context
     # language -> what its test and entry-point conventions read from the project files
     configs: dict[str, ConventionConfig] = field(default_factory=dict)
 
     @classmethod
     def of(cls, names: Iterable[str] | None) -> LanguageRun:
-        return cls(select_languages(names))
+        return cls(select_declared(names))
 
     @property
     def names(self) -> tuple[str, ...]:
-        return tuple(sorted(lang.name for lang in self.languages))
+        return tuple(sorted(lang.name for lang in self.declared))
 
     @property
     def suffixes(self) -> dict[str, str]:
-        return suffix_map(self.languages)
+        return suffix_map(self.declared)
 
     @property
     def interpreters(self) -> dict[str, str]:
-        return interpreter_map(self.languages)
+        return interpreter_map(self.declared)
 
     @property
     def project_files(self) -> frozenset[str]:
-        return project_file_names(self.languages)
+        return project_file_names(self.declared)
 
     @property
     def derived(self) -> dict[str, DerivedRule]:
         """Language -> its rule for files built from others the tree holds (the languages
-        that have one)."""
-        return {lang.name: lang.derived for lang in self.languages if lang.derived is not None}
+        that have one; every plug-in of the run loaded: `derived_for` loads fewer)."""
+        return self.derived_for(None)
+
+    def derived_for(self, files: Iterable[SourceFile] | None) -> dict[str, DerivedRule]:
+        """`derived`, for the languages of `files` only (None: all of the run's)."""
+        present = None if files is None else {source.language for source in files}
+        found = (
+            language_named(lang.name)
+            for lang in self.declared
+            if present is None or lang.name in present
+        )
+        return {lang.name: lang.derived for lang in found if lang.derived is not None}
+
+    def present(self, index: RepositoryIndex, project: Iterable[str]) -> tuple[Language, ...]:
+        """The run's languages whose plug-ins have work: those of a file in `index`, and
+        those that read one of the `project` files (a linker reporting a broken
+        `tsconfig.json` in a tree without TypeScript, as it did when every plug-in ran)."""
+        files = {info.parsed.language for info in index.modules.values()}
+        files.update(f.language for shadowed in index.shadowed_files.values() for f in shadowed)
+        paths = list(project)
+        return tuple(
+            language_named(lang.name)
+            for lang in self.declared
+            if lang.name in files or any(_named(path, lang.project_files) for path in paths)
+        )
 
     def prepare(
         self,
@@ -82,7 +109,8 @@ class LanguageRun:
         texts = {path: text for path, (_sha, text) in project.items()}
         by_linker: dict[int, LinkContext] = {}
         issues: dict[str, list[ParseIssue]] = {}
-        for language in self.languages:
+        present = self.present(index, texts)
+        for language in present:
             key = id(language.linker)
             if key not in by_linker:
                 wanted = {
@@ -98,7 +126,7 @@ class LanguageRun:
                 issues.update(by_linker[key].issues)
             self.contexts[language.name] = by_linker[key]
         by_conventions: dict[int, ConventionConfig] = {}
-        for language in self.languages:
+        for language in present:
             key = id(language.conventions)
             if key not in by_conventions:
                 patterns = language.conventions.project_files
@@ -125,7 +153,7 @@ class LanguageRun:
 
     def project_sensitive(self) -> frozenset[str]:
         """The languages whose files must all be linked again when a project file changes."""
-        return frozenset(lang.name for lang in self.languages if lang.linker.project_files)
+        return frozenset(lang.name for lang in self.declared if lang.linker_files)
 
 
 def _named(path: str, patterns: frozenset[str]) -> bool:

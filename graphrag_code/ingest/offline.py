@@ -56,7 +56,7 @@ def link_repository(
         project_files=langs.project_files,
     )
     if not include_generated:
-        walked, _verdicts = without_generated(walked, langs.derived)
+        walked, _verdicts = without_generated(walked, langs.derived_for(walked.files))
     sources = {f.path: f for f in walked.files}
     names = module_names(sources, frozenset(), root_name=root.name)
 
@@ -92,7 +92,7 @@ def link_parsed(
 ) -> LinkedRepository:
     """Link parsed files (on up to `workers` processes), as the indexer does."""
     langs = LanguageRun.of(languages)
-    index = RepositoryIndex(files.values(), index_rules())
+    index = RepositoryIndex(files.values(), index_rules(f.language for f in files.values()))
     ids = NodeIds(repo, index)
     issues = langs.prepare(index, project or {})
     paths = sorted(files)

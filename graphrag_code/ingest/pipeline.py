@@ -177,7 +177,9 @@ def build_graph(
         book = None
         if not options.include_generated:
             verdicts = state.generated if state is not None else None
-            walked, book = without_generated(walked, langs.derived, project, verdicts)
+            walked, book = without_generated(
+                walked, langs.derived_for(walked.files), project, verdicts
+            )
     report.skipped.extend(walked.skipped)
     report.skipped_dirs.extend(walked.skipped_dirs)
     if (

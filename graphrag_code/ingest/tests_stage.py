@@ -500,16 +500,15 @@ def update_tests(
         changed_nodes = _changed_nodes(old, book, names)
         sources = _changed_sources(old.adjacency, book.adjacency) | _changed_seeds(old, book)
         writes.submit(writer.delete_reach_edges, sources)
-    writes.submit(
-        writer.write_roles,
-        [(node, _role_props(book.roles.get(node), book.reach.get(node))) for node in changed_nodes],
-    )
+    node_roles = [
+        (node, _role_props(book.roles.get(node), book.reach.get(node))) for node in changed_nodes
+    ]
     report.roles_written = len(changed_nodes)
     rows = [
         {"source": source, "target": target, "props": {"resolution": _STORED[tier], "via": via}}
         for source in sorted(sources & graph.keys())
         for target, (tier, via) in sorted(graph[source].items())
     ]
-    writes.submit(writer.write_reach_edges, rows, progress)
+    writes.submit(writer.write_roles_and_reach, node_roles, rows, progress)
     report.sources_rewritten, report.edges_written = len(sources), len(rows)
     return book, report

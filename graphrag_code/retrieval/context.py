@@ -14,7 +14,7 @@ from typing import Literal
 
 from ..errors import ConfigurationError
 from ..graph import AnswerWarning, ContextNode, GraphReader, Neo4jClient
-from ..languages import language_named, languages
+from ..languages import declarations, language_named
 from ..location import Location
 from .search import Hit, SearchResult
 
@@ -89,7 +89,7 @@ def _doc_comment(language: str | None) -> Callable[[str], str]:
     try:
         return language_named(language or "").doc_comment
     except ConfigurationError:
-        return languages()[0].doc_comment
+        return language_named(declarations()[0].name).doc_comment
 
 
 def _fence(node: ContextNode) -> str:
