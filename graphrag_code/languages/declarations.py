@@ -56,6 +56,7 @@ def declare(language: Language, home: str = "") -> Declaration:
 
 _PACKAGE = "graphrag_code.languages"
 _ECMASCRIPT_FILES = frozenset({"jsconfig.json", "package.json", "tsconfig.*.json", "tsconfig.json"})
+_JAVA_BUILD_FILES = frozenset({"build.gradle", "build.gradle.kts", "pom.xml"})  # modules, runners
 
 DECLARED: tuple[Declaration, ...] = (
     Declaration(
@@ -109,8 +110,8 @@ DECLARED: tuple[Declaration, ...] = (
         aliases=(),
         suffixes=(".java",),
         interpreters=(),
-        linker_files=frozenset(),
-        convention_files=frozenset(),
+        linker_files=_JAVA_BUILD_FILES,
+        convention_files=_JAVA_BUILD_FILES | {"settings.gradle", "settings.gradle.kts"},
         manifests=(),
         dispatch_edges=True,
         home=f"{_PACKAGE}.java.plugin:JAVA",
