@@ -159,8 +159,9 @@ def _stored(self: ValueFlowAnalysis, container: Container) -> list[ValueFlow]:
 
 def _restores(self: ValueFlowAnalysis, flow: ValueFlow, container: Container) -> bool:
     match flow.value:
-        case Call(Name((*head, "pop" | "get")), _):
-            receiver: Expr = Name(tuple(head))
+        # not `Name((*head, "pop" | "get"))`: mypyc captures a star from a tuple as a tuple
+        case Call(Name(dotted), _) if dotted and dotted[-1] in ("pop", "get"):
+            receiver: Expr = Name(dotted[:-1])
         case Subscript(value, _):
             receiver = value
         case _:
