@@ -341,19 +341,18 @@ def test_a_result_cut_short_where_it_ran_is_reused_there_and_links_the_same(
     it again at every use made sympy's `concrete/delta.py` link in 18 s. It is reused at the
     same depth while that computation is under way, and the links are those of computing it
     every time."""
-    from graphrag_code.languages.python.values import budget
-    from graphrag_code.languages.python.values import engine as values
+    from graphrag_code.languages.python.values import budget, results
 
     (tmp_path / "mod.py").write_text(_DEEP_CHAIN)
     monkeypatch.setattr(budget, "_MAX_DEPTH", 4)
     computed: list[str] = []
-    real = values.ValueFlowAnalysis._function_result_uncached
+    real = results._function_result_uncached
 
     def counted(self: Any, function: str) -> Any:
         computed.append(function)
         return real(self, function)
 
-    monkeypatch.setattr(values.ValueFlowAnalysis, "_function_result_uncached", counted)
+    monkeypatch.setattr(results, "_function_result_uncached", counted)
     reused = link_repository(tmp_path, repo="t").links["mod.py"]
     reused_computes = computed.count("mod.chain5")
     # once per way it is asked for (shallow or with parameters followed), not once per use

@@ -24,6 +24,7 @@ from ...model import (
     Edge,
     EdgeKind,
     Expr,
+    ImplicitCall,
     Name,
     ParsedFile,
     Resolution,
@@ -37,6 +38,7 @@ from .implicit import FALLBACKS, IMPLICIT, ITERATION
 from .receivers import outside_receiver
 from .resolver import External, Instance, Resolver, SymbolRef, Target
 from .signatures import SignatureMatcher, is_test_module
+from .values import declared
 from .values.attributes import declared_field_only
 from .values.engine import (
     ARGUMENT_CALLERS,
@@ -250,8 +252,8 @@ class CallLinker:
             through = isinstance(site.value, Call) and site.value.callee == Name(("type",))
         else:
             operand: Expr = Name(site.callee)
-            through = site.callee == ("cls",) or self._names_a_parameter(
-                operand, site.scope, aliases=False
+            through = site.callee == ("cls",) or implicit._names_a_parameter(
+                self, operand, site.scope, aliases=False
             )
         if through:
             self.constructed += [Constructed(source, c, site.line) for c in classes]
@@ -416,8 +418,10 @@ class CallLinker:
         if symbol is None:
             return False
         if symbol.kind == SymbolKind.CLASS:
-            return self.flow._is_protocol(qualified_name)
-        return symbol.name == "__call__" and self.flow._is_callback_protocol(symbol.parent)
+            return declared._is_protocol(self.flow, qualified_name)
+        return symbol.name == "__call__" and declared._is_callback_protocol(
+            self.flow, symbol.parent
+        )
 
     def _callee_expr(self, site: CallSite) -> Expr:
         return site.value if site.value is not None else Name(site.callee)
@@ -504,7 +508,9 @@ class CallLinker:
         if first is None:
             return
         short = target.name.removeprefix("<builtin>.")
-        for value, tier in self._values(first, arguments.scope, site.line, site.at, site.block):
+        for value, tier in implicit._values(
+            self, first, arguments.scope, site.line, site.at, site.block
+        ):
             if isinstance(value, Generator):
                 if method in ITERATION:
                     why = f"{IMPLICIT}`{short}` runs the generator"
@@ -534,7 +540,7 @@ class CallLinker:
         if stream is None:
             return
         with self.flow.runtime_view():
-            values = self._values(stream, arguments.scope, site.line, site.at, site.block)
+            values = implicit._values(self, stream, arguments.scope, site.line, site.at, site.block)
         always, sometimes = methods
         for value, tier in values:
             if not isinstance(value, Instance):
@@ -564,13 +570,15 @@ class CallLinker:
         if first is None or not isinstance(named, Str):
             return
         name = named.text
-        if not self._is_property_name(name):
+        if not implicit._is_property_name(self, name):
             return
         short = target.name.removeprefix("<builtin>.")
-        for value, tier in self._values(first, arguments.scope, site.line, site.at, site.block):
+        for value, tier in implicit._values(
+            self, first, arguments.scope, site.line, site.at, site.block
+        ):
             if not isinstance(value, Instance):
                 continue
-            getter = self._property(value.class_name, name)
+            getter = implicit._property(self, value.class_name, name)
             if getter is not None:
                 why = f"{IMPLICIT}`{short}` reads the property `{name}`"
                 self._edge(source, SymbolRef(getter), tier, site.line, why)
@@ -657,19 +665,11 @@ class CallLinker:
         symbol = self.resolver.lookups.symbol(qualified_name)
         return symbol is not None and symbol.kind == SymbolKind.CLASS
 
-    # -- edges ---------------------------------------------------------------------------------
-    # -- implicit calls (implicit.py), bound here as methods
-    link_implicit = implicit.link_implicit
-    _operand_values = implicit._operand_values
-    _values = implicit._values
-    _names_a_parameter = implicit._names_a_parameter
-    _link_access = implicit._link_access
-    _link_descriptor = implicit._link_descriptor
-    _is_descriptor_name = implicit._is_descriptor_name
-    _property = implicit._property
-    _is_property_name = implicit._is_property_name
-    _is_property = implicit._is_property
+    def link_implicit(self, call: ImplicitCall) -> None:
+        """Link one implicit call (`implicit.py`: operators, `with`, `for`, properties)."""
+        implicit.link_implicit(self, call)
 
+    # -- edges ---------------------------------------------------------------------------------
     def _edge(
         self, source: str, target: Target, tier: Resolution, line: int, via: str | None
     ) -> None:

@@ -108,7 +108,7 @@ class DispatchTable:
         self._subclasses: dict[str, list[str]] = defaultdict(list)  # class -> direct subclasses
         self._below: dict[tuple[str, str], list[str]] = {}
         self._subclasses_below: dict[str, list[str]] = {}
-        self._null: dict[str, bool] = {}  # class -> whether it is a null object
+        self._null_objects: dict[str, bool] = {}  # class -> whether it is a null object
 
     def edges(
         self,
@@ -166,10 +166,10 @@ class DispatchTable:
         if symbol is None:
             return False
         owner = symbol.parent
-        found = self._null.get(owner)
+        found = self._null_objects.get(owner)
         if found is None:
             methods = [m for name, m in self._defined.get(owner, {}).items() if name != "__init__"]
-            found = self._null[owner] = len(methods) >= 2 and all(
+            found = self._null_objects[owner] = len(methods) >= 2 and all(
                 self._does_nothing(m) for m in methods
             )
         return found

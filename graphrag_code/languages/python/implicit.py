@@ -1,7 +1,7 @@
 """Calls Python makes without a call expression (`model.ImplicitCall`): `with x` runs
 `__enter__` / `__exit__`, `for _ in x` `__iter__`, `a + b` `__add__`, `x.attr` a property's
 getter; the operand's values come from the resolver or from value flow. Functions over the
-file's `CallLinker`, which binds them as its methods."""
+file's `CallLinker`, called as `implicit.link_implicit(linker, call)`."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from .values.records import Container, Generator, Value
 if TYPE_CHECKING:
     from .calls import CallLinker
 
-__all__ = ["FALLBACKS", "IMPLICIT", "ITERATION"]  # and functions `CallLinker` binds
+__all__ = ["FALLBACKS", "IMPLICIT", "ITERATION"]  # and functions over a `CallLinker`
 
 IMPLICIT = "implicit: "
 """How the `via` of a CALLS edge that no call expression wrote begins (`with`, `for`,
@@ -39,16 +39,16 @@ def link_implicit(self: CallLinker, call: ImplicitCall) -> None:
     its class is (`self`), `inferred` when value flow knows all its values, `partial`
     when it knows some (others come from callers it cannot follow)."""
     if call.mode in ("get", "set", "delete"):
-        if self._is_property_name(call.methods[0]):
-            self._link_access(call)
-        if self._is_descriptor_name(call.methods[0]):
-            self._link_descriptor(call)
+        if _is_property_name(self, call.methods[0]):
+            _link_access(self, call)
+        if _is_descriptor_name(self, call.methods[0]):
+            _link_descriptor(self, call)
         return
     steps = bool(ITERATION.intersection(call.methods))
     if call.methods and not steps and not any(self._defined(m) for m in call.methods):
         return
     source = self.ids.of_scope(self.parsed, call.scope)
-    for value, tier in self._operand_values(call):
+    for value, tier in _operand_values(self, call):
         if isinstance(value, Generator):
             if steps:  # `for x in gen()`: the generator's body runs as the loop asks
                 why = f"{IMPLICIT}`{call.syntax}` runs the generator"
@@ -70,14 +70,14 @@ def link_implicit(self: CallLinker, call: ImplicitCall) -> None:
 
 
 def _operand_values(self: CallLinker, call: ImplicitCall) -> list[tuple[Value, Resolution]]:
-    found = self._values(call.operand, call.scope, call.line, call.at, call.block)
+    found = _values(self, call.operand, call.scope, call.line, call.at, call.block)
     if any(isinstance(value, Container | External) for value, _ in found) and (
-        self._names_a_parameter(_iterated(call.operand), call.scope)
+        _names_a_parameter(self, _iterated(call.operand), call.scope)
     ):
         # no expression calls these: what runs decides, not the declaration the checkers
         # read (`stream: AsyncGenerator[bytes, None]` holds a generator object of ours)
         with self.flow.runtime_view():
-            return self._values(call.operand, call.scope, call.line, call.at, call.block)
+            return _values(self, call.operand, call.scope, call.line, call.at, call.block)
     return found
 
 
@@ -113,7 +113,7 @@ def _values(
             return [(result, Resolution.INFERRED)]
     if values is None or not values.complete:
         values = self.flow.evaluate(operand, scope, module, at, block, shallow=True)
-    if not values.complete and self._names_a_parameter(_iterated(operand), scope):
+    if not values.complete and _names_a_parameter(self, _iterated(operand), scope):
         # then through the parameter to its callers, as call sites are; an operand whose
         # head ran out of steps once will again (`x.a` after `x`): not tried twice
         tried = (scope, _head(operand))
@@ -148,7 +148,7 @@ def _names_a_parameter(
     if self.resolver.is_parameter(bound, head):
         return True
     return aliases and any(
-        self._names_a_parameter(_callee_of(flow.value), bound, aliases=False)
+        _names_a_parameter(self, _callee_of(flow.value), bound, aliases=False)
         for flow in self.resolver.lookups.flows(bound, (head,))
     )
 
@@ -158,10 +158,10 @@ def _link_access(self: CallLinker, call: ImplicitCall) -> None:
     or deleter (a class object's attribute is the property itself: nothing runs)."""
     name = call.methods[0]
     source = self.ids.of_scope(self.parsed, call.scope)
-    for value, tier in self._operand_values(call):
+    for value, tier in _operand_values(self, call):
         if not isinstance(value, Instance):
             continue
-        getter = self._property(value.class_name, name)
+        getter = _property(self, value.class_name, name)
         if getter is None:
             if self._lacks(value.class_name, name, attributes=False):
                 # a plain class attribute here, a property in a subclass
@@ -192,7 +192,7 @@ def _link_descriptor(self: CallLinker, call: ImplicitCall) -> None:
     if not self._defined(method):
         return
     source = self.ids.of_scope(self.parsed, call.scope)
-    for value, tier in self._operand_values(call):
+    for value, tier in _operand_values(self, call):
         if not isinstance(value, Instance):
             continue
         held = self.flow.class_attribute(value.class_name, name)
@@ -219,7 +219,7 @@ def _property(self: CallLinker, class_name: str, name: str) -> str | None:
     for cls in self.resolver.mro(class_name):
         members = self.resolver.lookups.members(cls, name)
         if members:
-            return members[0] if self._is_property(members[0]) else None
+            return members[0] if _is_property(self, members[0]) else None
     return None  # (`self.name = v` in a subclass runs a base's setter: no instance entry)
 
 

@@ -17,6 +17,7 @@ from ....model import (
 )
 from ..annotations import NOT_ONE_CLASS
 from ..resolver import External, Instance, ModuleRef, SymbolRef
+from . import declared, names, results
 from .budget import MAX_CANDIDATES, Where
 from .records import (
     ATTRIBUTE_HOME,
@@ -34,7 +35,7 @@ from .records import (
 if TYPE_CHECKING:
     from .engine import ValueFlowAnalysis
 
-__all__: list[str] = []  # the analysis binds these functions as its methods (`engine.py`)
+__all__: list[str] = []  # functions over the analysis (`engine.py`), called as `module._f(self, …)`
 
 
 def _attribute(self: ValueFlowAnalysis, values: Values, name: str, where: Where) -> Values:
@@ -42,7 +43,7 @@ def _attribute(self: ValueFlowAnalysis, values: Values, name: str, where: Where)
     attribute) says more than how the object was found, which fills in otherwise."""
     result = Values(complete=values.complete, dynamic=values.dynamic)
     for value, why in values:
-        found = self._attribute_of(value, name, where).otherwise(why)
+        found = _attribute_of(self, value, name, where).otherwise(why)
         made_by = values.made_by.get(value)
         if made_by is not None:
             # an instance one known call made holds what that call passed, and its methods
@@ -56,7 +57,7 @@ def _attribute_of(self: ValueFlowAnalysis, value: Value, name: str, where: Where
     self._step()
     resolver = self.resolver
     if isinstance(value, ModuleRef):
-        named = self._module_name(value.module, name, None)
+        named = names._module_name(self, value.module, name, None)
         submodule = f"{value.module}.{name}" if value.module else name
         if not named.found and self.lookups.has_module(submodule):
             # `import requests.adapters` makes `adapters` an attribute of `requests`
@@ -65,14 +66,14 @@ def _attribute_of(self: ValueFlowAnalysis, value: Value, name: str, where: Where
     if isinstance(value, External):
         return Values.of(External((*value.dotted, name), value.inferred))
     if isinstance(value, Instance):
-        return self._instance_attribute(value.class_name, name)
+        return _instance_attribute(self, value.class_name, name)
     if isinstance(value, SymbolRef):
         symbol = self.lookups.symbol(value.qualified_name)
-        if symbol is not None and self._decorated_away(symbol.qualified_name):
+        if symbol is not None and _decorated_away(self, symbol.qualified_name):
             return Values()  # the name holds what the decorators returned, not the function
         if symbol is None or symbol.kind != SymbolKind.CLASS:
             return Values.unknown()
-        return self._class_attribute(symbol.qualified_name, name)
+        return _class_attribute(self, symbol.qualified_name, name)
     if isinstance(value, Super):
         for cls in resolver.mro(value.class_name)[1:]:
             found = self.lookups.members(cls, name)
@@ -103,7 +104,9 @@ def _decorated_away(self: ValueFlowAnalysis, function: str) -> bool:
     ]
     if not decorations:
         return False
-    values = self._memo(("decorations", function), lambda: self._flow_values(decorations, None, ""))
+    values = self._memo(
+        ("decorations", function), lambda: names._flow_values(self, decorations, None, "")
+    )
     # instances of our classes only: an external result (`lru_cache(f)`, `typing.Any`) may be
     # the function itself, or stand for a value nobody knows
     return (
@@ -123,7 +126,7 @@ def _decorates(value: Expr, function: str) -> bool:
 def _class_attribute(self: ValueFlowAnalysis, class_name: str, name: str) -> Values:
     return self._memo(
         ("class attribute", class_name, name),
-        lambda: self._class_attribute_of(class_name, name),
+        lambda: _class_attribute_of(self, class_name, name),
     )
 
 
@@ -137,8 +140,8 @@ def _class_attribute_of(self: ValueFlowAnalysis, class_name: str, name: str) -> 
             return Values.of(SymbolRef(members[0]))
         flows = [f for f in self.lookups.attribute_flows(cls, name) if f.scope == cls]
         if flows:
-            return self._flow_values(
-                flows, (ATTRIBUTE_HOME, cls, name), f"the attribute `{cls}.{name}`"
+            return names._flow_values(
+                self, flows, (ATTRIBUTE_HOME, cls, name), f"the attribute `{cls}.{name}`"
             )
     typed = self.resolver.class_member(class_name, name, instance=False)
     return of_target(typed) if typed is not None else Values.unknown()
@@ -146,7 +149,7 @@ def _class_attribute_of(self: ValueFlowAnalysis, class_name: str, name: str) -> 
 
 def _instance_attribute(self: ValueFlowAnalysis, class_name: str, name: str) -> Values:
     return self._memo(
-        ("attribute", class_name, name), lambda: self._instance_attribute_of(class_name, name)
+        ("attribute", class_name, name), lambda: _instance_attribute_of(self, class_name, name)
     )
 
 
@@ -157,37 +160,39 @@ def _instance_attribute_of(self: ValueFlowAnalysis, class_name: str, name: str) 
     for cls in resolver.mro(class_name):
         members = self.lookups.members(cls, name)
         if members:
-            return self._member_value(members[0], name, class_name)
+            return _member_value(self, members[0], name, class_name)
         annotated = self.lookups.declared_attribute(cls, name)
         flows = self.lookups.attribute_flows(cls, name)
         if flows or annotated is not None:
             bindings = self.lookups.attribute_bindings(cls, name)
-            declared = [b for b in bindings if self._names_a_type(b)]
-            if declared:
-                return of_target(resolver._binding_value(declared, cls))
-            field = None if flows else self._declared_field(class_name, cls, name)
+            types = [b for b in bindings if declared._names_a_type(self, b)]
+            if types:
+                return of_target(resolver._binding_value(types, cls))
+            field = None if flows else _declared_field(self, class_name, cls, name)
             if field is not None:  # `stream: A | B` in the class body, no code assigns it
                 return field
             why = f"the attribute `{name}`"
-            values = self._inherited_values(class_name, cls, flows, name, why)
+            values = _inherited_values(self, class_name, cls, flows, name, why)
             if any(flow.scope == cls for flow in flows):
-                values = self._through_descriptors(values, name)
-            values.add(self._stored_outside(class_name, name))
-            return self._upcast(values, self._declared([annotated] if annotated else []))
+                values = _through_descriptors(self, values, name)
+            values.add(_stored_outside(self, class_name, name))
+            return declared._upcast(
+                self, values, declared._declared(self, [annotated] if annotated else [])
+            )
     typed = resolver.class_member(class_name, name, instance=True)
     if typed is not None:
         return of_target(typed)
     for cls in resolver.mro(class_name):  # `stream: AnyStream`, an alias of a union
-        field = self._declared_field(class_name, cls, name)
+        field = _declared_field(self, class_name, cls, name)
         if field is not None:
             return field
-    stored = self._stored_outside(class_name, name)
+    stored = _stored_outside(self, class_name, name)
     if stored.found:
         return stored
     # a class all of ours, without `__getattr__`, that never sets the name: reading it
     # fails, so the value is not one of its instances (one member of a declared union
     # lacking the method the code calls: `stream.close()` on `SyncStream | AsyncStream`)
-    return Values() if self._closed_class(class_name) else Values.unknown()
+    return Values() if _closed_class(self, class_name) else Values.unknown()
 
 
 FIELD = "field"
@@ -223,10 +228,10 @@ def _declared_field(
         for value in named
     ):
         return None
-    union = self._declared_union(owner, name, FIELD)
+    union = declared._declared_union(self, owner, name, FIELD)
     if union is None:
         return None
-    union.add(self._stored_outside(class_name, name))
+    union.add(_stored_outside(self, class_name, name))
     return union
 
 
@@ -243,11 +248,11 @@ def _inherited_values(
     what they read through it is what `class_name` says (`self.storage_class()` in a
     base's `__init__`, the subclass overriding `storage_class`)."""
     if owner == class_name or all(flow.scope == owner for flow in flows):
-        return self._flow_values(flows, (ATTRIBUTE_HOME, owner, name), why)
+        return names._flow_values(self, flows, (ATTRIBUTE_HOME, owner, name), why)
     outer = self._self_class
     self._self_class = class_name
     try:
-        return self._flow_values(flows, (ATTRIBUTE_HOME, owner, name), why)
+        return names._flow_values(self, flows, (ATTRIBUTE_HOME, owner, name), why)
     finally:
         self._self_class = outer
 
@@ -262,7 +267,7 @@ def _through_descriptors(self: ValueFlowAnalysis, values: Values, name: str) -> 
         if getter is None:
             result.add(Values.of(value), why)
         else:
-            result.add(self._function_result(getter), f"`.{name}` runs `{getter}`")
+            result.add(results._function_result(self, getter), f"`.{name}` runs `{getter}`")
     return result
 
 
@@ -284,7 +289,7 @@ def _stored_outside(self: ValueFlowAnalysis, class_name: str, name: str) -> Valu
     mro = self.resolver.mro(class_name)
     for module, flow in stores:
         where = Where(flow.scope, module, flow.at, flow.block)
-        receivers = self._shallow(partial(self._name, flow.target[0], where))
+        receivers = self._shallow(partial(names._name, self, flow.target[0], where))
         if any(
             isinstance(value, Instance)
             and (value.class_name in mro or class_name in self.resolver.mro(value.class_name))
@@ -321,7 +326,9 @@ def _member_value(self: ValueFlowAnalysis, qualified: str, name: str, receiver: 
         return Values.of(SymbolRef(qualified))
     decorators = member.decorators
     if any(d.split(".")[-1] in ("property", "cached_property") for d in decorators):
-        return self._function_result(qualified).because(f"the property `{member.parent}.{name}`")
+        return results._function_result(self, qualified).because(
+            f"the property `{member.parent}.{name}`"
+        )
     if "staticmethod" in decorators:
         return Values.of(SymbolRef(qualified))
     return Values.of(Bound(qualified, receiver))

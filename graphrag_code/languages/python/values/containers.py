@@ -21,6 +21,7 @@ from ....model import (
     ValueFlow,
 )
 from ..resolver import External, Instance, SymbolRef
+from . import declared, names, results
 from .budget import Where
 from .records import (
     ATTRIBUTE_HOME,
@@ -35,7 +36,7 @@ from .records import (
 if TYPE_CHECKING:
     from .engine import ValueFlowAnalysis
 
-__all__: list[str] = []  # the analysis binds these functions as its methods (`engine.py`)
+__all__: list[str] = []  # functions over the analysis (`engine.py`), called as `module._f(self, …)`
 
 
 def _container_method(
@@ -51,7 +52,7 @@ def _container_method(
     if method == "copy":
         return Values.of(container)
     if method in ("get", "pop", "setdefault"):
-        result = self._element(container, key)
+        result = _element(self, container, key)
         fallback = next((v for k, v in arguments if k == 1), None)
         if fallback is not None:
             result.add(self._eval(fallback, where))
@@ -69,13 +70,13 @@ def _element(self: ValueFlowAnalysis, container: Container, key: Expr) -> Values
     """`container[key]` for a literal key, else any element."""
     return self._memo(
         ("element", container, key),
-        lambda: self._upcast(self._element_of(container, key), container.declared),
+        lambda: declared._upcast(self, _element_of(self, container, key), container.declared),
     )
 
 
 def _element_of(self: ValueFlowAnalysis, container: Container, key: Expr) -> Values:
     why = container_why(container)
-    where = self._container_where(container)
+    where = _container_where(self, container)
     if container.kind == "dict":
         pairs = [p for p in container.elements if isinstance(p, tuple)]
         exact = isinstance(key, Str)
@@ -83,22 +84,22 @@ def _element_of(self: ValueFlowAnalysis, container: Container, key: Expr) -> Val
         matched = False
         for pair_key, value in pairs:
             if pair_key is None:  # {**other}
-                result.add(self._dict_values(self._eval(value, where)))
+                result.add(_dict_values(self, self._eval(value, where)))
                 continue
             if not exact or pair_key == key or not isinstance(pair_key, Str | Int | Const):
                 matched = matched or pair_key == key
                 result.add(self._eval(value, where))
-        for flow in self._stored(container):
+        for flow in _stored(self, container):
             added = flow.target[-2:] if flow.target[-2] == "<key>" else ()
             if flow.target[-1] == "<items>":
-                result.add(self._dict_values(self._eval(flow.value, self._where_of(flow))))
+                result.add(_dict_values(self, self._eval(flow.value, names._where_of(self, flow))))
             elif not isinstance(key, Str) or not added or added[1] == key.text:
-                result.add(self._eval(flow.value, self._where_of(flow)))
+                result.add(self._eval(flow.value, names._where_of(self, flow)))
         return result.because(why)
     # a constant index picks one element of a tuple, and of a list nothing is added to
     # (`handler = DEFAULTS[-1]`: its last element, not any of them)
     fixed = container.kind == "tuple" or (
-        container.kind == "list" and not container.sliced and not self._stored(container)
+        container.kind == "list" and not container.sliced and not _stored(self, container)
     )
     if isinstance(key, Int) and fixed:
         elements = container.elements
@@ -106,20 +107,20 @@ def _element_of(self: ValueFlowAnalysis, container: Container, key: Expr) -> Val
             index = key.value
             if -len(elements) <= index < len(elements):
                 return self._eval(elements[index], where).because(why)  # type: ignore[arg-type]
-    return self._container_items(container)
+    return _container_items(self, container)
 
 
 def _container_items(self: ValueFlowAnalysis, container: Container) -> Values:
     """Every element of a list, tuple or set (a dict: its keys)."""
     return self._memo(
         ("items", container),
-        lambda: self._upcast(self._container_items_of(container), container.declared),
+        lambda: declared._upcast(self, _container_items_of(self, container), container.declared),
     )
 
 
 def _container_items_of(self: ValueFlowAnalysis, container: Container) -> Values:
     why = container_why(container)
-    where = self._container_where(container)
+    where = _container_where(self, container)
     result = Values()
     if container.kind == "dict":
         for pair in container.elements:
@@ -128,13 +129,13 @@ def _container_items_of(self: ValueFlowAnalysis, container: Container) -> Values
         return result
     for element in container.elements:
         if isinstance(element, Star):
-            result.add(self._items(self._eval(element.value, where), where))
+            result.add(_items(self, self._eval(element.value, where), where))
         else:
             result.add(self._eval(element, where))  # type: ignore[arg-type]
-    for flow in self._stored(container):
-        values = self._eval(flow.value, self._where_of(flow))
+    for flow in _stored(self, container):
+        values = self._eval(flow.value, names._where_of(self, flow))
         if flow.target[-1] == "<items>":
-            values = self._items(values, self._where_of(flow))
+            values = _items(self, values, names._where_of(self, flow))
         result.add(values)
     return result.because(why)
 
@@ -143,7 +144,7 @@ def _dict_values(self: ValueFlowAnalysis, values: Values) -> Values:
     result = Values(complete=values.complete, dynamic=values.dynamic)
     for value, why in values:
         if isinstance(value, Container) and value.kind == "dict":
-            result.add(self._element(value, OPAQUE), why)
+            result.add(_element(self, value, OPAQUE), why)
         else:
             result.complete = False
     return result
@@ -153,20 +154,21 @@ def _stored(self: ValueFlowAnalysis, container: Container) -> list[ValueFlow]:
     """The additions that may bring a new element: not one taken from the container
     itself (`self.adapters[key] = self.adapters.pop(key)` reorders requests' adapters),
     which holds nothing the others do not, and would only be a cycle."""
-    return [f for f in self._additions(container) if not self._restores(f, container)]
+    return [f for f in _additions(self, container) if not _restores(self, f, container)]
 
 
 def _restores(self: ValueFlowAnalysis, flow: ValueFlow, container: Container) -> bool:
     match flow.value:
-        case Call(Name((*head, "pop" | "get")), _):
-            receiver: Expr = Name(tuple(head))
+        # not `Name((*head, "pop" | "get"))`: mypyc captures a star from a tuple as a tuple
+        case Call(Name(dotted), _) if dotted and dotted[-1] in ("pop", "get"):
+            receiver: Expr = Name(dotted[:-1])
         case Subscript(value, _):
             receiver = value
         case _:
             return False
     if not isinstance(receiver, Name) or not receiver.dotted:
         return False
-    found = self._eval(receiver, self._where_of(flow))
+    found = self._eval(receiver, names._where_of(self, flow))
     return found.complete and set(found.found) == {container}
 
 
@@ -203,21 +205,23 @@ def _items(self: ValueFlowAnalysis, values: Values, where: Where) -> Values:
     for value, why in values:
         self._step()
         if isinstance(value, Container):
-            result.add(self._container_items(value), why)
+            result.add(_container_items(self, value), why)
         elif isinstance(value, View):
-            result.add(self._view_items(value), why)
+            result.add(_view_items(self, value), why)
         elif isinstance(value, Generator):
-            result.add(self._yields(value.function), why)
+            result.add(_yields(self, value.function), why)
         elif isinstance(value, Instance):
             method = self.special_method(value, "__iter__")
-            iterator = self._function_result(method) if method else Values.unknown()
+            iterator = results._function_result(self, method) if method else Values.unknown()
             if any(
                 isinstance(v, Instance) and v.class_name == value.class_name for v, _ in iterator
             ):
                 method = self.special_method(value, "__next__")
-                result.add(self._function_result(method) if method else Values.unknown(), why)
+                result.add(
+                    results._function_result(self, method) if method else Values.unknown(), why
+                )
             else:
-                result.add(self._items(iterator, where), why)
+                result.add(_items(self, iterator, where), why)
         elif isinstance(value, Inert):
             result.add(Values.of(Inert()))
         else:
@@ -229,9 +233,9 @@ def _view_items(self: ValueFlowAnalysis, view: View) -> Values:
     if view.kind == "items":
         return Values.of(View("pair", view.container))
     if view.kind == "values":
-        return self._element(view.container, OPAQUE)
+        return _element(self, view.container, OPAQUE)
     if view.kind == "keys":
-        return self._container_items(view.container)
+        return _container_items(self, view.container)
     return Values.unknown()
 
 
@@ -239,12 +243,14 @@ def _yields(self: ValueFlowAnalysis, function: str) -> Values:
     def compute() -> Values:
         result = Values()
         for flow in self.lookups.flows(function, ("<yield>",)):
-            result.add(self._eval(flow.value, self._where_of(flow)))
+            result.add(self._eval(flow.value, names._where_of(self, flow)))
         for flow in self.lookups.flows(function, ("<yield from>",)):
-            where = self._where_of(flow)
-            result.add(self._items(self._eval(flow.value, where), where))
-        declared = self._declared(self.lookups.flows(function, ("<declared>", "<return>")))
-        return self._upcast(result, declared).because(f"what `{function}` yields")
+            where = names._where_of(self, flow)
+            result.add(_items(self, self._eval(flow.value, where), where))
+        declared_as = declared._declared(
+            self, self.lookups.flows(function, ("<declared>", "<return>"))
+        )
+        return declared._upcast(self, result, declared_as).because(f"what `{function}` yields")
 
     return self._memo(("yields", function), compute)
 
@@ -258,23 +264,23 @@ def _subscript(self: ValueFlowAnalysis, values: Values, key: Expr, where: Where)
             sliced = replace(value, kind="list", sliced=True)
             result.add(Values.of(sliced), why)
         elif isinstance(value, Container):
-            result.add(self._element(value, key), why)
+            result.add(_element(self, value, key), why)
         elif isinstance(value, View) and value.kind == "pair" and isinstance(key, Int):
             if key.value == 0:
-                result.add(self._container_items(value.container), why)
+                result.add(_container_items(self, value.container), why)
             else:
-                result.add(self._element(value.container, OPAQUE), why)
+                result.add(_element(self, value.container, OPAQUE), why)
         elif isinstance(value, Instance):
             method = self.special_method(value, "__getitem__")
             if method is not None:
-                result.add(self._function_result(method), why)
+                result.add(results._function_result(self, method), why)
             elif isinstance(key, Int):  # `cls, args = middleware`: unpacking iterates it
-                result.add(self._unpacked_instance(value, key, where), why)
+                result.add(_unpacked_instance(self, value, key, where), why)
             else:
                 result.complete = False
         elif isinstance(value, Inert):
             result.add(Values.of(Inert()))
-        elif isinstance(value, SymbolRef) and self._is_class(value.qualified_name):
+        elif isinstance(value, SymbolRef) and declared._is_class(self, value.qualified_name):
             # `ConfigAttribute[bool]`: the generic class itself (calling it builds one)
             result.add(Values.of(value), why)
         else:
@@ -289,13 +295,13 @@ def _unpacked_instance(self: ValueFlowAnalysis, value: Instance, key: Expr, wher
     method = self.special_method(value, "__iter__")
     if method is None:
         return Values.unknown()
-    iterated = self._function_result(method)
+    iterated = results._function_result(self, method)
     result = Values(complete=iterated.complete, dynamic=iterated.dynamic)
     for inner, why in iterated:
         if isinstance(inner, Container) and inner.kind == "tuple":
-            result.add(self._element(inner, key), why)
+            result.add(_element(self, inner, key), why)
         else:
-            result.add(self._items(Values.of(inner), where), why)
+            result.add(_items(self, Values.of(inner), where), why)
     return result
 
 
@@ -311,9 +317,9 @@ def _entered(self: ValueFlowAnalysis, values: Values, where: Where) -> Values:
             if method is not None and self.resolver.returns_self(method):
                 result.add(Values.of(value, f"`{method}` returns `Self`"), why)
                 continue
-            result.add(self._function_result(method) if method else Values.unknown(), why)
+            result.add(results._function_result(self, method) if method else Values.unknown(), why)
         elif isinstance(value, Generator):
-            result.add(self._yields(value.function), why)
+            result.add(_yields(self, value.function), why)
         else:
             result.complete = False
     return result
@@ -324,9 +330,9 @@ def _raised(self: ValueFlowAnalysis, values: Values, where: Where) -> Values:
     result = Values(complete=values.complete, dynamic=values.dynamic)
     for value, why in values:
         if isinstance(value, SymbolRef):
-            result.add(self._result_of(value, (), where), why)
+            result.add(results._result_of(self, value, (), where), why)
         elif isinstance(value, Container):
-            result.add(self._raised(self._container_items(value), where), why)
+            result.add(_raised(self, _container_items(self, value), where), why)
         elif isinstance(value, External):
             result.add(Values.of(External(value.dotted, True)), why)
         else:

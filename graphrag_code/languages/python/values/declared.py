@@ -20,6 +20,7 @@ from ....model import (
     ValueFlow,
 )
 from ..resolver import External, Instance, SymbolRef, is_type_variable
+from . import containers, names
 from .budget import END, Where
 from .expressions import leaves_out, render
 from .records import (
@@ -35,7 +36,7 @@ from .records import (
 if TYPE_CHECKING:
     from .engine import ValueFlowAnalysis
 
-__all__: list[str] = []  # the analysis binds these functions as its methods (`engine.py`)
+__all__: list[str] = []  # functions over the analysis (`engine.py`), called as `module._f(self, …)`
 
 # the modules whose names in an annotation are special forms or containers (`Any`,
 # `Sequence[Foo]`), not the class of the value, and the built-in containers
@@ -56,10 +57,10 @@ def _declared(self: ValueFlowAnalysis, flows: list[ValueFlow]) -> tuple[str, ...
             continue
         symbol = self.lookups.symbol(flow.scope)
         scope = symbol.parent if symbol is not None and flow.target[1] != "self" else flow.scope
-        module = self._module(flow.scope)
+        module = names._module(self, flow.scope)
         for dotted in flow.value.classes:
             target = self.resolver.resolve_dotted(scope, dotted, module)
-            if isinstance(target, SymbolRef) and self._is_class(target.qualified_name):
+            if isinstance(target, SymbolRef) and _is_class(self, target.qualified_name):
                 classes.append(target.qualified_name)
     return tuple(classes)
 
@@ -76,12 +77,12 @@ def _shape(
     flow = flows[0]
     if whole and leaves_out(flow.value):
         return None
-    return self._eval(flow.value, self._where_of(flow)).because(why)
+    return self._eval(flow.value, names._where_of(self, flow)).because(why)
 
 
 def _unlike(self: ValueFlowAnalysis, values: Values, classes: Values) -> Values:
     """The values that are not instances of one of `classes` (those that are known)."""
-    ours, theirs = self._class_names(classes)
+    ours, theirs = _class_names(self, classes)
     result = Values(complete=values.complete, dynamic=values.dynamic)
     for value, why in values:
         if isinstance(value, Instance) and ours & set(self.resolver.mro(value.class_name)):
@@ -98,14 +99,14 @@ def _like(self: ValueFlowAnalysis, values: Values, classes: Expr, where: Where) 
     callers pass past `isinstance(cookiejar, cookielib.CookieJar)`), and an instance of
     K for what x may hold that is not known (none where all are known and none is a K:
     no call that passes them gets past the test)."""
-    ours, theirs = self._class_names(self._eval(classes, where))
+    ours, theirs = _class_names(self, self._eval(classes, where))
     result = Values()
     for value, why in values:
-        if self._is_instance_of(value, ours, theirs):
+        if _is_instance_of(self, value, ours, theirs):
             result.found.setdefault(value, why)
     if not values.complete:
         why = f"`isinstance(…, {render(classes)})`"
-        result.add(self._instances(classes, where).because(why))
+        result.add(_instances(self, classes, where).because(why))
     return result
 
 
@@ -124,7 +125,7 @@ def _is_instance_of(
         )
     if isinstance(value, External):
         return value.inferred and value.dotted in theirs
-    if isinstance(value, SymbolRef) and self._is_class(value.qualified_name):
+    if isinstance(value, SymbolRef) and _is_class(self, value.qualified_name):
         return any(dotted[-1] == "type" for dotted in theirs)
     return False
 
@@ -136,7 +137,7 @@ def _class_names(self: ValueFlowAnalysis, classes: Values) -> tuple[set[str], se
     theirs = {c.dotted for c, _ in classes if isinstance(c, External)}
     for nested, _ in classes:
         if isinstance(nested, Container) and nested.kind == "tuple":
-            parts = self._container_items(nested)
+            parts = containers._container_items(self, nested)
             ours |= {c.qualified_name for c, _ in parts if isinstance(c, SymbolRef)}
             theirs |= {c.dotted for c, _ in parts if isinstance(c, External)}
     return ours, theirs
@@ -149,7 +150,7 @@ def _sent(self: ValueFlowAnalysis, function: str) -> Values:
     if len(flows) != 1:
         return Values.unknown()
     why = f"what `{function}` is sent, as its `Generator` annotation declares"
-    return self._eval(flows[0].value, self._where_of(flows[0])).because(why)
+    return self._eval(flows[0].value, names._where_of(self, flows[0])).because(why)
 
 
 def _is_class(self: ValueFlowAnalysis, qualified_name: str) -> bool:
@@ -178,10 +179,10 @@ def _declared_only(self: ValueFlowAnalysis, function: str, name: str) -> Values:
     """A parameter's values from its declaration alone; unknown where it declares none,
     and in `runtime_view` where it declares only external types (the callers' values
     are what runs); incomplete there where it declares an abstract protocol."""
-    declared = self._declared_parameter(function, name) or self._declared_union(function, name)
+    declared = _declared_parameter(self, function, name) or _declared_union(self, function, name)
     if declared is None or (self._uncast and externals_only(declared)):
         return Values.unknown()
-    if self._uncast and self._declared_protocol(function, name):
+    if self._uncast and _declared_protocol(self, function, name):
         # what the callers pass may implement it: not all, for them to be followed
         return Values(dict(declared.found), False, declared.dynamic)
     return declared
@@ -233,12 +234,12 @@ def _declared_union(
         members = tuple(annotations)
     symbol = self.lookups.symbol(function)
     scope = symbol.parent if symbol is not None else function
-    where = Where(scope, self._module(function), END, ())
+    where = Where(scope, names._module(self, function), END, ())
     result = Values()
     for dotted in members:
         if dotted in _UNION_WORDS:
             continue
-        member = self._declared_member(dotted, where)
+        member = _declared_member(self, dotted, where)
         if member is None:
             return None
         spelled = ".".join(dotted)
@@ -252,8 +253,8 @@ def _declared_member(
     """An instance of what one name of a union annotation names: a class (ours or not) or
     a type alias of a union of classes; None for anything else."""
     target = self.resolver.resolve_dotted(where.scope, dotted, where.module)
-    if isinstance(target, SymbolRef) and self._is_class(target.qualified_name):
-        if self._is_callback_protocol(target.qualified_name):
+    if isinstance(target, SymbolRef) and _is_class(self, target.qualified_name):
+        if _is_callback_protocol(self, target.qualified_name):
             return None  # any callable: a class, a function, an instance
         return Values.of(Instance(target.qualified_name))
     if isinstance(target, External):
@@ -267,7 +268,7 @@ def _declared_member(
         return None
     result = Values()
     for value, why in alias:
-        if isinstance(value, SymbolRef) and self._is_class(value.qualified_name):
+        if isinstance(value, SymbolRef) and _is_class(self, value.qualified_name):
             result.add(Values.of(Instance(value.qualified_name)), why)
         elif isinstance(value, External) and foreign_class(value):
             result.add(Values.of(External(value.dotted, True)), why)
@@ -280,15 +281,15 @@ def _declared_parameter(self: ValueFlowAnalysis, function: str, name: str) -> Va
     """What a parameter holds whoever passes it: a method's receiver, an instance of the
     one class its annotation names, the container `list[Foo]` declares; None when its
     annotation says none of these."""
-    receiver = self._receiver(function, name)
+    receiver = _receiver(self, function, name)
     if receiver is not None:
         return receiver
     typed = self.index.scope_bindings.get(function, {}).get((name,), [])
-    declared = [b for b in typed if self._names_a_type(b)]
+    declared = [b for b in typed if _names_a_type(self, b)]
     if declared:  # a declared type is what the checkers use: it wins over call sites
         return of_target(self.resolver._binding_value(declared, function))
     # `list[Foo]`: its elements are Foos
-    return self._shape(function, name, f"the parameter `{name}`")
+    return _shape(self, function, name, f"the parameter `{name}`")
 
 
 def _declared_protocol(self: ValueFlowAnalysis, function: str, name: str) -> bool:
@@ -306,13 +307,15 @@ def _names_a_type(self: ValueFlowAnalysis, binding: Binding) -> bool:
     (`Lifespan[Any]`): the assigned values and the callers say what those hold."""
     if binding.kind not in ("annotation", "class"):
         return False
-    target = self.resolver.resolve_dotted(binding.scope, binding.value, self._module(binding.scope))
+    target = self.resolver.resolve_dotted(
+        binding.scope, binding.value, names._module(self, binding.scope)
+    )
     return target is not None and not is_type_variable(target)
 
 
 def _callback_protocols_only(self: ValueFlowAnalysis, values: Values) -> bool:
     return bool(values.found) and all(
-        isinstance(value, Instance) and self._is_callback_protocol(value.class_name)
+        isinstance(value, Instance) and _is_callback_protocol(self, value.class_name)
         for value in values.found
     )
 
@@ -355,12 +358,12 @@ def _instances(self: ValueFlowAnalysis, classes: Expr, where: Where) -> Values:
         named = self.resolver.resolve_dotted(where.scope, dotted, where.module)
         values = of_target(named)
     elif isinstance(classes, Display) and classes.kind == "tuple":
-        return union(self._instances(part, where) for part in classes.elements)
+        return union(_instances(self, part, where) for part in classes.elements)
     else:
         values = self._eval(classes, where)
     result = Values(complete=values.complete, dynamic=values.dynamic)
     for value, why in values:
-        if isinstance(value, SymbolRef) and self._is_class(value.qualified_name):
+        if isinstance(value, SymbolRef) and _is_class(self, value.qualified_name):
             result.add(Values.of(Instance(value.qualified_name)), why)
         elif is_type_variable(value):
             result.complete = False
@@ -378,11 +381,11 @@ def _mentions_type_variable(self: ValueFlowAnalysis, expr: Expr, where: Where) -
     `dict[str, F]` (the classes it stands for are the value's own)."""
     match expr:
         case Name():
-            return self._is_type_variable(expr, where)
+            return _is_type_variable(self, expr, where)
         case Subscript(_, key):
-            return self._mentions_type_variable(key, where)
+            return _mentions_type_variable(self, key, where)
         case Display("tuple", elements):
-            return any(self._mentions_type_variable(part, where) for part in elements)
+            return any(_mentions_type_variable(self, part, where) for part in elements)
     return False
 
 

@@ -48,7 +48,7 @@ from ....model import (
     Unlike,
 )
 from ..resolver import Instance, SymbolRef, Target
-from . import attributes, containers, declared, names, parameters, results
+from . import attributes, containers, declared, names, results
 from .budget import MAX_CALLEES, MAX_LEVEL, MAX_POSSIBLE_CALLEES, Budget, Cut, Where
 from .expressions import Placed, render
 from .records import (
@@ -86,100 +86,9 @@ class ValueFlowAnalysis(Budget):
     `Resolver`, so what it consults is recorded for that file): the entry points, and the
     dispatch of an expression to the part that reads it."""
 
-    # the parts of the analysis, functions over it bound here as its methods
-    # -- names (names.py)
-    _name = names._name
-    _name_uncached = names._name_uncached
-    _closure = names._closure
-    _global = names._global
-    _local = names._local
-    _module_name = names._module_name
-    _module_global = names._module_global
-    _imported = names._imported
-    _arm_end = names._arm_end
-    _flow_values = names._flow_values
-    _where_of = names._where_of
-    _where_of_default = names._where_of_default
-    _module = names._module
-    # -- declared types, narrowing, casts (declared.py)
-    _declared = declared._declared
-    _shape = declared._shape
-    _unlike = declared._unlike
-    _like = declared._like
-    _is_instance_of = declared._is_instance_of
-    _class_names = declared._class_names
-    _sent = declared._sent
-    _is_class = declared._is_class
-    _upcast = declared._upcast
-    _declared_only = declared._declared_only
-    _receiver = declared._receiver
-    _declared_union = declared._declared_union
-    _declared_member = declared._declared_member
-    _declared_parameter = declared._declared_parameter
-    _declared_protocol = declared._declared_protocol
-    _names_a_type = declared._names_a_type
-    _callback_protocols_only = declared._callback_protocols_only
-    _is_callback_protocol = declared._is_callback_protocol
-    _is_protocol = declared._is_protocol
-    _instances = declared._instances
-    _mentions_type_variable = declared._mentions_type_variable
-    _is_type_variable = declared._is_type_variable
-    # -- parameters, from their callers (parameters.py)
-    _parameter = parameters._parameter
-    _parameter_values = parameters._parameter_values
-    _callers = parameters._callers
-    _offset = parameters._offset
-    _passed = parameters._passed
-    _unpacked = parameters._unpacked
-    # -- attributes (attributes.py)
-    # not `_attribute`: mypyc would name its C field `__attribute`, a C compiler keyword
-    _attribute_values = attributes._attribute
-    _attribute_of = attributes._attribute_of
-    _class_attribute = attributes._class_attribute
-    _class_attribute_of = attributes._class_attribute_of
-    _decorated_away = attributes._decorated_away
-    _instance_attribute = attributes._instance_attribute
-    _instance_attribute_of = attributes._instance_attribute_of
-    _through_descriptors = attributes._through_descriptors
-    _inherited_values = attributes._inherited_values
-    _declared_field = attributes._declared_field
-    _stored_outside = attributes._stored_outside
-    _closed_class = attributes._closed_class
-    _member_value = attributes._member_value
-    # -- what calls return and run (results.py)
-    _call = results._call
-    _dict_of = results._dict_of
-    _call_result = results._call_result
-    _result_of = results._result_of
-    _passed_through = results._passed_through
-    _declares_result = results._declares_result
-    _returned_parameters = results._returned_parameters
-    _through = results._through
-    _arms_not_taken = results._arms_not_taken
-    _function_result = results._function_result
-    _function_result_uncached = results._function_result_uncached
-    _elements_any = results._elements_any
-    _runs = results._runs
-    _foreign_lambda = results._foreign_lambda
-    _runs_all = results._runs_all
-    # -- containers, iteration, subscripts (containers.py)
-    _container_method = containers._container_method
-    _container_where = containers._container_where
-    _element = containers._element
-    _element_of = containers._element_of
-    _container_items = containers._container_items
-    _container_items_of = containers._container_items_of
-    _dict_values = containers._dict_values
-    _stored = containers._stored
-    _restores = containers._restores
-    _additions = containers._additions
-    _items = containers._items
-    _view_items = containers._view_items
-    _yields = containers._yields
-    _subscript = containers._subscript
-    _unpacked_instance = containers._unpacked_instance
-    _entered = containers._entered
-    _raised = containers._raised
+    # the parts of the analysis (names, declared, parameters, attributes, results, containers)
+    # are functions over it in their own modules, called as `names._name(self, …)`: not bound
+    # here as methods, which a class compiled by mypyc would keep as plain attributes (issue 56)
 
     # -- entry points ------------------------------------------------------------------------
     def evaluate(
@@ -236,7 +145,7 @@ class ValueFlowAnalysis(Budget):
         def chain() -> Values:
             values = Values.of(value)
             for name in names:
-                values = self._attribute_values(values, name, where)
+                values = attributes._attribute(self, values, name, where)
             return values
 
         return self._shallow(chain)
@@ -251,7 +160,7 @@ class ValueFlowAnalysis(Budget):
         outer, self._caller = self._caller, caller
         try:
             for value, why in values:
-                found, known = self._runs(value, why, 0)
+                found, known = results._runs(self, value, why, 0)
                 complete = complete and known
                 for target, reason in found.items():
                     runs.setdefault(target, reason)
@@ -278,7 +187,7 @@ class ValueFlowAnalysis(Budget):
 
     def call_result(self, values: Values, where: Where) -> Values:
         try:
-            return self._call_result(values, (), where)
+            return results._call_result(self, values, (), where)
         except Cut:
             return Values.unknown()
 
@@ -289,7 +198,7 @@ class ValueFlowAnalysis(Budget):
         if flow is None:
             return None
         try:
-            return self._flow_values([flow], None, "")
+            return names._flow_values(self, [flow], None, "")
         except Cut:
             return Values.unknown()
 
@@ -312,7 +221,7 @@ class ValueFlowAnalysis(Budget):
     def class_attribute(self, class_name: str, name: str) -> Values:
         """What `name` holds in the body of the class or of a base (not set on instances),
         parameters' values not looked for at their callers."""
-        return self._shallow(lambda: self._class_attribute(class_name, name))
+        return self._shallow(lambda: attributes._class_attribute(self, class_name, name))
 
     def special_method(self, value: Value, method: str) -> str | None:
         """The internal method `method` of an instance's class, if the class defines one."""
@@ -329,14 +238,14 @@ class ValueFlowAnalysis(Budget):
         self._step()
         match expr:
             case Name(dotted):
-                values = self._name(dotted[0], where)
+                values = names._name(self, dotted[0], where)
                 for attribute in dotted[1:]:
-                    values = self._attribute_values(values, attribute, where)
+                    values = attributes._attribute(self, values, attribute, where)
                 return values
             case Call(callee, arguments):
-                return self._call(callee, arguments, where)
+                return results._call(self, callee, arguments, where)
             case Attribute(value, name):
-                return self._attribute_values(self._eval(value, where), name, where)
+                return attributes._attribute(self, self._eval(value, where), name, where)
             case Const() | Str() | Int():
                 return Values.of(Inert())
             case At(offset, block, inner):
@@ -350,33 +259,33 @@ class ValueFlowAnalysis(Budget):
                     Container("dict", pairs, where.scope, where.module, where.at, where.block)
                 )
             case Subscript(value, key):
-                return self._subscript(self._eval(value, where), key, where)
+                return containers._subscript(self, self._eval(value, where), key, where)
             case Iterated(iterable):
-                return self._items(self._eval(iterable, where), where)
+                return containers._items(self, self._eval(iterable, where), where)
             case OneOf(options):
                 return union(self._eval(part, where) for part in options)
             case Definition(qualified_name):
                 return Values.of(SymbolRef(qualified_name))
             case Entered(manager):
-                return self._entered(self._eval(manager, where), where)
+                return containers._entered(self, self._eval(manager, where), where)
             case Caught(classes):
-                return self._raised(self._eval(classes, where), where)
+                return containers._raised(self, self._eval(classes, where), where)
             case InstanceOf(classes):
-                return self._instances(classes, where).because(
+                return declared._instances(self, classes, where).because(
                     f"`isinstance(…, {render(classes)})`"
                 )
             case Awaited(value):
                 return self._eval(value, where)
             case Sent():
-                return self._sent(where.scope)
+                return declared._sent(self, where.scope)
             case Unlike(value, classes):
-                return self._unlike(self._eval(value, where), self._eval(classes, where))
+                return declared._unlike(self, self._eval(value, where), self._eval(classes, where))
             case Like(value, classes):
-                return self._like(self._eval(value, where), classes, where)
+                return declared._like(self, self._eval(value, where), classes, where)
             case Placed(place, inner, why):  # an argument in place of a parameter (`_through`)
                 return self._eval(inner, place).because(why)
             case ArmEnd():
-                return self._arm_end(expr, where)
+                return names._arm_end(self, expr, where)
             case LambdaExpr(line, params, body):
                 return Values.of(Lambda(where.scope, where.module, line, params, body))
             case Comprehension(kind, element):  # a dict's element: (key, value)

@@ -15,6 +15,7 @@ from ....model import (
     ValueFlow,
 )
 from ..resolver import External, SymbolRef
+from . import declared, parameters
 from .budget import END, Where
 from .expressions import is_decoration, render
 from .reaching import is_join, reaching
@@ -27,7 +28,7 @@ from .records import (
 if TYPE_CHECKING:
     from .engine import ValueFlowAnalysis
 
-__all__: list[str] = []  # the analysis binds these functions as its methods (`engine.py`)
+__all__: list[str] = []  # functions over the analysis (`engine.py`), called as `module._f(self, …)`
 
 _UNBOUND_MARK = "<unbound>"  # a memoised "not bound in this scope" (`_closure`)
 _UNBOUND = Values({}, True, _UNBOUND_MARK)
@@ -35,7 +36,7 @@ _UNBOUND = Values({}, True, _UNBOUND_MARK)
 
 def _name(self: ValueFlowAnalysis, name: str, where: Where) -> Values:
     key = ("name", name, where)
-    return self._memo(key, lambda: self._name_uncached(name, where))
+    return self._memo(key, lambda: _name_uncached(self, name, where))
 
 
 def _name_uncached(self: ValueFlowAnalysis, name: str, where: Where) -> Values:
@@ -48,22 +49,22 @@ def _name_uncached(self: ValueFlowAnalysis, name: str, where: Where) -> Values:
             break
         if symbol.kind != SymbolKind.CLASS or first:
             if first:
-                found = self._local(symbol.qualified_name, name, where)
+                found = _local(self, symbol.qualified_name, name, where)
             else:
-                found = self._closure(symbol.qualified_name, name)
+                found = _closure(self, symbol.qualified_name, name)
             if found is not None:
                 return found
         first = False
         current = symbol.parent
     if where.scope == module:
-        return self._module_name(module, name, where)
-    return self._global(module, name)
+        return _module_name(self, module, name, where)
+    return _global(self, module, name)
 
 
 def _closure(self: ValueFlowAnalysis, scope: str, name: str) -> Values | None:
     """`name` of an enclosing function, seen from a nested one (the same at every use)."""
     key = ("closure", scope, name)
-    found = self._memo(key, lambda: self._local(scope, name, None) or _UNBOUND.copy())
+    found = self._memo(key, lambda: _local(self, scope, name, None) or _UNBOUND.copy())
     return None if found.dynamic == _UNBOUND_MARK else found
 
 
@@ -71,7 +72,7 @@ def _global(self: ValueFlowAnalysis, module: str, name: str) -> Values:
     """A module's global as its functions see it (the same at every use)."""
     # modules import names from each other in cycles (numpy, scipy): the memo's cycle
     # guard makes one met again while it is evaluated unknown
-    return self._memo(("global", module, name), lambda: self._module_global(module, name, None))
+    return self._memo(("global", module, name), lambda: _module_global(self, module, name, None))
 
 
 def _local(self: ValueFlowAnalysis, scope: str, name: str, where: Where | None) -> Values | None:
@@ -93,17 +94,17 @@ def _local(self: ValueFlowAnalysis, scope: str, name: str, where: Where | None) 
     if not (defined or imports or flows or is_parameter or is_local):
         return None
     result = Values()
-    module = self._module(scope)
+    module = _module(self, scope)
     info = self.index.modules.get(module)
     is_package = info.parsed.is_package if info is not None else False
     for qualified in defined:
         result.add(Values.of(SymbolRef(qualified)))
     for statement in imports:
-        result.add(self._imported(statement, module, is_package))
+        result.add(_imported(self, statement, module, is_package))
     if defined or imports:
         if flows:  # a def and assignments of one name: all of them
             every = [flow for flow in flows if not is_join(flow)]
-            result.add(self._flow_values(every, None, f"the variable `{name}`"))
+            result.add(_flow_values(self, every, None, f"the variable `{name}`"))
         return result
     if not flows and not is_parameter:
         return Values.unknown()  # bound by something value flow does not record
@@ -111,11 +112,11 @@ def _local(self: ValueFlowAnalysis, scope: str, name: str, where: Where | None) 
         start, end, arm = where.window
         flows = [f for f in flows if f.at < start or (f.at <= end and f.block[: len(arm)] == arm)]
     reached, entry = reaching(flows, (where.at, where.block) if where else None)
-    result.add(self._flow_values(reached, (scope, name), f"the variable `{name}`"))
+    result.add(_flow_values(self, reached, (scope, name), f"the variable `{name}`"))
     if entry and is_parameter:
-        result.add(self._parameter(symbol.qualified_name, name))
+        result.add(parameters._parameter(self, symbol.qualified_name, name))
     elif not result.complete:  # `provider: Router | Starlette | None = scope.get(…)`
-        return self._declared_union(scope, name, "variable") or result
+        return declared._declared_union(self, scope, name, "variable") or result
     return result
 
 
@@ -123,8 +124,8 @@ def _module_name(self: ValueFlowAnalysis, module: str, name: str, where: Where |
     """A module's global `name`: its definitions, imports and assignments (all of them
     for a use inside a function, which runs after the module ran)."""
     if where is None:
-        return self._global(module, name)  # another module's, through an import
-    return self._module_global(module, name, where)
+        return _global(self, module, name)  # another module's, through an import
+    return _module_global(self, module, name, where)
 
 
 def _module_global(self: ValueFlowAnalysis, module: str, name: str, where: Where | None) -> Values:
@@ -136,19 +137,19 @@ def _module_global(self: ValueFlowAnalysis, module: str, name: str, where: Where
     for qualified in info.defs.get(name, []):
         result.add(Values.of(SymbolRef(qualified)))
     for statement in info.imports.get(name, []):
-        result.add(self._imported(statement, module, info.parsed.is_package))
+        result.add(_imported(self, statement, module, info.parsed.is_package))
     flows = lookups.flows(module, (name,))
     extra = [f for f in lookups.module_flows(module, name) if len(f.target) == 1 and not is_join(f)]
     if flows or extra:
         reached, _ = reaching(flows, (where.at, where.block) if where else (END, ()))
         why = f"the variable `{name}`" if where is not None else f"`{module}.{name}`"
-        result.add(self._flow_values(reached + extra, (module, name), why))
+        result.add(_flow_values(self, reached + extra, (module, name), why))
     if result.found or not result.complete:
         return result
     for star in info.star_imports:
         source = resolver.absolute_module(star, module, info.parsed.is_package)
         if lookups.has_module(source):
-            nested = self._module_name(source, name, None)
+            nested = _module_name(self, source, name, None)
             if nested.found:
                 return nested
         elif star.level == 0:
@@ -172,7 +173,7 @@ def _imported(
     source = resolver.absolute_module(statement, module, is_package)
     if not self.lookups.has_module(source):
         return Values.unknown()
-    return self._module_name(source, statement.name, None).because(f"`{source}.{statement.name}`")
+    return _module_name(self, source, statement.name, None).because(f"`{source}.{statement.name}`")
 
 
 def _arm_end(self: ValueFlowAnalysis, expr: ArmEnd, where: Where) -> Values:
@@ -180,7 +181,7 @@ def _arm_end(self: ValueFlowAnalysis, expr: ArmEnd, where: Where) -> Values:
     assignments in that arm, or before the `if` where none in the arm dominates its end)."""
     start, end, arm, name = expr.start, expr.end, expr.arm, expr.name
     window = Where(where.scope, where.module, end + 1, arm, (start, end, arm))
-    return self._name(name, window)
+    return _name(self, name, window)
 
 
 def _flow_values(
@@ -190,7 +191,7 @@ def _flow_values(
     for flow in flows:
         if flow.target[0] == "<default>":
             continue
-        values = self._eval(flow.value, self._where_of(flow))
+        values = self._eval(flow.value, _where_of(self, flow))
         if isinstance(flow.value, Call) and is_decoration(flow.value):
             # an unknown decorator leaves the definition callable by its own name; what
             # only other calls passed into some function's parameters is theirs, not this
@@ -207,13 +208,13 @@ def _flow_values(
 
 
 def _where_of(self: ValueFlowAnalysis, flow: ValueFlow) -> Where:
-    return Where(flow.scope, self._module(flow.scope), flow.at, flow.block)
+    return Where(flow.scope, _module(self, flow.scope), flow.at, flow.block)
 
 
 def _where_of_default(self: ValueFlowAnalysis, function: Symbol, flow: ValueFlow) -> Where:
     """Where a parameter's default is evaluated: in the scope around the function."""
     parent = function.parent
-    return Where(parent, self._module(parent), flow.at, flow.block)
+    return Where(parent, _module(self, parent), flow.at, flow.block)
 
 
 def _module(self: ValueFlowAnalysis, scope: str) -> str:

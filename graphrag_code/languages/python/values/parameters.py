@@ -15,6 +15,7 @@ from ....model import (
     SymbolKind,
 )
 from ..resolver import Instance, SymbolRef
+from . import containers, declared, names
 from .budget import MAX_CANDIDATES, MAX_LEVEL, Where
 from .expressions import argument_for
 from .records import (
@@ -30,7 +31,7 @@ from .records import (
 if TYPE_CHECKING:
     from .engine import ValueFlowAnalysis
 
-__all__: list[str] = []  # the analysis binds these functions as its methods (`engine.py`)
+__all__: list[str] = []  # functions over the analysis (`engine.py`), called as `module._f(self, …)`
 
 _MAX_CALLERS = 40  # calls of one function followed for the values of its parameters
 _MAX_WIDE_CALLERS = 128  # the same, when only possible targets are looked for (`wide_callables`)
@@ -40,18 +41,18 @@ def _parameter(self: ValueFlowAnalysis, function: str, name: str) -> Values:
     # callers are not followed this deep, but what the parameter is declared as (a
     # method's receiver, an annotation) needs none
     deep = self._level >= MAX_LEVEL
-    compute = self._declared_only if deep else self._parameter_values
-    return self._memo(("param", function, name), lambda: compute(function, name))
+    compute = declared._declared_only if deep else _parameter_values
+    return self._memo(("param", function, name), lambda: compute(self, function, name))
 
 
 def _parameter_values(self: ValueFlowAnalysis, function: str, name: str) -> Values:
     symbol = self.lookups.signature(function)
     if symbol is None:
         return Values.unknown()
-    declared_here = self._declared_parameter(function, name)
+    declared_here = declared._declared_parameter(self, function, name)
     # a callback protocol says "something callable so", which a class or a function is
     # as well as an instance: the callers say which, where they do
-    callback = declared_here is not None and self._callback_protocols_only(declared_here)
+    callback = declared_here is not None and declared._callback_protocols_only(self, declared_here)
     runtime_only = self._uncast and externals_only(declared_here or Values())
     # seen as it runs, `stream: AsyncGenerator[bytes, None]` is also what the callers
     # pass that implements it (`request.stream()`, a generator function's object)
@@ -60,33 +61,33 @@ def _parameter_values(self: ValueFlowAnalysis, function: str, name: str) -> Valu
         if self._uncast
         and declared_here is not None
         and not runtime_only
-        and self._declared_protocol(function, name)
+        and declared._declared_protocol(self, function, name)
         else None
     )
     if declared_here is not None and not runtime_only and not callback and protocol is None:
         return declared_here
     # (seen as it runs, `stream: BinaryIO` holds what the callers pass, where known)
     position = symbol.parameters.index(name)
-    module = self._module(function)
-    declared_as = self._declared(self.lookups.flows(function, ("<declared>", name)))
+    module = names._module(self, function)
+    declared_as = declared._declared(self, self.lookups.flows(function, ("<declared>", name)))
     why = f"the parameter `{name}` of `{function}`"
     result = Values()
     defaults = self.lookups.flows(function, ("<default>", name))
     default = Values()
     for flow in defaults:
-        default.add(self._eval(flow.value, self._where_of_default(symbol, flow)))
+        default.add(self._eval(flow.value, names._where_of_default(self, symbol, flow)))
     self._level += 1
     try:
-        callers = self._callers(function, symbol.name)
+        callers = _callers(self, function, symbol.name)
         if callers is None:
             if callback:  # too many to say: unknown, for a wide evaluation to look at
                 return Values.unknown()
             if protocol is not None:
                 return _implementing(protocol, default)
-            return self._declared_union(function, name) or Values.unknown()
+            return declared._declared_union(self, function, name) or Values.unknown()
         for site, module, offset in callers:
-            passed = self._passed(
-                symbol.parameters, symbol.parameter_kinds, position, site, module, offset
+            passed = _passed(
+                self, symbol.parameters, symbol.parameter_kinds, position, site, module, offset
             )
             if passed is None:
                 if defaults:
@@ -103,10 +104,10 @@ def _parameter_values(self: ValueFlowAnalysis, function: str, name: str) -> Valu
     if declared_here is not None and not result.found:
         return declared_here
     if not result.complete or not result.found:  # unknown, or only callers outside
-        union = self._declared_union(function, name)
+        union = declared._declared_union(self, function, name)
         if union is not None:
             return union
-    return self._upcast(result, declared_as)
+    return declared._upcast(self, result, declared_as)
 
 
 def _callers(
@@ -132,7 +133,7 @@ def _callers(
         where = Where(site.scope, module, site.at, site.block)
         callee = self._eval(site.callee, where)
         for value, _ in callee:
-            offset = self._offset(value, function, symbol.decorators)
+            offset = _offset(self, value, function, symbol.decorators)
             if offset is not None:
                 found.append((site, module, offset))
                 break
@@ -197,10 +198,10 @@ def _passed(
         before = sum(1 for k, _ in site.arguments if isinstance(k, int))
         index = position - offset - before
         if index >= 0:
-            spread = self._unpacked(self._eval(unpacked[0], where), Int(index))
+            spread = _unpacked(self, self._eval(unpacked[0], where), Int(index))
     for value in (v for k, v in site.arguments if k == "**"):
         if kind in "pk":
-            found = self._unpacked(self._eval(value, where), Str(name), keyed=True)
+            found = _unpacked(self, self._eval(value, where), Str(name), keyed=True)
             if found is not None:
                 spread = found if spread is None else union((spread, found))
     return spread
@@ -220,9 +221,9 @@ def _unpacked(
             named = [p for p in value.elements if isinstance(p, tuple) and p[0] == key]
             anonymous = [p for p in value.elements if isinstance(p, tuple) and p[0] is None]
             if named or anonymous:
-                result.add(self._element(value, key), why)
+                result.add(containers._element(self, value, key), why)
         elif not keyed and value.kind in ("tuple", "list"):
-            result.add(self._element(value, key), why)
+            result.add(containers._element(self, value, key), why)
         else:
             result.complete = False
     return result if result.found or not result.complete else None

@@ -19,6 +19,7 @@ from ....model import (
     SymbolKind,
 )
 from ..resolver import External, Instance, SymbolRef, Target, is_type_variable
+from . import attributes, containers, declared, names, parameters
 from .budget import Where
 from .expressions import Placed, argument_for, of_anything, substituted
 from .reaching import reaching
@@ -39,7 +40,7 @@ from .stdlib import special_call
 if TYPE_CHECKING:
     from .engine import ValueFlowAnalysis
 
-__all__: list[str] = []  # the analysis binds these functions as its methods (`engine.py`)
+__all__: list[str] = []  # functions over the analysis (`engine.py`), called as `module._f(self, …)`
 
 # each kind of container value: its built-in type, then the subclasses made as that kind
 _BUILTIN_CONTAINERS: dict[str, tuple[type, ...]] = {
@@ -58,7 +59,7 @@ def _call(
     special = special_call(self, callee, arguments, where)
     if special is not None:
         return special
-    return self._call_result(self._eval(callee, where), arguments, where)
+    return _call_result(self, self._eval(callee, where), arguments, where)
 
 
 def _dict_of(self: ValueFlowAnalysis, values: Values, where: Where) -> Values:
@@ -69,7 +70,7 @@ def _dict_of(self: ValueFlowAnalysis, values: Values, where: Where) -> Values:
             result.add(Values.of(value), why)
             continue
         if isinstance(value, Container):
-            for item, _ in self._container_items(value):
+            for item, _ in containers._container_items(self, value):
                 if isinstance(item, View) and item.kind == "pair":
                     result.add(Values.of(item.container), why)
                 else:
@@ -87,7 +88,7 @@ def _call_result(
 ) -> Values:
     result = Values(complete=callees.complete, dynamic=callees.dynamic)
     for value, why in callees:
-        returned = self._result_of(value, arguments, where)
+        returned = _result_of(self, value, arguments, where)
         # what calling a value the callers of some function passed returns came so too
         through = callees.callers_of.get(value, frozenset())
         made_by = callees.made_by.get(value)
@@ -112,7 +113,7 @@ def _result_of(
             made = Values.of(Instance(symbol.qualified_name))
             init = self.resolver.constructor(symbol.qualified_name)
             return made.made((init, where.scope, arguments) if init else None, Instance)
-        if isinstance(value, SymbolRef) and self._decorated_away(symbol.qualified_name):
+        if isinstance(value, SymbolRef) and attributes._decorated_away(self, symbol.qualified_name):
             return Values()  # `f()` runs the wrapper the decorators put in f's place
         receiver = value.receiver if isinstance(value, Bound) else None
         if receiver is not None and self.resolver.returns_self(symbol.qualified_name):
@@ -120,10 +121,10 @@ def _result_of(
             return Values.of(Instance(receiver), why)
         call = (symbol.qualified_name, where.scope, arguments)  # its values, not other calls'
         if arguments or _called_on(symbol, value) is not None:
-            inlined = self._passed_through(symbol, value, arguments, where)
+            inlined = _passed_through(self, symbol, value, arguments, where)
             if inlined is not None:
                 return inlined.without_callers_of(call).unmade()
-        return self._function_result(symbol.qualified_name).without_callers_of(call).unmade()
+        return _function_result(self, symbol.qualified_name).without_callers_of(call).unmade()
     if isinstance(value, External):
         if value.dotted[-1][:1].isupper():
             return Values.of(External(value.dotted, inferred=True))
@@ -134,12 +135,12 @@ def _result_of(
         function = self._eval(
             value.function, Where(value.scope, value.module, value.at, value.block)
         )
-        return self._call_result(function, arguments if value.keywords_only else (), where)
+        return _call_result(self, function, arguments if value.keywords_only else (), where)
     if isinstance(value, Instance):
         method = self.special_method(value, "__call__")
-        return self._function_result(method) if method else Values.unknown()
+        return _function_result(self, method) if method else Values.unknown()
     if isinstance(value, View) and value.kind.startswith("method:"):
-        return self._container_method(value.container, value.kind[7:], arguments, where)
+        return containers._container_method(self, value.container, value.kind[7:], arguments, where)
     if isinstance(value, Inert):
         return Values()
     return Values.unknown()
@@ -160,11 +161,11 @@ def _passed_through(
     alike) where no return mentions such a parameter, or where the function declares
     its result, yields, or this call unpacks arguments."""
     function = symbol.qualified_name
-    if self._declares_result(symbol) or self.resolver.returns_self(function):
+    if _declares_result(self, symbol) or self.resolver.returns_self(function):
         return None
     if any(k in ("*", "**") for k, _ in arguments):
         return None
-    offset = self._offset(callee, function, symbol.decorators)
+    offset = parameters._offset(self, callee, function, symbol.decorators)
     if offset is None:
         return None
     if where.scope == function or where.scope.startswith(function + "."):
@@ -172,12 +173,12 @@ def _passed_through(
     receiver = _called_on(symbol, callee)
     if receiver is not None and self.lookups.flows(function, ("<shape>", "<return>")):
         receiver = None  # declared as a container (`-> list[str]`): that, whoever receives
-    mentioned = self._returned_parameters(symbol, 0 if receiver is not None else offset)
+    mentioned = _returned_parameters(self, symbol, 0 if receiver is not None else offset)
     if not any(mentioned):
         return None
     key = ("through", function, offset, arguments, where, receiver)
     return self._memo(
-        key, lambda: self._through(symbol, offset, mentioned, arguments, where, receiver)
+        key, lambda: _through(self, symbol, offset, mentioned, arguments, where, receiver)
     )
 
 
@@ -198,13 +199,13 @@ def _declares_result(self: ValueFlowAnalysis, symbol: Symbol) -> bool:
     """Whether a function's declared result says what its calls return: not a type variable
     (`-> T`, `-> Type[T]`), which says a call returns what it was passed (rich's
     `do_replace(cls: Type[T]) -> Type[T]` returns the class it decorates)."""
-    declared = self.lookups.declared_return(symbol)
-    if declared is None:
+    declared_type = self.lookups.declared_return(symbol)
+    if declared_type is None:
         return False
-    dotted = declared[1:] if declared[0] == "type[]" else declared
+    dotted = declared_type[1:] if declared_type[0] == "type[]" else declared_type
     if not dotted:
         return True
-    module = self._module(symbol.qualified_name)
+    module = names._module(self, symbol.qualified_name)
     return not is_type_variable(self.resolver.resolve_dotted(symbol.parent, dotted, module))
 
 
@@ -266,17 +267,17 @@ def _through(
             continue
         defaults = lookups.flows(function, ("<default>", name))
         if len(defaults) == 1:
-            place = self._where_of_default(symbol, defaults[0])
+            place = names._where_of_default(self, symbol, defaults[0])
             bound[name] = Placed(place, defaults[0].value, f"the default of `{name}`")
     result = Values()
     why = f"the return value of `{function}`"
     returns = lookups.flows(function, ("<return>",))
-    skipped = self._arms_not_taken(function, given)
-    for flow, names in zip(returns, mentioned, strict=True):
+    skipped = _arms_not_taken(self, function, given)
+    for flow, said in zip(returns, mentioned, strict=True):
         if any(flow.at >= at and flow.block[: len(block)] == block for block, at in skipped):
             continue
-        value = substituted(flow.value, {n: bound[n] for n in names if n in bound})
-        result.add(self._eval(value, self._where_of(flow)), why)
+        value = substituted(flow.value, {n: bound[n] for n in said if n in bound})
+        result.add(self._eval(value, names._where_of(self, flow)), why)
     return result
 
 
@@ -299,7 +300,7 @@ def _arms_not_taken(
 
 
 def _function_result(self: ValueFlowAnalysis, function: str) -> Values:
-    return self._memo(("result", function), lambda: self._function_result_uncached(function))
+    return self._memo(("result", function), lambda: _function_result_uncached(self, function))
 
 
 def _function_result_uncached(self: ValueFlowAnalysis, function: str) -> Values:
@@ -307,7 +308,7 @@ def _function_result_uncached(self: ValueFlowAnalysis, function: str) -> Values:
     if symbol is None:
         return Values.unknown()
     why = f"the return value of `{function}`"
-    module = self._module(function)
+    module = names._module(self, function)
     if self.resolver.returns_self(function):
         return Values.of(Instance(symbol.parent), f"{why} (`Self`)")
     # a generator function returns a generator object whatever its declared result says
@@ -323,21 +324,21 @@ def _function_result_uncached(self: ValueFlowAnalysis, function: str) -> Values:
             if isinstance(held, SymbolRef):
                 return Values.of(SymbolRef(held.qualified_name, True), why)
         else:
-            declared = self.resolver._call_result(SymbolRef(function))
+            result = self.resolver._call_result(SymbolRef(function))
             # `-> T` with a TypeVar (`def __enter__(self: T) -> T`) says nothing: the
             # returned values do
-            if declared is not None and not is_type_variable(declared):
-                return Values.of(declared, why)
+            if result is not None and not is_type_variable(result):
+                return Values.of(result, why)
     returns = self.lookups.flows(function, ("<return>",))
     # a declared container wins, unless it leaves parts unsaid that the returned values
     # say (`-> tuple[dict[str, str], SyncByteStream | AsyncByteStream]`)
-    shape = self._shape(function, "<return>", why, whole=bool(returns))
-    if shape is not None and not (returns and self._elements_any(function)):
+    shape = declared._shape(self, function, "<return>", why, whole=bool(returns))
+    if shape is not None and not (returns and _elements_any(self, function)):
         return shape
     if not returns:
         return Values.of(Inert())
-    declared_as = self._declared(self.lookups.flows(function, ("<declared>", "<return>")))
-    returned = self._upcast(self._flow_values(returns, None, why), declared_as)
+    declared_as = declared._declared(self, self.lookups.flows(function, ("<declared>", "<return>")))
+    returned = declared._upcast(self, names._flow_values(self, returns, None, why), declared_as)
     # `-> Iterator[Any]` says less than `return iter((self.cls, self.args))`, when that
     # is known (starlette's `Middleware.__iter__`, unpacked into `cls, args, kwargs`)
     if shape is not None and not (returned.complete and returned.found):
@@ -372,15 +373,15 @@ def _runs(
         function = self._eval(
             value.function, Where(value.scope, value.module, value.at, value.block)
         )
-        return self._runs_all(function, chain(why, "`functools.partial`"), depth + 1)
+        return _runs_all(self, function, chain(why, "`functools.partial`"), depth + 1)
     if isinstance(value, Lambda) and depth < 4:
-        if self._foreign_lambda(value):
+        if _foreign_lambda(self, value):
             return {}, True
         if not (isinstance(value.body, At) and isinstance(value.body.expr, Call)):
             return {}, True
         where = Where(value.scope, value.module, value.body.offset, value.body.block)
         callee = self._eval(value.body.expr.callee, where)
-        return self._runs_all(callee, chain(why, f"a lambda (line {value.line})"), depth + 1)
+        return _runs_all(self, callee, chain(why, f"a lambda (line {value.line})"), depth + 1)
     if isinstance(value, View) and value.kind.startswith("method:"):
         kind = "list" if value.container.kind == "tuple" else value.container.kind
         kinds = _BUILTIN_CONTAINERS.get(kind)
@@ -414,7 +415,7 @@ def _runs_all(
     runs: dict[Target, str] = {}
     complete = values.complete
     for value, reason in values:
-        found, known = self._runs(value, chain(why, reason), depth)
+        found, known = _runs(self, value, chain(why, reason), depth)
         complete = complete and known
         for target, text in found.items():
             runs.setdefault(target, text)

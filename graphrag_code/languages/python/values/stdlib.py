@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Literal
 
 from ....model import CONST, Arguments, Call, Display, Expr, Iterated, Name, Star, Str, Subscript
 from ..resolver import Instance, SymbolRef
+from . import attributes, containers, declared, results
 from .budget import Where
 from .expressions import render
 from .records import (
@@ -84,13 +85,13 @@ def _cast(
         if own.found:
             return own
     named = repr(first.text) if isinstance(first, Str) else render(first)
-    if flow._mentions_type_variable(first, where):
+    if declared._mentions_type_variable(flow, first, where):
         # `cast(F, v)`, `cast(type[F], v)`: a type variable names no class, v's own values stand
         return flow._eval(arguments[1][1], where)
     if isinstance(first, Subscript) and externals(flow._eval(first.value, where)) & _TYPE_OF:
         # `cast(type[Foo], v)`: the class itself, not an instance of it
         return flow._eval(first.key, where).because(f"`cast({named}, ...)`")
-    return flow._instances(first, where).because(f"`cast({named}, ...)`")
+    return declared._instances(flow, first, where).because(f"`cast({named}, ...)`")
 
 
 def _identity(
@@ -136,7 +137,7 @@ def _getattr(
     if not isinstance(attribute, Str):
         result = Values.unknown("getattr")
     else:
-        result = flow._attribute_values(flow._eval(first, where), attribute.text, where)
+        result = attributes._attribute(flow, flow._eval(first, where), attribute.text, where)
     if len(arguments) > 2:  # the default is one of the values, whatever the name
         result.add(flow._eval(arguments[2][1], where))
     return result
@@ -187,7 +188,7 @@ def _next(
     """`next(it[, default])`: one element of it, or the default."""
     if first is None:
         return None
-    result = flow._items(flow._eval(first, where), where)
+    result = containers._items(flow, flow._eval(first, where), where)
     if len(arguments) > 1:
         result.add(flow._eval(arguments[1][1], where))
     return result
@@ -199,7 +200,7 @@ def _dict(
     """`dict(x)`: x itself for a dict, the dict a list of pairs makes."""
     if first is None or len(arguments) != 1:
         return None
-    return flow._dict_of(flow._eval(first, where), where)
+    return results._dict_of(flow, flow._eval(first, where), where)
 
 
 def _empty(kind: str, *, factory: bool = False) -> Handler:
