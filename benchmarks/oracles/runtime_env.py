@@ -665,10 +665,13 @@ RUNTIME_PACKAGES: tuple[RuntimePackage, ...] = (
             _COVERAGE,
         ),
         _SETUPTOOLS,
-        # its addopts ask for pytest-cov (`--cov aiocache`): the tracer takes its place
+        # its addopts ask for pytest-cov (`--cov aiocache`): the tracer takes its place; its
+        # warnings are errors, and redis 5.0.8 deprecates the `close()` its fixtures call
         pytest_args=(
             "-o",
             "addopts=--strict-markers",
+            "-W",
+            "ignore:Call to deprecated close:DeprecationWarning",
             "-m",
             "not memcached",
             "tests/ut",
