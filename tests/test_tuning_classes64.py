@@ -48,3 +48,68 @@ def store(data):
         ("m", "m.digest", "exact"),
         ("m.store", "m.digest", "inferred", "a lambda (line 6)"),
     )
+
+
+OPERATOR_PROTOCOL = """
+from typing import Protocol
+
+
+class Operator(Protocol):
+    def __call__(self, *sources: list) -> list: ...
+
+    def raw(self, *sources: list) -> list: ...
+
+
+def operator(func) -> Operator:
+    class Implementation:
+        def __call__(self, *sources):
+            return func(*sources)
+
+        def raw(self, *sources):
+            return func(*sources)
+
+    made = type(func.__name__, (Implementation,), {})
+    return made()
+
+
+@operator
+def chain(*sources):
+    return list(sources)
+
+
+class Plus:
+    def __call__(self, *sources: list) -> list:
+        return []
+
+    def raw(self, *sources: list) -> list:
+        return []
+
+
+def add(first, second):
+    return chain(first, second)
+
+
+def run(op: Operator):
+    return op([1])
+
+
+def main():
+    return run(Plus())
+"""
+
+
+def test_a_value_declared_as_a_protocol_never_calls_its_stub_call() -> None:
+    """aiostream's operators (`@sources_operator` returns `SourcesOperator[P, T]`, a Protocol
+    declaring `__call__`, `raw` and `pipe`; the instance is built by `type(name, (Impl,),
+    ...)`): calling the value runs the implementation's `__call__`, never the protocol's stub,
+    which gets no edge, as for a callback protocol. Its other members stay the checkers'
+    answer (`op.raw()` names the declared `Operator.raw`)."""
+    linked = assert_calls(
+        {"m.py": OPERATOR_PROTOCOL},
+        ("m.main", "m.run", "exact"),
+        ("m.main", "m.Plus", "exact"),
+        exactly=False,
+    )
+    calls = linked.calls()
+    assert ("m.add", "m.Operator.__call__") not in calls
+    assert ("m.run", "m.Operator.__call__") not in calls

@@ -647,6 +647,38 @@ RUNTIME_PACKAGES: tuple[RuntimePackage, ...] = (
         # its addopts ask for pytest-cov (`--cov aiostream`): the tracer takes its place
         pytest_args=("-o", "addopts=--strict-markers", "tests"),
     ),
+    # Held out from stop 64, part 2 (`packages.HELD_OUT`, in place of aiostream): its unit
+    # tests and its acceptance tests on the memory and Redis backends (no memcached server
+    # here), with the test requirements it names, pinned to releases contemporary with it.
+    RuntimePackage(
+        "aiocache",
+        "0.12.3",
+        "f528b27bf4d436b497a1d0d1a8f59a542c153ab1e37c3621713cb376d44c4713",
+        (
+            "marshmallow==3.23.1",
+            "pytest==8.3.3",
+            "pytest-asyncio==0.24.0",
+            "pytest-mock==3.14.0",
+            "iniconfig==2.0.0",
+            "packaging==24.2",
+            "pluggy==1.5.0",
+            _COVERAGE,
+        ),
+        _SETUPTOOLS,
+        # its addopts ask for pytest-cov (`--cov aiocache`): the tracer takes its place; its
+        # warnings are errors, and redis 5.0.8 deprecates the `close()` its fixtures call
+        pytest_args=(
+            "-o",
+            "addopts=--strict-markers",
+            "-W",
+            "ignore:Call to deprecated close:DeprecationWarning",
+            "-m",
+            "not memcached",
+            "tests/ut",
+            "tests/acceptance",
+        ),
+        redis=True,
+    ),
 )
 
 

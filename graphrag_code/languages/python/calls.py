@@ -333,7 +333,11 @@ class CallLinker:
         callee whose values are not all known (a parameter some of whose callers pass what the
         linking cannot follow): each does run there, when those callers call. None above
         `limit`."""
-        known: dict[Target, str] = {t: w for t, w in runs.items() if isinstance(t, SymbolRef)}
+        known: dict[Target, str] = {
+            t: w
+            for t, w in runs.items()
+            if isinstance(t, SymbolRef) and not self._protocol_stub(t.qualified_name)
+        }
         if len(known) > limit and not self.signatures.in_tests:
             # library code reaches a test suite's functions only through what the tests pass
             # it (hundreds of endpoints and apps): its own functions among them still run
@@ -403,8 +407,8 @@ class CallLinker:
     ) -> tuple[dict[Target, str], bool]:
         """`runs` less what a `Protocol` declares and never runs: the protocol class itself
         (`cls(...)` where `cls` is declared `type[BindableLogger]`: a class implementing
-        it is built) and a callback protocol's stub `__call__` (structlog's
-        `ColumnFormatter`); incomplete when it held any."""
+        it is built) and a protocol's stub `__call__` (structlog's `ColumnFormatter`,
+        aiostream's `SourcesOperator`); incomplete when it held any."""
         kept: dict[Target, str] = {}
         for target, why in runs.items():
             if isinstance(target, SymbolRef) and self._protocol_stub(target.qualified_name):
@@ -419,9 +423,9 @@ class CallLinker:
             return False
         if symbol.kind == SymbolKind.CLASS:
             return declared._is_protocol(self.flow, qualified_name)
-        return symbol.name == "__call__" and declared._is_callback_protocol(
-            self.flow, symbol.parent
-        )
+        # any Protocol's `__call__` (aiostream's `SourcesOperator` declares `raw` and `pipe`
+        # too): calling a value declared so runs its implementation's, never the stub
+        return symbol.name == "__call__" and declared._is_protocol(self.flow, symbol.parent)
 
     def _callee_expr(self, site: CallSite) -> Expr:
         return site.value if site.value is not None else Name(site.callee)
@@ -465,7 +469,10 @@ class CallLinker:
         if isinstance(target, SymbolRef):
             decorated = self.flow.decorator_values(target.qualified_name)
             if decorated is not None:
-                runs, complete = self.flow.callables(decorated, site.scope)
+                # the decorator's declared result may be a protocol: its stub never runs
+                runs, complete = self._no_protocol_stubs(
+                    *self.flow.callables(decorated, site.scope)
+                )
                 if complete and len(runs) <= MAX_CALLEES:
                     for wrapper, why in runs.items():
                         if not _same(wrapper, target):
