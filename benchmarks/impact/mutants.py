@@ -28,8 +28,10 @@ Tuning: marshmallow, structlog and cleo (issue 50's held-out set, held out here 
 selection rules were found on their mutants: code that ran outside every test keeps the
 tests that ran it, stop 63; the readers of what such code kept, `impact.kept`, stop 64).
 Held out, measured once after those rules: pluggy 1.5.0 and flask 3.0.3 (their oracles run
-with `--oracle-only` before, their selections after). (Only for test selection: no linking
-rule came from any of them, `packages.HELD_OUT` is unchanged.)
+with `--oracle-only` before, their selections after), then wsproto 1.2.0 and aiostream 0.6.4
+(`packages.HELD_OUT`: new to the static prediction too; aiostream with `--min-timeout 60`).
+(Only for test selection: no linking rule came from any of them, `packages.HELD_OUT` is
+unchanged.)
 
 Needs Neo4j (NEO4J_URI, else the managed local server) and the runtime oracle's venv of the
 package (`benchmarks.oracles.runtime_env`).
