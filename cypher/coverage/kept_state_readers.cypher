@@ -2,7 +2,7 @@
 // test (at import or collection: a registry, a default, a class built once): any code of
 // its own module, and any code of a module whose module-level or class-body code calls it
 // (or its class, for a constructor) through a certain edge, keeping what it returned.
-// Parameters: $ids, $certain
+// Parameters: $ids, $resolutions (the certain tiers)
 UNWIND $ids AS id
 MATCH (n:Code {id: id})
 OPTIONAL MATCH (home:Module)-[:DEFINES*1..6]->(n)
@@ -11,7 +11,7 @@ OPTIONAL MATCH (made:Class)-[:DEFINES]->(n)
 WITH id, n, home, [x IN [n, made] WHERE x IS NOT NULL] AS callees
 UNWIND callees AS callee
 OPTIONAL MATCH (scope:Code)-[c:CALLS]->(callee)
-  WHERE (scope:Module OR scope:Class) AND c.resolution IN $certain
+  WHERE (scope:Module OR scope:Class) AND c.resolution IN $resolutions
 OPTIONAL MATCH (caller:Module)-[:DEFINES*0..6]->(scope)
 WITH id, collect(DISTINCT home) + collect(DISTINCT caller) AS modules
 UNWIND modules AS module

@@ -537,7 +537,8 @@ class GraphReader:
         the tests that ran their code): its own module, and those calling it (or its class)
         at module level or in a class body through edges of `certain` tiers."""
         rows = self.client.read(
-            load_query("coverage/kept_state_readers"), {"ids": list(ids), "certain": list(certain)}
+            load_query("coverage/kept_state_readers"),
+            {"ids": list(ids), "resolutions": list(certain)},
         )
         modules: dict[str, set[str]] = defaultdict(set)
         tests: dict[str, set[str]] = defaultdict(set)
