@@ -42,7 +42,7 @@ print(json.dumps({"code": code, "help": out.getvalue(), "modules": sorted(sys.mo
 # embedding models' runtimes, the file watcher, LLM clients (issue 56: start-up <= 0.5 CPU s)
 NOT_FOR_A_QUESTION = (
     "llama_index", "openai", "onnxruntime", "tokenizers", "numpy", "tree_sitter", "watchfiles",
-    "mcp",
+    "mcp", "pydantic_settings",
     "matplotlib", "graphrag_code.ingest.pipeline", "graphrag_code.ingest.state",
     "graphrag_code.languages.base", "graphrag_code.languages.python",
     "graphrag_code.languages.ecmascript", "graphrag_code.languages.go",
@@ -93,3 +93,25 @@ def test_a_question_imports_neither_the_indexer_nor_the_models() -> None:
     result = _run_help("callers", "flask.Flask", NEO4J_URI="bolt://127.0.0.1:9")
     assert result["code"] != 0
     assert _heavy(result["modules"], NOT_FOR_A_QUESTION) == []
+
+
+def test_the_indexer_imports_numpy_only_to_rank() -> None:
+    """`index` loads the pipeline; numpy (0.07-0.1 CPU s) waits for the ranking, which a
+    rerun with nothing changed never reaches (issue 56). As in a command, the driver's own
+    probe for numpy is refused."""
+    probe = (
+        "import json, sys; from graphrag_code.cli.main import _driver_without_numpy; "
+        "_driver_without_numpy(); import graphrag_code.api, graphrag_code.ingest.pipeline; "
+        "print(json.dumps(sorted(sys.modules)))"
+    )
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True, text=True, env=env, cwd=ROOT, timeout=60, check=True,
+    )  # fmt: skip
+    modules = json.loads(done.stdout)
+    assert "graphrag_code.ingest.centrality" in modules
+    assert _heavy(modules, ("numpy",)) == []
