@@ -50,8 +50,8 @@ class Settings(BaseModel):
 
     Read from the environment as pydantic-settings' `BaseSettings` read it (names without
     regard to case, a field's aliases in their order, else `GRAPHRAG_CODE_` and its name;
-    arguments over the environment; defaults validated), without importing it: 0.045 CPU s
-    of every command's start-up (issue 56).
+    arguments over the environment; defaults validated), without importing it: 0.015-0.02
+    CPU s of every command's start-up (issue 56).
     """
 
     model_config = ConfigDict(
