@@ -11,6 +11,7 @@ from typing import Any
 
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.graph.writer import GraphWriter
+from graphrag_code.model import NodeRow, SymbolKind
 from graphrag_code.runtime.endpoint import Neo4jEndpoint
 
 Groups = list[tuple[str, Sequence[Any], Mapping[str, Any]]]
@@ -83,3 +84,19 @@ def test_a_writer_that_created_the_nodes_sends_no_reach_delete() -> None:
     writer.create_nodes([], {})
     writer.delete_all_reach_edges()
     assert driver.transactions == []
+
+
+def test_a_small_repository_counts_its_nodes_once() -> None:
+    """Progress counts nodes, not the CONTAINS and DEFINES rows sent in the same transaction
+    (a flask index printed "writing nodes 866/433")."""
+    client, driver = _client()
+    rows = [
+        NodeRow("r:m", SymbolKind.MODULE, None, {}),
+        NodeRow("r:m.f", SymbolKind.FUNCTION, "r:m", {}),
+        NodeRow("r:m.C", SymbolKind.CLASS, "r:m", {}),
+    ]
+    seen: list[int] = []
+    GraphWriter(client, "repo").create_nodes(rows, {}, progress=seen.append)
+    assert sum(seen) == len(rows)
+    assert len(driver.transactions) == 1
+    assert sum(len(sent) for _query, sent in driver.transactions[0]) == 3 + 1 + 2

@@ -201,9 +201,10 @@ class GraphWriter:
             ]
             groups.append((load_query("bulk/create_contains"), modules, repo))
             groups.append((load_query("bulk/create_defines"), defines, repo))
-            self.client.write_together(
-                groups, batch_size=BULK_BATCH, max_chars=NODE_BATCH_CHARS, progress=progress
-            )
+            # progress counts nodes, not the CONTAINS and DEFINES rows sent with them
+            self.client.write_together(groups, batch_size=BULK_BATCH, max_chars=NODE_BATCH_CHARS)
+            if progress is not None and rows:
+                progress(len(rows))
             return
         for kind, labels in _KIND_LABELS.items():
             of_kind = [r for r in rows if r.kind == kind]
