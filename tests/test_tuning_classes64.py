@@ -113,3 +113,36 @@ def test_a_value_declared_as_a_protocol_never_calls_its_stub_call() -> None:
     calls = linked.calls()
     assert ("m.add", "m.Operator.__call__") not in calls
     assert ("m.run", "m.Operator.__call__") not in calls
+
+
+RUN_VAR = """
+def helper():
+    return 1
+
+
+class RunVar:
+    _wrappers = set()
+    _first = helper()
+
+    def helper(self):
+        return 2
+
+    def set(self, value):
+        return value
+
+    _later = helper(None)
+"""
+
+
+def test_a_class_body_calls_only_what_it_has_bound_above() -> None:
+    """anyio's `RunVar`: `_token_wrappers = set()` runs before `def set` binds the name in
+    the class body, so it calls the builtin, not `RunVar.set`; a name the body defines
+    further down is the module's (or the builtin) until then, the member after it."""
+    linked = assert_calls(
+        {"m.py": RUN_VAR},
+        ("m.RunVar", "m.helper", "exact"),
+        ("m.RunVar", "m.RunVar.helper", "exact"),
+    )
+    calls = linked.calls()
+    assert ("m.RunVar", "<builtin>.set") in calls
+    assert ("m.RunVar", "m.RunVar.set") not in calls

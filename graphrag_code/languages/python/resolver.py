@@ -239,6 +239,8 @@ class Resolver:
     ) -> object:
         scope = symbol.qualified_name
         members = self.lookups.members(scope, name)
+        if symbol.kind == SymbolKind.CLASS and line is not None:
+            members = self._defined_above(members, line)
         imports = self.lookups.index.scope_imports.get(scope, {}).get(name, [])
         info = self.lookups.index.modules.get(module)
         is_package = info.parsed.is_package if info is not None else False
@@ -260,6 +262,16 @@ class Resolver:
                 bindings = latest_before(bindings, line)
             return self._binding_value(bindings, scope) if bindings else None
         return NOT_HERE
+
+    def _defined_above(self, members: list[str], line: int) -> list[str]:
+        """The members a class body has bound by `line`: the body runs top down, so
+        `_wrappers = set()` above `def set` calls the builtin (anyio's `RunVar`)."""
+        found = []
+        for qualified in members:
+            member = self.lookups.symbol(qualified)
+            if member is None or member.start_line < line:
+                found.append(qualified)
+        return found
 
     def _self_value(self, method: Symbol) -> Target | None:
         if "staticmethod" in method.decorators:
