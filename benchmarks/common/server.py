@@ -7,6 +7,7 @@ is the same server with a longer wait.
 
 from __future__ import annotations
 
+import os
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -59,3 +60,19 @@ def endpoint_for_run() -> Iterator[Neo4jEndpoint]:
         return
     with temporary_local_server(settings) as (_server, endpoint):
         yield endpoint
+
+
+def server_cpu(pid: int) -> float:
+    """CPU seconds (user + system) the server process `pid` has used, from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
+
+def endpoint_env(endpoint: Neo4jEndpoint) -> dict[str, str]:
+    """The variables that point a `graphrag-code` child process at `endpoint`."""
+    password = endpoint.password.get_secret_value() if endpoint.password else ""
+    return {
+        "NEO4J_URI": endpoint.uri,
+        "NEO4J_USERNAME": endpoint.username,
+        "NEO4J_PASSWORD": password,
+    }

@@ -28,6 +28,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from benchmarks.common.server import server_cpu
+
 if TYPE_CHECKING:
     from graphrag_code.runtime.endpoint import Neo4jEndpoint
 
@@ -50,11 +52,6 @@ def import_cpu(rounds: int) -> float:
     return round(min(runs), 3)
 
 
-def _server_cpu(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 class Phases:
     """Marks between phases (wall, own CPU, server CPU) and the queries sent in each."""
 
@@ -66,7 +63,7 @@ class Phases:
         self._last = self._now()
 
     def _now(self) -> tuple[float, float, float]:
-        return time.perf_counter(), time.process_time(), _server_cpu(self.pid)
+        return time.perf_counter(), time.process_time(), server_cpu(self.pid)
 
     def enter(self, name: str) -> str:
         """Charge what ran since the last mark to the current phase; `name` runs next."""
@@ -109,13 +106,13 @@ def _instrument(phases: Phases) -> None:
 
     def counted(function: Callable[..., Any]) -> Callable[..., Any]:
         def run(self: Neo4jClient, query: str, *args: Any, **kwargs: Any) -> Any:
-            before = _server_cpu(phases.pid)
+            before = server_cpu(phases.pid)
             try:
                 return function(self, query, *args, **kwargs)
             finally:
                 row = phases.queries[(phases.current, " ".join(query.split())[:100])]
                 row[0] += 1
-                row[1] += _server_cpu(phases.pid) - before
+                row[1] += server_cpu(phases.pid) - before
 
         return run
 
@@ -181,10 +178,10 @@ def schema_ab(rounds: int, pid: int, endpoint: Neo4jEndpoint) -> dict[str, Any]:
         for number in range(2 * rounds):
             mode = "full" if number % 2 == 0 else "fast"
             schema.schema_in_place = fast if mode == "fast" else (lambda *_a, **_k: (False, False))
-            server, own, wall = _server_cpu(pid), time.process_time(), time.perf_counter()
+            server, own, wall = server_cpu(pid), time.process_time(), time.perf_counter()
             schema.ensure_schema(client, config, repo="fixed")
             found[mode].append(
-                (time.perf_counter() - wall, time.process_time() - own, _server_cpu(pid) - server)
+                (time.perf_counter() - wall, time.process_time() - own, server_cpu(pid) - server)
             )
     schema.schema_in_place = fast
     return {
@@ -202,7 +199,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
-    from benchmarks.common.server import private_server
+    from benchmarks.common.server import endpoint_env, private_server
     from benchmarks.oracles.packages import download_sdist, extract_sdist
     from graphrag_code.graph.client import Neo4jClient
     from graphrag_code.graph.schema import SchemaConfig, ensure_schema
@@ -213,12 +210,7 @@ def main() -> None:
     with private_server() as (server, endpoint):
         pid = server.status().pid
         assert pid is not None
-        password = endpoint.password.get_secret_value() if endpoint.password else ""
-        env = {
-            "NEO4J_URI": endpoint.uri,
-            "NEO4J_USERNAME": endpoint.username,
-            "NEO4J_PASSWORD": password,
-        }
+        env = endpoint_env(endpoint)
         with Neo4jClient(endpoint) as client:
             ensure_schema(client, SchemaConfig())
         result: dict[str, Any] = {
@@ -229,8 +221,8 @@ def main() -> None:
         }
     for number, one in enumerate(result["index"]["rounds"], 1):
         print(f"round {number}: phase wall / CPU / server CPU (s)")
-        for name, (wall, cpu, server_cpu) in one["phases"].items():
-            print(f"  {name:40s} {wall:7.3f} {cpu:7.3f} {server_cpu:7.3f}")
+        for name, (wall, cpu, server) in one["phases"].items():
+            print(f"  {name:40s} {wall:7.3f} {cpu:7.3f} {server:7.3f}")
     print("importing the package, CPU s:", result["import_cpu_s"])
     print("ensure_schema, medians:", json.dumps(result["schema"]))
     if args.json:

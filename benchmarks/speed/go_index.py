@@ -27,6 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from benchmarks.common.graph_dump import repository_dump
 from benchmarks.oracles.go_oracle import GO_MODULES, module_root
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.graph.schema import SchemaConfig, ensure_schema
@@ -42,26 +43,6 @@ _PACKAGE = re.compile(r"^package\s+(\w+)", re.MULTILINE)
 
 class GoIndexError(RuntimeError):
     """A module is not in the cache, or the file or type to edit is not there."""
-
-
-def dump(client: Neo4jClient, repo: str) -> dict[str, Any]:
-    """Every node, relationship and property of one repository, comparable."""
-    nodes = client.read(
-        "MATCH (n:Code {repo: $repo}) RETURN n.id AS id, labels(n) AS labels, "
-        "properties(n) AS props",
-        {"repo": repo},
-    )
-    rels = client.read(
-        "MATCH (s {repo: $repo})-[r]->(t) RETURN s.id AS s, type(r) AS type, "
-        "coalesce(t.id, t.qualified_name) AS t, properties(r) AS props",
-        {"repo": repo},
-    )
-    return {
-        "nodes": {row["id"]: (sorted(row["labels"]), row["props"]) for row in nodes},
-        "rels": sorted(
-            (row["s"], row["type"], row["t"], sorted(row["props"].items())) for row in rels
-        ),
-    }
 
 
 def _full(
@@ -169,12 +150,12 @@ def run_module(client: Neo4jClient, spec: str, work: Path, repeat: int = 1) -> d
         **_timed(client, tree, repo, state),
         "edges": _called(client, repo),
     }
-    after = dump(client, repo)
+    after = repository_dump(client, repo)
     GraphWriter(client, repo).delete_repository()
     clean = build_graph(tree, client, repo=repo, state_dir=work / f"clean-{name}")
     result["incremental"] = incremental
     result["clean_mode"] = clean.mode
-    result["incremental_equals_clean"] = dump(client, repo) == after
+    result["incremental_equals_clean"] = repository_dump(client, repo) == after
     GraphWriter(client, repo).delete_repository()
     return result
 

@@ -30,7 +30,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from benchmarks.common.server import private_server
+from benchmarks.common.server import endpoint_env, private_server, server_cpu
 from benchmarks.oracles.packages import CACHE_DIR, SRC_DIR, download_sdist, extract_sdist
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.graph.schema import SchemaConfig, ensure_schema
@@ -122,11 +122,6 @@ def _timed(command: Sequence[str], env: dict[str, str], cwd: Path) -> tuple[Meas
     return measured, done.stdout + done.stderr
 
 
-def _server_cpu(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
-
-
 class _Ours:
     """`graphrag-code index --no-embeddings --full` into a private server, the repository
     deleted before each round (not timed)."""
@@ -137,14 +132,14 @@ class _Ours:
 
     def __call__(self, work: Path, repo: str) -> Measured:
         GraphWriter(self.client, repo).delete_repository()
-        before = _server_cpu(self.pid)
+        before = server_cpu(self.pid)
         measured, stdout = _timed(
             [*self.command, "index", str(work), "--repo", repo, "--no-embeddings", "--full",
              "--json"],
             self.env,
             work.parent,
         )  # fmt: skip
-        server = _server_cpu(self.pid) - before
+        server = server_cpu(self.pid) - before
         # the JSON report, then the note `--no-embeddings` prints on stderr
         report, _end = json.JSONDecoder().raw_decode(stdout[stdout.index("{") :])
         stages = {k: round(float(v), 2) for k, v in report.get("seconds", {}).items()}
@@ -287,12 +282,9 @@ def run(rounds: int, inputs: Sequence[str], cgc: bool, out: Path | None = None) 
         ensure_schema(client, SchemaConfig())
         pid = server.status().pid
         assert pid is not None
-        password = endpoint.password.get_secret_value() if endpoint.password else ""
         env = {
             **_quiet_env(),
-            "NEO4J_URI": endpoint.uri,
-            "NEO4J_USERNAME": endpoint.username,
-            "NEO4J_PASSWORD": password,
+            **endpoint_env(endpoint),
             "PYTHONPATH": os.environ.get("PYTHONPATH", ""),
         }
         tools: dict[str, Callable[[Path, str], Measured]] = {

@@ -23,7 +23,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from benchmarks.speed.fixed_costs import _server_cpu
+from benchmarks.common.graph_dump import repository_dump
+from benchmarks.common.server import server_cpu
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.graph.writer import GraphWriter
 
@@ -95,47 +96,20 @@ def as_before() -> Iterator[None]:
         GraphWriter.delete_all_reach_edges = delete  # type: ignore[method-assign]
 
 
-def dump(client: Neo4jClient, repo: str) -> dict[str, Any]:
-    """Every node, relationship and property of one repository, comparable (the run's
-    token and times left out: they differ by run)."""
-    nodes = client.read(
-        "MATCH (n:Code {repo: $repo}) RETURN n.id AS id, labels(n) AS labels, "
-        "properties(n) AS props",
-        {"repo": repo},
-    )
-    rels = client.read(
-        "MATCH (s {repo: $repo})-[r]->(t) RETURN s.id AS s, type(r) AS type, "
-        "coalesce(t.id, t.qualified_name) AS t, properties(r) AS props",
-        {"repo": repo},
-    )
-    contains = client.read(
-        "MATCH (:Repository {name: $repo})-[:CONTAINS]->(m) RETURN m.id AS id", {"repo": repo}
-    )
-    return {
-        "nodes": sorted(
-            (row["id"], sorted(row["labels"]), sorted(row["props"].items())) for row in nodes
-        ),
-        "rels": sorted(
-            (row["s"], row["type"], row["t"], sorted(row["props"].items())) for row in rels
-        ),
-        "contains": sorted(row["id"] for row in contains),
-    }
-
-
 def one_round(path: Path, pid: int, client: Neo4jClient, counts: Counts) -> dict[str, Any]:
     """Delete the repository, then one CLI `index --full --no-embeddings` in this process."""
     from graphrag_code.cli import main as cli
 
     GraphWriter(client, REPO).delete_repository()
     counts.writes = counts.reads = 0
-    server, own, wall = _server_cpu(pid), time.process_time(), time.perf_counter()
+    server, own, wall = server_cpu(pid), time.process_time(), time.perf_counter()
     argv = ["index", str(path), "--repo", REPO, "--full", "--no-embeddings", "--json"]
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         code = cli(argv)
     found = {
         "wall_s": round(time.perf_counter() - wall, 3),
         "cpu_s": round(time.process_time() - own, 3),
-        "server_cpu_s": round(_server_cpu(pid) - server, 3),
+        "server_cpu_s": round(server_cpu(pid) - server, 3),
         "write_transactions": counts.writes,
         "reads": counts.reads,
     }
@@ -153,7 +127,7 @@ def rounds(path: Path, number: int, pid: int, client: Neo4jClient) -> dict[str, 
         context = as_before() if mode == "before" else contextlib.nullcontext()
         with context:
             result = one_round(path, pid, client, counts)
-        dumps[mode] = dump(client, REPO)
+        dumps[mode] = repository_dump(client, REPO)
         if turn >= 2:
             found[mode].append(result)
         print(mode, json.dumps(result), flush=True)

@@ -29,7 +29,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from benchmarks.common.server import private_server
+from benchmarks.common.server import private_server, server_cpu
 from benchmarks.oracles.packages import SRC_DIR, download_sdist, extract_sdist
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.graph.schema import SchemaConfig, ensure_schema
@@ -89,11 +89,6 @@ def _by_group(profile: cProfile.Profile) -> dict[str, float]:
     return dict(sorted(((k, round(v, 2)) for k, v in groups.items()), key=lambda kv: -kv[1]))
 
 
-def _server_cpu(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def _own_cpu() -> float:
     own = os.times()
     return own.user + own.system + own.children_user + own.children_system
@@ -115,7 +110,7 @@ class _Stages:
         # this thread's CPU, not wall time: on a loaded machine the wall clock mostly counts
         # the time other processes held the cores
         profile = self.profiles.setdefault(stage, cProfile.Profile(time.thread_time))
-        cpu, server = _own_cpu(), _server_cpu(self.pid)
+        cpu, server = _own_cpu(), server_cpu(self.pid)
         with self.original(report, stage):
             if self.profiled:
                 profile.enable()
@@ -124,7 +119,7 @@ class _Stages:
             finally:
                 profile.disable()
         self.cpu[stage] += _own_cpu() - cpu
-        self.server[stage] += _server_cpu(self.pid) - server
+        self.server[stage] += server_cpu(self.pid) - server
 
 
 def profile(
