@@ -43,6 +43,7 @@ from graphrag_code.api import index_repository
 from graphrag_code.codegraph import CodeGraph
 from graphrag_code.embedding import make_embedder
 from graphrag_code.errors import GraphRAGCodeError
+from graphrag_code.evaluation.metrics import mrr
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.graph.writer import GraphWriter
 from graphrag_code.retrieval.search import SearchOptions
@@ -181,13 +182,6 @@ def questions_for(base: CodeBase, index: NodeIndex, sample: int, seed: int) -> l
     return out
 
 
-def _rank(ranking: list[str], relevant: frozenset[str], k: int = 10) -> float:
-    for rank, node in enumerate(ranking[:k], start=1):
-        if node in relevant:
-            return 1.0 / rank
-    return 0.0
-
-
 def run(base: CodeBase, graph: CodeGraph, sample: int, seed: int) -> dict[str, Any]:
     repo = f"ocq-{base.language}-{base.name}"
     with tempfile.TemporaryDirectory() as tmp:
@@ -204,7 +198,7 @@ def run(base: CodeBase, graph: CodeGraph, sample: int, seed: int) -> dict[str, A
         for variant, options in VARIANTS.items():
             result = graph.search(question.text, repo=repo, options=options)
             scores[question.category][variant].append(
-                _rank([hit.id for hit in result.hits], question.relevant)
+                mrr([hit.id for hit in result.hits], question.relevant, k=10)
             )
     GraphWriter(graph.client, repo).delete_repository()
     return {
@@ -229,9 +223,9 @@ def pooled(results: list[dict[str, Any]]) -> dict[str, dict[str, dict[str, float
         group = f"{result['language']} {result['set']}".rstrip(" -")
         for category, by_variant in result["mrr"].items():
             n = result["questions"][category]
-            for variant, mrr in by_variant.items():
+            for variant, score in by_variant.items():
                 cell = sums[group][category][variant]
-                cell[0] += mrr * n
+                cell[0] += score * n
                 cell[1] += n
     return {
         group: {c: {v: round(s / n, 3) for v, (s, n) in by.items() if n} for c, by in cats.items()}

@@ -33,6 +33,7 @@ from benchmarks.oracles.packages import ORACLE_OUT_DIR
 from graphrag_code.api import connect, index_repository
 from graphrag_code.codegraph import CodeGraph
 from graphrag_code.embedding import make_embedder
+from graphrag_code.evaluation.metrics import mrr
 from graphrag_code.graph.writer import GraphWriter
 from graphrag_code.retrieval.search import SearchOptions
 from graphrag_code.settings import load_settings
@@ -158,13 +159,6 @@ def caller_questions(calls: dict[str, Any], index: _Index) -> list[Question]:
     ]
 
 
-def _mrr(ranking: list[str], relevant: frozenset[str], k: int = 10) -> float:
-    for rank, node in enumerate(ranking[:k], start=1):
-        if node in relevant:
-            return 1.0 / rank
-    return 0.0
-
-
 def run(name: str, sample: int, seed: int, graph: CodeGraph) -> dict[str, Any]:
     root = ORACLE_DIR / name
     calls = json.loads((ORACLE_DIR / f"{name}.calls.json").read_text())
@@ -189,7 +183,7 @@ def run(name: str, sample: int, seed: int, graph: CodeGraph) -> dict[str, Any]:
         for variant, options in VARIANTS.items():
             result = graph.search(question.text, repo=repo, options=options)
             ranking = [hit.id for hit in result.hits]
-            scores[question.category][variant].append(_mrr(ranking, question.relevant))
+            scores[question.category][variant].append(mrr(ranking, question.relevant, k=10))
     GraphWriter(graph.client, repo).delete_repository()
     return {
         "codebase": name,
