@@ -416,7 +416,9 @@ def markdown(results: list[dict[str, Any]]) -> str:
             f"| {r['package']} | {r['graph_tests']} | {r['import_s']} ({r['import_edges']:,}) | "
             f"{r['diff_s_median']} ({r['diff_s_max']}) | {r['suite_s_median']} |"
         )
-    out += ["", "Mutants some selector missed (the failing tests it left out):", ""]
+    held_out = any("id" in row for r in results for row in r["rows"])
+    left_out = "how many failing tests it left out" if held_out else "the failing tests it left out"
+    out += ["", f"Mutants some selector missed ({left_out}):", ""]
     for r in results:
         for row in r["rows"]:
             for kind, missed in sorted(row.get("missed", {}).items()):
