@@ -130,3 +130,27 @@ def test_static_predictions_for_fresh_coverage_are_extras_listed_last() -> None:
 def test_without_coverage_nothing_is_an_extra() -> None:
     reader = _Reader(reaches={"f": ["t_a", "t_b"]})
     assert _tests(reader, "f") == [("t_a", "static"), ("t_b", "static")]
+
+
+def _reasons(reader: _Reader, interface: frozenset[str], *targets: str) -> list[tuple[str, str]]:
+    found, _, stale = exercising_tests(
+        cast(GraphReader, reader), {t: (t,) for t in targets}, interface=interface
+    )
+    assert all(stale.get(t) == "interface" for t in interface)
+    return [(t.id, t.reason) for t in found]
+
+
+def test_a_changed_interface_runs_the_static_prediction_too() -> None:
+    # aiostream's `stream.throw`: `if False: yield` dropped makes an async generator a
+    # coroutine function; `test_merge` builds the stream without running a line of it (no
+    # coverage), and fails building it: a change of kind, parameters, defaults, decorators
+    # or name is run for every test that reaches the function, not only those that ran it
+    reader = _Reader(
+        reaches={"throw": ["t_builds", "t_ran"]}, ran=[RanInto("throw", ("t_ran",), "h", "h")]
+    )
+    interface = "reaches it (certain, 1 step); its interface changed (coverage cannot see that)"
+    assert _reasons(reader, frozenset({"throw"}), "throw") == [
+        ("t_ran", "ran it (coverage)"), ("t_builds", interface),
+    ]  # fmt: skip
+    # a body edit keeps the coverage's short list: the static prediction is an extra
+    assert _tests(reader, "throw") == [("t_ran", "ran"), ("t_builds", "extra")]
