@@ -20,7 +20,7 @@ puts the ``.crate`` in cargo's registry cache; its sha256 is checked against the
 unpacked into ``benchmarks/cache/oracles/rust/<name>-<version>/``; ``cargo fetch`` there gets
 its dependencies and ``cargo check --lib`` (target folder ``benchmarks/cache/rust-oracle/``)
 shows it builds; ``rust-analyzer scip .`` indexes it, and ``rust_scip`` derives the calls,
-imports and trait-dispatch sites written to ``<name>-<version>.v4.json`` beside that folder. The
+imports and trait-dispatch sites written to ``<name>-<version>.v5.json`` beside that folder. The
 format is in ``benchmarks/oracles/README.md``.
 
 Never import ``graphrag_code`` from here: this oracle must stay independent of it.
@@ -53,12 +53,20 @@ WORK_DIR = CACHE_DIR / "rust-oracle"
 """Throwaway fetch projects, the cargo target folder and the SCIP indexes."""
 
 _DONE_MARKER = ".unpacked-ok"
-OUTPUT_VERSION = 4
+OUTPUT_VERSION = 5
 """Part of the output's file name; raised when `rust_scip` derives differently (2: impls of a
 generic trait, `ParseError<I>`, are its dispatch targets; a required method with doc comments
 is no default body; 3: a line of a string that starts with the word `use` is no `use` item;
-4: a `use` of a macro is an import like any other), so an older derivation in the shared cache
-is left as it was."""
+4: a `use` of a macro is an import like any other; 5: a `use` with attributes before it on its
+line is one, and rust-analyzer indexes with `_ANALYZER_CONFIG`), so an older derivation in the
+shared cache is left as it was."""
+_ANALYZER_CONFIG = {"cargo": {"cfgs": ["debug_assertions"]}}
+"""rust-analyzer's cfgs for the index: a dev build's. Its own default adds `miri`, which no
+`cargo build` sets (bytes' `#[cfg(miri)] fn ptr_map` beside `#[cfg(not(miri))]` was taken as
+the one defined; output version 5)."""
+_INDEX_TAG = "dev"
+"""Part of the SCIP index's file name since output version 5 (the earlier indexes, made with
+rust-analyzer's default cfgs, are left as they were)."""
 _TIMEOUT_S = 1800
 
 
@@ -347,14 +355,16 @@ def run_oracle(entry: PinnedCrate, *, force: bool = False, reindex: bool = False
         root = fetch(entry)
         analyzer = _tool("rust-analyzer")
         version = _run([analyzer, "--version"], root, "rust-analyzer --version").strip()
-        index = WORK_DIR / f"{entry.root_name}.scip"
+        index = WORK_DIR / f"{entry.root_name}.{_INDEX_TAG}.scip"
         stamp = index.with_suffix(".scip-by")
         WORK_DIR.mkdir(parents=True, exist_ok=True)
         if reindex or not index.is_file() or not stamp.is_file():
             print(f"indexing {entry.root_name} with {version}")
+            config = WORK_DIR / f"rust-analyzer-{_INDEX_TAG}.json"
+            config.write_text(json.dumps(_ANALYZER_CONFIG), encoding="utf-8")
             started = time.perf_counter()
             _run(
-                [analyzer, "scip", ".", "--output", str(index)],
+                [analyzer, "scip", ".", "--output", str(index), "--config-path", str(config)],
                 root,
                 f"indexing {entry.root_name}",
             )
