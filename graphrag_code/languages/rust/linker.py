@@ -54,7 +54,9 @@ class RustLinker:
     def prepare(self, index: RepositoryIndex, project: Mapping[str, str]) -> LinkContext:
         crates = RustProject.of(index.modules, project)
         crates.impls = trait_impls(index.symbols)
-        crates.builds = crate_builds(project)
+        crates.builds = crate_builds(
+            project, frozenset(i.parsed.path for i in index.modules.values())
+        )
         crates.off_modules = _off_modules(index, crates)
         crates.repeated, crates.kept = _live_definitions(index, crates)
         crates.dead = _dead_definitions(index, crates)
