@@ -32,6 +32,7 @@ from ...linking.base import LinkContext
 from ...linking.edges import EdgeCollector, FileLinks, NodeIds, UnresolvedCalls
 from ...linking.index import Lookups, RepositoryIndex
 from ...model import Call, Edge, EdgeKind, ParsedFile, Resolution, SymbolKind
+from .autoref import through_mut_ref
 from .cfg import crate_builds, switched_off
 from .dispatch import dispatch_targets, trait_impls
 from .modules import crate_of, module_path
@@ -82,6 +83,12 @@ class RustLinker:
                 continue  # a macro invocation
             source = source_of(site.scope, site.line)
             target, tier = resolver.call_and_tier(site.value, site.scope, site.line)
+            if target is not None and tier != UNSURE:
+                forwarded = through_mut_ref(
+                    resolver, site.value, site.scope, target, context.project.impls
+                )
+                if forwarded is not None:  # `self.m()` in a `&mut self` method (`autoref`)
+                    target, tier = (forwarded[0], "inferred") if forwarded[0] else (target, UNSURE)
             # in code a default build leaves out, a call is possible: it runs in another build
             cfg = off.reason(site.line)
             if target is None:
