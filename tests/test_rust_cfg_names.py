@@ -134,3 +134,23 @@ def test_of_cfg_if_arms_by_target_the_hosts_is_the_module_a_use_names() -> None:
     )
     assert calls.get("crate::sse2::Group::load") == "exact"
     assert "crate::generic::Group::load" not in calls
+
+
+def test_a_certain_edge_lists_only_the_lines_a_default_build_compiles() -> None:
+    linked = link_snippet(
+        {
+            "Cargo.toml": '[package]\nname = "demo"\nversion = "0.1.0"\n'
+            "\n[features]\nnightly = []\n",
+            "src/lib.rs": "pub fn g() {}\npub fn h() {}\npub fn f() {\n"
+            '    #[cfg(feature = "nightly")]\n    {\n        g();\n        h();\n    }\n'
+            '    #[cfg(not(feature = "nightly"))]\n    {\n        g();\n    }\n}\n',
+        }
+    )
+    lines = {
+        (link.target, link.tier): link.edge.lines
+        for link in linked.links
+        if link.edge.kind == EdgeKind.CALLS
+    }
+    # g's call in the nightly block is off: the certain edge is the other block's call; h is
+    # called only there, so its edge stays possible with that line
+    assert lines == {("crate::g", "exact"): (11,), ("crate::h", "name"): (7,)}

@@ -24,7 +24,7 @@ feature), and its `extern crate` items nothing.
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -34,6 +34,7 @@ from ...linking.index import Lookups, RepositoryIndex
 from ...model import Call, Edge, EdgeKind, ParsedFile, Resolution, SymbolKind
 from .autoref import through_mut_ref
 from .cfg import crate_builds, switched_off
+from .cfg_lines import compiled_lines
 from .dispatch import dispatch_targets, trait_impls
 from .modules import crate_of, module_path
 from .paths import Path, joined, split_path
@@ -78,6 +79,7 @@ class RustLinker:
         unresolved = UnresolvedCalls()
         source_of = _Callers(parsed, ids)
         off = _SwitchedOff(parsed, context.project)
+        off_calls: dict[tuple[str, str], set[int]] = defaultdict(set)  # (source, target): lines
         for site in parsed.calls:
             if not isinstance(site.value, Call):
                 continue  # a macro invocation
@@ -96,6 +98,8 @@ class RustLinker:
                 if outside is None:
                     unresolved.add(source, site.callee[-1], "rust:unresolved")
                 else:
+                    if cfg:
+                        off_calls[source, outside].add(site.line)
                     collector.add(
                         Edge(EdgeKind.CALLS, source, outside, external=True,
                              resolution=Resolution.NAME if cfg else Resolution.EXACT,
@@ -103,6 +107,8 @@ class RustLinker:
                     )  # fmt: skip
                 continue
             if tier != UNSURE:
+                if cfg:
+                    off_calls[source, _target_id(target, ids, context.project)].add(site.line)
                 collector.add(
                     Edge(EdgeKind.CALLS, source, _target_id(target, ids, context.project),
                          resolution=Resolution.NAME if cfg else _TIERS[tier], lines=(site.line,),
@@ -119,7 +125,7 @@ class RustLinker:
                          resolution=Resolution.DISPATCH, lines=(site.line,), via=via)
                 )  # fmt: skip
         return FileLinks.build(
-            parsed.path, collector.edges(), dict(unresolved.sites),
+            parsed.path, compiled_lines(collector.edges(), off_calls), dict(unresolved.sites),
             frozenset(lookups.modules_consulted), frozenset(lookups.names_consulted),
             unresolved.names(), dict(unresolved.kinds),
         )  # fmt: skip
