@@ -154,3 +154,17 @@ def test_a_certain_edge_lists_only_the_lines_a_default_build_compiles() -> None:
     # g's call in the nightly block is off: the certain edge is the other block's call; h is
     # called only there, so its edge stays possible with that line
     assert lines == {("crate::g", "exact"): (11,), ("crate::h", "name"): (7,)}
+
+
+def test_std_s_module_for_another_architecture_is_no_import() -> None:
+    imports, _calls = _imports_and_calls(
+        {
+            "Cargo.toml": '[package]\nname = "demo"\nversion = "0.1.0"\n'
+            "\n[features]\nnightly = []\n",
+            "src/lib.rs": '#[cfg(target_arch = "x86")]\nuse core::arch::x86::__m128i;\n'
+            '#[cfg(target_arch = "x86_64")]\nuse core::arch::x86_64::__m128i;\n'
+            '#[cfg(feature = "nightly")]\nuse core::fmt;\n',
+        }
+    )
+    # the host's std has no `arch::x86`; `fmt` is there in any build, so its `use` is kept
+    assert imports == {("core", 4), ("core", 6)}

@@ -21,7 +21,9 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import Any
 
-__all__ = ["HOST_TARGET", "has_build_script", "host_name", "host_value", "is_custom"]
+__all__ = [
+    "HOST_TARGET", "has_build_script", "host_lacks", "host_name", "host_value", "is_custom",
+]  # fmt: skip
 
 HOST_TARGET = "x86_64-unknown-linux-gnu"
 _HOST_VALUES: dict[str, frozenset[str]] = {
@@ -74,3 +76,12 @@ def host_value(name: str, value: str) -> bool | None:
 def host_name(name: str) -> bool | None:
     """Whether the bare name (`unix`, `windows`) holds on `HOST_TARGET`, or None."""
     return _HOST_NAMES.get(name)
+
+
+def host_lacks(path: tuple[str, ...]) -> bool:
+    """Whether a path names std's module for another target's architecture (`core::arch::x86`
+    in a `#[cfg(target_arch = "x86")] use`): the host's std has none."""
+    return (
+        len(path) >= 3 and path[0] in ("core", "std") and path[1] == "arch"
+        and path[2] not in _HOST_VALUES["target_arch"]
+    )  # fmt: skip

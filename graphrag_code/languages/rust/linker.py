@@ -35,6 +35,7 @@ from ...model import Call, Edge, EdgeKind, ParsedFile, Resolution, SymbolKind
 from .autoref import through_mut_ref
 from .cfg import crate_builds, switched_off
 from .cfg_lines import compiled_lines
+from .cfg_names import host_lacks
 from .dispatch import dispatch_targets, trait_impls
 from .modules import crate_of, module_path
 from .paths import Path, joined, split_path
@@ -316,7 +317,10 @@ def _lacked(
         lines = [s.start_line for s in info.parsed.symbols if s.qualified_name == found]
         item = _SwitchedOff(info.parsed, resolver.project)
         return bool(lines) and all(item.reason(line) is not None for line in lines)
-    crate = resolver.outside_crate(path, holder) if path else None
+    outside = resolver.outside_path(path, holder) if path else None
+    if outside is not None and host_lacks(outside):
+        return True  # `core::arch::x86` on x86_64 (`cfg_names`)
+    crate = outside[0] if outside else None
     return crate is not None and off.build is not None and off.build.lacks(crate)
 
 
