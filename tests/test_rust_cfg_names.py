@@ -136,26 +136,6 @@ def test_of_cfg_if_arms_by_target_the_hosts_is_the_module_a_use_names() -> None:
     assert "crate::generic::Group::load" not in calls
 
 
-def test_a_certain_edge_lists_only_the_lines_a_default_build_compiles() -> None:
-    linked = link_snippet(
-        {
-            "Cargo.toml": '[package]\nname = "demo"\nversion = "0.1.0"\n'
-            "\n[features]\nnightly = []\n",
-            "src/lib.rs": "pub fn g() {}\npub fn h() {}\npub fn f() {\n"
-            '    #[cfg(feature = "nightly")]\n    {\n        g();\n        h();\n    }\n'
-            '    #[cfg(not(feature = "nightly"))]\n    {\n        g();\n    }\n}\n',
-        }
-    )
-    lines = {
-        (link.target, link.tier): link.edge.lines
-        for link in linked.links
-        if link.edge.kind == EdgeKind.CALLS
-    }
-    # g's call in the nightly block is off: the certain edge is the other block's call; h is
-    # called only there, so its edge stays possible with that line
-    assert lines == {("crate::g", "exact"): (11,), ("crate::h", "name"): (7,)}
-
-
 def test_std_s_module_for_another_architecture_is_no_import() -> None:
     imports, _calls = _imports_and_calls(
         {

@@ -24,7 +24,7 @@ feature), and its `extern crate` items nothing.
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -34,7 +34,6 @@ from ...linking.index import Lookups, RepositoryIndex
 from ...model import Call, Edge, EdgeKind, ParsedFile, Resolution, SymbolKind
 from .autoref import through_mut_ref
 from .cfg import crate_builds, switched_off
-from .cfg_lines import compiled_lines
 from .cfg_names import host_lacks
 from .dispatch import dispatch_targets, trait_impls
 from .modules import crate_of, module_path
@@ -80,7 +79,6 @@ class RustLinker:
         unresolved = UnresolvedCalls()
         source_of = _Callers(parsed, ids)
         off = _SwitchedOff(parsed, context.project)
-        off_calls: dict[tuple[str, str], set[int]] = defaultdict(set)  # (source, target): lines
         for site in parsed.calls:
             if not isinstance(site.value, Call):
                 continue  # a macro invocation
@@ -99,8 +97,6 @@ class RustLinker:
                 if outside is None:
                     unresolved.add(source, site.callee[-1], "rust:unresolved")
                 else:
-                    if cfg:
-                        off_calls[source, outside].add(site.line)
                     collector.add(
                         Edge(EdgeKind.CALLS, source, outside, external=True,
                              resolution=Resolution.NAME if cfg else Resolution.EXACT,
@@ -108,8 +104,6 @@ class RustLinker:
                     )  # fmt: skip
                 continue
             if tier != UNSURE:
-                if cfg:
-                    off_calls[source, _target_id(target, ids, context.project)].add(site.line)
                 collector.add(
                     Edge(EdgeKind.CALLS, source, _target_id(target, ids, context.project),
                          resolution=Resolution.NAME if cfg else _TIERS[tier], lines=(site.line,),
@@ -126,7 +120,7 @@ class RustLinker:
                          resolution=Resolution.DISPATCH, lines=(site.line,), via=via)
                 )  # fmt: skip
         return FileLinks.build(
-            parsed.path, compiled_lines(collector.edges(), off_calls), dict(unresolved.sites),
+            parsed.path, collector.edges(), dict(unresolved.sites),
             frozenset(lookups.modules_consulted), frozenset(lookups.names_consulted),
             unresolved.names(), dict(unresolved.kinds),
         )  # fmt: skip
