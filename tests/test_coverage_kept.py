@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import cast
 
 from graphrag_code.graph import GraphReader
-from graphrag_code.graph.records import RanInto, ReachBack, SymbolRef, TestEdge
+from graphrag_code.graph.records import KeptCode, RanInto, ReachBack, SymbolRef, TestEdge
 from graphrag_code.impact.kept import stores_result
 from graphrag_code.impact.tests import exercising_tests
 from graphrag_code.location import Location
@@ -24,11 +24,13 @@ class _Reader:
         reaches: dict[str, list[str]] | None = None,
         ran: Sequence[RanInto] = (),
         readers: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] | None = None,
+        code: Sequence[KeptCode] = (),
         members: Sequence[tuple[str, str, str, str]] = (),
     ) -> None:
         self.reaches = reaches or {}
         self.ran = list(ran)
         self.readers = readers or {}
+        self.code = list(code)
         self.members = list(members)
         self.asked_readers: list[str] = []
 
@@ -52,11 +54,16 @@ class _Reader:
     def ran_into(self, ids: Sequence[str]) -> list[RanInto]:
         return [r for r in self.ran if r.id in ids]
 
-    def kept_state_readers(
-        self, ids: Sequence[str], *, certain: Sequence[str]
-    ) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
+    def kept_state_code(self, ids: Sequence[str], *, certain: Sequence[str]) -> list[KeptCode]:
+        """`readers`: node -> (modules, tests), one piece of code per module; or `code`."""
         self.asked_readers += ids
-        return {i: self.readers[i] for i in ids if i in self.readers}
+        return [
+            KeptCode((i,), module, tests, False, 0)
+            for i in ids
+            if i in self.readers
+            for module in self.readers[i][0]
+            for tests in [self.readers[i][1]]
+        ] + [c for c in self.code if set(c.ids) & set(ids)]
 
     def shared_members(self, ids: Sequence[str]) -> list[tuple[str, str, str, str]]:
         return [m for m in self.members if m[0] in ids]
@@ -130,3 +137,45 @@ def test_static_predictions_for_fresh_coverage_are_extras_listed_last() -> None:
 def test_without_coverage_nothing_is_an_extra() -> None:
     reader = _Reader(reaches={"f": ["t_a", "t_b"]})
     assert _tests(reader, "f") == [("t_a", "static"), ("t_b", "static")]
+
+
+def _reasons(reader: _Reader, interface: frozenset[str], *targets: str) -> list[tuple[str, str]]:
+    found, _, stale = exercising_tests(
+        cast(GraphReader, reader), {t: (t,) for t in targets}, interface=interface
+    )
+    assert all(stale.get(t) == "interface" for t in interface)
+    return [(t.id, t.reason) for t in found]
+
+
+def test_a_changed_interface_runs_the_static_prediction_too() -> None:
+    # aiostream's `stream.throw`: `if False: yield` dropped makes an async generator a
+    # coroutine function; `test_merge` builds the stream without running a line of it (no
+    # coverage), and fails building it: a change of kind, parameters, defaults, decorators
+    # or name is run for every test that reaches the function, not only those that ran it
+    reader = _Reader(
+        reaches={"throw": ["t_builds", "t_ran"]}, ran=[RanInto("throw", ("t_ran",), "h", "h")]
+    )
+    interface = "reaches it (certain, 1 step); its interface changed (coverage cannot see that)"
+    assert _reasons(reader, frozenset({"throw"}), "throw") == [
+        ("t_ran", "ran it (coverage)"), ("t_builds", interface),
+    ]  # fmt: skip
+    # a body edit keeps the coverage's short list: the static prediction is an extra
+    assert _tests(reader, "throw") == [("t_ran", "ran"), ("t_builds", "extra")]
+
+
+def test_code_every_test_ran_is_the_runners_and_reads_nothing() -> None:
+    # pytest runs pluggy's hooks around every test: `_multicall` ran outside every test and
+    # in all 91, so "ran code of `_callers`" named the whole suite for any mutant there;
+    # the tests that ran the module's other code are the readers (a test using `pm`)
+    hooks = ("pkg._hooks",)
+    reader = _Reader(
+        ran=[RanInto("register", ("t_pm",), "h", "h", outside=True)],
+        code=[
+            KeptCode(("register",), hooks[0], ("t_pm", "t_other", "t_plain"), True, 3),
+            KeptCode(("register",), hooks[0], ("t_pm", "t_other"), True, 3),
+        ],
+    )
+    assert _tests(reader, "register") == [("t_pm", "ran"), ("t_other", "kept")]
+    # an autouse fixture's code that ran in every test but never outside them still reads
+    reader.code = [KeptCode(("register",), hooks[0], ("t_pm", "t_other", "t_plain"), False, 3)]
+    assert _tests(reader, "register") == [("t_pm", "ran"), ("t_other", "kept"), ("t_plain", "kept")]

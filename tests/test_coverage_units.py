@@ -14,7 +14,7 @@ import pytest
 from graphrag_code.conventions import ClassTree, seeds_of_tests
 from graphrag_code.errors import InvalidArgumentError
 from graphrag_code.graph import GraphReader
-from graphrag_code.graph.records import RanInto, SymbolRef
+from graphrag_code.graph.records import KeptCode, RanInto, SymbolRef
 from graphrag_code.impact import CoverageUse, coverage_line
 from graphrag_code.impact.coverage import (
     CoverageLines,
@@ -160,10 +160,8 @@ class _RanReader:
             for i in ids
         }
 
-    def kept_state_readers(
-        self, ids: Sequence[str], *, certain: Sequence[str]
-    ) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
-        return {}
+    def kept_state_code(self, ids: Sequence[str], *, certain: Sequence[str]) -> list[KeptCode]:
+        return []
 
     def shared_members(self, ids: Sequence[str]) -> list[tuple[str, str, str, str]]:
         return []

@@ -711,3 +711,87 @@ def test_a_certain_chain_outranks_an_earlier_name_match_and_is_walked_on() -> No
     assert [(a.qualified_name, a.certain, a.distance) for a in found] == [
         ("m.B", True, 1), ("m.A", True, 2), ("m.C", True, 3),
     ]  # fmt: skip
+
+
+KINDS = """\
+    async def throw(exc):
+        raise exc
+        if False:
+            yield
+
+
+    def made(values):
+        def inner():
+            yield from values
+        return inner
+    """
+
+
+def test_a_function_made_another_kind_is_an_interface_change() -> None:
+    # dropping `yield` makes an async generator a coroutine function: no header says so
+    new = KINDS.replace("            yield\n", "            pass\n").replace(
+        "return inner", "return list(inner())"
+    )
+    diff = parse_unified_diff(_diff_of(KINDS, new))[0]
+    found = {c.qualified_name: c.aspects for c in file_changes(diff, parse(KINDS), parse(new))}
+    # a `yield` in a nested function leaves the outer one a plain function
+    assert found == {"pkg.mod.throw": ("kind", "body"), "pkg.mod.made": ("body",)}
+
+
+REDEFINED = """\
+    class View:
+        def as_view(cls, name):
+            if cls.init_every_request:
+
+                def view(**kwargs):
+                    return cls().dispatch_request(**kwargs)
+
+            else:
+                self = cls()
+
+                def view(**kwargs):
+                    return self.dispatch_request(**kwargs)
+
+            return view
+
+        @property
+        def size(self):
+            return self._size
+
+        @size.setter
+        def size(self, value):
+            self._size = value
+    """
+
+
+def test_a_name_defined_twice_changes_the_definition_that_holds_the_line() -> None:
+    # flask's `View.as_view` defines `view` in both branches: a change in the first is not
+    # one in the second (nor in `as_view`), and a setter's body is the setter's
+    new = REDEFINED.replace("return cls().dispatch_request(**kwargs)", "return None").replace(
+        "self._size = value", "self._size = value + 1"
+    )
+    diff = parse_unified_diff(_diff_of(REDEFINED, new))[0]
+    found = [
+        (c.qualified_name, c.ordinal, c.aspects, c.start_line)
+        for c in file_changes(diff, parse(REDEFINED), parse(new))
+    ]
+    assert found == [
+        ("pkg.mod.View.as_view.view", 1, ("body",), 5),
+        ("pkg.mod.View.size", 2, ("body",), 20),
+    ]
+
+
+def test_a_redefinition_is_found_as_its_own_node() -> None:
+    from graphrag_code.graph.records import FileNode
+    from graphrag_code.impact.analysis import _Nodes
+
+    def node(id: str, line: int) -> FileNode:
+        ref = SymbolRef(id, "pkg.mod.View.as_view.view", "Function", "r", Location("m.py", line))
+        return FileNode(ref, "view", False, None, 0.0)
+
+    nodes = _Nodes(
+        [node("r:pkg.mod.View.as_view.view", 4), node("r:pkg.mod.View.as_view.view#2", 10)]
+    )
+    assert nodes.find("m.py", "pkg.mod.View.as_view.view").symbol.id.endswith("view")  # type: ignore[union-attr]
+    assert nodes.find("m.py", "pkg.mod.View.as_view.view", 2).symbol.id.endswith("#2")  # type: ignore[union-attr]
+    assert nodes.find("m.py", "pkg.mod.View.as_view.view", 3) is None

@@ -90,6 +90,7 @@ def test_a_held_out_result_keeps_ids_and_counts_and_no_code_or_test_name() -> No
         "mutant": asdict(mutant), "status": "killed", "failing": ["tests/t.py::test_secret"],
         "failing_count": 3, "suite_s": 1.0, "diff_s": 0.1, "selected": {"to_run": 1},
         "safe": {"to_run": False}, "missed": {"to_run": ["tests/t.py::test_secret"]},
+        "order_dependent": ["tests/t.py::test_secret"], "safe_alone": True,
     }  # fmt: skip
     summary = {"safety": 0.0, "missed": ["m.py:7"], "median_share": 0.5, "mean_share": 0.5}
     result = {
@@ -107,4 +108,9 @@ def test_a_held_out_result_keeps_ids_and_counts_and_no_code_or_test_name() -> No
     text = markdown([held_out]) + repr(held_out)
     assert "test_secret" not in text
     assert mutant.old.strip() not in text
-    assert f"`m.py:{mutant.line}` ({mutant.operator}), `diff`, to run: 1 of 3 failing" in text
+    assert kept["order_dependent"] == 1
+    assert kept["safe_alone"] is True
+    assert (
+        f"`m.py:{mutant.line}` ({mutant.operator}), `diff`, to run: 1 of 3 failing missed; "
+        "1 of them pass run alone on the mutant"
+    ) in text

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from benchmarks.accuracy.rust_match import (
+    OUTSIDE,
     Decls,
     GraphCall,
     OracleIndex,
@@ -176,6 +177,20 @@ def test_dispatch_precision_and_recall() -> None:
         [_pair(11, ("src/lib.rs", 16)), _pair(11, ("src/lib.rs", 13)), _pair(7, ("src/x.rs", 4))],
     )
     assert (result["right"], result["wrong"], result["recall"]) == (1, 1, 0.5)
+
+
+def test_dispatch_to_bodies_outside_the_measured_files_is_unjudged() -> None:
+    record = {
+        "file": "src/lib.rs",
+        "line": 11,
+        "targets": [{"file": "src/lib.rs", "line": 16}, {"file": "benches/b.rs", "line": 4}],
+    }
+    sites = dispatch_sites([record], {"src/lib.rs"})
+    result = judge_dispatch(
+        sites, [_pair(11, ("src/lib.rs", 16)), _pair(11, (f"{OUTSIDE}benches/b.rs", 3))]
+    )
+    # a bench's impl has no declaration the graph's edge maps to: neither side counts it
+    assert (result["right"], result["wrong"], result["recall"]) == (1, 0, 1.0)
 
 
 # -- the SCIP reader, on an index encoded by hand ---------------------------------------------

@@ -38,9 +38,11 @@ def test_a_default_build_has_what_default_turns_on_and_the_dependencies_there() 
         ("doctest", False),
         ("test", None),
         ("not(test)", None),
-        ('target_os = "linux"', None),
+        ('target_os = "linux"', True),  # the host's target (`cfg_names.HOST_TARGET`)
+        ("debug_assertions", None),
         ('all(unix, feature = "rayon")', False),
-        ('any(unix, feature = "rayon")', None),
+        ('any(windows, feature = "rayon")', False),
+        ('any(target_abi = "x", feature = "rayon")', None),
         ("all(", None),
     ],
 )

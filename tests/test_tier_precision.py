@@ -12,6 +12,8 @@ from benchmarks.accuracy.tier_precision import (
     Judges,
     edge_counts,
     markdown,
+    pooled,
+    pooled_rows,
     possible_per_certain,
     targets,
     tier_score,
@@ -124,3 +126,74 @@ def test_a_set_leaves_out_the_packages_without_oracles(
     assert graph_accuracy._specs([], "heldout") == ["wsproto==1.2.0"]
     assert "marshmallow==3.23.1 left out" in capsys.readouterr().out
     assert graph_accuracy._specs(["x==1"], "heldout") == ["x==1"]  # named packages win
+
+
+def _member(package: str, set_name: str, exact: tuple[int, int], name: tuple[int, int]) -> Any:
+    """A package's result with `exact` and `name` pairs (confirmed, of) and none else; its
+    oracle holds one pair more than the exact ones found."""
+
+    def tier(confirmed: int, pairs: int, judged: bool, edges: int) -> dict[str, Any]:
+        precision = confirmed / pairs if pairs else None
+        return {
+            "pairs": pairs,
+            "confirmed": confirmed,
+            "precision": precision,
+            "judged_pairs": pairs if judged else 0,
+            "judged_confirmed": confirmed if judged else 0,
+            "judged_precision": precision if judged else None,
+            "edges": edges,
+        }
+
+    tiers = {name: tier(0, 0, False, 0) for name in ("exact", "inferred", *POSSIBLE_TIERS)}
+    tiers["exact"] = tier(*exact, True, 2 * exact[1])
+    tiers["name"] = tier(*name, False, name[1])
+    found, oracle = exact[0], exact[0] + 1
+    return {
+        "package": package,
+        "set": set_name,
+        "certain": {
+            **tiers["exact"],
+            "recall": found / oracle,
+            "recall_found": found,
+            "recall_of": oracle,
+            "judges": "jedi, mypy",
+        },
+        "tiers": tiers,
+        "possible_per_certain": 0.1,
+        "possible_per_certain_sdist": 0.1,
+        "edges_by_tier_sdist": {"exact": 10, "name": name[1]},
+    }
+
+
+def _members() -> list[Any]:
+    return [
+        _member("a==1", "heldout", exact=(9, 10), name=(0, 1)),
+        _member("b==1", "heldout", exact=(30, 30), name=(3, 3)),
+        _member("t==1", "tuning", exact=(1, 1), name=(0, 0)),
+    ]
+
+
+def test_a_pooled_row_takes_every_pair_of_the_set() -> None:
+    pool = pooled(_members(), "heldout")
+    assert pool["package"] == "all heldout (2 packages)"
+    assert pool["certain"]["precision"] == 0.975  # 39 of 40: not the mean of .9 and 1.0
+    assert pool["certain"]["recall"] == 0.9512  # 39 found of the 41 the two oracles hold
+    assert pool["tiers"]["name"] == {
+        "edges": 4, "pairs": 4, "confirmed": 3, "precision": 0.75,
+        "judged_pairs": 0, "judged_confirmed": 0, "judged_precision": None,
+    }  # fmt: skip
+    assert pool["tiers"]["partial"]["precision"] is None
+    assert pool["possible_per_certain"] == 0.05  # 4 name edges per 80 exact ones
+    assert pool["possible_per_certain_sdist"] == 0.2  # 4 per 20
+    assert all(pool["targets"].values())
+    assert not pooled(_members()[:1], "heldout")["targets"]["certain_recall"]  # 9 of 10
+
+
+def test_the_markdown_ends_with_a_pooled_row_per_set_of_two_or_more() -> None:
+    results = _members()
+    for result in results:
+        result["targets"] = targets(result)
+    assert [row["package"] for row in pooled_rows(results)] == ["all heldout (2 packages)"]
+    rows = markdown(results).splitlines()
+    assert len(rows) == 2 + 3 + 1
+    assert rows[-1].startswith("| all heldout (2 packages) | heldout | jedi, mypy | 0.975 (")

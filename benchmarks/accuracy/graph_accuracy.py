@@ -19,7 +19,8 @@ with the graph our linker builds from the same sdist sources.
   possible CALLS edges per certain one, in the package and in its whole sdist
   (`benchmarks.accuracy.tier_precision`), with issue 50's targets met or missed.
   `--set tuning|heldout|all` runs a set of `benchmarks.oracles.packages` (a package whose
-  oracles are not in the cache is left out with a note).
+  oracles are not in the cache is left out with a note); the per-tier table then ends with
+  one row per set, its packages pooled (`tier_precision.pooled`).
 
     .venv/bin/python -m benchmarks.accuracy.graph_accuracy [requests==2.32.3 ...] [--json out.json]
         [--show-errors N] [--set heldout] [--md out.md]
@@ -115,10 +116,13 @@ def _by_tier(
     certain_tiers = {Resolution(tier) for tier in CERTAIN_TIERS}
     certain = set().union(*(tiers[tier] for tier in certain_tiers))
     counts = tier_precision.edge_counts(linked.edges())
+    found = score(certain, oracle_calls)
     return {
         "certain": {
             **tier_score(certain, judged_by_name(linked, certain_tiers, named), judges),
-            "recall": round(score(certain, oracle_calls).recall, 4),
+            "recall": round(found.recall, 4),
+            "recall_found": found.true_positive,
+            "recall_of": found.oracle,
             "judges": judges.chain,
         },
         "tiers": {

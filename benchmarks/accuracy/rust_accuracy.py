@@ -35,6 +35,7 @@ from benchmarks.accuracy.java_accuracy import GraphNodes
 from benchmarks.accuracy.located import cell, line_count, tier_table, timed_link
 from benchmarks.accuracy.rust_match import (
     CONCRETE,
+    OUTSIDE,
     Decls,
     GraphCall,
     OracleIndex,
@@ -86,6 +87,8 @@ def graph_calls(
             else:
                 loc = nodes.locs.get(edge.target)
                 callee = (decls.at(loc) if loc else None) or (f"?{edge.target}", 0)
+                if loc and loc[0] not in files:
+                    callee = (f"{OUTSIDE}{loc[0]}", loc[1])
             name = edge.target if edge.external else nodes.name.get(edge.target, edge.target)
             for line in edge.lines:
                 out.append(GraphCall(path, line, caller, edge.resolution.value, callee, ext, name))
@@ -161,7 +164,7 @@ def compare(root: Path, oracle: JsonDict, repeat: int = 1) -> tuple[JsonDict, Js
         "calls_by_tier": {tier: v.as_dict() for tier, v in per_tier.items()},
         "external_calls": {**ext.as_dict(), **recall(ext.found, external(ocalls))},
         "dispatch": judge_dispatch(
-            dispatch_sites(oracle["dispatch"]),
+            dispatch_sites(oracle["dispatch"], files),
             [p for p in internal if p.tier == Resolution.DISPATCH.value],
         ),
         "link_s": round(link_s, 2),

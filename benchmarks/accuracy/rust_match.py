@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -333,12 +333,21 @@ class DispatchSite:
     targets: frozenset[Loc]
 
 
-def dispatch_sites(records: Iterable[Mapping[str, Any]]) -> list[DispatchSite]:
-    """The oracle's `dispatch` records."""
+OUTSIDE = "?outside:"
+"""How a graph pair's callee in a file that is not measured (`benches/`) is named."""
+
+
+def dispatch_sites(
+    records: Iterable[Mapping[str, Any]], files: Collection[str] | None = None
+) -> list[DispatchSite]:
+    """The oracle's `dispatch` records; with the measured `files`, only the bodies in them (a
+    bench's impl of the crate's trait has no declaration the graph's edges map to)."""
     return [
-        DispatchSite(r["file"], r["line"], frozenset((t["file"], t["line"]) for t in r["targets"]))
+        DispatchSite(r["file"], r["line"], frozenset(
+            (t["file"], t["line"]) for t in r["targets"] if files is None or t["file"] in files
+        ))
         for r in records
-    ]
+    ]  # fmt: skip
 
 
 def judge_dispatch(sites: Sequence[DispatchSite], pairs: Iterable[GraphCall]) -> JsonDict:
@@ -351,8 +360,8 @@ def judge_dispatch(sites: Sequence[DispatchSite], pairs: Iterable[GraphCall]) ->
     hit: set[tuple[int, Loc]] = set()
     for pair in pairs:
         here = at.get((pair.file, pair.line), [])
-        if pair.callee is None or not here:
-            continue
+        if pair.callee is None or pair.callee[0].startswith(OUTSIDE) or not here:
+            continue  # a body outside the measured files (`benches/`): unjudged
         matches = [s for s in here if pair.callee in s.targets]
         if matches:
             right += 1

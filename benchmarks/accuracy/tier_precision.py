@@ -84,6 +84,8 @@ def tier_score(pairs: set[Pair], judged: set[Pair], judges: Judges) -> dict[str,
     """Precision of one tier's pairs by each judge in turn; None where the tier is empty."""
     result: dict[str, Any] = {
         "pairs": len(pairs),
+        "confirmed": len(pairs & judges.confirmed()),
+        "judged_confirmed": len(judged & judges.checkers),
         "precision": _ratio(len(pairs & judges.confirmed()), len(pairs)),
         "precision_jedi": _ratio(len(pairs & judges.jedi), len(pairs)),
         "precision_jedi_mypy": _ratio(len(pairs & judges.checkers), len(pairs)),
@@ -136,7 +138,8 @@ def _cell(score: Mapping[str, Any]) -> str:
 
 def markdown(results: list[dict[str, Any]]) -> str:
     """One row per package: set, certain P/R, each tier's precision (judged precision; pairs),
-    possible edges per certain one, the targets missed."""
+    possible edges per certain one, the targets missed; then a pooled row per set of two or
+    more packages."""
     tiers = [*CERTAIN_TIERS, *POSSIBLE_TIERS]
     lines = [
         "| package | set | judges | certain P (judged; pairs) | certain R | "
@@ -144,7 +147,7 @@ def markdown(results: list[dict[str, Any]]) -> str:
         + " | possible / certain edges (package) | (sdist) | targets missed |",
         "|---|---|---|---:|---:|" + "---:|" * len(tiers) + "---:|---:|---|",
     ]
-    for r in results:
+    for r in [*results, *pooled_rows(results)]:
         missed = [name for name, ok in r["targets"].items() if not ok]
         lines.append(
             f"| {r['package']} | {r['set']} | {r['certain']['judges']} | "
@@ -154,6 +157,76 @@ def markdown(results: list[dict[str, Any]]) -> str:
             f" | {_number(r['possible_per_certain_sdist'])} | {', '.join(missed) or 'none'} |"
         )
     return "\n".join(lines)
+
+
+def _pool_score(scores: list[Mapping[str, Any]]) -> dict[str, Any]:
+    """One tier's pairs of several packages as one: precision over all their pairs."""
+    pairs = sum(score["pairs"] for score in scores)
+    judged = sum(score["judged_pairs"] for score in scores)
+    confirmed = sum(score["confirmed"] for score in scores)
+    judged_confirmed = sum(score["judged_confirmed"] for score in scores)
+    return {
+        "pairs": pairs,
+        "confirmed": confirmed,
+        "precision": _ratio(confirmed, pairs),
+        "judged_pairs": judged,
+        "judged_confirmed": judged_confirmed,
+        "judged_precision": _ratio(judged_confirmed, judged),
+    }
+
+
+def _summed(counts: Iterable[Mapping[str, int]]) -> Counter[str]:
+    total: Counter[str] = Counter()
+    for count in counts:
+        total.update(count)
+    return total
+
+
+def pooled(results: list[dict[str, Any]], set_name: str) -> dict[str, Any]:
+    """The packages of one set taken together (issue 50 asks for each tier's precision on the
+    held-out set): per tier, all their pairs and the share confirmed; certain recall over all
+    the oracles' pairs; possible per certain edges over all their edges. A package's pairs are
+    its own (caller module, callee), so pairs of different packages never coincide."""
+    members = [r for r in results if r["set"] == set_name]
+    certain = [r["certain"] for r in members]
+    found = sum(score["recall_found"] for score in certain)
+    oracle = sum(score["recall_of"] for score in certain)
+    judges = {score["judges"] for score in certain}
+    package_edges = _summed(
+        {tier: score["edges"] for tier, score in r["tiers"].items()} for r in members
+    )
+    result: dict[str, Any] = {
+        "package": f"all {set_name} ({len(members)} packages)",
+        "set": set_name,
+        "certain": {
+            **_pool_score(certain),
+            "recall": round(found / oracle, 4) if oracle else 1.0,
+            "recall_found": found,
+            "recall_of": oracle,
+            "judges": judges.pop() if len(judges) == 1 else "mixed",
+        },
+        "tiers": {
+            tier: {
+                "edges": package_edges.get(tier, 0),
+                **_pool_score([r["tiers"][tier] for r in members]),
+            }
+            for tier in [*CERTAIN_TIERS, *POSSIBLE_TIERS]
+        },
+        "possible_per_certain": possible_per_certain(package_edges),
+        "possible_per_certain_sdist": possible_per_certain(
+            _summed(r["edges_by_tier_sdist"] for r in members)
+        ),
+    }
+    result["targets"] = targets(result)
+    return result
+
+
+def pooled_rows(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A pooled result for each set of two or more packages, in the order the sets come."""
+    sets = list(dict.fromkeys(r["set"] for r in results))
+    return [
+        pooled(results, name) for name in sets if sum(1 for r in results if r["set"] == name) >= 2
+    ]
 
 
 def _number(value: float | None, digits: int = 2) -> str:

@@ -18,6 +18,9 @@ so the shared cache's trees are never written. Oracle results are cached per mut
 Safety: the share of killed mutants (some test fails that passed unmutated) whose every
 failing test is selected; a file that fails to collect counts as selected when any of its
 tests is, and a suite that does not start (a conftest's import fails) when any test is.
+Beside it, for the tests to run, the same with order-dependent failures left out: a failing
+test they miss is run again alone on the mutant (cached), and one that then passes failed
+only after another failing test left state behind (flask's context stack, stop 65).
 Size: the median, over the mutants, of the share of the graph's tests selected (a
 parametrised test is one). Timeouts and survivors are reported, not counted for safety.
 
@@ -26,12 +29,13 @@ parametrised test is one). Timeouts and survivors are reported, not counted for 
 
 Tuning: marshmallow, structlog and cleo (issue 50's held-out set, held out here until the
 selection rules were found on their mutants: code that ran outside every test keeps the
-tests that ran it, stop 63; the readers of what such code kept, `impact.kept`, stop 64).
-Held out, measured once after those rules: pluggy 1.5.0 and flask 3.0.3 (their oracles run
-with `--oracle-only` before, their selections after), then wsproto 1.2.0 and aiostream 0.6.4
-(`packages.HELD_OUT`: new to the static prediction too; aiostream with `--min-timeout 60`).
-(Only for test selection: no linking rule came from any of them, `packages.HELD_OUT` is
-unchanged.)
+tests that ran it, stop 63; the readers of what such code kept, `impact.kept`, stop 64);
+since stop 65 also aiostream (a change of a function's interface runs its static
+prediction), flask (a name defined twice in one scope) and pluggy (code every test ran is
+the runner's), measured held out once before and moved to tuning by those rules. Held out:
+wsproto 1.2.0 (`packages.HELD_OUT`: new to the static prediction too), measured once after
+the stop-64 rules; aiostream runs with `--min-timeout 60`. (Only for test selection: no
+linking rule came from any of them, `packages.HELD_OUT` is unchanged.)
 Held out from the stop-65 rules (their oracles run and their selections scored once
 before any of them): more-itertools 10.5.0, cachetools 5.5.0 and itsdangerous 2.2.0, new to
 every rule; `--ids-only` writes their results with no code and no test name in them.
@@ -109,16 +113,19 @@ class Oracle:
         temp.write_text(json.dumps(self.cache, indent=1, sort_keys=True) + "\n", encoding="utf-8")
         temp.replace(self.cache_file)
 
-    def _run(self, *, timeout: float) -> tuple[set[str], bool]:
+    def _run(self, *, timeout: float, tests: tuple[str, ...] = ()) -> tuple[set[str], bool]:
+        """The failing tests of the whole suite, or of `tests` alone (the suite's options
+        kept, its paths left out)."""
         env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "COVERAGE_"))}
         import_root = self.copy / self.suite.import_root_rel
         env.update({"PYTHONPATH": str(import_root), "PYTHONHASHSEED": "0"})
+        args = self.suite.pytest_args
         with tempfile.TemporaryDirectory(prefix="mutants54-") as basetemp:
             command = [
                 "nice", "-n", "10", str(self.suite.python), "-m", "pytest", "-q",
                 "-p", "no:cacheprovider", "--tb=no", "-rfE", f"--rootdir={self.copy}",
                 f"--basetemp={basetemp}", *(f"--deselect={d.nodeid}" for d in self.suite.deselect),
-                *self.suite.pytest_args,
+                *(_options(args) + list(tests) if tests else args),
             ]  # fmt: skip
             try:
                 done = subprocess.run(
@@ -157,6 +164,42 @@ class Oracle:
             self.cache["mutants"][mutant.key] = cached
             self._save()
         return Outcome(cached["status"], tuple(cached["failing"]), cached["seconds"])
+
+    def alone(self, mutant: Mutant, tests: tuple[str, ...]) -> set[str]:
+        """Of `tests` (failing tests of the whole suite a selection left out), those that
+        also fail run by themselves on the mutant; the others failed only after another
+        failing test left state behind (flask's context stack): order-dependent, they fail
+        in no run of the selected tests alone. Cached per mutant."""
+        cached = self.cache["mutants"][mutant.key]
+        known: dict[str, bool] = cached.setdefault("alone", {})
+        asked = tuple(sorted(t for t in tests if t not in known and not t.startswith("<")))
+        if asked:
+            file = self.copy / mutant.path
+            original = file.read_text(encoding="utf-8")
+            try:
+                file.write_text(apply(original, mutant), encoding="utf-8")
+                _drop_bytecode(file)
+                failing, timed_out = self._run(timeout=self.timeout, tests=asked)
+            finally:
+                file.write_text(original, encoding="utf-8")
+                _drop_bytecode(file)
+            for test in asked:  # a file that did not collect fails all its tests
+                known[test] = timed_out or any(
+                    f == test or test.startswith(f + "::") for f in failing
+                )
+            self._save()
+        return {t for t in tests if known.get(t, True)}
+
+
+def _options(args: tuple[str, ...]) -> list[str]:
+    """A suite's pytest arguments without its paths (`-m "not network"` kept)."""
+    kept: list[str] = []
+    takes_value = False
+    for arg in args:
+        if takes_value or arg.startswith("-"):
+            kept.append(arg)
+            takes_value = arg in ("-m", "-k", "-p", "-c", "-o")
+    return kept
 
 
 def _drop_bytecode(file: Path) -> None:
@@ -316,6 +359,10 @@ def run(spec: str, *, count: int, seed: int = 54, min_timeout: float = 180.0) ->
                     row.setdefault("safe", {})[kind], missed = _safe(outcome.failing, tests)
                     if missed:
                         row.setdefault("missed", {})[kind] = missed
+                missed = row.get("missed", {}).get("to_run", [])
+                real = oracle.alone(mutant, tuple(missed)) if missed else set()
+                row["order_dependent"] = sorted(set(missed) - real)
+                row["safe_alone"] = not real
             rows.append(row)
             print(
                 f"[{number}/{len(picked)}] {mutant.operator} {mutant.path}:{mutant.line} "
@@ -341,6 +388,9 @@ def _summary(
             else None,
             "missed": [r["mutant"]["path"] + ":" + str(r["mutant"]["line"]) for r in killed
                        if not r["safe"][kind]],
+            # the tests to run, a missed test that passes run alone on the mutant not counted
+            **({"safety_alone": round(sum(r["safe_alone"] for r in killed) / len(killed), 3)
+                if killed else None} if kind == "to_run" else {}),
             "median_share": round(statistics.median(shares), 4),
             "mean_share": round(statistics.fmean(shares), 4),
         }  # fmt: skip
@@ -382,12 +432,13 @@ def ids_only(result: dict[str, Any]) -> dict[str, Any]:
             "id": f"{r['mutant']['path']}:{r['mutant']['line']}",
             "operator": r["mutant"]["operator"],
             **{k: r[k] for k in ("status", "failing_count", "suite_s", "diff_s", "selected")},
-            **({"safe": r["safe"]} if "safe" in r else {}),
+            **{k: r[k] for k in ("safe", "safe_alone") if k in r},
             **(
                 {"missed": {kind: len(tests) for kind, tests in r["missed"].items()}}
                 if "missed" in r
                 else {}
             ),
+            **({"order_dependent": len(r["order_dependent"])} if r.get("order_dependent") else {}),
         }
         for r in result["rows"]
     ]
@@ -405,8 +456,12 @@ def markdown(results: list[dict[str, Any]]) -> str:
         counts = f"{r['mutants']} ({r['killed']} / {r['survived']} / {r['timeout']})"
         for kind in SELECTORS:
             s = r["selectors"][kind]
+            alone = s.get("safety_alone")
+            safety = f"{s['safety']}" + (
+                f" ({alone} order-dependent left out)" if alone not in (None, s["safety"]) else ""
+            )
             out.append(
-                f"| {r['package']} | {counts} | {_NAMES[kind]} | {s['safety']} | "
+                f"| {r['package']} | {counts} | {_NAMES[kind]} | {safety} | "
                 f"{s['median_share']:.1%} ({s['mean_share']:.1%}) |"
             )
     out += ["", "| package | graph tests | import, s (RAN edges) | diff, s median (max) | "
@@ -426,6 +481,11 @@ def markdown(results: list[dict[str, Any]]) -> str:
                     out.append(
                         f"- {r['package']} `{row['id']}` ({row['operator']}), {_NAMES[kind]}: "
                         f"{missed} of {row['failing_count']} failing missed"
+                        + (
+                            f"; {row['order_dependent']} of them pass run alone on the mutant"
+                            if kind == "to_run" and row.get("order_dependent")
+                            else ""
+                        )
                     )
                     continue
                 m = row["mutant"]
@@ -434,6 +494,12 @@ def markdown(results: list[dict[str, Any]]) -> str:
                     f"{m['operator']}: `{m['old'].strip()}` -> `{m['new'].strip()}`), "
                     f"{_NAMES[kind]}: {len(missed)} of {row['failing_count']} failing "
                     f"missed, e.g. {', '.join(missed[:3])}"
+                    + (
+                        f"; {len(row['order_dependent'])} of them pass run alone on the "
+                        "mutant (order-dependent)"
+                        if kind == "to_run" and row.get("order_dependent")
+                        else ""
+                    )
                 )
     return "\n".join(out) + "\n"
 

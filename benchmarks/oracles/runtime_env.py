@@ -679,6 +679,46 @@ RUNTIME_PACKAGES: tuple[RuntimePackage, ...] = (
         ),
         redis=True,
     ),
+    # Held out from stop 65 (`packages.HELD_OUT`, in place of aiocache): the suites of the
+    # two new packages, with the test requirements they name (not their linters), pinned to
+    # releases contemporary with them.
+    RuntimePackage(
+        "asyncstdlib",
+        "3.12.5",
+        "7eb0025f6acb59e46743458570712fe9700dcc7b370b6929daf07bcc1ccc27db",
+        ("pytest==8.3.3", "iniconfig==2.0.0", "packaging==24.2", "pluggy==1.5.0", _COVERAGE),
+        ("flit_core==3.9.0",),
+        pytest_args=("unittests",),
+    ),
+    RuntimePackage(
+        "traitlets",
+        "5.14.3",
+        "9ed0579d3502c94b4b3732ac120375cda96f923114522847de4b3bb98b96b6b7",
+        (
+            "argcomplete==3.3.0",
+            "pytest==8.1.1",
+            "pytest-mock==3.14.0",
+            "iniconfig==2.0.0",
+            "packaging==24.0",
+            "pluggy==1.5.0",
+            _COVERAGE,
+        ),
+        (
+            "hatchling==1.25.0",
+            "editables==0.5",
+            "pathspec==0.12.1",
+            "trove-classifiers==2024.7.2",
+        ),
+        # its addopts run doctests of the examples; `test_typing.py` checks stubs with
+        # pytest-mypy-testing's marks, which run mypy, not the code
+        pytest_args=(
+            "-o",
+            "addopts=--strict-markers",
+            "--ignore=tests/test_typing.py",
+            "tests",
+            "traitlets/tests",
+        ),
+    ),
     # Held out from the test-selection rules at stop 65 (issue 54's mutants; not in
     # `packages.HELD_OUT`): three suites new to every rule, chosen by style, size and file
     # list only, with the test requirements they name (or pytest alone), pinned to releases

@@ -24,6 +24,9 @@ comprehension, module or class body) at its *first* start: generator and corouti
 also raise ``call`` events in 3.11, told apart by ``f_lasti`` being past the code's first
 ``RESUME``. The caller is the calling frame's code, *lexically*: a comprehension, generator
 expression or lambda stands for the function that contains it (``f.<locals>.<lambda>`` -> ``f``).
+A coroutine an asyncio task starts (``asyncio.wait_for(f(), t)``, ``create_task(f())``) has the
+event loop below it, not the code that called ``f()``: its caller is then the frame that made
+the coroutine (``cr_origin``, kept with ``sys.set_coroutine_origin_tracking_depth(1)``).
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ import pytest
 
 _TRANSPARENT = frozenset({"<lambda>", "<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"})
 _CO_OPTIMIZED = 0x1
+_CO_COROUTINE = 0x80
 _RESUME = dis.opmap.get("RESUME", -1)
 
 DEF, TRANSPARENT, OTHER = 0, 1, 2
@@ -71,6 +75,9 @@ class Tracer:
         self.root = root + os.sep
         self.prefix = os.path.join(root, package) + os.sep
         self.codes: dict[int, tuple[CodeType, CodeInfo | None]] = {}
+        # (file, code name) -> the package's code objects so named, to place a coroutine's
+        # creator (`cr_origin` names a frame by file, line and code name only)
+        self.named: dict[tuple[str, str], list[tuple[CodeType, CodeInfo]]] = {}
         # (caller qn, callee qn, caller line) -> count
         self.edges: dict[tuple[str, str, int], int] = {}
         self.edge_tests: dict[tuple[str, str], int] = {}
@@ -123,7 +130,31 @@ class Tracer:
         if entry is None:
             entry = (code, self._classify(code))
             self.codes[id(code)] = entry
+            if entry[1] is not None:
+                self.named.setdefault((code.co_filename, code.co_name), []).append((code, entry[1]))
         return entry[1]
+
+    def _creator(self, frame: FrameType) -> tuple[CodeInfo, int] | None:
+        """The package code that made the coroutine an asyncio task starts in ``frame``, and
+        the line it made it on; None for any other start, or a coroutine made elsewhere."""
+        asyncio = sys.modules.get("asyncio")
+        if asyncio is None:
+            return None
+        try:
+            task = asyncio.current_task()
+        except RuntimeError:  # no running loop
+            return None
+        coroutine = task.get_coro() if task is not None else None
+        if getattr(coroutine, "cr_frame", None) is not frame:
+            return None
+        origin = getattr(coroutine, "cr_origin", None)
+        if not origin:
+            return None
+        filename, line, name = origin[0]
+        for code, info in self.named.get((filename, name), ()):
+            if any(at == line for _, _, at in code.co_lines()):
+                return info, line
+        return None
 
     # -- the profile function -----------------------------------------------------------------
 
@@ -165,13 +196,17 @@ class Tracer:
             return None  # a generator or coroutine resumed, not called
         self.calls += 1
         back = frame.f_back
-        if back is not None:
-            caller = self.info(back.f_code)
-            if caller is not None:
-                key = (caller[3], info[0], back.f_lineno)
-                self.edges[key] = self.edges.get(key, 0) + 1
-                if self.nodeid:
-                    self.test_edges.add((caller[3], info[0]))
+        caller = self.info(back.f_code) if back is not None else None
+        line = back.f_lineno if back is not None else 0
+        if caller is None and code.co_flags & _CO_COROUTINE:
+            made = self._creator(frame)  # started by the event loop: who made it
+            if made is not None:
+                caller, line = made
+        if caller is not None:
+            key = (caller[3], info[0], line)
+            self.edges[key] = self.edges.get(key, 0) + 1
+            if self.nodeid:
+                self.test_edges.add((caller[3], info[0]))
         return info
 
     def _path(self, frame: FrameType, qn: str) -> tuple[list[str], FrameType]:
@@ -337,6 +372,7 @@ def _start() -> Tracer | None:
     if sys.version_info < (3, 11):
         raise RuntimeError("the call tracer needs Python 3.11+ (co_qualname, 3.11 f_lasti)")
     tracer = Tracer(os.environ["RT_ORACLE_IMPORT_ROOT"], os.environ["RT_ORACLE_PACKAGE"])
+    sys.set_coroutine_origin_tracking_depth(1)  # who made each coroutine (`Tracer._creator`)
     sys.setprofile(tracer.callback)
     if os.environ.get("RT_ORACLE_THREADS"):
         threading.setprofile(tracer.thread_callback)

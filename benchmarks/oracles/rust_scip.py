@@ -211,13 +211,14 @@ def external_name(symbol: Symbol) -> str:
 # ------------------------------------------------------------------------------------------
 
 _USE = re.compile(
-    r"(?m)^[ \t]*(?:pub(?:\s*\([^)]*\))?[ \t]+)?"
+    r"(?m)^[ \t]*(?:#!?\[[^\]\n]*\][ \t]*)*(?:pub(?:\s*\([^)]*\))?[ \t]+)?"
     r"(use(?=\s+(?:::|[A-Za-z_{]))|extern[ \t]+crate)\b[^;]*;"
 )
 """A `use` item or `extern crate`: `use` is followed by a path (`::`, a name or `{`), so a
 line of a string or attribute that starts with the word (`#[deprecated(note = "...\n use
 `swap_remove` instead")]`) is none: taken for one, it made the calls up to the next `;`
-imports (output version 3)."""
+imports (output version 3). Attributes may stand before it on its line (`#[cfg(feature =
+"alloc")] use alloc::vec::Vec;`, `#[doc(no_inline)] pub use …`: output version 5)."""
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|r#[A-Za-z_][A-Za-z0-9_]*")
 
 

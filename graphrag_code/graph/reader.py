@@ -31,6 +31,7 @@ from .records import (
     EntryPoint,
     FileNode,
     ImpactStep,
+    KeptCode,
     Neighbour,
     Neighbourhood,
     PathStep,
@@ -530,25 +531,21 @@ class GraphReader:
             for r in rows
         ]
 
-    def kept_state_readers(
-        self, ids: Sequence[str], *, certain: Sequence[str]
-    ) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
-        """Node -> (the modules that may read what it kept when it ran outside every test,
-        the tests that ran their code): its own module, and those calling it (or its class)
-        at module level or in a class body through edges of `certain` tiers."""
+    def kept_state_code(self, ids: Sequence[str], *, certain: Sequence[str]) -> list[KeptCode]:
+        """The code of the modules that may read what each of `ids` kept when it ran outside
+        every test, with the tests that ran it: its own module, and those calling it (or its
+        class) at module level or in a class body through edges of `certain` tiers."""
         rows = self.client.read(
             load_query("coverage/kept_state_readers"),
             {"ids": list(ids), "resolutions": list(certain)},
         )
-        modules: dict[str, set[str]] = defaultdict(set)
-        tests: dict[str, set[str]] = defaultdict(set)
-        for row in rows:
-            for node in row["ids"]:
-                modules[node].add(row["module"])
-                tests[node].update(row["tests"])
-        return {
-            node: (tuple(sorted(modules[node])), tuple(sorted(tests[node]))) for node in modules
-        }
+        return [
+            KeptCode(
+                tuple(row["ids"]), row["module"], tuple(row["tests"]), bool(row["outside"]),
+                int(row["suite"] or 0),
+            )
+            for row in rows
+        ]  # fmt: skip
 
     def shared_members(self, ids: Sequence[str]) -> list[tuple[str, str, str, str]]:
         """(method, its name, another method of its class, that one's code) for each method

@@ -24,6 +24,7 @@ __all__ = [
     "EntryPoint",
     "FileNode",
     "ImpactStep",
+    "KeptCode",
     "Neighbour",
     "Neighbourhood",
     "PathStep",
@@ -306,6 +307,18 @@ class CoverageState:
     tests: int
     edges: int
     file: str | None
+
+
+@dataclass(frozen=True)
+class KeptCode:
+    """A node of a module that may read what code run outside every test kept there
+    (`GraphReader.kept_state_code`), and the tests that ran it."""
+
+    ids: tuple[str, ...]  # the nodes asked about whose kept state the module may hold
+    module: str  # its module's qualified name
+    tests: tuple[str, ...]
+    outside: bool  # it also ran outside every test
+    suite: int  # the tests of the last coverage import (`CoverageState.tests`)
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ file say what changed (`changes.py`). Files no language plug-in reads are listed
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -23,6 +24,8 @@ from .sources import FileChange
 from .tests import change_tests, coverage_use
 
 __all__ = ["ImpactOptions", "analyse_changes", "module_name_for"]
+
+_REDEFINED = re.compile(r"#(\d+)$")  # a node id's mark of a later definition of its name
 
 
 @dataclass(frozen=True)
@@ -67,14 +70,25 @@ def _public(qualified_name: str, module: str) -> bool:
 
 
 class _Nodes:
-    """The graph's nodes of the changed files, by (path, qualified name)."""
+    """The graph's nodes of the changed files, by (path, qualified name): a name defined
+    twice in a file has a node per definition, in line order (the later ones' ids end in
+    `#2`, `#3`, ...; `ids.symbol_id`)."""
 
     def __init__(self, nodes: Sequence[FileNode]) -> None:
-        self.by_key = {(n.symbol.location.path, n.symbol.qualified_name): n for n in nodes}
+        self.by_key: dict[tuple[str, str], list[FileNode]] = {}
+        for node in nodes:
+            key = (node.symbol.location.path, node.symbol.qualified_name)
+            self.by_key.setdefault(key, []).append(node)
         self.modules = {n.symbol.location.path: n for n in nodes if n.symbol.kind == "Module"}
 
-    def find(self, path: str | None, qualified_name: str) -> FileNode | None:
-        return self.by_key.get((path or "", qualified_name))
+    def find(self, path: str | None, qualified_name: str, ordinal: int = 1) -> FileNode | None:
+        """The node of the `ordinal`-th definition of the name (a change in the first
+        `view` of flask's `View.as_view` is not one in the second)."""
+        for node in self.by_key.get((path or "", qualified_name), []):
+            mark = _REDEFINED.search(node.symbol.id)
+            if (int(mark.group(1)) if mark else 1) == ordinal:
+                return node
+        return None
 
 
 def _symbols(
@@ -90,7 +104,7 @@ def _symbols(
     )
     found: list[SymbolChange] = []
     modules: dict[str, str] = {}
-    old_hashes: dict[tuple[str, str], str] = {}
+    old_hashes: dict[tuple[str, str, int], str] = {}
     for change in readable:
         diff = change.diff
         language = language_named(_language(diff.path) or "")
@@ -112,12 +126,11 @@ def _symbols(
         found.extend(file_changes(diff, old, new))
         if old is not None:
             for before in old.symbols:
-                if before.ordinal == 1:
-                    key = (old.path, before.qualified_name)
-                    old_hashes[key] = symbol_content_hash(old.path, before)
+                key = (old.path, before.qualified_name, before.ordinal)
+                old_hashes[key] = symbol_content_hash(old.path, before)
     result = []
     for symbol in pair_moves(found):
-        node = nodes.find(symbol.path, symbol.qualified_name)
+        node = nodes.find(symbol.path, symbol.qualified_name, symbol.ordinal)
         module = modules.get(symbol.path, "")
         result.append(
             ChangedSymbol(
@@ -141,6 +154,7 @@ def _symbols(
                     (
                         symbol.old_path or symbol.path,
                         symbol.old_qualified_name or symbol.qualified_name,
+                        symbol.ordinal,
                     )
                 )
                 if symbol.change != "added"

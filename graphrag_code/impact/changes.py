@@ -2,8 +2,11 @@
 language's own parser, and every changed line is attributed to the innermost symbol around
 it (lines outside every symbol belong to the module).
 
-A symbol on both sides is *modified*: its `signature` (with decorators), `docstring` or
-`body` changed, or only `formatting` (the changed lines hold nothing else). A symbol on one
+A symbol on both sides is *modified*: its `signature` (with decorators), `kind` (a
+generator made a plain function: `SourceLayout.function_kind`), `docstring` or `body`
+changed, or only `formatting` (the changed lines hold nothing else). A name defined twice in
+one scope (a conditional `def`, a property's setter) is one symbol per definition: a line
+belongs to the definition that holds it (`SymbolChange.ordinal`). A symbol on one
 side only is *added* or *removed*, unless a symbol of the same kind and content appears on
 the other side under another name (*renamed*, same module) or in another module (*moved*);
 a renamed file moves every symbol in it. Pure: texts in, records out.
@@ -43,10 +46,17 @@ class SymbolChange:
     old_qualified_name: str | None = None  # renamed or moved: its name before
     old_path: str | None = None
     fingerprint: str = ""  # the content without its own name (rename and move detection)
+    ordinal: int = 1  # 2, 3, ... for a later definition of the name in its file (`Symbol`)
 
 
 def _norm(text: str | None) -> str:
     return _SPACE.sub(" ", text or "").strip()
+
+
+def _key(symbol: Symbol) -> str:
+    """A definition's name in its file: the qualified name, `#2`, `#3`, ... after a name
+    defined again (as its node's id writes it)."""
+    return symbol.qualified_name + (f"#{symbol.ordinal}" if symbol.ordinal > 1 else "")
 
 
 def _fingerprint(symbol: Symbol) -> str:
@@ -60,7 +70,7 @@ class _Side:
     def __init__(self, parsed: ParsedFile) -> None:
         self.parsed = parsed
         self.layout = language_named(parsed.language).layout
-        self.symbols = {s.qualified_name: s for s in parsed.symbols if s.ordinal == 1}
+        self.symbols = {_key(s): s for s in parsed.symbols}
         self.lines = parsed.code.splitlines()
         # innermost first: a nested symbol starts later than the one around it
         self._spans = sorted(
@@ -96,7 +106,17 @@ class _Side:
         return range(start, header_end + 1), doc
 
     def children(self, symbol: Symbol) -> list[Symbol]:
-        return [s for s in self.symbols.values() if s.parent == symbol.qualified_name]
+        inside = range(symbol.start_line, symbol.end_line + 1)
+        return [
+            s
+            for s in self.symbols.values()
+            if s.parent == symbol.qualified_name and s.start_line in inside
+        ]
+
+    def kind(self, symbol: Symbol) -> str | None:
+        """What kind of function it is where its header does not say (a generator)."""
+        read = self.layout.function_kind
+        return read(symbol.code) if read is not None else None
 
 
 def _aspects(
@@ -110,6 +130,8 @@ def _aspects(
     aspects: list[str] = []
     if _norm(old.signature) != _norm(new.signature) or old.decorators != new.decorators:
         aspects.append("signature")
+    if old_side.kind(old) != new_side.kind(new):
+        aspects.append("kind")
     if _norm(old.docstring) != _norm(new.docstring):
         aspects.append("docstring")
     body = False
@@ -142,6 +164,7 @@ def _record(
         end_line=symbol.end_line,
         language=language,
         fingerprint=_fingerprint(symbol),
+        ordinal=symbol.ordinal,
     )
 
 
@@ -175,7 +198,7 @@ def _touched(side: _Side, lines: Sequence[int]) -> tuple[set[str], bool]:
         if symbol is None:
             module = True
             continue
-        names.add(symbol.qualified_name)
+        names.add(_key(symbol))
     return names, module
 
 
@@ -246,10 +269,10 @@ def file_changes(
 
 
 def _dedupe(changes: list[SymbolChange]) -> list[SymbolChange]:
-    seen: set[tuple[str, str]] = set()
+    seen: set[tuple[str, int, str]] = set()
     kept = []
     for change in changes:
-        key = (change.qualified_name, change.change)
+        key = (change.qualified_name, change.ordinal, change.change)
         if key not in seen:
             seen.add(key)
             kept.append(change)

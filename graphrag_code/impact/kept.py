@@ -8,7 +8,10 @@ coverage missed was such code. Two rules, from that evidence:
 
 - code that ran outside every test keeps what it made in its module, or in the module that
   called it at import: the tests that ran any code of its own module, or of a module whose
-  module-level or class-body code calls it (or its class, for a constructor), read it;
+  module-level or class-body code calls it (or its class, for a constructor), read it —
+  save code that ran outside every test and in every test, the test runner's own (pytest
+  runs pluggy's hooks around each test): that every test ran it says nothing of which tests
+  read the module (stop 65, found on pluggy: BENCHMARKS §21);
 - a method whose result another method of its class stores on the instance
   (`self._memo[key] = self._make(...)`), where the class has an instance made outside every
   test: the tests that ran that other method read the memo the first test filled.
@@ -17,15 +20,33 @@ coverage missed was such code. Two rules, from that evidence:
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
 
 from ..graph import GraphReader
+from ..graph.records import KeptCode
 from ..model import CERTAIN_TIERS
 from .coverage import Freshness
 
-__all__ = ["KEPT", "kept_state_tests", "stores_result"]
+__all__ = ["KEPT", "kept_state_tests", "module_readers", "stores_result"]
 
 KEPT = "kept"  # the resolution of an edge from a test that read what the target kept
+
+
+def module_readers(code: Sequence[KeptCode]) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
+    """Node -> (the modules that may read what it kept, the tests that ran their code),
+    leaving out code that ran outside every test and in every test of the suite: the test
+    runner's (or an autouse fixture's) code around each test, which a test runs whatever it
+    reads."""
+    modules: dict[str, set[str]] = defaultdict(set)
+    tests: dict[str, set[str]] = defaultdict(set)
+    for row in code:
+        runner = row.outside and row.suite > 0 and len(row.tests) >= row.suite
+        for node in row.ids:
+            modules[node].add(row.module)
+            if not runner:
+                tests[node].update(row.tests)
+    return {node: (tuple(sorted(modules[node])), tuple(sorted(tests[node]))) for node in modules}
 
 
 def stores_result(code: str, name: str) -> bool:
@@ -44,9 +65,8 @@ def kept_state_tests(
     found: dict[str, tuple[str, tuple[str, ...]]] = {}
     outside = sorted(node for node, state in states.items() if state == "outside")
     if outside:
-        for node, (modules, tests) in reader.kept_state_readers(
-            outside, certain=CERTAIN_TIERS
-        ).items():
+        readers = module_readers(reader.kept_state_code(outside, certain=CERTAIN_TIERS))
+        for node, (modules, tests) in readers.items():
             if tests:
                 shown = ", ".join(modules[:3]) + (", …" if len(modules) > 3 else "")
                 found[node] = (f"ran code of {shown}, which keeps what it made at import", tests)

@@ -111,7 +111,8 @@ def coverage_line(
         names = ", ".join(f"`{s}` ({why})" for s, why in coverage.static[:5])
         more = ", …" if len(coverage.static) > 5 else ""
         text += (
-            "; predicted from the call graph, the coverage being stale, missing or shared: "
+            "; predicted from the call graph, the coverage being stale, missing, shared "
+            "or blind to an interface change: "
             f"{names}{more}"
         )
     return text + (

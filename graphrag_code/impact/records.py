@@ -104,9 +104,10 @@ class CoverageUse:
     commit: str | None  # the commit it was recorded at
     recorded_at: str | None  # when (ISO, UTC)
     tests: int  # tests it holds
-    # (subject, "changed" | "new" | "outside"): subjects predicted statically, their coverage
-    # being stale (changed since it was recorded), missing (new since, or not measured) or
-    # not theirs alone (they also ran outside every test, at import or collection)
+    # (subject, "changed" | "new" | "outside" | "interface"): subjects predicted statically,
+    # their coverage being stale (changed since it was recorded), missing (new since, or not
+    # measured), not theirs alone (they also ran outside every test, at import or
+    # collection) or blind to the change (their interface changed: `tests.INTERFACE`)
     static: tuple[tuple[str, str], ...] = ()
 
     def age(self, now: datetime | None = None) -> str:

@@ -19,6 +19,7 @@ from .kept import KEPT, kept_state_tests
 from .records import ChangedSymbol, CoverageUse, TestToRun, UntestedSymbol
 
 __all__ = [
+    "INTERFACE",
     "RAN",
     "TESTS_CUT",
     "affinity",
@@ -26,6 +27,7 @@ __all__ = [
     "coverage_tests",
     "coverage_use",
     "exercising_tests",
+    "interface_changed",
     "listing_reason",
     "ran_tests",
     "reaching_tests",
@@ -39,6 +41,11 @@ _FAR = 1_000  # the distance of a test no static chain leads from
 RAN = "ran"  # the resolution of a test's edge into code it ran under coverage (a RAN edge)
 _RANK = {resolution.value: resolution.rank for resolution in Resolution}  # of a REACHES edge
 _TEST_WORDS = frozenset({"test", "tests"})
+# what a change of a function's interface shows as: its kind (a generator made a plain
+# function), parameters, defaults or decorators (`signature`); a renamed or moved symbol
+# changed its name. Coverage sees the lines a test ran, not that a test built a call, read a
+# parameter or a name without running a line: the static prediction is run for them
+INTERFACE = frozenset({"signature", "kind"})
 # The certain part of the reach graph (exact and inferred chains) is walked whole, up to
 # MAX_CERTAIN nodes; chains through name matches only breadth first, nearest first, until the
 # walk holds POSSIBLE_BUDGET nodes: in Django a few name matches lead back from almost any
@@ -79,6 +86,7 @@ class _Test:
     affinity: int = 0
     ran: bool = False  # ran a reached node, unchanged since, under imported coverage
     kept: str | None = None  # why it reads what a reached node kept (`impact.kept`)
+    interface: bool = False  # reaches a node whose interface changed (`INTERFACE`)
     # to be run: it changed, ran or read the change, or reaches code whose coverage is not
     # fresh (or none was imported); else a static prediction the coverage contradicts
     selected: bool = False
@@ -89,9 +97,11 @@ class _Test:
         subjects: Sequence[str],
         paths: Mapping[str, str],
         fresh: frozenset[str] = frozenset(),
+        interface: frozenset[str] = frozenset(),
     ) -> None:
         """One edge into a node that stands for `subjects`, the most specific first
-        (`fresh`: the nodes whose imported coverage is fresh)."""
+        (`fresh`: the nodes whose imported coverage is fresh and speaks for the change;
+        `interface`: the nodes whose interface changed)."""
         test = self.edge.test
         for subject in subjects:
             if subject not in self.reaches:
@@ -120,6 +130,7 @@ class _Test:
         ):
             self.distance, self.certain, self.via = edge.distance, certain, edge.via
         self.changed = self.changed or edge.distance == 0
+        self.interface = self.interface or edge.target in interface
 
     def result(self) -> TestToRun:
         test = self.edge.test
@@ -144,6 +155,7 @@ class _Test:
                 distance=self.distance,
                 kept=self.kept,
                 extra=not self.selected,
+                interface=self.interface,
             ),
             kept=self.kept,
             extra=not self.selected,
@@ -158,8 +170,10 @@ def listing_reason(
     distance: int,
     kept: str | None = None,
     extra: bool = False,
+    interface: bool = False,
 ) -> str:
-    """Why a test is listed, in words: what `run_order` ranks it by first."""
+    """Why a test is listed, in words: what `run_order` ranks it by first (`interface`: it
+    reaches code whose interface changed, which the coverage cannot see a test read)."""
     if changed:
         return "changed"
     if ran:
@@ -168,7 +182,9 @@ def listing_reason(
         return f"reads what it kept (coverage: {kept})"
     steps = f"{distance} step{'s' if distance != 1 else ''}"
     reaches = f"reaches it ({'certain' if certain else 'possible'}, {steps})"
-    return f"extra: {reaches}, but did not run it (coverage)" if extra else reaches
+    if extra:
+        return f"extra: {reaches}, but did not run it (coverage)"
+    return f"{reaches}; its interface changed (coverage cannot see that)" if interface else reaches
 
 
 def run_order(
@@ -252,7 +268,10 @@ def reaching_tests(reader: GraphReader, targets: Sequence[str]) -> tuple[list[Te
 
 
 def coverage_tests(
-    reader: GraphReader, targets: Sequence[str], base: Mapping[str, str]
+    reader: GraphReader,
+    targets: Sequence[str],
+    base: Mapping[str, str],
+    interface: frozenset[str] = frozenset(),
 ) -> tuple[list[TestEdge], dict[str, str], frozenset[str]]:
     """Edges (distance 1) from the tests that ran each of `targets` under imported coverage
     (resolution `ran`), for the targets whose content is still the one it was recorded
@@ -261,7 +280,11 @@ def coverage_tests(
     freshness (`changed`, `new`, `outside`): those are predicted statically; and the fresh
     targets, whose static predictions are extras. A target that also ran outside every test
     keeps the tests that ran it besides: they do run it (a module `__getattr__` no call
-    edge reaches), the static prediction adds those that may see what it did outside them."""
+    edge reaches), the static prediction adds those that may see what it did outside them.
+    So does a fresh target whose interface changed (`interface`: `INTERFACE`): a test can
+    read a function's kind or parameters without running a line of it (aiostream's
+    `stream.throw`, made a coroutine function, failed a test that only built the stream),
+    so it is `interface`, and its static prediction is to be run, not an extra."""
     ran: dict[str, tuple[str, ...]] = {}
     stale: dict[str, str] = {}
     states: dict[str, Freshness] = {}
@@ -290,7 +313,12 @@ def coverage_tests(
         for test in tests
         if test in nodes
     ]
-    fresh = frozenset(node for node, state in states.items() if state == "fresh")
+    for node in sorted(interface):
+        if states.get(node) == "fresh":
+            stale[node] = "interface"
+    fresh = frozenset(
+        node for node, state in states.items() if state == "fresh" and node not in interface
+    )
     return edges, stale, fresh
 
 
@@ -309,6 +337,7 @@ def exercising_tests(
     inside: Sequence[str] = (),
     paths: Mapping[str, str] | None = None,
     base: Mapping[str, str] | None = None,
+    interface: frozenset[str] = frozenset(),
 ) -> tuple[list[TestToRun], bool, dict[str, str]]:
     """The tests reaching any of `targets` (node id -> the subjects it stands for, the most
     specific first: a method stands for itself, then for its changed class and module), and
@@ -316,18 +345,21 @@ def exercising_tests(
     `run_order` (`paths`: subject -> its file, for the affinity): the tests that ran a
     target under coverage (`ran_tests`; `base`: node -> its hash before the change) first;
     whether the walk back was cut (`reaching_tests`); and the targets whose coverage is
-    stale (node -> `changed` or `new`)."""
+    stale (node -> `changed` or `new`), or blind to the change (`interface`: the nodes whose
+    interface changed, `coverage_tests`)."""
     found: dict[str, _Test] = {}
     edges, truncated = reaching_tests(reader, list(targets)) if targets else ([], False)
     ran, stale, fresh = (
-        coverage_tests(reader, list(targets), base or {}) if targets else ([], {}, frozenset())
+        coverage_tests(reader, list(targets), base or {}, interface)
+        if targets
+        else ([], {}, frozenset())
     )
     edges += ran
     edges += reader.tests_inside(list(inside)) if inside else []
     for edge in edges:
         entry = found.setdefault(edge.test.id, _Test(edge))
         subjects = targets.get(edge.target) or (edge.test.qualified_name,)
-        entry.add(edge, subjects, paths or {}, fresh)
+        entry.add(edge, subjects, paths or {}, fresh, interface)
     return _ranked(found.values()), truncated, stale
 
 
@@ -362,6 +394,12 @@ def _targets(reader: GraphReader, change: ChangedSymbol) -> list[str]:
     return [change.id]
 
 
+def interface_changed(change: ChangedSymbol) -> bool:
+    """Whether a change alters how callers see the symbol: its kind, parameters, defaults or
+    decorators (`INTERFACE`), or its name (renamed or moved)."""
+    return change.change in ("renamed", "moved") or bool(INTERFACE & set(change.aspects))
+
+
 def change_tests(
     reader: GraphReader, changes: Sequence[ChangedSymbol]
 ) -> tuple[list[TestToRun], list[ChangedSymbol], bool, dict[str, str]]:
@@ -385,8 +423,9 @@ def change_tests(
         subjects.sort(key=lambda subject: len(per_change[subject]))
     paths = {c.qualified_name: c.location.path for c in changes}
     base = {c.id: c.old_hash for c in changes if c.id is not None and c.old_hash is not None}
+    interface = frozenset(c.id for c in changes if c.id is not None and interface_changed(c))
     tests, truncated, stale = exercising_tests(
-        reader, targets, inside=inside, paths=paths, base=base
+        reader, targets, inside=inside, paths=paths, base=base, interface=interface
     )
     reached = {subject for test in tests for subject in test.reaches}
     untested = [

@@ -1,7 +1,8 @@
 """Where a symbol's header and documentation sit among its lines: what `diff` reads to tell a
-signature or docstring edit from a body edit. The defaults are the C family's (TypeScript,
-JavaScript, and Go, Java or Rust to come): the header runs to the line that opens the body's
-`{`, and documentation is a `/** … */` comment right above the symbol."""
+signature or docstring edit from a body edit, and a function's kind where its header does not
+say it (a Python generator is one by a `yield` in its body). The defaults are the C family's
+(TypeScript, JavaScript, and Go, Java or Rust to come): the header runs to the line that opens
+the body's `{`, and documentation is a `/** … */` comment right above the symbol."""
 
 from __future__ import annotations
 
@@ -53,3 +54,7 @@ class SourceLayout:
     documents: Callable[[Sequence[str], int], int | None] | None = field(
         default=block_comment_above
     )
+    # a function's code as the parser keeps it -> its kind where the header does not say it
+    # ("generator", "async generator", "coroutine", "function"; None: not a function, or
+    # unreadable). None: the header says it all (`function*`, `async` are in the signature)
+    function_kind: Callable[[str], str | None] | None = None

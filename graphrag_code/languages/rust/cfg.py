@@ -9,8 +9,10 @@ dependencies that are there) and makes the calls of code switched off *possible*
 another build), not certain.
 
 Only what a default build decides is evaluated: `feature = "…"`, `doctest`, `doc`, `docsrs`
-and `miri` (off in a plain build). `test`, targets (`unix`, `target_os = "…"`) and the like
-are unknown, and unknown code is kept, as `not`, `all` and `any` of unknowns are.
+and `miri` (off in a plain build), names no tool sets (`loom`) in a crate without a build
+script, and the target's `cfg` values (`unix`, `target_arch = "x86_64"`: a default build is for
+the host, `cfg_names.HOST_TARGET`). `test`, `debug_assertions` and the like are unknown, and
+unknown code is kept, as `not`, `all` and `any` of unknowns are.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from typing import Any
 import tree_sitter as ts
 
 from ...parsing.treesitter import first_line, last_line, node_text
+from .cfg_names import has_build_script, host_name, host_value, is_custom
 from .modules import ROOT_CRATE
 
 if sys.version_info >= (3, 11):
@@ -103,22 +106,27 @@ class DefaultBuild:
 
     features: frozenset[str]
     crates: frozenset[str]  # dependencies (`-` as `_`), optional ones only when turned on
+    custom_off: bool = False  # names no tool sets are off (no build script sets them)
 
     def lacks(self, crate: str) -> bool:
         """Whether `crate` is no dependency of the default build (nor std, core, alloc)."""
         return crate not in self.crates and crate not in ("std", "core", "alloc")
 
 
-def default_build(cargo_toml: str) -> DefaultBuild | None:
+def default_build(
+    cargo_toml: str, folder: str = "", paths: frozenset[str] | None = None
+) -> DefaultBuild | None:
     """The features `default` turns on (and what they turn on in turn; another crate's `x/f`
     is not this crate's feature), and the dependencies that are there: every one not
     `optional`, an optional one when a feature of its name or `dep:` it is on (dev- and
-    build-dependencies and `[target.….dependencies]` too). None for a manifest that does not
-    read."""
+    build-dependencies and `[target.….dependencies]` too, but for a target whose `cfg` is off).
+    With the repository's `paths` known, names no tool sets are off in a crate (in `folder`)
+    without a build script. None for a manifest that does not read."""
     try:
         manifest = tomllib.loads(cargo_toml)
     except tomllib.TOMLDecodeError:
         return None
+    custom_off = paths is not None and not has_build_script(manifest, folder, paths)
     table = manifest.get("features", {})
     table = table if isinstance(table, dict) else {}
     on: set[str] = set()
@@ -134,18 +142,22 @@ def default_build(cargo_toml: str) -> DefaultBuild | None:
         implied = table.get(feature, [])
         pending.extend(str(item) for item in implied if isinstance(implied, list))
     crates: set[str] = set()
-    for dependencies in _dependency_tables(manifest):
+    for dependencies in _dependency_tables(manifest, frozenset(on), custom_off):
         for name, spec in dependencies.items():
             optional = isinstance(spec, dict) and spec.get("optional") is True
             if not optional or name in on or name in deps:
                 crates.add(str(name).replace("-", "_"))
-    return DefaultBuild(frozenset(on), frozenset(crates))
+    return DefaultBuild(frozenset(on), frozenset(crates), custom_off)
 
 
-def _dependency_tables(manifest: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+def _dependency_tables(
+    manifest: Mapping[str, Any], features: frozenset[str], custom_off: bool
+) -> list[Mapping[str, Any]]:
     targets = manifest.get("target", {})
-    holders = [manifest, *(t for t in targets.values() if isinstance(t, dict))] if isinstance(
-        targets, dict) else [manifest]  # fmt: skip
+    holders = [manifest, *(
+        table for key, table in targets.items()
+        if isinstance(table, dict) and _target_on(str(key), features, custom_off)
+    )] if isinstance(targets, dict) else [manifest]  # fmt: skip
     return [
         table
         for holder in holders
@@ -154,36 +166,48 @@ def _dependency_tables(manifest: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     ]
 
 
-def evaluate(predicate: str, features: frozenset[str] | None) -> bool | None:
-    """Whether a `cfg` predicate holds in a default build: True, False, or None (unknown)."""
+def _target_on(key: str, features: frozenset[str], custom_off: bool) -> bool:
+    """Whether a `[target.'cfg(…)'.dependencies]` table may be there (a triple may)."""
+    if not (key.startswith("cfg(") and key.endswith(")")):
+        return True
+    return evaluate(key[4:-1], features, custom_off) is not False
+
+
+def evaluate(
+    predicate: str, features: frozenset[str] | None, custom_off: bool = False
+) -> bool | None:
+    """Whether a `cfg` predicate holds in a default build: True, False, or None (unknown);
+    with `custom_off`, a name no tool sets (`loom`) is off."""
     tokens: list[_Token] = [(m[1], m[2], m[3]) for m in _TOKEN.finditer(predicate)]
-    value, used = _expression(tokens, 0, features)
+    value, used = _expression(tokens, 0, features, custom_off)
     return value if used == len(tokens) else None
 
 
 def _expression(
-    tokens: list[_Token], at: int, features: frozenset[str] | None
+    tokens: list[_Token], at: int, features: frozenset[str] | None, custom_off: bool
 ) -> tuple[bool | None, int]:
     """The value of the predicate starting at `tokens[at]`, and where it ends."""
     if at >= len(tokens) or tokens[at][0] is None:
         return None, len(tokens) + 1
-    name = tokens[at][0]
+    name = tokens[at][0] or ""
     at += 1
+    custom = custom_off and is_custom(name)
     if at < len(tokens) and tokens[at][2] == "=":
         value = tokens[at + 1][1] if at + 1 < len(tokens) else None
         if name == "feature" and features is not None and value is not None:
             return value in features, at + 2
-        return None, at + 2
+        host = host_value(name, value) if value is not None else None
+        return (False if custom else host), at + 2
     if at < len(tokens) and tokens[at][2] == "(":
         values: list[bool | None] = []
         at += 1
         while at < len(tokens) and tokens[at][2] != ")":
-            value_, at = _expression(tokens, at, features)
+            value_, at = _expression(tokens, at, features, custom_off)
             values.append(value_)
             if at < len(tokens) and tokens[at][2] == ",":
                 at += 1
-        return _combine(name or "", values), at + 1
-    return (False if name in _OFF else None), at
+        return _combine(name, values), at + 1
+    return (False if name in _OFF or custom else host_name(name)), at
 
 
 def _combine(operator: str, values: list[bool | None]) -> bool | None:
@@ -199,17 +223,22 @@ def _combine(operator: str, values: list[bool | None]) -> bool | None:
 def switched_off(spans: Iterable[CfgSpan], build: DefaultBuild | None) -> tuple[CfgSpan, ...]:
     """The spans whose predicate a default build does not meet."""
     features = build.features if build is not None else None
-    return tuple(span for span in spans if evaluate(span[2], features) is False)
+    custom_off = build is not None and build.custom_off
+    return tuple(span for span in spans if evaluate(span[2], features, custom_off) is False)
 
 
-def crate_builds(project: Mapping[str, str]) -> dict[str, DefaultBuild]:
+def crate_builds(
+    project: Mapping[str, str], paths: frozenset[str] | None = None
+) -> dict[str, DefaultBuild]:
     """Per crate (`modules.crate_of`'s key: its folder, `ROOT_CRATE` at the root) the default
-    build its `Cargo.toml` describes."""
+    build its `Cargo.toml` describes; `paths`, the repository's files, tell which crates have
+    a build script (`default_build`)."""
     found: dict[str, DefaultBuild] = {}
     for path, text in project.items():
         if path.rsplit("/", 1)[-1] != "Cargo.toml":
             continue
-        build = default_build(text)
+        folder = path.rpartition("/")[0]
+        build = default_build(text, folder, paths)
         if build is not None:
-            found[path.rpartition("/")[0] or ROOT_CRATE] = build
+            found[folder or ROOT_CRATE] = build
     return found

@@ -32,7 +32,9 @@ from ...linking.base import LinkContext
 from ...linking.edges import EdgeCollector, FileLinks, NodeIds, UnresolvedCalls
 from ...linking.index import Lookups, RepositoryIndex
 from ...model import Call, Edge, EdgeKind, ParsedFile, Resolution, SymbolKind
+from .autoref import through_mut_ref
 from .cfg import crate_builds, switched_off
+from .cfg_names import host_lacks
 from .dispatch import dispatch_targets, trait_impls
 from .modules import crate_of, module_path
 from .paths import Path, joined, split_path
@@ -54,7 +56,9 @@ class RustLinker:
     def prepare(self, index: RepositoryIndex, project: Mapping[str, str]) -> LinkContext:
         crates = RustProject.of(index.modules, project)
         crates.impls = trait_impls(index.symbols)
-        crates.builds = crate_builds(project)
+        crates.builds = crate_builds(
+            project, frozenset(i.parsed.path for i in index.modules.values())
+        )
         crates.off_modules = _off_modules(index, crates)
         crates.repeated, crates.kept = _live_definitions(index, crates)
         crates.dead = _dead_definitions(index, crates)
@@ -80,6 +84,12 @@ class RustLinker:
                 continue  # a macro invocation
             source = source_of(site.scope, site.line)
             target, tier = resolver.call_and_tier(site.value, site.scope, site.line)
+            if target is not None and tier != UNSURE:
+                forwarded = through_mut_ref(
+                    resolver, site.value, site.scope, target, context.project.impls
+                )
+                if forwarded is not None:  # `self.m()` in a `&mut self` method (`autoref`)
+                    target, tier = (forwarded[0], "inferred") if forwarded[0] else (target, UNSURE)
             # in code a default build leaves out, a call is possible: it runs in another build
             cfg = off.reason(site.line)
             if target is None:
@@ -301,7 +311,10 @@ def _lacked(
         lines = [s.start_line for s in info.parsed.symbols if s.qualified_name == found]
         item = _SwitchedOff(info.parsed, resolver.project)
         return bool(lines) and all(item.reason(line) is not None for line in lines)
-    crate = resolver.outside_crate(path, holder) if path else None
+    outside = resolver.outside_path(path, holder) if path else None
+    if outside is not None and host_lacks(outside):
+        return True  # `core::arch::x86` on x86_64 (`cfg_names`)
+    crate = outside[0] if outside else None
     return crate is not None and off.build is not None and off.build.lacks(crate)
 
 

@@ -41,6 +41,7 @@ from .conventions import BUILTIN_METHODS
 from .modules import ROOT_CRATE, crate_of, module_path
 from .parser import SITE
 from .paths import Path, Scope, crate_root, joined, split_path
+from .primitives import std_inherent
 from .syntax import GLOBAL, TRY
 
 __all__ = ["UNSURE", "RustProject", "RustResolver", "crate_names"]
@@ -747,6 +748,8 @@ class RustResolver:
                 if symbol is not None and symbol.kind == SymbolKind.CLASS:
                     return self.method(owner, path[-1])
             builtin = self._builtin_owner(path[:-1], scope, self_type)
+            if builtin is not None and std_inherent(builtin.rpartition("::")[2], path[-1]):
+                return None  # `f32::from_bits(u)`: std's own, before the crate's impls
             if builtin is not None:  # `u64::error_scale()`, `Self::f()` in `impl T for f64`
                 return self.method(builtin, path[-1])
         return None
