@@ -78,3 +78,39 @@ def test_apply_refuses_a_line_that_changed() -> None:
     mutant = mutants_of(SOURCE, "m.py")[0]
     with pytest.raises(ValueError, match="not the line"):
         apply(SOURCE.replace("value < low", "value <= low"), mutant)
+
+
+def test_a_held_out_result_keeps_ids_and_counts_and_no_code_or_test_name() -> None:
+    from dataclasses import asdict
+
+    from benchmarks.impact.mutants import ids_only, markdown
+
+    mutant = mutants_of(SOURCE, "m.py")[0]
+    row = {
+        "mutant": asdict(mutant), "status": "killed", "failing": ["tests/t.py::test_secret"],
+        "failing_count": 3, "suite_s": 1.0, "diff_s": 0.1, "selected": {"to_run": 1},
+        "safe": {"to_run": False}, "missed": {"to_run": ["tests/t.py::test_secret"]},
+        "order_dependent": ["tests/t.py::test_secret"], "safe_alone": True,
+    }  # fmt: skip
+    summary = {"safety": 0.0, "missed": ["m.py:7"], "median_share": 0.5, "mean_share": 0.5}
+    result = {
+        "package": "p-1", "graph_tests": 2, "mutants": 1, "killed": 1, "survived": 0,
+        "timeout": 0, "import_s": 0.1, "import_edges": 4, "diff_s_median": 0.1,
+        "diff_s_max": 0.1, "suite_s_median": 1.0, "rows": [row],
+        "selectors": dict.fromkeys(
+            ("to_run", "with_extras", "ran", "static", "everything"), summary
+        ),
+    }  # fmt: skip
+    held_out = ids_only(result)
+    (kept,) = held_out["rows"]
+    assert kept["id"] == f"m.py:{mutant.line}"
+    assert kept["missed"] == {"to_run": 1}
+    text = markdown([held_out]) + repr(held_out)
+    assert "test_secret" not in text
+    assert mutant.old.strip() not in text
+    assert kept["order_dependent"] == 1
+    assert kept["safe_alone"] is True
+    assert (
+        f"`m.py:{mutant.line}` ({mutant.operator}), `diff`, to run: 1 of 3 failing missed; "
+        "1 of them pass run alone on the mutant"
+    ) in text
