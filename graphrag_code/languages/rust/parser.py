@@ -56,6 +56,7 @@ from ...parsing.records import clipped_signature, line_count
 from ...parsing.treesitter import first_line, last_line, node_text, remembered_texts, syntax_issues
 from .cfg import cfg_spans
 from .cfg_if import parse_expanded
+from .macro_items import macro_item_names
 from .modules import crate_of
 from .paths import Path, Scope, crate_root, joined
 from .syntax import (
@@ -214,6 +215,9 @@ class _FileReader:
             self.module_items(body, (*scope.module, node_text(name)), qualified)
         elif kind == "impl_item":
             self._impl(item, scope, parent)
+        elif kind == "macro_invocation":
+            for made, line in macro_item_names(item):  # `trait_template! { pub trait X … }`
+                self.bindings.append(Binding(parent, (made,), (), "opaque", line))
         elif kind in ("const_item", "static_item"):
             if name is not None:
                 declared = item.child_by_field_name("type")
