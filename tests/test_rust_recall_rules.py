@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from graphrag_code.model import EdgeKind
-from tests.linking_helpers import link_snippet
+from tests.linking_helpers import assert_calls, link_snippet
 
 
 def test_an_item_a_module_level_macro_declares_is_imported_from_that_module() -> None:
@@ -28,3 +28,55 @@ def test_an_item_a_module_level_macro_declares_is_imported_from_that_module() ->
     }
     # `neighbors`, in the trait's braces, is no item of the module; `Gone` is declared nowhere
     assert imports == {("src/visit/mod.rs", ("GraphRef", "IntoNeighbors"))}
+
+
+def test_slices_arrays_and_vecs_have_the_methods_of_the_crates_impl_on_slices() -> None:
+    assert_calls(
+        {
+            "src/lib.rs": "pub trait SliceRandom {\n    fn choose(&self) -> u8;\n"
+            "    fn shuffle(&mut self);\n}\n"
+            "impl<T> SliceRandom for [T] {\n    fn choose(&self) -> u8 { 0 }\n"
+            "    fn shuffle(&mut self) {}\n}\n"
+            "pub trait Bytes {\n    fn shuffle(&mut self);\n}\n"
+            "impl Bytes for [u8] {\n    fn shuffle(&mut self) {}\n}\n"
+            "fn f(r: u8) {\n    let chars = ['a', 'b'];\n    chars.choose();\n"
+            "    let v = vec![1, 2];\n    v.choose();\n    let mut e: [isize; 0] = [];\n"
+            "    e.choose();\n    let s: &mut Vec<u8> = g();\n    s.choose();\n"
+            "    chars.shuffle();\n    chars.len();\n    let n = 3;\n    n.choose();\n}\n"
+            "fn g() -> &'static mut Vec<u8> { todo!() }\n",
+        },
+        ("crate::f", "crate::[T]::SliceRandom::choose", "inferred"),
+        ("crate::f", "crate::g", "exact"),
+        exactly=True,  # `shuffle`: two slice impls have one; `len`: std's; `n`: no slice
+    )
+
+
+def test_a_let_of_a_method_chain_has_the_type_of_its_last_call() -> None:
+    assert_calls(
+        {
+            "src/lib.rs": "pub struct It;\npub struct Out;\n"
+            "impl It {\n    fn len(&self) -> usize { 0 }\n"
+            "    fn out(&self) -> Option<Out> { None }\n}\n"
+            "impl Out {\n    fn done(&self) {}\n}\n"
+            "fn make() -> Result<It, u8> { Ok(It) }\n"
+            "fn f() {\n    let all = make()\n        .unwrap()\n        .collect::<Vec<_>>();\n"
+            '    all.len();\n    let it = make().expect("it").clone();\n    it.len();\n'
+            "    let o = it.out().unwrap_or_default();\n    o.done();\n}\n",
+        },
+        ("crate::f", "crate::make", "exact"),
+        ("crate::f", "crate::It::len", "inferred"),
+        ("crate::f", "crate::It::out", "inferred"),
+        ("crate::f", "crate::Out::done", "inferred"),
+        exactly=True,
+    )
+    # `all.len()` (line 15) is std's: `collect` makes a `Vec`, not an `It`
+    linked = assert_calls(
+        {
+            "src/lib.rs": "pub struct It;\nimpl It {\n    fn len(&self) -> usize { 0 }\n}\n"
+            "fn make() -> It { It }\n"
+            "fn f() {\n    let all = make().collect::<Vec<_>>();\n    all.len();\n}\n"
+        },
+        ("crate::f", "crate::make", "exact"),
+        exactly=True,
+    )
+    assert linked

@@ -59,6 +59,7 @@ from .cfg_if import parse_expanded
 from .macro_items import macro_item_names
 from .modules import crate_of
 from .paths import Path, Scope, crate_root, joined
+from .slices import SLICE, is_slice_type, is_slice_value
 from .syntax import (
     attributes,
     callee,
@@ -574,6 +575,9 @@ class _FileReader:
             pattern = inner
         target = (node_text(pattern),)
         line = last_line(node) + 1  # in effect after the statement (`let x = x.f();`)
+        if _slice_let(declared, node.child_by_field_name("value"), scope):
+            self.bindings.append(Binding(scope_name, target, (SLICE,), "annotation", line))
+            return
         dotted = type_path(declared)
         if dotted is not None:
             self.bindings.append(
@@ -777,6 +781,16 @@ def _impl_type(written: Dotted, scope: Scope) -> Path:
     if len(local) == 1:
         return (*local[0], *written)
     return (*scope.module, *written)
+
+
+def _slice_let(declared: ts.Node | None, value: ts.Node | None, scope: Scope) -> bool:
+    """Whether a `let` binds a slice, an array or a `Vec` (`slices`): by its type, or by its
+    value where it has none written."""
+    if declared is not None:
+        return is_slice_type(declared, scope.items)
+    while value is not None and value.type == "reference_expression" and value.named_children:
+        value = value.named_children[-1]
+    return is_slice_value(value)
 
 
 def _own(dotted: Dotted, scope: Scope, self_type: Path | None) -> Dotted:

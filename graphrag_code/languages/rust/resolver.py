@@ -41,6 +41,7 @@ from .conventions import BUILTIN_METHODS
 from .modules import ROOT_CRATE, crate_of, module_path
 from .parser import SITE
 from .paths import Path, Scope, crate_root, joined, split_path
+from .slices import SLICE, slice_holders
 from .syntax import GLOBAL, TRY
 
 __all__ = ["UNSURE", "RustProject", "RustResolver", "crate_names"]
@@ -74,6 +75,12 @@ _PRELUDE_ROOTS: dict[str, Path] = {
     "Some": ("core", "option", "Option", "Some"), "None": ("core", "option", "Option", "None"),
     "Ok": ("core", "result", "Result", "Ok"), "Err": ("core", "result", "Result", "Err"),
 }  # fmt: skip
+_SAME_TYPE = frozenset(
+    {"clone", "to_owned", "unwrap", "expect", "unwrap_or", "unwrap_or_else", "unwrap_or_default",
+     "unwrap_unchecked", "as_ref", "as_mut", "borrow", "borrow_mut", "as_deref", "as_deref_mut"}
+)  # fmt: skip
+"""std's methods whose result has the methods of their receiver's type as the resolver types
+it (`Option` / `Result` / references already unwrapped): `x.clone()`, `f().unwrap()`."""
 _BUILTIN = re.compile(r"&*(\[.*\]|[iu](8|16|32|64|128|size)|f32|f64|bool|char|str)")
 _SECTION = re.compile(r"^\s*\[([^\]]+)\]", re.MULTILINE)
 
@@ -138,7 +145,9 @@ class RustResolver:
         self.lookups = lookups
         self.project = project
         self._scopes: dict[str, Scope] = {}  # module path -> its names
-        self._sites = {site.at: site for site in parsed.calls}
+        # a chain's calls share their start byte (`a.b().c()`): the outermost, read first, is
+        # the value a `let` binds
+        self._sites = {site.at: site for site in reversed(parsed.calls)}
         self._own = {symbol.qualified_name: symbol for symbol in parsed.symbols}
         self._inline = [s for s in parsed.symbols if s.declared_as == "module"]
         self._asking: set[tuple[Path, str]] = set()  # associated types being worked out
@@ -384,6 +393,10 @@ class RustResolver:
             # a type none of ours: a built-in (`parser._builtin_type`) has our impls, but
             # std's own method of the name comes first; a blanket impl's `T` says nothing
             return None
+        if owner.endswith(f"::{SLICE}"):  # some slice: the one method of the crate's slice impls
+            holders = slice_holders(self.lookups.index.members, owner[: -len(SLICE) - 2])
+            methods = {m for holder in holders if (m := self.method(holder, name)) is not None}
+            return methods.pop() if len(methods) == 1 else None
         for impl_name in self._impls(owner):
             found = [q for q in self.lookups.members(impl_name, name) if self._is_function(q)]
             if found:
@@ -499,8 +512,8 @@ class RustResolver:
             target = self.call_target(expr, scope, line, depth + 1)
             if target is None and isinstance(expr.callee, Name):
                 return self._made(expr.callee.dotted, scope)
-            if target is None and isinstance(expr.callee, Attribute) and expr.callee.name in (
-                "clone", "to_owned"
+            if target is None and isinstance(expr.callee, Attribute) and (
+                expr.callee.name in _SAME_TYPE
             ):  # fmt: skip
                 return self.type_of(expr.callee.value, scope, line, depth + 1)  # `x.clone()`
             return self.result_type(target) if target else None
@@ -553,6 +566,8 @@ class RustResolver:
         return None
 
     def _binding_type(self, latest: Binding, depth: int) -> str | None:
+        if latest.kind == "annotation" and latest.value == (SLICE,):
+            return joined((*self.scope_of(latest.scope).root, SLICE))  # `slices`
         if latest.kind == "annotation":
             return self._type(latest.value, latest.scope)
         if latest.kind == "alias":
