@@ -80,3 +80,23 @@ def test_a_let_of_a_method_chain_has_the_type_of_its_last_call() -> None:
         exactly=True,
     )
     assert linked
+
+
+def test_self_in_an_impl_of_a_type_written_through_a_re_export_is_that_type() -> None:
+    assert_calls(
+        {
+            "src/lib.rs": "pub mod graph_impl;\npub mod data;\npub use crate::graph_impl::Graph;\n",
+            "src/graph_impl.rs": "pub struct Graph;\nimpl Graph {\n"
+            "    pub fn node_weight(&self) -> u8 { 0 }\n"
+            "    pub fn node_count(&self) -> usize { 0 }\n}\n",
+            "src/data.rs": "use crate::Graph;\npub trait DataMap {\n"
+            "    fn node_weight(&self) -> u8;\n    fn count(&self) -> usize;\n}\n"
+            "impl DataMap for Graph {\n    fn node_weight(&self) -> u8 {\n"
+            "        self.node_weight()\n    }\n"
+            "    fn count(&self) -> usize {\n        self.node_count()\n    }\n}\n",
+        },
+        # the inherent method comes before the trait's method of the same name
+        ("crate::Graph::DataMap::node_weight", "crate::graph_impl::Graph::node_weight", "inferred"),
+        ("crate::Graph::DataMap::count", "crate::graph_impl::Graph::node_count", "inferred"),
+        exactly=True,
+    )

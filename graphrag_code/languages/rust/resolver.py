@@ -489,7 +489,11 @@ class RustResolver:
         if isinstance(expr, Name):
             if expr.dotted == ("self",):
                 owner = self.owner_type(scope)
-                return joined(owner) if owner else None
+                if owner is None:
+                    return None
+                # `impl Trait for Graph` after `use crate::Graph;` (a re-export): the type itself
+                found = self._absolute(owner, 0)
+                return found if found is not None and self.lookups.symbol(found) else joined(owner)
             if len(expr.dotted) == 1:
                 return self._local_type(expr.dotted[0], scope, line, depth)
             return self._made(expr.dotted, scope)
