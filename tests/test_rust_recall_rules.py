@@ -100,3 +100,19 @@ def test_self_in_an_impl_of_a_type_written_through_a_re_export_is_that_type() ->
         ("crate::Graph::DataMap::count", "crate::graph_impl::Graph::node_count", "inferred"),
         exactly=True,
     )
+
+
+def test_an_element_of_a_vec_or_array_field_parameter_or_let_has_the_element_type() -> None:
+    assert_calls(
+        {
+            "src/lib.rs": "pub struct Ix;\nimpl Ix {\n    fn index(&self) -> usize { 0 }\n}\n"
+            "pub struct Node {\n    next: [Ix; 2],\n}\n"
+            "pub struct G {\n    nodes: Vec<Node>,\n    count: usize,\n}\n"
+            "impl G {\n    fn f(&self, label: &mut Vec<Ix>, i: usize) {\n"
+            "        self.nodes[i].next[0].index();\n        label[i].index();\n"
+            "        let v: Vec<Ix> = Vec::new();\n        v[0].index();\n"
+            "        self.count[0].index();\n        i[0].index();\n    }\n}\n",
+        },
+        ("crate::G::f", "crate::Ix::index", "inferred"),
+        exactly=True,
+    )

@@ -59,7 +59,7 @@ from .cfg_if import parse_expanded
 from .macro_items import macro_item_names
 from .modules import crate_of
 from .paths import Path, Scope, crate_root, joined
-from .slices import SLICE, is_slice_type, is_slice_value
+from .slices import SLICE, elements, slice_let
 from .syntax import (
     attributes,
     callee,
@@ -368,6 +368,9 @@ class _FileReader:
                     Binding(qualified, (node_text(pattern),), _own(dotted, scope, self_type),
                             "annotation", first_line(pattern))
                 )  # fmt: skip
+            if pattern is not None and pattern.type == "identifier":
+                self.bindings += elements(qualified, node_text(pattern), declared, scope,
+                                          self_type, first_line(pattern))  # fmt: skip
         result = node.child_by_field_name("return_type")
         self._type_uses(result, qualified)
         returns = type_path(result)
@@ -432,6 +435,10 @@ class _FileReader:
                     Binding(struct, (node_text(name),), scope.absolute(dotted), "annotation",
                             first_line(name))
                 )  # fmt: skip
+            if name is not None:
+                self.bindings.extend(
+                    elements(struct, node_text(name), declared, scope, None, first_line(name))
+                )
 
     def _payloads(self, body: ts.Node | None, enum: str, scope: Scope) -> None:
         """The type of each variant that holds one value (`Vacant(VacantEntry<K, V>)`), bound
@@ -575,8 +582,9 @@ class _FileReader:
             pattern = inner
         target = (node_text(pattern),)
         line = last_line(node) + 1  # in effect after the statement (`let x = x.f();`)
-        if _slice_let(declared, node.child_by_field_name("value"), scope):
+        if slice_let(declared, node.child_by_field_name("value"), scope.items):
             self.bindings.append(Binding(scope_name, target, (SLICE,), "annotation", line))
+            self.bindings.extend(elements(scope_name, target[0], declared, scope, self_type, line))
             return
         dotted = type_path(declared)
         if dotted is not None:
@@ -781,16 +789,6 @@ def _impl_type(written: Dotted, scope: Scope) -> Path:
     if len(local) == 1:
         return (*local[0], *written)
     return (*scope.module, *written)
-
-
-def _slice_let(declared: ts.Node | None, value: ts.Node | None, scope: Scope) -> bool:
-    """Whether a `let` binds a slice, an array or a `Vec` (`slices`): by its type, or by its
-    value where it has none written."""
-    if declared is not None:
-        return is_slice_type(declared, scope.items)
-    while value is not None and value.type == "reference_expression" and value.named_children:
-        value = value.named_children[-1]
-    return is_slice_value(value)
 
 
 def _own(dotted: Dotted, scope: Scope, self_type: Path | None) -> Dotted:

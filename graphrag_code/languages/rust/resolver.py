@@ -33,6 +33,7 @@ from ...model import (
     InstanceOf,
     Name,
     ParsedFile,
+    Subscript,
     Symbol,
     SymbolKind,
 )
@@ -41,7 +42,7 @@ from .conventions import BUILTIN_METHODS
 from .modules import ROOT_CRATE, crate_of, module_path
 from .parser import SITE
 from .paths import Path, Scope, crate_root, joined, split_path
-from .slices import SLICE, slice_holders
+from .slices import INDEX, SLICE, slice_holders
 from .syntax import GLOBAL, TRY
 
 __all__ = ["UNSURE", "RustProject", "RustResolver", "crate_names"]
@@ -508,6 +509,13 @@ class RustResolver:
                 if written is not None and len(written) == 1:
                     return self._local_type(written[0], scope, 1 << 30, depth + 1)
             return found
+        if isinstance(expr, Subscript):  # `nodes[i]`, `self.next[0]`: the elements' type
+            if isinstance(expr.value, Name) and len(expr.value.dotted) == 1:
+                return self._local_type(expr.value.dotted[0] + INDEX, scope, line, depth + 1)
+            if isinstance(expr.value, Attribute):
+                held = self.type_of(expr.value.value, scope, line, depth + 1)
+                return self._field_type(held, expr.value.name + INDEX) if held else None
+            return None
         if isinstance(expr, Awaited):
             return self.type_of(expr.value, scope, line, depth + 1)
         if isinstance(expr, InstanceOf) and isinstance(expr.classes, Name):

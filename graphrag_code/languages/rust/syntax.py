@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import tree_sitter as ts
 
-from ...model import OPAQUE, Attribute, Awaited, Call, Dotted, Expr, InstanceOf, Name
+from ...model import OPAQUE, Attribute, Awaited, Call, Dotted, Expr, InstanceOf, Name, Subscript
 from ...parsing.treesitter import node_text
 
 __all__ = [
@@ -123,6 +123,8 @@ def expression(node: ts.Node | None) -> Expr:
     if kind == "struct_expression":
         path = path_of(node.child_by_field_name("name"))
         return InstanceOf(Name(path)) if path else OPAQUE
+    if kind == "index_expression" and node.named_children:  # `nodes[i]`: an element
+        return Subscript(expression(node.named_children[0]), OPAQUE)
     return OPAQUE
 
 
