@@ -116,3 +116,20 @@ def test_an_element_of_a_vec_or_array_field_parameter_or_let_has_the_element_typ
         ("crate::G::f", "crate::Ix::index", "inferred"),
         exactly=True,
     )
+
+
+def test_a_let_of_a_field_or_an_element_has_its_type() -> None:
+    assert_calls(
+        {
+            "src/lib.rs": "pub struct Ix;\nimpl Ix {\n    fn index(&self) -> usize { 0 }\n}\n"
+            "pub struct Node {\n    next: [Ix; 2],\n}\n"
+            "pub struct G {\n    free: Ix,\n    nodes: Vec<Node>,\n    n: usize,\n}\n"
+            "impl G {\n    fn f(&self, node: &Node) {\n"
+            "        let mut free = self.free;\n        free.index();\n"
+            "        let mut edix = node.next[0];\n        edix.index();\n"
+            "        let first = &self.nodes[0];\n        first.next[1].index();\n"
+            "        let n = self.n;\n        n.index();\n    }\n}\n",
+        },
+        ("crate::G::f", "crate::Ix::index", "inferred"),
+        exactly=True,
+    )

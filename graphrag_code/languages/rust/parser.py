@@ -59,6 +59,7 @@ from .cfg_if import parse_expanded
 from .macro_items import macro_item_names
 from .modules import crate_of
 from .paths import Path, Scope, crate_root, joined
+from .places import place_path
 from .slices import SLICE, elements, slice_let
 from .syntax import (
     attributes,
@@ -614,6 +615,8 @@ class _FileReader:
             )
         elif value.type in ("identifier", "self"):
             self.bindings.append(Binding(scope_name, target, (node_text(value),), "alias", line))
+        elif (place := place_path(value)) is not None:  # `let x = self.free_node;`
+            self.bindings.append(Binding(scope_name, target, place, "alias", line))
         else:
             # `let e = match …` / `if …`: a type not read here, but the earlier `e` (another
             # block's, a parameter) is shadowed from this line on

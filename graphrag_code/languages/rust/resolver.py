@@ -42,6 +42,7 @@ from .conventions import BUILTIN_METHODS
 from .modules import ROOT_CRATE, crate_of, module_path
 from .parser import SITE
 from .paths import Path, Scope, crate_root, joined, split_path
+from .places import PLACE, place_expression
 from .slices import INDEX, SLICE, slice_holders
 from .syntax import GLOBAL, TRY
 
@@ -582,6 +583,9 @@ class RustResolver:
             return joined((*self.scope_of(latest.scope).root, SLICE))  # `slices`
         if latest.kind == "annotation":
             return self._type(latest.value, latest.scope)
+        if latest.kind == "alias" and latest.value[:1] == (PLACE,):  # `let x = self.f;`
+            expr = place_expression(latest.value)
+            return self.type_of(expr, latest.scope, latest.line - 1, depth + 1)
         if latest.kind == "alias":
             return self.type_of(Name(latest.value), latest.scope, latest.line - 1, depth + 1)
         if latest.kind == "variant":
