@@ -133,3 +133,23 @@ def test_a_let_of_a_field_or_an_element_has_its_type() -> None:
         ("crate::G::f", "crate::Ix::index", "inferred"),
         exactly=True,
     )
+
+
+def test_each_name_of_a_tuple_let_of_a_call_has_the_type_of_its_place_in_the_result() -> None:
+    assert_calls(
+        {
+            "src/lib.rs": "pub struct List;\nimpl List {\n    fn count(&self) -> usize { 0 }\n}\n"
+            "pub struct Err;\nimpl Err {\n    fn show(&self) {}\n}\n"
+            "fn pair() -> (List, Err) { (List, Err) }\n"
+            "fn maybe() -> Result<(Err, List), Err> { Err(Err) }\n"
+            "fn f() -> Result<(), Err> {\n    let (list, err) = pair();\n"
+            "    list.count();\n    err.show();\n"
+            "    let (e, l) = maybe()?;\n    e.show();\n    l.count();\n"
+            "    let (a, b) = (1, 2);\n    a.count();\n    b.show();\n    Ok(())\n}\n",
+        },
+        ("crate::f", "crate::pair", "exact"),
+        ("crate::f", "crate::maybe", "exact"),
+        ("crate::f", "crate::List::count", "inferred"),
+        ("crate::f", "crate::Err::show", "inferred"),
+        exactly=True,
+    )

@@ -70,6 +70,7 @@ from .syntax import (
     path_of,
     type_path,
 )
+from .tuples import result_places
 
 __all__ = ["CONST", "RUST_SUFFIXES", "SITE", "RustParser"]
 
@@ -375,6 +376,7 @@ class _FileReader:
         result = node.child_by_field_name("return_type")
         self._type_uses(result, qualified)
         returns = type_path(result)
+        self.bindings += result_places(qualified, result, scope, self_type, first_line(name))
         body = node.child_by_field_name("body")
         is_async = any(
             c.type == "function_modifiers" and "async" in node_text(c).split()
@@ -631,6 +633,9 @@ class _FileReader:
         if value is not None and value.type == "if_expression":
             block = value.child_by_field_name("consequence")
             value = block.named_children[-1] if block and block.named_children else None
+        while value is not None and value.type in _WRAPPED and value.named_children:
+            value = value.named_children[0]  # `let (a, b) = f()?;`
+        called = value.start_byte if value and value.type == "call_expression" else -1
         values = (
             value.named_children if value is not None and value.type == "tuple_expression" else []
         )
@@ -647,6 +652,9 @@ class _FileReader:
                 self.bindings.append(
                     Binding(scope, (node_text(part),), (node_text(source),), "alias", line)
                 )
+            elif called >= 0:  # the call's result, in this place (`tuples`)
+                site = (SITE, str(called), str(position))
+                self.bindings.append(Binding(scope, (node_text(part),), site, "call", line))
             else:
                 self.bindings.append(Binding(scope, (node_text(part),), (), "opaque", line))
 

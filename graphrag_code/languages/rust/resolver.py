@@ -45,6 +45,7 @@ from .paths import Path, Scope, crate_root, joined, split_path
 from .places import PLACE, place_expression
 from .slices import INDEX, SLICE, slice_holders
 from .syntax import GLOBAL, TRY
+from .tuples import RESULT
 
 __all__ = ["UNSURE", "RustProject", "RustResolver", "crate_names"]
 
@@ -590,6 +591,12 @@ class RustResolver:
             return self.type_of(Name(latest.value), latest.scope, latest.line - 1, depth + 1)
         if latest.kind == "variant":
             return self._payload_type(latest.value, latest.scope)
+        if latest.kind == "call" and latest.value[:1] == (SITE,) and len(latest.value) == 3:
+            site = self._sites.get(int(latest.value[1]))  # `let (a, b) = f();`: `tuples`
+            called = self.call_target(site.value, site.scope, site.line, depth + 1) if (
+                site is not None and isinstance(site.value, Call)
+            ) else None  # fmt: skip
+            return self._field_type(called, RESULT + latest.value[2]) if called else None
         if latest.kind == "call" and latest.value[:1] == (SITE,):
             site = self._sites.get(int(latest.value[1]))
             if site is not None and site.value is not None:
