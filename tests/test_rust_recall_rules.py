@@ -153,3 +153,34 @@ def test_each_name_of_a_tuple_let_of_a_call_has_the_type_of_its_place_in_the_res
         ("crate::f", "crate::Err::show", "inferred"),
         exactly=True,
     )
+
+
+def test_a_loop_variable_has_the_type_of_the_items_its_iterable_gives() -> None:
+    assert_calls(
+        {
+            "src/lib.rs": "pub struct Edge;\nimpl Edge {\n    fn source(&self) -> usize { 0 }\n}\n"
+            "pub struct Edges;\nimpl Iterator for Edges {\n    type Item = Edge;\n"
+            "    fn next(&mut self) -> Option<Edge> { None }\n}\n"
+            "pub struct G {\n    edges: Vec<Edge>,\n}\n"
+            "impl G {\n    fn refs(&self) -> Edges { Edges }\n"
+            "    fn f(&self, g: &G, e: Edge) {\n"
+            "        for edge in self.refs() {\n            edge.source();\n        }\n"
+            "        for x in &self.edges {\n            x.source();\n        }\n"
+            "        for mut y in g.edges.iter() {\n            y.source();\n        }\n"
+            "        for (i, e) in g.edges.iter().enumerate() {\n            e.source();\n"
+            "        }\n    }\n}\n",
+        },
+        ("crate::G::f", "crate::G::refs", "inferred"),
+        ("crate::G::f", "crate::Edge::source", "inferred"),
+        exactly=True,
+    )
+    linked = link_snippet(
+        {
+            "src/lib.rs": "pub struct Edge;\nimpl Edge {\n    fn source(&self) -> usize { 0 }\n}\n"
+            "fn f(e: Edge, v: Vec<Edge>) {\n    e.source();\n"
+            "    for (i, e) in v.iter().enumerate() {\n        e.source();\n    }\n}\n"
+        }
+    )
+    # `(i, e)` shadows the parameter `e`: its type is not read
+    lines = {e.edge.lines for e in linked.links if e.edge.kind == EdgeKind.CALLS}
+    assert lines == {(6,)}

@@ -56,6 +56,7 @@ from ...parsing.records import clipped_signature, line_count
 from ...parsing.treesitter import first_line, last_line, node_text, remembered_texts, syntax_issues
 from .cfg import cfg_spans
 from .cfg_if import parse_expanded
+from .loops import loop_bindings
 from .macro_items import macro_item_names
 from .modules import crate_of
 from .paths import Path, Scope, crate_root, joined
@@ -504,6 +505,8 @@ class _FileReader:
             elif kind == "let_condition" and not self.depth:  # `if let` / `while let`
                 self._unwrapping(node.child_by_field_name("pattern"),
                                  node.child_by_field_name("value"), scope_name)  # fmt: skip
+            elif kind == "for_expression" and not self.depth:  # `for e in g.edges()`: `loops`
+                self.bindings += loop_bindings(node, scope_name, SITE)
             elif kind == "match_expression" and not self.depth:
                 value = node.child_by_field_name("value")
                 body = node.child_by_field_name("body")

@@ -39,6 +39,7 @@ from ...model import (
 )
 from .cfg import DefaultBuild, switched_off
 from .conventions import BUILTIN_METHODS
+from .loops import ITEM
 from .modules import ROOT_CRATE, crate_of, module_path
 from .parser import SITE
 from .paths import Path, Scope, crate_root, joined, split_path
@@ -596,7 +597,12 @@ class RustResolver:
             called = self.call_target(site.value, site.scope, site.line, depth + 1) if (
                 site is not None and isinstance(site.value, Call)
             ) else None  # fmt: skip
-            return self._field_type(called, RESULT + latest.value[2]) if called else None
+            if called is None:
+                return None
+            if latest.value[2] == ITEM:  # `for e in g.edges()`: the result's `type Item`
+                held = self.result_type(called)
+                return self._field_type(held, ITEM) if held else None
+            return self._field_type(called, RESULT + latest.value[2])
         if latest.kind == "call" and latest.value[:1] == (SITE,):
             site = self._sites.get(int(latest.value[1]))
             if site is not None and site.value is not None:

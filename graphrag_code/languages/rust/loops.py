@@ -1,0 +1,62 @@
+"""`for edge in self.edge_references() { edge.source() }`: a loop's variable has the type of
+the items its iterable gives.
+
+An iterable that is a place holding elements (`&self.nodes`, `graph.g.edges`, `self.nodes.iter()`
+with `nodes: Vec<Node>`) gives its elements (`slices.elements`): the variable is bound as an
+"alias" of that place's element (`places`). Any other call (`self.edge_references()`,
+`self.iter()`) gives the items of its result's type: the `type Item = …` an impl of the crate
+declares for that type (`Iterator`'s), read by the resolver from a "call" binding of the
+call's site marked `ITEM`. Other patterns (`(i, x)`, `&d`) and iterables are not read.
+"""
+
+from __future__ import annotations
+
+import tree_sitter as ts
+
+from ...model import Binding
+from ...parsing.treesitter import first_line, node_text
+from .places import place_path
+from .slices import INDEX
+
+__all__ = ["ITEM", "loop_bindings"]
+
+ITEM = "Item"
+_ITERATING = frozenset({"iter", "iter_mut", "into_iter", "drain"})
+
+
+def loop_bindings(node: ts.Node, scope: str, site: str) -> list[Binding]:
+    """The bindings of a `for` loop's variables, from the loop's body on: the one variable's
+    type, or each name of another pattern (`(i, x)`) shadowed, its type not read; `site` is
+    how the parser names a call binding's value (`parser.SITE`)."""
+    pattern = node.child_by_field_name("pattern")
+    value = node.child_by_field_name("value")
+    body = node.child_by_field_name("body")
+    if pattern is None or value is None or body is None:
+        return []
+    line = first_line(body)
+    if pattern.type == "mut_pattern" and pattern.named_children:
+        pattern = pattern.named_children[-1]
+    if pattern.type != "identifier":
+        names = [n for n in pattern.named_children if n.type == "identifier"]
+        return [Binding(scope, (node_text(n),), (), "opaque", line) for n in names]
+    found = _typed(node_text(pattern), value, scope, site, line)
+    return [found or Binding(scope, (node_text(pattern),), (), "opaque", line)]
+
+
+def _typed(name: str, value: ts.Node, scope: str, site: str, line: int) -> Binding | None:
+    while value.type == "reference_expression" and value.named_children:
+        value = value.named_children[-1]
+    held = value
+    if value.type == "call_expression":  # `self.nodes.iter()`: the place iterated
+        function = value.child_by_field_name("function")
+        field = function.child_by_field_name("field") if function is not None else None
+        if function is not None and function.type == "field_expression" and (
+            field is not None and node_text(field) in _ITERATING
+        ):  # fmt: skip
+            held = function.child_by_field_name("value") or value
+    place = place_path(held)
+    if place is not None:
+        return Binding(scope, (name,), (*place, INDEX), "alias", line)
+    if value.type == "call_expression":
+        return Binding(scope, (name,), (site, str(value.start_byte), ITEM), "call", line)
+    return None
