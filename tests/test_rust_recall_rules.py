@@ -184,3 +184,32 @@ def test_a_loop_variable_has_the_type_of_the_items_its_iterable_gives() -> None:
     # `(i, e)` shadows the parameter `e`: its type is not read
     lines = {e.edge.lines for e in linked.links if e.edge.kind == EdgeKind.CALLS}
     assert lines == {(6,)}
+
+
+def test_self_m_in_one_of_two_impls_of_a_trait_for_a_type_runs_the_same_impls_m() -> None:
+    linked = link_snippet(
+        {
+            "src/lib.rs": "pub struct Value;\n"
+            "pub trait De<'de> {\n    fn any(self) -> u8;\n    fn string(self) -> u8;\n}\n"
+            "impl<'de> De<'de> for Value {\n    fn any(self) -> u8 { self.string() }\n"
+            "    fn string(self) -> u8 { 0 }\n}\n"
+            "impl<'de> De<'de> for &'de Value {\n    fn any(self) -> u8 { self.string() }\n"
+            "    fn string(self) -> u8 { self.string() }\n}\n"
+            "pub trait Cmp<T> {\n    fn cmp(&self, t: T) -> u8;\n    fn le(&self) -> u8;\n}\n"
+            "impl Cmp<u8> for Value {\n    fn cmp(&self, t: u8) -> u8 { self.le() }\n"
+            "    fn le(&self) -> u8 { 0 }\n}\n"
+            "impl Cmp<u16> for Value {\n    fn cmp(&self, t: u16) -> u8 { 0 }\n"
+            "    fn le(&self) -> u8 { 1 }\n}\n",
+        }
+    )
+    calls = {
+        (link.edge.source, link.edge.target, link.edge.lines)
+        for link in linked.links
+        if link.edge.kind == EdgeKind.CALLS
+    }
+    # `string` calling its own name, and `Cmp<u8>`'s `self.le()` (the trait's argument may
+    # choose another impl): no edge
+    assert calls == {
+        ("t:crate::Value::De::any", "t:crate::Value::De::string", (7,)),
+        ("t:crate::Value::De::any#2", "t:crate::Value::De::string#2", (11,)),
+    }
