@@ -213,3 +213,31 @@ def test_self_m_in_one_of_two_impls_of_a_trait_for_a_type_runs_the_same_impls_m(
         ("t:crate::Value::De::any", "t:crate::Value::De::string", (7,)),
         ("t:crate::Value::De::any#2", "t:crate::Value::De::string#2", (11,)),
     }
+
+
+def test_a_closure_parameter_of_an_iterator_adaptor_is_an_item_of_its_receiver() -> None:
+    assert_calls(
+        {
+            "src/lib.rs": "pub struct Edge;\nimpl Edge {\n    fn source(&self) -> usize { 0 }\n}\n"
+            "pub struct Edges;\nimpl Iterator for Edges {\n    type Item = Edge;\n"
+            "    fn next(&mut self) -> Option<Edge> { None }\n}\n"
+            "pub struct G {\n    edges: Vec<Edge>,\n}\n"
+            "impl G {\n    fn refs(&self) -> Edges { Edges }\n    fn f(&self) {\n"
+            "        self.refs().map(|e| e.source());\n"
+            "        self.edges.iter().filter(|x| x.source() > 0);\n"
+            "        self.edges.iter().enumerate().map(|y| y.source());\n"
+            "        self.edges.iter().fold(0, |z, w| w.source());\n    }\n}\n",
+        },
+        ("crate::G::f", "crate::G::refs", "inferred"),
+        ("crate::G::f", "crate::Edge::source", "inferred"),
+        exactly=True,
+    )
+    linked = link_snippet(
+        {
+            "src/lib.rs": "pub struct Edge;\nimpl Edge {\n    fn source(&self) -> usize { 0 }\n}\n"
+            "fn f(edges: Vec<Edge>, xs: Edge) {\n    for e in e.edges() {\n        e.source();\n"
+            "    }\n    xs.iter().map(|xs| xs.source());\n}\n"
+        }
+    )
+    # a name bound to a call on that name itself: no type, and no endless search
+    assert not [link for link in linked.links if link.edge.kind == EdgeKind.CALLS]

@@ -18,10 +18,16 @@ from ...parsing.treesitter import first_line, node_text
 from .places import place_path
 from .slices import INDEX
 
-__all__ = ["ITEM", "loop_bindings"]
+__all__ = ["ITEM", "adaptor_bindings", "loop_bindings"]
 
 ITEM = "Item"
 _ITERATING = frozenset({"iter", "iter_mut", "into_iter", "drain"})
+_ADAPTORS = frozenset(
+    {"map", "filter", "for_each", "any", "all", "find", "filter_map", "flat_map", "find_map",
+     "take_while", "skip_while", "map_while", "position", "inspect", "max_by_key", "min_by_key",
+     "try_for_each"}
+)  # fmt: skip
+"""Iterator methods whose closure's one parameter is an item (or a reference to one)."""
 
 
 def loop_bindings(node: ts.Node, scope: str, site: str) -> list[Binding]:
@@ -41,6 +47,35 @@ def loop_bindings(node: ts.Node, scope: str, site: str) -> list[Binding]:
         return [Binding(scope, (node_text(n),), (), "opaque", line) for n in names]
     found = _typed(node_text(pattern), value, scope, site, line)
     return [found or Binding(scope, (node_text(pattern),), (), "opaque", line)]
+
+
+def adaptor_bindings(parameters: ts.Node, scope: str, site: str) -> list[Binding]:
+    """`self.edge_references().map(|e| e.source())`: the one untyped parameter of a closure
+    passed to an iterator adaptor is an item of the adaptor's receiver, as a loop's variable
+    is of its iterable."""
+    names = parameters.named_children
+    closure = parameters.parent
+    arguments = closure.parent if closure is not None else None
+    call = arguments.parent if arguments is not None else None
+    if len(names) != 1 or names[0].type != "identifier" or call is None or (
+        arguments is None or arguments.type != "arguments" or call.type != "call_expression"
+    ):  # fmt: skip
+        return []
+    function = call.child_by_field_name("function")
+    method = function.child_by_field_name("field") if function is not None else None
+    receiver = function.child_by_field_name("value") if function is not None else None
+    if method is None or receiver is None or node_text(method) not in _ADAPTORS:
+        return []
+    found = _typed(node_text(names[0]), receiver, scope, site, first_line(parameters))
+    if found is None or found.kind != "call":
+        return [found] if found is not None else []
+    # the receiver's call starts where the calls around it in the chain do (`a.f().map(…)`):
+    # how many of those are outside it says which of the sites at that byte it is
+    outer, node = 0, receiver.parent
+    while node is not None and node.start_byte == receiver.start_byte:
+        outer += node.type == "call_expression"
+        node = node.parent
+    return [Binding(scope, found.target, (*found.value, str(outer)), "call", found.line)]
 
 
 def _typed(name: str, value: ts.Node, scope: str, site: str, line: int) -> Binding | None:

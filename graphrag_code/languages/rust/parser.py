@@ -56,7 +56,7 @@ from ...parsing.records import clipped_signature, line_count
 from ...parsing.treesitter import first_line, last_line, node_text, remembered_texts, syntax_issues
 from .cfg import cfg_spans
 from .cfg_if import parse_expanded
-from .loops import loop_bindings
+from .loops import adaptor_bindings, loop_bindings
 from .macro_items import macro_item_names
 from .modules import crate_of
 from .paths import Path, Scope, crate_root, joined
@@ -538,6 +538,7 @@ class _FileReader:
             elif kind == "closure_parameters":
                 if not self.depth:
                     self._closure_parameters(node, scope_name, scope, self_type)
+                    self.bindings += adaptor_bindings(node, scope_name, SITE)  # `.map(|e| …)`
                 continue
             stack.extend(reversed(node.named_children))
 

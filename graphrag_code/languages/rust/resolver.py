@@ -29,6 +29,7 @@ from ...model import (
     Awaited,
     Binding,
     Call,
+    CallSite,
     Expr,
     InstanceOf,
     Name,
@@ -152,6 +153,9 @@ class RustResolver:
         # a chain's calls share their start byte (`a.b().c()`): the outermost, read first, is
         # the value a `let` binds
         self._sites = {site.at: site for site in reversed(parsed.calls)}
+        self._chains: dict[int, list[CallSite]] = {}  # per start byte, outermost first
+        for site in parsed.calls:
+            self._chains.setdefault(site.at, []).append(site)
         self._own = {symbol.qualified_name: symbol for symbol in parsed.symbols}
         self._inline = [s for s in parsed.symbols if s.declared_as == "module"]
         self._asking: set[tuple[Path, str]] = set()  # associated types being worked out
@@ -581,6 +585,8 @@ class RustResolver:
         return None
 
     def _binding_type(self, latest: Binding, depth: int) -> str | None:
+        if depth > 8:  # `xs.iter().map(|xs| xs.f())`: the name's binding asks for itself
+            return None
         if latest.kind == "annotation" and latest.value == (SLICE,):
             return joined((*self.scope_of(latest.scope).root, SLICE))  # `slices`
         if latest.kind == "annotation":
@@ -592,8 +598,12 @@ class RustResolver:
             return self.type_of(Name(latest.value), latest.scope, latest.line - 1, depth + 1)
         if latest.kind == "variant":
             return self._payload_type(latest.value, latest.scope)
-        if latest.kind == "call" and latest.value[:1] == (SITE,) and len(latest.value) == 3:
+        if latest.kind == "call" and latest.value[:1] == (SITE,) and len(latest.value) >= 3:
             site = self._sites.get(int(latest.value[1]))  # `let (a, b) = f();`: `tuples`
+            if len(latest.value) == 4:  # `a.f().map(|e| …)`: `f()`, inside the chain's `map`
+                chain = self._chains.get(int(latest.value[1]), [])
+                inner = int(latest.value[3])
+                site = chain[inner] if inner < len(chain) else None
             called = self.call_target(site.value, site.scope, site.line, depth + 1) if (
                 site is not None and isinstance(site.value, Call)
             ) else None  # fmt: skip
