@@ -241,3 +241,20 @@ def test_a_closure_parameter_of_an_iterator_adaptor_is_an_item_of_its_receiver()
     )
     # a name bound to a call on that name itself: no type, and no endless search
     assert not [link for link in linked.links if link.edge.kind == EdgeKind.CALLS]
+
+
+def test_a_loop_over_a_name_has_its_elements_or_its_items() -> None:
+    assert_calls(
+        {
+            "src/lib.rs": "pub struct Edge;\nimpl Edge {\n    fn source(&self) -> usize { 0 }\n}\n"
+            "pub struct Edges;\nimpl Iterator for Edges {\n    type Item = Edge;\n"
+            "    fn next(&mut self) -> Option<Edge> { None }\n}\n"
+            "fn refs() -> Edges { Edges }\n"
+            "fn f(v: Vec<Edge>, n: usize) {\n    for a in v {\n        a.source();\n    }\n"
+            "    let it = refs();\n    for b in it {\n        b.source();\n    }\n"
+            "    for c in n {\n        c.source();\n    }\n}\n",
+        },
+        ("crate::f", "crate::refs", "exact"),
+        ("crate::f", "crate::Edge::source", "inferred"),
+        exactly=True,
+    )

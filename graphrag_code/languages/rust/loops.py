@@ -1,12 +1,14 @@
 """`for edge in self.edge_references() { edge.source() }`: a loop's variable has the type of
 the items its iterable gives.
 
-An iterable that is a place holding elements (`&self.nodes`, `graph.g.edges`, `self.nodes.iter()`
-with `nodes: Vec<Node>`) gives its elements (`slices.elements`): the variable is bound as an
-"alias" of that place's element (`places`). Any other call (`self.edge_references()`,
-`self.iter()`) gives the items of its result's type: the `type Item = …` an impl of the crate
-declares for that type (`Iterator`'s), read by the resolver from a "call" binding of the
-call's site marked `ITEM`. Other patterns (`(i, x)`, `&d`) and iterables are not read.
+An iterable that is a name or a place holding elements (`&self.nodes`, `graph.g.edges`,
+`self.nodes.iter()` with `nodes: Vec<Node>`) gives its elements (`slices.elements`): the variable
+is bound ("enter": read as of the loop's own line) to that place's element (`places`); where no
+element type is known, to the items of the place's own type (`for e in edges` after `let edges =
+g.edge_references();`). Any other call (`self.edge_references()`, `self.iter()`) gives the
+items of its result's type: the `type Item = …` an impl of the crate declares for that type
+(`Iterator`'s), read by the resolver from a "call" binding of the call's site marked `ITEM`.
+Other patterns (`(i, x)`, `&d`: their names shadowed) and iterables are not read.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import tree_sitter as ts
 
 from ...model import Binding
 from ...parsing.treesitter import first_line, node_text
-from .places import place_path
+from .places import PLACE, place_path
 from .slices import INDEX
 
 __all__ = ["ITEM", "adaptor_bindings", "loop_bindings"]
@@ -89,9 +91,9 @@ def _typed(name: str, value: ts.Node, scope: str, site: str, line: int) -> Bindi
             field is not None and node_text(field) in _ITERATING
         ):  # fmt: skip
             held = function.child_by_field_name("value") or value
-    place = place_path(held)
-    if place is not None:
-        return Binding(scope, (name,), (*place, INDEX), "alias", line)
+    place = (PLACE, node_text(held)) if held.type == "identifier" else place_path(held)
+    if place is not None:  # its elements, or the items of its type (`resolver`)
+        return Binding(scope, (name,), (*place, INDEX), "enter", line)
     if value.type == "call_expression":
         return Binding(scope, (name,), (site, str(value.start_byte), ITEM), "call", line)
     return None

@@ -591,9 +591,14 @@ class RustResolver:
             return joined((*self.scope_of(latest.scope).root, SLICE))  # `slices`
         if latest.kind == "annotation":
             return self._type(latest.value, latest.scope)
-        if latest.kind == "alias" and latest.value[:1] == (PLACE,):  # `let x = self.f;`
-            expr = place_expression(latest.value)
-            return self.type_of(expr, latest.scope, latest.line - 1, depth + 1)
+        if latest.kind in ("alias", "enter") and latest.value[:1] == (PLACE,):  # `let x = a.f;`
+            line = latest.line - (latest.kind == "alias")  # a loop's: as of its own line
+            found = self.type_of(place_expression(latest.value), latest.scope, line, depth + 1)
+            if found is None and latest.value[-1] == INDEX:  # `for e in edges`: `loops`
+                held = self.type_of(place_expression(latest.value[:-1]), latest.scope, line,
+                                    depth + 1)  # fmt: skip
+                found = self._field_type(held, ITEM) if held else None
+            return found
         if latest.kind == "alias":
             return self.type_of(Name(latest.value), latest.scope, latest.line - 1, depth + 1)
         if latest.kind == "variant":
