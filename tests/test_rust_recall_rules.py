@@ -258,3 +258,17 @@ def test_a_loop_over_a_name_has_its_elements_or_its_items() -> None:
         ("crate::f", "crate::Edge::source", "inferred"),
         exactly=True,
     )
+
+
+def test_default_default_as_a_fields_value_runs_the_fields_types_default() -> None:
+    assert_calls(
+        {
+            "src/lib.rs": "pub struct Table {\n    n: u8,\n}\n"
+            "impl Default for Table {\n    fn default() -> Self { Table { n: 0 } }\n}\n"
+            "pub struct Outer {\n    inner: Table,\n    n: u8,\n}\n"
+            "fn f() -> Outer {\n    Outer { inner: Default::default(), n: Default::default() }\n}\n"
+            "fn g() -> Table {\n    Default::default()\n}\n",
+        },
+        ("crate::f", "crate::Table::Default::default", "inferred"),
+        exactly=True,  # `n: u8` and `g`'s (no field) have no impl of ours that surely runs
+    )

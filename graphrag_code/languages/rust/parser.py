@@ -56,6 +56,7 @@ from ...parsing.records import clipped_signature, line_count
 from ...parsing.treesitter import first_line, last_line, node_text, remembered_texts, syntax_issues
 from .cfg import cfg_spans
 from .cfg_if import parse_expanded
+from .defaults import field_default
 from .loops import adaptor_bindings, loop_bindings
 from .macro_items import macro_item_names
 from .modules import crate_of
@@ -488,7 +489,8 @@ class _FileReader:
                 called = name_node(node)
                 self.calls.append(
                     CallSite(scope_name, _callee_dotted(node), first_line(called) + self.rows,
-                             at=node.start_byte + self.bytes, value=expression(node))
+                             at=node.start_byte + self.bytes,
+                             value=field_default(node, expression(node)))
                 )  # fmt: skip
             elif kind == "macro_invocation":
                 macro = node.child_by_field_name("macro")
