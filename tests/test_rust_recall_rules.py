@@ -272,3 +272,28 @@ def test_default_default_as_a_fields_value_runs_the_fields_types_default() -> No
         ("crate::f", "crate::Table::Default::default", "inferred"),
         exactly=True,  # `n: u8` and `g`'s (no field) have no impl of ours that surely runs
     )
+
+
+def test_a_crates_own_type_named_like_a_std_wrapper_is_not_unwrapped() -> None:
+    assert_calls(
+        {
+            "src/lib.rs": "pub mod core;\npub mod map;\n",
+            "src/core.rs": "pub struct RefMut<'a, K> {\n    k: &'a K,\n}\n"
+            "impl<'a, K> RefMut<'a, K> {\n    pub fn reserve(&mut self) {}\n}\n"
+            "pub struct Core<K> {\n    k: K,\n}\nimpl<K> Core<K> {\n"
+            "    fn borrow_mut(&mut self) -> RefMut<'_, K> { todo!() }\n"
+            "    fn f(&mut self) {\n        self.borrow_mut().reserve();\n    }\n}\n",
+            "src/map.rs": "use crate::core::RefMut;\nuse std::cell::Ref;\npub struct Inner;\n"
+            "impl Inner {\n    fn get(&self) {}\n}\n"
+            "pub type Result<T> = std::result::Result<T, ()>;\n"
+            "fn make() -> Result<Inner> { Ok(Inner) }\n"
+            "fn g(r: RefMut<'_, u8>, c: Ref<'_, Inner>) {\n    r.reserve();\n    c.get();\n"
+            "    make().unwrap().get();\n}\n",
+        },
+        ("crate::core::Core::f", "crate::core::Core::borrow_mut", "inferred"),
+        ("crate::core::Core::f", "crate::core::RefMut::reserve", "inferred"),
+        ("crate::map::g", "crate::core::RefMut::reserve", "inferred"),
+        ("crate::map::g", "crate::map::Inner::get", "inferred"),  # std's `Ref`, own `Result`
+        ("crate::map::g", "crate::map::make", "exact"),
+        exactly=True,
+    )

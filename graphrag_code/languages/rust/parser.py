@@ -69,6 +69,7 @@ from .syntax import (
     doc_comment,
     expression,
     name_node,
+    own_wrappers,
     path_of,
     type_path,
 )
@@ -275,7 +276,7 @@ class _FileReader:
     # -- declarations --------------------------------------------------------------------------
     def _impl(self, item: ts.Node, scope: Scope, parent: str) -> None:
         declared = item.child_by_field_name("type")
-        written = type_path(declared)
+        written = type_path(declared, own_wrappers(scope.items, scope.uses))
         self._type_uses(declared, parent)
         if written is not None:
             owner = _impl_type(written, scope)
@@ -360,7 +361,7 @@ class _FileReader:
             declared = param.child_by_field_name("type")
             self._type_uses(declared, qualified)
             names.append(node_text(pattern) if pattern is not None else "_")
-            dotted = type_path(declared)
+            dotted = type_path(declared, own_wrappers(scope.items, scope.uses))
             if dotted is not None and len(dotted) == 1 and dotted[0] in generics:
                 # `e: &E` where `E: Engine + Clone`: each bound
                 if pattern is not None and pattern.type == "identifier":
@@ -377,7 +378,7 @@ class _FileReader:
                                           self_type, first_line(pattern))  # fmt: skip
         result = node.child_by_field_name("return_type")
         self._type_uses(result, qualified)
-        returns = type_path(result)
+        returns = type_path(result, own_wrappers(scope.items, scope.uses))
         self.bindings += result_places(qualified, result, scope, self_type, first_line(name))
         body = node.child_by_field_name("body")
         is_async = any(
@@ -434,7 +435,7 @@ class _FileReader:
             declared = member.child_by_field_name("type")
             self._type_uses(declared, struct)
             name = _name(member)
-            dotted = type_path(declared)
+            dotted = type_path(declared, own_wrappers(scope.items, scope.uses))
             if name is not None and dotted is not None:
                 self.bindings.append(
                     Binding(struct, (node_text(name),), scope.absolute(dotted), "annotation",
@@ -595,7 +596,7 @@ class _FileReader:
             self.bindings.append(Binding(scope_name, target, (SLICE,), "annotation", line))
             self.bindings.extend(elements(scope_name, target[0], declared, scope, self_type, line))
             return
-        dotted = type_path(declared)
+        dotted = type_path(declared, own_wrappers(scope.items, scope.uses))
         if dotted is not None:
             self.bindings.append(
                 Binding(scope_name, target, _own(dotted, scope, self_type), "annotation", line)
