@@ -297,3 +297,17 @@ def test_a_crates_own_type_named_like_a_std_wrapper_is_not_unwrapped() -> None:
         ("crate::map::g", "crate::map::make", "exact"),
         exactly=True,
     )
+
+
+def test_a_place_of_a_tuple_typed_parameter_has_its_declared_type() -> None:
+    assert_calls(
+        {
+            "src/lib.rs": "pub struct State;\nimpl State {\n    fn next_out(&self) -> u8 { 0 }\n}\n"
+            "pub struct Other;\nimpl Other {\n    fn done(&self) -> bool { true }\n}\n"
+            "fn f(st: &mut (State, Other), n: (u8, u8)) {\n    st.0.next_out();\n"
+            "    st.1.done();\n    st.1.next_out();\n    n.0.done();\n}\n",
+        },
+        ("crate::f", "crate::State::next_out", "inferred"),
+        ("crate::f", "crate::Other::done", "inferred"),
+        exactly=True,
+    )

@@ -73,7 +73,7 @@ from .syntax import (
     path_of,
     type_path,
 )
-from .tuples import result_places
+from .tuples import result_places, tuple_places
 
 __all__ = ["CONST", "RUST_SUFFIXES", "SITE", "RustParser"]
 
@@ -376,6 +376,8 @@ class _FileReader:
             if pattern is not None and pattern.type == "identifier":
                 self.bindings += elements(qualified, node_text(pattern), declared, scope,
                                           self_type, first_line(pattern))  # fmt: skip
+                self.bindings += tuple_places(qualified, node_text(pattern), declared, scope,
+                                              self_type, first_line(pattern))  # fmt: skip
         result = node.child_by_field_name("return_type")
         self._type_uses(result, qualified)
         returns = type_path(result, own_wrappers(scope.items, scope.uses))

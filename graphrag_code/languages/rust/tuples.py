@@ -18,7 +18,7 @@ from ...parsing.treesitter import node_text
 from .paths import Path, Scope
 from .syntax import type_path
 
-__all__ = ["RESULT", "result_places", "tuple_parts"]
+__all__ = ["RESULT", "result_places", "tuple_parts", "tuple_places"]
 
 RESULT = "<result>"
 _UNWRAPPED = frozenset({"Result", "Option"})
@@ -46,5 +46,27 @@ def result_places(
         Binding(function, (f"{RESULT}{position}",), scope.absolute(written, self_type),
                 "annotation", line)
         for position, part in tuple_parts(result)
+        if (written := type_path(part)) is not None
+    ]  # fmt: skip
+
+
+def tuple_places(
+    holder: str,
+    name: str,
+    declared: ts.Node | None,
+    scope: Scope,
+    self_type: Path | None,
+    line: int,
+) -> list[Binding]:
+    """`st: &mut (State<G0>, State<G1>)` (a parameter or `let`): each place's declared type,
+    bound as `st.0`, `st.1` (the type `st.0` has)."""
+    while declared is not None and declared.type in ("reference_type", "pointer_type"):
+        declared = declared.child_by_field_name("type")
+    if declared is None or declared.type != "tuple_type":
+        return []
+    return [
+        Binding(holder, (f"{name}.{position}",), scope.absolute(written, self_type),
+                "annotation", line)
+        for position, part in enumerate(declared.named_children)
         if (written := type_path(part)) is not None
     ]  # fmt: skip
