@@ -510,13 +510,10 @@ class RustResolver:
                 return self.type_of(expr.value, scope, line, depth + 1)
             held = self.type_of(expr.value, scope, line, depth + 1)
             found = self._field_type(held, expr.name) if held else None
-            if (
-                held is None
-                and expr.name.isdigit()
-                and isinstance(expr.value, Name)
-                and (len(expr.value.dotted) == 1)
-            ):  # `st.0` with `st: &mut (State, State)`: `tuples.tuple_places`
-                return self._local_type(f"{expr.value.dotted[0]}.{expr.name}", scope, line, depth)
+            named = expr.value.dotted if isinstance(expr.value, Name) else ()
+            if held is None and expr.name.isdigit() and len(named) == 1:
+                # `st.0` with `st: &mut (State, State)`: `tuples.tuple_places`
+                return self._local_type(f"{named[0]}.{expr.name}", scope, line, depth)
             if found is None and held and expr.value == Name(("self",)):
                 # `self.iter.next()` with `iter: I` and `impl<I: Trait> …`: I's bounds
                 written = self._field_written(held, expr.name)
