@@ -50,6 +50,7 @@ from benchmarks.accuracy.rust_match import (
     judge_dispatch,
     oracle_calls,
     oracle_imports,
+    own_macro_items,
     recall,
     score_sets,
 )
@@ -149,14 +150,15 @@ def compare(root: Path, oracle: JsonDict, repeat: int = 1) -> tuple[JsonDict, Js
     ext = judge_all(index, _dedupe(_tier_pairs(ext_pairs, certain_tiers)))
     use_lines = UseLines(oracle["imports"])
     rust_files = sum(1 for path in linked.parsed if path.endswith(".rs"))
+    our_imports = graph_imports(linked, nodes, use_lines, files)
+    their_imports = oracle_imports(
+        own_macro_items(oracle["imports"], oracle.get("crate", ""), files), use_lines
+    )
     result: JsonDict = {
         "code_base": root.name,
         "files": len(files),
         "files_linked": len(files & set(linked.parsed)),
-        "imports": score_sets(
-            graph_imports(linked, nodes, use_lines, files),
-            oracle_imports(oracle["imports"], use_lines),
-        ),
+        "imports": score_sets(our_imports, their_imports),
         "calls_certain": certain.as_dict(),
         "calls_certain_recall": recall(certain.found, in_crate(ocalls)),
         "calls_trait_method_recall": recall(any_tier.found, in_crate(ocalls, frozenset({"trait"}))),
@@ -173,7 +175,14 @@ def compare(root: Path, oracle: JsonDict, repeat: int = 1) -> tuple[JsonDict, Js
         "lines_per_s": round(line_count(root, linked.parsed) / link_s) if link_s else None,
         "oracle": oracle.get("oracle", ""),
     }
-    material = {"certain": certain, "any": any_tier, "external": ext, "index": index, "root": root}
+    material = {
+        "certain": certain,
+        "any": any_tier,
+        "external": ext,
+        "index": index,
+        "root": root,
+        "imports": (our_imports, their_imports),
+    }
     return result, material
 
 
@@ -222,7 +231,32 @@ def error_examples(material: JsonDict, count: int) -> JsonDict:
     return {
         "wrong": {f"{cls} ({sizes[cls]})": ex for cls, ex in by_class.items()},
         "missed": {f"{kind} ({miss_sizes[kind]})": ex for kind, ex in misses.items()},
+        "imports": import_examples(material["imports"][0], material["imports"][1], root, count),
     }
+
+
+def import_examples(
+    ours: set[tuple[str, int, Target]],
+    oracle: set[tuple[str, int, Target]],
+    root: Path,
+    count: int,
+) -> JsonDict:
+    """The wrong and missed IMPORTS pairs, grouped by what the `use` names (a file of the
+    crate, or another crate): `count` examples a group, with the `use` line's source."""
+    out: JsonDict = {}
+    for what, pairs in (("wrong", ours - oracle), ("missed", oracle - ours)):
+        groups: dict[str, list[tuple[str, int, Target]]] = defaultdict(list)
+        for pair in sorted(pairs):
+            kind, name, _ = pair[2]
+            groups["a file of the crate" if kind == "file" else f"crate {name}"].append(pair)
+        out[what] = {
+            f"{group} ({len(items)})": [
+                f"{file}:{line} -> {target[1]} | {_source(root, file, line)}"
+                for file, line, target in items[:count]
+            ]
+            for group, items in sorted(groups.items(), key=lambda kv: -len(kv[1]))
+        }
+    return out
 
 
 def evaluate(name: str, show_errors: int = 0, repeat: int = 1) -> JsonDict:

@@ -298,6 +298,30 @@ def oracle_import_target(record: Mapping[str, Any]) -> Target:
     return ("ext", crate_family((record.get("external") or {}).get("crate", "?")), 0)
 
 
+def own_macro_items(
+    records: Iterable[Mapping[str, Any]], crate: str, files: Iterable[str]
+) -> list[Mapping[str, Any]]:
+    """The `use` leaves, those naming an item of the crate itself with no definition site
+    (rust-analyzer gives none to an item a macro invocation declares: petgraph's
+    `trait_template! { pub trait IntoNeighbors … }`, so its record says "another crate",
+    named as the crate itself) given the file of the module its path names (`petgraph::visit::
+    IntoNeighbors`: `src/visit/mod.rs` or `src/visit.rs`), where that file is measured."""
+    measured = set(files)
+    own = crate.replace("-", "_")
+    out: list[Mapping[str, Any]] = []
+    for record in records:
+        outside = record.get("external") or {}
+        parts = str(outside.get("path", "")).replace("-", "_").split("::")
+        if record.get("target") or outside.get("crate", "").replace("-", "_") != own:
+            out.append(record)
+            continue
+        module = "/".join(parts[1:-1])
+        candidates = [f"src/{module}.rs", f"src/{module}/mod.rs"] if module else ["src/lib.rs"]
+        file = next((c for c in candidates if c in measured), None)
+        out.append({**record, "target": {"file": file}} if file else record)
+    return out
+
+
 def oracle_imports(
     records: Iterable[Mapping[str, Any]], lines: UseLines
 ) -> set[tuple[str, int, Target]]:

@@ -39,6 +39,7 @@ from .dispatch import dispatch_targets, trait_impls
 from .modules import crate_of, module_path
 from .paths import Path, joined, split_path
 from .resolver import UNSURE, RustProject, RustResolver
+from .same_impl import same_impl_method
 
 __all__ = ["RustLinker"]
 
@@ -92,6 +93,15 @@ class RustLinker:
                     target, tier = (forwarded[0], "inferred") if forwarded[0] else (target, UNSURE)
             # in code a default build leaves out, a call is possible: it runs in another build
             cfg = off.reason(site.line)
+            own = same_impl_method(parsed, site) if target is None else None
+            if own is not None:  # `self.m()` in one of two impls of a trait for a type
+                collector.add(
+                    Edge(EdgeKind.CALLS, source,
+                         ids.of_symbol(own.qualified_name, ordinal=own.ordinal, path=parsed.path),
+                         resolution=Resolution.NAME if cfg else Resolution.INFERRED,
+                         lines=(site.line,), via=cfg)
+                )  # fmt: skip
+                continue
             if target is None:
                 outside = resolver.external_call(site.value, site.scope)
                 if outside is None:

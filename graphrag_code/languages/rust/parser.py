@@ -56,17 +56,24 @@ from ...parsing.records import clipped_signature, line_count
 from ...parsing.treesitter import first_line, last_line, node_text, remembered_texts, syntax_issues
 from .cfg import cfg_spans
 from .cfg_if import parse_expanded
+from .defaults import field_default
+from .loops import adaptor_bindings, loop_bindings
+from .macro_items import macro_item_names
 from .modules import crate_of
 from .paths import Path, Scope, crate_root, joined
+from .places import place_path
+from .slices import SLICE, elements, slice_let
 from .syntax import (
     attributes,
     callee,
     doc_comment,
     expression,
     name_node,
+    own_wrappers,
     path_of,
     type_path,
 )
+from .tuples import result_places, tuple_places
 
 __all__ = ["CONST", "RUST_SUFFIXES", "SITE", "RustParser"]
 
@@ -214,6 +221,9 @@ class _FileReader:
             self.module_items(body, (*scope.module, node_text(name)), qualified)
         elif kind == "impl_item":
             self._impl(item, scope, parent)
+        elif kind == "macro_invocation":
+            for made, line in macro_item_names(item):  # `trait_template! { pub trait X … }`
+                self.bindings.append(Binding(parent, (made,), (), "opaque", line))
         elif kind in ("const_item", "static_item"):
             if name is not None:
                 declared = item.child_by_field_name("type")
@@ -266,7 +276,7 @@ class _FileReader:
     # -- declarations --------------------------------------------------------------------------
     def _impl(self, item: ts.Node, scope: Scope, parent: str) -> None:
         declared = item.child_by_field_name("type")
-        written = type_path(declared)
+        written = type_path(declared, own_wrappers(scope.items, scope.uses))
         self._type_uses(declared, parent)
         if written is not None:
             owner = _impl_type(written, scope)
@@ -351,7 +361,7 @@ class _FileReader:
             declared = param.child_by_field_name("type")
             self._type_uses(declared, qualified)
             names.append(node_text(pattern) if pattern is not None else "_")
-            dotted = type_path(declared)
+            dotted = type_path(declared, own_wrappers(scope.items, scope.uses))
             if dotted is not None and len(dotted) == 1 and dotted[0] in generics:
                 # `e: &E` where `E: Engine + Clone`: each bound
                 if pattern is not None and pattern.type == "identifier":
@@ -363,9 +373,15 @@ class _FileReader:
                     Binding(qualified, (node_text(pattern),), _own(dotted, scope, self_type),
                             "annotation", first_line(pattern))
                 )  # fmt: skip
+            if pattern is not None and pattern.type == "identifier":
+                self.bindings += elements(qualified, node_text(pattern), declared, scope,
+                                          self_type, first_line(pattern))  # fmt: skip
+                self.bindings += tuple_places(qualified, node_text(pattern), declared, scope,
+                                              self_type, first_line(pattern))  # fmt: skip
         result = node.child_by_field_name("return_type")
         self._type_uses(result, qualified)
-        returns = type_path(result)
+        returns = type_path(result, own_wrappers(scope.items, scope.uses))
+        self.bindings += result_places(qualified, result, scope, self_type, first_line(name))
         body = node.child_by_field_name("body")
         is_async = any(
             c.type == "function_modifiers" and "async" in node_text(c).split()
@@ -421,12 +437,16 @@ class _FileReader:
             declared = member.child_by_field_name("type")
             self._type_uses(declared, struct)
             name = _name(member)
-            dotted = type_path(declared)
+            dotted = type_path(declared, own_wrappers(scope.items, scope.uses))
             if name is not None and dotted is not None:
                 self.bindings.append(
                     Binding(struct, (node_text(name),), scope.absolute(dotted), "annotation",
                             first_line(name))
                 )  # fmt: skip
+            if name is not None:
+                self.bindings.extend(
+                    elements(struct, node_text(name), declared, scope, None, first_line(name))
+                )
 
     def _payloads(self, body: ts.Node | None, enum: str, scope: Scope) -> None:
         """The type of each variant that holds one value (`Vacant(VacantEntry<K, V>)`), bound
@@ -472,7 +492,8 @@ class _FileReader:
                 called = name_node(node)
                 self.calls.append(
                     CallSite(scope_name, _callee_dotted(node), first_line(called) + self.rows,
-                             at=node.start_byte + self.bytes, value=expression(node))
+                             at=node.start_byte + self.bytes,
+                             value=field_default(node, expression(node)))
                 )  # fmt: skip
             elif kind == "macro_invocation":
                 macro = node.child_by_field_name("macro")
@@ -489,6 +510,8 @@ class _FileReader:
             elif kind == "let_condition" and not self.depth:  # `if let` / `while let`
                 self._unwrapping(node.child_by_field_name("pattern"),
                                  node.child_by_field_name("value"), scope_name)  # fmt: skip
+            elif kind == "for_expression" and not self.depth:  # `for e in g.edges()`: `loops`
+                self.bindings += loop_bindings(node, scope_name, SITE)
             elif kind == "match_expression" and not self.depth:
                 value = node.child_by_field_name("value")
                 body = node.child_by_field_name("body")
@@ -520,6 +543,7 @@ class _FileReader:
             elif kind == "closure_parameters":
                 if not self.depth:
                     self._closure_parameters(node, scope_name, scope, self_type)
+                    self.bindings += adaptor_bindings(node, scope_name, SITE)  # `.map(|e| …)`
                 continue
             stack.extend(reversed(node.named_children))
 
@@ -570,7 +594,11 @@ class _FileReader:
             pattern = inner
         target = (node_text(pattern),)
         line = last_line(node) + 1  # in effect after the statement (`let x = x.f();`)
-        dotted = type_path(declared)
+        if slice_let(declared, node.child_by_field_name("value"), scope.items):
+            self.bindings.append(Binding(scope_name, target, (SLICE,), "annotation", line))
+            self.bindings.extend(elements(scope_name, target[0], declared, scope, self_type, line))
+            return
+        dotted = type_path(declared, own_wrappers(scope.items, scope.uses))
         if dotted is not None:
             self.bindings.append(
                 Binding(scope_name, target, _own(dotted, scope, self_type), "annotation", line)
@@ -598,6 +626,8 @@ class _FileReader:
             )
         elif value.type in ("identifier", "self"):
             self.bindings.append(Binding(scope_name, target, (node_text(value),), "alias", line))
+        elif (place := place_path(value)) is not None:  # `let x = self.free_node;`
+            self.bindings.append(Binding(scope_name, target, place, "alias", line))
         else:
             # `let e = match …` / `if …`: a type not read here, but the earlier `e` (another
             # block's, a parameter) is shadowed from this line on
@@ -612,6 +642,9 @@ class _FileReader:
         if value is not None and value.type == "if_expression":
             block = value.child_by_field_name("consequence")
             value = block.named_children[-1] if block and block.named_children else None
+        while value is not None and value.type in _WRAPPED and value.named_children:
+            value = value.named_children[0]  # `let (a, b) = f()?;`
+        called = value.start_byte if value and value.type == "call_expression" else -1
         values = (
             value.named_children if value is not None and value.type == "tuple_expression" else []
         )
@@ -628,6 +661,9 @@ class _FileReader:
                 self.bindings.append(
                     Binding(scope, (node_text(part),), (node_text(source),), "alias", line)
                 )
+            elif called >= 0:  # the call's result, in this place (`tuples`)
+                site = (SITE, str(called), str(position))
+                self.bindings.append(Binding(scope, (node_text(part),), site, "call", line))
             else:
                 self.bindings.append(Binding(scope, (node_text(part),), (), "opaque", line))
 

@@ -29,20 +29,26 @@ from ...model import (
     Awaited,
     Binding,
     Call,
+    CallSite,
     Expr,
     InstanceOf,
     Name,
     ParsedFile,
+    Subscript,
     Symbol,
     SymbolKind,
 )
 from .cfg import DefaultBuild, switched_off
 from .conventions import BUILTIN_METHODS
+from .loops import ITEM
 from .modules import ROOT_CRATE, crate_of, module_path
 from .parser import SITE
 from .paths import Path, Scope, crate_root, joined, split_path
+from .places import PLACE, place_expression
 from .primitives import std_inherent
+from .slices import INDEX, SLICE, slice_holders
 from .syntax import GLOBAL, TRY
+from .tuples import RESULT
 
 __all__ = ["UNSURE", "RustProject", "RustResolver", "crate_names"]
 
@@ -75,6 +81,12 @@ _PRELUDE_ROOTS: dict[str, Path] = {
     "Some": ("core", "option", "Option", "Some"), "None": ("core", "option", "Option", "None"),
     "Ok": ("core", "result", "Result", "Ok"), "Err": ("core", "result", "Result", "Err"),
 }  # fmt: skip
+_SAME_TYPE = frozenset(
+    {"clone", "to_owned", "unwrap", "expect", "unwrap_or", "unwrap_or_else", "unwrap_or_default",
+     "unwrap_unchecked", "as_ref", "as_mut", "borrow", "borrow_mut", "as_deref", "as_deref_mut"}
+)  # fmt: skip
+"""std's methods whose result has the methods of their receiver's type as the resolver types
+it (`Option` / `Result` / references already unwrapped): `x.clone()`, `f().unwrap()`."""
 _BUILTIN = re.compile(r"&*(\[.*\]|[iu](8|16|32|64|128|size)|f32|f64|bool|char|str)")
 _SECTION = re.compile(r"^\s*\[([^\]]+)\]", re.MULTILINE)
 
@@ -139,7 +151,12 @@ class RustResolver:
         self.lookups = lookups
         self.project = project
         self._scopes: dict[str, Scope] = {}  # module path -> its names
-        self._sites = {site.at: site for site in parsed.calls}
+        # a chain's calls share their start byte (`a.b().c()`): the outermost, read first, is
+        # the value a `let` binds
+        self._sites = {site.at: site for site in reversed(parsed.calls)}
+        self._chains: dict[int, list[CallSite]] = {}  # per start byte, outermost first
+        for site in parsed.calls:
+            self._chains.setdefault(site.at, []).append(site)
         self._own = {symbol.qualified_name: symbol for symbol in parsed.symbols}
         self._inline = [s for s in parsed.symbols if s.declared_as == "module"]
         self._asking: set[tuple[Path, str]] = set()  # associated types being worked out
@@ -385,6 +402,10 @@ class RustResolver:
             # a type none of ours: a built-in (`parser._builtin_type`) has our impls, but
             # std's own method of the name comes first; a blanket impl's `T` says nothing
             return None
+        if owner.endswith(f"::{SLICE}"):  # some slice: the one method of the crate's slice impls
+            holders = slice_holders(self.lookups.index.members, owner[: -len(SLICE) - 2])
+            methods = {m for holder in holders if (m := self.method(holder, name)) is not None}
+            return methods.pop() if len(methods) == 1 else None
         for impl_name in self._impls(owner):
             found = [q for q in self.lookups.members(impl_name, name) if self._is_function(q)]
             if found:
@@ -477,7 +498,11 @@ class RustResolver:
         if isinstance(expr, Name):
             if expr.dotted == ("self",):
                 owner = self.owner_type(scope)
-                return joined(owner) if owner else None
+                if owner is None:
+                    return None
+                # `impl Trait for Graph` after `use crate::Graph;` (a re-export): the type itself
+                found = self._absolute(owner, 0)
+                return found if found is not None and self.lookups.symbol(found) else joined(owner)
             if len(expr.dotted) == 1:
                 return self._local_type(expr.dotted[0], scope, line, depth)
             return self._made(expr.dotted, scope)
@@ -486,12 +511,23 @@ class RustResolver:
                 return self.type_of(expr.value, scope, line, depth + 1)
             held = self.type_of(expr.value, scope, line, depth + 1)
             found = self._field_type(held, expr.name) if held else None
+            named = expr.value.dotted if isinstance(expr.value, Name) else ()
+            if held is None and expr.name.isdigit() and len(named) == 1:
+                # `st.0` with `st: &mut (State, State)`: `tuples.tuple_places`
+                return self._local_type(f"{named[0]}.{expr.name}", scope, line, depth)
             if found is None and held and expr.value == Name(("self",)):
                 # `self.iter.next()` with `iter: I` and `impl<I: Trait> …`: I's bounds
                 written = self._field_written(held, expr.name)
                 if written is not None and len(written) == 1:
                     return self._local_type(written[0], scope, 1 << 30, depth + 1)
             return found
+        if isinstance(expr, Subscript):  # `nodes[i]`, `self.next[0]`: the elements' type
+            if isinstance(expr.value, Name) and len(expr.value.dotted) == 1:
+                return self._local_type(expr.value.dotted[0] + INDEX, scope, line, depth + 1)
+            if isinstance(expr.value, Attribute):
+                held = self.type_of(expr.value.value, scope, line, depth + 1)
+                return self._field_type(held, expr.value.name + INDEX) if held else None
+            return None
         if isinstance(expr, Awaited):
             return self.type_of(expr.value, scope, line, depth + 1)
         if isinstance(expr, InstanceOf) and isinstance(expr.classes, Name):
@@ -500,8 +536,8 @@ class RustResolver:
             target = self.call_target(expr, scope, line, depth + 1)
             if target is None and isinstance(expr.callee, Name):
                 return self._made(expr.callee.dotted, scope)
-            if target is None and isinstance(expr.callee, Attribute) and expr.callee.name in (
-                "clone", "to_owned"
+            if target is None and isinstance(expr.callee, Attribute) and (
+                expr.callee.name in _SAME_TYPE
             ):  # fmt: skip
                 return self.type_of(expr.callee.value, scope, line, depth + 1)  # `x.clone()`
             return self.result_type(target) if target else None
@@ -554,12 +590,39 @@ class RustResolver:
         return None
 
     def _binding_type(self, latest: Binding, depth: int) -> str | None:
+        if depth > 8:  # `xs.iter().map(|xs| xs.f())`: the name's binding asks for itself
+            return None
+        if latest.kind == "annotation" and latest.value == (SLICE,):
+            return joined((*self.scope_of(latest.scope).root, SLICE))  # `slices`
         if latest.kind == "annotation":
             return self._type(latest.value, latest.scope)
+        if latest.kind in ("alias", "enter") and latest.value[:1] == (PLACE,):  # `let x = a.f;`
+            line = latest.line - (latest.kind == "alias")  # a loop's: as of its own line
+            found = self.type_of(place_expression(latest.value), latest.scope, line, depth + 1)
+            if found is None and latest.value[-1] == INDEX:  # `for e in edges`: `loops`
+                held = self.type_of(place_expression(latest.value[:-1]), latest.scope, line,
+                                    depth + 1)  # fmt: skip
+                found = self._field_type(held, ITEM) if held else None
+            return found
         if latest.kind == "alias":
             return self.type_of(Name(latest.value), latest.scope, latest.line - 1, depth + 1)
         if latest.kind == "variant":
             return self._payload_type(latest.value, latest.scope)
+        if latest.kind == "call" and latest.value[:1] == (SITE,) and len(latest.value) >= 3:
+            site = self._sites.get(int(latest.value[1]))  # `let (a, b) = f();`: `tuples`
+            if len(latest.value) == 4:  # `a.f().map(|e| …)`: `f()`, inside the chain's `map`
+                chain = self._chains.get(int(latest.value[1]), [])
+                inner = int(latest.value[3])
+                site = chain[inner] if inner < len(chain) else None
+            called = self.call_target(site.value, site.scope, site.line, depth + 1) if (
+                site is not None and isinstance(site.value, Call)
+            ) else None  # fmt: skip
+            if called is None:
+                return None
+            if latest.value[2] == ITEM:  # `for e in g.edges()`: the result's `type Item`
+                held = self.result_type(called)
+                return self._field_type(held, ITEM) if held else None
+            return self._field_type(called, RESULT + latest.value[2])
         if latest.kind == "call" and latest.value[:1] == (SITE,):
             site = self._sites.get(int(latest.value[1]))
             if site is not None and site.value is not None:

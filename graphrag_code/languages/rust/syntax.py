@@ -12,14 +12,16 @@ Expressions (`expression`): a name is `Name((x,))` (`self` too), a path `Name(se
 
 from __future__ import annotations
 
+from collections.abc import Container, Mapping
+
 import tree_sitter as ts
 
-from ...model import OPAQUE, Attribute, Awaited, Call, Dotted, Expr, InstanceOf, Name
+from ...model import OPAQUE, Attribute, Awaited, Call, Dotted, Expr, InstanceOf, Name, Subscript
 from ...parsing.treesitter import node_text
 
 __all__ = [
     "GLOBAL", "TRY", "WRAPPERS", "attributes", "callee", "doc_comment", "expression", "name_node",
-    "path_of", "type_path",
+    "own_wrappers", "path_of", "type_path",
 ]  # fmt: skip
 
 TRY = "?"
@@ -60,10 +62,22 @@ def path_of(node: ts.Node | None) -> Dotted | None:
     return None
 
 
-def type_path(node: ts.Node | None) -> Dotted | None:
+def own_wrappers(items: Container[str], uses: Mapping[str, Dotted]) -> frozenset[str]:
+    """The names of std's wrappers (`RefMut`, `Ref`, `Cell` …) that name a type of the crate
+    in a module: declared there (`items`), or brought in from the crate (`uses`). Not
+    `Result`, `Option`, `Box`: a crate's own of those is an alias (`type Result<T> = …`)."""
+    return frozenset(
+        name for name in WRAPPERS - {"Result", "Option", "Box"}
+        if name in items
+        or (name in uses and uses[name][:1] not in (("std",), ("core",), ("alloc",)))
+    )  # fmt: skip
+
+
+def type_path(node: ts.Node | None, own: Container[str] = ()) -> Dotted | None:
     """The type whose methods a value of a declared type has: references, `Box`, `Option`,
-    `Result` and the like unwrapped (`&mut Option<Box<T>>` -> T), `dyn Trait` / `impl Trait`
-    as the trait; None for primitives, tuples, slices and arrays."""
+    `Result` and the like unwrapped (`&mut Option<Box<T>>` -> T) but those of `own` (a crate's
+    own `RefMut<'a, K, V>`), `dyn Trait` / `impl Trait` as the trait; None for primitives,
+    tuples, slices and arrays."""
     while node is not None:
         kind = node.type
         if kind in ("reference_type", "pointer_type"):
@@ -78,7 +92,9 @@ def type_path(node: ts.Node | None) -> Dotted | None:
             first = next(
                 (c for c in arguments.named_children if c.type != "lifetime"), None
             ) if arguments is not None else None  # fmt: skip
-            if base is not None and base[-1] in WRAPPERS and first is not None:
+            if base is not None and base[-1] in WRAPPERS and first is not None and (
+                len(base) > 1 or base[-1] not in own
+            ):  # fmt: skip
                 node = first
             else:
                 return base
@@ -123,6 +139,8 @@ def expression(node: ts.Node | None) -> Expr:
     if kind == "struct_expression":
         path = path_of(node.child_by_field_name("name"))
         return InstanceOf(Name(path)) if path else OPAQUE
+    if kind == "index_expression" and node.named_children:  # `nodes[i]`: an element
+        return Subscript(expression(node.named_children[0]), OPAQUE)
     return OPAQUE
 
 
