@@ -42,10 +42,14 @@ class CoverageStore:
             if r["path"] is not None and r["start_line"] is not None
         ]
 
-    def tests(self) -> list[tuple[str, str, str, str | None]]:
-        """(id, path, qualified name, module) of each test."""
+    def tests(self) -> list[tuple[str, str, str, str | None, tuple[str, ...]]]:
+        """(id, path, qualified name, module, the ids of the cases it runs as where a class
+        inherits it) of each test."""
         rows = self.client.read(load_query("coverage/test_nodes"), {"repo": self.repo})
-        return [(r["id"], r["path"], r["qualified_name"], r["module"]) for r in rows]
+        return [
+            (r["id"], r["path"], r["qualified_name"], r["module"], tuple(r["cases"] or ()))
+            for r in rows
+        ]
 
     def replace(
         self,

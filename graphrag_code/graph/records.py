@@ -214,6 +214,8 @@ class TestEdge:
     via: str | None  # the fixture or set-up it reaches `target` through
     module: str | None = None  # the module defining the test (None: the test is a module)
     runner: str | None = None  # its stored runner id (`TestUnit.runner`), if the index has one
+    # the ids it runs as, one per class that has it, where a class inherits it (`TestUnit.case`)
+    cases: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -61,9 +61,11 @@ def import_coverage(
             "checkout, or import it into the repository it measured (--repo)"
         )
     tests: dict[str, str] = {}
-    for node, path, qualified_name, module in store.tests():
+    for node, path, qualified_name, module, cases in store.tests():
         tests[runner_id(path, qualified_name, module)] = node
         tests.setdefault(qualified_name, node)
+        for case in cases:  # each class that runs an inherited test method: the method's node
+            tests[case] = node
     covered = covered_pairs(lines, paths, by_path, tests)
     pairs, unknown = covered.pairs, covered.unknown
     if not pairs and unknown:

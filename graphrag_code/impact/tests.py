@@ -132,14 +132,22 @@ class _Test:
         self.changed = self.changed or edge.distance == 0
         self.interface = self.interface or edge.target in interface
 
-    def result(self) -> TestToRun:
+    def results(self) -> list[TestToRun]:
+        """The test as the runner runs it: once, or (a test method classes inherit,
+        `TestEdge.cases`) once per class that has it, each under its own runner id."""
+        test = self.edge.test
+        own = self.edge.runner or runner_id(
+            test.location.path, test.qualified_name, self.edge.module
+        )
+        return [self.result(case) for case in self.edge.cases or (own,)]
+
+    def result(self, runner: str) -> TestToRun:
         test = self.edge.test
         return TestToRun(
             id=test.id,
             qualified_name=test.qualified_name,
             location=test.location,
-            runner_id=self.edge.runner
-            or runner_id(test.location.path, test.qualified_name, self.edge.module),
+            runner_id=runner,
             reaches=tuple(self.reaches),
             # a test that only ran it (no static chain): one step, as a direct call
             distance=self.distance if self.distance < _FAR else 1,
@@ -224,7 +232,7 @@ def _ranked(tests: Iterable[_Test]) -> list[TestToRun]:
         )  # fmt: skip
         return order, t.edge.test.qualified_name
 
-    return [t.result() for t in sorted(tests, key=key)]
+    return [case for t in sorted(tests, key=key) for case in t.results()]
 
 
 def affinity(test: str, test_path: str, subject: str, subject_path: str | None) -> int:
@@ -308,7 +316,7 @@ def coverage_tests(
         if test in nodes
     ]
     edges += [
-        TestEdge(target, nodes[test][0], 1, KEPT, why, nodes[test][1])
+        TestEdge(target, nodes[test][0], 1, KEPT, why, *nodes[test][1:])
         for target, (why, tests) in sorted(kept.items())
         for test in tests
         if test in nodes
