@@ -2,22 +2,28 @@
 inherited `test_m` as `TestB::test_m`, and a mixin's `test_*` methods in each TestCase that
 uses it, while the graph has the method once. The method's node is the test of each such
 case: it carries their runner ids (`test_cases`), runs each class's set-ups, and the tests
-to run list every case. Offline: conventions, the tests stage and the ranking."""
+to run list every case; the coverage of each case is its own (a RAN edge keeps the cases
+that ran its target). Offline: conventions, the tests stage, the ranking and the coverage."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from graphrag_code.conventions import ClassTree
-from graphrag_code.graph.records import SymbolRef, TestEdge
-from graphrag_code.impact.tests import _ranked, _Test
+from graphrag_code.graph import GraphReader
+from graphrag_code.graph.records import RanInto, SymbolRef, TestEdge
+from graphrag_code.impact.coverage import CoverageLines, Span, covered_pairs
+from graphrag_code.impact.tests import _ranked, _Test, exercising_tests
 from graphrag_code.ingest import tests_stage
 from graphrag_code.ingest.languages import LanguageRun
 from graphrag_code.ingest.offline import link_repository
 from graphrag_code.languages.python.conventions import PythonConventions
 from graphrag_code.languages.python.parser import PythonParser
 from graphrag_code.location import Location
+
+from .test_coverage_kept import _Reader
 
 MODULE = "tests.test_store"
 PATH = "tests/test_store.py"
@@ -169,3 +175,42 @@ def test_the_tests_to_run_name_every_case_of_an_inherited_test() -> None:
     alone = _Test(TestEdge("t", test, 1, "exact", None, MODULE))
     alone.add(alone.edge, ("pkg.store.put",), {})
     assert [t.runner_id for t in _ranked([alone])] == [f"{PATH}::StoreChecks::test_put"]
+
+
+def test_coverage_keeps_which_case_of_an_inherited_test_ran_the_code() -> None:
+    lines = CoverageLines(
+        {"/r/pkg/store.py": {2: (f"{PATH}::TestMemory::test_put|run", f"{PATH}::TestFile::x|run")}},
+        3,
+    )
+    tests = {f"{PATH}::TestMemory::test_put": "mixin", f"{PATH}::TestFile::x": "own"}
+    covered = covered_pairs(
+        lines, {"/r/pkg/store.py": "pkg/store.py"}, {"pkg/store.py": [Span("put", 1, 3)]},
+        tests, {f"{PATH}::TestMemory::test_put"},
+    )  # fmt: skip
+    assert covered.pairs == {("mixin", "put"), ("own", "put")}
+    assert covered.cases == {("mixin", "put"): {f"{PATH}::TestMemory::test_put"}}
+
+
+class _CasesReader(_Reader):
+    """Test `m` is a mixin's method that TestA and TestB run."""
+
+    def test_nodes(self, ids: Sequence[str]) -> dict[str, tuple[Any, ...]]:
+        cases = ("tests/test_m.py::TestA::test_m", "tests/test_m.py::TestB::test_m")
+        return {
+            i: (*found, None, cases if i == "m" else ())
+            for i, found in super().test_nodes(ids).items()
+        }
+
+
+def test_only_the_cases_that_ran_the_change_are_to_run() -> None:
+    # cachetools-like: one mixin test per cache class; a change to one class's code ran in
+    # that class's case only, the others reach it statically (through the mixin's calls)
+    reader = _CasesReader(
+        reaches={"put": ["m"]},
+        ran=[RanInto("put", ("m",), "h", "h", cases={"m": ("tests/test_m.py::TestA::test_m",)})],
+    )
+    found, _, _ = exercising_tests(cast(GraphReader, reader), {"put": ("put",)})
+    assert [(t.runner_id, t.ran, t.extra) for t in found] == [
+        ("tests/test_m.py::TestA::test_m", True, False),
+        ("tests/test_m.py::TestB::test_m", False, True),  # fresh coverage: it did not run it
+    ]

@@ -542,6 +542,7 @@ class GraphReader:
                 r["content_hash"],
                 r["coverage_hash"],
                 bool(r["outside"]),
+                {c["test"]: tuple(c["cases"]) for c in r["cases"]},
             )
             for r in rows
         ]

@@ -7,7 +7,7 @@ Every node that lives in a file carries a `Location`; an external target has non
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from ..location import Location
@@ -332,3 +332,5 @@ class RanInto:
     content_hash: str | None
     coverage_hash: str | None
     outside: bool = False  # it also ran outside every test (at import or collection)
+    # test -> the cases of it that ran the node, for a test method several classes run
+    cases: dict[str, tuple[str, ...]] = field(default_factory=dict)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import posixpath
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..conventions import exercising
 from ..graph import GraphReader
@@ -294,6 +294,7 @@ def coverage_tests(
     `stream.throw`, made a coroutine function, failed a test that only built the stream),
     so it is `interface`, and its static prediction is to be run, not an extra."""
     ran: dict[str, tuple[str, ...]] = {}
+    ran_as: dict[tuple[str, str], tuple[str, ...]] = {}  # (target, test) -> its cases that ran it
     stale: dict[str, str] = {}
     states: dict[str, Freshness] = {}
     for into in reader.ran_into(targets):
@@ -303,6 +304,7 @@ def coverage_tests(
         states[into.id] = state
         if state in ("fresh", "outside"):
             ran[into.id] = into.tests
+            ran_as.update(((into.id, test), cases) for test, cases in into.cases.items())
         if state != "fresh":
             stale[into.id] = state
     kept = kept_state_tests(reader, states) if states else {}
@@ -310,7 +312,7 @@ def coverage_tests(
     every.update(test for _, tests in kept.values() for test in tests)
     nodes = reader.test_nodes(sorted(every))
     edges = [
-        TestEdge(target, nodes[test][0], 1, RAN, None, *nodes[test][1:])
+        _ran_as(TestEdge(target, nodes[test][0], 1, RAN, None, *nodes[test][1:]), ran_as)
         for target, tests in sorted(ran.items())
         for test in tests
         if test in nodes
@@ -328,6 +330,12 @@ def coverage_tests(
         node for node, state in states.items() if state == "fresh" and node not in interface
     )
     return edges, stale, fresh
+
+
+def _ran_as(edge: TestEdge, ran_as: Mapping[tuple[str, str], tuple[str, ...]]) -> TestEdge:
+    """A RAN edge of a test method several classes run: of the cases that ran the target."""
+    cases = ran_as.get((edge.target, edge.test.id))
+    return replace(edge, cases=cases) if cases else edge
 
 
 def ran_tests(
@@ -355,7 +363,7 @@ def exercising_tests(
     whether the walk back was cut (`reaching_tests`); and the targets whose coverage is
     stale (node -> `changed` or `new`), or blind to the change (`interface`: the nodes whose
     interface changed, `coverage_tests`)."""
-    found: dict[str, _Test] = {}
+    found: dict[tuple[str, str], _Test] = {}
     edges, truncated = reaching_tests(reader, list(targets)) if targets else ([], False)
     ran, stale, fresh = (
         coverage_tests(reader, list(targets), base or {}, interface)
@@ -364,11 +372,20 @@ def exercising_tests(
     )
     edges += ran
     edges += reader.tests_inside(list(inside)) if inside else []
-    for edge in edges:
-        entry = found.setdefault(edge.test.id, _Test(edge))
-        subjects = targets.get(edge.target) or (edge.test.qualified_name,)
-        entry.add(edge, subjects, paths or {}, fresh, interface)
+    # a test method several classes run is a test per case, each selected by its own edges
+    # (the coverage of one case says nothing of another's: each class sets up other code)
+    for case in (one for edge in edges for one in _per_case(edge)):
+        entry = found.setdefault((case.test.id, ",".join(case.cases)), _Test(case))
+        subjects = targets.get(case.target) or (case.test.qualified_name,)
+        entry.add(case, subjects, paths or {}, fresh, interface)
     return _ranked(found.values()), truncated, stale
+
+
+def _per_case(edge: TestEdge) -> list[TestEdge]:
+    """An edge of a test method several classes run (`TestEdge.cases`): one per case."""
+    if len(edge.cases) < 2:
+        return [edge]
+    return [replace(edge, cases=(case,)) for case in edge.cases]
 
 
 def coverage_use(
