@@ -117,6 +117,25 @@ def test_memo_first():
 def test_memo_later():
     assert MEMO(2) == 4
 """
+# a mixin's test method, run by each TestCase that inherits it (stop 65): one graph test
+MODES = "def strict(x):\n    return x > 0\n\n\ndef loose(x):\n    return x >= 0\n"
+MODE_TESTS = """import unittest
+
+from calc.modes import loose, strict
+
+
+class ModeChecks:
+    def test_one(self):
+        assert self.judge(1)
+
+
+class TestStrict(ModeChecks, unittest.TestCase):
+    judge = staticmethod(strict)
+
+
+class TestLoose(ModeChecks, unittest.TestCase):
+    judge = staticmethod(loose)
+"""
 FILES = {
     "pyproject.toml": '[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["src"]\n',
     ".gitignore": ".coverage\n",
@@ -125,6 +144,8 @@ FILES = {
     "src/calc/registry.py": REGISTRY,
     "tests/test_checks.py": TESTS,
     "tests/test_registry.py": REGISTRY_TESTS,
+    "src/calc/modes.py": MODES,
+    "tests/test_modes.py": MODE_TESTS,
 }
 STRICT = "tests/test_checks.py::test_strict_mode"
 LOOSE = "tests/test_checks.py::test_loose_validate"
@@ -174,10 +195,10 @@ def test_import_stores_which_test_ran_which_function(
     covered: tuple[CodeGraph, Path, CoverageImport],
 ) -> None:
     graph, root, done = covered
-    assert done.files_measured == 3  # the package only: the tests were not measured
-    assert done.files_matched == 2  # __init__.py defines nothing to map lines onto
-    assert done.tests == 6
-    assert not done.unknown_tests
+    assert done.files_measured == 4  # the package only: the tests were not measured
+    assert done.files_matched == 3  # __init__.py defines nothing to map lines onto
+    assert done.tests == 7  # the mixin's test method is one, run by two classes
+    assert not done.unknown_tests  # `TestStrict::test_one` names the mixin's method
     assert done.commit == git(root, "rev-parse", "HEAD").strip()
     ran = {
         (row["test"], row["code"])
@@ -272,15 +293,33 @@ def test_tests_that_read_what_code_kept_before_them_are_to_run(
     ]  # fmt: skip
 
 
+def test_an_inherited_test_method_runs_as_each_class_that_has_it(
+    covered: tuple[CodeGraph, Path, CoverageImport],
+) -> None:
+    graph, root, _ = covered
+    edit(root, "    return x > 0", "    return x > 1", "src/calc/modes.py")
+    try:  # only coverage knows `self.check` runs `strict`: the mixin's method ran it
+        impact = graph.diff(path=root, repo=REPO)
+    finally:
+        git(root, "checkout", "--", ".")
+    # one node for both cases; the coverage of each case is its own: only TestStrict ran it
+    assert [(t.runner_id, t.reason) for t in impact.to_run] == [
+        ("tests/test_modes.py::TestStrict::test_one", "ran it (coverage)")
+    ]
+    assert "calc.modes.strict" not in {u.qualified_name for u in graph.untested(REPO)}
+    found = graph.tests_for("calc.modes.loose", repo=REPO).tests
+    assert [t.runner_id for t in found] == ["tests/test_modes.py::TestLoose::test_one"]
+
+
 @pytest.mark.usefixtures("cli_env")
 def test_the_command_reimports_in_place(
     covered: tuple[CodeGraph, Path, CoverageImport], capsys: pytest.CaptureFixture[str]
 ) -> None:
     graph, root, _ = covered
     assert cli_main(["coverage", "import", str(root / ".coverage"), "--repo", REPO, "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["edges"] == 9
+    assert json.loads(capsys.readouterr().out)["edges"] == 11
     count = "MATCH (:Code)-[r:RAN]->(n:Code {repo: $repo}) RETURN count(r) AS n"
-    assert graph.client.read(count, {"repo": REPO})[0]["n"] == 9  # replaced, not added
+    assert graph.client.read(count, {"repo": REPO})[0]["n"] == 11  # replaced, not added
     assert cli_main(["coverage", "import", str(root / "nothing"), "--repo", REPO]) != 0
 
 

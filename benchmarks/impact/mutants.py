@@ -268,12 +268,15 @@ def _graphs(suite: Suite, copy: Path) -> Graphs:
         graph.index(copy, name, full=True, embed=False, move=True)
     done = import_coverage(graph.client, covered, data, root=str(suite.root.resolve()), commit=None)
     tests = {
-        runner_id(row["path"], row["name"], row["module"])
+        case
         for row in graph.client.read(
             "MATCH (t:Code) WHERE t.repo = $repo AND t.test_role = 'test' "
-            "RETURN t.path AS path, t.qualified_name AS name, t.module AS module",
+            "RETURN t.path AS path, t.qualified_name AS name, t.module AS module, "
+            "t.test_cases AS cases",
             {"repo": covered},
         )
+        # a test method classes inherit runs once per class that has it (`test_cases`)
+        for case in row["cases"] or (runner_id(row["path"], row["name"], row["module"]),)
     }
     return Graphs(graph, copy, covered, static, tests, done.seconds, done.edges)
 

@@ -61,6 +61,17 @@ class TestUnit:
     # what runs it alone where only the project's files tell (Java: Maven or Gradle, by the
     # build files), stored on its node; None: `Language.runner_id` names it from its path
     runner: str | None = None
+    # the id the runner collects it under (`tests/b.py::TestB::test_m`), where one method runs
+    # as a test of each class that has it: a method `class_name` inherits (`qualified_name`
+    # is then the base's) runs once per collecting class, each run its own case
+    case: str | None = None
+
+    @property
+    def inherited(self) -> bool:
+        """A test method the collecting class has from a base class, not its own."""
+        return self.class_name is not None and (
+            self.qualified_name.rpartition(".")[0] != self.class_name
+        )
 
 
 @dataclass(frozen=True)
@@ -131,6 +142,17 @@ class ClassTree:
             if method in self._methods.get(ancestor, ()):
                 return f"{ancestor}.{method}"
         return None
+
+    def inherited(self, name: str) -> list[str]:
+        """The qualified names of the methods `name` has from its internal bases and does not
+        define itself, each as `find_method` resolves it (the nearest base's)."""
+        own = self._methods.get(name, frozenset())
+        found: dict[str, str] = {}
+        for ancestor in self.ancestors(name)[1:]:
+            for method in sorted(self._methods.get(ancestor, ())):
+                if method not in own:
+                    found.setdefault(method, f"{ancestor}.{method}")
+        return list(found.values())
 
     def overridden(self, name: str, method: str) -> str | None:
         """The internal base-class method that `name.method` overrides, if any."""

@@ -98,10 +98,12 @@ def _seeds_of(test: TestUnit, fixtures: _Fixtures) -> list[Seed]:
 
 def seeds_of_tests(roles: Mapping[str, FileRoles]) -> dict[tuple[str, str], list[Seed]]:
     """(path, test qualified name) -> the fixtures and set-ups it runs. A set-up's `path` is
-    "" when it may live in another file (an inherited `setUp`)."""
+    "" when it may live in another file (an inherited `setUp`). A test method several classes
+    of a file run (inherited, `TestUnit.case`) runs the seeds of each."""
     fixtures = _Fixtures(f for file in roles.values() for f in file.fixtures)
-    return {
-        (test.path, test.qualified_name): _seeds_of(test, fixtures)
-        for file in roles.values()
-        for test in file.tests
-    }
+    found: dict[tuple[str, str], list[Seed]] = {}
+    for file in roles.values():
+        for test in file.tests:
+            seeds = found.setdefault((test.path, test.qualified_name), [])
+            seeds.extend(s for s in _seeds_of(test, fixtures) if s not in seeds)
+    return found

@@ -8,7 +8,7 @@ its edges with it. `GraphReader.ran_into` and `coverage_state` read them back.""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .client import Neo4jClient
@@ -42,20 +42,26 @@ class CoverageStore:
             if r["path"] is not None and r["start_line"] is not None
         ]
 
-    def tests(self) -> list[tuple[str, str, str, str | None]]:
-        """(id, path, qualified name, module) of each test."""
+    def tests(self) -> list[tuple[str, str, str, str | None, tuple[str, ...]]]:
+        """(id, path, qualified name, module, the ids of the cases it runs as where a class
+        inherits it) of each test."""
         rows = self.client.read(load_query("coverage/test_nodes"), {"repo": self.repo})
-        return [(r["id"], r["path"], r["qualified_name"], r["module"]) for r in rows]
+        return [
+            (r["id"], r["path"], r["qualified_name"], r["module"], tuple(r["cases"] or ()))
+            for r in rows
+        ]
 
     def replace(
         self,
         edges: Sequence[tuple[str, str]],
         hashes: Sequence[tuple[str, str, bool]],
         state: dict[str, Any],
+        cases: Mapping[tuple[str, str], Iterable[str]] | None = None,
     ) -> None:
         """Drop the earlier import, then write (test, target) RAN edges, (node, hash, ran
         outside every test) import hashes and the import's state; batched, values as
-        parameters."""
+        parameters. `cases`: the cases of a test method several classes run that ran the
+        target (`Covered.cases`), kept on its RAN edge."""
         earlier = self.client.read(load_query("coverage/measured_nodes"), {"repo": self.repo})
         self.client.write_batches(
             load_query("coverage/forget_nodes"), [row["id"] for row in earlier], batch_size=200
@@ -66,13 +72,23 @@ class CoverageStore:
             batch_size=_BATCH,
         )
         by_test: dict[str, list[str]] = defaultdict(list)
+        with_cases: dict[str, list[dict[str, Any]]] = defaultdict(list)
         for test, target in edges:
-            by_test[test].append(target)
+            ran = (cases or {}).get((test, target))
+            if ran:
+                with_cases[test].append({"id": target, "cases": sorted(ran)})
+            else:
+                by_test[test].append(target)
         # grouped by test and without properties: 159k edges of pyramid in ~3.5 s, where a
         # row per edge with its commit took ~8 s (BENCHMARKS.md §20)
         self.client.write_batches(
             load_query("coverage/write_ran"),
             [{"test": test, "targets": targets} for test, targets in sorted(by_test.items())],
+            batch_size=200,
+        )
+        self.client.write_batches(
+            load_query("coverage/write_ran_cases"),
+            [{"test": test, "targets": found} for test, found in sorted(with_cases.items())],
             batch_size=200,
         )
         self.client.write(load_query("coverage/write_state"), {"repo": self.repo, "state": state})

@@ -504,16 +504,31 @@ class GraphReader:
             frontier = step
         return ReachBack(dict(callers), frozenset(tests), False)
 
-    def test_nodes(self, ids: Sequence[str]) -> dict[str, tuple[SymbolRef, str | None, str | None]]:
-        """Test id -> (the test, the module that defines it, its stored runner id)."""
+    def test_nodes(
+        self, ids: Sequence[str]
+    ) -> dict[str, tuple[SymbolRef, str | None, str | None, tuple[str, ...]]]:
+        """Test id -> (the test, the module that defines it, its stored runner id, the ids of
+        the cases it runs as where a class inherits it)."""
         rows = self.client.read(load_query("impact/test_nodes"), {"ids": list(ids)})
-        return {row["id"]: (_symbol(row), row["module"], row["runner"]) for row in rows}
+        return {
+            row["id"]: (_symbol(row), row["module"], row["runner"], tuple(row["cases"] or ()))
+            for row in rows
+        }
 
     def tests_inside(self, ids: Sequence[str]) -> list[TestEdge]:
         """The tests defined in (or equal to) each of `ids`: a changed test runs itself."""
         rows = self.client.read(load_query("impact/changed_tests"), {"ids": list(ids)})
         return [
-            TestEdge(row["target"], _symbol(row), 0, None, None, row["module"], row["runner"])
+            TestEdge(
+                row["target"],
+                _symbol(row),
+                0,
+                None,
+                None,
+                row["module"],
+                row["runner"],
+                tuple(row["cases"] or ()),
+            )
             for row in rows
         ]
 
@@ -527,6 +542,7 @@ class GraphReader:
                 r["content_hash"],
                 r["coverage_hash"],
                 bool(r["outside"]),
+                {c["test"]: tuple(c["cases"]) for c in r["cases"]},
             )
             for r in rows
         ]

@@ -7,7 +7,7 @@ Every node that lives in a file carries a `Location`; an external target has non
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from ..location import Location
@@ -214,6 +214,8 @@ class TestEdge:
     via: str | None  # the fixture or set-up it reaches `target` through
     module: str | None = None  # the module defining the test (None: the test is a module)
     runner: str | None = None  # its stored runner id (`TestUnit.runner`), if the index has one
+    # the ids it runs as, one per class that has it, where a class inherits it (`TestUnit.case`)
+    cases: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -330,3 +332,5 @@ class RanInto:
     content_hash: str | None
     coverage_hash: str | None
     outside: bool = False  # it also ran outside every test (at import or collection)
+    # test -> the cases of it that ran the node, for a test method several classes run
+    cases: dict[str, tuple[str, ...]] = field(default_factory=dict)

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import os
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence, Set
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
@@ -139,6 +139,9 @@ class Covered:
     unknown: set[str]  # runner ids of contexts that name no graph test
     measured: set[str]  # the nodes of the measured files: one no test ran was not run
     outside: set[str]  # nodes with a line run outside every test (the empty context)
+    # (test node, code node) -> the cases of the test that ran it, for a test method run as
+    # several cases (`TestUnit.case`: a class inheriting it), each its own context
+    cases: dict[tuple[str, str], set[str]] = field(default_factory=dict)
 
 
 def covered_pairs(
@@ -146,13 +149,17 @@ def covered_pairs(
     paths: Mapping[str, str],
     spans: Mapping[str, Sequence[Span]],
     tests: Mapping[str, str],
+    cases: Set[str] = frozenset(),
 ) -> Covered:
-    """Map every covered line inside a span onto the tests whose contexts ran it."""
+    """Map every covered line inside a span onto the tests whose contexts ran it (`cases`:
+    the runner ids of `tests` that name one case of a test method several classes run)."""
     pairs: set[tuple[str, str]] = set()
+    by_case: dict[tuple[str, str], set[str]] = defaultdict(set)
     unknown: set[str] = set()
     measured: set[str] = set()
     outside: set[str] = set()
     test_of: dict[str, str | None] = {}
+    case_of: dict[str, str | None] = {}
     for file, by_line in lines.files.items():
         path = paths.get(file)
         if path is None:
@@ -169,14 +176,18 @@ def covered_pairs(
                 if context not in test_of:
                     runner = runner_of_context(context)
                     test_of[context] = tests.get(runner) if runner else None
+                    case_of[context] = runner if runner in cases else None
                     if runner and runner not in tests:
                         unknown.add(runner)
                 test = test_of[context]
                 if test is not None and test != node:
                     pairs.add((test, node))
+                    case = case_of[context]
+                    if case is not None:
+                        by_case[(test, node)].add(case)
                 elif runner_of_context(context) is None and line >= bodies[node]:
                     outside.add(node)  # its body ran outside every test
-    return Covered(pairs, unknown, measured, outside)
+    return Covered(pairs, unknown, measured, outside, dict(by_case))
 
 
 def freshness(recorded: str | None, current: str | None, *, outside: bool = False) -> Freshness:

@@ -61,10 +61,14 @@ def import_coverage(
             "checkout, or import it into the repository it measured (--repo)"
         )
     tests: dict[str, str] = {}
-    for node, path, qualified_name, module in store.tests():
+    cases: set[str] = set()
+    for node, path, qualified_name, module, own in store.tests():
         tests[runner_id(path, qualified_name, module)] = node
         tests.setdefault(qualified_name, node)
-    covered = covered_pairs(lines, paths, by_path, tests)
+        for case in own:  # each class that runs an inherited test method: the method's node
+            tests[case] = node
+            cases.add(case)
+    covered = covered_pairs(lines, paths, by_path, tests, cases)
     pairs, unknown = covered.pairs, covered.unknown
     if not pairs and unknown:
         raise InvalidArgumentError(
@@ -87,7 +91,7 @@ def import_coverage(
         "coverage_edges": len(edges),
         "coverage_file": str(Path(file).resolve()),
     }
-    store.replace(edges, kept, state)
+    store.replace(edges, kept, state, covered.cases)
     return CoverageImport(
         repo=repo,
         file=str(file),

@@ -7,7 +7,7 @@ from __future__ import annotations
 import posixpath
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..conventions import exercising
 from ..graph import GraphReader
@@ -132,14 +132,22 @@ class _Test:
         self.changed = self.changed or edge.distance == 0
         self.interface = self.interface or edge.target in interface
 
-    def result(self) -> TestToRun:
+    def results(self) -> list[TestToRun]:
+        """The test as the runner runs it: once, or (a test method classes inherit,
+        `TestEdge.cases`) once per class that has it, each under its own runner id."""
+        test = self.edge.test
+        own = self.edge.runner or runner_id(
+            test.location.path, test.qualified_name, self.edge.module
+        )
+        return [self.result(case) for case in self.edge.cases or (own,)]
+
+    def result(self, runner: str) -> TestToRun:
         test = self.edge.test
         return TestToRun(
             id=test.id,
             qualified_name=test.qualified_name,
             location=test.location,
-            runner_id=self.edge.runner
-            or runner_id(test.location.path, test.qualified_name, self.edge.module),
+            runner_id=runner,
             reaches=tuple(self.reaches),
             # a test that only ran it (no static chain): one step, as a direct call
             distance=self.distance if self.distance < _FAR else 1,
@@ -224,7 +232,7 @@ def _ranked(tests: Iterable[_Test]) -> list[TestToRun]:
         )  # fmt: skip
         return order, t.edge.test.qualified_name
 
-    return [t.result() for t in sorted(tests, key=key)]
+    return [case for t in sorted(tests, key=key) for case in t.results()]
 
 
 def affinity(test: str, test_path: str, subject: str, subject_path: str | None) -> int:
@@ -286,6 +294,7 @@ def coverage_tests(
     `stream.throw`, made a coroutine function, failed a test that only built the stream),
     so it is `interface`, and its static prediction is to be run, not an extra."""
     ran: dict[str, tuple[str, ...]] = {}
+    ran_as: dict[tuple[str, str], tuple[str, ...]] = {}  # (target, test) -> its cases that ran it
     stale: dict[str, str] = {}
     states: dict[str, Freshness] = {}
     for into in reader.ran_into(targets):
@@ -295,6 +304,7 @@ def coverage_tests(
         states[into.id] = state
         if state in ("fresh", "outside"):
             ran[into.id] = into.tests
+            ran_as.update(((into.id, test), cases) for test, cases in into.cases.items())
         if state != "fresh":
             stale[into.id] = state
     kept = kept_state_tests(reader, states) if states else {}
@@ -302,13 +312,13 @@ def coverage_tests(
     every.update(test for _, tests in kept.values() for test in tests)
     nodes = reader.test_nodes(sorted(every))
     edges = [
-        TestEdge(target, nodes[test][0], 1, RAN, None, *nodes[test][1:])
+        _ran_as(TestEdge(target, nodes[test][0], 1, RAN, None, *nodes[test][1:]), ran_as)
         for target, tests in sorted(ran.items())
         for test in tests
         if test in nodes
     ]
     edges += [
-        TestEdge(target, nodes[test][0], 1, KEPT, why, nodes[test][1])
+        TestEdge(target, nodes[test][0], 1, KEPT, why, *nodes[test][1:])
         for target, (why, tests) in sorted(kept.items())
         for test in tests
         if test in nodes
@@ -320,6 +330,12 @@ def coverage_tests(
         node for node, state in states.items() if state == "fresh" and node not in interface
     )
     return edges, stale, fresh
+
+
+def _ran_as(edge: TestEdge, ran_as: Mapping[tuple[str, str], tuple[str, ...]]) -> TestEdge:
+    """A RAN edge of a test method several classes run: of the cases that ran the target."""
+    cases = ran_as.get((edge.target, edge.test.id))
+    return replace(edge, cases=cases) if cases else edge
 
 
 def ran_tests(
@@ -347,7 +363,7 @@ def exercising_tests(
     whether the walk back was cut (`reaching_tests`); and the targets whose coverage is
     stale (node -> `changed` or `new`), or blind to the change (`interface`: the nodes whose
     interface changed, `coverage_tests`)."""
-    found: dict[str, _Test] = {}
+    found: dict[tuple[str, str], _Test] = {}
     edges, truncated = reaching_tests(reader, list(targets)) if targets else ([], False)
     ran, stale, fresh = (
         coverage_tests(reader, list(targets), base or {}, interface)
@@ -356,11 +372,20 @@ def exercising_tests(
     )
     edges += ran
     edges += reader.tests_inside(list(inside)) if inside else []
-    for edge in edges:
-        entry = found.setdefault(edge.test.id, _Test(edge))
-        subjects = targets.get(edge.target) or (edge.test.qualified_name,)
-        entry.add(edge, subjects, paths or {}, fresh, interface)
+    # a test method several classes run is a test per case, each selected by its own edges
+    # (the coverage of one case says nothing of another's: each class sets up other code)
+    for case in (one for edge in edges for one in _per_case(edge)):
+        entry = found.setdefault((case.test.id, ",".join(case.cases)), _Test(case))
+        subjects = targets.get(case.target) or (case.test.qualified_name,)
+        entry.add(case, subjects, paths or {}, fresh, interface)
     return _ranked(found.values()), truncated, stale
+
+
+def _per_case(edge: TestEdge) -> list[TestEdge]:
+    """An edge of a test method several classes run (`TestEdge.cases`): one per case."""
+    if len(edge.cases) < 2:
+        return [edge]
+    return [replace(edge, cases=(case,)) for case in edge.cases]
 
 
 def coverage_use(

@@ -41,8 +41,9 @@ __all__ = [
     "paused_gc", "unpacked", "with_calls",
 ]  # fmt: skip
 
-# test_code, test_role, entry point reasons, a test's runner id (`TestUnit.runner`)
-Role = tuple[bool, str | None, tuple[str, ...], str | None]
+# test_code, test_role, entry point reasons, a test's runner id (`TestUnit.runner`), and the
+# ids of the cases a test method some class inherits runs as (`TestUnit.case`; else empty)
+Role = tuple[bool, str | None, tuple[str, ...], str | None, tuple[str, ...]]
 SeedIds = tuple[tuple[str, str, int], ...]  # (seed id, via, tier)
 
 

@@ -186,6 +186,8 @@ def _node_roles(roles: Mapping[str, FileRoles], names: _Names) -> dict[str, Role
     test_code: set[str] = set()
     kind: dict[str, str] = {}
     runners: dict[str, str] = {}
+    cases: dict[str, list[str]] = defaultdict(list)  # test -> the ids it runs under
+    inherited: set[str] = set()  # tests some class has from a base: run as several cases
     entries: dict[str, list[str]] = defaultdict(list)
     for path, file in roles.items():
         if file.test_code:
@@ -208,27 +210,40 @@ def _node_roles(roles: Mapping[str, FileRoles], names: _Names) -> dict[str, Role
                 kind[node] = "test"
                 if test.runner is not None:
                     runners[node] = test.runner
+                if test.case is not None and test.case not in cases[node]:
+                    cases[node].append(test.case)
+                if test.inherited:
+                    inherited.add(node)
         for qualified_name, reason in file.entry_points:
             # an overload's reasons hold for the implementation that redefines it
             for node in names.every.get((path, qualified_name), ()):
                 if reason not in entries[node]:
                     entries[node].append(reason)
     return {
-        node: (node in test_code, kind.get(node), tuple(entries.get(node, ())), runners.get(node))
+        node: (
+            node in test_code,
+            kind.get(node),
+            tuple(entries.get(node, ())),
+            runners.get(node),
+            tuple(sorted(cases[node])) if node in inherited else (),
+        )
         for node in test_code | kind.keys() | entries.keys()
     }
 
 
 def _role_props(role: Role | None, reach: int | None) -> dict[str, Any]:
-    # a book an older version kept has no runner: such a role differs from this run's, so
-    # its node is written again
-    code, kind, entries, runner = (*role, None)[:4] if role else (False, None, (), None)
+    # a book an older version kept has no runner nor cases: such a role differs from this
+    # run's, so its node is written again
+    code, kind, entries, runner, cases = (
+        (*role, None, ())[:5] if role else (False, None, (), None, ())
+    )
     return {
         "test_code": True if code else None,
         "test_role": kind,
         "entry_points": list(entries) if entries else None,
         "test_reach": _STORED[reach] if reach else None,
         "test_runner": runner,
+        "test_cases": list(cases) if cases else None,
     }
 
 
@@ -331,7 +346,8 @@ def _seed_ids(
                 method_id = names.by_name.get(method)
                 if method_id is not None:
                     ids.append((method_id, f"fixture {parameter}", _INFERRED))
-        found[node] = tuple(dict.fromkeys(ids))
+        # an inherited test method runs the set-ups of each class that collects it
+        found[node] = tuple(dict.fromkeys((*found.get(node, ()), *ids)))
     return found
 
 

@@ -177,12 +177,13 @@ def _fixture(symbol: Symbol, path: str, directory: str | None, parent_class: str
     )
 
 
-def _requests(symbol: Symbol, owners: list[Symbol]) -> tuple[str, ...]:
+def _requests(symbol: Symbol | None, owners: list[Symbol]) -> tuple[str, ...]:
     """Fixture names a test requests: its parameters (less `parametrize`d ones) and
-    `usefixtures` marks on it or its classes."""
+    `usefixtures` marks on it or its classes (None: a method inherited from another file,
+    of which only its collecting classes' marks are read)."""
     parametrized: set[str] = set()
     used: list[str] = []
-    for decorated in (symbol, *owners):
+    for decorated in (*([symbol] if symbol else []), *owners):
         for decorator in decorated.decorators:
             last = _last(decorator)
             strings = [m.group(2) for m in _STRING.finditer(decorator)]
@@ -190,7 +191,8 @@ def _requests(symbol: Symbol, owners: list[Symbol]) -> tuple[str, ...]:
                 parametrized.update(n.strip() for n in strings[0].split(",") if n.strip())
             elif last == "usefixtures":
                 used.extend(strings)
-    params = [p for p in symbol.parameters if p not in ("self", "cls") and p not in parametrized]
+    parameters = symbol.parameters if symbol else ()
+    params = [p for p in parameters if p not in ("self", "cls") and p not in parametrized]
     return tuple(dict.fromkeys([*params, *used]))
 
 
@@ -215,12 +217,14 @@ def _bound_names(parsed: ParsedFile) -> dict[str, str]:
     return bound
 
 
-def _values(symbol: Symbol, owners: list[Symbol], bound: Mapping[str, str]) -> tuple[str, ...]:
+def _values(
+    symbol: Symbol | None, owners: list[Symbol], bound: Mapping[str, str]
+) -> tuple[str, ...]:
     """The code a test is given through `parametrize` marks on it or its classes (issue 54:
     `attr.validators.lt` is tested through `parametrize("v", [lt, le, ge, gt])`): each name
     in the marks' arguments outside strings, spelt out through the file's bindings."""
     found: list[str] = []
-    for decorated in (symbol, *owners):
+    for decorated in (*([symbol] if symbol else []), *owners):
         for decorator in decorated.decorators:
             if _last(decorator) != "parametrize" or "(" not in decorator:
                 continue
@@ -349,6 +353,7 @@ def _tests(
             test_module
             and _matches(class_symbol.name, options.python_classes)
             and not any(m.name == "__init__" for m in file.methods(qn))
+            and classes.find_method(qn, "__init__") is None
         )
         chain = [class_symbol, *owners]
         if unit or pytest_class:
@@ -357,16 +362,26 @@ def _tests(
             )
             setups.extend(f"{qn}.{n}" for n in _CLASS_SETUPS if f"{qn}.{n}" in file.symbols)
             prefixes = ("test",) if unit and not pytest_class else options.python_functions
-            for method in file.methods(qn):
-                if _matches(method.name, prefixes):
+            case = f"{file.parsed.path}::{qn[len(module) + 1 :].replace('.', '::')}::"
+            own = [(m.qualified_name, m) for m in file.methods(qn)]
+            # pytest collects a test method once per class that has it (`class TestB(TestA)`
+            # runs TestA's `test_m` as `TestB::test_m` too; a mixin's, in each TestCase
+            # using it): the base's method, run as this class's case
+            inherited = [(found, file.symbols.get(found)) for found in classes.inherited(qn)]
+            for qualified_name, method in (*own, *inherited):
+                name = qualified_name.rpartition(".")[2]
+                if method is not None and method.kind != SymbolKind.METHOD:
+                    continue
+                if _matches(name, prefixes):
                     tests.append(
                         TestUnit(
-                            method.qualified_name,
+                            qualified_name,
                             file.parsed.path,
                             class_name=qn,
                             requests=_requests(method, chain),
                             setups=(*module_setups, *class_setups),
                             values=_values(method, chain, bound),
+                            case=case + name,
                         )
                     )
         for inner in file.children.get(qn, []):
