@@ -13,12 +13,14 @@ alternated rounds on one warm server:
   row` in one transaction (node statements by label set, relationships by type, endpoints
   found through the unique constraints), no reads, no checks, and the wait for the full-text
   indexes (`data`); its graph is dumped once and compared with ours';
+- **bare** (with `--bare`): the same rows under labels no index of ours covers (`Bare_Code`
+  …, with one range index each for the endpoints' lookups): the data without search's indexes;
 - **crg** (with `--crg`): code-review-graph as `peers.py` runs it, for its whole CPU.
 
 The server's CPU is read from `/proc/<pid>/stat` before and after each part (as `peers.py`).
 
     .venv/bin/python -m benchmarks.speed.server_floor [--inputs flask,django] [--rounds 5]
-        [--warm 2] [--crg] [--batch 0] [--json benchmarks/results/server_floor_stop65.json]
+        [--warm 2] [--crg] [--bare] [--batch 0] [--json benchmarks/results/server_floor_stop65.json]
 """
 
 from __future__ import annotations
@@ -127,27 +129,33 @@ def _quoted(name: str) -> str:
     return f"`{name}`"
 
 
-def _statements(shot: Snapshot) -> list[tuple[str, list[dict[str, Any]]]]:
-    """The plain `UNWIND … CREATE` statements that write `shot`, nodes before edges."""
+def _statements(shot: Snapshot, prefix: str = "") -> list[tuple[str, list[dict[str, Any]]]]:
+    """The plain `UNWIND … CREATE` statements that write `shot`, nodes before edges; every
+    label with `prefix` (`BARE`: labels no index covers but the three lookups' own)."""
+    repository, external, code = (f"{prefix}{name}" for name in ("Repository", "External", "Code"))
     out: list[tuple[str, list[dict[str, Any]]]] = [
-        ("UNWIND $rows AS row CREATE (r:Repository) SET r = row", [shot.repository]),
-        ("UNWIND $rows AS row CREATE (e:External) SET e = row", shot.externals),
+        (f"UNWIND $rows AS row CREATE (r:{repository}) SET r = row", [shot.repository]),
+        (f"UNWIND $rows AS row CREATE (e:{external}) SET e = row", shot.externals),
     ]
     for labels, rows in sorted(shot.nodes.items()):
-        spelled = ":".join(_quoted(label) for label in labels)
+        spelled = ":".join(_quoted(prefix + label) for label in labels)
         out.append((f"UNWIND $rows AS row CREATE (n:{spelled}) SET n = row", rows))
     out.append(
         (
-            "UNWIND $rows AS row MATCH (r:Repository {name: $repo}) "
-            "MATCH (m:Code {id: row.t}) CREATE (r)-[c:CONTAINS]->(m) SET c = row.p",
+            f"UNWIND $rows AS row MATCH (r:{repository} {{name: $repo}}) "
+            f"MATCH (m:{code} {{id: row.t}}) CREATE (r)-[c:CONTAINS]->(m) SET c = row.p",
             shot.contains,
         )
     )
     for (kind, target), rows in sorted(shot.rels.items()):
-        end = "(t:Code {id: row.t})" if target == "Code" else "(t:External {qualified_name: row.t})"
+        end = (
+            f"(t:{code} {{id: row.t}})"
+            if target == "Code"
+            else f"(t:{external} {{qualified_name: row.t}})"
+        )
         out.append(
             (
-                f"UNWIND $rows AS row MATCH (s:Code {{id: row.s}}) MATCH {end} "
+                f"UNWIND $rows AS row MATCH (s:{code} {{id: row.s}}) MATCH {end} "
                 f"CREATE (s)-[r:{_quoted(kind)}]->(t) SET r = row.p",
                 rows,
             )
@@ -155,10 +163,10 @@ def _statements(shot: Snapshot) -> list[tuple[str, list[dict[str, Any]]]]:
     return out
 
 
-def write_floor(client: Neo4jClient, shot: Snapshot, batch: int) -> None:
+def write_floor(client: Neo4jClient, shot: Snapshot, batch: int, prefix: str = "") -> None:
     """`shot`'s data in one write transaction (`batch` 0), else in transactions of at most
     `batch` rows of one statement each; then the wait for the full-text indexes."""
-    statements = _statements(shot)
+    statements = _statements(shot, prefix)
     if batch <= 0:
         client._write_in_one(
             [(query, {"rows": rows, "repo": REPO}) for query, rows in statements if rows]
@@ -195,6 +203,48 @@ class _Floor:
         }
 
 
+BARE = "Bare_"
+# the lookups the relationships' endpoints need, on the bare labels (made once, not timed)
+_BARE_INDEXES = (
+    "CREATE INDEX bare_code_id IF NOT EXISTS FOR (n:Bare_Code) ON (n.id)",
+    "CREATE INDEX bare_external IF NOT EXISTS FOR (n:Bare_External) ON (n.qualified_name)",
+    "CREATE INDEX bare_repository IF NOT EXISTS FOR (n:Bare_Repository) ON (n.name)",
+)
+
+
+class _Bare:
+    """The same graph under labels no index of ours covers (`Bare_` before each): what the
+    server spends on the data alone, without the full-text, text and range indexes search
+    needs. Its nodes are deleted before each round (not timed)."""
+
+    def __init__(self, client: Neo4jClient, pid: int, shot: Snapshot, batch: int) -> None:
+        self.client, self.pid, self.shot, self.batch = client, pid, shot, batch
+        for statement in _BARE_INDEXES:
+            client.write(statement)
+        client.write("CALL db.awaitIndexes(300)")
+
+    def clear(self) -> None:
+        while self.client.write(
+            "MATCH (n) WHERE n:Bare_Code OR n:Bare_External OR n:Bare_Repository "
+            "WITH n LIMIT 5000 DETACH DELETE n RETURN count(*) AS n"
+        )[0]["n"]:
+            pass
+
+    def __call__(self) -> dict[str, float]:
+        self.clear()
+        own, wall = time.process_time(), time.perf_counter()
+        start = server_cpu(self.pid)
+        write_floor(self.client, self.shot, self.batch, BARE)
+        end = server_cpu(self.pid)
+        found = {
+            "server_cpu_s": round(end - start, 3),
+            "driver_cpu_s": round(time.process_time() - own, 3),
+            "wall_s": round(time.perf_counter() - wall, 3),
+        }
+        self.clear()  # the others' rounds see the graph as the floor's do
+        return found
+
+
 def _median(rows: list[dict[str, float]], key: str) -> float:
     return round(statistics.median(row[key] for row in rows), 3)
 
@@ -222,7 +272,13 @@ def _summary(rounds: list[dict[str, dict[str, float]]]) -> dict[str, Any]:
 
 
 def run(
-    inputs: list[str], rounds: int, warm: int, crg: bool, batch: int, out: Path | None
+    inputs: list[str],
+    rounds: int,
+    warm: int,
+    crg: bool,
+    batch: int,
+    out: Path | None,
+    bare: bool = False,
 ) -> dict[str, Any]:
     sources = {name: make() for name, make in _inputs().items() if name in inputs}
     result: dict[str, Any] = {"inputs": {}, "load_average": []}
@@ -253,6 +309,9 @@ def run(
             }
             if peer is not None:
                 tools["crg"] = partial(_crg_row, peer, work)
+            bare_round = _Bare(client, pid, shot, batch) if bare else None
+            if bare_round is not None:
+                tools["bare"] = bare_round
             rows: list[dict[str, dict[str, float]]] = []
             identical = None
             for turn in range(warm + rounds):
@@ -275,6 +334,8 @@ def run(
                 if out is not None:
                     out.write_text(json.dumps(result, indent=2) + "\n")
             GraphWriter(client, REPO).delete_repository()
+            if bare_round is not None:
+                bare_round.clear()
     return result
 
 
@@ -299,6 +360,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--warm", type=int, default=2, help="rounds first, not counted")
     parser.add_argument("--crg", action="store_true", help="code-review-graph too")
+    parser.add_argument("--bare", action="store_true", help="the graph without our indexes too")
     parser.add_argument("--batch", type=int, default=0, help="rows a transaction; 0: one")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
@@ -306,7 +368,7 @@ def main() -> None:
     unknown = sorted(set(wanted) - set(_inputs()))
     if unknown:
         parser.error(f"unknown inputs {unknown}; choose from {sorted(_inputs())}")
-    result = run(wanted, args.rounds, args.warm, args.crg, args.batch, args.json)
+    result = run(wanted, args.rounds, args.warm, args.crg, args.batch, args.json, args.bare)
     print(json.dumps({k: v["summary"] for k, v in result["inputs"].items()}, indent=2))
 
 
