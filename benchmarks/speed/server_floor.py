@@ -168,7 +168,7 @@ def write_floor(client: Neo4jClient, shot: Snapshot, batch: int, prefix: str = "
     `batch` rows of one statement each; then the wait for the full-text indexes."""
     statements = _statements(shot, prefix)
     if batch <= 0:
-        client._write_in_one(
+        client.write_statements(
             [(query, {"rows": rows, "repo": REPO}) for query, rows in statements if rows]
         )
     else:
