@@ -15,12 +15,17 @@ alternated rounds on one warm server:
   indexes (`data`); its graph is dumped once and compared with ours';
 - **bare** (with `--bare`): the same rows under labels no index of ours covers (`Bare_Code`
   …, with one range index each for the endpoints' lookups): the data without search's indexes;
+- **shared** (with `--shared`): the floor without the repository's own indexes (its nodes keep
+  their labels; the shared full-text, text and range indexes alone);
 - **crg** (with `--crg`): code-review-graph as `peers.py` runs it, for its whole CPU.
 
-The server's CPU is read from `/proc/<pid>/stat` before and after each part (as `peers.py`).
+The server's CPU is read from `/proc/<pid>/stat` before and after each part (as `peers.py`);
+with `--settle`, after each part until the server is idle again, that tail counted with the
+part (a write leaves work running after its commit, which otherwise lands on the next part).
 
     .venv/bin/python -m benchmarks.speed.server_floor [--inputs flask,django] [--rounds 5]
-        [--warm 2] [--crg] [--bare] [--batch 0] [--json benchmarks/results/server_floor_stop65.json]
+        [--warm 2] [--crg] [--bare] [--shared] [--settle] [--batch 0]
+        [--json benchmarks/results/server_floor_stop65.json]
 """
 
 from __future__ import annotations
@@ -181,14 +186,17 @@ class _Floor:
     """The floor round: the repository deleted (not timed), its own indexes made, its graph
     written plain; the server's CPU for each part."""
 
-    def __init__(self, client: Neo4jClient, pid: int, shot: Snapshot, batch: int) -> None:
+    def __init__(
+        self, client: Neo4jClient, pid: int, shot: Snapshot, batch: int, own: bool = True
+    ) -> None:
         self.client, self.pid, self.shot, self.batch = client, pid, shot, batch
+        self.indexes = shot.indexes if own else []  # without: the shared indexes alone
 
     def __call__(self) -> dict[str, float]:
         GraphWriter(self.client, REPO).delete_repository()
         own, wall = time.process_time(), time.perf_counter()
         start = server_cpu(self.pid)
-        for statement in self.shot.indexes:
+        for statement in self.indexes:
             self.client.write(statement)
         self.client.write("CALL db.awaitIndexes(300)")
         ddl = server_cpu(self.pid)
@@ -245,6 +253,21 @@ class _Bare:
         return found
 
 
+def settled(pid: int, *, window: float = 0.5, idle: float = 0.02, most: float = 20.0) -> float:
+    """The server's CPU from now until it is idle (under `idle` s of CPU in `window` s): the
+    work a write leaves running after its commit (index merges, collection) counted with it,
+    not with whatever runs next on the server."""
+    start = previous = server_cpu(pid)
+    deadline = time.monotonic() + most
+    while time.monotonic() < deadline:
+        time.sleep(window)
+        now = server_cpu(pid)
+        if now - previous < idle:
+            break
+        previous = now
+    return round(previous - start, 3)
+
+
 def _median(rows: list[dict[str, float]], key: str) -> float:
     return round(statistics.median(row[key] for row in rows), 3)
 
@@ -279,6 +302,8 @@ def run(
     batch: int,
     out: Path | None,
     bare: bool = False,
+    shared: bool = False,
+    settle: bool = False,
 ) -> dict[str, Any]:
     sources = {name: make() for name, make in _inputs().items() if name in inputs}
     result: dict[str, Any] = {"inputs": {}, "load_average": []}
@@ -312,6 +337,8 @@ def run(
             bare_round = _Bare(client, pid, shot, batch) if bare else None
             if bare_round is not None:
                 tools["bare"] = bare_round
+            if shared:
+                tools["shared"] = _Floor(client, pid, shot, batch, own=False)
             rows: list[dict[str, dict[str, float]]] = []
             identical = None
             for turn in range(warm + rounds):
@@ -319,6 +346,11 @@ def run(
                 row = {}
                 for tool in order:
                     row[tool] = tools[tool]()
+                    if settle:
+                        tail = settled(pid)
+                        row[tool]["server_tail_s"] = tail
+                        if "server_cpu_s" in row[tool]:
+                            row[tool]["server_cpu_s"] = round(row[tool]["server_cpu_s"] + tail, 3)
                     if tool == "floor" and identical is None:  # read after its timing
                         identical = repository_dump(client, REPO) == wanted
                 print(f"{name} turn {turn + 1}: {json.dumps(row)}", file=sys.stderr, flush=True)
@@ -361,6 +393,12 @@ def main() -> None:
     parser.add_argument("--warm", type=int, default=2, help="rounds first, not counted")
     parser.add_argument("--crg", action="store_true", help="code-review-graph too")
     parser.add_argument("--bare", action="store_true", help="the graph without our indexes too")
+    parser.add_argument(
+        "--shared", action="store_true", help="the floor without the repository's own indexes"
+    )
+    parser.add_argument(
+        "--settle", action="store_true", help="each part's CPU until the server is idle again"
+    )
     parser.add_argument("--batch", type=int, default=0, help="rows a transaction; 0: one")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
@@ -368,7 +406,17 @@ def main() -> None:
     unknown = sorted(set(wanted) - set(_inputs()))
     if unknown:
         parser.error(f"unknown inputs {unknown}; choose from {sorted(_inputs())}")
-    result = run(wanted, args.rounds, args.warm, args.crg, args.batch, args.json, args.bare)
+    result = run(
+        wanted,
+        args.rounds,
+        args.warm,
+        args.crg,
+        args.batch,
+        args.json,
+        args.bare,
+        args.shared,
+        args.settle,
+    )
     print(json.dumps({k: v["summary"] for k, v in result["inputs"].items()}, indent=2))
 
 
