@@ -142,7 +142,7 @@ def index_repository(
             settings.cache_dir / "graphs", client, name, on_wait=on_wait or progress.stage
         ):
             # refused before the schema step, which may drop vectors (`reembed`)
-            bound_root(client, name, repository_root(path), move=move)
+            moved_from = bound_root(client, name, repository_root(path), move=move)
             _ensure_schema_for(client, settings, embedder, reembed=reembed, repo=name)
             report = build_graph(
                 path,
@@ -157,6 +157,8 @@ def index_repository(
                     include_generated=include_generated,
                     keep_choices=keep_choices,
                     move=move,
+                    root_checked=True,
+                    moved_from=moved_from,
                 ),
                 progress=progress,
             )

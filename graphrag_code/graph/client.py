@@ -249,6 +249,11 @@ class Neo4jClient:
             progress(total)
         return total
 
+    def write_statements(self, statements: Sequence[tuple[str, Mapping[str, Any]]]) -> None:
+        """Run `statements` in order in one managed write transaction: a run's small steps
+        that go together (its start and what it publishes) cost one commit, not one each."""
+        self._write_in_one([(query, dict(parameters)) for query, parameters in statements])
+
     def _write_in_one(self, statements: Sequence[tuple[str, dict[str, Any]]]) -> None:
         """Run `statements` in order in one managed write transaction (the driver retries
         it whole on a transient error, as `write`'s)."""

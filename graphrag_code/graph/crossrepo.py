@@ -35,6 +35,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..text import package_name
 from .client import Neo4jClient
@@ -141,14 +142,26 @@ class CrossRepoLinker:
         """Record on `repo`'s node what it provides and what it depends on (before its nodes
         are written, so a concurrent run on another repository already counts it)."""
         self.client.write(
-            load_query("crossrepo/write_packages"),
-            {
-                "repo": repo,
-                "packages": sorted(set(packages)),
-                "distributions": sorted(set(distributions)),
-                "dependencies": sorted(set(dependencies)),
-            },
+            *self.publish_statement(
+                repo, packages=packages, distributions=distributions, dependencies=dependencies
+            )
         )
+
+    @staticmethod
+    def publish_statement(
+        repo: str,
+        *,
+        packages: Iterable[str],
+        distributions: Iterable[str],
+        dependencies: Iterable[str],
+    ) -> tuple[str, dict[str, Any]]:
+        """The statement `publish` sends, to send with others in one transaction."""
+        return load_query("crossrepo/write_packages"), {
+            "repo": repo,
+            "packages": sorted(set(packages)),
+            "distributions": sorted(set(distributions)),
+            "dependencies": sorted(set(dependencies)),
+        }
 
     def release(
         self,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -102,13 +103,19 @@ def ensure_schema(
     not ONLINE.
     """
     filtered = client.capabilities().vector_search_filters
-    shared, own = (False, False) if reembed else schema_in_place(client, config, repo, filtered)
+    indexes = None if reembed else _indexes(client)
+    shared, own = (
+        (False, False)
+        if indexes is None
+        else schema_in_place(client, config, repo, filtered, indexes=indexes)
+    )
     if not shared:
         _ensure_shared(client, config, reembed=reembed, filtered=filtered)
-    if repo is not None and not (shared and own):  # the shared part may drop its indexes
-        ensure_repository_text_index(client, config, repo)
+        indexes = None  # the shared part may drop or make indexes: read them again
+    if repo is not None and not (shared and own):
+        ensure_repository_text_index(client, config, repo, indexes=indexes)
         if not filtered:
-            ensure_repository_vector_index(client, config, repo)
+            ensure_repository_vector_index(client, config, repo, indexes=indexes)
     if not (shared and own):
         wait_for_indexes(client, timeout=timeout)
 
@@ -147,16 +154,27 @@ def _ensure_shared(
 _CREATED = re.compile(r"CREATE\s+(CONSTRAINT|(?:TEXT\s+|FULLTEXT\s+)?INDEX)\s+(\$?\w+)\s+IF")
 
 
+def _indexes(client: Neo4jClient) -> dict[str, dict[str, Any]]:
+    """Every index by name: its type, state, owning constraint, properties and dimensions."""
+    return {str(row["name"]): row for row in client.read(load_query("schema/in_place"))}
+
+
 def schema_in_place(
-    client: Neo4jClient, config: SchemaConfig, repo: str | None, filtered: bool
+    client: Neo4jClient,
+    config: SchemaConfig,
+    repo: str | None,
+    filtered: bool,
+    *,
+    indexes: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> tuple[bool, bool]:
     """Whether what `ensure_schema` makes is there already, ONLINE: the shared part (the
     constraints and indexes, the vector index holding `config`'s model in the form the server
     allows) and `repo`'s own indexes (True without `repo`). Two reads (the indexes, the
     recorded model) then stand for the ~20 statements and reads of the full check that every
     `index` command sent (flask: 0.25 s of the server's CPU, 0.6 s of wall time); a new
-    repository in a graph that has the rest sends its own indexes' statements alone."""
-    rows = {str(row["name"]): row for row in client.read(load_query("schema/in_place"))}
+    repository in a graph that has the rest sends its own indexes' statements alone.
+    `indexes`: `_indexes` read already by the caller."""
+    rows = _indexes(client) if indexes is None else indexes
 
     def online(name: str, owner: str | None = None) -> bool:
         row = rows.get(name)
@@ -194,15 +212,26 @@ def schema_in_place(
     return shared, own
 
 
-def ensure_repository_text_index(client: Neo4jClient, config: SchemaConfig, repo: str) -> None:
+def ensure_repository_text_index(
+    client: Neo4jClient,
+    config: SchemaConfig,
+    repo: str,
+    *,
+    indexes: Mapping[str, Mapping[str, Any]] | None = None,
+) -> None:
     """Create repository `repo`'s own full-text indexes when they are missing: its symbols'
     `search_text` and its files' `file_text`. Its nodes carry the repository's label from the
     writer on; nodes written before it get it here first (one pass over the repository's
-    nodes), then the indexes are filled from them."""
+    nodes), then the indexes are filled from them. `indexes` (`_indexes`, read by the caller)
+    spares the two reads of which exist (issue 56: a repository new to the graph)."""
     name = repository_text_index(config.fulltext_index, repo)
     files = file_text_index(config.fulltext_index, repo)
-    have_text = fulltext_index_properties(client, name) is not None
-    have_files = fulltext_index_properties(client, files) is not None
+    have_text, have_files = (
+        _has(indexes, index, "FULLTEXT")
+        if indexes is not None
+        else fulltext_index_properties(client, index) is not None
+        for index in (name, files)
+    )
     if have_text and have_files:
         return
     label = repo_label(repo)
@@ -212,25 +241,64 @@ def ensure_repository_text_index(client: Neo4jClient, config: SchemaConfig, repo
         while int(client.write(write, parameters)[0]["written"]):
             pass
     analyzer = config.fulltext_analyzer
-    for index, query, present in (
-        (name, "schema/create_repository_text", have_text),
-        (files, "schema/create_repository_files", have_files),
-    ):
-        if not present:
-            create = paste_identifier(load_query(query), "RepositoryLabel", label)
-            _create(client, create, {"name": index, "fulltext_analyzer": analyzer})
+    _create_together(
+        client,
+        [
+            (
+                paste_identifier(load_query(query), "RepositoryLabel", label),
+                {"name": index, "fulltext_analyzer": analyzer},
+            )
+            for index, query, present in (
+                (name, "schema/create_repository_text", have_text),
+                (files, "schema/create_repository_files", have_files),
+            )
+            if not present
+        ],
+    )
 
 
-def ensure_repository_vector_index(client: Neo4jClient, config: SchemaConfig, repo: str) -> None:
+def _create_together(client: Neo4jClient, statements: list[tuple[str, dict[str, Any]]]) -> None:
+    """Several `CREATE … IF NOT EXISTS` in one schema transaction (one commit instead of one
+    each: issue 56); when another process made one of them in the same moment, each again on
+    its own (`_create`)."""
+    if len(statements) > 1:
+        try:
+            client.write_statements(statements)
+            return
+        except GraphRAGCodeError as error:
+            cause = error.__cause__
+            if not (isinstance(cause, Neo4jError) and cause.code in _ALREADY_CREATED):
+                raise
+    for statement, parameters in statements:
+        _create(client, statement, parameters)
+
+
+def _has(indexes: Mapping[str, Mapping[str, Any]], name: str, kind: str) -> bool:
+    row = indexes.get(name)
+    return row is not None and row["type"] == kind
+
+
+def ensure_repository_vector_index(
+    client: Neo4jClient,
+    config: SchemaConfig,
+    repo: str,
+    *,
+    indexes: Mapping[str, Mapping[str, Any]] | None = None,
+) -> None:
     """Create repository `repo`'s own vector index when it is missing, for servers whose
     vector search filters by repository only after the index search (5.26, 2025.x): over the
     repository's label (which `ensure_repository_text_index` gives nodes written before it),
     so a search in `repo` ranks its vectors alone. One of another dimension count (an earlier
-    model) is dropped and created again from the vectors stored now."""
+    model) is dropped and created again from the vectors stored now. `indexes` (`_indexes`,
+    read by the caller) spares the read of the index."""
     name = repository_vector_index(config.vector_index, repo)
-    info = vector_index_info(client, name)
-    if info is not None:
-        if info.dimensions == config.dimensions:
+    if indexes is not None:
+        dimensions = indexes[name]["dimensions"] if _has(indexes, name, "VECTOR") else None
+    else:
+        info = vector_index_info(client, name)
+        dimensions = info.dimensions if info is not None else None
+    if dimensions is not None:
+        if int(dimensions) == config.dimensions:
             return
         client.write(load_query("schema/drop_index"), {"name": name})
     create = paste_identifier(

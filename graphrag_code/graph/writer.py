@@ -104,16 +104,21 @@ class GraphWriter:
         self.created = False
 
     def start_run(self, root: str, run: str) -> None:
-        self.client.write(
-            load_query("ingest/write_repository"), {"repo": self.repo, "root": root, "run": run}
-        )
+        self.client.write(*self.start_statement(root, run))
+
+    def start_statement(self, root: str, run: str) -> tuple[str, dict[str, Any]]:
+        """The statement `start_run` sends, to send with others in one transaction."""
+        return load_query("ingest/write_repository"), {"repo": self.repo, "root": root, "run": run}
 
     def finish_run(self, run: str, *, head: str | None, files: int, symbols: int) -> None:
-        """Mark the run done, once the full-text indexes hold what it wrote."""
-        self.await_text_indexes()
-        self.client.write(
-            load_query("ingest/write_repository_done"),
-            {"repo": self.repo, "run": run, "head": head, "files": files, "symbols": symbols},
+        """Mark the run done, once the full-text indexes hold what it wrote (the wait and
+        the mark in one transaction)."""
+        done = {"repo": self.repo, "run": run, "head": head, "files": files, "symbols": symbols}
+        self.client.write_statements(
+            [
+                (load_query("ingest/await_text_indexes"), {}),
+                (load_query("ingest/write_repository_done"), done),
+            ]
         )
 
     def touch_run(self, root: str, run: str, *, head: str | None) -> None:

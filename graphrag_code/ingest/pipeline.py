@@ -97,6 +97,10 @@ class IndexOptions:
     # index a repository from another folder than the one the graph records, rebinding its
     # name there (`binding.py`); without it that is refused before anything is written
     move: bool = False
+    # the caller checked the folder against the name's binding already (`bound_root`, which
+    # returned `moved_from`; `index_repository` checks before the schema step): not read again
+    root_checked: bool = False
+    moved_from: str | None = None
 
 
 def repository_root(path: str | Path) -> Path:
@@ -153,7 +157,11 @@ def build_graph(
     root = repository_root(path)
     name = valid_repo_name(repo or root.name)
     report = IngestReport(repo=name, root=str(root))
-    report.moved_from = bound_root(client, name, root, move=options.move)
+    report.moved_from = (
+        options.moved_from
+        if options.root_checked
+        else bound_root(client, name, root, move=options.move)
+    )
     writer = GraphWriter(client, name)
     background = store is not None  # a caller-held store outlives this call
     if store is None:
@@ -230,11 +238,8 @@ def build_graph(
     report.files_relinked = len(relink)
     token = uuid.uuid4().hex
     cross = CrossRepoLinker(client)
-    # The repository's node is made here and only here, once every check has passed: a
-    # refused run wrote a phantom node (null status) that `search` and MCP then listed.
-    writer.start_run(str(run.root), token)
     with _timed(report, "cross"):
-        previous, bindings = _publish(cross, run, root)
+        previous, bindings = _publish(cross, writer, run, root, token)
     # The server writes while the run goes on: the tests stage's reach graph and the next
     # state are built, and the state written to disk, as the nodes and edges go in
     # (write_behind.py); the state is put in place once the graph holds what it describes.
@@ -373,23 +378,26 @@ def _unchanged(
 
 
 def _publish(
-    cross: CrossRepoLinker, run: IngestRun, root: Path
+    cross: CrossRepoLinker, writer: GraphWriter, run: IngestRun, root: Path, token: str
 ) -> tuple[frozenset[str], Bindings | None]:
-    """Record what the repository provides and depends on (before its nodes are written: a
-    concurrent run on another repository sees it as a provider); the packages it provided
-    before come back, for the cross stage to relink, with the cross edges those packages and
-    the repository's own have now (None when no other repository is indexed), which the
-    writes are about to change."""
+    """Start the run (the repository's node is made here and only here, once every check
+    has passed: a refused run wrote a phantom node, null status, that `search` and MCP then
+    listed) and record what the repository provides and depends on (before its nodes are
+    written: a concurrent run on another repository sees it as a provider), the two in one
+    transaction; the packages it provided before come back, for the cross stage to relink,
+    with the cross edges those packages and the repository's own have now (None when no
+    other repository is indexed), which the writes are about to change."""
     providers = cross.providers()
     previous = next((p.packages for p in providers if p.repo == run.repo), frozenset())
     names = project_names(root)
     packages = provided_packages(run.parsed)
-    cross.publish(
+    published = cross.publish_statement(
         run.repo,
         packages=packages,
         distributions=names.distributions,
         dependencies=names.dependencies,
     )
+    writer.client.write_statements([writer.start_statement(str(run.root), token), published])
     if all(p.repo == run.repo for p in providers):
         return previous, None
     return previous, cross.bindings(run.repo, previous | set(packages))
