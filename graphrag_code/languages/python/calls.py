@@ -37,7 +37,7 @@ from .dispatch_receivers import receiver_of
 from .implicit import FALLBACKS, IMPLICIT, ITERATION
 from .receivers import outside_receiver
 from .resolver import External, Instance, Resolver, SymbolRef, Target
-from .signatures import SignatureMatcher, is_test_module
+from .signatures import MAX_FITTING, SignatureMatcher, is_test_module
 from .values import declared
 from .values.attributes import declared_field_only
 from .values.engine import (
@@ -356,12 +356,13 @@ class CallLinker:
     def _by_signature(self, source: str, site: CallSite, known: dict[Target, str]) -> None:
         """Possible edges (tier `signature`) for a site whose callee is declared as a callable
         type (a parameter, or `self.x` assigned one): each indexed function of that signature
-        that is not among the `known` values (value flow's callees, certain or partial)."""
+        that is not among the `known` values (value flow's callees, certain or partial). None
+        where more than `MAX_FITTING` fit: an interface, which says nothing of the callee."""
         declared = self.signatures.declared(site)
         if declared is None:
             return
         fitting = self.signatures.fitting(declared)
-        if not fitting or len(fitting) > MAX_POSSIBLE_CALLEES:
+        if not fitting or len(fitting) > MAX_FITTING:
             return
         reason = f"declared {declared.label}: one of {len(fitting)} functions of that signature"
         certain = {_name(target) for target in known}
