@@ -6,7 +6,8 @@ test helper `raiser1`, which raises through another function, fitted `Callable[[
 
 from __future__ import annotations
 
-from graphrag_code.languages.python.signatures import MAX_FITTING, only_raises
+from graphrag_code.languages.python.dispatch import only_raises
+from graphrag_code.languages.python.signatures import MAX_FITTING
 
 from .linking_helpers import assert_calls
 
@@ -92,4 +93,5 @@ def test_a_placeholder_is_a_body_of_one_raise() -> None:
     assert only_raises('def f():\n        """Why."""\n        raise KeyError("k")\n')
     assert not only_raises("def f():\n    g()\n")
     assert not only_raises("async def f():\n    await g()\n    raise RuntimeError\n")
+    assert only_raises("@guard\n    def f():\n        raise KeyError\n")  # decorated, in a class
     assert not only_raises("def f(:\n    raise X\n")  # unparsable: no placeholder

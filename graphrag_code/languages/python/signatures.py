@@ -26,16 +26,15 @@ body one `raise` (`empty_send`).
 
 from __future__ import annotations
 
-import ast
-import textwrap
 from dataclasses import dataclass
 
 from ...model import CallSite, Dotted, Signature, Symbol, SymbolKind
+from .dispatch import only_raises
 from .escapes import escapes_flow
 from .resolver import External, Instance, ModuleRef, Resolver, SymbolRef
 from .tables import is_property, positional_types
 
-__all__ = ["MAX_FITTING", "DeclaredType", "SignatureMatcher", "is_test_module", "only_raises"]
+__all__ = ["MAX_FITTING", "DeclaredType", "SignatureMatcher", "is_test_module"]
 
 # a declared type that more functions fit is an interface (an ASGI app, a `Send`): nothing
 # says which one a value holds, and an edge to each is wrong more often than right (issue 50:
@@ -55,22 +54,6 @@ _NEVER_RETURNS = frozenset(
 _ANYTHING = frozenset({"typing.Any", "typing_extensions.Any", "<builtin>.object"})
 # a method called through its class as well as an instance: no `self` to bind
 _UNBOUND = frozenset({"staticmethod", "classmethod"})
-
-
-def only_raises(code: str) -> bool:
-    """Whether a function's body (its docstring aside) is one `raise` statement: a placeholder
-    that stands for a callable not given (`async def empty_send(m) -> NoReturn: raise ...`)."""
-    try:
-        tree = ast.parse(textwrap.dedent(code))
-    except (SyntaxError, ValueError):
-        return False
-    definition = tree.body[0] if tree.body else None
-    if not isinstance(definition, ast.FunctionDef | ast.AsyncFunctionDef):
-        return False
-    body = definition.body
-    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-        body = body[1:]
-    return len(body) == 1 and isinstance(body[0], ast.Raise)
 
 
 def is_test_module(module: str) -> bool:
