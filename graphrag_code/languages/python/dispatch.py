@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ACCESSOR_KINDS", "MAX_OVERRIDES", "AbsentMember", "Constructed", "DispatchTable", "Receiver",
+    "only_raises",
 ]  # fmt: skip
 
 
@@ -116,14 +117,16 @@ class DispatchTable:
         lookups: Lookups,
         static_lines: Mapping[str, Set[int]] | None = None,
         receivers: ReceiversAt = lambda _source, _line, _name: [],
+        reaches: Callable[[str], bool] = lambda _module: True,
     ) -> list[Edge]:
         """The dispatch edges implied by one file's certain CALLS edges: one per (caller,
         override), never where a CALLS edge between the two exists already, nor from a line
         of `static_lines` (caller -> lines of its `super().m()` and `Base.m(self)` calls, which
         run the method they name whatever the instance); from a line whose calls of the
         method have `receivers` (asked only where the method has overrides), only the
-        overrides below their classes. Records the methods' names and the overrides' modules
-        in `lookups` (incremental runs)."""
+        overrides below their classes; none defined in a module whose classes do not `reach`
+        the file (`suite_reach`). Records the methods' names and the overrides' modules in
+        `lookups` (incremental runs)."""
         static_lines = static_lines or {}
         self._build()
         edges = list(edges)
@@ -148,8 +151,9 @@ class DispatchTable:
                 for override in self._reached(
                     owner, name, every, receivers(edge.source, line, name)
                 ):
-                    lookups.modules_consulted.add(self.index.symbol_module[override])
-                    if self._null_object(override):
+                    module = self.index.symbol_module[override]
+                    lookups.modules_consulted.add(module)
+                    if self._null_object(override) or not reaches(module):
                         continue
                     target = self.ids.of_target(override)
                     if (edge.source, target) not in existing:
@@ -338,6 +342,19 @@ def does_nothing(code: str) -> bool:
         or (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant))
         for statement in body
     )
+
+
+def only_raises(code: str) -> bool:
+    """Whether a function's body (its docstring aside) is one `raise` statement: a placeholder
+    that stands for a callable not given (`async def empty_send(m) -> NoReturn: raise ...`)."""
+    tree = _parsed(code)
+    function = tree.body[0] if tree is not None and len(tree.body) == 1 else None
+    if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+        return False
+    body = function.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]
+    return len(body) == 1 and isinstance(body[0], ast.Raise)
 
 
 def _parsed(code: str) -> ast.Module | None:

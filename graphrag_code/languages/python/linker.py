@@ -17,6 +17,7 @@ from ...linking.index import Lookups, RepositoryIndex
 from ...model import Edge, EdgeKind, ParsedFile
 from .calls import IMPLICIT, RUNS_NOTHING, CallLinker
 from .resolver import Resolver
+from .suite_reach import reaches_from
 from .values.engine import SharedValues, ValueFlowAnalysis
 
 if TYPE_CHECKING:
@@ -60,7 +61,11 @@ def link_file(
         except RecursionError:
             unresolved.kinds["values:too-deep"] += 1
     if dispatch is not None:
-        for edge in dispatch.edges(collector.edges(), lookups, calls.static_lines, calls.receivers):
+        reaches = reaches_from(parsed, resolver)
+        found = dispatch.edges(
+            collector.edges(), lookups, calls.static_lines, calls.receivers, reaches
+        )
+        for edge in found:
             collector.add(edge)
         for edge in dispatch.absent_edges(calls.absent, lookups):
             collector.add(edge)
