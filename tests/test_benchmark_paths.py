@@ -14,7 +14,7 @@ DOCUMENTS = ["BENCHMARKS.md", "README.md", "benchmarks/oracles/README.md"]
 # `benchmarks/results/x.json`, `benchmarks/results/x_{a,b}.json`, `benchmarks/results/search_*`
 _PATH = re.compile(r"benchmarks/[A-Za-z0-9_.+\-/{},*<>]*[A-Za-z0-9_}*>/]")
 # What a command writes need not be there yet; `benchmarks/cache/` is downloaded, not committed.
-_OUTPUT = re.compile(r"--(?:json|out|sample-out)[ =]+$")
+_OUTPUT = re.compile(r"--(?:json|markdown|out|sample-out)[ =]+$")
 _MODULE = re.compile(r"\b(benchmarks(?:\.[a-z_]\w*)+)")
 _NOTEBOOK_INPUT = re.compile(r"""(?:RESULTS / |read\()\\?"([^"\\]+)""")
 

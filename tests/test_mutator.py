@@ -114,3 +114,21 @@ def test_a_held_out_result_keeps_ids_and_counts_and_no_code_or_test_name() -> No
         f"`m.py:{mutant.line}` ({mutant.operator}), `diff`, to run: 1 of 3 failing missed; "
         "1 of them pass run alone on the mutant"
     ) in text
+
+
+def test_the_table_counts_pytest_items_and_failing_ids_the_graph_does_not_know() -> None:
+    from benchmarks.impact.mutants import markdown
+
+    summary = {"safety": 1.0, "missed": [], "median_share": 0.5, "mean_share": 0.5}
+    result = {
+        "package": "p-1", "graph_tests": 37, "mutants": 0, "killed": 0, "survived": 0,
+        "timeout": 0, "import_s": 0.1, "import_edges": 4, "diff_s_median": None,
+        "diff_s_max": None, "suite_s_median": None, "rows": [],
+        "selectors": dict.fromkeys(
+            ("to_run", "with_extras", "ran", "static", "everything"), summary
+        ),
+    }  # fmt: skip
+    known = {"pytest_items": 297, "pytest_ids": 133, "failing_ids": 128}
+    text = markdown([{**result, **known, "failing_ids_not_in_graph": 94}, result])
+    assert "| p-1 | 37 | 297 (133) | 94 of 128 | 0.1 (4) |" in text
+    assert "| p-1 | 37 |  |  | 0.1 (4) |" in text  # a result written before the counts

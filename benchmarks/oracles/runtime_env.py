@@ -757,6 +757,28 @@ RUNTIME_PACKAGES: tuple[RuntimePackage, ...] = (
         ),
         ("flit_core==3.10.1",),
     ),
+    # Held out from the inherited-tests rule (stop 65, part 2; cachetools and itsdangerous
+    # tune it): two more suites new to every rule, chosen by style, size and file list only,
+    # with pytest alone (neither names other test requirements). Functional utilities
+    # (curried functions, composition, a generated `curried` namespace; tests inside the
+    # package) ...
+    RuntimePackage(
+        "toolz",
+        "1.0.0",
+        "2c86e3d9a04798ac556793bced838816296a2f085017664e4995cb40a1047a02",
+        ("pytest==8.3.3", "iniconfig==2.0.0", "packaging==24.2", "pluggy==1.5.0", _COVERAGE),
+        _SETUPTOOLS,
+        pytest_args=("toolz/tests",),
+    ),
+    # ... and ISO 8601 parsing and formatting (regex tables built at import, a Duration value
+    # class with arithmetic operators, tzinfo classes).
+    RuntimePackage(
+        "isodate",
+        "0.7.2",
+        "4cd1aa0f43ca76f4a6c6c0292a85f40b35ec2e43e315b59f06e6d32171a953e6",
+        ("pytest==8.3.3", "iniconfig==2.0.0", "packaging==24.2", "pluggy==1.5.0", _COVERAGE),
+        ("setuptools==75.6.0", "setuptools-scm==8.1.0", "wheel==0.45.1"),
+    ),
 )
 
 
