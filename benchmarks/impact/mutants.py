@@ -39,6 +39,8 @@ linking rule came from any of them, `packages.HELD_OUT` is unchanged.)
 Held out from the stop-65 rules (their oracles run and their selections scored once
 before any of them): more-itertools 10.5.0, cachetools 5.5.0 and itsdangerous 2.2.0, new to
 every rule; `--ids-only` writes their results with no code and no test name in them.
+itsdangerous is tuning since stop 65's imported test classes (a test module collects the
+test classes it imports: found on its suite).
 
 Needs Neo4j (NEO4J_URI, else the managed local server) and the runtime oracle's venv of the
 package (`benchmarks.oracles.runtime_env`).
