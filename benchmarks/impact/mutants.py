@@ -42,6 +42,8 @@ every rule; `--ids-only` writes their results with no code and no test name in t
 cachetools and itsdangerous tune the inherited-tests rule since (most of their failing
 pytest ids were no test of the graph: `failing_ids_not_in_graph`); in their place toolz
 1.0.0 and isodate 0.7.2 are held out, scored once before that rule.
+itsdangerous is tuning since stop 65's imported test classes (a test module collects the
+test classes it imports: found on its suite).
 
 Needs Neo4j (NEO4J_URI, else the managed local server) and the runtime oracle's venv of the
 package (`benchmarks.oracles.runtime_env`).

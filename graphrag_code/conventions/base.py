@@ -65,6 +65,9 @@ class TestUnit:
     # as a test of each class that has it: a method `class_name` inherits (`qualified_name`
     # is then the base's) runs once per collecting class, each run its own case
     case: str | None = None
+    # collected where a test module imports it (`from test_a import TestA`: pytest collects
+    # every test in a module's namespace, as that module's case), not where it is defined
+    imported: bool = False
 
     @property
     def inherited(self) -> bool:
@@ -153,6 +156,18 @@ class ClassTree:
                 if method not in own:
                     found.setdefault(method, f"{ancestor}.{method}")
         return list(found.values())
+
+    def own_methods(self, name: str) -> list[str]:
+        """The qualified names of the methods class `name` defines itself."""
+        return [f"{name}.{method}" for method in sorted(self._methods.get(name, ()))]
+
+    def module_classes(self, module: str) -> list[str]:
+        """The classes defined at the top of `module` (what `from module import *` may bind)."""
+        return sorted(
+            name
+            for name in self._bases.keys() | self._methods.keys()
+            if name.rpartition(".")[0] == module
+        )
 
     def overridden(self, name: str, method: str) -> str | None:
         """The internal base-class method that `name.method` overrides, if any."""

@@ -187,7 +187,8 @@ def _node_roles(roles: Mapping[str, FileRoles], names: _Names) -> dict[str, Role
     kind: dict[str, str] = {}
     runners: dict[str, str] = {}
     cases: dict[str, list[str]] = defaultdict(list)  # test -> the ids it runs under
-    inherited: set[str] = set()  # tests some class has from a base: run as several cases
+    # tests some class has from a base, or a test module imports: run as several cases
+    inherited: set[str] = set()
     entries: dict[str, list[str]] = defaultdict(list)
     for path, file in roles.items():
         if file.test_code:
@@ -212,7 +213,7 @@ def _node_roles(roles: Mapping[str, FileRoles], names: _Names) -> dict[str, Role
                     runners[node] = test.runner
                 if test.case is not None and test.case not in cases[node]:
                     cases[node].append(test.case)
-                if test.inherited:
+                if test.inherited or test.imported:
                     inherited.add(node)
         for qualified_name, reason in file.entry_points:
             # an overload's reasons hold for the implementation that redefines it

@@ -343,6 +343,7 @@ def _tests(
                         requests=_requests(symbol, []),
                         setups=module_setups,
                         values=_values(symbol, [], bound),
+                        case=f"{file.parsed.path}::{symbol.name}",
                     )
                 )
 
@@ -391,7 +392,83 @@ def _tests(
     for symbol in file.children.get(module, []):
         if symbol.kind == SymbolKind.CLASS:
             visit(symbol, [])
+    if test_module:
+        tests.extend(_imported_tests(file.parsed, options, classes, module_setups))
     return tests, setups
+
+
+def _imported_names(parsed: ParsedFile, classes: ClassTree) -> dict[str, str]:
+    """Name -> qualified name of what a module's top-level imports bind (relative ones
+    spelt out; `from m import *` binds m's public classes), less names it defines itself,
+    which replace an import in its namespace."""
+    package = parsed.module.split(".") if parsed.is_package else parsed.module.split(".")[:-1]
+    own = {s.name for s in parsed.symbols if s.parent == parsed.module}
+    bound: dict[str, str] = {}
+    for statement in parsed.imports:
+        if statement.scope != parsed.module or statement.name is None or not statement.binds:
+            continue
+        module = statement.module
+        if statement.level:
+            base = package[: len(package) - statement.level + 1] if statement.level > 1 else package
+            module = ".".join([*base, *([module] if module else [])])
+        if statement.name == "*":
+            for found in classes.module_classes(module):
+                bound[found.rpartition(".")[2]] = found
+        else:
+            bound[statement.alias or statement.name] = f"{module}.{statement.name}"
+    return {
+        name: found
+        for name, found in bound.items()
+        if name not in own
+        and not name.startswith("_")
+        and not found.startswith(parsed.module + ".")
+    }
+
+
+def _imported_tests(
+    parsed: ParsedFile,
+    options: PytestOptions,
+    classes: ClassTree,
+    module_setups: tuple[str, ...],
+) -> list[TestUnit]:
+    """The tests a test module imports from another (`from test_a import TestA`): pytest
+    collects every test class and function in a module's namespace, imported ones included,
+    as the importing module's cases (`test_b.py::TestA::test_m`). A function's name that is
+    no function of the repository finds no node and is dropped by the tests stage."""
+    tests: list[TestUnit] = []
+    for name, found in _imported_names(parsed, classes).items():
+        if not classes.is_class(found):
+            if _matches(name, options.python_functions):
+                tests.append(
+                    TestUnit(found, parsed.path, setups=module_setups,
+                             case=f"{parsed.path}::{name}", imported=True)
+                )  # fmt: skip
+            continue
+        unit = _is_test_case(found, classes)
+        pytest_class = (
+            _matches(name, options.python_classes)
+            and classes.find_method(found, "__init__") is None
+        )
+        if not (unit or pytest_class):
+            continue
+        class_setups = tuple(
+            setup for setup in (classes.find_method(found, n) for n in _CLASS_SETUPS) if setup
+        )
+        prefixes = ("test",) if unit and not pytest_class else options.python_functions
+        for method in (*classes.own_methods(found), *classes.inherited(found)):
+            method_name = method.rpartition(".")[2]
+            if _matches(method_name, prefixes):
+                tests.append(
+                    TestUnit(
+                        method,
+                        parsed.path,
+                        class_name=found,
+                        setups=(*module_setups, *class_setups),
+                        case=f"{parsed.path}::{name}::{method_name}",
+                        imported=True,
+                    )
+                )
+    return tests
 
 
 def _decorator_reason(decorator: str) -> str | None:
