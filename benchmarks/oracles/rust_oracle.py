@@ -242,6 +242,27 @@ RUST_HELD_OUT: tuple[PinnedCrate, ...] = (
         "modules chosen by cfg(target_arch), memmem algorithms (Two-Way, Rabin-Karp, "
         "packed pairs), in-crate test modules; chosen at stop 65; 45 files / 15.8k lines",
     ),
+    # Added at stop 65, part 2 (branch rust65b), chosen by style, size and the .crate's file
+    # list alone (no code read) in the places of toml_edit and memchr, and measured once at
+    # main's code before any rule of that branch (benchmarks/results/rust_heldout65b_before.*).
+    PinnedCrate(
+        "similar",
+        "2.5.0",
+        "fa42c91313f1d05da9b26f267f931cf178d4aba455b4c4622dd7355eb80c6640",
+        style="diff algorithms (Myers, Patience, LCS) generic over a DiffHook trait with "
+        "wrapping hooks (Replace, Capture, Compact), a text layer over a DiffableStr trait for "
+        "str and [u8], unified-diff and inline formatters, iterators over changes; default "
+        "features only (text); chosen at stop 65, part 2; 19 files / 5.8k lines",
+    ),
+    PinnedCrate(
+        "bstr",
+        "1.9.1",
+        "05efc5cfd9110c8416e471df0e96702d58690178e206e61b7173706673c93706",
+        style="byte strings: extension traits (ByteSlice, ByteVec) implemented for [u8] and "
+        "Vec<u8> with many default methods, BStr / BString newtypes with many std trait impls "
+        "(impls.rs), Unicode segmentation over generated DFA modules, iterators per split "
+        "kind, memchr underneath; chosen at stop 65, part 2; 27 files / 11.4k lines",
+    ),
 )
 
 RUST_CRATES: tuple[PinnedCrate, ...] = RUST_TUNING + RUST_HELD_OUT
