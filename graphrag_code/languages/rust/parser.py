@@ -62,6 +62,7 @@ from .macro_items import macro_item_names
 from .modules import crate_of
 from .paths import Path, Scope, crate_root, joined
 from .places import place_path
+from .pointers import pointer_name
 from .slices import SLICE, elements, slice_let
 from .syntax import (
     attributes,
@@ -276,11 +277,12 @@ class _FileReader:
     # -- declarations --------------------------------------------------------------------------
     def _impl(self, item: ts.Node, scope: Scope, parent: str) -> None:
         declared = item.child_by_field_name("type")
-        written = type_path(declared, own_wrappers(scope.items, scope.uses))
+        pointer = pointer_name(declared)  # `impl<T> Pointer for *const T`: `pointers`
+        written = None if pointer else type_path(declared, own_wrappers(scope.items, scope.uses))
         self._type_uses(declared, parent)
         if written is not None:
             owner = _impl_type(written, scope)
-        elif (builtin := _builtin_type(declared)) is not None:
+        elif (builtin := pointer or _builtin_type(declared)) is not None:
             owner = (*scope.root, builtin)  # one name per crate: `self` reaches every file's
         else:
             return
@@ -362,6 +364,8 @@ class _FileReader:
             self._type_uses(declared, qualified)
             names.append(node_text(pattern) if pattern is not None else "_")
             dotted = type_path(declared, own_wrappers(scope.items, scope.uses))
+            if pattern is not None and pattern.type == "identifier":
+                self._pointer(qualified, node_text(pattern), declared, first_line(pattern))
             if dotted is not None and len(dotted) == 1 and dotted[0] in generics:
                 # `e: &E` where `E: Engine + Clone`: each bound
                 if pattern is not None and pattern.type == "identifier":
@@ -418,6 +422,15 @@ class _FileReader:
                     Binding(scope_name, (name,), _own(dotted, scope, self_type), "annotation",
                             line)
                 )  # fmt: skip
+
+    def _pointer(self, holder: str, name: str, declared: ts.Node | None, line: int) -> None:
+        """A name of raw pointer type (`end: *const u8`) is also "some raw pointer"
+        (`pointers`), made before its pointee's binding: a method call tries the pointee's
+        type, then this (`end.distance()`: the crate's impl on raw pointers), and a place or
+        a deref has the pointee's type, as before (`(*shared).ref_cnt`, `(*shared).f()`)."""
+        pointer = pointer_name(declared)
+        if pointer is not None:
+            self.bindings.append(Binding(holder, (name,), (pointer,), "annotation", line))
 
     def _bounded(
         self, holder: str, name: str, bounds: Sequence[Dotted], scope: Scope,
@@ -598,11 +611,14 @@ class _FileReader:
             self.bindings.append(Binding(scope_name, target, (SLICE,), "annotation", line))
             self.bindings.extend(elements(scope_name, target[0], declared, scope, self_type, line))
             return
+        self._pointer(scope_name, target[0], declared, line)
         dotted = type_path(declared, own_wrappers(scope.items, scope.uses))
         if dotted is not None:
             self.bindings.append(
                 Binding(scope_name, target, _own(dotted, scope, self_type), "annotation", line)
             )
+            return
+        if pointer_name(declared) is not None:  # `let p: *const u8 = …`: no pointee type
             return
         value = node.child_by_field_name("value")
         while value is not None and value.type in _WRAPPED and value.named_children:
