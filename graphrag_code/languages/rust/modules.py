@@ -43,7 +43,9 @@ def crate_of(path: str) -> tuple[str, tuple[str, ...]]:
     folders = folders[:-1]
     anchor = -1
     for at in range(len(folders) - 1, -1, -1):
-        if folders[at] == "src" or folders[at] in _TARGETS:
+        # a `tests/` folder inside `src/` is a module (memchr's `src/tests/memchr/mod.rs`,
+        # `crate::tests::memchr`), not the integration tests of a crate named `src`
+        if folders[at] == "src" or (folders[at] in _TARGETS and "src" not in folders[:at]):
             anchor = at
             break
     if anchor < 0:

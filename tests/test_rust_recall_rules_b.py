@@ -1,8 +1,10 @@
-"""Raw pointers have the methods of the crate's impls on raw pointers (stop 65, part 2, found
-on memchr): offline, small snippets."""
+"""Rust linking rules of stop 65, part 2 (recall, found on memchr and toml_edit): offline, small
+snippets."""
 
 from __future__ import annotations
 
+from graphrag_code.languages.rust.conventions import is_test_path
+from graphrag_code.languages.rust.modules import module_path
 from tests.linking_helpers import assert_calls
 
 
@@ -26,4 +28,25 @@ def test_a_raw_pointer_has_the_methods_of_the_crates_impls_on_raw_pointers() -> 
         ("crate::f", "crate::*mut _::Pointer::distance", "inferred"),
         ("crate::f", "crate::Node::is_unique", "inferred"),  # a deref: the pointee's method
         exactly=True,  # `add`: std's own method of raw pointers comes first
+    )
+
+
+def test_a_tests_folder_inside_src_is_a_module_not_integration_tests() -> None:
+    assert module_path("src/tests/memchr/mod.rs") == "crate::tests::memchr"
+    assert module_path("crates/core/src/tests/mod.rs") == "crates/core::tests"
+    assert module_path("tests/it.rs") == "crate::tests::it"  # a target, as before
+    assert not is_test_path("src/tests/memchr/mod.rs")
+    assert is_test_path("tests/it.rs")
+    assert is_test_path("crates/core/benches/b.rs")
+    assert_calls(
+        {
+            "src/lib.rs": "#[cfg(test)]\nmod tests;\npub mod memchr;\n",
+            "src/tests/mod.rs": "pub(crate) mod memchr;\n",
+            "src/tests/memchr/mod.rs": "pub(crate) struct Runner;\nimpl Runner {\n"
+            "    pub(crate) fn new(n: usize) -> Runner { Runner }\n}\n",
+            "src/memchr.rs": "#[cfg(test)]\nmod tests {\n    #[test]\n    fn forward() {\n"
+            "        crate::tests::memchr::Runner::new(1);\n    }\n}\n",
+        },
+        ("crate::memchr::tests::forward", "crate::tests::memchr::Runner::new", "exact"),
+        exactly=True,
     )
