@@ -50,3 +50,20 @@ def test_a_tests_folder_inside_src_is_a_module_not_integration_tests() -> None:
         ("crate::memchr::tests::forward", "crate::tests::memchr::Runner::new", "exact"),
         exactly=True,
     )
+
+
+def test_the_arms_of_a_dispatch_macro_are_read_as_a_match() -> None:
+    assert_calls(
+        {
+            "src/lib.rs": "fn array_table(s: u8) -> u8 { s }\nfn std_table(s: u8) -> u8 { s }\n"
+            "fn peek(x: u8) -> u8 { x }\nfn other(x: u8) {}\n"
+            "pub fn table(state: u8) -> u8 {\n    dispatch!(peek(state);\n"
+            '        b"[[" => array_table(state),\n        _ => std_table(state),\n    );\n'
+            "    vec![other(state); 2];\n}\n",
+        },
+        ("crate::table", "crate::peek", "exact"),
+        ("crate::table", "crate::array_table", "exact"),
+        ("crate::table", "crate::std_table", "exact"),
+        ("crate::table", "crate::other", "exact"),  # `;` with no arms: a call's arguments
+        exactly=True,
+    )

@@ -57,6 +57,7 @@ from ...parsing.treesitter import first_line, last_line, node_text, remembered_t
 from .cfg import cfg_spans
 from .cfg_if import parse_expanded
 from .defaults import field_default
+from .dispatch_macro import MATCH_HEAD, MATCH_TAIL, as_match
 from .loops import adaptor_bindings, loop_bindings
 from .macro_items import macro_item_names
 from .modules import crate_of
@@ -571,19 +572,24 @@ class _FileReader:
         text = node_text(tokens)
         if len(text) < 3 or ("(" not in text[1:] and "." not in text):
             return
-        source = (_MACRO_HEAD + text[1:-1] + _MACRO_TAIL).encode("utf-8", errors="replace")
-        tree = _MACRO_PARSER.parse(source)
+        arms = as_match(text[1:-1])  # `dispatch!(peek(any); b'[' => f(s), …)`: `dispatch_macro`
+        head, tail = (MATCH_HEAD, MATCH_TAIL) if arms is not None else (_MACRO_HEAD, _MACRO_TAIL)
+        inside = arms if arms is not None else text[1:-1]
+        tree = _MACRO_PARSER.parse((head + inside + tail).encode("utf-8", errors="replace"))
         self.macro_trees.append(tree)
         wrapper = tree.root_node.named_children[0] if tree.root_node.named_children else None
         block = wrapper.child_by_field_name("body") if wrapper is not None else None
         statement = block.named_children[0] if block and block.named_children else None
         call = statement.named_children[0] if statement and statement.named_children else None
-        arguments = call.child_by_field_name("arguments") if call is not None else None
+        if arms is not None:
+            arguments = call if call is not None and call.type == "match_expression" else None
+        else:
+            arguments = call.child_by_field_name("arguments") if call is not None else None
         if arguments is None:
             return
         rows, offset = self.rows, self.bytes
         self.rows = rows + tokens.start_point[0]
-        self.bytes = offset + tokens.start_byte + 1 - len(_MACRO_HEAD.encode())
+        self.bytes = offset + tokens.start_byte + 1 - len(head.encode())
         self.depth += 1
         try:
             self._code(arguments, scope_name, scope, self_type)
