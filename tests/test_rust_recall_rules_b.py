@@ -43,11 +43,14 @@ def test_a_tests_folder_inside_src_is_a_module_not_integration_tests() -> None:
             "src/lib.rs": "#[cfg(test)]\nmod tests;\npub mod memchr;\n",
             "src/tests/mod.rs": "pub(crate) mod memchr;\n",
             "src/tests/memchr/mod.rs": "pub(crate) struct Runner;\nimpl Runner {\n"
-            "    pub(crate) fn new(n: usize) -> Runner { Runner }\n}\n",
-            "src/memchr.rs": "#[cfg(test)]\nmod tests {\n    #[test]\n    fn forward() {\n"
-            "        crate::tests::memchr::Runner::new(1);\n    }\n}\n",
+            "    pub(crate) fn new(n: usize) -> Runner { Runner }\n"
+            "    pub(crate) fn run(self) { crate::memchr::find() }\n}\n",
+            "src/memchr.rs": "pub fn find() {}\n#[cfg(test)]\nmod tests {\n    #[test]\n"
+            "    fn forward() {\n        crate::tests::memchr::Runner::new(1).run();\n    }\n}\n",
         },
         ("crate::memchr::tests::forward", "crate::tests::memchr::Runner::new", "exact"),
+        ("crate::memchr::tests::forward", "crate::tests::memchr::Runner::run", "inferred"),
+        ("crate::tests::memchr::Runner::run", "crate::memchr::find", "exact"),  # `crate::`
         exactly=True,
     )
 
