@@ -70,3 +70,32 @@ def test_the_arms_of_a_dispatch_macro_are_read_as_a_match() -> None:
         ("crate::table", "crate::other", "exact"),  # `;` with no arms: a call's arguments
         exactly=True,
     )
+
+
+def test_the_keys_and_values_of_a_map_have_its_declared_types() -> None:
+    assert_calls(
+        {
+            "src/lib.rs": "pub mod table;\npub mod inline;\npub struct Key;\n"
+            "impl Key {\n    pub fn despan(&self) {}\n    pub fn only(&self) {}\n}\n"
+            "pub struct Item;\nimpl Item {\n    pub fn is_value(&self) -> bool { true }\n}\n",
+            "src/table.rs": "use indexmap::IndexMap;\nuse crate::{Key, Item};\n"
+            "pub(crate) type KeyValuePairs = IndexMap<Key, Item>;\n"
+            "pub struct Table {\n    items: KeyValuePairs,\n}\nimpl Table {\n"
+            "    fn f(&mut self) {\n        for (key, value) in self.items.iter_mut() {\n"
+            "            key.despan();\n            value.is_value();\n        }\n    }\n}\n",
+            "src/inline.rs": "use std::collections::HashMap;\nuse crate::table::KeyValuePairs;\n"
+            "use crate::{Key, Item};\npub struct Inline {\n    items: KeyValuePairs,\n"
+            "    other: HashMap<Key, Item>,\n}\nimpl Inline {\n"
+            "    fn g(&self, m: &HashMap<Key, Item>) {\n"
+            "        self.items.iter().filter(|(_, v)| v.is_value()).map(|(k, v)| k.despan());\n"
+            "        for (k, _) in &self.other {\n            k.despan();\n        }\n"
+            "        for (_, v) in m {\n            v.is_value();\n        }\n"
+            "        for (mut k, v) in m.iter().map(|(k, v)| (Item, v)) {\n"
+            "            k.only();\n        }\n    }\n}\n",
+        },
+        ("crate::table::Table::f", "crate::Key::despan", "inferred"),
+        ("crate::table::Table::f", "crate::Item::is_value", "inferred"),
+        ("crate::inline::Inline::g", "crate::Key::despan", "inferred"),
+        ("crate::inline::Inline::g", "crate::Item::is_value", "inferred"),
+        exactly=True,  # the last loop's `k`: an item of `map`, not read (not the closure's `k`)
+    )

@@ -58,6 +58,7 @@ from .cfg import cfg_spans
 from .cfg_if import parse_expanded
 from .defaults import field_default
 from .dispatch_macro import MATCH_HEAD, MATCH_TAIL, as_match
+from .entries import closure_entries, entries, loop_entries
 from .loops import adaptor_bindings, loop_bindings
 from .macro_items import macro_item_names
 from .modules import crate_of
@@ -205,6 +206,8 @@ class _FileReader:
                 # `type HM = HashMap<u8, u8>;`: bound as the alias's `=` (`resolver._aliased`)
                 self.bindings.append(Binding(qualified, ("=",), scope.absolute(aliased),
                                              "annotation", first_line(name)))  # fmt: skip
+                self.bindings += entries(qualified, "", item.child_by_field_name("type"), scope,
+                                         None, first_line(name))  # fmt: skip
         elif kind == "function_item" and name is not None:
             if top:
                 self.top_level.append(node_text(name))
@@ -381,6 +384,8 @@ class _FileReader:
             if pattern is not None and pattern.type == "identifier":
                 self.bindings += elements(qualified, node_text(pattern), declared, scope,
                                           self_type, first_line(pattern))  # fmt: skip
+                self.bindings += entries(qualified, node_text(pattern), declared, scope,
+                                         self_type, first_line(pattern))  # fmt: skip
                 self.bindings += tuple_places(qualified, node_text(pattern), declared, scope,
                                               self_type, first_line(pattern))  # fmt: skip
         result = node.child_by_field_name("return_type")
@@ -461,6 +466,8 @@ class _FileReader:
                 self.bindings.extend(
                     elements(struct, node_text(name), declared, scope, None, first_line(name))
                 )
+                self.bindings += entries(struct, node_text(name), declared, scope, None,
+                                         first_line(name))  # fmt: skip
 
     def _payloads(self, body: ts.Node | None, enum: str, scope: Scope) -> None:
         """The type of each variant that holds one value (`Vacant(VacantEntry<K, V>)`), bound
@@ -526,6 +533,7 @@ class _FileReader:
                                  node.child_by_field_name("value"), scope_name)  # fmt: skip
             elif kind == "for_expression" and not self.depth:  # `for e in g.edges()`: `loops`
                 self.bindings += loop_bindings(node, scope_name, SITE)
+                self.bindings += loop_entries(node, scope_name)  # `for (k, v) in &m`
             elif kind == "match_expression" and not self.depth:
                 value = node.child_by_field_name("value")
                 body = node.child_by_field_name("body")
@@ -558,6 +566,7 @@ class _FileReader:
                 if not self.depth:
                     self._closure_parameters(node, scope_name, scope, self_type)
                     self.bindings += adaptor_bindings(node, scope_name, SITE)  # `.map(|e| …)`
+                    self.bindings += closure_entries(node, scope_name)  # `.map(|(k, v)| …)`
                 continue
             stack.extend(reversed(node.named_children))
 

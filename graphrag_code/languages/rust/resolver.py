@@ -40,6 +40,8 @@ from ...model import (
 )
 from .cfg import DefaultBuild, switched_off
 from .conventions import BUILTIN_METHODS
+from .entries import is_entry
+from .entry_types import entry_type
 from .loops import ITEM
 from .modules import ROOT_CRATE, crate_of, module_path
 from .parser import SITE
@@ -512,6 +514,8 @@ class RustResolver:
         if isinstance(expr, Attribute):
             if expr.name == TRY:
                 return self.type_of(expr.value, scope, line, depth + 1)
+            if (part := is_entry(expr.name)) is not None:  # `self.items{1}`: `entries`
+                return entry_type(self, expr.value, part, scope, line, depth)
             held = self.type_of(expr.value, scope, line, depth + 1)
             found = self._field_type(held, expr.name) if held else None
             named = expr.value.dotted if isinstance(expr.value, Name) else ()
