@@ -99,3 +99,24 @@ def test_the_keys_and_values_of_a_map_have_its_declared_types() -> None:
         ("crate::inline::Inline::g", "crate::Item::is_value", "inferred"),
         exactly=True,  # the last loop's `k`: an item of `map`, not read (not the closure's `k`)
     )
+
+
+def test_a_closure_of_an_option_method_takes_the_value_the_receiver_holds() -> None:
+    assert_calls(
+        {
+            "src/lib.rs": "pub struct Repr;\nimpl Repr {\n"
+            "    pub fn span(&self) -> Option<u8> { None }\n    pub fn only(&self) {}\n"
+            "    pub fn as_raw(&self) -> &Raw { todo!() }\n}\n"
+            "pub struct Raw;\nimpl Raw {\n    pub fn as_str(&self) -> Option<&str> { None }\n"
+            "}\n"
+            "pub struct Key {\n    repr: Option<Repr>,\n}\nimpl Key {\n"
+            "    fn f(&self, o: Option<Repr>) {\n"
+            "        self.repr.as_ref().and_then(|r| r.as_raw().as_str());\n"
+            "        o.is_some_and(|d| d.span().is_some());\n"
+            "        self.repr.map(|x| x.only());\n    }\n}\n",
+        },
+        ("crate::Key::f", "crate::Repr::as_raw", "inferred"),
+        ("crate::Key::f", "crate::Raw::as_str", "inferred"),
+        ("crate::Key::f", "crate::Repr::span", "inferred"),
+        exactly=True,  # `map`: iterators have one too; not read here
+    )

@@ -62,6 +62,7 @@ from .entries import closure_entries, entries, loop_entries
 from .loops import adaptor_bindings, loop_bindings
 from .macro_items import macro_item_names
 from .modules import crate_of
+from .option_closures import option_bindings
 from .paths import Path, Scope, crate_root, joined
 from .places import place_path
 from .pointers import pointer_name
@@ -567,6 +568,7 @@ class _FileReader:
                     self._closure_parameters(node, scope_name, scope, self_type)
                     self.bindings += adaptor_bindings(node, scope_name, SITE)  # `.map(|e| …)`
                     self.bindings += closure_entries(node, scope_name)  # `.map(|(k, v)| …)`
+                    self.bindings += option_bindings(node, scope_name, SITE)  # `.and_then(|r| …)`
                 continue
             stack.extend(reversed(node.named_children))
 

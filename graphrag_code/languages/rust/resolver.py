@@ -44,6 +44,7 @@ from .entries import is_entry
 from .entry_types import entry_type
 from .loops import ITEM
 from .modules import ROOT_CRATE, crate_of, module_path
+from .option_closures import RECEIVER
 from .parser import SITE
 from .paths import Path, Scope, crate_root, joined, split_path
 from .places import PLACE, place_expression
@@ -623,6 +624,10 @@ class RustResolver:
                 chain = self._chains.get(int(latest.value[1]), [])
                 inner = int(latest.value[3])
                 site = chain[inner] if inner < len(chain) else None
+            if latest.value[2] == RECEIVER:  # `a.f().and_then(|r| …)`: `option_closures`
+                return self.type_of(site.value, site.scope, site.line, depth + 1) if (
+                    site is not None and site.value is not None
+                ) else None  # fmt: skip
             called = self.call_target(site.value, site.scope, site.line, depth + 1) if (
                 site is not None and isinstance(site.value, Call)
             ) else None  # fmt: skip
