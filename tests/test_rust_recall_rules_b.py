@@ -120,3 +120,19 @@ def test_a_closure_of_an_option_method_takes_the_value_the_receiver_holds() -> N
         ("crate::Key::f", "crate::Repr::span", "inferred"),
         exactly=True,  # `map`: iterators have one too; not read here
     )
+
+
+def test_a_function_a_local_macro_declares_from_its_argument_is_a_call_target() -> None:
+    assert_calls(
+        {
+            "src/lib.rs": "pub trait Visit {\n    fn visit_string(&mut self, node: &str) {\n"
+            "        visit_string(self, node);\n        visit_float(self, node);\n    }\n}\n"
+            "macro_rules! empty_visit {\n    ($name: ident, $t: ty) => {\n"
+            "        pub fn $name<V: ?Sized>(_v: &mut V, _node: $t) {}\n    };\n}\n"
+            "macro_rules! method {\n    ($name: ident) => {\n"
+            "        impl S { fn $name(&self) {} }\n    };\n}\n"
+            "empty_visit!(visit_string, &str);\nmethod!(visit_float);\npub struct S;\n",
+        },
+        ("crate::Visit::visit_string", "crate::visit_string", "exact"),
+        exactly=True,  # `method!`: its `fn` sits in an impl's braces, a method of S
+    )

@@ -60,6 +60,7 @@ from .defaults import field_default
 from .dispatch_macro import MATCH_HEAD, MATCH_TAIL, as_match
 from .entries import closure_entries, entries, loop_entries
 from .loops import adaptor_bindings, loop_bindings
+from .macro_fns import declared_functions, function_macros
 from .macro_items import macro_item_names
 from .modules import crate_of
 from .option_closures import option_bindings
@@ -183,7 +184,16 @@ class _FileReader:
                 self._use(item, scope, parent)
             elif item.type == "extern_crate_declaration":
                 self._extern_crate(item, scope, parent)
+        macros = function_macros(items)  # `empty_visit!(visit_string, …)`: `macro_fns`
         for item in items:
+            invocation = item.named_children[0] if (
+                macros and item.type == "expression_statement" and item.named_children
+            ) else None  # fmt: skip
+            if invocation is not None and invocation.type == "macro_invocation":
+                for made in declared_functions(invocation, macros):
+                    scope.items.add(node_text(made))
+                    self._add(invocation, f"{joined(scope.module)}::{node_text(made)}",
+                              node_text(made), SymbolKind.FUNCTION, parent, made)  # fmt: skip
             self._item(item, scope, parent, top=parent == self.module)
 
     def _item(self, item: ts.Node, scope: Scope, parent: str, *, top: bool) -> None:
