@@ -16,7 +16,7 @@ from collections.abc import Mapping
 
 from ...conventions.base import ClassTree, ConventionConfig, FileRoles, TestUnit
 from ...model import ParsedFile, Symbol, SymbolKind
-from .modules import crate_of
+from .modules import crate_of, in_src
 
 __all__ = ["BUILTIN_METHODS", "RustConventions", "is_test_path"]
 
@@ -37,9 +37,9 @@ _TESTS = frozenset({"test", "bench"})
 
 
 def is_test_path(path: str) -> bool:
-    """A file of a crate's `tests/` or `benches/` folder."""
+    """A file of a crate's `tests/` or `benches/` folder (not a module `src/tests/`)."""
     _, parts = crate_of(path)
-    return parts[:1] in (("tests",), ("benches",))
+    return parts[:1] in (("tests",), ("benches",)) and not in_src(path)
 
 
 def _is_test(symbol: Symbol) -> bool:

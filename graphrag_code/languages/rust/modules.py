@@ -30,7 +30,9 @@ from collections.abc import Mapping
 from ...ids import path_module_name
 from ...parsing import ModuleName
 
-__all__ = ["ROOT_CRATE", "crate_of", "guess_rust_module", "module_path", "rust_module_names"]
+__all__ = [
+    "ROOT_CRATE", "crate_of", "guess_rust_module", "in_src", "module_path", "rust_module_names",
+]  # fmt: skip
 
 ROOT_CRATE = "crate"
 _TARGETS = ("tests", "examples", "benches")
@@ -43,7 +45,9 @@ def crate_of(path: str) -> tuple[str, tuple[str, ...]]:
     folders = folders[:-1]
     anchor = -1
     for at in range(len(folders) - 1, -1, -1):
-        if folders[at] == "src" or folders[at] in _TARGETS:
+        # a `tests/` folder inside `src/` is a module (memchr's `src/tests/memchr/mod.rs`,
+        # `crate::tests::memchr`), not the integration tests of a crate named `src`
+        if folders[at] == "src" or (folders[at] in _TARGETS and "src" not in folders[:at]):
             anchor = at
             break
     if anchor < 0:
@@ -56,6 +60,12 @@ def crate_of(path: str) -> tuple[str, tuple[str, ...]]:
     root_file = not inner and stem in ("lib", "main")
     parts = [*inner] if stem == "mod" or root_file else [*inner, stem]
     return crate or ROOT_CRATE, tuple(parts)
+
+
+def in_src(path: str) -> bool:
+    """Whether a file lies in its crate's `src/` (a module `src/tests/x.rs`, not a target)."""
+    crate, _ = crate_of(path)
+    return path.startswith("src/" if crate == ROOT_CRATE else f"{crate}/src/")
 
 
 def module_path(path: str) -> str:

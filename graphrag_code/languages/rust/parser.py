@@ -57,11 +57,16 @@ from ...parsing.treesitter import first_line, last_line, node_text, remembered_t
 from .cfg import cfg_spans
 from .cfg_if import parse_expanded
 from .defaults import field_default
+from .dispatch_macro import MATCH_HEAD, MATCH_TAIL, as_match
+from .entries import closure_entries, entries, loop_entries
 from .loops import adaptor_bindings, loop_bindings
+from .macro_fns import declared_functions, function_macros
 from .macro_items import macro_item_names
 from .modules import crate_of
+from .option_closures import option_bindings
 from .paths import Path, Scope, crate_root, joined
 from .places import place_path
+from .pointers import pointer_name
 from .slices import SLICE, elements, slice_let
 from .syntax import (
     attributes,
@@ -179,7 +184,16 @@ class _FileReader:
                 self._use(item, scope, parent)
             elif item.type == "extern_crate_declaration":
                 self._extern_crate(item, scope, parent)
+        macros = function_macros(items)  # `empty_visit!(visit_string, …)`: `macro_fns`
         for item in items:
+            invocation = item.named_children[0] if (
+                macros and item.type == "expression_statement" and item.named_children
+            ) else None  # fmt: skip
+            if invocation is not None and invocation.type == "macro_invocation":
+                for made in declared_functions(invocation, macros):
+                    scope.items.add(node_text(made))
+                    self._add(invocation, f"{joined(scope.module)}::{node_text(made)}",
+                              node_text(made), SymbolKind.FUNCTION, parent, made)  # fmt: skip
             self._item(item, scope, parent, top=parent == self.module)
 
     def _item(self, item: ts.Node, scope: Scope, parent: str, *, top: bool) -> None:
@@ -203,6 +217,8 @@ class _FileReader:
                 # `type HM = HashMap<u8, u8>;`: bound as the alias's `=` (`resolver._aliased`)
                 self.bindings.append(Binding(qualified, ("=",), scope.absolute(aliased),
                                              "annotation", first_line(name)))  # fmt: skip
+                self.bindings += entries(qualified, "", item.child_by_field_name("type"), scope,
+                                         None, first_line(name))  # fmt: skip
         elif kind == "function_item" and name is not None:
             if top:
                 self.top_level.append(node_text(name))
@@ -276,11 +292,12 @@ class _FileReader:
     # -- declarations --------------------------------------------------------------------------
     def _impl(self, item: ts.Node, scope: Scope, parent: str) -> None:
         declared = item.child_by_field_name("type")
-        written = type_path(declared, own_wrappers(scope.items, scope.uses))
+        pointer = pointer_name(declared)  # `impl<T> Pointer for *const T`: `pointers`
+        written = None if pointer else type_path(declared, own_wrappers(scope.items, scope.uses))
         self._type_uses(declared, parent)
         if written is not None:
             owner = _impl_type(written, scope)
-        elif (builtin := _builtin_type(declared)) is not None:
+        elif (builtin := pointer or _builtin_type(declared)) is not None:
             owner = (*scope.root, builtin)  # one name per crate: `self` reaches every file's
         else:
             return
@@ -362,6 +379,8 @@ class _FileReader:
             self._type_uses(declared, qualified)
             names.append(node_text(pattern) if pattern is not None else "_")
             dotted = type_path(declared, own_wrappers(scope.items, scope.uses))
+            if pattern is not None and pattern.type == "identifier":
+                self._pointer(qualified, node_text(pattern), declared, first_line(pattern))
             if dotted is not None and len(dotted) == 1 and dotted[0] in generics:
                 # `e: &E` where `E: Engine + Clone`: each bound
                 if pattern is not None and pattern.type == "identifier":
@@ -376,6 +395,8 @@ class _FileReader:
             if pattern is not None and pattern.type == "identifier":
                 self.bindings += elements(qualified, node_text(pattern), declared, scope,
                                           self_type, first_line(pattern))  # fmt: skip
+                self.bindings += entries(qualified, node_text(pattern), declared, scope,
+                                         self_type, first_line(pattern))  # fmt: skip
                 self.bindings += tuple_places(qualified, node_text(pattern), declared, scope,
                                               self_type, first_line(pattern))  # fmt: skip
         result = node.child_by_field_name("return_type")
@@ -419,6 +440,15 @@ class _FileReader:
                             line)
                 )  # fmt: skip
 
+    def _pointer(self, holder: str, name: str, declared: ts.Node | None, line: int) -> None:
+        """A name of raw pointer type (`end: *const u8`) is also "some raw pointer"
+        (`pointers`), made before its pointee's binding: a method call tries the pointee's
+        type, then this (`end.distance()`: the crate's impl on raw pointers), and a place or
+        a deref has the pointee's type, as before (`(*shared).ref_cnt`, `(*shared).f()`)."""
+        pointer = pointer_name(declared)
+        if pointer is not None:
+            self.bindings.append(Binding(holder, (name,), (pointer,), "annotation", line))
+
     def _bounded(
         self, holder: str, name: str, bounds: Sequence[Dotted], scope: Scope,
         self_type: Path | None, line: int,
@@ -447,6 +477,8 @@ class _FileReader:
                 self.bindings.extend(
                     elements(struct, node_text(name), declared, scope, None, first_line(name))
                 )
+                self.bindings += entries(struct, node_text(name), declared, scope, None,
+                                         first_line(name))  # fmt: skip
 
     def _payloads(self, body: ts.Node | None, enum: str, scope: Scope) -> None:
         """The type of each variant that holds one value (`Vacant(VacantEntry<K, V>)`), bound
@@ -512,6 +544,7 @@ class _FileReader:
                                  node.child_by_field_name("value"), scope_name)  # fmt: skip
             elif kind == "for_expression" and not self.depth:  # `for e in g.edges()`: `loops`
                 self.bindings += loop_bindings(node, scope_name, SITE)
+                self.bindings += loop_entries(node, scope_name)  # `for (k, v) in &m`
             elif kind == "match_expression" and not self.depth:
                 value = node.child_by_field_name("value")
                 body = node.child_by_field_name("body")
@@ -544,6 +577,8 @@ class _FileReader:
                 if not self.depth:
                     self._closure_parameters(node, scope_name, scope, self_type)
                     self.bindings += adaptor_bindings(node, scope_name, SITE)  # `.map(|e| …)`
+                    self.bindings += closure_entries(node, scope_name)  # `.map(|(k, v)| …)`
+                    self.bindings += option_bindings(node, scope_name, SITE)  # `.and_then(|r| …)`
                 continue
             stack.extend(reversed(node.named_children))
 
@@ -558,19 +593,24 @@ class _FileReader:
         text = node_text(tokens)
         if len(text) < 3 or ("(" not in text[1:] and "." not in text):
             return
-        source = (_MACRO_HEAD + text[1:-1] + _MACRO_TAIL).encode("utf-8", errors="replace")
-        tree = _MACRO_PARSER.parse(source)
+        arms = as_match(text[1:-1])  # `dispatch!(peek(any); b'[' => f(s), …)`: `dispatch_macro`
+        head, tail = (MATCH_HEAD, MATCH_TAIL) if arms is not None else (_MACRO_HEAD, _MACRO_TAIL)
+        inside = arms if arms is not None else text[1:-1]
+        tree = _MACRO_PARSER.parse((head + inside + tail).encode("utf-8", errors="replace"))
         self.macro_trees.append(tree)
         wrapper = tree.root_node.named_children[0] if tree.root_node.named_children else None
         block = wrapper.child_by_field_name("body") if wrapper is not None else None
         statement = block.named_children[0] if block and block.named_children else None
         call = statement.named_children[0] if statement and statement.named_children else None
-        arguments = call.child_by_field_name("arguments") if call is not None else None
+        if arms is not None:
+            arguments = call if call is not None and call.type == "match_expression" else None
+        else:
+            arguments = call.child_by_field_name("arguments") if call is not None else None
         if arguments is None:
             return
         rows, offset = self.rows, self.bytes
         self.rows = rows + tokens.start_point[0]
-        self.bytes = offset + tokens.start_byte + 1 - len(_MACRO_HEAD.encode())
+        self.bytes = offset + tokens.start_byte + 1 - len(head.encode())
         self.depth += 1
         try:
             self._code(arguments, scope_name, scope, self_type)
@@ -598,11 +638,14 @@ class _FileReader:
             self.bindings.append(Binding(scope_name, target, (SLICE,), "annotation", line))
             self.bindings.extend(elements(scope_name, target[0], declared, scope, self_type, line))
             return
+        self._pointer(scope_name, target[0], declared, line)
         dotted = type_path(declared, own_wrappers(scope.items, scope.uses))
         if dotted is not None:
             self.bindings.append(
                 Binding(scope_name, target, _own(dotted, scope, self_type), "annotation", line)
             )
+            return
+        if pointer_name(declared) is not None:  # `let p: *const u8 = …`: no pointee type
             return
         value = node.child_by_field_name("value")
         while value is not None and value.type in _WRAPPED and value.named_children:

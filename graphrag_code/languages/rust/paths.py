@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .modules import crate_of
+from .modules import crate_of, in_src
 
 __all__ = ["Scope", "crate_root", "joined", "split_path"]
 
@@ -20,8 +20,11 @@ def crate_root(path: str) -> Path:
     """What `crate::` means in a file: its crate, or the test, example, bench or binary
     target it roots (`tests/it.rs` is a crate of its own)."""
     crate, parts = crate_of(path)
-    if parts[:1] in (("tests",), ("examples",), ("benches",), ("bin",)) and len(parts) >= 2:
+    if parts[:1] == ("bin",) and len(parts) >= 2:
         return (crate, *parts[:2])
+    if parts[:1] in (("tests",), ("examples",), ("benches",)) and len(parts) >= 2:
+        # a target's folder, unless it is a module of `src/` (memchr's `src/tests/memchr/`)
+        return (crate,) if in_src(path) else (crate, *parts[:2])
     return (crate,)
 
 

@@ -40,11 +40,15 @@ from ...model import (
 )
 from .cfg import DefaultBuild, switched_off
 from .conventions import BUILTIN_METHODS
+from .entries import is_entry
+from .entry_types import entry_type
 from .loops import ITEM
 from .modules import ROOT_CRATE, crate_of, module_path
+from .option_closures import RECEIVER
 from .parser import SITE
 from .paths import Path, Scope, crate_root, joined, split_path
 from .places import PLACE, place_expression
+from .pointers import POINTERS, STD_POINTER_METHODS
 from .primitives import std_inherent
 from .slices import INDEX, SLICE, slice_holders
 from .syntax import GLOBAL, TRY
@@ -87,7 +91,7 @@ _SAME_TYPE = frozenset(
 )  # fmt: skip
 """std's methods whose result has the methods of their receiver's type as the resolver types
 it (`Option` / `Result` / references already unwrapped): `x.clone()`, `f().unwrap()`."""
-_BUILTIN = re.compile(r"&*(\[.*\]|[iu](8|16|32|64|128|size)|f32|f64|bool|char|str)")
+_BUILTIN = re.compile(r"&*(\[.*\]|[iu](8|16|32|64|128|size)|f32|f64|bool|char|str)|\*(const|mut) _")
 _SECTION = re.compile(r"^\s*\[([^\]]+)\]", re.MULTILINE)
 
 
@@ -396,9 +400,11 @@ class RustResolver:
         ]  # fmt: skip
         if own:
             return own[0]
+        kind = owner.rpartition("::")[2]
         if self.lookups.symbol(owner) is None and (
-            name in BUILTIN_METHODS or not _BUILTIN.fullmatch(owner.rpartition("::")[2])
-        ):
+            name in BUILTIN_METHODS or not _BUILTIN.fullmatch(kind)
+            or (kind in POINTERS and name in STD_POINTER_METHODS)
+        ):  # fmt: skip
             # a type none of ours: a built-in (`parser._builtin_type`) has our impls, but
             # std's own method of the name comes first; a blanket impl's `T` says nothing
             return None
@@ -509,6 +515,8 @@ class RustResolver:
         if isinstance(expr, Attribute):
             if expr.name == TRY:
                 return self.type_of(expr.value, scope, line, depth + 1)
+            if (part := is_entry(expr.name)) is not None:  # `self.items{1}`: `entries`
+                return entry_type(self, expr.value, part, scope, line, depth)
             held = self.type_of(expr.value, scope, line, depth + 1)
             found = self._field_type(held, expr.name) if held else None
             named = expr.value.dotted if isinstance(expr.value, Name) else ()
@@ -592,8 +600,10 @@ class RustResolver:
     def _binding_type(self, latest: Binding, depth: int) -> str | None:
         if depth > 8:  # `xs.iter().map(|xs| xs.f())`: the name's binding asks for itself
             return None
-        if latest.kind == "annotation" and latest.value == (SLICE,):
-            return joined((*self.scope_of(latest.scope).root, SLICE))  # `slices`
+        if latest.kind == "annotation" and (
+            latest.value == (SLICE,) or (len(latest.value) == 1 and latest.value[0] in POINTERS)
+        ):  # `slices`, `pointers`: some slice or raw pointer, at the crate's root
+            return joined((*self.scope_of(latest.scope).root, latest.value[0]))
         if latest.kind == "annotation":
             return self._type(latest.value, latest.scope)
         if latest.kind in ("alias", "enter") and latest.value[:1] == (PLACE,):  # `let x = a.f;`
@@ -614,6 +624,10 @@ class RustResolver:
                 chain = self._chains.get(int(latest.value[1]), [])
                 inner = int(latest.value[3])
                 site = chain[inner] if inner < len(chain) else None
+            if latest.value[2] == RECEIVER:  # `a.f().and_then(|r| …)`: `option_closures`
+                return self.type_of(site.value, site.scope, site.line, depth + 1) if (
+                    site is not None and site.value is not None
+                ) else None  # fmt: skip
             called = self.call_target(site.value, site.scope, site.line, depth + 1) if (
                 site is not None and isinstance(site.value, Call)
             ) else None  # fmt: skip
