@@ -17,6 +17,7 @@ import tree_sitter as ts
 
 from ...model import Binding
 from ...parsing.treesitter import first_line, node_text
+from .closure_calls import chain_depth, closure_call
 from .places import PLACE, place_path
 from .slices import INDEX
 
@@ -56,27 +57,16 @@ def adaptor_bindings(parameters: ts.Node, scope: str, site: str) -> list[Binding
     passed to an iterator adaptor is an item of the adaptor's receiver, as a loop's variable
     is of its iterable."""
     names = parameters.named_children
-    closure = parameters.parent
-    arguments = closure.parent if closure is not None else None
-    call = arguments.parent if arguments is not None else None
-    if len(names) != 1 or names[0].type != "identifier" or call is None or (
-        arguments is None or arguments.type != "arguments" or call.type != "call_expression"
+    around = closure_call(parameters)
+    if len(names) != 1 or names[0].type != "identifier" or around is None or (
+        not around.in_arguments or around.method not in _ADAPTORS
     ):  # fmt: skip
         return []
-    function = call.child_by_field_name("function")
-    method = function.child_by_field_name("field") if function is not None else None
-    receiver = function.child_by_field_name("value") if function is not None else None
-    if method is None or receiver is None or node_text(method) not in _ADAPTORS:
-        return []
+    receiver = around.receiver
     found = _typed(node_text(names[0]), receiver, scope, site, first_line(parameters))
     if found is None or found.kind != "call":
         return [found] if found is not None else []
-    # the receiver's call starts where the calls around it in the chain do (`a.f().map(…)`):
-    # how many of those are outside it says which of the sites at that byte it is
-    outer, node = 0, receiver.parent
-    while node is not None and node.start_byte == receiver.start_byte:
-        outer += node.type == "call_expression"
-        node = node.parent
+    outer = chain_depth(receiver)  # which of the chain's sites at its byte
     return [Binding(scope, found.target, (*found.value, str(outer)), "call", found.line)]
 
 

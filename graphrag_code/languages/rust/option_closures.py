@@ -14,6 +14,7 @@ import tree_sitter as ts
 
 from ...model import Binding
 from ...parsing.treesitter import first_line, node_text
+from .closure_calls import chain_depth, closure_call
 from .places import place_path
 
 __all__ = ["RECEIVER", "option_bindings"]
@@ -30,18 +31,12 @@ def option_bindings(parameters: ts.Node, scope: str, site: str) -> list[Binding]
     """The binding of a closure's one untyped parameter (`|r|`) where the closure is an
     argument of an `Option` / `Result`-only method; none otherwise."""
     names = parameters.named_children
-    closure = parameters.parent
-    arguments = closure.parent if closure is not None else None
-    call = arguments.parent if arguments is not None else None
-    if len(names) != 1 or names[0].type != "identifier" or call is None or (
-        arguments is None or arguments.type != "arguments" or call.type != "call_expression"
+    around = closure_call(parameters)
+    if len(names) != 1 or names[0].type != "identifier" or around is None or (
+        not around.in_arguments or around.method not in _OPTION_ONLY
     ):  # fmt: skip
         return []
-    function = call.child_by_field_name("function")
-    method = function.child_by_field_name("field") if function is not None else None
-    receiver = function.child_by_field_name("value") if function is not None else None
-    if method is None or receiver is None or node_text(method) not in _OPTION_ONLY:
-        return []
+    receiver = around.receiver
     name, line = (node_text(names[0]),), first_line(parameters)
     while receiver.type == "reference_expression" and receiver.named_children:
         receiver = receiver.named_children[-1]
@@ -52,11 +47,5 @@ def option_bindings(parameters: ts.Node, scope: str, site: str) -> list[Binding]
         return [Binding(scope, name, place, "enter", line)]
     if receiver.type != "call_expression":
         return []
-    # the receiver's call starts where the calls around it in the chain do (`a.f().and_then(…)`):
-    # how many of those are outside it says which of the sites at that byte it is
-    outer, node = 0, receiver.parent
-    while node is not None and node.start_byte == receiver.start_byte:
-        outer += node.type == "call_expression"
-        node = node.parent
-    value = (site, str(receiver.start_byte), RECEIVER, str(outer))
+    value = (site, str(receiver.start_byte), RECEIVER, str(chain_depth(receiver)))
     return [Binding(scope, name, value, "call", line)]
