@@ -10,7 +10,7 @@ import tree_sitter as ts
 
 from ...parsing.treesitter import node_text
 
-__all__ = ["ClosureCall", "chain_depth", "closure_call"]
+__all__ = ["ClosureCall", "chain_depth", "closure_call", "named_argument"]
 
 
 class ClosureCall(NamedTuple):
@@ -37,6 +37,18 @@ def closure_call(parameters: ts.Node) -> ClosureCall | None:
     if method is None or receiver is None:
         return None
     return ClosureCall(node_text(method), receiver, call, arguments.type == "arguments")
+
+
+def named_argument(parameters: ts.Node, methods: frozenset[str]) -> tuple[ts.Node, ts.Node] | None:
+    """`receiver.m(|x| …)` with `m` one of `methods`: the closure's one parameter, a plain
+    name (`x`, no pattern or type), and the receiver; None for another closure."""
+    names = parameters.named_children
+    around = closure_call(parameters)
+    if len(names) != 1 or names[0].type != "identifier" or around is None or (
+        not around.in_arguments or around.method not in methods
+    ):  # fmt: skip
+        return None
+    return names[0], around.receiver
 
 
 def chain_depth(receiver: ts.Node) -> int:

@@ -17,6 +17,7 @@ import tree_sitter as ts
 from ...model import Binding
 from ...parsing.treesitter import first_line, node_text
 from .closure_calls import closure_call
+from .loops import loop_parts
 from .paths import Path, Scope
 from .places import PLACE, place_path
 from .syntax import type_path
@@ -140,12 +141,10 @@ def _map_place(node: ts.Node) -> tuple[str, ...] | None:
 
 def loop_entries(node: ts.Node, scope: str) -> list[Binding]:
     """`for (key, value) in self.items.iter_mut()`: from the loop's body on."""
-    pattern = node.child_by_field_name("pattern")
-    value = node.child_by_field_name("value")
-    body = node.child_by_field_name("body")
-    if pattern is None or value is None or body is None:
+    parts = loop_parts(node)
+    if parts is None:
         return []
-    line = first_line(body)
+    pattern, value, line = parts
     found = entry_bindings(pattern, value, scope, line)
     if found or pattern.type != "tuple_pattern":
         return found

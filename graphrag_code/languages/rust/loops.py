@@ -17,11 +17,11 @@ import tree_sitter as ts
 
 from ...model import Binding
 from ...parsing.treesitter import first_line, node_text
-from .closure_calls import chain_depth, closure_call
+from .closure_calls import chain_depth, named_argument
 from .places import PLACE, place_path
 from .slices import INDEX
 
-__all__ = ["ITEM", "adaptor_bindings", "loop_bindings"]
+__all__ = ["ITEM", "adaptor_bindings", "loop_bindings", "loop_parts"]
 
 ITEM = "Item"
 _ITERATING = frozenset({"iter", "iter_mut", "into_iter", "drain"})
@@ -37,12 +37,10 @@ def loop_bindings(node: ts.Node, scope: str, site: str) -> list[Binding]:
     """The bindings of a `for` loop's variables, from the loop's body on: the one variable's
     type, or each name of another pattern (`(i, x)`) shadowed, its type not read; `site` is
     how the parser names a call binding's value (`parser.SITE`)."""
-    pattern = node.child_by_field_name("pattern")
-    value = node.child_by_field_name("value")
-    body = node.child_by_field_name("body")
-    if pattern is None or value is None or body is None:
+    parts = loop_parts(node)
+    if parts is None:
         return []
-    line = first_line(body)
+    pattern, value, line = parts
     if pattern.type == "mut_pattern" and pattern.named_children:
         pattern = pattern.named_children[-1]
     if pattern.type != "identifier":
@@ -52,18 +50,26 @@ def loop_bindings(node: ts.Node, scope: str, site: str) -> list[Binding]:
     return [found or Binding(scope, (node_text(pattern),), (), "opaque", line)]
 
 
+def loop_parts(node: ts.Node) -> tuple[ts.Node, ts.Node, int] | None:
+    """A `for` loop's pattern, its iterable and the line its body starts (where what the
+    pattern binds takes effect); None for a loop missing one."""
+    pattern = node.child_by_field_name("pattern")
+    value = node.child_by_field_name("value")
+    body = node.child_by_field_name("body")
+    if pattern is None or value is None or body is None:
+        return None
+    return pattern, value, first_line(body)
+
+
 def adaptor_bindings(parameters: ts.Node, scope: str, site: str) -> list[Binding]:
     """`self.edge_references().map(|e| e.source())`: the one untyped parameter of a closure
     passed to an iterator adaptor is an item of the adaptor's receiver, as a loop's variable
     is of its iterable."""
-    names = parameters.named_children
-    around = closure_call(parameters)
-    if len(names) != 1 or names[0].type != "identifier" or around is None or (
-        not around.in_arguments or around.method not in _ADAPTORS
-    ):  # fmt: skip
+    argument = named_argument(parameters, _ADAPTORS)
+    if argument is None:
         return []
-    receiver = around.receiver
-    found = _typed(node_text(names[0]), receiver, scope, site, first_line(parameters))
+    name, receiver = argument
+    found = _typed(node_text(name), receiver, scope, site, first_line(parameters))
     if found is None or found.kind != "call":
         return [found] if found is not None else []
     outer = chain_depth(receiver)  # which of the chain's sites at its byte

@@ -14,7 +14,7 @@ import tree_sitter as ts
 
 from ...model import Binding
 from ...parsing.treesitter import first_line, node_text
-from .closure_calls import chain_depth, closure_call
+from .closure_calls import chain_depth, named_argument
 from .places import place_path
 
 __all__ = ["RECEIVER", "option_bindings"]
@@ -30,14 +30,11 @@ _OPTION_ONLY = frozenset(
 def option_bindings(parameters: ts.Node, scope: str, site: str) -> list[Binding]:
     """The binding of a closure's one untyped parameter (`|r|`) where the closure is an
     argument of an `Option` / `Result`-only method; none otherwise."""
-    names = parameters.named_children
-    around = closure_call(parameters)
-    if len(names) != 1 or names[0].type != "identifier" or around is None or (
-        not around.in_arguments or around.method not in _OPTION_ONLY
-    ):  # fmt: skip
+    argument = named_argument(parameters, _OPTION_ONLY)
+    if argument is None:
         return []
-    receiver = around.receiver
-    name, line = (node_text(names[0]),), first_line(parameters)
+    parameter, receiver = argument
+    name, line = (node_text(parameter),), first_line(parameters)
     while receiver.type == "reference_expression" and receiver.named_children:
         receiver = receiver.named_children[-1]
     if receiver.type == "identifier":
