@@ -1,5 +1,5 @@
 """Where a Rust path or method call leads: the repository's crates and modules
-(`RustProject`, made once per run), each module's names (`paths.Scope`, from its file's
+(`project.RustProject`, made once per run), each module's names (`paths.Scope`, from its file's
 `use` items and declarations) and the declared types of values (`RustResolver.type_of`).
 
 A path resolves, in order: as the module says (`crate::`, `self::`, `super::`, `Self`, a
