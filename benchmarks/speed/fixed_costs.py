@@ -14,7 +14,6 @@ A private throwaway server; the repository is deleted before each round, as in
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import io
 import json
@@ -29,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from benchmarks.common.server import server_cpu
+from benchmarks.speed.runs import arguments, flask_package
 
 if TYPE_CHECKING:
     from graphrag_code.runtime.endpoint import Neo4jEndpoint
@@ -194,19 +194,13 @@ def schema_ab(rounds: int, pid: int, endpoint: Neo4jEndpoint) -> dict[str, Any]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("path", nargs="?", type=Path)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--json", type=Path)
+    parser = arguments(__doc__, rounds=3)
     args = parser.parse_args()
     from benchmarks.common.server import endpoint_env, private_server
-    from benchmarks.oracles.packages import download_sdist, extract_sdist
     from graphrag_code.graph.client import Neo4jClient
     from graphrag_code.graph.schema import SchemaConfig, ensure_schema
 
-    path = args.path
-    if path is None:
-        path = extract_sdist("flask", "3.0.3", download_sdist("flask", "3.0.3")) / "src" / "flask"
+    path = flask_package(args.path)
     with private_server() as (server, endpoint):
         pid = server.status().pid
         assert pid is not None

@@ -18,7 +18,6 @@ Now: the first read answers the three, each pair is one transaction
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import json
 import os
@@ -29,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.common.graph_dump import repository_dump
+from benchmarks.speed.runs import arguments, flask_package, report
 from benchmarks.speed.small_writes import REPO, Counts, _count, one_round
 from graphrag_code.graph import schema
 from graphrag_code.graph.client import Neo4jClient
@@ -120,26 +120,18 @@ def rounds(path: Path, number: int, pid: int, client: Neo4jClient) -> dict[str, 
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("path", nargs="?", type=Path)
-    parser.add_argument("--rounds", type=int, default=10)
-    parser.add_argument("--json", type=Path)
+    parser = arguments(__doc__, rounds=10)
     args = parser.parse_args()
     from benchmarks.common.server import endpoint_env, private_server
-    from benchmarks.oracles.packages import download_sdist, extract_sdist
 
-    path = args.path
-    if path is None:
-        path = extract_sdist("flask", "3.0.3", download_sdist("flask", "3.0.3")) / "src" / "flask"
+    path = flask_package(args.path)
     with private_server() as (server, endpoint), Neo4jClient(endpoint) as client:
         pid = server.status().pid
         assert pid is not None
         os.environ.update(endpoint_env(endpoint))
         schema.ensure_schema(client, schema.SchemaConfig())
         result = {"path": str(path), **rounds(path, args.rounds, pid, client)}
-    print(json.dumps({k: v for k, v in result.items() if k != "rounds"}, indent=2))
-    if args.json:
-        args.json.write_text(json.dumps(result, indent=2) + "\n")
+    report(result, args.json)
 
 
 if __name__ == "__main__":

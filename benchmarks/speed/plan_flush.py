@@ -16,17 +16,16 @@ import json
 import os
 import shutil
 import statistics
-import tempfile
 from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from benchmarks.common.server import endpoint_env, private_server, server_cpu
-from benchmarks.speed.peers import _inputs, _Ours, _quiet_env
+from benchmarks.common.server import server_cpu
+from benchmarks.speed.peers import _inputs, _Ours
+from benchmarks.speed.runs import indexing_server
 from benchmarks.speed.server_floor import REPO, settled, snapshot, write_floor
 from graphrag_code.graph.client import Neo4jClient
-from graphrag_code.graph.schema import SchemaConfig, ensure_schema
 from graphrag_code.graph.writer import GraphWriter
 
 
@@ -45,14 +44,7 @@ def run(name: str, rounds: int) -> dict[str, Any]:
     }
     found: dict[str, list[float]] = {step: [] for step in steps}
     with ExitStack() as stack:
-        server, endpoint = stack.enter_context(private_server())
-        client = stack.enter_context(Neo4jClient(endpoint))
-        tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="plans-")))
-        ensure_schema(client, SchemaConfig())
-        pid = server.status().pid
-        assert pid is not None
-        path = {"PYTHONPATH": os.environ.get("PYTHONPATH", "")}
-        env = {**_quiet_env(), **endpoint_env(endpoint), **path}
+        client, pid, env, tmp = indexing_server(stack, "plans-")
         work = tmp / source.name
         shutil.copytree(source, work)
         _Ours(client, pid, env)(work, REPO)

@@ -37,7 +37,6 @@ import re
 import shutil
 import statistics
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from contextlib import ExitStack
@@ -47,10 +46,10 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.common.graph_dump import repository_dump
-from benchmarks.common.server import endpoint_env, private_server, server_cpu
-from benchmarks.speed.peers import _CodeReviewGraph, _inputs, _Ours, _quiet_env
+from benchmarks.common.server import server_cpu
+from benchmarks.speed.peers import _CodeReviewGraph, _inputs, _Ours
+from benchmarks.speed.runs import indexing_server
 from graphrag_code.graph.client import Neo4jClient
-from graphrag_code.graph.schema import SchemaConfig, ensure_schema
 from graphrag_code.graph.scoping import repo_label
 from graphrag_code.graph.writer import GraphWriter
 
@@ -308,17 +307,7 @@ def run(
     sources = {name: make() for name, make in _inputs().items() if name in inputs}
     result: dict[str, Any] = {"inputs": {}, "load_average": []}
     with ExitStack() as stack:
-        server, endpoint = stack.enter_context(private_server())
-        client = stack.enter_context(Neo4jClient(endpoint))
-        tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="floor-")))
-        ensure_schema(client, SchemaConfig())
-        pid = server.status().pid
-        assert pid is not None
-        env = {
-            **_quiet_env(),
-            **endpoint_env(endpoint),
-            "PYTHONPATH": os.environ.get("PYTHONPATH", ""),
-        }
+        client, pid, env, tmp = indexing_server(stack, "floor-")
         ours = _Ours(client, pid, env)
         peer = _CodeReviewGraph() if crg else None
         for name, source in sources.items():

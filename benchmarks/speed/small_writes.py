@@ -12,7 +12,6 @@ The graph each leaves is dumped and compared: the two must be identical.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import io
 import json
@@ -25,6 +24,7 @@ from typing import Any
 
 from benchmarks.common.graph_dump import repository_dump
 from benchmarks.common.server import server_cpu
+from benchmarks.speed.runs import arguments, flask_package, report
 from graphrag_code.graph.client import Neo4jClient
 from graphrag_code.graph.writer import GraphWriter
 
@@ -149,21 +149,15 @@ def rounds(path: Path, number: int, pid: int, client: Neo4jClient) -> dict[str, 
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("path", nargs="?", type=Path)
-    parser.add_argument("--rounds", type=int, default=6)
-    parser.add_argument("--json", type=Path)
+    parser = arguments(__doc__, rounds=6)
     parser.add_argument("--server-pid", type=int, help="the server's pid, with NEO4J_URI")
     args = parser.parse_args()
     from benchmarks.common.server import private_server
-    from benchmarks.oracles.packages import download_sdist, extract_sdist
     from graphrag_code.graph.schema import SchemaConfig, ensure_schema
     from graphrag_code.runtime.server.endpoints import resolve_endpoint
     from graphrag_code.settings import load_settings
 
-    path = args.path
-    if path is None:
-        path = extract_sdist("flask", "3.0.3", download_sdist("flask", "3.0.3")) / "src" / "flask"
+    path = flask_package(args.path)
     with contextlib.ExitStack() as stack:
         if os.environ.get("NEO4J_URI") and args.server_pid:
             pid, endpoint = args.server_pid, resolve_endpoint(load_settings())
@@ -179,9 +173,7 @@ def main() -> None:
         client = stack.enter_context(Neo4jClient(endpoint))
         ensure_schema(client, SchemaConfig())
         result = {"path": str(path), **rounds(path, args.rounds, pid, client)}
-    print(json.dumps({k: v for k, v in result.items() if k != "rounds"}, indent=2))
-    if args.json:
-        args.json.write_text(json.dumps(result, indent=2) + "\n")
+    report(result, args.json)
 
 
 if __name__ == "__main__":

@@ -16,6 +16,8 @@ import tree_sitter as ts
 
 from ...model import Binding
 from ...parsing.treesitter import first_line, node_text
+from .closure_calls import closure_call
+from .loops import loop_parts
 from .paths import Path, Scope
 from .places import PLACE, place_path
 from .syntax import type_path
@@ -100,17 +102,11 @@ def entry_bindings(pattern: ts.Node, iterable: ts.Node, scope: str, line: int) -
 def closure_entries(parameters: ts.Node, scope: str) -> list[Binding]:
     """`.filter(|(_, value)| value.is_value())` over a map's pairs: its names' types."""
     names = parameters.named_children
-    closure = parameters.parent
-    arguments = closure.parent if closure is not None else None
-    call = arguments.parent if arguments is not None else None
-    if len(names) != 1 or call is None or call.type != "call_expression":
+    around = closure_call(parameters)
+    if len(names) != 1 or around is None or around.method not in _ADAPTORS:
         return []
-    function = call.child_by_field_name("function")
-    method = function.child_by_field_name("field") if function is not None else None
-    receiver = function.child_by_field_name("value") if function is not None else None
-    if method is None or receiver is None or node_text(method) not in _ADAPTORS:
-        return []
-    if _in_loop_head(call):
+    receiver = around.receiver
+    if _in_loop_head(around.call):
         return []  # the loop's own pattern names what its body sees (`loop_entries`)
     pattern = names[0].child_by_field_name("pattern") if names[0].type == "parameter" else names[0]
     if pattern is None:
@@ -145,12 +141,10 @@ def _map_place(node: ts.Node) -> tuple[str, ...] | None:
 
 def loop_entries(node: ts.Node, scope: str) -> list[Binding]:
     """`for (key, value) in self.items.iter_mut()`: from the loop's body on."""
-    pattern = node.child_by_field_name("pattern")
-    value = node.child_by_field_name("value")
-    body = node.child_by_field_name("body")
-    if pattern is None or value is None or body is None:
+    parts = loop_parts(node)
+    if parts is None:
         return []
-    line = first_line(body)
+    pattern, value, line = parts
     found = entry_bindings(pattern, value, scope, line)
     if found or pattern.type != "tuple_pattern":
         return found

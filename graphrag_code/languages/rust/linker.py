@@ -38,7 +38,8 @@ from .cfg_names import host_lacks
 from .dispatch import dispatch_targets, trait_impls
 from .modules import crate_of, module_path
 from .paths import Path, joined, split_path
-from .resolver import UNSURE, RustProject, RustResolver
+from .project import RustProject
+from .resolver import UNSURE, RustResolver
 from .same_impl import same_impl_method
 
 __all__ = ["RustLinker"]

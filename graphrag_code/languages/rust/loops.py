@@ -17,10 +17,11 @@ import tree_sitter as ts
 
 from ...model import Binding
 from ...parsing.treesitter import first_line, node_text
+from .closure_calls import chain_depth, named_argument
 from .places import PLACE, place_path
 from .slices import INDEX
 
-__all__ = ["ITEM", "adaptor_bindings", "loop_bindings"]
+__all__ = ["ITEM", "adaptor_bindings", "loop_bindings", "loop_parts"]
 
 ITEM = "Item"
 _ITERATING = frozenset({"iter", "iter_mut", "into_iter", "drain"})
@@ -36,12 +37,10 @@ def loop_bindings(node: ts.Node, scope: str, site: str) -> list[Binding]:
     """The bindings of a `for` loop's variables, from the loop's body on: the one variable's
     type, or each name of another pattern (`(i, x)`) shadowed, its type not read; `site` is
     how the parser names a call binding's value (`parser.SITE`)."""
-    pattern = node.child_by_field_name("pattern")
-    value = node.child_by_field_name("value")
-    body = node.child_by_field_name("body")
-    if pattern is None or value is None or body is None:
+    parts = loop_parts(node)
+    if parts is None:
         return []
-    line = first_line(body)
+    pattern, value, line = parts
     if pattern.type == "mut_pattern" and pattern.named_children:
         pattern = pattern.named_children[-1]
     if pattern.type != "identifier":
@@ -51,32 +50,29 @@ def loop_bindings(node: ts.Node, scope: str, site: str) -> list[Binding]:
     return [found or Binding(scope, (node_text(pattern),), (), "opaque", line)]
 
 
+def loop_parts(node: ts.Node) -> tuple[ts.Node, ts.Node, int] | None:
+    """A `for` loop's pattern, its iterable and the line its body starts (where what the
+    pattern binds takes effect); None for a loop missing one."""
+    pattern = node.child_by_field_name("pattern")
+    value = node.child_by_field_name("value")
+    body = node.child_by_field_name("body")
+    if pattern is None or value is None or body is None:
+        return None
+    return pattern, value, first_line(body)
+
+
 def adaptor_bindings(parameters: ts.Node, scope: str, site: str) -> list[Binding]:
     """`self.edge_references().map(|e| e.source())`: the one untyped parameter of a closure
     passed to an iterator adaptor is an item of the adaptor's receiver, as a loop's variable
     is of its iterable."""
-    names = parameters.named_children
-    closure = parameters.parent
-    arguments = closure.parent if closure is not None else None
-    call = arguments.parent if arguments is not None else None
-    if len(names) != 1 or names[0].type != "identifier" or call is None or (
-        arguments is None or arguments.type != "arguments" or call.type != "call_expression"
-    ):  # fmt: skip
+    argument = named_argument(parameters, _ADAPTORS)
+    if argument is None:
         return []
-    function = call.child_by_field_name("function")
-    method = function.child_by_field_name("field") if function is not None else None
-    receiver = function.child_by_field_name("value") if function is not None else None
-    if method is None or receiver is None or node_text(method) not in _ADAPTORS:
-        return []
-    found = _typed(node_text(names[0]), receiver, scope, site, first_line(parameters))
+    name, receiver = argument
+    found = _typed(node_text(name), receiver, scope, site, first_line(parameters))
     if found is None or found.kind != "call":
         return [found] if found is not None else []
-    # the receiver's call starts where the calls around it in the chain do (`a.f().map(…)`):
-    # how many of those are outside it says which of the sites at that byte it is
-    outer, node = 0, receiver.parent
-    while node is not None and node.start_byte == receiver.start_byte:
-        outer += node.type == "call_expression"
-        node = node.parent
+    outer = chain_depth(receiver)  # which of the chain's sites at its byte
     return [Binding(scope, found.target, (*found.value, str(outer)), "call", found.line)]
 
 

@@ -14,6 +14,7 @@ import tree_sitter as ts
 
 from ...model import Binding
 from ...parsing.treesitter import first_line, node_text
+from .closure_calls import chain_depth, named_argument
 from .places import place_path
 
 __all__ = ["RECEIVER", "option_bindings"]
@@ -29,20 +30,11 @@ _OPTION_ONLY = frozenset(
 def option_bindings(parameters: ts.Node, scope: str, site: str) -> list[Binding]:
     """The binding of a closure's one untyped parameter (`|r|`) where the closure is an
     argument of an `Option` / `Result`-only method; none otherwise."""
-    names = parameters.named_children
-    closure = parameters.parent
-    arguments = closure.parent if closure is not None else None
-    call = arguments.parent if arguments is not None else None
-    if len(names) != 1 or names[0].type != "identifier" or call is None or (
-        arguments is None or arguments.type != "arguments" or call.type != "call_expression"
-    ):  # fmt: skip
+    argument = named_argument(parameters, _OPTION_ONLY)
+    if argument is None:
         return []
-    function = call.child_by_field_name("function")
-    method = function.child_by_field_name("field") if function is not None else None
-    receiver = function.child_by_field_name("value") if function is not None else None
-    if method is None or receiver is None or node_text(method) not in _OPTION_ONLY:
-        return []
-    name, line = (node_text(names[0]),), first_line(parameters)
+    parameter, receiver = argument
+    name, line = (node_text(parameter),), first_line(parameters)
     while receiver.type == "reference_expression" and receiver.named_children:
         receiver = receiver.named_children[-1]
     if receiver.type == "identifier":
@@ -52,11 +44,5 @@ def option_bindings(parameters: ts.Node, scope: str, site: str) -> list[Binding]
         return [Binding(scope, name, place, "enter", line)]
     if receiver.type != "call_expression":
         return []
-    # the receiver's call starts where the calls around it in the chain do (`a.f().and_then(…)`):
-    # how many of those are outside it says which of the sites at that byte it is
-    outer, node = 0, receiver.parent
-    while node is not None and node.start_byte == receiver.start_byte:
-        outer += node.type == "call_expression"
-        node = node.parent
-    value = (site, str(receiver.start_byte), RECEIVER, str(outer))
+    value = (site, str(receiver.start_byte), RECEIVER, str(chain_depth(receiver)))
     return [Binding(scope, name, value, "call", line)]

@@ -56,6 +56,7 @@ from ...parsing.records import clipped_signature, line_count
 from ...parsing.treesitter import first_line, last_line, node_text, remembered_texts, syntax_issues
 from .cfg import cfg_spans
 from .cfg_if import parse_expanded
+from .declarations import builtin_type, generic_bounds, impl_type
 from .defaults import field_default
 from .dispatch_macro import MATCH_HEAD, MATCH_TAIL, as_match
 from .entries import closure_entries, entries, loop_entries
@@ -79,6 +80,7 @@ from .syntax import (
     type_path,
 )
 from .tuples import result_places, tuple_places
+from .use_trees import prebind, use_tree
 
 __all__ = ["CONST", "RUST_SUFFIXES", "SITE", "RustParser"]
 
@@ -178,7 +180,7 @@ class _FileReader:
                 scope.items.add(node_text(name))
         for item in items:  # `use` items bind in any order: `use map::f;` before `use super::map;`
             if item.type == "use_declaration":
-                _prebind(item, scope)
+                prebind(item, scope)
         for item in items:
             if item.type == "use_declaration":
                 self._use(item, scope, parent)
@@ -258,7 +260,7 @@ class _FileReader:
         exported = any(c.type == "visibility_modifier" for c in item.children)
         argument = item.child_by_field_name("argument")
         line = first_line(item)
-        for path, alias in _use_tree(argument, ()):
+        for path, alias in use_tree(argument, ()):
             absolute = scope.absolute(path)
             if absolute[-1:] == ("self",):
                 absolute = absolute[:-1]
@@ -296,8 +298,8 @@ class _FileReader:
         written = None if pointer else type_path(declared, own_wrappers(scope.items, scope.uses))
         self._type_uses(declared, parent)
         if written is not None:
-            owner = _impl_type(written, scope)
-        elif (builtin := pointer or _builtin_type(declared)) is not None:
+            owner = impl_type(written, scope)
+        elif (builtin := pointer or builtin_type(declared)) is not None:
             owner = (*scope.root, builtin)  # one name per crate: `self` reaches every file's
         else:
             return
@@ -314,7 +316,7 @@ class _FileReader:
                       declared_as="impl", implements=(scope.absolute(trait, owner),),
                       bases=(owner,))  # fmt: skip
         self._methods(item.child_by_field_name("body"), holder, owner_name, scope, owner,
-                      _generics(item))  # fmt: skip
+                      generic_bounds(item))  # fmt: skip
 
     def _methods(
         self, body: ts.Node | None, holder: str, owner: str, scope: Scope, self_type: Path,
@@ -362,7 +364,7 @@ class _FileReader:
     ) -> None:  # fmt: skip
         name = _name(node)
         assert name is not None
-        generics = {**(outer or {}), **_generics(node)}
+        generics = {**(outer or {}), **generic_bounds(node)}
         for parameter, bounds in generics.items():
             # `E::standard()`, `E::Config` with `E: Engine`: the type parameter as its bounds
             self._bounded(qualified, parameter, bounds, scope, self_type, first_line(node))
@@ -757,101 +759,6 @@ class _FileReader:
                 if current.type == "scoped_type_identifier":
                     continue
             stack.extend(current.named_children)
-
-
-def _prebind(item: ts.Node, scope: Scope) -> None:
-    """Bind the names a module's `use` item brings in, ahead of reading any (a name that is
-    its own path's head, `use a::b as a`, is left to its turn)."""
-    for path, alias in _use_tree(item.child_by_field_name("argument"), ()):
-        absolute = scope.absolute(path)
-        if absolute[-1:] == ("self",):
-            absolute = absolute[:-1]
-            alias = alias or (absolute[-1] if absolute else None)
-        name = alias or (absolute[-1] if absolute else "*")
-        if absolute and name != "*" and name != path[0] and name not in scope.uses:
-            scope.uses[name] = absolute
-
-
-def _use_tree(node: ts.Node | None, prefix: Path) -> list[tuple[Path, str | None]]:
-    """The (path, alias) of each name a `use` tree imports; a glob's path ends in `*`."""
-    if node is None:
-        return []
-    kind = node.type
-    if kind in ("identifier", "self", "super", "crate", "scoped_identifier", "metavariable"):
-        path = path_of(node)
-        return [((*prefix, *path), None)] if path else []
-    if kind == "use_as_clause":
-        path = path_of(node.child_by_field_name("path"))
-        alias = node.child_by_field_name("alias")
-        return [((*prefix, *path), node_text(alias) if alias else None)] if path else []
-    if kind == "use_wildcard":
-        inner = node.named_children[0] if node.named_children else None
-        head = path_of(inner) if inner is not None else ()
-        return [((*prefix, *(head or ()), "*"), None)] if head is not None else []
-    if kind == "scoped_use_list":
-        head = path_of(node.child_by_field_name("path")) or ()
-        return _use_tree(node.child_by_field_name("list"), (*prefix, *head))
-    if kind == "use_list":
-        found: list[tuple[Path, str | None]] = []
-        for child in node.named_children:
-            found.extend(_use_tree(child, prefix))
-        return found
-    return []
-
-
-def _generics(node: ts.Node) -> dict[str, list[Dotted]]:
-    """A declaration's type parameters and the traits each is bound by, in order
-    (`<E: Engine + Clone>`, `where E: Engine`): a value of type E has those traits' methods."""
-    found: dict[str, list[Dotted]] = {}
-    params = node.child_by_field_name("type_parameters")
-    pairs = [
-        (p.child_by_field_name("name"), p.child_by_field_name("bounds"))
-        for p in (params.named_children if params is not None else ())
-        if p.type == "type_parameter"
-    ]
-    where = next((c for c in node.children if c.type == "where_clause"), None)
-    pairs += [
-        (p.child_by_field_name("left"), p.child_by_field_name("bounds"))
-        for p in (where.named_children if where is not None else ())
-        if p.type == "where_predicate"
-    ]
-    for name, bounds in pairs:
-        if name is None or bounds is None or name.type != "type_identifier":
-            continue
-        for bound in bounds.named_children:
-            trait = path_of(bound)
-            known = found.setdefault(node_text(name), [])
-            if trait is not None and trait not in known:
-                known.append(trait)
-    return {name: bounds for name, bounds in found.items() if bounds}
-
-
-def _builtin_type(node: ts.Node | None) -> str | None:
-    """The name an impl on a built-in type is filed under, at its crate's root: `u8`, `str`,
-    `[u8]`, `&str` (a reference apart from its type: each has impls of its own; an array of
-    any length as its slice); None for tuples and the like."""
-    refs = ""
-    while node is not None and node.type in ("reference_type", "pointer_type"):
-        node, refs = node.child_by_field_name("type"), refs + "&"
-    if node is None:
-        return None
-    if node.type == "primitive_type":
-        return refs + node_text(node)
-    if node.type == "array_type":
-        element = node.child_by_field_name("element")
-        return f"{refs}[{''.join(node_text(element).split())}]" if element is not None else None
-    return None
-
-
-def _impl_type(written: Dotted, scope: Scope) -> Path:
-    """The absolute path of an impl block's type (see the module's docstring)."""
-    absolute = scope.absolute(written)
-    if absolute != written or len(written) > 1:
-        return absolute
-    local = [glob for glob in scope.globs if glob[:1] == scope.root[:1]]
-    if len(local) == 1:
-        return (*local[0], *written)
-    return (*scope.module, *written)
 
 
 def _own(dotted: Dotted, scope: Scope, self_type: Path | None) -> Dotted:

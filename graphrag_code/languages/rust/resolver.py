@@ -1,5 +1,5 @@
 """Where a Rust path or method call leads: the repository's crates and modules
-(`RustProject`, made once per run), each module's names (`paths.Scope`, from its file's
+(`project.RustProject`, made once per run), each module's names (`paths.Scope`, from its file's
 `use` items and declarations) and the declared types of values (`RustResolver.type_of`).
 
 A path resolves, in order: as the module says (`crate::`, `self::`, `super::`, `Self`, a
@@ -18,10 +18,7 @@ declaration.
 
 from __future__ import annotations
 
-import posixpath
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass, field
 
 from ...linking.index import Lookups
 from ...model import (
@@ -38,53 +35,29 @@ from ...model import (
     Symbol,
     SymbolKind,
 )
-from .cfg import DefaultBuild, switched_off
+from .cfg import switched_off
 from .conventions import BUILTIN_METHODS
 from .entries import is_entry
 from .entry_types import entry_type
 from .loops import ITEM
-from .modules import ROOT_CRATE, crate_of, module_path
+from .modules import crate_of, module_path
 from .option_closures import RECEIVER
 from .parser import SITE
 from .paths import Path, Scope, crate_root, joined, split_path
 from .places import PLACE, place_expression
 from .pointers import POINTERS, STD_POINTER_METHODS
+from .prelude import PRELUDE, PRELUDE_ROOTS, PRELUDE_TRAITS
 from .primitives import std_inherent
+from .project import RustProject
 from .slices import INDEX, SLICE, slice_holders
 from .syntax import GLOBAL, TRY
 from .tuples import RESULT
 
-__all__ = ["UNSURE", "RustProject", "RustResolver", "crate_names"]
+__all__ = ["UNSURE", "RustResolver"]
 
 _DEPTH = 4
 UNSURE = "dispatch"  # `call_and_tier`: a trait's method whose impl is not known (no certain edge)
-_NAME = re.compile(r'^\s*name\s*=\s*"([^"]+)"', re.MULTILINE)
 _STD = frozenset({"std", "core", "alloc"})
-# the standard prelude's names a path call may begin with (`Vec::new()`, `drop(x)`)
-PRELUDE: dict[str, Path] = {
-    name: tuple(path.split("::"))
-    for name, path in {
-        "Vec": "alloc::vec::Vec", "String": "alloc::string::String",
-        "Box": "alloc::boxed::Box", "ToString": "alloc::string::ToString",
-        "ToOwned": "alloc::borrow::ToOwned", "Option": "core::option::Option",
-        "Result": "core::result::Result", "Default": "core::default::Default",
-        "Iterator": "core::iter::Iterator", "IntoIterator": "core::iter::IntoIterator",
-        "From": "core::convert::From", "Into": "core::convert::Into",
-        "TryFrom": "core::convert::TryFrom", "AsRef": "core::convert::AsRef",
-        "Clone": "core::clone::Clone", "PartialEq": "core::cmp::PartialEq",
-        "PartialOrd": "core::cmp::PartialOrd", "Ord": "core::cmp::Ord",
-        "drop": "core::mem::drop",
-    }.items()
-}  # fmt: skip
-# the prelude's traits: `Trait::m(…)` through one runs some impl, which may be ours
-_PRELUDE_TRAITS = frozenset(PRELUDE) - {"Vec", "String", "Box", "Option", "Result", "drop"}
-# what a `use` path may begin with from the prelude (`use Option::{self as State, Some}`,
-# `use Result::{Err as Break}`): the prelude's types and the variants it brings in
-_PRELUDE_ROOTS: dict[str, Path] = {
-    **PRELUDE,
-    "Some": ("core", "option", "Option", "Some"), "None": ("core", "option", "Option", "None"),
-    "Ok": ("core", "result", "Result", "Ok"), "Err": ("core", "result", "Result", "Err"),
-}  # fmt: skip
 _SAME_TYPE = frozenset(
     {"clone", "to_owned", "unwrap", "expect", "unwrap_or", "unwrap_or_else", "unwrap_or_default",
      "unwrap_unchecked", "as_ref", "as_mut", "borrow", "borrow_mut", "as_deref", "as_deref_mut"}
@@ -92,59 +65,6 @@ _SAME_TYPE = frozenset(
 """std's methods whose result has the methods of their receiver's type as the resolver types
 it (`Option` / `Result` / references already unwrapped): `x.clone()`, `f().unwrap()`."""
 _BUILTIN = re.compile(r"&*(\[.*\]|[iu](8|16|32|64|128|size)|f32|f64|bool|char|str)|\*(const|mut) _")
-_SECTION = re.compile(r"^\s*\[([^\]]+)\]", re.MULTILINE)
-
-
-def crate_names(project: Mapping[str, str]) -> dict[str, str]:
-    """Each crate's own name (`[package]` and `[lib]` `name`, `-` as `_`) -> its key
-    (`modules.crate_of`: the folder, `crate` at the root)."""
-    names: dict[str, str] = {}
-    for path, text in project.items():
-        if posixpath.basename(path) != "Cargo.toml":
-            continue
-        folder = posixpath.dirname(path)
-        sections = list(_SECTION.finditer(text))
-        for at, section in enumerate(sections):
-            if section.group(1).strip() not in ("package", "lib"):
-                continue
-            end = sections[at + 1].start() if at + 1 < len(sections) else len(text)
-            found = _NAME.search(text, section.end(), end)
-            if found:
-                names[found.group(1).replace("-", "_")] = folder or ROOT_CRATE
-    return names
-
-
-@dataclass
-class RustProject:
-    """The run's crates and modules: module path -> file module (inline modules are
-    symbols), crate name -> crate key."""
-
-    files: dict[str, str] = field(default_factory=dict)
-    crates: dict[str, str] = field(default_factory=dict)
-    # a trait's last name -> the impls naming it (`dispatch`)
-    impls: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    children: dict[str, set[str]] = field(default_factory=dict)  # module path -> file modules
-    repeated: frozenset[str] = frozenset()  # names declared more than once (two impls' `m`)
-    builds: dict[str, DefaultBuild] = field(default_factory=dict)  # crate -> its `cfg` facts
-    off_modules: frozenset[str] = frozenset()  # modules whose `mod x;` a default build lacks
-    kept: dict[str, tuple[str, int]] = field(default_factory=dict)  # name -> (file, ordinal)
-    dead: frozenset[str] = frozenset()  # names each definition of which a default build lacks
-    # a type -> the names impls elsewhere wrote it by (`impl HashMap` after `use crate::
-    # HashMap;`, a re-export of `crate::map::HashMap`): found on first use
-    aliases: dict[str, tuple[str, ...]] | None = None
-
-    def __post_init__(self) -> None:
-        for path in self.files:
-            parent, _, name = path.rpartition("::")
-            if parent:
-                self.children.setdefault(parent, set()).add(name)
-
-    @classmethod
-    def of(cls, modules: Mapping[str, object], project: Mapping[str, str]) -> RustProject:
-        files = {
-            module_path(name): name for name in modules if name.endswith(".rs")
-        }  # fmt: skip
-        return cls(files, crate_names(project))
 
 
 class RustResolver:
@@ -342,8 +262,8 @@ class RustResolver:
         `pub use core::mem` in `lib::std`: `core::mem::swap`), or None."""
         own = self.scope_of(holder)
         path = _unglobal(own.absolute(parts))
-        if path == parts and path[:1] and path[0] in _PRELUDE_ROOTS and path[0] not in own.items:
-            path = (*_PRELUDE_ROOTS[path[0]], *path[1:])  # `use Option::{Some as Ready}`
+        if path == parts and path[:1] and path[0] in PRELUDE_ROOTS and path[0] not in own.items:
+            path = (*PRELUDE_ROOTS[path[0]], *path[1:])  # `use Option::{Some as Ready}`
         for _ in range(_DEPTH):
             if not path or path[0] in self.project.crates:
                 return None
@@ -368,7 +288,7 @@ class RustResolver:
         parts = callee.dotted
         if parts[-1][:1].isupper():
             return None  # `Either::Left(x)`, `Some(x)`, `Wrapping(n)`: a constructor, no call
-        if len(parts) == 2 and parts[0] in _PRELUDE_TRAITS:
+        if len(parts) == 2 and parts[0] in PRELUDE_TRAITS:
             return None  # `Default::default()`: some impl's body, maybe ours (`UNSURE`)
         path: Path | None = None
         name = holder
