@@ -43,7 +43,12 @@ cachetools and itsdangerous tune the inherited-tests rule since (most of their f
 pytest ids were no test of the graph: `failing_ids_not_in_graph`); in their place toolz
 1.0.0 and isodate 0.7.2 are held out, scored once before that rule.
 itsdangerous is tuning since stop 65's imported test classes (a test module collects the
-test classes it imports: found on its suite).
+test classes it imports: found on its suite). toolz and isodate are tuning since stop 65,
+part 3: their misses were read and gave the rule that a package's `__init__` and a test
+module's collection read what their import-time calls kept (`impact.kept`); new held-out
+packages take their place.
+Size is also given as the share of pytest's items (`median_item_share`): what a user
+running the list runs, each selected test with all its parametrised cases.
 
 Needs Neo4j (NEO4J_URI, else the managed local server) and the runtime oracle's venv of the
 package (`benchmarks.oracles.runtime_env`).
