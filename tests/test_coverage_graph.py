@@ -136,6 +136,37 @@ class TestStrict(ModeChecks, unittest.TestCase):
 class TestLoose(ModeChecks, unittest.TestCase):
     judge = staticmethod(loose)
 """
+# stop 65, part 3: a package's `__init__` fills a table at import through a function that
+# ran outside every test, and a test module builds its `parametrize` values at collection
+TABLE = """TABLE = {}
+
+
+def entry(key):
+    return key.upper()
+
+
+def fill():
+    for key in ("a", "b"):
+        TABLE[key] = entry(key)
+"""
+TABLE_TESTS = """from calc.table.names import shout
+
+
+def test_shout():
+    assert shout("a") == "a!"
+"""
+PARAMS = "def parse(text):\n    return int(text)\n"
+PARAM_TESTS = """import pytest
+
+from calc.parse import parse
+
+CASES = [(text, parse(text)) for text in ("1", "2")]
+
+
+@pytest.mark.parametrize("text, value", CASES)
+def test_value(text, value):
+    assert value == int(text)
+"""
 FILES = {
     "pyproject.toml": '[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["src"]\n',
     ".gitignore": ".coverage\n",
@@ -146,6 +177,12 @@ FILES = {
     "tests/test_registry.py": REGISTRY_TESTS,
     "src/calc/modes.py": MODES,
     "tests/test_modes.py": MODE_TESTS,
+    "src/calc/table/__init__.py": "from calc.table.build import fill\n\nfill()\n",
+    "src/calc/table/build.py": TABLE,
+    "src/calc/table/names.py": 'def shout(text):\n    return text + "!"\n',
+    "tests/test_table.py": TABLE_TESTS,
+    "src/calc/parse.py": PARAMS,
+    "tests/test_params.py": PARAM_TESTS,
 }
 STRICT = "tests/test_checks.py::test_strict_mode"
 LOOSE = "tests/test_checks.py::test_loose_validate"
@@ -195,9 +232,10 @@ def test_import_stores_which_test_ran_which_function(
     covered: tuple[CodeGraph, Path, CoverageImport],
 ) -> None:
     graph, root, done = covered
-    assert done.files_measured == 4  # the package only: the tests were not measured
-    assert done.files_matched == 3  # __init__.py defines nothing to map lines onto
-    assert done.tests == 7  # the mixin's test method is one, run by two classes
+    assert done.files_measured == 8  # the package only: the tests were not measured
+    assert done.files_matched == 6  # an __init__.py defines nothing to map lines onto
+    # the mixin's test method is one, run by two classes; `test_value` runs no package line
+    assert done.tests == 8
     assert not done.unknown_tests  # `TestStrict::test_one` names the mixin's method
     assert done.commit == git(root, "rev-parse", "HEAD").strip()
     ran = {
@@ -293,6 +331,29 @@ def test_tests_that_read_what_code_kept_before_them_are_to_run(
     ]  # fmt: skip
 
 
+def test_code_run_at_a_packages_import_or_a_test_modules_collection_is_read_by_its_tests(
+    covered: tuple[CodeGraph, Path, CoverageImport],
+) -> None:
+    graph, root, _ = covered
+    edit(root, "    return key.upper()", "    return key.lower()", "src/calc/table/build.py")
+    try:  # `entry` ran at import, called by `fill`, which the package's `__init__` calls:
+        # every test module importing the package reads it (an error there fails its import)
+        impact = graph.diff(path=root, repo=REPO)
+    finally:
+        git(root, "checkout", "--", ".")
+    assert {(t.runner_id, t.kept is not None) for t in impact.to_run} == {
+        ("tests/test_table.py::test_shout", True)
+    }
+    edit(root, "    return int(text)", "    return int(text) + 1", "src/calc/parse.py")
+    try:  # `parse` built the parametrize values at collection: the module's tests read them
+        impact = graph.diff(path=root, repo=REPO)
+    finally:
+        git(root, "checkout", "--", ".")
+    assert {(t.runner_id, t.kept is not None) for t in impact.to_run} == {
+        ("tests/test_params.py::test_value", True)
+    }
+
+
 def test_an_inherited_test_method_runs_as_each_class_that_has_it(
     covered: tuple[CodeGraph, Path, CoverageImport],
 ) -> None:
@@ -317,9 +378,9 @@ def test_the_command_reimports_in_place(
 ) -> None:
     graph, root, _ = covered
     assert cli_main(["coverage", "import", str(root / ".coverage"), "--repo", REPO, "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["edges"] == 11
+    assert json.loads(capsys.readouterr().out)["edges"] == 12
     count = "MATCH (:Code)-[r:RAN]->(n:Code {repo: $repo}) RETURN count(r) AS n"
-    assert graph.client.read(count, {"repo": REPO})[0]["n"] == 11  # replaced, not added
+    assert graph.client.read(count, {"repo": REPO})[0]["n"] == 12  # replaced, not added
     assert cli_main(["coverage", "import", str(root / "nothing"), "--repo", REPO]) != 0
 
 

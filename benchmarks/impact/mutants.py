@@ -43,7 +43,12 @@ cachetools and itsdangerous tune the inherited-tests rule since (most of their f
 pytest ids were no test of the graph: `failing_ids_not_in_graph`); in their place toolz
 1.0.0 and isodate 0.7.2 are held out, scored once before that rule.
 itsdangerous is tuning since stop 65's imported test classes (a test module collects the
-test classes it imports: found on its suite).
+test classes it imports: found on its suite). toolz and isodate are tuning since stop 65,
+part 3: their misses were read and gave the rule that a package's `__init__` and a test
+module's collection read what their import-time calls kept (`impact.kept`); new held-out
+packages take their place.
+Size is also given as the share of pytest's items (`median_item_share`): what a user
+running the list runs, each selected test with all its parametrised cases.
 
 Needs Neo4j (NEO4J_URI, else the managed local server) and the runtime oracle's venv of the
 package (`benchmarks.oracles.runtime_env`).
@@ -350,6 +355,7 @@ def run(spec: str, *, count: int, seed: int = 54, min_timeout: float = 180.0) ->
             shutil.copytree(suite.root.resolve(), copy, symlinks=True, ignore=skip)
             copies.append(copy)
         graphs = _graphs(suite, copies[0])
+        weights = _items_per_test(suite)
         oracle = Oracle(suite, copies[1], min_timeout=min_timeout)
         for number, mutant in enumerate(picked, 1):
             selected, diff_s = graphs.selected(mutant)
@@ -361,6 +367,10 @@ def run(spec: str, *, count: int, seed: int = 54, min_timeout: float = 180.0) ->
                 "suite_s": outcome.seconds,
                 "diff_s": round(diff_s, 3),
                 "selected": {k: len(v) for k, v in selected.items()},
+                # what a user running the list runs: each test's parametrised items
+                "items": {
+                    k: sum(weights.get(t, 1) for t in v) for k, v in selected.items()
+                },
             }  # fmt: skip
             if outcome.status == "killed":
                 for kind, tests in selected.items():
@@ -380,7 +390,27 @@ def run(spec: str, *, count: int, seed: int = 54, min_timeout: float = 180.0) ->
             )
         graphs.graph.close()
     result = _summary(suite, graphs, len(candidates), rows, oracle.cache["baseline"])
-    return {**result, **_known_tests(suite, graphs, picked, oracle)}
+    known = _known_tests(suite, graphs, picked, oracle)
+    for kind, figures in result["selectors"].items():
+        shares = [r["items"][kind] / known["pytest_items"] for r in rows]
+        figures["median_item_share"] = round(statistics.median(shares), 4) if shares else None
+    return {**result, **known}
+
+
+def _items_per_test(suite: Suite) -> dict[str, int]:
+    """Runner id (parameters dropped) -> the pytest items the coverage run recorded for it:
+    a parametrised test selected runs all its cases (isodate: 28 ids, 271 items)."""
+    from coverage import CoverageData
+
+    data = CoverageData(basename=str(_coverage_file(suite)))
+    data.read()
+    items = {c.rsplit("|", 1)[0] for c in data.measured_contexts() if "|" in c}
+    counts: dict[str, int] = {}
+    for item in items:
+        test = runner_of_context(item)
+        if test is not None:
+            counts[test] = counts.get(test, 0) + 1
+    return counts
 
 
 def _known_tests(
@@ -469,7 +499,11 @@ def ids_only(result: dict[str, Any]) -> dict[str, Any]:
         {
             "id": f"{r['mutant']['path']}:{r['mutant']['line']}",
             "operator": r["mutant"]["operator"],
-            **{k: r[k] for k in ("status", "failing_count", "suite_s", "diff_s", "selected")},
+            **{
+                k: r[k]
+                for k in ("status", "failing_count", "suite_s", "diff_s", "selected", "items")
+                if k in r
+            },
             **{k: r[k] for k in ("safe", "safe_alone") if k in r},
             **(
                 {"missed": {kind: len(tests) for kind, tests in r["missed"].items()}}
@@ -487,8 +521,8 @@ def markdown(results: list[dict[str, Any]]) -> str:
     """The table BENCHMARKS §21 shows, and every mutant some selector missed."""
     out = [
         "| package | mutants (killed / survived / timeout) | selector | safety | "
-        "median share (mean) |",
-        "|---|---|---|---:|---:|",
+        "median share (mean) | median share of pytest items |",
+        "|---|---|---|---:|---:|---:|",
     ]
     for r in results:
         counts = f"{r['mutants']} ({r['killed']} / {r['survived']} / {r['timeout']})"
@@ -500,7 +534,8 @@ def markdown(results: list[dict[str, Any]]) -> str:
             )
             out.append(
                 f"| {r['package']} | {counts} | {_NAMES[kind]} | {safety} | "
-                f"{s['median_share']:.1%} ({s['mean_share']:.1%}) |"
+                f"{s['median_share']:.1%} ({s['mean_share']:.1%}) | "
+                + (f"{items:.1%} |" if (items := s.get("median_item_share")) is not None else " |")
             )
     out += ["", "| package | graph tests | pytest items (ids) | failing ids not in the graph | "
             "import, s (RAN edges) | diff, s median (max) | suite per mutant, s median |",

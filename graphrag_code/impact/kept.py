@@ -11,7 +11,10 @@ coverage missed was such code. Two rules, from that evidence:
   module-level or class-body code calls it (or its class, for a constructor), read it —
   save code that ran outside every test and in every test, the test runner's own (pytest
   runs pluggy's hooks around each test): that every test ran it says nothing of which tests
-  read the module (stop 65, found on pluggy: BENCHMARKS §21);
+  read the module (stop 65, found on pluggy: BENCHMARKS §21); since stop 65, part 3, also
+  through callers that ran outside every test themselves, and read by every test of a test
+  module whose collection called it (`parametrize` values) or that imports a package whose
+  `__init__` called it (an error there fails the import: toolz, isodate);
 - a method whose result another method of its class stores on the instance
   (`self._memo[key] = self._make(...)`), where the class has an instance made outside every
   test: the tests that ran that other method read the memo the first test filled.
