@@ -44,6 +44,8 @@ pytest ids were no test of the graph: `failing_ids_not_in_graph`); in their plac
 1.0.0 and isodate 0.7.2 are held out, scored once before that rule.
 itsdangerous is tuning since stop 65's imported test classes (a test module collects the
 test classes it imports: found on its suite).
+toolz and isodate tune stop 65 part 3's rules (branch mutants65r2); in their place tabulate
+0.9.0 and humanize 4.11.0 are held out, scored once before those rules (`--ids-only`).
 
 Needs Neo4j (NEO4J_URI, else the managed local server) and the runtime oracle's venv of the
 package (`benchmarks.oracles.runtime_env`).
