@@ -45,8 +45,9 @@ pytest ids were no test of the graph: `failing_ids_not_in_graph`); in their plac
 itsdangerous is tuning since stop 65's imported test classes (a test module collects the
 test classes it imports: found on its suite). toolz and isodate are tuning since stop 65,
 part 3: their misses were read and gave the rule that a package's `__init__` and a test
-module's collection read what their import-time calls kept (`impact.kept`); new held-out
-packages take their place.
+module's collection read what their import-time calls kept (`impact.kept`); tabulate 0.9.0
+and humanize 4.11.0 take their place, held out, scored once before those rules
+(`--ids-only`).
 Size is also given as the share of pytest's items (`median_item_share`): what a user
 running the list runs, each selected test with all its parametrised cases.
 

@@ -779,6 +779,39 @@ RUNTIME_PACKAGES: tuple[RuntimePackage, ...] = (
         ("pytest==8.3.3", "iniconfig==2.0.0", "packaging==24.2", "pluggy==1.5.0", _COVERAGE),
         ("setuptools==75.6.0", "setuptools-scm==8.1.0", "wheel==0.45.1"),
     ),
+    # Held out from stop 65 part 3's rules (toolz and isodate tune them): two more suites new
+    # to every rule, chosen by style, size and file list only, with the test requirements they
+    # name (tabulate none; humanize freezegun, as itsdangerous pins it), pinned to releases
+    # contemporary with them. Text tables (one large module of formatters: format tables as
+    # named tuples built at import, column alignment and wrapping helpers, a CLI) ...
+    RuntimePackage(
+        "tabulate",
+        "0.9.0",
+        "0095b12bf5966de529c0feb1fa08671671b3368eec77d7ef7ab114be2c068b3c",
+        ("pytest==8.3.3", "iniconfig==2.0.0", "packaging==24.2", "pluggy==1.5.0", _COVERAGE),
+        ("setuptools==75.6.0", "setuptools-scm==8.1.0", "wheel==0.45.1"),
+        pytest_args=("test",),
+    ),
+    # ... and human-readable numbers, times and sizes (several modules of formatting
+    # functions, a module-level translation state that `activate` / `deactivate` switch).
+    RuntimePackage(
+        "humanize",
+        "4.11.0",
+        "e66f36020a2d5a974c504bd2555cf770621dbdbb6d82f94a6857c0b1ea2608be",
+        (
+            "freezegun==1.4.0",
+            "python-dateutil==2.9.0.post0",
+            "six==1.16.0",
+            "pytest==8.3.3",
+            "iniconfig==2.0.0",
+            "packaging==24.2",
+            "pluggy==1.5.0",
+            _COVERAGE,
+        ),
+        _HATCH_VCS,
+        # its addopts colour the report, and the mutants' oracle reads `FAILED <id>` lines
+        pytest_args=("--color=no", "tests"),
+    ),
 )
 
 
