@@ -26,7 +26,6 @@ indexed subclass that defines one is a possible callee too (`Constructed`).
 from __future__ import annotations
 
 import ast
-import textwrap
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Set
 from dataclasses import dataclass
@@ -36,6 +35,7 @@ from ...linking.base import MAX_OVERRIDES
 from ...linking.index import Lookups, RepositoryIndex
 from ...model import Edge, EdgeKind, Resolution, SymbolKind
 from .resolver import Resolver, SymbolRef
+from .syntax import parse_definition
 from .tables import is_property
 
 if TYPE_CHECKING:
@@ -326,7 +326,7 @@ class DispatchTable:
 def does_nothing(code: str) -> bool:
     """Whether a function's source has a body of only a docstring, `pass`, `...` and a
     `return` of a constant (`False`, `Verbosity.QUIET`) at its end."""
-    tree = _parsed(code)
+    tree = parse_definition(code)
     if tree is None or len(tree.body) != 1:
         return False
     function = tree.body[0]
@@ -347,7 +347,7 @@ def does_nothing(code: str) -> bool:
 def only_raises(code: str) -> bool:
     """Whether a function's body (its docstring aside) is one `raise` statement: a placeholder
     that stands for a callable not given (`async def empty_send(m) -> NoReturn: raise ...`)."""
-    tree = _parsed(code)
+    tree = parse_definition(code)
     function = tree.body[0] if tree is not None and len(tree.body) == 1 else None
     if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
         return False
@@ -355,18 +355,6 @@ def only_raises(code: str) -> bool:
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
         body = body[1:]
     return len(body) == 1 and isinstance(body[0], ast.Raise)
-
-
-def _parsed(code: str) -> ast.Module | None:
-    """A definition's source, whose first line lost its indentation and the rest kept it
-    (`@property\n    def verbosity(self):\n        return 1`)."""
-    rest = [len(line) - len(line.lstrip()) for line in code.splitlines()[1:] if line.strip()]
-    for indent in range(min(rest, default=0), -1, -1):
-        try:
-            return ast.parse(textwrap.dedent(" " * indent + code))
-        except (SyntaxError, ValueError):
-            continue
-    return None
 
 
 def _parameters(args: ast.arguments) -> set[str]:

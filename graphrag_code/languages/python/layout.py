@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from ..layout import SourceLayout
+from .syntax import parse_definition
 
 __all__ = ["PYTHON_LAYOUT"]
 
@@ -56,13 +57,8 @@ def _function_kind(code: str) -> str | None:
     (decorators first, indented as in its file); None for a class or code that does not
     parse. A `yield` only makes it a generator (`if False: yield`): what a caller gets, and
     what a test that builds a call without running a line of it reads."""
-    indented = code[:1].isspace()
-    try:  # a method's code keeps its indentation: a block around it parses it as written
-        tree = ast.parse("if 1:\n" + code if indented else code)
-    except (SyntaxError, ValueError):
-        return None
-    body = tree.body[0].body if indented and isinstance(tree.body[0], ast.If) else tree.body
-    function = body[0] if body else None
+    tree = parse_definition(code)
+    function = tree.body[0] if tree is not None and tree.body else None
     if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
         return None
     generator = any(isinstance(node, ast.Yield | ast.YieldFrom) for node in _own_nodes(function))

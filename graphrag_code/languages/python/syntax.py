@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import inspect
 import re
+import textwrap
 
 import tree_sitter as ts
 
@@ -14,7 +15,7 @@ from ...parsing.treesitter import member_chain, node_text
 
 __all__ = [
     "DOTTED_TEXT", "callee_parts", "calls_method", "docstring_of", "dotted_name", "last_value",
-    "string_value",
+    "parse_definition", "string_value",
 ]  # fmt: skip
 
 DOTTED_TEXT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
@@ -96,3 +97,24 @@ def calls_method(node: ts.Node, method: str) -> bool:
         return False
     attribute = function.child_by_field_name("attribute")
     return attribute is not None and node_text(attribute) == method
+
+
+def parse_definition(code: str) -> ast.Module | None:
+    """A definition's source parsed, the definition first in the module's body; None when it
+    does not parse. Two shapes reach here: indented as in its file (a method as a diff's side
+    reads it), or with its first line's indentation lost and the rest kept (a symbol's code as
+    the graph keeps it: `@property\n    def verbosity(self):\n        return 1`)."""
+    if code[:1].isspace():  # indented as written: a block around it parses it so, strings too
+        try:
+            block = ast.parse("if 1:\n" + code).body[0]
+        except (SyntaxError, ValueError):
+            return None
+        return ast.Module(body=block.body, type_ignores=[]) if isinstance(block, ast.If) else None
+    # the first line lost what the others kept: try it at each depth they show
+    rest = [len(line) - len(line.lstrip()) for line in code.splitlines()[1:] if line.strip()]
+    for indent in range(min(rest, default=0), -1, -1):
+        try:
+            return ast.parse(textwrap.dedent(" " * indent + code))
+        except (SyntaxError, ValueError):
+            continue
+    return None
