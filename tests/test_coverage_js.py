@@ -136,3 +136,18 @@ def test_a_directory_of_no_javascript_coverage_is_a_clear_error(tmp_path: Path) 
     (tmp_path / "one" / "test-file.txt").write_text("")
     with pytest.raises(InvalidArgumentError, match="should hold one line"):
         read_js_coverage(tmp_path, None)
+
+
+def test_v8_files_in_another_layout_read_the_same(tmp_path: Path) -> None:
+    # Node's compact files are read script by script (its own scripts skipped unparsed);
+    # the same JSON laid out otherwise is parsed whole
+    for folder in (FIXTURE / "v8").iterdir():
+        (tmp_path / folder.name).mkdir()
+        for file in folder.iterdir():
+            text = file.read_text()
+            if file.suffix == ".json":
+                assert text.startswith('{"result":[{"scriptId":')
+                text = json.dumps(json.loads(text), indent=1)
+            (tmp_path / folder.name / file.name).write_text(text)
+    compact = read_js_coverage(FIXTURE / "v8", str(PROJECT))
+    assert read_js_coverage(tmp_path, str(PROJECT)).runs == compact.runs
