@@ -55,9 +55,9 @@ def pairs(kind: str) -> set[tuple[str, str]]:
     )
     assert not covered.unknown
     assert not covered.outside  # each test file ran in a process of its own
-    # every function of a file some test loaded: one no test ran was not run; V8's and
-    # nyc's did not measure the TypeScript file, c8's did
-    typescript = {"toCm", "toIn"} if kind == "c8" else set()
+    # every function of a file some test loaded: one no test ran was not run; nyc's did
+    # not measure the TypeScript file
+    typescript = {"toCm", "toIn"} if kind != "nyc" else set()
     assert covered.measured == {s.id for spans in SPANS.values() for s in spans} - (
         {"toCm", "toIn"} - typescript
     )
@@ -65,12 +65,13 @@ def pairs(kind: str) -> set[tuple[str, str]]:
 
 
 def test_v8_raw_coverage_gives_the_functions_each_test_file_ran() -> None:
-    assert pairs("v8") == JS_PAIRS  # the TypeScript file is left out: offsets need its maps
+    # TypeScript run by tsx: back to its lines through the source maps Node kept in the file
+    assert pairs("v8") == JS_PAIRS | {("test/units.test.ts", "toCm")}
 
 
-def test_istanbul_json_of_c8_and_nyc_gives_the_same_and_covers_typescript() -> None:
+def test_istanbul_json_of_c8_and_nyc_gives_the_same() -> None:
     assert pairs("nyc") == JS_PAIRS  # instrumented by Babel: its own function locations
-    assert pairs("c8") == JS_PAIRS | {("test/units.test.ts", "toCm")}  # through source maps
+    assert pairs("c8") == JS_PAIRS | {("test/units.test.ts", "toCm")}  # c8 read the maps
 
 
 def test_v8_scripts_of_node_dependencies_and_compiled_code_are_left_out() -> None:
@@ -87,9 +88,20 @@ def test_v8_scripts_of_node_dependencies_and_compiled_code_are_left_out() -> Non
     assert any("/node_modules/" in url for url in urls)
     assert "" in urls  # a script of no file (esbuild's eval)
     assert {Path(path).name for path in coverage.measured()} == {
-        "math.js", "shapes.js", "math.test.js", "shapes.test.js",
+        "math.js", "shapes.js", "math.test.js", "shapes.test.js", "units.ts", "units.test.ts",
     }  # fmt: skip
-    assert {Path(p).name for p in coverage.needs_source_maps} == {"units.test.ts", "units.ts"}
+    assert coverage.needs_source_maps == ()
+
+
+def test_compiled_code_without_a_source_map_is_left_out_and_named(tmp_path: Path) -> None:
+    (tmp_path / "one").mkdir()
+    (tmp_path / "one" / "test-file.txt").write_text("test/a.test.ts")
+    function = {"functionName": "f", "ranges": [{"startOffset": 9, "endOffset": 30, "count": 1}]}
+    script = {"scriptId": "9", "url": "file:///repo/src/a.ts", "functions": [function]}
+    (tmp_path / "one" / "coverage-1-2-0.json").write_text(json.dumps({"result": [script]}))
+    coverage = read_js_coverage(tmp_path, "/repo")
+    assert coverage.needs_source_maps == ("/repo/src/a.ts",)
+    assert coverage.measured() == set()
 
 
 def test_v8_offsets_count_utf16_code_units_and_skip_the_module_wrapper() -> None:
