@@ -64,6 +64,18 @@ def pairs(kind: str) -> set[tuple[str, str]]:
     return covered.pairs
 
 
+def test_a_test_file_the_graph_does_not_know_is_named() -> None:
+    coverage = read_js_coverage(FIXTURE / "v8", str(PROJECT))
+    paths = map_paths(coverage.measured(), str(PROJECT), SPANS)
+    known = {"test/math.test.js": "test/math.test.js"}
+    covered = js_covered_pairs(coverage, paths, SPANS, known, lambda _: None)
+    assert covered.unknown == {"test/shapes.test.js", "test/units.test.ts"}
+    assert covered.pairs == set()  # without its text, a JavaScript file's offsets say nothing
+    text = lambda path: (PROJECT / path).read_text(encoding="utf-8")  # noqa: E731
+    covered = js_covered_pairs(coverage, paths, SPANS, known, text)
+    assert covered.pairs == {("test/math.test.js", "add"), ("test/math.test.js", "div")}
+
+
 def test_v8_raw_coverage_gives_the_functions_each_test_file_ran() -> None:
     # TypeScript run by tsx: back to its lines through the source maps Node kept in the file
     assert pairs("v8") == JS_PAIRS | {("test/units.test.ts", "toCm")}
