@@ -16,12 +16,17 @@ seven tests that never ran it), so the static prediction is added to the tests t
 
 A parametrised test is one node, but each of its cases (`test_y[1-2]`) is a context of its
 own: where only some of a test's cases ran a node, its RAN edge keeps those cases, so that
-the tests to run name them (`pytest 'tests/t.py::test_y[1-2]'`), not the whole table.
+the tests to run name them (`pytest 'tests/t.py::test_y[1-2]'`), not the whole table — with
+every case that ran after the first of them: what the node left in a class or module (a
+cache the first case filled: cleo's `Table._styles`, whose `TableStyle()` calls only the
+first rendering case runs) the later cases read without running it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sqlite3
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass, field
@@ -84,6 +89,9 @@ class CoverageLines:
 
     files: dict[str, dict[int, tuple[str, ...]]]
     contexts: int  # measured contexts, the empty (no test) one included
+    # context -> its place in the run (the data file numbers contexts as they start); empty
+    # where the order is not known: a parametrised test's cases are then never told apart
+    order: dict[str, int] = field(default_factory=dict)
 
 
 def runner_of_context(context: str) -> str | None:
@@ -163,6 +171,7 @@ def covered_pairs(
     pairs: set[tuple[str, str]] = set()
     by_item: dict[tuple[str, str], set[str]] = defaultdict(set)
     items: dict[str, set[str]] = defaultdict(set)  # runner id -> the items its contexts name
+    started: dict[str, int] = {}  # item -> its first context's place in the run
     inherited: set[str] = set()  # test nodes run as several cases (`cases`)
     unknown: set[str] = set()
     measured: set[str] = set()
@@ -182,6 +191,9 @@ def covered_pairs(
                     runner = runner_of_context(context)
                     test_of[context] = tests.get(runner) if runner else None
                     item_of[context] = _item(context)
+                    if context in lines.order:
+                        rank = started.get(item_of[context], lines.order[context])
+                        started[item_of[context]] = min(rank, lines.order[context])
                     if runner:
                         items[runner].add(item_of[context])
                         if runner in cases and runner in tests:
@@ -198,7 +210,7 @@ def covered_pairs(
                     outside.add(node)  # its body ran outside every test
     by_case: dict[tuple[str, str], set[str]] = {}
     for pair, ran in by_item.items():
-        chosen = case_ids(ran, items)
+        chosen = case_ids(ran, items, started)
         # a test method some classes inherit names its cases always (`TestUnit.case`), a
         # parametrised one only where some of its cases did not run the node
         if pair[0] in inherited or any(c != runner_of_context(c) for c in chosen):
@@ -215,19 +227,24 @@ def _item(context: str) -> str:
     return context
 
 
-def case_ids(ran: Set[str], items: Mapping[str, Set[str]]) -> set[str]:
-    """What to run of the items in `ran` (a test's cases that ran some code): the runner id
-    of each test all of whose items (`items`: runner id -> the items the coverage names)
-    ran it, else the items of it that did (a parametrised test's cases, one by one)."""
+def case_ids(ran: Set[str], items: Mapping[str, Set[str]], started: Mapping[str, int]) -> set[str]:
+    """What to run of the items in `ran` (a test's cases that ran some code): for each test,
+    the items of it that ran it and every item of it (`items`: runner id -> the items the
+    coverage names) that started after the first of them (`started`: item -> its place in
+    the run; they may read what the code left), or the test's runner id where that is all
+    of its items, or the order of one of them is not known."""
     chosen: set[str] = set()
     by_runner: dict[str, set[str]] = defaultdict(set)
     for item in ran:
         by_runner[runner_of_context(item) or item].add(item)
     for runner, mine in by_runner.items():
-        if mine >= items.get(runner, mine) or runner in mine:
+        every = items.get(runner, mine)
+        if runner in mine or any(item not in started for item in every | mine):
             chosen.add(runner)
-        else:
-            chosen.update(mine)
+            continue
+        first = min(started[item] for item in mine)
+        later = mine | {item for item in every if started[item] > first}
+        chosen.update((runner,) if later >= every else later)
     return chosen
 
 
@@ -276,4 +293,17 @@ def read_coverage(file: str | Path) -> CoverageLines:
             f"{path} has no per-test contexts: record with `pytest --cov --cov-context=test` "
             "(or `dynamic_context = test_function` in the coverage configuration)"
         )
-    return CoverageLines(files, len(contexts))
+    return CoverageLines(files, len(contexts), _context_order(path))
+
+
+def _context_order(path: Path) -> dict[str, int]:
+    """Each context's place in the run: its row in the data file's context table, which
+    coverage.py fills as each context starts (empty if the file cannot be read so)."""
+    try:
+        with contextlib.closing(
+            sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
+        ) as db:
+            rows = db.execute("SELECT id, context FROM context").fetchall()
+    except sqlite3.Error:
+        return {}
+    return {str(context): int(number) for number, context in rows}
