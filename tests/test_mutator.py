@@ -132,3 +132,31 @@ def test_the_table_counts_pytest_items_and_failing_ids_the_graph_does_not_know()
     text = markdown([{**result, **known, "failing_ids_not_in_graph": 94}, result])
     assert "| p-1 | 37 | 297 (133) | 94 of 128 | 0.1 (4) |" in text
     assert "| p-1 | 37 |  |  | 0.1 (4) |" in text  # a result written before the counts
+
+
+def test_cases_selected_one_by_one_are_safe_only_when_each_failing_case_is() -> None:
+    from benchmarks.impact.mutants import _safe, _size
+
+    t = "tests/t.py::test_y"
+    selected = {f"{t}[1]", f"{t}[2]", "tests/t.py::test_z"}
+    assert _safe((t,), selected, lambda: {f"{t}[2]"}) == (True, [])
+    assert _safe((t,), selected, lambda: {f"{t}[2]", f"{t}[3]"}) == (False, [t])
+    assert _safe((t,), selected) == (False, [t])  # no failing items known: a miss
+    assert _safe((t,), {t}, lambda: set()) == (True, [])  # the whole test
+    # sizes: graph tests, pytest items (a whole test runs its table), cases named alone
+    weights = {t: 10, "tests/t.py::test_z": 1}
+    assert _size(selected, weights) == (2, 3, 2)
+    assert _size({t, f"{t}[1]"}, weights) == (1, 10, 0)
+
+
+def test_failing_items_keep_their_parameters() -> None:
+    from benchmarks.impact.mutants import _ITEM
+
+    out = (
+        "FAILED tests/t.py::test_y[a b-1] - AssertionError: x - y\n"
+        "FAILED tests/t.py::test_z\n"
+        "ERROR tests/u.py - ImportError\n"
+    )
+    assert [m.group(1) for m in _ITEM.finditer(out)] == [
+        "tests/t.py::test_y[a b-1]", "tests/t.py::test_z", "tests/u.py",
+    ]  # fmt: skip

@@ -49,7 +49,12 @@ module's collection read what their import-time calls kept (`impact.kept`); tabu
 and humanize 4.11.0 take their place, held out, scored once before those rules
 (`--ids-only`).
 Size is also given as the share of pytest's items (`median_item_share`): what a user
-running the list runs, each selected test with all its parametrised cases.
+running the list runs, each selected test with all its parametrised cases, a case the list
+names one by one once (stop 66: where only some cases of a parametrised test ran the
+mutated code, `diff` lists those; the graph-test share counts such a test once, and safety
+holds only if each of its failing cases is listed: `Oracle.failing_items`, parameters
+kept). tabulate is tuning since stop 66 (its misses read); voluptuous 0.15.2 and tinydb
+4.8.2 are held out in its place, scored once before stop 66's rules (`--ids-only`).
 
 Needs Neo4j (NEO4J_URI, else the managed local server) and the runtime oracle's venv of the
 package (`benchmarks.oracles.runtime_env`).
@@ -59,6 +64,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import functools
 import json
 import os
 import re
@@ -67,6 +73,7 @@ import statistics
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -83,6 +90,8 @@ __all__ = ["run"]
 
 CACHE = ORACLE_OUT_DIR / "mutants54"
 _FAILED = re.compile(r"^(?:FAILED|ERROR) (\S+)", re.MULTILINE)
+# the same lines' pytest items, parameters kept (`tests/t.py::test_y[a b]`: a space in them)
+_ITEM = re.compile(r"^(?:FAILED|ERROR) ([^\s\[]+(?:\[.*?\](?= - |$))?)", re.MULTILINE)
 SELECTORS = ("to_run", "with_extras", "ran", "static", "everything")
 
 
@@ -108,7 +117,7 @@ class Oracle:
         )
         if "baseline" not in self.cache:
             started = time.perf_counter()
-            failing, _ = self._run(timeout=self.suite.timeout_s)
+            failing, _, _ = self._run(timeout=self.suite.timeout_s)
             self.cache["baseline"] = {
                 "failing": sorted(failing), "seconds": round(time.perf_counter() - started, 1)
             }  # fmt: skip
@@ -124,9 +133,11 @@ class Oracle:
         temp.write_text(json.dumps(self.cache, indent=1, sort_keys=True) + "\n", encoding="utf-8")
         temp.replace(self.cache_file)
 
-    def _run(self, *, timeout: float, tests: tuple[str, ...] = ()) -> tuple[set[str], bool]:
+    def _run(
+        self, *, timeout: float, tests: tuple[str, ...] = ()
+    ) -> tuple[set[str], bool, set[str]]:
         """The failing tests of the whole suite, or of `tests` alone (the suite's options
-        kept, its paths left out)."""
+        kept, its paths left out); whether it timed out; the failing pytest items."""
         env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "COVERAGE_"))}
         import_root = self.copy / self.suite.import_root_rel
         env.update({"PYTHONPATH": str(import_root), "PYTHONHASHSEED": "0"})
@@ -144,13 +155,13 @@ class Oracle:
                     timeout=timeout, check=False,
                 )  # fmt: skip
             except subprocess.TimeoutExpired:
-                return set(), True
+                return set(), True, set()
         failing = {
             runner_of_context(m.group(1)) or m.group(1) for m in _FAILED.finditer(done.stdout)
         }
         if done.returncode not in (0, 1) and not failing:  # no test ran: a conftest's import
             failing = {f"<pytest exit {done.returncode}>"}
-        return failing, False
+        return failing, False, {m.group(1) for m in _ITEM.finditer(done.stdout)}
 
     def outcome(self, mutant: Mutant) -> Outcome:
         cached = self.cache["mutants"].get(mutant.key)
@@ -164,17 +175,42 @@ class Oracle:
             try:
                 file.write_text(apply(original, mutant), encoding="utf-8")
                 _drop_bytecode(file)
-                failing, timed_out = self._run(timeout=self.timeout)
+                failing, timed_out, items = self._run(timeout=self.timeout)
             finally:
                 file.write_text(original, encoding="utf-8")
                 _drop_bytecode(file)
             failing -= self.baseline
             status = "timeout" if timed_out else "killed" if failing else "survived"
             cached = {"status": status, "failing": sorted(failing), "timeout_s": self.timeout,
-                      "seconds": round(time.perf_counter() - started, 1)}  # fmt: skip
+                      "seconds": round(time.perf_counter() - started, 1),
+                      "failing_items": sorted(self._new(items))}  # fmt: skip
             self.cache["mutants"][mutant.key] = cached
             self._save()
         return Outcome(cached["status"], tuple(cached["failing"]), cached["seconds"])
+
+    def _new(self, items: set[str]) -> set[str]:
+        """Failing items of tests that pass unmutated."""
+        return {i for i in items if (runner_of_context(i) or i) not in self.baseline}
+
+    def failing_items(self, mutant: Mutant) -> set[str]:
+        """The failing pytest items of a killed mutant, parameters kept (a selection that
+        names a parametrised test's cases one by one is safe when it holds each failing
+        case): cached beside its outcome; a mutant cached before the items were kept runs
+        the whole suite once more."""
+        cached = self.cache["mutants"][mutant.key]
+        if "failing_items" not in cached:
+            file = self.copy / mutant.path
+            original = file.read_text(encoding="utf-8")
+            try:
+                file.write_text(apply(original, mutant), encoding="utf-8")
+                _drop_bytecode(file)
+                _, _, items = self._run(timeout=self.timeout)
+            finally:
+                file.write_text(original, encoding="utf-8")
+                _drop_bytecode(file)
+            cached["failing_items"] = sorted(self._new(items))
+            self._save()
+        return set(cached["failing_items"])
 
     def alone(self, mutant: Mutant, tests: tuple[str, ...]) -> set[str]:
         """Of `tests` (failing tests of the whole suite a selection left out), those that
@@ -190,7 +226,7 @@ class Oracle:
             try:
                 file.write_text(apply(original, mutant), encoding="utf-8")
                 _drop_bytecode(file)
-                failing, timed_out = self._run(timeout=self.timeout, tests=asked)
+                failing, timed_out, _ = self._run(timeout=self.timeout, tests=asked)
             finally:
                 file.write_text(original, encoding="utf-8")
                 _drop_bytecode(file)
@@ -292,20 +328,43 @@ def _graphs(suite: Suite, copy: Path) -> Graphs:
     return Graphs(graph, copy, covered, static, tests, done.seconds, done.edges)
 
 
-def _safe(failing: tuple[str, ...], selected: set[str]) -> tuple[bool, list[str]]:
+def _safe(
+    failing: tuple[str, ...], selected: set[str], items: Callable[[], set[str]] | None = None
+) -> tuple[bool, list[str]]:
     """Whether every failing test is selected (a file that did not collect: any of its; a
-    suite that did not start, its conftest failing to import: any test)."""
+    suite that did not start, its conftest failing to import: any test); a parametrised
+    test some of whose cases are selected one by one, when each of its failing cases is
+    (`items`: the mutant's failing pytest items, parameters kept)."""
     missed = []
+    cased = {_test(s) for s in selected if _test(s) != s}
     for test in failing:
         if test.startswith("<"):
             hit = bool(selected)
         elif "::" in test:
             hit = test in selected
+            if not hit and test in cased and items is not None:
+                mine = {i for i in items() if _test(i) == test}
+                hit = bool(mine) and mine <= selected
         else:
             hit = any(s == test or s.startswith(test + "::") for s in selected)
         if not hit:
             missed.append(test)
     return not missed, missed
+
+
+def _test(runner: str) -> str:
+    """A runner id without its parameters: its graph test (`t.py::t[1-2]` -> `t.py::t`)."""
+    return runner_of_context(runner) or runner
+
+
+def _size(selected: set[str], weights: dict[str, int]) -> tuple[int, int, int]:
+    """A selection's graph tests (a test some of whose cases are selected is one), pytest
+    items (a whole test runs all its cases, `weights`; a case one) and cases named one by
+    one (those of a test not selected whole)."""
+    whole = {t for t in selected if _test(t) == t}
+    cases = {t for t in selected if _test(t) != t and _test(t) not in whole}
+    tests = whole | {_test(t) for t in cases}
+    return len(tests), sum(weights.get(t, 1) for t in whole) + len(cases), len(cases)
 
 
 def _candidates(suite: Suite) -> list[Mutant]:
@@ -361,23 +420,30 @@ def run(spec: str, *, count: int, seed: int = 54, min_timeout: float = 180.0) ->
         for number, mutant in enumerate(picked, 1):
             selected, diff_s = graphs.selected(mutant)
             outcome = oracle.outcome(mutant)
+            sizes = {k: _size(v, weights) for k, v in selected.items()}
             row: dict[str, Any] = {
                 "mutant": asdict(mutant), "status": outcome.status,
                 # the first 20 (the oracle's cache holds them all)
                 "failing": list(outcome.failing[:20]), "failing_count": len(outcome.failing),
                 "suite_s": outcome.seconds,
                 "diff_s": round(diff_s, 3),
-                "selected": {k: len(v) for k, v in selected.items()},
-                # what a user running the list runs: each test's parametrised items
-                "items": {
-                    k: sum(weights.get(t, 1) for t in v) for k, v in selected.items()
-                },
+                "selected": {k: n[0] for k, n in sizes.items()},
+                # what a user running the list runs: each whole test's parametrised items, a
+                # case selected one by one once
+                "items": {k: n[1] for k, n in sizes.items()},
+                "cases": {k: n[2] for k, n in sizes.items() if n[2]},
             }  # fmt: skip
+            # the tests to run as before stop 66: each test whole (its cases widened)
+            whole = {_test(t) for t in selected["to_run"]}
+            row["whole"] = {"selected": len(whole), "items": _size(whole, weights)[1]}
             if outcome.status == "killed":
                 for kind, tests in selected.items():
-                    row.setdefault("safe", {})[kind], missed = _safe(outcome.failing, tests)
+                    row.setdefault("safe", {})[kind], missed = _safe(
+                        outcome.failing, tests, functools.partial(oracle.failing_items, mutant)
+                    )
                     if missed:
                         row.setdefault("missed", {})[kind] = missed
+                row["whole"]["safe"] = _safe(outcome.failing, whole)[0]
                 missed = row.get("missed", {}).get("to_run", [])
                 real = oracle.alone(mutant, tuple(missed)) if missed else set()
                 row["order_dependent"] = sorted(set(missed) - real)
@@ -395,7 +461,25 @@ def run(spec: str, *, count: int, seed: int = 54, min_timeout: float = 180.0) ->
     for kind, figures in result["selectors"].items():
         shares = [r["items"][kind] / known["pytest_items"] for r in rows]
         figures["median_item_share"] = round(statistics.median(shares), 4) if shares else None
+    result["to_run_whole"] = _whole(rows, len(graphs.tests), known["pytest_items"])
     return {**result, **known}
+
+
+def _whole(rows: list[dict[str, Any]], tests: int, items: int) -> dict[str, Any]:
+    """The tests to run with each test whole, as before stop 66 selected parametrised cases
+    one by one: safety and median shares, from the same run."""
+    killed = [r for r in rows if r["status"] == "killed"]
+    tests_share = [r["whole"]["selected"] / tests for r in rows] if tests else [0.0]
+    items_share = [r["whole"]["items"] / items for r in rows] if items else [0.0]
+    return {
+        "safety": round(sum(r["whole"]["safe"] for r in killed) / len(killed), 3)
+        if killed
+        else None,
+        "median_share": round(statistics.median(tests_share), 4) if rows else None,
+        "mean_share": round(statistics.fmean(tests_share), 4) if rows else None,
+        "median_item_share": round(statistics.median(items_share), 4) if rows else None,
+        "mutants_with_cases": sum(bool(r.get("cases", {}).get("to_run")) for r in rows),
+    }
 
 
 def _items_per_test(suite: Suite) -> dict[str, int]:
@@ -502,7 +586,16 @@ def ids_only(result: dict[str, Any]) -> dict[str, Any]:
             "operator": r["mutant"]["operator"],
             **{
                 k: r[k]
-                for k in ("status", "failing_count", "suite_s", "diff_s", "selected", "items")
+                for k in (
+                    "status",
+                    "failing_count",
+                    "suite_s",
+                    "diff_s",
+                    "selected",
+                    "items",
+                    "cases",
+                    "whole",
+                )
                 if k in r
             },
             **{k: r[k] for k in ("safe", "safe_alone") if k in r},
@@ -538,6 +631,20 @@ def markdown(results: list[dict[str, Any]]) -> str:
                 f"{s['median_share']:.1%} ({s['mean_share']:.1%}) | "
                 + (f"{items:.1%} |" if (items := s.get("median_item_share")) is not None else " |")
             )
+    if any("to_run_whole" in r for r in results):
+        out += ["", "| package | tests to run | safety | median share of tests (mean) | "
+                "median share of pytest items | mutants with cases named one by one |",
+                "|---|---|---:|---:|---:|---:|"]  # fmt: skip
+        for r in results:
+            if "to_run_whole" not in r:
+                continue
+            w, s = r["to_run_whole"], r["selectors"]["to_run"]
+            for label, f in (("each test whole", w), ("cases one by one", s)):
+                out.append(
+                    f"| {r['package']} | {label} | {f['safety']} | {f['median_share']:.1%} "
+                    f"({f['mean_share']:.1%}) | {f['median_item_share']:.1%} | "
+                    f"{w['mutants_with_cases']} |"
+                )
     out += ["", "| package | graph tests | pytest items (ids) | failing ids not in the graph | "
             "import, s (RAN edges) | diff, s median (max) | suite per mutant, s median |",
             "|---|---:|---:|---:|---:|---:|---:|"]  # fmt: skip

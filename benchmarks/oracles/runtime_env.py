@@ -812,6 +812,35 @@ RUNTIME_PACKAGES: tuple[RuntimePackage, ...] = (
         # its addopts colour the report, and the mutants' oracle reads `FAILED <id>` lines
         pytest_args=("--color=no", "tests"),
     ),
+    # Held out from stop 66's rules (tabulate tunes since): two more suites new to every rule,
+    # chosen by style, size and file list only, with the test requirements they name (not
+    # their linters), pinned to releases contemporary with them. Data validation by a schema
+    # compiled into nested validator callables (one large builder module, validator classes,
+    # error classes; its tests inside the package, doctests of a Markdown file beside them) ...
+    RuntimePackage(
+        "voluptuous",
+        "0.15.2",
+        "6ffcab32c4d3230b4d2af3a577c87e1908a714a11f6f95570456b1849b0279aa",
+        ("pytest==8.3.3", "iniconfig==2.0.0", "packaging==24.2", "pluggy==1.5.0", _COVERAGE),
+        _SETUPTOOLS,
+        pytest_args=("voluptuous/tests",),
+    ),
+    # ... and a document database (tables with a query cache, queries built by operator
+    # overloading, storages and middlewares wrapping them; poetry-built, tests in `tests/`).
+    RuntimePackage(
+        "tinydb",
+        "4.8.2",
+        "f7dfc39b8d7fda7a1ca62a8dbb449ffd340a117c1206b68c50b1a481fb95181d",
+        (
+            "pyyaml==6.0.2",
+            "pytest==8.3.3",
+            "iniconfig==2.0.0",
+            "packaging==24.2",
+            "pluggy==1.5.0",
+            _COVERAGE,
+        ),
+        ("poetry-core==1.9.1",),
+    ),
 )
 
 

@@ -13,11 +13,20 @@ context of whichever test imported it first, so they say nothing of a test and a
 A function that ran outside every test (at import or collection: the empty context) may
 decide what every later test sees (click's `_is_binary_writer`, a mutant of which failed
 seven tests that never ran it), so the static prediction is added to the tests that ran it.
+
+A parametrised test is one node, but each of its cases (`test_y[1-2]`) is a context of its
+own: where only some of a test's cases ran a node, its RAN edge keeps those cases, so that
+the tests to run name them (`pytest 'tests/t.py::test_y[1-2]'`), not the whole table — with
+every case that ran after the first of them: what the node left in a class or module (a
+cache the first case filled: cleo's `Table._styles`, whose `TableStyle()` calls only the
+first rendering case runs) the later cases read without running it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sqlite3
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass, field
@@ -32,6 +41,7 @@ __all__ = [
     "Freshness",
     "Span",
     "body_line",
+    "case_ids",
     "covered_pairs",
     "freshness",
     "innermost_lines",
@@ -79,6 +89,9 @@ class CoverageLines:
 
     files: dict[str, dict[int, tuple[str, ...]]]
     contexts: int  # measured contexts, the empty (no test) one included
+    # context -> its place in the run (the data file numbers contexts as they start); empty
+    # where the order is not known: a parametrised test's cases are then never told apart
+    order: dict[str, int] = field(default_factory=dict)
 
 
 def runner_of_context(context: str) -> str | None:
@@ -139,8 +152,9 @@ class Covered:
     unknown: set[str]  # runner ids of contexts that name no graph test
     measured: set[str]  # the nodes of the measured files: one no test ran was not run
     outside: set[str]  # nodes with a line run outside every test (the empty context)
-    # (test node, code node) -> the cases of the test that ran it, for a test method run as
-    # several cases (`TestUnit.case`: a class inheriting it), each its own context
+    # (test node, code node) -> the cases of the test that ran it (runner ids), for a test
+    # method run as several cases (`TestUnit.case`: a class inheriting it), each its own
+    # context, and for a parametrised test only some of whose cases ran it (`case_ids`)
     cases: dict[tuple[str, str], set[str]] = field(default_factory=dict)
 
 
@@ -152,42 +166,86 @@ def covered_pairs(
     cases: Set[str] = frozenset(),
 ) -> Covered:
     """Map every covered line inside a span onto the tests whose contexts ran it (`cases`:
-    the runner ids of `tests` that name one case of a test method several classes run)."""
+    the runner ids of `tests` that name one case of a test method several classes run), and
+    each pair onto the cases of the test that ran it (`case_ids`)."""
     pairs: set[tuple[str, str]] = set()
-    by_case: dict[tuple[str, str], set[str]] = defaultdict(set)
+    by_item: dict[tuple[str, str], set[str]] = defaultdict(set)
+    items: dict[str, set[str]] = defaultdict(set)  # runner id -> the items its contexts name
+    started: dict[str, int] = {}  # item -> its first context's place in the run
+    inherited: set[str] = set()  # test nodes run as several cases (`cases`)
     unknown: set[str] = set()
     measured: set[str] = set()
     outside: set[str] = set()
     test_of: dict[str, str | None] = {}
-    case_of: dict[str, str | None] = {}
+    item_of: dict[str, str] = {}
     for file, by_line in lines.files.items():
         path = paths.get(file)
-        if path is None:
-            continue
-        file_spans = spans.get(path, ())
+        file_spans = spans.get(path, ()) if path is not None else ()
         measured.update(span.id for span in file_spans)
         bodies = {span.id: span.body or span.end + 1 for span in file_spans}
         owner = innermost_lines(file_spans, by_line)
         for line, contexts in by_line.items():
             node = owner.get(line)
-            if node is None:
-                continue
             for context in contexts:
-                if context not in test_of:
+                if context not in test_of:  # every item of a test, wherever it ran
                     runner = runner_of_context(context)
                     test_of[context] = tests.get(runner) if runner else None
-                    case_of[context] = runner if runner in cases else None
-                    if runner and runner not in tests:
-                        unknown.add(runner)
+                    item_of[context] = _item(context)
+                    if context in lines.order:
+                        rank = started.get(item_of[context], lines.order[context])
+                        started[item_of[context]] = min(rank, lines.order[context])
+                    if runner:
+                        items[runner].add(item_of[context])
+                        if runner in cases and runner in tests:
+                            inherited.add(tests[runner])
+                if node is None:
+                    continue
                 test = test_of[context]
                 if test is not None and test != node:
                     pairs.add((test, node))
-                    case = case_of[context]
-                    if case is not None:
-                        by_case[(test, node)].add(case)
-                elif runner_of_context(context) is None and line >= bodies[node]:
+                    by_item[(test, node)].add(item_of[context])
+                elif test is None and (runner := runner_of_context(context)) is not None:
+                    unknown.add(runner)
+                elif test is None and line >= bodies[node]:
                     outside.add(node)  # its body ran outside every test
-    return Covered(pairs, unknown, measured, outside, dict(by_case))
+    by_case: dict[tuple[str, str], set[str]] = {}
+    for pair, ran in by_item.items():
+        chosen = case_ids(ran, items, started)
+        # a test method some classes inherit names its cases always (`TestUnit.case`), a
+        # parametrised one only where some of its cases did not run the node
+        if pair[0] in inherited or any(c != runner_of_context(c) for c in chosen):
+            by_case[pair] = chosen
+    return Covered(pairs, unknown, measured, outside, by_case)
+
+
+def _item(context: str) -> str:
+    """The pytest item a context names: its runner id with the parameters, without the
+    phase (`tests/t.py::test_y[1-2]|run` -> `tests/t.py::test_y[1-2]`)."""
+    for phase in _PHASES:
+        if context.endswith(phase):
+            return context[: -len(phase)]
+    return context
+
+
+def case_ids(ran: Set[str], items: Mapping[str, Set[str]], started: Mapping[str, int]) -> set[str]:
+    """What to run of the items in `ran` (a test's cases that ran some code): for each test,
+    the items of it that ran it and every item of it (`items`: runner id -> the items the
+    coverage names) that started after the first of them (`started`: item -> its place in
+    the run; they may read what the code left), or the test's runner id where that is all
+    of its items, or the order of one of them is not known."""
+    chosen: set[str] = set()
+    by_runner: dict[str, set[str]] = defaultdict(set)
+    for item in ran:
+        by_runner[runner_of_context(item) or item].add(item)
+    for runner, mine in by_runner.items():
+        every = items.get(runner, mine)
+        if runner in mine or any(item not in started for item in every | mine):
+            chosen.add(runner)
+            continue
+        first = min(started[item] for item in mine)
+        later = mine | {item for item in every if started[item] > first}
+        chosen.update((runner,) if later >= every else later)
+    return chosen
 
 
 def freshness(recorded: str | None, current: str | None, *, outside: bool = False) -> Freshness:
@@ -235,4 +293,17 @@ def read_coverage(file: str | Path) -> CoverageLines:
             f"{path} has no per-test contexts: record with `pytest --cov --cov-context=test` "
             "(or `dynamic_context = test_function` in the coverage configuration)"
         )
-    return CoverageLines(files, len(contexts))
+    return CoverageLines(files, len(contexts), _context_order(path))
+
+
+def _context_order(path: Path) -> dict[str, int]:
+    """Each context's place in the run: its row in the data file's context table, which
+    coverage.py fills as each context starts (empty if the file cannot be read so)."""
+    try:
+        with contextlib.closing(
+            sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
+        ) as db:
+            rows = db.execute("SELECT id, context FROM context").fetchall()
+    except sqlite3.Error:
+        return {}
+    return {str(context): int(number) for number, context in rows}

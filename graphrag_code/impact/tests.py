@@ -90,6 +90,7 @@ class _Test:
     # to be run: it changed, ran or read the change, or reaches code whose coverage is not
     # fresh (or none was imported); else a static prediction the coverage contradicts
     selected: bool = False
+    added: list[tuple[TestEdge, tuple[str, ...]]] = field(default_factory=list)  # its edges
 
     def add(
         self,
@@ -103,6 +104,7 @@ class _Test:
         (`fresh`: the nodes whose imported coverage is fresh and speaks for the change;
         `interface`: the nodes whose interface changed)."""
         test = self.edge.test
+        self.added.append((edge, tuple(subjects)))
         for subject in subjects:
             if subject not in self.reaches:
                 self.reaches.append(subject)
@@ -132,14 +134,18 @@ class _Test:
         self.changed = self.changed or edge.distance == 0
         self.interface = self.interface or edge.target in interface
 
-    def results(self) -> list[TestToRun]:
-        """The test as the runner runs it: once, or (a test method classes inherit,
-        `TestEdge.cases`) once per class that has it, each under its own runner id."""
+    def runners(self) -> tuple[str, ...]:
+        """The ids the runner runs it by: its own, or (a test method classes inherit, a
+        parametrised test's cases that ran the change, `TestEdge.cases`) one per case."""
         test = self.edge.test
         own = self.edge.runner or runner_id(
             test.location.path, test.qualified_name, self.edge.module
         )
-        return [self.result(case) for case in self.edge.cases or (own,)]
+        return self.edge.cases or (own,)
+
+    def results(self) -> list[TestToRun]:
+        """The test as the runner runs it: once, or once per case, each under its own id."""
+        return [self.result(case) for case in self.runners()]
 
     def result(self, runner: str) -> TestToRun:
         test = self.edge.test
@@ -378,7 +384,33 @@ def exercising_tests(
         entry = found.setdefault((case.test.id, ",".join(case.cases)), _Test(case))
         subjects = targets.get(case.target) or (case.test.qualified_name,)
         entry.add(case, subjects, paths or {}, fresh, interface)
+    for case_of, whole in _folded(found):
+        for edge, subjects in found.pop(case_of).added:
+            found[whole].add(
+                replace(edge, cases=found[whole].edge.cases), subjects, paths or {}, fresh,
+                interface,
+            )  # fmt: skip
     return _ranked(found.values()), truncated, stale
+
+
+def _folded(
+    found: Mapping[tuple[str, str], _Test],
+) -> list[tuple[tuple[str, str], tuple[str, str]]]:
+    """(a parametrised case's entry, the entry of its whole test) where the whole test is
+    to be run as well (another change's edge selects it): it runs every case, so the case
+    folds into it rather than being listed twice. A whole test that is only an extra keeps
+    its cases apart: they are to run, the rest of its table is not."""
+    whole = {
+        (key[0], runner): key
+        for key, entry in found.items()
+        if entry.selected
+        for runner in entry.runners()
+    }
+    return [
+        (key, whole[(key[0], key[1].split("[", 1)[0])])
+        for key in found
+        if "[" in key[1] and (key[0], key[1].split("[", 1)[0]) in whole
+    ]
 
 
 def _per_case(edge: TestEdge) -> list[TestEdge]:
