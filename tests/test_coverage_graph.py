@@ -167,6 +167,34 @@ CASES = [(text, parse(text)) for text in ("1", "2")]
 def test_value(text, value):
     assert value == int(text)
 """
+# stop 66: a test runs a module as a program in a child process, which no coverage of the
+# test records and no call edge follows (`impact.programs`)
+CLI = """import sys
+
+
+def double(x):
+    return x * 2
+
+
+def main(argv):
+    print(double(int(argv[0])))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
+"""
+CLI_TESTS = """import subprocess
+import sys
+
+
+def run(*args):
+    command = [sys.executable, "src/calc/cli.py", *args]
+    return subprocess.run(command, capture_output=True, text=True, check=True).stdout
+
+
+def test_cli():
+    assert run("3") == "6\\n"
+"""
 FILES = {
     "pyproject.toml": '[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["src"]\n',
     ".gitignore": ".coverage\n",
@@ -183,6 +211,8 @@ FILES = {
     "tests/test_table.py": TABLE_TESTS,
     "src/calc/parse.py": PARAMS,
     "tests/test_params.py": PARAM_TESTS,
+    "src/calc/cli.py": CLI,
+    "tests/test_cli.py": CLI_TESTS,
 }
 STRICT = "tests/test_checks.py::test_strict_mode"
 LOOSE = "tests/test_checks.py::test_loose_validate"
@@ -232,8 +262,9 @@ def test_import_stores_which_test_ran_which_function(
     covered: tuple[CodeGraph, Path, CoverageImport],
 ) -> None:
     graph, root, done = covered
-    assert done.files_measured == 8  # the package only: the tests were not measured
-    assert done.files_matched == 6  # an __init__.py defines nothing to map lines onto
+    # the package only (the tests were not measured), `cli.py` with no line run in-process
+    assert done.files_measured == 9
+    assert done.files_matched == 7  # an __init__.py defines nothing to map lines onto
     # the mixin's test method is one, run by two classes; `test_value` runs no package line
     assert done.tests == 8
     assert not done.unknown_tests  # `TestStrict::test_one` names the mixin's method
@@ -370,6 +401,22 @@ def test_an_inherited_test_method_runs_as_each_class_that_has_it(
     assert "calc.modes.strict" not in {u.qualified_name for u in graph.untested(REPO)}
     found = graph.tests_for("calc.modes.loose", repo=REPO).tests
     assert [t.runner_id for t in found] == ["tests/test_modes.py::TestLoose::test_one"]
+
+
+def test_a_test_running_the_code_in_a_child_process_is_to_run(
+    covered: tuple[CodeGraph, Path, CoverageImport],
+) -> None:
+    graph, root, _ = covered
+    edit(root, "    return x * 2", "    return x * 3", "src/calc/cli.py")
+    try:  # `test_cli` runs `src/calc/cli.py`, whose main block calls `main`, which calls
+        # `double`: in a child process, so no line of it is in the test's coverage
+        impact = graph.diff(path=root, repo=REPO)
+    finally:
+        git(root, "checkout", "--", ".")
+    assert [(t.runner_id, t.reason) for t in impact.to_run] == [
+        ("tests/test_cli.py::test_cli",
+         "may run it in a child process (starts src/calc/cli.py; coverage records none)"),
+    ]  # fmt: skip
 
 
 @pytest.mark.usefixtures("cli_env")

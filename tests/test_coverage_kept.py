@@ -8,7 +8,14 @@ from collections.abc import Sequence
 from typing import cast
 
 from graphrag_code.graph import GraphReader
-from graphrag_code.graph.records import KeptCode, RanInto, ReachBack, SymbolRef, TestEdge
+from graphrag_code.graph.records import (
+    KeptCode,
+    ProcessTests,
+    RanInto,
+    ReachBack,
+    SymbolRef,
+    TestEdge,
+)
 from graphrag_code.impact.kept import stores_result
 from graphrag_code.impact.tests import exercising_tests
 from graphrag_code.location import Location
@@ -67,6 +74,9 @@ class _Reader:
 
     def shared_members(self, ids: Sequence[str]) -> list[tuple[str, str, str, str]]:
         return [m for m in self.members if m[0] in ids]
+
+    def process_tests(self, ids: Sequence[str], starters: Sequence[str]) -> list[ProcessTests]:
+        return []  # no test starts a child process (`impact.programs`)
 
 
 def _tests(reader: _Reader, *targets: str) -> list[tuple[str, str]]:

@@ -14,7 +14,7 @@ import pytest
 from graphrag_code.conventions import ClassTree, seeds_of_tests
 from graphrag_code.errors import InvalidArgumentError
 from graphrag_code.graph import GraphReader
-from graphrag_code.graph.records import KeptCode, RanInto, SymbolRef
+from graphrag_code.graph.records import KeptCode, ProcessTests, RanInto, SymbolRef
 from graphrag_code.impact import CoverageUse, coverage_line
 from graphrag_code.impact.coverage import (
     CoverageLines,
@@ -165,6 +165,9 @@ class _RanReader:
 
     def shared_members(self, ids: Sequence[str]) -> list[tuple[str, str, str, str]]:
         return []
+
+    def process_tests(self, ids: Sequence[str], starters: Sequence[str]) -> list[ProcessTests]:
+        return []  # no test starts a child process (`impact.programs`)
 
 
 def test_code_that_also_ran_outside_every_test_keeps_the_tests_that_ran_it() -> None:

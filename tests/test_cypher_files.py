@@ -70,6 +70,8 @@ def _values(dimensions: int) -> dict[str, Any]:
         "symbols": 29,
         "certain": True,
         "resolutions": ["exact", "inferred"],
+        "starters": ["subprocess.Popen", "os.system"],  # impact.programs.STARTERS
+        "entries": [f"{REPO}:shop.api.create_order_endpoint"],
         "rows": [],
         "state": {},
         "packages": ["shop"],

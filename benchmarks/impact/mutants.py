@@ -47,7 +47,11 @@ test classes it imports: found on its suite). toolz and isodate are tuning since
 part 3: their misses were read and gave the rule that a package's `__init__` and a test
 module's collection read what their import-time calls kept (`impact.kept`); tabulate 0.9.0
 and humanize 4.11.0 take their place, held out, scored once before those rules
-(`--ids-only`).
+(`--ids-only`). tabulate is tuning since stop 66: its misses were read (seven command-line
+tests that run `tabulate/__init__.py` in a child process, which their coverage does not
+record) and gave the rule that such tests are tests of what the program reaches
+(`impact.programs`); humanize stays held out, and new held-out packages take tabulate's
+place (BENCHMARKS §21).
 Size is also given as the share of pytest's items (`median_item_share`): what a user
 running the list runs, each selected test with all its parametrised cases, a case the list
 names one by one once (stop 66: where only some cases of a parametrised test ran the

@@ -35,6 +35,8 @@ from .records import (
     Neighbour,
     Neighbourhood,
     PathStep,
+    ProcessTests,
+    ProgramCall,
     RanInto,
     ReachBack,
     RepositoryInfo,
@@ -562,6 +564,44 @@ class GraphReader:
             )
             for row in rows
         ]  # fmt: skip
+
+    def process_tests(self, ids: Sequence[str], starters: Sequence[str]) -> list[ProcessTests]:
+        """The tests of the repositories of `ids` that start a child process: from which a
+        few REACHES steps through test code lead to a call of one of `starters`, per test
+        module."""
+        rows = self.client.read(
+            load_query("coverage/process_tests"), {"ids": list(ids), "starters": list(starters)}
+        )
+        return [
+            ProcessTests(
+                row["repo"], row["module"], row["text"] or "", tuple(sorted(row["tests"])),
+                tuple(c for c in row["codes"] if c),
+            )
+            for row in rows
+        ]  # fmt: skip
+
+    def program_entries(self, repo: str) -> list[ProgramCall]:
+        """The code `repo`'s programs start with: its console and GUI scripts, and the
+        callees of the top level of modules that can run as a program."""
+        rows = self.client.read(load_query("coverage/program_entries"), {"repo": repo})
+        return [
+            ProgramCall(
+                tuple(row["ids"]), tuple(row["scripts"]), row["module"], row["path"],
+                row["text"], tuple(tuple(int(n) for n in lines) for lines in row["lines"]),
+            )
+            for row in rows
+        ]  # fmt: skip
+
+    def reached_from(
+        self, ids: Sequence[str], entries: Sequence[str], *, resolutions: Sequence[str]
+    ) -> dict[str, tuple[str, ...]]:
+        """Node of `ids` -> the `entries` from which a REACHES chain of `resolutions` leads
+        to it (a node that is an entry itself is not asked)."""
+        rows = self.client.read(
+            load_query("coverage/reached_from"),
+            {"ids": list(ids), "entries": list(entries), "resolutions": list(resolutions)},
+        )
+        return {row["id"]: tuple(sorted(row["entries"])) for row in rows}
 
     def shared_members(self, ids: Sequence[str]) -> list[tuple[str, str, str, str]]:
         """(method, its name, another method of its class, that one's code) for each method

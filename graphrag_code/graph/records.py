@@ -28,6 +28,8 @@ __all__ = [
     "Neighbour",
     "Neighbourhood",
     "PathStep",
+    "ProcessTests",
+    "ProgramCall",
     "RanInto",
     "ReachBack",
     "RepositoryInfo",
@@ -321,6 +323,33 @@ class KeptCode:
     tests: tuple[str, ...]
     outside: bool  # it also ran outside every test
     suite: int  # the tests of the last coverage import (`CoverageState.tests`)
+
+
+@dataclass(frozen=True)
+class ProcessTests:
+    """The tests of one test module that start a child process (`GraphReader.process_tests`),
+    with the module's text and the code that starts it: where a command names its program."""
+
+    repo: str
+    module: str  # the test module's node id
+    text: str
+    tests: tuple[str, ...]
+    codes: tuple[str, ...]  # the code of the test-code functions calling a process starter
+
+
+@dataclass(frozen=True)
+class ProgramCall:
+    """Code a repository's program starts with (`GraphReader.program_entries`): a function
+    named as a console or GUI script, or the callees of a module's top level where the
+    module can run as a program (its text and each call's lines, to keep those of the main
+    block)."""
+
+    ids: tuple[str, ...]
+    scripts: tuple[str, ...] = ()  # the entry point reasons naming it a script
+    module: str | None = None  # the calling module's qualified name
+    path: str | None = None
+    text: str | None = None
+    lines: tuple[tuple[int, ...], ...] = ()  # per id, the lines of its calls
 
 
 @dataclass(frozen=True)

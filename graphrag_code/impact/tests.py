@@ -16,6 +16,7 @@ from ..languages import language_named, routes
 from ..model import CERTAIN_TIERS, Resolution
 from .coverage import Freshness, freshness
 from .kept import KEPT, kept_state_tests
+from .programs import PROCESS, process_tests
 from .records import ChangedSymbol, CoverageUse, TestToRun, UntestedSymbol
 
 __all__ = [
@@ -86,6 +87,7 @@ class _Test:
     affinity: int = 0
     ran: bool = False  # ran a reached node, unchanged since, under imported coverage
     kept: str | None = None  # why it reads what a reached node kept (`impact.kept`)
+    process: str | None = None  # why it may run a reached node in a child (`impact.programs`)
     interface: bool = False  # reaches a node whose interface changed (`INTERFACE`)
     # to be run: it changed, ran or read the change, or reaches code whose coverage is not
     # fresh (or none was imported); else a static prediction the coverage contradicts
@@ -114,12 +116,15 @@ class _Test:
         # what ran or read it, what changed, and predictions the coverage cannot contradict
         self.selected = (
             self.selected
-            or edge.resolution in (RAN, KEPT)
+            or edge.resolution in (RAN, KEPT, PROCESS)
             or edge.target not in fresh
             or edge.distance == 0
         )
         if edge.resolution == KEPT:
             self.kept = self.kept or edge.via
+            return
+        if edge.resolution == PROCESS:
+            self.process = self.process or edge.via
             return
         if edge.resolution == RAN:
             # ran it: first in `run_order`; among such tests the static chain (if any) still
@@ -157,7 +162,7 @@ class _Test:
             reaches=tuple(self.reaches),
             # a test that only ran it (no static chain): one step, as a direct call
             distance=self.distance if self.distance < _FAR else 1,
-            certain=self.certain or self.ran or self.kept is not None,
+            certain=self.certain or self.ran or self.kept is not None or self.process is not None,
             via=self.via,
             changed=self.changed,
             affinity=self.affinity,
@@ -170,6 +175,7 @@ class _Test:
                 kept=self.kept,
                 extra=not self.selected,
                 interface=self.interface,
+                process=self.process,
             ),
             kept=self.kept,
             extra=not self.selected,
@@ -185,15 +191,19 @@ def listing_reason(
     kept: str | None = None,
     extra: bool = False,
     interface: bool = False,
+    process: str | None = None,
 ) -> str:
     """Why a test is listed, in words: what `run_order` ranks it by first (`interface`: it
-    reaches code whose interface changed, which the coverage cannot see a test read)."""
+    reaches code whose interface changed, which the coverage cannot see a test read;
+    `process`: it may run it in a child process, `impact.programs`)."""
     if changed:
         return "changed"
     if ran:
         return "ran it (coverage)"
     if kept:
         return f"reads what it kept (coverage: {kept})"
+    if process:
+        return f"may run it in a child process ({process}; coverage records none)"
     steps = f"{distance} step{'s' if distance != 1 else ''}"
     reaches = f"reaches it ({'certain' if certain else 'possible'}, {steps})"
     if extra:
@@ -234,7 +244,8 @@ def _ranked(tests: Iterable[_Test]) -> list[TestToRun]:
     def key(t: _Test) -> tuple[tuple[bool, bool, bool, bool, bool, int, int, int], str]:
         order = run_order(
             changed=t.changed, affinity=t.affinity, certain=t.certain, distance=t.distance,
-            reaches=len(t.specific), ran=t.ran, kept=t.kept is not None, extra=not t.selected,
+            reaches=len(t.specific), ran=t.ran, kept=t.kept is not None or t.process is not None,
+            extra=not t.selected,
         )  # fmt: skip
         return order, t.edge.test.qualified_name
 
@@ -314,8 +325,9 @@ def coverage_tests(
         if state != "fresh":
             stale[into.id] = state
     kept = kept_state_tests(reader, states) if states else {}
+    spawned = process_tests(reader, targets)  # with or without coverage: neither sees them
     every = {test for tests in ran.values() for test in tests}
-    every.update(test for _, tests in kept.values() for test in tests)
+    every.update(test for _, tests in (*kept.values(), *spawned.values()) for test in tests)
     nodes = reader.test_nodes(sorted(every))
     edges = [
         _ran_as(TestEdge(target, nodes[test][0], 1, RAN, None, *nodes[test][1:]), ran_as)
@@ -326,6 +338,12 @@ def coverage_tests(
     edges += [
         TestEdge(target, nodes[test][0], 1, KEPT, why, *nodes[test][1:])
         for target, (why, tests) in sorted(kept.items())
+        for test in tests
+        if test in nodes
+    ]
+    edges += [
+        TestEdge(target, nodes[test][0], 1, PROCESS, why, *nodes[test][1:])
+        for target, (why, tests) in sorted(spawned.items())
         for test in tests
         if test in nodes
     ]
