@@ -1,0 +1,319 @@
+"""Each TS/JS package's own test suite run under the call tracer, and every tier of our CALLS
+sites judged by the checker, then by that running code (issue 50).
+
+    # once per package: the sources at the release tag (or the npm tarball where it ships its
+    # tests) with their devDependencies, in benchmarks/cache/oracles/ts_runtime/<code base>/
+    # (`Suite.source` says which; `npm install --ignore-scripts` there)
+    nice -n 10 python -m benchmarks.accuracy.ts_runtime_all --set heldout --run   # the suites
+    python -m benchmarks.accuracy.ts_runtime_all --set heldout --json X.json --md X.md
+
+`--run` runs the suite of every code base of the set that has one (`SUITES`) with
+`benchmarks/oracles/ts/runtime_trace.js` required in every node process: each function of the
+analysed files is instrumented as it loads and each call into it records its caller's file and
+line. It writes `<code base>.trace.tsv` and `<code base>.run.json` (command, tests passed and
+failed, seconds, and the analysed files that differ from the oracle's copy) beside the scratch
+folders. Without `--run` the traces already there are judged (`ts_runtime_judge`); a code base
+without a trace is judged by the checker alone and says why it has none.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from benchmarks.accuracy.ts_accuracy import (
+    ORACLE_DIR,
+    Nodes,
+    _unjudged,
+    checker_calls,
+    our_calls,
+    set_of,
+)
+from benchmarks.accuracy.ts_runtime_judge import (
+    TraceError,
+    TraceRow,
+    judge_tiers,
+    pool,
+    ran_calls,
+    read_trace,
+)
+from benchmarks.oracles.packages import ORACLE_OUT_DIR
+from benchmarks.oracles.ts_oracle import TS_SETS, PinnedCodebase
+from graphrag_code.ingest.offline import link_repository
+
+RUNTIME_DIR = ORACLE_OUT_DIR / "ts_runtime"
+TRACER = Path(__file__).resolve().parents[1] / "oracles" / "ts" / "runtime_trace.js"
+
+
+@dataclass(frozen=True)
+class Suite:
+    """How a code base's own tests run, or why they do not."""
+
+    source: str
+    """Where the scratch folder's sources come from (the tarball or a repository at a tag)."""
+    command: str = ""
+    """Shell command run in the scratch folder; empty when the suite cannot run here."""
+    skipped: str = ""
+    """Why the suite does not run (with an empty command)."""
+    timeout_s: int = 900
+
+
+def _jest_config(tests: str, ignore: str = "/node_modules/") -> str:
+    """A jest config (shell-quoted JSON) that runs the tests matching `tests` with the tracer's
+    transformer instead of the suite's own (which never sees `Module.prototype._compile`)."""
+    transform = str(TRACER.with_name("runtime_jest_transform.js"))
+    config = {
+        "testEnvironment": "node",
+        "transform": {"\\.js$": transform},
+        "testRegex": tests,
+        "testPathIgnorePatterns": ["/node_modules/", ignore],
+    }
+    return shlex.quote(json.dumps(config))
+
+
+SUITES: dict[str, Suite] = {
+    "express-4.21.2": Suite(
+        "github:expressjs/express@4.21.2",
+        "node_modules/.bin/mocha --require test/support/env --reporter dot --check-leaks "
+        "test/ test/acceptance/",
+    ),
+    "commander-12.1.0": Suite(
+        "github:tj/commander.js@v12.1.0",
+        "node_modules/.bin/jest --no-cache -w 2 --testTimeout=30000 --config "
+        + _jest_config("tests/.*\\.test\\.js$"),
+    ),
+    "koa-2.15.3": Suite(
+        "github:koajs/koa@2.15.3",
+        "node_modules/.bin/jest --no-cache -w 2 --testTimeout=30000 --forceExit --config "
+        + _jest_config("__tests__/.*\\.js$", ignore="/__tests__/.*(helpers|fixtures)/"),
+    ),
+    "fastify-4.28.1": Suite(
+        "npm tarball fastify@4.28.1 (ships test/)",
+        "node_modules/.bin/tap --no-coverage --jobs=2 --timeout=120 --reporter=terse "
+        "test/*.test.js test/internals/*.test.js",
+    ),
+    "ws-8.18.0": Suite(
+        "github:websockets/ws@8.18.0",
+        "node_modules/.bin/mocha --reporter dot --throw-deprecation test/*.test.js",
+    ),
+    "enquirer-2.4.1": Suite(
+        "github:enquirer/enquirer@70bdb0f (the 2.4.1 release commit)",
+        "node_modules/.bin/mocha --reporter dot",
+    ),
+    "luxon-3.5.0": Suite(
+        "github:moment/luxon@3.5.0",
+        skipped="jest with babel-jest over ES modules: not run (see BENCHMARKS §18, stop 66)",
+    ),
+    "preact-10.24.3": Suite(
+        "github:preactjs/preact@10.24.3",
+        skipped="its suite runs in browsers through karma (JSX test files), not under node",
+    ),
+}
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def differing_files(scratch: Path, files: set[str]) -> list[str]:
+    """Analysed files whose bytes in the scratch folder differ from the oracle's copy."""
+    oracle = ORACLE_DIR / scratch.name
+    return sorted(
+        f for f in files if not (scratch / f).is_file() or _sha(scratch / f) != _sha(oracle / f)
+    )
+
+
+_COUNTS = (
+    (re.compile(r"(\d+) passing"), "passed"),
+    (re.compile(r"(\d+) failing"), "failed"),
+    (re.compile(r"(\d+) pending"), "skipped"),
+    (re.compile(r"^# pass\s+(\d+)", re.M), "passed"),
+    (re.compile(r"^# fail\s+(\d+)", re.M), "failed"),
+    (re.compile(r"^# (?:skip|todo)\s+(\d+)", re.M), "skipped"),
+    (re.compile(r"^Tests:.*?(\d+) passed", re.M), "passed"),
+    (re.compile(r"^Tests:.*?(\d+) failed", re.M), "failed"),
+    (re.compile(r"^Tests:.*?(\d+) skipped", re.M), "skipped"),
+)
+
+
+def suite_counts(output: str) -> dict[str, int]:
+    """Passed / failed / skipped tests from mocha's or tap's summary (the last one given)."""
+    counts: dict[str, int] = {}
+    for pattern, key in _COUNTS:
+        found = pattern.findall(output)
+        if found:
+            counts[key] = int(found[-1])
+    return counts
+
+
+def run_suite(entry: PinnedCodebase, suite: Suite) -> dict[str, Any]:
+    """Run the suite under the tracer; write the trace and what the run did."""
+    scratch = RUNTIME_DIR / entry.root_name
+    if not (scratch / "node_modules").is_dir():
+        raise SystemExit(
+            f"{scratch}: no node_modules; put the sources of {suite.source} there and run "
+            "`npm install --ignore-scripts`"
+        )
+    raw = Path(tempfile.mkdtemp(prefix=f"gtrace-{entry.root_name}-"))
+    env = {
+        **os.environ,
+        "GTRACE_ROOT": str(scratch),
+        "GTRACE_INCLUDE": ",".join(entry.include),
+        "GTRACE_OUT": str(raw),
+        "NODE_OPTIONS": f"--require {TRACER}",
+    }
+    started = time.monotonic()
+    try:
+        done = subprocess.run(
+            ["bash", "-c", suite.command],
+            cwd=scratch,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=suite.timeout_s,
+            check=False,
+        )
+        output, code = done.stdout + done.stderr, done.returncode
+    except subprocess.TimeoutExpired as expired:
+        parts = (expired.stdout, expired.stderr)
+        text = "".join(p.decode() if isinstance(p, bytes) else p or "" for p in parts)
+        output, code = f"{text}timed out after {suite.timeout_s} s", -1
+    seconds = round(time.monotonic() - started, 1)
+    (RUNTIME_DIR / f"{entry.root_name}.log").write_text(str(output))
+    trace = RUNTIME_DIR / f"{entry.root_name}.trace.tsv"
+    subprocess.run(["node", str(TRACER), "finish", str(scratch), str(raw), str(trace)], check=True)
+    shutil.rmtree(raw)
+    calls = json.loads((ORACLE_DIR / f"{entry.root_name}.calls.json").read_text())
+    info = {
+        "source": suite.source,
+        "command": suite.command,
+        "exit_code": code,
+        "seconds": seconds,
+        "tests": suite_counts(str(output)),
+        "differing_files": differing_files(scratch, set(calls["files"])),
+    }
+    (RUNTIME_DIR / f"{entry.root_name}.run.json").write_text(json.dumps(info, indent=1) + "\n")
+    return info
+
+
+def evaluate(entry: PinnedCodebase) -> dict[str, Any]:
+    """Every tier of one code base, checker alone and checker then running code."""
+    name = entry.root_name
+    calls = json.loads((ORACLE_DIR / f"{name}.calls.json").read_text())
+    linked = link_repository(ORACLE_DIR / name, repo="ts")
+    files = set(calls["files"])
+    nodes = Nodes(linked)
+    checker, judged, unanswered = checker_calls(calls, nodes, files)
+    tiers, _edges = our_calls(linked, nodes, files)
+    unjudged = _unjudged(set().union(*tiers.values()), nodes, checker, unanswered)
+    suite = SUITES.get(name)
+    trace = RUNTIME_DIR / f"{name}.trace.tsv"
+    run_file = RUNTIME_DIR / f"{name}.run.json"
+    run: dict[str, Any] | None = None
+    rows: list[TraceRow] = []
+    if trace.is_file() and run_file.is_file():
+        run = json.loads(run_file.read_text())
+        differ = set(run["differing_files"])
+        rows = [r for r in read_trace(trace) if r[0] not in differ and r[2] not in differ]
+    ran = ran_calls(rows, nodes, files)
+    why = "" if run else (suite.skipped if suite and suite.skipped else "no suite run")
+    return {
+        "package": f"{calls.get('package')}@{calls.get('version')}",
+        "codebase": name,
+        "set": set_of(name),
+        "run": run,
+        "not_run": why,
+        "trace_rows": len(rows),
+        "traced_calls_from_analysed_files": len(ran),
+        "tiers": judge_tiers(tiers, checker, judged, unjudged, ran),
+    }
+
+
+def _cell(value: float | None) -> str:
+    return "–" if value is None else f"{value:.3f}"
+
+
+def _tests(result: dict[str, Any]) -> str:
+    run = result["run"]
+    if run is None:
+        return f"not run: {result['not_run']}"
+    tests = run["tests"]
+    return f"{tests.get('passed', '?')} passed / {tests.get('failed', 0)} failed"
+
+
+TIER_ORDER = ("certain", "exact", "inferred", "name", "dispatch", "many", "signature", "partial")
+
+
+def markdown(results: list[dict[str, Any]], pooled: dict[str, dict[str, Any]]) -> str:
+    """Per code base and tier with sites, then each set pooled: the counts and precisions."""
+    lines = [
+        "| set | code base | suite (tests) | tier | sites | checker confirms | checker refutes "
+        "| running code confirms (over the checker) | running code contradicts | not judged "
+        "| P checker (all / judged) | P checker, then running code (all / judged) |",
+        "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    rows = [(r["set"], r["package"], _tests(r), r["tiers"]) for r in results]
+    rows += [(name, f"all {name}, pooled", "", tiers) for name, tiers in pooled.items()]
+    for set_name, package, tests, tiers in rows:
+        for tier in TIER_ORDER:
+            f = tiers.get(tier)
+            if not f or not f["sites"]:
+                continue
+            lines.append(
+                f"| {set_name} | {package} | {tests} | {tier} | {f['sites']} | "
+                f"{f['checker_confirmed']} | {f['checker_refuted']} | {f['run_confirmed']} "
+                f"({f['run_overrode_checker']}) | {f['contradicted']} | {f['not_judged']} | "
+                f"{_cell(f['precision_before'])} / {_cell(f['judged_precision_before'])} | "
+                f"{_cell(f['precision_after'])} / {_cell(f['judged_precision_after'])} |"
+            )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("codebases", nargs="*", help="folders under benchmarks/cache/oracles/ts")
+    parser.add_argument("--set", choices=sorted(TS_SETS), help="every code base of a set")
+    parser.add_argument("--run", action="store_true", help="run the suites under the tracer")
+    parser.add_argument("--json", type=Path)
+    parser.add_argument("--md", type=Path)
+    args = parser.parse_args()
+    entries = {e.root_name: e for e in TS_SETS["all"]}
+    names = list(args.codebases) + [e.root_name for e in TS_SETS.get(args.set or "", ())]
+    unknown = [n for n in names if n not in entries]
+    if unknown or not names:
+        raise SystemExit(f"name a set or code bases of {sorted(entries)} (unknown: {unknown})")
+    if args.run:
+        for name in names:
+            suite = SUITES.get(name)
+            if suite is not None and suite.command:
+                info = run_suite(entries[name], suite)
+                print(name, json.dumps(info["tests"]), f"{info['seconds']} s")
+    try:
+        results = [evaluate(entries[name]) for name in names]
+    except TraceError as error:
+        raise SystemExit(f"{error} (rerun the suite with --run)") from None
+    sets = list(dict.fromkeys(r["set"] for r in results))
+    pooled = {s: pool([r["tiers"] for r in results if r["set"] == s]) for s in sets}
+    table = markdown(results, pooled)
+    print(table)
+    if args.md:
+        args.md.parent.mkdir(parents=True, exist_ok=True)
+        args.md.write_text(table + "\n")
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps({"results": results, "pooled": pooled}, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()

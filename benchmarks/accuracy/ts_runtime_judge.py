@@ -1,0 +1,149 @@
+"""Every tier of our TS/JS CALLS sites judged by the checker, then by running code (issue 50).
+
+A trace (``benchmarks/oracles/ts/runtime_trace.js finish``) holds "caller file<TAB>call
+line<TAB>callee file<TAB>callee candidates" rows, a candidate being "name@line" of the callee's
+name (its own and the one it is bound to). A callee becomes our node as `ts_accuracy` matches a
+checker declaration (file, name, line inside the node's span). Then each of our call sites
+(file, line, target) of a tier is, in this order:
+
+- confirmed by the checker (it resolves that call to our target);
+- refuted by the checker (it answered at that line and the line is judged, `ts_accuracy`'s
+  rule) unless the run saw the line call our target, which overrides it;
+- confirmed by running code (the line called our target);
+- contradicted (the line ran and called traced functions of the code base, never ours, and our
+  target did run, from elsewhere), as `ts_runtime.judge` does for express;
+- else not judged.
+
+Precision is reported over all sites (unjudged ones count as wrong) and over judged ones,
+before (the checker alone, `ts_accuracy.tier_figures`) and after (checker, then running code).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from benchmarks.accuracy.ts_accuracy import CERTAIN, Call, Nodes, Site
+from graphrag_code.model import Resolution
+
+TraceRow = tuple[str, int, str, str]  # caller file, call line, callee file, candidates
+
+COUNTS = (
+    "sites",
+    "checker_confirmed",
+    "checker_refuted",
+    "run_confirmed",
+    "run_overrode_checker",
+    "contradicted",
+    "not_judged",
+    "judged_before",
+    "right_before",
+)
+
+
+class TraceError(ValueError):
+    """A trace file whose rows are not "file<TAB>line<TAB>callee file<TAB>candidates"."""
+
+
+def read_trace(path: Path) -> list[TraceRow]:
+    """The rows of a finished trace."""
+    rows: list[TraceRow] = []
+    for number, row in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        parts = row.split("\t")
+        if len(parts) != 4 or not parts[1].isdigit():
+            raise TraceError(f"{path}:{number}: not a trace row: {row!r}")
+        rows.append((parts[0], int(parts[1]), parts[2], parts[3]))
+    return rows
+
+
+def callee_node(nodes: Nodes, file: str, candidates: str) -> str:
+    """Our node for a traced function, or a key no node has (an anonymous callback)."""
+    for candidate in filter(None, candidates.split("|")):
+        name, _, line = candidate.rpartition("@")
+        node = nodes.match({"file": file, "name": name, "line": int(line)})
+        if not node.startswith("missing:"):
+            return node
+    return f"unnamed:{file}:{candidates}"
+
+
+def ran_calls(rows: Iterable[TraceRow], nodes: Nodes, files: set[str]) -> set[Call]:
+    """(caller file, line, our node) of the traced calls made from the analysed files."""
+    return {
+        (file, line, callee_node(nodes, callee_file, candidates))
+        for file, line, callee_file, candidates in rows
+        if file in files
+    }
+
+
+def judge_sites(
+    sites: set[Call],
+    checker: set[Call],
+    judged: set[Site],
+    unjudged: set[Call],
+    ran: set[Call],
+) -> dict[str, int]:
+    """Counts of one tier's sites, checker first, then running code (module docstring)."""
+    ran_lines = {call[:2] for call in ran}
+    traced = {call[2] for call in ran}
+    confirmed = sites & checker
+    refuted = {c for c in sites - checker if c[:2] in judged and c not in unjudged}
+    by_run = (sites - checker) & ran
+    contradicted = {
+        c for c in sites - checker - ran - refuted if c[:2] in ran_lines and c[2] in traced
+    }
+    wrong = len(refuted - by_run) + len(contradicted)
+    return {
+        "sites": len(sites),
+        "checker_confirmed": len(confirmed),
+        "checker_refuted": len(refuted - by_run),
+        "run_confirmed": len(by_run),
+        "run_overrode_checker": len(by_run & refuted),
+        "contradicted": len(contradicted),
+        "not_judged": len(sites) - len(confirmed) - len(by_run) - wrong,
+        "judged_before": len(confirmed) + len(refuted),
+        "right_before": len(confirmed),
+    }
+
+
+def _ratio(part: int, whole: int) -> float | None:
+    return round(part / whole, 4) if whole else None
+
+
+def precisions(counts: dict[str, int]) -> dict[str, Any]:
+    """The counts with precision before and after, over all sites and over judged ones."""
+    right = counts["checker_confirmed"] + counts["run_confirmed"]
+    judged = right + counts["checker_refuted"] + counts["contradicted"]
+    return {
+        **counts,
+        "precision_before": _ratio(counts["right_before"], counts["sites"]),
+        "judged_precision_before": _ratio(counts["right_before"], counts["judged_before"]),
+        "precision_after": _ratio(right, counts["sites"]),
+        "judged_after": judged,
+        "judged_precision_after": _ratio(right, judged),
+    }
+
+
+def judge_tiers(
+    tiers: dict[Resolution, set[Call]],
+    checker: set[Call],
+    judged: set[Site],
+    unjudged: set[Call],
+    ran: set[Call],
+) -> dict[str, dict[str, Any]]:
+    """Per tier (and "certain", exact and inferred together): counts and precisions."""
+    groups: dict[str, set[Call]] = {tier.value: tiers.get(tier, set()) for tier in Resolution}
+    groups["certain"] = set().union(*(tiers.get(tier, set()) for tier in CERTAIN))
+    return {
+        name: precisions(judge_sites(sites, checker, judged, unjudged, ran))
+        for name, sites in groups.items()
+    }
+
+
+def pool(results: list[dict[str, dict[str, Any]]]) -> dict[str, dict[str, Any]]:
+    """Several packages' tier figures summed (their sites never coincide: files differ)."""
+    names = list(dict.fromkeys(name for result in results for name in result))
+    return {
+        name: precisions({key: sum(r[name][key] for r in results if name in r) for key in COUNTS})
+        for name in names
+    }

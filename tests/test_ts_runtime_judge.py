@@ -1,0 +1,98 @@
+"""Every tier's call sites judged by the checker, then by running code
+(benchmarks/accuracy/ts_runtime_judge.py), and the counts pooled over packages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from benchmarks.accuracy.ts_runtime_all import suite_counts
+from benchmarks.accuracy.ts_runtime_judge import (
+    TraceError,
+    judge_sites,
+    judge_tiers,
+    pool,
+    precisions,
+    read_trace,
+)
+from graphrag_code.model import Resolution
+
+CHECKER = {("a.js", 1, "f")}
+JUDGED = {("a.js", 1), ("a.js", 2), ("a.js", 7)}  # lines where the checker answered
+RAN = {("a.js", 2, "g"), ("a.js", 3, "g"), ("a.js", 4, "f"), ("b.js", 5, "f")}
+
+
+def test_checker_first_then_running_code_then_contradicted_or_not_judged() -> None:
+    sites = {
+        ("a.js", 1, "f"),  # the checker confirms
+        ("a.js", 2, "g"),  # the checker answered otherwise, but the line ran g: run overrides
+        ("a.js", 7, "f"),  # the checker answered otherwise, the line never ran: refuted
+        ("a.js", 4, "f"),  # unanswered, the line ran f
+        ("a.js", 3, "f"),  # unanswered, the line ran g (traced) and never f (which ran)
+        ("a.js", 3, "h"),  # ... never h, which never ran anywhere: not judged
+        ("a.js", 9, "f"),  # never ran
+    }
+    counts = judge_sites(sites, CHECKER, JUDGED, unjudged=set(), ran=RAN)
+    assert counts == {
+        "sites": 7,
+        "checker_confirmed": 1,
+        "checker_refuted": 1,
+        "run_confirmed": 2,
+        "run_overrode_checker": 1,
+        "contradicted": 1,
+        "not_judged": 2,
+        "judged_before": 3,
+        "right_before": 1,
+    }
+    figures = precisions(counts)
+    assert figures["precision_before"] == round(1 / 7, 4)
+    assert figures["judged_precision_before"] == round(1 / 3, 4)
+    assert figures["precision_after"] == round(3 / 7, 4)
+    assert (figures["judged_after"], figures["judged_precision_after"]) == (5, 0.6)
+
+
+def test_a_site_the_checker_leaves_unjudged_is_not_refuted() -> None:
+    # the checker answered another call at line 7, not this one (ts_accuracy's `unjudged`)
+    site = {("a.js", 7, "f")}
+    counts = judge_sites(site, CHECKER, JUDGED, unjudged=site, ran=set())
+    assert (counts["checker_refuted"], counts["not_judged"], counts["judged_before"]) == (0, 1, 0)
+
+
+def test_tiers_are_judged_apart_and_certain_is_exact_with_inferred() -> None:
+    tiers = {
+        Resolution.EXACT: {("a.js", 1, "f")},
+        Resolution.INFERRED: {("a.js", 4, "f")},
+        Resolution.NAME: {("a.js", 3, "f")},
+    }
+    figures = judge_tiers(tiers, CHECKER, JUDGED, set(), RAN)
+    assert figures["certain"]["sites"] == 2
+    assert figures["certain"]["precision_after"] == 1.0
+    assert figures["name"]["contradicted"] == 1
+    assert figures["dispatch"]["judged_precision_after"] is None
+
+
+def test_pooling_sums_the_counts_of_each_tier() -> None:
+    one = judge_tiers({Resolution.NAME: {("a.js", 4, "f")}}, set(), set(), set(), RAN)
+    two = judge_tiers({Resolution.NAME: {("a.js", 3, "f")}}, set(), set(), set(), RAN)
+    pooled = pool([one, two])["name"]
+    assert (pooled["sites"], pooled["run_confirmed"], pooled["contradicted"]) == (2, 1, 1)
+    assert pooled["judged_precision_after"] == 0.5
+
+
+def test_a_malformed_trace_is_a_clear_error(tmp_path: Path) -> None:
+    trace = tmp_path / "trace.tsv"
+    trace.write_text("a.js\t3\tb.js\tf@1\na.js\tthree\tb.js\tf@1\n")
+    with pytest.raises(TraceError, match=r"trace\.tsv:2: not a trace row"):
+        read_trace(trace)
+
+
+def test_suite_summaries_of_mocha_tap_and_jest_give_the_test_counts() -> None:
+    assert suite_counts("  1288 passing (7s)\n  3 failing\n") == {"passed": 1288, "failed": 3}
+    assert suite_counts("# pass  120\n# fail  0\n# skip 2\n") == {
+        "passed": 120,
+        "failed": 0,
+        "skipped": 2,
+    }
+    jest = "Tests:       4 skipped, 364 passed, 368 total\n"
+    assert suite_counts(jest) == {"passed": 364, "skipped": 4}
