@@ -44,12 +44,22 @@ def test_checker_first_then_running_code_then_contradicted_or_not_judged() -> No
         "not_judged": 2,
         "judged_before": 3,
         "right_before": 1,
+        "checker_confirmed_ran": 0,
+        "checker_confirmed_contradicted": 0,
     }
     figures = precisions(counts)
     assert figures["precision_before"] == round(1 / 7, 4)
     assert figures["judged_precision_before"] == round(1 / 3, 4)
     assert figures["precision_after"] == round(3 / 7, 4)
     assert (figures["judged_after"], figures["judged_precision_after"]) == (5, 0.6)
+
+
+def test_where_both_judges_answer_their_agreement_is_counted() -> None:
+    checker = {("a.js", 4, "f"), ("a.js", 3, "f")}
+    sites = {("a.js", 4, "f"), ("a.js", 3, "f")}
+    counts = judge_sites(sites, checker, JUDGED, unjudged=set(), ran=RAN)
+    assert (counts["checker_confirmed_ran"], counts["checker_confirmed_contradicted"]) == (1, 1)
+    assert counts["contradicted"] == 0  # the checker's answer comes first
 
 
 def test_a_site_the_checker_leaves_unjudged_is_not_refuted() -> None:

@@ -69,10 +69,13 @@ class Suite:
     timeout_s: int = 900
 
 
-def _jest_config(tests: str, ignore: str = "/node_modules/") -> str:
+def _jest_config(tests: str, ignore: str = "/node_modules/", then: str = "") -> str:
     """A jest config (shell-quoted JSON) that runs the tests matching `tests` with the tracer's
-    transformer instead of the suite's own (which never sees `Module.prototype._compile`)."""
-    transform = str(TRACER.with_name("runtime_jest_transform.js"))
+    transformer instead of the suite's own (which never sees `Module.prototype._compile`), and
+    then `then` (`babel-jest`, keeping lines) where the suite needs its transform."""
+    transform: Any = str(TRACER.with_name("runtime_jest_transform.js"))
+    if then:
+        transform = [transform, {"then": then}]
     config = {
         "testEnvironment": "node",
         "transform": {"\\.js$": transform},
@@ -98,10 +101,16 @@ SUITES: dict[str, Suite] = {
         "node_modules/.bin/jest --no-cache -w 2 --testTimeout=30000 --forceExit --config "
         + _jest_config("__tests__/.*\\.js$", ignore="/__tests__/.*(helpers|fixtures)/"),
     ),
+    "joi-17.13.3": Suite(
+        "github:hapijs/joi@v17.13.3",
+        # lab's own leak check would flag the tracer's one global; no coverage, no lint
+        "node_modules/.bin/lab -a @hapi/code -l -t 0",
+    ),
     "fastify-4.28.1": Suite(
-        "npm tarball fastify@4.28.1 (ships test/)",
-        "node_modules/.bin/tap --no-coverage --jobs=2 --timeout=120 --reporter=terse "
-        "test/*.test.js test/internals/*.test.js",
+        "npm tarball fastify@4.28.1 (ships test/ and .taprc)",
+        # .taprc: test/**/*.test.{js,mjs}, no coverage, --allow-natives-syntax
+        "node_modules/.bin/tap --jobs=2 --timeout=300 -R classic",
+        timeout_s=1500,
     ),
     "ws-8.18.0": Suite(
         "github:websockets/ws@8.18.0",
@@ -113,7 +122,9 @@ SUITES: dict[str, Suite] = {
     ),
     "luxon-3.5.0": Suite(
         "github:moment/luxon@3.5.0",
-        skipped="jest with babel-jest over ES modules: not run (see BENCHMARKS §18, stop 66)",
+        # its own config: jest with babel-jest (ES modules to CommonJS), New York time
+        "TZ=America/New_York node_modules/.bin/jest --no-cache -w 2 --testTimeout=30000 "
+        "--config " + _jest_config("/test/.*\\.test\\.js$", then="babel-jest"),
     ),
     "preact-10.24.3": Suite(
         "github:preactjs/preact@10.24.3",
@@ -141,6 +152,9 @@ _COUNTS = (
     (re.compile(r"^# pass\s+(\d+)", re.M), "passed"),
     (re.compile(r"^# fail\s+(\d+)", re.M), "failed"),
     (re.compile(r"^# (?:skip|todo)\s+(\d+)", re.M), "skipped"),
+    (re.compile(r"^(\d+) tests? complete", re.M), "passed"),
+    (re.compile(r"^(\d+) of \d+ tests? failed", re.M), "failed"),
+    (re.compile(r"^(\d+) tests? skipped", re.M), "skipped"),
     (re.compile(r"^Tests:.*?(\d+) passed", re.M), "passed"),
     (re.compile(r"^Tests:.*?(\d+) failed", re.M), "failed"),
     (re.compile(r"^Tests:.*?(\d+) skipped", re.M), "skipped"),
@@ -260,8 +274,9 @@ def markdown(results: list[dict[str, Any]], pooled: dict[str, dict[str, Any]]) -
     lines = [
         "| set | code base | suite (tests) | tier | sites | checker confirms | checker refutes "
         "| running code confirms (over the checker) | running code contradicts | not judged "
-        "| P checker (all / judged) | P checker, then running code (all / judged) |",
-        "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| P checker (all / judged) | P checker, then running code (all / judged) "
+        "| checker-confirmed sites the run saw / contradicts |",
+        "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     rows = [(r["set"], r["package"], _tests(r), r["tiers"]) for r in results]
     rows += [(name, f"all {name}, pooled", "", tiers) for name, tiers in pooled.items()]
@@ -275,7 +290,8 @@ def markdown(results: list[dict[str, Any]], pooled: dict[str, dict[str, Any]]) -
                 f"{f['checker_confirmed']} | {f['checker_refuted']} | {f['run_confirmed']} "
                 f"({f['run_overrode_checker']}) | {f['contradicted']} | {f['not_judged']} | "
                 f"{_cell(f['precision_before'])} / {_cell(f['judged_precision_before'])} | "
-                f"{_cell(f['precision_after'])} / {_cell(f['judged_precision_after'])} |"
+                f"{_cell(f['precision_after'])} / {_cell(f['judged_precision_after'])} | "
+                f"{f['checker_confirmed_ran']} / {f['checker_confirmed_contradicted']} |"
             )
     return "\n".join(lines)
 

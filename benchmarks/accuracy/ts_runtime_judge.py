@@ -14,6 +14,9 @@ checker declaration (file, name, line inside the node's span). Then each of our 
   target did run, from elsewhere), as `ts_runtime.judge` does for express;
 - else not judged.
 
+Where the checker confirms a site, the run is counted beside it (it saw the call, or it would
+contradict it): how often the two judges agree checks the tracer.
+
 Precision is reported over all sites (unjudged ones count as wrong) and over judged ones,
 before (the checker alone, `ts_accuracy.tier_figures`) and after (checker, then running code).
 """
@@ -39,6 +42,8 @@ COUNTS = (
     "not_judged",
     "judged_before",
     "right_before",
+    "checker_confirmed_ran",
+    "checker_confirmed_contradicted",
 )
 
 
@@ -89,9 +94,8 @@ def judge_sites(
     confirmed = sites & checker
     refuted = {c for c in sites - checker if c[:2] in judged and c not in unjudged}
     by_run = (sites - checker) & ran
-    contradicted = {
-        c for c in sites - checker - ran - refuted if c[:2] in ran_lines and c[2] in traced
-    }
+    ran_elsewhere = {c for c in sites - ran if c[:2] in ran_lines and c[2] in traced}
+    contradicted = ran_elsewhere - checker - refuted
     wrong = len(refuted - by_run) + len(contradicted)
     return {
         "sites": len(sites),
@@ -103,6 +107,9 @@ def judge_sites(
         "not_judged": len(sites) - len(confirmed) - len(by_run) - wrong,
         "judged_before": len(confirmed) + len(refuted),
         "right_before": len(confirmed),
+        # the two judges side by side, where both answer: the tracer's own check
+        "checker_confirmed_ran": len(confirmed & ran),
+        "checker_confirmed_contradicted": len(confirmed & ran_elsewhere),
     }
 
 

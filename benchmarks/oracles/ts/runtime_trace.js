@@ -47,7 +47,8 @@ function hook() {
     const rel = includedFile(root, include, filename);
     return compile.call(this, rel === undefined ? content : cachedInstrument(content, rel, hit), filename);
   };
-  if (typeof Module.register === 'function') {
+  // The hooks' own thread runs this file too (NODE_OPTIONS): register them once, from the main.
+  if (typeof Module.register === 'function' && require('worker_threads').isMainThread) {
     const { pathToFileURL } = require('url');
     Module.register(pathToFileURL(path.join(__dirname, 'runtime_loader.mjs')).href, {
       data: { root, include, hit },
