@@ -104,5 +104,7 @@ def test_suite_summaries_of_mocha_tap_and_jest_give_the_test_counts() -> None:
         "failed": 0,
         "skipped": 2,
     }
+    tap = "ok 1 - test/a.test.js # time=1ms\n    not ok 2 - inner\nnot ok 2 - test/b.test.js\n"
+    assert suite_counts(tap) == {"files_passed": 1, "files_failed": 1}
     jest = "Tests:       4 skipped, 364 passed, 368 total\n"
     assert suite_counts(jest) == {"passed": 364, "skipped": 4}

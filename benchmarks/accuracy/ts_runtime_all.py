@@ -1,9 +1,9 @@
 """Each TS/JS package's own test suite run under the call tracer, and every tier of our CALLS
 sites judged by the checker, then by that running code (issue 50).
 
-    # once per package: the sources at the release tag (or the npm tarball where it ships its
-    # tests) with their devDependencies, in benchmarks/cache/oracles/ts_runtime/<code base>/
-    # (`Suite.source` says which; `npm install --ignore-scripts` there)
+    # once per package: the sources at the release tag (`git archive TAG | tar -x -C DIR`), in
+    # DIR = benchmarks/cache/oracles/ts_runtime/<code base>/ (`Suite.source` says which; the
+    # npm tarball is copied where it ships its tests); `--run` then installs `Suite.dev`
     nice -n 10 python -m benchmarks.accuracy.ts_runtime_all --set heldout --run   # the suites
     python -m benchmarks.accuracy.ts_runtime_all --set heldout --json X.json --md X.md
 
@@ -67,6 +67,9 @@ class Suite:
     skipped: str = ""
     """Why the suite does not run (with an empty command)."""
     timeout_s: int = 900
+    dev: tuple[str, ...] = ()
+    """The devDependencies installed: the test runner and what the tests import (linters,
+    type checkers, coverage and benchmark tools left out)."""
 
 
 def _jest_config(tests: str, ignore: str = "/node_modules/", then: str = "") -> str:
@@ -85,46 +88,118 @@ def _jest_config(tests: str, ignore: str = "/node_modules/", then: str = "") -> 
     return shlex.quote(json.dumps(config))
 
 
+_TS_SOURCES = (
+    "TypeScript sources: its suite runs them through a compiler (ts-jest, vitest, ts-node), "
+    "whose output's lines differ; not attempted"
+)
+_TSC_OUTPUT = (
+    "the analysed files are tsc's output (lib/*.js); its suite runs src/*.ts, not them; "
+    "not attempted"
+)
+
 SUITES: dict[str, Suite] = {
+    "mobx-6.13.7": Suite("github:mobxjs/mobx", skipped=_TS_SOURCES),
+    "blueprintjs+core-5.16.0": Suite("github:palantir/blueprint", skipped=_TS_SOURCES),
+    "react-day-picker-8.10.1": Suite("github:gpbl/react-day-picker", skipped=_TS_SOURCES),
+    "immer-10.1.1": Suite("github:immerjs/immer", skipped=_TS_SOURCES),
+    "tanstack+query-core-5.59.0": Suite("github:TanStack/query", skipped=_TS_SOURCES),
+    "ajv-8.17.1": Suite("github:ajv-validator/ajv", skipped=_TS_SOURCES),
+    "rxjs-7.8.1": Suite("github:ReactiveX/rxjs", skipped=_TS_SOURCES),
+    "zod-3.23.8": Suite("github:colinhacks/zod", skipped=_TSC_OUTPUT),
+    "oclif+core-4.0.33": Suite("github:oclif/core", skipped=_TSC_OUTPUT),
+    "mocha-10.8.2": Suite(
+        "github:mochajs/mocha@v10.8.2",
+        skipped="mocha's suite runs mocha itself through several configs and child "
+        "processes; not attempted at this stop",
+    ),
     "express-4.21.2": Suite(
         "github:expressjs/express@4.21.2",
         "node_modules/.bin/mocha --require test/support/env --reporter dot --check-leaks "
         "test/ test/acceptance/",
+        dev=(
+            "after",
+            "cookie-parser",
+            "cookie-session",
+            "ejs",
+            "express-session",
+            "hbs",
+            "marked",
+            "method-override",
+            "mocha",
+            "morgan",
+            "pbkdf2-password",
+            "supertest",
+            "vhost",
+        ),
     ),
     "commander-12.1.0": Suite(
         "github:tj/commander.js@v12.1.0",
         "node_modules/.bin/jest --no-cache -w 2 --testTimeout=30000 --config "
         + _jest_config("tests/.*\\.test\\.js$"),
+        dev=("jest",),
     ),
     "koa-2.15.3": Suite(
         "github:koajs/koa@2.15.3",
         "node_modules/.bin/jest --no-cache -w 2 --testTimeout=30000 --forceExit --config "
         + _jest_config("__tests__/.*\\.js$", ignore="/__tests__/.*(helpers|fixtures)/"),
+        dev=("jest", "supertest"),
     ),
     "joi-17.13.3": Suite(
         "github:hapijs/joi@v17.13.3",
         # lab's own leak check would flag the tracer's one global; no coverage, no lint
         "node_modules/.bin/lab -a @hapi/code -l -t 0",
+        dev=("@hapi/bourne", "@hapi/code", "@hapi/joi-legacy-test", "@hapi/lab"),
     ),
     "fastify-4.28.1": Suite(
         "npm tarball fastify@4.28.1 (ships test/ and .taprc)",
         # .taprc: test/**/*.test.{js,mjs}, no coverage, --allow-natives-syntax
-        "node_modules/.bin/tap --jobs=2 --timeout=300 -R classic",
+        # the raw TAP stream: the classic reporter stopped printing part-way
+        "node_modules/.bin/tap --jobs=2 --timeout=300 -R tap",
         timeout_s=1500,
+        dev=(
+            "@sinclair/typebox",
+            "@sinonjs/fake-timers",
+            "ajv",
+            "ajv-errors",
+            "ajv-formats",
+            "ajv-i18n",
+            "ajv-merge-patch",
+            "cross-env",
+            "fast-json-body",
+            "fastify-plugin",
+            "fluent-json-schema",
+            "form-data",
+            "h2url",
+            "http-errors",
+            "joi",
+            "JSONStream",
+            "node-forge",
+            "proxyquire",
+            "send",
+            "simple-get",
+            "split2",
+            "tap",
+            "undici",
+            "vary",
+            "yup",
+        ),
     ),
     "ws-8.18.0": Suite(
         "github:websockets/ws@8.18.0",
-        "node_modules/.bin/mocha --reporter dot --throw-deprecation test/*.test.js",
+        "node_modules/.bin/mocha --reporter dot --timeout 20000 --throw-deprecation test/*.test.js",
+        dev=("mocha",),
     ),
     "enquirer-2.4.1": Suite(
         "github:enquirer/enquirer@70bdb0f (the 2.4.1 release commit)",
         "node_modules/.bin/mocha --reporter dot",
+        dev=("mocha",),
     ),
     "luxon-3.5.0": Suite(
         "github:moment/luxon@3.5.0",
         # its own config: jest with babel-jest (ES modules to CommonJS), New York time
         "TZ=America/New_York node_modules/.bin/jest --no-cache -w 2 --testTimeout=30000 "
         "--config " + _jest_config("/test/.*\\.test\\.js$", then="babel-jest"),
+        dev=("@babel/core", "@babel/preset-env", "babel-jest", "jest"),
     ),
     "preact-10.24.3": Suite(
         "github:preactjs/preact@10.24.3",
@@ -161,24 +236,53 @@ _COUNTS = (
 )
 
 
+_FILES = (
+    (re.compile(r"^ok \d+ - ", re.M), "files_passed"),
+    (re.compile(r"^not ok \d+ - ", re.M), "files_failed"),
+)
+
+
 def suite_counts(output: str) -> dict[str, int]:
-    """Passed / failed / skipped tests from mocha's or tap's summary (the last one given)."""
+    """Passed / failed / skipped tests from mocha's, jest's or lab's summary (the last one
+    given); from a raw TAP stream (tap's `-R tap`), the test files that passed and failed."""
     counts: dict[str, int] = {}
     for pattern, key in _COUNTS:
         found = pattern.findall(output)
         if found:
             counts[key] = int(found[-1])
+    if "passed" not in counts:
+        for pattern, key in _FILES:
+            counts[key] = len(pattern.findall(output))
     return counts
+
+
+def prepare(entry: PinnedCodebase, suite: Suite) -> Path:
+    """The scratch folder with its dependencies: package.json's devDependencies cut down to
+    `suite.dev` (the original kept as package.json.orig), no scripts, `npm install`."""
+    scratch = RUNTIME_DIR / entry.root_name
+    if (scratch / "node_modules").is_dir():
+        return scratch
+    if suite.source.startswith("npm tarball") and not scratch.is_dir():
+        shutil.copytree(ORACLE_DIR / entry.root_name, scratch)
+    package = scratch / "package.json"
+    if not package.is_file():
+        raise SystemExit(f"{scratch}: put the sources of {suite.source} there first")
+    manifest = json.loads(package.read_text())
+    original = scratch / "package.json.orig"
+    if not original.is_file():
+        original.write_text(json.dumps(manifest, indent=2) + "\n")
+    dev = manifest.get("devDependencies", {})
+    manifest["devDependencies"] = {k: v for k, v in dev.items() if k in suite.dev}
+    manifest.pop("scripts", None)
+    package.write_text(json.dumps(manifest, indent=2) + "\n")
+    install = ["npm", "install", "--ignore-scripts", "--no-audit", "--no-fund", "--no-package-lock"]
+    subprocess.run(install, cwd=scratch, check=True)
+    return scratch
 
 
 def run_suite(entry: PinnedCodebase, suite: Suite) -> dict[str, Any]:
     """Run the suite under the tracer; write the trace and what the run did."""
-    scratch = RUNTIME_DIR / entry.root_name
-    if not (scratch / "node_modules").is_dir():
-        raise SystemExit(
-            f"{scratch}: no node_modules; put the sources of {suite.source} there and run "
-            "`npm install --ignore-scripts`"
-        )
+    scratch = prepare(entry, suite)
     raw = Path(tempfile.mkdtemp(prefix=f"gtrace-{entry.root_name}-"))
     env = {
         **os.environ,
@@ -263,6 +367,8 @@ def _tests(result: dict[str, Any]) -> str:
     if run is None:
         return f"not run: {result['not_run']}"
     tests = run["tests"]
+    if "files_passed" in tests:
+        return f"{tests['files_passed']} test files passed / {tests['files_failed']} failed"
     return f"{tests.get('passed', '?')} passed / {tests.get('failed', 0)} failed"
 
 
