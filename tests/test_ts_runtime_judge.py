@@ -15,12 +15,14 @@ from benchmarks.accuracy.ts_runtime_judge import (
     pool,
     precisions,
     read_trace,
+    went_elsewhere,
 )
 from graphrag_code.model import Resolution
 
 CHECKER = {("a.js", 1, "f")}
 JUDGED = {("a.js", 1), ("a.js", 2), ("a.js", 7)}  # lines where the checker answered
 RAN = {("a.js", 2, "g"), ("a.js", 3, "g"), ("a.js", 4, "f"), ("b.js", 5, "f")}
+ELSEWHERE = {("a.js", 3, "f")}  # a call by f's name at line 3 reached g (`went_elsewhere`)
 
 
 def test_checker_first_then_running_code_then_contradicted_or_not_judged() -> None:
@@ -29,11 +31,11 @@ def test_checker_first_then_running_code_then_contradicted_or_not_judged() -> No
         ("a.js", 2, "g"),  # the checker answered otherwise, but the line ran g: run overrides
         ("a.js", 7, "f"),  # the checker answered otherwise, the line never ran: refuted
         ("a.js", 4, "f"),  # unanswered, the line ran f
-        ("a.js", 3, "f"),  # unanswered, the line ran g (traced) and never f (which ran)
-        ("a.js", 3, "h"),  # ... never h, which never ran anywhere: not judged
+        ("a.js", 3, "f"),  # unanswered, its call of f ran and reached g, never f
+        ("a.js", 3, "h"),  # ... the line ran, but no call of h went elsewhere: not judged
         ("a.js", 9, "f"),  # never ran
     }
-    counts = judge_sites(sites, CHECKER, JUDGED, unjudged=set(), ran=RAN)
+    counts = judge_sites(sites, CHECKER, JUDGED, set(), RAN, ELSEWHERE)
     assert counts == {
         "sites": 7,
         "checker_confirmed": 1,
@@ -57,15 +59,43 @@ def test_checker_first_then_running_code_then_contradicted_or_not_judged() -> No
 def test_where_both_judges_answer_their_agreement_is_counted() -> None:
     checker = {("a.js", 4, "f"), ("a.js", 3, "f")}
     sites = {("a.js", 4, "f"), ("a.js", 3, "f")}
-    counts = judge_sites(sites, checker, JUDGED, unjudged=set(), ran=RAN)
+    counts = judge_sites(sites, checker, JUDGED, set(), RAN, ELSEWHERE | {("a.js", 3, "f")})
     assert (counts["checker_confirmed_ran"], counts["checker_confirmed_contradicted"]) == (1, 1)
     assert counts["contradicted"] == 0  # the checker's answer comes first
+
+
+def test_only_a_call_by_the_targets_name_that_reached_another_function_contradicts() -> None:
+    runs = {
+        ("a.js", 1, "run", "x.run"),  # `cond ? x.run() : y.stop()`: only run ran
+        ("a.js", 2, "send", "Other.send"),  # `this.send()` reached another send
+        ("a.js", 3, "send", "Mine.send"),  # ... and here ours
+        ("a.js", 3, "send", "Other.send"),
+        ("a.js", 4, "header", "Other.send"),  # an alias: `res.set = res.header = …`
+        ("b.js", 9, "stop", "y.stop"),  # stop and Mine.send ran from elsewhere
+        ("b.js", 9, "send", "Mine.send"),
+    }
+    aliases = {("Mine.send", "send"), ("Mine.send", "header"), ("y.stop", "stop")}
+
+    def called_as(node: str, name: str) -> bool:
+        return (node, name) in aliases
+
+    sites = {
+        ("a.js", 1, "y.stop"),
+        ("a.js", 2, "Mine.send"),
+        ("a.js", 3, "Mine.send"),
+        ("a.js", 4, "Mine.send"),
+        ("a.js", 2, "Never.send"),  # never ran anywhere
+    }
+    assert went_elsewhere(sites, runs, called_as) == {
+        ("a.js", 2, "Mine.send"),
+        ("a.js", 4, "Mine.send"),
+    }
 
 
 def test_a_site_the_checker_leaves_unjudged_is_not_refuted() -> None:
     # the checker answered another call at line 7, not this one (ts_accuracy's `unjudged`)
     site = {("a.js", 7, "f")}
-    counts = judge_sites(site, CHECKER, JUDGED, unjudged=site, ran=set())
+    counts = judge_sites(site, CHECKER, JUDGED, unjudged=site, ran=set(), elsewhere=set())
     assert (counts["checker_refuted"], counts["not_judged"], counts["judged_before"]) == (0, 1, 0)
 
 
@@ -75,7 +105,7 @@ def test_tiers_are_judged_apart_and_certain_is_exact_with_inferred() -> None:
         Resolution.INFERRED: {("a.js", 4, "f")},
         Resolution.NAME: {("a.js", 3, "f")},
     }
-    figures = judge_tiers(tiers, CHECKER, JUDGED, set(), RAN)
+    figures = judge_tiers(tiers, CHECKER, JUDGED, set(), RAN, ELSEWHERE)
     assert figures["certain"]["sites"] == 2
     assert figures["certain"]["precision_after"] == 1.0
     assert figures["name"]["contradicted"] == 1
@@ -83,8 +113,8 @@ def test_tiers_are_judged_apart_and_certain_is_exact_with_inferred() -> None:
 
 
 def test_pooling_sums_the_counts_of_each_tier() -> None:
-    one = judge_tiers({Resolution.NAME: {("a.js", 4, "f")}}, set(), set(), set(), RAN)
-    two = judge_tiers({Resolution.NAME: {("a.js", 3, "f")}}, set(), set(), set(), RAN)
+    one = judge_tiers({Resolution.NAME: {("a.js", 4, "f")}}, set(), set(), set(), RAN, ELSEWHERE)
+    two = judge_tiers({Resolution.NAME: {("a.js", 3, "f")}}, set(), set(), set(), RAN, ELSEWHERE)
     pooled = pool([one, two])["name"]
     assert (pooled["sites"], pooled["run_confirmed"], pooled["contradicted"]) == (2, 1, 1)
     assert pooled["judged_precision_after"] == 0.5
@@ -92,7 +122,7 @@ def test_pooling_sums_the_counts_of_each_tier() -> None:
 
 def test_a_malformed_trace_is_a_clear_error(tmp_path: Path) -> None:
     trace = tmp_path / "trace.tsv"
-    trace.write_text("a.js\t3\tb.js\tf@1\na.js\tthree\tb.js\tf@1\n")
+    trace.write_text("a.js\t3\tb.js\tf@1\tf\na.js\tthree\tb.js\tf@1\tf\n")
     with pytest.raises(TraceError, match=r"trace\.tsv:2: not a trace row"):
         read_trace(trace)
 

@@ -12,7 +12,13 @@ from pathlib import Path
 import pytest
 
 from benchmarks.accuracy.ts_accuracy import Nodes, our_calls
-from benchmarks.accuracy.ts_runtime_judge import TraceRow, judge_sites, ran_calls, read_trace
+from benchmarks.accuracy.ts_runtime_judge import (
+    TraceRow,
+    judge_sites,
+    named_runs,
+    ran_calls,
+    read_trace,
+)
 from benchmarks.oracles import ts_oracle
 from graphrag_code.ingest.offline import link_repository
 
@@ -48,7 +54,11 @@ def traced(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[TraceRow], Pa
 
 
 def _calls(rows: list[TraceRow]) -> set[tuple[str, int, str]]:
-    return {(file, line, names) for file, line, callee, names in rows if callee == SHAPES}
+    return {(file, line, names) for file, line, callee, names, _ in rows if callee == SHAPES}
+
+
+def _names(rows: list[TraceRow]) -> dict[tuple[int, str], str]:
+    return {(line, names): name for file, line, _, names, name in rows if file == SHAPES}
 
 
 def test_each_call_is_recorded_at_its_call_line_with_its_callee(
@@ -62,6 +72,18 @@ def test_each_call_is_recorded_at_its_call_line_with_its_callee(
     assert (SHAPES, 35, "twice@25") in calls  # a function bound to an object's key
     assert (SHAPES, 35, "wrap@24") in calls  # an arrow's expression body
     assert ("run.js", 1, "main@30") in calls  # a caller outside the instrumented folder
+
+
+def test_each_call_carries_the_name_it_was_called_by(
+    traced: tuple[list[TraceRow], Path],
+) -> None:
+    names = _names(traced[0])
+    assert names[(33, "area@18")] == "area"  # square.area()
+    assert names[(15, "constructor@3")] == "super"
+    assert names[(31, "constructor@14")] == "Square"  # new Square(3)
+    assert names[(27, "label@6")] == ""  # a getter read is no call
+    # in a one-line function, after the text inserted at its body's start: columns moved back
+    assert names[(25, "double@23")] == "double"
 
 
 def test_a_call_over_two_lines_is_recorded_at_the_line_it_starts_on(
@@ -108,7 +130,7 @@ def test_every_call_site_of_ours_in_the_fixture_is_confirmed_by_the_run(
     files = {SHAPES, "run.js"}
     tiers, _edges = our_calls(linked, nodes, files)
     sites = set().union(*tiers.values())
-    ran = ran_calls(traced[0], nodes, files)
-    figures = judge_sites(sites, checker=set(), judged=set(), unjudged=set(), ran=ran)
+    ran = ran_calls(named_runs(traced[0], nodes, files))
+    figures = judge_sites(sites, set(), set(), set(), ran=ran, elsewhere=set())
     assert figures["sites"] >= 10
     assert figures["run_confirmed"] == figures["sites"]

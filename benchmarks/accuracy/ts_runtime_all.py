@@ -26,7 +26,6 @@ import re
 import shlex
 import shutil
 import subprocess
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,9 +43,11 @@ from benchmarks.accuracy.ts_runtime_judge import (
     TraceError,
     TraceRow,
     judge_tiers,
+    named_runs,
     pool,
     ran_calls,
     read_trace,
+    went_elsewhere,
 )
 from benchmarks.oracles.packages import ORACLE_OUT_DIR
 from benchmarks.oracles.ts_oracle import TS_SETS, PinnedCodebase
@@ -283,7 +284,10 @@ def prepare(entry: PinnedCodebase, suite: Suite) -> Path:
 def run_suite(entry: PinnedCodebase, suite: Suite) -> dict[str, Any]:
     """Run the suite under the tracer; write the trace and what the run did."""
     scratch = prepare(entry, suite)
-    raw = Path(tempfile.mkdtemp(prefix=f"gtrace-{entry.root_name}-"))
+    # kept beside the trace, so that `runtime_trace.js finish` can be run again
+    raw = RUNTIME_DIR / f"{entry.root_name}.raw"
+    shutil.rmtree(raw, ignore_errors=True)
+    raw.mkdir()
     env = {
         **os.environ,
         "GTRACE_ROOT": str(scratch),
@@ -311,7 +315,6 @@ def run_suite(entry: PinnedCodebase, suite: Suite) -> dict[str, Any]:
     (RUNTIME_DIR / f"{entry.root_name}.log").write_text(str(output))
     trace = RUNTIME_DIR / f"{entry.root_name}.trace.tsv"
     subprocess.run(["node", str(TRACER), "finish", str(scratch), str(raw), str(trace)], check=True)
-    shutil.rmtree(raw)
     calls = json.loads((ORACLE_DIR / f"{entry.root_name}.calls.json").read_text())
     info = {
         "source": suite.source,
@@ -344,7 +347,9 @@ def evaluate(entry: PinnedCodebase) -> dict[str, Any]:
         run = json.loads(run_file.read_text())
         differ = set(run["differing_files"])
         rows = [r for r in read_trace(trace) if r[0] not in differ and r[2] not in differ]
-    ran = ran_calls(rows, nodes, files)
+    runs = named_runs(rows, nodes, files)
+    ran = ran_calls(runs)
+    elsewhere = went_elsewhere(set().union(*tiers.values()), runs, nodes.called_as)
     why = "" if run else (suite.skipped if suite and suite.skipped else "no suite run")
     return {
         "package": f"{calls.get('package')}@{calls.get('version')}",
@@ -354,7 +359,7 @@ def evaluate(entry: PinnedCodebase) -> dict[str, Any]:
         "not_run": why,
         "trace_rows": len(rows),
         "traced_calls_from_analysed_files": len(ran),
-        "tiers": judge_tiers(tiers, checker, judged, unjudged, ran),
+        "tiers": judge_tiers(tiers, checker, judged, unjudged, ran, elsewhere),
     }
 
 

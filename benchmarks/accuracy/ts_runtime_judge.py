@@ -1,17 +1,21 @@
 """Every tier of our TS/JS CALLS sites judged by the checker, then by running code (issue 50).
 
 A trace (``benchmarks/oracles/ts/runtime_trace.js finish``) holds "caller file<TAB>call
-line<TAB>callee file<TAB>callee candidates" rows, a candidate being "name@line" of the callee's
-name (its own and the one it is bound to). A callee becomes our node as `ts_accuracy` matches a
-checker declaration (file, name, line inside the node's span). Then each of our call sites
+line<TAB>callee file<TAB>callee candidates<TAB>the call's callee name" rows, a candidate being
+"name@line" of the callee's name (its own and the one it is bound to), the last field the last
+name of the callee expression that ran (`this.a.send(…)`: "send"; empty for a getter read). A
+callee becomes our node as `ts_accuracy` matches a checker declaration (file, name, line inside
+the node's span). Then each of our call sites
 (file, line, target) of a tier is, in this order:
 
 - confirmed by the checker (it resolves that call to our target);
 - refuted by the checker (it answered at that line and the line is judged, `ts_accuracy`'s
   rule) unless the run saw the line call our target, which overrides it;
 - confirmed by running code (the line called our target);
-- contradicted (the line ran and called traced functions of the code base, never ours, and our
-  target did run, from elsewhere), as `ts_runtime.judge` does for express;
+- contradicted: a call at that line by our target's name (or an alias, `Nodes.called_as`) ran
+  and reached other functions, never ours, and ours did run, from elsewhere. (`ts_runtime.judge`
+  asks only that the line ran other traced functions; on a line such as `a ? x.f() : x.g()` that
+  contradicts `f` whenever only `g` ran.)
 - else not judged.
 
 Where the checker confirms a site, the run is counted beside it (it saw the call, or it would
@@ -23,14 +27,17 @@ before (the checker alone, `ts_accuracy.tier_figures`) and after (checker, then 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections import defaultdict
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 from benchmarks.accuracy.ts_accuracy import CERTAIN, Call, Nodes, Site
 from graphrag_code.model import Resolution
 
-TraceRow = tuple[str, int, str, str]  # caller file, call line, callee file, candidates
+TraceRow = tuple[str, int, str, str, str]
+"""Caller file, call line, callee file, callee candidates, the call's callee name."""
+NamedRun = tuple[str, int, str, str]  # caller file, call line, callee name at the call, our node
 
 COUNTS = (
     "sites",
@@ -48,7 +55,7 @@ COUNTS = (
 
 
 class TraceError(ValueError):
-    """A trace file whose rows are not "file<TAB>line<TAB>callee file<TAB>candidates"."""
+    """A trace file whose rows are not "file<TAB>line<TAB>callee file<TAB>candidates<TAB>name"."""
 
 
 def read_trace(path: Path) -> list[TraceRow]:
@@ -56,9 +63,9 @@ def read_trace(path: Path) -> list[TraceRow]:
     rows: list[TraceRow] = []
     for number, row in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         parts = row.split("\t")
-        if len(parts) != 4 or not parts[1].isdigit():
+        if len(parts) != 5 or not parts[1].isdigit():
             raise TraceError(f"{path}:{number}: not a trace row: {row!r}")
-        rows.append((parts[0], int(parts[1]), parts[2], parts[3]))
+        rows.append((parts[0], int(parts[1]), parts[2], parts[3], parts[4]))
     return rows
 
 
@@ -72,13 +79,38 @@ def callee_node(nodes: Nodes, file: str, candidates: str) -> str:
     return f"unnamed:{file}:{candidates}"
 
 
-def ran_calls(rows: Iterable[TraceRow], nodes: Nodes, files: set[str]) -> set[Call]:
-    """(caller file, line, our node) of the traced calls made from the analysed files."""
+def named_runs(rows: Iterable[TraceRow], nodes: Nodes, files: set[str]) -> set[NamedRun]:
+    """(caller file, line, callee name at the call, our node) of the traced calls made from the
+    analysed files."""
     return {
-        (file, line, callee_node(nodes, callee_file, candidates))
-        for file, line, callee_file, candidates in rows
+        (file, line, name, callee_node(nodes, callee_file, candidates))
+        for file, line, callee_file, candidates, name in rows
         if file in files
     }
+
+
+def ran_calls(runs: Iterable[NamedRun]) -> set[Call]:
+    """(caller file, line, our node) of the traced calls."""
+    return {(file, line, node) for file, line, _name, node in runs}
+
+
+def went_elsewhere(
+    sites: set[Call], runs: set[NamedRun], called_as: Callable[[str, str], bool]
+) -> set[Call]:
+    """Our sites whose line ran a call by the target's name (`called_as(target, name)`) that
+    reached other functions, never the target, while the target ran from elsewhere."""
+    at_line: dict[tuple[str, int], set[tuple[str, str]]] = defaultdict(set)
+    for file, line, name, node in runs:
+        at_line[(file, line)].add((name, node))
+    traced = {node for _file, _line, _name, node in runs}
+    out: set[Call] = set()
+    for site in sites:
+        calls = at_line.get(site[:2], set())
+        if site[2] not in traced or any(node == site[2] for _name, node in calls):
+            continue
+        if any(name and called_as(site[2], name) for name, _node in calls):
+            out.add(site)
+    return out
 
 
 def judge_sites(
@@ -87,14 +119,14 @@ def judge_sites(
     judged: set[Site],
     unjudged: set[Call],
     ran: set[Call],
+    elsewhere: set[Call],
 ) -> dict[str, int]:
-    """Counts of one tier's sites, checker first, then running code (module docstring)."""
-    ran_lines = {call[:2] for call in ran}
-    traced = {call[2] for call in ran}
+    """Counts of one tier's sites, checker first, then running code (module docstring);
+    `elsewhere`: sites whose call ran and reached other functions (`went_elsewhere`)."""
     confirmed = sites & checker
     refuted = {c for c in sites - checker if c[:2] in judged and c not in unjudged}
     by_run = (sites - checker) & ran
-    ran_elsewhere = {c for c in sites - ran if c[:2] in ran_lines and c[2] in traced}
+    ran_elsewhere = (sites & elsewhere) - ran
     contradicted = ran_elsewhere - checker - refuted
     wrong = len(refuted - by_run) + len(contradicted)
     return {
@@ -137,12 +169,13 @@ def judge_tiers(
     judged: set[Site],
     unjudged: set[Call],
     ran: set[Call],
+    elsewhere: set[Call],
 ) -> dict[str, dict[str, Any]]:
     """Per tier (and "certain", exact and inferred together): counts and precisions."""
     groups: dict[str, set[Call]] = {tier.value: tiers.get(tier, set()) for tier in Resolution}
     groups["certain"] = set().union(*(tiers.get(tier, set()) for tier in CERTAIN))
     return {
-        name: precisions(judge_sites(sites, checker, judged, unjudged, ran))
+        name: precisions(judge_sites(sites, checker, judged, unjudged, ran, elsewhere))
         for name, sites in groups.items()
     }
 

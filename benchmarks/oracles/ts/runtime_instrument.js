@@ -123,13 +123,9 @@ function scriptKind(file) {
   return ts.ScriptKind.JS;
 }
 
-/**
- * `code` of the file `file` (relative to the package root, POSIX) with every function traced.
- * `hit` is the absolute path of the module whose export receives the IDs; `esm`: an ES module.
- */
-function instrument(code, file, hit, esm = false) {
-  const sf = ts.createSourceFile(file, code, ts.ScriptTarget.Latest, true, scriptKind(file));
-  const edits = []; // [position, text]
+/** The insertions that trace every function of a file: [position in `code`, text]. */
+function editsOf(sf, file, hit, esm) {
+  const edits = [];
   const visit = (node) => {
     if (isTraced(node)) {
       const id = JSON.stringify(`${file}\t${candidates(sf, node)}`);
@@ -150,6 +146,16 @@ function instrument(code, file, hit, esm = false) {
     : `function __gtrace(i){(globalThis.__gtraceHit||(globalThis.__gtraceHit=require(${target})))(i)}`;
   const at = preludeAt(sf);
   edits.push([at, at > 0 && !sf.text.startsWith('#!') ? `;${prelude}` : prelude]);
+  return edits;
+}
+
+/**
+ * `code` of the file `file` (relative to the package root, POSIX) with every function traced.
+ * `hit` is the absolute path of the module whose export receives the IDs; `esm`: an ES module.
+ */
+function instrument(code, file, hit, esm = false) {
+  const sf = ts.createSourceFile(file, code, ts.ScriptTarget.Latest, true, scriptKind(file));
+  const edits = editsOf(sf, file, hit, esm);
   // Later positions first; at one position the order of the texts does not matter (only equal
   // closing parentheses meet).
   edits.sort((a, b) => b[0] - a[0]);
@@ -159,38 +165,79 @@ function instrument(code, file, hit, esm = false) {
 }
 
 /**
- * Call start lines by V8 position, for one file: "line:column" (1-based, as a stack frame gives
- * them) of where V8 places a call, new or tagged template -> the line the call starts on (the
- * line the checker and our linker give a call site); and where V8 places the frame of a class's
- * implicit constructor (its `class` keyword) -> 0.
+ * A column V8 gives in the instrumented code, back in the source: the texts inserted on that
+ * line before it are taken off (as a CommonJS file; an ES module's first line may differ).
+ * `shifts`: line -> [[column in the source, length inserted there], ...] by column.
  */
-function callLines(code, file) {
+function sourceColumn(shifts, line, column) {
+  let shift = 0;
+  for (const [at, length] of shifts.get(line) || []) {
+    if (column >= at + shift + length) shift += length;
+    else break;
+  }
+  return column - shift;
+}
+
+function shiftsOf(sf, file, hit) {
+  const shifts = new Map();
+  for (const [position, text] of editsOf(sf, file, hit, false)) {
+    const lc = sf.getLineAndCharacterOfPosition(position);
+    if (!shifts.has(lc.line + 1)) shifts.set(lc.line + 1, []);
+    shifts.get(lc.line + 1).push([lc.character + 1, text.length]);
+  }
+  for (const list of shifts.values()) list.sort((a, b) => a[0] - b[0]);
+  return shifts;
+}
+
+/** The last name of a callee (`a.b.c` -> "c", `x["y"]` -> "y", `f` -> "f"), else "". */
+function finalName(callee) {
+  if (!callee) return '';
+  if (ts.isIdentifier(callee) || ts.isPrivateIdentifier(callee)) return callee.text;
+  if (ts.isPropertyAccessExpression(callee)) return callee.name.text;
+  if (ts.isElementAccessExpression(callee) && ts.isStringLiteral(callee.argumentExpression)) {
+    return callee.argumentExpression.text;
+  }
+  if (callee.kind === ts.SyntaxKind.SuperKeyword) return 'super';
+  return '';
+}
+
+/**
+ * Calls by V8 position, for one file: (line, column), 1-based as a stack frame gives them, of
+ * where V8 places a call, new or tagged template -> {line: the line the call starts on (the line
+ * the checker and our linker give a call site), name: the callee's last name}; where V8 places
+ * the frame of a class's implicit constructor (its `class` keyword) -> {line: 0}.
+ */
+function callLines(code, file, hit) {
   const sf = ts.createSourceFile(file, code, ts.ScriptTarget.Latest, true, scriptKind(file));
   const map = new Map();
   const implicit = (node) => {
     const keyword = node.getChildren(sf).find((c) => c.kind === ts.SyntaxKind.ClassKeyword);
     const lc = sf.getLineAndCharacterOfPosition((keyword || node).getStart(sf));
-    map.set(`${lc.line + 1}:${lc.character + 1}`, 0);
+    map.set(`${lc.line + 1}:${lc.character + 1}`, { line: 0, name: '' });
   };
-  const put = (position, node) => {
+  const put = (position, node, name) => {
     const lc = sf.getLineAndCharacterOfPosition(position);
     const key = `${lc.line + 1}:${lc.character + 1}`;
-    if (!map.has(key)) map.set(key, lineOf(sf, node));
+    if (!map.has(key)) map.set(key, { line: lineOf(sf, node), name });
   };
   const visit = (node) => {
     if ((ts.isClassDeclaration(node) || ts.isClassExpression(node)) &&
         !node.members.some((m) => ts.isConstructorDeclaration(m) && m.body)) implicit(node);
     if (ts.isCallExpression(node) || ts.isNewExpression(node) || ts.isTaggedTemplateExpression(node)) {
       const callee = ts.isTaggedTemplateExpression(node) ? node.tag : node.expression;
-      put(node.getStart(sf), node);
-      if (callee && ts.isPropertyAccessExpression(callee)) put(callee.name.getStart(sf), node);
-      if (callee && ts.isElementAccessExpression(callee)) put(callee.argumentExpression.getStart(sf), node);
-      if (ts.isCallExpression(node) && node.arguments.pos > 0) put(node.arguments.pos - 1, node);
+      const name = finalName(callee);
+      put(node.getStart(sf), node, name);
+      if (callee && ts.isPropertyAccessExpression(callee)) put(callee.name.getStart(sf), node, name);
+      if (callee && ts.isElementAccessExpression(callee)) put(callee.argumentExpression.getStart(sf), node, name);
+      if (ts.isCallExpression(node) && node.arguments.pos > 0) put(node.arguments.pos - 1, node, name);
     }
     ts.forEachChild(node, visit);
   };
   visit(sf);
-  return map;
+  // `hit`: the positions are V8's in the instrumented file, whose lines hold but whose columns
+  // move after each insertion on a line.
+  const shifts = hit ? shiftsOf(sf, file, hit) : new Map();
+  return (line, column) => map.get(`${line}:${sourceColumn(shifts, line, column)}`);
 }
 
 module.exports = { instrument, callLines };

@@ -8,7 +8,8 @@
 //       GTRACE_OUT (runtime_hit.js). NODE_OPTIONS carries the hook into child processes.
 //   node runtime_trace.js finish ROOT RAW_DIR OUT.tsv
 //       the raw rows merged: each caller position becomes the line its call starts on, and
-//       OUT.tsv gets "caller file<TAB>call line<TAB>callee file<TAB>callee candidates" rows,
+//       OUT.tsv gets "caller file<TAB>call line<TAB>callee file<TAB>callee candidates<TAB>the
+//       call's callee name" rows (the name empty where the position is no call: a getter read),
 //       read by benchmarks/accuracy/ts_runtime_all.py.
 'use strict';
 
@@ -58,17 +59,19 @@ function hook() {
 
 /**
  * The call site of a raw row's frames ("file, line, column" triples): the first frame that is not
- * a class's implicit constructor, at the line its call starts on.
+ * a class's implicit constructor, at the line its call starts on, with the callee's last name.
  */
 function callerOf(frames, root, maps, callLines) {
   for (let k = 0; k + 2 < frames.length; k += 3) {
     const [file, line, column] = frames.slice(k, k + 3);
     if (!maps.has(file)) {
       const source = path.join(root, file);
-      maps.set(file, fs.existsSync(source) ? callLines(fs.readFileSync(source, 'utf8'), file) : new Map());
+      const hit = path.join(__dirname, 'runtime_hit.js');
+      maps.set(file, fs.existsSync(source) ? callLines(fs.readFileSync(source, 'utf8'), file, hit) : () => undefined);
     }
-    const start = maps.get(file).get(`${line}:${column}`);
-    if (start !== 0) return { file, line: start || Number(line) };
+    const call = maps.get(file)(Number(line), Number(column));
+    if (call === undefined) return { file, line: Number(line), name: '' };
+    if (call.line !== 0) return { file, line: call.line, name: call.name };
   }
   return undefined;
 }
@@ -83,7 +86,7 @@ function finish(root, rawDir, out) {
       const [calleeFile, calleeNames, ...frames] = row.split('\t');
       const caller = callerOf(frames, root, maps, callLines);
       if (caller === undefined) continue;
-      rows.add(`${caller.file}\t${caller.line}\t${calleeFile}\t${calleeNames}`);
+      rows.add(`${caller.file}\t${caller.line}\t${calleeFile}\t${calleeNames}\t${caller.name}`);
     }
   }
   fs.writeFileSync(out, [...rows].sort().join('\n') + (rows.size ? '\n' : ''));
