@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
+from benchmarks.accuracy import ts_runtime_all
 from benchmarks.accuracy.ts_runtime_all import suite_counts
 from benchmarks.accuracy.ts_runtime_judge import (
     TraceError,
@@ -17,6 +19,7 @@ from benchmarks.accuracy.ts_runtime_judge import (
     read_trace,
     went_elsewhere,
 )
+from benchmarks.oracles.ts_oracle import PinnedCodebase
 from graphrag_code.model import Resolution
 
 CHECKER = {("a.js", 1, "f")}
@@ -138,3 +141,34 @@ def test_suite_summaries_of_mocha_tap_and_jest_give_the_test_counts() -> None:
     assert suite_counts(tap) == {"files_passed": 1, "files_failed": 1}
     jest = "Tests:       4 skipped, 364 passed, 368 total\n"
     assert suite_counts(jest) == {"passed": 364, "skipped": 4}
+
+
+def test_preparing_a_suite_keeps_only_its_dev_dependencies_and_no_scripts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    scratch = tmp_path / "pkg-1.0.0"
+    scratch.mkdir()
+    manifest = {
+        "name": "pkg",
+        "scripts": {"postinstall": "node build.js"},
+        "dependencies": {"dep": "1"},
+        "devDependencies": {"mocha": "10", "eslint": "9", "nyc": "15"},
+    }
+    (scratch / "package.json").write_text(json.dumps(manifest))
+    installs: list[list[str]] = []
+
+    def fake_run(command: list[str], **_: object) -> None:
+        installs.append(command)
+
+    monkeypatch.setattr(ts_runtime_all, "RUNTIME_DIR", tmp_path)
+    monkeypatch.setattr(ts_runtime_all.subprocess, "run", fake_run)
+    entry = PinnedCodebase("pkg", "1.0.0", "sha512-x", style="", include=("lib",))
+    ts_runtime_all.prepare(
+        entry, ts_runtime_all.Suite("github:o/pkg@1.0.0", "mocha", dev=("mocha",))
+    )
+    trimmed = json.loads((scratch / "package.json").read_text())
+    assert trimmed["devDependencies"] == {"mocha": "10"}
+    assert "scripts" not in trimmed
+    assert trimmed["dependencies"] == {"dep": "1"}
+    assert json.loads((scratch / "package.json.orig").read_text()) == manifest
+    assert [command[:3] for command in installs] == [["npm", "install", "--ignore-scripts"]]
