@@ -110,8 +110,22 @@ SUITES: dict[str, Suite] = {
     "oclif+core-4.0.33": Suite("github:oclif/core", skipped=_TSC_OUTPUT),
     "mocha-10.8.2": Suite(
         "github:mochajs/mocha@v10.8.2",
-        skipped="mocha's suite runs mocha itself through several configs and child "
-        "processes; not attempted at this stop",
+        # its test-node:unit and test-node:reporters scripts, without nyc; the integration
+        # tests need a browser bundle built first (not run)
+        "node bin/mocha.js --forbid-only --timeout 20000 'test/unit/*.spec.js' "
+        "'test/node-unit/**/*.spec.js' 'test/reporters/*.spec.js'",
+        dev=(
+            "chai",
+            "fs-extra",
+            "rewiremock",
+            "sinon",
+            "strip-ansi",
+            "unexpected",
+            "unexpected-eventemitter",
+            "unexpected-map",
+            "unexpected-set",
+            "unexpected-sinon",
+        ),
     ),
     "express-4.21.2": Suite(
         "github:expressjs/express@4.21.2",

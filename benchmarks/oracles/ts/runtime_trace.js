@@ -16,6 +16,9 @@
 const fs = require('fs');
 const path = require('path');
 
+// Taken now: a suite may stub `fs` (mocha's own tests stub writeFileSync and count its calls).
+const { readFileSync, writeFileSync, mkdirSync, renameSync } = fs;
+
 /**
  * `instrument`, its output kept under GTRACE_OUT/instrumented by the hash of the input: the
  * child processes a suite starts then skip loading the typescript package (about a second).
@@ -26,13 +29,13 @@ function cachedInstrument(content, rel, hit) {
   const dir = path.join(process.env.GTRACE_OUT || '.', 'instrumented');
   const file = path.join(dir, `${key}.js`);
   try {
-    return fs.readFileSync(file, 'utf8');
+    return readFileSync(file, 'utf8');
   } catch {
     const code = require('./runtime_instrument.js').instrument(content, rel, hit);
-    fs.mkdirSync(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true });
     const partial = `${file}.${process.pid}`;
-    fs.writeFileSync(partial, code);
-    fs.renameSync(partial, file);
+    writeFileSync(partial, code);
+    renameSync(partial, file);
     return code;
   }
 }
