@@ -86,6 +86,15 @@ def test_each_call_carries_the_name_it_was_called_by(
     assert names[(25, "double@23")] == "double"
 
 
+def test_an_es_module_is_traced_through_the_load_hook(
+    traced: tuple[list[TraceRow], Path],
+) -> None:
+    clock = "lib/clock.mjs"
+    calls = {(f, line, names) for f, line, callee, names, _ in traced[0] if callee == clock}
+    # `tick(\n  tick(n))`: the outer call starts on line 4, the inner one on line 5
+    assert calls == {(clock, 4, "tick@1"), (clock, 5, "tick@1"), ("run.js", 2, "twice@4")}
+
+
 def test_a_call_over_two_lines_is_recorded_at_the_line_it_starts_on(
     traced: tuple[list[TraceRow], Path],
 ) -> None:
@@ -127,7 +136,7 @@ def test_every_call_site_of_ours_in_the_fixture_is_confirmed_by_the_run(
 ) -> None:
     linked = link_repository(FIXTURE, repo="ts")
     nodes = Nodes(linked)
-    files = {SHAPES, "run.js"}
+    files = {SHAPES, "lib/clock.mjs", "run.js"}
     tiers, _edges = our_calls(linked, nodes, files)
     sites = set().union(*tiers.values())
     ran = ran_calls(named_runs(traced[0], nodes, files))
