@@ -529,7 +529,8 @@ class CodeGraph:
         self, file: str | Path, *, repo: str | None = None, commit: str | None = None
     ) -> CoverageImport:
         """Store which test ran which code, from a coverage.py data file recorded with
-        per-test contexts (`pytest --cov --cov-context=test`), replacing the last import:
+        per-test contexts (`pytest --cov --cov-context=test`), or a directory of JS/TS
+        coverage with a folder per test file (`impact/coverage_js.py`), replacing the last import:
         `diff` and `tests_for` then list the tests that ran the changed code first, and
         `untested` and `dead_code` count code a test ran as tested and alive. `commit`: the
         commit it was recorded at (default: the one the graph was indexed from)."""

@@ -105,7 +105,9 @@ def register(commands: Any) -> None:
     dead.set_defaults(handler=_dead_code)
 
     coverage = commands.add_parser(
-        "coverage", help="which test ran which code, from a coverage.py run with per-test contexts"
+        "coverage",
+        help="which test ran which code, from a coverage.py run with per-test contexts or "
+        "JS/TS coverage recorded per test file",
     )
     actions = coverage.add_subparsers(dest="action", required=True, metavar="ACTION")
     load = actions.add_parser(
@@ -113,7 +115,13 @@ def register(commands: Any) -> None:
         help="store the tests that ran each function (record with `pytest --cov "
         "--cov-context=test`), replacing the last import",
     )
-    load.add_argument("file", metavar="FILE", type=Path, help="the coverage data file (.coverage)")
+    load.add_argument(
+        "file",
+        metavar="FILE",
+        type=Path,
+        help="the coverage data file (.coverage), or a directory of JS/TS coverage: one folder "
+        "per test file with test-file.txt and V8 (NODE_V8_COVERAGE) or Istanbul JSON",
+    )
     load.add_argument(
         "--repo", type=name_argument, help="repository name in the graph (default: the only one)"
     )
@@ -326,4 +334,6 @@ def _coverage_import(args: argparse.Namespace, console: Console) -> int:
             + ", ".join(done.unknown_tests[:3]),
             highlight=False,
         )
+    for note in done.notes:
+        console.print(note, style="yellow", markup=False, highlight=False)
     return 0
