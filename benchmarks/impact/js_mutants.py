@@ -14,7 +14,10 @@ the graph indexes. Selection, safety and size are `benchmarks.impact.mutants`'s 
 `Graphs`, `_safe`, `_summary` and `markdown`): `diff` of the mutant on the tree indexed with the
 coverage imported (the tests to run, and with extras), static alone (indexed again without
 it) and everything; safety is the share of killed mutants whose every failing test file is
-selected, size the median share of the graph's test files selected.
+selected, size the median share of the graph's test files selected. Beside it, for the tests
+to run, the same with flaky failures left out: a failing file they miss is run twice more
+alone on the mutant (cached), and one that passes failed without the mutant's doing (a timing
+test on loaded cores).
 
 Mutants come from `benchmarks.impact.js_mutator` (seeded, the operators in turn, as
 `mutator.pick` does), of the package's source files only; a picked mutant that fails
@@ -281,6 +284,26 @@ class Oracle:
             self._save()
         return cached["status"], tuple(cached["failing"]), cached["seconds"]
 
+    def again(self, mutant: Mutant, files: tuple[str, ...], *, tries: int = 2) -> set[str]:
+        """Of `files` (failing files a selection left out), those that fail each of `tries`
+        more runs alone on the mutant; the others are flaky (a timing test on loaded cores
+        fails without the mutant's doing: avvio's plugin timeouts). Cached per mutant."""
+        cached = self.cache["mutants"][mutant.key]
+        known: dict[str, bool] = cached.setdefault("again", {})
+        asked = [f for f in files if f not in known]
+        if asked:
+            file = self.copy / mutant.path
+            original = file.read_text(encoding="utf-8")
+            try:
+                file.write_text(apply(original, mutant), encoding="utf-8")
+                for test in asked:
+                    runs = (_run_file(self.copy, test, self.timeouts[test]) for _ in range(tries))
+                    known[test] = all(result != "pass" for result in runs)
+            finally:
+                file.write_text(original, encoding="utf-8")
+            self._save()
+        return {f for f in files if known.get(f, True)}
+
 
 def record_coverage(copy: Path, files: list[str], out: Path) -> float:
     """Each test file run alone under `NODE_V8_COVERAGE` into `out/<n>/`, beside its
@@ -369,8 +392,13 @@ def run(spec: str, *, count: int, seed: int, min_timeout: float) -> dict[str, An
                     row.setdefault("safe", {})[kind], missed = _safe(failing, tests)
                     if missed:
                         row.setdefault("missed", {})[kind] = missed
-                # each file runs in its own process: no failure depends on another file's
-                row["safe_alone"], row["order_dependent"] = row["safe"]["to_run"], []
+                # each file runs in its own process, so no failure depends on another
+                # file's; a missed file that passes when run again is flaky (`markdown`'s
+                # "order-dependent" column and note, renamed in `_markdown`)
+                missed = row.get("missed", {}).get("to_run", [])
+                real = oracle.again(mutant, tuple(missed)) if missed else set()
+                row["order_dependent"] = row["flaky"] = sorted(set(missed) - real)
+                row["safe_alone"] = not real
             rows.append(row)
             print(
                 f"[{number}/{len(chosen)}] {mutant.operator} {mutant.path}:{mutant.line} "
@@ -416,7 +444,13 @@ def main() -> None:
         if args.json:
             args.json.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
         if args.markdown:
-            args.markdown.write_text(markdown(results), encoding="utf-8")
+            args.markdown.write_text(_markdown(results), encoding="utf-8")
+
+
+def _markdown(results: list[dict[str, Any]]) -> str:
+    """`mutants.markdown`, its order-dependent failures named for what they are here."""
+    text = markdown(results).replace("order-dependent left out", "flaky left out")
+    return text.replace("pass run alone on the mutant (order-dependent)", "pass run again (flaky)")
 
 
 if __name__ == "__main__":
