@@ -113,7 +113,8 @@ def register(commands: Any) -> None:
     load = actions.add_parser(
         "import",
         help="store the tests that ran each function (record with `pytest --cov "
-        "--cov-context=test`), replacing the last import",
+        "--cov-context=test`, or JS/TS one test file at a time: README), replacing the last "
+        "import",
     )
     load.add_argument(
         "file",

@@ -166,9 +166,10 @@ def _read_js(
     if coverage.needs_source_maps:
         notes = (
             f"{len(coverage.needs_source_maps)} file(s) of V8 coverage were compiled "
-            f"(e.g. {coverage.needs_source_maps[0]}): V8 offsets point into the emitted "
-            "JavaScript, so they were left out; record TypeScript with an Istanbul JSON "
-            "reporter (c8 --reporter=json, jest/vitest --coverage)",
+            f"(e.g. {coverage.needs_source_maps[0]}) and Node kept no source map of them: V8 "
+            "offsets point into the emitted JavaScript, so they were left out; run with "
+            "source maps (tsx, node --enable-source-maps) or record an Istanbul JSON "
+            "report (c8 --reporter=json, jest/vitest --coverage)",
         )
     return _Read(
         covered, measured, paths, len(coverage.runs), coverage.newest, "test-file.txt",

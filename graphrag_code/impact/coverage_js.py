@@ -9,13 +9,15 @@ at a time, mapped onto the graph: the pure part (`coverage.py` is coverage.py's)
 JavaScript tests are test files (their module nodes), so a folder per test file is the
 context a coverage.py run has per test. V8: a function ran when its first range's count is
 above zero (nested ranges are its blocks); offsets count UTF-16 code units of the file's
-text, so they are mapped to lines with the indexed file. V8 offsets of TypeScript point into
-the emitted JavaScript: TypeScript takes Istanbul JSON, which Jest, Vitest and c8 map back to
-the sources. Istanbul: a function ran when its `f` count is above zero (its statements say
-no more: those outside every function ran at import, and c8 writes a function's first line
-as a statement of the module's code, run whether or not the function was). A ran function
-belongs to the innermost node whose lines hold all of it; code outside every node (a
-module's top level) says nothing of a test, as in Python.
+text, so they are mapped to lines with the indexed file. Offsets of compiled code
+(TypeScript, JSX) point into the emitted JavaScript: they go back to the sources through the
+source maps Node keeps in the file when they are enabled (tsx, `--enable-source-maps`:
+`sourcemaps.py`), else the file is left out (and named); Istanbul JSON is mapped back
+already (Jest, Vitest, c8). Istanbul: a function ran when its `f` count is above zero (its
+statements say no more: those outside every function ran at import, and c8 writes a
+function's first line as a statement of the module's code, run whether or not the function
+was). A ran function belongs to the innermost node whose lines hold all of it; code outside
+every node (a module's top level) says nothing of a test, as in Python.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from urllib.parse import unquote, urlparse
 
 from ..errors import InvalidArgumentError
 from .coverage import Covered, Span
+from .sourcemaps import SourceMap
 
 __all__ = [
     "JsCoverage",
@@ -78,7 +81,7 @@ class JsCoverage:
 
     runs: tuple[TestFileRun, ...]
     newest: float  # the newest coverage file's modification time (seconds since the epoch)
-    needs_source_maps: tuple[str, ...]  # V8 files of code Node compiled (TypeScript, JSX)
+    needs_source_maps: tuple[str, ...]  # V8 files of compiled code Node kept no map of
 
     def measured(self) -> set[str]:
         return set().union(*(run.measured() for run in self.runs)) if self.runs else set()
@@ -100,11 +103,7 @@ def read_js_coverage(folder: str | Path, root: str | None) -> JsCoverage:
                 continue
             data = _load(file)
             if isinstance(data, dict) and isinstance(data.get("result"), list):
-                for path, ranges in _v8_functions(data["result"]):
-                    if path.endswith(_PLAIN_JS):
-                        offsets[path].extend(ranges)
-                    else:
-                        compiled.add(path)
+                compiled.update(_read_v8(data, offsets, lines))
             elif isinstance(data, dict) and _is_istanbul(data):
                 for path, ran in _istanbul_functions(data, root):
                     lines[path].extend(ran)
@@ -137,27 +136,55 @@ def _test_path(marker: Path) -> str:
 
 
 def _load(file: Path) -> Any:
+    """The file's JSON; for V8's, as Node writes it, only its scripts of local files and the
+    source maps Node kept (`_v8_local_scripts`)."""
     try:
-        return json.loads(file.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        text = file.read_text(encoding="utf-8")
+        local = _v8_local_scripts(text)
+        return json.loads(text) if local is None else local
+    except (OSError, UnicodeDecodeError, ValueError) as error:
         raise InvalidArgumentError(f"{file} is not a JSON coverage file: {error}") from error
+
+
+# A script of Node's compact V8 JSON starts so; `{"` never occurs inside a JSON string (its
+# quotes are escaped), so each match is a script object (and the key the map cache's)
+_SCRIPT = re.compile(r'\{"scriptId":"[^"\\]*","url":"((?:[^"\\]|\\.)*)"')
+_MAP_CACHE = '"source-map-cache":'
+
+
+def _v8_local_scripts(text: str) -> dict[str, Any] | None:
+    """A V8 coverage file in Node's compact layout with only its scripts of local files,
+    each parsed alone: Node's own scripts are most of a file (~2 MB per mocha test file, 95%
+    `node:` code), and parsing them was most of an import. None for any other layout."""
+    if not text.startswith('{"result":[{"scriptId":'):
+        return None
+    decoder = json.JSONDecoder()
+    scripts: list[Any] = []
+    for match in _SCRIPT.finditer(text):
+        url = match.group(1)
+        if _local_path(json.loads(f'"{url}"') if "\\" in url else url) is not None:
+            scripts.append(decoder.raw_decode(text, match.start())[0])
+    at = text.rfind(_MAP_CACHE)
+    maps = decoder.raw_decode(text, at + len(_MAP_CACHE))[0] if at > 0 else {}
+    return {"result": scripts, "source-map-cache": maps}
 
 
 def _local_path(url: str) -> str | None:
     """The file a V8 script URL names; None for Node's own code (`node:`), code of
-    dependencies (`node_modules`) and scripts of no file (eval, the REPL)."""
-    if url.startswith("file://"):
-        path = unquote(urlparse(url).path)
-    elif os.path.isabs(url):
-        path = url
-    else:
+    dependencies (`node_modules`) and scripts of no file (eval, the REPL). String tests
+    first: a mocha run names ~500 scripts, most of them dependencies'."""
+    if "/node_modules/" in url or "\\node_modules\\" in url:
         return None
-    return None if "/node_modules/" in Path(path).as_posix() else path
+    if url.startswith("file://"):
+        return unquote(urlparse(url).path)
+    return url if os.path.isabs(url) else None
 
 
-def _v8_functions(scripts: list[Any]) -> Iterable[tuple[str, list[tuple[int, int]]]]:
+def _v8_functions(scripts: list[Any]) -> Iterable[tuple[str, str, list[tuple[int, int]]]]:
+    """(URL, local path, ranges of the functions that ran) of each script of a local file."""
     for script in scripts:
-        path = _local_path(str(script.get("url", "")))
+        url = str(script.get("url", ""))
+        path = _local_path(url)
         if path is None:
             continue
         ran = [
@@ -165,7 +192,37 @@ def _v8_functions(scripts: list[Any]) -> Iterable[tuple[str, list[tuple[int, int
             for function in script.get("functions", ())
             if (ranges := function.get("ranges")) and ranges[0].get("count", 0) > 0
         ]
-        yield path, ran
+        yield url, path, ran
+
+
+def _read_v8(
+    data: dict[str, Any],
+    offsets: dict[str, list[tuple[int, int]]],
+    lines: dict[str, list[Ran]],
+) -> set[str]:
+    """Add a V8 file's ran functions: plain JavaScript as offsets, compiled code through its
+    source map as lines of its sources; the compiled files of no map are returned."""
+    maps = data.get("source-map-cache") or {}
+    compiled: set[str] = set()
+    for url, path, ranges in _v8_functions(data["result"]):
+        entry = maps.get(url)
+        mapped = SourceMap.from_cache(url, entry) if entry else None
+        if mapped is not None:
+            for source, function in _through(mapped, ranges):
+                lines[source].append(function)
+        elif path.endswith(_PLAIN_JS):
+            offsets[path].extend(ranges)
+        else:
+            compiled.add(path)
+    return compiled
+
+
+def _through(mapped: SourceMap, ranges: Iterable[tuple[int, int]]) -> Iterable[tuple[str, Ran]]:
+    """Ran functions of compiled code, in the lines of the local sources they came from."""
+    for start, end in ranges:
+        found = mapped.original_range(start, end)
+        if found is not None and (path := _local_path(found[0])) is not None:
+            yield path, Ran(found[1], found[2])
 
 
 def _is_istanbul(data: dict[str, Any]) -> bool:
