@@ -460,7 +460,7 @@ def run(spec: str, *, count: int, seed: int = 54, min_timeout: float = 180.0) ->
                 flush=True,
             )
         graphs.graph.close()
-    result = _summary(suite, graphs, len(candidates), rows, oracle.cache["baseline"])
+    result = _summary(suite.root.name, graphs, len(candidates), rows, oracle.cache["baseline"])
     known = _known_tests(suite, graphs, picked, oracle)
     for kind, figures in result["selectors"].items():
         shares = [r["items"][kind] / known["pytest_items"] for r in rows]
@@ -532,7 +532,7 @@ def _known_tests(
 
 
 def _summary(
-    suite: Suite, graphs: Graphs, candidates: int, rows: list[dict[str, Any]], base: Any
+    package: str, graphs: Graphs, candidates: int, rows: list[dict[str, Any]], base: Any
 ) -> dict[str, Any]:
     tests = len(graphs.tests)
     killed = [r for r in rows if r["status"] == "killed"]
@@ -553,7 +553,7 @@ def _summary(
         }  # fmt: skip
     diff_s = [r["diff_s"] for r in rows]
     return {
-        "package": suite.root.name,
+        "package": package,
         "graph_tests": tests,
         "candidates": candidates,
         "mutants": len(rows),
