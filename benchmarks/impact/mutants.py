@@ -55,6 +55,12 @@ mutated code, `diff` lists those; the graph-test share counts such a test once, 
 holds only if each of its failing cases is listed: `Oracle.failing_items`, parameters
 kept). tabulate is tuning since stop 66 (its misses read); voluptuous 0.15.2 and tinydb
 4.8.2 are held out in its place, scored once before stop 66's rules (`--ids-only`).
+voluptuous and tinydb are tuning since stop 66, part 2 (their misses read): a test the
+coverage names that the index has no node for (a Markdown file's doctests) becomes a test
+of its own at import (`impact.unindexed`), and a test the unmutated tree fails now, since
+a mutant's run left state outside the copy, is the environment's (`Oracle._environment`);
+sqlparse 0.5.2 and boltons 24.1.0 are held out in their place, scored once after those
+rules (`--ids-only`).
 
 Needs Neo4j (NEO4J_URI, else the managed local server) and the runtime oracle's venv of the
 package (`benchmarks.oracles.runtime_env`).
