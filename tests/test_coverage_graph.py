@@ -196,7 +196,10 @@ def test_cli():
     assert run("3") == "6\\n"
 """
 FILES = {
-    "pyproject.toml": '[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["src"]\n',
+    "pyproject.toml": (
+        '[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["src"]\n'
+        'addopts = "--doctest-glob=*.md"\n'
+    ),
     ".gitignore": ".coverage\n",
     "src/calc/__init__.py": "",
     "src/calc/checks.py": CHECKS,
@@ -213,7 +216,10 @@ FILES = {
     "tests/test_params.py": PARAM_TESTS,
     "src/calc/cli.py": CLI,
     "tests/test_cli.py": CLI_TESTS,
+    # doctests of a text file: pytest runs them, the index has no node for them
+    "tests/guide.md": "# Guide\n\n    >>> from calc.checks import le\n    >>> le(1, 2)\n    True\n",
 }
+GUIDE = "tests/guide.md::guide.md"
 STRICT = "tests/test_checks.py::test_strict_mode"
 LOOSE = "tests/test_checks.py::test_loose_validate"
 
@@ -266,7 +272,7 @@ def test_import_stores_which_test_ran_which_function(
     assert done.files_measured == 9
     assert done.files_matched == 7  # an __init__.py defines nothing to map lines onto
     # the mixin's test method is one, run by two classes; `test_value` runs no package line
-    assert done.tests == 8
+    assert done.tests == 9  # the guide's doctests, a test only the coverage names
     assert not done.unknown_tests  # `TestStrict::test_one` names the mixin's method
     assert done.commit == git(root, "rev-parse", "HEAD").strip()
     ran = {
@@ -280,6 +286,7 @@ def test_import_stores_which_test_ran_which_function(
     assert ran == {
         ("test_order", "calc.checks.lt"),  # a parametrised test, once, for each value
         ("test_order", "calc.checks.le"),
+        ("guide.md", "calc.checks.le"),
         ("test_strict_mode", "calc.checks.check"),
         ("test_strict_mode", "calc.checks.validate"),
         ("test_loose_validate", "calc.checks.check"),  # it never ran validate
@@ -425,10 +432,28 @@ def test_the_command_reimports_in_place(
 ) -> None:
     graph, root, _ = covered
     assert cli_main(["coverage", "import", str(root / ".coverage"), "--repo", REPO, "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["edges"] == 12
+    assert json.loads(capsys.readouterr().out)["edges"] == 13
     count = "MATCH (:Code)-[r:RAN]->(n:Code {repo: $repo}) RETURN count(r) AS n"
-    assert graph.client.read(count, {"repo": REPO})[0]["n"] == 12  # replaced, not added
+    assert graph.client.read(count, {"repo": REPO})[0]["n"] == 13  # replaced, not added
     assert cli_main(["coverage", "import", str(root / "nothing"), "--repo", REPO]) != 0
+
+
+def test_a_test_only_the_coverage_names_is_run_where_it_ran_the_change(
+    covered: tuple[CodeGraph, Path, CoverageImport],
+) -> None:
+    graph, root, done = covered
+    assert GUIDE in done.notes[0]
+    # one node, the earlier import's replaced (the command above imported again)
+    nodes = "MATCH (t:Code {repo: $repo, coverage_test: true}) RETURN t.test_runner AS runner"
+    assert [row["runner"] for row in graph.client.read(nodes, {"repo": REPO})] == [GUIDE]
+    edit(root, "    return a <= b", "    return not b < a")
+    try:
+        impact = graph.diff(path=root, repo=REPO)
+    finally:
+        git(root, "checkout", "--", ".")
+    guide = [t for t in impact.to_run if t.runner_id == GUIDE]
+    assert [t.reason for t in guide] == ["ran it (coverage)"]
+    assert {t.runner_id for t in impact.to_run} >= {GUIDE, "tests/test_checks.py::test_order[le]"}
 
 
 def test_changed_code_falls_back_to_the_static_prediction_and_says_so(

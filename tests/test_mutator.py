@@ -160,3 +160,16 @@ def test_failing_items_keep_their_parameters() -> None:
     assert [m.group(1) for m in _ITEM.finditer(out)] == [
         "tests/t.py::test_y[a b-1]", "tests/t.py::test_z", "tests/u.py",
     ]  # fmt: skip
+
+
+def test_failures_the_environment_causes_are_no_mutants() -> None:
+    from benchmarks.impact.mutants import Outcome, without_environment
+
+    t, u = "tests/t.py::test_dir", "tests/t.py::test_other"
+    killed = Outcome("killed", (t, u), 1.0)
+    assert without_environment(killed, set()) == killed
+    assert without_environment(killed, {t}) == Outcome("killed", (u,), 1.0)
+    # its only failing test fails on the unmutated tree now: the mutant survived
+    assert without_environment(Outcome("killed", (t,), 1.0), {t}) == Outcome("survived", (), 1.0)
+    timeout = Outcome("timeout", (), 9.0)
+    assert without_environment(timeout, {t}) == timeout

@@ -841,6 +841,31 @@ RUNTIME_PACKAGES: tuple[RuntimePackage, ...] = (
         ),
         ("poetry-core==1.9.1",),
     ),
+    # Held out from stop 66 part 2's rules (voluptuous and tinydb tune them): two more suites
+    # new to every rule, chosen by style, size and file list only, with pytest as their only
+    # test requirement, pinned to releases contemporary with them. SQL parsing (a regex lexer,
+    # a token tree of classes, grouping passes and a stack of formatting filters; a CLI) ...
+    RuntimePackage(
+        "sqlparse",
+        "0.5.2",
+        "9e37b35e16d1cc652a2545f0997c1deb23ea28fa1f3eefe609eee3063c3b105f",
+        ("pytest==8.3.3", "iniconfig==2.0.0", "packaging==24.2", "pluggy==1.5.0", _COVERAGE),
+        (
+            "hatchling==1.27.0",
+            "editables==0.5",
+            "pathspec==0.12.1",
+            "trove-classifiers==2024.10.21.16",
+        ),
+    ),
+    # ... and a library of many small utility modules (containers with operator methods,
+    # caches, iteration, string, url and file helpers; setuptools-built, tests in `tests/`).
+    RuntimePackage(
+        "boltons",
+        "24.1.0",
+        "4a49b7d57ee055b83a458c8682a2a6f199d263a8aa517098bda9bab813554b87",
+        ("pytest==8.3.3", "iniconfig==2.0.0", "packaging==24.2", "pluggy==1.5.0", _COVERAGE),
+        _SETUPTOOLS,
+    ),
 )
 
 

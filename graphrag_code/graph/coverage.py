@@ -51,6 +51,16 @@ class CoverageStore:
             for r in rows
         ]
 
+    def replace_unindexed(self, rows: Sequence[Mapping[str, str]]) -> None:
+        """Drop the tests an earlier import added for want of a node (with their RAN
+        edges), then add `rows` (`UnindexedTest.row`): before `replace`, whose RAN edges
+        start from them."""
+        self.client.write(load_query("coverage/forget_unindexed"), {"repo": self.repo})
+        if rows:
+            self.client.write(
+                load_query("coverage/write_unindexed"), {"repo": self.repo, "rows": list(rows)}
+            )
+
     def replace(
         self,
         edges: Sequence[tuple[str, str]],

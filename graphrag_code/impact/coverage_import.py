@@ -18,6 +18,7 @@ from ..graph.coverage import CoverageStore
 from .coverage import Covered, Span, body_line, covered_pairs, map_paths, read_coverage
 from .coverage_js import js_covered_pairs, read_js_coverage
 from .tests import runner_id
+from .unindexed import UnindexedTest, unindexed_tests
 
 __all__ = ["CoverageImport", "import_coverage"]
 
@@ -90,6 +91,7 @@ def import_coverage(
         "coverage_edges": len(edges),
         "coverage_file": str(Path(file).resolve()),
     }
+    store.replace_unindexed([test.row() for test in read.unindexed])
     store.replace(edges, kept, state, covered.cases)
     return CoverageImport(
         repo=repo,
@@ -121,6 +123,7 @@ class _Read:
     context: str  # what names a test in it, and how to make them name the graph's
     hint: str
     notes: tuple[str, ...] = ()
+    unindexed: tuple[UnindexedTest, ...] = ()  # tests it names that the index has no node for
 
 
 def _read_python(
@@ -137,9 +140,20 @@ def _read_python(
             tests[case] = node
             cases.add(case)
     covered = covered_pairs(lines, paths, by_path, tests, cases) if paths else _NOTHING
+    # tests the index cannot see (a text file's doctests), where the run names the graph's
+    unindexed = unindexed_tests(store.repo, covered.unknown) if covered.pairs else []
+    notes: tuple[str, ...] = ()
+    if unindexed:
+        tests.update((test.runner, test.id) for test in unindexed)
+        covered = covered_pairs(lines, paths, by_path, tests, cases)
+        notes = (
+            f"{len(unindexed)} test(s) the coverage names have no node in the index (e.g. "
+            f"{unindexed[0].runner}: a doctest of a text file?): added as tests of its own",
+        )
     return _Read(
         covered, lines.files, paths, lines.contexts, file.stat().st_mtime, "context",
-        "run pytest from the repository root, or index the tests too",
+        "run pytest from the repository root, or index the tests too", notes,
+        tuple(unindexed),
     )  # fmt: skip
 
 
