@@ -506,10 +506,14 @@ def run(spec: str, *, count: int, seed: int = 54, min_timeout: float = 180.0) ->
         graphs.graph.close()
     result = _summary(suite.root.name, graphs, len(candidates), rows, oracle.cache["baseline"])
     known = _known_tests(suite, graphs, picked, oracle)
+    # the suite's items: those the coverage run recorded, and one for each graph test that
+    # recorded none (it ran no measured line), as `_size` counts a selected one
+    suite_items = known["pytest_items"] + sum(1 for t in graphs.tests if t not in weights)
+    known["suite_items"] = suite_items
     for kind, figures in result["selectors"].items():
-        shares = [r["items"][kind] / known["pytest_items"] for r in rows]
+        shares = [r["items"][kind] / suite_items for r in rows]
         figures["median_item_share"] = round(statistics.median(shares), 4) if shares else None
-    result["to_run_whole"] = _whole(rows, len(graphs.tests), known["pytest_items"])
+    result["to_run_whole"] = _whole(rows, len(graphs.tests), suite_items)
     # tests the unmutated tree fails now (state a mutant's run left): no mutant's failures
     result["environment_failing"] = len(oracle.environment)
     return {**result, **known}
