@@ -466,6 +466,15 @@ def test_changed_code_falls_back_to_the_static_prediction_and_says_so(
     assert [t.reason for t in graph.tests_for("calc.checks.lt", repo=REPO).tests] == [
         "ran it (coverage)"
     ]
+    # a test only the coverage names has no file in the index: the re-index keeps it, and
+    # its RAN edge to code that did not change
+    kept = (
+        "MATCH (t:Code {repo: $repo, coverage_test: true})-[:RAN]->(n:Code) "
+        "RETURN t.test_runner AS runner, collect(n.qualified_name) AS ran"
+    )
+    rows = graph.client.read(kept, {"repo": REPO})
+    assert [row["runner"] for row in rows] == [GUIDE]
+    assert "calc.checks.le" in rows[0]["ran"]
     edit(root, 'raise ValueError("negative")', 'raise ValueError("below zero")')
     impact = graph.diff(path=root, repo=REPO)
     assert not any(t.ran for t in impact.tests)  # validate changed since the coverage
