@@ -5,9 +5,9 @@ and one of them failed for 15 of its 71 killed mutants, which no selection from 
 could hold). Each becomes a test node of the repository at import (`coverage_test`), named
 by its runner id, so that RAN edges hold it and the tests to run list it where it ran the
 change; the next import replaces them, and a re-index keeps them (no file of the index
-holds them). Only where the run's contexts name some test of
-the graph too: a run none of whose contexts does was recorded elsewhere, and its import
-fails with a hint (`import_coverage`)."""
+holds them). Only where the run's contexts name some test of the graph too: a run none of
+whose contexts does was recorded elsewhere, and its import fails with a hint
+(`import_coverage`)."""
 
 from __future__ import annotations
 
