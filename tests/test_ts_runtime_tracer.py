@@ -35,7 +35,7 @@ pytestmark = pytest.mark.skipif(
 @pytest.fixture(scope="module")
 def traced(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[TraceRow], Path]:
     """The fixture's run.js run under the tracer, and the finished trace's rows."""
-    typescript = ts_oracle.ensure_node_deps() / "node_modules" / "typescript"
+    typescript = ts_oracle.ensure_node_deps() / "typescript"  # its node_modules
     raw = tmp_path_factory.mktemp("raw")
     env = {
         **os.environ,

@@ -50,7 +50,7 @@ from benchmarks.accuracy.ts_runtime_judge import (
     went_elsewhere,
 )
 from benchmarks.oracles.packages import ORACLE_OUT_DIR
-from benchmarks.oracles.ts_oracle import TS_SETS, PinnedCodebase
+from benchmarks.oracles.ts_oracle import TS_SETS, PinnedCodebase, ensure_node_deps
 from graphrag_code.ingest.offline import link_repository
 
 RUNTIME_DIR = ORACLE_OUT_DIR / "ts_runtime"
@@ -307,6 +307,8 @@ def run_suite(entry: PinnedCodebase, suite: Suite) -> dict[str, Any]:
         "GTRACE_ROOT": str(scratch),
         "GTRACE_INCLUDE": ",".join(entry.include),
         "GTRACE_OUT": str(raw),
+        # the oracle's own typescript, wherever the benchmark cache is
+        "GTRACE_TYPESCRIPT": str(ensure_node_deps() / "typescript"),
         "NODE_OPTIONS": f"--require {TRACER}",
     }
     started = time.monotonic()
