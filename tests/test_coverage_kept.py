@@ -17,6 +17,7 @@ from graphrag_code.graph.records import (
     TestEdge,
 )
 from graphrag_code.impact.kept import stores_result
+from graphrag_code.impact.singletons import singleton_setup
 from graphrag_code.impact.tests import exercising_tests
 from graphrag_code.location import Location
 
@@ -33,12 +34,14 @@ class _Reader:
         readers: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] | None = None,
         code: Sequence[KeptCode] = (),
         members: Sequence[tuple[str, str, str, str]] = (),
+        classes: dict[str, list[tuple[str, str, str]]] | None = None,
     ) -> None:
         self.reaches = reaches or {}
         self.ran = list(ran)
         self.readers = readers or {}
         self.code = list(code)
         self.members = list(members)
+        self.classes = classes or {}
         self.asked_readers: list[str] = []
 
     def reach_back(
@@ -74,6 +77,9 @@ class _Reader:
 
     def shared_members(self, ids: Sequence[str]) -> list[tuple[str, str, str, str]]:
         return [m for m in self.members if m[0] in ids]
+
+    def class_members(self, ids: Sequence[str]) -> dict[str, list[tuple[str, str, str]]]:
+        return {i: self.classes[i] for i in ids if i in self.classes}
 
     def process_tests(self, ids: Sequence[str], starters: Sequence[str]) -> list[ProcessTests]:
         return []  # no test starts a child process (`impact.programs`)
@@ -130,6 +136,56 @@ def test_storing_a_methods_result_on_the_instance_is_read_from_the_code() -> Non
     assert not stores_result("    value = self._make(key)\n", "_make")  # kept nowhere
     assert not stores_result("    self.memo[key] = self._make_other(key)\n", "_make")
     assert not stores_result("    self.memo[key] = other._make(key)\n", "_make")
+
+
+# sqlparse's `Lexer`: the first test that lexes makes the instance, keeps it on the class
+# and sets it up; every later test reads the keywords the setup added (stop 66, part 3)
+_LEXER = [
+    (
+        "get",
+        "get_default_instance",
+        "def get_default_instance(cls):\n"
+        "    if cls._default is None:\n        cls._default = cls()\n"
+        "        cls._default.default_initialization()\n    return cls._default\n",
+    ),
+    (
+        "init",
+        "default_initialization",
+        "def default_initialization(self):\n    self.clear()\n    self.add(KEYWORDS)\n",
+    ),
+    ("clear", "clear", "def clear(self):\n    self._keywords = []\n"),
+    ("add", "add", "def add(self, k):\n    self._keywords.append(k)\n"),
+    ("lex", "lex", "def lex(self, s):\n    return self.is_keyword(s)\n"),
+    ("is_keyword", "is_keyword", "def is_keyword(self, s):\n    return s in self._keywords\n"),
+]
+
+
+def test_a_singleton_kept_on_its_class_is_set_up_for_every_test_that_asks() -> None:
+    setup = singleton_setup(_LEXER)
+    assert {name for name, makers in setup.items() if makers == {"get"}} == {
+        "default_initialization", "clear", "add",
+    }  # fmt: skip
+    assert not {"lex", "is_keyword"} & setup.keys()  # ran by whoever calls them
+    made = [("get", "instance", "def instance(cls):\n    cls._one = cls()\n    return cls._one\n"),
+            ("new", "__init__", "def __init__(self):\n    self.table = {}\n")]  # fmt: skip
+    assert singleton_setup(made) == {"__init__": {"get"}}
+    plain = [("m", "make", "def make(self):\n    self._one = Lexer()\n    self._one.setup()\n"),
+             ("s", "setup", "def setup(self):\n    pass\n")]  # fmt: skip
+    assert singleton_setup(plain) == {}  # kept on an instance: not shared by every test
+
+
+def test_the_setup_of_a_kept_singleton_selects_the_tests_that_asked_for_it() -> None:
+    # a mutant of `default_initialization` failed 143 tests; three ran it
+    reader = _Reader(
+        ran=[
+            RanInto("init", ("t_first",), "h", "h"),
+            RanInto("get", ("t_first", "t_later"), "h", "h"),
+            RanInto("is_keyword", ("t_later",), "h", "h"),
+        ],
+        classes={node: _LEXER for node in ("init", "is_keyword")},
+    )
+    assert _tests(reader, "init") == [("t_first", "ran"), ("t_later", "kept")]
+    assert _tests(reader, "is_keyword") == [("t_later", "ran")]
 
 
 def test_static_predictions_for_fresh_coverage_are_extras_listed_last() -> None:

@@ -78,6 +78,9 @@ class _Reader:
     def shared_members(self, ids: Sequence[str]) -> list[tuple[str, str, str, str]]:
         return []
 
+    def class_members(self, ids: Sequence[str]) -> dict[str, list[tuple[str, str, str]]]:
+        return {}
+
     def process_tests(self, ids: Sequence[str], starters: Sequence[str]) -> list[ProcessTests]:
         assert {"subprocess.Popen", "os.system"} <= set(starters)
         return self.groups

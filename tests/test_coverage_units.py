@@ -166,6 +166,9 @@ class _RanReader:
     def shared_members(self, ids: Sequence[str]) -> list[tuple[str, str, str, str]]:
         return []
 
+    def class_members(self, ids: Sequence[str]) -> dict[str, list[tuple[str, str, str]]]:
+        return {}
+
     def process_tests(self, ids: Sequence[str], starters: Sequence[str]) -> list[ProcessTests]:
         return []  # no test starts a child process (`impact.programs`)
 

@@ -64,7 +64,10 @@ coverage names that the index has no node for (a Markdown file's doctests) becom
 of its own at import (`impact.unindexed`), and a test the unmutated tree fails now, since
 a mutant's run left state outside the copy, is the environment's (`Oracle._environment`);
 sqlparse 0.5.2 and boltons 24.1.0 are held out in their place, scored once after those
-rules (`--ids-only`).
+rules (`--ids-only`). sqlparse is tuning since stop 66, part 3 (its two misses read): a
+singleton its class keeps and the first test that asked set up is read by every test that
+asks for it (`impact.singletons`); mistune 3.0.2 is held out in its place, scored once
+after that rule (`--ids-only`).
 
 Needs Neo4j (NEO4J_URI, else the managed local server) and the runtime oracle's venv of the
 package (`benchmarks.oracles.runtime_env`).

@@ -610,6 +610,14 @@ class GraphReader:
         rows = self.client.read(load_query("coverage/shared_members"), {"ids": list(ids)})
         return [(r["id"], r["name"] or "", r["member"], r["code"]) for r in rows]
 
+    def class_members(self, ids: Sequence[str]) -> dict[str, list[tuple[str, str, str]]]:
+        """Method of `ids` -> (id, name, code) of each method of its class, itself included."""
+        rows = self.client.read(load_query("coverage/class_members"), {"ids": list(ids)})
+        found: dict[str, list[tuple[str, str, str]]] = {}
+        for r in rows:
+            found.setdefault(r["id"], []).append((r["member"], r["name"] or "", r["code"]))
+        return found
+
     def coverage_state(self, repo: str) -> CoverageState | None:
         """The last coverage import of `repo`, or None when it has none."""
         rows = self.client.read(load_query("coverage/read_state"), {"repo": repo})

@@ -4,7 +4,8 @@ Coverage says which test ran a function, not which test read what the function l
 when it ran before that test: at import or collection (a registry a decorator fills, a
 default built once, a class a factory makes) or in an earlier test (a memo on an object made
 at import). On the mutant benchmark (BENCHMARKS §21) every mutant whose failing tests the
-coverage missed was such code. Two rules, from that evidence:
+coverage missed was such code. Two rules, from that evidence (a third, for a singleton its
+class keeps and the first test that asked set up, is `impact.singletons`):
 
 - code that ran outside every test keeps what it made in its module, or in the module that
   called it at import: the tests that ran any code of its own module, or of a module whose
@@ -30,6 +31,7 @@ from ..graph import GraphReader
 from ..graph.records import KeptCode
 from ..model import CERTAIN_TIERS
 from .coverage import Freshness
+from .singletons import singleton_readers
 
 __all__ = ["KEPT", "kept_state_tests", "module_readers", "stores_result"]
 
@@ -89,4 +91,10 @@ def kept_state_tests(
                     why or "ran a method that keeps its result on a shared object",
                     merged,
                 )
+    for node, tests in singleton_readers(reader, states).items():
+        why, before = found.get(node, ("", ()))
+        found[node] = (
+            why or "asked for the instance its class keeps, which it sets up",
+            tuple(sorted({*before, *tests})),
+        )
     return found
