@@ -10,19 +10,17 @@ from typing import cast
 from graphrag_code.graph import GraphReader
 from graphrag_code.graph.records import (
     KeptCode,
-    ProcessTests,
     RanInto,
     ReachBack,
-    SymbolRef,
-    TestEdge,
 )
 from graphrag_code.impact.kept import stores_result
 from graphrag_code.impact.singletons import singleton_setup
 from graphrag_code.impact.tests import exercising_tests
-from graphrag_code.location import Location
+
+from .impact_fakes import TableReader
 
 
-class _Reader:
+class _Reader(TableReader):
     """What `exercising_tests` reads: static REACHES edges into each node (test, tier), the
     tests that ran each node, the readers of module state, and class members with code."""
 
@@ -37,7 +35,7 @@ class _Reader:
         classes: dict[str, list[tuple[str, str, str]]] | None = None,
     ) -> None:
         self.reaches = reaches or {}
-        self.ran = list(ran)
+        super().__init__(ran=ran)
         self.readers = readers or {}
         self.code = list(code)
         self.members = list(members)
@@ -50,19 +48,6 @@ class _Reader:
         callers = {i: [(t, "exact", None) for t in self.reaches.get(i, [])] for i in ids}
         tests = frozenset(t for i in ids for t in self.reaches.get(i, []))
         return ReachBack({i: c for i, c in callers.items() if c}, tests, False)
-
-    def test_nodes(self, ids: Sequence[str]) -> dict[str, tuple[SymbolRef, str | None]]:
-        return {
-            i: (SymbolRef(i, f"tests.test_m.{i}", "Function", "r", Location("tests/test_m.py")),
-                "tests.test_m")
-            for i in ids
-        }  # fmt: skip
-
-    def tests_inside(self, ids: Sequence[str]) -> list[TestEdge]:
-        return []
-
-    def ran_into(self, ids: Sequence[str]) -> list[RanInto]:
-        return [r for r in self.ran if r.id in ids]
 
     def kept_state_code(self, ids: Sequence[str], *, certain: Sequence[str]) -> list[KeptCode]:
         """`readers`: node -> (modules, tests), one piece of code per module; or `code`."""
@@ -80,9 +65,6 @@ class _Reader:
 
     def class_members(self, ids: Sequence[str]) -> dict[str, list[tuple[str, str, str]]]:
         return {i: self.classes[i] for i in ids if i in self.classes}
-
-    def process_tests(self, ids: Sequence[str], starters: Sequence[str]) -> list[ProcessTests]:
-        return []  # no test starts a child process (`impact.programs`)
 
 
 def _tests(reader: _Reader, *targets: str) -> list[tuple[str, str]]:

@@ -9,10 +9,11 @@ from collections.abc import Sequence
 from typing import cast
 
 from graphrag_code.graph import GraphReader
-from graphrag_code.graph.records import ProcessTests, ProgramCall, RanInto, ReachBack, SymbolRef
+from graphrag_code.graph.records import ProcessTests, ProgramCall, RanInto
 from graphrag_code.impact.programs import main_blocks, names_program, process_tests, programs
 from graphrag_code.impact.tests import exercising_tests
-from graphrag_code.location import Location
+
+from .impact_fakes import TableReader
 
 _MODULE = """import sys
 
@@ -38,7 +39,7 @@ _CLI_TEST = 'def test_cli():\n    out = run_and_capture([sys.executable, "pkg/__
 _GIT_TEST = 'def test_git():\n    subprocess.run(["git", "status"])\n'
 
 
-class _Reader:
+class _Reader(TableReader):
     """What `exercising_tests` reads, with the process rule's tables: the tests that ran
     each node, the test modules starting a process, the programs, and what they reach."""
 
@@ -50,36 +51,10 @@ class _Reader:
         entries: Sequence[ProgramCall] = (),
         reached: dict[str, tuple[str, ...]] | None = None,
     ) -> None:
-        self.ran, self.groups, self.entries = list(ran), list(groups), list(entries)
+        super().__init__(ran=ran)
+        self.groups, self.entries = list(groups), list(entries)
         self.reached = reached or {}
         self.asked_entries = 0
-
-    def reach_back(
-        self, ids: Sequence[str], *, resolutions: Sequence[str] | None = None, limit: int
-    ) -> ReachBack:
-        return ReachBack({}, frozenset(), False)
-
-    def test_nodes(self, ids: Sequence[str]) -> dict[str, tuple[SymbolRef, str | None]]:
-        return {
-            i: (SymbolRef(i, f"tests.test_m.{i}", "Function", "r", Location("tests/test_m.py")),
-                "tests.test_m")
-            for i in ids
-        }  # fmt: skip
-
-    def tests_inside(self, ids: Sequence[str]) -> list[object]:
-        return []
-
-    def ran_into(self, ids: Sequence[str]) -> list[RanInto]:
-        return [r for r in self.ran if r.id in ids]
-
-    def kept_state_code(self, ids: Sequence[str], *, certain: Sequence[str]) -> list[object]:
-        return []
-
-    def shared_members(self, ids: Sequence[str]) -> list[tuple[str, str, str, str]]:
-        return []
-
-    def class_members(self, ids: Sequence[str]) -> dict[str, list[tuple[str, str, str]]]:
-        return {}
 
     def process_tests(self, ids: Sequence[str], starters: Sequence[str]) -> list[ProcessTests]:
         assert {"subprocess.Popen", "os.system"} <= set(starters)

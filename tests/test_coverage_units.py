@@ -14,7 +14,7 @@ import pytest
 from graphrag_code.conventions import ClassTree, seeds_of_tests
 from graphrag_code.errors import InvalidArgumentError
 from graphrag_code.graph import GraphReader
-from graphrag_code.graph.records import KeptCode, ProcessTests, RanInto, SymbolRef
+from graphrag_code.graph.records import RanInto, SymbolRef
 from graphrag_code.impact import CoverageUse, coverage_line
 from graphrag_code.impact.coverage import (
     CoverageLines,
@@ -31,6 +31,8 @@ from graphrag_code.impact.tests import listing_reason, ran_tests, run_order
 from graphrag_code.languages.python.conventions import PythonConventions
 from graphrag_code.languages.python.parser import PythonParser
 from graphrag_code.location import Location
+
+from .impact_fakes import TableReader
 
 
 @pytest.mark.parametrize(
@@ -145,32 +147,17 @@ def test_only_code_unchanged_since_the_coverage_keeps_its_tests() -> None:
     assert freshness("abc", "abd", outside=True) == "changed"
 
 
-class _RanReader:
+class _RanReader(TableReader):
     """What `ran_tests` reads: the tests that ran each node, and the test nodes."""
 
     def __init__(self, ran: list[RanInto]) -> None:
-        self.ran = ran
-
-    def ran_into(self, ids: Sequence[str]) -> list[RanInto]:
-        return [r for r in self.ran if r.id in ids]
+        super().__init__(ran=ran)
 
     def test_nodes(self, ids: Sequence[str]) -> dict[str, tuple[SymbolRef, str | None]]:
         return {
             i: (SymbolRef(i, i, "Function", "r", Location("tests/test_m.py")), "tests.test_m")
             for i in ids
         }
-
-    def kept_state_code(self, ids: Sequence[str], *, certain: Sequence[str]) -> list[KeptCode]:
-        return []
-
-    def shared_members(self, ids: Sequence[str]) -> list[tuple[str, str, str, str]]:
-        return []
-
-    def class_members(self, ids: Sequence[str]) -> dict[str, list[tuple[str, str, str]]]:
-        return {}
-
-    def process_tests(self, ids: Sequence[str], starters: Sequence[str]) -> list[ProcessTests]:
-        return []  # no test starts a child process (`impact.programs`)
 
 
 def test_code_that_also_ran_outside_every_test_keeps_the_tests_that_ran_it() -> None:

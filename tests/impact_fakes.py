@@ -1,0 +1,64 @@
+"""A graph reader for the offline tests of `exercising_tests` (`impact.tests`, `kept`,
+`programs`, `singletons`): each read it makes answers nothing unless a test's tables say
+otherwise, so a new read of the graph needs one default here, not a stub per test file."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from graphrag_code.graph.records import (
+    KeptCode,
+    ProcessTests,
+    ProgramCall,
+    RanInto,
+    ReachBack,
+    SymbolRef,
+    TestEdge,
+)
+from graphrag_code.location import Location
+
+
+class TableReader:
+    """The reads `exercising_tests` makes: the tests that ran each node (`ran`), test nodes
+    named `tests.test_m.<id>`, and nothing else."""
+
+    def __init__(self, *, ran: Sequence[RanInto] = ()) -> None:
+        self.ran = list(ran)
+
+    def reach_back(
+        self, ids: Sequence[str], *, resolutions: Sequence[str] | None = None, limit: int
+    ) -> ReachBack:
+        return ReachBack({}, frozenset(), False)
+
+    def test_nodes(self, ids: Sequence[str]) -> dict[str, tuple[SymbolRef, str | None]]:
+        return {
+            i: (SymbolRef(i, f"tests.test_m.{i}", "Function", "r", Location("tests/test_m.py")),
+                "tests.test_m")
+            for i in ids
+        }  # fmt: skip
+
+    def tests_inside(self, ids: Sequence[str]) -> list[TestEdge]:
+        return []
+
+    def ran_into(self, ids: Sequence[str]) -> list[RanInto]:
+        return [r for r in self.ran if r.id in ids]
+
+    def kept_state_code(self, ids: Sequence[str], *, certain: Sequence[str]) -> list[KeptCode]:
+        return []
+
+    def shared_members(self, ids: Sequence[str]) -> list[tuple[str, str, str, str]]:
+        return []
+
+    def class_members(self, ids: Sequence[str]) -> dict[str, list[tuple[str, str, str]]]:
+        return {}
+
+    def process_tests(self, ids: Sequence[str], starters: Sequence[str]) -> list[ProcessTests]:
+        return []  # no test starts a child process (`impact.programs`)
+
+    def program_entries(self, repo: str) -> list[ProgramCall]:
+        return []
+
+    def reached_from(
+        self, ids: Sequence[str], entries: Sequence[str], *, resolutions: Sequence[str]
+    ) -> dict[str, tuple[str, ...]]:
+        return {}
