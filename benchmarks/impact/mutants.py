@@ -76,6 +76,7 @@ package (`benchmarks.oracles.runtime_env`).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import functools
 import json
@@ -86,7 +87,7 @@ import statistics
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -198,22 +199,29 @@ class Oracle:
             failing = {f"<pytest exit {done.returncode}>"}
         return failing, False, {m.group(1) for m in _ITEM.finditer(done.stdout)}
 
+    @contextlib.contextmanager
+    def _mutated(self, mutant: Mutant) -> Iterator[None]:
+        """The scratch copy with `mutant` applied, restored after (its bytecode dropped both
+        ways, so no run reads a stale `.pyc`)."""
+        file = self.copy / mutant.path
+        original = file.read_text(encoding="utf-8")
+        try:
+            file.write_text(apply(original, mutant), encoding="utf-8")
+            _drop_bytecode(file)
+            yield
+        finally:
+            file.write_text(original, encoding="utf-8")
+            _drop_bytecode(file)
+
     def outcome(self, mutant: Mutant) -> Outcome:
         cached = self.cache["mutants"].get(mutant.key)
         retry = cached is not None and cached["status"] == "timeout"
         if retry and cached.get("timeout_s", 60.0) >= self.timeout:
             retry = False  # timed out under this limit already
         if cached is None or retry:
-            file = self.copy / mutant.path
-            original = file.read_text(encoding="utf-8")
             started = time.perf_counter()
-            try:
-                file.write_text(apply(original, mutant), encoding="utf-8")
-                _drop_bytecode(file)
+            with self._mutated(mutant):
                 failing, timed_out, items = self._run(timeout=self.timeout)
-            finally:
-                file.write_text(original, encoding="utf-8")
-                _drop_bytecode(file)
             failing -= self.baseline
             status = "timeout" if timed_out else "killed" if failing else "survived"
             cached = {"status": status, "failing": sorted(failing), "timeout_s": self.timeout,
@@ -238,15 +246,8 @@ class Oracle:
         the whole suite once more."""
         cached = self.cache["mutants"][mutant.key]
         if "failing_items" not in cached:
-            file = self.copy / mutant.path
-            original = file.read_text(encoding="utf-8")
-            try:
-                file.write_text(apply(original, mutant), encoding="utf-8")
-                _drop_bytecode(file)
+            with self._mutated(mutant):
                 _, _, items = self._run(timeout=self.timeout)
-            finally:
-                file.write_text(original, encoding="utf-8")
-                _drop_bytecode(file)
             cached["failing_items"] = sorted(self._new(items))
             self._save()
         return self._new(set(cached["failing_items"]))
@@ -260,15 +261,8 @@ class Oracle:
         known: dict[str, bool] = cached.setdefault("alone", {})
         asked = tuple(sorted(t for t in tests if t not in known and not t.startswith("<")))
         if asked:
-            file = self.copy / mutant.path
-            original = file.read_text(encoding="utf-8")
-            try:
-                file.write_text(apply(original, mutant), encoding="utf-8")
-                _drop_bytecode(file)
+            with self._mutated(mutant):
                 failing, timed_out, _ = self._run(timeout=self.timeout, tests=asked)
-            finally:
-                file.write_text(original, encoding="utf-8")
-                _drop_bytecode(file)
             for test in asked:  # a file that did not collect fails all its tests
                 known[test] = timed_out or any(
                     f == test or test.startswith(f + "::") for f in failing
