@@ -5,6 +5,9 @@ otherwise, so a new read of the graph needs one default here, not a stub per tes
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
 
 from graphrag_code.graph.records import (
     KeptCode,
@@ -62,3 +65,26 @@ class TableReader:
         self, ids: Sequence[str], entries: Sequence[str], *, resolutions: Sequence[str]
     ) -> dict[str, tuple[str, ...]]:
         return {}
+
+
+def record_coverage(folder: Path, source: str, runs: Sequence[tuple[str, str]]) -> Path:
+    """A real coverage.py data file: `source` as a module under `folder`, then each run's
+    function (by name, called with 1 if it takes an argument) under its context, in order."""
+    coverage = pytest.importorskip("coverage")
+    module = folder / "recorded_mod.py"
+    module.write_text(source)
+    data_file = folder / ".coverage"
+    cov = coverage.Coverage(data_file=str(data_file), include=[str(module)])
+    cov.start()
+    try:
+        namespace: dict[str, object] = {}
+        exec(compile(source, str(module), "exec"), namespace)
+        for context, name in runs:
+            cov.switch_context(context)
+            function = namespace[name]
+            assert callable(function)
+            function(*([1] if function.__code__.co_argcount else []))
+    finally:
+        cov.stop()
+        cov.save()
+    return data_file

@@ -32,7 +32,7 @@ from graphrag_code.languages.python.conventions import PythonConventions
 from graphrag_code.languages.python.parser import PythonParser
 from graphrag_code.location import Location
 
-from .impact_fakes import TableReader
+from .impact_fakes import TableReader, record_coverage
 
 
 @pytest.mark.parametrize(
@@ -198,22 +198,9 @@ def test_markdown_says_how_old_the_coverage_is_and_what_it_no_longer_covers() ->
 
 
 def test_reads_a_real_data_file_with_per_test_contexts(tmp_path: Path) -> None:
-    coverage = pytest.importorskip("coverage")
-    module = tmp_path / "covered_mod.py"
-    module.write_text("def f(x):\n    return x + 1\n\n\ndef g():\n    return 2\n")
-    data_file = tmp_path / ".coverage"
-    cov = coverage.Coverage(data_file=str(data_file), include=[str(module)])
-    cov.start()
-    try:
-        namespace: dict[str, object] = {}
-        exec(compile(module.read_text(), str(module), "exec"), namespace)
-        cov.switch_context("tests/test_m.py::test_f|run")
-        namespace["f"](1)  # type: ignore[operator]
-    finally:
-        cov.stop()
-        cov.save()
-    lines = read_coverage(data_file)
-    by_line = lines.files[str(module)]
+    source = "def f(x):\n    return x + 1\n\n\ndef g():\n    return 2\n"
+    data_file = record_coverage(tmp_path, source, [("tests/test_m.py::test_f|run", "f")])
+    by_line = read_coverage(data_file).files[str(tmp_path / "recorded_mod.py")]
     assert by_line[2] == ("tests/test_m.py::test_f|run",)
     assert 6 not in by_line  # g never ran
 

@@ -8,8 +8,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import cast
 
-import pytest
-
 from graphrag_code.graph import GraphReader
 from graphrag_code.graph.records import RanInto
 from graphrag_code.impact.coverage import (
@@ -20,6 +18,7 @@ from graphrag_code.impact.coverage import (
     read_coverage,
 )
 from graphrag_code.impact.tests import exercising_tests
+from tests.impact_fakes import record_coverage
 from tests.test_coverage_kept import _Reader
 
 T = "tests/test_m.py::t"  # the reader's test `t`, as the runner names it
@@ -113,21 +112,9 @@ def test_a_case_folds_into_its_whole_test_when_that_is_to_run_too() -> None:
 
 
 def test_a_data_file_gives_the_order_its_contexts_ran_in(tmp_path: Path) -> None:
-    coverage = pytest.importorskip("coverage")
-    module = tmp_path / "ordered_mod.py"
-    module.write_text("def f(x):\n    return x + 1\n")
-    data_file = tmp_path / ".coverage"
-    cov = coverage.Coverage(data_file=str(data_file), include=[str(module)])
-    cov.start()
-    try:
-        namespace: dict[str, object] = {}
-        exec(compile(module.read_text(), str(module), "exec"), namespace)
-        for case in ("z", "a", "m"):  # not the names' order
-            cov.switch_context(f"{T}[{case}]|run")
-            namespace["f"](1)  # type: ignore[operator]
-    finally:
-        cov.stop()
-        cov.save()
+    cases = ("z", "a", "m")  # not the names' order
+    source = "def f(x):\n    return x + 1\n"
+    data_file = record_coverage(tmp_path, source, [(f"{T}[{case}]|run", "f") for case in cases])
     order = read_coverage(data_file).order
-    ranks = [order[f"{T}[{case}]|run"] for case in ("z", "a", "m")]
+    ranks = [order[f"{T}[{case}]|run"] for case in cases]
     assert ranks == sorted(ranks)
