@@ -160,6 +160,18 @@ def test_a_directory_of_no_javascript_coverage_is_a_clear_error(tmp_path: Path) 
     (tmp_path / "one" / "test-file.txt").write_text("")
     with pytest.raises(InvalidArgumentError, match="should hold one line"):
         read_js_coverage(tmp_path, None)
+    (tmp_path / "one" / "test-file.txt").write_bytes(b"\xff\xfe")
+    with pytest.raises(InvalidArgumentError, match="cannot be read as UTF-8"):
+        read_js_coverage(tmp_path, None)
+
+
+def test_coverage_json_of_the_wrong_shape_is_a_clear_error(tmp_path: Path) -> None:
+    (tmp_path / "one").mkdir()
+    (tmp_path / "one" / "test-file.txt").write_text("test/a.test.js\n")
+    ranges = {"result": [{"url": "/r/a.js", "functions": [{"ranges": [{"count": 1}]}]}]}
+    (tmp_path / "one" / "coverage-1.json").write_text(json.dumps(ranges))  # no offsets
+    with pytest.raises(InvalidArgumentError, match="is not V8 or Istanbul coverage"):
+        read_js_coverage(tmp_path, None)
 
 
 def test_v8_files_in_another_layout_read_the_same(tmp_path: Path) -> None:

@@ -102,13 +102,19 @@ def read_js_coverage(folder: str | Path, root: str | None) -> JsCoverage:
             if not _V8_NAME.fullmatch(file.name) or not file.is_file():
                 continue
             data = _load(file)
-            if isinstance(data, dict) and isinstance(data.get("result"), list):
-                compiled.update(_read_v8(data, offsets, lines))
-            elif isinstance(data, dict) and _is_istanbul(data):
-                for path, ran in _istanbul_functions(data, root):
-                    lines[path].extend(ran)
-            else:
-                continue
+            try:
+                if isinstance(data, dict) and isinstance(data.get("result"), list):
+                    compiled.update(_read_v8(data, offsets, lines))
+                elif isinstance(data, dict) and _is_istanbul(data):
+                    for path, ran in _istanbul_functions(data, root):
+                        lines[path].extend(ran)
+                else:
+                    continue
+            except (AttributeError, KeyError, TypeError, ValueError) as error:
+                raise InvalidArgumentError(
+                    f"{file} is not V8 or Istanbul coverage as Node, c8 or nyc write it: "
+                    f"{type(error).__name__}: {error}"
+                ) from error
             newest = max(newest, file.stat().st_mtime)
         runs.append(TestFileRun(test, dict(offsets), dict(lines)))
     if not runs:
@@ -127,7 +133,10 @@ def read_js_coverage(folder: str | Path, root: str | None) -> JsCoverage:
 
 
 def _test_path(marker: Path) -> str:
-    text = marker.read_text(encoding="utf-8").strip()
+    try:
+        text = marker.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError) as error:
+        raise InvalidArgumentError(f"{marker} cannot be read as UTF-8 text: {error}") from error
     if not text or "\n" in text:
         raise InvalidArgumentError(
             f"{marker} should hold one line, the test file's path from the repository root"
