@@ -53,6 +53,11 @@ def _values(dimensions: int) -> dict[str, Any]:
         "kind": "CALLS",
         "id": f"{REPO}:shop.storage.sqlite.SqliteStorage.save",
         "ids": [f"{REPO}:shop.storage.sqlite.SqliteStorage.save", f"{REPO}:shop.api"],
+        # list parameters kept in a map, out of the plan cache key (impact/reach_back.cypher)
+        "lists": {
+            "ids": [f"{REPO}:shop.storage.sqlite.SqliteStorage.save", f"{REPO}:shop.api"],
+            "resolutions": ["exact", "inferred"],
+        },
         "source": f"{REPO}:shop.api.create_order_endpoint",
         "target": f"{REPO}:shop.storage.sqlite.SqliteStorage.save",
         "name": "save",
