@@ -57,6 +57,12 @@ def _values(dimensions: int) -> dict[str, Any]:
         "lists": {
             "ids": [f"{REPO}:shop.storage.sqlite.SqliteStorage.save", f"{REPO}:shop.api"],
             "resolutions": ["exact", "inferred"],
+            "paths": ["shop/models.py"],
+            "folders": ["src/shop/", ""],
+            "rows": [],
+            "repos": [REPO],
+            "starters": ["subprocess.Popen", "os.system"],
+            "entries": [f"{REPO}:shop.api.create_order_endpoint"],
         },
         "source": f"{REPO}:shop.api.create_order_endpoint",
         "target": f"{REPO}:shop.storage.sqlite.SqliteStorage.save",

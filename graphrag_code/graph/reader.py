@@ -159,7 +159,9 @@ class GraphReader:
     def completeness(self, repos: Sequence[str]) -> list[Completeness]:
         """Each of `repos` the graph holds: its last run's status, folder, nodes and vectors
         (one read over the repositories' own nodes, for the warnings of an answer)."""
-        rows = self.client.read(load_query("relations/completeness"), {"repos": list(repos)})
+        rows = self.client.read(
+            load_query("relations/completeness"), {"lists": {"repos": list(repos)}}
+        )
         return [
             Completeness(row["repo"], row["status"], row["nodes"], row["vectors"], row["root"])
             for row in rows
@@ -421,7 +423,7 @@ class GraphReader:
     def file_nodes(self, repo: str, paths: Sequence[str]) -> list[FileNode]:
         """Every node (module and symbols) of the given files, in file and line order."""
         rows = self.client.read(
-            load_query("impact/file_nodes"), {"repo": repo, "paths": list(paths)}
+            load_query("impact/file_nodes"), {"repo": repo, "lists": {"paths": list(paths)}}
         )
         return [
             FileNode(
@@ -438,7 +440,8 @@ class GraphReader:
         """Folder ("" the root, else ending in "/") -> path -> module name of the modules
         directly in it."""
         rows = self.client.read(
-            load_query("impact/folder_modules"), {"repo": repo, "folders": list(folders)}
+            load_query("impact/folder_modules"),
+            {"repo": repo, "lists": {"folders": list(folders)}},
         )
         found: dict[str, dict[str, str]] = {}
         for row in rows:
@@ -477,7 +480,7 @@ class GraphReader:
         """Modules importing module-level symbols by name: (symbol id, module id, name)."""
         rows = self.client.read(
             load_query("impact/name_importers"),
-            {"rows": [{"id": i, "module": m, "name": n} for i, m, n in symbols]},
+            {"lists": {"rows": [{"id": i, "module": m, "name": n} for i, m, n in symbols]}},
         )
         return self._steps(rows)
 
@@ -527,7 +530,7 @@ class GraphReader:
 
     def tests_inside(self, ids: Sequence[str]) -> list[TestEdge]:
         """The tests defined in (or equal to) each of `ids`: a changed test runs itself."""
-        rows = self.client.read(load_query("impact/changed_tests"), {"ids": list(ids)})
+        rows = self.client.read(load_query("impact/changed_tests"), {"lists": {"ids": list(ids)}})
         return [
             TestEdge(
                 row["target"],
@@ -544,7 +547,7 @@ class GraphReader:
 
     def ran_into(self, ids: Sequence[str]) -> list[RanInto]:
         """The tests that ran each of `ids` under imported coverage, with its hashes."""
-        rows = self.client.read(load_query("coverage/ran_into"), {"ids": list(ids)})
+        rows = self.client.read(load_query("coverage/ran_into"), {"lists": {"ids": list(ids)}})
         return [
             RanInto(
                 r["id"],
@@ -578,7 +581,8 @@ class GraphReader:
         few REACHES steps through test code lead to a call of one of `starters`, per test
         module."""
         rows = self.client.read(
-            load_query("coverage/process_tests"), {"ids": list(ids), "starters": list(starters)}
+            load_query("coverage/process_tests"),
+            {"lists": {"ids": list(ids), "starters": list(starters)}},
         )
         return [
             ProcessTests(
@@ -607,7 +611,13 @@ class GraphReader:
         to it (a node that is an entry itself is not asked)."""
         rows = self.client.read(
             load_query("coverage/reached_from"),
-            {"ids": list(ids), "entries": list(entries), "resolutions": list(resolutions)},
+            {
+                "lists": {
+                    "ids": list(ids),
+                    "entries": list(entries),
+                    "resolutions": list(resolutions),
+                }
+            },
         )
         return {row["id"]: tuple(sorted(row["entries"])) for row in rows}
 
