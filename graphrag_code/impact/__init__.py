@@ -40,6 +40,7 @@ from .tests import (
     untested_symbols,
 )
 from .unified import looks_like_diff, parse_unified_diff
+from .warm import DiffWarmer, warm_diff_plans
 
 __all__ = [
     "TESTS_CUT",
@@ -50,6 +51,7 @@ __all__ = [
     "DeadSymbol",
     "DiffImpact",
     "DiffSpec",
+    "DiffWarmer",
     "FailPolicy",
     "FileChange",
     "GraphSide",
@@ -72,4 +74,5 @@ __all__ = [
     "read_changes",
     "runner_id",
     "untested_symbols",
+    "warm_diff_plans",
 ]
