@@ -6,7 +6,9 @@ to date) is reused: `--work` is that working tree and `--repo` its repository na
 runs, for each version in turn (the order rotates), `CodeGraph.diff(update=False)` in a new
 process right after `CALL db.clearQueryCaches()` (cold) and once more (warm), then the whole
 `graphrag-code diff --no-update --json` command in a new process, cold and warm the same way.
-A version is a source tree put first on `PYTHONPATH` (e.g. `git archive <commit>` unpacked);
+Each call also records its CPU seconds and the managed server's (from /proc: on a loaded
+machine they vary far less than the wall clock). A version is a source tree put first on
+`PYTHONPATH` (e.g. `git archive <commit>` unpacked);
 the commands must print the same JSON in every version. `--restart` adds a cold call after
 the managed server is stopped and started again (its JIT and page cache cold too).
 
@@ -20,6 +22,7 @@ import argparse
 import hashlib
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -33,22 +36,28 @@ from graphrag_code.settings import load_settings
 
 # run in a new process with a version first on the path: one cold and one warm library call
 _LIBRARY_CALLS = """
-import json, sys, time
+import json, os, sys, time
 from pathlib import Path
 from graphrag_code.codegraph import CodeGraph
 from graphrag_code.embedding import HashingEmbedder
 from graphrag_code.settings import load_settings
-work, repo, clear = Path(sys.argv[1]), sys.argv[2], sys.argv[3] == "clear"
+work, repo, clear, server = Path(sys.argv[1]), sys.argv[2], sys.argv[3] == "clear", sys.argv[4]
+def server_cpu():
+    fields = Path(f"/proc/{server}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 with CodeGraph(load_settings(), embedder=HashingEmbedder()) as graph:
     graph.client.read("RETURN 1")  # connected: what is timed is the diff
     if clear:
         graph.client.read("CALL db.clearQueryCaches()")
-    seconds = []
+    seconds, cpu, server_seconds = [], [], []
     for _ in range(2):
-        started = time.perf_counter()
+        started, used, served = time.perf_counter(), time.process_time(), server_cpu()
         impact = graph.diff(path=work, repo=repo, update=False)
         seconds.append(time.perf_counter() - started)
-print(json.dumps({"seconds": seconds, "tests": [t.runner_id for t in impact.tests],
+        cpu.append(time.process_time() - used)
+        server_seconds.append(server_cpu() - served)
+print(json.dumps({"seconds": seconds, "cpu": cpu, "server_cpu": server_seconds,
+                  "tests": [t.runner_id for t in impact.tests],
                   "affected": [a.id for a in impact.affected]}))
 """
 
@@ -62,23 +71,39 @@ def _clear_plans() -> None:
         graph.client.read("CALL db.clearQueryCaches()")
 
 
+def _server_pid() -> str:
+    """The managed server's process (its launcher's pid file in the data folder)."""
+    return (load_settings().neo4j_home / "launcher.pid").read_text().strip()
+
+
+def _server_cpu() -> float:
+    fields = Path(f"/proc/{_server_pid()}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _library(source: Path, work: Path, repo: str, clear: bool) -> dict[str, Any]:
     printed = subprocess.run(
-        [sys.executable, "-c", _LIBRARY_CALLS, str(work), repo, "clear" if clear else "keep"],
+        [sys.executable, "-c", _LIBRARY_CALLS, str(work), repo, "clear" if clear else "keep",
+         _server_pid()],
         check=True, capture_output=True, text=True, env=_env(source),
     ).stdout  # fmt: skip
     found: dict[str, Any] = json.loads(printed.strip().splitlines()[-1])
     return found
 
 
-def _command(source: Path, work: Path, repo: str) -> tuple[float, str]:
-    started = time.perf_counter()
+def _command(source: Path, work: Path, repo: str) -> tuple[float, float, float, str]:
+    """Wall seconds, the command's CPU seconds, the server's, and a hash of what it printed."""
+    started, served = time.perf_counter(), _server_cpu()
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
     printed = subprocess.run(
         [sys.executable, "-m", "graphrag_code.cli.main", "diff", "--path", str(work),
          "--repo", repo, "--no-update", "--json"],
         check=True, capture_output=True, text=True, env=_env(source),
     ).stdout  # fmt: skip
-    return time.perf_counter() - started, hashlib.sha256(printed.encode()).hexdigest()[:16]
+    wall, after = time.perf_counter() - started, resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - used.ru_utime - used.ru_stime
+    digest = hashlib.sha256(printed.encode()).hexdigest()[:16]
+    return wall, cpu, _server_cpu() - served, digest
 
 
 def _restart() -> None:
@@ -101,13 +126,22 @@ def _round(
         row: dict[str, Any] = {"load": _load()}
         library = _library(source, work, repo, clear=True)
         row["library_cold"], row["library_warm"] = (round(s, 3) for s in library["seconds"])
+        row["library_cpu_cold"], row["library_cpu_warm"] = (round(s, 3) for s in library["cpu"])
+        row["server_cpu_cold"], row["server_cpu_warm"] = (
+            round(s, 3) for s in library["server_cpu"]
+        )
         row["result"] = hashlib.sha256(
             json.dumps([library["tests"], library["affected"]]).encode()
         ).hexdigest()[:16]
         _clear_plans()
-        cold, printed = _command(source, work, repo)
-        warm, again = _command(source, work, repo)
+        cold, cold_cpu, cold_server, printed = _command(source, work, repo)
+        warm, warm_cpu, warm_server, again = _command(source, work, repo)
         row |= {"command_cold": round(cold, 3), "command_warm": round(warm, 3)}
+        row |= {"command_cpu_cold": round(cold_cpu, 3), "command_cpu_warm": round(warm_cpu, 3)}
+        row |= {
+            "command_server_cpu_cold": round(cold_server, 3),
+            "command_server_cpu_warm": round(warm_server, 3),
+        }
         row["printed"] = sorted({printed, again})
         if restart:
             _restart()
@@ -121,7 +155,12 @@ def _round(
 
 
 def _summary(rounds: list[dict[str, dict[str, Any]]]) -> dict[str, dict[str, Any]]:
-    keys = ("library_cold", "library_warm", "command_cold", "command_warm")
+    keys = (
+        "library_cold", "library_warm", "library_cpu_cold", "library_cpu_warm",
+        "server_cpu_cold", "server_cpu_warm", "command_cold", "command_warm",
+        "command_cpu_cold", "command_cpu_warm", "command_server_cpu_cold",
+        "command_server_cpu_warm",
+    )  # fmt: skip
     summary: dict[str, dict[str, Any]] = {}
     for name in rounds[0]:
         rows = [one[name] for one in rounds]
@@ -147,21 +186,27 @@ def main() -> None:
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     versions = [(v.split("=", 1)[0], Path(v.split("=", 1)[1])) for v in args.version]
-    rounds = []
+    rounds: list[dict[str, dict[str, Any]]] = []
     for at in range(args.rounds):
         turn = at % len(versions)
         rounds.append(_round(versions[turn:] + versions[:turn], args.work, args.repo, args.restart))
-    result = {
-        "work": str(args.work),
+        if args.json:  # after each round: a run cut short keeps the rounds it finished
+            args.json.write_text(json.dumps(_result(args.work, versions, rounds), indent=2) + "\n")
+    print(json.dumps(_result(args.work, versions, rounds)["summary"], indent=2))
+
+
+def _result(
+    work: Path, versions: list[tuple[str, Path]], rounds: list[dict[str, dict[str, Any]]]
+) -> dict[str, Any]:
+    summary = _summary(rounds)
+    return {
+        "work": str(work),
         "versions": {name: str(source) for name, source in versions},
         "rounds": rounds,
-        "summary": _summary(rounds),
-        "same_output": len({p for s in _summary(rounds).values() for p in s["printed"]}) == 1
-        and len({r for s in _summary(rounds).values() for r in s["results"]}) == 1,
+        "summary": summary,
+        "same_output": len({p for s in summary.values() for p in s["printed"]}) == 1
+        and len({r for s in summary.values() for r in s["results"]}) == 1,
     }
-    print(json.dumps(result["summary"], indent=2))
-    if args.json:
-        args.json.write_text(json.dumps(result, indent=2) + "\n")
 
 
 if __name__ == "__main__":
