@@ -57,8 +57,6 @@ __all__ = ["COMPLETENESS_TTL_S", "CodeGraph"]
 COMPLETENESS_TTL_S = 10.0
 """How long `CodeGraph.warnings` reuses a repository's completeness reading (as the MCP
 server's freshness readings, a burst of questions reads it once)."""
-# how long a diff waits at its end for the thread that planned its reads (done by then)
-_WARMER_WAIT_S = 10.0
 
 
 class CodeGraph:
@@ -460,7 +458,6 @@ class CodeGraph:
         from .graph.repositories import repository_statuses
         from .impact import (
             DiffSpec,
-            DiffWarmer,
             GraphSide,
             ImpactOptions,
             analyse_changes,
@@ -492,8 +489,6 @@ class CodeGraph:
             raise InvalidArgumentError("moving a repository indexes it: leave out --no-update")
         else:  # the stored root's changes would be read: not the folder asked about
             bound_root(self.client, name, root, move=False)
-        # the server plans the diff's later reads while this thread reads git and parses
-        warmer = DiffWarmer(self.reader, name).start()
         indexed = self.reader.indexed_from(name)
         if indexed is None:
             raise RepositoryNotFoundError(name, known=list(repository_statuses(self.client)))
@@ -507,7 +502,6 @@ class CodeGraph:
             options=ImpactOptions(depth=depth, limit=limit, possible=possible),
         )  # fmt: skip
         found = [*said, *(str(warning) for warning in self.warnings([name]))]
-        warmer.join(timeout=_WARMER_WAIT_S)
         return replace(impact, warnings=[*impact.warnings, *found]) if found else impact
 
     def tests_for(self, symbol_or_path: str, *, repo: str | None = None) -> TestsFor:

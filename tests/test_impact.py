@@ -5,12 +5,8 @@ test-only change, each committed and read back as a diff (issue 16)."""
 from __future__ import annotations
 
 import json
-import math
 import shutil
-import threading
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -19,9 +15,8 @@ from graphrag_code.codegraph import CodeGraph
 from graphrag_code.embedding import HashingEmbedder
 from graphrag_code.errors import InvalidArgumentError
 from graphrag_code.graph.client import Neo4jClient
-from graphrag_code.graph.queries import load_query
 from graphrag_code.graph.writer import GraphWriter
-from graphrag_code.impact import DiffImpact, warm_diff_plans
+from graphrag_code.impact import DiffImpact
 from graphrag_code.impact import tests as impact_tests
 from graphrag_code.impact.tests import reaching_tests
 from graphrag_code.runtime.git import git as run_git
@@ -378,84 +373,3 @@ def test_a_callback_a_test_registers_is_reached_by_that_test_alone(
     # `chunks.fetch()` where every value is a list runs no `fetch` of ours, namesakes included
     assert graph.tests_for("pkg.events.drain", repo="hooks").tests
     assert not graph.tests_for("pkg.events.Source.fetch", repo="hooks").tests
-
-
-# -- plans made ahead (`impact.warm`): every read of a diff of the ledger fixture (its module, a
-# class and a method changed) has a read in the warm-up with the same text and the same
-# parameter shape, size classes included, which is what Neo4j caches a plan under
-
-
-Key = tuple[str, tuple[tuple[str, Any], ...]]
-
-
-def _size_class(size: int) -> int:
-    """Neo4j's size classes of a list or string parameter: 0, 1, 2-10, 11-100, ..."""
-    return -1 if size == 0 else math.ceil(math.log10(size))
-
-
-def _shape(value: Any) -> Any:
-    if isinstance(value, str):
-        return ("string", _size_class(len(value)))
-    if isinstance(value, list | tuple):
-        return ("list", _size_class(len(value)))
-    if isinstance(value, dict):
-        return "map"  # its entries' sizes are not part of the key
-    return type(value).__name__
-
-
-def _key(query: str, parameters: Mapping[str, Any] | None) -> Key:
-    return query, tuple(sorted((k, _shape(v)) for k, v in (parameters or {}).items()))
-
-
-def _record(graph: CodeGraph, monkeypatch: pytest.MonkeyPatch) -> dict[str, list[Key]]:
-    """The keys of the reads made from now on, by thread name."""
-    reads: dict[str, list[Key]] = {}
-    original = graph.client.read
-
-    def read(query: str, parameters: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
-        reads.setdefault(threading.current_thread().name, []).append(_key(query, parameters))
-        return original(query, parameters)
-
-    monkeypatch.setattr(graph.client, "read", read)
-    return reads
-
-
-def _three_changes(ledger: Path) -> None:
-    edit(ledger, "src/ledger/core.py", "LIMIT = 1000", "LIMIT = 2000")
-    edit(ledger, "src/ledger/core.py", '"""An account with a balance."""', '"""An account."""')
-    edit(
-        ledger,
-        "src/ledger/core.py",
-        "        self.cents += amount",
-        "        self.cents += +amount",
-    )
-
-
-def test_every_read_of_a_diff_is_planned_by_the_warm_up(
-    graph: CodeGraph, ledger: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    graph.index(ledger, REPO, embed=False)
-    _three_changes(ledger)
-    reads = _record(graph, monkeypatch)
-    warm_diff_plans(graph.reader, REPO)
-    warmed = set(reads.pop(threading.current_thread().name))
-    impact = graph.diff(path=ledger, repo=REPO, update=False)
-    assert impact.tests
-    assert impact.affected
-    made = reads.pop(threading.current_thread().name)
-    assert set(reads) == {"diff-plans"}  # the diff's own warm-up, on its thread
-    first = _key(load_query("ingest/read_repository"), {"repo": REPO})
-    assert made[0] == first  # the diff makes its first read's plan itself
-    missing = {query.split("\n// Parameters")[0] for query, _ in set(made) - warmed - {first}}
-    assert not missing
-
-
-def test_a_diff_answers_the_same_with_its_plans_made_ahead(graph: CodeGraph, ledger: Path) -> None:
-    graph.index(ledger, REPO, embed=False)
-    _three_changes(ledger)
-    graph.client.read("CALL db.clearQueryCaches()")
-    cold = graph.diff(path=ledger, repo=REPO, update=False)
-    warm_diff_plans(graph.reader, REPO)
-    again = graph.diff(path=ledger, repo=REPO, update=False)
-    assert [t.runner_id for t in again.tests] == [t.runner_id for t in cold.tests]
-    assert [a.id for a in again.affected] == [a.id for a in cold.affected]

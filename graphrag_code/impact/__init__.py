@@ -40,7 +40,6 @@ from .tests import (
     untested_symbols,
 )
 from .unified import looks_like_diff, parse_unified_diff
-from .warm import DiffWarmer, warm_diff_plans
 
 __all__ = [
     "TESTS_CUT",
@@ -51,7 +50,6 @@ __all__ = [
     "DeadSymbol",
     "DiffImpact",
     "DiffSpec",
-    "DiffWarmer",
     "FailPolicy",
     "FileChange",
     "GraphSide",
@@ -74,5 +72,4 @@ __all__ = [
     "read_changes",
     "runner_id",
     "untested_symbols",
-    "warm_diff_plans",
 ]
