@@ -489,12 +489,13 @@ class CodeGraph:
             raise InvalidArgumentError("moving a repository indexes it: leave out --no-update")
         else:  # the stored root's changes would be read: not the folder asked about
             bound_root(self.client, name, root, move=False)
-        info = self.reader.repository(name)
-        if info is None:
+        indexed = self.reader.indexed_from(name)
+        if indexed is None:
             raise RepositoryNotFoundError(name, known=list(repository_statuses(self.client)))
-        changes = read_changes(Path(info.root) if info.root else root, spec)
+        stored_root, head = indexed
+        changes = read_changes(Path(stored_root) if stored_root else root, spec)
         side = GraphSide(
-            repo=name, root=info.root, head=info.head, updated=update, files_parsed=files_parsed
+            repo=name, root=stored_root, head=head, updated=update, files_parsed=files_parsed
         )
         impact = analyse_changes(
             self.reader, name, changes, source=spec.label, graph=side,

@@ -53,6 +53,17 @@ def _values(dimensions: int) -> dict[str, Any]:
         "kind": "CALLS",
         "id": f"{REPO}:shop.storage.sqlite.SqliteStorage.save",
         "ids": [f"{REPO}:shop.storage.sqlite.SqliteStorage.save", f"{REPO}:shop.api"],
+        # list parameters kept in a map, out of the plan cache key (impact/reach_back.cypher)
+        "lists": {
+            "ids": [f"{REPO}:shop.storage.sqlite.SqliteStorage.save", f"{REPO}:shop.api"],
+            "resolutions": ["exact", "inferred"],
+            "paths": ["shop/models.py"],
+            "folders": ["src/shop/", ""],
+            "rows": [],
+            "repos": [REPO],
+            "starters": ["subprocess.Popen", "os.system"],
+            "entries": [f"{REPO}:shop.api.create_order_endpoint"],
+        },
         "source": f"{REPO}:shop.api.create_order_endpoint",
         "target": f"{REPO}:shop.storage.sqlite.SqliteStorage.save",
         "name": "save",

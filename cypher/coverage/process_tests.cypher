@@ -1,13 +1,15 @@
 // The tests that start a child process (neither their coverage nor the reach graph sees
-// what it runs): tests of the repositories of $ids from which up to three REACHES steps
-// through test code lead to test code calling one of $starters (`subprocess.Popen`,
+// what it runs): tests of the repositories of the ids from which up to three REACHES steps
+// through test code lead to test code calling one of the starters (`subprocess.Popen`,
 // `os.system`, ...), grouped by the test's module, with that module's text and the code of
 // the callers of a starter, where a command names the program it starts.
-// Parameters: $ids, $starters
-UNWIND $ids AS id
+// Parameters: $lists {ids, starters}
+// Lists travel inside the map $lists: a list's size class is part of Neo4j's plan cache key
+// (impact/reach_back.cypher).
+UNWIND $lists.ids AS id
 MATCH (x:Code {id: id})
 WITH DISTINCT x.repo AS repo
-MATCH (e:External) WHERE e.qualified_name IN $starters
+MATCH (e:External) WHERE e.qualified_name IN $lists.starters
 MATCH (starter:Code {repo: repo})-[:CALLS]->(e)
   WHERE coalesce(starter.test_code, false)
 WITH repo, collect(DISTINCT starter) AS starters

@@ -1,11 +1,13 @@
-// For each of $ids, which of $entries lead to it through REACHES edges of $resolutions (a
+// For each of the ids, which of the entries lead to it through REACHES edges of the resolutions (a
 // shortest path of at most 12 steps; a node is its own entry, answered by the caller).
-// Parameters: $ids, $entries, $resolutions
-UNWIND $ids AS id
+// Parameters: $lists {ids, entries, resolutions}
+// Lists travel inside the map $lists: a list's size class is part of Neo4j's plan cache key
+// (impact/reach_back.cypher).
+UNWIND $lists.ids AS id
 MATCH (x:Code {id: id})
-UNWIND $entries AS entry
+UNWIND $lists.entries AS entry
 MATCH (s:Code {id: entry})
   WHERE s <> x
 MATCH p = shortestPath((s)-[:REACHES*..12]->(x))
-  WHERE all(r IN relationships(p) WHERE r.resolution IN $resolutions)
+  WHERE all(r IN relationships(p) WHERE r.resolution IN $lists.resolutions)
 RETURN id, collect(DISTINCT entry) AS entries

@@ -1,7 +1,10 @@
-// One step of a blast radius: the code that calls, imports, subclasses or uses each of $ids
+// One step of a blast radius: the code that calls, imports, subclasses or uses each of the ids
 // (edges arriving at them), certain edges and central nodes first, at most $limit_per_node each.
-// Parameters: $ids, $limit_per_node
-UNWIND $ids AS id
+// Parameters: $lists {ids}, $limit_per_node
+// Lists travel inside the map $lists: a list parameter's size is part of Neo4j's plan cache
+// key (1, 2-10, 11-100, ...), so each size class of a list would be planned again (BENCHMARKS
+// §10d, stop 67).
+UNWIND $lists.ids AS id
 MATCH (n:Code {id: id})
 CALL (n) {
   MATCH (n)<-[r:CALLS|IMPORTS|INHERITS|USES_TYPE]-(m:Code)

@@ -1,7 +1,9 @@
 // Every node of the given files of a repository (modules and their symbols), with their
 // test roles: what a diff's changed lines and a `tests-for PATH` map onto.
-// Parameters: $repo, $paths
-UNWIND $paths AS path
+// Parameters: $repo, $lists {paths}
+// Lists travel inside the map $lists: a list's size class is part of Neo4j's plan cache key
+// (impact/reach_back.cypher).
+UNWIND $lists.paths AS path
 MATCH (n:Code {path: path})
 WHERE n.repo = $repo
 RETURN n.id AS id, n.qualified_name AS qualified_name, n.name AS name, n.kind AS kind,

@@ -1,7 +1,9 @@
 // Modules of a repository in the given folders: how a file the graph does not hold (deleted,
 // or not indexed yet) would be named, from its neighbours' names.
-// Parameters: $repo, $folders
-UNWIND $folders AS folder
+// Parameters: $repo, $lists {folders}
+// Lists travel inside the map $lists: a list's size class is part of Neo4j's plan cache key
+// (impact/reach_back.cypher).
+UNWIND $lists.folders AS folder
 MATCH (m:Module)
 WHERE m.repo = $repo AND m.path STARTS WITH folder
   AND NOT substring(m.path, size(folder)) CONTAINS '/'
