@@ -1,6 +1,7 @@
 """A graph reader for the offline tests of `exercising_tests` (`impact.tests`, `kept`,
-`programs`, `singletons`): each read it makes answers nothing unless a test's tables say
-otherwise, so a new read of the graph needs one default here, not a stub per test file."""
+`programs`, `singletons`, `import_failures`): each read it makes answers nothing unless a
+test's tables say otherwise, so a new read of the graph needs one default here, not a stub
+per test file."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from graphrag_code.graph.records import (
+    ImportedModule,
     KeptCode,
     ProcessTests,
     ProgramCall,
@@ -51,6 +53,9 @@ class TableReader:
 
     def shared_members(self, ids: Sequence[str]) -> list[tuple[str, str, str, str]]:
         return []
+
+    def module_imports(self, ids: Sequence[str]) -> list[ImportedModule]:
+        return []  # no import graph (`impact.import_failures`)
 
     def class_members(self, ids: Sequence[str]) -> dict[str, list[tuple[str, str, str]]]:
         return {}

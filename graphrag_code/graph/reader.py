@@ -31,6 +31,7 @@ from .records import (
     EntryPoint,
     FileNode,
     ImpactStep,
+    ImportedModule,
     KeptCode,
     Neighbour,
     Neighbourhood,
@@ -563,6 +564,18 @@ class GraphReader:
                 int(row["suite"] or 0),
             )
             for row in rows
+        ]  # fmt: skip
+
+    def module_imports(self, ids: Sequence[str]) -> list[ImportedModule]:
+        """Every module of the repositories of `ids`, with the modules of its repository it
+        imports, its tests, and which of `ids` it defines."""
+        rows = self.client.read(load_query("coverage/module_imports"), {"ids": list(ids)})
+        return [
+            ImportedModule(
+                r["id"], r["module"], bool(r["package"]), tuple(sorted(r["imports"])),
+                tuple(sorted(r["tests"])), tuple(sorted(r["asked"])),
+            )
+            for r in rows
         ]  # fmt: skip
 
     def process_tests(self, ids: Sequence[str], starters: Sequence[str]) -> list[ProcessTests]:

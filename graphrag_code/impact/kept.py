@@ -5,7 +5,9 @@ when it ran before that test: at import or collection (a registry a decorator fi
 default built once, a class a factory makes) or in an earlier test (a memo on an object made
 at import). On the mutant benchmark (BENCHMARKS §21) every mutant whose failing tests the
 coverage missed was such code. Two rules, from that evidence (a third, for a singleton its
-class keeps and the first test that asked set up, is `impact.singletons`):
+class keeps and the first test that asked set up, is `impact.singletons`; the tests whose
+import runs code that ran at import, which an error there fails, are `impact.import_failures`,
+stop 67):
 
 - code that ran outside every test keeps what it made in its module, or in the module that
   called it at import: the tests that ran any code of its own module, or of a module whose
