@@ -8,7 +8,7 @@ from typing import cast
 
 from graphrag_code.graph import GraphReader
 from graphrag_code.graph.records import ImportedModule, RanInto
-from graphrag_code.impact.import_failures import modules_running
+from graphrag_code.impact.import_failures import modules_imported, modules_running
 from graphrag_code.impact.tests import exercising_tests
 
 from .impact_fakes import TableReader
@@ -16,9 +16,9 @@ from .impact_fakes import TableReader
 
 def _module(
     name: str, *imports: str, package: bool = False, tests: Sequence[str] = (),
-    asked: Sequence[str] = (),
+    asked: Sequence[str] = (), runner: bool = False,
 ) -> ImportedModule:  # fmt: skip
-    return ImportedModule(name, name, package, imports, tuple(tests), tuple(asked))
+    return ImportedModule(name, name, package, imports, tuple(tests), tuple(asked), runner)
 
 
 # sqlparse: the package imports the lexer, which imports `tokens`, whose import runs
@@ -84,3 +84,21 @@ def test_code_that_ran_only_in_tests_breaks_no_import() -> None:
     reader = _Reader(ran=[RanInto("getattr", ("t_lexer",), "h", "h")], modules=_SQLPARSE)
     assert [(test, how) for test, how, _ in _kept(reader, "getattr")] == [("t_lexer", "ran")]
     assert reader.asked == []
+
+
+def test_a_module_the_test_runner_imports_breaks_the_whole_run_and_selects_nothing() -> None:
+    # pluggy: pytest calls its hooks around each test (code that ran outside every test and
+    # in every test), so `pkg._hooks` is imported before any test, and with it the package
+    # and all it imports: an error at that import stops the run, which any test shows
+    modules = [
+        _module("pkg", "pkg._hooks", "pkg._tracing", package=True),
+        _module("pkg._hooks", runner=True),
+        _module("pkg._tracing", asked=["trace"]),
+        _module("tests.test_tracing", "pkg._tracing", tests=["t_tracing"]),
+    ]
+    assert modules_imported(modules, ["pkg._hooks"]) == {"pkg._hooks", "pkg", "pkg._tracing"}
+    reader = _Reader(ran=[RanInto("trace", (), "h", "h", outside=True)], modules=modules)
+    assert _kept(reader, "trace") == []
+    plain = [m if m.id != "pkg._hooks" else _module("pkg._hooks") for m in modules]
+    reader = _Reader(ran=[RanInto("trace", (), "h", "h", outside=True)], modules=plain)
+    assert [(test, how) for test, how, _ in _kept(reader, "trace")] == [("t_tracing", "kept")]

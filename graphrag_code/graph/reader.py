@@ -568,12 +568,12 @@ class GraphReader:
 
     def module_imports(self, ids: Sequence[str]) -> list[ImportedModule]:
         """Every module of the repositories of `ids`, with the modules of its repository it
-        imports, its tests, and which of `ids` it defines."""
+        imports, its tests, which of `ids` it defines, and whether the test runner runs it."""
         rows = self.client.read(load_query("coverage/module_imports"), {"ids": list(ids)})
         return [
             ImportedModule(
                 r["id"], r["module"], bool(r["package"]), tuple(sorted(r["imports"])),
-                tuple(sorted(r["tests"])), tuple(sorted(r["asked"])),
+                tuple(sorted(r["tests"])), tuple(sorted(r["asked"])), bool(r["runner"]),
             )
             for r in rows
         ]  # fmt: skip

@@ -337,6 +337,7 @@ class ImportedModule:
     imports: tuple[str, ...]  # ids of the modules of its repository it imports
     tests: tuple[str, ...]  # the tests it defines (a test module)
     asked: tuple[str, ...]  # the asked nodes it defines
+    runner: bool = False  # code of it ran outside every test and in every test: the runner's
 
 
 @dataclass(frozen=True)
