@@ -1,6 +1,7 @@
 """A graph reader for the offline tests of `exercising_tests` (`impact.tests`, `kept`,
-`programs`, `singletons`): each read it makes answers nothing unless a test's tables say
-otherwise, so a new read of the graph needs one default here, not a stub per test file."""
+`programs`, `singletons`, `import_failures`): each read it makes answers nothing unless a
+test's tables say otherwise, so a new read of the graph needs one default here, not a stub
+per test file."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from graphrag_code.graph.records import (
+    ImportedModule,
     KeptCode,
     ProcessTests,
     ProgramCall,
@@ -49,16 +51,23 @@ class TableReader:
     def kept_state_code(self, ids: Sequence[str], *, certain: Sequence[str]) -> list[KeptCode]:
         return []
 
-    def shared_members(self, ids: Sequence[str]) -> list[tuple[str, str, str, str]]:
+    def shared_members(self, ids: Sequence[str]) -> list[tuple[str, str, str, str, str]]:
         return []
 
-    def class_members(self, ids: Sequence[str]) -> dict[str, list[tuple[str, str, str]]]:
+    def module_imports(self, ids: Sequence[str]) -> list[ImportedModule]:
+        return []  # no import graph (`impact.import_failures`)
+
+    def class_members(
+        self, ids: Sequence[str]
+    ) -> dict[str, tuple[str, list[tuple[str, str, str]]]]:
         return {}
 
     def process_tests(self, ids: Sequence[str], starters: Sequence[str]) -> list[ProcessTests]:
         return []  # no test starts a child process (`impact.programs`)
 
-    def program_entries(self, repo: str) -> list[ProgramCall]:
+    def program_entries(
+        self, repo: str, *, scripts: Sequence[str], markers: Sequence[str]
+    ) -> list[ProgramCall]:
         return []
 
     def reached_from(

@@ -195,6 +195,14 @@ def run(*args):
 def test_cli():
     assert run("3") == "6\\n"
 """
+# stop 67: code run at the import of a module the package's `__init__` imports, which the
+# one test importing the package never runs: an error there fails that test's import too
+LEX_TESTS = """from calc.lex.util import strip
+
+
+def test_strip():
+    assert strip(" a ") == "a"
+"""
 FILES = {
     "pyproject.toml": (
         '[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["src"]\n'
@@ -215,6 +223,10 @@ FILES = {
     "src/calc/parse.py": PARAMS,
     "tests/test_params.py": PARAM_TESTS,
     "src/calc/cli.py": CLI,
+    "src/calc/lex/__init__.py": "from calc.lex import words\n",
+    "src/calc/lex/words.py": 'def word(name):\n    return name.upper()\n\n\nWORDS = [word("a")]\n',
+    "src/calc/lex/util.py": "def strip(text):\n    return text.strip()\n",
+    "tests/test_lex.py": LEX_TESTS,
     "tests/test_cli.py": CLI_TESTS,
     # doctests of a text file: pytest runs them, the index has no node for them
     "tests/guide.md": "# Guide\n\n    >>> from calc.checks import le\n    >>> le(1, 2)\n    True\n",
@@ -269,10 +281,10 @@ def test_import_stores_which_test_ran_which_function(
 ) -> None:
     graph, root, done = covered
     # the package only (the tests were not measured), `cli.py` with no line run in-process
-    assert done.files_measured == 9
-    assert done.files_matched == 7  # an __init__.py defines nothing to map lines onto
+    assert done.files_measured == 12
+    assert done.files_matched == 9  # an __init__.py defines nothing to map lines onto
     # the mixin's test method is one, run by two classes; `test_value` runs no package line
-    assert done.tests == 9  # the guide's doctests, a test only the coverage names
+    assert done.tests == 10  # the guide's doctests, a test only the coverage names
     assert not done.unknown_tests  # `TestStrict::test_one` names the mixin's method
     assert done.commit == git(root, "rev-parse", "HEAD").strip()
     ran = {
@@ -392,6 +404,23 @@ def test_code_run_at_a_packages_import_or_a_test_modules_collection_is_read_by_i
     }
 
 
+def test_code_run_at_the_import_of_a_module_the_package_imports_runs_its_importers(
+    covered: tuple[CodeGraph, Path, CoverageImport],
+) -> None:
+    graph, root, _ = covered
+    edit(root, "    return name.upper()", "    return None", "src/calc/lex/words.py")
+    try:  # `word` ran when the package's `__init__` imported `words`; `test_strip` imports
+        # `calc.lex.util`, whose import runs the package first, and runs none of `words`
+        impact = graph.diff(path=root, repo=REPO)
+    finally:
+        git(root, "checkout", "--", ".")
+    assert [(t.runner_id, t.reason) for t in impact.to_run] == [
+        ("tests/test_lex.py::test_strip", "reads what it kept (coverage: imports "
+         "calc.lex.words (or a module whose import runs it), where it ran at import: an "
+         "error there fails the import)"),
+    ]  # fmt: skip
+
+
 def test_an_inherited_test_method_runs_as_each_class_that_has_it(
     covered: tuple[CodeGraph, Path, CoverageImport],
 ) -> None:
@@ -432,9 +461,9 @@ def test_the_command_reimports_in_place(
 ) -> None:
     graph, root, _ = covered
     assert cli_main(["coverage", "import", str(root / ".coverage"), "--repo", REPO, "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["edges"] == 13
+    assert json.loads(capsys.readouterr().out)["edges"] == 14
     count = "MATCH (:Code)-[r:RAN]->(n:Code {repo: $repo}) RETURN count(r) AS n"
-    assert graph.client.read(count, {"repo": REPO})[0]["n"] == 13  # replaced, not added
+    assert graph.client.read(count, {"repo": REPO})[0]["n"] == 14  # replaced, not added
     assert cli_main(["coverage", "import", str(root / "nothing"), "--repo", REPO]) != 0
 
 

@@ -13,9 +13,8 @@ from graphrag_code.graph.records import (
     RanInto,
     ReachBack,
 )
-from graphrag_code.impact.kept import stores_result
-from graphrag_code.impact.singletons import singleton_setup
 from graphrag_code.impact.tests import exercising_tests
+from graphrag_code.languages.python.run_rules import singleton_setup, stores_result
 
 from .impact_fakes import TableReader
 
@@ -60,11 +59,13 @@ class _Reader(TableReader):
             for tests in [self.readers[i][1]]
         ] + [c for c in self.code if set(c.ids) & set(ids)]
 
-    def shared_members(self, ids: Sequence[str]) -> list[tuple[str, str, str, str]]:
-        return [m for m in self.members if m[0] in ids]
+    def shared_members(self, ids: Sequence[str]) -> list[tuple[str, str, str, str, str]]:
+        return [(*m, "python") for m in self.members if m[0] in ids]
 
-    def class_members(self, ids: Sequence[str]) -> dict[str, list[tuple[str, str, str]]]:
-        return {i: self.classes[i] for i in ids if i in self.classes}
+    def class_members(
+        self, ids: Sequence[str]
+    ) -> dict[str, tuple[str, list[tuple[str, str, str]]]]:
+        return {i: ("python", self.classes[i]) for i in ids if i in self.classes}
 
 
 def _tests(reader: _Reader, *targets: str) -> list[tuple[str, str]]:

@@ -10,8 +10,9 @@ from typing import cast
 
 from graphrag_code.graph import GraphReader
 from graphrag_code.graph.records import ProcessTests, ProgramCall, RanInto
-from graphrag_code.impact.programs import main_blocks, names_program, process_tests, programs
+from graphrag_code.impact.programs import names_program, process_tests, programs
 from graphrag_code.impact.tests import exercising_tests
+from graphrag_code.languages.python.run_rules import main_blocks
 
 from .impact_fakes import TableReader
 
@@ -60,7 +61,11 @@ class _Reader(TableReader):
         assert {"subprocess.Popen", "os.system"} <= set(starters)
         return self.groups
 
-    def program_entries(self, repo: str) -> list[ProgramCall]:
+    def program_entries(
+        self, repo: str, *, scripts: Sequence[str], markers: Sequence[str]
+    ) -> list[ProgramCall]:
+        assert "console script " in scripts  # Python's, from the registry
+        assert "__main__" in markers
         self.asked_entries += 1
         return self.entries
 

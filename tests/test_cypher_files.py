@@ -81,7 +81,9 @@ def _values(dimensions: int) -> dict[str, Any]:
         "symbols": 29,
         "certain": True,
         "resolutions": ["exact", "inferred"],
-        "starters": ["subprocess.Popen", "os.system"],  # impact.programs.STARTERS
+        "starters": ["subprocess.Popen", "os.system"],  # `RunRules.starters`
+        "scripts": ["console script "],  # `RunRules.script_reasons`
+        "markers": ["__main__"],  # `RunRules.main_marker`
         "entries": [f"{REPO}:shop.api.create_order_endpoint"],
         "rows": [],
         "state": {},

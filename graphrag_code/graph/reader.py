@@ -31,6 +31,7 @@ from .records import (
     EntryPoint,
     FileNode,
     ImpactStep,
+    ImportedModule,
     KeptCode,
     Neighbour,
     Neighbourhood,
@@ -576,6 +577,18 @@ class GraphReader:
             for row in rows
         ]  # fmt: skip
 
+    def module_imports(self, ids: Sequence[str]) -> list[ImportedModule]:
+        """Every module of the repositories of `ids`, with the modules of its repository it
+        imports, its tests, which of `ids` it defines, and whether the test runner runs it."""
+        rows = self.client.read(load_query("coverage/module_imports"), {"ids": list(ids)})
+        return [
+            ImportedModule(
+                r["id"], r["module"], bool(r["package"]), tuple(sorted(r["imports"])),
+                tuple(sorted(r["tests"])), tuple(sorted(r["asked"])), bool(r["runner"]),
+            )
+            for r in rows
+        ]  # fmt: skip
+
     def process_tests(self, ids: Sequence[str], starters: Sequence[str]) -> list[ProcessTests]:
         """The tests of the repositories of `ids` that start a child process: from which a
         few REACHES steps through test code lead to a call of one of `starters`, per test
@@ -592,10 +605,16 @@ class GraphReader:
             for row in rows
         ]  # fmt: skip
 
-    def program_entries(self, repo: str) -> list[ProgramCall]:
-        """The code `repo`'s programs start with: its console and GUI scripts, and the
-        callees of the top level of modules that can run as a program."""
-        rows = self.client.read(load_query("coverage/program_entries"), {"repo": repo})
+    def program_entries(
+        self, repo: str, *, scripts: Sequence[str], markers: Sequence[str]
+    ) -> list[ProgramCall]:
+        """The code `repo`'s programs start with: the code an entry point names a script
+        (its reason starts with one of `scripts`), and the callees of the top level of
+        modules that can run as a program (named, or whose text holds, one of `markers`)."""
+        rows = self.client.read(
+            load_query("coverage/program_entries"),
+            {"repo": repo, "scripts": list(scripts), "markers": list(markers)},
+        )
         return [
             ProgramCall(
                 tuple(row["ids"]), tuple(row["scripts"]), row["module"], row["path"],
@@ -621,19 +640,25 @@ class GraphReader:
         )
         return {row["id"]: tuple(sorted(row["entries"])) for row in rows}
 
-    def shared_members(self, ids: Sequence[str]) -> list[tuple[str, str, str, str]]:
-        """(method, its name, another method of its class, that one's code) for each method
-        of `ids` whose class has a member that ran outside every test (an instance made at
-        import, which every later test shares)."""
+    def shared_members(self, ids: Sequence[str]) -> list[tuple[str, str, str, str, str]]:
+        """(method, its name, another method of its class, that one's code, the method's
+        language) for each method of `ids` whose class has a member that ran outside every
+        test (an instance made at import, which every later test shares)."""
         rows = self.client.read(load_query("coverage/shared_members"), {"ids": list(ids)})
-        return [(r["id"], r["name"] or "", r["member"], r["code"]) for r in rows]
+        return [
+            (r["id"], r["name"] or "", r["member"], r["code"], r["language"] or "") for r in rows
+        ]
 
-    def class_members(self, ids: Sequence[str]) -> dict[str, list[tuple[str, str, str]]]:
-        """Method of `ids` -> (id, name, code) of each method of its class, itself included."""
+    def class_members(
+        self, ids: Sequence[str]
+    ) -> dict[str, tuple[str, list[tuple[str, str, str]]]]:
+        """Method of `ids` -> (its class's language, (id, name, code) of each method of its
+        class, itself included)."""
         rows = self.client.read(load_query("coverage/class_members"), {"ids": list(ids)})
-        found: dict[str, list[tuple[str, str, str]]] = {}
+        found: dict[str, tuple[str, list[tuple[str, str, str]]]] = {}
         for r in rows:
-            found.setdefault(r["id"], []).append((r["member"], r["name"] or "", r["code"]))
+            _, members = found.setdefault(r["id"], (r["language"] or "", []))
+            members.append((r["member"], r["name"] or "", r["code"]))
         return found
 
     def coverage_state(self, repo: str) -> CoverageState | None:

@@ -24,6 +24,7 @@ __all__ = [
     "EntryPoint",
     "FileNode",
     "ImpactStep",
+    "ImportedModule",
     "KeptCode",
     "Neighbour",
     "Neighbourhood",
@@ -323,6 +324,20 @@ class KeptCode:
     tests: tuple[str, ...]
     outside: bool  # it also ran outside every test
     suite: int  # the tests of the last coverage import (`CoverageState.tests`)
+
+
+@dataclass(frozen=True)
+class ImportedModule:
+    """A module of the repository of some asked nodes (`GraphReader.module_imports`): what
+    its import runs first, and its tests."""
+
+    id: str
+    qualified_name: str
+    package: bool  # a package (`__init__`): it runs at the import of every module inside it
+    imports: tuple[str, ...]  # ids of the modules of its repository it imports
+    tests: tuple[str, ...]  # the tests it defines (a test module)
+    asked: tuple[str, ...]  # the asked nodes it defines
+    runner: bool = False  # code of it ran outside every test and in every test: the runner's
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,9 @@ when it ran before that test: at import or collection (a registry a decorator fi
 default built once, a class a factory makes) or in an earlier test (a memo on an object made
 at import). On the mutant benchmark (BENCHMARKS §21) every mutant whose failing tests the
 coverage missed was such code. Two rules, from that evidence (a third, for a singleton its
-class keeps and the first test that asked set up, is `impact.singletons`):
+class keeps and the first test that asked set up, is `impact.singletons`; the tests whose
+import runs code that ran at import, which an error there fails, are `impact.import_failures`,
+stop 67):
 
 - code that ran outside every test keeps what it made in its module, or in the module that
   called it at import: the tests that ran any code of its own module, or of a module whose
@@ -17,13 +19,13 @@ class keeps and the first test that asked set up, is `impact.singletons`):
   module whose collection called it (`parametrize` values) or that imports a package whose
   `__init__` called it (an error there fails the import: toolz, isodate);
 - a method whose result another method of its class stores on the instance
-  (`self._memo[key] = self._make(...)`), where the class has an instance made outside every
-  test: the tests that ran that other method read the memo the first test filled.
+  (`self._memo[key] = self._make(...)`; its language's `RunRules.stores_result` reads it),
+  where the class has an instance made outside every test: the tests that ran that other
+  method read the memo the first test filled.
 """
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
@@ -31,9 +33,10 @@ from ..graph import GraphReader
 from ..graph.records import KeptCode
 from ..model import CERTAIN_TIERS
 from .coverage import Freshness
+from .programs import language_rules
 from .singletons import singleton_readers
 
-__all__ = ["KEPT", "kept_state_tests", "module_readers", "stores_result"]
+__all__ = ["KEPT", "kept_state_tests", "module_readers"]
 
 KEPT = "kept"  # the resolution of an edge from a test that read what the target kept
 
@@ -54,13 +57,6 @@ def module_readers(code: Sequence[KeptCode]) -> dict[str, tuple[tuple[str, ...],
     return {node: (tuple(sorted(modules[node])), tuple(sorted(tests[node]))) for node in modules}
 
 
-def stores_result(code: str, name: str) -> bool:
-    """Whether `code` stores what `self.<name>(...)` returns on the instance or its class
-    (`self._memo[key] = self.<name>(...)`, `self.cached = self.<name>()`)."""
-    pattern = rf"^\s*(?:self|cls)\.\w+(?:\[[^\]\n]*\])?\s*=\s*(?:self|cls)\.{re.escape(name)}\("
-    return re.search(pattern, code, re.MULTILINE) is not None
-
-
 def kept_state_tests(
     reader: GraphReader, states: Mapping[str, Freshness]
 ) -> dict[str, tuple[str, tuple[str, ...]]]:
@@ -77,8 +73,8 @@ def kept_state_tests(
                 found[node] = (f"ran code of {shown}, which keeps what it made at import", tests)
     known = sorted(node for node, state in states.items() if state in ("fresh", "outside"))
     memo: dict[str, set[str]] = {}
-    for node, name, member, code in reader.shared_members(known) if known else []:
-        if stores_result(code, name):
+    for node, name, member, code, language in reader.shared_members(known) if known else []:
+        if language_rules(language).stores_result(code, name):
             memo.setdefault(node, set()).add(member)
     if memo:
         ran = {into.id: into.tests for into in reader.ran_into(sorted(set().union(*memo.values())))}

@@ -12,8 +12,9 @@ mutant `_main` reaches failed them. The rule: a test that starts a child process
 its module or the code starting the process names a program of the repository, is a test
 of the code that program's entry reaches through certain chains (or of the entry itself).
 
-A program is a console or GUI script packaging metadata names, a `__main__.py`, or a
-module with an `if __name__ == "__main__":` block (the code that block calls); it is named
+What a program is and what starts a process are each language's (`Language.run_rules`:
+for Python a console or GUI script packaging metadata names, a `__main__.py`, or a module
+with an `if __name__ == "__main__":` block, the code that block calls). A program is named
 by the script's name or the module's dotted name as a string (`"pkg"`, `"-m", "pkg.cli"`),
 or the module's path (`"pkg/cli.py"`). A test starting other programs (`git`, a server)
 names none, and is not selected by this rule.
@@ -21,33 +22,25 @@ names none, and is not selected by this rule.
 
 from __future__ import annotations
 
+import os
 import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..errors import ConfigurationError
 from ..graph import GraphReader
 from ..graph.records import ProgramCall
+from ..languages import language_named, languages, routes
+from ..languages.run_rules import RunRules
 from ..model import CERTAIN_TIERS
 
-__all__ = ["PROCESS", "STARTERS", "main_blocks", "names_program", "process_tests", "programs"]
+__all__ = [
+    "PROCESS", "language_rules", "names_program", "process_tests", "programs", "run_rules",
+    "starters",
+]  # fmt: skip
 
 PROCESS = "process"  # the resolution of an edge from a test that runs its target in a child
-_SUFFIXES = ("l", "le", "lp", "lpe", "v", "ve", "vp", "vpe")
-_OS = ("system", "popen", "posix_spawn", "posix_spawnp",
-       *(f"{kind}{suffix}" for kind in ("exec", "spawn") for suffix in _SUFFIXES))  # fmt: skip
-# what starts a child process, as the linking names the call
-STARTERS = (
-    *(f"subprocess.{name}" for name in ("Popen", "run", "call", "check_call", "check_output",
-                                        "getoutput", "getstatusoutput")),
-    *(f"os.{name}" for name in _OS),
-    "asyncio.create_subprocess_exec", "asyncio.create_subprocess_shell",
-    "pexpect.spawn", "pexpect.run",
-)  # fmt: skip
-_GUARD = re.compile(
-    r"""^if\s+\(?\s*(?:__name__\s*==\s*(['"])__main__\1|(['"])__main__\2\s*==\s*__name__)"""
-    r"""\s*\)?\s*:"""
-)
 
 
 @dataclass(frozen=True)
@@ -58,49 +51,55 @@ class Program:
     label: str
 
 
-def main_blocks(text: str) -> list[tuple[int, int]]:
-    """The first and last line (1-based) of each top-level `if __name__ == "__main__":`
-    block of a Python module's text."""
-    lines = text.splitlines()
-    blocks: list[tuple[int, int]] = []
-    for index, line in enumerate(lines):
-        if not _GUARD.match(line):
-            continue
-        end = index + 1
-        for later in range(index + 1, len(lines)):
-            body = lines[later]
-            if not body.strip() or body.lstrip().startswith("#"):
-                continue
-            if body[0] not in " \t":
-                break
-            end = later + 1
-        blocks.append((index + 1, end))
-    return blocks
+def run_rules() -> tuple[RunRules, ...]:
+    """Every language's ways into its code as a program (`Language.run_rules`)."""
+    return tuple(language.run_rules for language in languages())
+
+
+def starters() -> tuple[str, ...]:
+    """The calls that start a child process, in every language, as the linking names them."""
+    return tuple(sorted({name for rules in run_rules() for name in rules.starters}))
+
+
+def language_rules(language: str) -> RunRules:
+    """The `RunRules` of the language of a node (its `language` property); none of a
+    language this process does not read."""
+    try:
+        return language_named(language).run_rules
+    except ConfigurationError:
+        return RunRules()
+
+
+def _rules_of(path: str) -> RunRules | None:
+    name = routes().suffixes.get(os.path.splitext(path)[1])
+    return language_rules(name) if name else None
 
 
 def programs(calls: Sequence[ProgramCall]) -> dict[str, Program]:
     """Entry node -> the program it starts (`GraphReader.program_entries`): a script's
-    function, or what a module's main block (or a `__main__.py`'s top level) calls."""
+    function, or what a module's program block (or a package's program module) calls."""
     names: dict[str, list[str]] = defaultdict(list)
     labels: dict[str, str] = {}
+    every = run_rules()
 
     def add(node: str, found: Sequence[str], label: str) -> None:
         labels.setdefault(node, label)
         names[node].extend(name for name in found if name not in names[node])
 
     for call in calls:
-        for reason in call.scripts:  # "console script tabulate (pyproject.toml)"
-            words = reason.split()
-            for node in call.ids if len(words) >= 3 else ():
-                add(node, [words[2]], f"the script {words[2]}")
-        if call.module is None or call.path is None:
+        for reason in call.scripts:
+            script = next((n for rules in every if (n := rules.script_name(reason))), "")
+            for node in call.ids if script else ():
+                add(node, [script], f"the script {script}")
+        rules = _rules_of(call.path) if call.path is not None else None
+        if call.module is None or call.path is None or rules is None:
             continue
-        package, _, last = call.module.rpartition(".")
-        if last == "__main__" and package:
+        runs = rules.package_program(call.module)
+        if runs is not None:
             for node in call.ids:
-                add(node, [package, call.path], f"python -m {package}")
+                add(node, [runs[0], call.path], runs[1])
             continue
-        blocks = main_blocks(call.text or "")
+        blocks = rules.main_blocks(call.text or "")
         for node, lines in zip(call.ids, call.lines, strict=False):
             if any(a <= line <= b for a, b in blocks for line in lines):
                 add(node, [call.module, call.path], call.path)
@@ -132,10 +131,17 @@ def process_tests(
     """Target -> (why, in words; the tests that may run it in a child process): the tests
     that start a process naming a program of the target's repository whose entry is the
     target or reaches it through certain chains."""
-    groups = reader.process_tests(targets, STARTERS) if targets else []
+    groups = reader.process_tests(targets, starters()) if targets else []
     found: dict[str, tuple[str, tuple[str, ...]]] = {}
     for repo in sorted({group.repo for group in groups}):
-        entries = programs(reader.program_entries(repo))
+        every = run_rules()
+        entries = programs(
+            reader.program_entries(
+                repo,
+                scripts=sorted({start for rules in every for start in rules.script_reasons}),
+                markers=sorted({rules.main_marker for rules in every if rules.main_marker}),
+            )
+        )
         if not entries:
             continue
         reached = reader.reached_from(targets, sorted(entries), resolutions=CERTAIN_TIERS)

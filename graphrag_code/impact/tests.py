@@ -15,6 +15,7 @@ from ..graph.records import TestEdge
 from ..languages import language_named, routes
 from ..model import CERTAIN_TIERS, Resolution
 from .coverage import Freshness, freshness
+from .import_failures import import_failure_tests
 from .kept import KEPT, kept_state_tests
 from .programs import PROCESS, process_tests
 from .records import ChangedSymbol, CoverageUse, TestToRun, UntestedSymbol
@@ -301,7 +302,8 @@ def coverage_tests(
     """Edges (distance 1) from the tests that ran each of `targets` under imported coverage
     (resolution `ran`), for the targets whose content is still the one it was recorded
     against (`base`: a node's hash before the change, else its hash now), and from the tests
-    that read what such a target kept (`impact.kept`, resolution `kept`); the others'
+    that read what such a target kept (`impact.kept`, resolution `kept`) or whose import
+    runs it (`impact.import_failures`, resolution `kept`); the others'
     freshness (`changed`, `new`, `outside`): those are predicted statically; and the fresh
     targets, whose static predictions are extras. A target that also ran outside every test
     keeps the tests that ran it besides: they do run it (a module `__getattr__` no call
@@ -325,9 +327,14 @@ def coverage_tests(
         if state != "fresh":
             stale[into.id] = state
     kept = kept_state_tests(reader, states) if states else {}
+    read = [(target, why, tests) for target, (why, tests) in sorted(kept.items())]
+    for target, (why, tests) in sorted(import_failure_tests(reader, states).items()):
+        known = {*ran.get(target, ()), *kept.get(target, ("", ()))[1]}
+        read.append((target, why, tuple(test for test in tests if test not in known)))
     spawned = process_tests(reader, targets)  # with or without coverage: neither sees them
     every = {test for tests in ran.values() for test in tests}
-    every.update(test for _, tests in (*kept.values(), *spawned.values()) for test in tests)
+    every.update(test for _, _, tests in read for test in tests)
+    every.update(test for _, tests in spawned.values() for test in tests)
     nodes = reader.test_nodes(sorted(every))
     edges = [
         _ran_as(TestEdge(target, nodes[test][0], 1, RAN, None, *nodes[test][1:]), ran_as)
@@ -337,7 +344,7 @@ def coverage_tests(
     ]
     edges += [
         TestEdge(target, nodes[test][0], 1, KEPT, why, *nodes[test][1:])
-        for target, (why, tests) in sorted(kept.items())
+        for target, why, tests in read
         for test in tests
         if test in nodes
     ]

@@ -16,6 +16,7 @@ from ..parsing import ModuleName, SourceParser
 from ..parsing.generated import FileEnds
 from .layout import SourceLayout
 from .manifests import ManifestReader, PackageNamer, no_packages
+from .run_rules import RunRules
 
 __all__ = [
     "DerivedRule", "Hook", "Language", "ModuleGuess", "ModuleNamer", "block_comment",
@@ -134,3 +135,6 @@ class Language:
     runner_id: TestRunnerId | None = None
     # names its frameworks and protocols call by convention (dead code: public, low confidence)
     hooks: tuple[Hook, ...] = ()
+    # how its code runs as a program a test starts, and through an instance a class keeps
+    # (`diff`'s tests that neither coverage nor the reach graph sees)
+    run_rules: RunRules = field(default_factory=RunRules)

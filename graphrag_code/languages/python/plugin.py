@@ -26,6 +26,7 @@ from .layout import PYTHON_LAYOUT
 from .linker import link_file
 from .modules import guess_module, looks_like_test_module, module_names
 from .parser import PythonParser
+from .run_rules import PYTHON_RUN_RULES
 from .tables import PYTHON_RULES
 from .values.engine import SharedValues
 
@@ -91,4 +92,5 @@ PYTHON = Language(
     implicit_parameters=IMPLICIT_PARAMETERS,
     builtin_methods=BUILTIN_METHODS,
     hooks=PYTHON_HOOKS,
+    run_rules=PYTHON_RUN_RULES,
 )

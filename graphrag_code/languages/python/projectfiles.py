@@ -20,11 +20,16 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
-__all__ = ["PytestOptions", "declared_entry_points", "folder_of", "pytest_options"]
+__all__ = [
+    "SCRIPT_REASONS", "PytestOptions", "declared_entry_points", "folder_of", "pytest_options",
+    "script_name",
+]  # fmt: skip
 
 _DEFAULT_FILES = ("test_*.py", "*_test.py")
 _ENTRY = re.compile(r"^\s*([\w.-]+)\s*=\s*([\w.]+)\s*:\s*([\w.]+)")
 _REFERENCE = re.compile(r"^\s*([\w.]+)\s*:\s*([\w.]+)")
+# how the reason of an entry point that is a script starts: "console script NAME (FILE)"
+SCRIPT_REASONS = ("console script ", "gui script ")
 
 
 @dataclass(frozen=True)
@@ -133,6 +138,14 @@ def _entries_from_table(table: Any, group: str, source: str) -> Iterable[tuple[s
         match = _REFERENCE.match(reference) if isinstance(reference, str) else None
         if match:
             yield f"{match.group(1)}.{match.group(2)}", f"{group} {name} ({source})"
+
+
+def script_name(reason: str) -> str | None:
+    """The command an entry point reason names a script by (`declared_entry_points`:
+    "console script tabulate (pyproject.toml)" -> "tabulate"); None for another entry
+    point."""
+    words = reason.split()
+    return words[2] if reason.startswith(SCRIPT_REASONS) and len(words) >= 3 else None
 
 
 def declared_entry_points(
