@@ -117,3 +117,32 @@ def test_node_check_is_the_runtimes_own() -> None:
     assert node_check(SOURCE)
     assert not node_check("export const a = 1\n")
     assert node_check("export const a = 1\n", module=True)
+
+
+TS_SOURCE = """type Mode = 'strict' | 'loose'
+
+export class Parser {
+  static #limit(mode: Mode = 'loose', size: number = 2): number {
+    const max: 3 | 4 = 3
+    if (mode === 'strict') return size
+    return max
+  }
+}
+"""
+
+
+def test_typescript_is_mutated_with_its_grammar_and_never_a_type() -> None:
+    # stop 67: Jest / Vitest suites of TypeScript packages; a type's literal is no mutant
+    # (the runner strips types), a private method is a function like any other
+    found = mutants_of(TS_SOURCE, "src/parser.ts")
+    assert {m.function for m in found} == {"Parser.#limit"}
+    assert {(m.line, m.operator, m.new.strip()) for m in found} == {
+        (5, "constant", "const max: 3 | 4 = 4"),
+        (5, "drop", ";"),
+        (6, "comparison", "if (mode !== 'strict') return size"),
+        (6, "constant", "if (mode === '') return size"),
+        (6, "negate", "if (!(mode === 'strict')) return size"),
+        (6, "return-none", "if (mode === 'strict') return undefined"),
+        (7, "return-none", "return undefined"),
+    }
+    assert mutants_of(TS_SOURCE, "src/parser.js") == []  # not JavaScript: it does not parse

@@ -27,6 +27,20 @@ Mutants come from `benchmarks.impact.js_mutator` (seeded, the operators in turn,
         --mutants 100 --json benchmarks/results/mutants66_js.json \
         --markdown benchmarks/results/mutants66_js.md
 
+Stop 67: a package may run its suite with Jest or Vitest (`JsPackage.runner`,
+`benchmarks.impact.js_runners`): the oracle runs the whole suite in one runner process per
+mutant (its JSON report says which files failed; a timeout 8 times the unmutated run, at
+least `--min-timeout`), the coverage is each file's Istanbul JSON as the README records it,
+and a package the registry ships without its tests comes from its Git repository at a pinned
+commit (`JsPackage.git`; `--git-source DIR`: a local clone or bare mirror of it). TypeScript
+mutants must pass the compiler's syntax check (`js_mutator.ts_check`); types are not checked
+(the suite runs with ts-jest's diagnostics off: a mutant that breaks only a type is no test's
+failure). `--ids-only` writes held-out results with no code and no test name.
+
+    .venv/bin/python -m benchmarks.impact.js_mutants cron-parser@5.10.0 --mutants 100 \
+        --git-source /path/to/cron-parser.git --ids-only \
+        --json benchmarks/results/mutants67_jest.json
+
 Held out: the packages are in no TypeScript oracle set (`ts_oracle.TS_TUNING`, `TS_HELD_OUT`)
 and no selection or linking rule was found on them. Needs node and npm on PATH and Neo4j
 (NEO4J_URI, else the managed local server).
@@ -36,7 +50,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import subprocess
 import tempfile
@@ -46,8 +59,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from benchmarks.impact.js_mutator import mutants_of, node_check
-from benchmarks.impact.mutants import SELECTORS, Graphs, _safe, _summary, markdown
+from benchmarks.impact.js_mutator import mutants_of, node_check, ts_check
+from benchmarks.impact.js_runners import Runner, record_file, run_file, run_suite
+from benchmarks.impact.mutants import SELECTORS, Graphs, _safe, _summary, ids_only, markdown
 from benchmarks.impact.mutator import Mutant, apply, pick
 from benchmarks.oracles.packages import ORACLE_OUT_DIR
 from benchmarks.oracles.ts_oracle import (
@@ -75,6 +89,11 @@ class JsPackage:
     tests: str  # glob of the test files, each run alone: `node FILE`
     dependencies: tuple[str, ...]  # `name@version` installed for the suite (runtime and test)
     module: bool = False  # ES modules (`node --check --input-type=module`)
+    runner: Runner = "node"  # `node FILE` per test file, or one Jest / Vitest run
+    git: tuple[str, str] | None = None  # (repository URL, commit): sources not on npm
+    config: tuple[str, str] | None = None  # (file name, text) written for the oracle's runs
+    env: tuple[tuple[str, str], ...] = ()  # the suite's environment (`TZ=UTC`)
+    extensions: tuple[str, ...] = ("*.js",)  # the source files mutated, in `sources`
 
 
 #: Chosen 2026-12-07 (stop 66) from the tarball's file list and package.json, before any run:
@@ -121,6 +140,45 @@ PACKAGES: tuple[JsPackage, ...] = (
         tests="test/**/*.test.js",
         dependencies=("@fastify/error@4.3.0", "fastq@1.20.3"),
     ),
+    # stop 67: the Jest package, chosen for its runner before any mutant of it ran (its
+    # coverage was recorded and imported first, to check the README's Jest loop)
+    JsPackage(
+        PinnedCodebase(
+            "cron-parser",
+            "5.10.0",
+            "",  # from Git: the npm tarball ships only the compiled dist/
+            style="cron expression parser in TypeScript (classes with static private "
+            "methods, fields, a date wrapper over luxon), tested with Jest and ts-jest",
+            include=("src",),
+        ),
+        why="TypeScript run by Jest 30 through ts-jest (the README's Jest loop, with "
+        "Jest's default instrumenter); 17 source files, 2.6k lines; 7 test files, the "
+        "whole suite in one Jest run; not in any TS oracle set, in no earlier benchmark",
+        sources=("src",),
+        tests="tests/**/*.test.ts",
+        dependencies=(
+            "luxon@3.7.2",
+            "jest@30.4.2",
+            "ts-jest@29.4.12",
+            "typescript@6.0.3",
+            "@types/jest@30.0.0",
+            "@types/luxon@3.7.4",
+            "@types/node@26.2.0",
+        ),
+        runner="jest",
+        git=(
+            "https://github.com/harrisiirak/cron-parser",
+            "03444a83cd45808a13feced273471304d3168dca",
+        ),
+        config=(
+            "jest.oracle.config.js",
+            "const base = require('./jest.config.js');\n"
+            "module.exports = { ...base, coverageThreshold: undefined,\n"
+            "  transform: { '^.+\\\\.ts$': ['ts-jest', { diagnostics: false }] } };\n",
+        ),
+        env=(("TZ", "UTC"),),  # its npm scripts run Jest so
+        extensions=("*.ts",),
+    ),
 )
 
 
@@ -133,11 +191,43 @@ def pinned(spec: str) -> JsPackage:
     raise SystemExit(f"{spec}: not a pinned JavaScript package (pinned: {known})")
 
 
-def prepare(package: JsPackage) -> tuple[Path, Path]:
-    """The unpacked tarball (integrity checked) and the `node_modules` its suite needs,
-    installed once with npm beside it (`<name>-<version>.deps/`)."""
+def _checkout(package: JsPackage, target: Path, source: str | None) -> Path:
+    """The package's pinned commit, from `source` (a clone or bare mirror) or its URL."""
+    assert package.git is not None
+    url, commit = package.git
+    if (target / ".extracted-ok").is_file():
+        return target
+    with tempfile.TemporaryDirectory(prefix="js-mutants-git-") as temp:
+        repository = source
+        if repository is None:
+            repository = str(Path(temp) / "repo.git")
+            subprocess.run(["git", "clone", "--bare", "--quiet", url, repository], check=True)
+        unpacked = Path(temp) / "tree"
+        unpacked.mkdir()
+        archive = subprocess.run(
+            ["git", f"--git-dir={_git_dir(repository)}", "archive", "--format=tar", commit],
+            capture_output=True, check=True,
+        )  # fmt: skip
+        subprocess.run(["tar", "-x", "-C", str(unpacked)], input=archive.stdout, check=True)
+        (unpacked / ".extracted-ok").write_text(commit + "\n", encoding="utf-8")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.move(str(unpacked), target)
+    return target
+
+
+def _git_dir(repository: str) -> str:
+    path = Path(repository)
+    return str(path / ".git") if (path / ".git").is_dir() else str(path)
+
+
+def prepare(package: JsPackage, git_source: str | None = None) -> tuple[Path, Path]:
+    """The unpacked tarball (integrity checked) or Git commit, and the `node_modules` its
+    suite needs, installed once with npm beside it (`<name>-<version>.deps/`)."""
     codebase = package.codebase
-    root = extract_tarball(download_tarball(codebase), CACHE / codebase.root_name)
+    if package.git is not None:
+        root = _checkout(package, CACHE / codebase.root_name, git_source)
+    else:
+        root = extract_tarball(download_tarball(codebase), CACHE / codebase.root_name)
     deps = CACHE / f"{codebase.root_name}.deps"
     modules = deps / "node_modules"
     marker = deps / ".installed-ok"
@@ -169,16 +259,22 @@ def candidates(package: JsPackage, root: Path) -> list[Mutant]:
     found: list[Mutant] = []
     for entry in package.sources:
         base = root / entry
-        files = sorted(base.rglob("*.js")) if base.is_dir() else [base]
+        files = (
+            sorted(f for pattern in package.extensions for f in base.rglob(pattern))
+            if base.is_dir()
+            else [base]
+        )
         for file in files:
             relative = file.relative_to(root).as_posix()
             found.extend(mutants_of(file.read_text(encoding="utf-8"), relative))
     return found
 
 
-def picked(package: JsPackage, root: Path, count: int, seed: int) -> tuple[list[Mutant], int]:
-    """`count` mutants in `mutator.pick`'s order that `node --check` accepts, and how many
-    candidates there were."""
+def picked(
+    package: JsPackage, root: Path, count: int, seed: int, modules: Path | None = None
+) -> tuple[list[Mutant], int]:
+    """`count` mutants in `mutator.pick`'s order that `node --check` (TypeScript: the
+    compiler in `modules`) accepts, and how many candidates there were."""
     found = candidates(package, root)
     sources: dict[str, str] = {}
     chosen: list[Mutant] = []
@@ -187,28 +283,23 @@ def picked(package: JsPackage, root: Path, count: int, seed: int) -> tuple[list[
             break
         if mutant.path not in sources:
             sources[mutant.path] = (root / mutant.path).read_text(encoding="utf-8")
-        if node_check(apply(sources[mutant.path], mutant), module=package.module):
+        text = apply(sources[mutant.path], mutant)
+        if (
+            ts_check(text, modules / "typescript")
+            if modules is not None and mutant.path.endswith(".ts")
+            else node_check(text, module=package.module)
+        ):
             chosen.append(mutant)
     return chosen, len(found)
 
 
-def _env(coverage: Path | None = None) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("NODE_", "npm_"))}
-    if coverage is not None:
-        env["NODE_V8_COVERAGE"] = str(coverage)
-    return env
-
-
-def _run_file(copy: Path, file: str, timeout: float, coverage: Path | None = None) -> str:
-    """`pass`, `fail` or `timeout` of one test file run alone."""
-    try:
-        done = subprocess.run(
-            ["nice", "-n", "10", "node", file], cwd=copy, env=_env(coverage),
-            capture_output=True, timeout=timeout, check=False,
-        )  # fmt: skip
-    except subprocess.TimeoutExpired:
-        return "timeout"
-    return "pass" if done.returncode == 0 else "fail"
+def _config(package: JsPackage, copy: Path) -> str | None:
+    """The oracle's runner configuration, written into the copy (its file name)."""
+    if package.config is None:
+        return None
+    name, text = package.config
+    (copy / name).write_text(text, encoding="utf-8")
+    return name
 
 
 class Oracle:
@@ -218,6 +309,8 @@ class Oracle:
         self, package: JsPackage, copy: Path, files: list[str], *, min_timeout: float = 30.0
     ) -> None:
         self.copy, self.files = copy, files
+        self.runner, self.env = package.runner, dict(package.env)
+        self.config = _config(package, copy)
         self.cache_file = CACHE / f"{package.codebase.root_name}.json"
         self.cache: dict[str, Any] = (
             json.loads(self.cache_file.read_text(encoding="utf-8"))
@@ -237,6 +330,7 @@ class Oracle:
         per_file: dict[str, float] = self.cache["baseline"]["files"]
         # generous: on two shared cores a file's run can take several times its baseline's
         self.timeouts = {f: max(min_timeout, 8 * per_file.get(f, min_timeout)) for f in files}
+        self.suite_timeout = max(min_timeout, 8 * float(self.cache["baseline"]["seconds"]))
 
     def _save(self) -> None:
         self.cache_file.parent.mkdir(parents=True, exist_ok=True)
@@ -247,6 +341,11 @@ class Oracle:
     def _run(self, timeout: Any, seconds: dict[str, float]) -> tuple[set[str], bool]:
         """The failing files, and whether one timed out (then the files not started yet are
         not run: the mutant is a timeout whatever they say)."""
+        if self.runner != "node":  # one runner process for the suite
+            limit = 600.0 if "baseline" not in self.cache else self.suite_timeout
+            outcomes = run_suite(self.copy, self.runner, self.files, limit, self.env, self.config)
+            failing = {f for f, r in outcomes.items() if r == "fail"}
+            return failing, any(r == "timeout" for r in outcomes.values())
         stop = False
 
         def one(file: str) -> tuple[str, str]:
@@ -254,7 +353,7 @@ class Oracle:
             if stop:
                 return file, "skipped"
             started = time.perf_counter()
-            result = _run_file(self.copy, file, timeout(file))
+            result = run_file(self.copy, self.runner, file, timeout(file), self.env)
             seconds[file] = time.perf_counter() - started
             stop = stop or result == "timeout"
             return file, result
@@ -297,7 +396,17 @@ class Oracle:
             try:
                 file.write_text(apply(original, mutant), encoding="utf-8")
                 for test in asked:
-                    runs = (_run_file(self.copy, test, self.timeouts[test]) for _ in range(tries))
+                    runs = (
+                        run_file(
+                            self.copy,
+                            self.runner,
+                            test,
+                            self.timeouts[test],
+                            self.env,
+                            self.config,
+                        )
+                        for _ in range(tries)
+                    )
                     known[test] = all(result != "pass" for result in runs)
             finally:
                 file.write_text(original, encoding="utf-8")
@@ -305,16 +414,15 @@ class Oracle:
         return {f for f in files if known.get(f, True)}
 
 
-def record_coverage(copy: Path, files: list[str], out: Path) -> float:
-    """Each test file run alone under `NODE_V8_COVERAGE` into `out/<n>/`, beside its
-    `test-file.txt` (the layout `CodeGraph.import_coverage` reads); the seconds it took."""
+def record_coverage(package: JsPackage, copy: Path, files: list[str], out: Path) -> float:
+    """Each test file run alone, its coverage into `out/<n>/` beside its `test-file.txt`
+    (the layout `CodeGraph.import_coverage` reads, recorded as the README says); the seconds
+    it took."""
     started = time.perf_counter()
 
     def one(numbered: tuple[int, str]) -> None:
         folder = out / f"{numbered[0]:03d}"
-        folder.mkdir(parents=True)
-        (folder / "test-file.txt").write_text(numbered[1] + "\n", encoding="utf-8")
-        _run_file(copy, numbered[1], 600.0, coverage=folder)
+        record_file(copy, package.runner, numbered[1], folder, dict(package.env))
 
     with ThreadPoolExecutor(_WORKERS) as pool:
         list(pool.map(one, enumerate(files)))
@@ -327,7 +435,7 @@ def _graphs(package: JsPackage, copy: Path, modules: Path, files: list[str]) -> 
     link.symlink_to(modules, target_is_directory=True)
     coverage = copy.parent / "coverage"
     try:
-        record_coverage(copy, files, coverage)
+        record_coverage(package, copy, files, coverage)
     finally:
         link.unlink()  # the graph indexes the package, not its dependencies
     graph = CodeGraph()
@@ -349,11 +457,13 @@ def _copy(root: Path, target: Path) -> Path:
     return target
 
 
-def fill_oracle(spec: str, *, count: int, seed: int, min_timeout: float) -> dict[str, int]:
+def fill_oracle(
+    spec: str, *, count: int, seed: int, min_timeout: float, git_source: str | None = None
+) -> dict[str, int]:
     """Only the oracle: every picked mutant not cached yet (no graph, no selection)."""
     package = pinned(spec)
-    root, modules = prepare(package)
-    chosen, _ = picked(package, root, count, seed)
+    root, modules = prepare(package, git_source)
+    chosen, _ = picked(package, root, count, seed, modules)
     counts: dict[str, int] = {}
     with tempfile.TemporaryDirectory(prefix="mutants66js-") as temp:
         copy = _copy(root, Path(temp) / root.name)
@@ -366,11 +476,15 @@ def fill_oracle(spec: str, *, count: int, seed: int, min_timeout: float) -> dict
     return counts
 
 
-def run(spec: str, *, count: int, seed: int, min_timeout: float) -> dict[str, Any]:
-    """The mutant benchmark for one pinned package (`find-my-way@9.10.2`)."""
+def run(
+    spec: str, *, count: int, seed: int, min_timeout: float, git_source: str | None = None,
+    quiet: bool = False,
+) -> dict[str, Any]:  # fmt: skip
+    """The mutant benchmark for one pinned package (`find-my-way@9.10.2`); `quiet`: counts
+    only on the console (held out)."""
     package = pinned(spec)
-    root, modules = prepare(package)
-    chosen, found = picked(package, root, count, seed)
+    root, modules = prepare(package, git_source)
+    chosen, found = picked(package, root, count, seed, modules)
     files = test_files(package, root)
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="mutants66js-") as temp:
@@ -400,6 +514,9 @@ def run(spec: str, *, count: int, seed: int, min_timeout: float) -> dict[str, An
                 row["order_dependent"] = row["flaky"] = sorted(set(missed) - real)
                 row["safe_alone"] = not real
             rows.append(row)
+            if quiet:
+                print(f"[{number}/{len(chosen)}] {status}", flush=True)
+                continue
             print(
                 f"[{number}/{len(chosen)}] {mutant.operator} {mutant.path}:{mutant.line} "
                 f"{status} ({len(failing)} failing, {seconds} s); selected {row['selected']}, "
@@ -425,16 +542,26 @@ def main() -> None:
     parser.add_argument(
         "--oracle-only", action="store_true", help="only run (and cache) the suite per mutant"
     )
+    parser.add_argument(
+        "--git-source", help="a local clone or bare mirror of a Git-pinned package's repository"
+    )
+    parser.add_argument(
+        "--ids-only", action="store_true",
+        help="held out: results and console with no code and no test name",
+    )  # fmt: skip
     args = parser.parse_args()
-    options = {"count": args.mutants, "seed": args.seed, "min_timeout": args.min_timeout}
+    options: dict[str, Any] = {
+        "count": args.mutants, "seed": args.seed, "min_timeout": args.min_timeout,
+        "git_source": args.git_source,
+    }  # fmt: skip
     if args.oracle_only:
         for spec in args.packages:
             print(spec, fill_oracle(spec, **options), flush=True)
         return
     results = []
     for spec in args.packages:
-        result = run(spec, **options)
-        results.append(result)
+        result = run(spec, **options, quiet=args.ids_only)
+        results.append(ids_only(result) if args.ids_only else result)
         s = result["selectors"]
         print(
             f"{result['package']}: {result['mutants']} mutants, {result['killed']} killed, "

@@ -10,6 +10,9 @@ statement dropped (`;` in its place), or a `return X` made `return undefined` (o
 A mutant whose module tree-sitter no longer parses is skipped here; `node_check` is the
 runtime's own check, for the mutants a benchmark picks. The `Mutant` record and `apply` are the
 Python mutator's (a mutant is a line replaced, whatever the language). Pure but `node_check`.
+TypeScript (stop 67) is parsed with its own grammar; a literal of a type (`'a' | 'b'`) is
+never mutated (the runner strips types: such a mutant changes nothing), and `ts_check` is the
+compiler's syntax check.
 """
 
 from __future__ import annotations
@@ -17,15 +20,18 @@ from __future__ import annotations
 import re
 import subprocess
 from collections.abc import Iterator
+from pathlib import Path
 
 import tree_sitter as ts
 import tree_sitter_javascript
+import tree_sitter_typescript
 
 from benchmarks.impact.mutator import Mutant, apply
 
-__all__ = ["mutants_of", "node_check"]
+__all__ = ["mutants_of", "node_check", "ts_check"]
 
 _PARSER = ts.Parser(ts.Language(tree_sitter_javascript.language()))
+_TS_PARSER = ts.Parser(ts.Language(tree_sitter_typescript.language_typescript()))
 _FLIPS = {
     "<": ">=", ">": "<=", "<=": ">", ">=": "<",
     "==": "!=", "!=": "==", "===": "!==", "!==": "===",
@@ -34,7 +40,7 @@ _FUNCTIONS = frozenset({
     "function_declaration", "function_expression", "arrow_function", "method_definition",
     "generator_function_declaration", "generator_function", "function",
 })  # fmt: skip
-_SCOPES = _FUNCTIONS | {"class_declaration", "class"}
+_SCOPES = _FUNCTIONS | {"class_declaration", "class", "abstract_class_declaration"}
 _DROPPED = frozenset(
     {"expression_statement", "throw_statement", "lexical_declaration", "variable_declaration"}
 )
@@ -153,7 +159,12 @@ def _candidates(root: ts.Node, owner: dict[int, str]) -> Iterator[tuple[str, int
         elif node.type in ("number", "string", "true", "false"):
             parent = node.parent
             new = _constant(node)
-            if new is not None and parent is not None and not _directive(parent):
+            if (
+                new is not None
+                and parent is not None
+                and not _directive(parent)
+                and not _in_type(node)
+            ):
                 yield "constant", line, start, end, new
         elif node.type == "return_statement" and len(node.named_children) == 1:
             value = node.named_children[0]
@@ -164,11 +175,22 @@ def _candidates(root: ts.Node, owner: dict[int, str]) -> Iterator[tuple[str, int
             yield "drop", line, start, end, ";"
 
 
+def _in_type(node: ts.Node) -> bool:
+    """Whether a literal is part of a TypeScript type (`literal_type`, a type annotation)."""
+    parent = node.parent
+    while parent is not None:
+        if "type" in parent.type and parent.type != "expression_statement":
+            return True
+        parent = parent.parent
+    return False
+
+
 def mutants_of(source: str, path: str) -> list[Mutant]:
     """Every mutant of one module that still parses, in source order (none for a module that
-    does not parse to begin with)."""
+    does not parse to begin with); `.ts` files with TypeScript's grammar."""
     data = source.encode()
-    tree = _PARSER.parse(data)
+    parser = _TS_PARSER if path.endswith((".ts", ".mts", ".cts")) else _PARSER
+    tree = parser.parse(data)
     if tree.root_node.has_error:
         return []
     owner = _owners(tree.root_node)
@@ -181,7 +203,7 @@ def mutants_of(source: str, path: str) -> list[Mutant]:
         if new == old or (line, new) in found:
             continue
         mutant = Mutant(path, owner[line], operator, line, old, new)
-        if _PARSER.parse(apply(source, mutant).encode()).root_node.has_error:
+        if parser.parse(apply(source, mutant).encode()).root_node.has_error:
             continue
         found[line, new] = mutant
     return sorted(found.values(), key=lambda m: (m.line, m.operator, m.new))
@@ -193,6 +215,24 @@ def node_check(source: str, *, module: bool = False, node: str = "node") -> bool
     kind = "module" if module else "commonjs"
     done = subprocess.run(
         [node, "--check", f"--input-type={kind}", "-"],
+        input=source, capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    return done.returncode == 0
+
+
+_TS_SYNTAX = (
+    "const ts = require(process.argv[1]); let s = ''; process.stdin.on('data', d => s += d);"
+    "process.stdin.on('end', () => { const r = ts.transpileModule(s, {reportDiagnostics: true,"
+    " compilerOptions: {target: ts.ScriptTarget.ESNext}}); process.exit(r.diagnostics.length ?"
+    " 1 : 0); });"
+)
+
+
+def ts_check(source: str, typescript: Path) -> bool:
+    """Whether the TypeScript compiler (the package at `typescript`) parses the module with
+    no syntax error (types are not checked: the runner strips them)."""
+    done = subprocess.run(
+        ["node", "-e", _TS_SYNTAX, str(typescript)],
         input=source, capture_output=True, text=True, timeout=60, check=False,
     )  # fmt: skip
     return done.returncode == 0

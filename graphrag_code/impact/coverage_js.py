@@ -13,11 +13,14 @@ text, so they are mapped to lines with the indexed file. Offsets of compiled cod
 (TypeScript, JSX) point into the emitted JavaScript: they go back to the sources through the
 source maps Node keeps in the file when they are enabled (tsx, `--enable-source-maps`:
 `sourcemaps.py`), else the file is left out (and named); Istanbul JSON is mapped back
-already (Jest, Vitest, c8). Istanbul: a function ran when its `f` count is above zero (its
-statements say no more: those outside every function ran at import, and c8 writes a
-function's first line as a statement of the module's code, run whether or not the function
-was). A ran function belongs to the innermost node whose lines hold all of it; code outside
-every node (a module's top level) says nothing of a test, as in Python.
+already (Jest, Vitest, c8). Istanbul: a function ran when its `f` count is above zero. Its
+statements count only outside every function it lists (c8 writes a function's first line as
+a statement of the module's code, run whether or not the function was): Jest's default
+instrumenter (babel's istanbul) lists no private method (`#name() {}`), whose statements
+alone say it ran; such a statement ran in the innermost function or method of the graph
+that holds more than it (classes left out: a class body's statements run at import). A
+ran function belongs to the innermost node whose lines hold all of it; code outside every
+node (a module's top level) says nothing of a test, as in Python.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ import os
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
@@ -65,11 +68,13 @@ class Ran:
 class TestFileRun:
     """One test file run on its own: what ran, by measured file (as the coverage names it).
     `offsets`: V8 functions as UTF-16 offsets [start, end), mapped to lines with the file's
-    text (`v8_lines`); `lines`: Istanbul's, already in lines."""
+    text (`v8_lines`); `lines`: Istanbul's, already in lines; `statements`: Istanbul's
+    statements that ran outside every function it lists."""
 
     test: str
     offsets: dict[str, list[tuple[int, int]]]
     lines: dict[str, list[Ran]]
+    statements: dict[str, list[Ran]] = field(default_factory=dict)
 
     def measured(self) -> set[str]:
         return set(self.offsets) | set(self.lines)
@@ -98,6 +103,7 @@ def read_js_coverage(folder: str | Path, root: str | None) -> JsCoverage:
         test = _test_path(marker)
         offsets: dict[str, list[tuple[int, int]]] = defaultdict(list)
         lines: dict[str, list[Ran]] = defaultdict(list)
+        statements: dict[str, list[Ran]] = defaultdict(list)
         for file in sorted(marker.parent.rglob("coverage-*.json")):
             if not _V8_NAME.fullmatch(file.name) or not file.is_file():
                 continue
@@ -106,8 +112,10 @@ def read_js_coverage(folder: str | Path, root: str | None) -> JsCoverage:
                 if isinstance(data, dict) and isinstance(data.get("result"), list):
                     compiled.update(_read_v8(data, offsets, lines))
                 elif isinstance(data, dict) and _is_istanbul(data):
-                    for path, ran in _istanbul_functions(data, root):
+                    for path, ran, loose in _istanbul_functions(data, root):
                         lines[path].extend(ran)
+                        if loose:
+                            statements[path].extend(loose)
                 else:
                     continue
             except (AttributeError, KeyError, TypeError, ValueError) as error:
@@ -116,7 +124,7 @@ def read_js_coverage(folder: str | Path, root: str | None) -> JsCoverage:
                     f"{type(error).__name__}: {error}"
                 ) from error
             newest = max(newest, file.stat().st_mtime)
-        runs.append(TestFileRun(test, dict(offsets), dict(lines)))
+        runs.append(TestFileRun(test, dict(offsets), dict(lines), dict(statements)))
     if not runs:
         raise InvalidArgumentError(
             f"{base} is a directory but holds no JavaScript coverage: expected one folder per "
@@ -240,7 +248,10 @@ def _is_istanbul(data: dict[str, Any]) -> bool:
     )
 
 
-def _istanbul_functions(data: dict[str, Any], root: str | None) -> Iterable[tuple[str, list[Ran]]]:
+def _istanbul_functions(
+    data: dict[str, Any], root: str | None
+) -> Iterable[tuple[str, list[Ran], list[Ran]]]:
+    """(path, ran functions, ran statements outside every listed function) of each file."""
     for key, value in data.items():
         entry = value.get("data", value)  # istanbul's older FileCoverage JSON nests it
         path = str(entry.get("path") or key)
@@ -248,7 +259,7 @@ def _istanbul_functions(data: dict[str, Any], root: str | None) -> Iterable[tupl
             continue
         if not os.path.isabs(path) and root is not None:
             path = os.path.join(root, path)
-        yield path, _istanbul_ran(entry)
+        yield path, _istanbul_ran(entry), _loose_statements(entry)
 
 
 def _istanbul_ran(entry: Mapping[str, Any]) -> list[Ran]:
@@ -258,6 +269,43 @@ def _istanbul_ran(entry: Mapping[str, Any]) -> list[Ran]:
         for key, function in entry.get("fnMap", {}).items()
         if counts.get(key, 0) > 0
     ]
+
+
+def _loose_statements(entry: Mapping[str, Any]) -> list[Ran]:
+    """The statements that ran outside every function the file lists: a statement is the
+    function's where it overlaps it, unless it holds all of it (`return xs.some((x) => ...)`
+    in an unlisted method); c8's statement of a function's first line overlaps its start."""
+    # a function that overlaps a statement without lying inside it holds its first or last
+    # line: only those are looked at (a file has hundreds of each)
+    by_line: dict[int, list[tuple[tuple[int, int], tuple[int, int]]]] = defaultdict(list)
+    for function in entry.get("fnMap", {}).values():
+        a, b = _positions(function.get("loc") or function.get("decl"))
+        for line in range(a[0], b[0] + 1):
+            by_line[line].append((a, b))
+    counts = entry.get("s", {})
+    found: list[Ran] = []
+    for key, location in entry.get("statementMap", {}).items():
+        if counts.get(key, 0) <= 0:
+            continue
+        start, end = _positions(location)
+        near = by_line.get(start[0], []) + by_line.get(end[0], [])
+        if not any(
+            start <= b and a <= end and not (start <= a and b <= end and (a, b) != (start, end))
+            for a, b in near
+        ):
+            found.append(Ran(start[0], end[0]))
+    return found
+
+
+def _positions(location: Any) -> tuple[tuple[int, int], tuple[int, int]]:
+    """An Istanbul location's (line, column) ends; a column left out (Vitest writes `null`
+    for a line's end) is the line's start or end."""
+    lines = _lines(location)
+    start, end = location["start"].get("column"), location["end"].get("column")
+    return (lines[0], int(start) if start is not None else 0), (
+        lines[1],
+        int(end) if end is not None else 1 << 30,
+    )
 
 
 def _lines(location: Any) -> tuple[int, int]:
@@ -305,6 +353,9 @@ def js_covered_pairs(
     measured = {span.id for path in set(paths.values()) for span in spans.get(path, ())}
     starts: dict[str, list[int] | None] = {}
     owners: dict[tuple[str, Ran], str | None] = {}
+    holders: dict[tuple[str, Ran], str | None] = {}
+    # a class has no body line (0): its body's statements run at import
+    functions = {path: [s for s in found if s.body] for path, found in spans.items()}
     for run in coverage.runs:
         test = tests.get(run.test)
         if test is None:
@@ -318,7 +369,22 @@ def js_covered_pairs(
                 node = owners[key]
                 if node is not None and node != test:
                     pairs.add((test, node))
+        for file, loose in _run_statements(run, paths):
+            for ran in loose:
+                key = (file, ran)
+                if key not in holders:
+                    holders[key] = _holder(functions.get(file, ()), ran)
+                node = holders[key]
+                if node is not None and node != test:
+                    pairs.add((test, node))
     return Covered(pairs, unknown, measured, set())
+
+
+def _run_statements(run: TestFileRun, paths: Mapping[str, str]) -> Iterable[tuple[str, list[Ran]]]:
+    for file, loose in run.statements.items():
+        path = paths.get(file)
+        if path is not None:
+            yield path, loose
 
 
 def _run_lines(
@@ -349,3 +415,9 @@ def _owner(spans: Sequence[Span], ran: Ran) -> str | None:
     if not holding:
         return None
     return min(holding, key=lambda span: (span.end - span.start, -span.start)).id
+
+
+def _holder(functions: Sequence[Span], ran: Ran) -> str | None:
+    """The innermost of `functions` holding more than the statement `ran` (a function's own
+    declaration ran where it is declared, not inside it)."""
+    return _owner([s for s in functions if (s.start, s.end) != (ran.start, ran.end)], ran)
