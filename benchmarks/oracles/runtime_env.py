@@ -877,6 +877,67 @@ RUNTIME_PACKAGES: tuple[RuntimePackage, ...] = (
         ("pytest==8.3.3", "iniconfig==2.0.0", "packaging==24.2", "pluggy==1.5.0", _COVERAGE),
         _SETUPTOOLS,
     ),
+    # Held out at stop 67, first look (BENCHMARKS §21): four suites new to every rule, chosen
+    # by style, size and file list only, pinned with releases contemporary with them. A
+    # parser (`format()`-style patterns compiled into regular expressions; one module) ...
+    RuntimePackage(
+        "parse",
+        "1.20.2",
+        "b41d604d16503c79d81af5165155c0b20f6c8d6c559efa66b4b695c3e5a0a0ce",
+        ("pytest==8.3.3", "iniconfig==2.0.0", "packaging==24.2", "pluggy==1.5.0", _COVERAGE),
+        _SETUPTOOLS,
+    ),
+    # ... a data structure (a tree of nodes kept in a dict; traversals, subtrees, printing) ...
+    RuntimePackage(
+        "treelib",
+        "1.7.0",
+        "9bff1af416b9e642a6cd0e0431d15edf26a24b8d0c8ae68afbd3801b5e30fb61",
+        (
+            "six==1.16.0",
+            "pytest==8.3.3",
+            "iniconfig==2.0.0",
+            "packaging==24.2",
+            "pluggy==1.5.0",
+            _COVERAGE,
+        ),
+        _SETUPTOOLS,
+    ),
+    # ... a text library (numbers to words: a base class and one subclass per language; a CLI
+    # its tests run through delegator.py) ...
+    RuntimePackage(
+        "num2words",
+        "0.5.13",
+        "a3064716fbbf90d75c449450cebfbc73a6a13e63b2531d09bdecc3ab1a2209cf",
+        (
+            "docopt==0.6.2",
+            "delegator.py==0.1.1",
+            "pexpect==4.9.0",
+            "ptyprocess==0.7.0",
+            "pytest==8.3.3",
+            "iniconfig==2.0.0",
+            "packaging==24.2",
+            "pluggy==1.5.0",
+            _COVERAGE,
+        ),
+        _SETUPTOOLS,
+    ),
+    # ... and a validation library (schema nodes, types and validators; (de)serialisation
+    # with error trees; src layout).
+    RuntimePackage(
+        "colander",
+        "2.0",
+        "419cd68178d2ee6ee4cae5d5cb1830725634b0a2840917156e89eb2592237ef3",
+        (
+            "translationstring==1.4",
+            "iso8601==2.1.0",
+            "pytest==8.3.3",
+            "iniconfig==2.0.0",
+            "packaging==24.2",
+            "pluggy==1.5.0",
+            _COVERAGE,
+        ),
+        (*_SETUPTOOLS, "babel==2.16.0"),
+    ),
 )
 
 
