@@ -108,6 +108,9 @@ class RuntimePackage:
     subprocesses: bool = False
     """Trace the Python processes the tests start too (a CLI run again as a script): a
     ``sitecustomize`` beside the plugin starts the tracer in each and writes its edges."""
+    scripts: bool = False
+    """The tests run the package's console scripts by name (num2words): the venv's ``bin``
+    goes first on ``PATH``, as in an activated venv, or each such test fails unmutated."""
 
     @property
     def spec(self) -> str:
@@ -879,11 +882,12 @@ RUNTIME_PACKAGES: tuple[RuntimePackage, ...] = (
     ),
     # Held out at stop 67, first look (BENCHMARKS §21): four suites new to every rule, chosen
     # by style, size and file list only, pinned with releases contemporary with them. A
-    # parser (`format()`-style patterns compiled into regular expressions; one module) ...
+    # parser (C: a lexer and an LALR grammar on a vendored ply, its tables shipped; an AST of
+    # node classes, a visitor and a C generator) ...
     RuntimePackage(
-        "parse",
-        "1.20.2",
-        "b41d604d16503c79d81af5165155c0b20f6c8d6c559efa66b4b695c3e5a0a0ce",
+        "pycparser",
+        "2.22",
+        "491c8be9c040f5390f5bf44a5b07752bd07f56edf992381b05c701439eec10f6",
         ("pytest==8.3.3", "iniconfig==2.0.0", "packaging==24.2", "pluggy==1.5.0", _COVERAGE),
         _SETUPTOOLS,
     ),
@@ -920,6 +924,7 @@ RUNTIME_PACKAGES: tuple[RuntimePackage, ...] = (
             _COVERAGE,
         ),
         _SETUPTOOLS,
+        scripts=True,
     ),
     # ... and a validation library (schema nodes, types and validators; (de)serialisation
     # with error trees; src layout).
@@ -998,6 +1003,14 @@ class Suite:
     threads: bool = False
     redis: bool = False
     subprocesses: bool = False
+    scripts: bool = False
+
+    def child_path(self) -> str | None:
+        """``PATH`` for the suite's run: the venv's ``bin`` first where the tests run its
+        console scripts (``RuntimePackage.scripts``); None: the caller's ``PATH`` as it is."""
+        if not self.scripts:
+            return None
+        return os.pathsep.join((str(self.python.parent), os.environ.get("PATH", os.defpath)))
 
     @property
     def import_root_rel(self) -> str:
@@ -1104,6 +1117,7 @@ def prepare(entry: RuntimePackage) -> Suite:
         entry.threads,
         entry.redis,
         entry.subprocesses,
+        entry.scripts,
     )
 
 
@@ -1303,6 +1317,9 @@ def _child_env(suite: Suite, mode: str, work: Path, plugin_dir: Path) -> dict[st
             "RT_ORACLE_SUBPROCESSES": "1" if suite.subprocesses and mode == "calls" else "",
         }
     )
+    path = suite.child_path()
+    if path is not None:
+        env["PATH"] = path
     return env
 
 
