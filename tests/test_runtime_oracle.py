@@ -10,6 +10,7 @@ off the fixture's source.
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 from itertools import pairwise
@@ -244,3 +245,29 @@ def test_the_processes_a_test_starts_are_traced_when_asked(tmp_path: Path) -> No
     assert ("rtpkg.transport.Client.send", "rtpkg.transport.EchoTransport.handle") in {
         (e["caller"], e["callee"]) for e in oracle["edges"]
     }
+
+
+@pytest.mark.parametrize("scripts", [True, False])
+def test_the_venvs_scripts_are_on_path_when_asked(
+    tmp_path: Path, scripts: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # num2words's CLI tests run its `num2words` script by name: in an activated venv it is on
+    # `PATH`, under the harness (the venv's interpreter called by path) only with `scripts`.
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    root = tmp_path / "pkg"
+    shutil.copytree(FIXTURE / "src", root / "src")
+    shutil.copyfile(FIXTURE / "pytest.ini", root / "pytest.ini")
+    (root / "checks").mkdir()
+    bin_dir = str(Path(sys.executable).parent)
+    (root / "checks" / "check_path.py").write_text(
+        "import os\n\n\n"
+        "def test_first_on_path():\n"
+        f"    assert os.environ['PATH'].split(os.pathsep)[0] == {bin_dir!r}\n"
+    )
+    suite = Suite(
+        "rtpkg", "0.0.0", root, root / "src", "rtpkg", Path(sys.executable), ("checks",),
+        scripts=scripts,
+    )  # fmt: skip
+    oracle = runtime_tests.build(suite, tmp_path / "work")
+    assert (oracle["passed"], oracle["failed"]) == ((1, 0) if scripts else (0, 1))
+    assert suite.child_path() == (f"{bin_dir}{os.pathsep}/usr/bin:/bin" if scripts else None)

@@ -177,6 +177,9 @@ class Oracle:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "COVERAGE_"))}
         import_root = self.copy / self.suite.import_root_rel
         env.update({"PYTHONPATH": str(import_root), "PYTHONHASHSEED": "0"})
+        path = self.suite.child_path()
+        if path is not None:
+            env["PATH"] = path
         args = self.suite.pytest_args
         with tempfile.TemporaryDirectory(prefix="mutants54-") as basetemp:
             command = [

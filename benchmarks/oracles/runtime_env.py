@@ -108,6 +108,9 @@ class RuntimePackage:
     subprocesses: bool = False
     """Trace the Python processes the tests start too (a CLI run again as a script): a
     ``sitecustomize`` beside the plugin starts the tracer in each and writes its edges."""
+    scripts: bool = False
+    """The tests run the package's console scripts by name (num2words): the venv's ``bin``
+    goes first on ``PATH``, as in an activated venv, or each such test fails unmutated."""
 
     @property
     def spec(self) -> str:
@@ -877,6 +880,79 @@ RUNTIME_PACKAGES: tuple[RuntimePackage, ...] = (
         ("pytest==8.3.3", "iniconfig==2.0.0", "packaging==24.2", "pluggy==1.5.0", _COVERAGE),
         _SETUPTOOLS,
     ),
+    # Held out at stop 67, first look (BENCHMARKS §21): four suites new to every rule, chosen
+    # by style, size and file list only, pinned with releases contemporary with them. A
+    # parser (JSON5: a parser class generated from a PEG grammar, a host of file and stream
+    # calls, a CLI tool; no dependencies) ...
+    RuntimePackage(
+        "json5",
+        "0.9.28",
+        "1f82f36e615bc5b42f1bbd49dbc94b12563c56408c6ffa06414ea310890e9a6e",
+        ("pytest==8.3.3", "iniconfig==2.0.0", "packaging==24.2", "pluggy==1.5.0", _COVERAGE),
+        _SETUPTOOLS,
+    ),
+    # ... a data structure (a tree of nodes kept in a dict; traversals, subtrees, printing) ...
+    RuntimePackage(
+        "treelib",
+        "1.7.0",
+        "9bff1af416b9e642a6cd0e0431d15edf26a24b8d0c8ae68afbd3801b5e30fb61",
+        (
+            "six==1.16.0",
+            "pytest==8.3.3",
+            "iniconfig==2.0.0",
+            "packaging==24.2",
+            "pluggy==1.5.0",
+            _COVERAGE,
+        ),
+        _SETUPTOOLS,
+    ),
+    # ... a text library (numbers to words: a base class and one subclass per language; a CLI
+    # its tests run through delegator.py) ...
+    RuntimePackage(
+        "num2words",
+        "0.5.13",
+        "a3064716fbbf90d75c449450cebfbc73a6a13e63b2531d09bdecc3ab1a2209cf",
+        (
+            "docopt==0.6.2",
+            "delegator.py==0.1.1",
+            "pexpect==4.9.0",
+            "ptyprocess==0.7.0",
+            "pytest==8.3.3",
+            "iniconfig==2.0.0",
+            "packaging==24.2",
+            "pluggy==1.5.0",
+            _COVERAGE,
+        ),
+        _SETUPTOOLS,
+        scripts=True,
+    ),
+    # ... and a validation library (schema nodes, types and validators; (de)serialisation
+    # with error trees; src layout).
+    RuntimePackage(
+        "colander",
+        "2.0",
+        "419cd68178d2ee6ee4cae5d5cb1830725634b0a2840917156e89eb2592237ef3",
+        (
+            "translationstring==1.4",
+            "iso8601==2.1.0",
+            "pytest==8.3.3",
+            "iniconfig==2.0.0",
+            "packaging==24.2",
+            "pluggy==1.5.0",
+            _COVERAGE,
+        ),
+        (*_SETUPTOOLS, "babel==2.16.0"),
+    ),
+    # Stop 67's second choice of parser, left for its suite's time (BENCHMARKS §21): C, a
+    # lexer and an LALR grammar on a vendored ply with its tables shipped, an AST of node
+    # classes, a visitor and a C generator.
+    RuntimePackage(
+        "pycparser",
+        "2.22",
+        "491c8be9c040f5390f5bf44a5b07752bd07f56edf992381b05c701439eec10f6",
+        ("pytest==8.3.3", "iniconfig==2.0.0", "packaging==24.2", "pluggy==1.5.0", _COVERAGE),
+        _SETUPTOOLS,
+    ),
 )
 
 
@@ -937,6 +1013,14 @@ class Suite:
     threads: bool = False
     redis: bool = False
     subprocesses: bool = False
+    scripts: bool = False
+
+    def child_path(self) -> str | None:
+        """``PATH`` for the suite's run: the venv's ``bin`` first where the tests run its
+        console scripts (``RuntimePackage.scripts``); None: the caller's ``PATH`` as it is."""
+        if not self.scripts:
+            return None
+        return os.pathsep.join((str(self.python.parent), os.environ.get("PATH", os.defpath)))
 
     @property
     def import_root_rel(self) -> str:
@@ -1043,6 +1127,7 @@ def prepare(entry: RuntimePackage) -> Suite:
         entry.threads,
         entry.redis,
         entry.subprocesses,
+        entry.scripts,
     )
 
 
@@ -1242,6 +1327,9 @@ def _child_env(suite: Suite, mode: str, work: Path, plugin_dir: Path) -> dict[st
             "RT_ORACLE_SUBPROCESSES": "1" if suite.subprocesses and mode == "calls" else "",
         }
     )
+    path = suite.child_path()
+    if path is not None:
+        env["PATH"] = path
     return env
 
 
