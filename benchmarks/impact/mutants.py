@@ -207,13 +207,13 @@ class Oracle:
         """The scratch copy with `mutant` applied, restored after (its bytecode dropped both
         ways, so no run reads a stale `.pyc`)."""
         file = self.copy / mutant.path
-        original = file.read_text(encoding="utf-8")
+        original = _source(file)
         try:
-            file.write_text(apply(original, mutant), encoding="utf-8")
+            file.write_bytes(apply(original, mutant).encode("utf-8"))
             _drop_bytecode(file)
             yield
         finally:
-            file.write_text(original, encoding="utf-8")
+            file.write_bytes(original.encode("utf-8"))
             _drop_bytecode(file)
 
     def outcome(self, mutant: Mutant) -> Outcome:
@@ -295,6 +295,13 @@ def _options(args: tuple[str, ...]) -> list[str]:
     return kept
 
 
+def _source(file: Path) -> str:
+    """A module's text with its line endings as they are: a mutant edits one line, as a
+    user's editor would, and never turns a CRLF file's every line to LF (num2words's
+    `lang_PL.py`, stop 67: every function of it read as changed since the coverage)."""
+    return file.read_bytes().decode("utf-8")
+
+
 def _drop_bytecode(file: Path) -> None:
     """A mutant of the same size written within the second would pass the pyc's check."""
     for pyc in (file.parent / "__pycache__").glob(f"{file.stem}.*.pyc"):
@@ -316,7 +323,7 @@ class Graphs:
     def selected(self, mutant: Mutant) -> tuple[dict[str, set[str]], float]:
         """The tests each selector picks for the mutant, and the two `diff`s' seconds."""
         file = self.copy / mutant.path
-        original = file.read_text(encoding="utf-8")
+        original = _source(file)
         mutated = apply(original, mutant)
         patch = "".join(
             difflib.unified_diff(
@@ -324,7 +331,7 @@ class Graphs:
                 f"a/{mutant.path}", f"b/{mutant.path}", n=3,
             )
         )  # fmt: skip
-        file.write_text(mutated, encoding="utf-8")
+        file.write_bytes(mutated.encode("utf-8"))
         try:
             started = time.perf_counter()
             covered = self.graph.diff(
@@ -335,7 +342,7 @@ class Graphs:
             )
             seconds = time.perf_counter() - started
         finally:
-            file.write_text(original, encoding="utf-8")
+            file.write_bytes(original.encode("utf-8"))
         return {
             "to_run": {t.runner_id for t in covered.to_run},
             "with_extras": {t.runner_id for t in covered.tests},
