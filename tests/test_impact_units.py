@@ -94,6 +94,13 @@ def test_the_old_side_is_rebuilt_from_the_new_side_and_the_hunks() -> None:
     assert old_text_from("something else entirely\n", diff) is None
 
 
+def test_the_old_side_keeps_the_files_line_endings() -> None:
+    # a CRLF file rebuilt with LF would hash every function as changed since the coverage
+    new = "def f():\r\n    a = 1\r\n    b = 3\r\n    c = 4\r\n    return a\r\n"
+    diff = parse_unified_diff(PATCH)[0]
+    assert old_text_from(new, diff) == "def f():\r\n    a = 1\r\n    b = 2\r\n    return a\r\n"
+
+
 OLD = """\
     '''Module.'''
 

@@ -198,8 +198,13 @@ def _read_hunk(lines: list[str], index: int, match: re.Match[str], builder: _Bui
 
 def old_text_from(new_text: str, diff: FileDiff) -> str | None:
     """The old side of a file from its new side and the diff's hunks (context and removed
-    lines), or None when the new text does not match what the diff says it holds."""
-    new_lines = new_text.splitlines()
+    lines), or None when the new text does not match what the diff says it holds. Lines keep
+    the new side's line endings (a removed line takes the file's first), so that the code of
+    an unchanged function in a CRLF file hashes as it was indexed (num2words's `lang_PL.py`,
+    BENCHMARKS §21, stop 67: rebuilt with LF, its functions read as changed since the
+    coverage and lost the tests that ran them)."""
+    new_lines = new_text.splitlines(keepends=True)
+    ending = next((line[len(line.rstrip("\r\n")) :] for line in new_lines), "\n") or "\n"
     old: list[str] = []
     position = 0  # index into new_lines
     for hunk in diff.hunks:
@@ -210,12 +215,14 @@ def old_text_from(new_text: str, diff: FileDiff) -> str | None:
         position = start
         for tag, text in hunk.lines:
             if tag == "-":
-                old.append(text)
+                old.append(text + ending)
                 continue
             if position >= len(new_lines) or new_lines[position].rstrip() != text.rstrip():
                 return None
             if tag == " ":
-                old.append(text)
+                old.append(new_lines[position])
             position += 1
     old.extend(new_lines[position:])
-    return "\n".join(old) + ("\n" if old else "")
+    if old and not old[-1].endswith(("\n", "\r")):
+        old[-1] += ending  # as before: the old side ends with a newline
+    return "".join(old)
