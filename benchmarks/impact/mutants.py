@@ -67,8 +67,10 @@ sqlparse 0.5.2 and boltons 24.1.0 are held out in their place, scored once after
 rules (`--ids-only`). sqlparse is tuning since stop 66, part 3 (its two misses read): a
 singleton its class keeps and the first test that asked set up is read by every test that
 asks for it (`impact.singletons`); mistune 3.0.2 is held out in its place, scored once
-after that rule (`--ids-only`). num2words 0.5.13, measured held out once at stop 67's first
-look, is tuning since stop 67 (its misses read, BENCHMARKS §21): two were a CRLF module
+after that rule (`--ids-only`). Stop 67 holds out four new packages, scored once before its
+rules and once after (`--ids-only`): json5 0.9.28, treelib 1.7.0, colander 2.0 and num2words
+0.5.13. num2words, measured held out once at stop 67's first look, is tuning since
+stop 67 (its misses read, BENCHMARKS §21): two were a CRLF module
 whose mutated copy this harness wrote back with LF and whose old side `diff --patch`
 rebuilt with LF (both keep line endings now); the others, its command-line tests, run
 `bin/num2words` through delegator.py and reach the changed code through a converter looked
