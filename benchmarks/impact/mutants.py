@@ -69,12 +69,12 @@ singleton its class keeps and the first test that asked set up is read by every 
 asks for it (`impact.singletons`); mistune 3.0.2 is held out in its place, scored once
 after that rule (`--ids-only`). Stop 67 holds out four new packages, scored once before its
 rules and once after (`--ids-only`): json5 0.9.28, treelib 1.7.0, colander 2.0 and num2words
-0.5.13. num2words, measured held out once at stop 67's first look, is tuning since
-stop 67 (its misses read, BENCHMARKS §21): two were a CRLF module
-whose mutated copy this harness wrote back with LF and whose old side `diff --patch`
-rebuilt with LF (both keep line endings now); the others, its command-line tests, run
-`bin/num2words` through delegator.py and reach the changed code through a converter looked
-up by name, which no rule covers.
+0.5.13; then semver 3.0.2 and webcolors 24.11.1, scored once after them. num2words,
+measured held out once at stop 67's first look, is tuning since stop 67 (its misses read,
+BENCHMARKS §21): two were a CRLF module whose mutated copy this harness wrote back with LF
+and whose old side `diff --patch` rebuilt with LF (both keep line endings now); the others,
+its command-line tests, run `bin/num2words` through delegator.py and reach the changed code
+through a converter looked up by name, which no rule covers.
 
 Needs Neo4j (NEO4J_URI, else the managed local server) and the runtime oracle's venv of the
 package (`benchmarks.oracles.runtime_env`).

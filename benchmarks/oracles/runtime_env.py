@@ -953,6 +953,29 @@ RUNTIME_PACKAGES: tuple[RuntimePackage, ...] = (
         ("pytest==8.3.3", "iniconfig==2.0.0", "packaging==24.2", "pluggy==1.5.0", _COVERAGE),
         _SETUPTOOLS,
     ),
+    # Held out at stop 67, first look part 2 (BENCHMARKS §21): two more suites new to every
+    # rule, chosen by style, size and file list only. A version library (semantic versions:
+    # one large class, comparison, bumping, deprecated module functions, a CLI; src layout)
+    # ...
+    RuntimePackage(
+        "semver",
+        "3.0.2",
+        "6253adb39c70f6e51afed2fa7152bcd414c411286088fb4b9effb133885ab4cc",
+        ("pytest==8.3.3", "iniconfig==2.0.0", "packaging==24.2", "pluggy==1.5.0", _COVERAGE),
+        ("setuptools==75.6.0", "setuptools-scm==8.1.0", "wheel==0.45.1"),
+        # its addopts ask for pytest-cov (`--cov=semver`) and doctests of `docs/`: the
+        # tracer takes the former's place, the harness runs `tests` only
+        pytest_args=("-o", "addopts=--import-mode=importlib", "tests"),
+    ),
+    # ... and a colour library (CSS and HTML5 colour names, hex, integer and percent
+    # triplets, conversions and normalisation; src layout, unittest-style tests).
+    RuntimePackage(
+        "webcolors",
+        "24.11.1",
+        "ecb3d768f32202af770477b8b65f318fa4f566c22948673a977b00d589dd80f6",
+        ("pytest==8.3.3", "iniconfig==2.0.0", "packaging==24.2", "pluggy==1.5.0", _COVERAGE),
+        ("pdm-backend==2.4.3",),
+    ),
 )
 
 
