@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import tempfile
 from collections.abc import Mapping
@@ -48,6 +49,22 @@ def _command(copy: Path, runner: Runner, config: str | None) -> list[str]:
     )
 
 
+def _run(command: list[str], copy: Path, env: Mapping[str, str], timeout: float) -> int | None:
+    """The command's exit status, or None where it ran past `timeout`: then its whole process
+    group is killed, since a runner's workers (Jest's) outlive a killed parent and, on a
+    mutant that loops, burned a core each for the rest of the benchmark (stop 67)."""
+    with subprocess.Popen(
+        command, cwd=copy, env=dict(env), stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL, start_new_session=True,
+    ) as process:  # fmt: skip
+        try:
+            return process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+            return None
+
+
 def run_file(
     copy: Path, runner: Runner, file: str, timeout: float, env: Mapping[str, str],
     config: str | None = None, coverage: Path | None = None,
@@ -57,14 +74,10 @@ def run_file(
         command = ["nice", "-n", "10", "node", file]
     else:
         return run_suite(copy, runner, [file], timeout, env, config).get(file, "fail")
-    try:
-        done = subprocess.run(
-            command, cwd=copy, env=_env(env, coverage), capture_output=True,
-            timeout=timeout, check=False,
-        )  # fmt: skip
-    except subprocess.TimeoutExpired:
+    status = _run(command, copy, _env(env, coverage), timeout)
+    if status is None:
         return "timeout"
-    return "pass" if done.returncode == 0 else "fail"
+    return "pass" if status == 0 else "fail"
 
 
 def run_suite(
@@ -80,12 +93,7 @@ def run_suite(
         else:
             tail = ["--reporter=json", f"--outputFile={report}", *files]
         command = ["nice", "-n", "10", *_command(copy, runner, config), *tail]
-        try:
-            subprocess.run(
-                command, cwd=copy, env=_env(env), capture_output=True, timeout=timeout,
-                check=False,
-            )  # fmt: skip
-        except subprocess.TimeoutExpired:
+        if _run(command, copy, _env(env), timeout) is None:
             return dict.fromkeys(files, "timeout")
         try:
             results = json.loads(report.read_text(encoding="utf-8"))["testResults"]
@@ -116,18 +124,18 @@ def record_file(
         run_file(copy, runner, file, 600.0, env, coverage=folder)
     elif runner == "jest":
         folder.mkdir(parents=True)
-        subprocess.run(
+        _run(
             ["nice", "-n", "10", _bin(copy, "jest"), "--runTestsByPath", file, "--coverage",
              "--coverageReporters=json", f"--coverageDirectory={folder}",
              "--coverageThreshold={}"] + (["--config", config] if config else []),
-            cwd=copy, env=_env(env), capture_output=True, timeout=600, check=False,
+            copy, _env(env), 600.0,
         )  # fmt: skip
     else:  # Vitest empties the reports folder first: test-file.txt is written after
-        subprocess.run(
+        _run(
             ["nice", "-n", "10", _bin(copy, "vitest"), "run", file, "--coverage.enabled",
              "--coverage.reporter=json", f"--coverage.reportsDirectory={folder}"]
             + (["--config", config] if config else []),
-            cwd=copy, env=_env(env), capture_output=True, timeout=600, check=False,
+            copy, _env(env), 600.0,
         )  # fmt: skip
         folder.mkdir(parents=True, exist_ok=True)
     (folder / "test-file.txt").write_text(file + "\n", encoding="utf-8")
