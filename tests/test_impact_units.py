@@ -70,6 +70,38 @@ def parse(code: str, path: str = "pkg/mod.py", module: str = "pkg.mod") -> Parse
     )  # fmt: skip
 
 
+def test_diff_parses_symbols_only_and_reads_the_same_symbols() -> None:
+    source = textwrap.dedent(
+        """
+        \"\"\"Doc.\"\"\"
+        import os
+
+
+        class Box:
+            def put(self, item: int) -> None:
+                self.items = [item]
+                os.path.join("a", str(item))
+
+
+        def make() -> Box:
+            box = Box()
+            box.put(1)
+            return box
+        """
+    ).encode()
+    kwargs: dict[str, Any] = {
+        "path": "pkg/mod.py", "module": "pkg.mod", "is_package": False, "source": source,
+        "sha256": "",
+    }  # fmt: skip
+    full = PythonParser().parse(**kwargs)
+    only = PythonParser().parse(**kwargs, symbols_only=True)
+    linked = ("calls", "flows", "imports", "bindings")  # what the index links, not diff
+    assert all(getattr(full, name) for name in linked)
+    assert not any(getattr(only, name) for name in (*linked, "passes", "signatures"))
+    read = ("symbols", "code", "docstring", "loc", "module", "language", "issues")
+    assert [getattr(only, name) for name in read] == [getattr(full, name) for name in read]
+
+
 def test_a_unified_diff_gives_files_statuses_and_changed_lines() -> None:
     files = parse_unified_diff(PATCH)
     assert [(f.status, f.path) for f in files] == [

@@ -60,8 +60,8 @@ def _parse(
         return None
     return language.parser().parse(
         path=path, module=module.module, is_package=module.is_package, source=text.encode(),
-        sha256="",
-    )  # fmt: skip
+        sha256="", symbols_only=True,
+    )  # fmt: skip  # `changes.py` compares symbols: no calls or value flow
 
 
 def _public(qualified_name: str, module: str) -> bool:

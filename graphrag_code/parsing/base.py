@@ -36,8 +36,19 @@ class SourceParser(Protocol):
     (cheap; not thread-safe); `parse` never raises on bad syntax, it keeps what parses."""
 
     def parse(
-        self, *, path: str, module: str, is_package: bool, source: bytes, sha256: str
-    ) -> ParsedFile: ...
+        self,
+        *,
+        path: str,
+        module: str,
+        is_package: bool,
+        source: bytes,
+        sha256: str,
+        symbols_only: bool = False,
+    ) -> ParsedFile:
+        """One file's records. `symbols_only`: the caller reads only the file's symbols, its
+        text, docstring, size and issues (`diff` comparing two sides); a parser may then leave
+        out what only linking reads (calls, bindings, value flow), or ignore it."""
+        ...
 
     def skip_reason(self, path: str, source: bytes) -> str | None:
         """Why this file should not be indexed at all (a minified bundle), else None."""

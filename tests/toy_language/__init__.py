@@ -43,7 +43,14 @@ class ToyParser:
     """Reads `use`, `fn` and `call` lines; anything else is a syntax error kept as an issue."""
 
     def parse(
-        self, *, path: str, module: str, is_package: bool, source: bytes, sha256: str
+        self,
+        *,
+        path: str,
+        module: str,
+        is_package: bool,
+        source: bytes,
+        sha256: str,
+        symbols_only: bool = False,
     ) -> ParsedFile:
         text = source.decode("utf-8")
         lines = text.splitlines()

@@ -116,7 +116,14 @@ class EcmaScriptParser:
         return None
 
     def parse(
-        self, *, path: str, module: str, is_package: bool, source: bytes, sha256: str
+        self,
+        *,
+        path: str,
+        module: str,
+        is_package: bool,
+        source: bytes,
+        sha256: str,
+        symbols_only: bool = False,
     ) -> ParsedFile:
         grammar, language = _grammar(path)
         parser = self._parsers.get(grammar)

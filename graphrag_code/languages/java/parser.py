@@ -114,7 +114,14 @@ class JavaParser:
         return None
 
     def parse(
-        self, *, path: str, module: str, is_package: bool, source: bytes, sha256: str
+        self,
+        *,
+        path: str,
+        module: str,
+        is_package: bool,
+        source: bytes,
+        sha256: str,
+        symbols_only: bool = False,
     ) -> ParsedFile:
         tree = self._parser.parse(source)
         text = source.decode("utf-8", errors="replace")

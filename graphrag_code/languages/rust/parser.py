@@ -112,7 +112,14 @@ class RustParser:
         return None
 
     def parse(
-        self, *, path: str, module: str, is_package: bool, source: bytes, sha256: str
+        self,
+        *,
+        path: str,
+        module: str,
+        is_package: bool,
+        source: bytes,
+        sha256: str,
+        symbols_only: bool = False,
     ) -> ParsedFile:
         text = source.decode("utf-8", errors="replace")
         tree, source, arms = parse_expanded(self._parser, source)  # `cfg_if!` arms as items
